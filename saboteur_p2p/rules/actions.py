@@ -1,0 +1,209 @@
+"""Actions and their text form.
+
+Every action has a one-line text form that round-trips: ``Action.from_str(str(a)) == a``.
+Card numbers are handles: positions in this round's shuffled draw deck (gold handles name
+gold cards for the whole game).  Action cards may omit their handle (``break lantern @2``);
+the checked ``State.play`` then uses the lowest-numbered matching card in hand.
+
+    path 12 at 3,-1 [turned]      place path card 12 at (3,-1), optionally turned 180 degrees
+    break lantern @2 [#7]         break player 2's lantern
+    repair pickaxe @0 [#3]        repair player 0's pickaxe
+    rockfall 4,1 [#9]             remove the tunnel card at (4,1)
+    map 2 [#5]                    look at goal slot 2 (0 north, 1 middle, 2 south)
+    pass 4                        discard card 4 face down
+    orient 1 [turned]             choose the turn of the stone revealed in goal slot 1
+    keep 17                       keep gold card 17 of those passed to you
+    take 3,5,9                    take these gold cards from the gold pile
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar, Union
+
+from .cards import Tool
+from .errors import InvalidActionError
+
+
+class Action:
+    """Base of all actions; use ``Action.from_str`` to parse any of them."""
+
+    __slots__ = ()
+    verb: ClassVar[str]
+
+    @staticmethod
+    def from_str(text: str) -> AnyAction:
+        return parse_action(text)
+
+    def to_data(self) -> str:
+        return str(self)
+
+
+def _card_suffix(card: int | None) -> str:
+    return "" if card is None else f" #{card}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacePath(Action):
+    card: int
+    x: int
+    y: int
+    turned: bool = False
+    verb: ClassVar[str] = "path"
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+    def __str__(self) -> str:
+        return f"path {self.card} at {self.x},{self.y}" + (" turned" if self.turned else "")
+
+
+@dataclass(frozen=True, slots=True)
+class BreakTool(Action):
+    tool: Tool
+    target: int
+    card: int | None = None
+    verb: ClassVar[str] = "break"
+
+    def __str__(self) -> str:
+        return f"break {self.tool.value} @{self.target}" + _card_suffix(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class RepairTool(Action):
+    tool: Tool
+    target: int
+    card: int | None = None
+    verb: ClassVar[str] = "repair"
+
+    def __str__(self) -> str:
+        return f"repair {self.tool.value} @{self.target}" + _card_suffix(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Rockfall(Action):
+    x: int
+    y: int
+    card: int | None = None
+    verb: ClassVar[str] = "rockfall"
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+    def __str__(self) -> str:
+        return f"rockfall {self.x},{self.y}" + _card_suffix(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class MapPeek(Action):
+    goal: int
+    card: int | None = None
+    verb: ClassVar[str] = "map"
+
+    def __str__(self) -> str:
+        return f"map {self.goal}" + _card_suffix(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    card: int
+    verb: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return f"pass {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class OrientStone(Action):
+    goal: int
+    turned: bool = False
+    verb: ClassVar[str] = "orient"
+
+    def __str__(self) -> str:
+        return f"orient {self.goal}" + (" turned" if self.turned else "")
+
+
+@dataclass(frozen=True, slots=True)
+class KeepGold(Action):
+    gold: int
+    verb: ClassVar[str] = "keep"
+
+    def __str__(self) -> str:
+        return f"keep {self.gold}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeGold(Action):
+    golds: tuple[int, ...]
+    verb: ClassVar[str] = "take"
+
+    def __str__(self) -> str:
+        return "take " + ",".join(str(g) for g in self.golds)
+
+
+AnyAction = Union[PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass, OrientStone, KeepGold, TakeGold]
+
+#: Interned constructors for the actions legal_actions() builds over and over.
+place_path = lru_cache(maxsize=1 << 16)(PlacePath)
+break_tool = lru_cache(maxsize=1 << 12)(BreakTool)
+repair_tool = lru_cache(maxsize=1 << 12)(RepairTool)
+rockfall = lru_cache(maxsize=1 << 14)(Rockfall)
+map_peek = lru_cache(maxsize=1 << 10)(MapPeek)
+pass_card = lru_cache(maxsize=1 << 10)(Pass)
+
+_INT = r"(-?\d{1,6})"
+_HANDLE = r"(?:\s+#(\d{1,6}))?"
+_TOOL = r"(pickaxe|lantern|cart)"
+_PATTERNS: list[tuple[re.Pattern[str], type]] = [
+    (re.compile(rf"path\s+(\d{{1,6}})\s+at\s+{_INT}\s*,\s*{_INT}(\s+turned)?"), PlacePath),
+    (re.compile(rf"break\s+{_TOOL}\s+@(\d{{1,3}}){_HANDLE}"), BreakTool),
+    (re.compile(rf"repair\s+{_TOOL}\s+@(\d{{1,3}}){_HANDLE}"), RepairTool),
+    (re.compile(rf"rockfall\s+{_INT}\s*,\s*{_INT}{_HANDLE}"), Rockfall),
+    (re.compile(rf"map\s+(\d{{1,2}}){_HANDLE}"), MapPeek),
+    (re.compile(r"pass\s+(\d{1,6})"), Pass),
+    (re.compile(r"orient\s+(\d{1,2})(\s+turned)?"), OrientStone),
+    (re.compile(r"keep\s+(\d{1,6})"), KeepGold),
+    (re.compile(r"take\s+(\d{1,6}(?:\s*,\s*\d{1,6}){0,39})"), TakeGold),
+]
+
+MAX_ACTION_TEXT = 400
+
+
+def _opt(value: str | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def parse_action(text: str) -> AnyAction:
+    """Parse the text form of an action; raises InvalidActionError quoting the input."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+    if len(text) > MAX_ACTION_TEXT:
+        raise InvalidActionError(f"action text too long ({len(text)} characters)")
+    clean = " ".join(text.strip().lower().split())
+    for pattern, kind in _PATTERNS:
+        match = pattern.fullmatch(clean)
+        if match is None:
+            continue
+        g = match.groups()
+        if kind is PlacePath:
+            return PlacePath(int(g[0]), int(g[1]), int(g[2]), g[3] is not None)
+        if kind is BreakTool:
+            return BreakTool(Tool(g[0]), int(g[1]), _opt(g[2]))
+        if kind is RepairTool:
+            return RepairTool(Tool(g[0]), int(g[1]), _opt(g[2]))
+        if kind is Rockfall:
+            return Rockfall(int(g[0]), int(g[1]), _opt(g[2]))
+        if kind is MapPeek:
+            return MapPeek(int(g[0]), _opt(g[1]))
+        if kind is Pass:
+            return Pass(int(g[0]))
+        if kind is OrientStone:
+            return OrientStone(int(g[0]), g[1] is not None)
+        if kind is KeepGold:
+            return KeepGold(int(g[0]))
+        return TakeGold(tuple(int(v) for v in g[0].split(",")))
+    verbs = ", ".join(sorted({k.verb for _, k in _PATTERNS}))
+    raise InvalidActionError(f"cannot read action {text!r}: expected one of {verbs} (see the action text form)")

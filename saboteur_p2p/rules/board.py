@@ -1,0 +1,315 @@
+"""The maze: placed cards, the start's tunnel network and the frontier of legal cells.
+
+The board keeps three things up to date on every change, so that enumerating legal path
+placements costs only the size of the answer:
+
+* ``connected[cell]``: the edges of the cell's segments that are joined to the start;
+* ``frontier[cell]``: for every empty cell next to a connected opening, a 16-bit set of the
+  opening masks a card may have there (bit ``o`` set when openings ``o`` fit every face-up
+  neighbour and meet a connected opening);
+* ``cells_for_openings[o]``: the frontier cells whose set holds ``o``.
+
+Face-down goal cards occupy their cell but impose nothing on their neighbours.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from .cards import ALL_EDGES, EDGE_DELTA, EDGE_ORDER, OPPOSITE, START, PathCard, PathKind
+
+Cell = tuple[int, int]
+
+START_CELL: Cell = (0, 0)
+GOAL_CELLS: tuple[Cell, ...] = ((8, -2), (8, 0), (8, 2))
+
+
+def _legal_openings_table() -> list[int]:
+    """Index ``must_open | must_closed << 4 | joined << 8`` -> set of fitting opening masks."""
+    table = [0] * 4096
+    for must_open in range(16):
+        for must_closed in range(16):
+            if must_open & must_closed:
+                continue
+            for joined in range(16):
+                if joined & ~must_open:
+                    continue
+                bits = 0
+                for openings in range(16):
+                    if openings & (must_open | must_closed) == must_open and openings & joined:
+                        bits |= 1 << openings
+                table[must_open | must_closed << 4 | joined << 8] = bits
+    return table
+
+
+LEGAL_OPENINGS = _legal_openings_table()
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A card lying in the maze; ``card`` is None for a face-down goal."""
+
+    card: PathCard | None
+    turned: bool
+    segments: tuple[int, ...]
+    goal_slot: int | None = None
+
+    @property
+    def face_down(self) -> bool:
+        return self.card is None
+
+    @property
+    def openings(self) -> int:
+        mask = 0
+        for segment in self.segments:
+            mask |= segment
+        return mask
+
+
+def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
+    x, y = cell
+    for edge in EDGE_ORDER:
+        dx, dy = EDGE_DELTA[edge]
+        yield edge, (x + dx, y + dy)
+
+
+class Board:
+    """The maze of one round."""
+
+    __slots__ = ("tiles", "openings", "connected", "frontier", "cells_for_openings")
+
+    def __init__(self) -> None:
+        self.tiles: dict[Cell, Tile] = {}
+        #: openings of face-up cards only; a face-down goal is absent here.
+        self.openings: dict[Cell, int] = {}
+        self.connected: dict[Cell, int] = {}
+        self.frontier: dict[Cell, int] = {}
+        self.cells_for_openings: list[dict[Cell, None]] = [{} for _ in range(16)]
+
+    @classmethod
+    def new_round(cls) -> Board:
+        board = cls()
+        board.tiles[START_CELL] = Tile(START, False, START.segments)
+        board.openings[START_CELL] = START.openings
+        for slot, cell in enumerate(GOAL_CELLS):
+            board.tiles[cell] = Tile(None, False, (), goal_slot=slot)
+        board.connected[START_CELL] = ALL_EDGES
+        for _, cell in neighbours(START_CELL):
+            board._refresh(cell)
+        return board
+
+    def clone(self) -> Board:
+        other = Board.__new__(Board)
+        other.tiles = dict(self.tiles)
+        other.openings = dict(self.openings)
+        other.connected = dict(self.connected)
+        other.frontier = dict(self.frontier)
+        other.cells_for_openings = [dict(cells) for cells in self.cells_for_openings]
+        return other
+
+    # -- queries -----------------------------------------------------------------
+
+    def face_down_goals(self) -> dict[Cell, int]:
+        return {cell: t.goal_slot for cell, t in self.tiles.items() if t.card is None and t.goal_slot is not None}
+
+    def goal_cell(self, slot: int) -> Cell:
+        return GOAL_CELLS[slot]
+
+    def can_place(self, cell: Cell, openings: int) -> bool:
+        return bool(self.frontier.get(cell, 0) >> openings & 1)
+
+    def cells_for(self, openings: int) -> Iterable[Cell]:
+        return self.cells_for_openings[openings].keys()
+
+    def placement_problem(self, cell: Cell, segments: tuple[int, ...]) -> str | None:
+        """Say which rule a placement breaks, or None when it is legal."""
+        if cell in self.tiles:
+            tile = self.tiles[cell]
+            if tile.goal_slot is not None:
+                return f"{cell} is a goal cell"
+            if tile.card is START:
+                return f"{cell} is the start cell"
+            return f"{cell} already holds a card"
+        openings = 0
+        for segment in segments:
+            openings |= segment
+        x, y = cell
+        touches = False
+        for edge in EDGE_ORDER:
+            dx, dy = EDGE_DELTA[edge]
+            other = (x + dx, y + dy)
+            if other not in self.tiles:
+                continue
+            touches = True
+            theirs = self.openings.get(other)
+            if theirs is None:
+                continue  # a face-down goal imposes nothing
+            if bool(theirs & OPPOSITE[edge]) != bool(openings & edge):
+                return f"the card does not fit the card at {other}"
+        if not touches:
+            return f"{cell} touches no card"
+        if not self.can_place(cell, openings):
+            return f"the card at {cell} would not join the start's tunnel network"
+        return None
+
+    def removable(self, cell: Cell) -> bool:
+        tile = self.tiles.get(cell)
+        return tile is not None and tile.card is not None and tile.card.kind is PathKind.TUNNEL
+
+    def tunnel_cells(self) -> list[Cell]:
+        return [cell for cell, t in self.tiles.items() if t.card is not None and t.card.kind is PathKind.TUNNEL]
+
+    def fits(self, cell: Cell, openings: int) -> bool:
+        """True when ``openings`` meet every face-up neighbour opening for opening, wall for wall."""
+        x, y = cell
+        for edge in EDGE_ORDER:
+            dx, dy = EDGE_DELTA[edge]
+            theirs = self.openings.get((x + dx, y + dy))
+            if theirs is not None and bool(theirs & OPPOSITE[edge]) != bool(openings & edge):
+                return False
+        return True
+
+    # -- changes -------------------------------------------------------------------
+
+    def place(self, cell: Cell, card: PathCard, turned: bool) -> list[Cell]:
+        """Put a card in the maze (legality is the caller's business).
+
+        Returns the face-down goal cells that the start's network now reaches.
+        """
+        segments = card.turned_segments(turned)
+        self.tiles[cell] = Tile(card, turned, segments)
+        openings = 0
+        for segment in segments:
+            openings |= segment
+        self.openings[cell] = openings
+        self._drop_frontier(cell)
+        return self._join(cell)
+
+    def reveal_goal(self, cell: Cell, card: PathCard, turned: bool) -> list[Cell]:
+        """Turn a goal face up; returns face-down goals newly reached through it."""
+        slot = self.tiles[cell].goal_slot
+        segments = card.turned_segments(turned)
+        tile = Tile(card, turned, segments, goal_slot=slot)
+        self.tiles[cell] = tile
+        self.openings[cell] = tile.openings
+        return self._join(cell)
+
+    def remove(self, cell: Cell) -> None:
+        """Take a tunnel card out of the maze (a rockfall) and rebuild the network."""
+        del self.tiles[cell]
+        del self.openings[cell]
+        self.connected = {}
+        self.frontier = {}
+        self.cells_for_openings = [{} for _ in range(16)]
+        self.connected[START_CELL] = ALL_EDGES
+        self._spread([START_CELL])
+        seen: set[Cell] = set()
+        for cell_ in self.connected:
+            for _, other in neighbours(cell_):
+                if other not in seen:
+                    seen.add(other)
+                    self._refresh(other)
+
+    # -- internals -----------------------------------------------------------------
+
+    def _join(self, cell: Cell) -> list[Cell]:
+        """Connect what the card at ``cell`` joins to the network; refresh the frontier."""
+        tile = self.tiles[cell]
+        x, y = cell
+        joined = 0
+        for segment in tile.segments:
+            for edge in EDGE_ORDER:
+                if segment & edge:
+                    dx, dy = EDGE_DELTA[edge]
+                    if self.connected.get((x + dx, y + dy), 0) & OPPOSITE[edge]:
+                        joined |= segment
+                        break
+        reached: list[Cell] = []
+        touched = [cell]
+        if joined:
+            self.connected[cell] = joined
+            touched = self._spread([cell], reached)
+        refreshed: set[Cell] = set()
+        for changed in touched:
+            for _, other in neighbours(changed):
+                if other not in refreshed:
+                    refreshed.add(other)
+                    self._refresh(other)
+        return reached
+
+    def _spread(self, start: list[Cell], reached: list[Cell] | None = None) -> list[Cell]:
+        """Spread connectivity outwards from connected cells; returns the cells it changed."""
+        stack = list(start)
+        changed = list(start)
+        tiles, openings, connected = self.tiles, self.openings, self.connected
+        while stack:
+            cell = stack.pop()
+            x, y = cell
+            mask = connected[cell]
+            for edge in EDGE_ORDER:
+                if not mask & edge:
+                    continue
+                dx, dy = EDGE_DELTA[edge]
+                other = (x + dx, y + dy)
+                tile = tiles.get(other)
+                if tile is None:
+                    continue
+                if tile.card is None:
+                    if reached is not None and tile.goal_slot is not None and other not in reached:
+                        reached.append(other)
+                    continue
+                back = OPPOSITE[edge]
+                if not openings[other] & back:
+                    continue
+                have = connected.get(other, 0)
+                if have & back:
+                    continue
+                for segment in tile.segments:
+                    if segment & back:
+                        connected[other] = have | segment
+                        break
+                stack.append(other)
+                changed.append(other)
+        return changed
+
+    def _drop_frontier(self, cell: Cell) -> None:
+        bits = self.frontier.pop(cell, 0)
+        if bits:
+            for openings in range(16):
+                if bits >> openings & 1:
+                    del self.cells_for_openings[openings][cell]
+
+    def _refresh(self, cell: Cell) -> None:
+        """Recompute which opening masks may go into ``cell``."""
+        if cell in self.tiles:
+            return
+        x, y = cell
+        must_open = must_closed = joined = 0
+        for edge in EDGE_ORDER:
+            dx, dy = EDGE_DELTA[edge]
+            other = (x + dx, y + dy)
+            theirs = self.openings.get(other)
+            if theirs is None:
+                continue
+            back = OPPOSITE[edge]
+            if theirs & back:
+                must_open |= edge
+                if self.connected.get(other, 0) & back:
+                    joined |= edge
+            else:
+                must_closed |= edge
+        bits = LEGAL_OPENINGS[must_open | must_closed << 4 | joined << 8] if joined else 0
+        old = self.frontier.get(cell, 0)
+        if bits == old:
+            return
+        changed = bits ^ old
+        for openings in range(16):
+            if changed >> openings & 1:
+                if bits >> openings & 1:
+                    self.cells_for_openings[openings][cell] = None
+                else:
+                    del self.cells_for_openings[openings][cell]
+        if bits:
+            self.frontier[cell] = bits
+        else:
+            self.frontier.pop(cell, None)

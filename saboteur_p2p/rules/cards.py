@@ -1,0 +1,277 @@
+"""The card catalogue of the base game: faces, edges and deck composition.
+
+Path cards are modelled as segments: each segment is a bit mask of the edges it joins
+(N=1, E=2, S=4, W=8).  A one-edge segment is a dead end.  Two tunnels connect through a
+card only if they share a segment.  Turning a card 180 degrees swaps N<->S and E<->W.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Union
+
+N, E, S, W = 1, 2, 4, 8
+ALL_EDGES = N | E | S | W
+EDGE_NAMES = {N: "N", E: "E", S: "S", W: "W"}
+EDGE_ORDER = (N, E, S, W)
+#: (dx, dy) of the neighbour beyond each edge; y grows south.
+EDGE_DELTA = {N: (0, -1), E: (1, 0), S: (0, 1), W: (-1, 0)}
+OPPOSITE = {N: S, E: W, S: N, W: E}
+
+
+def turn_mask(mask: int) -> int:
+    """Return an edge mask turned by 180 degrees."""
+    return ((mask << 2) | (mask >> 2)) & ALL_EDGES
+
+
+def mask_from_letters(letters: str) -> int:
+    """Parse 'NES' into an edge mask."""
+    mask = 0
+    for letter in letters:
+        try:
+            mask |= {"N": N, "E": E, "S": S, "W": W}[letter]
+        except KeyError:
+            raise ValueError(f"not an edge letter: {letter!r} in {letters!r}") from None
+    return mask
+
+
+def mask_letters(mask: int) -> str:
+    return "".join(EDGE_NAMES[e] for e in EDGE_ORDER if mask & e)
+
+
+class Tool(enum.Enum):
+    PICKAXE = "pickaxe"
+    LANTERN = "lantern"
+    CART = "cart"
+
+
+class Role(enum.Enum):
+    GOLD_DIGGER = "gold-digger"
+    SABOTEUR = "saboteur"
+    SELFISH_DWARF = "selfish-dwarf"
+
+
+class PathKind(enum.Enum):
+    START = "start"
+    TREASURE = "treasure"
+    STONE = "stone"
+    TUNNEL = "tunnel"
+
+
+class ActionKind(enum.Enum):
+    BREAK = "break"
+    REPAIR = "repair"
+    MAP = "map"
+    ROCKFALL = "rockfall"
+
+
+@dataclass(frozen=True, slots=True)
+class PathCard:
+    """A path card face: its segments as edge masks, in the upright turn."""
+
+    kind: PathKind
+    segments: tuple[int, ...]
+    #: openings in the upright and in the turned position (derived, for speed).
+    openings: int = field(init=False, compare=False, repr=False)
+    turned_openings: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        mask = 0
+        for segment in self.segments:
+            mask |= segment
+        object.__setattr__(self, "openings", mask)
+        object.__setattr__(self, "turned_openings", turn_mask(mask))
+
+    def turned_segments(self, turned: bool) -> tuple[int, ...]:
+        if not turned:
+            return self.segments
+        return tuple(turn_mask(s) for s in self.segments)
+
+    @property
+    def symmetric(self) -> bool:
+        """True when turning the card gives the same card."""
+        return sorted(self.turned_segments(True)) == sorted(self.segments)
+
+    @property
+    def is_dead_end(self) -> bool:
+        return all(bin(s).count("1") == 1 for s in self.segments)
+
+    @property
+    def code(self) -> str:
+        body = "+".join(mask_letters(s) for s in self.segments)
+        if self.kind is PathKind.TUNNEL:
+            return f"path:{body}"
+        if self.kind is PathKind.START:
+            return "start"
+        if self.kind is PathKind.TREASURE:
+            return "goal:treasure"
+        return f"goal:stone-{body}"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCard:
+    kind: ActionKind
+    tools: tuple[Tool, ...] = ()
+
+    @property
+    def code(self) -> str:
+        if self.tools:
+            return f"{self.kind.value}:" + "+".join(t.value for t in self.tools)
+        return self.kind.value
+
+
+@dataclass(frozen=True, slots=True)
+class GoldCard:
+    nuggets: int
+
+    @property
+    def code(self) -> str:
+        return f"gold:{self.nuggets}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoleCard:
+    role: Role
+
+    @property
+    def code(self) -> str:
+        return f"role:{self.role.value}"
+
+
+Card = Union[PathCard, ActionCard, GoldCard, RoleCard]
+
+
+def _tunnel(*segments: str) -> PathCard:
+    return PathCard(PathKind.TUNNEL, tuple(mask_from_letters(s) for s in segments))
+
+
+START = PathCard(PathKind.START, (ALL_EDGES,))
+TREASURE = PathCard(PathKind.TREASURE, (ALL_EDGES,))
+STONE_NW = PathCard(PathKind.STONE, (N | W,))
+STONE_NE = PathCard(PathKind.STONE, (N | E,))
+
+#: (card, count) for the 40 tunnel cards: 31 through-paths then 9 dead ends.
+TUNNEL_COUNTS: tuple[tuple[PathCard, int], ...] = (
+    (_tunnel("NESW"), 5),
+    (_tunnel("NES"), 5),
+    (_tunnel("NEW"), 5),
+    (_tunnel("EW"), 3),
+    (_tunnel("NS"), 4),
+    (_tunnel("NW"), 4),
+    (_tunnel("NE"), 5),
+    (_tunnel("W"), 1),
+    (_tunnel("S"), 1),
+    (_tunnel("N", "S"), 1),
+    (_tunnel("W", "E"), 1),
+    (_tunnel("N", "W"), 1),
+    (_tunnel("S", "W"), 1),
+    (_tunnel("N", "S", "W"), 1),
+    (_tunnel("W", "E", "S"), 1),
+    (_tunnel("N", "E", "S", "W"), 1),
+)
+
+ACTION_COUNTS: tuple[tuple[ActionCard, int], ...] = (
+    (ActionCard(ActionKind.BREAK, (Tool.PICKAXE,)), 3),
+    (ActionCard(ActionKind.BREAK, (Tool.LANTERN,)), 3),
+    (ActionCard(ActionKind.BREAK, (Tool.CART,)), 3),
+    (ActionCard(ActionKind.REPAIR, (Tool.PICKAXE,)), 2),
+    (ActionCard(ActionKind.REPAIR, (Tool.LANTERN,)), 2),
+    (ActionCard(ActionKind.REPAIR, (Tool.CART,)), 2),
+    (ActionCard(ActionKind.REPAIR, (Tool.PICKAXE, Tool.LANTERN)), 1),
+    (ActionCard(ActionKind.REPAIR, (Tool.PICKAXE, Tool.CART)), 1),
+    (ActionCard(ActionKind.REPAIR, (Tool.LANTERN, Tool.CART)), 1),
+    (ActionCard(ActionKind.MAP), 6),
+    (ActionCard(ActionKind.ROCKFALL), 3),
+)
+
+GOLD_COUNTS: tuple[tuple[GoldCard, int], ...] = (
+    (GoldCard(1), 16),
+    (GoldCard(2), 8),
+    (GoldCard(3), 4),
+)
+
+#: players -> (saboteurs, gold-diggers, hand size)
+ROLE_TABLE: dict[int, tuple[int, int, int]] = {
+    3: (1, 3, 6),
+    4: (1, 4, 6),
+    5: (2, 4, 6),
+    6: (2, 5, 5),
+    7: (3, 5, 5),
+    8: (3, 6, 4),
+    9: (3, 7, 4),
+    10: (4, 7, 4),
+}
+#: RULES.md 7, selfish dwarf: players -> (saboteurs, gold-diggers); plus one selfish dwarf.
+SELFISH_ROLE_TABLE: dict[int, tuple[int, int]] = {
+    3: (1, 2), 4: (1, 3), 5: (2, 3), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (3, 6), 10: (4, 6),
+}
+#: RULES.md 7, tournament roles (5-9 players): players -> (saboteurs, gold-diggers); plus one
+#: selfish dwarf; as many role cards as players.
+TOURNAMENT_ROLE_TABLE: dict[int, tuple[int, int]] = {
+    5: (1, 3), 6: (2, 3), 7: (2, 4), 8: (2, 5), 9: (3, 5),
+}
+
+
+def expand(counts: tuple[tuple[Card, int], ...]) -> list[Card]:
+    return [card for card, count in counts for _ in range(count)]
+
+
+def base_draw_cards() -> list[Card]:
+    """The 40 tunnels and 27 action cards, in catalogue order."""
+    return expand(TUNNEL_COUNTS) + expand(ACTION_COUNTS)
+
+
+def goal_cards() -> list[Card]:
+    return [TREASURE, STONE_NW, STONE_NE]
+
+
+def gold_cards(stone_nuggets: bool = False) -> list[Card]:
+    cards = expand(GOLD_COUNTS)
+    if stone_nuggets:
+        # RULES.md 7: six one-nugget cards are replaced by six worthless stones.
+        cards = cards[6:] + [GoldCard(0)] * 6
+    return cards
+
+
+def role_cards(players: int, selfish_dwarf: bool = False, tournament_roles: bool = False) -> list[Card]:
+    """The role cards shuffled for a round with this many players."""
+    if players not in ROLE_TABLE:
+        raise ValueError(f"the base game is for 3 to 10 players, not {players}")
+    if tournament_roles:
+        if players not in TOURNAMENT_ROLE_TABLE:
+            raise ValueError(f"tournament-roles is for 5 to 9 players, not {players}")
+        saboteurs, diggers = TOURNAMENT_ROLE_TABLE[players]
+        selfish = 1
+    elif selfish_dwarf:
+        saboteurs, diggers = SELFISH_ROLE_TABLE[players]
+        selfish = 1
+    else:
+        saboteurs, diggers, _ = ROLE_TABLE[players]
+        selfish = 0
+    return (
+        [RoleCard(Role.GOLD_DIGGER)] * diggers
+        + [RoleCard(Role.SABOTEUR)] * saboteurs
+        + [RoleCard(Role.SELFISH_DWARF)] * selfish
+    )
+
+
+def hand_size(players: int) -> int:
+    return ROLE_TABLE[players][2]
+
+
+def _all_faces() -> list[Card]:
+    faces: list[Card] = [START, TREASURE, STONE_NW, STONE_NE]
+    faces += [card for card, _ in TUNNEL_COUNTS + ACTION_COUNTS + GOLD_COUNTS]
+    faces += [GoldCard(0)] + [RoleCard(role) for role in Role]
+    return faces
+
+
+#: Every face by its code, for parsing serialised states.
+FACES_BY_CODE: dict[str, Card] = {face.code: face for face in _all_faces()}
+
+
+def face_from_code(code: str) -> Card:
+    try:
+        return FACES_BY_CODE[code]
+    except KeyError:
+        raise ValueError(f"unknown card code {code!r}") from None

@@ -1,0 +1,88 @@
+"""The dealer: the only way the engine learns a hidden card's face.
+
+Cards are referred to by handles, positions in a shuffled deck.  The engine asks the dealer
+to shuffle a deck at the start of a round and to reveal a card when the rules show it to
+someone.  ``reveal`` returns the face when the engine instance it serves may see it, and
+None otherwise.  An in-process trusted dealer serves an omniscient engine and always
+answers; the network's mental-poker dealer serves one seat and answers only for what that
+seat is shown.  The engine never needs to know which kind it has.
+"""
+from __future__ import annotations
+
+import enum
+import random
+from typing import Any, Protocol, Sequence
+
+from .cards import Card, face_from_code
+
+
+class Deck(enum.Enum):
+    ROLES = "roles"
+    GOALS = "goals"
+    DRAW = "draw"
+    GOLD = "gold"
+
+
+#: ``to=None`` means every player.
+Audience = frozenset[int] | None
+
+
+class Dealer(Protocol):
+    def shuffle(self, deck: Deck, cards: Sequence[Card]) -> None:
+        """Shuffle these (public) faces into a fresh deck whose handles are 0..len-1."""
+
+    def reshuffle(self, deck: Deck, handles: Sequence[int]) -> list[int]:
+        """Shuffle some cards of an existing deck again; returns the handles in new order."""
+
+    def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
+        """Show a card to ``to``; the face if this engine may see it, else None."""
+
+    def public_random(self, n: int) -> int:
+        """A public random choice in range(n) that no player could bias."""
+
+
+class TrustedDealer:
+    """An in-process dealer from a seeded ``random.Random``: for bots and tests."""
+
+    def __init__(self, seed: int | str | None = 0) -> None:
+        self.rng = random.Random(seed)
+        self.decks: dict[Deck, list[Card]] = {}
+
+    def shuffle(self, deck: Deck, cards: Sequence[Card]) -> None:
+        shuffled = list(cards)
+        self.rng.shuffle(shuffled)
+        self.decks[deck] = shuffled
+
+    def reshuffle(self, deck: Deck, handles: Sequence[int]) -> list[int]:
+        order = list(handles)
+        self.rng.shuffle(order)
+        return order
+
+    def reveal(self, deck: Deck, handle: int, to: Audience) -> Card:
+        return self.decks[deck][handle]
+
+    def public_random(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+    def clone(self) -> TrustedDealer:
+        other = TrustedDealer.__new__(TrustedDealer)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
+        return other
+
+    def to_data(self) -> dict[str, Any]:
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "kind": "trusted",
+            "rng": [version, list(internal), gauss],
+            "decks": {deck.value: [card.code for card in cards] for deck, cards in self.decks.items()},
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> TrustedDealer:
+        dealer = cls()
+        version, internal, gauss = data["rng"]
+        dealer.rng.setstate((version, tuple(internal), gauss))
+        dealer.decks = {Deck(name): [face_from_code(code) for code in codes] for name, codes in data["decks"].items()}
+        return dealer

@@ -1,0 +1,733 @@
+"""The game state of base Saboteur: rounds, turns, goal reveals and the gold hand-out.
+
+``Game(config, dealer).new_state()`` gives a ``State``.  ``play`` is the checked entry point
+(the network and the clients use it); ``push`` applies an action from ``legal_actions()``
+without checks, for bots that search.  Hidden cards are handles; their faces come from the
+dealer only when the rules reveal them (see dealer.py).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Sequence
+
+from . import cards as C
+from .actions import (
+    AnyAction,
+    BreakTool,
+    KeepGold,
+    MapPeek,
+    OrientStone,
+    Pass,
+    PlacePath,
+    RepairTool,
+    Rockfall,
+    TakeGold,
+    break_tool,
+    map_peek,
+    parse_action,
+    pass_card,
+    place_path,
+    repair_tool,
+    rockfall,
+)
+from .board import GOAL_CELLS, Board
+from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, Role, Tool
+from .config import GameConfig
+from .dealer import Deck, Dealer, TrustedDealer
+from .errors import IllegalActionError, InvalidActionError
+from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, RoundEnded, RoundStarted
+from .gold import gold_choices, saboteur_share
+from .view import PlayerView
+
+
+class Phase(enum.Enum):
+    PLAY = "play"
+    ORIENT = "orient"  # the player who reached a stone chooses its turn
+    KEEP_GOLD = "keep-gold"  # gold-diggers keep one of the cards passed to them
+    TAKE_GOLD = "take-gold"  # a winner takes cards worth an exact amount from the pile
+    GAME_OVER = "game-over"
+
+
+class Winners(enum.Enum):
+    GOLD_DIGGERS = "gold-diggers"
+    SABOTEURS = "saboteurs"
+    SELFISH_DWARF = "selfish-dwarf"
+    NOBODY = "nobody"
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    round: int
+    winners: Winners
+    roles: tuple[Role, ...]
+    gold_cards: tuple[int, ...]
+    """How many gold cards each seat received this round."""
+
+
+class Game:
+    """A game's fixed parts: its configuration and its dealer."""
+
+    def __init__(self, config: GameConfig, dealer: Dealer | None = None, seed: int | str | None = 0) -> None:
+        self.config = config
+        self.dealer: Dealer = dealer if dealer is not None else TrustedDealer(seed)
+
+    def new_state(self) -> State:
+        return State.new(self.config, self.dealer)
+
+
+class State:
+    """Everything about a game in progress that this engine instance knows."""
+
+    def __init__(self, config: GameConfig, dealer: Dealer) -> None:
+        n = config.players
+        self.config = config
+        self.dealer = dealer
+        self.round = 0
+        self.phase = Phase.PLAY
+        self.current = 0
+        self.first_player = 0
+        self.board = Board.new_round()
+        self.placed: dict[tuple[int, int], int] = {}
+        self.draw_pile: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.faces: dict[int, Card] = {}
+        self.roles: list[int] = []
+        self.role_faces: dict[int, Role] = {}
+        self.set_aside_roles: list[int] = []
+        self.goal_faces: dict[int, PathCard] = {}
+        self.broken: list[dict[Tool, int]] = [{} for _ in range(n)]
+        self.discards: list[int] = []
+        self.hidden_discards: list[int] = []
+        self.peeks: list[set[int]] = [set() for _ in range(n)]
+        self.gold_pile: list[int] = []
+        self.gold_faces: dict[int, GoldCard] = {}
+        self.gold_of: list[list[int]] = [[] for _ in range(n)]
+        self.offered: list[int] = []
+        self.keep_order: list[int] = []
+        self.take_queue: list[tuple[int, int]] = []
+        self.pending_stones: list[int] = []
+        self.orienter = 0
+        self.last_path_player: int | None = None
+        self.last_player = 0
+        self.round_gold: list[int] = [0] * n
+        self.round_winners = Winners.NOBODY
+        self.revealed_roles: tuple[Role, ...] | None = None
+        self.results: list[RoundResult] = []
+        self.scores: tuple[int, ...] | None = None
+        self.events: list[Event] = []
+        self._legal: list[AnyAction] | None = None
+        self._board_shared = False
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, config: GameConfig, dealer: Dealer) -> State:
+        state = cls(config, dealer)
+        state.dealer.shuffle(Deck.GOLD, C.gold_cards(config.has("stone-nuggets")))
+        state.gold_pile = list(range(len(C.gold_cards(config.has("stone-nuggets")))))
+        state._start_round(dealer.public_random(config.players))
+        return state
+
+    def clone(self) -> State:
+        """An independent copy; a trusted dealer is copied too, so the copy may be played on."""
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        if isinstance(self.dealer, TrustedDealer):
+            other.dealer = self.dealer.clone()
+        other.board = self.board.clone()
+        other.placed = dict(self.placed)
+        other.draw_pile = list(self.draw_pile)
+        other.hands = [list(h) for h in self.hands]
+        other.faces = dict(self.faces)
+        other.roles = list(self.roles)
+        other.role_faces = dict(self.role_faces)
+        other.set_aside_roles = list(self.set_aside_roles)
+        other.goal_faces = dict(self.goal_faces)
+        other.broken = [dict(b) for b in self.broken]
+        other.discards = list(self.discards)
+        other.hidden_discards = list(self.hidden_discards)
+        other.peeks = [set(p) for p in self.peeks]
+        other.gold_pile = list(self.gold_pile)
+        other.gold_faces = dict(self.gold_faces)
+        other.gold_of = [list(g) for g in self.gold_of]
+        other.offered = list(self.offered)
+        other.keep_order = list(self.keep_order)
+        other.take_queue = list(self.take_queue)
+        other.pending_stones = list(self.pending_stones)
+        other.round_gold = list(self.round_gold)
+        other.results = list(self.results)
+        other.events = list(self.events)
+        other._legal = None
+        other._board_shared = False
+        return other
+
+    # -- queries -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def current_player(self) -> int:
+        return self.current
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def role_of(self, seat: int) -> Role | None:
+        return self.role_faces.get(self.roles[seat]) if self.roles else None
+
+    def gold_total(self, seat: int) -> int:
+        return sum(self.gold_faces[g].nuggets for g in self.gold_of[seat] if g in self.gold_faces)
+
+    def view_for(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now, and nothing more."""
+        if not 0 <= seat < self.players:
+            raise InvalidActionError(f"no seat {seat!r} at a table of {self.players}")
+        self._board_shared = True
+        known = {slot: self.goal_faces[slot] for slot in self.peeks[seat] if slot in self.goal_faces}
+        for slot, cell in enumerate(GOAL_CELLS):
+            tile = self.board.tiles[cell]
+            if tile.card is not None:
+                known[slot] = tile.card
+            elif slot in self.pending_stones:
+                known[slot] = self.goal_faces[slot]
+        faces, gold_faces = self.faces, self.gold_faces
+        chooser = self.phase in (Phase.KEEP_GOLD, Phase.TAKE_GOLD) and self.current == seat
+        return PlayerView(
+            seat=seat,
+            config=self.config,
+            round=self.round,
+            phase=self.phase.value,
+            current_player=self.current,
+            role=self.role_of(seat),
+            hand=tuple((h, faces[h]) for h in self.hands[seat] if h in faces),
+            board=self.board,
+            known_goals=known,
+            broken=tuple(frozenset(b) for b in self.broken),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            draw_pile_size=len(self.draw_pile),
+            gold=tuple((g, gold_faces[g]) for g in self.gold_of[seat] if g in gold_faces),
+            gold_counts=tuple(len(g) for g in self.gold_of),
+            offered=tuple((g, gold_faces[g]) for g in self.offered if g in gold_faces) if chooser and self.phase is Phase.KEEP_GOLD else (),
+            gold_pile=tuple((g, gold_faces[g]) for g in self.gold_pile if g in gold_faces) if chooser and self.phase is Phase.TAKE_GOLD else (),
+            take_amount=self.take_queue[0][1] if chooser and self.phase is Phase.TAKE_GOLD else 0,
+            revealed_roles=self.revealed_roles,
+            scores=self.scores,
+            pending_stones=tuple(self.pending_stones),
+        )
+
+    # -- legal actions ---------------------------------------------------------------
+
+    def legal_actions(self) -> list[AnyAction]:
+        """Every distinct legal action of the current player (needs their hand's faces).
+
+        Cards with the same face are interchangeable, so only the lowest-numbered one of each
+        face appears; a symmetric path card appears only upright.
+        """
+        if self._legal is None:
+            if self.phase is Phase.PLAY:
+                self._legal = self._legal_play()
+            elif self.phase is Phase.ORIENT:
+                slot = self.pending_stones[0]
+                self._legal = [OrientStone(slot, False), OrientStone(slot, True)]
+            elif self.phase is Phase.KEEP_GOLD:
+                self._legal = [KeepGold(g) for g in self._distinct_gold(self.offered)]
+            elif self.phase is Phase.TAKE_GOLD:
+                self._legal = [TakeGold(c) for c in gold_choices(self._pile_values(), self.take_queue[0][1])]
+            else:
+                self._legal = []
+        return self._legal
+
+    def _distinct_gold(self, handles: Sequence[int]) -> list[int]:
+        seen: dict[int, int] = {}
+        for g in sorted(handles):
+            seen.setdefault(self.gold_faces[g].nuggets, g)
+        return sorted(seen.values())
+
+    def _pile_values(self) -> list[tuple[int, int]]:
+        return [(g, self.gold_faces[g].nuggets) for g in self.gold_pile]
+
+    def _legal_play(self) -> list[AnyAction]:
+        p = self.current
+        hand = self.hands[p]
+        faces = self.faces
+        board = self.board
+        players = range(self.players)
+        broken = self.broken
+        actions: list[AnyAction] = []
+        seen: set[int] = set()
+        passes: list[AnyAction] = []
+        for h in sorted(hand):
+            face = faces[h]
+            if id(face) in seen:
+                continue
+            seen.add(id(face))
+            passes.append(pass_card(h))
+            if face.__class__ is PathCard:
+                if broken[p]:
+                    continue
+                upright = face.openings  # type: ignore[union-attr]
+                for x, y in board.cells_for_openings[upright]:
+                    actions.append(place_path(h, x, y, False))
+                turned = face.turned_openings  # type: ignore[union-attr]
+                if turned != upright or not face.symmetric:  # type: ignore[union-attr]
+                    for x, y in board.cells_for_openings[turned]:
+                        actions.append(place_path(h, x, y, True))
+                continue
+            kind = face.kind  # type: ignore[union-attr]
+            if kind is ActionKind.BREAK:
+                tool = face.tools[0]  # type: ignore[union-attr]
+                for t in players:
+                    if tool not in broken[t]:
+                        actions.append(break_tool(tool, t, h))
+            elif kind is ActionKind.REPAIR:
+                for tool in face.tools:  # type: ignore[union-attr]
+                    for t in players:
+                        if tool in broken[t]:
+                            actions.append(repair_tool(tool, t, h))
+            elif kind is ActionKind.MAP:
+                for slot, cell in enumerate(GOAL_CELLS):
+                    if board.tiles[cell].card is None and slot not in self.pending_stones:
+                        actions.append(map_peek(slot, h))
+            elif kind is ActionKind.ROCKFALL:
+                for cell in board.tunnel_cells():
+                    actions.append(rockfall(cell[0], cell[1], h))
+        actions.extend(passes)
+        return actions
+
+    # -- checked play ----------------------------------------------------------------
+
+    def play(self, action: AnyAction | str, player: int | None = None) -> AnyAction:
+        """Check an action against the rules and apply it; returns it with its card resolved.
+
+        Raises InvalidActionError (unreadable) or IllegalActionError (names the rule); the
+        state is then unchanged.  ``player``, when given, must be the one whose turn it is.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        if player is not None and player != self.current:
+            raise IllegalActionError(action, f"it is player {self.current}'s turn, not player {player}'s")
+        resolved = self._check(action)
+        self.push(resolved)
+        return resolved
+
+    def _check(self, action: AnyAction) -> AnyAction:
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            raise IllegalActionError(action, "the game is over")
+        if phase is Phase.ORIENT:
+            if not isinstance(action, OrientStone):
+                raise IllegalActionError(action, f"player {self.current} must first choose the turn of the stone in goal slot {self.pending_stones[0]}")
+            if action.goal != self.pending_stones[0]:
+                raise IllegalActionError(action, f"the stone to turn is in goal slot {self.pending_stones[0]}")
+            return action
+        if phase is Phase.KEEP_GOLD:
+            if not isinstance(action, KeepGold):
+                raise IllegalActionError(action, f"player {self.current} must keep one of the gold cards passed to them")
+            if action.gold not in self.offered:
+                raise IllegalActionError(action, f"gold card {action.gold} was not passed to player {self.current}")
+            return action
+        if phase is Phase.TAKE_GOLD:
+            return self._check_take(action)
+        return self._check_turn(action)
+
+    def _check_take(self, action: AnyAction) -> AnyAction:
+        if not isinstance(action, TakeGold):
+            raise IllegalActionError(action, f"player {self.current} must take gold from the pile")
+        if len(set(action.golds)) != len(action.golds):
+            raise IllegalActionError(action, "a gold card is named twice")
+        missing = [g for g in action.golds if g not in self.gold_pile]
+        if missing:
+            raise IllegalActionError(action, f"gold card(s) {missing} are not in the gold pile")
+        amount = self.take_queue[0][1]
+        values = [self.gold_faces[g].nuggets for g in action.golds]
+        if 0 in values:
+            raise IllegalActionError(action, "worthless stones are not taken as gold")
+        choices = gold_choices(self._pile_values(), amount)
+        target = sum(self.gold_faces[g].nuggets for g in choices[0]) if choices else 0
+        if sum(values) != target:
+            rule = f"the cards must be worth exactly {amount}" if target == amount else f"the pile cannot make {amount}; take cards worth {target}"
+            raise IllegalActionError(action, rule)
+        return action
+
+    def _resolve_card(self, action: AnyAction, wanted: ActionKind, tool: Tool | None) -> int:
+        hand = self.hands[self.current]
+        candidates = []
+        for h in hand:
+            face = self.faces.get(h)
+            if isinstance(face, ActionCard) and face.kind is wanted and (tool is None or tool in face.tools):
+                candidates.append((len(face.tools), h))
+        if not candidates:
+            raise IllegalActionError(action, f"player {self.current} holds no {wanted.value} card{' for the ' + tool.value if tool else ''}")
+        return min(candidates)[1]
+
+    def _hand_face(self, action: AnyAction, card: int) -> Card:
+        if not isinstance(card, int) or isinstance(card, bool):
+            raise InvalidActionError(f"card handle must be a number in {str(action)!r}")
+        if card not in self.hands[self.current]:
+            raise IllegalActionError(action, f"card {card} is not in player {self.current}'s hand")
+        face = self.faces.get(card)
+        if face is None:
+            face = self.dealer.reveal(Deck.DRAW, card, None)
+            if face is None:
+                raise IllegalActionError(action, f"card {card} could not be revealed")
+            self.faces[card] = face
+        return face
+
+    def _check_target(self, action: AnyAction, target: int) -> None:
+        if not isinstance(target, int) or not 0 <= target < self.players:
+            raise InvalidActionError(f"no player {target!r} at this table in {str(action)!r}")
+
+    def _check_turn(self, action: AnyAction) -> AnyAction:
+        p = self.current
+        if isinstance(action, PlacePath):
+            face = self._hand_face(action, action.card)
+            if not isinstance(face, PathCard):
+                raise IllegalActionError(action, f"card {action.card} is not a path card")
+            if self.broken[p]:
+                tools = ", ".join(sorted(t.value for t in self.broken[p]))
+                raise IllegalActionError(action, f"player {p} has a broken tool ({tools}) and may not play path cards")
+            problem = self.board.placement_problem(action.cell, face.turned_segments(action.turned))
+            if problem:
+                raise IllegalActionError(action, problem)
+            return action
+        if isinstance(action, (BreakTool, RepairTool)):
+            self._check_target(action, action.target)
+            kind = ActionKind.BREAK if isinstance(action, BreakTool) else ActionKind.REPAIR
+            card = action.card if action.card is not None else self._resolve_card(action, kind, action.tool)
+            face = self._hand_face(action, card)
+            if not isinstance(face, ActionCard) or face.kind is not kind or action.tool not in face.tools:
+                raise IllegalActionError(action, f"card {card} is not a {kind.value} card for the {action.tool.value}")
+            if kind is ActionKind.BREAK and action.tool in self.broken[action.target]:
+                raise IllegalActionError(action, f"player {action.target}'s {action.tool.value} is already broken")
+            if kind is ActionKind.REPAIR and action.tool not in self.broken[action.target]:
+                raise IllegalActionError(action, f"player {action.target} has no broken {action.tool.value} to repair")
+            return type(action)(action.tool, action.target, card)
+        if isinstance(action, Rockfall):
+            card = action.card if action.card is not None else self._resolve_card(action, ActionKind.ROCKFALL, None)
+            face = self._hand_face(action, card)
+            if not isinstance(face, ActionCard) or face.kind is not ActionKind.ROCKFALL:
+                raise IllegalActionError(action, f"card {card} is not a rockfall card")
+            if not self.board.removable(action.cell):
+                raise IllegalActionError(action, f"there is no tunnel card at {action.cell} (the start and goal cards never move)")
+            return Rockfall(action.x, action.y, card)
+        if isinstance(action, MapPeek):
+            card = action.card if action.card is not None else self._resolve_card(action, ActionKind.MAP, None)
+            face = self._hand_face(action, card)
+            if not isinstance(face, ActionCard) or face.kind is not ActionKind.MAP:
+                raise IllegalActionError(action, f"card {card} is not a map card")
+            if not isinstance(action.goal, int) or not 0 <= action.goal < len(GOAL_CELLS):
+                raise InvalidActionError(f"goal slot must be 0, 1 or 2 in {str(action)!r}")
+            if self.board.tiles[GOAL_CELLS[action.goal]].card is not None or action.goal in self.pending_stones:
+                raise IllegalActionError(action, f"goal {action.goal} is already face up")
+            return MapPeek(action.goal, card)
+        if isinstance(action, Pass):
+            self._hand_face(action, action.card)
+            return action
+        raise IllegalActionError(action, f"player {p} must play a card now, not {type(action).__name__}")
+
+    # -- applying actions (unchecked) ------------------------------------------------
+
+    def push(self, action: AnyAction) -> None:
+        """Apply an action known to be legal (from legal_actions or checked by play)."""
+        self._legal = None
+        if self._board_shared:
+            self.board = self.board.clone()
+            self._board_shared = False
+        phase = self.phase
+        if phase is Phase.PLAY:
+            self._apply_turn(action)
+        elif phase is Phase.ORIENT:
+            assert isinstance(action, OrientStone)
+            self._apply_orient(action)
+        elif phase is Phase.KEEP_GOLD:
+            assert isinstance(action, KeepGold)
+            self._apply_keep(action.gold)
+        elif phase is Phase.TAKE_GOLD:
+            assert isinstance(action, TakeGold)
+            self._apply_take(action.golds)
+
+    def _reveal_played(self, card: int) -> Card:
+        face = self.dealer.reveal(Deck.DRAW, card, None)
+        if face is None:  # a dealer must reveal a played card to everyone
+            raise IllegalActionError(card, f"card {card} was not revealed")
+        self.faces[card] = face
+        return face
+
+    def _apply_turn(self, action: AnyAction) -> None:
+        p = self.current
+        card: int = action.card  # type: ignore[union-attr,assignment]
+        self.hands[p].remove(card)
+        reached: list[tuple[int, int]] = []
+        shown: Card | None = None
+        if action.__class__ is PlacePath:
+            shown = self._reveal_played(card)
+            reached = self.board.place(action.cell, shown, action.turned)  # type: ignore[union-attr,arg-type]
+            self.placed[action.cell] = card  # type: ignore[union-attr]
+            self.last_path_player = p
+        elif action.__class__ is Pass:
+            self.hidden_discards.append(card)
+        else:
+            shown = self._reveal_played(card)
+            if action.__class__ is BreakTool:
+                self.broken[action.target][action.tool] = card  # type: ignore[union-attr]
+            elif action.__class__ is RepairTool:
+                self.discards += (card, self.broken[action.target].pop(action.tool))  # type: ignore[union-attr]
+            elif action.__class__ is Rockfall:
+                cell = action.cell  # type: ignore[union-attr]
+                self.discards += (card, self.placed.pop(cell))
+                self.board.remove(cell)
+            elif action.__class__ is MapPeek:
+                slot = action.goal  # type: ignore[union-attr]
+                self.peeks[p].add(slot)
+                face = self.dealer.reveal(Deck.GOALS, slot, frozenset((p,)))
+                if face is not None:
+                    self.goal_faces[slot] = face  # type: ignore[assignment]
+                self.discards.append(card)
+        self.events.append(CardPlayed(p, action, shown))
+        self.last_player = p
+        if self.draw_pile:
+            self._draw(p)
+        if reached:
+            self.orienter = p
+            if not self._settle_goals(reached):
+                return
+        self._next_turn()
+
+    def _draw(self, seat: int) -> None:
+        handle = self.draw_pile.pop()
+        self.hands[seat].append(handle)
+        face = self.dealer.reveal(Deck.DRAW, handle, frozenset((seat,)))
+        if face is not None:
+            self.faces[handle] = face
+
+    def _settle_goals(self, reached: list[tuple[int, int]]) -> bool:
+        """Turn over every goal just reached, orient stones, and follow what they join.
+
+        Returns True when the turn goes on as usual; False when the round ended or the
+        reacher must choose a stone's turn.
+        """
+        batch = reached
+        while batch:
+            revealed: list[tuple[tuple[int, int], int, PathCard]] = []
+            for cell in batch:
+                slot = self.board.tiles[cell].goal_slot
+                assert slot is not None
+                face = self.dealer.reveal(Deck.GOALS, slot, None)
+                assert isinstance(face, PathCard)
+                self.goal_faces[slot] = face
+                revealed.append((cell, slot, face))
+            if any(face.kind is PathKind.TREASURE for _, _, face in revealed):
+                for cell, slot, face in revealed:
+                    turned = self._stone_turn(cell, face) or False
+                    self.board.reveal_goal(cell, face, turned)
+                    self.events.append(GoalRevealed(slot, face, turned, self.orienter))
+                self._end_round(finder=self.orienter)
+                return False
+            batch = []
+            for cell, slot, face in revealed:
+                turned = self._stone_turn(cell, face)
+                if turned is None:
+                    self.pending_stones.append(slot)
+                    continue
+                self.events.append(GoalRevealed(slot, face, turned, self.orienter))
+                batch += self.board.reveal_goal(cell, face, turned)
+            batch = [c for c in dict.fromkeys(batch) if self.board.tiles[c].goal_slot not in self.pending_stones]
+        if self.pending_stones:
+            self.phase = Phase.ORIENT
+            self.current = self.orienter
+            return False
+        return True
+
+    def _stone_turn(self, cell: tuple[int, int], face: PathCard) -> bool | None:
+        """The turn that fits every face-up neighbour, or None when the reacher chooses."""
+        upright = self.board.fits(cell, face.openings)
+        turned = self.board.fits(cell, face.turned_openings)
+        if upright != turned:
+            return turned
+        return None
+
+    def _apply_orient(self, action: OrientStone) -> None:
+        slot = self.pending_stones.pop(0)
+        face = self.goal_faces[slot]
+        self.events.append(GoalRevealed(slot, face, action.turned, self.orienter))
+        reached = self.board.reveal_goal(GOAL_CELLS[slot], face, action.turned)
+        reached = [c for c in reached if self.board.tiles[c].goal_slot not in self.pending_stones]
+        self.phase = Phase.PLAY
+        if not self._settle_goals(reached):
+            return
+        self.current = self.orienter
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        n = self.players
+        if not self.draw_pile and not any(self.hands):
+            self._end_round(finder=None)
+            return
+        seat = self.current
+        for _ in range(n):
+            seat = (seat + 1) % n
+            if self.hands[seat]:
+                self.current = seat
+                return
+
+    # -- end of a round and gold -----------------------------------------------------
+
+    def _end_round(self, finder: int | None) -> None:
+        n = self.players
+        for seat in range(n):
+            role = self.dealer.reveal(Deck.ROLES, self.roles[seat], None)
+            assert isinstance(role, C.RoleCard)
+            self.role_faces[self.roles[seat]] = role.role
+        roles = tuple(self.role_faces[self.roles[s]] for s in range(n))
+        self.revealed_roles = roles
+        self.round_gold = [0] * n
+        self.offered, self.keep_order, self.take_queue = [], [], []
+        if finder is not None:
+            self._plan_digger_gold(finder, roles)
+        else:
+            saboteurs = [(self.last_player + k) % n for k in range(1, n + 1)]
+            saboteurs = [s for s in saboteurs if roles[s] is Role.SABOTEUR]
+            self.round_winners = Winners.SABOTEURS if saboteurs else Winners.NOBODY
+            share = saboteur_share(len(saboteurs))
+            self.take_queue = [(s, share) for s in saboteurs]
+        self.events.append(RoundEnded(self.round, self.round_winners.value, roles, self.last_player))
+        self._advance_gold()
+
+    def _plan_digger_gold(self, finder: int, roles: tuple[Role, ...]) -> None:
+        n = self.players
+        if roles[finder] is Role.SELFISH_DWARF:
+            self.round_winners = Winners.SELFISH_DWARF
+            self.take_queue = [(finder, 4)]
+            return
+        against = [(finder - k) % n for k in range(n)]
+        diggers = [s for s in against if roles[s] is Role.GOLD_DIGGER]
+        if not diggers:
+            self.round_winners = Winners.NOBODY
+            return
+        self.round_winners = Winners.GOLD_DIGGERS
+        if self.config.has("tournament-roles"):
+            self.take_queue = [(diggers[0], 3)] + [(d, 2) for d in diggers[1:]]
+            return
+        count = n if self.config.has("gold-per-player") else len(diggers)
+        if self.config.has("broken-tools-forfeit"):
+            diggers = [d for d in diggers if not self.broken[d]]
+        if not diggers:
+            return  # RULES.md 7: every gold-digger has a broken tool; the gold stays in the pile
+        self.keep_order = diggers
+        self.offered = [self.gold_pile.pop() for _ in range(min(count, len(self.gold_pile)))]
+
+    def _advance_gold(self) -> None:
+        """Hand out gold until a player must choose, then finish the round."""
+        while True:
+            if self.keep_order and self.offered:
+                chooser = self.keep_order[0]
+                if len(self.offered) == 1:
+                    self._give(chooser, [self.offered.pop()])
+                    continue
+                self._show_gold(self.offered, chooser)
+                self.phase, self.current = Phase.KEEP_GOLD, chooser
+                return
+            if self.take_queue:
+                taker, amount = self.take_queue[0]
+                self._show_gold(self.gold_pile, taker)
+                if not gold_choices(self._pile_values(), amount):
+                    self.take_queue.pop(0)
+                    continue
+                self.phase, self.current = Phase.TAKE_GOLD, taker
+                return
+            self._finish_round()
+            return
+
+    def _show_gold(self, handles: Sequence[int], seat: int) -> None:
+        audience = frozenset((seat,))
+        for g in handles:
+            face = self.dealer.reveal(Deck.GOLD, g, audience)
+            if face is not None:
+                self.gold_faces[g] = face  # type: ignore[assignment]
+
+    def _give(self, seat: int, golds: list[int]) -> None:
+        self.gold_of[seat] += golds
+        self.round_gold[seat] += len(golds)
+        self._show_gold(golds, seat)
+        self.events.append(GoldReceived(seat, len(golds)))
+
+    def _apply_keep(self, gold: int) -> None:
+        self.offered.remove(gold)
+        self._give(self.keep_order[0], [gold])
+        self.keep_order.append(self.keep_order.pop(0))
+        self._advance_gold()
+
+    def _apply_take(self, golds: tuple[int, ...]) -> None:
+        taker, _ = self.take_queue.pop(0)
+        for g in golds:
+            self.gold_pile.remove(g)
+        self._give(taker, list(golds))
+        self._advance_gold()
+
+    def _finish_round(self) -> None:
+        self.results.append(RoundResult(self.round, self.round_winners, self.revealed_roles or (), tuple(self.round_gold)))
+        if self.round >= self.config.rounds:
+            self._end_game()
+            return
+        n = self.players
+        if self.config.has("left-of-first-starter") or self.last_path_player is None:
+            first = (self.first_player + 1) % n
+        else:
+            first = (self.last_path_player + 1) % n
+        self.gold_pile = self.dealer.reshuffle(Deck.GOLD, self.gold_pile)
+        self._start_round(first)
+
+    def _end_game(self) -> None:
+        for seat in range(self.players):
+            for g in self.gold_of[seat]:
+                face = self.dealer.reveal(Deck.GOLD, g, None)
+                if face is not None:
+                    self.gold_faces[g] = face  # type: ignore[assignment]
+        scores = tuple(self.gold_total(s) for s in range(self.players))
+        best = max(scores)
+        self.scores = scores
+        self.phase = Phase.GAME_OVER
+        self.events.append(GameEnded(scores, tuple(s for s in range(self.players) if scores[s] == best)))
+
+    # -- set-up of a round -------------------------------------------------------------
+
+    def _start_round(self, first: int) -> None:
+        cfg = self.config
+        n = cfg.players
+        self.round += 1
+        self.phase = Phase.PLAY
+        self.board = Board.new_round()
+        self._board_shared = False
+        self.placed = {}
+        self.faces = {}
+        self.role_faces = {}
+        self.goal_faces = {}
+        self.broken = [{} for _ in range(n)]
+        self.discards, self.hidden_discards = [], []
+        self.peeks = [set() for _ in range(n)]
+        self.pending_stones = []
+        self.last_path_player = None
+        self.revealed_roles = None
+        self.round_winners = Winners.NOBODY
+        role_cards = C.role_cards(n, cfg.has("selfish-dwarf"), cfg.has("tournament-roles"))
+        self.dealer.shuffle(Deck.ROLES, role_cards)
+        self.roles = list(range(n))
+        self.set_aside_roles = list(range(n, len(role_cards)))
+        self.dealer.shuffle(Deck.GOALS, C.goal_cards())
+        draw_cards = C.base_draw_cards()
+        self.dealer.shuffle(Deck.DRAW, draw_cards)
+        self.draw_pile = list(range(len(draw_cards) - 1, -1, -1))
+        for seat in range(n):
+            role = self.dealer.reveal(Deck.ROLES, seat, frozenset((seat,)))
+            if role is not None:
+                self.role_faces[seat] = role.role  # type: ignore[union-attr]
+        size = C.hand_size(n)
+        self.hands = [[] for _ in range(n)]
+        for seat in range(n):
+            for _ in range(size):
+                self._draw(seat)
+        self.first_player = self.current = first
+        self.last_player = (first - 1) % n
+        self.events.append(RoundStarted(self.round, first))

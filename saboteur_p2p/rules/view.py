@@ -1,0 +1,80 @@
+"""What one player may know: the only thing bots and clients ever see."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .board import GOAL_CELLS, Board, Cell
+from .cards import Card, GoldCard, PathCard, Role, Tool
+from .config import GameConfig
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player's knowledge of the game at one moment.
+
+    ``board`` is the public maze (face-down goals have no card); treat it as read-only.
+    ``known_goals`` holds the goal faces this player has seen: with a Map or face up.
+    ``offered`` are the gold cards passed to this player to keep one of; ``gold_pile`` the
+    pile this player is choosing gold from (``take_amount`` nuggets).
+    """
+
+    seat: int
+    config: GameConfig
+    round: int
+    phase: str
+    current_player: int
+    role: Role | None
+    hand: tuple[tuple[int, Card], ...]
+    board: Board
+    known_goals: dict[int, PathCard]
+    broken: tuple[frozenset[Tool], ...]
+    hand_sizes: tuple[int, ...]
+    draw_pile_size: int
+    gold: tuple[tuple[int, GoldCard], ...]
+    gold_counts: tuple[int, ...]
+    offered: tuple[tuple[int, GoldCard], ...]
+    gold_pile: tuple[tuple[int, GoldCard], ...]
+    take_amount: int
+    revealed_roles: tuple[Role, ...] | None
+    scores: tuple[int, ...] | None
+    pending_stones: tuple[int, ...]
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current_player == self.seat
+
+    def goal_cell(self, slot: int) -> Cell:
+        return GOAL_CELLS[slot]
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain msgpack/JSON-compatible data (documented in docs/state.md)."""
+        return {
+            "seat": self.seat,
+            "config": self.config.to_data(),
+            "round": self.round,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "role": None if self.role is None else self.role.value,
+            "hand": [[h, card.code] for h, card in self.hand],
+            "board": [
+                [x, y, None if t.card is None else t.card.code, t.turned]
+                for (x, y), t in self.board.tiles.items()
+            ],
+            "known_goals": {str(slot): card.code for slot, card in self.known_goals.items()},
+            "broken": [sorted(t.value for t in tools) for tools in self.broken],
+            "hand_sizes": list(self.hand_sizes),
+            "draw_pile_size": self.draw_pile_size,
+            "gold": [[h, card.nuggets] for h, card in self.gold],
+            "gold_counts": list(self.gold_counts),
+            "offered": [[h, card.nuggets] for h, card in self.offered],
+            "gold_pile": [[h, card.nuggets] for h, card in self.gold_pile],
+            "take_amount": self.take_amount,
+            "revealed_roles": None if self.revealed_roles is None else [r.value for r in self.revealed_roles],
+            "scores": None if self.scores is None else list(self.scores),
+            "pending_stones": list(self.pending_stones),
+        }
