@@ -40,18 +40,21 @@ def mask_letters(mask: int) -> str:
 
 
 class Tool(enum.Enum):
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
     PICKAXE = "pickaxe"
     LANTERN = "lantern"
     CART = "cart"
 
 
 class Role(enum.Enum):
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
     GOLD_DIGGER = "gold-digger"
     SABOTEUR = "saboteur"
     SELFISH_DWARF = "selfish-dwarf"
 
 
 class PathKind(enum.Enum):
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
     START = "start"
     TREASURE = "treasure"
     STONE = "stone"
@@ -59,6 +62,7 @@ class PathKind(enum.Enum):
 
 
 class ActionKind(enum.Enum):
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
     BREAK = "break"
     REPAIR = "repair"
     MAP = "map"

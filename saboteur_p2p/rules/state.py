@@ -41,6 +41,10 @@ from .gold import gold_choices, saboteur_share
 from .view import PlayerView
 
 
+#: the actions that change the maze; the others leave a shared board alone.
+_BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
+
+
 class Phase(enum.Enum):
     PLAY = "play"
     ORIENT = "orient"  # the player who reached a stone chooses its turn
@@ -185,36 +189,47 @@ class State:
         if not 0 <= seat < self.players:
             raise InvalidActionError(f"no seat {seat!r} at a table of {self.players}")
         self._board_shared = True
-        known = {slot: self.goal_faces[slot] for slot in self.peeks[seat] if slot in self.goal_faces}
+        goal_faces = self.goal_faces
+        known = {slot: goal_faces[slot] for slot in self.peeks[seat] if slot in goal_faces}
+        tiles = self.board.tiles
         for slot, cell in enumerate(GOAL_CELLS):
-            tile = self.board.tiles[cell]
-            if tile.card is not None:
-                known[slot] = tile.card
-            elif slot in self.pending_stones:
-                known[slot] = self.goal_faces[slot]
+            card = tiles[cell].card
+            if card is not None:
+                known[slot] = card
+        for slot in self.pending_stones:
+            known[slot] = goal_faces[slot]
         faces, gold_faces = self.faces, self.gold_faces
-        chooser = self.phase in (Phase.KEEP_GOLD, Phase.TAKE_GOLD) and self.current == seat
+        offered: tuple[tuple[int, GoldCard], ...] = ()
+        pile: tuple[tuple[int, GoldCard], ...] = ()
+        amount = 0
+        if self.current == seat:
+            if self.phase is Phase.KEEP_GOLD:
+                offered = tuple([(g, gold_faces[g]) for g in self.offered if g in gold_faces])
+            elif self.phase is Phase.TAKE_GOLD:
+                pile = tuple([(g, gold_faces[g]) for g in self.gold_pile if g in gold_faces])
+                amount = self.take_queue[0][1]
+        mine = self.gold_of[seat]
         return PlayerView(
-            seat=seat,
-            config=self.config,
-            round=self.round,
-            phase=self.phase.value,
-            current_player=self.current,
-            role=self.role_of(seat),
-            hand=tuple((h, faces[h]) for h in self.hands[seat] if h in faces),
-            board=self.board,
-            known_goals=known,
-            broken=tuple(frozenset(b) for b in self.broken),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            draw_pile_size=len(self.draw_pile),
-            gold=tuple((g, gold_faces[g]) for g in self.gold_of[seat] if g in gold_faces),
-            gold_counts=tuple(len(g) for g in self.gold_of),
-            offered=tuple((g, gold_faces[g]) for g in self.offered if g in gold_faces) if chooser and self.phase is Phase.KEEP_GOLD else (),
-            gold_pile=tuple((g, gold_faces[g]) for g in self.gold_pile if g in gold_faces) if chooser and self.phase is Phase.TAKE_GOLD else (),
-            take_amount=self.take_queue[0][1] if chooser and self.phase is Phase.TAKE_GOLD else 0,
-            revealed_roles=self.revealed_roles,
-            scores=self.scores,
-            pending_stones=tuple(self.pending_stones),
+            seat,
+            self.config,
+            self.round,
+            self.phase.value,
+            self.current,
+            self.role_faces.get(self.roles[seat]),
+            tuple([(h, faces[h]) for h in self.hands[seat] if h in faces]),
+            self.board,
+            known,
+            tuple([frozenset(b) for b in self.broken]),
+            tuple([len(h) for h in self.hands]),
+            len(self.draw_pile),
+            tuple([(g, gold_faces[g]) for g in mine if g in gold_faces]) if mine else (),
+            tuple([len(g) for g in self.gold_of]),
+            offered,
+            pile,
+            amount,
+            self.revealed_roles,
+            self.scores,
+            tuple(self.pending_stones),
         )
 
     # -- legal actions ---------------------------------------------------------------
@@ -432,7 +447,8 @@ class State:
     def push(self, action: AnyAction) -> None:
         """Apply an action known to be legal (from legal_actions or checked by play)."""
         self._legal = None
-        if self._board_shared:
+        if self._board_shared and action.__class__ in _BOARD_ACTIONS:
+            # copy-on-write: a view handed out earlier keeps the maze it was given
             self.board = self.board.clone()
             self._board_shared = False
         phase = self.phase

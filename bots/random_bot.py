@@ -1,0 +1,19 @@
+"""A bot that picks uniformly among the legal actions, from its own seeded generator."""
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from saboteur_p2p.botapi import BaseBot
+from saboteur_p2p.rules import AnyAction, GameConfig, PlayerView
+
+
+class RandomBot(BaseBot):
+    name = "random"
+
+    def start(self, seat: int, config: GameConfig, seed: int) -> None:
+        super().start(seat, config, seed)
+        self.rng = random.Random(seed)
+
+    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        return legal[self.rng.randrange(len(legal))]

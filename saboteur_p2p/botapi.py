@@ -1,0 +1,250 @@
+"""The Bot protocol, loading bots by name, and a guard that keeps a bad bot from breaking a game.
+
+A bot is told its seat, the game's configuration and a seed; on its turn it receives its
+``PlayerView`` and the legal actions and returns one of them; it hears every public event.
+
+Bots load by a bundled name (``random``, ``heuristic``), by ``module:Class``, by
+``path/to/file.py:Class``, or through the entry-point group ``saboteur_p2p.bots``.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+
+from .rules import AnyAction, Event, GameConfig, Pass, Phase, PlayerView
+
+ENTRY_POINT_GROUP = "saboteur_p2p.bots"
+
+#: Bundled bots, also registered as entry points; kept here so a source checkout works too.
+BUNDLED = {
+    "random": "saboteur_bots.random_bot:RandomBot",
+    "heuristic": "saboteur_bots.heuristic:HeuristicBot",
+}
+
+
+@runtime_checkable
+class Bot(Protocol):
+    def start(self, seat: int, config: GameConfig, seed: int) -> None:
+        """A new game: this bot plays ``seat``; ``seed`` makes its choices repeatable."""
+
+    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        """Choose one of ``legal`` (never empty) for the player of ``view``."""
+
+    def on_event(self, event: Event) -> None:
+        """A public event happened at the table."""
+
+
+class BaseBot:
+    """Convenience base: remembers seat, config and seed; ignores events."""
+
+    name = "base"
+
+    def start(self, seat: int, config: GameConfig, seed: int) -> None:
+        self.seat = seat
+        self.config = config
+        self.seed = seed
+
+    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        raise NotImplementedError
+
+    def on_event(self, event: Event) -> None:
+        return None
+
+
+class BotLoadError(ValueError):
+    """A bot spec names nothing that can be loaded; the message says what was tried."""
+
+
+def _load_attr(module_name: str, attr: str, spec: str) -> Any:
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotLoadError(f"cannot load bot {spec!r}: no module {module_name!r} ({exc})") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} has no {attr!r}") from None
+
+
+def _load_file(path: str, attr: str, spec: str) -> Any:
+    file = Path(path)
+    if not file.is_file():
+        raise BotLoadError(f"cannot load bot {spec!r}: no file {path!r}")
+    name = f"saboteur_user_bot_{abs(hash(str(file.resolve())))}"
+    module_spec = importlib.util.spec_from_file_location(name, file)
+    if module_spec is None or module_spec.loader is None:
+        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} is not a Python module")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:
+        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {exc!r}") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} has no {attr!r}") from None
+
+
+@functools.lru_cache(maxsize=256)
+def bot_factory(spec: str) -> Callable[[], Bot]:
+    """Resolve a bot spec to a zero-argument factory of fresh bots."""
+    spec = spec.strip()
+    if ":" in spec:
+        target, attr = spec.rsplit(":", 1)
+        if target.endswith(".py") or "/" in target or "\\" in target:
+            factory = _load_file(target, attr, spec)
+        else:
+            factory = _load_attr(target, attr, spec)
+    else:
+        found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
+        if found:
+            try:
+                factory = found[0].load()
+            except Exception as exc:
+                raise BotLoadError(f"cannot load bot {spec!r} from its entry point: {exc!r}") from exc
+        elif spec in BUNDLED:
+            module_name, attr = BUNDLED[spec].split(":")
+            factory = _load_attr(module_name, attr, spec)
+        else:
+            known = sorted(set(BUNDLED) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
+            raise BotLoadError(f"unknown bot {spec!r}; known: {', '.join(known)}, or module:Class, or file.py:Class")
+    if not callable(factory):
+        raise BotLoadError(f"bot {spec!r} is not a class or factory")
+    return factory  # type: ignore[no-any-return]
+
+
+def load_bot(spec: str) -> Bot:
+    bot = bot_factory(spec)()
+    for method in ("start", "act", "on_event"):
+        if not callable(getattr(bot, method, None)):
+            raise BotLoadError(f"bot {spec!r} has no {method}() method")
+    return bot
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A bot misbehaved; its seat played ``fallback`` instead."""
+
+    seat: int
+    bot: str
+    kind: str  # "raised", "illegal", "timeout"
+    detail: str
+    fallback: str
+
+
+class BotTimeout(Exception):
+    pass
+
+
+def safe_action(view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+    """A harmless legal action: discard a card face down, else the first legal action."""
+    if view.phase == Phase.PLAY.value:
+        for action in legal:
+            if isinstance(action, Pass):
+                return action
+    return legal[0]
+
+
+class GuardedSeat:
+    """Calls a bot and turns any failure into a safe action and an incident."""
+
+    def __init__(self, bot: Bot, name: str, seat: int, time_limit: float | None = 5.0) -> None:
+        self.bot = bot
+        self.name = name
+        self.seat = seat
+        self.time_limit = time_limit
+        self.incidents: list[Incident] = []
+        self.broken = False
+
+    def start(self, config: GameConfig, seed: int) -> None:
+        try:
+            self.bot.start(self.seat, config, seed)
+        except Exception as exc:
+            self.broken = True
+            self.incidents.append(Incident(self.seat, self.name, "raised", f"start(): {exc!r}", "every turn"))
+
+    def notify(self, event: Event) -> None:
+        if self.broken:
+            return
+        try:
+            self.bot.on_event(event)
+        except Exception as exc:
+            self.broken = True
+            self.incidents.append(Incident(self.seat, self.name, "raised", f"on_event(): {exc!r}", "every turn"))
+
+    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        if self.broken:
+            return safe_action(view, legal)
+        started = time.perf_counter()
+        try:
+            with _alarm(self.time_limit):
+                action = self.bot.act(view, legal)
+        except BotTimeout:
+            return self._fall_back(view, legal, "timeout", f"no answer within {self.time_limit} s")
+        except Exception as exc:
+            return self._fall_back(view, legal, "raised", f"act(): {exc!r}")
+        elapsed = time.perf_counter() - started
+        if self.time_limit is not None and elapsed > self.time_limit:
+            return self._fall_back(view, legal, "timeout", f"took {elapsed:.2f} s")
+        if not any(a is action for a in legal) and action not in legal:
+            return self._fall_back(view, legal, "illegal", f"returned {action!r}")
+        return action
+
+    def _fall_back(self, view: PlayerView, legal: Sequence[AnyAction], kind: str, detail: str) -> AnyAction:
+        fallback = safe_action(view, legal)
+        self._report(kind, detail, fallback)
+        return fallback
+
+    def _report(self, kind: str, detail: str, fallback: AnyAction) -> None:
+        self.incidents.append(Incident(self.seat, self.name, kind, detail, str(fallback)))
+
+
+class _alarm:
+    """Interrupt a bot that runs past its time limit (main thread on Unix only).
+
+    The SIGALRM handler is installed once per process and only raises while armed, so each
+    turn costs two setitimer calls and nothing else.
+    """
+
+    installed = False
+    armed = False
+    previous: Any = None
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.active = False
+
+    def __enter__(self) -> None:
+        if self.seconds is None or not hasattr(signal, "setitimer"):
+            return
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if not _alarm.installed:
+            _alarm.previous = signal.signal(signal.SIGALRM, _alarm._expire)
+            _alarm.installed = True
+        _alarm.armed = True
+        self.active = True
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            _alarm.armed = False
+
+    @staticmethod
+    def _expire(signum: int, frame: Any) -> None:
+        if _alarm.armed:
+            _alarm.armed = False
+            raise BotTimeout()
+        if callable(_alarm.previous):
+            _alarm.previous(signum, frame)

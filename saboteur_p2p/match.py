@@ -1,0 +1,93 @@
+"""Playing one game in-process between bots, as tournaments and tests do."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .botapi import Bot, GuardedSeat, Incident, load_bot
+from .rules import Game, GameConfig, Role, State, TrustedDealer, Winners
+
+
+@dataclass
+class GameRecord:
+    """What happened in one game: enough to replay it and to score the bots."""
+
+    seed: int
+    config: GameConfig
+    bots: tuple[str, ...]
+    actions: list[str] = field(default_factory=list)
+    scores: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    roles: list[tuple[Role, ...]] = field(default_factory=list)
+    round_winners: list[Winners] = field(default_factory=list)
+    incidents: list[Incident] = field(default_factory=list)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "config": self.config.to_data(),
+            "bots": list(self.bots),
+            "actions": list(self.actions),
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "roles": [[r.value for r in roles] for roles in self.roles],
+            "round_winners": [w.value for w in self.round_winners],
+            "incidents": [vars(i) for i in self.incidents],
+        }
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    return (game_seed * 1_000_003 + seat * 7_919) % (1 << 62)
+
+
+def play_game(
+    config: GameConfig,
+    bots: Sequence[Bot | str],
+    seed: int,
+    names: Sequence[str] | None = None,
+    time_limit: float | None = 5.0,
+    record_actions: bool = True,
+) -> GameRecord:
+    """Play a whole game between ``bots`` (one per seat) with a trusted dealer seeded by ``seed``."""
+    if len(bots) != config.players:
+        raise ValueError(f"{config.players} players need {config.players} bots, not {len(bots)}")
+    loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
+    labels = tuple(names) if names is not None else tuple(b if isinstance(b, str) else type(b).__name__ for b in bots)
+    seats = [GuardedSeat(bot, labels[i], i, time_limit) for i, bot in enumerate(loaded)]
+    for i, seat in enumerate(seats):
+        seat.start(config, bot_seed(seed, i))
+    state = Game(config, TrustedDealer(seed)).new_state()
+    record = GameRecord(seed, config, labels)
+    delivered = _deliver(state, seats, 0)
+    while not state.is_terminal():
+        player = state.current
+        legal = state.legal_actions()
+        action = seats[player].act(state.view_for(player), legal)
+        state.push(action)
+        if record_actions:
+            record.actions.append(str(action))
+        delivered = _deliver(state, seats, delivered)
+    record.scores = state.scores or ()
+    best = max(record.scores)
+    record.winners = tuple(i for i, s in enumerate(record.scores) if s == best)
+    record.roles = [r.roles for r in state.results]
+    record.round_winners = [r.winners for r in state.results]
+    for seat in seats:
+        record.incidents += seat.incidents
+    return record
+
+
+def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int) -> int:
+    events = state.events
+    for event in events[delivered:]:
+        for seat in seats:
+            seat.notify(event)
+    return len(events)
+
+
+def replay(config: GameConfig, seed: int, actions: Sequence[str]) -> State:
+    """Rebuild a game from its seed and action texts, checking every action."""
+    state = Game(config, TrustedDealer(seed)).new_state()
+    for text in actions:
+        state.play(text)
+    return state
