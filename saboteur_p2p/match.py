@@ -2,10 +2,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from .botapi import Bot, GuardedSeat, Incident, load_bot
-from .rules import Game, GameConfig, Role, State, TrustedDealer, Winners
+from .rules import (
+    CardPlayed,
+    Event,
+    Game,
+    GameConfig,
+    GameEnded,
+    GoalRevealed,
+    GoldReceived,
+    Role,
+    RoundEnded,
+    RoundStarted,
+    State,
+    TrustedDealer,
+    Winners,
+)
 
 
 @dataclass
@@ -91,3 +105,25 @@ def replay(config: GameConfig, seed: int, actions: Sequence[str]) -> State:
     for text in actions:
         state.play(text)
     return state
+
+
+def narrate(events: Sequence[Event], names: Sequence[str]) -> Iterator[str]:
+    """Public events as lines of text, for a move-by-move account of a game."""
+    for event in events:
+        if isinstance(event, RoundStarted):
+            yield f"-- round {event.round}: player {event.first_player} starts"
+        elif isinstance(event, CardPlayed):
+            card = "face down" if event.card is None else event.card.code
+            yield f"P{event.player} {names[event.player]}: {event.action}  [{card}]"
+        elif isinstance(event, GoalRevealed):
+            turn = " turned" if event.turned else ""
+            yield f"   goal {event.slot} revealed: {event.card.code}{turn}"
+        elif isinstance(event, RoundEnded):
+            roles = ", ".join(f"P{i} {r.value}" for i, r in enumerate(event.roles))
+            yield f"-- round {event.round} won by {event.winners}; roles: {roles}"
+        elif isinstance(event, GoldReceived):
+            yield f"   P{event.player} receives {event.cards} gold card(s)"
+        elif isinstance(event, GameEnded):
+            scores = ", ".join(f"P{i} {s}" for i, s in enumerate(event.scores))
+            winners = ", ".join(f"P{w} {names[w]}" for w in event.winners)
+            yield f"== game over. nuggets: {scores}. winner(s): {winners}"

@@ -1,0 +1,121 @@
+"""The saboteur-p2p command line: argument parsing and one function per sub-command."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Sequence
+
+from .botapi import BotLoadError
+from .rules import VARIANTS, GameConfig
+
+
+def _variants(text: str) -> frozenset[str]:
+    variants = GameConfig.parse_variants(text)
+    unknown = variants - VARIANTS.keys()
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown variant(s) {', '.join(sorted(unknown))}; known: {', '.join(VARIANTS)}")
+    return variants
+
+
+def _bots(text: str) -> tuple[str, ...]:
+    bots = tuple(b.strip() for b in text.split(",") if b.strip())
+    if not bots:
+        raise argparse.ArgumentTypeError("name at least one bot")
+    return bots
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="saboteur-p2p", description="Saboteur peer to peer, and bot tournaments.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    tour = commands.add_parser("tournament", help="run many bot-only games in-process and print statistics")
+    tour.add_argument("--players", type=int, default=5, help="players per game, 3-10 (default 5)")
+    tour.add_argument("--games", type=_positive, default=100, help="number of games (default 100)")
+    tour.add_argument("--bots", type=_bots, default=("heuristic", "random"), help="comma-separated bot specs (default heuristic,random)")
+    tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    tour.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    tour.add_argument("--variant", type=_variants, default=frozenset(), help=f"comma-separated variants: {', '.join(VARIANTS)}")
+    tour.add_argument("--json", metavar="FILE", help="also write the statistics as JSON to FILE")
+    tour.add_argument("--time-limit", type=float, default=5.0, help="seconds a bot may think per move (default 5)")
+    tour.set_defaults(run=cmd_tournament)
+
+    game = commands.add_parser("game", help="play one bot-only game in-process and print it move by move")
+    game.add_argument("--players", type=int, default=5)
+    game.add_argument("--bots", type=_bots, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
+    game.add_argument("--seed", type=int, default=0)
+    game.add_argument("--variant", type=_variants, default=frozenset())
+    game.set_defaults(run=cmd_game)
+    return parser
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .tournament import TournamentSpec, format_report, run_tournament
+
+    spec = TournamentSpec(args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit)
+    spec.config  # validate players and variants before starting workers
+    started = time.perf_counter()
+    if sys.stdout.isatty() and not os.environ.get("CI"):
+        from prompt_toolkit.shortcuts import ProgressBar
+
+        with ProgressBar(title=f"{spec.games} games of {spec.players} players") as bar:
+            counter = bar(total=spec.games)
+            report = run_tournament(spec, progress=lambda done: counter.item_completed())
+    else:
+        step = max(1, spec.games // 10)
+
+        def plain(done: int) -> None:
+            if done % step == 0 or done == spec.games:
+                print(f"{done}/{spec.games} games", flush=True)
+
+        report = run_tournament(spec, progress=plain)
+    elapsed = time.perf_counter() - started
+    print(format_report(report))
+    print(f"\n{report.games} games in {elapsed:.1f} s ({report.games / elapsed:.1f} games/s, {spec.jobs} job(s))")
+    if args.json:
+        data = report.to_data()
+        data["seconds"] = round(elapsed, 3)
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=2)
+    return 0
+
+
+def cmd_game(args: argparse.Namespace) -> int:
+    from .match import narrate, play_game, replay
+
+    config = GameConfig(args.players, variants=args.variant)
+    seats = [args.bots[i % len(args.bots)] for i in range(args.players)]
+    record = play_game(config, seats, args.seed)
+    for line in narrate(replay(config, args.seed, record.actions).events, seats):
+        print(line)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (BotLoadError, ValueError) as exc:
+        print(f"saboteur-p2p: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`); say nothing more on a closed pipe
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("saboteur-p2p: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
