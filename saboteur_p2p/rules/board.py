@@ -198,6 +198,11 @@ class Board:
         """Take a tunnel card out of the maze (a rockfall) and rebuild the network."""
         del self.tiles[cell]
         del self.openings[cell]
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Recompute the network and the frontier from the tiles alone."""
+        self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
         self.connected = {}
         self.frontier = {}
         self.cells_for_openings = [{} for _ in range(16)]

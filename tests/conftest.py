@@ -1,0 +1,208 @@
+"""Shared helpers for the rules tests: constructed scenarios, snapshots and random play.
+
+A scenario is a real ``State`` (from ``Game(...).new_state()``) whose round has been
+rearranged by hand: the trusted dealer's decks are rebuilt so that every handle still names
+the face the dealer would reveal, and the maze is laid card by card through ``Board.place``.
+Test modules import these helpers with ``from conftest import ...``.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Mapping, Sequence
+
+from saboteur_p2p.rules import Game, GameConfig, Role, State, Tool
+from saboteur_p2p.rules import cards as C
+from saboteur_p2p.rules.actions import AnyAction
+from saboteur_p2p.rules.board import GOAL_CELLS, Board
+from saboteur_p2p.rules.cards import ActionCard, ActionKind, Card, GoldCard, PathCard, RoleCard
+from saboteur_p2p.rules.dealer import Deck
+from saboteur_p2p.rules.state import Phase
+
+Cell = tuple[int, int]
+
+TUNNELS: list[PathCard] = [card for card, _ in C.TUNNEL_COUNTS]
+BREAK = {tool: ActionCard(ActionKind.BREAK, (tool,)) for tool in Tool}
+REPAIR = {tool: ActionCard(ActionKind.REPAIR, (tool,)) for tool in Tool}
+REPAIR2 = {
+    frozenset(card.tools): card for card, _ in C.ACTION_COUNTS if card.kind is ActionKind.REPAIR and len(card.tools) == 2
+}
+MAP = ActionCard(ActionKind.MAP)
+ROCKFALL = ActionCard(ActionKind.ROCKFALL)
+GOALS_TSS = (C.TREASURE, C.STONE_NW, C.STONE_NE)
+
+D, S_, X = Role.GOLD_DIGGER, Role.SABOTEUR, Role.SELFISH_DWARF
+
+
+def segments_of(spec: str) -> tuple[int, ...]:
+    """'NES' -> one segment; 'N+S' -> two one-edge segments (a dead end)."""
+    return tuple(C.mask_from_letters(part) for part in spec.split("+"))
+
+
+def path(spec: str) -> tuple[PathCard, bool]:
+    """The catalogue tunnel and the turn that lie with exactly these segments.
+
+    'ES' is the {N,W} curve turned; an upright match is preferred.
+    """
+    wanted = sorted(segments_of(spec))
+    for turned in (False, True):
+        for card in TUNNELS:
+            if sorted(card.turned_segments(turned)) == wanted:
+                return card, turned
+    raise ValueError(f"no tunnel card lies as {spec!r}")
+
+
+def tunnel(spec: str) -> PathCard:
+    """The catalogue tunnel whose upright segments are exactly ``spec``."""
+    card, turned = path(spec)
+    if turned:
+        raise ValueError(f"{spec!r} is a turned card; use path()")
+    return card
+
+
+def face(item: Card | str) -> Card:
+    return tunnel(item) if isinstance(item, str) else item
+
+
+def build(
+    players: int = 5,
+    *,
+    variants: Iterable[str] = (),
+    seed: int = 0,
+    goals: Sequence[PathCard] = GOALS_TSS,
+    maze: Mapping[Cell, str] | Sequence[tuple[Cell, str]] = (),
+    hands: Mapping[int, Sequence[Card | str]] | None = None,
+    draw: Sequence[Card | str] | None = None,
+    roles: Sequence[Role] | None = None,
+    set_aside: Sequence[Role] = (),
+    current: int = 0,
+    broken: Mapping[int, Iterable[Tool]] | None = None,
+    gold: Sequence[int] | None = None,
+    rounds: int = 3,
+) -> State:
+    """A state in round 1 laid out as described.
+
+    ``maze`` maps cells to segment specs ('NESW', 'ES', 'N+S'), placed in order; no card may
+    reach a face-down goal and each must fit its neighbours (it need not join the start).  ``hands`` maps seats to faces (a string is a tunnel spec);
+    unnamed seats hold nothing.  ``draw`` lists the draw pile bottom first (default: ten
+    straight N-S tunnels).  ``gold`` lists the gold pile's nugget values, bottom first.
+    """
+    config = GameConfig(players=players, variants=frozenset(variants), rounds=rounds)
+    state = Game(config, seed=seed).new_state()
+    dealer = state.dealer
+    deck: list[Card] = []
+
+    def new_handle(card: Card) -> int:
+        deck.append(card)
+        return len(deck) - 1
+
+    state.board = Board.new_round()
+    state.placed = {}
+    for cell, spec in (maze.items() if isinstance(maze, Mapping) else maze):
+        card, turned = path(spec)
+        assert state.board.fits(cell, C.turn_mask(card.openings) if turned else card.openings), f"{spec} misfits at {cell}"
+        reached = state.board.place(cell, card, turned)
+        assert not reached, f"scenario card at {cell} reaches goal(s) {reached}"
+        state.placed[cell] = new_handle(card)
+    hands = hands or {}
+    state.hands = [[new_handle(face(c)) for c in hands.get(seat, ())] for seat in range(players)]
+    if draw is None:
+        draw = ["NS"] * 10
+    state.draw_pile = [new_handle(face(c)) for c in draw]
+
+    dealer.decks[Deck.GOALS] = list(goals)
+    state.goal_faces = {}
+    state.peeks = [set() for _ in range(players)]
+    state.pending_stones = []
+
+    if roles is not None:
+        assert len(roles) == players
+        role_deck = [RoleCard(r) for r in roles] + [RoleCard(r) for r in set_aside]
+        dealer.decks[Deck.ROLES] = role_deck
+        state.roles = list(range(players))
+        state.set_aside_roles = list(range(players, len(role_deck)))
+        state.role_faces = {seat: roles[seat] for seat in range(players)}
+
+    state.broken = [{} for _ in range(players)]
+    state.discards, state.hidden_discards = [], []
+    for seat, tools in (broken or {}).items():
+        for tool in tools:
+            state.broken[seat][tool] = new_handle(BREAK[tool])
+    dealer.decks[Deck.DRAW] = deck
+    state.faces = dict(enumerate(deck))
+
+    if gold is not None:
+        dealer.decks[Deck.GOLD] = [GoldCard(v) for v in gold]
+        state.gold_pile = list(range(len(gold)))
+        state.gold_faces = {}
+        state.gold_of = [[] for _ in range(players)]
+
+    state.current = state.first_player = current
+    state.last_player = (current - 1) % players
+    state.last_path_player = None
+    state.phase = Phase.PLAY
+    state.events = []
+    state._legal = None
+    state._board_shared = False
+    return state
+
+
+def hand_card(state: State, seat: int, item: Card | str) -> int:
+    """The lowest handle in ``seat``'s hand with this face."""
+    wanted = face(item)
+    handles = sorted(h for h in state.hands[seat] if state.faces[h] == wanted)
+    assert handles, f"seat {seat} holds no {wanted}"
+    return handles[0]
+
+
+def place_text(state: State, seat: int, spec: str, cell: Cell, turned: bool | None = None) -> str:
+    """The action text that places ``seat``'s card lying as ``spec`` at ``cell``."""
+    card, auto_turned = path(spec)
+    turned = auto_turned if turned is None else turned
+    return f"path {hand_card(state, seat, card)} at {cell[0]},{cell[1]}" + (" turned" if turned else "")
+
+
+def snapshot(state: State) -> Any:
+    """Everything a failed action must leave alone: every seat's view and the hidden piles."""
+    return (
+        [state.view_for(seat).to_data() for seat in range(state.players)],
+        state.phase,
+        state.current,
+        [list(h) for h in state.hands],
+        list(state.draw_pile),
+        dict(state.placed),
+        [dict(b) for b in state.broken],
+        list(state.discards),
+        list(state.hidden_discards),
+        [set(p) for p in state.peeks],
+        list(state.gold_pile),
+        [list(g) for g in state.gold_of],
+        list(state.offered),
+        list(state.take_queue),
+        list(state.pending_stones),
+        len(state.events),
+        dict(state.board.frontier),
+        dict(state.board.connected),
+    )
+
+
+def goal_slot(cell: Cell) -> int:
+    return GOAL_CELLS.index(cell)
+
+
+def finish_gold(state: State, choose: str = "first") -> None:
+    """Play the gold phases with the first (or last) legal choice until play resumes or the game ends."""
+    while state.phase in (Phase.KEEP_GOLD, Phase.TAKE_GOLD):
+        legal = state.legal_actions()
+        state.play(legal[0] if choose == "first" else legal[-1])
+
+
+def random_game(config: GameConfig, seed: int, steps: int | None = None) -> tuple[State, list[AnyAction]]:
+    """Play uniformly random legal actions (from a generator seeded by ``seed``)."""
+    rng = random.Random(seed)
+    state = Game(config, seed=seed).new_state()
+    played: list[AnyAction] = []
+    while not state.is_terminal() and (steps is None or len(played) < steps):
+        action = rng.choice(state.legal_actions())
+        state.push(action)
+        played.append(action)
+    return state, played

@@ -1,0 +1,87 @@
+"""Bot loading by name, module:Class, file.py:Class and entry point; guarded seats."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot
+from saboteur_p2p.match import play_game
+from saboteur_p2p.rules import Game, GameConfig, Pass
+
+
+def test_bundled_bots_load_by_name():
+    assert type(load_bot("random")).__name__ == "RandomBot"
+    assert type(load_bot("heuristic")).__name__ == "HeuristicBot"
+
+
+def test_bot_loads_by_module_and_class():
+    bot = load_bot("saboteur_bots.random_bot:RandomBot")
+    assert type(bot).__name__ == "RandomBot"
+
+
+def test_bot_loads_from_a_file(tmp_path):
+    source = tmp_path / "mybot.py"
+    source.write_text(
+        "class FirstBot:\n"
+        "    def start(self, seat, config, seed): self.seat = seat\n"
+        "    def act(self, view, legal): return legal[0]\n"
+        "    def on_event(self, event): pass\n"
+    )
+    bot = load_bot(f"{source}:FirstBot")
+    record = play_game(GameConfig(3), [bot, "random", "random"], seed=4)
+    assert record.incidents == []
+    assert len(record.scores) == 3
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("no-such-bot", "unknown bot 'no-such-bot'"),
+        ("no_such_module_xyz:Bot", "no module 'no_such_module_xyz'"),
+        ("saboteur_bots.random_bot:Missing", "has no 'Missing'"),
+        ("/nonexistent/bot.py:Bot", "no file"),
+    ],
+)
+def test_bad_bot_specs_say_what_failed(spec, message):
+    with pytest.raises(BotLoadError, match=message.replace("(", r"\(")):
+        bot_factory(spec)
+
+
+class Raising:
+    def start(self, seat, config, seed):
+        pass
+
+    def act(self, view, legal):
+        raise RuntimeError("boom")
+
+    def on_event(self, event):
+        pass
+
+
+class Illegal(Raising):
+    def act(self, view, legal):
+        return "path 999 at 50,50"
+
+
+class Slow(Raising):
+    def act(self, view, legal):
+        time.sleep(0.5)
+        return legal[0]
+
+
+@pytest.mark.parametrize("bot, kind", [(Raising(), "raised"), (Illegal(), "illegal"), (Slow(), "timeout")])
+def test_a_misbehaving_bot_gets_a_safe_action_and_an_incident(bot, kind):
+    state = Game(GameConfig(3), seed=2).new_state()
+    seat = GuardedSeat(bot, "bad", state.current, time_limit=0.1)
+    legal = state.legal_actions()
+    action = seat.act(state.view_for(state.current), legal)
+    assert isinstance(action, Pass) and action in legal
+    assert [i.kind for i in seat.incidents] == [kind]
+    assert seat.incidents[0].seat == state.current
+
+
+def test_a_game_with_a_broken_bot_still_finishes():
+    record = play_game(GameConfig(4), [Raising(), "random", "random", "random"], seed=9)
+    assert record.scores and len(record.scores) == 4
+    assert record.incidents and all(i.seat == 0 and i.kind == "raised" for i in record.incidents)
