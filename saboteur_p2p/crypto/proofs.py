@@ -1,0 +1,130 @@
+"""Zero-knowledge proofs over edwards25519, made non-interactive with Fiat-Shamir.
+
+Every challenge hashes a context (session, deck, step, prover: see ``Context``) together
+with the whole statement and the prover's commitments, so a proof cannot be replayed in
+another game, step, deck or by another peer.  Proofs are kept compact: the challenge and
+the responses; the verifier recomputes the commitments.
+
+* ``prove_key`` / ``verify_key``: Schnorr proof of knowledge of x with X = xG.
+* ``prove_dleq`` / ``verify_dleq``: Chaum-Pedersen proof that log_G X = log_H Y.
+* ``prove_sealed_share`` / ``verify_sealed_share``: a decryption share D = x C1, ElGamal-
+  encrypted to a recipient key Y as (kG, D + kY), proven correct without revealing D.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from .group import (
+    G,
+    InvalidPoint,
+    Point,
+    RandomBytes,
+    Scalar,
+    add,
+    base_mul,
+    check_scalar,
+    hash_to_scalar,
+    mul,
+    random_scalar,
+    sadd,
+    smul,
+    sub,
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a proof is bound to: game session, step, deck and prover."""
+
+    session: bytes
+    step: str
+    deck: str
+    prover: int
+
+    def parts(self) -> tuple[bytes, str, str, int]:
+        return (self.session, self.step, self.deck, self.prover)
+
+
+def _lin(s: Scalar, p: Point, e: Scalar, q: Point) -> Point:
+    """s*p - e*q, failing cleanly if either product is the identity."""
+    return sub(mul(s, p), mul(e, q))
+
+
+# -- Schnorr proof of knowledge of a secret key ----------------------------------------
+
+
+def prove_key(x: Scalar, X: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes) -> tuple[Scalar, Scalar]:
+    r = random_scalar(rand)
+    A = base_mul(r)
+    e = hash_to_scalar("pok", *ctx.parts(), X, A)
+    return e, sadd(r, smul(e, x))
+
+
+def verify_key(X: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
+    try:
+        e, s = check_scalar(proof[0]), check_scalar(proof[1])
+        A = sub(base_mul(s), mul(e, X))
+    except (InvalidPoint, ValueError, TypeError, IndexError):
+        return False
+    return hash_to_scalar("pok", *ctx.parts(), X, A) == e
+
+
+# -- Chaum-Pedersen: log_G X == log_H Y -----------------------------------------------------
+
+
+def prove_dleq(x: Scalar, X: Point, H: Point, Y: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes) -> tuple[Scalar, Scalar]:
+    r = random_scalar(rand)
+    A, B = base_mul(r), mul(r, H)
+    e = hash_to_scalar("dleq", *ctx.parts(), X, H, Y, A, B)
+    return e, sadd(r, smul(e, x))
+
+
+def verify_dleq(X: Point, H: Point, Y: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
+    try:
+        e, s = check_scalar(proof[0]), check_scalar(proof[1])
+        A = sub(base_mul(s), mul(e, X))
+        B = _lin(s, H, e, Y)
+    except (InvalidPoint, ValueError, TypeError, IndexError):
+        return False
+    return hash_to_scalar("dleq", *ctx.parts(), X, H, Y, A, B) == e
+
+
+# -- a decryption share sealed to a recipient ------------------------------------------------
+
+
+def seal_share(
+    x: Scalar, X: Point, C1: Point, recipient: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes
+) -> tuple[Point, Point, tuple[Scalar, Scalar, Scalar]]:
+    """Encrypt the share x*C1 to ``recipient`` and prove it; returns (E1, E2, proof)."""
+    k = random_scalar(rand)
+    E1 = base_mul(k)
+    E2 = add(mul(x, C1), mul(k, recipient))
+    a, b = random_scalar(rand), random_scalar(rand)
+    A1, A2, A3 = base_mul(a), base_mul(b), add(mul(a, C1), mul(b, recipient))
+    e = hash_to_scalar("sealed-share", *ctx.parts(), X, C1, recipient, E1, E2, A1, A2, A3)
+    return E1, E2, (e, sadd(a, smul(e, x)), sadd(b, smul(e, k)))
+
+
+def verify_sealed_share(
+    X: Point, C1: Point, recipient: Point, E1: Point, E2: Point, proof: tuple[Scalar, Scalar, Scalar], ctx: Context
+) -> bool:
+    try:
+        e, s1, s2 = check_scalar(proof[0]), check_scalar(proof[1]), check_scalar(proof[2])
+        A1 = sub(base_mul(s1), mul(e, X))
+        A2 = sub(base_mul(s2), mul(e, E1))
+        A3 = sub(add(mul(s1, C1), mul(s2, recipient)), mul(e, E2))
+    except (InvalidPoint, ValueError, TypeError, IndexError):
+        return False
+    return hash_to_scalar("sealed-share", *ctx.parts(), X, C1, recipient, E1, E2, A1, A2, A3) == e
+
+
+def open_sealed_share(y: Scalar, E1: Point, E2: Point) -> Point:
+    """The recipient's decryption of a sealed share: E2 - y*E1."""
+    return sub(E2, mul(y, E1))
+
+
+__all__ = [
+    "Context", "prove_key", "verify_key", "prove_dleq", "verify_dleq", "seal_share",
+    "verify_sealed_share", "open_sealed_share", "G",
+]
