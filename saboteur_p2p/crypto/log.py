@@ -1,0 +1,362 @@
+"""The signed, hash-chained game log: every message of a game is one entry in one chain.
+
+An entry is the msgpack array ``[version, game_id, sender, seq, prev, kind, body]``:
+``sender`` is the author's seat, ``seq`` counts that author's entries from 0, ``prev`` is
+the hash of the entry before it in the single global chain (32 zero bytes for the first)
+and ``body`` is any msgpack data.  The author signs exactly those bytes with Ed25519, and
+a record, on the wire and on disk, is the msgpack array ``[entry_bytes, signature]``.  The
+entry's hash is ``hash_bytes("log-entry", entry_bytes, size=32)``.
+
+Entry bytes must be canonical: exactly what msgpack-python's ``packb(..., use_bin_type=True)``
+gives for the decoded value (shortest integer and length forms, 64-bit floats, no
+duplicate map keys, no ext types).  So equal content means equal bytes and equal hashes.
+
+``decode_record`` turns untrusted bytes into an ``Entry`` under strict size, length and
+nesting limits and raises only ``MalformedRecord``.  ``LogVerifier`` accepts entries one by
+one and raises ``LogViolation`` naming the seat to blame.  Two validly signed entries with
+the same author and seq but different bytes are an ``EquivocationProof`` that anyone
+holding the seats' public keys can check.
+
+``LogWriter`` and ``read_log`` keep records in an append-only file, each prefixed by its
+length as 4 big-endian bytes.
+"""
+from __future__ import annotations
+
+import os
+import struct
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Mapping
+
+import msgpack
+
+from .group import hash_bytes
+from .identity import SIGNATURE_BYTES, Identity, PublicIdentity
+
+PROTOCOL_VERSION = 1
+HASH_BYTES = 32
+GAME_ID_BYTES = 32
+GENESIS = bytes(HASH_BYTES)
+MAX_KIND_CHARS = 64
+#: Largest record accepted by default, in bytes.
+MAX_RECORD_SIZE = 4 * 1024 * 1024
+#: Longest msgpack array and map (in entries) inside a record.
+MAX_ARRAY_LEN = 100_000
+MAX_MAP_LEN = 10_000
+#: Deepest nesting of arrays and maps inside an entry's body.
+MAX_BODY_DEPTH = 32
+
+_LENGTH = struct.Struct(">I")
+
+
+class MalformedRecord(ValueError):
+    """Bytes that are not a well-formed log record; the message says what is wrong."""
+
+
+class LogViolation(ValueError):
+    """A peer broke the log rules.  ``peer`` is the seat the entry names as its author.
+
+    ``reason`` is one of "version", "game-id", "unknown-sender", "signature", "sequence",
+    "chain", "equivocation".  The first four are found before (or by) the signature check, so
+    the named seat did not necessarily send the entry; the caller also knows which
+    connection delivered it.
+    """
+
+    def __init__(self, peer: int, reason: str, message: str) -> None:
+        super().__init__(f"seat {peer}: {reason}: {message}")
+        self.peer = peer
+        self.reason = reason
+
+
+class LogFileError(Exception):
+    """A log file cannot be read as a sequence of length-prefixed records."""
+
+
+class TruncatedLog(LogFileError):
+    """The log file ends part-way through a record (a crash during a write).
+
+    ``records`` are the whole records before it and ``offset`` the file length they span;
+    ``LogWriter(path, repair=True)`` cuts the file back to that length.
+    """
+
+    def __init__(self, path: str, records: list[bytes], offset: int, size: int) -> None:
+        super().__init__(
+            f"log file {path}: truncated final record at byte {offset} "
+            f"({size - offset} trailing bytes; {len(records)} whole records before it)"
+        )
+        self.records = records
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One decoded, not yet verified, log entry.  Entries compare by their signed bytes."""
+
+    version: int = field(compare=False)
+    game_id: bytes = field(compare=False)
+    sender: int = field(compare=False)
+    seq: int = field(compare=False)
+    prev: bytes = field(compare=False)
+    kind: str = field(compare=False)
+    body: Any = field(compare=False)
+    raw: bytes
+    signature: bytes
+    hash: bytes = field(compare=False)
+
+    @property
+    def record(self) -> bytes:
+        """The wire and file form, ``[entry_bytes, signature]``."""
+        return msgpack.packb([self.raw, self.signature], use_bin_type=True)
+
+
+def entry_hash(raw: bytes) -> bytes:
+    return hash_bytes("log-entry", raw, size=HASH_BYTES)
+
+
+def make_entry(identity: Identity, game_id: bytes, sender: int, seq: int, prev: bytes, kind: str, body: Any) -> Entry:
+    """Encode and sign an entry of ours.
+
+    Raises ValueError (a local error) for anything ``decode_record`` would refuse, so we
+    never send what our peers must reject.
+    """
+    try:
+        raw = msgpack.packb([PROTOCOL_VERSION, game_id, sender, seq, prev, kind, body], use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"cannot encode log entry {kind!r}: {exc}") from None
+    signature = identity.sign(raw)
+    try:
+        return decode_record(msgpack.packb([raw, signature], use_bin_type=True))
+    except MalformedRecord as exc:
+        raise ValueError(f"refusing to make a log entry peers would reject: {exc}") from None
+
+
+def decode_record(record_bytes: object, max_size: int = MAX_RECORD_SIZE) -> Entry:
+    """Parse a record from an untrusted source.  Checks form only, not signature or chain."""
+    if not isinstance(record_bytes, (bytes, bytearray, memoryview)):
+        raise MalformedRecord(f"a record is bytes, not {type(record_bytes).__name__}")
+    data = bytes(record_bytes)
+    if len(data) > max_size:
+        raise MalformedRecord(f"record of {len(data)} bytes is over the limit of {max_size}")
+    outer = _unpack(data, max_size, "record")
+    if not isinstance(outer, list) or len(outer) != 2:
+        raise MalformedRecord("a record is a 2-element array [entry_bytes, signature]")
+    raw, signature = outer
+    if not isinstance(raw, bytes):
+        raise MalformedRecord("entry_bytes is not a msgpack bin")
+    if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
+        raise MalformedRecord(f"the signature is not a {SIGNATURE_BYTES}-byte bin")
+
+    fields = _unpack(raw, max_size, "entry")
+    if not isinstance(fields, list) or len(fields) != 7:
+        raise MalformedRecord("an entry is a 7-element array [version, game_id, sender, seq, prev, kind, body]")
+    version, game_id, sender, seq, prev, kind, body = fields
+    if type(version) is not int:
+        raise MalformedRecord("version is not an integer")
+    if not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES:
+        raise MalformedRecord(f"game_id is not a {GAME_ID_BYTES}-byte bin")
+    if type(sender) is not int or sender < 0:
+        raise MalformedRecord("sender is not a non-negative integer")
+    if type(seq) is not int or seq < 0:
+        raise MalformedRecord("seq is not a non-negative integer")
+    if not isinstance(prev, bytes) or len(prev) != HASH_BYTES:
+        raise MalformedRecord(f"prev is not a {HASH_BYTES}-byte bin")
+    if not isinstance(kind, str) or not 1 <= len(kind) <= MAX_KIND_CHARS:
+        raise MalformedRecord(f"kind is not a string of 1 to {MAX_KIND_CHARS} characters")
+    _check_body(body)
+    if msgpack.packb(fields, use_bin_type=True) != raw:
+        raise MalformedRecord("entry bytes are not in canonical msgpack form")
+    return Entry(version, game_id, sender, seq, prev, kind, body, raw, signature, entry_hash(raw))
+
+
+def _unpack(data: bytes, max_size: int, what: str) -> Any:
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=max_size,
+            max_bin_len=max_size,
+            max_array_len=MAX_ARRAY_LEN,
+            max_map_len=MAX_MAP_LEN,
+            max_ext_len=0,
+        )
+    # msgpack signals bad input with a spread of types (ValueError and its subclasses,
+    # TypeError for some map keys, its own UnpackException); none of them may escape.
+    except Exception as exc:
+        raise MalformedRecord(f"{what} is not valid msgpack within the limits: {type(exc).__name__}: {exc}"[:300]) from None
+
+
+def _check_body(body: Any) -> None:
+    """Only plain msgpack types, nested at most MAX_BODY_DEPTH deep (iteratively: no recursion)."""
+    stack: list[tuple[Any, int]] = [(body, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, dict)):
+            if depth >= MAX_BODY_DEPTH:
+                raise MalformedRecord(f"body is nested more than {MAX_BODY_DEPTH} deep")
+            children = value if isinstance(value, list) else [*value.keys(), *value.values()]
+            stack.extend((child, depth + 1) for child in children)
+        elif value is not None and not isinstance(value, (bool, int, float, str, bytes)):
+            raise MalformedRecord(f"body holds an unsupported msgpack type {type(value).__name__}")
+
+
+# -- verification ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EquivocationProof:
+    """Two entries signed by one seat for the same game and seq with different contents."""
+
+    entry_a: Entry
+    entry_b: Entry
+
+    @property
+    def peer(self) -> int:
+        return self.entry_a.sender
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(["equivocation", self.entry_a.record, self.entry_b.record], use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: object, max_size: int = MAX_RECORD_SIZE) -> EquivocationProof:
+        """Parse a proof; MalformedRecord if it is not two well-formed records."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise MalformedRecord(f"a proof is bytes, not {type(data).__name__}")
+        outer = _unpack(bytes(data), 2 * max_size + 64, "proof")
+        if not isinstance(outer, list) or len(outer) != 3 or outer[0] != "equivocation":
+            raise MalformedRecord('a proof is the array ["equivocation", record_a, record_b]')
+        return cls(decode_record(outer[1], max_size), decode_record(outer[2], max_size))
+
+    def verify(self, keys: Mapping[int, PublicIdentity]) -> bool:
+        """Whether this proves that ``self.peer`` signed two different entries for one seq."""
+        a, b = self.entry_a, self.entry_b
+        key = keys.get(a.sender)
+        return (
+            key is not None
+            and a.sender == b.sender
+            and a.game_id == b.game_id
+            and a.seq == b.seq
+            and a.raw != b.raw
+            and key.verify(a.raw, a.signature)
+            and key.verify(b.raw, b.signature)
+        )
+
+
+class LogVerifier:
+    """Accepts a game's entries in chain order and names the seat at fault for any that break the rules."""
+
+    def __init__(self, game_id: bytes, keys: Mapping[int, PublicIdentity]) -> None:
+        if not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES:
+            raise ValueError(f"game_id must be {GAME_ID_BYTES} bytes")
+        self.game_id = game_id
+        self.keys = dict(keys)
+        self.head = GENESIS
+        self.entries: list[Entry] = []
+        self.proofs: list[EquivocationProof] = []
+        self._by_sender: dict[int, list[Entry]] = {seat: [] for seat in self.keys}
+
+    def next_seq(self, seat: int) -> int:
+        """The seq the next accepted entry from ``seat`` must carry."""
+        return len(self._by_sender[seat])
+
+    def append(self, entry: Entry) -> None:
+        """Accept ``entry`` as the new head, or raise LogViolation and change nothing
+        (except to keep an EquivocationProof in ``proofs``)."""
+        seat = entry.sender
+        if entry.version != PROTOCOL_VERSION:
+            raise LogViolation(seat, "version", f"protocol version {entry.version}, expected {PROTOCOL_VERSION}")
+        if entry.game_id != self.game_id:
+            raise LogViolation(seat, "game-id", f"entry for game {entry.game_id.hex()[:16]}…, not this game")
+        key = self.keys.get(seat)
+        if key is None:
+            raise LogViolation(seat, "unknown-sender", "no such seat in this game")
+        if not key.verify(entry.raw, entry.signature):
+            raise LogViolation(seat, "signature", f"bad signature on {entry.kind!r} seq {entry.seq}")
+        mine = self._by_sender[seat]
+        if entry.seq < len(mine):
+            earlier = mine[entry.seq]
+            if earlier.raw == entry.raw:
+                raise LogViolation(seat, "sequence", f"replayed seq {entry.seq}")
+            self.proofs.append(EquivocationProof(earlier, entry))
+            raise LogViolation(seat, "equivocation", f"two different entries signed for seq {entry.seq}")
+        if entry.seq != len(mine):
+            raise LogViolation(seat, "sequence", f"seq {entry.seq} out of order, expected {len(mine)}")
+        if entry.prev != self.head:
+            raise LogViolation(seat, "chain", f"prev {entry.prev.hex()[:16]}… is not the head {self.head.hex()[:16]}…")
+        mine.append(entry)
+        self.entries.append(entry)
+        self.head = entry.hash
+
+
+# -- the log file ----------------------------------------------------------------------
+
+
+class LogWriter:
+    """Appends length-prefixed records to a file.  ``sync()`` makes them durable.
+
+    Opening a file whose last record is cut short raises TruncatedLog, since appending
+    after it would misframe everything that follows; ``repair=True`` cuts the partial
+    record off instead.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, repair: bool = False) -> None:
+        self.path = os.fspath(path)
+        try:
+            _scan(self.path)
+        except FileNotFoundError:
+            pass
+        except TruncatedLog as exc:
+            if not repair:
+                raise
+            os.truncate(self.path, exc.offset)
+        self._file: BinaryIO = open(self.path, "ab")
+
+    def append(self, record_bytes: bytes) -> None:
+        if not 0 < len(record_bytes) <= MAX_RECORD_SIZE:
+            raise ValueError(f"record of {len(record_bytes)} bytes is outside 1..{MAX_RECORD_SIZE}")
+        self._file.write(_LENGTH.pack(len(record_bytes)) + bytes(record_bytes))
+
+    def sync(self) -> None:
+        """Flush to the operating system and fsync to the disk."""
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self.sync()
+            self._file.close()
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def read_log(path: str | os.PathLike[str]) -> list[bytes]:
+    """All records in a log file, in order.
+
+    Raises TruncatedLog (carrying the whole records) if the file ends inside a record,
+    LogFileError if a length prefix is over MAX_RECORD_SIZE (the file is corrupt), and
+    OSError if the file cannot be read.
+    """
+    return _scan(os.fspath(path))
+
+
+def _scan(path: str) -> list[bytes]:
+    with open(path, "rb") as f:
+        data = f.read()
+    records: list[bytes] = []
+    offset = 0
+    while offset < len(data):
+        if len(data) - offset < _LENGTH.size:
+            raise TruncatedLog(path, records, offset, len(data))
+        (length,) = _LENGTH.unpack_from(data, offset)
+        if length > MAX_RECORD_SIZE:
+            raise LogFileError(f"log file {path}: record at byte {offset} claims {length} bytes, over the limit (corrupt)")
+        end = offset + _LENGTH.size + length
+        if end > len(data):
+            raise TruncatedLog(path, records, offset, len(data))
+        records.append(data[offset + _LENGTH.size : end])
+        offset = end
+    return records

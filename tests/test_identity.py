@@ -1,0 +1,212 @@
+"""Identity files, fingerprints and signatures."""
+from __future__ import annotations
+
+import os
+import random
+import stat
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from saboteur_p2p.crypto.identity import (
+    Identity,
+    IdentityError,
+    PublicIdentity,
+    default_identity_path,
+    load_or_create,
+)
+
+
+def seeded(seed: int) -> Identity:
+    return Identity.generate(random.Random(seed).randbytes)
+
+
+def test_created_with_private_modes_and_reloaded_equal(tmp_path: Path) -> None:
+    path = tmp_path / "config" / "saboteur-p2p" / "identity"
+    created = load_or_create(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert Identity.load(path) == created
+    assert load_or_create(path) == created
+    assert [p.name for p in path.parent.iterdir()] == ["identity"]  # no temporary file left
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    identity = seeded(1)
+    identity.save(tmp_path / "id")
+    loaded = Identity.load(tmp_path / "id")
+    assert loaded == identity and loaded.public == identity.public
+    assert loaded.sign(b"x") == identity.sign(b"x")
+    assert seeded(2) != identity
+
+
+def test_save_without_overwrite_keeps_the_existing_file(tmp_path: Path) -> None:
+    path = tmp_path / "id"
+    seeded(1).save(path)
+    with pytest.raises(IdentityError, match="already exists"):
+        seeded(2).save(path, overwrite=False)
+    assert Identity.load(path) == seeded(1)
+
+
+def valid_file() -> bytes:
+    return seeded(7).to_file_bytes()
+
+
+def flipped(data: bytes, index: int) -> bytes:
+    return data[:index] + bytes([data[index] ^ 0x01]) + data[index + 1 :]
+
+
+BAD_CONTENTS = {
+    "empty": b"",
+    "truncated": valid_file()[:-5],
+    "garbage": bytes(range(256)) * 3,
+    "text": b"-----BEGIN PRIVATE KEY-----\nnot this\n",
+    "trailing": valid_file() + b"\x00",
+    "too large": valid_file() + bytes(5000),
+    "wrong version": msgpack.packb({**msgpack.unpackb(valid_file()), "version": 2}),
+    "short key": msgpack.packb({**msgpack.unpackb(valid_file()), "x25519-private": b"short"}),
+    # Flip a bit inside the Ed25519 private key: a valid key, but not the stored public key.
+    "flipped private key": flipped(valid_file(), valid_file().index(seeded(7)._private_bytes()[0]) + 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CONTENTS))
+def test_corrupt_file_is_reported_and_never_replaced(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "identity"
+    path.write_bytes(BAD_CONTENTS[name])
+    for attempt in (Identity.load, load_or_create):
+        with pytest.raises(IdentityError) as info:
+            attempt(path)
+        assert str(path) in str(info.value)
+    assert path.read_bytes() == BAD_CONTENTS[name]
+    assert [p.name for p in tmp_path.iterdir()] == ["identity"]
+
+
+def test_every_single_bit_flip_is_detected(tmp_path: Path) -> None:
+    data = valid_file()
+    for index in range(len(data)):
+        for bit in range(8):
+            bad = data[:index] + bytes([data[index] ^ (1 << bit)]) + data[index + 1 :]
+            with pytest.raises(IdentityError):
+                Identity.from_file_bytes(bad, "f")
+
+
+def test_unreadable_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "identity"
+    path.write_bytes(valid_file())
+    real_open = open
+
+    def refusing_open(file: object, *args: object, **kwargs: object) -> object:
+        if file == path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", refusing_open)
+    with pytest.raises(IdentityError, match="cannot be read: Permission denied") as info:
+        load_or_create(path)
+    assert str(path) in str(info.value)
+    monkeypatch.undo()
+    assert path.read_bytes() == valid_file()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_file_without_read_permission_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "identity"
+    path.write_bytes(valid_file())
+    path.chmod(0)
+    with pytest.raises(IdentityError, match=str(path)):
+        load_or_create(path)
+
+
+def test_directory_in_place_of_the_file_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "identity"
+    path.mkdir()
+    with pytest.raises(IdentityError, match="cannot be read"):
+        load_or_create(path)
+    assert path.is_dir()
+
+
+def test_load_of_missing_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(IdentityError, match="does not exist"):
+        Identity.load(tmp_path / "nothing")
+
+
+def test_default_path_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert default_identity_path() == tmp_path / "saboteur-p2p" / "identity"
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_identity_path() == tmp_path / "home" / ".config" / "saboteur-p2p" / "identity"
+    monkeypatch.setenv("XDG_CONFIG_HOME", "relative/dir")  # invalid per the XDG spec: ignored
+    assert default_identity_path() == tmp_path / "home" / ".config" / "saboteur-p2p" / "identity"
+
+
+def test_fingerprint_is_stable_and_distinct() -> None:
+    a, b = seeded(1).public, seeded(2).public
+    assert a.fingerprint() == seeded(1).public.fingerprint()
+    assert a.fingerprint() != b.fingerprint()
+    groups = a.fingerprint().split("-")
+    assert [len(g) for g in groups] == [4, 4, 4, 4]
+    assert set("".join(groups)) <= set("abcdefghijklmnopqrstuvwxyz234567")
+    # Both keys count: the same signing key with another DH key has another fingerprint.
+    assert PublicIdentity(a.sign_key, b.dh_key).fingerprint() != a.fingerprint()
+
+
+def test_public_identity_bytes_round_trip_and_checks_lengths() -> None:
+    public = seeded(3).public
+    assert PublicIdentity.from_bytes(public.to_bytes()) == public
+    with pytest.raises(ValueError):
+        PublicIdentity(b"short", public.dh_key)
+    with pytest.raises(ValueError):
+        PublicIdentity.from_bytes(public.to_bytes()[:-1])
+
+
+def test_signature_verifies_and_fails_on_any_bit_flip() -> None:
+    identity = seeded(4)
+    data = b"play path 12 at 3,4"
+    signature = identity.sign(data)
+    assert len(signature) == 64
+    assert identity.public.verify(data, signature)
+    for index in range(len(signature)):
+        for bit in range(8):
+            bad = bytearray(signature)
+            bad[index] ^= 1 << bit
+            assert not identity.public.verify(data, bytes(bad))
+    for index in range(len(data)):
+        for bit in range(8):
+            bad = bytearray(data)
+            bad[index] ^= 1 << bit
+            assert not identity.public.verify(bytes(bad), signature)
+    assert not seeded(5).public.verify(data, signature)
+
+
+@pytest.mark.parametrize(
+    "data, signature",
+    [
+        (None, bytes(64)),
+        ("text", bytes(64)),
+        (b"x", None),
+        (b"x", "s" * 64),
+        (b"x", bytes(63)),
+        (b"x", bytes(65)),
+        (b"x", bytes(64)),
+        (b"x", b"\xff" * 64),
+        (12, 34),
+    ],
+)
+def test_verify_never_raises_on_bad_input(data: object, signature: object) -> None:
+    assert seeded(6).public.verify(data, signature) is False
+
+
+def test_verify_with_an_invalid_public_key_returns_false() -> None:
+    identity = seeded(6)
+    signature = identity.sign(b"x")
+    for bad_key in (bytes(32), b"\xff" * 32, bytes([1]) + bytes(31)):
+        assert PublicIdentity(bad_key, identity.public.dh_key).verify(b"x", signature) is False
+
+
+def test_key_agreement_is_symmetric() -> None:
+    a, b = seeded(8), seeded(9)
+    assert a.exchange(b.public.dh_key) == b.exchange(a.public.dh_key)
+    assert len(a.exchange(b.public.dh_key)) == 32
