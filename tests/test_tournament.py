@@ -27,7 +27,7 @@ def test_statistics_add_up():
     data = report.to_data()
     assert sum(b["games"] for b in data["bots"]) == 20 * 4
     assert data["rounds"] == 20 * 3
-    assert abs(sum(r or 0 for r in data["team_win_rates"].values()) - 1) < 1e-9
+    assert abs(sum(r or 0 for r in data["team_win_rates"].values()) - 1) < 1e-3  # rates are rounded to 4 places
     for stats in report.bots.values():
         assert stats.outright_wins + stats.shared_wins <= stats.games
         assert stats.gold_ci95() > 0
