@@ -15,7 +15,7 @@ from saboteur_p2p.rules import cards as C
 from saboteur_p2p.rules.actions import AnyAction
 from saboteur_p2p.rules.board import GOAL_CELLS, Board
 from saboteur_p2p.rules.cards import ActionCard, ActionKind, Card, GoldCard, PathCard, RoleCard
-from saboteur_p2p.rules.dealer import Deck
+from saboteur_p2p.rules.dealer import Deck, TrustedDealer
 from saboteur_p2p.rules.state import Phase
 
 Cell = tuple[int, int]
@@ -60,7 +60,8 @@ def tunnel(spec: str) -> PathCard:
 
 
 def face(item: Card | str) -> Card:
-    return tunnel(item) if isinstance(item, str) else item
+    """A face; a string names the tunnel that lies as that spec, upright or turned."""
+    return path(item)[0] if isinstance(item, str) else item
 
 
 def build(
@@ -206,3 +207,77 @@ def random_game(config: GameConfig, seed: int, steps: int | None = None) -> tupl
         state.push(action)
         played.append(action)
     return state, played
+
+
+def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """A clone in which everything ``seat`` cannot see is permuted.
+
+    Permuted: the faces of other players' hands, the draw pile and face-down discards, and
+    the draw pile's order; unseen goal faces; other players' roles and the set-aside role
+    (until the roles are revealed); the faces of gold cards ``seat`` is not shown.
+    """
+    other = state.clone()
+    decks = other.dealer.decks
+
+    def permute(deck: Deck, handles: list[int], known: dict[int, Any]) -> None:
+        faces = [decks[deck][h] for h in handles]
+        rng.shuffle(faces)
+        for h, f in zip(handles, faces):
+            decks[deck][h] = f
+            if h in known:
+                known[h] = f
+
+    hidden = [h for s, hand in enumerate(other.hands) if s != seat for h in hand]
+    hidden += other.draw_pile + other.hidden_discards
+    permute(Deck.DRAW, hidden, other.faces)
+    rng.shuffle(other.draw_pile)
+
+    board = other.board
+    unseen_goals = [slot for slot, cell in enumerate(GOAL_CELLS)
+                    if board.tiles[cell].card is None and slot not in other.peeks[seat] and slot not in other.pending_stones]
+    goal_faces = [decks[Deck.GOALS][slot] for slot in unseen_goals]
+    rng.shuffle(goal_faces)
+    for slot, f in zip(unseen_goals, goal_faces):
+        decks[Deck.GOALS][slot] = f
+        if slot in other.goal_faces:
+            other.goal_faces[slot] = f
+
+    if other.revealed_roles is None:
+        handles = [h for s, h in enumerate(other.roles) if s != seat] + other.set_aside_roles
+        cards = [decks[Deck.ROLES][h] for h in handles]
+        rng.shuffle(cards)
+        for h, card in zip(handles, cards):
+            decks[Deck.ROLES][h] = card
+            if h in other.role_faces:
+                other.role_faces[h] = card.role
+
+    if other.phase is not Phase.GAME_OVER:
+        gold = [g for s, gs in enumerate(other.gold_of) if s != seat for g in gs]
+        if not (other.phase is Phase.TAKE_GOLD and other.current == seat):
+            gold += other.gold_pile
+        if not (other.phase is Phase.KEEP_GOLD and other.current == seat):
+            gold += other.offered
+        permute(Deck.GOLD, gold, other.gold_faces)
+    return other
+
+
+class SeatDealer:
+    """A trusted dealer that answers like the network's: only what ``seat`` is shown."""
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.inner = TrustedDealer(seed)
+        self.seat = seat
+
+    def shuffle(self, deck: Deck, cards: Sequence[Card]) -> None:
+        self.inner.shuffle(deck, cards)
+
+    def reshuffle(self, deck: Deck, handles: Sequence[int]) -> list[int]:
+        return self.inner.reshuffle(deck, handles)
+
+    def public_random(self, n: int) -> int:
+        return self.inner.public_random(n)
+
+    def reveal(self, deck: Deck, handle: int, to: frozenset[int] | None) -> Card | None:
+        if to is None or self.seat in to:
+            return self.inner.reveal(deck, handle, to)
+        return None

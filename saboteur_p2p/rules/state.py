@@ -626,7 +626,8 @@ class State:
         if self.config.has("tournament-roles"):
             self.take_queue = [(diggers[0], 3)] + [(d, 2) for d in diggers[1:]]
             return
-        count = n if self.config.has("gold-per-player") else len(diggers)
+        # RULES.md 5, gold-per-player: one card per player, but 9 with 10 players
+        count = min(n, 9) if self.config.has("gold-per-player") else len(diggers)
         if self.config.has("broken-tools-forfeit"):
             diggers = [d for d in diggers if not self.broken[d]]
         if not diggers:
