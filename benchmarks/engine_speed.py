@@ -1,11 +1,13 @@
-"""Full 3-round 5-player games per second in one process, and peak memory.
+"""Full 3-round games per second in one process (as tournaments play them), and peak memory.
 
-Prints figures; asserts nothing.  Usage:
-    python benchmarks/engine_speed.py [--games N] [--players P]
+Prints figures; asserts nothing.  Each figure is the median of --repeat runs (this
+machine's timings vary by 20% from run to run).  Usage:
+    python benchmarks/engine_speed.py [--games N] [--players P] [--repeat R]
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 import tracemalloc
 
@@ -13,18 +15,20 @@ from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import GameConfig
 
 
-def measure(bot: str, games: int, players: int) -> tuple[float, float]:
+def games_per_second(bot: str, games: int, players: int) -> float:
     config = GameConfig(players)
     started = time.perf_counter()
-    turns = 0
     for seed in range(games):
-        record = play_game(config, [bot] * players, seed)
-        turns += len(record.actions)
-    elapsed = time.perf_counter() - started
-    return games / elapsed, turns / games
+        play_game(config, [bot] * players, seed, record_actions=False)
+    return games / (time.perf_counter() - started)
 
 
-def peak_memory(bot: str, players: int) -> float:
+def actions_per_game(bot: str, players: int, games: int = 20) -> float:
+    config = GameConfig(players)
+    return sum(len(play_game(config, [bot] * players, seed).actions) for seed in range(games)) / games
+
+
+def peak_memory_kib(bot: str, players: int) -> float:
     tracemalloc.start()
     play_game(GameConfig(players), [bot] * players, 12345)
     _, peak = tracemalloc.get_traced_memory()
@@ -36,12 +40,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     for bot, games in (("random", args.games), ("heuristic", max(1, args.games // 3))):
         play_game(GameConfig(args.players), [bot] * args.players, 0)  # warm up imports and caches
-        rate, turns = measure(bot, games, args.players)
-        print(f"{bot:>9} bots: {rate:7.1f} games/s over {games} games ({turns:.0f} actions/game), "
-              f"peak traced memory of one game {peak_memory(bot, args.players):.0f} KiB")
+        rates = [games_per_second(bot, games, args.players) for _ in range(args.repeat)]
+        print(
+            f"{bot:>9} bots, {args.players} players: median {statistics.median(rates):6.1f} games/s "
+            f"(min {min(rates):.1f}, max {max(rates):.1f}; {args.repeat} runs of {games} games), "
+            f"{actions_per_game(bot, args.players):.0f} actions/game, "
+            f"peak traced memory of one game {peak_memory_kib(bot, args.players):.0f} KiB"
+        )
 
 
 if __name__ == "__main__":

@@ -165,6 +165,8 @@ class GuardedSeat:
         self.time_limit = time_limit
         self.incidents: list[Incident] = []
         self.broken = False
+        #: a bot that keeps BaseBot's on_event hears nothing, so it is not called at all
+        self.listens = getattr(type(bot), "on_event", None) is not BaseBot.on_event
 
     def start(self, config: GameConfig, seed: int) -> None:
         try:
@@ -174,7 +176,7 @@ class GuardedSeat:
             self.incidents.append(Incident(self.seat, self.name, "raised", f"start(): {exc!r}", "every turn"))
 
     def notify(self, event: Event) -> None:
-        if self.broken:
+        if self.broken or not self.listens:
             return
         try:
             self.bot.on_event(event)
@@ -212,39 +214,61 @@ class GuardedSeat:
 class _alarm:
     """Interrupt a bot that runs past its time limit (main thread on Unix only).
 
-    The SIGALRM handler is installed once per process and only raises while armed, so each
-    turn costs two setitimer calls and nothing else.
+    Inside ``bot_watchdog()`` (a whole game) an interval timer ticks every 50 ms and raises
+    BotTimeout in the bot whose deadline has passed, so a move costs two clock reads and
+    no system call.  Outside it, each move arms a one-shot timer.
     """
 
-    installed = False
-    armed = False
-    previous: Any = None
+    TICK = 0.05
+    running = False
+    deadline: float | None = None
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
+        self.one_shot: Any = None
         self.active = False
 
     def __enter__(self) -> None:
-        if self.seconds is None or not hasattr(signal, "setitimer"):
+        if self.seconds is None or not _can_alarm():
             return
-        if threading.current_thread() is not threading.main_thread():
-            return
-        if not _alarm.installed:
-            _alarm.previous = signal.signal(signal.SIGALRM, _alarm._expire)
-            _alarm.installed = True
-        _alarm.armed = True
         self.active = True
-        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        _alarm.deadline = time.monotonic() + self.seconds
+        if not _alarm.running:
+            self.one_shot = signal.signal(signal.SIGALRM, _alarm._tick)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
 
     def __exit__(self, *exc: object) -> None:
-        if self.active:
+        if not self.active:
+            return
+        _alarm.deadline = None
+        if self.one_shot is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            _alarm.armed = False
+            signal.signal(signal.SIGALRM, self.one_shot)
 
     @staticmethod
-    def _expire(signum: int, frame: Any) -> None:
-        if _alarm.armed:
-            _alarm.armed = False
+    def _tick(signum: int, frame: Any) -> None:
+        deadline = _alarm.deadline
+        if deadline is not None and time.monotonic() >= deadline:
+            _alarm.deadline = None
             raise BotTimeout()
-        if callable(_alarm.previous):
-            _alarm.previous(signum, frame)
+
+
+def _can_alarm() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+class bot_watchdog:
+    """Keep one ticking timer for the bots' time limits while a whole game is played."""
+
+    def __enter__(self) -> None:
+        self.previous: Any = None
+        if _can_alarm() and not _alarm.running:
+            self.previous = signal.signal(signal.SIGALRM, _alarm._tick)
+            signal.setitimer(signal.ITIMER_REAL, _alarm.TICK, _alarm.TICK)
+            _alarm.running = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+            _alarm.running = False

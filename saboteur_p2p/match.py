@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from .botapi import Bot, GuardedSeat, Incident, load_bot
+from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, load_bot
 from .rules import (
     CardPlayed,
     Event,
@@ -73,14 +73,15 @@ def play_game(
     state = Game(config, TrustedDealer(seed)).new_state()
     record = GameRecord(seed, config, labels)
     delivered = _deliver(state, seats, 0)
-    while not state.is_terminal():
-        player = state.current
-        legal = state.legal_actions()
-        action = seats[player].act(state.view_for(player), legal)
-        state.push(action)
-        if record_actions:
-            record.actions.append(str(action))
-        delivered = _deliver(state, seats, delivered)
+    with bot_watchdog():
+        while not state.is_terminal():
+            player = state.current
+            legal = state.legal_actions()
+            action = seats[player].act(state.view_for(player), legal)
+            state.push(action)
+            if record_actions:
+                record.actions.append(str(action))
+            delivered = _deliver(state, seats, delivered)
     record.scores = state.scores or ()
     best = max(record.scores)
     record.winners = tuple(i for i, s in enumerate(record.scores) if s == best)

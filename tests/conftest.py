@@ -268,11 +268,8 @@ class SeatDealer:
         self.inner = TrustedDealer(seed)
         self.seat = seat
 
-    def shuffle(self, deck: Deck, cards: Sequence[Card]) -> None:
-        self.inner.shuffle(deck, cards)
-
-    def reshuffle(self, deck: Deck, handles: Sequence[int]) -> list[int]:
-        return self.inner.reshuffle(deck, handles)
+    def shuffle(self, fresh, again):
+        return self.inner.shuffle(fresh, again)
 
     def public_random(self, n: int) -> int:
         return self.inner.public_random(n)

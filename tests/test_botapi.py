@@ -85,3 +85,24 @@ def test_a_game_with_a_broken_bot_still_finishes():
     record = play_game(GameConfig(4), [Raising(), "random", "random", "random"], seed=9)
     assert record.scores and len(record.scores) == 4
     assert record.incidents and all(i.seat == 0 and i.kind == "raised" for i in record.incidents)
+
+
+class SlowOnce(Raising):
+    """Answers at once, except for its second move, where it sleeps past the limit."""
+
+    def start(self, seat, config, seed):
+        self.moves = 0
+
+    def act(self, view, legal):
+        self.moves += 1
+        if self.moves == 2:
+            time.sleep(1.0)
+        return legal[0]
+
+
+def test_a_bot_that_overruns_inside_a_game_is_interrupted():
+    started = time.perf_counter()
+    record = play_game(GameConfig(3), [SlowOnce(), "random", "random"], seed=1, time_limit=0.2)
+    assert time.perf_counter() - started < 0.9  # interrupted, not waited for
+    assert [i.kind for i in record.incidents] == ["timeout"]
+    assert record.incidents[0].seat == 0

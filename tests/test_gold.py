@@ -204,7 +204,21 @@ def test_saboteur_shortage_takes_the_largest_total_not_exceeding():
 
 
 def test_saboteurs_with_nothing_left_to_take_get_nothing():
+    # the pile holds only worthless stones: each saboteur may only "take none" (whether the
+    # pile is worth anything is not public, so the engine cannot skip them)
     state = exhausted_state(5, [S_, D, D, S_, D], [D], last=4, gold=[0, 0])
+    for taker in (0, 3):
+        assert state.phase is Phase.TAKE_GOLD and state.current == taker
+        assert state.legal_actions() == [TakeGold(())]
+        with pytest.raises(IllegalActionError):
+            state.play("take 0")
+        state.play("take none")
+    assert state.round == 2 and all(g == [] for g in state.gold_of)
+    assert state.results[0].winners is Winners.SABOTEURS
+
+
+def test_an_empty_gold_pile_skips_the_takers():
+    state = exhausted_state(5, [S_, D, D, S_, D], [D], last=4, gold=[])
     assert state.round == 2 and all(g == [] for g in state.gold_of)
     assert state.results[0].winners is Winners.SABOTEURS
 

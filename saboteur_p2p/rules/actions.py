@@ -14,6 +14,7 @@ the checked ``State.play`` then uses the lowest-numbered matching card in hand.
     orient 1 [turned]             choose the turn of the stone revealed in goal slot 1
     keep 17                       keep gold card 17 of those passed to you
     take 3,5,9                    take these gold cards from the gold pile
+    take none                     take nothing (only when the pile holds nothing of value)
 """
 from __future__ import annotations
 
@@ -141,7 +142,7 @@ class TakeGold(Action):
     verb: ClassVar[str] = "take"
 
     def __str__(self) -> str:
-        return "take " + ",".join(str(g) for g in self.golds)
+        return "take " + (",".join(str(g) for g in self.golds) if self.golds else "none")
 
 
 AnyAction = Union[PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass, OrientStone, KeepGold, TakeGold]
@@ -166,7 +167,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
     (re.compile(r"pass\s+(\d{1,6})"), Pass),
     (re.compile(r"orient\s+(\d{1,2})(\s+turned)?"), OrientStone),
     (re.compile(r"keep\s+(\d{1,6})"), KeepGold),
-    (re.compile(r"take\s+(\d{1,6}(?:\s*,\s*\d{1,6}){0,39})"), TakeGold),
+    (re.compile(r"take\s+(none|\d{1,6}(?:\s*,\s*\d{1,6}){0,39})"), TakeGold),
 ]
 
 MAX_ACTION_TEXT = 400
@@ -204,6 +205,6 @@ def parse_action(text: str) -> AnyAction:
             return OrientStone(int(g[0]), g[1] is not None)
         if kind is KeepGold:
             return KeepGold(int(g[0]))
-        return TakeGold(tuple(int(v) for v in g[0].split(",")))
+        return TakeGold(() if g[0] == "none" else tuple(int(v) for v in g[0].split(",")))
     verbs = ", ".join(sorted({k.verb for _, k in _PATTERNS}))
     raise InvalidActionError(f"cannot read action {text!r}: expected one of {verbs} (see the action text form)")

@@ -78,6 +78,8 @@ class PathCard:
     #: openings in the upright and in the turned position (derived, for speed).
     openings: int = field(init=False, compare=False, repr=False)
     turned_openings: int = field(init=False, compare=False, repr=False)
+    #: True when turning the card gives the same card.
+    symmetric: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         mask = 0
@@ -85,16 +87,14 @@ class PathCard:
             mask |= segment
         object.__setattr__(self, "openings", mask)
         object.__setattr__(self, "turned_openings", turn_mask(mask))
+        turned = sorted(turn_mask(s) for s in self.segments)
+        object.__setattr__(self, "symmetric", turned == sorted(self.segments))
 
     def turned_segments(self, turned: bool) -> tuple[int, ...]:
         if not turned:
             return self.segments
         return tuple(turn_mask(s) for s in self.segments)
 
-    @property
-    def symmetric(self) -> bool:
-        """True when turning the card gives the same card."""
-        return sorted(self.turned_segments(True)) == sorted(self.segments)
 
     @property
     def is_dead_end(self) -> bool:

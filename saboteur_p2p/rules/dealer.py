@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import random
-from typing import Any, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from .cards import Card, face_from_code
 
@@ -28,11 +28,13 @@ Audience = frozenset[int] | None
 
 
 class Dealer(Protocol):
-    def shuffle(self, deck: Deck, cards: Sequence[Card]) -> None:
-        """Shuffle these (public) faces into a fresh deck whose handles are 0..len-1."""
+    def shuffle(self, fresh: Mapping[Deck, Sequence[Card]], again: Mapping[Deck, Sequence[int]]) -> dict[Deck, list[int]]:
+        """Shuffle new decks from these public faces (their handles are 0..len-1), and shuffle
+        again the named cards of existing decks, all at once at the start of a round.
 
-    def reshuffle(self, deck: Deck, handles: Sequence[int]) -> list[int]:
-        """Shuffle some cards of an existing deck again; returns the handles in new order."""
+        Returns the gold handles: those of a fresh gold deck, or of the reshuffled gold
+        pile in its new order (a dealer may give reshuffled cards new handles).
+        """
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
         """Show a card to ``to``; the face if this engine may see it, else None."""
@@ -48,15 +50,18 @@ class TrustedDealer:
         self.rng = random.Random(seed)
         self.decks: dict[Deck, list[Card]] = {}
 
-    def shuffle(self, deck: Deck, cards: Sequence[Card]) -> None:
-        shuffled = list(cards)
-        self.rng.shuffle(shuffled)
-        self.decks[deck] = shuffled
-
-    def reshuffle(self, deck: Deck, handles: Sequence[int]) -> list[int]:
-        order = list(handles)
-        self.rng.shuffle(order)
-        return order
+    def shuffle(self, fresh: Mapping[Deck, Sequence[Card]], again: Mapping[Deck, Sequence[int]]) -> dict[Deck, list[int]]:
+        handles: dict[Deck, list[int]] = {}
+        for deck, cards in fresh.items():
+            shuffled = list(cards)
+            self.rng.shuffle(shuffled)
+            self.decks[deck] = shuffled
+            handles[deck] = list(range(len(shuffled)))
+        for deck, kept in again.items():
+            order = list(kept)
+            self.rng.shuffle(order)
+            handles[deck] = order
+        return handles
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card:
         return self.decks[deck][handle]

@@ -9,7 +9,9 @@ class InvalidActionError(ValueError):
 class IllegalActionError(ValueError):
     """The action is well formed but the rules forbid it now; ``rule`` names the rule."""
 
-    def __init__(self, action: object, rule: str) -> None:
+    def __init__(self, action: object, rule: str, player: int | None = None) -> None:
         super().__init__(f"illegal action {str(action)!r}: {rule}")
         self.action = action
         self.rule = rule
+        #: who broke the rule, when it is not simply the player who is acting now
+        self.player = player

@@ -118,6 +118,8 @@ class State:
         self.round_winners = Winners.NOBODY
         self.revealed_roles: tuple[Role, ...] | None = None
         self.results: list[RoundResult] = []
+        #: takes of gold this engine could not check (it was not shown the pile): (taker, cards, amount)
+        self.unchecked_takes: list[tuple[int, tuple[int, ...], int]] = []
         self.scores: tuple[int, ...] | None = None
         self.events: list[Event] = []
         self._legal: list[AnyAction] | None = None
@@ -128,8 +130,6 @@ class State:
     @classmethod
     def new(cls, config: GameConfig, dealer: Dealer) -> State:
         state = cls(config, dealer)
-        state.dealer.shuffle(Deck.GOLD, C.gold_cards(config.has("stone-nuggets")))
-        state.gold_pile = list(range(len(C.gold_cards(config.has("stone-nuggets")))))
         state._start_round(dealer.public_random(config.players))
         return state
 
@@ -161,6 +161,7 @@ class State:
         other.pending_stones = list(self.pending_stones)
         other.round_gold = list(self.round_gold)
         other.results = list(self.results)
+        other.unchecked_takes = list(self.unchecked_takes)
         other.events = list(self.events)
         other._legal = None
         other._board_shared = False
@@ -232,6 +233,20 @@ class State:
             tuple(self.pending_stones),
         )
 
+    def learn(self, deck: Deck, handle: int, face: Card) -> None:
+        """Take note of a card face a dealer showed this engine's player after the fact."""
+        if deck is Deck.DRAW:
+            self.faces[handle] = face
+        elif deck is Deck.ROLES and isinstance(face, C.RoleCard):
+            self.role_faces[handle] = face.role
+        elif deck is Deck.GOALS and isinstance(face, PathCard):
+            self.goal_faces[handle] = face
+        elif deck is Deck.GOLD and isinstance(face, GoldCard):
+            self.gold_faces[handle] = face
+        else:
+            raise ValueError(f"a {type(face).__name__} is not a card of the {deck.value} deck")
+        self._legal = None
+
     # -- legal actions ---------------------------------------------------------------
 
     def legal_actions(self) -> list[AnyAction]:
@@ -249,7 +264,8 @@ class State:
             elif self.phase is Phase.KEEP_GOLD:
                 self._legal = [KeepGold(g) for g in self._distinct_gold(self.offered)]
             elif self.phase is Phase.TAKE_GOLD:
-                self._legal = [TakeGold(c) for c in gold_choices(self._pile_values(), self.take_queue[0][1])]
+                choices = gold_choices(self._pile_values(), self.take_queue[0][1])
+                self._legal = [TakeGold(c) for c in choices] or [TakeGold(())]
             else:
                 self._legal = []
         return self._legal
@@ -356,6 +372,10 @@ class State:
         if missing:
             raise IllegalActionError(action, f"gold card(s) {missing} are not in the gold pile")
         amount = self.take_queue[0][1]
+        if not all(g in self.gold_faces for g in self.gold_pile):
+            # Only the taker was shown the pile: the values are checked when the gold is
+            # revealed at the end of the game (_end_game).
+            return action
         values = [self.gold_faces[g].nuggets for g in action.golds]
         if 0 in values:
             raise IllegalActionError(action, "worthless stones are not taken as gold")
@@ -438,7 +458,11 @@ class State:
                 raise IllegalActionError(action, f"goal {action.goal} is already face up")
             return MapPeek(action.goal, card)
         if isinstance(action, Pass):
-            self._hand_face(action, action.card)
+            # a face-down discard: only that the card is in hand is checked, nothing revealed
+            if not isinstance(action.card, int) or isinstance(action.card, bool):
+                raise InvalidActionError(f"card handle must be a number in {str(action)!r}")
+            if action.card not in self.hands[p]:
+                raise IllegalActionError(action, f"card {action.card} is not in player {p}'s hand")
             return action
         raise IllegalActionError(action, f"player {p} must play a card now, not {type(action).__name__}")
 
@@ -648,10 +672,10 @@ class State:
                 return
             if self.take_queue:
                 taker, amount = self.take_queue[0]
-                self._show_gold(self.gold_pile, taker)
-                if not gold_choices(self._pile_values(), amount):
+                if not self.gold_pile:
                     self.take_queue.pop(0)
                     continue
+                self._show_gold(self.gold_pile, taker)
                 self.phase, self.current = Phase.TAKE_GOLD, taker
                 return
             self._finish_round()
@@ -677,7 +701,9 @@ class State:
         self._advance_gold()
 
     def _apply_take(self, golds: tuple[int, ...]) -> None:
-        taker, _ = self.take_queue.pop(0)
+        taker, amount = self.take_queue.pop(0)
+        if not all(g in self.gold_faces for g in self.gold_pile):
+            self.unchecked_takes.append((taker, golds, amount))
         for g in golds:
             self.gold_pile.remove(g)
         self._give(taker, list(golds))
@@ -693,7 +719,6 @@ class State:
             first = (self.first_player + 1) % n
         else:
             first = (self.last_path_player + 1) % n
-        self.gold_pile = self.dealer.reshuffle(Deck.GOLD, self.gold_pile)
         self._start_round(first)
 
     def _end_game(self) -> None:
@@ -702,6 +727,13 @@ class State:
                 face = self.dealer.reveal(Deck.GOLD, g, None)
                 if face is not None:
                     self.gold_faces[g] = face  # type: ignore[assignment]
+        for taker, golds, amount in self.unchecked_takes:
+            values = [self.gold_faces[g].nuggets for g in golds]
+            if sum(values) > amount or 0 in values:
+                raise IllegalActionError(
+                    TakeGold(golds), f"player {taker} took gold worth {sum(values)} ({values}), more than {amount} or a stone",
+                    player=taker,
+                )
         scores = tuple(self.gold_total(s) for s in range(self.players))
         best = max(scores)
         self.scores = scores
@@ -729,12 +761,16 @@ class State:
         self.revealed_roles = None
         self.round_winners = Winners.NOBODY
         role_cards = C.role_cards(n, cfg.has("selfish-dwarf"), cfg.has("tournament-roles"))
-        self.dealer.shuffle(Deck.ROLES, role_cards)
+        draw_cards = C.base_draw_cards()
+        fresh: dict[Deck, list[Card]] = {Deck.ROLES: role_cards, Deck.GOALS: C.goal_cards(), Deck.DRAW: draw_cards}
+        again: dict[Deck, list[int]] = {}
+        if self.round == 1:
+            fresh[Deck.GOLD] = C.gold_cards(cfg.has("stone-nuggets"))
+        else:
+            again[Deck.GOLD] = self.gold_pile  # the gold not yet won is shuffled again
+        self.gold_pile = self.dealer.shuffle(fresh, again)[Deck.GOLD]
         self.roles = list(range(n))
         self.set_aside_roles = list(range(n, len(role_cards)))
-        self.dealer.shuffle(Deck.GOALS, C.goal_cards())
-        draw_cards = C.base_draw_cards()
-        self.dealer.shuffle(Deck.DRAW, draw_cards)
         self.draw_pile = list(range(len(draw_cards) - 1, -1, -1))
         for seat in range(n):
             role = self.dealer.reveal(Deck.ROLES, seat, frozenset((seat,)))

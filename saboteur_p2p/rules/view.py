@@ -1,17 +1,16 @@
 """What one player may know: the only thing bots and clients ever see."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import GOAL_CELLS, Board, Cell
 from .cards import Card, GoldCard, PathCard, Role, Tool
 from .config import GameConfig
 
 
-@dataclass(frozen=True)
-class PlayerView:
-    """One player's knowledge of the game at one moment.
+class PlayerView(NamedTuple):
+    """One player's knowledge of the game at one moment (immutable; built once per move,
+    so it is a named tuple: four times cheaper to make than a frozen dataclass).
 
     ``board`` is the public maze (face-down goals have no card); treat it as read-only.
     ``known_goals`` holds the goal faces this player has seen: with a Map or face up.
