@@ -80,14 +80,24 @@ def check_permutation(perm: object, n: int, what: str) -> list[int]:
     return list(perm)
 
 
-def check_deck(deck: object, n: int, what: str) -> list[Ciphertext]:
-    """Validate a received deck: n pairs of valid subgroup points."""
+def check_deck(deck: object, n: int, what: str, points: bool = True) -> list[Ciphertext]:
+    """Validate a received deck: n pairs of valid subgroup points.
+
+    ``points=False`` checks only the shape: for shadow decks, which are only ever compared
+    with re-encryptions of validated decks (a shadow card that is not a valid point cannot
+    open to one, and cannot re-encrypt to a validated output card).
+    """
     if not isinstance(deck, (list, tuple)) or len(deck) != n:
         raise ShuffleProofError(f"{what}: expected {n} encrypted cards")
     out = []
     for i, card in enumerate(deck):
         if not isinstance(card, (list, tuple)) or len(card) != 2:
             raise ShuffleProofError(f"{what}: card {i} is not a pair of points")
+        if not points:
+            if not all(isinstance(p, bytes) and len(p) == 32 for p in card):
+                raise ShuffleProofError(f"{what}: card {i} is not a pair of 32-byte points")
+            out.append((card[0], card[1]))
+            continue
         try:
             out.append((check_point(card[0], f"{what} card {i} C1"), check_point(card[1], f"{what} card {i} C2")))
         except InvalidPoint as exc:

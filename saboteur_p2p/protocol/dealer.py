@@ -1,0 +1,285 @@
+"""The mental-poker dealer: the rules engine's Dealer, backed by jointly shuffled ElGamal decks.
+
+The engine calls this dealer exactly as it calls the trusted one.  Calls that need the
+other peers block by raising ``Blocked``; the session node (node.py) then runs the protocol
+step and tries the engine again on a fresh copy of its state, so the engine itself never
+waits and never changes.  What blocks:
+
+* ``shuffle``: every peer must shuffle the decks in turn, with proofs;
+* ``public_random``: a commit-reveal coin of all peers;
+* ``reveal(..., to=None)``: every peer's public decryption share.
+
+A reveal to some players never blocks: it is recorded as pending, the peers that owe
+sealed shares send them in the next share round, and the recipient's node then teaches
+its engine the face (``State.learn``).  The engine's course never depends on a face only
+some players know, so every peer's engine makes the same requests in the same order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from ..crypto.group import Point, Scalar, add, hash_to_point, mul, sub
+from ..crypto.shuffle import Ciphertext, initial_deck
+from ..rules.cards import Card
+from ..rules.dealer import Audience, Deck
+
+#: Gold cards reshuffled in batch b get handles GOLD_HANDLE_STRIDE * b + position.
+GOLD_HANDLE_STRIDE = 1000
+
+
+class Blocked(Exception):
+    """The engine asked for something the peers have not produced yet."""
+
+    def __init__(self, need: object) -> None:
+        super().__init__(repr(need))
+        self.need = need
+
+
+@dataclass(frozen=True)
+class ShuffleNeed:
+    batch: int
+    fresh: tuple[tuple[Deck, int], ...]
+    again: tuple[tuple[Deck, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class CoinNeed:
+    index: int
+    n: int
+
+
+#: A card in a shuffled batch: (batch, deck, position).
+CardKey = tuple[int, Deck, int]
+
+
+@dataclass(frozen=True)
+class RevealNeed:
+    card: CardKey
+    audience: frozenset[int] | None
+
+    @property
+    def public(self) -> bool:
+        return self.audience is None
+
+
+@dataclass
+class Batch:
+    """One shuffle batch: the inputs, and the output once every peer has shuffled."""
+
+    need: ShuffleNeed
+    inputs: dict[Deck, list[Ciphertext]]
+    faces: dict[Deck, dict[Point, Card]]
+    outputs: dict[Deck, list[Ciphertext]] | None = None
+
+
+@dataclass
+class RevealState:
+    need: RevealNeed
+    owers: tuple[int, ...]
+    shares: dict[int, Point] = field(default_factory=dict)
+
+
+class MentalDealer:
+    """One seat's (or a spectator's) view of the jointly dealt decks."""
+
+    def __init__(self, game_id: bytes, players: int, seat: int | None, secret: Scalar | None) -> None:
+        self.game_id = game_id
+        self.players = players
+        self.seat = seat
+        self.secret = secret
+        self.keys: list[Point] = []
+        self.joint: Point | None = None
+        self.batches: list[Batch] = []
+        self.coins: list[int | None] = []
+        self.coin_needs: list[CoinNeed] = []
+        #: gold handles are fixed by the batch that shuffled them: handle <-> card
+        self.gold_cards: dict[int, CardKey] = {}
+        self.gold_handles: dict[CardKey, int] = {}
+        self.public_faces: dict[CardKey, Card] = {}
+        self.my_faces: dict[CardKey, Card] = {}
+        #: seats publicly known to know a card (its to-one reveals completed)
+        self.knowers: dict[CardKey, set[int]] = {}
+        self.reveals: dict[RevealNeed, RevealState] = {}
+        #: reveals asked for and not yet complete, in the order first asked
+        self.pending: dict[RevealNeed, None] = {}
+        self.learned: list[tuple[Deck, int, Card]] = []
+        self._cursor_shuffles = 0
+        self._cursor_coins = 0
+        self._current: dict[Deck, int] = {}
+        self.committed_cursor: tuple[int, int, dict[Deck, int]] = (0, 0, {})
+
+    # -- attempts ----------------------------------------------------------------------
+
+    def begin_attempt(self) -> None:
+        """The engine starts again from its committed state: so does the dealer's cursor."""
+        shuffles, coins, current = self.committed_cursor
+        self._cursor_shuffles, self._cursor_coins = shuffles, coins
+        self._current = dict(current)
+
+    def commit_attempt(self) -> None:
+        self.committed_cursor = (self._cursor_shuffles, self._cursor_coins, dict(self._current))
+
+    # -- the engine's Dealer interface ---------------------------------------------------
+
+    def shuffle(self, fresh: Mapping[Deck, Sequence[Card]], again: Mapping[Deck, Sequence[int]]) -> dict[Deck, list[int]]:
+        index = self._cursor_shuffles
+        need = ShuffleNeed(
+            index,
+            tuple((deck, len(cards)) for deck, cards in fresh.items()),
+            tuple((deck, tuple(handles)) for deck, handles in again.items()),
+        )
+        if index == len(self.batches):
+            self.batches.append(self._prepare(need, fresh, again))
+        batch = self.batches[index]
+        if batch.need != need:
+            raise RuntimeError(f"engine asked for shuffle {need}, the protocol prepared {batch.need}")
+        if batch.outputs is None:
+            raise Blocked(need)
+        self._cursor_shuffles += 1
+        result: dict[Deck, list[int]] = {}
+        for deck in batch.outputs:
+            self._current[deck] = index
+            if deck is Deck.GOLD:
+                base = 0 if deck in fresh else GOLD_HANDLE_STRIDE * index
+                handles = [base + i for i in range(len(batch.outputs[deck]))]
+                for i, h in enumerate(handles):
+                    self.gold_cards[h] = (index, deck, i)
+                    self.gold_handles[(index, deck, i)] = h
+                result[deck] = handles
+        return result
+
+    def _prepare(self, need: ShuffleNeed, fresh: Mapping[Deck, Sequence[Card]], again: Mapping[Deck, Sequence[int]]) -> Batch:
+        inputs: dict[Deck, list[Ciphertext]] = {}
+        faces: dict[Deck, dict[Point, Card]] = {}
+        for deck, cards in fresh.items():
+            points = [hash_to_point("card", self.game_id, need.batch, deck.value, i) for i in range(len(cards))]
+            inputs[deck] = initial_deck(points)
+            faces[deck] = dict(zip(points, cards))
+        for deck, handles in again.items():
+            keys = [self._locate(deck, h) for h in handles]
+            inputs[deck] = [self.batches[b].outputs[d][p] for b, d, p in keys]  # type: ignore[index]
+            table: dict[Point, Card] = {}
+            for b, d, _ in keys:
+                table.update(self.batches[b].faces[d])
+            faces[deck] = table
+        return Batch(need, inputs, faces)
+
+    def public_random(self, n: int) -> int:
+        index = self._cursor_coins
+        if index == len(self.coin_needs):
+            self.coin_needs.append(CoinNeed(index, n))
+            self.coins.append(None)
+        value = self.coins[index]
+        if value is None:
+            raise Blocked(self.coin_needs[index])
+        self._cursor_coins += 1
+        return value
+
+    def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
+        card = self._locate(deck, handle)
+        if to is not None and len(to) >= self.players:
+            to = None  # shown to every player: nobody could decrypt without public shares
+        known = self.public_faces.get(card)
+        if known is not None:
+            return known
+        need = RevealNeed(card, to)
+        if to is None:
+            state = self._ensure(need)
+            if len(state.shares) < len(state.owers):
+                raise Blocked(need)
+            face = self._decrypt_public(state)
+            self.public_faces[card] = face
+            self.pending.pop(need, None)
+            return face
+        knowers = self.knowers.get(card, set())
+        if not to <= knowers:
+            self._ensure(need)
+        if self.seat is not None and self.seat in to:
+            return self.my_faces.get(card)
+        return None
+
+    # -- bookkeeping for the node ---------------------------------------------------------
+
+    def _locate(self, deck: Deck, handle: int) -> CardKey:
+        if deck is Deck.GOLD:
+            found = self.gold_cards.get(handle)
+            if found is None:
+                raise KeyError(f"no gold card {handle}")
+            return found
+        if deck not in self._current:
+            raise KeyError(f"no {deck.value} deck has been shuffled")
+        batch = self._current[deck]
+        outputs = self.batches[batch].outputs
+        if outputs is None or not 0 <= handle < len(outputs[deck]):
+            raise KeyError(f"no card {handle} in the {deck.value} deck")
+        return (batch, deck, handle)
+
+    def _ensure(self, need: RevealNeed) -> RevealState:
+        state = self.reveals.get(need)
+        if state is None:
+            if need.audience is None:
+                owers = tuple(range(self.players))
+            else:
+                owers = tuple(s for s in range(self.players) if s not in need.audience)
+            state = RevealState(need, owers)
+            self.reveals[need] = state
+            self.pending[need] = None
+        return state
+
+    def ciphertext(self, card: CardKey) -> Ciphertext:
+        b, deck, pos = card
+        outputs = self.batches[b].outputs
+        assert outputs is not None
+        return outputs[deck][pos]
+
+    def owed_by(self, seat: int) -> list[RevealNeed]:
+        """The pending reveals ``seat`` still owes a share for, in the order they were asked."""
+        return [n for n in self.pending if seat in self.reveals[n].owers and seat not in self.reveals[n].shares]
+
+    def share_round_speakers(self) -> list[int]:
+        return [s for s in range(self.players) if self.owed_by(s)]
+
+    def _decrypt_public(self, state: RevealState) -> Card:
+        c1, c2 = self.ciphertext(state.need.card)
+        m = c2
+        for seat in state.owers:
+            m = sub(m, state.shares[seat])
+        return self._face(state.need.card, m)
+
+    def _face(self, card: CardKey, point: Point) -> Card:
+        b, deck, _ = card
+        face = self.batches[b].faces[deck].get(point)
+        if face is None:
+            raise ValueError(f"card {card} decrypts to no card of the {deck.value} deck")
+        return face
+
+    def complete_private(self, need: RevealNeed, opened: dict[int, Point]) -> None:
+        """All sealed shares of a to-some reveal are in; the recipient decrypts."""
+        self.pending.pop(need, None)
+        assert need.audience is not None
+        self.knowers.setdefault(need.card, set()).update(need.audience)
+        if self.seat is None or self.seat not in need.audience or self.secret is None:
+            return
+        c1, c2 = self.ciphertext(need.card)
+        m = sub(c2, mul(self.secret, c1))
+        for point in opened.values():
+            m = sub(m, point)
+        face = self._face(need.card, m)
+        if need.card not in self.my_faces:
+            self.my_faces[need.card] = face
+            deck, handle = self._handle_of(need.card)
+            self.learned.append((deck, handle, face))
+
+    def _handle_of(self, card: CardKey) -> tuple[Deck, int]:
+        _, deck, pos = card
+        if deck is Deck.GOLD:
+            return deck, self.gold_handles[card]
+        return deck, pos
+
+    def set_keys(self, keys: Sequence[Point]) -> None:
+        self.keys = list(keys)
+        joint = keys[0]
+        for key in keys[1:]:
+            joint = add(joint, key)
+        self.joint = joint

@@ -1,0 +1,101 @@
+"""A whole mental-poker game between bots in one process: every seat its own node and engine.
+
+Records go from the speaking node to every other node (and a spectator) through an
+in-memory loop, as the network will carry them.  Used by the tests, the benchmarks and
+as the reference for the network session.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..botapi import Bot, GuardedSeat, load_bot
+from ..crypto.group import RandomBytes
+from ..crypto.identity import Identity
+from ..match import bot_seed
+from ..rules import GameConfig, State
+from .node import GameSetup, Node
+
+
+@dataclass
+class LocalGame:
+    setup: GameSetup
+    nodes: list[Node]
+    spectator: Node
+    records: list[bytes] = field(default_factory=list)
+    timings: list[tuple[int | None, str, float]] = field(default_factory=list)
+    """(speaker, kind, seconds the speaker spent producing it) for every record."""
+
+
+def make_setup(config: GameConfig, identities: Sequence[Identity], shuffle_rounds: int, rand: RandomBytes) -> GameSetup:
+    names = tuple(f"seat{i}" for i in range(config.players))
+    return GameSetup(rand(32), config, tuple(i.public for i in identities), names, shuffle_rounds)
+
+
+def new_local_game(config: GameConfig, shuffle_rounds: int = 24, rand: RandomBytes = secrets.token_bytes) -> LocalGame:
+    identities = [Identity.generate() for _ in range(config.players)]
+    setup = make_setup(config, identities, shuffle_rounds, rand)
+    nodes = [Node(setup, seat, identities[seat], rand) for seat in range(config.players)]
+    return LocalGame(setup, nodes, Node(setup, None))
+
+
+def deliver(game: LocalGame, record: bytes, sender: int) -> None:
+    """Send a record from ``sender`` (which has already taken it in) to every other node."""
+    game.records.append(record)
+    for seat, node in enumerate(game.nodes):
+        if seat != sender:
+            node.receive(record)
+    game.spectator.receive(record)
+
+
+def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
+    """Let the one node whose turn it is speak; False when the game is over."""
+    head = game.spectator.next_expected
+    if head is None:
+        return False
+    node = game.nodes[head.speaker]
+    started = time.perf_counter()
+    record = node.move(choose(head.speaker, node)) if node.awaiting_move() else node.produce()
+    elapsed = time.perf_counter() - started
+    if record is None:
+        raise RuntimeError(f"seat {head.speaker} has nothing to say for {head.kind}")
+    game.timings.append((head.speaker, head.kind, elapsed))
+    deliver(game, record, head.speaker)
+    return True
+
+
+def play_local_game(
+    config: GameConfig,
+    bots: Sequence[Bot | str],
+    seed: int = 0,
+    shuffle_rounds: int = 24,
+    rand: RandomBytes = secrets.token_bytes,
+    max_records: int = 1_000_000,
+) -> LocalGame:
+    """Play a whole game of bots, each seat on its own node, to the end."""
+    game = new_local_game(config, shuffle_rounds, rand)
+    loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
+    seats = [GuardedSeat(bot, str(b), i) for i, (bot, b) in enumerate(zip(loaded, bots))]
+    delivered = [0] * config.players
+    for i, seat in enumerate(seats):
+        seat.start(config, bot_seed(seed, i))
+
+    def hear(seat: int, state: State) -> None:
+        for event in state.events[delivered[seat]:]:
+            seats[seat].notify(event)
+        delivered[seat] = len(state.events)
+
+    for i, node in enumerate(game.nodes):
+        node.on_commit = lambda state, i=i: hear(i, state)
+
+    def choose(seat: int, node: Node) -> str:
+        state = node.state
+        assert state is not None
+        return str(seats[seat].act(state.view_for(seat), state.legal_actions()))
+
+    for _ in range(max_records):
+        if not step(game, choose):
+            return game
+    raise RuntimeError("the game did not end")

@@ -1,0 +1,294 @@
+"""The game-session messages: one frozen dataclass per kind, and their strict decoding.
+
+| kind           | sender                     | body fields |
+|----------------|----------------------------|-------------|
+| genesis        | seat 0                     | config, seats, names, shuffle_rounds |
+| key            | every seat, in seat order  | X (point), pok [e, s] |
+| commit         | every seat, in seat order  | commitments [bytes32, ...] |
+| reveal         | every seat (or all but the shuffler), in seat order | values [[value, nonce], ...] |
+| shuffle        | the shuffler               | decks [[deck, cards]], shadows [[deck, [cards per shadow]]] |
+| open           | the shuffler               | openings [[deck, [[perm, scalars] per shadow]]] |
+| shares         | each seat that owes shares | public [[card, D, e, s]], sealed [[card, audience, recipient, E1, E2, e, s1, s2]] |
+| action         | the seat whose move it is  | action (text) |
+
+Bodies are msgpack maps with string keys.  Every field is type- and size-checked here;
+points and scalars are checked again by the maths that uses them.  protocol.md is the
+full specification.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.dealer import Deck
+
+MAX_PLAYERS = 12
+MAX_SHUFFLE_ROUNDS = 64
+MAX_DECK = 128
+MAX_SHARES = 4096
+
+
+class MalformedMessage(ValueError):
+    """A message body that does not have the shape its kind requires."""
+
+
+def _map(body: Any, kind: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise MalformedMessage(f"{kind}: body must be a map")
+    missing = [f for f in fields if f not in body]
+    extra = [f for f in body if f not in fields]
+    if missing or extra:
+        raise MalformedMessage(f"{kind}: missing fields {missing}, unknown fields {extra}")
+    return body
+
+
+def _bytes(value: Any, size: int, what: str) -> bytes:
+    if not isinstance(value, bytes) or len(value) != size:
+        raise MalformedMessage(f"{what}: expected {size} bytes")
+    return value
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise MalformedMessage(f"{what}: expected an integer in [{low}, {high}]")
+    return value
+
+
+def _list(value: Any, what: str, max_len: int) -> list[Any]:
+    if not isinstance(value, (list, tuple)) or len(value) > max_len:
+        raise MalformedMessage(f"{what}: expected a list of at most {max_len} items")
+    return list(value)
+
+
+def _deck(value: Any, what: str) -> Deck:
+    try:
+        return Deck(value)
+    except ValueError:
+        raise MalformedMessage(f"{what}: unknown deck {value!r}") from None
+
+
+def _cards(value: Any, what: str) -> list[tuple[bytes, bytes]]:
+    cards = _list(value, what, MAX_DECK)
+    out = []
+    for i, card in enumerate(cards):
+        pair = _list(card, f"{what}[{i}]", 2)
+        if len(pair) != 2:
+            raise MalformedMessage(f"{what}[{i}]: expected a pair of points")
+        out.append((_bytes(pair[0], 32, f"{what}[{i}].C1"), _bytes(pair[1], 32, f"{what}[{i}].C2")))
+    return out
+
+
+#: A card named in a message: [batch, deck, position].
+def _card_key(value: Any, what: str) -> tuple[int, Deck, int]:
+    parts = _list(value, what, 3)
+    if len(parts) != 3:
+        raise MalformedMessage(f"{what}: expected [batch, deck, position]")
+    return _int(parts[0], 0, 10_000, f"{what}.batch"), _deck(parts[1], f"{what}.deck"), _int(parts[2], 0, MAX_DECK, f"{what}.position")
+
+
+def card_key_data(card: tuple[int, Deck, int]) -> list[Any]:
+    return [card[0], card[1].value, card[2]]
+
+
+@dataclass(frozen=True)
+class Genesis:
+    config: dict[str, Any]
+    seats: tuple[tuple[bytes, bytes], ...]
+    names: tuple[str, ...]
+    shuffle_rounds: int
+
+    @classmethod
+    def decode(cls, body: Any) -> Genesis:
+        b = _map(body, "genesis", ("config", "seats", "names", "shuffle_rounds"))
+        if not isinstance(b["config"], dict):
+            raise MalformedMessage("genesis: config must be a map")
+        seats = tuple(
+            (_bytes(_list(s, "seat", 2)[0], 32, "seat sign key"), _bytes(_list(s, "seat", 2)[1], 32, "seat dh key"))
+            for s in _list(b["seats"], "genesis.seats", MAX_PLAYERS)
+        )
+        names = tuple(n if isinstance(n, str) and len(n) <= 40 else _bad("genesis.names: names are strings of at most 40 characters") for n in _list(b["names"], "genesis.names", MAX_PLAYERS))
+        return cls(b["config"], seats, names, _int(b["shuffle_rounds"], 1, MAX_SHUFFLE_ROUNDS, "genesis.shuffle_rounds"))
+
+    def encode(self) -> dict[str, Any]:
+        return {"config": self.config, "seats": [list(s) for s in self.seats], "names": list(self.names), "shuffle_rounds": self.shuffle_rounds}
+
+
+def _bad(message: str) -> Any:
+    raise MalformedMessage(message)
+
+
+@dataclass(frozen=True)
+class KeyShare:
+    X: bytes
+    pok: tuple[bytes, bytes]
+
+    @classmethod
+    def decode(cls, body: Any) -> KeyShare:
+        b = _map(body, "key", ("X", "pok"))
+        pok = _list(b["pok"], "key.pok", 2)
+        if len(pok) != 2:
+            raise MalformedMessage("key.pok: expected [e, s]")
+        return cls(_bytes(b["X"], 32, "key.X"), (_bytes(pok[0], 32, "key.pok.e"), _bytes(pok[1], 32, "key.pok.s")))
+
+    def encode(self) -> dict[str, Any]:
+        return {"X": self.X, "pok": list(self.pok)}
+
+
+@dataclass(frozen=True)
+class Commit:
+    commitments: tuple[bytes, ...]
+
+    @classmethod
+    def decode(cls, body: Any) -> Commit:
+        b = _map(body, "commit", ("commitments",))
+        return cls(tuple(_bytes(c, 32, "commitment") for c in _list(b["commitments"], "commit.commitments", MAX_PLAYERS)))
+
+    def encode(self) -> dict[str, Any]:
+        return {"commitments": list(self.commitments)}
+
+
+@dataclass(frozen=True)
+class Reveal:
+    values: tuple[tuple[bytes, bytes], ...]
+
+    @classmethod
+    def decode(cls, body: Any) -> Reveal:
+        b = _map(body, "reveal", ("values",))
+        values = []
+        for item in _list(b["values"], "reveal.values", MAX_PLAYERS):
+            pair = _list(item, "reveal value", 2)
+            if len(pair) != 2:
+                raise MalformedMessage("reveal: expected [value, nonce] pairs")
+            values.append((_bytes(pair[0], 32, "reveal value"), _bytes(pair[1], 32, "reveal nonce")))
+        return cls(tuple(values))
+
+    def encode(self) -> dict[str, Any]:
+        return {"values": [list(v) for v in self.values]}
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    decks: tuple[tuple[Deck, list[tuple[bytes, bytes]]], ...]
+    shadows: tuple[tuple[Deck, list[list[tuple[bytes, bytes]]]], ...]
+
+    @classmethod
+    def decode(cls, body: Any) -> Shuffle:
+        b = _map(body, "shuffle", ("decks", "shadows"))
+        decks = []
+        for item in _list(b["decks"], "shuffle.decks", 8):
+            pair = _list(item, "shuffle.decks item", 2)
+            decks.append((_deck(pair[0], "shuffle deck"), _cards(pair[1], "shuffle deck cards")))
+        shadows = []
+        for item in _list(b["shadows"], "shuffle.shadows", 8):
+            pair = _list(item, "shuffle.shadows item", 2)
+            shadows.append((_deck(pair[0], "shadow deck"), [_cards(s, "shadow cards") for s in _list(pair[1], "shadows", MAX_SHUFFLE_ROUNDS)]))
+        return cls(tuple(decks), tuple(shadows))
+
+    def encode(self) -> dict[str, Any]:
+        return {
+            "decks": [[d.value, [list(c) for c in cards]] for d, cards in self.decks],
+            "shadows": [[d.value, [[list(c) for c in shadow] for shadow in shadows]] for d, shadows in self.shadows],
+        }
+
+
+@dataclass(frozen=True)
+class Open:
+    openings: tuple[tuple[Deck, list[tuple[list[int], list[bytes]]]], ...]
+
+    @classmethod
+    def decode(cls, body: Any) -> Open:
+        b = _map(body, "open", ("openings",))
+        openings = []
+        for item in _list(b["openings"], "open.openings", 8):
+            pair = _list(item, "open.openings item", 2)
+            per_shadow = []
+            for opening in _list(pair[1], "openings", MAX_SHUFFLE_ROUNDS):
+                o = _list(opening, "opening", 2)
+                if len(o) != 2:
+                    raise MalformedMessage("open: expected [permutation, scalars]")
+                perm = [_int(i, 0, MAX_DECK, "permutation entry") for i in _list(o[0], "permutation", MAX_DECK)]
+                scalars = [_bytes(s, 32, "opening scalar") for s in _list(o[1], "scalars", MAX_DECK)]
+                per_shadow.append((perm, scalars))
+            openings.append((_deck(pair[0], "open deck"), per_shadow))
+        return cls(tuple(openings))
+
+    def encode(self) -> dict[str, Any]:
+        return {"openings": [[d.value, [[list(p), list(s)] for p, s in shadows]] for d, shadows in self.openings]}
+
+
+@dataclass(frozen=True)
+class PublicShare:
+    card: tuple[int, Deck, int]
+    share: bytes
+    proof: tuple[bytes, bytes]
+
+
+@dataclass(frozen=True)
+class SealedShare:
+    card: tuple[int, Deck, int]
+    audience: tuple[int, ...]
+    recipient: int
+    E1: bytes
+    E2: bytes
+    proof: tuple[bytes, bytes, bytes]
+
+
+@dataclass(frozen=True)
+class Shares:
+    public: tuple[PublicShare, ...]
+    sealed: tuple[SealedShare, ...]
+
+    @classmethod
+    def decode(cls, body: Any) -> Shares:
+        b = _map(body, "shares", ("public", "sealed"))
+        public = []
+        for item in _list(b["public"], "shares.public", MAX_SHARES):
+            p = _list(item, "public share", 4)
+            if len(p) != 4:
+                raise MalformedMessage("public share: expected [card, D, e, s]")
+            public.append(PublicShare(_card_key(p[0], "public share card"), _bytes(p[1], 32, "share"), (_bytes(p[2], 32, "e"), _bytes(p[3], 32, "s"))))
+        sealed = []
+        for item in _list(b["sealed"], "shares.sealed", MAX_SHARES):
+            s = _list(item, "sealed share", 8)
+            if len(s) != 8:
+                raise MalformedMessage("sealed share: expected [card, audience, recipient, E1, E2, e, s1, s2]")
+            audience = tuple(sorted(_int(a, 0, MAX_PLAYERS - 1, "audience seat") for a in _list(s[1], "audience", MAX_PLAYERS)))
+            sealed.append(SealedShare(
+                _card_key(s[0], "sealed share card"), audience, _int(s[2], 0, MAX_PLAYERS - 1, "recipient"),
+                _bytes(s[3], 32, "E1"), _bytes(s[4], 32, "E2"),
+                (_bytes(s[5], 32, "e"), _bytes(s[6], 32, "s1"), _bytes(s[7], 32, "s2")),
+            ))
+        return cls(tuple(public), tuple(sealed))
+
+    def encode(self) -> dict[str, Any]:
+        return {
+            "public": [[card_key_data(p.card), p.share, *p.proof] for p in self.public],
+            "sealed": [[card_key_data(s.card), list(s.audience), s.recipient, s.E1, s.E2, *s.proof] for s in self.sealed],
+        }
+
+
+@dataclass(frozen=True)
+class ActionMsg:
+    action: str
+
+    @classmethod
+    def decode(cls, body: Any) -> ActionMsg:
+        b = _map(body, "action", ("action",))
+        if not isinstance(b["action"], str) or len(b["action"]) > 400:
+            raise MalformedMessage("action: expected text of at most 400 characters")
+        return cls(b["action"])
+
+    def encode(self) -> dict[str, Any]:
+        return {"action": self.action}
+
+
+MESSAGE_TYPES: dict[str, type] = {
+    "genesis": Genesis,
+    "key": KeyShare,
+    "commit": Commit,
+    "reveal": Reveal,
+    "shuffle": Shuffle,
+    "open": Open,
+    "shares": Shares,
+    "action": ActionMsg,
+}

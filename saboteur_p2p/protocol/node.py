@@ -1,0 +1,495 @@
+"""A seat's (or a spectator's) game session, sans I/O: signed records in, signed records out.
+
+The session is one hash chain of signed records.  At every point exactly one seat is
+expected to speak, and what it must send is fixed by the log so far, so every peer knows
+whose turn it is to speak and what to check.  A node never touches a socket: ``receive``
+takes a record from anyone (itself included), ``produce`` returns this seat's next record
+when it is its turn to speak.
+
+What is expected next comes from the rules engine.  The node runs the engine on a copy of
+its state; when the engine needs the peers (a shuffle, a coin, a public reveal: see
+dealer.py), the copy is dropped, the protocol step is queued, and once it is done the
+engine runs again.  When the engine completes, the node commits the copy and expects the
+next move, after a round of sealed shares if the player to move is still owed cards.
+"""
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..crypto.commit import check_reveal, commit, random_below
+from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, base_mul, check_point, hash_bytes, mul, random_scalar
+from ..crypto.identity import Identity, PublicIdentity
+from ..crypto.log import Entry, LogVerifier, LogViolation, MalformedRecord, decode_record, make_entry
+from ..crypto.proofs import Context, open_sealed_share, prove_dleq, prove_key, seal_share, verify_dleq, verify_key, verify_sealed_share
+from ..crypto.shuffle import (
+    Ciphertext,
+    ShuffleProofError,
+    ShuffleWitness,
+    challenge_bits,
+    check_deck,
+    deck_digest,
+    open_shadows,
+    shuffle_with_shadows,
+    verify_shuffle,
+)
+from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
+from ..rules.dealer import Deck
+from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed
+from .messages import (
+    ActionMsg,
+    Commit,
+    Genesis,
+    KeyShare,
+    MalformedMessage,
+    Open,
+    PublicShare,
+    Reveal,
+    SealedShare,
+    Shares,
+    Shuffle,
+)
+
+NEW_GAME = "new-game"
+
+
+class ProtocolViolation(ValueError):
+    """A peer broke the protocol; ``peer`` is the seat to blame."""
+
+    def __init__(self, peer: int, reason: str, detail: str = "") -> None:
+        super().__init__(f"peer {peer} broke the protocol ({reason}){': ' + detail if detail else ''}")
+        self.peer = peer
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What the lobby agreed on: the game id, the rules, the seats and their identities."""
+
+    game_id: bytes
+    config: GameConfig
+    seats: tuple[PublicIdentity, ...]
+    names: tuple[str, ...]
+    shuffle_rounds: int = 24
+
+    def genesis(self) -> Genesis:
+        return Genesis(self.config.to_data(), tuple((s.sign_key, s.dh_key) for s in self.seats), self.names, self.shuffle_rounds)
+
+
+@dataclass(frozen=True)
+class Expect:
+    speaker: int
+    kind: str
+    topic: tuple[Any, ...] = ()
+
+
+@dataclass
+class ShuffleRun:
+    need: ShuffleNeed
+    decks: list[Deck]
+    commitments: dict[int, tuple[bytes, ...]]
+    inputs: dict[Deck, list[Ciphertext]]
+    outputs: dict[Deck, list[Ciphertext]] | None = None
+    shadows: dict[Deck, list[list[Ciphertext]]] | None = None
+    values: dict[int, bytes] | None = None
+
+
+class Node:
+    def __init__(self, setup: GameSetup, seat: int | None, identity: Identity | None = None, rand: RandomBytes = secrets.token_bytes) -> None:
+        n = setup.config.players
+        if len(setup.seats) != n or len(setup.names) != n:
+            raise ValueError(f"a {n}-player game needs {n} seats and names")
+        if seat is not None and identity is None:
+            raise ValueError("a seated node needs its identity")
+        self.setup = setup
+        self.players = n
+        self.seat = seat
+        self.identity = identity
+        self.rand = rand
+        self.secret: Scalar | None = random_scalar(rand) if seat is not None else None
+        self.dealer = MentalDealer(setup.game_id, n, seat, self.secret)
+        self.log = LogVerifier(setup.game_id, dict(enumerate(setup.seats)))
+        self.records: list[bytes] = []
+        self.expect: deque[Expect] = deque([Expect(0, "genesis")])
+        self.state: State | None = None
+        self.work: str | None = None
+        self.work_player: int | None = None
+        self.keys: dict[int, Point] = {}
+        self.coin_commitments: dict[int, dict[int, bytes]] = {}
+        self.coin_values: dict[int, dict[int, bytes]] = {}
+        self.my_coin: dict[int, tuple[bytes, bytes]] = {}
+        self.shuffles: dict[int, ShuffleRun] = {}
+        self.my_shuffle_values: dict[int, list[tuple[bytes, bytes]]] = {}
+        self.my_witness: dict[int, dict[Deck, ShuffleWitness]] = {}
+        self.sealed_opened: dict[RevealNeed, dict[int, Point]] = {}
+        self.seq = 0
+        self.aborted: ProtocolViolation | None = None
+        self.finished = False
+        self.on_commit: Callable[[State], None] | None = None
+
+    # -- whose turn to speak --------------------------------------------------------------
+
+    @property
+    def next_expected(self) -> Expect | None:
+        return self.expect[0] if self.expect else None
+
+    def my_turn_to_speak(self) -> bool:
+        head = self.next_expected
+        return head is not None and self.seat is not None and head.speaker == self.seat and self.aborted is None
+
+    def awaiting_move(self) -> bool:
+        """True when this seat must choose a move (``move``); other records come from ``produce``."""
+        head = self.next_expected
+        return self.my_turn_to_speak() and head is not None and head.kind == "action"
+
+    # -- producing -----------------------------------------------------------------------
+
+    def produce(self) -> bytes | None:
+        """This seat's next record, when it is its turn and no move is to be chosen."""
+        if not self.my_turn_to_speak() or self.awaiting_move():
+            return None
+        head = self.expect[0]
+        body = getattr(self, f"_make_{head.kind}")(head)
+        return self._send(head.kind, body)
+
+    def move(self, action: str) -> bytes:
+        """This seat's move, as action text; it is checked when the record comes back in."""
+        if not self.awaiting_move():
+            raise RuntimeError("it is not this seat's move")
+        return self._send("action", ActionMsg(action).encode())
+
+    def _send(self, kind: str, body: dict[str, Any]) -> bytes:
+        assert self.identity is not None and self.seat is not None
+        entry = make_entry(self.identity, self.setup.game_id, self.seat, self.seq, self.log.head, kind, body)
+        self.seq += 1
+        record = entry.record
+        self.receive(record)
+        return record
+
+    def _make_genesis(self, head: Expect) -> dict[str, Any]:
+        return self.setup.genesis().encode()
+
+    def _make_key(self, head: Expect) -> dict[str, Any]:
+        assert self.secret is not None and self.seat is not None
+        X = base_mul(self.secret)
+        return KeyShare(X, prove_key(self.secret, X, self._ctx("key", "", self.seat), self.rand)).encode()
+
+    def _make_commit(self, head: Expect) -> dict[str, Any]:
+        topic = head.topic
+        count = 1 if topic[0] == "coin" else self.players
+        pairs = [(self.rand(32),) for _ in range(count)]
+        made = [commit(value, *self._commit_context(topic, j)) for j, (value,) in enumerate(pairs)]
+        secrets_ = [(pairs[j][0], made[j][1]) for j in range(count)]
+        if topic[0] == "coin":
+            self.my_coin[topic[1]] = secrets_[0]
+        else:
+            self.my_shuffle_values[topic[1]] = secrets_
+        return Commit(tuple(c for c, _ in made)).encode()
+
+    def _make_reveal(self, head: Expect) -> dict[str, Any]:
+        topic = head.topic
+        if topic[0] == "coin":
+            return Reveal((self.my_coin[topic[1]],)).encode()
+        _, batch, shuffler = topic
+        return Reveal((self.my_shuffle_values[batch][shuffler],)).encode()
+
+    def _make_shuffle(self, head: Expect) -> dict[str, Any]:
+        run = self.shuffles[head.topic[0]]
+        joint = self.dealer.joint
+        assert joint is not None
+        decks, shadows, witnesses = [], [], {}
+        for deck in run.decks:
+            output, shadow_decks, witness = shuffle_with_shadows(run.inputs[deck], joint, self.setup.shuffle_rounds, self.rand)
+            decks.append((deck, output))
+            shadows.append((deck, shadow_decks))
+            witnesses[deck] = witness
+        self.my_witness[head.topic[0]] = witnesses
+        return Shuffle(tuple(decks), tuple(shadows)).encode()
+
+    def _make_open(self, head: Expect) -> dict[str, Any]:
+        run = self.shuffles[head.topic[0]]
+        bits = self._challenge(run, self.seat)  # type: ignore[arg-type]
+        witnesses = self.my_witness.pop(head.topic[0])
+        return Open(tuple((deck, open_shadows(witnesses[deck], bits)) for deck in run.decks)).encode()
+
+    def _make_shares(self, head: Expect) -> dict[str, Any]:
+        assert self.secret is not None and self.seat is not None
+        me = self.seat
+        X = self.keys[me]
+        public, sealed = [], []
+        for need in head.topic:
+            c1, _ = self.dealer.ciphertext(need.card)
+            if need.audience is None:
+                share = mul(self.secret, c1)
+                proof = prove_dleq(self.secret, X, c1, share, self._share_ctx(need, me, None), self.rand)
+                public.append(PublicShare(need.card, share, proof))
+                continue
+            for recipient in sorted(need.audience):
+                E1, E2, proof3 = seal_share(self.secret, X, c1, self.keys[recipient], self._share_ctx(need, me, recipient), self.rand)
+                sealed.append(SealedShare(need.card, tuple(sorted(need.audience)), recipient, E1, E2, proof3))
+        return Shares(tuple(public), tuple(sealed)).encode()
+
+    # -- receiving -----------------------------------------------------------------------
+
+    def receive(self, record: bytes) -> None:
+        """Check a record and everything it says; raises ProtocolViolation naming the culprit."""
+        if self.aborted is not None:
+            raise self.aborted
+        try:
+            entry = decode_record(record)
+        except MalformedRecord as exc:
+            raise ProtocolViolation(-1, "malformed-record", str(exc)) from None
+        try:
+            self.log.append(entry)
+        except LogViolation as exc:
+            violation = ProtocolViolation(exc.peer, exc.reason, str(exc))
+            if exc.reason in ("equivocation",):
+                self.aborted = violation
+            raise violation from None
+        try:
+            self._accept(entry)
+        except ProtocolViolation as violation:
+            self.aborted = violation
+            raise
+        except (MalformedMessage, ShuffleProofError, InvalidPoint, ValueError) as exc:
+            violation = ProtocolViolation(entry.sender, "bad-message", str(exc))
+            self.aborted = violation
+            raise violation from None
+        self.records.append(record)
+
+    def _accept(self, entry: Entry) -> None:
+        head = self.next_expected
+        if head is None or entry.sender != head.speaker or entry.kind != head.kind:
+            wanted = "nothing" if head is None else f"{head.kind} from seat {head.speaker}"
+            raise ProtocolViolation(entry.sender, "out-of-turn", f"sent {entry.kind!r}, expected {wanted}")
+        getattr(self, f"_on_{entry.kind}")(entry, head)
+        self.expect.popleft()
+        if not self.expect:
+            self._advance()
+
+    def _on_genesis(self, entry: Entry, head: Expect) -> None:
+        genesis = Genesis.decode(entry.body)
+        if genesis != self.setup.genesis():
+            raise ProtocolViolation(entry.sender, "bad-genesis", "the genesis record does not match the agreed game")
+        self.expect.extend(Expect(s, "key") for s in range(self.players))
+
+    def _on_key(self, entry: Entry, head: Expect) -> None:
+        share = KeyShare.decode(entry.body)
+        X = check_point(share.X, "key share")
+        if not verify_key(X, share.pok, self._ctx("key", "", entry.sender)):
+            raise ProtocolViolation(entry.sender, "bad-key-proof", "proof of knowledge of the key share does not verify")
+        if X in self.keys.values():
+            raise ProtocolViolation(entry.sender, "duplicate-key", "key share equals another peer's")
+        self.keys[entry.sender] = X
+        if len(self.keys) == self.players:
+            self.dealer.set_keys([self.keys[s] for s in range(self.players)])
+            self.work = NEW_GAME
+
+    def _on_commit(self, entry: Entry, head: Expect) -> None:
+        message = Commit.decode(entry.body)
+        topic = head.topic
+        count = 1 if topic[0] == "coin" else self.players
+        if len(message.commitments) != count:
+            raise ProtocolViolation(entry.sender, "bad-commit", f"expected {count} commitment(s)")
+        if topic[0] == "coin":
+            self.coin_commitments.setdefault(topic[1], {})[entry.sender] = message.commitments[0]
+        else:
+            self.shuffles[topic[1]].commitments[entry.sender] = message.commitments
+
+    def _on_reveal(self, entry: Entry, head: Expect) -> None:
+        message = Reveal.decode(entry.body)
+        topic = head.topic
+        if len(message.values) != 1:
+            raise ProtocolViolation(entry.sender, "bad-reveal", "expected one value")
+        value, nonce = message.values[0]
+        if topic[0] == "coin":
+            committed = self.coin_commitments[topic[1]][entry.sender]
+            slot = 0
+        else:
+            committed = self.shuffles[topic[1]].commitments[entry.sender][topic[2]]
+            slot = topic[2]
+        if not check_reveal(committed, value, nonce, *self._commit_context(topic, slot, entry.sender)):
+            raise ProtocolViolation(entry.sender, "mismatch", "revealed a value other than the one committed to")
+        if topic[0] == "coin":
+            values = self.coin_values.setdefault(topic[1], {})
+            values[entry.sender] = value
+            if len(values) == self.players:
+                need = self.dealer.coin_needs[topic[1]]
+                seed = hash_bytes("coin", self.setup.game_id, topic[1], *(values[s] for s in range(self.players)))
+                self.dealer.coins[topic[1]] = random_below(seed, need.n)
+        else:
+            run = self.shuffles[topic[1]]
+            assert run.values is not None
+            run.values[entry.sender] = value
+
+    def _on_shuffle(self, entry: Entry, head: Expect) -> None:
+        message = Shuffle.decode(entry.body)
+        run = self.shuffles[head.topic[0]]
+        if [d for d, _ in message.decks] != run.decks or [d for d, _ in message.shadows] != run.decks:
+            raise ProtocolViolation(entry.sender, "bad-shuffle", f"expected decks {[d.value for d in run.decks]}")
+        outputs, shadows = {}, {}
+        own = entry.sender == self.seat  # our own output needs no checking
+        for (deck, cards), (_, shadow_decks) in zip(message.decks, message.shadows):
+            n = len(run.inputs[deck])
+            outputs[deck] = check_deck(cards, n, f"{deck.value} deck", points=not own)
+            if len(shadow_decks) != self.setup.shuffle_rounds:
+                raise ProtocolViolation(entry.sender, "bad-shuffle", f"expected {self.setup.shuffle_rounds} shadow shuffles")
+            shadows[deck] = [check_deck(s, n, f"{deck.value} shadow", points=False) for s in shadow_decks]
+        run.outputs, run.shadows, run.values = outputs, shadows, {}
+
+    def _on_open(self, entry: Entry, head: Expect) -> None:
+        message = Open.decode(entry.body)
+        run = self.shuffles[head.topic[0]]
+        assert run.outputs is not None and run.shadows is not None
+        if [d for d, _ in message.openings] != run.decks:
+            raise ProtocolViolation(entry.sender, "bad-shuffle-proof", "openings for the wrong decks")
+        bits = self._challenge(run, entry.sender)
+        joint = self.dealer.joint
+        assert joint is not None
+        for deck, openings in message.openings:
+            if entry.sender == self.seat:
+                break  # we made this shuffle; its proof is for the others
+            try:
+                verify_shuffle(run.inputs[deck], run.outputs[deck], run.shadows[deck], bits, openings, joint)
+            except ShuffleProofError as exc:
+                raise ProtocolViolation(entry.sender, "bad-shuffle-proof", f"{deck.value}: {exc}") from None
+        run.inputs = run.outputs
+        if entry.sender == self.players - 1:
+            self.dealer.batches[run.need.batch].outputs = run.outputs
+            del self.shuffles[run.need.batch]
+        run.outputs, run.shadows, run.values = None, None, None
+
+    def _on_shares(self, entry: Entry, head: Expect) -> None:
+        message = Shares.decode(entry.body)
+        sender = entry.sender
+        X = self.keys[sender]
+        wanted_public = [n for n in head.topic if n.audience is None]
+        wanted_sealed = [(n, r) for n in head.topic if n.audience is not None for r in sorted(n.audience)]
+        got_public = [RevealNeed(p.card, None) for p in message.public]
+        got_sealed = [(RevealNeed(s.card, frozenset(s.audience)), s.recipient) for s in message.sealed]
+        if got_public != wanted_public or got_sealed != wanted_sealed:
+            raise ProtocolViolation(sender, "wrong-shares", "the shares sent are not exactly the shares owed")
+        own = sender == self.seat
+        for need, share in zip(wanted_public, message.public):
+            c1, _ = self.dealer.ciphertext(need.card)
+            point = share.share if own else check_point(share.share, "decryption share")
+            if not own and not verify_dleq(X, c1, point, share.proof, self._share_ctx(need, sender, None)):
+                raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
+            self.dealer.reveals[need].shares[sender] = point
+        for (need, recipient), sealed in zip(wanted_sealed, message.sealed):
+            if own:
+                continue
+            c1, _ = self.dealer.ciphertext(need.card)
+            E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
+            if not verify_sealed_share(X, c1, self.keys[recipient], E1, E2, sealed.proof, self._share_ctx(need, sender, recipient)):
+                raise ProtocolViolation(sender, "bad-share", f"sealed share for {need.card} to seat {recipient} does not verify")
+            if recipient == self.seat and self.secret is not None:
+                self.sealed_opened.setdefault(need, {})[sender] = open_sealed_share(self.secret, E1, E2)
+        for need in {n: None for n, _ in wanted_sealed}:
+            state = self.dealer.reveals[need]
+            state.shares[sender] = b""
+            if len(state.shares) == len(state.owers):
+                self.dealer.complete_private(need, self.sealed_opened.pop(need, {}))
+        self._teach_engine()
+
+    def _on_action(self, entry: Entry, head: Expect) -> None:
+        message = ActionMsg.decode(entry.body)
+        self.work, self.work_player = message.action, entry.sender
+
+    # -- running the engine ----------------------------------------------------------------
+
+    def _advance(self) -> None:
+        while not self.expect and not self.finished:
+            if self.work is not None and not self._attempt():
+                return
+            state = self.state
+            assert state is not None
+            if state.is_terminal():
+                self.finished = True
+                return
+            actor = state.current
+            owed = [n for n in self.dealer.pending if n.audience is not None and actor in n.audience]
+            if owed:
+                self._queue_share_round()
+            else:
+                self.expect.append(Expect(actor, "action"))
+
+    def _attempt(self) -> bool:
+        """Run the pending work on a copy of the state; False when the peers must act first."""
+        self.dealer.begin_attempt()
+        try:
+            if self.work == NEW_GAME:
+                trial = State.new(self.setup.config, self.dealer)
+            else:
+                assert self.state is not None and self.work is not None
+                trial = self.state.clone()
+                trial.play(self.work, player=self.work_player)
+        except Blocked as blocked:
+            self._queue_for(blocked.need)
+            return False
+        except (IllegalActionError, InvalidActionError) as exc:
+            assert self.work_player is not None
+            raise ProtocolViolation(self.work_player, "illegal-action", str(exc)) from None
+        self.dealer.commit_attempt()
+        self.state = trial
+        self.work = self.work_player = None
+        self._teach_engine()
+        if self.on_commit is not None:
+            self.on_commit(trial)
+        return True
+
+    def _queue_for(self, need: object) -> None:
+        n = self.players
+        if isinstance(need, CoinNeed):
+            topic = ("coin", need.index)
+            self.expect.extend(Expect(s, "commit", topic) for s in range(n))
+            self.expect.extend(Expect(s, "reveal", topic) for s in range(n))
+        elif isinstance(need, ShuffleNeed):
+            batch = self.dealer.batches[need.batch]
+            decks = list(batch.inputs)
+            self.shuffles[need.batch] = ShuffleRun(need, decks, {}, dict(batch.inputs))
+            self.expect.extend(Expect(s, "commit", ("shuffle", need.batch)) for s in range(n))
+            for j in range(n):
+                self.expect.append(Expect(j, "shuffle", (need.batch,)))
+                self.expect.extend(Expect(i, "reveal", ("shuffle", need.batch, j)) for i in range(n) if i != j)
+                self.expect.append(Expect(j, "open", (need.batch,)))
+        else:
+            self._queue_share_round()
+
+    def _queue_share_round(self) -> None:
+        for seat in self.dealer.share_round_speakers():
+            self.expect.append(Expect(seat, "shares", tuple(self.dealer.owed_by(seat))))
+
+    def _teach_engine(self) -> None:
+        if self.state is None:
+            return  # the engine's first run asks the dealer, which remembers what this seat saw
+        for deck, handle, face in self.dealer.learned:
+            self.state.learn(deck, handle, face)
+        self.dealer.learned.clear()
+
+    # -- contexts ------------------------------------------------------------------------
+
+    def _ctx(self, step: str, deck: str, prover: int) -> Context:
+        return Context(self.setup.game_id, step, deck, prover)
+
+    def _share_ctx(self, need: RevealNeed, prover: int, recipient: int | None) -> Context:
+        batch, deck, pos = need.card
+        to = "all" if need.audience is None else ",".join(map(str, sorted(need.audience)))
+        step = f"share/{batch}/{pos}/{to}/{'public' if recipient is None else recipient}"
+        return Context(self.setup.game_id, step, deck.value, prover)
+
+    def _commit_context(self, topic: tuple[Any, ...], slot: int, seat: int | None = None) -> tuple[Any, ...]:
+        who = self.seat if seat is None else seat
+        return (self.setup.game_id, topic[0], topic[1], slot, who)
+
+    def _challenge(self, run: ShuffleRun, shuffler: int) -> list[int]:
+        assert run.values is not None and run.outputs is not None and run.shadows is not None
+        coin = hash_bytes("shuffle-coin", self.setup.game_id, run.need.batch, shuffler, *(run.values[s] for s in sorted(run.values)))
+        statement = deck_digest(*(run.inputs[d] for d in run.decks), *(run.outputs[d] for d in run.decks), *(s for d in run.decks for s in run.shadows[d]))
+        return challenge_bits(coin, statement, self.setup.shuffle_rounds)
+
+
+__all__ = ["Node", "GameSetup", "ProtocolViolation", "Expect", "NEW_GAME"]

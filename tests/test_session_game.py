@@ -1,0 +1,46 @@
+"""Whole games over mental-poker decks: every seat its own engine, keys and knowledge."""
+from __future__ import annotations
+
+import pytest
+
+from saboteur_p2p.protocol.local import play_local_game
+from saboteur_p2p.rules import Deck, GameConfig
+
+from protocol_helpers import opened_decks, seeded_bytes, trusted_replay
+
+
+def test_a_full_three_round_game_of_five_bots_ends_alike_everywhere():
+    game = play_local_game(GameConfig(5), ["heuristic", "random", "heuristic", "random", "heuristic"],
+                           seed=3, shuffle_rounds=2, rand=seeded_bytes(3))
+    scores = {node.state.scores for node in game.nodes}
+    assert len(scores) == 1 and game.spectator.state.scores in scores
+    assert {node.log.head for node in game.nodes} == {game.spectator.log.head}
+    replayed = trusted_replay(game)
+    assert replayed.scores == game.spectator.state.scores
+    assert [r.winners for r in replayed.results] == [r.winners for r in game.spectator.state.results]
+    assert [r.roles for r in replayed.results] == [r.roles for r in game.spectator.state.results]
+    assert len(replayed.results) == 3
+
+
+@pytest.mark.parametrize("players", [3, 5, 10])
+def test_an_honest_deal_gives_every_seat_its_own_cards_and_nobody_else_s(players):
+    config = GameConfig(players, rounds=1)
+    game = play_local_game(config, ["random"] * players, seed=players, shuffle_rounds=2, rand=seeded_bytes(players))
+    decks = opened_decks(game)[0]
+    assert sorted(map(str, decks[Deck.DRAW])) and len(decks[Deck.DRAW]) == 67
+    assert len(decks[Deck.GOLD]) == 28 and len(decks[Deck.GOALS]) == 3
+    spectator = game.spectator.dealer
+    for seat, node in enumerate(game.nodes):
+        # a seat learns faces only from its own reveals or public ones
+        mine = set(node.dealer.my_faces)
+        for card in mine:
+            shown_to = {n.audience for n in node.dealer.reveals if n.card == card}
+            assert any(a is not None and seat in a for a in shown_to)
+        # what it learned is what the decks really held
+        for (batch, deck, pos), face in node.dealer.my_faces.items():
+            assert opened_decks(game)[batch][deck][pos] == face
+    # nobody, the spectator included, ever decrypts the set-aside role
+    set_aside = [(0, Deck.ROLES, p) for p in range(players, len(decks[Deck.ROLES]))]
+    for card in set_aside:
+        assert card not in spectator.public_faces
+        assert all(card not in node.dealer.my_faces for node in game.nodes)
