@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from saboteur_p2p.protocol.local import play_local_game
+from saboteur_p2p.protocol.local import first_move_expected, play_local_game
 from saboteur_p2p.rules import Deck, GameConfig
 
 from protocol_helpers import opened_decks, seeded_bytes, trusted_replay
@@ -25,7 +25,14 @@ def test_a_full_three_round_game_of_five_bots_ends_alike_everywhere():
 @pytest.mark.parametrize("players", [3, 5, 10])
 def test_an_honest_deal_gives_every_seat_its_own_cards_and_nobody_else_s(players):
     config = GameConfig(players, rounds=1)
-    game = play_local_game(config, ["random"] * players, seed=players, shuffle_rounds=2, rand=seeded_bytes(players))
+    game = play_local_game(config, ["random"] * players, seed=players, shuffle_rounds=2, rand=seeded_bytes(players),
+                           until=first_move_expected)
+    for seat, node in enumerate(game.nodes):
+        hand = node.state.view_for(seat).hand
+        assert len(hand) == node.state.hands[seat].__len__() > 0  # every card of its hand is known to it
+        assert node.state.view_for(seat).role is not None
+        others = [s for s in range(players) if s != seat]
+        assert all(node.state.view_for(s).hand == () for s in others)
     decks = opened_decks(game)[0]
     assert sorted(map(str, decks[Deck.DRAW])) and len(decks[Deck.DRAW]) == 67
     assert len(decks[Deck.GOLD]) == 28 and len(decks[Deck.GOALS]) == 3

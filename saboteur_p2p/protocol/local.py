@@ -50,6 +50,12 @@ def deliver(game: LocalGame, record: bytes, sender: int) -> None:
     game.spectator.receive(record)
 
 
+def first_move_expected(game: LocalGame) -> bool:
+    """True once the first round is dealt and its first player must move."""
+    head = game.spectator.next_expected
+    return head is not None and head.kind == "action"
+
+
 def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
     """Let the one node whose turn it is speak; False when the game is over."""
     head = game.spectator.next_expected
@@ -73,8 +79,9 @@ def play_local_game(
     shuffle_rounds: int = 24,
     rand: RandomBytes = secrets.token_bytes,
     max_records: int = 1_000_000,
+    until: Callable[[LocalGame], bool] | None = None,
 ) -> LocalGame:
-    """Play a whole game of bots, each seat on its own node, to the end."""
+    """Play a whole game of bots, each seat on its own node, to the end (or until ``until``)."""
     game = new_local_game(config, shuffle_rounds, rand)
     loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
     seats = [GuardedSeat(bot, str(b), i) for i, (bot, b) in enumerate(zip(loaded, bots))]
@@ -96,6 +103,8 @@ def play_local_game(
         return str(seats[seat].act(state.view_for(seat), state.legal_actions()))
 
     for _ in range(max_records):
+        if until is not None and until(game):
+            return game
         if not step(game, choose):
             return game
     raise RuntimeError("the game did not end")

@@ -98,7 +98,14 @@ class ShuffleRun:
 
 
 class Node:
-    def __init__(self, setup: GameSetup, seat: int | None, identity: Identity | None = None, rand: RandomBytes = secrets.token_bytes) -> None:
+    def __init__(
+        self,
+        setup: GameSetup,
+        seat: int | None,
+        identity: Identity | None = None,
+        rand: RandomBytes = secrets.token_bytes,
+        verify_all: bool | None = None,
+    ) -> None:
         n = setup.config.players
         if len(setup.seats) != n or len(setup.names) != n:
             raise ValueError(f"a {n}-player game needs {n} seats and names")
@@ -109,6 +116,10 @@ class Node:
         self.seat = seat
         self.identity = identity
         self.rand = rand
+        #: Check sealed shares meant for other seats too.  A seat need not: the recipient
+        #: checks its own and names a cheater with the signed record as evidence, which
+        #: anyone can check.  Spectators and `verify` check everything.
+        self.verify_all = seat is None if verify_all is None else verify_all
         self.secret: Scalar | None = random_scalar(rand) if seat is not None else None
         self.dealer = MentalDealer(setup.game_id, n, seat, self.secret)
         self.log = LogVerifier(setup.game_id, dict(enumerate(setup.seats)))
@@ -380,7 +391,7 @@ class Node:
                 raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
             self.dealer.reveals[need].shares[sender] = point
         for (need, recipient), sealed in zip(wanted_sealed, message.sealed):
-            if own:
+            if own or (recipient != self.seat and not self.verify_all):
                 continue
             c1, _ = self.dealer.ciphertext(need.card)
             E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
