@@ -9,6 +9,7 @@ import time
 from typing import Sequence
 
 from .botapi import BotLoadError
+from .crypto.identity import IdentityError
 from .rules import VARIANTS, GameConfig
 
 
@@ -55,6 +56,14 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--seed", type=int, default=0)
     game.add_argument("--variant", type=_variants, default=frozenset())
     game.set_defaults(run=cmd_game)
+
+    ident = commands.add_parser("id", help="show this peer's identity fingerprint (creating the identity on first run)")
+    ident.add_argument("--identity", metavar="PATH", help="identity file (default: in the user's config directory)")
+    ident.set_defaults(run=cmd_id)
+
+    verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")
+    verify.add_argument("log", metavar="LOGFILE")
+    verify.set_defaults(run=cmd_verify)
     return parser
 
 
@@ -100,12 +109,29 @@ def cmd_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_id(args: argparse.Namespace) -> int:
+    from .crypto.identity import default_identity_path, load_or_create
+
+    path = args.identity or default_identity_path()
+    identity = load_or_create(path)
+    print(f"{identity.public.fingerprint()}  ({path})")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .protocol.verify import verify_file
+
+    verdict = verify_file(args.log)
+    print(verdict.message)
+    return 0 if verdict.ok else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (BotLoadError, ValueError) as exc:
+    except (BotLoadError, ValueError, IdentityError) as exc:
         print(f"saboteur-p2p: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

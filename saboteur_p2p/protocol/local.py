@@ -6,6 +6,7 @@ as the reference for the network session.
 """
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from typing import Callable, Sequence
 from ..botapi import Bot, GuardedSeat, load_bot
 from ..crypto.group import RandomBytes
 from ..crypto.identity import Identity
+from ..crypto.log import LogWriter
 from ..match import bot_seed
 from ..rules import GameConfig, State
 from .node import GameSetup, Node
@@ -80,9 +82,14 @@ def play_local_game(
     rand: RandomBytes = secrets.token_bytes,
     max_records: int = 1_000_000,
     until: Callable[[LocalGame], bool] | None = None,
+    log_dir: str | None = None,
 ) -> LocalGame:
     """Play a whole game of bots, each seat on its own node, to the end (or until ``until``)."""
     game = new_local_game(config, shuffle_rounds, rand)
+    if log_dir is not None:
+        os.makedirs(log_dir, exist_ok=True)
+        for seat, node in enumerate(game.nodes):
+            node.writer = LogWriter(os.path.join(log_dir, f"seat{seat}.log"))
     loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
     seats = [GuardedSeat(bot, str(b), i) for i, (bot, b) in enumerate(zip(loaded, bots))]
     delivered = [0] * config.players
@@ -102,9 +109,14 @@ def play_local_game(
         assert state is not None
         return str(seats[seat].act(state.view_for(seat), state.legal_actions()))
 
-    for _ in range(max_records):
-        if until is not None and until(game):
-            return game
-        if not step(game, choose):
-            return game
-    raise RuntimeError("the game did not end")
+    try:
+        for _ in range(max_records):
+            if until is not None and until(game):
+                return game
+            if not step(game, choose):
+                return game
+        raise RuntimeError("the game did not end")
+    finally:
+        for node in game.nodes:
+            if node.writer is not None:
+                node.writer.close()

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..crypto.commit import check_reveal, commit, random_below
 from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, base_mul, check_point, hash_bytes, mul, random_scalar
 from ..crypto.identity import Identity, PublicIdentity
-from ..crypto.log import Entry, LogVerifier, LogViolation, MalformedRecord, decode_record, make_entry
+from ..crypto.log import Entry, LogVerifier, LogWriter, LogViolation, MalformedRecord, decode_record, make_entry
 from ..crypto.proofs import Context, open_sealed_share, prove_dleq, prove_key, seal_share, verify_dleq, verify_key, verify_sealed_share
 from ..crypto.shuffle import (
     Ciphertext,
@@ -140,6 +140,8 @@ class Node:
         self.aborted: ProtocolViolation | None = None
         self.finished = False
         self.on_commit: Callable[[State], None] | None = None
+        #: where accepted records are appended as they come (fsync'd at round boundaries)
+        self.writer: LogWriter | None = None
 
     # -- whose turn to speak --------------------------------------------------------------
 
@@ -270,6 +272,10 @@ class Node:
             self.aborted = violation
             raise violation from None
         self.records.append(record)
+        if self.writer is not None:
+            self.writer.append(record)
+            if self.finished:
+                self.writer.sync()
 
     def _accept(self, entry: Entry) -> None:
         head = self.next_expected
@@ -445,6 +451,8 @@ class Node:
             assert self.work_player is not None
             raise ProtocolViolation(self.work_player, "illegal-action", str(exc)) from None
         self.dealer.commit_attempt()
+        if self.writer is not None and (self.state is None or trial.round != self.state.round):
+            self.writer.sync()
         self.state = trial
         self.work = self.work_player = None
         self._teach_engine()

@@ -1,0 +1,66 @@
+"""Checking a game log from outside: every signature, link, commitment, proof and share,
+and every move replayed through the rules engine, as a spectator that holds no secret."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..crypto.identity import PublicIdentity
+from ..crypto.log import LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
+from ..rules import GameConfig
+from .messages import Genesis, MalformedMessage
+from .node import GameSetup, Node, ProtocolViolation
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    records: int
+    message: str
+    scores: tuple[int, ...] | None = None
+    culprit: int | None = None
+    finished: bool = False
+
+
+def setup_from_genesis(record: bytes) -> GameSetup:
+    """The agreed game, as its first record states it."""
+    entry = decode_record(record)
+    if entry.kind != "genesis" or entry.seq != 0:
+        raise MalformedMessage("the log does not start with a genesis record")
+    genesis = Genesis.decode(entry.body)
+    seats = tuple(PublicIdentity(sign, dh) for sign, dh in genesis.seats)
+    return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names, genesis.shuffle_rounds)
+
+
+def verify_records(records: list[bytes]) -> Verdict:
+    if not records:
+        return Verdict(False, 0, "the log is empty")
+    try:
+        setup = setup_from_genesis(records[0])
+    except (MalformedRecord, MalformedMessage, ValueError) as exc:
+        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc}", culprit=0)
+    observer = Node(setup, None)
+    for index, record in enumerate(records):
+        try:
+            observer.receive(record)
+        except ProtocolViolation as violation:
+            who = "an unknown sender" if violation.peer < 0 else f"seat {violation.peer} ({setup.names[violation.peer]})"
+            return Verdict(False, index, f"record {index}: {violation.reason} by {who}: {violation.detail}", culprit=violation.peer)
+    state = observer.state
+    if observer.finished and state is not None and state.scores is not None:
+        scores = ", ".join(f"{setup.names[i]} {s}" for i, s in enumerate(state.scores))
+        return Verdict(True, len(records), f"OK: {len(records)} records, final scores: {scores}", state.scores, finished=True)
+    head = observer.next_expected
+    waiting = "" if head is None else f"; the next record was due from seat {head.speaker} ({head.kind})"
+    round_ = 0 if state is None else state.round
+    return Verdict(True, len(records), f"OK so far: {len(records)} valid records, but the game stops in round {round_}{waiting}")
+
+
+def verify_file(path: str) -> Verdict:
+    try:
+        records = read_log(path)
+    except TruncatedLog as exc:
+        verdict = verify_records(exc.records)
+        return Verdict(False, verdict.records, f"{verdict.message}; then the file ends inside a record at byte {exc.offset}", verdict.scores, verdict.culprit)
+    except (LogFileError, OSError) as exc:
+        return Verdict(False, 0, f"cannot read the log {path}: {exc}")
+    return verify_records(records)

@@ -1,0 +1,65 @@
+"""`saboteur-p2p verify`: a whole log checked from outside, and a tampered one blamed."""
+from __future__ import annotations
+
+import msgpack
+
+from saboteur_p2p.cli import main
+from saboteur_p2p.crypto.log import LogWriter, decode_record, make_entry, read_log
+from saboteur_p2p.protocol.local import play_local_game
+from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.rules import GameConfig
+
+from protocol_helpers import seeded_bytes
+
+
+def _game(tmp_path):
+    return play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=5, shuffle_rounds=2,
+                           rand=seeded_bytes(5), log_dir=str(tmp_path))
+
+
+def test_every_seat_writes_the_same_log_and_verify_accepts_it(tmp_path, capsys):
+    game = _game(tmp_path)
+    logs = [read_log(tmp_path / f"seat{s}.log") for s in range(3)]
+    assert logs[0] == logs[1] == logs[2] == game.records
+    assert main(["verify", str(tmp_path / "seat1.log")]) == 0
+    out = capsys.readouterr().out
+    scores = game.spectator.state.scores
+    assert out.startswith("OK:") and all(f"seat{i} {s}" in out for i, s in enumerate(scores))
+
+
+def test_a_tampered_action_is_blamed_on_its_signer(tmp_path, capsys):
+    game = _game(tmp_path)
+    records = list(game.records)
+    index = next(i for i, r in enumerate(records) if decode_record(r).kind == "action")
+    entry = decode_record(records[index])
+    # the bytes of an action changed after signing: the signature no longer matches
+    raw = bytearray(entry.raw)
+    raw[-2] ^= 1
+    records[index] = msgpack.packb([bytes(raw), entry.signature])
+    verdict = verify_records(records)
+    assert not verdict.ok and verdict.records == index
+    path = tmp_path / "bad.log"
+    with LogWriter(path) as writer:
+        for record in records:
+            writer.append(record)
+    assert main(["verify", str(path)]) == 1
+    assert f"record {index}:" in capsys.readouterr().out
+
+
+def test_a_log_cut_short_is_valid_so_far_and_says_where_it_stops(tmp_path):
+    game = _game(tmp_path)
+    verdict = verify_records(game.records[:40])
+    assert verdict.ok and not verdict.finished and "stops" in verdict.message
+
+
+def test_an_illegal_move_signed_by_its_player_is_blamed_on_that_player(tmp_path):
+    game = _game(tmp_path)
+    records = list(game.records)
+    index = next(i for i, r in enumerate(records) if decode_record(r).kind == "action")
+    entry = decode_record(records[index])
+    mover = entry.sender
+    forged = make_entry(game.nodes[mover].identity, entry.game_id, mover, entry.seq, entry.prev, "action",
+                        {"action": "path 0 at 40,40"})
+    records[index] = forged.record
+    verdict = verify_records(records[: index + 1])
+    assert not verdict.ok and verdict.culprit == mover and "illegal" in verdict.message
