@@ -18,7 +18,7 @@ from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
 from ..match import bot_seed
 from ..rules import GameConfig, State
-from .node import GameSetup, Node
+from .node import DEFAULT_SHUFFLE_ROUNDS, GameSetup, Node
 
 
 @dataclass
@@ -27,8 +27,17 @@ class LocalGame:
     nodes: list[Node]
     spectator: Node
     records: list[bytes] = field(default_factory=list)
-    timings: list[tuple[int | None, str, float]] = field(default_factory=list)
-    """(speaker, kind, seconds the speaker spent producing it) for every record."""
+    timings: list[RecordTiming] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RecordTiming:
+    """How long one record took: to make (speaker), and to take in (every seat, speaker too)."""
+
+    speaker: int
+    kind: str
+    make: float
+    take_in: dict[int, float]
 
 
 def make_setup(config: GameConfig, identities: Sequence[Identity], shuffle_rounds: int, rand: RandomBytes) -> GameSetup:
@@ -36,20 +45,27 @@ def make_setup(config: GameConfig, identities: Sequence[Identity], shuffle_round
     return GameSetup(rand(32), config, tuple(i.public for i in identities), names, shuffle_rounds)
 
 
-def new_local_game(config: GameConfig, shuffle_rounds: int = 24, rand: RandomBytes = secrets.token_bytes) -> LocalGame:
+def new_local_game(config: GameConfig, shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, rand: RandomBytes = secrets.token_bytes) -> LocalGame:
     identities = [Identity.generate() for _ in range(config.players)]
     setup = make_setup(config, identities, shuffle_rounds, rand)
     nodes = [Node(setup, seat, identities[seat], rand) for seat in range(config.players)]
     return LocalGame(setup, nodes, Node(setup, None))
 
 
-def deliver(game: LocalGame, record: bytes, sender: int) -> None:
-    """Send a record from ``sender`` (which has already taken it in) to every other node."""
+def deliver(game: LocalGame, record: bytes, sender: int) -> dict[int, float]:
+    """Send a record from ``sender`` (which has already taken it in) to every other node.
+
+    Returns the seconds each node took to take it in.
+    """
     game.records.append(record)
+    took: dict[int, float] = {}
     for seat, node in enumerate(game.nodes):
         if seat != sender:
+            started = time.perf_counter()
             node.receive(record)
+            took[seat] = time.perf_counter() - started
     game.spectator.receive(record)
+    return took
 
 
 def first_move_expected(game: LocalGame) -> bool:
@@ -64,21 +80,40 @@ def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
     if head is None:
         return False
     node = game.nodes[head.speaker]
+    move = choose(head.speaker, node) if node.awaiting_move() else None
     started = time.perf_counter()
-    record = node.move(choose(head.speaker, node)) if node.awaiting_move() else node.produce()
+    record = node.move(move) if move is not None else node.produce()
     elapsed = time.perf_counter() - started
     if record is None:
         raise RuntimeError(f"seat {head.speaker} has nothing to say for {head.kind}")
-    game.timings.append((head.speaker, head.kind, elapsed))
-    deliver(game, record, head.speaker)
+    took = deliver(game, record, head.speaker)
+    took[head.speaker] = elapsed - node.last_make_seconds
+    game.timings.append(RecordTiming(head.speaker, head.kind, node.last_make_seconds, took))
     return True
+
+
+def critical_path(timings: list[RecordTiming], players: int, latency: float = 0.0) -> float:
+    """Seconds from the first record to the last one taken in, with every seat on its own machine.
+
+    Each seat takes records in one after another, in log order; a seat makes its record
+    only after taking in every earlier one; a record reaches the others ``latency`` after
+    it is made.
+    """
+    free = [0.0] * players
+    for t in timings:
+        sent = free[t.speaker] + t.make
+        free[t.speaker] = sent + t.take_in.get(t.speaker, 0.0)
+        for seat in range(players):
+            if seat != t.speaker:
+                free[seat] = max(free[seat], sent + latency) + t.take_in.get(seat, 0.0)
+    return max(free)
 
 
 def play_local_game(
     config: GameConfig,
     bots: Sequence[Bot | str],
     seed: int = 0,
-    shuffle_rounds: int = 24,
+    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS,
     rand: RandomBytes = secrets.token_bytes,
     max_records: int = 1_000_000,
     until: Callable[[LocalGame], bool] | None = None,

@@ -15,6 +15,7 @@ next move, after a round of sealed shares if the player to move is still owed ca
 from __future__ import annotations
 
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -53,6 +54,10 @@ from .messages import (
 )
 
 NEW_GAME = "new-game"
+#: Shadow shuffles per shuffle proof: a bad shuffle escapes with probability 2^-20.
+#: The challenge comes from a commit-reveal coin of the other seats, so it cannot be
+#: ground the way a pure Fiat-Shamir challenge can.
+DEFAULT_SHUFFLE_ROUNDS = 20
 
 
 class ProtocolViolation(ValueError):
@@ -73,7 +78,7 @@ class GameSetup:
     config: GameConfig
     seats: tuple[PublicIdentity, ...]
     names: tuple[str, ...]
-    shuffle_rounds: int = 24
+    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS
 
     def genesis(self) -> Genesis:
         return Genesis(self.config.to_data(), tuple((s.sign_key, s.dh_key) for s in self.seats), self.names, self.shuffle_rounds)
@@ -136,6 +141,11 @@ class Node:
         self.my_shuffle_values: dict[int, list[tuple[bytes, bytes]]] = {}
         self.my_witness: dict[int, dict[Deck, ShuffleWitness]] = {}
         self.sealed_opened: dict[RevealNeed, dict[int, Point]] = {}
+        #: shuffle proofs this seat checks later: the next shuffler first sends its own
+        #: shuffle and opening, so checking does not lengthen the chain of shuffles.
+        self.deferred_checks: list[Callable[[], None]] = []
+        #: seconds the last record took to make (signing included, taking it in excluded)
+        self.last_make_seconds = 0.0
         self.seq = 0
         self.aborted: ProtocolViolation | None = None
         self.finished = False
@@ -165,6 +175,7 @@ class Node:
         if not self.my_turn_to_speak() or self.awaiting_move():
             return None
         head = self.expect[0]
+        self._making_since = time.perf_counter()
         body = getattr(self, f"_make_{head.kind}")(head)
         return self._send(head.kind, body)
 
@@ -172,6 +183,7 @@ class Node:
         """This seat's move, as action text; it is checked when the record comes back in."""
         if not self.awaiting_move():
             raise RuntimeError("it is not this seat's move")
+        self._making_since = time.perf_counter()
         return self._send("action", ActionMsg(action).encode())
 
     def _send(self, kind: str, body: dict[str, Any]) -> bytes:
@@ -179,6 +191,7 @@ class Node:
         entry = make_entry(self.identity, self.setup.game_id, self.seat, self.seq, self.log.head, kind, body)
         self.seq += 1
         record = entry.record
+        self.last_make_seconds = time.perf_counter() - self._making_since
         self.receive(record)
         return record
 
@@ -363,21 +376,24 @@ class Node:
         assert run.outputs is not None and run.shadows is not None
         if [d for d, _ in message.openings] != run.decks:
             raise ProtocolViolation(entry.sender, "bad-shuffle-proof", "openings for the wrong decks")
-        bits = self._challenge(run, entry.sender)
-        joint = self.dealer.joint
-        assert joint is not None
-        for deck, openings in message.openings:
-            if entry.sender == self.seat:
-                break  # we made this shuffle; its proof is for the others
-            try:
-                verify_shuffle(run.inputs[deck], run.outputs[deck], run.shadows[deck], bits, openings, joint)
-            except ShuffleProofError as exc:
-                raise ProtocolViolation(entry.sender, "bad-shuffle-proof", f"{deck.value}: {exc}") from None
+        shuffler = entry.sender
+        if shuffler != self.seat:
+            check = _shuffle_check(shuffler, dict(run.inputs), run.outputs, run.shadows, self._challenge(run, shuffler), message, self.dealer.joint)
+            if self.seat is not None and self.seat == shuffler + 1:
+                self.deferred_checks.append(check)  # after our own shuffle and opening
+            else:
+                check()
+        if shuffler == self.seat or shuffler == self.players - 1:
+            self._run_deferred_checks()
         run.inputs = run.outputs
-        if entry.sender == self.players - 1:
+        if shuffler == self.players - 1:
             self.dealer.batches[run.need.batch].outputs = run.outputs
             del self.shuffles[run.need.batch]
         run.outputs, run.shadows, run.values = None, None, None
+
+    def _run_deferred_checks(self) -> None:
+        while self.deferred_checks:
+            self.deferred_checks.pop(0)()
 
     def _on_shares(self, entry: Entry, head: Expect) -> None:
         message = Shares.decode(entry.body)
@@ -509,6 +525,28 @@ class Node:
         coin = hash_bytes("shuffle-coin", self.setup.game_id, run.need.batch, shuffler, *(run.values[s] for s in sorted(run.values)))
         statement = deck_digest(*(run.inputs[d] for d in run.decks), *(run.outputs[d] for d in run.decks), *(s for d in run.decks for s in run.shadows[d]))
         return challenge_bits(coin, statement, self.setup.shuffle_rounds)
+
+
+def _shuffle_check(
+    shuffler: int,
+    inputs: dict[Deck, list[Ciphertext]],
+    outputs: dict[Deck, list[Ciphertext]],
+    shadows: dict[Deck, list[list[Ciphertext]]],
+    bits: list[int],
+    message: Open,
+    joint: Point | None,
+) -> Callable[[], None]:
+    """The check of one shuffler's proof, to run now or later."""
+    assert joint is not None
+
+    def check() -> None:
+        for deck, openings in message.openings:
+            try:
+                verify_shuffle(inputs[deck], outputs[deck], shadows[deck], bits, openings, joint)
+            except ShuffleProofError as exc:
+                raise ProtocolViolation(shuffler, "bad-shuffle-proof", f"{deck.value}: {exc}") from None
+
+    return check
 
 
 __all__ = ["Node", "GameSetup", "ProtocolViolation", "Expect", "NEW_GAME"]

@@ -1,0 +1,77 @@
+"""Mental-poker costs: round set-up for 3, 5 and 10 players, one reveal, and the critical path.
+
+Prints figures; asserts nothing.  All seats run in this one process, so "work" adds up
+every seat's time; "critical path" replays the measured times as if each seat had its own
+machine (each seat takes records in one after another; a seat speaks only after taking in
+all earlier records; 0.2 ms network latency per record).  Usage:
+    python benchmarks/deal_speed.py [--players 3,5,10] [--shuffle-rounds 20]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from saboteur_p2p.crypto.group import base_mul, hash_to_point, mul, random_scalar
+from saboteur_p2p.crypto.proofs import Context, prove_dleq, seal_share, verify_dleq, verify_sealed_share
+from saboteur_p2p.protocol.node import DEFAULT_SHUFFLE_ROUNDS
+from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
+from saboteur_p2p.rules import GameConfig
+
+
+def round_setup(players: int, shuffle_rounds: int) -> None:
+    started = time.perf_counter()
+    game = play_local_game(GameConfig(players, rounds=1), ["random"] * players, shuffle_rounds=shuffle_rounds,
+                           until=first_move_expected)
+    wall = time.perf_counter() - started
+    work = sum(t.make + sum(t.take_in.values()) for t in game.timings)
+    path = critical_path(game.timings, players, latency=0.0002)
+    size = sum(len(r) for r in game.records)
+    print(f"{players:>2} players, k={shuffle_rounds}: round set-up (keys, first-player coin, 4 decks shuffled "
+          f"with proofs, hands and roles dealt): critical path {path:5.2f} s, all seats' work {work:6.2f} s "
+          f"(wall {wall:.1f} s in one process, spectator included), {len(game.records)} records, {size / 1e6:.1f} MB")
+
+
+def reveal_costs(players: int, repeat: int = 200) -> None:
+    ctx = Context(b"\0" * 32, "bench", "draw", 0)
+    x = random_scalar()
+    X = base_mul(x)
+    c1 = hash_to_point("bench", 1)
+    recipient = base_mul(random_scalar())
+    t = time.perf_counter()
+    for _ in range(repeat):
+        share = mul(x, c1)
+        proof = prove_dleq(x, X, c1, share, ctx)
+    make_public = (time.perf_counter() - t) / repeat
+    t = time.perf_counter()
+    for _ in range(repeat):
+        verify_dleq(X, c1, share, proof, ctx)
+    check_public = (time.perf_counter() - t) / repeat
+    t = time.perf_counter()
+    for _ in range(repeat):
+        E1, E2, proof3 = seal_share(x, X, c1, recipient, ctx)
+    make_sealed = (time.perf_counter() - t) / repeat
+    t = time.perf_counter()
+    for _ in range(repeat):
+        verify_sealed_share(X, c1, recipient, E1, E2, proof3, ctx)
+    check_sealed = (time.perf_counter() - t) / repeat
+    n = players
+    print(f"one public share: make {make_public * 1e3:.2f} ms, check {check_public * 1e3:.2f} ms; "
+          f"one sealed share: make {make_sealed * 1e3:.2f} ms, check {check_sealed * 1e3:.2f} ms")
+    print(f"reveal one card to all at {n} players: every seat makes 1 share and checks {n - 1}: "
+          f"{(make_public + (n - 1) * check_public) * 1e3:.1f} ms a seat, {n} messages in turn")
+    print(f"reveal one card to one player at {n} players: {n - 1} seats make a sealed share, the recipient "
+          f"checks {n - 1}: {(make_sealed + (n - 1) * check_sealed) * 1e3:.1f} ms on the recipient's path")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", default="3,5,10")
+    parser.add_argument("--shuffle-rounds", type=int, default=DEFAULT_SHUFFLE_ROUNDS)
+    args = parser.parse_args()
+    for players in (int(p) for p in args.players.split(",")):
+        round_setup(players, args.shuffle_rounds)
+    reveal_costs(5)
+
+
+if __name__ == "__main__":
+    main()
