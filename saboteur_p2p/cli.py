@@ -9,7 +9,8 @@ import time
 from typing import Sequence
 
 from .botapi import BotLoadError
-from .crypto.identity import IdentityError
+from .crypto.identity import Identity, IdentityError
+from .net.lobby import LobbyError
 from .rules import VARIANTS, GameConfig
 
 
@@ -61,6 +62,30 @@ def build_parser() -> argparse.ArgumentParser:
     ident.add_argument("--identity", metavar="PATH", help="identity file (default: in the user's config directory)")
     ident.set_defaults(run=cmd_id)
 
+    host = commands.add_parser("host", help="open a table on the network and play at it")
+    host.add_argument("--bind", default="0.0.0.0:7777", help="ADDR:PORT to listen on (default 0.0.0.0:7777)")
+    host.add_argument("--name", default="host")
+    host.add_argument("--seats", type=int, default=5, help="players at the table, 3-10 (default 5)")
+    host.add_argument("--edition", default="base", choices=["base"])
+    host.add_argument("--variant", type=_variants, default=frozenset())
+    host.add_argument("--bots", type=int, default=0, metavar="K", help="start K bot peers as separate processes")
+    host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
+    host.add_argument("--bot", metavar="NAME", help="your own seat is this bot (headless)")
+    _session_options(host)
+    host.set_defaults(run=cmd_host)
+
+    join = commands.add_parser("join", help="take a seat at a table (or take yours back after a crash)")
+    join.add_argument("address", metavar="HOST:PORT")
+    join.add_argument("--name", default=os.environ.get("USER", "player"))
+    join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
+    join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
+    _session_options(join)
+    join.set_defaults(run=cmd_join)
+
+    replay = commands.add_parser("replay", help="print a game from its log, move by move")
+    replay.add_argument("log", metavar="LOGFILE")
+    replay.set_defaults(run=cmd_replay)
+
     verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")
     verify.add_argument("log", metavar="LOGFILE")
     verify.set_defaults(run=cmd_verify)
@@ -109,6 +134,71 @@ def cmd_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def _session_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--identity", metavar="PATH", help="identity file (default: in the user's config directory)")
+    sub.add_argument("--log-dir", default="saboteur-logs", help="where the signed game log is kept (default ./saboteur-logs)")
+    sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
+    sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
+    sub.add_argument("--shuffle-rounds", type=int, default=None, help="shadow shuffles per shuffle proof (default 20; the host decides)")
+    sub.add_argument("--quiet", action="store_true", help="print only the result")
+
+
+def _identity(args: argparse.Namespace) -> "Identity":
+    from .crypto.identity import default_identity_path, load_or_create
+
+    return load_or_create(args.identity or default_identity_path())
+
+
+def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
+    from .net.play import quiet_say
+
+    return quiet_say(name) if args.quiet else (lambda text: print(text, flush=True))
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .net.play import EXIT_CODES, host_table
+    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
+
+    config = GameConfig(args.seats, args.edition, args.variant)
+    if args.bots < 0 or args.bots > args.seats - 1:
+        raise ValueError(f"--bots must be 0 to {args.seats - 1}")
+    result = host_table(
+        _identity(args), args.name, args.bind, config, args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS, args.bot,
+        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name),
+    )
+    if args.quiet:
+        print(result.message)
+    return EXIT_CODES[result.outcome]
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .net.play import EXIT_CODES, join_table
+
+    result = join_table(
+        _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
+        _say(args, args.name),
+    )
+    if args.quiet:
+        print(result.message)
+    return EXIT_CODES[result.outcome]
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .match import narrate
+    from .protocol.verify import replay_file
+
+    verdict, observer = replay_file(args.log)
+    if observer is not None and observer.state is not None:
+        for line in narrate(observer.state.events, list(observer.setup.names)):
+            print(line)
+    print(verdict.message)
+    return 0 if verdict.ok else 1
+
+
 def cmd_id(args: argparse.Namespace) -> int:
     from .crypto.identity import default_identity_path, load_or_create
 
@@ -131,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (BotLoadError, ValueError, IdentityError) as exc:
+    except (BotLoadError, ValueError, IdentityError, LobbyError) as exc:
         print(f"saboteur-p2p: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -316,6 +316,10 @@ class LogWriter:
             raise ValueError(f"record of {len(record_bytes)} bytes is outside 1..{MAX_RECORD_SIZE}")
         self._file.write(_LENGTH.pack(len(record_bytes)) + bytes(record_bytes))
 
+    def flush(self) -> None:
+        """Hand what was appended to the operating system (it survives the process dying)."""
+        self._file.flush()
+
     def sync(self) -> None:
         """Flush to the operating system and fsync to the disk."""
         self._file.flush()

@@ -32,35 +32,45 @@ def setup_from_genesis(record: bytes) -> GameSetup:
 
 
 def verify_records(records: list[bytes]) -> Verdict:
+    return replay_records(records)[0]
+
+
+def replay_records(records: list[bytes]) -> tuple[Verdict, Node | None]:
+    """Check every record as a spectator; returns the verdict and the spectator's node."""
     if not records:
-        return Verdict(False, 0, "the log is empty")
+        return Verdict(False, 0, "the log is empty"), None
     try:
         setup = setup_from_genesis(records[0])
     except (MalformedRecord, MalformedMessage, ValueError) as exc:
-        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc}", culprit=0)
+        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc}", culprit=0), None
     observer = Node(setup, None)
     for index, record in enumerate(records):
         try:
             observer.receive(record)
         except ProtocolViolation as violation:
-            who = "an unknown sender" if violation.peer < 0 else f"seat {violation.peer} ({setup.names[violation.peer]})"
-            return Verdict(False, index, f"record {index}: {violation.reason} by {who}: {violation.detail}", culprit=violation.peer)
+            who = "an unknown sender" if not 0 <= violation.peer < len(setup.names) else f"seat {violation.peer} ({setup.names[violation.peer]})"
+            return Verdict(False, index, f"record {index}: {violation.reason} by {who}: {violation.detail}", culprit=violation.peer), observer
     state = observer.state
     if observer.finished and state is not None and state.scores is not None:
         scores = ", ".join(f"{setup.names[i]} {s}" for i, s in enumerate(state.scores))
-        return Verdict(True, len(records), f"OK: {len(records)} records, final scores: {scores}", state.scores, finished=True)
+        return Verdict(True, len(records), f"OK: {len(records)} records, final scores: {scores}", state.scores, finished=True), observer
     head = observer.next_expected
     waiting = "" if head is None else f"; the next record was due from seat {head.speaker} ({head.kind})"
     round_ = 0 if state is None else state.round
-    return Verdict(True, len(records), f"OK so far: {len(records)} valid records, but the game stops in round {round_}{waiting}")
+    return Verdict(True, len(records), f"OK so far: {len(records)} valid records, but the game stops in round {round_}{waiting}"), observer
 
 
 def verify_file(path: str) -> Verdict:
+    return replay_file(path)[0]
+
+
+def replay_file(path: str) -> tuple[Verdict, Node | None]:
     try:
         records = read_log(path)
     except TruncatedLog as exc:
-        verdict = verify_records(exc.records)
-        return Verdict(False, verdict.records, f"{verdict.message}; then the file ends inside a record at byte {exc.offset}", verdict.scores, verdict.culprit)
+        verdict, observer = replay_records(exc.records)
+        message = f"{verdict.message}; then the file ends inside a record at byte {exc.offset}"
+        return Verdict(False, verdict.records, message, verdict.scores, verdict.culprit), observer
     except (LogFileError, OSError) as exc:
-        return Verdict(False, 0, f"cannot read the log {path}: {exc}")
-    return verify_records(records)
+        return Verdict(False, 0, f"cannot read the log {path}: {exc}"), None
+    return replay_records(records)

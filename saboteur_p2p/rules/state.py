@@ -335,13 +335,17 @@ class State:
         Raises InvalidActionError (unreadable) or IllegalActionError (names the rule); the
         state is then unchanged.  ``player``, when given, must be the one whose turn it is.
         """
+        resolved = self.check(action, player)
+        self.push(resolved)
+        return resolved
+
+    def check(self, action: AnyAction | str, player: int | None = None) -> AnyAction:
+        """What ``play`` checks, without playing: returns the action with its card resolved."""
         if isinstance(action, str):
             action = parse_action(action)
         if player is not None and player != self.current:
             raise IllegalActionError(action, f"it is player {self.current}'s turn, not player {player}'s")
-        resolved = self._check(action)
-        self.push(resolved)
-        return resolved
+        return self._check(action)
 
     def _check(self, action: AnyAction) -> AnyAction:
         phase = self.phase

@@ -1,0 +1,115 @@
+"""Who decides a seat's moves on the network: a bot, or a person at a plain line prompt.
+
+(The full-screen terminal client replaces the line prompt in a later release.)
+"""
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+from typing import Callable
+
+from ..botapi import GuardedSeat, bot_watchdog, load_bot
+from ..match import bot_seed, narrate
+from ..protocol.node import Node
+from ..rules import State
+
+
+class BotAgent:
+    """A bot plays the seat; it hears the public events of the seat's own engine."""
+
+    def __init__(self, spec: str, seed: int = 0, time_limit: float = 5.0) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.time_limit = time_limit
+        self.heard_events = 0
+
+    def start(self, seat: int, node: Node) -> None:
+        self.seat_no = seat
+        self.guard = GuardedSeat(load_bot(self.spec), self.spec, seat, self.time_limit)
+        self.guard.start(node.setup.config, bot_seed(self.seed, seat))
+
+    def poll_move(self, node: Node) -> str | None:
+        state = node.state
+        assert state is not None
+        with bot_watchdog():
+            action = self.guard.act(state.view_for(self.seat_no), state.legal_actions())
+        return str(action)
+
+    def heard(self, state: State) -> None:
+        for event in state.events[self.heard_events:]:
+            self.guard.notify(event)
+        self.heard_events = len(state.events)
+
+    def chat(self, seat: int, name: str, text: str) -> None:
+        return None
+
+    def poll_chat(self) -> str | None:
+        return None
+
+
+class LineAgent:
+    """A person types moves in the action text form (and `say ...` to chat)."""
+
+    def __init__(self, say: Callable[[str], None] = print) -> None:
+        self.say = say
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.chats: queue.Queue[str] = queue.Queue()
+        self.heard_events = 0
+        self.prompted = False
+        self.names: list[str] = []
+
+    def start(self, seat: int, node: Node) -> None:
+        self.seat_no = seat
+        self.names = list(node.setup.names)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in sys.stdin:
+            line = line.strip()
+            if line.startswith("say "):
+                self.chats.put(line[4:])
+            elif line:
+                self.lines.put(line)
+
+    def poll_move(self, node: Node) -> str | None:
+        state = node.state
+        assert state is not None
+        if not self.prompted:
+            self._show(state)
+            self.prompted = True
+        try:
+            line = self.lines.get_nowait()
+        except queue.Empty:
+            return None
+        if line in ("?", "help"):
+            legal = state.legal_actions()
+            self.say("legal: " + "; ".join(str(a) for a in legal[:40]) + (" ..." if len(legal) > 40 else ""))
+            return None
+        self.prompted = False
+        return line
+
+    def _show(self, state: State) -> None:
+        view = state.view_for(self.seat_no)
+        hand = ", ".join(f"{h}={card.code}" for h, card in view.hand)
+        broken = ", ".join(t.value for t in view.broken[self.seat_no]) or "none"
+        self.say(f"your move ({view.phase}); role {view.role.value if view.role else '?'}; hand: {hand}; broken: {broken}")
+        if view.offered:
+            self.say("gold passed to you: " + ", ".join(f"{g}={c.nuggets}" for g, c in view.offered))
+        if view.gold_pile:
+            self.say(f"take {view.take_amount} from: " + ", ".join(f"{g}={c.nuggets}" for g, c in view.gold_pile))
+        self.say("type a move (e.g. path 12 at 1,0 turned), ? for the legal moves, or say ... to chat")
+
+    def heard(self, state: State) -> None:
+        for line in narrate(state.events[self.heard_events:], self.names):
+            self.say(line)
+        self.heard_events = len(state.events)
+
+    def chat(self, seat: int, name: str, text: str) -> None:
+        self.say(f"<{name}> {text}")
+
+    def poll_chat(self) -> str | None:
+        try:
+            return self.chats.get_nowait()
+        except queue.Empty:
+            return None

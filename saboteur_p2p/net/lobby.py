@@ -1,0 +1,196 @@
+"""The lobby: a host opens a table, joiners take seats, and the host starts the game.
+
+The host's only power is here: it orders the seats and picks the game id.  Once ``start``
+is sent, every peer checks the genesis record against what it was told, and the host is a
+peer like the others.  A seat's owner that comes back after a crash sends ``hello`` again
+(to the host or to any peer) and gets ``start`` back.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..crypto.group import hash_bytes
+from ..crypto.identity import Identity, PublicIdentity
+from ..protocol.node import GameSetup
+from ..rules import GameConfig
+from .transport import Transport
+from .wire import BadEnvelope, Envelope, open_envelope, seal
+
+LOBBY_VERSION = 1
+
+
+class LobbyError(RuntimeError):
+    """The table could not be joined or opened; the message says why."""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    sign_key: bytes
+    dh_key: bytes
+    endpoint: str
+
+    def to_data(self) -> list[Any]:
+        return [self.name, self.sign_key, self.dh_key, self.endpoint]
+
+    @classmethod
+    def from_data(cls, data: Any) -> SeatInfo:
+        if not isinstance(data, list) or len(data) != 4:
+            raise BadEnvelope("a seat is [name, sign_key, dh_key, endpoint]")
+        name, sign_key, dh_key, endpoint = data
+        if not (isinstance(name, str) and len(name) <= 40 and isinstance(endpoint, str) and len(endpoint) <= 200):
+            raise BadEnvelope("bad seat name or endpoint")
+        if not (isinstance(sign_key, bytes) and len(sign_key) == 32 and isinstance(dh_key, bytes) and len(dh_key) == 32):
+            raise BadEnvelope("bad seat keys")
+        return cls(name, sign_key, dh_key, endpoint)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What ``start`` says: enough to build the game setup and reach every seat."""
+
+    game_id: bytes
+    config: GameConfig
+    shuffle_rounds: int
+    seats: tuple[SeatInfo, ...]
+
+    def setup(self) -> GameSetup:
+        return GameSetup(
+            self.game_id, self.config,
+            tuple(PublicIdentity(s.sign_key, s.dh_key) for s in self.seats),
+            tuple(s.name for s in self.seats), self.shuffle_rounds,
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "config": self.config.to_data(), "shuffle_rounds": self.shuffle_rounds,
+                "seats": [s.to_data() for s in self.seats]}
+
+    @classmethod
+    def from_envelope(cls, env: Envelope) -> Table:
+        game_id = env.field("game_id", bytes, 32)
+        if len(game_id) != 32:
+            raise BadEnvelope("start: game id must be 32 bytes")
+        try:
+            config = GameConfig.from_data(env.field("config", dict))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadEnvelope(f"start: bad config: {exc}") from None
+        seats = tuple(SeatInfo.from_data(s) for s in env.field("seats", list, 12))
+        if len(seats) != config.players:
+            raise BadEnvelope("start: seat count does not match the config")
+        return cls(game_id, config, env.field("shuffle_rounds", int), seats)
+
+    def seat_of(self, key: bytes) -> int | None:
+        for seat, info in enumerate(self.seats):
+            if info.sign_key == key:
+                return seat
+        return None
+
+
+def code_proof(code: str | None, key: bytes) -> bytes:
+    """Proof of knowing the table code, bound to the joiner's key ('' when there is no code)."""
+    return b"" if not code else hash_bytes("table-code", code, key, size=32)
+
+
+def host_lobby(
+    identity: Identity,
+    name: str,
+    transport: Transport,
+    config: GameConfig,
+    shuffle_rounds: int,
+    code: str | None,
+    say: Callable[[str], None],
+    started: Callable[[], bool] | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> Table:
+    """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``."""
+    seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
+    connections: list[bytes] = []
+    say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
+    if on_ready is not None:
+        on_ready()
+    while len(seats) < config.players and not (started is not None and started() and len(seats) >= 3):
+        for inbound in transport.poll(0.2):
+            try:
+                env = open_envelope(inbound.data)
+            except BadEnvelope as exc:
+                say(f"lobby: dropped a bad message ({exc})")
+                continue
+            if env.kind != "hello":
+                continue
+            reason = _check_hello(env, code)
+            if reason is None and any(s.sign_key == env.key for s in seats):
+                reason = "this identity already has a seat"
+            if reason is not None:
+                transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
+                continue
+            seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
+            seats.append(seat)
+            connections.append(inbound.connection)
+            transport.reply(inbound.connection, seal(identity, "welcome", {"seat": len(seats) - 1, "seats_total": config.players}))
+            say(f"{seat.name} takes seat {len(seats) - 1} ({PublicIdentity(seat.sign_key, seat.dh_key).fingerprint()})")
+            table = {"seats": [s.to_data() for s in seats], "seats_total": config.players}
+            for connection in connections:
+                transport.reply(connection, seal(identity, "table", table))
+    if len(seats) != config.players:
+        config = GameConfig(len(seats), config.edition, config.variants, config.rounds)
+    table_ = Table(secrets.token_bytes(32), config, shuffle_rounds, tuple(seats))
+    start = seal(identity, "start", table_.to_data())
+    for connection in connections:
+        transport.reply(connection, start)
+    return table_
+
+
+def _check_hello(env: Envelope, code: str | None) -> str | None:
+    try:
+        if env.field("version", int) != LOBBY_VERSION:
+            return f"this table speaks lobby version {LOBBY_VERSION}"
+        env.field("name", str, 40)
+        env.field("endpoint", str, 200)
+        if len(env.field("dh_key", bytes, 32)) != 32:
+            return "bad key"
+        proof = env.field("code_proof", bytes, 32)
+    except BadEnvelope as exc:
+        return str(exc)
+    if proof != code_proof(code, env.key):
+        return "wrong table code" if code else "this table has no code"
+    return None
+
+
+def hello(identity: Identity, name: str, endpoint: str, code: str | None) -> bytes:
+    return seal(identity, "hello", {
+        "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
+        "endpoint": endpoint, "code_proof": code_proof(code, identity.public.sign_key),
+    })
+
+
+def join_lobby(
+    identity: Identity, name: str, transport: Transport, address: str, code: str | None,
+    say: Callable[[str], None], timeout: float = 120.0,
+) -> Table:
+    """Say hello to a table and wait for ``start`` (at once, if the game is already running)."""
+    endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
+    transport.connect(endpoint)
+    transport.send(endpoint, hello(identity, name, transport.endpoint, code))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for inbound in transport.poll(0.2):
+            try:
+                env = open_envelope(inbound.data)
+            except BadEnvelope:
+                continue
+            if env.kind == "reject":
+                raise LobbyError(f"the table refused us: {env.body.get('reason')}")
+            if env.kind == "welcome":
+                say(f"seated at {address} as seat {env.body.get('seat')} of {env.body.get('seats_total')}; waiting for the others")
+            elif env.kind == "table":
+                names = [s[0] for s in env.body.get("seats", []) if isinstance(s, list) and s]
+                say(f"at the table: {', '.join(map(str, names))}")
+            elif env.kind == "start":
+                table = Table.from_envelope(env)
+                if table.seat_of(identity.public.sign_key) is None:
+                    raise LobbyError("the game started without us")
+                return table
+    raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

@@ -1,0 +1,99 @@
+"""Hosting and joining a table from the command line: lobby, bot peers, session, exit status."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Callable
+
+from ..crypto.identity import Identity
+from ..rules import GameConfig
+from .agents import BotAgent, LineAgent
+from .lobby import host_lobby, join_lobby
+from .session import Outcome, Session, SessionResult
+from .transport import Transport, local_address_towards
+
+EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
+
+
+def _agent(bot: str | None, say: Callable[[str], None], seed: int) -> BotAgent | LineAgent:
+    return BotAgent(bot, seed) if bot else LineAgent(say)
+
+
+def spawn_bot_peers(address: str, count: int, kind: str, log_dir: Path, code: str | None, wait: float) -> list[subprocess.Popen[bytes]]:
+    """Start ``count`` bot peers as separate processes that join like anyone else."""
+    peers = []
+    for i in range(count):
+        name = f"{kind}-{i + 1}"
+        command = [
+            sys.executable, "-m", "saboteur_p2p", "join", address, "--bot", kind, "--name", name,
+            "--identity", str(log_dir / f"{name}.identity"), "--log-dir", str(log_dir / name),
+            "--quiet", "--wait", str(wait),
+        ]
+        if code:
+            command += ["--code", code]
+        (log_dir / name).mkdir(parents=True, exist_ok=True)
+        with open(log_dir / name / "output.txt", "ab") as output:
+            peers.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT))
+    return peers
+
+
+def host_table(
+    identity: Identity, name: str, bind: str, config: GameConfig, shuffle_rounds: int, bot: str | None,
+    bot_peers: int, bot_peers_kind: str, log_dir: Path, code: str | None, wait: float, say: Callable[[str], None],
+) -> SessionResult:
+    transport = Transport(bind)
+    children: list[subprocess.Popen[bytes]] = []
+    start_now = threading.Event()
+    if not bot:
+        say("type 'start' to begin before every seat is taken")
+        threading.Thread(target=_wait_for_start, args=(start_now,), daemon=True).start()
+
+    def spawn() -> None:
+        host_port = transport.endpoint.rsplit(":", 1)[1]
+        host_ip = transport.endpoint.split("//")[1].rsplit(":", 1)[0]
+        reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
+        children.extend(spawn_bot_peers(f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait))
+
+    try:
+        table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, start_now.is_set, spawn)
+        result = Session(table, identity, transport, _agent(bot, say, 0), log_dir, say, wait).run()
+    finally:
+        transport.close()
+    for child in children:
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    return result
+
+
+def _wait_for_start(flag: threading.Event) -> None:
+    for line in sys.stdin:
+        if line.strip() == "start":
+            flag.set()
+            return
+
+
+def join_table(
+    identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
+    code: str | None, wait: float, say: Callable[[str], None],
+) -> SessionResult:
+    host = address.replace("tcp://", "").rsplit(":", 1)[0]
+    transport = Transport(bind or f"{local_address_towards(host)}:0")
+    try:
+        table = join_lobby(identity, name, transport, address, code, say, timeout=max(wait, 60))
+        seat = table.seat_of(identity.public.sign_key)
+        return Session(table, identity, transport, _agent(bot, say, seat or 0), log_dir, say, wait).run()
+    finally:
+        transport.close()
+
+
+def quiet_say(prefix: str) -> Callable[[str], None]:
+    def say(text: str) -> None:
+        if os.environ.get("SABOTEUR_P2P_VERBOSE"):
+            print(f"[{prefix}] {text}", flush=True)
+    return say

@@ -1,0 +1,75 @@
+"""A seat's secrets on disk, so a peer that crashed can take its seat again.
+
+Everything public is in the signed log; what only this seat knows is its deck key share,
+the values it committed to and has not revealed yet, and the shuffle it made and has not
+opened yet.  They are written (atomically, mode 0600) after every record this seat makes;
+with the log they rebuild the seat exactly.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from ..crypto.log import TruncatedLog, decode_record, read_log
+from ..crypto.shuffle import ShuffleWitness
+from ..protocol.node import Node
+from ..rules.dealer import Deck
+
+SECRETS_FORMAT = "saboteur-p2p/seat-secrets/1"
+
+
+def export_secrets(node: Node) -> bytes:
+    return msgpack.packb({
+        "format": SECRETS_FORMAT,
+        "game_id": node.setup.game_id,
+        "seat": node.seat,
+        "x": node.secret,
+        "coins": [[i, v, n] for i, (v, n) in node.my_coin.items()],
+        "shuffle_values": [[b, [list(p) for p in pairs]] for b, pairs in node.my_shuffle_values.items()],
+        "witness": [
+            [b, [[deck.value, w.perm, w.scalars, w.shadow_perms, w.shadow_scalars] for deck, w in per_deck.items()]]
+            for b, per_deck in node.my_witness.items()
+        ],
+    }, use_bin_type=True)
+
+
+def import_secrets(node: Node, data: bytes) -> None:
+    saved: dict[str, Any] = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    if saved.get("format") != SECRETS_FORMAT or saved.get("game_id") != node.setup.game_id or saved.get("seat") != node.seat:
+        raise ValueError("the saved seat secrets belong to another game or seat")
+    node.secret = saved["x"]
+    node.dealer.secret = saved["x"]
+    node.my_coin = {int(i): (v, n) for i, v, n in saved["coins"]}
+    node.my_shuffle_values = {int(b): [(p[0], p[1]) for p in pairs] for b, pairs in saved["shuffle_values"]}
+    node.my_witness = {
+        int(b): {Deck(d): ShuffleWitness(list(perm), list(sc), [list(p) for p in sp], [list(s) for s in ss]) for d, perm, sc, sp, ss in per_deck}
+        for b, per_deck in saved["witness"]
+    }
+
+
+def save_secrets(node: Node, path: Path) -> None:
+    data = export_secrets(node)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+
+
+def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
+    """Rebuild a seat from its secrets and its own log; returns how many records it had."""
+    import_secrets(node, secrets_path.read_bytes())
+    try:
+        records = read_log(log_path)
+    except TruncatedLog as cut:
+        records = cut.records
+        os.truncate(log_path, cut.offset)  # the tail that was being written when we died
+    for record in records:
+        node.receive(record)
+    node.seq = sum(1 for r in records if decode_record(r).sender == node.seat)
+    return len(records)

@@ -1,0 +1,379 @@
+"""One peer's game over the network: the sans-I/O node, driven by one polling loop.
+
+The loop owns the sockets and the timers (time.monotonic): it gives inbound records to
+the node, sends the node's records to every peer, asks the seat's agent (a bot or a
+person) for moves, keeps heartbeats, resends records to peers that fell behind, and ends
+the game cleanly when a peer cheats or is gone for too long.
+"""
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Protocol
+
+from ..crypto.identity import Identity
+from ..crypto.log import LogWriter, MalformedRecord, decode_record, entry_hash
+from ..protocol.node import Node, ProtocolViolation
+from ..rules import IllegalActionError, InvalidActionError, State
+from .lobby import Table
+from .seatstate import restore, save_secrets
+from .transport import Transport
+from .wire import BadEnvelope, Envelope, open_envelope, seal
+
+PING_EVERY = 0.5
+AWAY_AFTER = 3.0
+CHAT_EVERY = 1.0
+REORDER_LIMIT = 256
+
+
+class Agent(Protocol):
+    def start(self, seat: int, node: Node) -> None: ...
+
+    def poll_move(self, node: Node) -> str | None:
+        """The seat's move when it has one (None: ask again later)."""
+
+    def heard(self, state: State) -> None:
+        """The engine committed a new state (events to show or to tell a bot)."""
+
+    def chat(self, seat: int, name: str, text: str) -> None: ...
+
+    def poll_chat(self) -> str | None: ...
+
+
+class Outcome(enum.Enum):
+    FINISHED = "finished"
+    CHEATER = "cheater"
+    PEER_GONE = "peer-gone"
+    QUIT = "quit"
+
+
+@dataclass
+class SessionResult:
+    outcome: Outcome
+    message: str
+    scores: tuple[int, ...] | None = None
+    culprit: int | None = None
+    log_path: Path | None = None
+    stats: dict[str, float] = field(default_factory=dict)
+    turn_latencies: list[float] = field(default_factory=list)
+
+
+class Session:
+    def __init__(
+        self,
+        table: Table,
+        identity: Identity,
+        transport: Transport,
+        agent: Agent,
+        log_dir: Path,
+        say: Callable[[str], None] = print,
+        wait: float = 120.0,
+    ) -> None:
+        seat = table.seat_of(identity.public.sign_key)
+        if seat is None:
+            raise ValueError("this identity has no seat at the table")
+        self.table = table
+        self.setup = table.setup()
+        self.seat = seat
+        self.identity = identity
+        self.transport = transport
+        self.agent = agent
+        self.say = say
+        self.wait = wait
+        self.log_dir = log_dir
+        self.endpoints = {s: info.endpoint for s, info in enumerate(table.seats) if s != seat}
+        self.names = [info.name for info in table.seats]
+        self.node = Node(self.setup, seat, identity)
+        self.seen: set[bytes] = set()
+        self.waiting: dict[bytes, bytes] = {}  # prev hash -> record that came early
+        self.links: dict[bytes, int] = {}
+        now = time.monotonic()
+        self.last_heard = {s: now for s in self.endpoints}
+        self.records_of = {s: 0 for s in self.endpoints}
+        self.away: set[int] = set()
+        self.last_ping = 0.0
+        self.last_chat = 0.0
+        self.waiting_since: float | None = None
+        self.stats: dict[str, float] = {"records_sent": 0, "bytes_sent": 0}
+        #: seconds from sending each of our moves until the table expects the next move
+        self.turn_latencies: list[float] = []
+        self._sent_move_at: float | None = None
+
+    # -- start and resume ------------------------------------------------------------
+
+    def _open_log(self) -> None:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        game = self.setup.game_id.hex()[:16]
+        self.log_path = self.log_dir / f"game-{game}-seat{self.seat}.log"
+        self.secrets_path = self.log_dir / f"game-{game}-seat{self.seat}.secret"
+        if self.secrets_path.exists() and self.log_path.exists():
+            count = restore(self.node, self.secrets_path, self.log_path)
+            self.seen.update(entry_hash(decode_record(r).raw) for r in self.node.records)
+            self.say(f"resumed seat {self.seat} from {count} saved records")
+        else:
+            save_secrets(self.node, self.secrets_path)
+        self.node.writer = LogWriter(self.log_path, repair=True)
+        self.node.on_commit = self.agent.heard
+
+    def run(self) -> SessionResult:
+        self._open_log()
+        self.agent.start(self.seat, self.node)
+        for seat, endpoint in self.endpoints.items():
+            self.transport.connect(endpoint)
+            self.transport.send(endpoint, seal(self.identity, "link", {"game_id": self.setup.game_id, "seat": self.seat}))
+        try:
+            return self._loop()
+        finally:
+            if self.node.writer is not None:
+                self.node.writer.close()
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def _loop(self) -> SessionResult:
+        while True:
+            if self.node.finished:
+                return self._finish()
+            self._speak()
+            for inbound in self.transport.poll(0.05):
+                result = self._handle(inbound.connection, inbound.data)
+                if result is not None:
+                    return result
+            now = time.monotonic()
+            if now - self.last_ping >= PING_EVERY:
+                self._ping(now)
+            self._check_away(now)
+            result = self._check_gone(now)
+            if result is not None:
+                return result
+            text = self.agent.poll_chat()
+            if text:
+                self._chat(text)
+
+    def _speak(self) -> None:
+        node = self.node
+        while node.my_turn_to_speak() and node.aborted is None:
+            if node.awaiting_move():
+                move = self.agent.poll_move(node)
+                if move is None:
+                    return
+                try:
+                    assert node.state is not None
+                    node.state.check(move, player=self.seat)
+                except (IllegalActionError, InvalidActionError) as refused:
+                    self.say(f"that move is not allowed: {refused}")
+                    return
+                record = node.move(move)
+                self._sent_move_at = time.monotonic()
+            else:
+                record = node.produce()
+                if record is None:
+                    return
+            save_secrets(node, self.secrets_path)
+            self._broadcast(record)
+            self._note_turn()
+
+    def _broadcast(self, record: bytes) -> None:
+        self.seen.add(entry_hash(decode_record(record).raw))
+        if self.node.writer is not None:
+            self.node.writer.flush()
+        data = seal(self.identity, "record", {"record": record})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+        self.stats["records_sent"] += 1
+        self.stats["bytes_sent"] += len(data) * len(self.endpoints)
+
+    def _handle(self, connection: bytes, data: bytes) -> SessionResult | None:
+        try:
+            env = open_envelope(data)
+        except BadEnvelope as exc:
+            sender = self.links.get(connection)
+            who = f"seat {sender} ({self.names[sender]})" if sender is not None else "an unidentified connection"
+            self.say(f"dropped a bad message from {who}: {exc}")
+            return None
+        sender = self._seat_of_key(env.key)
+        if env.kind == "hello":
+            self._answer_hello(connection, env, sender)
+            return None
+        if sender is None:
+            return None  # not one of the seats: nothing it says matters
+        self.last_heard[sender] = time.monotonic()
+        if sender in self.away:
+            self.away.discard(sender)
+            self.say(f"{self.names[sender]} is back")
+        try:
+            return self._dispatch(connection, env, sender)
+        except BadEnvelope as exc:
+            self.say(f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
+            return None
+
+    def _dispatch(self, connection: bytes, env: Envelope, sender: int) -> SessionResult | None:
+        if env.kind == "link":
+            if env.field("game_id", bytes, 32) == self.setup.game_id and env.field("seat", int) == sender:
+                self.links[connection] = sender
+        elif env.kind == "record":
+            return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
+        elif env.kind == "ping":
+            self.records_of[sender] = env.field("records", int)
+            self._resend_to(sender)
+        elif env.kind == "chat":
+            self.agent.chat(sender, self.names[sender], env.field("text", str, 200))
+        elif env.kind == "abort":
+            culprit = env.field("culprit", int)
+            reason = env.field("reason", str, 64)
+            detail = env.field("detail", str, 500)
+            name = self.names[culprit] if 0 <= culprit < len(self.names) else f"seat {culprit}"
+            return self._end(Outcome.CHEATER, f"{self.names[sender]} stopped the game: {name} broke the protocol ({reason}: {detail})", culprit)
+        elif env.kind == "bye":
+            return self._end(Outcome.QUIT, f"{self.names[sender]} left the table; the game ends", sender)
+        return None
+
+    def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
+        try:
+            entry = decode_record(record)
+        except MalformedRecord as exc:
+            self.say(f"dropped a malformed record relayed by {self.names[relayed_by]}: {exc}")
+            return None
+        digest = entry_hash(entry.raw)
+        if digest in self.seen:
+            return None  # a copy we already have (resent to a peer that fell behind)
+        if entry.prev != self.node.log.head:
+            if len(self.waiting) < REORDER_LIMIT:
+                self.waiting[entry.prev] = record  # came before the one it follows
+            return None
+        while True:
+            try:
+                self.node.receive(record)
+            except ProtocolViolation as violation:
+                if violation.reason in ("signature", "unknown-sender", "malformed-record"):
+                    self.say(f"dropped a record that {self.names[relayed_by]} relayed: {violation}")
+                    return None
+                return self._cheater(violation)
+            self.seen.add(entry_hash(decode_record(record).raw))
+            if self.node.writer is not None:
+                self.node.writer.flush()
+            self._note_turn()
+            record = self.waiting.pop(self.node.log.head, None)  # type: ignore[assignment]
+            if record is None:
+                return None
+
+    def _note_turn(self) -> None:
+        if self._sent_move_at is None:
+            return
+        head = self.node.next_expected
+        if self.node.finished or (head is not None and head.kind == "action"):
+            self.turn_latencies.append(time.monotonic() - self._sent_move_at)
+            self._sent_move_at = None
+
+    def _cheater(self, violation: ProtocolViolation) -> SessionResult:
+        data = seal(self.identity, "abort", {"culprit": violation.peer, "reason": violation.reason, "detail": violation.detail[:500]})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+        name = self.names[violation.peer] if 0 <= violation.peer < len(self.names) else "an unknown peer"
+        return self._end(Outcome.CHEATER, f"{name} (seat {violation.peer}) broke the protocol: {violation.reason}: {violation.detail}", violation.peer)
+
+    def _answer_hello(self, connection: bytes, env: Envelope, seat: int | None) -> None:
+        if seat is None:
+            self.transport.reply(connection, seal(self.identity, "reject", {"reason": "the game has started"}))
+            return
+        self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
+
+    # -- heartbeats and absence ---------------------------------------------------------
+
+    def _ping(self, now: float) -> None:
+        self.last_ping = now
+        data = seal(self.identity, "ping", {"seat": self.seat, "records": len(self.node.records), "away": sorted(self.away)})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+
+    def _resend_to(self, seat: int) -> None:
+        """A peer that reports fewer records than we hold gets the rest (it was away)."""
+        theirs = self.records_of[seat]
+        mine = self.node.records
+        if theirs >= len(mine):
+            return
+        endpoint = self.endpoints[seat]
+        for record in mine[theirs:theirs + 64]:
+            self.transport.send(endpoint, seal(self.identity, "record", {"record": record}))
+
+    def _check_away(self, now: float) -> None:
+        for seat, heard in self.last_heard.items():
+            if seat not in self.away and now - heard > AWAY_AFTER:
+                self.away.add(seat)
+                self.say(f"{self.names[seat]} is away (no word for {AWAY_AFTER:.0f} s); the table waits up to {self.wait:.0f} s")
+
+    def _check_gone(self, now: float) -> SessionResult | None:
+        head = self.node.next_expected
+        if head is None or head.speaker not in self.away:
+            self.waiting_since = None
+            return None
+        if self.waiting_since is None:
+            self.waiting_since = self.last_heard[head.speaker]
+        if now - self.waiting_since > self.wait:
+            name = self.names[head.speaker]
+            return self._end(Outcome.PEER_GONE, f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s; the game ends", head.speaker)
+        return None
+
+    def _chat(self, text: str) -> None:
+        now = time.monotonic()
+        if now - self.last_chat < CHAT_EVERY:
+            self.say("chat: one line a second, please")
+            return
+        self.last_chat = now
+        data = seal(self.identity, "chat", {"seat": self.seat, "text": text[:200]})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+        self.agent.chat(self.seat, self.names[self.seat], text[:200])
+
+    # -- the end -----------------------------------------------------------------------
+
+    def _seat_of_key(self, key: bytes) -> int | None:
+        seat = self.table.seat_of(key)
+        return None if seat == self.seat else seat
+
+    def _finish(self) -> SessionResult:
+        state = self.node.state
+        assert state is not None and state.scores is not None
+        self._linger()
+        scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
+        return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)
+
+    def _linger(self, limit: float = 5.0) -> None:
+        """Stay a moment so peers that missed the last records can get them from us."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            behind = [s for s in self.endpoints if self.records_of[s] < len(self.node.records) and s not in self.away]
+            if not behind:
+                return
+            self._ping(time.monotonic())
+            for inbound in self.transport.poll(0.1):
+                try:
+                    env = open_envelope(inbound.data)
+                except BadEnvelope:
+                    continue
+                sender = self._seat_of_key(env.key)
+                if sender is not None and env.kind == "ping":
+                    self.records_of[sender] = env.body.get("records", 0) if isinstance(env.body.get("records"), int) else 0
+                    self._resend_to(sender)
+
+    def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
+        if self.node.writer is not None:
+            self.node.writer.sync()
+        if outcome is not Outcome.FINISHED:
+            message += "\n" + self._what_the_log_supports()
+        self.say(message)
+        self.say(f"log saved: {self.log_path}")
+        return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies))
+
+    def _what_the_log_supports(self) -> str:
+        state = self.node.state
+        if state is None or not state.results:
+            return "No round was completed: there is no score."
+        lines = ["What the log supports (gold values stay secret without every seat's key share):"]
+        for result in state.results:
+            cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(result.gold_cards))
+            lines.append(f"  round {result.round}: {result.winners.value} won; gold cards received: {cards}")
+        mine = state.gold_total(self.seat)
+        lines.append(f"  your own gold: {mine} nugget(s)")
+        return "\n".join(lines)

@@ -1,0 +1,100 @@
+"""The wire envelope: every ZeroMQ message between peers is one signed envelope.
+
+An envelope is the msgpack array ``[kind, body, key, signature]``: ``key`` is the sender's
+Ed25519 public key and ``signature`` signs the msgpack bytes of ``[WIRE_TAG, kind, body]``.
+Game records travel inside ``record`` envelopes and carry their own signature too.
+
+| kind      | direction            | body |
+|-----------|----------------------|------|
+| hello     | joiner -> any peer   | version, name, endpoint, code_proof |
+| welcome   | host -> joiner       | seat, seats_total |
+| reject    | peer -> joiner       | reason |
+| table     | host -> every joiner | seats [[name, sign_key, dh_key, endpoint]], seats_total |
+| start     | peer -> joiner       | game_id, config, shuffle_rounds, seats [...] |
+| link      | peer -> peer         | game_id, seat |
+| record    | peer -> peer         | record (bytes) |
+| ping      | peer -> peer         | seat, records (int), away [seats] |
+| chat      | peer -> peer         | seat, text |
+| abort     | peer -> peer         | culprit, reason, detail |
+| bye       | peer -> peer         | seat |
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from ..crypto.identity import Identity, PublicIdentity
+
+WIRE_TAG = "saboteur-p2p/wire/1"
+#: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
+MAX_WIRE_MESSAGE = 5 * 1024 * 1024
+KINDS = ("hello", "welcome", "reject", "table", "start", "link", "record", "ping", "chat", "abort", "bye")
+
+
+class BadEnvelope(ValueError):
+    """A message that is not a well-formed, correctly signed envelope."""
+
+
+@dataclass(frozen=True)
+class Envelope:
+    kind: str
+    body: dict[str, Any]
+    key: bytes
+
+    def field(self, name: str, kind: type | tuple[type, ...], max_len: int | None = None) -> Any:
+        value = self.body.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise BadEnvelope(f"{self.kind}: field {name!r} must be {kind}")
+        if max_len is not None and hasattr(value, "__len__") and len(value) > max_len:
+            raise BadEnvelope(f"{self.kind}: field {name!r} is too long")
+        return value
+
+
+def _signed_bytes(kind: str, body: dict[str, Any]) -> bytes:
+    return msgpack.packb([WIRE_TAG, kind, body], use_bin_type=True)
+
+
+def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
+    if kind not in KINDS:
+        raise ValueError(f"unknown envelope kind {kind!r}")
+    signature = identity.sign(_signed_bytes(kind, body))
+    return msgpack.packb([kind, body, identity.public.sign_key, signature], use_bin_type=True)
+
+
+def open_envelope(data: bytes) -> Envelope:
+    """Decode and check an envelope's shape and signature (not who may send it)."""
+    if not isinstance(data, bytes) or len(data) > MAX_WIRE_MESSAGE:
+        raise BadEnvelope("message too large or not bytes")
+    try:
+        unpacker = msgpack.Unpacker(
+            raw=False, max_buffer_size=MAX_WIRE_MESSAGE, max_bin_len=MAX_WIRE_MESSAGE, max_str_len=1 << 16,
+            max_array_len=100_000, max_map_len=1_000, strict_map_key=True,
+        )
+        unpacker.feed(data)
+        value = unpacker.unpack()
+        try:
+            unpacker.unpack()
+        except msgpack.OutOfData:
+            pass
+        else:
+            raise BadEnvelope("trailing bytes after the envelope")
+    except BadEnvelope:
+        raise
+    except Exception as exc:  # msgpack raises many types on hostile input
+        raise BadEnvelope(f"not msgpack: {type(exc).__name__}") from None
+    if not isinstance(value, list) or len(value) != 4:
+        raise BadEnvelope("an envelope is [kind, body, key, signature]")
+    kind, body, key, signature = value
+    if kind not in KINDS or not isinstance(body, dict):
+        raise BadEnvelope(f"unknown kind {kind!r} or body not a map")
+    if not isinstance(key, bytes) or len(key) != 32 or not isinstance(signature, bytes) or len(signature) != 64:
+        raise BadEnvelope("bad key or signature field")
+    try:
+        public = PublicIdentity(key, bytes(32))
+    except ValueError:
+        raise BadEnvelope("bad key") from None
+    if not public.verify(_signed_bytes(kind, body), signature):
+        raise BadEnvelope(f"{kind}: bad signature")
+    return Envelope(kind, body, key)
