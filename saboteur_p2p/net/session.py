@@ -117,12 +117,16 @@ class Session:
         self.node.writer = LogWriter(self.log_path, repair=True)
         self.node.on_commit = self.agent.heard
 
+    def _link(self) -> bytes:
+        """Introduce this connection; the endpoint lets peers reach a seat that came back elsewhere."""
+        return seal(self.identity, "link", {"game_id": self.setup.game_id, "seat": self.seat, "endpoint": self.transport.endpoint})
+
     def run(self) -> SessionResult:
         self._open_log()
         self.agent.start(self.seat, self.node)
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint)
-            self.transport.send(endpoint, seal(self.identity, "link", {"game_id": self.setup.game_id, "seat": self.seat}))
+            self.transport.send(endpoint, self._link())
         try:
             return self._loop()
         finally:
@@ -212,6 +216,13 @@ class Session:
         if env.kind == "link":
             if env.field("game_id", bytes, 32) == self.setup.game_id and env.field("seat", int) == sender:
                 self.links[connection] = sender
+                endpoint = env.field("endpoint", str, 200)
+                if endpoint != self.endpoints[sender]:
+                    # the seat's owner came back on another port: reach it there
+                    self.endpoints[sender] = endpoint
+                    self.transport.connect(endpoint)
+                    self.transport.send(endpoint, self._link())
+                    self._resend_to(sender)
         elif env.kind == "record":
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
         elif env.kind == "ping":
