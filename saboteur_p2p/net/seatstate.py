@@ -56,8 +56,8 @@ def save_secrets(node: Node, path: Path) -> None:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
+    # atomic against the process dying (the case rejoin is for); not fsync'd on every
+    # record, which would cost a disk flush per message
     os.replace(tmp, path)
 
 

@@ -8,6 +8,8 @@ the game cleanly when a peer cheats or is gone for too long.
 from __future__ import annotations
 
 import enum
+import json
+import resource
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,8 @@ PING_EVERY = 0.5
 AWAY_AFTER = 3.0
 CHAT_EVERY = 1.0
 REORDER_LIMIT = 256
+#: records after which this seat's secrets change (committed values, a shuffle's witness)
+SECRET_KINDS = frozenset({"commit", "reveal", "shuffle", "open"})
 
 
 class Agent(Protocol):
@@ -100,6 +104,7 @@ class Session:
         #: seconds from sending each of our moves until the table expects the next move
         self.turn_latencies: list[float] = []
         self._sent_move_at: float | None = None
+        self._sent_in_round = 0
 
     # -- start and resume ------------------------------------------------------------
 
@@ -170,11 +175,13 @@ class Session:
                     return
                 record = node.move(move)
                 self._sent_move_at = time.monotonic()
+                self._sent_in_round = node.state.round
             else:
                 record = node.produce()
                 if record is None:
                     return
-            save_secrets(node, self.secrets_path)
+            if decode_record(record).kind in SECRET_KINDS:
+                save_secrets(node, self.secrets_path)
             self._broadcast(record)
             self._note_turn()
 
@@ -274,7 +281,10 @@ class Session:
             return
         head = self.node.next_expected
         if self.node.finished or (head is not None and head.kind == "action"):
-            self.turn_latencies.append(time.monotonic() - self._sent_move_at)
+            state = self.node.state
+            if state is not None and state.round == self._sent_in_round and not self.node.finished:
+                # a move that ends a round is followed by the next round's shuffles: not a turn
+                self.turn_latencies.append(time.monotonic() - self._sent_move_at)
             self._sent_move_at = None
 
     def _cheater(self, violation: ProtocolViolation) -> SessionResult:
@@ -375,7 +385,18 @@ class Session:
             message += "\n" + self._what_the_log_supports()
         self.say(message)
         self.say(f"log saved: {self.log_path}")
+        self._write_stats(outcome)
         return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies))
+
+    def _write_stats(self, outcome: Outcome) -> None:
+        """Figures for benchmarks: records and bytes sent, turn latencies, peak memory."""
+        stats = dict(self.stats)
+        stats["outcome"] = outcome.value  # type: ignore[assignment]
+        stats["records"] = len(self.node.records)
+        stats["peak_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        stats["turn_latencies"] = self.turn_latencies  # type: ignore[assignment]
+        path = self.log_path.with_suffix(".stats.json")
+        path.write_text(json.dumps(stats))
 
     def _what_the_log_supports(self) -> str:
         state = self.node.state

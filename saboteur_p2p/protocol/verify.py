@@ -41,9 +41,9 @@ def replay_records(records: list[bytes]) -> tuple[Verdict, Node | None]:
         return Verdict(False, 0, "the log is empty"), None
     try:
         setup = setup_from_genesis(records[0])
-    except (MalformedRecord, MalformedMessage, ValueError) as exc:
-        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc}", culprit=0), None
-    observer = Node(setup, None)
+        observer = Node(setup, None)
+    except (MalformedRecord, MalformedMessage, ValueError, KeyError, TypeError) as exc:
+        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc!r}", culprit=0), None
     for index, record in enumerate(records):
         try:
             observer.receive(record)

@@ -46,6 +46,7 @@ def state_to_data(state: State) -> dict[str, Any]:
         "hidden_discards": list(state.hidden_discards),
         "peeks": [sorted(p) for p in state.peeks],
         "gold_pile": list(state.gold_pile),
+        "gold_pile_seen": state.gold_pile_seen,
         "gold_faces": [[g, face.nuggets] for g, face in state.gold_faces.items()],
         "gold_of": [list(g) for g in state.gold_of],
         "offered": list(state.offered),
@@ -105,6 +106,7 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
     state.hidden_discards = [int(h) for h in data["hidden_discards"]]
     state.peeks = [set(int(s) for s in p) for p in data["peeks"]]
     state.gold_pile = [int(g) for g in data["gold_pile"]]
+    state.gold_pile_seen = bool(data.get("gold_pile_seen", False))
     state.gold_faces = {int(g): GoldCard(int(n)) for g, n in data["gold_faces"]}
     state.gold_of = [[int(g) for g in golds] for golds in data["gold_of"]]
     state.offered = [int(g) for g in data["offered"]]

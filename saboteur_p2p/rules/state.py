@@ -118,6 +118,8 @@ class State:
         self.round_winners = Winners.NOBODY
         self.revealed_roles: tuple[Role, ...] | None = None
         self.results: list[RoundResult] = []
+        #: whether a player has seen the gold pile since it was last shuffled
+        self.gold_pile_seen = False
         #: takes of gold this engine could not check (it was not shown the pile): (taker, cards, amount)
         self.unchecked_takes: list[tuple[int, tuple[int, ...], int]] = []
         self.scores: tuple[int, ...] | None = None
@@ -680,6 +682,7 @@ class State:
                     self.take_queue.pop(0)
                     continue
                 self._show_gold(self.gold_pile, taker)
+                self.gold_pile_seen = True
                 self.phase, self.current = Phase.TAKE_GOLD, taker
                 return
             self._finish_round()
@@ -770,9 +773,14 @@ class State:
         again: dict[Deck, list[int]] = {}
         if self.round == 1:
             fresh[Deck.GOLD] = C.gold_cards(cfg.has("stone-nuggets"))
-        else:
-            again[Deck.GOLD] = self.gold_pile  # the gold not yet won is shuffled again
-        self.gold_pile = self.dealer.shuffle(fresh, again)[Deck.GOLD]
+        elif self.gold_pile_seen:
+            # The gold not yet won is shuffled again (RULES.md 2.4).  Only a player who took
+            # gold from the pile has seen its order; when nobody has, its order is still
+            # unknown to all and shuffling it again would change nothing anyone knows.
+            again[Deck.GOLD] = self.gold_pile
+        handles = self.dealer.shuffle(fresh, again)
+        self.gold_pile = handles.get(Deck.GOLD, self.gold_pile)
+        self.gold_pile_seen = False
         self.roles = list(range(n))
         self.set_aside_roles = list(range(n, len(role_cards)))
         self.draw_pile = list(range(len(draw_cards) - 1, -1, -1))
