@@ -1,14 +1,18 @@
-"""Helpers for the mental-poker session tests: decks opened with every seat's secret."""
+"""Helpers for the mental-poker session tests: decks opened with every seat's secret, cheats."""
 from __future__ import annotations
 
+import copy
 import random
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from saboteur_p2p.crypto.group import Scalar, mul, sadd, sub
-from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.crypto.log import decode_record, make_entry
 from saboteur_p2p.protocol.dealer import GOLD_HANDLE_STRIDE
-from saboteur_p2p.protocol.local import LocalGame
-from saboteur_p2p.rules import Card, Deck, State
+from saboteur_p2p.protocol.local import LocalGame, make_setup, step
+from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
+from saboteur_p2p.rules import Card, Deck, GameConfig, State
+from saboteur_p2p.rules.actions import PlacePath
 
 
 def seeded_bytes(seed: int):
@@ -79,3 +83,134 @@ def trusted_replay(game: LocalGame) -> State:
     for text in actions_of(game):
         state.play(text)
     return state
+
+
+# -- cheating: games at a chosen point, records a cheater makes, who blames whom ---------
+
+
+def seeded_game(config: GameConfig, shuffle_rounds: int, seed: int) -> LocalGame:
+    """``new_local_game`` with the identities, game id and secrets all drawn from one seed."""
+    rand = seeded_bytes(seed)
+    identities = [Identity.generate(rand) for _ in range(config.players)]
+    setup = make_setup(config, identities, shuffle_rounds, rand)
+    nodes = [Node(setup, seat, identities[seat], rand) for seat in range(config.players)]
+    return LocalGame(setup, nodes, Node(setup, None))
+
+
+def path_first(seat: int, node: Node) -> str:
+    """An honest move that puts a card on the table when it can (so a public reveal follows)."""
+    assert node.state is not None
+    legal = node.state.legal_actions()
+    return str(next((a for a in legal if isinstance(a, PlacePath)), legal[0]))
+
+
+def play_until(game: LocalGame, stop: Callable[[Expect], bool], choose: Callable[[int, Node], str] = path_first) -> Expect:
+    """Play honestly until the record expected next satisfies ``stop``; returns that expectation."""
+    while True:
+        head = game.spectator.next_expected
+        assert head is not None, "the game ended before the point looked for"
+        if stop(head):
+            return head
+        step(game, choose)
+
+
+def copy_game(game: LocalGame, seed: int) -> LocalGame:
+    """An independent copy of a game in progress, every seat drawing fresh seeded randomness."""
+    shared: dict[int, Any] = {id(node.identity): node.identity for node in game.nodes}  # private keys do not copy
+    for node in (*game.nodes, game.spectator):
+        shared[id(node.rand)] = node.rand
+        shared[id(node.on_commit)] = node.on_commit
+    twin = copy.deepcopy(game, shared)
+    for seat, node in enumerate(twin.nodes):
+        node.rand = seeded_bytes(seed * 1000 + seat)
+        node.on_commit = None
+    return twin
+
+
+def honest_body(node: Node) -> dict[str, Any]:
+    """The body this seat would honestly send next (its node keeps the secrets it makes)."""
+    head = node.next_expected
+    assert head is not None and head.speaker == node.seat and head.kind != "action"
+    return getattr(node, f"_make_{head.kind}")(head)
+
+
+def signed_record(
+    game: LocalGame,
+    seat: int,
+    kind: str,
+    body: Any,
+    *,
+    seq: int | None = None,
+    prev: bytes | None = None,
+    identity: Identity | None = None,
+) -> bytes:
+    """A record from ``seat`` that extends the log everyone has heard, validly signed by it.
+
+    The seat's own node does not take it in.  Any field can be overridden to build a
+    forged, replayed or misplaced record.
+    """
+    log = game.spectator.log
+    entry = make_entry(
+        game.nodes[seat].identity if identity is None else identity,  # type: ignore[arg-type]
+        game.setup.game_id,
+        seat,
+        log.next_seq(seat) if seq is None else seq,
+        log.head if prev is None else prev,
+        kind,
+        body,
+    )
+    return entry.record
+
+
+Verdicts = dict[int | None, ProtocolViolation | None]
+
+
+def hear(game: LocalGame, record: bytes, *absent: int | None) -> Verdicts:
+    """Deliver a record to every node but the ``absent`` seats', and to the spectator (key None).
+
+    Returns what each node raised (None: accepted it).  Any other exception propagates.
+    """
+    verdicts: Verdicts = {}
+    for seat, node in [*enumerate(game.nodes), (None, game.spectator)]:
+        if seat is not None and seat in absent:
+            continue
+        try:
+            node.receive(record)
+        except ProtocolViolation as violation:
+            verdicts[seat] = violation
+        else:
+            verdicts[seat] = None
+    return verdicts
+
+
+def play_until_refused(
+    game: LocalGame, cheater: int | None = None, cheat: Callable[[Expect], bytes] | None = None, limit: int = 500
+) -> tuple[Expect, Verdicts]:
+    """Play on until some node refuses a record; returns what was expected and every verdict.
+
+    Honest seats speak through their nodes (``path_first`` chooses moves).  When ``cheat``
+    is given, ``cheater``'s records come from it instead and the cheater's node hears
+    nothing more.  A node whose own record brings a violation to light raises it from
+    ``produce``; its verdict is that violation, and the record (already in its log) still
+    goes out to the others.
+    """
+    absent = () if cheat is None else (cheater,)
+    for _ in range(limit):
+        head = game.spectator.next_expected
+        assert head is not None, "the game ended and nobody refused anything"
+        verdicts: Verdicts = {}
+        if cheat is not None and head.speaker == cheater:
+            record = cheat(head)
+        else:
+            node = game.nodes[head.speaker]
+            try:
+                produced = node.move(path_first(head.speaker, node)) if node.awaiting_move() else node.produce()
+            except ProtocolViolation as violation:
+                verdicts[head.speaker] = violation
+                produced = node.log.entries[-1].record
+            assert produced is not None
+            record = produced
+        verdicts.update(hear(game, record, head.speaker, *absent))
+        if any(v is not None for v in verdicts.values()):
+            return head, verdicts
+    raise AssertionError(f"no record refused in {limit} records")

@@ -51,3 +51,18 @@ def test_an_honest_deal_gives_every_seat_its_own_cards_and_nobody_else_s(players
     for card in set_aside:
         assert card not in spectator.public_faces
         assert all(card not in node.dealer.my_faces for node in game.nodes)
+
+
+def test_a_seat_s_own_illegal_move_is_a_local_error_and_nothing_is_sent():
+    from saboteur_p2p.protocol.node import IllegalMove
+
+    game = play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=2, shuffle_rounds=2,
+                           rand=seeded_bytes(2), until=first_move_expected)
+    mover = game.spectator.next_expected.speaker
+    node = game.nodes[mover]
+    before = (len(node.records), node.seq, node.log.head)
+    for bad in ("fly away", "path 999 at 1,0", "pass 999"):
+        with pytest.raises(IllegalMove):
+            node.move(bad)
+    assert node.aborted is None and (len(node.records), node.seq, node.log.head) == before
+    assert node.awaiting_move()

@@ -103,11 +103,19 @@ def base_mul(s: Scalar) -> Point:
 
 
 def add(p: Point, q: Point) -> Point:
-    return crypto_core_ed25519_add(p, q)
+    """p + q; raises InvalidPoint if either is not on the curve."""
+    try:
+        return crypto_core_ed25519_add(p, q)
+    except NaclRuntimeError:
+        raise InvalidPoint("point addition with a point not on the curve") from None
 
 
 def sub(p: Point, q: Point) -> Point:
-    return crypto_core_ed25519_sub(p, q)
+    """p - q; raises InvalidPoint if either is not on the curve."""
+    try:
+        return crypto_core_ed25519_sub(p, q)
+    except NaclRuntimeError:
+        raise InvalidPoint("point subtraction with a point not on the curve") from None
 
 
 def sadd(a: Scalar, b: Scalar) -> Scalar:

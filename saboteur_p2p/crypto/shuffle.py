@@ -174,6 +174,8 @@ def verify_shuffle(
     n = len(deck)
     if len(shadows) != len(bits) or len(openings) != len(bits):
         raise ShuffleProofError(f"expected {len(bits)} shadows and openings")
+    if len(output) != n or any(len(shadow) != n for shadow in shadows):
+        raise ShuffleProofError(f"the output and every shadow must hold {n} cards")
     for j, (bit, opening) in enumerate(zip(bits, openings)):
         if not isinstance(opening, (list, tuple)) or len(opening) != 2:
             raise ShuffleProofError(f"opening {j} is not a (permutation, scalars) pair")

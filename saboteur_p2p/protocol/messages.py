@@ -60,6 +60,13 @@ def _list(value: Any, what: str, max_len: int) -> list[Any]:
     return list(value)
 
 
+def _pair(value: Any, what: str) -> list[Any]:
+    pair = _list(value, what, 2)
+    if len(pair) != 2:
+        raise MalformedMessage(f"{what}: expected a pair")
+    return pair
+
+
 def _deck(value: Any, what: str) -> Deck:
     try:
         return Deck(value)
@@ -103,7 +110,7 @@ class Genesis:
         if not isinstance(b["config"], dict):
             raise MalformedMessage("genesis: config must be a map")
         seats = tuple(
-            (_bytes(_list(s, "seat", 2)[0], 32, "seat sign key"), _bytes(_list(s, "seat", 2)[1], 32, "seat dh key"))
+            (_bytes(_pair(s, "seat")[0], 32, "seat sign key"), _bytes(_pair(s, "seat")[1], 32, "seat dh key"))
             for s in _list(b["seats"], "genesis.seats", MAX_PLAYERS)
         )
         names = tuple(n if isinstance(n, str) and len(n) <= 40 else _bad("genesis.names: names are strings of at most 40 characters") for n in _list(b["names"], "genesis.names", MAX_PLAYERS))
@@ -176,11 +183,11 @@ class Shuffle:
         b = _map(body, "shuffle", ("decks", "shadows"))
         decks = []
         for item in _list(b["decks"], "shuffle.decks", 8):
-            pair = _list(item, "shuffle.decks item", 2)
+            pair = _pair(item, "shuffle.decks item")
             decks.append((_deck(pair[0], "shuffle deck"), _cards(pair[1], "shuffle deck cards")))
         shadows = []
         for item in _list(b["shadows"], "shuffle.shadows", 8):
-            pair = _list(item, "shuffle.shadows item", 2)
+            pair = _pair(item, "shuffle.shadows item")
             shadows.append((_deck(pair[0], "shadow deck"), [_cards(s, "shadow cards") for s in _list(pair[1], "shadows", MAX_SHUFFLE_ROUNDS)]))
         return cls(tuple(decks), tuple(shadows))
 
@@ -200,7 +207,7 @@ class Open:
         b = _map(body, "open", ("openings",))
         openings = []
         for item in _list(b["openings"], "open.openings", 8):
-            pair = _list(item, "open.openings item", 2)
+            pair = _pair(item, "open.openings item")
             per_shadow = []
             for opening in _list(pair[1], "openings", MAX_SHUFFLE_ROUNDS):
                 o = _list(opening, "opening", 2)

@@ -60,6 +60,10 @@ NEW_GAME = "new-game"
 DEFAULT_SHUFFLE_ROUNDS = 20
 
 
+class IllegalMove(ValueError):
+    """This seat's own move breaks the rules: a local error, nothing was signed or sent."""
+
+
 class ProtocolViolation(ValueError):
     """A peer broke the protocol; ``peer`` is the seat to blame."""
 
@@ -180,11 +184,21 @@ class Node:
         return self._send(head.kind, body)
 
     def move(self, action: str) -> bytes:
-        """This seat's move, as action text; it is checked when the record comes back in."""
+        """This seat's move, as action text; it is checked when the record comes back in.
+
+        An action card named without its handle ("map 1") goes out with the handle the
+        engine picks from this seat's hand: the other seats cannot see the hand, so they
+        could not pick it, and would refuse the move.
+        """
         if not self.awaiting_move():
             raise RuntimeError("it is not this seat's move")
+        assert self.state is not None
         self._making_since = time.perf_counter()
-        return self._send("action", ActionMsg(action).encode())
+        try:
+            resolved = self.state.check(action, player=self.seat)
+        except (IllegalActionError, InvalidActionError) as exc:
+            raise IllegalMove(str(exc)) from exc
+        return self._send("action", ActionMsg(str(resolved)).encode())
 
     def _send(self, kind: str, body: dict[str, Any]) -> bytes:
         assert self.identity is not None and self.seat is not None
@@ -465,7 +479,9 @@ class Node:
             return False
         except (IllegalActionError, InvalidActionError) as exc:
             assert self.work_player is not None
-            raise ProtocolViolation(self.work_player, "illegal-action", str(exc)) from None
+            # a take of gold checked only at the end of the game names its taker
+            culprit = getattr(exc, "player", None)
+            raise ProtocolViolation(self.work_player if culprit is None else culprit, "illegal-action", str(exc)) from None
         self.dealer.commit_attempt()
         if self.writer is not None and (self.state is None or trial.round != self.state.round):
             self.writer.sync()
@@ -549,4 +565,4 @@ def _shuffle_check(
     return check
 
 
-__all__ = ["Node", "GameSetup", "ProtocolViolation", "Expect", "NEW_GAME"]
+__all__ = ["Node", "GameSetup", "ProtocolViolation", "IllegalMove", "Expect", "NEW_GAME"]

@@ -1,0 +1,179 @@
+"""Schnorr, Chaum-Pedersen and sealed-share proofs (crypto/proofs.py), as properties.
+
+A proof made for one statement and context verifies for exactly that one: change any
+point of the statement, or the session, step, deck or prover it is bound to, and it
+fails.  Random bytes and invalid points never verify, and verifying never raises.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from saboteur_p2p.crypto.group import IDENTITY, L, G, add, base_mul, hash_to_point, mul, scalar_from_int
+from saboteur_p2p.crypto.proofs import (
+    Context,
+    open_sealed_share,
+    prove_dleq,
+    prove_key,
+    seal_share,
+    verify_dleq,
+    verify_key,
+    verify_sealed_share,
+)
+
+P = 2**255 - 19
+ORDER_8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+#: the identity, small-order points, a y off the curve, a non-canonical encoding, a point
+#: of mixed order, and byte strings of the wrong length
+BAD_POINTS = [
+    IDENTITY, bytes(32), (P - 1).to_bytes(32, "little"), ORDER_8, (2).to_bytes(32, "little"),
+    (P + 1).to_bytes(32, "little"), add(G, ORDER_8), b"", b"\x01" * 31,
+]
+
+scalars = st.integers(1, L - 1).map(scalar_from_int)
+points = st.integers(0, 2**64).map(lambda i: hash_to_point("proof-test", i))
+contexts = st.builds(Context, st.binary(min_size=32, max_size=32), st.text(max_size=10), st.text(max_size=6), st.integers(0, 11))
+seeds = st.integers(0, 2**32)
+bytes32 = st.binary(min_size=32, max_size=32)
+junk = st.one_of(bytes32, st.binary(max_size=40), st.none(), st.integers(), st.just(scalar_from_int(0)))
+
+
+def rand_of(seed: int):
+    rng = random.Random(seed)
+    return lambda n: rng.randbytes(n)
+
+
+def other_context(ctx: Context, field: str, data: st.DataObject) -> Context:
+    current = getattr(ctx, field)
+    new: Any
+    if field == "session":
+        new = data.draw(bytes32.filter(lambda b: b != current))
+    elif field == "prover":
+        new = data.draw(st.integers(0, 11).filter(lambda p: p != current))
+    else:
+        new = data.draw(st.text(max_size=10).filter(lambda t: t != current))
+    return dataclasses.replace(ctx, **{field: new})
+
+
+context_fields = st.sampled_from(["session", "step", "deck", "prover"])
+
+
+# -- Schnorr proof of knowledge ------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=scalars, ctx=contexts, seed=seeds, data=st.data())
+def test_a_key_proof_verifies_for_its_key_and_context_only(x, ctx, seed, data):
+    X = base_mul(x)
+    proof = prove_key(x, X, ctx, rand_of(seed))
+    assert verify_key(X, proof, ctx)
+    other = data.draw(scalars.filter(lambda y: y != x), label="other key")
+    assert not verify_key(base_mul(other), proof, ctx)
+    assert not verify_key(add(X, G), proof, ctx)  # a rogue key built from X
+    assert not verify_key(X, proof, other_context(ctx, data.draw(context_fields), data))
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=scalars, ctx=contexts, e=junk, s=junk, bad=st.sampled_from(BAD_POINTS))
+def test_random_bytes_and_invalid_points_never_verify_as_a_key_proof(x, ctx, e, s, bad):
+    X = base_mul(x)
+    assert not verify_key(X, (e, s), ctx)  # type: ignore[arg-type]
+    assert not verify_key(X, (e,), ctx)  # type: ignore[arg-type]
+    assert not verify_key(bad, prove_key(x, X, ctx, rand_of(0)), ctx)
+
+
+# -- Chaum-Pedersen equality of discrete logarithms --------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=scalars, H=points, ctx=contexts, seed=seeds, data=st.data())
+def test_a_dleq_proof_verifies_for_its_statement_and_context_only(x, H, ctx, seed, data):
+    X, Y = base_mul(x), mul(x, H)
+    proof = prove_dleq(x, X, H, Y, ctx, rand_of(seed))
+    assert verify_dleq(X, H, Y, proof, ctx)
+    other = data.draw(points.filter(lambda p: p not in (X, H, Y)), label="other point")
+    assert not verify_dleq(other, H, Y, proof, ctx)
+    assert not verify_dleq(X, other, Y, proof, ctx)
+    assert not verify_dleq(X, H, other, proof, ctx)
+    assert not verify_dleq(X, other, mul(x, other), proof, ctx)  # a true statement, but another one
+    assert not verify_dleq(X, H, Y, proof, other_context(ctx, data.draw(context_fields), data))
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=scalars, y=scalars, H=points, ctx=contexts, seed=seeds)
+def test_no_dleq_proof_for_a_false_statement_verifies(x, y, H, ctx, seed):
+    """A share y*H proven with the key X = xG: the prover's own proof for it fails."""
+    if x == y:
+        return
+    X, wrong = base_mul(x), mul(y, H)
+    assert not verify_dleq(X, H, wrong, prove_dleq(x, X, H, wrong, ctx, rand_of(seed)), ctx)
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=scalars, H=points, ctx=contexts, e=junk, s=junk, bad=st.sampled_from(BAD_POINTS), where=st.integers(0, 2))
+def test_random_bytes_and_invalid_points_never_verify_as_a_dleq_proof(x, H, ctx, e, s, bad, where):
+    X, Y = base_mul(x), mul(x, H)
+    assert not verify_dleq(X, H, Y, (e, s), ctx)  # type: ignore[arg-type]
+    statement = [X, H, Y]
+    statement[where] = bad
+    assert not verify_dleq(*statement, prove_dleq(x, X, H, Y, ctx, rand_of(0)), ctx)
+
+
+# -- sealed decryption shares ---------------------------------------------------------------
+
+
+@settings(max_examples=50, deadline=None)
+@given(x=scalars, y=scalars, z=scalars, C1=points, ctx=contexts, seed=seeds)
+def test_a_sealed_share_opens_to_the_decryption_share_for_its_recipient_only(x, y, z, C1, ctx, seed):
+    X, R = base_mul(x), base_mul(y)
+    E1, E2, proof = seal_share(x, X, C1, R, ctx, rand_of(seed))
+    assert verify_sealed_share(X, C1, R, E1, E2, proof, ctx)
+    assert open_sealed_share(y, E1, E2) == mul(x, C1)
+    if z != y:
+        assert open_sealed_share(z, E1, E2) != mul(x, C1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=scalars, y=scalars, C1=points, ctx=contexts, seed=seeds, data=st.data())
+def test_a_sealed_share_proof_verifies_for_its_statement_and_context_only(x, y, C1, ctx, seed, data):
+    X, R = base_mul(x), base_mul(y)
+    E1, E2, proof = seal_share(x, X, C1, R, ctx, rand_of(seed))
+    statement = [X, C1, R, E1, E2]
+    other = data.draw(points.filter(lambda p: p not in statement), label="other point")
+    for where in range(5):
+        changed = list(statement)
+        changed[where] = other
+        assert not verify_sealed_share(*changed, proof, ctx)
+    assert not verify_sealed_share(X, C1, R, E1, add(E2, G), proof, ctx)  # a share off by G
+    assert not verify_sealed_share(*statement, proof, other_context(ctx, data.draw(context_fields), data))
+    # the same share sealed to another recipient is another statement
+    assert not verify_sealed_share(X, C1, other, E1, E2, proof, ctx)
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=scalars, y=scalars, z=scalars, C1=points, ctx=contexts, seed=seeds, prover=st.integers(0, 11))
+def test_a_sealed_share_proof_of_another_prover_or_key_fails(x, y, z, C1, ctx, seed, prover):
+    """A seat cannot pass off another seat's sealed share (bound to the prover) or seal
+    a share made with another key."""
+    X, R = base_mul(x), base_mul(y)
+    E1, E2, proof = seal_share(x, X, C1, R, ctx, rand_of(seed))
+    if prover != ctx.prover:
+        assert not verify_sealed_share(X, C1, R, E1, E2, proof, dataclasses.replace(ctx, prover=prover))
+    if z != x:
+        E1, E2, proof = seal_share(z, base_mul(z), C1, R, ctx, rand_of(seed))
+        assert not verify_sealed_share(X, C1, R, E1, E2, proof, ctx)
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=scalars, y=scalars, C1=points, ctx=contexts, proof=st.tuples(junk, junk, junk), bad=st.sampled_from(BAD_POINTS), where=st.integers(0, 4))
+def test_random_bytes_and_invalid_points_never_verify_as_a_sealed_share(x, y, C1, ctx, proof, bad, where):
+    X, R = base_mul(x), base_mul(y)
+    E1, E2, honest = seal_share(x, X, C1, R, ctx, rand_of(0))
+    assert not verify_sealed_share(X, C1, R, E1, E2, proof, ctx)  # type: ignore[arg-type]
+    statement = [X, C1, R, E1, E2]
+    statement[where] = bad
+    assert not verify_sealed_share(*statement, honest, ctx)
