@@ -274,6 +274,9 @@ class SeatDealer:
     def public_random(self, n: int) -> int:
         return self.inner.public_random(n)
 
+    def reveal_many(self, deck, handles):
+        return self.inner.reveal_many(deck, handles)
+
     def reveal(self, deck: Deck, handle: int, to: frozenset[int] | None) -> Card | None:
         if to is None or self.seat in to:
             return self.inner.reveal(deck, handle, to)

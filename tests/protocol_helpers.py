@@ -71,6 +71,9 @@ class ScriptedDealer:
     def public_random(self, n):
         return self.coins.pop(0)
 
+    def reveal_many(self, deck, handles):
+        return [self.reveal(deck, h, None) for h in handles]
+
 
 def actions_of(game: LocalGame) -> list[str]:
     return [decode_record(r).body["action"] for r in game.records if decode_record(r).kind == "action"]

@@ -199,6 +199,19 @@ class MentalDealer:
             return self.my_faces.get(card)
         return None
 
+    def reveal_many(self, deck: Deck, handles: Sequence[int]) -> list[Card]:
+        """Reveal several cards to everyone in one share round."""
+        faces: list[Card | None] = []
+        blocked: Blocked | None = None
+        for handle in handles:
+            try:
+                faces.append(self.reveal(deck, handle, None))
+            except Blocked as exc:
+                blocked = blocked or exc  # ask for every share before blocking
+        if blocked is not None:
+            raise blocked
+        return faces  # type: ignore[return-value]
+
     # -- bookkeeping for the node ---------------------------------------------------------
 
     def _locate(self, deck: Deck, handle: int) -> CardKey:

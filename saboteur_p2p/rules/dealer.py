@@ -39,6 +39,9 @@ class Dealer(Protocol):
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
         """Show a card to ``to``; the face if this engine may see it, else None."""
 
+    def reveal_many(self, deck: Deck, handles: Sequence[int]) -> list[Card]:
+        """Show these cards to everyone at once (roles at a round's end, gold at the game's)."""
+
     def public_random(self, n: int) -> int:
         """A public random choice in range(n) that no player could bias."""
 
@@ -65,6 +68,9 @@ class TrustedDealer:
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card:
         return self.decks[deck][handle]
+
+    def reveal_many(self, deck: Deck, handles: Sequence[int]) -> list[Card]:
+        return [self.reveal(deck, h, None) for h in handles]
 
     def public_random(self, n: int) -> int:
         return self.rng.randrange(n)

@@ -622,10 +622,9 @@ class State:
 
     def _end_round(self, finder: int | None) -> None:
         n = self.players
-        for seat in range(n):
-            role = self.dealer.reveal(Deck.ROLES, self.roles[seat], None)
+        for handle, role in zip(self.roles, self.dealer.reveal_many(Deck.ROLES, self.roles)):
             assert isinstance(role, C.RoleCard)
-            self.role_faces[self.roles[seat]] = role.role
+            self.role_faces[handle] = role.role
         roles = tuple(self.role_faces[self.roles[s]] for s in range(n))
         self.revealed_roles = roles
         self.round_gold = [0] * n
@@ -729,11 +728,9 @@ class State:
         self._start_round(first)
 
     def _end_game(self) -> None:
-        for seat in range(self.players):
-            for g in self.gold_of[seat]:
-                face = self.dealer.reveal(Deck.GOLD, g, None)
-                if face is not None:
-                    self.gold_faces[g] = face  # type: ignore[assignment]
+        held = [g for golds in self.gold_of for g in golds]
+        for g, face in zip(held, self.dealer.reveal_many(Deck.GOLD, held)):
+            self.gold_faces[g] = face  # type: ignore[assignment]
         for taker, golds, amount in self.unchecked_takes:
             values = [self.gold_faces[g].nuggets for g in golds]
             if sum(values) > amount or 0 in values:
