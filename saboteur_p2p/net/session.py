@@ -17,8 +17,8 @@ from typing import Callable, Protocol
 
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter, MalformedRecord, decode_record, entry_hash
-from ..protocol.node import Node, ProtocolViolation
-from ..rules import IllegalActionError, InvalidActionError, State
+from ..protocol.node import IllegalMove, Node, ProtocolViolation
+from ..rules import State
 from .lobby import Table
 from .seatstate import restore, save_secrets
 from .transport import Transport
@@ -168,12 +168,10 @@ class Session:
                 if move is None:
                     return
                 try:
-                    assert node.state is not None
-                    node.state.check(move, player=self.seat)
-                except (IllegalActionError, InvalidActionError) as refused:
+                    record = node.move(move)
+                except IllegalMove as refused:
                     self.say(f"that move is not allowed: {refused}")
                     return
-                record = node.move(move)
                 self._sent_move_at = time.monotonic()
                 self._sent_in_round = node.state.round
             else:
@@ -209,6 +207,9 @@ class Session:
             return None
         if sender is None:
             return None  # not one of the seats: nothing it says matters
+        # a connection is known by the seat that signs on it, even if we missed its `link`
+        # (sent while we were still in the lobby) or ZeroMQ reconnected it under a new id
+        self.links.setdefault(connection, sender)
         self.last_heard[sender] = time.monotonic()
         if sender in self.away:
             self.away.discard(sender)
@@ -264,7 +265,9 @@ class Session:
             try:
                 self.node.receive(record)
             except ProtocolViolation as violation:
-                if violation.reason in ("signature", "unknown-sender", "malformed-record"):
+                # found before or by the signature check: the seat the record names may
+                # never have signed it, so it proves nothing against that seat
+                if violation.reason in ("version", "game-id", "signature", "unknown-sender", "malformed-record"):
                     self.say(f"dropped a record that {self.names[relayed_by]} relayed: {violation}")
                     return None
                 return self._cheater(violation)

@@ -1,0 +1,227 @@
+"""A misbehaving peer for the end-to-end network tests.
+
+The double is an honest seat (a random bot driving a real ``Session``) that, at chosen
+moments, also sends one class of bad input to every other seat: garbage bytes, oversized
+messages, malformed envelopes and bodies, bad signatures, an illegal action or an action
+out of turn.  It runs in a thread of the test process, with its own ``Identity`` and its
+own ``Transport`` (created inside the thread: ZeroMQ sockets belong to one thread), and
+takes its seat through ``join_lobby`` like any other joiner.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import msgpack
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.crypto.log import MAX_RECORD_SIZE, make_entry
+from saboteur_p2p.net.agents import BotAgent
+from saboteur_p2p.net.lobby import join_lobby
+from saboteur_p2p.net.session import Session, SessionResult
+from saboteur_p2p.net.transport import Transport
+from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE, WIRE_TAG, seal
+
+
+class DoubleStopped(Exception):
+    """The test ran out of patience with the double."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One bad thing to do, once, as soon as ``ready`` holds (checked before each honest step)."""
+
+    ready: Callable[[DoubleSession], bool]
+    act: Callable[[DoubleSession], None]
+
+
+@dataclass(frozen=True)
+class Trick:
+    stages: tuple[Stage, ...]
+    #: A cheat: after its last stage the double says nothing more (the others must stop it).
+    cheats: bool = False
+
+
+class DoubleSession(Session):
+    """A session that plays its stages in order and is otherwise honest (unless it cheats)."""
+
+    def __init__(self, *args: Any, trick: Trick, stop: threading.Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.trick = trick
+        self.stop = stop
+        self.stages_done = 0
+        #: the log heads at which this seat had to choose a move: one per move
+        self.move_heads: set[bytes] = set()
+
+    def _speak(self) -> None:
+        if self.stop.is_set():
+            raise DoubleStopped("stopped by the test")
+        if self.node.awaiting_move():
+            self.move_heads.add(self.node.log.head)
+        stages = self.trick.stages
+        if self.stages_done < len(stages) and stages[self.stages_done].ready(self):
+            stages[self.stages_done].act(self)
+            self.stages_done += 1
+        if self.trick.cheats and self.stages_done == len(stages):
+            return
+        super()._speak()
+
+
+# -- when --------------------------------------------------------------------------------
+
+
+def own_move(number: int) -> Callable[[DoubleSession], bool]:
+    """Ready when the double must choose its ``number``-th move (1 = its first)."""
+    return lambda session: session.node.awaiting_move() and len(session.move_heads) >= number
+
+
+def seat_to_move(seat_name: str) -> Callable[[DoubleSession], bool]:
+    """Ready when the whole table waits for the move of the seat called ``seat_name``."""
+    def ready(session: DoubleSession) -> bool:
+        head = session.node.next_expected
+        return head is not None and head.kind == "action" and session.names[head.speaker] == seat_name
+    return ready
+
+
+# -- what --------------------------------------------------------------------------------
+
+
+def to_everyone(session: Session, *messages: bytes) -> None:
+    for endpoint in session.endpoints.values():
+        for data in messages:
+            session.transport.send(endpoint, data)
+
+
+def next_record(session: Session, body: dict[str, object], kind: str = "action", sender: int | None = None,
+                game_id: bytes | None = None, identity: Identity | None = None) -> bytes:
+    """A record chained to the double's head with the next sequence number of ``sender``."""
+    node = session.node
+    sender = session.seat if sender is None else sender
+    seq = node.log.next_seq(sender)
+    entry = make_entry(identity or session.identity, game_id or session.setup.game_id, sender, seq, node.log.head, kind, body)
+    return entry.record
+
+
+def as_record(session: Session, record: bytes) -> bytes:
+    return seal(session.identity, "record", {"record": record})
+
+
+def a_legal_move(session: Session) -> str:
+    state = session.node.state
+    assert state is not None
+    return str(state.legal_actions()[0])
+
+
+def send_garbage(session: Session) -> None:
+    to_everyone(session, b"\xc1\xc1 this is not msgpack \xff", b"")
+
+
+def send_record_too_large(session: Session) -> None:
+    """A well-formed envelope whose record is over the record size limit."""
+    to_everyone(session, as_record(session, bytes(MAX_RECORD_SIZE + 1)))
+
+
+def send_message_too_large(session: Session) -> None:
+    """More bytes than a ZeroMQ message may hold: the receiver drops the connection."""
+    to_everyone(session, bytes(MAX_WIRE_MESSAGE + 1))
+
+
+def send_malformed(session: Session) -> None:
+    identity = session.identity
+    unknown_kind = msgpack.packb(
+        ["gossip", {}, identity.public.sign_key, identity.sign(msgpack.packb([WIRE_TAG, "gossip", {}], use_bin_type=True))],
+        use_bin_type=True,
+    )
+    to_everyone(
+        session,
+        msgpack.packb(["record", {"record": b""}, identity.public.sign_key], use_bin_type=True),  # three fields, not four
+        unknown_kind,
+        seal(identity, "ping", {"seat": session.seat, "records": "many", "away": []}),
+        seal(identity, "record", {"record": b"not a record"}),
+        seal(identity, "record", {"record": 42}),
+    )
+
+
+def send_bad_signatures(session: Session) -> None:
+    """Broken signatures on the envelope, on the double's own record, and on records in another seat's name."""
+    ping = seal(session.identity, "ping", {"seat": session.seat, "records": len(session.node.records), "away": []})
+    broken_ping = ping[:-1] + bytes([ping[-1] ^ 1])  # the signature is the envelope's last field
+    own = msgpack.unpackb(next_record(session, {"action": a_legal_move(session)}))
+    own_broken = msgpack.packb([own[0], own[1][:-1] + bytes([own[1][-1] ^ 1])], use_bin_type=True)
+    other = next((s for s in range(len(session.names)) if s != session.seat))
+    in_other_name = next_record(session, {"action": "pass 0"}, sender=other)  # signed with the double's key
+    other_game = next_record(session, {"action": "pass 0"}, sender=other, game_id=bytes(32))
+    to_everyone(session, broken_ping, as_record(session, own_broken), as_record(session, in_other_name), as_record(session, other_game))
+
+
+def send_illegal_action(session: Session) -> None:
+    to_everyone(session, as_record(session, next_record(session, {"action": "path 0 at 40,40"})))
+
+
+def send_out_of_turn(session: Session) -> None:
+    view = session.node.state.view_for(session.seat)  # type: ignore[union-attr]
+    handle = view.hand[0][0]
+    to_everyone(session, as_record(session, next_record(session, {"action": f"pass {handle}"})))
+
+
+TRICKS: dict[str, Trick] = {
+    "garbage": Trick((Stage(own_move(1), send_garbage), Stage(own_move(3), send_garbage))),
+    "oversized": Trick((Stage(own_move(1), send_record_too_large), Stage(own_move(2), send_message_too_large))),
+    "malformed": Trick((Stage(own_move(1), send_malformed),)),
+    "bad-signature": Trick((Stage(own_move(1), send_bad_signatures),)),
+    "illegal-action": Trick((Stage(own_move(1), send_illegal_action),), cheats=True),
+}
+
+
+def out_of_turn(victim_name: str) -> Trick:
+    """Move while the table waits for ``victim_name``'s move."""
+    return Trick((Stage(seat_to_move(victim_name), send_out_of_turn),), cheats=True)
+
+
+# -- running it --------------------------------------------------------------------------
+
+
+@dataclass
+class DoubleRun:
+    """The double's thread and what it left behind."""
+
+    thread: threading.Thread
+    stop: threading.Event
+    said: list[str] = field(default_factory=list)
+    result: SessionResult | None = None
+    error: BaseException | None = None
+    seat: int | None = None
+
+    def finish(self, timeout: float) -> None:
+        self.thread.join(timeout)
+        if self.thread.is_alive():
+            self.stop.set()
+            self.thread.join(10)
+
+
+def start_double(address: str, name: str, trick: Trick, log_dir: Path, wait: float = 60.0) -> DoubleRun:
+    """Join the table at ``address`` as ``name`` in a new thread and play ``trick`` there."""
+    stop = threading.Event()
+    run = DoubleRun(threading.Thread(name=f"double-{name}", daemon=True, target=lambda: None), stop)
+
+    def main() -> None:
+        transport = Transport("127.0.0.1:0")
+        try:
+            identity = Identity.generate()
+            table = join_lobby(identity, name, transport, address, None, run.said.append, timeout=30)
+            session = DoubleSession(
+                table, identity, transport, BotAgent("random", seed=7), log_dir, run.said.append, wait,
+                trick=trick, stop=stop,
+            )
+            run.seat = session.seat
+            run.result = session.run()
+        except BaseException as exc:  # reported by the test, which owns the thread
+            run.error = exc
+        finally:
+            transport.close()
+
+    run.thread = threading.Thread(name=f"double-{name}", daemon=True, target=main)
+    run.thread.start()
+    return run

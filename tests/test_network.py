@@ -1,0 +1,405 @@
+"""End to end over real sockets: whole games between peer processes on 127.0.0.1.
+
+Every peer is a ``python -m saboteur_p2p`` process (started in its own session, so that a
+host's bot peers die with it), except the misbehaving double of ``net_doubles``, which runs
+in a thread of this process.  Every wait is bounded, every process is killed when its test
+ends, and every file is under the test's ``tmp_path``.  Games use random bots and two shadow
+shuffles per proof to stay fast.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.crypto.log import TruncatedLog, read_log
+from saboteur_p2p.net.lobby import SeatInfo, Table
+from saboteur_p2p.net.session import Outcome, Session
+from saboteur_p2p.net.wire import seal
+from saboteur_p2p.rules import GameConfig
+
+from net_doubles import TRICKS, DoubleRun, out_of_turn, start_double
+
+#: Bounds on a 3-seat game (5-10 s on two cores) and a 10-seat game (35-70 s).
+SMALL_GAME = 90.0
+LARGE_GAME = 300.0
+SCORES = re.compile(r"^OK: \d+ records, final scores: (.+)$")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Peer:
+    """One peer process; its stdout and stderr go to ``output``."""
+
+    name: str
+    command: list[str]
+    output: Path
+    proc: subprocess.Popen[bytes]
+
+    def wait(self, timeout: float) -> int:
+        return self.proc.wait(timeout=timeout)
+
+    def text(self) -> str:
+        return self.output.read_text(errors="replace")
+
+    def last_line(self) -> str:
+        return self.text().strip().splitlines()[-1]
+
+
+class Processes:
+    """Starts peer processes in ``root`` and kills every one of them (and their children) at the end."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.started: list[Peer] = []
+
+    def start(self, name: str, args: list[str], verbose: bool = False, stdin: int = subprocess.DEVNULL) -> Peer:
+        env = dict(os.environ)
+        env.pop("SABOTEUR_P2P_VERBOSE", None)
+        if verbose:
+            env["SABOTEUR_P2P_VERBOSE"] = "1"
+        command = [sys.executable, "-m", "saboteur_p2p", *args]
+        output = self.root / f"{name}.out"
+        with open(output, "ab") as out:
+            proc = subprocess.Popen(command, cwd=self.root, env=env, stdin=stdin, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        peer = Peer(name, command, output, proc)
+        self.started.append(peer)
+        return peer
+
+    def restart(self, peer: Peer, verbose: bool = False) -> Peer:
+        """The same command again, its output appended to the same file."""
+        return self.start(peer.name, peer.command[3:], verbose)
+
+    def kill_all(self) -> None:
+        for peer in self.started:
+            try:
+                os.killpg(peer.proc.pid, signal.SIGKILL)  # the peer and the bot peers it spawned
+            except ProcessLookupError:
+                pass
+            if peer.proc.stdin is not None:
+                peer.proc.stdin.close()
+            try:
+                peer.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[Processes]:
+    procs = Processes(tmp_path)
+    try:
+        yield procs
+    finally:
+        procs.kill_all()
+
+
+def host_args(port: int, seats: int, bots: int = 0, wait: float = 60, log_dir: str = "host") -> list[str]:
+    """A host whose own seat is a random bot, with ``bots`` random bot peer processes."""
+    return [
+        "host", "--bind", f"127.0.0.1:{port}", "--seats", str(seats), "--bot", "random",
+        "--bots", str(bots), "--bots-kind", "random", "--log-dir", log_dir, "--identity", f"{log_dir}/host.identity",
+        "--shuffle-rounds", "2", "--wait", str(wait), "--quiet",
+    ]
+
+
+def join_args(port: int, name: str, wait: float = 60, bot: str | None = "random") -> list[str]:
+    args = ["join", f"127.0.0.1:{port}", "--name", name, "--log-dir", name, "--identity", f"{name}.identity", "--wait", str(wait), "--quiet"]
+    return args + (["--bot", bot] if bot else [])
+
+
+def game_logs(directory: Path) -> list[Path]:
+    return sorted(directory.rglob("game-*.log"))
+
+
+def only_log(directory: Path, timeout: float = 30.0) -> Path:
+    """The one game log in ``directory`` (waiting for it to appear)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        logs = game_logs(directory)
+        if logs:
+            assert len(logs) == 1, logs
+            return logs[0]
+        time.sleep(0.1)
+    raise AssertionError(f"no game log appeared in {directory} within {timeout} s")
+
+
+def records_in(log: Path) -> list[bytes]:
+    """The whole records of a log that may be being written (or was cut by a crash)."""
+    try:
+        return read_log(log)
+    except TruncatedLog as cut:
+        return cut.records
+
+
+def wait_for_records(log_dir: Path, count: int, timeout: float = 60.0) -> Path:
+    log = only_log(log_dir, timeout)
+    deadline = time.monotonic() + timeout
+    while len(records_in(log)) <= count:
+        assert time.monotonic() < deadline, f"{log} did not pass {count} records within {timeout} s"
+        time.sleep(0.05)
+    return log
+
+
+def seat_of(log: Path) -> int:
+    match = re.search(r"-seat(\d+)\.log$", log.name)
+    assert match, log
+    return int(match.group(1))
+
+
+def verify(*logs: Path) -> list[str]:
+    """``saboteur-p2p verify`` on each log (two at a time); asserts it accepts each; returns its verdicts."""
+    verdicts = []
+    for i in range(0, len(logs), 2):
+        runs = [subprocess.Popen([sys.executable, "-m", "saboteur_p2p", "verify", str(log)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                for log in logs[i:i + 2]]
+        for log, run in zip(logs[i:i + 2], runs):
+            try:
+                out, _ = run.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                run.kill()
+                run.communicate()
+                raise
+            text = out.decode().strip()
+            assert run.returncode == 0, f"verify {log}: {text}"
+            verdicts.append(text)
+    return verdicts
+
+
+def assert_same_log(logs: list[Path]) -> None:
+    """Every peer holds the same records, so the same head hash: the files are byte for byte equal."""
+    first = logs[0].read_bytes()
+    assert first, logs[0]
+    for log in logs[1:]:
+        assert log.read_bytes() == first, f"{log} differs from {logs[0]}"
+
+
+def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> str:
+    """The host and its bot peers finished with the same scores, and the same log that verify accepts."""
+    assert host.wait(LARGE_GAME) == 0, host.text()
+    results = [host.last_line()] + [(log_dir / f"random-{i}" / "output.txt").read_text().strip().splitlines()[-1] for i in range(1, seats)]
+    assert results[0].startswith("game over. nuggets: "), results[0]
+    assert set(results) == {results[0]}, results  # every bot peer printed the same result: it finished (exit 0)
+    logs = game_logs(log_dir)
+    assert sorted(seat_of(log) for log in logs) == list(range(seats))
+    assert_same_log(logs)
+    # byte-identical files get the same verdict: verify each copy at a small table, one at a large one
+    verdicts = verify(*(logs if seats <= 3 else logs[:1]))
+    assert set(verdicts) == {verdicts[0]}
+    match = SCORES.match(verdicts[0])
+    assert match, verdicts[0]
+    assert results[0] == f"game over. nuggets: {match.group(1)}"
+    return verdicts[0]
+
+
+# -- whole games -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def three_seat_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """A finished 3-seat game (host and two bot peer processes): its log directory and verdict."""
+    root = tmp_path_factory.mktemp("three-seats")
+    procs = Processes(root)
+    try:
+        host = procs.start("host", host_args(free_port(), 3, bots=2))
+        verdict = assert_finished_table(host, root / "host", 3)
+        yield root / "host", verdict
+    finally:
+        procs.kill_all()
+
+
+def test_three_bot_peers_finish_three_rounds_with_one_log(three_seat_game: tuple[Path, str]) -> None:
+    """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, identical logs, verify accepts each."""
+    log_dir, verdict = three_seat_game
+    assert verdict.startswith("OK: ")
+
+
+def test_ten_bot_peers_finish_three_rounds_with_one_log(processes: Processes, tmp_path: Path) -> None:
+    """The largest table: a bot host and 9 bot peer processes, 3 rounds, one log between them."""
+    host = processes.start("host", host_args(free_port(), 10, bots=9))
+    assert_finished_table(host, tmp_path / "host", 10)
+
+
+def test_replay_prints_the_game_move_by_move(three_seat_game: tuple[Path, str]) -> None:
+    """``replay LOG`` tells the game from the log: rounds, moves, then the game-over line and the verdict."""
+    log_dir, verdict = three_seat_game
+    log = game_logs(log_dir)[0]
+    run = subprocess.run([sys.executable, "-m", "saboteur_p2p", "replay", str(log)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert re.fullmatch(r"-- round 1: player \d+ starts", lines[0]), lines[0]
+    assert sum(1 for line in lines if re.fullmatch(r"-- round \d: player \d+ starts", line)) == 3
+    assert sum(1 for line in lines if re.match(r"-- round \d won by ", line)) == 3
+    assert sum(1 for line in lines if re.match(r"P\d+ (host|random-\d+): ", line)) > 20
+    assert lines[-2].startswith("== game over. nuggets: P0 "), lines[-2]
+    assert lines[-1] == verdict
+    # the replay's nuggets are the verified scores, seat by seat
+    nuggets = re.findall(r"P\d+ (\d+)", lines[-2].split(". winner")[0])
+    assert nuggets == re.findall(r" (\d+)(?:,|$)", verdict.split("final scores: ")[1])
+
+
+def test_two_tables_on_one_machine_at_once(processes: Processes, tmp_path: Path) -> None:
+    """Two hosts on two ports, each with 2 bot peer processes, play at the same time: both finish."""
+    first = processes.start("first", host_args(free_port(), 3, bots=2, log_dir="first"))
+    second = processes.start("second", host_args(free_port(), 3, bots=2, log_dir="second"))
+    verdicts = [assert_finished_table(first, tmp_path / "first", 3), assert_finished_table(second, tmp_path / "second", 3)]
+    games = {log.name.split("-seat")[0] for log in game_logs(tmp_path)}
+    assert len(games) == 2, games  # two games, not one table seen twice
+    assert all(v.startswith("OK: ") for v in verdicts)
+
+
+# -- peers that crash --------------------------------------------------------------------
+
+
+def test_killed_peer_rejoins_and_the_game_finishes(processes: Processes, tmp_path: Path) -> None:
+    """A peer killed with SIGKILL mid-round and started again with the same command takes its
+    seat back from its log and secrets; every peer finishes with the same log and scores."""
+    port = free_port()
+    host = processes.start("host", host_args(port, 3, wait=60), verbose=True)
+    b1 = processes.start("b1", join_args(port, "b1"))
+    victim = processes.start("victim", join_args(port, "victim"), verbose=True)
+    log = wait_for_records(tmp_path / "victim", 150)
+    victim.proc.kill()
+    assert host.proc.poll() is None and b1.proc.poll() is None  # mid-game
+    assert victim.wait(10) == -signal.SIGKILL
+    before = len(records_in(log))
+    victim = processes.restart(victim, verbose=True)
+
+    for peer in (host, b1, victim):
+        assert peer.wait(SMALL_GAME) == 0, peer.text()
+    assert re.search(rf"resumed seat {seat_of(log)} from \d+ saved records", victim.text()), victim.text()
+    results = {peer.last_line() for peer in (host, b1, victim)}
+    assert len(results) == 1 and results.pop().startswith("game over. nuggets: ")
+    logs = [only_log(tmp_path / "host"), only_log(tmp_path / "b1"), log]
+    assert_same_log(logs)
+    assert len(read_log(log)) > before
+    (verdict,) = verify(log)
+    assert verdict.startswith("OK: ")
+    assert f"game over. nuggets: {SCORES.match(verdict).group(1)}" == host.last_line()  # type: ignore[union-attr]
+
+
+def test_peer_that_never_returns_ends_the_game_for_the_others(processes: Processes, tmp_path: Path) -> None:
+    """The others wait --wait 3 s for a killed peer, then stop: exit 4, the gone seat named,
+    their logs saved, and verify says the log is sound so far."""
+    port = free_port()
+    host = processes.start("host", host_args(port, 3, wait=3), verbose=True)
+    b1 = processes.start("b1", join_args(port, "b1", wait=3), verbose=True)
+    victim = processes.start("victim", join_args(port, "victim", wait=3))
+    seat = seat_of(wait_for_records(tmp_path / "victim", 150))
+    victim.proc.kill()
+
+    for peer, directory in ((host, "host"), (b1, "b1")):
+        assert peer.wait(60) == 4, peer.text()
+        text = peer.text()
+        assert f"victim (seat {seat}) did not come back within 3 s; the game ends" in text
+        log = only_log(tmp_path / directory)
+        assert f"log saved: {log.relative_to(tmp_path)}" in text
+        (verdict,) = verify(log)
+        assert verdict.startswith("OK so far: "), verdict
+
+
+# -- a misbehaving peer ------------------------------------------------------------------
+
+
+def start_table_with_double(processes: Processes, tmp_path: Path, trick_name: str, human: bool = False) -> tuple[Peer, Peer, DoubleRun]:
+    """A host process, one joiner process (a bot, or a person who never types) and the double."""
+    port = free_port()
+    host = processes.start("host", host_args(port, 3), verbose=True)
+    other = "human" if human else "b1"
+    joiner = processes.start(other, join_args(port, other, bot=None if human else "random"), verbose=True,
+                             stdin=subprocess.PIPE if human else subprocess.DEVNULL)
+    trick = out_of_turn(other) if trick_name == "out-of-turn" else TRICKS[trick_name]
+    double = start_double(f"127.0.0.1:{port}", "double", trick, tmp_path / "double")
+    return host, joiner, double
+
+
+@pytest.mark.parametrize("trick, reports", [
+    ("garbage", ["dropped a bad message from seat {seat} (double): not msgpack"]),
+    ("oversized", ["dropped a malformed record relayed by double: record of 4194305 bytes is over the limit"]),
+    ("malformed", [
+        "dropped a bad message from seat {seat} (double): an envelope is [kind, body, key, signature]",
+        "dropped a bad message from seat {seat} (double): unknown kind 'gossip'",
+        "dropped a bad ping from double: ping: field 'records' must be",
+        "dropped a malformed record relayed by double: ",
+        "dropped a bad record from double: record: field 'record' must be",
+    ]),
+    ("bad-signature", [
+        "dropped a bad message from seat {seat} (double): ping: bad signature",
+        "dropped a record that double relayed: peer {seat} broke the protocol (signature)",
+        "dropped a record that double relayed: peer 0 broke the protocol (signature)",
+        "dropped a record that double relayed: peer 0 broke the protocol (game-id)",
+    ]),
+])
+def test_bad_input_is_dropped_and_the_game_goes_on(processes: Processes, tmp_path: Path, trick: str, reports: list[str]) -> None:
+    """Garbage bytes, oversized messages (a record over the record limit in a good envelope; a
+    message over the wire limit, on which ZeroMQ drops the connection and the peers resend what
+    was lost), malformed envelopes and bodies, and bad signatures (on the envelope, on the
+    double's own record, on records forged in the host's name) are dropped and reported by the
+    honest peers, naming the sender; nobody is blamed and the game finishes for everyone."""
+    host, joiner, double = start_table_with_double(processes, tmp_path, trick)
+    for peer in (host, joiner):
+        assert peer.wait(SMALL_GAME) == 0, peer.text()
+    double.finish(30)
+    assert double.error is None, double.error
+    assert double.result is not None and double.result.outcome is Outcome.FINISHED, double.said
+    for peer in (host, joiner):
+        text = peer.text()
+        dropped = "\n".join(line for line in text.splitlines() if "dropped" in line)
+        for report in reports:
+            assert report.format(seat=double.seat) in text, f"{peer.name} did not report {report!r}; it said:\n{dropped}"
+        assert "broke the protocol:" not in text
+    assert host.last_line() == joiner.last_line() == double.result.message
+    logs = [only_log(tmp_path / "host"), only_log(tmp_path / "b1"), only_log(tmp_path / "double")]
+    assert_same_log(logs)
+    (verdict,) = verify(logs[0])
+    assert host.last_line() == f"game over. nuggets: {SCORES.match(verdict).group(1)}"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("trick, rule", [("illegal-action", "illegal-action"), ("out-of-turn", "out-of-turn")])
+def test_cheating_double_is_named_to_everyone(processes: Processes, tmp_path: Path, trick: str, rule: str) -> None:
+    """A validly signed action that breaks the rules (a card played off the board at the
+    double's own turn) or comes out of turn (while the table waits for the person's move) names
+    the double to every honest peer: they exit 3 saying who broke which rule, the offending
+    record is not appended, and verify accepts their logs up to it, due from the seat whose
+    turn it was."""
+    host, joiner, double = start_table_with_double(processes, tmp_path, trick, human=trick == "out-of-turn")
+    for peer in (host, joiner):
+        assert peer.wait(SMALL_GAME) == 3, peer.text()
+    double.finish(30)
+    assert double.error is None, double.error
+    assert double.result is not None and double.result.outcome is Outcome.CHEATER and double.result.culprit == double.seat
+    for peer in (host, joiner):
+        text = peer.text()
+        assert re.search(rf"double \(seat {double.seat}\) broke the protocol: {rule}: |stopped the game: double broke the protocol \({rule}: ", text), text
+        log = only_log(tmp_path / peer.name)
+        (verdict,) = verify(log)
+        due = double.seat if trick == "illegal-action" else seat_of(only_log(tmp_path / "human"))
+        assert verdict.startswith("OK so far: ") and verdict.endswith(f"the next record was due from seat {due} (action)"), verdict
+
+
+def test_a_connection_is_known_by_the_seat_that_signs_on_it(tmp_path: Path) -> None:
+    """A joiner still in the lobby when a peer's ``link`` arrives drops it (the lobby reads only
+    lobby messages): the session then knows the connection by the first envelope a seat signs
+    on it, so garbage sent on it later is still pinned on that seat (found by the tests above,
+    which failed now and then under load)."""
+    identities = [Identity.generate() for _ in range(3)]
+    seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities))
+    said: list[str] = []
+    session = Session(Table(bytes(range(32)), GameConfig(3), 2, seats), identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
+    session._handle(b"connection", seal(identities[2], "ping", {"seat": 2, "records": 0, "away": []}))
+    session._handle(b"connection", b"\xc1")
+    assert said == ["dropped a bad message from seat 2 (s2): not msgpack: FormatError"]
