@@ -239,11 +239,7 @@ class Session:
         elif env.kind == "chat":
             self.agent.chat(sender, self.names[sender], env.field("text", str, 200))
         elif env.kind == "abort":
-            culprit = env.field("culprit", int)
-            reason = env.field("reason", str, 64)
-            detail = env.field("detail", str, 500)
-            name = self.names[culprit] if 0 <= culprit < len(self.names) else f"seat {culprit}"
-            return self._end(Outcome.CHEATER, f"{self.names[sender]} stopped the game: {name} broke the protocol ({reason}: {detail})", culprit)
+            return self._heard_abort(env, sender)
         elif env.kind == "bye":
             return self._end(Outcome.QUIT, f"{self.names[sender]} left the table; the game ends", sender)
         return None
@@ -270,7 +266,7 @@ class Session:
                 if violation.reason in ("version", "game-id", "signature", "unknown-sender", "malformed-record"):
                     self.say(f"dropped a record that {self.names[relayed_by]} relayed: {violation}")
                     return None
-                return self._cheater(violation)
+                return self._cheater(violation, record)
             self.seen.add(entry_hash(decode_record(record).raw))
             if self.node.writer is not None:
                 self.node.writer.flush()
@@ -290,8 +286,36 @@ class Session:
                 self.turn_latencies.append(time.monotonic() - self._sent_move_at)
             self._sent_move_at = None
 
-    def _cheater(self, violation: ProtocolViolation) -> SessionResult:
-        data = seal(self.identity, "abort", {"culprit": violation.peer, "reason": violation.reason, "detail": violation.detail[:500]})
+    def _heard_abort(self, env: Envelope, sender: int) -> SessionResult:
+        """Another seat stopped the game naming a cheater: check its evidence ourselves."""
+        culprit = env.field("culprit", int)
+        reason = env.field("reason", str, 64)
+        evidence = env.body.get("evidence")
+        if self.node.aborted is None:
+            try:
+                self.node.run_deferred_checks()  # a shuffle proof we meant to check later
+            except ProtocolViolation as violation:
+                self.node.aborted = violation
+        if isinstance(evidence, bytes) and self.node.aborted is None:
+            confirmed = self._take_record(evidence, sender)
+            if confirmed is not None:
+                return confirmed  # our own node found the violation in the evidence
+        if self.node.aborted is not None and self.node.aborted.peer == culprit:
+            v = self.node.aborted
+            return self._end(Outcome.CHEATER, f"{self.names[culprit]} (seat {culprit}) broke the protocol: {v.reason}: {v.detail}", culprit)
+        name = self.names[culprit] if 0 <= culprit < len(self.names) else f"seat {culprit}"
+        return self._end(
+            Outcome.QUIT,
+            f"{self.names[sender]} stopped the game saying {name} broke the protocol ({reason}); "
+            "its evidence did not show that here, so nobody is blamed but the one who stopped",
+            sender,
+        )
+
+    def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
+        """Name the cheater to everyone, with the record that shows it, and stop."""
+        data = seal(self.identity, "abort", {
+            "culprit": violation.peer, "reason": violation.reason, "detail": violation.detail[:500], "evidence": evidence,
+        })
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
         name = self.names[violation.peer] if 0 <= violation.peer < len(self.names) else "an unknown peer"

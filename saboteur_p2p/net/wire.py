@@ -15,7 +15,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | record    | peer -> peer         | record (bytes) |
 | ping      | peer -> peer         | seat, records (int), away [seats] |
 | chat      | peer -> peer         | seat, text |
-| abort     | peer -> peer         | culprit, reason, detail |
+| abort     | peer -> peer         | culprit, reason, detail, evidence (the record that shows it) |
 | bye       | peer -> peer         | seat |
 """
 from __future__ import annotations

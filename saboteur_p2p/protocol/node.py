@@ -405,6 +405,10 @@ class Node:
             del self.shuffles[run.need.batch]
         run.outputs, run.shadows, run.values = None, None, None
 
+    def run_deferred_checks(self) -> None:
+        """Check now the shuffle proofs kept for later (raises ProtocolViolation)."""
+        self._run_deferred_checks()
+
     def _run_deferred_checks(self) -> None:
         while self.deferred_checks:
             self.deferred_checks.pop(0)()
