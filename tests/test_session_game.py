@@ -66,3 +66,54 @@ def test_a_seat_s_own_illegal_move_is_a_local_error_and_nothing_is_sent():
             node.move(bad)
     assert node.aborted is None and (len(node.records), node.seq, node.log.head) == before
     assert node.awaiting_move()
+
+
+def _at_a_move(seed):
+    return play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=seed, shuffle_rounds=2,
+                           rand=seeded_bytes(seed), until=first_move_expected)
+
+
+def _deliver_all(game, record, mover):
+    from saboteur_p2p.protocol.node import ProtocolViolation
+
+    verdicts = {}
+    for seat, node in enumerate(game.nodes + [game.spectator]):
+        if seat == mover:
+            continue
+        try:
+            node.receive(record)
+            verdicts[seat] = None
+        except ProtocolViolation as violation:
+            verdicts[seat] = (violation.peer, violation.reason)
+    return verdicts
+
+
+def test_a_move_carries_the_mover_s_shares_and_a_bad_one_is_blamed_on_it():
+    from saboteur_p2p.protocol.messages import PublicShare, Shares
+
+    game = _at_a_move(7)
+    mover = game.spectator.next_expected.speaker
+    node = game.nodes[mover]
+    play = next(a for a in node.state.legal_actions() if not str(a).startswith("pass"))
+    honest = node._shares_with_move(str(play))
+    assert honest is not None and honest.public  # the played card's share rides with the move
+    bad = Shares(tuple(PublicShare(p.card, p.share, (p.proof[1], p.proof[0])) for p in honest.public), honest.sealed)
+    node._shares_with_move = lambda text: bad
+    record = node.move(str(play))
+    assert set(_deliver_all(game, record, mover).values()) == {(mover, "bad-share")}
+
+
+def test_shares_sent_with_a_move_that_needs_none_are_refused():
+    game = _at_a_move(8)
+    mover = game.spectator.next_expected.speaker
+    node = game.nodes[mover]
+    discard = next(a for a in node.state.legal_actions() if str(a).startswith("pass"))
+    other = next(a for a in node.state.legal_actions() if not str(a).startswith("pass"))
+    shares = node._shares_with_move(str(other))
+    node._shares_with_move = lambda text: shares
+    from saboteur_p2p.protocol.node import ProtocolViolation
+
+    with pytest.raises(ProtocolViolation, match="wrong-shares"):
+        node.move(str(discard))  # the mover's own node refuses it too
+    record = node.log.entries[-1].record
+    assert set(_deliver_all(game, record, mover).values()) == {(mover, "wrong-shares")}

@@ -276,17 +276,23 @@ class Shares:
 
 @dataclass(frozen=True)
 class ActionMsg:
+    """A move, and optionally the shares its mover owes once the move blocks on a reveal."""
+
     action: str
+    shares: Shares | None = None
 
     @classmethod
     def decode(cls, body: Any) -> ActionMsg:
-        b = _map(body, "action", ("action",))
+        fields = ("action", "shares") if isinstance(body, dict) and "shares" in body else ("action",)
+        b = _map(body, "action", fields)
         if not isinstance(b["action"], str) or len(b["action"]) > 400:
             raise MalformedMessage("action: expected text of at most 400 characters")
-        return cls(b["action"])
+        return cls(b["action"], Shares.decode(b["shares"]) if "shares" in b else None)
 
     def encode(self) -> dict[str, Any]:
-        return {"action": self.action}
+        if self.shares is None:
+            return {"action": self.action}
+        return {"action": self.action, "shares": self.shares.encode()}
 
 
 MESSAGE_TYPES: dict[str, type] = {

@@ -148,6 +148,8 @@ class Node:
         #: shuffle proofs this seat checks later: the next shuffler first sends its own
         #: shuffle and opening, so checking does not lengthen the chain of shuffles.
         self.deferred_checks: list[Callable[[], None]] = []
+        #: shares the mover sent with its move, kept until the move blocks on a reveal
+        self.early_shares: Shares | None = None
         #: seconds the last record took to make (signing included, taking it in excluded)
         self.last_make_seconds = 0.0
         self.seq = 0
@@ -195,10 +197,24 @@ class Node:
         assert self.state is not None
         self._making_since = time.perf_counter()
         try:
-            resolved = self.state.check(action, player=self.seat)
+            text = str(self.state.check(action, player=self.seat))
         except (IllegalActionError, InvalidActionError) as exc:
             raise IllegalMove(str(exc)) from exc
-        return self._send("action", ActionMsg(str(resolved)).encode())
+        return self._send("action", ActionMsg(text, self._shares_with_move(text)).encode())
+
+    def _shares_with_move(self, text: str) -> Shares | None:
+        """The shares this seat will owe once its move blocks on a public reveal, sent with the
+        move itself: the share round that follows is one record shorter."""
+        assert self.state is not None
+        self.dealer.begin_attempt()
+        try:
+            self.state.clone().play(text, player=self.seat)
+        except Blocked as blocked:
+            need = blocked.need
+            if isinstance(need, RevealNeed) and need.audience is None:
+                owed = self.dealer.owed_by(self.seat)  # type: ignore[arg-type]
+                return self._shares_for(tuple(owed)) if owed else None
+        return None
 
     def _send(self, kind: str, body: dict[str, Any]) -> bytes:
         assert self.identity is not None and self.seat is not None
@@ -256,11 +272,14 @@ class Node:
         return Open(tuple((deck, open_shadows(witnesses[deck], bits)) for deck in run.decks)).encode()
 
     def _make_shares(self, head: Expect) -> dict[str, Any]:
+        return self._shares_for(head.topic).encode()
+
+    def _shares_for(self, needs: tuple[RevealNeed, ...]) -> Shares:
         assert self.secret is not None and self.seat is not None
         me = self.seat
         X = self.keys[me]
         public, sealed = [], []
-        for need in head.topic:
+        for need in needs:
             c1, _ = self.dealer.ciphertext(need.card)
             if need.audience is None:
                 share = mul(self.secret, c1)
@@ -270,7 +289,7 @@ class Node:
             for recipient in sorted(need.audience):
                 E1, E2, proof3 = seal_share(self.secret, X, c1, self.keys[recipient], self._share_ctx(need, me, recipient), self.rand)
                 sealed.append(SealedShare(need.card, tuple(sorted(need.audience)), recipient, E1, E2, proof3))
-        return Shares(tuple(public), tuple(sealed)).encode()
+        return Shares(tuple(public), tuple(sealed))
 
     # -- receiving -----------------------------------------------------------------------
 
@@ -414,11 +433,13 @@ class Node:
             self.deferred_checks.pop(0)()
 
     def _on_shares(self, entry: Entry, head: Expect) -> None:
-        message = Shares.decode(entry.body)
-        sender = entry.sender
+        self._take_shares(entry.sender, Shares.decode(entry.body), head.topic)
+
+    def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...]) -> None:
+        """Check and keep a seat's shares, which must be exactly the ones it owes."""
         X = self.keys[sender]
-        wanted_public = [n for n in head.topic if n.audience is None]
-        wanted_sealed = [(n, r) for n in head.topic if n.audience is not None for r in sorted(n.audience)]
+        wanted_public = [n for n in owed if n.audience is None]
+        wanted_sealed = [(n, r) for n in owed if n.audience is not None for r in sorted(n.audience)]
         got_public = [RevealNeed(p.card, None) for p in message.public]
         got_sealed = [(RevealNeed(s.card, frozenset(s.audience)), s.recipient) for s in message.sealed]
         if got_public != wanted_public or got_sealed != wanted_sealed:
@@ -449,6 +470,7 @@ class Node:
     def _on_action(self, entry: Entry, head: Expect) -> None:
         message = ActionMsg.decode(entry.body)
         self.work, self.work_player = message.action, entry.sender
+        self.early_shares = message.shares
 
     # -- running the engine ----------------------------------------------------------------
 
@@ -480,12 +502,14 @@ class Node:
                 trial.play(self.work, player=self.work_player)
         except Blocked as blocked:
             self._queue_for(blocked.need)
+            self._no_early_shares_left()
             return False
         except (IllegalActionError, InvalidActionError) as exc:
             assert self.work_player is not None
             # a take of gold checked only at the end of the game names its taker
             culprit = getattr(exc, "player", None)
             raise ProtocolViolation(self.work_player if culprit is None else culprit, "illegal-action", str(exc)) from None
+        self._no_early_shares_left()
         self.dealer.commit_attempt()
         if self.writer is not None and (self.state is None or trial.round != self.state.round):
             self.writer.sync()
@@ -495,6 +519,12 @@ class Node:
         if self.on_commit is not None:
             self.on_commit(trial)
         return True
+
+    def _no_early_shares_left(self) -> None:
+        """Shares sent with a move are for the public reveal the move blocks on, and only that."""
+        early, self.early_shares = self.early_shares, None
+        if early is not None and self.work_player is not None:
+            raise ProtocolViolation(self.work_player, "wrong-shares", "shares sent with a move that blocked on no public reveal")
 
     def _queue_for(self, need: object) -> None:
         n = self.players
@@ -512,6 +542,10 @@ class Node:
                 self.expect.extend(Expect(i, "reveal", ("shuffle", need.batch, j)) for i in range(n) if i != j)
                 self.expect.append(Expect(j, "open", (need.batch,)))
         else:
+            if self.early_shares is not None and isinstance(need, RevealNeed) and need.audience is None:
+                assert self.work_player is not None
+                early, self.early_shares = self.early_shares, None
+                self._take_shares(self.work_player, early, tuple(self.dealer.owed_by(self.work_player)))
             self._queue_share_round()
 
     def _queue_share_round(self) -> None:
