@@ -6,12 +6,15 @@ import json
 import os
 import sys
 import time
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .botapi import BotLoadError
 from .crypto.identity import Identity, IdentityError
 from .net.lobby import LobbyError
 from .rules import VARIANTS, GameConfig
+
+if TYPE_CHECKING:
+    from .client.app import ClientRun
 
 
 def _variants(text: str) -> frozenset[str]:
@@ -72,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
     host.add_argument("--bot", metavar="NAME", help="your own seat is this bot (headless)")
     _session_options(host)
+    _client_options(host)
     host.set_defaults(run=cmd_host)
 
     join = commands.add_parser("join", help="take a seat at a table (or take yours back after a crash)")
@@ -80,7 +84,22 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
     _session_options(join)
+    _client_options(join)
     join.set_defaults(run=cmd_join)
+
+    play = commands.add_parser("play", help="play at a table of bots on this machine, in the full-screen client")
+    play.add_argument("--players", type=int, default=None,
+                      help="players at the table, you included, 3-10 (default 5, or one per bot listed in --bots and you)")
+    play.add_argument("--bots", type=_bots, default=None,
+                      help="comma-separated bot names, one per bot seat, cycled if short (default heuristic)")
+    play.add_argument("--edition", default="base", choices=["base"])
+    play.add_argument("--variant", type=_variants, default=frozenset())
+    play.add_argument("--name", default=os.environ.get("USER", "you"))
+    play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
+    play.add_argument("--seed", type=int, default=None, help="deal seed for --offline (default: random)")
+    _session_options(play)
+    _client_options(play)
+    play.set_defaults(run=cmd_play)
 
     replay = commands.add_parser("replay", help="print a game from its log, move by move")
     replay.add_argument("log", metavar="LOGFILE")
@@ -143,6 +162,16 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="print only the result")
 
 
+def _client_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--plain", action="store_true", help="a plain line prompt instead of the full-screen client "
+                     "(also used when stdin or stdout is not a terminal)")
+
+
+def _wants_client(args: argparse.Namespace) -> bool:
+    """A person plays in the full-screen client unless a bot plays, --plain, or no terminal."""
+    return not getattr(args, "bot", None) and not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _identity(args: argparse.Namespace) -> "Identity":
     from .crypto.identity import default_identity_path, load_or_create
 
@@ -164,8 +193,17 @@ def cmd_host(args: argparse.Namespace) -> int:
     config = GameConfig(args.seats, args.edition, args.variant)
     if args.bots < 0 or args.bots > args.seats - 1:
         raise ValueError(f"--bots must be 0 to {args.seats - 1}")
+    identity = _identity(args)
+    shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
+    if _wants_client(args):
+        from .client.app import run_in_client
+
+        return _client_status(run_in_client(lambda agent, children: host_table(
+            identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, Path(args.log_dir),
+            args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children,
+        ), hosting=True))
     result = host_table(
-        _identity(args), args.name, args.bind, config, args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS, args.bot,
+        identity, args.name, args.bind, config, shuffle_rounds, args.bot,
         args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name),
     )
     if args.quiet:
@@ -178,6 +216,14 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     from .net.play import EXIT_CODES, join_table
 
+    if _wants_client(args):
+        from .client.app import run_in_client
+
+        identity = _identity(args)
+        return _client_status(run_in_client(lambda agent, children: join_table(
+            identity, args.name, args.address, args.bind, None, Path(args.log_dir), args.code, args.wait, agent.say,
+            agent=agent,
+        )))
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
         _say(args, args.name),
@@ -185,6 +231,54 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.quiet:
         print(result.message)
     return EXIT_CODES[result.outcome]
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A table of bots on this machine: loopback bot peers (or in-process with --offline)."""
+    from pathlib import Path
+
+    config, bots = _play_table(args)
+    if args.offline:
+        from .client.local import run_offline
+
+        return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args))
+    from .net.play import EXIT_CODES, host_table
+    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
+
+    identity = _identity(args)
+    shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
+    log_dir = Path(args.log_dir)
+    if not _wants_client(args):
+        # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
+        result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
+                            args.code, args.wait, _say(args, args.name), started=lambda: False)
+        return EXIT_CODES[result.outcome]
+    from .client.app import run_in_client
+
+    return _client_status(run_in_client(lambda agent, children: host_table(
+        identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir, args.code, args.wait,
+        agent.say, agent=agent, started=agent.start_requested, children=children,
+    ), hosting=True))
+
+
+def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
+    """The rules and the bot of each bot seat for ``play``: 5 players, or you and the bots listed."""
+    names = args.bots or ("heuristic",)
+    players = args.players or (len(names) + 1 if len(names) > 1 else 5)
+    config = GameConfig(players, args.edition, args.variant)
+    return config, [names[i % len(names)] for i in range(config.players - 1)]
+
+
+def _client_status(run: "ClientRun[Any]") -> int:
+    """The exit status of a client run: the session's, or 5 (quit) if the person left first."""
+    from .net.play import EXIT_CODES
+    from .net.session import Outcome
+
+    if run.error is not None:
+        raise run.error
+    if run.result is None:
+        return EXIT_CODES[Outcome.QUIT]
+    return EXIT_CODES[run.result.outcome]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

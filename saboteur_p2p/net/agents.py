@@ -1,6 +1,7 @@
 """Who decides a seat's moves on the network: a bot, or a person at a plain line prompt.
 
-(The full-screen terminal client replaces the line prompt in a later release.)
+The full-screen client (saboteur_p2p.client) is the usual agent for a person; this line
+prompt is kept for terminals that cannot show it (`--plain`).
 """
 from __future__ import annotations
 

@@ -6,13 +6,13 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..crypto.identity import Identity
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .lobby import host_lobby, join_lobby
-from .session import Outcome, Session, SessionResult
+from .session import Agent, Outcome, Session, SessionResult
 from .transport import Transport, local_address_towards
 
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
@@ -22,10 +22,17 @@ def _agent(bot: str | None, say: Callable[[str], None], seed: int) -> BotAgent |
     return BotAgent(bot, seed) if bot else LineAgent(say)
 
 
-def spawn_bot_peers(address: str, count: int, kind: str, log_dir: Path, code: str | None, wait: float) -> list[subprocess.Popen[bytes]]:
-    """Start ``count`` bot peers as separate processes that join like anyone else."""
+def spawn_bot_peers(
+    address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
+) -> list[subprocess.Popen[bytes]]:
+    """Start ``count`` bot peers as separate processes that join like anyone else.
+
+    ``kind`` names the bot of every peer, or gives each peer its own (cycled if short).
+    """
+    kinds = [kind] if isinstance(kind, str) else list(kind)
     peers = []
     for i in range(count):
+        kind = kinds[i % len(kinds)]
         name = f"{kind}-{i + 1}"
         command = [
             sys.executable, "-m", "saboteur_p2p", "join", address, "--bot", kind, "--name", name,
@@ -42,14 +49,22 @@ def spawn_bot_peers(address: str, count: int, kind: str, log_dir: Path, code: st
 
 def host_table(
     identity: Identity, name: str, bind: str, config: GameConfig, shuffle_rounds: int, bot: str | None,
-    bot_peers: int, bot_peers_kind: str, log_dir: Path, code: str | None, wait: float, say: Callable[[str], None],
+    bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
+    say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
+    children: list[subprocess.Popen[bytes]] | None = None,
 ) -> SessionResult:
+    """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
+
+    ``started`` says when to start before every seat is taken (else typing ``start`` on
+    stdin does); the bot peers started are also added to ``children`` when it is given.
+    """
     transport = Transport(bind)
-    children: list[subprocess.Popen[bytes]] = []
+    children = children if children is not None else []
     start_now = threading.Event()
     if not bot:
         say("type 'start' to begin before every seat is taken")
-        threading.Thread(target=_wait_for_start, args=(start_now,), daemon=True).start()
+        if started is None:
+            threading.Thread(target=_wait_for_start, args=(start_now,), daemon=True).start()
 
     def spawn() -> None:
         host_port = transport.endpoint.rsplit(":", 1)[1]
@@ -58,8 +73,8 @@ def host_table(
         children.extend(spawn_bot_peers(f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait))
 
     try:
-        table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, start_now.is_set, spawn)
-        result = Session(table, identity, transport, _agent(bot, say, 0), log_dir, say, wait).run()
+        table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn)
+        result = Session(table, identity, transport, agent or _agent(bot, say, 0), log_dir, say, wait).run()
     finally:
         transport.close()
     for child in children:
@@ -80,14 +95,14 @@ def _wait_for_start(flag: threading.Event) -> None:
 
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
-    code: str | None, wait: float, say: Callable[[str], None],
+    code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
 ) -> SessionResult:
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     transport = Transport(bind or f"{local_address_towards(host)}:0")
     try:
         table = join_lobby(identity, name, transport, address, code, say, timeout=max(wait, 60))
         seat = table.seat_of(identity.public.sign_key)
-        return Session(table, identity, transport, _agent(bot, say, seat or 0), log_dir, say, wait).run()
+        return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
     finally:
         transport.close()
 

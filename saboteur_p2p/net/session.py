@@ -159,6 +159,8 @@ class Session:
             text = self.agent.poll_chat()
             if text:
                 self._chat(text)
+            if getattr(self.agent, "wants_to_quit", False):
+                return self._leave()
 
     def _speak(self) -> None:
         node = self.node
@@ -362,6 +364,13 @@ class Session:
             name = self.names[head.speaker]
             return self._end(Outcome.PEER_GONE, f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s; the game ends", head.speaker)
         return None
+
+    def _leave(self) -> SessionResult:
+        """Our player leaves: tell the table (it ends the game) and stop."""
+        data = seal(self.identity, "bye", {"seat": self.seat})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+        return self._end(Outcome.QUIT, "you left the table; the game ends", self.seat)
 
     def _chat(self, text: str) -> None:
         now = time.monotonic()

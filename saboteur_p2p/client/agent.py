@@ -1,0 +1,215 @@
+"""ClientAgent: the seat's Agent for the network session, bridging it to the UI thread.
+
+The session loop is blocking and runs in a background thread; the prompt_toolkit
+application runs in the main thread.  They meet here:
+
+* session -> UI: ``heard(state)`` and ``poll_move(node)`` publish an immutable ``Snapshot``
+  (the seat's view, and on its move the legal actions with a private copy of the state to
+  check moves against); ``chat`` and ``say`` add log lines.  Each calls ``on_change``
+  (the application's ``invalidate``, which is thread-safe) so the screen redraws.
+* UI -> session: ``submit_move`` and ``send_chat`` fill queues that ``poll_move`` and
+  ``poll_chat`` drain.  A move carries the id of the decision it was made for, so a late
+  move is never played at a later turn.
+
+Leaving: the UI sets ``wants_to_quit``; the session sees it, sends ``bye`` to the table
+(which ends the game for everyone) and stops.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import replace
+from typing import Any, Callable
+
+from ..match import narrate
+from ..rules import GOAL_CELLS, CardPlayed, PathKind, RoundEnded, State
+from .model import Decision, LogKind, LogLine, Snapshot
+
+#: log lines kept for scrolling back
+LOG_LIMIT = 2000
+
+
+class ClientAgent:
+    """Implements the session's Agent interface for a person at the full-screen client."""
+
+    def __init__(self, on_change: Callable[[], None] | None = None, hosting: bool = False) -> None:
+        self.on_change = on_change
+        self.wants_to_quit = False
+        self._lock = threading.Lock()
+        self._moves: queue.Queue[tuple[int, str]] = queue.Queue()
+        self._chats: queue.Queue[str] = queue.Queue()
+        self._start = threading.Event()
+        self._log: list[LogLine] = []
+        self._snapshot = Snapshot(hosting=hosting)
+        self._heard_events = 0
+        self._commits = 0
+        self._decision_key: tuple[int, int] | None = None
+        self._decision_id = 0
+        self._told_maps: set[int] = set()
+        self._maps_round = 0
+        self.seat = 0
+        self.names: list[str] = []
+
+    # -- the Agent interface (session thread) ------------------------------------------
+
+    def start(self, seat: int, node: Any) -> None:
+        """The session begins: our seat and the table's names."""
+        self.seat = seat
+        self.names = list(node.setup.names)
+        self._publish(seat=seat, names=tuple(self.names), hosting=False)
+        self.note(f"you are seat {seat} ({self.names[seat]}) at a table of {len(self.names)}")
+        state = getattr(node, "state", None)
+        if state is not None:
+            self.heard(state)  # a seat resumed from its log: show where the game stands
+
+    def heard(self, state: State) -> None:
+        """The engine committed a new state: show its view and its new events."""
+        self._commits += 1
+        events = state.events[self._heard_events:]
+        self._heard_events = len(state.events)
+        lines = [LogLine(LogKind.EVENT, line) for line in narrate(events, self.names)]
+        last_round = None
+        played = set()
+        for event in events:
+            if isinstance(event, CardPlayed):
+                played.add(event.player)
+            if isinstance(event, RoundEnded):
+                last_round = f"round {event.round}: {event.winners} won (you were {event.roles[self.seat].value})"
+        view = state.view_for(self.seat)
+        lines += self._map_lines(view)
+        with self._lock:
+            self._log += lines
+            del self._log[:-LOG_LIMIT]
+            # a seat that came back shows "back" until it plays again
+            changes: dict[str, Any] = {"view": view, "decision": None, "back": self._snapshot.back - played}
+            if last_round is not None:
+                changes["last_round"] = last_round
+            self._snapshot = _replace(self._snapshot, **changes)
+        self._changed()
+
+    def poll_move(self, node: Any) -> str | None:
+        """Our move when the person has made one for the current decision (else None)."""
+        state: State = node.state
+        key = (self._commits, len(state.events))
+        if key != self._decision_key:
+            self._decision_key = key
+            self._decision_id += 1
+            decision = Decision(self._decision_id, tuple(state.legal_actions()), state.clone())
+            view = state.view_for(self.seat)
+            with self._lock:
+                self._snapshot = _replace(self._snapshot, view=view, decision=decision)
+            self._changed()
+        while True:
+            try:
+                decision_id, text = self._moves.get_nowait()
+            except queue.Empty:
+                return None
+            if decision_id == self._decision_id:
+                # the move is on its way; if the session refuses it, the next poll makes a
+                # fresh decision, so it can be retried
+                self._decision_key = None
+                self._publish(decision=None)
+                return text
+
+    def chat(self, seat: int, name: str, text: str) -> None:
+        self._add(LogLine(LogKind.CHAT, f"<{name}> {text}"))
+
+    def poll_chat(self) -> str | None:
+        try:
+            return self._chats.get_nowait()
+        except queue.Empty:
+            return None
+
+    # -- what else the session and the launcher tell us -----------------------------------
+
+    def say(self, text: str) -> None:
+        """A line from the session or the lobby (its ``say``): log it, note who is away or back."""
+        for line in text.splitlines() or [""]:
+            kind = LogKind.ERROR if line.startswith("that move is not allowed") else LogKind.NOTICE
+            self._add(LogLine(kind, line))
+            for seat, name in enumerate(self.names):
+                if line.startswith(f"{name} is away"):
+                    self.set_connection(seat, away=True)
+                elif line.startswith(f"{name} is back"):
+                    self.set_connection(seat, away=False)
+
+    def set_connection(self, seat: int, away: bool) -> None:
+        """Mark a seat away (no word from it) or back."""
+        with self._lock:
+            snap = self._snapshot
+            if away:
+                self._snapshot = _replace(snap, away=snap.away | {seat}, back=snap.back - {seat})
+            else:
+                self._snapshot = _replace(snap, away=snap.away - {seat}, back=snap.back | {seat})
+        self._changed()
+
+    def session_ended(self, message: str) -> None:
+        """The session returned (or failed): no more moves will be asked for."""
+        with self._lock:
+            self._snapshot = _replace(self._snapshot, decision=None, ended=message)
+        self.say(message)
+
+    # -- the UI side (main thread) ---------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            return self._snapshot
+
+    def log_lines(self) -> list[LogLine]:
+        with self._lock:
+            return list(self._log)
+
+    def submit_move(self, decision_id: int, text: str) -> None:
+        self._moves.put((decision_id, text))
+
+    def send_chat(self, text: str) -> None:
+        self._chats.put(text)
+
+    def request_start(self) -> None:
+        self._start.set()
+
+    def start_requested(self) -> bool:
+        """For the host's lobby: start before every seat is taken."""
+        return self._start.is_set()
+
+    def note(self, text: str, kind: LogKind = LogKind.NOTICE) -> None:
+        self._add(LogLine(kind, text))
+
+    def quit(self) -> None:
+        """The person leaves: tell the table in the chat and raise ``wants_to_quit``."""
+        self._chats.put("(leaves the table)")
+        self.wants_to_quit = True
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _map_lines(self, view: Any) -> list[LogLine]:
+        """Private lines for goals a Map has just shown us."""
+        if view.round != self._maps_round:
+            self._told_maps, self._maps_round = set(), view.round
+        lines = []
+        for slot, card in view.known_goals.items():
+            if slot in self._told_maps or view.board.tiles[GOAL_CELLS[slot]].card is not None:
+                continue
+            self._told_maps.add(slot)
+            what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
+            lines.append(LogLine(LogKind.PRIVATE, f"your map: goal {slot} at {GOAL_CELLS[slot][0]},{GOAL_CELLS[slot][1]} is {what}"))
+        return lines
+
+    def _add(self, line: LogLine) -> None:
+        with self._lock:
+            self._log.append(line)
+            del self._log[:-LOG_LIMIT]
+        self._changed()
+
+    def _publish(self, **changes: Any) -> None:
+        with self._lock:
+            self._snapshot = _replace(self._snapshot, **changes)
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+
+def _replace(snap: Snapshot, **changes: Any) -> Snapshot:
+    return replace(snap, **changes)

@@ -1,0 +1,422 @@
+"""The prompt_toolkit application (layout, key bindings, completion, styles) and its launcher.
+
+Thin by design: every panel's text comes from ``render``/``maze`` and every key goes to the
+``Controller``.  The layout is prompt_toolkit's own (HSplit, VSplit, Window, TextArea,
+Frame, FloatContainer); panels that depend on their size use ``SizedControl``, a UIControl
+that renders for the exact width and height it is given.
+
+``run_client(session, agent)`` runs the blocking ``session(agent)`` (for example a closure
+around ``net.play.host_table`` with ``agent=agent``) in a daemon thread and the application
+in the calling (main) thread.  When the person leaves before the end, the agent raises
+``wants_to_quit``; the session sends ``bye`` to the table and stops, and the launcher
+gives it a moment to do so.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterable, TypeVar
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout.containers import ConditionalContainer
+from prompt_toolkit.layout.controls import FormattedTextControl, UIContent, UIControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame, TextArea
+
+from .agent import ClientAgent
+from .controller import Controller, Focus
+from .maze import CELL_W, GUTTER, maze_bounds, render_maze
+from .model import UIState
+from .render import HAND_HEIGHT, HELP, Fragments, render_hand, render_info, render_log, render_message
+from .render import render_players, render_ranking, render_status
+
+SIDE_MIN = 26
+SIDE_MAX = 60
+
+COLOUR_STYLE = {
+    "status": "bg:#303030 #ffffff", "status.mine": "bg:#005f00 #ffffff bold", "status.keys": "bg:#303030 #a8a8a8",
+    "title": "bg:#262626 #ffd75f bold", "rule": "#4e4e4e",
+    "maze.coord": "#6c6c6c", "maze.tunnel": "#d7af87", "maze.start": "#ffd700 bold", "maze.goal": "#5f87af",
+    "maze.mapped": "#87d7ff bold", "maze.treasure": "#ffd700 bold", "maze.stone": "#8a8a8a",
+    "maze.legal": "#5fd75f bold", "maze.legal-turned": "#5f875f", "maze.target": "bg:#5f0000",
+    "maze.preview-ok": "#5fff5f bold", "maze.preview-bad": "#ff5f5f bold", "maze.cursor": "reverse",
+    "hand.label": "bold", "hand.selected": "bg:#3a3a3a", "hand.active": "reverse", "hand.legal": "#5fd75f",
+    "hand.note": "#a8a8a8",
+    "players.turn": "#ffd75f bold", "players.target": "reverse", "players.broken": "#ff5f5f bold",
+    "players.away": "#ff8700 bold", "players.back": "#5fd75f", "players.saboteur": "#ff5f5f", "players.role": "#87afd7",
+    "info.role": "#87afd7 bold", "info.role.saboteur": "#ff5f5f bold", "info.maps": "#87d7ff", "info.result": "#ffd75f",
+    "log.chat": "#5fd7ff", "log.notice": "#d7af5f", "log.private": "#87d7ff bold", "log.error": "#ff5f5f",
+    "log.more": "#6c6c6c",
+    "message.ok": "#5fd75f", "message.error": "#ff5f5f bold", "message.hint": "#8a8a8a",
+    "overlay": "bg:#1c1c1c #ffffff", "frame.border": "#5f87af",
+}
+#: NO_COLOR: attributes only, so the cursor, highlights and turn still show
+MONO_STYLE = {
+    "status": "reverse", "status.mine": "reverse bold", "status.keys": "reverse", "title": "bold underline",
+    "maze.start": "bold", "maze.mapped": "bold", "maze.treasure": "bold", "maze.legal": "bold",
+    "maze.target": "underline", "maze.preview-ok": "bold", "maze.preview-bad": "underline", "maze.cursor": "reverse",
+    "hand.label": "bold", "hand.selected": "underline", "hand.active": "reverse",
+    "players.turn": "bold", "players.target": "reverse", "players.broken": "bold", "players.away": "bold underline",
+    "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold",
+    "message.ok": "bold", "message.error": "bold reverse",
+}
+
+
+class SizedControl(UIControl):
+    """A UIControl whose fragments are rendered for the exact size the window gives it."""
+
+    def __init__(self, render: Callable[[int, int], Fragments], focusable: bool = False) -> None:
+        self.render = render
+        self.focusable = focusable
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self._lines(width, height)
+        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
+
+    def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: object) -> int | None:
+        return len(self._lines(width, max_available_height))
+
+    def _lines(self, width: int, height: int) -> list[StyleAndTextTuples]:
+        lines = list(split_lines(list(self.render(width, height))))
+        if len(lines) > 1 and not any(text for _, text, *_ in lines[-1]):
+            lines.pop()  # the empty line after a final newline
+        return lines
+
+    def is_focusable(self) -> bool:
+        return self.focusable
+
+
+class MoveCompleter(Completer):
+    """Completes whole lines: the legal moves on our move, and the commands."""
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        for line in self.controller.completions(text):
+            yield Completion(line, start_position=-len(text))
+
+
+class ClientApp:
+    """The full-screen client for one seat, fed by a ClientAgent."""
+
+    def __init__(self, agent: ClientAgent, input: Input | None = None, output: Output | None = None) -> None:
+        self.agent = agent
+        self.ui = UIState()
+        self.controller = Controller(agent, self.ui)
+        self.snap = agent.snapshot()
+        self.focus: Focus = self.controller.focus()
+        self.input_area = TextArea(
+            multiline=False, prompt=": ", completer=MoveCompleter(self.controller), complete_while_typing=True,
+            history=InMemoryHistory(), accept_handler=self._accept, style="class:input",
+        )
+        self.maze_window = Window(SizedControl(self._maze, focusable=True))
+        #: the screen width render_text draws for (else the terminal's)
+        self._columns: int | None = None
+        #: a typed line the controller refused (its message shows instead of the inline check)
+        self._refused: str | None = None
+        self.application: Application[str] = Application(
+            layout=Layout(self._root(), focused_element=self.maze_window),
+            key_bindings=self._bindings(),
+            style=Style.from_dict(MONO_STYLE if os.environ.get("NO_COLOR") else COLOUR_STYLE),
+            full_screen=True,
+            input=input,
+            output=output,
+            refresh_interval=1.0,
+        )
+        # Escape alone should act at once: wait little for the rest of an escape sequence
+        # or of a two-key binding (prompt_toolkit waits 0.5 s and 1 s by default)
+        self.application.ttimeoutlen = 0.1
+        self.application.timeoutlen = 0.3
+        self.application.before_render += lambda _: self.refresh()
+        agent.on_change = self.application.invalidate
+
+    def run(self) -> str | None:
+        """Run until the person leaves; returns "quit" when they chose to leave the table."""
+        return self.application.run()
+
+    def refresh(self) -> None:
+        """Take the latest snapshot and derive the focus once per frame."""
+        self.snap = self.agent.snapshot()
+        self.focus = self.controller.focus()
+
+    # -- layout ------------------------------------------------------------------------
+
+    def _root(self) -> FloatContainer:
+        players = Window(SizedControl(lambda w, h: render_players(self.snap, self.focus, w)), dont_extend_height=True)
+        info = Window(SizedControl(lambda w, h: render_info(self.snap, w)), dont_extend_height=True)
+        log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=1, style="class:title")
+        log = Window(SizedControl(lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h)))
+        side = HSplit([players, info, log_title, log], width=self._side_width)
+        middle = VSplit([self.maze_window, Window(width=1, char="│", style="class:rule"), side])
+        body = HSplit([
+            Window(SizedControl(lambda w, h: render_status(self.snap, w)), height=1),
+            middle,
+            Window(SizedControl(lambda w, h: render_hand(self.snap, self.focus, w)), height=HAND_HEIGHT),
+            Window(SizedControl(self._message), height=1),
+            self.input_area,
+        ])
+        help_open = Condition(lambda: self.ui.help_open)
+        confirm = Condition(lambda: self.ui.confirm_quit)
+        ranking = Condition(lambda: self._game_over() and not self.ui.ranking_hidden)
+        return FloatContainer(body, floats=[
+            Float(ConditionalContainer(self._overlay(lambda: HELP, "help"), help_open)),
+            Float(ConditionalContainer(self._overlay(lambda: "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay", "quit"), confirm)),
+            Float(ConditionalContainer(self._overlay(lambda: render_ranking(self.snap), "the end"), ranking)),
+            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1)),
+        ])
+
+    def _overlay(self, text: Callable[[], str], title: str) -> Frame:
+        return Frame(Window(FormattedTextControl(text), dont_extend_width=True, dont_extend_height=True), title=title, style="class:overlay")
+
+    def _side_width(self) -> Dimension:
+        columns = self._columns or self.application.output.get_size().columns
+        view = self.snap.view
+        need = GUTTER + CELL_W * 11
+        if view is not None:
+            low_x, _, high_x, _ = maze_bounds(view.board)
+            need = GUTTER + CELL_W * (high_x - low_x + 1)
+        return Dimension.exact(max(SIDE_MIN, min(SIDE_MAX, columns - need - 1)))
+
+    def _maze(self, width: int, height: int) -> Fragments:
+        view = self.snap.view
+        if view is None and self.snap.ended is not None:
+            lines = ["", *("  " + line for line in self.snap.ended.splitlines()), "", "  q leaves"]
+            return [("", "\n".join(line.ljust(width) for line in lines))]
+        if view is None:
+            lines = ["", "  Waiting for the table...", ""]
+            if self.snap.hosting:
+                lines.append("  Type :start to begin before every seat is taken.")
+            lines.append("  The lobby speaks in the log on the right.")
+            return [("", "\n".join(line.ljust(width) for line in lines))]
+        fragments, origin = render_maze(view.board, view.known_goals, self.focus.marks, width, height, self.ui.origin)
+        self.ui.origin = origin
+        return fragments
+
+    def _message(self, width: int, height: int) -> Fragments:
+        typed = self.input_area.text
+        if self.application.layout.has_focus(self.input_area) and typed != self._refused:
+            kind, text = self.controller.assess(typed)
+            return [(f"class:message.{kind}", (" " + text)[:width].ljust(width))]
+        return render_message(self.ui, self.focus, width)
+
+    def _game_over(self) -> bool:
+        view = self.snap.view
+        return view is not None and view.phase == "game-over"
+
+    # -- keys --------------------------------------------------------------------------
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        ui, ctl = self.ui, self.controller
+        overlay = Condition(lambda: ui.help_open or ui.confirm_quit)
+        board = has_focus(self.maze_window) & ~overlay
+        typing = has_focus(self.input_area) & ~overlay
+
+        def on(*keys: str, filter: object = board) -> Callable[[Callable[[], object]], None]:
+            def register(action: Callable[[], object]) -> None:
+                @kb.add(*keys, filter=filter)  # type: ignore[arg-type]
+                def _(event: KeyPressEvent) -> None:
+                    ui.message = ""
+                    action()
+            return register
+
+        for digit in range(1, 10):
+            on(str(digit))(functools.partial(ctl.pick, digit - 1))
+        on("[")(lambda: ctl.cycle(-1))
+        on("]")(lambda: ctl.cycle(1))
+        on("left")(lambda: ctl.arrow(-1, 0))
+        on("right")(lambda: ctl.arrow(1, 0))
+        on("up")(lambda: ctl.arrow(0, -1))
+        on("down")(lambda: ctl.arrow(0, 1))
+        on("tab")(ctl.next_cell)
+        on("r")(ctl.turn)
+        on("enter")(ctl.enter)
+        on("x")(ctl.discard)
+        on("escape")(self._escape)
+        on(":")(lambda: self._type(""))
+        on("/")(lambda: self._type(""))
+        on("c")(lambda: self._type("say "))
+        on("?")(lambda: setattr(ui, "help_open", True))
+        on("q")(self.request_quit)
+        on("c-c", filter=~overlay)(self.request_quit)
+        on("pageup", filter=~overlay)(lambda: self._scroll(5))
+        on("pagedown", filter=~overlay)(lambda: self._scroll(-5))
+        on("escape", filter=typing)(self._leave_input)
+
+        @kb.add("<any>", filter=Condition(lambda: ui.help_open))
+        def _(event: KeyPressEvent) -> None:
+            ui.help_open = False
+
+        @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
+        def _(event: KeyPressEvent) -> None:
+            ui.confirm_quit = False
+            if event.key_sequence[0].data.lower() == "y":
+                self.leave()
+            else:
+                ui.say("staying at the table")
+
+        return kb
+
+    def _escape(self) -> None:
+        if self._game_over():
+            self.ui.ranking_hidden = not self.ui.ranking_hidden
+        self.controller.cancel()
+
+    def _type(self, text: str) -> None:
+        self.input_area.text = text
+        self.input_area.buffer.cursor_position = len(text)
+        self.application.layout.focus(self.input_area)
+
+    def _leave_input(self) -> None:
+        self.application.layout.focus(self.maze_window)
+
+    def _accept(self, buffer: object) -> bool:
+        text = self.input_area.text
+        done = self.controller.command(text)
+        if done or not text.strip():
+            self.application.layout.focus(self.maze_window)
+        self._refused = None if done else text  # its refusal shows until the line is edited
+        return not done  # keep a refused line in the box to correct it
+
+    def _scroll(self, lines: int) -> None:
+        # wrapped lines outnumber log lines; the log panel clamps what is beyond the top
+        self.ui.log_scroll = max(0, min(self.ui.log_scroll + lines, 3 * len(self.agent.log_lines())))
+
+    def request_quit(self) -> None:
+        """Ask before leaving a game in progress; leave at once when it is over."""
+        if self._game_over() or self.snap.ended is not None:
+            self.application.exit(result="done")
+        else:
+            self.ui.confirm_quit = True
+
+    def leave(self) -> None:
+        self.agent.quit()
+        self.application.exit(result="quit")
+
+    # -- for tests and the smoke script --------------------------------------------------
+
+    async def draw_text(self, width: int = 80, height: int = 24) -> str:
+        """The whole screen as plain text at this size, drawn by the real layout.
+
+        A coroutine: the command line loads its history on an event loop.  Run it on the
+        application's loop while it runs, or with ``render_text`` when it does not.
+        """
+        self._columns = width
+        try:
+            with set_app(self.application):
+                self.refresh()
+                screen = Screen()
+                container = self.application.layout.container
+                container.write_to_screen(screen, MouseHandlers(), WritePosition(0, 0, width, height), "", False, None)
+                screen.draw_all_floats()
+        finally:
+            self._columns = None
+        rows = []
+        for y in range(height):
+            row = screen.data_buffer[y]
+            rows.append("".join(row[x].char for x in range(width)).rstrip())
+        return "\n".join(rows)
+
+    def render_text(self, width: int = 80, height: int = 24) -> str:
+        """``draw_text`` for an application that is not running."""
+        return asyncio.run(self.draw_text(width, height))
+
+
+# -- running beside the session --------------------------------------------------------
+
+T = TypeVar("T")
+
+#: seconds the session thread gets to send our farewell after the person leaves
+LINGER = 1.5
+
+
+@dataclass
+class ClientRun(Generic[T]):
+    """The end of a client run: the session's result (None if it had not ended) or its error."""
+
+    result: T | None
+    error: BaseException | None
+    quit: bool
+    session_alive: bool
+
+
+def run_client(
+    session: Callable[[ClientAgent], T],
+    agent: ClientAgent | None = None,
+    input: Input | None = None,
+    output: Output | None = None,
+    linger: float = LINGER,
+    on_app: Callable[[ClientApp], Any] | None = None,
+) -> ClientRun[T]:
+    """Run ``session(agent)`` in a background thread and the client in this one."""
+    agent = agent if agent is not None else ClientAgent()
+    app = ClientApp(agent, input=input, output=output)
+    if on_app is not None:
+        on_app(app)
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result = session(agent)
+        except BaseException as exc:  # shown on the screen and handed back to the caller
+            box["error"] = exc
+            agent.session_ended(f"the session failed: {exc}")
+            return
+        box["result"] = result
+        agent.session_ended(str(getattr(result, "message", "the session has ended")))
+
+    thread = threading.Thread(target=work, name="saboteur-session", daemon=True)
+    thread.start()
+    app.run()
+    if agent.wants_to_quit:
+        thread.join(linger)
+    return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, thread.is_alive())
+
+
+def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:
+    """Play a network seat in the client: ``session(agent, children)`` runs the table.
+
+    ``children`` collects the bot peer processes the session starts; if the person leaves
+    while the session cannot stop, they are ended so they do not wait for us in vain.
+    After the screen closes, the session's closing message is printed.
+    """
+    children: list[Any] = []
+    run = run_client(lambda agent: session(agent, children), ClientAgent(hosting=hosting))
+    if run.session_alive:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+    if run.error is None:
+        print(_closing(run))
+    return run
+
+
+def _closing(run: ClientRun[Any]) -> str:
+    result = run.result
+    if result is None:
+        return "you left the table before the end; the others were told in the chat"
+    lines = [str(getattr(result, "message", result))]
+    log_path = getattr(result, "log_path", None)
+    if log_path is not None:
+        lines.append(f"log saved: {log_path}")
+    return "\n".join(lines)

@@ -1,0 +1,445 @@
+"""Keys and typed commands to moves: the client's logic, with no terminal in sight.
+
+The controller reads the latest ``Snapshot`` from its link (the ``ClientAgent``), keeps the
+``UIState`` (selection, turn, cursor, target choice) and turns them into action texts in
+the engine's form.  Every move is checked with the engine (``State.check`` on the
+decision's private copy) before it is sent; a refused move shows the rule it breaks.
+``focus()`` derives what the screen should highlight from the two.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..rules import (
+    ActionCard,
+    ActionKind,
+    IllegalActionError,
+    InvalidActionError,
+    PathCard,
+    PlacePath,
+    Rockfall,
+    parse_action,
+)
+from ..rules.board import GOAL_CELLS
+from .maze import MazeMarks, maze_bounds
+from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, strip_items
+
+#: typed commands that are not moves
+COMMANDS = ("say ", "help", "legal", "start", "quit")
+VERBS = ("path ", "break ", "repair ", "rockfall ", "map ", "pass ", "orient ", "keep ", "take ")
+
+
+class TableLink(Protocol):
+    """What the controller needs from the agent."""
+
+    def snapshot(self) -> Snapshot: ...
+
+    def submit_move(self, decision_id: int, text: str) -> None: ...
+
+    def send_chat(self, text: str) -> None: ...
+
+    def request_start(self) -> None: ...
+
+    def note(self, text: str, kind: LogKind = LogKind.NOTICE) -> None: ...
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What the screen highlights now, derived from the snapshot and the UI state."""
+
+    items: tuple[Item, ...]
+    selected: int | None
+    turned: bool
+    marks: MazeMarks
+    target_player: int | None
+    options: tuple[str, ...]
+    option: str | None
+    option_legal: bool | None
+    hint: str
+
+
+class Controller:
+    """Maps keys and commands to moves for one seat."""
+
+    def __init__(self, link: TableLink, ui: UIState | None = None) -> None:
+        self.link = link
+        self.ui = ui if ui is not None else UIState()
+
+    # -- what is selected --------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        return self.link.snapshot()
+
+    def items(self, snap: Snapshot) -> tuple[Item, ...]:
+        return strip_items(snap.view, snap.my_move)
+
+    def selected_item(self, snap: Snapshot) -> Item | None:
+        items = self.items(snap)
+        view = snap.view
+        if view is None or not items:
+            return None
+        strip = (view.round, items[0].kind is ItemKind.GOLD, items[0].kind is ItemKind.STONE)
+        if self.ui.selected_in != strip:
+            # a new round, or gold or a stone instead of the hand: the old selection means nothing
+            self.ui.selected, self.ui.selected_in, self.ui.turned = None, strip, False
+        if snap.my_move and view.phase in ("keep-gold", "orient"):
+            if not any(item.handle == self.ui.selected for item in items):
+                self.ui.selected = items[0].handle  # a gold choice or a stone is always selected
+        for item in items:
+            if item.handle == self.ui.selected:
+                return item
+        return None
+
+    def options(self, snap: Snapshot, item: Item | None) -> tuple[str, ...]:
+        """The targets of a card that chooses one (break, repair, map) or the gold to take."""
+        view = snap.view
+        if view is None:
+            return ()
+        if snap.decision is not None and view.phase == "take-gold":
+            return tuple(snap.decision.legal_texts())
+        if item is None or not isinstance(item.card, ActionCard):
+            return ()
+        card, h = item.card, item.handle
+        seats = range(view.players)
+        if card.kind is ActionKind.BREAK:
+            return tuple(f"break {card.tools[0].value} @{p} #{h}" for p in seats)
+        if card.kind is ActionKind.REPAIR:
+            return tuple(f"repair {t.value} @{p} #{h}" for t in card.tools for p in seats)
+        if card.kind is ActionKind.MAP:
+            return tuple(f"map {slot} #{h}" for slot in range(len(GOAL_CELLS)))
+        return ()
+
+    def _plausible(self, snap: Snapshot, text: str) -> bool:
+        """Whether a target option is legal: the engine says so on our move, else the view."""
+        if snap.decision is not None:
+            try:
+                snap.decision.checker.check(text, player=snap.seat)
+                return True
+            except (IllegalActionError, InvalidActionError):
+                return False
+        view = snap.view
+        assert view is not None
+        action = parse_action(text)
+        tool = getattr(action, "tool", None)
+        if action.verb == "break":
+            return tool not in view.broken[action.target]  # type: ignore[union-attr]
+        if action.verb == "repair":
+            return tool in view.broken[action.target]  # type: ignore[union-attr]
+        if action.verb == "map":
+            return view.board.tiles[GOAL_CELLS[action.goal]].card is None  # type: ignore[union-attr]
+        return True
+
+    def _choice(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> int:
+        """The index of the chosen option; a new card starts on its first sensible target."""
+        key = (item.handle if item else None, snap.view.phase if snap.view else None, options)
+        if self.ui.choice_for != key:
+            self.ui.choice_for = key
+            self.ui.choice = 0
+            legal = [i for i, text in enumerate(options) if self._plausible(snap, text)]
+            others = [i for i in legal if getattr(parse_action(options[i]), "target", None) != snap.seat]
+            preferred = others if item is not None and item.action_kind is ActionKind.BREAK and others else legal
+            if preferred:
+                self.ui.choice = preferred[0]
+        return self.ui.choice % len(options) if options else 0
+
+    # -- cells -------------------------------------------------------------------------
+
+    def legal_cells(self, snap: Snapshot, item: Item, turned: bool) -> frozenset[Cell]:
+        """Cells where this path or rockfall card is legal (the engine's list on our move)."""
+        view = snap.view
+        assert view is not None
+        card = item.card
+        if snap.decision is not None:
+            faces = dict(view.hand)
+            cells = set()
+            for action in snap.decision.legal:
+                if isinstance(card, PathCard) and isinstance(action, PlacePath) and faces.get(action.card) == card:
+                    if action.turned == turned or card.symmetric:
+                        cells.add(action.cell)
+                elif isinstance(action, Rockfall) and item.action_kind is ActionKind.ROCKFALL:
+                    cells.add(action.cell)
+            return frozenset(cells)
+        if isinstance(card, PathCard):
+            if view.broken[view.seat]:
+                return frozenset()
+            openings = card.turned_openings if turned else card.openings
+            return frozenset(view.board.cells_for(openings))
+        if item.action_kind is ActionKind.ROCKFALL:
+            return frozenset(view.board.tunnel_cells())
+        return frozenset()
+
+    def _cell_mode(self, item: Item | None) -> bool:
+        return item is None or item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL
+
+    # -- the derived focus -------------------------------------------------------------
+
+    def focus(self) -> Focus:
+        """What to highlight and which action Enter would send."""
+        snap = self.snapshot()
+        ui = self.ui
+        view = snap.view
+        items = self.items(snap)
+        item = self.selected_item(snap)
+        index = next((i for i, it in enumerate(items) if item is not None and it.handle == item.handle), None)
+        if view is None:
+            return Focus(items, None, False, MazeMarks(), None, (), None, None, "waiting for the table · : type a command · ? help")
+        options = self.options(snap, item)
+        marks = MazeMarks(cursor=ui.cursor)
+        option: str | None = None
+        target: int | None = None
+        x, y = ui.cursor
+        if options:
+            option = options[self._choice(snap, item, options)]
+            action = parse_action(option)
+            target = getattr(action, "target", None)
+            goal = getattr(action, "goal", None)
+            if goal is not None:
+                face_down = frozenset(c for c in GOAL_CELLS if view.board.tiles[c].card is None)
+                marks = MazeMarks(cursor=GOAL_CELLS[goal], targets=face_down)
+        elif item is not None and item.kind is ItemKind.PATH:
+            assert isinstance(item.card, PathCard)
+            now = self.legal_cells(snap, item, ui.turned)
+            other = self.legal_cells(snap, item, not ui.turned) - now
+            preview = item.card.turned_segments(ui.turned) if ui.cursor not in view.board.tiles else None
+            marks = MazeMarks(ui.cursor, now, other, frozenset(), preview, ui.cursor in now)
+            option = f"path {item.handle} at {x},{y}" + (" turned" if ui.turned else "")
+        elif item is not None and item.action_kind is ActionKind.ROCKFALL:
+            marks = MazeMarks(cursor=ui.cursor, targets=self.legal_cells(snap, item, False))
+            option = f"rockfall {x},{y} #{item.handle}"
+        elif item is not None and item.kind is ItemKind.GOLD:
+            option = f"keep {item.handle}"
+        elif item is not None and item.kind is ItemKind.STONE:
+            option = f"orient {item.handle}" + (" turned" if ui.turned else "")
+            marks = MazeMarks(cursor=GOAL_CELLS[item.handle], preview=None)
+        legal = None if option is None or snap.decision is None else self._plausible(snap, option)
+        return Focus(items, index, ui.turned, marks, target, options, option, legal, self._hint(snap, item, options))
+
+    def _hint(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> str:
+        view = snap.view
+        assert view is not None
+        if view.phase == "game-over":
+            return "the game is over · q leaves · PgUp/PgDn scroll the log"
+        if snap.ended is not None:
+            return f"{snap.ended.splitlines()[0]} · q leaves"
+        if snap.my_move and view.phase == "take-gold":
+            return f"take gold worth {view.take_amount}: ↑↓ choose · Enter take"
+        if item is None:
+            count = len(self.items(snap))
+            pick = f"1-{count} pick a card · " if count else ""
+            return pick + "arrows look around · : type a move · ? help · q quit"
+        if item.kind is ItemKind.GOLD:
+            return "←→ choose the gold card to keep · Enter keep it"
+        if item.kind is ItemKind.STONE:
+            return "r turns the stone · Enter confirms its turn"
+        if item.kind is ItemKind.PATH:
+            return "arrows move · Tab next legal cell · r turn · Enter place · x discard · Esc"
+        if item.action_kind is ActionKind.ROCKFALL:
+            return "arrows/Tab pick the card to remove · Enter play · x discard · Esc"
+        what = "the goal to look at" if item.action_kind is ActionKind.MAP else "the player"
+        return f"↑↓ choose {what} · Enter play · x discard · Esc"
+
+    # -- keys --------------------------------------------------------------------------
+
+    def pick(self, index: int) -> None:
+        """Select the strip item with this (0-based) index."""
+        snap = self.snapshot()
+        items = self.items(snap)
+        if not 0 <= index < len(items):
+            self.ui.say(f"there is no card {index + 1}" if items else "you hold no cards", "error")
+            return
+        item = items[index]
+        self.selected_item(snap)  # notes which strip the selection belongs to
+        self.ui.selected = item.handle
+        self.ui.turned = False
+        self.ui.say(f"{index + 1}: {item.card.code}")
+        if item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL:
+            cells = self.legal_cells(snap, item, False) or self.legal_cells(snap, item, True)
+            if cells and self.ui.cursor not in cells:
+                cx, cy = self.ui.cursor
+                self.ui.cursor = min(cells, key=lambda c: (abs(c[0] - cx) + abs(c[1] - cy), -c[0], c[1]))
+
+    def cycle(self, step: int) -> None:
+        """Select the next (or previous) strip item."""
+        snap = self.snapshot()
+        items = self.items(snap)
+        if not items:
+            return
+        item = self.selected_item(snap)
+        index = next((i for i, it in enumerate(items) if item is not None and it.handle == item.handle), -1 if step > 0 else 0)
+        self.pick((index + step) % len(items))
+
+    def arrow(self, dx: int, dy: int) -> None:
+        """Move the maze cursor, or choose among a card's targets."""
+        snap = self.snapshot()
+        view = snap.view
+        if view is None:
+            return
+        item = self.selected_item(snap)
+        options = self.options(snap, item)
+        if options:
+            self._choice(snap, item, options)
+            self.ui.choice = (self.ui.choice + (dy or dx)) % len(options)
+            return
+        if item is not None and item.kind is ItemKind.GOLD:
+            self.cycle(dx or dy)
+            return
+        x, y = self.ui.cursor
+        low_x, low_y, high_x, high_y = maze_bounds(view.board)
+        # one cell beyond the cards and the frontier, to look around (nothing is legal there)
+        self.ui.cursor = (max(low_x - 1, min(high_x + 1, x + dx)), max(low_y - 1, min(high_y + 1, y + dy)))
+
+    def next_cell(self) -> None:
+        """Jump the cursor to the next cell where the selected card is legal."""
+        snap = self.snapshot()
+        item = self.selected_item(snap)
+        if snap.view is None or item is None or not self._cell_mode(item):
+            return
+        cells = sorted(self.legal_cells(snap, item, self.ui.turned), key=lambda c: (c[1], c[0]))
+        if not cells:
+            self.ui.say("no legal cell for this card" + (" this way round: r turns it" if item.kind is ItemKind.PATH else ""), "error")
+            return
+        cursor = (self.ui.cursor[1], self.ui.cursor[0])
+        later = [c for c in cells if (c[1], c[0]) > cursor]
+        self.ui.cursor = (later or cells)[0]
+
+    def turn(self) -> None:
+        snap = self.snapshot()
+        item = self.selected_item(snap)
+        if item is not None and item.kind in (ItemKind.PATH, ItemKind.STONE):
+            self.ui.turned = not self.ui.turned
+            self.ui.say("turned 180°" if self.ui.turned else "upright")
+        else:
+            self.ui.say("only path cards and stones turn", "error")
+
+    def enter(self) -> bool:
+        """Play what is selected, where the cursor or the choice says."""
+        focus = self.focus()
+        if focus.option is None:
+            snap = self.snapshot()
+            if snap.view is None:
+                self.ui.say("the game has not started yet", "error")
+            else:
+                self.ui.say("pick a card first (number keys)", "error")
+            return False
+        return self.attempt(focus.option)
+
+    def discard(self) -> bool:
+        snap = self.snapshot()
+        item = self.selected_item(snap)
+        if item is None or item.kind not in (ItemKind.PATH, ItemKind.ACTION):
+            self.ui.say("pick the card to discard first", "error")
+            return False
+        return self.attempt(f"pass {item.handle}")
+
+    def cancel(self) -> None:
+        self.ui.selected = None
+        self.ui.turned = False
+        self.ui.say("")
+
+    # -- typed commands ------------------------------------------------------------------
+
+    def command(self, text: str) -> bool:
+        """Run a typed line: a move in the action text form, or say/help/legal/start/quit."""
+        text = text.strip()
+        if not text:
+            return False
+        self.ui.history.append(text)
+        word = text.split()[0].lower()
+        if word == "say":
+            chat = text[3:].strip()
+            if chat:
+                self.link.send_chat(chat)
+                self.ui.say("said it")
+            return bool(chat)
+        if word in ("?", "help"):
+            self.ui.help_open = True
+            return True
+        if word in ("quit", "exit", "bye"):
+            self.ui.confirm_quit = True
+            return True
+        if word == "start":
+            if self.snapshot().hosting:
+                self.link.request_start()
+                self.ui.say("starting with the players seated now", "ok")
+                return True
+            self.ui.say("only the host starts a game, before it begins", "error")
+            return False
+        if word in ("legal", "moves"):
+            decision = self.snapshot().decision
+            if decision is None:
+                self.ui.say("it is not your move", "error")
+                return False
+            texts = decision.legal_texts()
+            self.link.note(f"legal now ({len(texts)}): " + "; ".join(texts[:60]) + (" ..." if len(texts) > 60 else ""))
+            return True
+        return self.attempt(text)
+
+    def assess(self, text: str) -> tuple[str, str]:
+        """Inline validation of a half-typed line: (kind, message); kind is ok, error or info."""
+        text = text.strip()
+        if not text:
+            return "info", "a move (path 12 at 3,-1 turned), say ..., legal, help, quit · Tab completes"
+        word = text.split()[0].lower()
+        if word == "say":
+            return "info", "Enter sends this line to the table"
+        if word in ("?", "help", "legal", "moves", "start", "quit", "exit", "bye"):
+            return "info", f"Enter: {word}"
+        try:
+            parse_action(text)
+        except InvalidActionError as exc:
+            return "info", str(exc)
+        snap = self.snapshot()
+        if snap.decision is None:
+            return "info", "well formed, but it is not your move"
+        try:
+            action = snap.decision.checker.check(text, player=snap.seat)
+        except IllegalActionError as exc:
+            return "error", f"✗ {exc.rule}"
+        except InvalidActionError as exc:
+            return "error", f"✗ {exc}"
+        return "ok", f"✓ legal: {action}"
+
+    def completions(self, text: str) -> list[str]:
+        """Whole lines that complete ``text``: the legal moves on our move, and the commands."""
+        low = text.lower().lstrip()
+        snap = self.snapshot()
+        lines = list(COMMANDS)
+        if snap.decision is not None:
+            lines += snap.decision.legal_texts()
+        else:
+            lines += list(VERBS)
+        return [line for line in lines if line.startswith(low) and line != low][:200]
+
+    def attempt(self, text: str) -> bool:
+        """Check a move with the engine and send it; a refused move shows the rule it breaks."""
+        snap = self.snapshot()
+        text = text.strip()
+        if snap.view is None:
+            self.ui.say("the game has not started yet", "error")
+            return False
+        decision = snap.decision
+        if decision is None:
+            try:
+                parse_action(text)
+            except InvalidActionError as exc:
+                self.ui.say(str(exc), "error")
+                return False
+            who = snap.view.current_player
+            waiting = "the game is over" if snap.view.phase == "game-over" else f"waiting for {snap.name(who)} (seat {who})"
+            self.ui.say(f"not your move: {waiting}", "error")
+            return False
+        if self.ui.sent_for == decision.id:
+            self.ui.say("your move is already on its way", "error")
+            return False
+        try:
+            action = decision.checker.check(text, player=snap.seat)
+        except (IllegalActionError, InvalidActionError) as exc:
+            self.ui.say(str(exc), "error")
+            return False
+        self.link.submit_move(decision.id, str(action))
+        self.ui.sent_for = decision.id
+        self.ui.selected = None
+        self.ui.turned = False
+        self.ui.say(f"played: {action}", "ok")
+        return True

@@ -1,0 +1,256 @@
+"""The maze as box-drawing text: path cards as glyphs, and the maze panel around them.
+
+A card is drawn from its segments, so tunnels join exactly as they do in the rules: the
+edges of one segment meet in the centre with the matching junction (``┼ ├ ┬ └ ...``); a
+one-edge segment is a dead end, and where it stops the rock ``■`` shows.  (A card mixing a
+through-tunnel and dead ends draws each dead end as a half line ``╵ ╷ ╴ ╶`` stopping short
+of the centre.)  A maze cell is 5 x 3 characters, a hand tile 3 x 3.
+
+``render_maze`` is a pure function of the board, what the seat knows of the goals, the
+marks the controller wants shown and the panel's size; it returns styled text fragments
+(a list of ``(style, text)`` pairs, prompt_toolkit's format) and the origin it used, which
+the caller keeps so that the view pans only when the cursor leaves it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import ActionCard, Board, GoldCard, PathCard, PathKind
+from ..rules.cards import E, N, S, W
+
+Cell = tuple[int, int]
+Fragments = list[tuple[str, str]]
+
+CELL_W = 5
+CELL_H = 3
+
+#: centre glyph of a segment joining these edges
+JUNCTION: dict[int, str] = {
+    N | S: "│", E | W: "─", N | E: "└", N | W: "┘", E | S: "┌", S | W: "┐",
+    N | E | S: "├", N | S | W: "┤", N | E | W: "┴", E | S | W: "┬", N | E | S | W: "┼",
+}
+DEAD_END = "■"
+START_MARK = "H"  # the ladder down into the mine
+TREASURE_MARK = "$"
+STONE_MARK = "○"
+UNKNOWN_GOAL = "?"
+
+_ARM_CELL: dict[int, tuple[tuple[int, int, str], ...]] = {
+    N: ((0, 2, "│"),),
+    S: ((2, 2, "│"),),
+    W: ((1, 0, "─"), (1, 1, "─")),
+    E: ((1, 3, "─"), (1, 4, "─")),
+}
+_STUB_CELL: dict[int, tuple[tuple[int, int, str], ...]] = {
+    N: ((0, 2, "╵"),),
+    S: ((2, 2, "╷"),),
+    W: ((1, 0, "─"), (1, 1, "╴")),
+    E: ((1, 3, "╶"), (1, 4, "─")),
+}
+_ARM_MINI: dict[int, tuple[int, int, str]] = {N: (0, 1, "│"), S: (2, 1, "│"), W: (1, 0, "─"), E: (1, 2, "─")}
+
+
+def _edges(mask: int) -> list[int]:
+    return [edge for edge in (N, E, S, W) if mask & edge]
+
+
+def _centre(segments: tuple[int, ...]) -> str:
+    through = 0
+    for segment in segments:
+        if len(_edges(segment)) > 1:
+            through |= segment
+    return JUNCTION[through] if through else DEAD_END
+
+
+def cell_rows(segments: tuple[int, ...], centre: str | None = None) -> list[str]:
+    """A maze cell, 3 rows of 5 characters, for a card with these (turned) segments."""
+    grid = [[" "] * CELL_W for _ in range(CELL_H)]
+    through = any(len(_edges(s)) > 1 for s in segments)
+    for segment in segments:
+        dead_end = len(_edges(segment)) == 1
+        arms = _STUB_CELL if dead_end and through else _ARM_CELL
+        for edge in _edges(segment):
+            for row, col, char in arms[edge]:
+                grid[row][col] = char
+    grid[1][2] = centre if centre is not None else _centre(segments)
+    return ["".join(row) for row in grid]
+
+
+def tile_rows(card: PathCard, turned: bool) -> list[str]:
+    """A face-up card as it lies in the maze (start, goals and tunnels)."""
+    segments = card.turned_segments(turned)
+    if card.kind is PathKind.START:
+        return cell_rows(segments, START_MARK)
+    if card.kind is PathKind.TREASURE:
+        return cell_rows(segments, TREASURE_MARK)
+    if card.kind is PathKind.STONE:
+        return cell_rows(segments, STONE_MARK)
+    return cell_rows(segments)
+
+
+def face_down_goal_rows(slot: int, known: PathCard | None) -> list[str]:
+    """A face-down goal card: a framed box with its slot number; what a Map showed inside."""
+    mark = UNKNOWN_GOAL
+    if known is not None:
+        mark = TREASURE_MARK if known.kind is PathKind.TREASURE else STONE_MARK
+    return [f"╔═{slot}═╗", f"║ {mark} ║", "╚═══╝"]
+
+
+def mini_rows(segments: tuple[int, ...]) -> list[str]:
+    """A hand tile: 3 rows of 3 characters."""
+    grid = [[" "] * 3 for _ in range(3)]
+    for segment in segments:
+        for edge in _edges(segment):
+            row, col, char = _ARM_MINI[edge]
+            grid[row][col] = char
+    grid[1][1] = _centre(segments)
+    return ["".join(row) for row in grid]
+
+
+def action_rows(card: ActionCard) -> list[str]:
+    """An action card's tile body: 3 rows of 7 characters."""
+    kind = card.kind.value
+    if kind == "break":
+        body = ["  ╲ ╱  ", f"{_tools(card):^7}", "  ╱ ╲  "]
+    elif kind == "repair":
+        body = ["  ┌─┐  ", f"{_tools(card):^7}", "  └─┘  "]
+    elif kind == "map":
+        body = [" ┌───┐ ", " │ ? │ ", " └───┘ "]
+    else:  # rockfall
+        body = [" ▓▓▓▓▓ ", "  fall ", " ▓▓▓▓▓ "]
+    return [row[:7].ljust(7) for row in body]
+
+
+def gold_rows(card: GoldCard) -> list[str]:
+    """A gold card's tile body: 3 rows of 7 characters."""
+    if card.nuggets == 0:
+        return ["       ", " stone ", "       "]
+    return ["  ◆◆◆  "[: 7], f"{card.nuggets:^7}", " nugget" if card.nuggets == 1 else "nuggets"]
+
+
+def _tools(card: ActionCard) -> str:
+    names = {"pickaxe": "pick", "lantern": "lamp", "cart": "cart"}
+    if len(card.tools) == 1:
+        return names[card.tools[0].value]
+    return "/".join(names[t.value][:2] for t in card.tools)
+
+
+# -- the maze panel ----------------------------------------------------------------
+
+#: width of the y coordinates on the left
+GUTTER = 3
+
+
+@dataclass(frozen=True)
+class MazeMarks:
+    """What to highlight on the maze, as the controller decides it."""
+
+    cursor: Cell | None = None
+    #: cells where the selected card is legal as it is turned now
+    legal: frozenset[Cell] = frozenset()
+    #: cells where it would be legal turned the other way
+    legal_turned: frozenset[Cell] = frozenset()
+    #: cards a rockfall may remove, or goals a Map may look at
+    targets: frozenset[Cell] = frozenset()
+    #: segments of the selected path card, drawn at the cursor as a preview
+    preview: tuple[int, ...] | None = None
+    preview_legal: bool = False
+
+
+def maze_bounds(board: Board, extra: Cell | None = None) -> tuple[int, int, int, int]:
+    """The cells worth showing: every card and every cell a card could go to (and ``extra``)."""
+    cells = list(board.tiles) + list(board.frontier)
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    if extra is not None:
+        xs.append(extra[0])
+        ys.append(extra[1])
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def fit(origin: int | None, cursor: int | None, low: int, high: int, span: int, prefer: int | None = None) -> int:
+    """The first cell shown along one axis: centred if everything fits, else following the cursor.
+
+    ``prefer`` is where a view that has no origin yet starts (before following the cursor).
+    """
+    size = high - low + 1
+    if span >= size:
+        return low - (span - size) // 2
+    first = origin if origin is not None else (low if prefer is None else prefer)
+    if cursor is not None:
+        if cursor < first:
+            first = cursor
+        elif cursor >= first + span:
+            first = cursor - span + 1
+    return max(low, min(first, high - span + 1))
+
+
+def visible_cells(width: int, height: int) -> tuple[int, int]:
+    """How many cells fit across and down a panel of this size."""
+    return max(1, (width - GUTTER) // CELL_W), max(1, (height - 1) // CELL_H)
+
+
+def render_maze(
+    board: Board,
+    known_goals: dict[int, PathCard],
+    marks: MazeMarks,
+    width: int,
+    height: int,
+    origin: Cell | None = None,
+) -> tuple[Fragments, Cell]:
+    """Draw the maze into ``width`` x ``height``; returns the fragments and the origin used."""
+    cols, rows = visible_cells(width, height)
+    low_x, low_y, high_x, high_y = maze_bounds(board, marks.cursor)
+    cx, cy = marks.cursor if marks.cursor is not None else (None, None)
+    # a new view shows the goals' end of the maze, and the cursor's rows
+    ox = fit(origin[0] if origin else None, cx, low_x, high_x, cols, prefer=high_x - cols + 1)
+    oy = fit(origin[1] if origin else None, cy, low_y, high_y, rows, prefer=None if cy is None else cy - rows // 2)
+    out: Fragments = []
+    header = " " * GUTTER + "".join(f"{x:^{CELL_W}}" for x in range(ox, ox + cols))
+    left = "◀" if ox > low_x else " "
+    right = "▶" if ox + cols - 1 < high_x else " "
+    out.append(("class:maze.coord", (left + header[1:])[: width - 1].ljust(width - 1) + right + "\n"))
+    for row in range(rows):
+        y = oy + row
+        cells = [_cell(board, known_goals, marks, (x, y)) for x in range(ox, ox + cols)]
+        for line in range(CELL_H):
+            label = f"{y:>2} "[:GUTTER] if line == 1 else " " * GUTTER
+            if line == 0 and row == 0 and oy > low_y:
+                label = " ▲ "
+            if line == CELL_H - 1 and row == rows - 1 and oy + rows - 1 < high_y:
+                label = " ▼ "
+            out.append(("class:maze.coord", label))
+            for style, text in cells:
+                out.append((style, text[line]))
+            pad = width - GUTTER - cols * CELL_W
+            out.append(("", " " * max(0, pad) + "\n"))
+    if out:
+        last_style, last_text = out[-1]
+        out[-1] = (last_style, last_text.rstrip("\n"))
+    return out, (ox, oy)
+
+
+def _cell(board: Board, known_goals: dict[int, PathCard], marks: MazeMarks, cell: Cell) -> tuple[str, list[str]]:
+    """One cell's style and its three rows of text."""
+    at_cursor = cell == marks.cursor
+    cursor = " class:maze.cursor" if at_cursor else ""
+    tile = board.tiles.get(cell)
+    if tile is not None:
+        target = " class:maze.target" if cell in marks.targets else ""
+        if tile.card is None:
+            slot = tile.goal_slot if tile.goal_slot is not None else 0
+            known = known_goals.get(slot)
+            style = "class:maze.goal" + (" class:maze.mapped" if known is not None else "")
+            return style + target + cursor, face_down_goal_rows(slot, known)
+        kind = tile.card.kind.value
+        return f"class:maze.{kind}" + target + cursor, tile_rows(tile.card, tile.turned)
+    if at_cursor and marks.preview is not None:
+        style = "class:maze.preview-ok" if marks.preview_legal else "class:maze.preview-bad"
+        return style + cursor, cell_rows(marks.preview)
+    if cell in marks.legal:
+        return "class:maze.legal" + cursor, ["·   ·", "  +  " if at_cursor else "     ", "·   ·"]
+    if cell in marks.legal_turned:
+        return "class:maze.legal-turned" + cursor, ["˙   ˙", "  r  " if at_cursor else "     ", "˙   ˙"]
+    if at_cursor:
+        return "class:maze.cursor", ["┌   ┐", "     ", "└   ┘"]
+    return "class:maze.empty", ["     "] * CELL_H

@@ -1,0 +1,157 @@
+"""What the client shows, as plain data: snapshots of the seat's knowledge and the UI state.
+
+A ``Snapshot`` is made on the session thread and handed to the UI thread whole; it is
+never changed afterwards.  ``UIState`` belongs to the UI thread alone.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..rules import ActionCard, ActionKind, AnyAction, Card, GoldCard, PathCard, PlayerView, State
+
+Cell = tuple[int, int]
+
+#: short names of the tools, for narrow panels
+TOOL_SHORT = {"pickaxe": "pick", "lantern": "lamp", "cart": "cart"}
+ROLE_SHORT = {"gold-digger": "dig", "saboteur": "SAB", "selfish-dwarf": "self"}
+
+
+class LogKind(enum.Enum):
+    """What a log line is, which decides its colour."""
+
+    EVENT = "event"  # a public event of the game
+    CHAT = "chat"  # a player's chat line
+    NOTICE = "notice"  # the session or lobby speaking (away, back, log saved...)
+    PRIVATE = "private"  # something only this seat learned (a Map)
+    ERROR = "error"  # a refused move or a failure
+
+
+@dataclass(frozen=True)
+class LogLine:
+    kind: LogKind
+    text: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """This seat must act now: the legal actions and a private copy of the state to check moves.
+
+    ``checker`` is a clone made for the UI thread alone, so checking a typed move never
+    touches the session's state.  ``id`` tells a move meant for this decision from a late one.
+    """
+
+    id: int
+    legal: tuple[AnyAction, ...]
+    checker: State
+
+    def legal_texts(self) -> list[str]:
+        return [str(a) for a in self.legal]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the screen shows about the table at one moment."""
+
+    seat: int | None = None
+    names: tuple[str, ...] = ()
+    view: PlayerView | None = None
+    decision: Decision | None = None
+    away: frozenset[int] = frozenset()
+    back: frozenset[int] = frozenset()
+    #: the last round's result line ("round 1: saboteurs won") and its roles
+    last_round: str = ""
+    #: set when the session has ended (its closing message)
+    ended: str | None = None
+    #: True while we are the host waiting in the lobby (the ``start`` command applies)
+    hosting: bool = False
+
+    @property
+    def my_move(self) -> bool:
+        return self.decision is not None
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+
+class ItemKind(enum.Enum):
+    PATH = "path"
+    ACTION = "action"
+    GOLD = "gold"
+    STONE = "stone"  # a stone whose turn this seat chooses (phase orient)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One tile of the hand strip: a card in hand, an offered gold card, or a stone to orient."""
+
+    kind: ItemKind
+    handle: int
+    card: Card
+
+    @property
+    def action_kind(self) -> ActionKind | None:
+        return self.card.kind if isinstance(self.card, ActionCard) else None
+
+    def label(self) -> str:
+        """A one-word name of the card."""
+        card = self.card
+        if isinstance(card, PathCard):
+            return "stone" if self.kind is ItemKind.STONE else "path"
+        if isinstance(card, GoldCard):
+            return "stone" if card.nuggets == 0 else "gold"
+        if isinstance(card, ActionCard):
+            return {"break": "break", "repair": "fix", "map": "map", "rockfall": "rock"}[card.kind.value]
+        return "?"
+
+
+def strip_items(view: PlayerView | None, deciding: bool) -> tuple[Item, ...]:
+    """What the hand strip holds now: offered gold, the stone to orient, or the hand."""
+    if view is None:
+        return ()
+    if deciding and view.phase == "keep-gold" and view.offered:
+        return tuple(Item(ItemKind.GOLD, g, card) for g, card in view.offered)
+    if deciding and view.phase == "orient" and view.pending_stones:
+        slot = view.pending_stones[0]
+        stone = view.known_goals.get(slot)
+        if stone is not None:
+            return (Item(ItemKind.STONE, slot, stone),)
+    items = []
+    for handle, card in view.hand:
+        items.append(Item(ItemKind.PATH if isinstance(card, PathCard) else ItemKind.ACTION, handle, card))
+    return tuple(items)
+
+
+@dataclass
+class UIState:
+    """The client's own state: selection, cursor, overlays and the message line."""
+
+    #: handle of the selected strip item (hand card, offered gold); None: nothing selected
+    selected: int | None = None
+    #: which strip the selection belongs to: (round, gold shown, stone shown)
+    selected_in: object = None
+    turned: bool = False
+    cursor: Cell = (1, 0)
+    #: the maze cell shown top-left; None until the maze is first drawn
+    origin: Cell | None = None
+    #: index into the options of a card that chooses a target (break, repair, map, take)
+    choice: int = 0
+    choice_for: object = None
+    message: str = ""
+    message_kind: str = "info"  # info, ok, error
+    log_scroll: int = 0
+    help_open: bool = False
+    confirm_quit: bool = False
+    #: the end-of-game ranking was put aside to look at the board
+    ranking_hidden: bool = False
+    #: the decision a move was sent for (no second move for it)
+    sent_for: int | None = None
+    history: list[str] = field(default_factory=list)
+
+    def say(self, text: str, kind: str = "info") -> None:
+        self.message, self.message_kind = text, kind
+
+
+def gold_total(golds: Sequence[tuple[int, GoldCard]]) -> int:
+    return sum(card.nuggets for _, card in golds)

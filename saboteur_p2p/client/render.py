@@ -1,0 +1,263 @@
+"""The screen model: each panel as styled text fragments, from a snapshot and the focus.
+
+Pure functions, no terminal: a fragment list is prompt_toolkit's ``[(style, text), ...]``
+format, so the application shows them as they are and tests read their text.
+"""
+from __future__ import annotations
+
+import textwrap
+from typing import Sequence
+
+from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind
+from .controller import Focus
+from .maze import action_rows, gold_rows, mini_rows
+from .model import ROLE_SHORT, Item, LogLine, Snapshot, UIState, gold_total
+
+Fragments = list[tuple[str, str]]
+
+TILE_W = 7
+#: a tile is a marker column (▶ when selected), the tile, and a space
+TILE_STEP = TILE_W + 2
+HAND_HEIGHT = 4
+
+HELP = """\
+  1-9 [ ]    pick a card of your hand (or the gold passed to you)
+  arrows     move the cursor on the maze; for break, repair and
+             map cards (and gold to take) ↑↓ choose the target
+  Tab        jump to the next cell where the card is legal
+  r          turn the path card (or the stone) by 180°
+  Enter      play the card there / at that target
+  x          discard the selected card face down (pass)
+  Esc        cancel the selection
+  : or /     type a command (Tab completes, Esc returns):
+               path 12 at 3,-1 turned   break lantern @2   map 2
+               repair pickaxe @0   rockfall 4,1   pass 7   keep 17
+               take 3,5   orient 1 turned   legal   say <text>
+               start (host, in the lobby)   quit
+  c          chat: the command line with "say " typed
+  PgUp PgDn  scroll the log and chat        q  leave the table
+Maze: H start · ╔═0═╗ face-down goal 0 · $ treasure · ○ stone
+      ■ rock where a dead end stops · dots: legal for your card
+      (˙ legal if turned: press r)
+Any key closes this help."""
+
+
+def render_status(snap: Snapshot, width: int) -> Fragments:
+    """The top line: round, whose move, and the two keys everyone needs."""
+    view = snap.view
+    right = " ? help · q quit "
+    if view is None:
+        left = " SABOTEUR · waiting for the table"
+        style = "class:status"
+    else:
+        phase = view.phase
+        left = f" SABOTEUR · round {view.round}/{view.config.rounds} · "
+        style = "class:status"
+        if snap.ended is not None and phase != "game-over":
+            left += "the session has ended"
+        elif phase == "game-over":
+            left += "game over"
+        elif snap.my_move:
+            style = "class:status.mine"
+            left += {
+                "play": "YOUR MOVE: play a card",
+                "keep-gold": "YOUR MOVE: keep one gold card",
+                "take-gold": f"YOUR MOVE: take gold worth {view.take_amount}",
+                "orient": "YOUR MOVE: turn the stone",
+            }.get(phase, "YOUR MOVE")
+        else:
+            who = snap.name(view.current_player)
+            left += {"keep-gold": f"{who} keeps gold", "take-gold": f"{who} takes gold", "orient": f"{who} turns a stone"}.get(
+                phase, f"{who}'s move"
+            )
+    left = left[: max(0, width - len(right))]
+    return [(style, left.ljust(width - len(right))), ("class:status.keys", right[: width])]
+
+
+def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
+    """One line per seat: turn, name, cards in hand, gold cards, broken tools, role, connection."""
+    view = snap.view
+    out: Fragments = [("class:title", " players".ljust(width) + "\n")]
+    if view is None:
+        for seat, name in enumerate(snap.names):
+            out.append(("", f"  {seat} {name}"[:width] + "\n"))
+        return out
+    roles = view.revealed_roles
+    for seat in range(view.players):
+        marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
+        broken = "".join(t.value[0].upper() for t in sorted(view.broken[seat], key=lambda t: t.value))
+        tail = f" {view.hand_sizes[seat]}c g{view.gold_counts[seat]}"
+        extra: list[tuple[str, str]] = []
+        if broken:
+            extra.append(("class:players.broken", f" ✗{broken}"))
+        if roles is not None:
+            role = roles[seat].value
+            extra.append(("class:players.saboteur" if role == "saboteur" else "class:players.role", f" {ROLE_SHORT.get(role, role)}"))
+        if seat in snap.away:
+            extra.append(("class:players.away", " away"))
+        elif seat in snap.back:
+            extra.append(("class:players.back", " back"))
+        extra_len = sum(len(t) for _, t in extra)
+        you = "*" if seat == snap.seat else ""
+        room = max(3, width - 3 - len(tail) - extra_len - len(str(seat)))
+        name = (snap.name(seat) + you)[:room].ljust(room)
+        style = "class:players.turn" if marker == "▶" else ""
+        if seat == focus.target_player:
+            style = "class:players.target"
+            marker = "◀" if marker == " " else marker
+        line: Fragments = [(style, f"{marker}{seat} {name}{tail}")] + extra
+        used = sum(len(t) for _, t in line)
+        out += line + [("", " " * max(0, width - used) + "\n")]
+    return out
+
+
+def render_info(snap: Snapshot, width: int) -> Fragments:
+    """Your role, what your Maps showed, your gold and the last round's result."""
+    view = snap.view
+    if view is None:
+        return [("class:info", "")]
+    lines: list[tuple[str, str]] = []
+    role = view.role.value if view.role is not None else "?"
+    lines.append(("class:info.role" + (".saboteur" if role == "saboteur" else ""), f" you: {role}"))
+    mapped = []
+    for slot, card in sorted(view.known_goals.items()):
+        if view.board.tiles[GOAL_CELLS[slot]].card is None:
+            mapped.append(f"g{slot} {'TREASURE' if card.kind is PathKind.TREASURE else 'stone'}")
+    lines.append(("class:info.maps", " maps: " + (", ".join(mapped) if mapped else "-")))
+    lines.append(("class:info", f" your gold: {gold_total(view.gold)} nuggets"))
+    lines.append(("class:info", f" draw pile {view.draw_pile_size}"))
+    if view.scores is not None:
+        lines.append(("class:info.result", " nuggets: " + ", ".join(f"{snap.name(s)} {n}" for s, n in enumerate(view.scores))))
+    elif snap.last_round:
+        lines.append(("class:info.result", " " + snap.last_round))
+    out: Fragments = []
+    for style, text in lines:
+        for part in textwrap.wrap(text, width, subsequent_indent="   ") or [""]:
+            out.append((style, part.ljust(width) + "\n"))
+    return out
+
+
+def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
+    """The hand strip: numbered tiles, path cards in both turns; or the gold to choose from."""
+    view = snap.view
+    if view is None:
+        return [("", "")]
+    if snap.my_move and view.phase == "take-gold":
+        return _take_gold(snap, focus, width)
+    rows: list[Fragments] = [[] for _ in range(HAND_HEIGHT)]
+    used = 0
+    for index, item in enumerate(focus.items):
+        if used + TILE_STEP > width:
+            rows[1].append(("class:hand", "…"))
+            break
+        selected = index == focus.selected
+        style = "class:hand.selected" if selected else "class:hand"
+        rows[0].append(("class:hand.label", "▶" if selected else " "))
+        for row in rows[1:]:
+            row.append(("", " "))
+        label = f"{index + 1} {item.label()}"[:TILE_W].ljust(TILE_W)
+        rows[0].append((style + " class:hand.label", label))
+        for r, parts in enumerate(_tile_body(item, selected, focus.turned)):
+            rows[r + 1] += [(style + part_style, text) for part_style, text in parts]
+        for row in rows:
+            row.append(("", " "))
+        used += TILE_STEP
+    if not focus.items:
+        rows[1].append(("class:hand", " (no cards in hand)"))
+    side = [f" {focus.option}" if focus.option else "", _legality(focus), "", ""]
+    out: Fragments = []
+    for r, row in enumerate(rows):
+        length = sum(len(t) for _, t in row)
+        note = side[r][: max(0, width - length)]
+        note_style = "class:hand.legal" if r == 1 and focus.option_legal else "class:hand.note"
+        out += row + [(note_style, note.ljust(max(0, width - length)))]
+        if r < HAND_HEIGHT - 1:
+            out.append(("", "\n"))
+    return out
+
+
+def _legality(focus: Focus) -> str:
+    if focus.option is None or focus.option_legal is None:
+        return ""
+    return " ✓ legal" if focus.option_legal else " ✗ not legal"
+
+
+def _tile_body(item: Item, selected: bool, turned: bool) -> list[Fragments]:
+    """Three rows of a tile: both turns of a path card side by side, else the card's face."""
+    card = item.card
+    if isinstance(card, PathCard):
+        upright = mini_rows(card.turned_segments(False))
+        flipped = mini_rows(card.turned_segments(True))
+        active = " class:hand.active"
+        left = active if selected and not turned else ""
+        right = active if selected and turned else ""
+        return [[(left, upright[r]), ("", " "), (right, flipped[r])] for r in range(3)]
+    if isinstance(card, GoldCard):
+        return [[("", row)] for row in gold_rows(card)]
+    return [[("", row)] for row in action_rows(card)]  # type: ignore[arg-type]
+
+
+def _take_gold(snap: Snapshot, focus: Focus, width: int) -> Fragments:
+    view = snap.view
+    assert view is not None
+    counts: dict[int, int] = {}
+    for _, card in view.gold_pile:
+        counts[card.nuggets] = counts.get(card.nuggets, 0) + 1
+    pile = ", ".join(f"{n} x {v}" for v, n in sorted(counts.items()))
+    choice = focus.option or "take none"
+    handles = {g: card.nuggets for g, card in view.gold_pile}
+    worth = sum(handles.get(int(g), 0) for g in choice[5:].split(",") if g.strip().isdigit())
+    lines = [
+        f" Take gold worth {view.take_amount} from the pile ({len(view.gold_pile)} cards: {pile})",
+        f" choice {focus.options.index(choice) + 1 if choice in focus.options else 0}/{len(focus.options)}: {choice}  (= {worth} nuggets)",
+        " ↑↓ other choices · Enter take",
+        "",
+    ]
+    out: Fragments = []
+    for r, line in enumerate(lines):
+        out.append(("class:hand.legal" if r == 1 else "class:hand", line[:width].ljust(width) + ("\n" if r < 3 else "")))
+    return out
+
+
+def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int) -> Fragments:
+    """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end."""
+    wrapped: list[tuple[str, str]] = []
+    for line in lines:
+        style = f"class:log.{line.kind.value}"
+        for part in textwrap.wrap(line.text, max(8, width), subsequent_indent="  ") or [""]:
+            wrapped.append((style, part))
+    scroll = max(0, min(scroll, len(wrapped) - height))
+    end = len(wrapped) - scroll
+    shown = wrapped[max(0, end - height):end]
+    out: Fragments = [(style, text.ljust(width) + "\n") for style, text in shown]
+    if scroll:
+        out.append(("class:log.more", f"  ↓ {scroll} more (PgDn)".ljust(width)))
+    return out
+
+
+def render_message(ui: UIState, focus: Focus, width: int) -> Fragments:
+    """The message line: the last result or error, else what the keys do now."""
+    if ui.message:
+        return [(f"class:message.{ui.message_kind}", (" " + ui.message)[:width].ljust(width))]
+    return [("class:message.hint", (" " + focus.hint)[:width].ljust(width))]
+
+
+def render_ranking(snap: Snapshot) -> str:
+    """The end of the game: seats by nuggets, winners first."""
+    view = snap.view
+    if view is None or view.scores is None:
+        return ""
+    scores = view.scores
+    best = max(scores)
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    lines = ["Game over", ""]
+    place = 0
+    previous = None
+    for rank, seat in enumerate(order):
+        if scores[seat] != previous:
+            place, previous = rank + 1, scores[seat]
+        star = "★ " if scores[seat] == best else "  "
+        you = " (you)" if seat == snap.seat else ""
+        lines.append(f"{star}{place}. {snap.name(seat)}{you}: {scores[seat]} nugget(s)")
+    lines += ["", "q leaves · Esc looks at the board"]
+    return "\n".join(lines)

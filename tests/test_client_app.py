@@ -1,0 +1,347 @@
+"""The real prompt_toolkit application, driven through a pipe input, against a local table.
+
+The application runs in the test's main thread on an 80x24 VT100 output written to a
+StringIO; the table (trusted dealer, heuristic bots) runs in a background thread and feeds
+the ClientAgent as the network session does; a script thread types keys and watches.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import time
+from typing import Callable
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from saboteur_p2p.client.agent import ClientAgent
+from saboteur_p2p.client.app import ClientApp, ClientRun, run_client
+from saboteur_p2p.client.local import LocalTable
+from saboteur_p2p.client.model import LogKind, Snapshot
+from saboteur_p2p.rules import (
+    GOAL_CELLS, ActionCard, ActionKind, CardPlayed, GameConfig, GoldReceived, PathCard, PlacePath, State,
+)
+
+from test_client_controller import drive
+
+UP, DOWN, RIGHT, LEFT, ENTER, TAB = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\r", "\t"
+
+
+class Harness:
+    """The client application on a pipe, a local table behind it, and a script typing keys."""
+
+    def __init__(self, seed: int = 0, players: int = 5, rounds: int = 3, name: str = "alice", agent: ClientAgent | None = None) -> None:
+        self.agent = agent if agent is not None else ClientAgent()
+        self.table = LocalTable(GameConfig(players, rounds=rounds), self.agent, seat=0, seed=seed, name=name)
+        self.output = io.StringIO()
+        self.pipe: PipeInput
+        self.app: ClientApp
+        self.run: ClientRun[object] | None = None
+
+    # -- running ---------------------------------------------------------------------
+
+    def play(self, script: Callable[[Harness], None], timeout: float = 60.0, session: Callable[[ClientAgent], object] | None = None) -> str | None:
+        """Run the application until the script ends (or it quits); re-raise the script's failure.
+
+        Without ``session`` the local table plays behind the client; with it, the launcher runs
+        ``session(agent)`` in its background thread as the command line does (``self.run``).
+        """
+        errors: list[BaseException] = []
+        with create_pipe_input() as pipe:
+            self.pipe = pipe
+            output = Vt100_Output(self.output, lambda: Size(rows=24, columns=80), term="xterm-256color")
+
+            def attach(app: ClientApp) -> None:
+                app.application.ttimeoutlen = 0.05  # a lone Escape is read as Escape quickly
+                self.app = app
+                watchdog = threading.Timer(timeout, self.exit)
+                watchdog.daemon = True
+                watchdog.start()
+
+            def run_script() -> None:
+                try:
+                    self.wait_for(lambda: hasattr(self, "app") and self.app.application.is_running, "the application to start")
+                    script(self)
+                except BaseException as exc:  # re-raised in the test's thread
+                    errors.append(exc)
+                finally:
+                    self.exit()
+
+            threading.Thread(target=run_script, daemon=True).start()
+            if session is None:
+                attach(ClientApp(self.agent, input=pipe, output=output))
+                self.table.start_thread(timeout=timeout)
+                result = self.app.run()
+            else:
+                self.run = run_client(session, self.agent, input=pipe, output=output, on_app=attach)
+                result = "quit" if self.run.quit else None
+        if errors:
+            raise errors[0]
+        return result
+
+    def exit(self) -> None:
+        if not hasattr(self, "app"):
+            return
+        application = self.app.application
+        loop = application.loop
+        if loop is None:
+            return
+
+        def stop() -> None:
+            if application.is_running and application.future is not None and not application.future.done():
+                application.exit(result="script-done")
+
+        loop.call_soon_threadsafe(stop)
+
+    # -- for scripts -------------------------------------------------------------------
+
+    def closed(self) -> bool:
+        future = self.app.application.future
+        return future is None or future.done()
+
+    def keys(self, text: str) -> None:
+        self.pipe.send_text(text)
+
+    def wait_for(self, condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; message: {getattr(self, 'app', None) and self.app.ui.message!r}")
+            time.sleep(0.005)
+
+    def decision(self) -> Snapshot:
+        """Wait for our next move and return the snapshot that asks for it."""
+        def ready() -> bool:
+            d = self.agent.snapshot().decision
+            return d is not None and self.app.ui.sent_for != d.id
+
+        self.wait_for(ready, "our move")
+        return self.agent.snapshot()
+
+    def sent(self, snap: Snapshot) -> None:
+        assert snap.decision is not None
+        self.wait_for(lambda: self.app.ui.sent_for == snap.decision.id, "the move to be sent")  # type: ignore[union-attr]
+
+    def screen(self) -> str:
+        """The 80x24 screen as text, drawn on the application's own loop."""
+        loop = self.app.application.loop
+        assert loop is not None
+        return asyncio.run_coroutine_threadsafe(self.app.draw_text(80, 24), loop).result(5)
+
+    def played_by_me(self) -> list[str]:
+        return [str(e.action) for e in list(self.table.state.events) if isinstance(e, CardPlayed) and e.player == 0]
+
+
+def play_out(h: Harness, done: Callable[[], bool]) -> dict[str, int]:
+    """Make every move from the keyboard until ``done()``: discards with keys, moves typed,
+    gold and stones with Enter.  Returns how many moves of each phase were made."""
+    seen: dict[str, int] = {}
+    turns = 0
+    while not done():
+        d = h.agent.snapshot().decision
+        if d is None or h.app.ui.sent_for == d.id:
+            time.sleep(0.002)
+            continue
+        snap = h.agent.snapshot()
+        phase = snap.view.phase  # type: ignore[union-attr]
+        seen[phase] = seen.get(phase, 0) + 1
+        turns += 1
+        if phase == "play" and turns % 2:
+            h.keys("1x")  # pick the first card, discard it
+        elif phase == "play":
+            h.keys(":" + str(snap.decision.legal[0]) + ENTER)  # type: ignore[union-attr]
+        else:
+            h.keys(ENTER)  # keep, take or orient: the highlighted choice
+        h.sent(snap)
+    return seen
+
+
+def first_decision(seed: int) -> State:
+    """Seat 0's first move in the game a LocalTable with this seed deals (bots play the same)."""
+    state = drive(seed, lambda s: s.current == 0)
+    assert state is not None
+    return state
+
+
+def seed_where(test: Callable[[State], bool]) -> int:
+    return next(seed for seed in range(200) if test(first_decision(seed)))
+
+
+def can_place(state: State) -> bool:
+    return any(isinstance(a, PlacePath) for a in state.legal_actions())
+
+
+def holds(kind: ActionKind) -> Callable[[State], bool]:
+    def holding(state: State) -> bool:
+        faces = [state.faces[h] for h in state.hands[0]]
+        return any(isinstance(face, ActionCard) and face.kind is kind for face in faces)
+
+    return holding
+
+
+def strip_index(snap: Snapshot, test: Callable[[object], bool]) -> int:
+    assert snap.view is not None
+    return next(i for i, (_, card) in enumerate(snap.view.hand) if test(card))
+
+
+def test_placing_a_path_card_with_keys():
+    harness = Harness(seed_where(can_place))
+    placed: dict[str, str] = {}
+
+    def script(h: Harness) -> None:
+        snap = h.decision()
+        legal = [a for a in snap.decision.legal if isinstance(a, PlacePath)]  # type: ignore[union-attr]
+        card = snap.view.hand[[handle for handle, _ in snap.view.hand].index(legal[0].card)][1]  # type: ignore[union-attr]
+        index = strip_index(snap, lambda c: c == card)
+        h.keys(str(index + 1))
+        h.wait_for(lambda: h.app.focus.selected == index, "the card to be selected")
+        before = h.app.ui.cursor
+        h.keys(TAB)  # to the next legal cell
+        h.wait_for(lambda: h.app.ui.cursor != before and h.app.focus.option_legal, "the next legal cell")
+        placed["move"] = h.app.focus.option or ""
+        screen = h.screen()
+        assert "✓ legal" in screen and placed["move"] in screen, screen
+        h.keys(ENTER)
+        h.sent(snap)
+        h.wait_for(lambda: placed["move"] in h.played_by_me(), "the table to play it")
+
+    harness.play(script)
+    assert "H" in harness.output.getvalue() and "╔═0═╗" in harness.output.getvalue()  # the terminal got the maze
+
+
+def test_placing_a_path_card_with_a_typed_command_and_completion():
+    harness = Harness(seed_where(can_place))
+    sent: dict[str, str] = {}
+
+    def script(h: Harness) -> None:
+        snap = h.decision()
+        first = next(a for a in snap.decision.legal if isinstance(a, PlacePath))  # type: ignore[union-attr]
+        h.keys(f":path {first.card} at")
+        h.wait_for(lambda: h.app.input_area.text == f"path {first.card} at", "the typed text")
+        h.keys(TAB)  # completes to the first legal placement of that card
+        h.wait_for(lambda: h.app.input_area.text.startswith(f"path {first.card} at ") and
+                   h.app.input_area.text != f"path {first.card} at ", "the completion")
+        sent["move"] = h.app.input_area.text
+        assert "✓ legal" in h.screen().splitlines()[-2]  # inline validation on the message line
+        h.keys(ENTER)
+        h.sent(snap)
+        h.wait_for(lambda: sent["move"] in h.played_by_me(), "the table to play it")
+
+    harness.play(script)
+    assert sent["move"].startswith("path ")
+
+
+def test_an_illegal_move_shows_the_rule_it_breaks():
+    harness = Harness(seed_where(can_place))
+
+    def script(h: Harness) -> None:
+        snap = h.decision()
+        handle = next(a.card for a in snap.decision.legal if isinstance(a, PlacePath))  # type: ignore[union-attr]
+        h.keys(f":path {handle} at 0,0")
+        h.wait_for(lambda: "✗ (0, 0) is the start cell" in h.screen(), "the inline verdict")
+        h.keys(ENTER)
+        h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
+        assert h.app.ui.message == f"illegal action 'path {handle} at 0,0': (0, 0) is the start cell"
+        assert h.app.input_area.text == f"path {handle} at 0,0"  # kept, to correct it
+        assert h.app.ui.sent_for is None and h.played_by_me() == []
+        # with keys: the cursor onto a goal card
+        h.keys("\x1b")
+        h.wait_for(lambda: h.app.application.layout.has_focus(h.app.maze_window), "the board")
+        index = strip_index(snap, lambda c: isinstance(c, PathCard))
+        h.keys(str(index + 1))
+        h.wait_for(lambda: h.app.focus.selected == index, "the card")
+        h.app.ui.cursor = GOAL_CELLS[1]  # as if moved there with the arrows
+        h.keys(ENTER)
+        h.wait_for(lambda: "(8, 0) is a goal cell" in h.app.ui.message, "the goal-cell rule")
+        assert "(8, 0) is a goal cell" in h.screen().splitlines()[-2]
+
+    harness.play(script)
+
+
+def test_a_chat_line_reaches_the_table_and_the_log():
+    harness = Harness(seed=1)
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys("c")
+        h.wait_for(lambda: h.app.input_area.text == "say ", "the chat prefix")
+        h.keys("the treasure is south" + ENTER)
+        h.wait_for(lambda: any(line.text == "<alice> the treasure is south" for line in h.agent.log_lines()), "the echo")
+        screen = h.screen()
+        assert "<alice> the treasure is" in screen and "  south" in screen  # wrapped in the side panel
+        assert h.app.ui.message == "said it"
+
+    harness.play(script)
+
+
+def test_a_map_shows_its_goal_in_the_log_the_info_panel_and_the_maze():
+    harness = Harness(seed_where(holds(ActionKind.MAP)))
+
+    def script(h: Harness) -> None:
+        snap = h.decision()
+        index = strip_index(snap, lambda c: isinstance(c, ActionCard) and c.kind is ActionKind.MAP)
+        h.keys(str(index + 1))
+        h.wait_for(lambda: h.app.focus.selected == index, "the map")
+        h.keys(DOWN)  # the next goal
+        h.wait_for(lambda: h.app.focus.option is not None and h.app.focus.option.startswith("map 1"), "goal 1")
+        h.keys(ENTER)
+        h.wait_for(lambda: any(line.kind is LogKind.PRIVATE for line in h.agent.log_lines()), "the map's answer")
+        face = h.table.state.goal_faces[1]
+        treasure = face.code == "goal:treasure"
+        line = next(line.text for line in h.agent.log_lines() if line.kind is LogKind.PRIVATE)
+        assert line == f"your map: goal 1 at 8,0 is {'the TREASURE' if treasure else 'a stone'}"
+        screen = h.screen()
+        assert f"maps: g1 {'TREASURE' if treasure else 'stone'}" in screen
+        assert f"║ {'$' if treasure else '○'} ║" in screen  # the goal box shows what the map showed
+
+    harness.play(script)
+
+
+def test_help_and_leaving_the_table_ask_first():
+    harness = Harness(seed=2)
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys("?")
+        h.wait_for(lambda: h.app.ui.help_open, "the help")
+        assert "Any key closes this help." in h.screen()
+        h.keys("z")
+        h.wait_for(lambda: not h.app.ui.help_open, "the help to close")
+        h.keys("q")
+        h.wait_for(lambda: h.app.ui.confirm_quit, "the question")
+        assert "Leave the table?" in h.screen()
+        h.keys("n")
+        h.wait_for(lambda: h.app.ui.message == "staying at the table", "staying")
+        h.keys("qy")
+        h.wait_for(h.closed, "leaving")
+
+    assert harness.play(script) == "quit"
+    assert harness.agent.wants_to_quit
+    harness.wait_for(lambda: harness.table.result is not None, "the table to stop")
+    assert harness.table.result is not None and harness.table.result.outcome == "quit"
+
+
+def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
+    """Every move from the keyboard: discards with keys, moves typed, gold and stones with Enter."""
+    harness = Harness(seed=6)  # a deal where gold is passed to us once and we take gold once
+    seen: dict[str, int] = {}
+
+    def script(h: Harness) -> None:
+        seen.update(play_out(h, lambda: h.table.result is not None or h.table.state.phase.value == "game-over"))
+        h.wait_for(lambda: h.app.snap.view is not None and h.app.snap.view.phase == "game-over", "the end")
+        screen = h.screen()
+        assert "Game over" in screen and "★ 1." in screen and "(you)" in screen
+        h.keys("q")  # a finished game closes without asking
+        h.wait_for(h.closed, "the application to close")
+
+    assert harness.play(script) == "done"
+    result = harness.table.result
+    assert result is not None and result.outcome == "finished"
+    assert harness.table.state.scores == result.scores
+    assert harness.agent.snapshot().view.scores == result.scores  # type: ignore[union-attr]
+    assert seen.get("play", 0) >= 10 and len(harness.played_by_me()) >= 10
+    assert seen.get("keep-gold") and seen.get("take-gold"), seen
+    received = [e for e in harness.table.state.events if isinstance(e, GoldReceived) and e.player == 0]
+    assert len(received) >= 2  # what we kept and what we took

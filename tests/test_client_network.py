@@ -1,0 +1,50 @@
+"""The client at a real network table: the launcher runs net.play.host_table in its background
+thread with bot peer processes on loopback, and the person plays through the keyboard."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from saboteur_p2p.client.agent import ClientAgent
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.play import host_table
+from saboteur_p2p.net.session import Outcome, SessionResult
+from saboteur_p2p.rules import GameConfig
+
+from test_client_app import ENTER, Harness, play_out
+
+
+def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp_path: Path):
+    """Four seats, two bot peers: the host types :start to play with three; one round, then the end."""
+    agent = ClientAgent(hosting=True)
+    children: list[object] = []
+    identity = Identity.generate()
+
+    def session(agent: ClientAgent) -> SessionResult:
+        return host_table(
+            identity, "alice", "127.0.0.1:0", GameConfig(4, rounds=1), 2, None, 2, ["random", "heuristic"], tmp_path,
+            None, 30.0, agent.say, agent=agent, started=agent.start_requested, children=children,  # type: ignore[arg-type]
+        )
+
+    def script(h: Harness) -> None:
+        h.wait_for(lambda: "Type :start" in h.screen(), "the lobby screen")
+        h.wait_for(lambda: sum("takes seat" in line.text for line in h.agent.log_lines()) == 2, "two bot peers", 60)
+        h.keys(":start" + ENTER)
+        h.wait_for(lambda: h.agent.snapshot().view is not None, "the first deal", 60)
+        names = h.agent.snapshot().names
+        assert names[0] == "alice" and sorted(names[1:]) == ["heuristic-2", "random-1"]  # seats in order of joining
+        play_out(h, lambda: h.agent.snapshot().ended is not None)
+        h.wait_for(lambda: "Game over" in h.screen(), "the ranking")
+        h.keys("q")
+        h.wait_for(h.closed, "the client to close")
+
+    harness = Harness(agent=agent)
+    harness.play(script, timeout=120, session=session)
+    run = harness.run
+    assert run is not None and run.error is None and not run.quit
+    assert isinstance(run.result, SessionResult) and run.result.outcome is Outcome.FINISHED
+    assert run.result.scores == agent.snapshot().view.scores  # type: ignore[union-attr]
+    ended = agent.snapshot().ended
+    assert ended is not None and ended.startswith("game over. nuggets: alice ")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["heuristic-2", "random-1"]
+    for child in children:
+        assert child.wait(30) == 0  # type: ignore[attr-defined]

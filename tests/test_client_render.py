@@ -1,0 +1,173 @@
+"""The client's screen model: card glyphs, the maze panel, the panels and the whole 80x24 screen."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from saboteur_p2p.client.app import ClientApp
+from saboteur_p2p.client.controller import Controller
+from saboteur_p2p.client.maze import MazeMarks, cell_rows, face_down_goal_rows, mini_rows, render_maze, tile_rows
+from saboteur_p2p.client.render import render_players, render_ranking
+from saboteur_p2p.rules import Board, PathCard, PathKind, Role
+from saboteur_p2p.rules.cards import E, N, S, START, STONE_NW, TREASURE, W, mask_from_letters
+
+from test_client_controller import find, seated
+
+
+def tunnel(*segments: str) -> PathCard:
+    return PathCard(PathKind.TUNNEL, tuple(mask_from_letters(s) for s in segments))
+
+
+def text(fragments: list[tuple[str, str]]) -> str:
+    return "".join(t for _, t in fragments)
+
+
+@pytest.mark.parametrize("segments, rows", [
+    ((N | E | S | W,), ["  │  ", "──┼──", "  │  "]),
+    ((N | E | S,), ["  │  ", "  ├──", "  │  "]),
+    ((E | W | N,), ["  │  ", "──┴──", "     "]),
+    ((N | W,), ["  │  ", "──┘  ", "     "]),
+    ((E | S,), ["     ", "  ┌──", "  │  "]),
+    ((N, S), ["  │  ", "  ■  ", "  │  "]),  # two dead ends: the rock between them
+    ((W,), ["     ", "──■  ", "     "]),
+    ((N, E, S, W), ["  │  ", "──■──", "  │  "]),
+    ((E | W, N), ["  ╵  ", "─────", "     "]),  # a through-tunnel and a dead end (Saboteur 2 shapes)
+])
+def test_a_cell_is_drawn_from_its_segments(segments, rows):
+    assert cell_rows(segments) == rows
+
+
+def test_special_cards_and_the_small_hand_tiles():
+    assert tile_rows(START, False)[1] == "──H──"
+    assert tile_rows(TREASURE, False)[1] == "──$──"
+    assert tile_rows(STONE_NW, True) == ["     ", "  ○──", "  │  "]  # N+W turned is S+E
+    assert face_down_goal_rows(2, None) == ["╔═2═╗", "║ ? ║", "╚═══╝"]
+    assert face_down_goal_rows(1, TREASURE)[1] == "║ $ ║"
+    assert mini_rows((N | E | S,)) == [" │ ", " ├─", " │ "]
+    assert mini_rows(tunnel("W", "E", "S").turned_segments(True)) == [" │ ", "─■─", "   "]
+
+
+def long_board(length: int) -> Board:
+    board = Board.new_round()
+    for x in range(1, length + 1):
+        board.place((x, 0), tunnel("EW"), False)
+    return board
+
+
+def test_the_maze_pans_to_follow_the_cursor_when_it_outgrows_the_panel():
+    board = long_board(14)
+    east, origin = render_maze(board, {}, MazeMarks(cursor=(15, 0)), 53, 16)
+    header = text(east).splitlines()[0]
+    assert "15" in header and header.startswith("◀") and " 0 " not in header
+    west, origin = render_maze(board, {}, MazeMarks(cursor=(-1, 0)), 53, 16, origin)
+    header = text(west).splitlines()[0]
+    assert "-1" in header and header.rstrip().endswith("▶")
+    # panning keeps the origin while the cursor stays in view
+    again, same = render_maze(board, {}, MazeMarks(cursor=(2, 0)), 53, 16, origin)
+    assert same == origin
+
+
+def test_the_maze_shows_coordinates_goals_legal_cells_and_a_preview():
+    board = Board.new_round()
+    marks = MazeMarks(cursor=(1, 0), legal=frozenset({(1, 0), (0, 1)}), preview=tunnel("EW").segments, preview_legal=True)
+    lines = text(render_maze(board, {0: TREASURE}, marks, 60, 17)[0]).splitlines()
+    assert len(lines) == 16 and all(len(line) <= 60 for line in lines)  # a header and 5 rows of 3
+    assert re.search(r"-1 +0 +1 +2 .* 8", lines[0])
+    start_row = next(line for line in lines if "H" in line)
+    assert start_row.startswith(" 0 ") and "──H───────  " in start_row  # the preview joins the start
+    assert any("╔═0═╗" in line for line in lines) and any("║ $ ║" in line for line in lines)  # mapped treasure
+    assert any("╔═2═╗" in line for line in lines) and any("║ ? ║" in line for line in lines)
+    below = lines.index(start_row) + 2
+    assert "·   ·" in lines[below]  # (0, 1) is a legal cell
+
+
+def test_the_players_panel_shows_turn_hands_broken_tools_roles_and_connection():
+    state = find(lambda s: any(s.broken[p] for p in range(s.players)))
+    agent, node, ctl = seated(state)
+    agent.say("p1 is away (no word for 3 s); the table waits up to 120 s")
+    snap = agent.snapshot()
+    view = snap.view
+    snap = replace(snap, view=view._replace(revealed_roles=(Role.SABOTEUR,) + (Role.GOLD_DIGGER,) * (state.players - 1)))
+    lines = text(render_players(snap, Controller(agent).focus(), 40)).splitlines()
+    assert lines[0].strip() == "players"
+    current = lines[1 + state.current]
+    assert current.startswith(f"▶{state.current} p{state.current}*")
+    assert f" {len(state.hands[state.current])}c g" in current
+    broken = next(p for p in range(state.players) if state.broken[p])
+    letters = "".join(t.value[0].upper() for t in sorted(state.broken[broken], key=lambda t: t.value))
+    assert f"✗{letters}" in lines[1 + broken]
+    assert "away" in lines[2] and "SAB" in lines[1] and "dig" in lines[2]
+    assert all(len(line) <= 40 for line in lines)
+
+
+def test_the_ranking_at_the_end_of_the_game():
+    state = find(lambda s: s.phase.value == "play")
+    agent, node, ctl = seated(state, 0)
+    snap = agent.snapshot()
+    snap = replace(snap, view=snap.view._replace(scores=(3, 7, 7, 0, 2), phase="game-over"))
+    lines = render_ranking(snap).splitlines()
+    assert lines[0] == "Game over"
+    assert lines[2:7] == [
+        "★ 1. p1: 7 nugget(s)", "★ 1. p2: 7 nugget(s)", "  3. p0 (you): 3 nugget(s)", "  4. p4: 2 nugget(s)",
+        "  5. p3: 0 nugget(s)",
+    ]
+
+
+def screen_of(state, width: int, height: int, pick: int | None = None) -> tuple[str, ClientApp]:
+    agent, node, ctl = seated(state)
+    with create_pipe_input() as pipe:
+        app = ClientApp(agent, input=pipe, output=DummyOutput())
+        if pick is not None:
+            app.controller.pick(pick)
+        return app.render_text(width, height), app
+
+
+def test_the_80x24_screen_has_the_maze_the_hand_and_the_players():
+    state = find(lambda s: s.phase.value == "play" and len(s.hands[s.current]) == 6)
+    screen, app = screen_of(state, 80, 24, pick=0)
+    lines = screen.splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    assert "YOUR MOVE: play a card" in lines[0] and "? help" in lines[0]
+    # the maze: coordinates, the start ladder and the three face-down goals
+    assert re.search(r" 0 +1 +2 ", lines[1]) and " 8" in lines[1]
+    assert any(line.startswith(" 0 ") and "H" in line for line in lines)
+    for slot in range(3):
+        assert any(f"╔═{slot}═╗" in line for line in lines)
+    # the players panel, right of the maze
+    assert any(line.rstrip().endswith("players") for line in lines[:3])
+    for seat in range(5):
+        assert any(re.search(rf"[▶◀ ]{seat} p{seat}", line) for line in lines), seat
+    assert any(f"▶{state.current} p{state.current}*" in line for line in lines)
+    assert any("you: " in line for line in lines)
+    # the hand strip: six numbered tiles, then the message line and the command line
+    hand = lines[18]
+    assert re.match(r"▶1 \w+ +2 \w+ +3 \w+ +4 \w+ +5 \w+ +6 \w+", hand), hand  # card 1 picked
+    assert lines[-2].startswith(" 1: ") and lines[-1].startswith(":")
+
+
+def test_a_bigger_screen_gives_the_maze_and_the_log_more_room():
+    state = find(lambda s: s.phase.value == "play" and s.round == 2)
+    small, _ = screen_of(state, 80, 24)
+    big, _ = screen_of(state, 132, 43)
+    assert len(big.splitlines()) == 43 and max(len(line) for line in big.splitlines()) > 100
+    count = lambda screen: sum(1 for line in screen.splitlines() if re.search(r"P\d \w", line))
+    assert count(big) > count(small)  # more of the log shows
+    assert big.count("│") > small.count("│")
+
+
+def test_no_color_gives_a_monochrome_style(monkeypatch):
+    state = find(lambda s: s.phase.value == "play")
+    agent, node, ctl = seated(state)
+    with create_pipe_input() as pipe:
+        coloured = ClientApp(agent, input=pipe, output=DummyOutput())
+        monkeypatch.setenv("NO_COLOR", "1")
+        mono = ClientApp(agent, input=pipe, output=DummyOutput())
+    colour_rules = dict(coloured.application.style.style_rules)
+    mono_rules = dict(mono.application.style.style_rules)
+    assert any("#" in rule for rule in colour_rules.values())
+    assert not any("#" in rule for rule in mono_rules.values())
+    assert mono_rules["maze.cursor"] == "reverse" and "bold" in mono_rules["maze.legal"]
