@@ -121,7 +121,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         from prompt_toolkit.shortcuts import ProgressBar
 
         with ProgressBar(title=f"{spec.games} games of {spec.players} players") as bar:
-            counter = bar(total=spec.games)
+            counter: Any = bar(total=spec.games)
             report = run_tournament(spec, progress=lambda done: counter.item_completed())
     else:
         step = max(1, spec.games // 10)

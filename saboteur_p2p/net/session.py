@@ -175,11 +175,12 @@ class Session:
                     self.say(f"that move is not allowed: {refused}")
                     return
                 self._sent_move_at = time.monotonic()
-                self._sent_in_round = node.state.round
+                self._sent_in_round = node.state.round if node.state is not None else 0
             else:
-                record = node.produce()
-                if record is None:
+                made = node.produce()
+                if made is None:
                     return
+                record = made
             if decode_record(record).kind in SECRET_KINDS:
                 save_secrets(node, self.secrets_path)
             self._broadcast(record)
@@ -273,9 +274,10 @@ class Session:
             if self.node.writer is not None:
                 self.node.writer.flush()
             self._note_turn()
-            record = self.waiting.pop(self.node.log.head, None)  # type: ignore[assignment]
-            if record is None:
+            early = self.waiting.pop(self.node.log.head, None)
+            if early is None:
                 return None
+            record = early
 
     def _note_turn(self) -> None:
         if self._sent_move_at is None:

@@ -128,8 +128,8 @@ def play_local_game(
     loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
     seats = [GuardedSeat(bot, str(b), i) for i, (bot, b) in enumerate(zip(loaded, bots))]
     delivered = [0] * config.players
-    for i, seat in enumerate(seats):
-        seat.start(config, bot_seed(seed, i))
+    for i, guarded in enumerate(seats):
+        guarded.start(config, bot_seed(seed, i))
 
     def hear(seat: int, state: State) -> None:
         for event in state.events[delivered[seat]:]:

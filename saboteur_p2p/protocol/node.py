@@ -304,19 +304,19 @@ class Node:
         try:
             self.log.append(entry)
         except LogViolation as exc:
-            violation = ProtocolViolation(exc.peer, exc.reason, str(exc))
+            refused = ProtocolViolation(exc.peer, exc.reason, str(exc))
             if exc.reason in ("equivocation",):
-                self.aborted = violation
-            raise violation from None
+                self.aborted = refused
+            raise refused from None
         try:
             self._accept(entry)
         except ProtocolViolation as violation:
             self.aborted = violation
             raise
         except (MalformedMessage, ShuffleProofError, InvalidPoint, ValueError) as exc:
-            violation = ProtocolViolation(entry.sender, "bad-message", str(exc))
-            self.aborted = violation
-            raise violation from None
+            bad = ProtocolViolation(entry.sender, "bad-message", str(exc))
+            self.aborted = bad
+            raise bad from None
         self.records.append(record)
         if self.writer is not None:
             self.writer.append(record)

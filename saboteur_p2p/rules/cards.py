@@ -252,7 +252,8 @@ def role_cards(players: int, selfish_dwarf: bool = False, tournament_roles: bool
     else:
         saboteurs, diggers, _ = ROLE_TABLE[players]
         selfish = 0
-    return (
+    cards: list[Card] = []
+    return cards + (
         [RoleCard(Role.GOLD_DIGGER)] * diggers
         + [RoleCard(Role.SABOTEUR)] * saboteurs
         + [RoleCard(Role.SELFISH_DWARF)] * selfish

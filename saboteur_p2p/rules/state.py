@@ -566,19 +566,19 @@ class State:
                 revealed.append((cell, slot, face))
             if any(face.kind is PathKind.TREASURE for _, _, face in revealed):
                 for cell, slot, face in revealed:
-                    turned = self._stone_turn(cell, face) or False
+                    turned = bool(self._stone_turn(cell, face))
                     self.board.reveal_goal(cell, face, turned)
                     self.events.append(GoalRevealed(slot, face, turned, self.orienter))
                 self._end_round(finder=self.orienter)
                 return False
             batch = []
             for cell, slot, face in revealed:
-                turned = self._stone_turn(cell, face)
-                if turned is None:
+                fixed = self._stone_turn(cell, face)
+                if fixed is None:
                     self.pending_stones.append(slot)
                     continue
-                self.events.append(GoalRevealed(slot, face, turned, self.orienter))
-                batch += self.board.reveal_goal(cell, face, turned)
+                self.events.append(GoalRevealed(slot, face, fixed, self.orienter))
+                batch += self.board.reveal_goal(cell, face, fixed)
             batch = [c for c in dict.fromkeys(batch) if self.board.tiles[c].goal_slot not in self.pending_stones]
         if self.pending_stones:
             self.phase = Phase.ORIENT
