@@ -59,17 +59,31 @@ class LineAgent:
         self.heard_events = 0
         self.prompted = False
         self.names: list[str] = []
+        self._start = threading.Event()
+        self._reading = False
+
+    def start_requested(self) -> bool:
+        """For the host's lobby: the person typed `start` (begin before every seat is taken)."""
+        self._read_in_background()
+        return self._start.is_set()
 
     def start(self, seat: int, node: Node) -> None:
         self.seat_no = seat
         self.names = list(node.setup.names)
-        threading.Thread(target=self._read, daemon=True).start()
+        self._read_in_background()
+
+    def _read_in_background(self) -> None:
+        if not self._reading:
+            self._reading = True
+            threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         for line in sys.stdin:
             line = line.strip()
             if line.startswith("say "):
                 self.chats.put(line[4:])
+            elif line == "start" and not self._start.is_set():
+                self._start.set()
             elif line:
                 self.lines.put(line)
 

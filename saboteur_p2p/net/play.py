@@ -61,9 +61,13 @@ def host_table(
     transport = Transport(bind)
     children = children if children is not None else []
     start_now = threading.Event()
+    if agent is None:
+        agent = _agent(bot, say, 0)
     if not bot:
         say("type 'start' to begin before every seat is taken")
-        if started is None:
+        if started is None and isinstance(agent, LineAgent):
+            started = agent.start_requested  # one reader of stdin: the line prompt's
+        elif started is None:
             threading.Thread(target=_wait_for_start, args=(start_now,), daemon=True).start()
 
     def spawn() -> None:
@@ -74,7 +78,7 @@ def host_table(
 
     try:
         table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn)
-        result = Session(table, identity, transport, agent or _agent(bot, say, 0), log_dir, say, wait).run()
+        result = Session(table, identity, transport, agent, log_dir, say, wait).run()
     finally:
         transport.close()
     for child in children:
