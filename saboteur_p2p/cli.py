@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .botapi import BotLoadError
 from .crypto.identity import Identity, IdentityError
 from .net.lobby import LobbyError
+from .net.session import SeatLost
 from .rules import VARIANTS, GameConfig
 
 if TYPE_CHECKING:
@@ -158,7 +159,8 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--log-dir", default="saboteur-logs", help="where the signed game log is kept (default ./saboteur-logs)")
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
     sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
-    sub.add_argument("--shuffle-rounds", type=int, default=None, help="shadow shuffles per shuffle proof (default 20; the host decides)")
+    sub.add_argument("--shuffle-rounds", type=int, default=None,
+                     help="shadow shuffles per shuffle proof: the host's choice; a joiner refuses a table with fewer (default 20)")
     sub.add_argument("--quiet", action="store_true", help="print only the result")
 
 
@@ -211,6 +213,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     return EXIT_CODES[result.outcome]
 
 
+def _least_shuffle_rounds(args: argparse.Namespace) -> int:
+    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
+
+    return int(args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS)
+
+
 def cmd_join(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -222,11 +230,11 @@ def cmd_join(args: argparse.Namespace) -> int:
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, Path(args.log_dir), args.code, args.wait, agent.say,
-            agent=agent,
+            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args),
         )))
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
-        _say(args, args.name),
+        _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args),
     )
     if args.quiet:
         print(result.message)
@@ -315,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (BotLoadError, ValueError, IdentityError, LobbyError) as exc:
+    except (BotLoadError, ValueError, IdentityError, LobbyError, SeatLost) as exc:
         print(f"saboteur-p2p: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -138,7 +138,7 @@ def send_malformed(session: Session) -> None:
         session,
         msgpack.packb(["record", {"record": b""}, identity.public.sign_key], use_bin_type=True),  # three fields, not four
         unknown_kind,
-        seal(identity, "ping", {"seat": session.seat, "records": "many", "away": []}),
+        seal(identity, "ping", {"game_id": session.setup.game_id, "seat": session.seat, "records": "many", "away": []}),
         seal(identity, "record", {"record": b"not a record"}),
         seal(identity, "record", {"record": 42}),
     )
@@ -146,7 +146,7 @@ def send_malformed(session: Session) -> None:
 
 def send_bad_signatures(session: Session) -> None:
     """Broken signatures on the envelope, on the double's own record, and on records in another seat's name."""
-    ping = seal(session.identity, "ping", {"seat": session.seat, "records": len(session.node.records), "away": []})
+    ping = seal(session.identity, "ping", {"game_id": session.setup.game_id, "seat": session.seat, "records": len(session.node.records), "away": []})
     broken_ping = ping[:-1] + bytes([ping[-1] ^ 1])  # the signature is the envelope's last field
     own = msgpack.unpackb(next_record(session, {"action": a_legal_move(session)}))
     own_broken = msgpack.packb([own[0], own[1][:-1] + bytes([own[1][-1] ^ 1])], use_bin_type=True)

@@ -118,7 +118,8 @@ def host_args(port: int, seats: int, bots: int = 0, wait: float = 60, log_dir: s
 
 
 def join_args(port: int, name: str, wait: float = 60, bot: str | None = "random") -> list[str]:
-    args = ["join", f"127.0.0.1:{port}", "--name", name, "--log-dir", name, "--identity", f"{name}.identity", "--wait", str(wait), "--quiet"]
+    args = ["join", f"127.0.0.1:{port}", "--name", name, "--log-dir", name, "--identity", f"{name}.identity", "--wait", str(wait), "--quiet",
+            "--shuffle-rounds", "2"]
     return args + (["--bot", bot] if bot else [])
 
 
@@ -400,6 +401,38 @@ def test_a_connection_is_known_by_the_seat_that_signs_on_it(tmp_path: Path) -> N
     seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities))
     said: list[str] = []
     session = Session(Table(bytes(range(32)), GameConfig(3), 2, seats), identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
-    session._handle(b"connection", seal(identities[2], "ping", {"seat": 2, "records": 0, "away": []}))
+    session._handle(b"connection", seal(identities[2], "ping", {"game_id": bytes(range(32)), "seat": 2, "records": 0, "away": []}))
     session._handle(b"connection", b"\xc1")
     assert said == ["dropped a bad message from seat 2 (s2): not msgpack: FormatError"]
+
+
+def _session_for_tests(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
+    identities = [Identity.generate() for _ in range(3)]
+    seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities))
+    said: list[str] = []
+    session = Session(Table(bytes(range(32)), GameConfig(3), 2, seats), identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
+    return session, identities, said
+
+
+def test_stale_or_foreign_envelopes_end_nothing(tmp_path: Path) -> None:
+    """A bye, abort or link signed for another game (a replay) is ignored; a link whose
+    endpoint is not tcp://host:port never reaches ZeroMQ."""
+    session, identities, said = _session_for_tests(tmp_path)
+    other_game = bytes(32)
+    assert session._handle(b"c", seal(identities[2], "bye", {"game_id": other_game, "seat": 2})) is None
+    abort = {"game_id": other_game, "culprit": 0, "reason": "bad-share", "detail": "", "evidence": b""}
+    assert session._handle(b"c", seal(identities[2], "abort", abort)) is None
+    link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": "garbage", "incarnation": 1}
+    assert session._handle(b"c", seal(identities[2], "link", link)) is None
+    assert session.endpoints[2] == "tcp://127.0.0.1:3"
+    assert any("not tcp://host:port" in line for line in said)
+
+
+def test_a_seat_with_a_log_but_no_secrets_refuses_to_come_back(tmp_path: Path) -> None:
+    from saboteur_p2p.net.session import SeatLost
+
+    session, _, _ = _session_for_tests(tmp_path)
+    game = session.setup.game_id.hex()[:16]
+    (tmp_path / f"game-{game}-seat1.log").write_bytes(b"")
+    with pytest.raises(SeatLost, match="secret"):
+        session._open_log()

@@ -117,3 +117,41 @@ def test_shares_sent_with_a_move_that_needs_none_are_refused():
         node.move(str(discard))  # the mover's own node refuses it too
     record = node.log.entries[-1].record
     assert set(_deliver_all(game, record, mover).values()) == {(mover, "wrong-shares")}
+
+
+def test_a_bad_sealed_share_can_be_shown_to_a_seat_that_did_not_check_it():
+    """Seats check only the sealed shares sent to them; when the recipient accuses the sender,
+    any other seat can check the accused record itself (recheck_sealed_shares)."""
+    from saboteur_p2p.crypto.group import add, base_mul
+    from saboteur_p2p.protocol.local import step
+    from saboteur_p2p.protocol.messages import SealedShare, Shares
+    from saboteur_p2p.protocol.node import ProtocolViolation
+
+    game = _at_a_move(9)
+    pick = lambda seat, node: str(node.state.legal_actions()[0])  # noqa: E731
+    for _ in range(400):
+        head = game.spectator.next_expected
+        if head.kind == "shares" and any(n.audience is not None for n in head.topic):
+            break
+        step(game, pick)
+    else:
+        raise AssertionError("no sealed shares were owed")
+    sender = game.nodes[head.speaker]
+    honest = sender._shares_for
+
+    def corrupt(needs):
+        shares = honest(needs)
+        bent = [SealedShare(s.card, s.audience, s.recipient, s.E1, add(s.E2, base_mul(b"\x01" + bytes(31))), s.proof)
+                for s in shares.sealed]
+        return Shares(shares.public, tuple(bent))
+
+    sender._shares_for = corrupt
+    record = sender.produce()
+    recipient = next(r for n in head.topic if n.audience is not None for r in n.audience)
+    bystander = next(s for s in range(3) if s not in (head.speaker, recipient))
+    with pytest.raises(ProtocolViolation) as caught:
+        game.nodes[recipient].receive(record)
+    assert (caught.value.peer, caught.value.reason) == (head.speaker, "bad-share")
+    game.nodes[bystander].receive(record)  # a bystander does not check shares meant for others
+    verdict = game.nodes[bystander].recheck_sealed_shares(record)
+    assert verdict is not None and (verdict.peer, verdict.reason) == (head.speaker, "bad-share")

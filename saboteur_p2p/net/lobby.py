@@ -16,7 +16,7 @@ from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity, PublicIdentity
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
-from .transport import Transport
+from .transport import Transport, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 LOBBY_VERSION = 1
@@ -148,7 +148,8 @@ def _check_hello(env: Envelope, code: str | None) -> str | None:
         if env.field("version", int) != LOBBY_VERSION:
             return f"this table speaks lobby version {LOBBY_VERSION}"
         env.field("name", str, 40)
-        env.field("endpoint", str, 200)
+        if not valid_endpoint(env.field("endpoint", str, 200)):
+            return "the endpoint must be tcp://host:port"
         if len(env.field("dh_key", bytes, 32)) != 32:
             return "bad key"
         proof = env.field("code_proof", bytes, 32)
@@ -168,15 +169,24 @@ def hello(identity: Identity, name: str, endpoint: str, code: str | None) -> byt
 
 def join_lobby(
     identity: Identity, name: str, transport: Transport, address: str, code: str | None,
-    say: Callable[[str], None], timeout: float = 120.0,
+    say: Callable[[str], None], timeout: float = 120.0, min_shuffle_rounds: int = 1,
 ) -> Table:
-    """Say hello to a table and wait for ``start`` (at once, if the game is already running)."""
+    """Say hello to a table and wait for ``start`` (at once, if the game is already running).
+
+    Only replies on the connection we opened to the table count.  A table whose shuffle
+    proofs would have fewer than ``min_shuffle_rounds`` shadow shuffles is refused: the host
+    must not be able to weaken them.
+    """
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
-    transport.connect(endpoint)
+    if not transport.connect(endpoint):
+        raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
     transport.send(endpoint, hello(identity, name, transport.endpoint, code))
+    from_table = b"dealer:" + endpoint.encode()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for inbound in transport.poll(0.2):
+            if inbound.connection != from_table:
+                continue
             try:
                 env = open_envelope(inbound.data)
             except BadEnvelope:
@@ -189,8 +199,24 @@ def join_lobby(
                 names = [s[0] for s in env.body.get("seats", []) if isinstance(s, list) and s]
                 say(f"at the table: {', '.join(map(str, names))}")
             elif env.kind == "start":
-                table = Table.from_envelope(env)
+                try:
+                    table = Table.from_envelope(env)
+                except BadEnvelope as exc:
+                    say(f"ignored a bad start message: {exc}")
+                    continue
                 if table.seat_of(identity.public.sign_key) is None:
                     raise LobbyError("the game started without us")
-                return table
+                if table.shuffle_rounds < min_shuffle_rounds:
+                    raise LobbyError(f"the table wants {table.shuffle_rounds} shadow shuffles per proof; we accept no fewer than {min_shuffle_rounds}")
+                if any(not valid_endpoint(s.endpoint) for s in table.seats):
+                    raise LobbyError("the table lists a seat whose endpoint is not tcp://host:port")
+                # the peer that answered may have bound a wildcard address (0.0.0.0): reach
+                # it where we reached it
+                answered = table.seat_of(env.key)
+                if answered is None:
+                    continue
+                seats = list(table.seats)
+                info = seats[answered]
+                seats[answered] = SeatInfo(info.name, info.sign_key, info.dh_key, endpoint)
+                return Table(table.game_id, table.config, table.shuffle_rounds, tuple(seats))
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

@@ -12,6 +12,7 @@ from ..crypto.identity import Identity
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .lobby import host_lobby, join_lobby
+from ..protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from .session import Agent, Outcome, Session, SessionResult
 from .transport import Transport, local_address_towards
 
@@ -24,6 +25,7 @@ def _agent(bot: str | None, say: Callable[[str], None], seed: int) -> BotAgent |
 
 def spawn_bot_peers(
     address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
+    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS,
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers as separate processes that join like anyone else.
 
@@ -37,7 +39,7 @@ def spawn_bot_peers(
         command = [
             sys.executable, "-m", "saboteur_p2p", "join", address, "--bot", kind, "--name", name,
             "--identity", str(log_dir / f"{name}.identity"), "--log-dir", str(log_dir / name),
-            "--quiet", "--wait", str(wait),
+            "--quiet", "--wait", str(wait), "--shuffle-rounds", str(shuffle_rounds),
         ]
         if code:
             command += ["--code", code]
@@ -74,7 +76,7 @@ def host_table(
         host_port = transport.endpoint.rsplit(":", 1)[1]
         host_ip = transport.endpoint.split("//")[1].rsplit(":", 1)[0]
         reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
-        children.extend(spawn_bot_peers(f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait))
+        children.extend(spawn_bot_peers(f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, shuffle_rounds))
 
     try:
         table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn)
@@ -100,11 +102,12 @@ def _wait_for_start(flag: threading.Event) -> None:
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
+    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS,
 ) -> SessionResult:
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     transport = Transport(bind or f"{local_address_towards(host)}:0")
     try:
-        table = join_lobby(identity, name, transport, address, code, say, timeout=max(wait, 60))
+        table = join_lobby(identity, name, transport, address, code, say, timeout=max(wait, 60), min_shuffle_rounds=min_shuffle_rounds)
         seat = table.seat_of(identity.public.sign_key)
         return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
     finally:

@@ -16,18 +16,20 @@ from pathlib import Path
 from typing import Callable, Protocol
 
 from ..crypto.identity import Identity
-from ..crypto.log import LogWriter, MalformedRecord, decode_record, entry_hash
+from ..crypto.log import Entry, EquivocationProof, LogWriter, MalformedRecord, decode_record, entry_hash
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..rules import State
 from .lobby import Table
 from .seatstate import restore, save_secrets
-from .transport import Transport
+from .transport import Transport, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 PING_EVERY = 0.5
 AWAY_AFTER = 3.0
 CHAT_EVERY = 1.0
 REORDER_LIMIT = 256
+#: bytes of early records kept, at most
+WAITING_BYTES = 64 * 1024 * 1024
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal", "shuffle", "open"})
 
@@ -44,6 +46,10 @@ class Agent(Protocol):
     def chat(self, seat: int, name: str, text: str) -> None: ...
 
     def poll_chat(self) -> str | None: ...
+
+
+class SeatLost(RuntimeError):
+    """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
 class Outcome(enum.Enum):
@@ -92,6 +98,14 @@ class Session:
         self.node = Node(self.setup, seat, identity)
         self.seen: set[bytes] = set()
         self.waiting: dict[bytes, bytes] = {}  # prev hash -> record that came early
+        self.waiting_bytes = 0
+        #: accepted entries by (sender, seq): a parked record that contradicts one is equivocation
+        self.accepted: dict[tuple[int, int], Entry] = {}
+        #: this process's run of the seat (nanoseconds since the epoch: a newer run is larger)
+        self.incarnation = time.time_ns()
+        self.incarnations: dict[int, int] = {}
+        self.last_resend: dict[int, float] = {}
+        self.last_chat_from: dict[int, float] = {}
         self.links: dict[bytes, int] = {}
         now = time.monotonic()
         self.last_heard = {s: now for s in self.endpoints}
@@ -116,7 +130,13 @@ class Session:
         if self.secrets_path.exists() and self.log_path.exists():
             count = restore(self.node, self.secrets_path, self.log_path)
             self.seen.update(entry_hash(decode_record(r).raw) for r in self.node.records)
+            for r in self.node.records:
+                entry = decode_record(r)
+                self.accepted[(entry.sender, entry.seq)] = entry
             self.say(f"resumed seat {self.seat} from {count} saved records")
+        elif self.log_path.exists() or self.secrets_path.exists():
+            missing = self.secrets_path if self.log_path.exists() else self.log_path
+            raise SeatLost(f"cannot take seat {self.seat} back: {missing} is missing (a seat needs both its log and its secrets)")
         else:
             save_secrets(self.node, self.secrets_path)
         self.node.writer = LogWriter(self.log_path, repair=True)
@@ -124,7 +144,10 @@ class Session:
 
     def _link(self) -> bytes:
         """Introduce this connection; the endpoint lets peers reach a seat that came back elsewhere."""
-        return seal(self.identity, "link", {"game_id": self.setup.game_id, "seat": self.seat, "endpoint": self.transport.endpoint})
+        return seal(self.identity, "link", {
+            "game_id": self.setup.game_id, "seat": self.seat, "endpoint": self.transport.endpoint,
+            "incarnation": self.incarnation,
+        })
 
     def run(self) -> SessionResult:
         self._open_log()
@@ -224,28 +247,46 @@ class Session:
             return None
 
     def _dispatch(self, connection: bytes, env: Envelope, sender: int) -> SessionResult | None:
-        if env.kind == "link":
-            if env.field("game_id", bytes, 32) == self.setup.game_id and env.field("seat", int) == sender:
-                self.links[connection] = sender
-                endpoint = env.field("endpoint", str, 200)
-                if endpoint != self.endpoints[sender]:
-                    # the seat's owner came back on another port: reach it there
-                    self.endpoints[sender] = endpoint
-                    self.transport.connect(endpoint)
-                    self.transport.send(endpoint, self._link())
-                    self._resend_to(sender)
-        elif env.kind == "record":
+        if env.kind == "record":
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
+        if env.field("game_id", bytes, 32) != self.setup.game_id:
+            return None  # signed for another game: a replay, or a peer's stale message
+        if env.kind == "link":
+            if env.field("seat", int) == sender:
+                self.links[connection] = sender
+                self._relink(sender, env.field("endpoint", str, 200), env.field("incarnation", int))
         elif env.kind == "ping":
             self.records_of[sender] = env.field("records", int)
             self._resend_to(sender)
         elif env.kind == "chat":
-            self.agent.chat(sender, self.names[sender], env.field("text", str, 200))
+            now = time.monotonic()
+            if now - self.last_chat_from.get(sender, 0.0) >= CHAT_EVERY:
+                self.last_chat_from[sender] = now
+                text = "".join(c for c in env.field("text", str, 200) if c.isprintable())
+                self.agent.chat(sender, self.names[sender], text)
         elif env.kind == "abort":
             return self._heard_abort(env, sender)
-        elif env.kind == "bye":
-            return self._end(Outcome.QUIT, f"{self.names[sender]} left the table; the game ends", sender)
+        elif env.kind == "bye" and env.field("seat", int) == sender:
+            return self._end(Outcome.QUIT, f"{self.names[sender]} (seat {sender}) left the table; the game ends", sender)
         return None
+
+    def _relink(self, seat: int, endpoint: str, incarnation: int) -> None:
+        """A seat's newest run says where it listens; an older run's word no longer counts."""
+        if incarnation < self.incarnations.get(seat, 0):
+            return
+        self.incarnations[seat] = incarnation
+        old = self.endpoints[seat]
+        if endpoint == old:
+            return
+        if not valid_endpoint(endpoint) or not self.transport.connect(endpoint):
+            self.say(f"{self.names[seat]} gave an endpoint that is not tcp://host:port; ignored")
+            return
+        # the seat's owner came back on another port: reach it there
+        self.endpoints[seat] = endpoint
+        self.transport.disconnect(old)
+        self.transport.send(endpoint, self._link())
+        self.last_resend.pop(seat, None)
+        self._resend_to(seat)
 
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
         try:
@@ -257,9 +298,7 @@ class Session:
         if digest in self.seen:
             return None  # a copy we already have (resent to a peer that fell behind)
         if entry.prev != self.node.log.head:
-            if len(self.waiting) < REORDER_LIMIT:
-                self.waiting[entry.prev] = record  # came before the one it follows
-            return None
+            return self._park(entry, record, relayed_by)
         while True:
             try:
                 self.node.receive(record)
@@ -270,14 +309,38 @@ class Session:
                     self.say(f"dropped a record that {self.names[relayed_by]} relayed: {violation}")
                     return None
                 return self._cheater(violation, record)
-            self.seen.add(entry_hash(decode_record(record).raw))
+            accepted = decode_record(record)
+            self.seen.add(entry_hash(accepted.raw))
+            self.accepted[(accepted.sender, accepted.seq)] = accepted
             if self.node.writer is not None:
                 self.node.writer.flush()
             self._note_turn()
             early = self.waiting.pop(self.node.log.head, None)
             if early is None:
                 return None
+            self.waiting_bytes -= len(early)
             record = early
+
+    def _park(self, entry: Entry, record: bytes, relayed_by: int) -> SessionResult | None:
+        """Keep a signed record that came before the one it follows (or prove equivocation)."""
+        seat = entry.sender
+        if not 0 <= seat < len(self.setup.seats) or not self.setup.seats[seat].verify(entry.raw, entry.signature):
+            self.say(f"dropped a record with a bad signature relayed by {self.names[relayed_by]}")
+            return None
+        earlier = self.accepted.get((seat, entry.seq))
+        if earlier is not None and earlier.raw != entry.raw:
+            proof = EquivocationProof(earlier, entry)
+            violation = ProtocolViolation(seat, "equivocation", f"two different records with seq {entry.seq}")
+            self.node.log.proofs.append(proof)
+            return self._cheater(violation, proof.to_bytes())
+        if entry.seq < self.node.log.next_seq(seat):
+            return None  # an old record of a branch we did not take
+        if len(self.waiting) >= REORDER_LIMIT or self.waiting_bytes + len(record) > WAITING_BYTES:
+            return None
+        if entry.prev not in self.waiting:
+            self.waiting[entry.prev] = record  # came before the one it follows
+            self.waiting_bytes += len(record)
+        return None
 
     def _note_turn(self) -> None:
         if self._sent_move_at is None:
@@ -301,7 +364,7 @@ class Session:
             except ProtocolViolation as violation:
                 self.node.aborted = violation
         if isinstance(evidence, bytes) and self.node.aborted is None:
-            confirmed = self._take_record(evidence, sender)
+            confirmed = self._check_evidence(evidence, sender, culprit)
             if confirmed is not None:
                 return confirmed  # our own node found the violation in the evidence
         if self.node.aborted is not None and self.node.aborted.peer == culprit:
@@ -315,10 +378,33 @@ class Session:
             sender,
         )
 
+    def _check_evidence(self, evidence: bytes, sender: int, culprit: int) -> SessionResult | None:
+        """Our own verdict on another seat's evidence: a proof of equivocation, or a record."""
+        try:
+            proof = EquivocationProof.from_bytes(evidence)
+        except (MalformedRecord, ValueError):
+            proof = None
+        if proof is not None:
+            if proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
+                return self._end(Outcome.CHEATER, f"{self.names[culprit]} (seat {culprit}) broke the protocol: equivocation", culprit)
+            return None
+        try:
+            digest = entry_hash(decode_record(evidence).raw)
+        except MalformedRecord:
+            return None
+        if digest not in self.seen:
+            return self._take_record(evidence, sender)
+        # we took that record in: it may hold sealed shares we did not check (not ours)
+        violation = self.node.recheck_sealed_shares(evidence)
+        if violation is not None and violation.peer == culprit:
+            self.node.aborted = violation
+            return self._end(Outcome.CHEATER, f"{self.names[culprit]} (seat {culprit}) broke the protocol: {violation.reason}: {violation.detail}", culprit)
+        return None
+
     def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
         """Name the cheater to everyone, with the record that shows it, and stop."""
         data = seal(self.identity, "abort", {
-            "culprit": violation.peer, "reason": violation.reason, "detail": violation.detail[:500], "evidence": evidence,
+            "game_id": self.setup.game_id, "culprit": violation.peer, "reason": violation.reason, "detail": violation.detail[:500], "evidence": evidence,
         })
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
@@ -335,7 +421,9 @@ class Session:
 
     def _ping(self, now: float) -> None:
         self.last_ping = now
-        data = seal(self.identity, "ping", {"seat": self.seat, "records": len(self.node.records), "away": sorted(self.away)})
+        data = seal(self.identity, "ping", {
+            "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records), "away": sorted(self.away),
+        })
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
 
@@ -345,6 +433,10 @@ class Session:
         mine = self.node.records
         if theirs >= len(mine):
             return
+        now = time.monotonic()
+        if now - self.last_resend.get(seat, -PING_EVERY) < PING_EVERY:
+            return  # at most one batch a heartbeat, however many pings come
+        self.last_resend[seat] = now
         endpoint = self.endpoints[seat]
         for record in mine[theirs:theirs + 64]:
             self.transport.send(endpoint, seal(self.identity, "record", {"record": record}))
@@ -369,7 +461,7 @@ class Session:
 
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""
-        data = seal(self.identity, "bye", {"seat": self.seat})
+        data = seal(self.identity, "bye", {"game_id": self.setup.game_id, "seat": self.seat})
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
         return self._end(Outcome.QUIT, "you left the table; the game ends", self.seat)
@@ -380,7 +472,7 @@ class Session:
             self.say("chat: one line a second, please")
             return
         self.last_chat = now
-        data = seal(self.identity, "chat", {"seat": self.seat, "text": text[:200]})
+        data = seal(self.identity, "chat", {"game_id": self.setup.game_id, "seat": self.seat, "text": text[:200]})
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
         self.agent.chat(self.seat, self.names[self.seat], text[:200])

@@ -7,6 +7,7 @@ they came on.
 """
 from __future__ import annotations
 
+import re
 import socket
 from dataclasses import dataclass
 
@@ -16,6 +17,14 @@ from .wire import MAX_WIRE_MESSAGE
 
 #: Outbound messages queued for a peer that is away, before the oldest are dropped.
 SEND_HIGH_WATER = 10_000
+#: What a peer may give as its endpoint: tcp://host:port, nothing else.
+ENDPOINT = re.compile(r"tcp://[A-Za-z0-9.\-]{1,253}:[0-9]{1,5}")
+
+
+def valid_endpoint(endpoint: object) -> bool:
+    if not isinstance(endpoint, str) or ENDPOINT.fullmatch(endpoint) is None:
+        return False
+    return 0 < int(endpoint.rsplit(":", 1)[1]) < 65536
 
 
 @dataclass(frozen=True)
@@ -37,19 +46,33 @@ class Transport:
         self.poller = zmq.Poller()
         self.poller.register(self.router, zmq.POLLIN)
 
-    def connect(self, endpoint: str) -> None:
-        """Open (once) the outbound link to a peer's bound endpoint."""
+    def connect(self, endpoint: str) -> bool:
+        """Open (once) the outbound link to a peer's bound endpoint; False if it is not one."""
         if endpoint in self.dealers:
-            return
+            return True
+        if not valid_endpoint(endpoint):
+            return False
         dealer = self.context.socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 500)
         dealer.setsockopt(zmq.SNDHWM, SEND_HIGH_WATER)
         dealer.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
         dealer.setsockopt(zmq.RECONNECT_IVL, 100)
         dealer.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
-        dealer.connect(endpoint)
+        try:
+            dealer.connect(endpoint)
+        except zmq.ZMQError:
+            dealer.close()
+            return False
         self.dealers[endpoint] = dealer
         self.poller.register(dealer, zmq.POLLIN)
+        return True
+
+    def disconnect(self, endpoint: str) -> None:
+        """Close the outbound link to an endpoint a peer has left."""
+        dealer = self.dealers.pop(endpoint, None)
+        if dealer is not None:
+            self.poller.unregister(dealer)
+            dealer.close()
 
     def send(self, endpoint: str, data: bytes) -> bool:
         """Queue a message to a peer; False if its queue is full (it has been away long)."""

@@ -424,6 +424,34 @@ class Node:
             del self.shuffles[run.need.batch]
         run.outputs, run.shadows, run.values = None, None, None
 
+    def recheck_sealed_shares(self, record: bytes) -> ProtocolViolation | None:
+        """Check every sealed share in a record already taken in (a seat checks only its own
+        when they arrive): how a seat tests another's accusation of a bad sealed share."""
+        try:
+            entry = decode_record(record)
+            if entry.kind == "shares":
+                shares: Shares | None = Shares.decode(entry.body)
+            elif entry.kind == "action":
+                shares = ActionMsg.decode(entry.body).shares
+            else:
+                return None
+        except (MalformedRecord, MalformedMessage):
+            return None
+        if shares is None or entry.sender not in self.keys:
+            return None
+        for sealed in shares.sealed:
+            need = RevealNeed(sealed.card, frozenset(sealed.audience))
+            try:
+                c1, _ = self.dealer.ciphertext(sealed.card)
+                E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
+                good = verify_sealed_share(self.keys[entry.sender], c1, self.keys[sealed.recipient], E1, E2, sealed.proof,
+                                           self._share_ctx(need, entry.sender, sealed.recipient))
+            except (InvalidPoint, KeyError, IndexError, TypeError):
+                good = False
+            if not good:
+                return ProtocolViolation(entry.sender, "bad-share", f"sealed share for {sealed.card} to seat {sealed.recipient} does not verify")
+        return None
+
     def run_deferred_checks(self) -> None:
         """Check now the shuffle proofs kept for later (raises ProtocolViolation)."""
         self._run_deferred_checks()
