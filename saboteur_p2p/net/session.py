@@ -17,7 +17,7 @@ from typing import Callable, Protocol
 
 from ..crypto.identity import Identity
 from ..crypto.log import Entry, EquivocationProof, LogWriter, MalformedRecord, decode_record, entry_hash
-from ..protocol.node import IllegalMove, Node, ProtocolViolation
+from ..protocol.node import Expect, IllegalMove, Node, ProtocolViolation
 from ..rules import State
 from .lobby import Table
 from .seatstate import restore, save_secrets
@@ -106,6 +106,8 @@ class Session:
         self.incarnations: dict[int, int] = {}
         self.last_resend: dict[int, float] = {}
         self.last_chat_from: dict[int, float] = {}
+        self._head_seen = b""
+        self._head_since = time.monotonic()
         self.links: dict[bytes, int] = {}
         now = time.monotonic()
         self.last_heard = {s: now for s in self.endpoints}
@@ -449,6 +451,9 @@ class Session:
 
     def _check_gone(self, now: float) -> SessionResult | None:
         head = self.node.next_expected
+        stalled = self._check_stalled(now, head)
+        if stalled is not None:
+            return stalled
         if head is None or head.speaker not in self.away:
             self.waiting_since = None
             return None
@@ -458,6 +463,21 @@ class Session:
             name = self.names[head.speaker]
             return self._end(Outcome.PEER_GONE, f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s; the game ends", head.speaker)
         return None
+
+    def _check_stalled(self, now: float, head: Expect | None) -> SessionResult | None:
+        """A seat that is present but sends no protocol record for --wait seconds stops the game.
+
+        Protocol records (shares, shuffles, reveals) are made without a person, in seconds;
+        a move may take a person as long as it takes, so moves are never timed out.
+        """
+        log_head = self.node.log.head
+        if log_head != self._head_seen:
+            self._head_seen, self._head_since = log_head, now
+            return None
+        if head is None or head.kind == "action" or head.speaker == self.seat or now - self._head_since <= self.wait:
+            return None
+        name = self.names[head.speaker]
+        return self._end(Outcome.PEER_GONE, f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s; the game ends", head.speaker)
 
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""
