@@ -474,7 +474,9 @@ class Session:
         if log_head != self._head_seen:
             self._head_seen, self._head_since = log_head, now
             return None
-        if head is None or head.kind == "action" or head.speaker == self.seat or now - self._head_since <= self.wait:
+        if head is None or head.kind == "action" or head.speaker in (self.seat, *self.away):
+            return None  # moves may take a person long; a seat that is away is handled below
+        if now - self._head_since <= self.wait:
             return None
         name = self.names[head.speaker]
         return self._end(Outcome.PEER_GONE, f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s; the game ends", head.speaker)
