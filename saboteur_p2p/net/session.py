@@ -99,8 +99,9 @@ class Session:
         self.seen: set[bytes] = set()
         self.waiting: dict[bytes, bytes] = {}  # prev hash -> record that came early
         self.waiting_bytes = 0
-        #: accepted entries by (sender, seq): a parked record that contradicts one is equivocation
-        self.accepted: dict[tuple[int, int], Entry] = {}
+        #: index in the log of each accepted (sender, seq): a parked record that contradicts
+        #: one is equivocation
+        self.accepted: dict[tuple[int, int], int] = {}
         #: this process's run of the seat (nanoseconds since the epoch: a newer run is larger)
         self.incarnation = time.time_ns()
         self.incarnations: dict[int, int] = {}
@@ -132,9 +133,8 @@ class Session:
         if self.secrets_path.exists() and self.log_path.exists():
             count = restore(self.node, self.secrets_path, self.log_path)
             self.seen.update(entry_hash(decode_record(r).raw) for r in self.node.records)
-            for r in self.node.records:
-                entry = decode_record(r)
-                self.accepted[(entry.sender, entry.seq)] = entry
+            for index, entry in enumerate(self.node.log.entries):
+                self.accepted[(entry.sender, entry.seq)] = index
             self.say(f"resumed seat {self.seat} from {count} saved records")
         elif self.log_path.exists() or self.secrets_path.exists():
             missing = self.secrets_path if self.log_path.exists() else self.log_path
@@ -311,9 +311,9 @@ class Session:
                     self.say(f"dropped a record that {self.names[relayed_by]} relayed: {violation}")
                     return None
                 return self._cheater(violation, record)
-            accepted = decode_record(record)
-            self.seen.add(entry_hash(accepted.raw))
-            self.accepted[(accepted.sender, accepted.seq)] = accepted
+            accepted = self.node.log.entries[-1]
+            self.seen.add(accepted.hash)
+            self.accepted[(accepted.sender, accepted.seq)] = len(self.node.log.entries) - 1
             if self.node.writer is not None:
                 self.node.writer.flush()
             self._note_turn()
@@ -329,7 +329,8 @@ class Session:
         if not 0 <= seat < len(self.setup.seats) or not self.setup.seats[seat].verify(entry.raw, entry.signature):
             self.say(f"dropped a record with a bad signature relayed by {self.names[relayed_by]}")
             return None
-        earlier = self.accepted.get((seat, entry.seq))
+        index = self.accepted.get((seat, entry.seq))
+        earlier = None if index is None else self.node.log.entries[index]
         if earlier is not None and earlier.raw != entry.raw:
             proof = EquivocationProof(earlier, entry)
             violation = ProtocolViolation(seat, "equivocation", f"two different records with seq {entry.seq}")
