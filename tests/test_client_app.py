@@ -201,8 +201,8 @@ def test_placing_a_path_card_with_keys():
         h.keys(TAB)  # to the next legal cell
         h.wait_for(lambda: h.app.ui.cursor != before and h.app.focus.option_legal, "the next legal cell")
         placed["move"] = h.app.focus.option or ""
-        screen = h.screen()
-        assert "✓ legal" in screen and placed["move"] in screen, screen
+        # the inline check is written by the application's loop: wait for it, not just the focus
+        h.wait_for(lambda: "✓ legal" in h.screen() and placed["move"] in h.screen(), "the inline check on screen")
         h.keys(ENTER)
         h.sent(snap)
         h.wait_for(lambda: placed["move"] in h.played_by_me(), "the table to play it")
@@ -269,8 +269,8 @@ def test_a_chat_line_reaches_the_table_and_the_log():
         h.wait_for(lambda: h.app.input_area.text == "say ", "the chat prefix")
         h.keys("the treasure is south" + ENTER)
         h.wait_for(lambda: any(line.text == "<alice> the treasure is south" for line in h.agent.log_lines()), "the echo")
-        screen = h.screen()
-        assert "<alice> the treasure is" in screen and "  south" in screen  # wrapped in the side panel
+        # wrapped in the side panel; drawn on the application's loop, so wait for it
+        h.wait_for(lambda: "<alice> the treasure is" in h.screen() and "  south" in h.screen(), "the chat line on screen")
         assert h.app.ui.message == "said it"
 
     harness.play(script)
@@ -292,9 +292,9 @@ def test_a_map_shows_its_goal_in_the_log_the_info_panel_and_the_maze():
         treasure = face.code == "goal:treasure"
         line = next(line.text for line in h.agent.log_lines() if line.kind is LogKind.PRIVATE)
         assert line == f"your map: goal 1 at 8,0 is {'the TREASURE' if treasure else 'a stone'}"
-        screen = h.screen()
-        assert f"maps: g1 {'TREASURE' if treasure else 'stone'}" in screen
-        assert f"║ {'$' if treasure else '○'} ║" in screen  # the goal box shows what the map showed
+        shown = f"maps: g1 {'TREASURE' if treasure else 'stone'}"
+        box = f"║ {'$' if treasure else '○'} ║"  # the goal box shows what the map showed
+        h.wait_for(lambda: shown in h.screen() and box in h.screen(), "the map on screen")
 
     harness.play(script)
 
