@@ -208,34 +208,8 @@ class Network:
 
     def cost_without(self, removed: Cell) -> float:
         """The cost once the tunnel at ``removed`` is taken out (walks the whole network)."""
-        tiles, openings = self.board.tiles, self.board.openings
-        connected = {START_CELL: N | E | S | W}
-        stack = [START_CELL]
-        ends: set[Cell] = set()
-        while stack:
-            cell = stack.pop()
-            x, y = cell
-            mask = connected[cell]
-            for edge, dx, dy, back in EDGES:
-                if not mask & edge:
-                    continue
-                other = (x + dx, y + dy)
-                tile = tiles.get(other)
-                if tile is None or other == removed:
-                    ends.add(other)
-                    continue
-                if tile.card is None or not openings[other] & back:
-                    continue
-                have = connected.get(other, 0)
-                if have & back:
-                    continue
-                for segment in tile.segments:
-                    if segment & back:
-                        connected[other] = have | segment
-                        break
-                stack.append(other)
         counts = [0] * (CLOSED + 2)
-        for cell in ends:
+        for cell in self.board.open_ends(without=removed):
             counts[self.distance(cell)] += 1
         return network_cost(counts)
 

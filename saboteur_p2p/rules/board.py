@@ -242,11 +242,32 @@ class Board:
                     self._refresh(other)
         return reached
 
-    def _spread(self, start: list[Cell], reached: list[Cell] | None = None) -> list[Cell]:
-        """Spread connectivity outwards from connected cells; returns the cells it changed."""
+    def open_ends(self, without: Cell | None = None) -> set[Cell]:
+        """The empty cells the start's network opens onto, as if ``without`` were taken out
+        (``without`` itself is among them if the network reaches it)."""
+        ends: set[Cell] = set()
+        self._spread([START_CELL], connected={START_CELL: ALL_EDGES}, skip=without, ends=ends)
+        return ends
+
+    def _spread(
+        self,
+        start: list[Cell],
+        reached: list[Cell] | None = None,
+        *,
+        connected: dict[Cell, int] | None = None,
+        skip: Cell | None = None,
+        ends: set[Cell] | None = None,
+    ) -> list[Cell]:
+        """Spread connectivity outwards from connected cells; returns the cells it changed.
+
+        By default into the board's own ``connected``; ``connected``, ``skip`` and ``ends``
+        serve a walk of a hypothetical network (a cell taken out, open ends collected).
+        """
         stack = list(start)
         changed = list(start)
-        tiles, openings, connected = self.tiles, self.openings, self.connected
+        tiles, openings = self.tiles, self.openings
+        if connected is None:
+            connected = self.connected
         while stack:
             cell = stack.pop()
             x, y = cell
@@ -257,7 +278,9 @@ class Board:
                 dx, dy = EDGE_DELTA[edge]
                 other = (x + dx, y + dy)
                 tile = tiles.get(other)
-                if tile is None:
+                if tile is None or other == skip:
+                    if ends is not None:
+                        ends.add(other)
                     continue
                 if tile.card is None:
                     if reached is not None and tile.goal_slot is not None and other not in reached:
