@@ -13,7 +13,7 @@ from typing import Any
 
 import msgpack
 
-from ..crypto.log import TruncatedLog, decode_record, read_log
+from ..crypto.log import TruncatedLog, read_log
 from ..crypto.shuffle import ShuffleWitness
 from ..protocol.node import Node
 from ..rules.dealer import Deck
@@ -69,7 +69,8 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
     except TruncatedLog as cut:
         records = cut.records
         os.truncate(log_path, cut.offset)  # the tail that was being written when we died
+    assert node.seat is not None
     for record in records:
         node.receive(record)
-    node.seq = sum(1 for r in records if decode_record(r).sender == node.seat)
+    node.seq = node.log.next_seq(node.seat)
     return len(records)

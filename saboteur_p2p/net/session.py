@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Protocol
 
 from ..crypto.identity import Identity
-from ..crypto.log import Entry, EquivocationProof, LogWriter, MalformedRecord, decode_record, entry_hash
+from ..crypto.log import Entry, EquivocationProof, LogWriter, MalformedRecord, decode_record
 from ..protocol.node import Expect, IllegalMove, Node, ProtocolViolation
 from ..rules import State
 from .lobby import Table
@@ -132,9 +132,8 @@ class Session:
         self.secrets_path = self.log_dir / f"game-{game}-seat{self.seat}.secret"
         if self.secrets_path.exists() and self.log_path.exists():
             count = restore(self.node, self.secrets_path, self.log_path)
-            self.seen.update(entry_hash(decode_record(r).raw) for r in self.node.records)
-            for index, entry in enumerate(self.node.log.entries):
-                self.accepted[(entry.sender, entry.seq)] = index
+            for index in range(len(self.node.log.entries)):
+                self._remember(index)
             self.say(f"resumed seat {self.seat} from {count} saved records")
         elif self.log_path.exists() or self.secrets_path.exists():
             missing = self.secrets_path if self.log_path.exists() else self.log_path
@@ -206,13 +205,21 @@ class Session:
                 if made is None:
                     return
                 record = made
-            if decode_record(record).kind in SECRET_KINDS:
+            # the node has just taken its own record in: it is the log's last entry
+            own = self._remember(len(node.log.entries) - 1)
+            if own.kind in SECRET_KINDS:
                 save_secrets(node, self.secrets_path)
             self._broadcast(record)
             self._note_turn()
 
+    def _remember(self, index: int) -> Entry:
+        """Note a log entry as taken in: its hash (copies are ignored) and its (sender, seq)."""
+        entry = self.node.log.entries[index]
+        self.seen.add(entry.hash)
+        self.accepted[(entry.sender, entry.seq)] = index
+        return entry
+
     def _broadcast(self, record: bytes) -> None:
-        self.seen.add(entry_hash(decode_record(record).raw))
         if self.node.writer is not None:
             self.node.writer.flush()
         data = seal(self.identity, "record", {"record": record})
@@ -296,7 +303,7 @@ class Session:
         except MalformedRecord as exc:
             self.say(f"dropped a malformed record relayed by {self.names[relayed_by]}: {exc}")
             return None
-        digest = entry_hash(entry.raw)
+        digest = entry.hash
         if digest in self.seen:
             return None  # a copy we already have (resent to a peer that fell behind)
         if entry.prev != self.node.log.head:
@@ -311,9 +318,7 @@ class Session:
                     self.say(f"dropped a record that {self.names[relayed_by]} relayed: {violation}")
                     return None
                 return self._cheater(violation, record)
-            accepted = self.node.log.entries[-1]
-            self.seen.add(accepted.hash)
-            self.accepted[(accepted.sender, accepted.seq)] = len(self.node.log.entries) - 1
+            self._remember(len(self.node.log.entries) - 1)
             if self.node.writer is not None:
                 self.node.writer.flush()
             self._note_turn()
@@ -392,7 +397,7 @@ class Session:
                 return self._end(Outcome.CHEATER, f"{self.names[culprit]} (seat {culprit}) broke the protocol: equivocation", culprit)
             return None
         try:
-            digest = entry_hash(decode_record(evidence).raw)
+            digest = decode_record(evidence).hash
         except MalformedRecord:
             return None
         if digest not in self.seen:
