@@ -5,23 +5,27 @@ from .actions import (
     Action,
     AnyAction,
     BreakTool,
+    Clear,
     KeepGold,
     MapPeek,
     OrientStone,
     Pass,
     PlacePath,
+    PlayOn,
     RepairTool,
     Rockfall,
+    Steal,
     TakeGold,
     parse_action,
 )
-from .board import GOAL_CELLS, START_CELL, Board
-from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
+from .board import GOAL_CELLS, START_CELL, Board, Ways
+from .cards import ActionCard, ActionKind, Card, Door, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
 from .config import VARIANTS, GameConfig
 from .dealer import Deck, Dealer, TrustedDealer
 from .errors import IllegalActionError, InvalidActionError
-from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, RoundEnded, RoundStarted
-from .state import Game, Phase, RoundResult, State, Winners
+from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
+from .saboteur2 import Saboteur2State
+from .state import Game, Phase, RoundResult, State, Winners, state_class
 from .view import PlayerView
 
 __all__ = [
@@ -31,4 +35,5 @@ __all__ = [
     "VARIANTS", "GameConfig", "Deck", "Dealer", "TrustedDealer", "IllegalActionError",
     "InvalidActionError", "CardPlayed", "Event", "GameEnded", "GoalRevealed", "GoldReceived",
     "RoundEnded", "RoundStarted", "Game", "Phase", "RoundResult", "State", "Winners", "PlayerView",
+    "Clear", "PlayOn", "Steal", "Ways", "Door", "PiecesWon", "Stolen", "Saboteur2State", "state_class",
 ]

@@ -11,6 +11,13 @@ the checked ``State.play`` then uses the lowest-numbered matching card in hand.
     rockfall 4,1 [#9]             remove the tunnel card at (4,1)
     map 2 [#5]                    look at goal slot 2 (0 north, 1 middle, 2 south)
     pass 4                        discard card 4 face down
+    pass 4,7,9                    Saboteur 2: discard one to three cards face down
+    trapped @2 [#6]               Saboteur 2: play an action card on a player (also theft,
+                                  hands-off, swap-hand, inspection, swap-hats, free)
+    clear trapped with 3,7        Saboteur 2: discard two cards to remove a card in front of
+                                  you (trapped, theft, pickaxe, lantern or cart)
+    steal @3                      Saboteur 2: a thief takes a gold piece from player 3
+    steal none                    a thief steals nothing
     orient 1 [turned]             choose the turn of the stone revealed in goal slot 1
     keep 17                       keep gold card 17 of those passed to you
     take 3,5,9                    take these gold cards from the gold pile
@@ -23,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, Union
 
-from .cards import Tool
+from .cards import ActionKind, Tool
 from .errors import InvalidActionError
 
 
@@ -110,11 +117,65 @@ class MapPeek(Action):
 
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
+    """Discard face down: one card in the base game, one to three in Saboteur 2."""
+
     card: int
+    more: tuple[int, ...] = ()
     verb: ClassVar[str] = "pass"
 
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return (self.card,) + self.more
+
     def __str__(self) -> str:
-        return f"pass {self.card}"
+        return "pass " + ",".join(str(c) for c in self.cards)
+
+
+#: Saboteur 2 action cards played on one player (theft only on oneself).
+TARGETED_KINDS = (
+    ActionKind.THEFT, ActionKind.HANDS_OFF, ActionKind.SWAP_HAND, ActionKind.INSPECTION,
+    ActionKind.SWAP_HATS, ActionKind.TRAPPED, ActionKind.FREE,
+)
+
+#: What a Saboteur 2 player may clear from in front of themself by discarding two cards.
+CLEARABLE = ("pickaxe", "lantern", "cart", "trapped", "theft")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn(Action):
+    """Saboteur 2: play a Theft, Hands off!, Swap your hand, Inspection, Swap your hats,
+    Trapped! or Free at last! card on a player."""
+
+    kind: ActionKind
+    target: int
+    card: int | None = None
+    verb: ClassVar[str] = "play-on"
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} @{self.target}" + _card_suffix(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Clear(Action):
+    """Saboteur 2: discard two cards face down to remove one card lying in front of you."""
+
+    what: str
+    cards: tuple[int, int]
+    verb: ClassVar[str] = "clear"
+
+    def __str__(self) -> str:
+        return f"clear {self.what} with {self.cards[0]},{self.cards[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Steal(Action):
+    """Saboteur 2, end of a round: a thief takes one gold piece from ``target`` (or nobody)."""
+
+    target: int | None
+    verb: ClassVar[str] = "steal"
+
+    def __str__(self) -> str:
+        return "steal none" if self.target is None else f"steal @{self.target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +206,9 @@ class TakeGold(Action):
         return "take " + (",".join(str(g) for g in self.golds) if self.golds else "none")
 
 
-AnyAction = Union[PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass, OrientStone, KeepGold, TakeGold]
+AnyAction = Union[
+    PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass, OrientStone, KeepGold, TakeGold, PlayOn, Clear, Steal,
+]
 
 #: Interned constructors for the actions legal_actions() builds over and over.
 place_path = lru_cache(maxsize=1 << 16)(PlacePath)
@@ -153,7 +216,9 @@ break_tool = lru_cache(maxsize=1 << 12)(BreakTool)
 repair_tool = lru_cache(maxsize=1 << 12)(RepairTool)
 rockfall = lru_cache(maxsize=1 << 14)(Rockfall)
 map_peek = lru_cache(maxsize=1 << 10)(MapPeek)
-pass_card = lru_cache(maxsize=1 << 10)(Pass)
+pass_card = lru_cache(maxsize=1 << 12)(Pass)
+play_on = lru_cache(maxsize=1 << 12)(PlayOn)
+clear = lru_cache(maxsize=1 << 12)(Clear)
 
 _INT = r"(-?\d{1,6})"
 _HANDLE = r"(?:\s+#(\d{1,6}))?"
@@ -164,7 +229,10 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
     (re.compile(rf"repair\s+{_TOOL}\s+@(\d{{1,3}}){_HANDLE}"), RepairTool),
     (re.compile(rf"rockfall\s+{_INT}\s*,\s*{_INT}{_HANDLE}"), Rockfall),
     (re.compile(rf"map\s+(\d{{1,2}}){_HANDLE}"), MapPeek),
-    (re.compile(r"pass\s+(\d{1,6})"), Pass),
+    (re.compile(r"pass\s+(\d{1,6}(?:\s*,\s*\d{1,6}){0,2})"), Pass),
+    (re.compile(r"(theft|hands-off|swap-hand|inspection|swap-hats|trapped|free)\s+@(\d{1,3})" + _HANDLE), PlayOn),
+    (re.compile(r"clear\s+(pickaxe|lantern|cart|trapped|theft)\s+with\s+(\d{1,6})\s*,\s*(\d{1,6})"), Clear),
+    (re.compile(r"steal\s+(none|@\d{1,3})"), Steal),
     (re.compile(r"orient\s+(\d{1,2})(\s+turned)?"), OrientStone),
     (re.compile(r"keep\s+(\d{1,6})"), KeepGold),
     (re.compile(r"take\s+(none|\d{1,6}(?:\s*,\s*\d{1,6}){0,39})"), TakeGold),
@@ -200,11 +268,18 @@ def parse_action(text: str) -> AnyAction:
         if kind is MapPeek:
             return MapPeek(int(g[0]), _opt(g[1]))
         if kind is Pass:
-            return Pass(int(g[0]))
+            cards = [int(v) for v in g[0].split(",")]
+            return Pass(cards[0], tuple(cards[1:]))
+        if kind is PlayOn:
+            return PlayOn(ActionKind(g[0]), int(g[1]), _opt(g[2]))
+        if kind is Clear:
+            return Clear(g[0], (int(g[1]), int(g[2])))
+        if kind is Steal:
+            return Steal(None if g[0] == "none" else int(g[0][1:]))
         if kind is OrientStone:
             return OrientStone(int(g[0]), g[1] is not None)
         if kind is KeepGold:
             return KeepGold(int(g[0]))
         return TakeGold(() if g[0] == "none" else tuple(int(v) for v in g[0].split(",")))
-    verbs = ", ".join(sorted({getattr(k, "verb") for _, k in _PATTERNS}))
+    verbs = ", ".join(sorted({getattr(k, "verb") for _, k in _PATTERNS} - {"play-on"} | {k.value for k in TARGETED_KINDS}))
     raise InvalidActionError(f"cannot read action {text!r}: expected one of {verbs} (see the action text form)")

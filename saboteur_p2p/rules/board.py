@@ -10,13 +10,17 @@ placements costs only the size of the answer:
 * ``cells_for_openings[o]``: the frontier cells whose set holds ``o``.
 
 Face-down goal cards occupy their cell but impose nothing on their neighbours.
+
+Saboteur 2 ladders are joined to the start wherever they lie: their segments are sources of
+the network like the start card's.  Which team a route lets through (doors) matters only at
+the end of a round; ``open_ways`` answers it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .cards import ALL_EDGES, EDGE_DELTA, EDGE_ORDER, OPPOSITE, START, PathCard, PathKind
+from .cards import ALL_EDGES, EDGE_DELTA, EDGE_ORDER, OPPOSITE, START, Door, PathCard, PathKind
 
 Cell = tuple[int, int]
 
@@ -64,6 +68,18 @@ class Tile:
         for segment in self.segments:
             mask |= segment
         return mask
+
+
+@dataclass(frozen=True, slots=True)
+class Ways:
+    """Which teams have a route of tunnels from the start (or a ladder) to a cell."""
+
+    blue: bool
+    green: bool
+    doorless: bool
+
+
+_NO_TILE = Tile(None, False, ())
 
 
 def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
@@ -121,7 +137,7 @@ class Board:
     def cells_for(self, openings: int) -> Iterable[Cell]:
         return self.cells_for_openings[openings].keys()
 
-    def placement_problem(self, cell: Cell, segments: tuple[int, ...]) -> str | None:
+    def placement_problem(self, cell: Cell, segments: tuple[int, ...], ladder: bool = False) -> str | None:
         """Say which rule a placement breaks, or None when it is legal."""
         if cell in self.tiles:
             tile = self.tiles[cell]
@@ -148,9 +164,87 @@ class Board:
                 return f"the card does not fit the card at {other}"
         if not touches:
             return f"{cell} touches no card"
+        if ladder:
+            for _, other in neighbours(cell):
+                if other in self.tiles and self.tiles[other].goal_slot is not None:
+                    return f"a ladder may not lie next to a goal card ({other})"
+            return None  # a ladder is joined to the start by itself
         if not self.can_place(cell, openings):
             return f"the card at {cell} would not join the start's tunnel network"
         return None
+
+    def ladder_cells(self, openings: int) -> list[Cell]:
+        """The cells where a ladder card with these openings may go (RULES.md 8): touching a
+        card, next to no goal, fitting every neighbour."""
+        cells: list[Cell] = []
+        seen: set[Cell] = set()
+        tiles = self.tiles
+        for placed in tiles:
+            for _, cell in neighbours(placed):
+                if cell in tiles or cell in seen:
+                    continue
+                seen.add(cell)
+                if all(tiles.get(other, _NO_TILE).goal_slot is None for _, other in neighbours(cell)) and self.fits(cell, openings):
+                    cells.append(cell)
+        return cells
+
+    def crystals(self) -> int:
+        """Crystals on the face-up cards of the maze."""
+        return sum(t.card.crystals for t in self.tiles.values() if t.card is not None)
+
+    def open_ways(self, target: Cell) -> Ways:
+        """Whether the blue team, the green team, and a route with no door at all reach the
+        card at ``target`` from the start or a ladder (RULES.md 8)."""
+        return Ways(
+            self._route_to(target, frozenset((Door.GREEN,))),
+            self._route_to(target, frozenset((Door.BLUE,))),
+            self._route_to(target, frozenset((Door.BLUE, Door.GREEN))),
+        )
+
+    def _route_to(self, target: Cell, closed: frozenset[Door]) -> bool:
+        """A walk over segments that never enters a segment behind a door in ``closed``."""
+        def passable(cell: Cell, index: int) -> bool:
+            card = self.tiles[cell].card
+            return card is None or card.door not in closed or card.door_segment != index
+
+        stack = [(cell, i) for cell, i in self._source_segments() if passable(cell, i)]
+        seen = set(stack)
+        tiles = self.tiles
+        while stack:
+            cell, index = stack.pop()
+            if cell == target:
+                return True
+            x, y = cell
+            segment = tiles[cell].segments[index]
+            for edge in EDGE_ORDER:
+                if not segment & edge:
+                    continue
+                dx, dy = EDGE_DELTA[edge]
+                other = (x + dx, y + dy)
+                tile = tiles.get(other)
+                if tile is None or tile.card is None:
+                    continue
+                back = OPPOSITE[edge]
+                for i, theirs in enumerate(tile.segments):
+                    if theirs & back and (other, i) not in seen and passable(other, i):
+                        seen.add((other, i))
+                        stack.append((other, i))
+        return False
+
+    def _source_segments(self) -> list[tuple[Cell, int]]:
+        sources = [(START_CELL, 0)]
+        for cell, tile in self.tiles.items():
+            if tile.card is not None and tile.card.ladder:
+                sources += [(cell, i) for i in range(len(tile.segments))]
+        return sources
+
+    def _sources(self) -> dict[Cell, int]:
+        """The start card and every ladder card, with the edges joined to the start."""
+        connected = {START_CELL: ALL_EDGES}
+        for cell, tile in self.tiles.items():
+            if tile.card is not None and tile.card.ladder:
+                connected[cell] = tile.openings
+        return connected
 
     def removable(self, cell: Cell) -> bool:
         tile = self.tiles.get(cell)
@@ -203,11 +297,10 @@ class Board:
     def rebuild(self) -> None:
         """Recompute the network and the frontier from the tiles alone."""
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
-        self.connected = {}
+        self.connected = self._sources()
         self.frontier = {}
         self.cells_for_openings = [{} for _ in range(16)]
-        self.connected[START_CELL] = ALL_EDGES
-        self._spread([START_CELL])
+        self._spread(list(self.connected))
         seen: set[Cell] = set()
         for cell_ in self.connected:
             for _, other in neighbours(cell_):
@@ -221,7 +314,7 @@ class Board:
         """Connect what the card at ``cell`` joins to the network; refresh the frontier."""
         tile = self.tiles[cell]
         x, y = cell
-        joined = 0
+        joined = tile.openings if tile.card is not None and tile.card.ladder else 0
         for segment in tile.segments:
             for edge in EDGE_ORDER:
                 if segment & edge:
@@ -246,7 +339,9 @@ class Board:
         """The empty cells the start's network opens onto, as if ``without`` were taken out
         (``without`` itself is among them if the network reaches it)."""
         ends: set[Cell] = set()
-        self._spread([START_CELL], connected={START_CELL: ALL_EDGES}, skip=without, ends=ends)
+        sources = self._sources()
+        sources.pop(without, None)  # type: ignore[arg-type]
+        self._spread(list(sources), connected=sources, skip=without, ends=ends)
         return ends
 
     def _spread(

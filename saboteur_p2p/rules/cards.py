@@ -1,4 +1,4 @@
-"""The card catalogue of the base game: faces, edges and deck composition.
+"""The card catalogue of the base game and of Saboteur 2: faces, edges and deck composition.
 
 Path cards are modelled as segments: each segment is a bit mask of the edges it joins
 (N=1, E=2, S=4, W=8).  A one-edge segment is a dead end.  Two tunnels connect through a
@@ -51,6 +51,24 @@ class Role(enum.Enum):
     GOLD_DIGGER = "gold-digger"
     SABOTEUR = "saboteur"
     SELFISH_DWARF = "selfish-dwarf"
+    # Saboteur 2 dwarf cards (RULES.md 8); SABOTEUR above is shared
+    BLUE_DIGGER = "blue-digger"
+    GREEN_DIGGER = "green-digger"
+    BOSS = "boss"
+    PROFITEER = "profiteer"
+    GEOLOGIST = "geologist"
+
+
+class Door(enum.Enum):
+    """The colour of a door on a Saboteur 2 path card; it lets only that team's diggers by."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
+    BLUE = "blue"
+    GREEN = "green"
+
+    @property
+    def other(self) -> Door:
+        return Door.GREEN if self is Door.BLUE else Door.BLUE
 
 
 class PathKind(enum.Enum):
@@ -67,14 +85,29 @@ class ActionKind(enum.Enum):
     REPAIR = "repair"
     MAP = "map"
     ROCKFALL = "rockfall"
+    # Saboteur 2 (RULES.md 8)
+    THEFT = "theft"
+    HANDS_OFF = "hands-off"
+    SWAP_HAND = "swap-hand"
+    INSPECTION = "inspection"
+    SWAP_HATS = "swap-hats"
+    TRAPPED = "trapped"
+    FREE = "free"
 
 
 @dataclass(frozen=True, slots=True)
 class PathCard:
-    """A path card face: its segments as edge masks, in the upright turn."""
+    """A path card face: its segments as edge masks, in the upright turn.
+
+    Saboteur 2 cards may carry a ladder (every segment of the card is joined to the start),
+    a door on the segment with the most edges, and crystals.
+    """
 
     kind: PathKind
     segments: tuple[int, ...]
+    ladder: bool = False
+    door: Door | None = None
+    crystals: int = 0
     #: openings in the upright and in the turned position (derived, for speed).
     openings: int = field(init=False, compare=False, repr=False)
     turned_openings: int = field(init=False, compare=False, repr=False)
@@ -97,6 +130,14 @@ class PathCard:
 
 
     @property
+    def door_segment(self) -> int | None:
+        """Index of the segment the door sits on: the one with the most edges (RULES.md 8)."""
+        if self.door is None:
+            return None
+        counts = [bin(segment).count("1") for segment in self.segments]
+        return counts.index(max(counts))
+
+    @property
     def is_dead_end(self) -> bool:
         return all(bin(s).count("1") == 1 for s in self.segments)
 
@@ -104,6 +145,12 @@ class PathCard:
     def code(self) -> str:
         body = "+".join(mask_letters(s) for s in self.segments)
         if self.kind is PathKind.TUNNEL:
+            if self.ladder:
+                body += ":ladder"
+            if self.door is not None:
+                body += f":{self.door.value}-door"
+            if self.crystals:
+                body += ":crystal" if self.crystals == 1 else f":crystal{self.crystals}"
             return f"path:{body}"
         if self.kind is PathKind.START:
             return "start"
@@ -145,8 +192,8 @@ class RoleCard:
 Card = Union[PathCard, ActionCard, GoldCard, RoleCard]
 
 
-def _tunnel(*segments: str) -> PathCard:
-    return PathCard(PathKind.TUNNEL, tuple(mask_from_letters(s) for s in segments))
+def _tunnel(*segments: str, ladder: bool = False, door: Door | None = None, crystals: int = 0) -> PathCard:
+    return PathCard(PathKind.TUNNEL, tuple(mask_from_letters(s) for s in segments), ladder, door, crystals)
 
 
 START = PathCard(PathKind.START, (ALL_EDGES,))
@@ -216,6 +263,67 @@ TOURNAMENT_ROLE_TABLE: dict[int, tuple[int, int]] = {
 }
 
 
+#: The 30 Saboteur 2 path cards (RULES.md 8; the shapes within each class are ours).
+EXPANSION_PATH_COUNTS: tuple[tuple[PathCard, int], ...] = (
+    # 1 segment, 1 edge
+    (_tunnel("S", ladder=True), 2),
+    (_tunnel("E", crystals=1), 1),
+    (_tunnel("N", crystals=1), 1),
+    # 1 segment, 2 edges
+    (_tunnel("ES", ladder=True), 1),
+    (_tunnel("NS", ladder=True), 1),
+    (_tunnel("NS", door=Door.BLUE), 1),
+    (_tunnel("EW", door=Door.BLUE), 1),
+    (_tunnel("NE", door=Door.BLUE), 1),
+    (_tunnel("NS", door=Door.GREEN), 1),
+    (_tunnel("EW", door=Door.GREEN), 1),
+    # 1 segment, 3 and 4 edges
+    (_tunnel("ESW", crystals=1), 3),
+    (_tunnel("NES", crystals=1), 1),
+    (_tunnel("NESW", crystals=1), 1),
+    # 2 segments, 3 edges
+    (_tunnel("EW", "S", door=Door.GREEN), 1),
+    (_tunnel("EW", "N"), 1),
+    (_tunnel("NS", "E"), 1),
+    (_tunnel("NE", "S"), 2),
+    (_tunnel("EW", "S", crystals=1), 1),
+    # 2 segments, 4 edges: bridges, double curves, and two with crystals
+    (_tunnel("NS", "EW"), 2),
+    (_tunnel("NW", "ES"), 1),
+    (_tunnel("NE", "SW"), 1),
+    (_tunnel("NS", "EW", crystals=1), 1),
+    (_tunnel("NW", "ES", crystals=1), 1),
+    # 3 segments, 4 edges
+    (_tunnel("EW", "N", "S"), 1),
+    (_tunnel("NS", "E", "W"), 1),
+)
+
+#: The 20 Saboteur 2 action cards (RULES.md 8: the 20 listed, not the 21 of 002's contents).
+EXPANSION_ACTION_COUNTS: tuple[tuple[ActionCard, int], ...] = (
+    (ActionCard(ActionKind.THEFT), 4),
+    (ActionCard(ActionKind.HANDS_OFF), 3),
+    (ActionCard(ActionKind.SWAP_HAND), 2),
+    (ActionCard(ActionKind.INSPECTION), 2),
+    (ActionCard(ActionKind.SWAP_HATS), 2),
+    (ActionCard(ActionKind.TRAPPED), 3),
+    (ActionCard(ActionKind.FREE), 4),
+)
+
+#: The 15 Saboteur 2 dwarf cards.
+DWARF_COUNTS: tuple[tuple[RoleCard, int], ...] = (
+    (RoleCard(Role.BLUE_DIGGER), 4),
+    (RoleCard(Role.GREEN_DIGGER), 4),
+    (RoleCard(Role.BOSS), 1),
+    (RoleCard(Role.PROFITEER), 1),
+    (RoleCard(Role.GEOLOGIST), 2),
+    (RoleCard(Role.SABOTEUR), 3),
+)
+
+#: Saboteur 2: cards put aside unseen each round, and the hand size at any table.
+SET_ASIDE = 10
+SABOTEUR2_HAND = 6
+
+
 def expand(counts: tuple[tuple[Card, int], ...]) -> list[Card]:
     return [card for card, count in counts for _ in range(count)]
 
@@ -223,6 +331,15 @@ def expand(counts: tuple[tuple[Card, int], ...]) -> list[Card]:
 def base_draw_cards() -> list[Card]:
     """The 40 tunnels and 27 action cards, in catalogue order."""
     return expand(TUNNEL_COUNTS) + expand(ACTION_COUNTS)
+
+
+def saboteur2_draw_cards() -> list[Card]:
+    """The 117 path and action cards of the base game and the expansion, in catalogue order."""
+    return base_draw_cards() + expand(EXPANSION_PATH_COUNTS) + expand(EXPANSION_ACTION_COUNTS)
+
+
+def dwarf_cards() -> list[Card]:
+    return expand(DWARF_COUNTS)  # type: ignore[arg-type]
 
 
 def goal_cards() -> list[Card]:
@@ -267,6 +384,7 @@ def hand_size(players: int) -> int:
 def _all_faces() -> list[Card]:
     faces: list[Card] = [START, TREASURE, STONE_NW, STONE_NE]
     faces += [card for card, _ in TUNNEL_COUNTS + ACTION_COUNTS + GOLD_COUNTS]
+    faces += [card for card, _ in EXPANSION_PATH_COUNTS + EXPANSION_ACTION_COUNTS]
     faces += [GoldCard(0)] + [RoleCard(role) for role in Role]
     return faces
 

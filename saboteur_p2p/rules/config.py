@@ -14,7 +14,11 @@ VARIANTS: dict[str, str] = {
     "left-of-first-starter": "each round is started by the player left of the last round's first player",
 }
 
-EDITIONS = ("base",)
+EDITIONS = ("base", "saboteur2")
+#: players at a table of each edition
+PLAYER_RANGE = {"base": (3, 10), "saboteur2": (2, 12)}
+#: the variants that make sense with Saboteur 2's own roles and gold
+SABOTEUR2_VARIANTS = frozenset(("left-of-first-starter",))
 
 
 @dataclass(frozen=True)
@@ -30,11 +34,16 @@ class GameConfig:
         object.__setattr__(self, "variants", frozenset(self.variants))
         if self.edition not in EDITIONS:
             raise ValueError(f"unknown edition {self.edition!r}; known: {', '.join(EDITIONS)}")
-        if not isinstance(self.players, int) or not 3 <= self.players <= 10:
-            raise ValueError(f"the base game is for 3 to 10 players, not {self.players!r}")
+        low, high = PLAYER_RANGE[self.edition]
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or not low <= self.players <= high:
+            name = "the base game" if self.edition == "base" else "Saboteur 2"
+            raise ValueError(f"{name} is for {low} to {high} players, not {self.players!r}")
         unknown = self.variants - VARIANTS.keys()
         if unknown:
             raise ValueError(f"unknown variant(s) {', '.join(sorted(unknown))}; known: {', '.join(VARIANTS)}")
+        if self.edition == "saboteur2" and self.variants - SABOTEUR2_VARIANTS:
+            extra = ", ".join(sorted(self.variants - SABOTEUR2_VARIANTS))
+            raise ValueError(f"variant(s) {extra} change the base game's roles or gold and do not apply to Saboteur 2")
         if "tournament-roles" in self.variants and not 5 <= self.players <= 9:
             raise ValueError(f"tournament-roles is for 5 to 9 players, not {self.players}")
         if not isinstance(self.rounds, int) or not 1 <= self.rounds <= 10:

@@ -49,7 +49,7 @@ class GoalRevealed:
 class RoundEnded:
     round: int
     winners: str
-    """"gold-diggers", "saboteurs", "selfish-dwarf" or "nobody"."""
+    """A ``Winners`` value: "gold-diggers", "saboteurs", "blue-team", "nobody", ..."""
     roles: tuple[Role, ...]
     last_player: int
 
@@ -75,6 +75,28 @@ class GoldReceived:
 
 
 @dataclass(frozen=True, slots=True)
+class PiecesWon:
+    """Saboteur 2: a player won gold pieces at the end of a round (as a winner or a geologist)."""
+
+    player: int
+    pieces: int
+
+    def to_data(self) -> dict[str, Any]:
+        return {"event": "pieces-won", "player": self.player, "pieces": self.pieces}
+
+
+@dataclass(frozen=True, slots=True)
+class Stolen:
+    """Saboteur 2: a thief took a gold piece from ``victim`` (None: stole nothing)."""
+
+    thief: int
+    victim: int | None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"event": "stolen", "thief": self.thief, "victim": self.victim}
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -83,4 +105,4 @@ class GameEnded:
         return {"event": "game-ended", "scores": list(self.scores), "winners": list(self.winners)}
 
 
-Event = Union[RoundStarted, CardPlayed, GoalRevealed, RoundEnded, GoldReceived, GameEnded]
+Event = Union[RoundStarted, CardPlayed, GoalRevealed, RoundEnded, GoldReceived, PiecesWon, Stolen, GameEnded]

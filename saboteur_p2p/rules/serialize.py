@@ -14,15 +14,15 @@ from .board import Board, Tile
 from .cards import GoldCard, PathCard, Role, Tool, face_from_code
 from .config import GameConfig
 from .dealer import Dealer, TrustedDealer
-from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, RoundEnded, RoundStarted
-from .state import Phase, RoundResult, State, Winners
+from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
+from .state import Phase, RoundResult, State, Winners, state_class
 
 FORMAT = "saboteur-p2p/state/1"
 
 
 def state_to_data(state: State) -> dict[str, Any]:
     dealer = state.dealer
-    return {
+    data = {
         "format": FORMAT,
         "config": state.config.to_data(),
         "dealer": dealer.to_data() if isinstance(dealer, TrustedDealer) else None,
@@ -60,12 +60,36 @@ def state_to_data(state: State) -> dict[str, Any]:
         "round_winners": state.round_winners.value,
         "revealed_roles": None if state.revealed_roles is None else [r.value for r in state.revealed_roles],
         "results": [
-            {"round": r.round, "winners": r.winners.value, "roles": [x.value for x in r.roles], "gold_cards": list(r.gold_cards)}
+            {
+                "round": r.round, "winners": r.winners.value, "roles": [x.value for x in r.roles],
+                "gold_cards": list(r.gold_cards), "gold_pieces": list(r.gold_pieces),
+            }
             for r in state.results
         ],
         "scores": None if state.scores is None else list(state.scores),
         "events": [event.to_data() for event in state.events],
     }
+    if state.config.edition == "saboteur2":
+        data["saboteur2"] = _saboteur2_to_data(state)
+    return data
+
+
+#: Saboteur 2's extra fields: lists of numbers (or None) per seat, stored as they are.
+_SABOTEUR2_LISTS = ("trapped", "thefts", "theft_played", "pieces", "round_pieces", "steal_queue", "discarded_roles", "set_aside_cards")
+
+
+def _saboteur2_to_data(state: Any) -> dict[str, Any]:
+    data = {name: list(getattr(state, name)) for name in _SABOTEUR2_LISTS}
+    data["turns"] = state.turns
+    data["role_seen"] = [sorted(seen) for seen in state.role_seen]
+    return data
+
+
+def _saboteur2_from_data(state: Any, data: dict[str, Any]) -> None:
+    for name in _SABOTEUR2_LISTS:
+        setattr(state, name, [None if v is None else int(v) for v in data[name]])
+    state.turns = int(data["turns"])
+    state.role_seen = [set(int(h) for h in seen) for seen in data["role_seen"]]
 
 
 def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State:
@@ -77,7 +101,7 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
         if data.get("dealer") is None:
             raise ValueError("the saved state has no trusted dealer; pass the dealer to resume with")
         dealer = TrustedDealer.from_data(data["dealer"])
-    state = State(config, dealer)
+    state = state_class(config)(config, dealer)
     state.round = int(data["round"])
     state.phase = Phase(data["phase"])
     state.current = int(data["current"])
@@ -121,11 +145,16 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
     roles = data["revealed_roles"]
     state.revealed_roles = None if roles is None else tuple(Role(r) for r in roles)
     state.results = [
-        RoundResult(int(r["round"]), Winners(r["winners"]), tuple(Role(x) for x in r["roles"]), tuple(int(g) for g in r["gold_cards"]))
+        RoundResult(
+            int(r["round"]), Winners(r["winners"]), tuple(Role(x) for x in r["roles"]),
+            tuple(int(g) for g in r["gold_cards"]), tuple(int(g) for g in r.get("gold_pieces", ())),
+        )
         for r in data["results"]
     ]
     state.scores = None if data["scores"] is None else tuple(int(s) for s in data["scores"])
     state.events = [event_from_data(e) for e in data["events"]]
+    if config.edition == "saboteur2":
+        _saboteur2_from_data(state, data["saboteur2"])
     return state
 
 
@@ -149,6 +178,10 @@ def event_from_data(data: dict[str, Any]) -> Event:
         return RoundEnded(int(data["round"]), str(data["winners"]), tuple(Role(r) for r in data["roles"]), int(data["last_player"]))
     if kind == "gold-received":
         return GoldReceived(int(data["player"]), int(data["cards"]))
+    if kind == "pieces-won":
+        return PiecesWon(int(data["player"]), int(data["pieces"]))
+    if kind == "stolen":
+        return Stolen(int(data["thief"]), None if data["victim"] is None else int(data["victim"]))
     if kind == "game-ended":
         return GameEnded(tuple(int(s) for s in data["scores"]), tuple(int(w) for w in data["winners"]))
     raise ValueError(f"unknown event {kind!r}")

@@ -50,6 +50,7 @@ class Phase(enum.Enum):
     ORIENT = "orient"  # the player who reached a stone chooses its turn
     KEEP_GOLD = "keep-gold"  # gold-diggers keep one of the cards passed to them
     TAKE_GOLD = "take-gold"  # a winner takes cards worth an exact amount from the pile
+    STEAL = "steal"  # Saboteur 2: a thief takes a gold piece from another player
     GAME_OVER = "game-over"
 
 
@@ -57,6 +58,12 @@ class Winners(enum.Enum):
     GOLD_DIGGERS = "gold-diggers"
     SABOTEURS = "saboteurs"
     SELFISH_DWARF = "selfish-dwarf"
+    # Saboteur 2 (RULES.md 8)
+    BLUE_TEAM = "blue-team"
+    GREEN_TEAM = "green-team"
+    BOTH_TEAMS = "both-teams"
+    BOSS = "boss"
+    PROFITEER = "profiteer"
     NOBODY = "nobody"
 
 
@@ -66,7 +73,9 @@ class RoundResult:
     winners: Winners
     roles: tuple[Role, ...]
     gold_cards: tuple[int, ...]
-    """How many gold cards each seat received this round."""
+    """How many gold cards each seat received this round (base game)."""
+    gold_pieces: tuple[int, ...] = ()
+    """Saboteur 2: the gold pieces each seat gained (or lost to thieves) this round."""
 
 
 class Game:
@@ -77,7 +86,16 @@ class Game:
         self.dealer: Dealer = dealer if dealer is not None else TrustedDealer(seed)
 
     def new_state(self) -> State:
-        return State.new(self.config, self.dealer)
+        return state_class(self.config).new(self.config, self.dealer)
+
+
+def state_class(config: GameConfig) -> type[State]:
+    """The State class of the config's edition."""
+    if config.edition == "saboteur2":
+        from .saboteur2 import Saboteur2State  # the edition builds on this module
+
+        return Saboteur2State
+    return State
 
 
 class State:
@@ -137,7 +155,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy; a trusted dealer is copied too, so the copy may be played on."""
-        other = State.__new__(State)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         if isinstance(self.dealer, TrustedDealer):
             other.dealer = self.dealer.clone()
@@ -286,7 +304,6 @@ class State:
         hand = self.hands[p]
         faces = self.faces
         board = self.board
-        players = range(self.players)
         broken = self.broken
         actions: list[AnyAction] = []
         seen: set[int] = set()
@@ -308,25 +325,33 @@ class State:
                     for x, y in board.cells_for_openings[turned]:
                         actions.append(place_path(h, x, y, True))
                 continue
-            kind = face.kind  # type: ignore[union-attr]
-            if kind is ActionKind.BREAK:
-                tool = face.tools[0]  # type: ignore[union-attr]
-                for t in players:
-                    if tool not in broken[t]:
-                        actions.append(break_tool(tool, t, h))
-            elif kind is ActionKind.REPAIR:
-                for tool in face.tools:  # type: ignore[union-attr]
-                    for t in players:
-                        if tool in broken[t]:
-                            actions.append(repair_tool(tool, t, h))
-            elif kind is ActionKind.MAP:
-                for slot, cell in enumerate(GOAL_CELLS):
-                    if board.tiles[cell].card is None and slot not in self.pending_stones:
-                        actions.append(map_peek(slot, h))
-            elif kind is ActionKind.ROCKFALL:
-                for cell in board.tunnel_cells():
-                    actions.append(rockfall(cell[0], cell[1], h))
+            actions += self._action_moves(h, face)  # type: ignore[arg-type]
         actions.extend(passes)
+        return actions
+
+    def _action_moves(self, h: int, face: ActionCard) -> list[AnyAction]:
+        """The legal plays of the base game's action card ``h``."""
+        board = self.board
+        broken = self.broken
+        actions: list[AnyAction] = []
+        kind = face.kind
+        if kind is ActionKind.BREAK:
+            tool = face.tools[0]
+            for t in range(self.players):
+                if tool not in broken[t]:
+                    actions.append(break_tool(tool, t, h))
+        elif kind is ActionKind.REPAIR:
+            for tool in face.tools:
+                for t in range(self.players):
+                    if tool in broken[t]:
+                        actions.append(repair_tool(tool, t, h))
+        elif kind is ActionKind.MAP:
+            for slot, cell in enumerate(GOAL_CELLS):
+                if board.tiles[cell].card is None and slot not in self.pending_stones:
+                    actions.append(map_peek(slot, h))
+        elif kind is ActionKind.ROCKFALL:
+            for cell in board.tunnel_cells():
+                actions.append(rockfall(cell[0], cell[1], h))
         return actions
 
     # -- checked play ----------------------------------------------------------------
@@ -464,6 +489,8 @@ class State:
                 raise IllegalActionError(action, f"goal {action.goal} is already face up")
             return MapPeek(action.goal, card)
         if isinstance(action, Pass):
+            if action.more:
+                raise IllegalActionError(action, "in the base game a pass discards exactly one card")
             # a face-down discard: only that the card is in hand is checked, nothing revealed
             if not isinstance(action.card, int) or isinstance(action.card, bool):
                 raise InvalidActionError(f"card handle must be a number in {str(action)!r}")
@@ -764,6 +791,15 @@ class State:
         self.last_path_player = None
         self.revealed_roles = None
         self.round_winners = Winners.NOBODY
+        self._shuffle_and_deal()
+        self.first_player = self.current = first
+        self.last_player = (first - 1) % n
+        self.events.append(RoundStarted(self.round, first))
+
+    def _shuffle_and_deal(self) -> None:
+        """Shuffle this round's decks, deal the roles and the hands (RULES.md 2)."""
+        cfg = self.config
+        n = cfg.players
         role_cards = C.role_cards(n, cfg.has("selfish-dwarf"), cfg.has("tournament-roles"))
         draw_cards = C.base_draw_cards()
         fresh: dict[Deck, list[Card]] = {Deck.ROLES: role_cards, Deck.GOALS: C.goal_cards(), Deck.DRAW: draw_cards}
@@ -790,6 +826,3 @@ class State:
         for seat in range(n):
             for _ in range(size):
                 self._draw(seat)
-        self.first_player = self.current = first
-        self.last_player = (first - 1) % n
-        self.events.append(RoundStarted(self.round, first))

@@ -1,7 +1,8 @@
 """What one player may know: the only thing bots and clients ever see."""
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple
 
 from .board import GOAL_CELLS, Board, Cell
 from .cards import Card, GoldCard, PathCard, Role, Tool
@@ -16,6 +17,10 @@ class PlayerView(NamedTuple):
     ``known_goals`` holds the goal faces this player has seen: with a Map or face up.
     ``offered`` are the gold cards passed to this player to keep one of; ``gold_pile`` the
     pile this player is choosing gold from (``take_amount`` nuggets).
+
+    Saboteur 2 adds what lies in front of each player (``trapped``, ``thefts``), the dwarf
+    cards this player has inspected (``known_roles``, by seat), this player's gold pieces
+    and whether each player has any gold (the totals of others are secret, RULES.md 8).
     """
 
     seat: int
@@ -38,6 +43,11 @@ class PlayerView(NamedTuple):
     revealed_roles: tuple[Role, ...] | None
     scores: tuple[int, ...] | None
     pending_stones: tuple[int, ...]
+    trapped: tuple[bool, ...] = ()
+    thefts: tuple[bool, ...] = ()
+    known_roles: Mapping[int, Role] = MappingProxyType({})
+    gold_pieces: int = 0
+    has_gold: tuple[bool, ...] = ()
 
     @property
     def players(self) -> int:
@@ -76,4 +86,9 @@ class PlayerView(NamedTuple):
             "revealed_roles": None if self.revealed_roles is None else [r.value for r in self.revealed_roles],
             "scores": None if self.scores is None else list(self.scores),
             "pending_stones": list(self.pending_stones),
+            "trapped": list(self.trapped),
+            "thefts": list(self.thefts),
+            "known_roles": {str(seat): role.value for seat, role in self.known_roles.items()},
+            "gold_pieces": self.gold_pieces,
+            "has_gold": list(self.has_gold),
         }

@@ -1,0 +1,467 @@
+"""Saboteur 2 as an edition of the engine (RULES.md 8): its set-up, turns, roles and gold.
+
+``Saboteur2State`` keeps the base game's maze, goals, stones and checked/unchecked entry
+points, and changes what differs: 117 cards of which 10 lie aside unseen, 6 cards each, the
+15 dwarf cards, four kinds of turn, seven new action cards, gold pieces instead of gold
+cards, and thieves who steal after the gold is shared.  Every hidden card still comes from
+the dealer: an Inspection or a Swap your hats shows a dwarf card to one player, and a Swap
+your hand shows each moved card to its new owner, exactly like a draw.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from types import MappingProxyType
+from typing import Any
+
+from . import cards as C
+from .actions import (
+    CLEARABLE,
+    AnyAction,
+    BreakTool,
+    Clear,
+    MapPeek,
+    Pass,
+    PlacePath,
+    PlayOn,
+    RepairTool,
+    Rockfall,
+    Steal,
+    clear,
+    pass_card,
+    place_path,
+    play_on,
+)
+from .board import GOAL_CELLS
+from .cards import ActionCard, ActionKind, Card, PathCard, PathKind, Role, Tool
+from .dealer import Deck
+from .errors import IllegalActionError, InvalidActionError
+from .events import CardPlayed, GameEnded, PiecesWon, RoundEnded, Stolen
+from .scoring2 import score_round, theft_order
+from .state import Phase, RoundResult, State
+from .view import PlayerView
+
+#: Saboteur 2 cards played on a player that go in front of them and stay there.
+_STAYS = (ActionKind.THEFT, ActionKind.TRAPPED)
+
+
+class Saboteur2State(State):
+    """A game of Saboteur 2 for 2 to 12 players."""
+
+    def __init__(self, config: Any, dealer: Any) -> None:
+        super().__init__(config, dealer)
+        n = config.players
+        #: card handles lying in front of each player (None: nothing of that kind)
+        self.trapped: list[int | None] = [None] * n
+        self.thefts: list[int | None] = [None] * n
+        #: when each Theft in front of a player was played (a turn number), for the thieves' order
+        self.theft_played: list[int | None] = [None] * n
+        self.turns = 0
+        #: gold pieces per player (RULES.md 8: an unlimited supply, a number per player)
+        self.pieces: list[int] = [0] * n
+        self.round_pieces: list[int] = [0] * n
+        self.steal_queue: list[int] = []
+        #: dwarf card handles each seat has seen (its own, and any it inspected)
+        self.role_seen: list[set[int]] = [set() for _ in range(n)]
+        self.discarded_roles: list[int] = []
+        #: the cards put aside unseen at the start of the round
+        self.set_aside_cards: list[int] = []
+
+    def clone(self) -> Saboteur2State:
+        other = super().clone()
+        assert isinstance(other, Saboteur2State)
+        other.trapped = list(self.trapped)
+        other.thefts = list(self.thefts)
+        other.theft_played = list(self.theft_played)
+        other.pieces = list(self.pieces)
+        other.round_pieces = list(self.round_pieces)
+        other.steal_queue = list(self.steal_queue)
+        other.role_seen = [set(s) for s in self.role_seen]
+        other.discarded_roles = list(self.discarded_roles)
+        other.set_aside_cards = list(self.set_aside_cards)
+        return other
+
+    # -- queries -----------------------------------------------------------------------
+
+    def gold_total(self, seat: int) -> int:
+        return self.pieces[seat]
+
+    def blocked(self, seat: int) -> bool:
+        """Whether ``seat`` may not play path cards (a broken tool or Trapped!)."""
+        return bool(self.broken[seat]) or self.trapped[seat] is not None
+
+    def known_roles(self, seat: int) -> dict[int, Role]:
+        """The other players' dwarf cards ``seat`` has inspected and that are still theirs."""
+        seen, faces = self.role_seen[seat], self.role_faces
+        return {t: faces[h] for t, h in enumerate(self.roles) if t != seat and h in seen and h in faces}
+
+    def view_for(self, seat: int) -> PlayerView:
+        view = super().view_for(seat)
+        return view._replace(
+            trapped=tuple(t is not None for t in self.trapped),
+            thefts=tuple(t is not None for t in self.thefts),
+            known_roles=MappingProxyType(self.known_roles(seat)),
+            gold_pieces=self.pieces[seat],
+            has_gold=tuple(p > 0 for p in self.pieces),
+        )
+
+    # -- legal actions ---------------------------------------------------------------
+
+    def legal_actions(self) -> list[AnyAction]:
+        if self._legal is None and self.phase is Phase.STEAL:
+            thief = self.steal_queue[0]
+            self._legal = [Steal(t) for t in self._victims(thief)] + [Steal(None)]
+        return super().legal_actions()
+
+    def _victims(self, thief: int) -> list[int]:
+        return [t for t in range(self.players) if t != thief and self.pieces[t] > 0]
+
+    def _legal_play(self) -> list[AnyAction]:
+        p = self.current
+        hand = sorted(self.hands[p])
+        faces = self.faces
+        players = range(self.players)
+        blocked = self.blocked(p)
+        actions: list[AnyAction] = []
+        seen: set[int] = set()
+        for h in hand:
+            face = faces[h]
+            if id(face) in seen:
+                continue
+            seen.add(id(face))
+            if face.__class__ is PathCard:
+                if not blocked:
+                    actions += self._placements(h, face)  # type: ignore[arg-type]
+                continue
+            kind = face.kind  # type: ignore[union-attr]
+            if kind in (ActionKind.BREAK, ActionKind.REPAIR, ActionKind.MAP, ActionKind.ROCKFALL):
+                actions += self._action_moves(h, face)  # type: ignore[arg-type]
+                continue
+            for target in players:
+                if self._target_problem(kind, p, target) is None:
+                    actions.append(play_on(kind, target, h))
+        actions += self._clears(p, hand)
+        actions += self._passes(hand)
+        return actions
+
+    def _placements(self, h: int, face: PathCard) -> list[AnyAction]:
+        board = self.board
+        turns = (False,) if face.symmetric else (False, True)
+        moves: list[AnyAction] = []
+        for turned in turns:
+            openings = face.turned_openings if turned else face.openings
+            cells = board.ladder_cells(openings) if face.ladder else board.cells_for_openings[openings]
+            moves += [place_path(h, x, y, turned) for x, y in cells]
+        return moves
+
+    def _clears(self, p: int, hand: list[int]) -> list[AnyAction]:
+        if len(hand) < 2:
+            return []
+        lying = [t.value for t in self.broken[p]]
+        lying += ["trapped"] if self.trapped[p] is not None else []
+        lying += ["theft"] if self.thefts[p] is not None else []
+        if not lying:
+            return []
+        pairs = self._distinct_sets(hand, 2)
+        return [clear(what, pair) for what in sorted(lying, key=CLEARABLE.index) for pair in pairs]  # type: ignore[arg-type]
+
+    def _passes(self, hand: list[int]) -> list[AnyAction]:
+        moves: list[AnyAction] = []
+        for size in (1, 2, 3):
+            for cards in self._distinct_sets(hand, size):
+                moves.append(pass_card(cards[0], cards[1:]))
+        return moves
+
+    def _distinct_sets(self, hand: list[int], size: int) -> list[tuple[int, ...]]:
+        """One set of ``size`` cards per multiset of faces, with the lowest handles."""
+        faces = self.faces
+        found: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for cards in combinations(hand, size):
+            key = tuple(sorted(id(faces[c]) for c in cards))
+            found.setdefault(key, cards)
+        return list(found.values())
+
+    def _target_problem(self, kind: ActionKind, p: int, t: int) -> str | None:
+        """Why player ``p`` may not play a ``kind`` card on player ``t``, or None."""
+        if kind is ActionKind.THEFT:
+            if t != p:
+                return "a Theft card is played in front of yourself"
+            if self.thefts[p] is not None:
+                return f"player {p} already has a Theft card in front of them"
+        elif kind is ActionKind.HANDS_OFF:
+            if self.thefts[t] is None:
+                return f"player {t} has no Theft card in front of them"
+        elif kind in (ActionKind.SWAP_HAND, ActionKind.INSPECTION):
+            if t == p:
+                return f"a {kind.value} card is played on another player"
+        elif kind is ActionKind.SWAP_HATS:
+            if not self.set_aside_roles:
+                return "no dwarf card is left to swap for"
+        elif kind is ActionKind.TRAPPED:
+            if t == p:
+                return "a Trapped! card is played on another player"
+            if self.trapped[t] is not None:
+                return f"player {t} is already trapped"
+        elif kind is ActionKind.FREE:
+            if self.trapped[t] is None:
+                return f"player {t} is not trapped"
+        else:
+            return f"a {kind.value} card is not played on a player that way"
+        return None
+
+    # -- checked play ----------------------------------------------------------------
+
+    def _check(self, action: AnyAction) -> AnyAction:
+        if self.phase is Phase.STEAL:
+            if not isinstance(action, Steal):
+                raise IllegalActionError(action, f"player {self.current} must steal a gold piece or steal none")
+            if action.target is not None:
+                self._check_target(action, action.target)
+                if action.target not in self._victims(self.current):
+                    raise IllegalActionError(action, f"player {self.current} cannot steal from player {action.target}, who has no gold")
+            return action
+        if isinstance(action, Steal):
+            raise IllegalActionError(action, "gold is stolen only at the end of a round")
+        return super()._check(action)
+
+    def _check_turn(self, action: AnyAction) -> AnyAction:
+        p = self.current
+        if isinstance(action, PlacePath):
+            face = self._hand_face(action, action.card)
+            if not isinstance(face, PathCard):
+                raise IllegalActionError(action, f"card {action.card} is not a path card")
+            if self.trapped[p] is not None:
+                raise IllegalActionError(action, f"player {p} is trapped and may not play path cards")
+            if self.broken[p]:
+                tools = ", ".join(sorted(t.value for t in self.broken[p]))
+                raise IllegalActionError(action, f"player {p} has a broken tool ({tools}) and may not play path cards")
+            problem = self.board.placement_problem(action.cell, face.turned_segments(action.turned), face.ladder)
+            if problem:
+                raise IllegalActionError(action, problem)
+            return action
+        if isinstance(action, PlayOn):
+            return self._check_play_on(action)
+        if isinstance(action, Clear):
+            return self._check_clear(action)
+        if isinstance(action, Pass):
+            cards = action.cards
+            for card in cards:
+                self._check_in_hand(action, card)
+            if len(set(cards)) != len(cards):
+                raise IllegalActionError(action, "a card is named twice")
+            return action
+        return super()._check_turn(action)
+
+    def _check_in_hand(self, action: AnyAction, card: int) -> None:
+        if not isinstance(card, int) or isinstance(card, bool):
+            raise InvalidActionError(f"card handle must be a number in {str(action)!r}")
+        if card not in self.hands[self.current]:
+            raise IllegalActionError(action, f"card {card} is not in player {self.current}'s hand")
+
+    def _check_play_on(self, action: PlayOn) -> AnyAction:
+        self._check_target(action, action.target)
+        card = action.card if action.card is not None else self._resolve_card(action, action.kind, None)
+        face = self._hand_face(action, card)
+        if not isinstance(face, ActionCard) or face.kind is not action.kind:
+            raise IllegalActionError(action, f"card {card} is not a {action.kind.value} card")
+        problem = self._target_problem(action.kind, self.current, action.target)
+        if problem:
+            raise IllegalActionError(action, problem)
+        return PlayOn(action.kind, action.target, card)
+
+    def _check_clear(self, action: Clear) -> AnyAction:
+        p = self.current
+        for card in action.cards:
+            self._check_in_hand(action, card)
+        if action.cards[0] == action.cards[1]:
+            raise IllegalActionError(action, "two different cards are discarded")
+        if action.what in ("trapped", "theft"):
+            lying = self.trapped[p] if action.what == "trapped" else self.thefts[p]
+            if lying is None:
+                raise IllegalActionError(action, f"player {p} has no {action.what} card in front of them")
+        elif Tool(action.what) not in self.broken[p]:
+            raise IllegalActionError(action, f"player {p} has no broken {action.what} in front of them")
+        return action
+
+    # -- applying actions (unchecked) ------------------------------------------------
+
+    def push(self, action: AnyAction) -> None:
+        if self.phase is Phase.STEAL:
+            self._legal = None
+            assert isinstance(action, Steal)
+            self._apply_steal(action.target)
+            return
+        super().push(action)
+
+    def _apply_turn(self, action: AnyAction) -> None:
+        self.turns += 1
+        cls = action.__class__
+        if cls is PlayOn:
+            self._apply_play_on(action)  # type: ignore[arg-type]
+        elif cls is Clear:
+            self._apply_clear(action)  # type: ignore[arg-type]
+        elif cls is Pass:
+            self._apply_pass(action)  # type: ignore[arg-type]
+        else:
+            super()._apply_turn(action)  # a path card or a base action card
+
+    def _finish_turn(self, p: int, action: AnyAction, shown: Card | None, draws: int) -> None:
+        self.events.append(CardPlayed(p, action, shown))
+        self.last_player = p
+        for _ in range(min(draws, len(self.draw_pile))):
+            self._draw(p)
+        self._next_turn()
+
+    def _apply_pass(self, action: Pass) -> None:
+        p = self.current
+        for card in action.cards:
+            self.hands[p].remove(card)
+        self.hidden_discards += action.cards
+        self._finish_turn(p, action, None, len(action.cards))
+
+    def _apply_clear(self, action: Clear) -> None:
+        p = self.current
+        for card in action.cards:
+            self.hands[p].remove(card)
+        self.hidden_discards += action.cards
+        if action.what == "trapped":
+            removed, self.trapped[p] = self.trapped[p], None
+        elif action.what == "theft":
+            removed, self.thefts[p], self.theft_played[p] = self.thefts[p], None, None
+        else:
+            removed = self.broken[p].pop(Tool(action.what))
+        self.discards.append(removed)  # type: ignore[arg-type]
+        self._finish_turn(p, action, None, 1)
+
+    def _apply_play_on(self, action: PlayOn) -> None:
+        p, t, kind = self.current, action.target, action.kind
+        card: int = action.card  # type: ignore[assignment]
+        self.hands[p].remove(card)
+        shown = self._reveal_played(card)
+        if kind not in _STAYS:
+            self.discards.append(card)
+        if kind is ActionKind.THEFT:
+            self.thefts[p], self.theft_played[p] = card, self.turns
+        elif kind is ActionKind.TRAPPED:
+            self.trapped[t] = card
+        elif kind is ActionKind.HANDS_OFF:
+            self.discards.append(self.thefts[t])  # type: ignore[arg-type]
+            self.thefts[t] = self.theft_played[t] = None
+        elif kind is ActionKind.FREE:
+            self.discards.append(self.trapped[t])  # type: ignore[arg-type]
+            self.trapped[t] = None
+        elif kind is ActionKind.INSPECTION:
+            self._show_role(self.roles[t], p)
+        elif kind is ActionKind.SWAP_HATS:
+            self.discarded_roles.append(self.roles[t])
+            # the set-aside dwarf cards lie in shuffled order: the next one is a random one
+            self.roles[t] = self.set_aside_roles.pop(0)
+            self._show_role(self.roles[t], t)
+        elif kind is ActionKind.SWAP_HAND:
+            self.hands[p], self.hands[t] = self.hands[t], self.hands[p]
+            for owner in (p, t):
+                audience = frozenset((owner,))
+                for h in self.hands[owner]:
+                    face = self.dealer.reveal(Deck.DRAW, h, audience)
+                    if face is not None:
+                        self.faces[h] = face
+            if self.draw_pile:
+                self._draw(t)  # the other player draws first, then the player as after any action
+        self._finish_turn(p, action, shown, 1)
+
+    def _show_role(self, handle: int, seat: int) -> None:
+        self.role_seen[seat].add(handle)
+        face = self.dealer.reveal(Deck.ROLES, handle, frozenset((seat,)))
+        if face is not None:
+            self.role_faces[handle] = face.role  # type: ignore[union-attr]
+
+    # -- end of a round ------------------------------------------------------------------
+
+    def _end_round(self, finder: int | None) -> None:
+        n = self.players
+        for handle, role in zip(self.roles, self.dealer.reveal_many(Deck.ROLES, self.roles)):
+            assert isinstance(role, C.RoleCard)
+            self.role_faces[handle] = role.role
+        roles = tuple(self.role_faces[self.roles[s]] for s in range(n))
+        self.revealed_roles = roles
+        ways = None
+        if finder is not None:
+            slot = next(s for s, face in self.goal_faces.items() if face.kind is PathKind.TREASURE)
+            ways = self.board.open_ways(GOAL_CELLS[slot])
+        trapped = [t is not None for t in self.trapped]
+        outcome = score_round(roles, finder, ways, trapped, self.board.crystals())
+        self.round_winners = outcome.winners
+        self.round_gold = [0] * n
+        self.round_pieces = list(outcome.gold)
+        self.events.append(RoundEnded(self.round, outcome.winners.value, roles, self.last_player))
+        for seat, pieces in enumerate(outcome.gold):
+            self.pieces[seat] += pieces
+            if pieces:
+                self.events.append(PiecesWon(seat, pieces))
+        self.steal_queue = theft_order(self.theft_played, trapped)
+        self._advance_steals()
+
+    def _advance_steals(self) -> None:
+        while self.steal_queue:
+            thief = self.steal_queue[0]
+            if self._victims(thief):
+                self.phase, self.current = Phase.STEAL, thief
+                return
+            self.steal_queue.pop(0)  # whether anyone has gold is public: nothing to choose
+        self._finish_round()
+
+    def _apply_steal(self, victim: int | None) -> None:
+        thief = self.steal_queue.pop(0)
+        if victim is not None:
+            self.pieces[victim] -= 1
+            self.pieces[thief] += 1
+            self.round_pieces[victim] -= 1
+            self.round_pieces[thief] += 1
+        self.events.append(Stolen(thief, victim))
+        self._advance_steals()
+
+    def _finish_round(self) -> None:
+        roles = self.revealed_roles or ()
+        self.results.append(RoundResult(self.round, self.round_winners, roles, tuple(self.round_gold), tuple(self.round_pieces)))
+        if self.round >= self.config.rounds:
+            self._end_game()
+            return
+        n = self.players
+        if self.config.has("left-of-first-starter"):
+            self._start_round((self.first_player + 1) % n)
+        else:
+            # 002: the player left of whoever played the last card of the round starts
+            self._start_round((self.last_player + 1) % n)
+
+    def _end_game(self) -> None:
+        scores = tuple(self.pieces)
+        best = max(scores)
+        self.scores = scores
+        self.phase = Phase.GAME_OVER
+        self.events.append(GameEnded(scores, tuple(s for s in range(self.players) if scores[s] == best)))
+
+    # -- set-up of a round -------------------------------------------------------------
+
+    def _shuffle_and_deal(self) -> None:
+        """RULES.md 8: shuffle the 117 cards and the 15 dwarf cards, put 10 cards aside
+        unseen, deal one dwarf card and 6 cards to every player."""
+        n = self.players
+        self.trapped = [None] * n
+        self.thefts = [None] * n
+        self.theft_played = [None] * n
+        self.steal_queue = []
+        self.round_pieces = [0] * n
+        self.discarded_roles = []
+        dwarfs = C.dwarf_cards()
+        draw_cards = C.saboteur2_draw_cards()
+        self.dealer.shuffle({Deck.ROLES: dwarfs, Deck.GOALS: C.goal_cards(), Deck.DRAW: draw_cards}, {})
+        self.roles = list(range(n))
+        self.set_aside_roles = list(range(n, len(dwarfs)))
+        self.role_seen = [set() for _ in range(n)]
+        for seat in range(n):
+            self._show_role(seat, seat)
+        self.draw_pile = list(range(len(draw_cards) - 1, -1, -1))
+        self.set_aside_cards = [self.draw_pile.pop() for _ in range(C.SET_ASIDE)]
+        self.hands = [[] for _ in range(n)]
+        for seat in range(n):
+            for _ in range(C.SABOTEUR2_HAND):
+                self._draw(seat)
