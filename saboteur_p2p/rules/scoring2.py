@@ -97,11 +97,13 @@ def theft_order(played: Sequence[int | None], trapped: Sequence[bool]) -> list[i
     """The thieves in the order they steal: the last Theft played first, then clockwise.
 
     ``played[seat]`` is when the Theft in front of ``seat`` was played (a growing turn
-    number), or None.  A trapped thief steals nothing (RULES.md 8).
+    number), or None.  A trapped thief steals nothing (RULES.md 8) but keeps their place:
+    the order still starts at the last Theft played, even when its owner is trapped.
     """
-    active = [s for s, when in enumerate(played) if when is not None and not trapped[s]]
+    thieves = [s for s, when in enumerate(played) if when is not None]
+    active = [s for s in thieves if not trapped[s]]
     if not active:
         return []
     n = len(played)
-    first = max(active, key=lambda s: played[s])  # type: ignore[arg-type,return-value]
+    first = max(thieves, key=lambda s: played[s])  # type: ignore[arg-type,return-value]
     return sorted(active, key=lambda s: (s - first) % n)
