@@ -6,6 +6,13 @@ one-edge segment is a dead end, and where it stops the rock ``■`` shows.  (A c
 through-tunnel and dead ends draws each dead end as a half line ``╵ ╷ ╴ ╶`` stopping short
 of the centre.)  A maze cell is 5 x 3 characters, a hand tile 3 x 3.
 
+Saboteur 2 cards keep that drawing and add marks: a ladder ``╫`` in the centre, a door
+letter ``B`` or ``G`` on the segment the door sits on (coloured too, but the letter alone
+tells the doors apart under NO_COLOR), a crystal ``◆`` in the top right corner.  A card
+whose two tunnels do not meet draws their crossing apart: a bridge as ``──│──`` (the
+north-south tunnel passes over the other; ``─╴│╶─`` is a tunnel between two dead ends),
+two curves with a diagonal ``╱`` or ``╲`` between them.
+
 ``render_maze`` is a pure function of the board, what the seat knows of the goals, the
 marks the controller wants shown and the panel's size; it returns styled text fragments
 (a list of ``(style, text)`` pairs, prompt_toolkit's format) and the origin it used, which
@@ -14,8 +21,9 @@ the caller keeps so that the view pans only when the cursor leaves it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
-from ..rules import ActionCard, Board, GoldCard, PathCard, PathKind
+from ..rules import ActionCard, ActionKind, Board, Door, GoldCard, PathCard, PathKind
 from ..rules.cards import E, N, S, W
 
 Cell = tuple[int, int]
@@ -34,6 +42,14 @@ START_MARK = "H"  # the ladder down into the mine
 TREASURE_MARK = "$"
 STONE_MARK = "○"
 UNKNOWN_GOAL = "?"
+LADDER_MARK = "╫"
+CRYSTAL_MARK = "◆"
+DOOR_MARK = {Door.BLUE: "B", Door.GREEN: "G"}
+#: the centre of two curves that do not meet: the diagonal that keeps them apart
+CURVES_APART = {N | W: "╱", E | S: "╱", N | E: "╲", S | W: "╲"}
+#: where the crystal goes: a corner no tunnel ever crosses (cell and hand tile)
+CRYSTAL_CELL = (0, 4)
+CRYSTAL_MINI = (0, 2)
 
 _ARM_CELL: dict[int, tuple[tuple[int, int, str], ...]] = {
     N: ((0, 2, "│"),),
@@ -48,24 +64,29 @@ _STUB_CELL: dict[int, tuple[tuple[int, int, str], ...]] = {
     E: ((1, 3, "╶"), (1, 4, "─")),
 }
 _ARM_MINI: dict[int, tuple[int, int, str]] = {N: (0, 1, "│"), S: (2, 1, "│"), W: (1, 0, "─"), E: (1, 2, "─")}
+_STUB_MINI: dict[int, tuple[int, int, str]] = {N: (0, 1, "╵"), S: (2, 1, "╷"), W: (1, 0, "╴"), E: (1, 2, "╶")}
 
 
 def _edges(mask: int) -> list[int]:
     return [edge for edge in (N, E, S, W) if mask & edge]
 
 
+def _through(segments: tuple[int, ...]) -> list[int]:
+    return [segment for segment in segments if len(_edges(segment)) > 1]
+
+
 def _centre(segments: tuple[int, ...]) -> str:
-    through = 0
-    for segment in segments:
-        if len(_edges(segment)) > 1:
-            through |= segment
-    return JUNCTION[through] if through else DEAD_END
+    through = _through(segments)
+    if len(through) == 2:
+        # a bridge keeps its vertical tunnel whole; two curves get a diagonal between them
+        return "│" if N | S in through else CURVES_APART[through[0]]
+    return JUNCTION[through[0]] if through else DEAD_END
 
 
 def cell_rows(segments: tuple[int, ...], centre: str | None = None) -> list[str]:
     """A maze cell, 3 rows of 5 characters, for a card with these (turned) segments."""
     grid = [[" "] * CELL_W for _ in range(CELL_H)]
-    through = any(len(_edges(s)) > 1 for s in segments)
+    through = _through(segments)
     for segment in segments:
         dead_end = len(_edges(segment)) == 1
         arms = _STUB_CELL if dead_end and through else _ARM_CELL
@@ -74,6 +95,38 @@ def cell_rows(segments: tuple[int, ...], centre: str | None = None) -> list[str]
                 grid[row][col] = char
     grid[1][2] = centre if centre is not None else _centre(segments)
     return ["".join(row) for row in grid]
+
+
+def _centre_mark(card: PathCard) -> str | None:
+    """What a Saboteur 2 card shows in its centre instead of the junction, if anything."""
+    if card.ladder:
+        return LADDER_MARK
+    if card.door is not None:
+        return DOOR_MARK[card.door]
+    return None
+
+
+def _with_crystal(rows: list[str], card: PathCard, at: tuple[int, int]) -> list[str]:
+    if not card.crystals:
+        return rows
+    row, col = at
+    line = rows[row]
+    rows[row] = line[:col] + CRYSTAL_MARK + line[col + 1:]
+    return rows
+
+
+def card_marks(card: PathCard, mini: bool = False) -> dict[tuple[int, int], str]:
+    """The characters of a drawn card that carry a Saboteur 2 mark, by (row, column), with
+    the style class each gets: ``ladder``, ``door-blue``, ``door-green`` or ``crystal``."""
+    marks: dict[tuple[int, int], str] = {}
+    centre = (1, 1) if mini else (1, 2)
+    if card.ladder:
+        marks[centre] = "ladder"
+    if card.door is not None:
+        marks[centre] = f"door-{card.door.value}"
+    if card.crystals:
+        marks[CRYSTAL_MINI if mini else CRYSTAL_CELL] = "crystal"
+    return marks
 
 
 def tile_rows(card: PathCard, turned: bool) -> list[str]:
@@ -85,7 +138,7 @@ def tile_rows(card: PathCard, turned: bool) -> list[str]:
         return cell_rows(segments, TREASURE_MARK)
     if card.kind is PathKind.STONE:
         return cell_rows(segments, STONE_MARK)
-    return cell_rows(segments)
+    return _with_crystal(cell_rows(segments, _centre_mark(card)), card, CRYSTAL_CELL)
 
 
 def face_down_goal_rows(slot: int, known: PathCard | None) -> list[str]:
@@ -96,15 +149,22 @@ def face_down_goal_rows(slot: int, known: PathCard | None) -> list[str]:
     return [f"╔═{slot}═╗", f"║ {mark} ║", "╚═══╝"]
 
 
-def mini_rows(segments: tuple[int, ...]) -> list[str]:
-    """A hand tile: 3 rows of 3 characters."""
+def mini_rows(segments: tuple[int, ...], centre: str | None = None) -> list[str]:
+    """A hand tile: 3 rows of 3 characters (dead ends beside a tunnel stop short)."""
     grid = [[" "] * 3 for _ in range(3)]
+    through = _through(segments)
     for segment in segments:
+        arms = _STUB_MINI if through and len(_edges(segment)) == 1 else _ARM_MINI
         for edge in _edges(segment):
-            row, col, char = _ARM_MINI[edge]
+            row, col, char = arms[edge]
             grid[row][col] = char
-    grid[1][1] = _centre(segments)
+    grid[1][1] = centre if centre is not None else _centre(segments)
     return ["".join(row) for row in grid]
+
+
+def mini_card_rows(card: PathCard, turned: bool) -> list[str]:
+    """A path card in the hand strip, this way round, with its Saboteur 2 marks."""
+    return _with_crystal(mini_rows(card.turned_segments(turned), _centre_mark(card)), card, CRYSTAL_MINI)
 
 
 def action_rows(card: ActionCard) -> list[str]:
@@ -116,9 +176,23 @@ def action_rows(card: ActionCard) -> list[str]:
         body = ["  ┌─┐  ", f"{_tools(card):^7}", "  └─┘  "]
     elif kind == "map":
         body = [" ┌───┐ ", " │ ? │ ", " └───┘ "]
-    else:  # rockfall
+    elif kind == "rockfall":
         body = [" ▓▓▓▓▓ ", "  fall ", " ▓▓▓▓▓ "]
+    else:
+        body = ACTION_FACES[card.kind]
     return [row[:7].ljust(7) for row in body]
+
+
+#: the faces of the Saboteur 2 action cards (3 rows of 7)
+ACTION_FACES: dict[ActionKind, list[str]] = {
+    ActionKind.THEFT: ["  ◆ ◆  ", " theft ", " (you) "],
+    ActionKind.HANDS_OFF: ["  ╳ ◆  ", " hands ", "  off! "],
+    ActionKind.SWAP_HAND: ["  <->  ", " swap  ", " hand  "],
+    ActionKind.INSPECTION: ["  (o)  ", "inspect", " a hat "],
+    ActionKind.SWAP_HATS: ["  <->  ", " swap  ", " hats  "],
+    ActionKind.TRAPPED: [" ┃┃┃┃┃ ", "trapped", " ┃┃┃┃┃ "],
+    ActionKind.FREE: [" ┃┃ ┃┃ ", " free! ", " ┃┃ ┃┃ "],
+}
 
 
 def gold_rows(card: GoldCard) -> list[str]:
@@ -155,11 +229,15 @@ class MazeMarks:
     #: segments of the selected path card, drawn at the cursor as a preview
     preview: tuple[int, ...] | None = None
     preview_legal: bool = False
+    #: the selected card itself, to draw its Saboteur 2 marks in the preview
+    preview_card: PathCard | None = None
+    preview_turned: bool = False
 
 
-def maze_bounds(board: Board, extra: Cell | None = None) -> tuple[int, int, int, int]:
-    """The cells worth showing: every card and every cell a card could go to (and ``extra``)."""
-    cells = list(board.tiles) + list(board.frontier)
+def maze_bounds(board: Board, extra: Cell | None = None, more: Iterable[Cell] = ()) -> tuple[int, int, int, int]:
+    """The cells worth showing: every card and every cell a card could go to (and ``extra``,
+    and ``more``: a ladder's legal cells, which need not be on the frontier)."""
+    cells = list(board.tiles) + list(board.frontier) + list(more)
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
     if extra is not None:
@@ -200,7 +278,7 @@ def render_maze(
 ) -> tuple[Fragments, Cell]:
     """Draw the maze into ``width`` x ``height``; returns the fragments and the origin used."""
     cols, rows = visible_cells(width, height)
-    low_x, low_y, high_x, high_y = maze_bounds(board, marks.cursor)
+    low_x, low_y, high_x, high_y = maze_bounds(board, marks.cursor, marks.legal | marks.legal_turned)
     cx, cy = marks.cursor if marks.cursor is not None else (None, None)
     # a new view shows the goals' end of the maze, and the cursor's rows
     ox = fit(origin[0] if origin else None, cx, low_x, high_x, cols, prefer=high_x - cols + 1)
@@ -220,8 +298,8 @@ def render_maze(
             if line == CELL_H - 1 and row == rows - 1 and oy + rows - 1 < high_y:
                 label = " ▼ "
             out.append(("class:maze.coord", label))
-            for style, text in cells:
-                out.append((style, text[line]))
+            for style, text, special in cells:
+                out += _styled_row(style, text[line], line, special)
             pad = width - GUTTER - cols * CELL_W
             out.append(("", " " * max(0, pad) + "\n"))
     if out:
@@ -230,8 +308,28 @@ def render_maze(
     return out, (ox, oy)
 
 
-def _cell(board: Board, known_goals: dict[int, PathCard], marks: MazeMarks, cell: Cell) -> tuple[str, list[str]]:
-    """One cell's style and its three rows of text."""
+Special = dict[tuple[int, int], str]
+
+
+def _styled_row(style: str, text: str, line: int, special: Special) -> Fragments:
+    """One row of a cell; its marked characters (doors, ladders, crystals) get their class too."""
+    cols = sorted(col for row, col in special if row == line)
+    if not cols:
+        return [(style, text)]
+    out: Fragments = []
+    start = 0
+    for col in cols:
+        if col > start:
+            out.append((style, text[start:col]))
+        out.append((f"{style} class:maze.{special[(line, col)]}", text[col]))
+        start = col + 1
+    if start < len(text):
+        out.append((style, text[start:]))
+    return out
+
+
+def _cell(board: Board, known_goals: dict[int, PathCard], marks: MazeMarks, cell: Cell) -> tuple[str, list[str], Special]:
+    """One cell's style, its three rows of text and its specially styled characters."""
     at_cursor = cell == marks.cursor
     cursor = " class:maze.cursor" if at_cursor else ""
     tile = board.tiles.get(cell)
@@ -241,16 +339,18 @@ def _cell(board: Board, known_goals: dict[int, PathCard], marks: MazeMarks, cell
             slot = tile.goal_slot if tile.goal_slot is not None else 0
             known = known_goals.get(slot)
             style = "class:maze.goal" + (" class:maze.mapped" if known is not None else "")
-            return style + target + cursor, face_down_goal_rows(slot, known)
+            return style + target + cursor, face_down_goal_rows(slot, known), {}
         kind = tile.card.kind.value
-        return f"class:maze.{kind}" + target + cursor, tile_rows(tile.card, tile.turned)
+        return f"class:maze.{kind}" + target + cursor, tile_rows(tile.card, tile.turned), card_marks(tile.card)
     if at_cursor and marks.preview is not None:
         style = "class:maze.preview-ok" if marks.preview_legal else "class:maze.preview-bad"
-        return style + cursor, cell_rows(marks.preview)
+        if marks.preview_card is not None:
+            return style + cursor, tile_rows(marks.preview_card, marks.preview_turned), card_marks(marks.preview_card)
+        return style + cursor, cell_rows(marks.preview), {}
     if cell in marks.legal:
-        return "class:maze.legal" + cursor, ["·   ·", "  +  " if at_cursor else "     ", "·   ·"]
+        return "class:maze.legal" + cursor, ["·   ·", "  +  " if at_cursor else "     ", "·   ·"], {}
     if cell in marks.legal_turned:
-        return "class:maze.legal-turned" + cursor, ["˙   ˙", "  r  " if at_cursor else "     ", "˙   ˙"]
+        return "class:maze.legal-turned" + cursor, ["˙   ˙", "  r  " if at_cursor else "     ", "˙   ˙"], {}
     if at_cursor:
-        return "class:maze.cursor", ["┌   ┐", "     ", "└   ┘"]
-    return "class:maze.empty", ["     "] * CELL_H
+        return "class:maze.cursor", ["┌   ┐", "     ", "└   ┘"], {}
+    return "class:maze.empty", ["     "] * CELL_H, {}

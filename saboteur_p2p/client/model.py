@@ -15,7 +15,40 @@ Cell = tuple[int, int]
 
 #: short names of the tools, for narrow panels
 TOOL_SHORT = {"pickaxe": "pick", "lantern": "lamp", "cart": "cart"}
-ROLE_SHORT = {"gold-digger": "dig", "saboteur": "SAB", "selfish-dwarf": "self"}
+ROLE_SHORT = {
+    "gold-digger": "dig", "saboteur": "SAB", "selfish-dwarf": "self",
+    "blue-digger": "blue", "green-digger": "green", "boss": "BOSS", "profiteer": "prof", "geologist": "geo",
+}
+#: the style class of a role (its team's colour): players.<class> and info.role.<class>
+ROLE_STYLE = {
+    "saboteur": "saboteur", "blue-digger": "blue", "green-digger": "green", "boss": "boss",
+    "profiteer": "profiteer", "geologist": "geologist",
+}
+#: one-word names of the action cards, for the hand strip
+ACTION_SHORT = {
+    "break": "break", "repair": "fix", "map": "map", "rockfall": "rock",
+    "theft": "theft", "hands-off": "h.off", "swap-hand": "swap", "inspection": "look",
+    "swap-hats": "hats", "trapped": "trap", "free": "free",
+}
+#: the kinds of Saboteur 2 win, as the round's result says them
+WINNERS_TEXT = {
+    "blue-team": "the blue team won", "green-team": "the green team won", "both-teams": "both teams won",
+    "boss": "the boss won alone", "profiteer": "the profiteer won alone", "saboteurs": "the saboteurs won",
+    "nobody": "nobody won",
+}
+
+
+def path_label(card: PathCard) -> str:
+    """A one-word name of a path card: what is special about it, else just "path"."""
+    if card.ladder:
+        return "ladr"
+    if card.door is not None:
+        return card.door.value
+    if card.crystals:
+        return "gem"
+    if sum(1 for s in card.segments if bin(s).count("1") > 1) > 1:
+        return "2way"  # a bridge or two curves: two tunnels that do not meet
+    return "path"
 
 
 class LogKind(enum.Enum):
@@ -60,7 +93,8 @@ class Snapshot:
     decision: Decision | None = None
     away: frozenset[int] = frozenset()
     back: frozenset[int] = frozenset()
-    #: the last round's result line ("round 1: saboteurs won") and its roles
+    #: the last round's result line ("round 1: saboteurs won") and its roles; in Saboteur 2
+    #: also the gold pieces won and stolen
     last_round: str = ""
     #: set when the session has ended (its closing message)
     ended: str | None = None
@@ -98,11 +132,11 @@ class Item:
         """A one-word name of the card."""
         card = self.card
         if isinstance(card, PathCard):
-            return "stone" if self.kind is ItemKind.STONE else "path"
+            return "stone" if self.kind is ItemKind.STONE else path_label(card)
         if isinstance(card, GoldCard):
             return "stone" if card.nuggets == 0 else "gold"
         if isinstance(card, ActionCard):
-            return {"break": "break", "repair": "fix", "map": "map", "rockfall": "rock"}[card.kind.value]
+            return ACTION_SHORT[card.kind.value]
         return "?"
 
 
@@ -147,6 +181,8 @@ class UIState:
     ranking_hidden: bool = False
     #: the decision a move was sent for (no second move for it)
     sent_for: int | None = None
+    #: Saboteur 2: hand cards marked (m) to discard together (pass) or to clear with (two)
+    marked: list[int] = field(default_factory=list)
     history: list[str] = field(default_factory=list)
 
     def say(self, text: str, kind: str = "info") -> None:
