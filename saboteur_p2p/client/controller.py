@@ -18,9 +18,12 @@ from ..rules import (
     InvalidActionError,
     PathCard,
     PlacePath,
+    PlayerView,
+    PlayOn,
     Rockfall,
     parse_action,
 )
+from ..rules.actions import CLEARABLE, TARGETED_KINDS
 from ..rules.board import GOAL_CELLS
 from .maze import MazeMarks, maze_bounds
 from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, strip_items
@@ -28,6 +31,23 @@ from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, strip_items
 #: typed commands that are not moves
 COMMANDS = ("say ", "help", "legal", "start", "quit")
 VERBS = ("path ", "break ", "repair ", "rockfall ", "map ", "pass ", "orient ", "keep ", "take ")
+#: Saboteur 2's own verbs (RULES.md 8)
+VERBS_2 = (
+    "theft @", "hands-off @", "swap-hand @", "inspection @", "swap-hats @", "trapped @", "free @",
+    "clear ", "steal ",
+)
+#: Saboteur 2 cards played on somebody else first (the choice starts on another player)
+AIMED_AT_OTHERS = (ActionKind.BREAK, ActionKind.TRAPPED, ActionKind.SWAP_HAND, ActionKind.INSPECTION)
+#: what each Saboteur 2 card played on a player does, for the hint line
+PLAY_ON_HINT = {
+    ActionKind.THEFT: "in front of you: steal a gold piece after the round",
+    ActionKind.HANDS_OFF: "remove a Theft from the player",
+    ActionKind.SWAP_HAND: "swap hands with the player",
+    ActionKind.INSPECTION: "look at the player's dwarf card",
+    ActionKind.SWAP_HATS: "the player takes another dwarf card",
+    ActionKind.TRAPPED: "the player may not play path cards",
+    ActionKind.FREE: "free the player from a Trapped!",
+}
 
 
 class TableLink(Protocol):
@@ -83,6 +103,7 @@ class Controller:
         if self.ui.selected_in != strip:
             # a new round, or gold or a stone instead of the hand: the old selection means nothing
             self.ui.selected, self.ui.selected_in, self.ui.turned = None, strip, False
+            self.ui.marked = []
         if snap.my_move and view.phase in ("keep-gold", "orient"):
             if not any(item.handle == self.ui.selected for item in items):
                 self.ui.selected = items[0].handle  # a gold choice or a stone is always selected
@@ -96,12 +117,19 @@ class Controller:
         view = snap.view
         if view is None:
             return ()
-        if snap.decision is not None and view.phase == "take-gold":
+        if snap.decision is not None and view.phase in ("take-gold", "steal"):
             return tuple(snap.decision.legal_texts())
+        marked = self.marked(snap)
+        if marked:
+            return self._marked_options(snap, marked)
         if item is None or not isinstance(item.card, ActionCard):
             return ()
         card, h = item.card, item.handle
         seats = range(view.players)
+        if card.kind is ActionKind.THEFT:
+            return (f"theft @{view.seat} #{h}",)
+        if card.kind in TARGETED_KINDS:
+            return tuple(f"{card.kind.value} @{p} #{h}" for p in seats)
         if card.kind is ActionKind.BREAK:
             return tuple(f"break {card.tools[0].value} @{p} #{h}" for p in seats)
         if card.kind is ActionKind.REPAIR:
@@ -109,6 +137,31 @@ class Controller:
         if card.kind is ActionKind.MAP:
             return tuple(f"map {slot} #{h}" for slot in range(len(GOAL_CELLS)))
         return ()
+
+    def marked(self, snap: Snapshot) -> tuple[int, ...]:
+        """The hand cards marked to discard together, in the order they were marked."""
+        view = snap.view
+        if view is None or view.phase != "play":
+            return ()
+        hand = {h for h, _ in view.hand}
+        return tuple(h for h in self.ui.marked if h in hand)
+
+    def lying(self, snap: Snapshot) -> list[str]:
+        """What lies in front of this seat that two discarded cards may remove (Saboteur 2)."""
+        view = snap.view
+        if view is None or view.config.edition != "saboteur2":
+            return []
+        seat = view.seat
+        found = [t.value for t in view.broken[seat]]
+        found += ["trapped"] if view.trapped and view.trapped[seat] else []
+        found += ["theft"] if view.thefts and view.thefts[seat] else []
+        return sorted(found, key=CLEARABLE.index)
+
+    def _marked_options(self, snap: Snapshot, marked: tuple[int, ...]) -> tuple[str, ...]:
+        """Two marked cards may clear what lies in front of you; any marked cards may be passed."""
+        cards = ",".join(str(h) for h in marked)
+        clears = [f"clear {what} with {cards}" for what in self.lying(snap)] if len(marked) == 2 else []
+        return tuple(clears + [f"pass {cards}"])
 
     def _plausible(self, snap: Snapshot, text: str) -> bool:
         """Whether a target option is legal: the engine says so on our move, else the view."""
@@ -128,6 +181,8 @@ class Controller:
             return tool in view.broken[action.target]  # type: ignore[union-attr]
         if action.verb == "map":
             return view.board.tiles[GOAL_CELLS[action.goal]].card is None  # type: ignore[union-attr]
+        if isinstance(action, PlayOn):
+            return _play_on_plausible(view, action)
         return True
 
     def _choice(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> int:
@@ -138,7 +193,7 @@ class Controller:
             self.ui.choice = 0
             legal = [i for i, text in enumerate(options) if self._plausible(snap, text)]
             others = [i for i in legal if getattr(parse_action(options[i]), "target", None) != snap.seat]
-            preferred = others if item is not None and item.action_kind is ActionKind.BREAK and others else legal
+            preferred = others if item is not None and item.action_kind in AIMED_AT_OTHERS and others else legal
             if preferred:
                 self.ui.choice = preferred[0]
         return self.ui.choice % len(options) if options else 0
@@ -161,9 +216,11 @@ class Controller:
                     cells.add(action.cell)
             return frozenset(cells)
         if isinstance(card, PathCard):
-            if view.broken[view.seat]:
+            if view.broken[view.seat] or (view.trapped and view.trapped[view.seat]):
                 return frozenset()
             openings = card.turned_openings if turned else card.openings
+            if card.ladder:  # a ladder needs no tunnel to the start, only a card to touch
+                return frozenset(view.board.ladder_cells(openings))
             return frozenset(view.board.cells_for(openings))
         if item.action_kind is ActionKind.ROCKFALL:
             return frozenset(view.board.tunnel_cells())
@@ -202,7 +259,7 @@ class Controller:
             now = self.legal_cells(snap, item, ui.turned)
             other = self.legal_cells(snap, item, not ui.turned) - now
             preview = item.card.turned_segments(ui.turned) if ui.cursor not in view.board.tiles else None
-            marks = MazeMarks(ui.cursor, now, other, frozenset(), preview, ui.cursor in now)
+            marks = MazeMarks(ui.cursor, now, other, frozenset(), preview, ui.cursor in now, item.card, ui.turned)
             option = f"path {item.handle} at {x},{y}" + (" turned" if ui.turned else "")
         elif item is not None and item.action_kind is ActionKind.ROCKFALL:
             marks = MazeMarks(cursor=ui.cursor, targets=self.legal_cells(snap, item, False))
@@ -224,6 +281,14 @@ class Controller:
             return f"{snap.ended.splitlines()[0]} · q leaves"
         if snap.my_move and view.phase == "take-gold":
             return f"take gold worth {view.take_amount}: ↑↓ choose · Enter take"
+        if snap.my_move and view.phase == "steal":
+            return "steal a gold piece: ↑↓ choose from whom (or nobody) · Enter steal"
+        marked = self.marked(snap)
+        if marked:
+            count = f"{len(marked)} marked"
+            if len(options) > 1:
+                return f"{count}: ↑↓ clear what or discard · Enter play · x discard them · m unmark · Esc"
+            return f"{count}: x (or Enter) discards them · m marks up to 3 · Esc"
         if item is None:
             count = len(self.items(snap))
             pick = f"1-{count} pick a card · " if count else ""
@@ -236,6 +301,10 @@ class Controller:
             return "arrows move · Tab next legal cell · r turn · Enter place · x discard · Esc"
         if item.action_kind is ActionKind.ROCKFALL:
             return "arrows/Tab pick the card to remove · Enter play · x discard · Esc"
+        if item.action_kind is ActionKind.THEFT:
+            return f"{PLAY_ON_HINT[ActionKind.THEFT]} · Enter play · x discard · Esc"
+        if item.action_kind in PLAY_ON_HINT:
+            return f"{PLAY_ON_HINT[item.action_kind]}: ↑↓ choose · Enter play · x · m mark"  # type: ignore[index]
         what = "the goal to look at" if item.action_kind is ActionKind.MAP else "the player"
         return f"↑↓ choose {what} · Enter play · x discard · Esc"
 
@@ -324,8 +393,35 @@ class Controller:
             return False
         return self.attempt(focus.option)
 
+    def mark(self) -> None:
+        """Mark (or unmark) the selected card to discard it with others (Saboteur 2)."""
+        snap = self.snapshot()
+        view = snap.view
+        item = self.selected_item(snap)
+        if view is None or view.config.edition != "saboteur2":
+            self.ui.say("only in Saboteur 2 are several cards discarded at once", "error")
+            return
+        if item is None or item.kind not in (ItemKind.PATH, ItemKind.ACTION):
+            self.ui.say("pick a card of your hand to mark first", "error")
+            return
+        marked = list(self.marked(snap))
+        if item.handle in marked:
+            marked.remove(item.handle)
+        elif len(marked) == 3:
+            self.ui.say("at most 3 cards are discarded at once", "error")
+            return
+        else:
+            marked.append(item.handle)
+        self.ui.marked = marked
+        lying = self.lying(snap)
+        clear = f" · Enter clears {'/'.join(lying)}" if len(marked) == 2 and lying else ""
+        self.ui.say(f"marked {len(marked)}: x discards them{clear}" if marked else "nothing marked")
+
     def discard(self) -> bool:
         snap = self.snapshot()
+        marked = self.marked(snap)
+        if marked:
+            return self.attempt("pass " + ",".join(str(h) for h in marked))
         item = self.selected_item(snap)
         if item is None or item.kind not in (ItemKind.PATH, ItemKind.ACTION):
             self.ui.say("pick the card to discard first", "error")
@@ -335,6 +431,7 @@ class Controller:
     def cancel(self) -> None:
         self.ui.selected = None
         self.ui.turned = False
+        self.ui.marked = []
         self.ui.say("")
 
     # -- typed commands ------------------------------------------------------------------
@@ -409,6 +506,9 @@ class Controller:
             lines += snap.decision.legal_texts()
         else:
             lines += list(VERBS)
+            view = snap.view
+            if view is not None and view.config.edition == "saboteur2":
+                lines += list(VERBS_2)
         return [line for line in lines if line.startswith(low) and line != low][:200]
 
     def attempt(self, text: str) -> bool:
@@ -441,5 +541,25 @@ class Controller:
         self.ui.sent_for = decision.id
         self.ui.selected = None
         self.ui.turned = False
+        self.ui.marked = []
         self.ui.say(f"played: {action}", "ok")
         return True
+
+
+def _play_on_plausible(view: PlayerView, action: PlayOn) -> bool:
+    """Whether a Saboteur 2 card played on a player looks legal from what the view shows."""
+    seat, target, kind = view.seat, action.target, action.kind
+    trapped, thefts = view.trapped, view.thefts
+    if not 0 <= target < len(trapped):
+        return False
+    if kind is ActionKind.THEFT:
+        return target == seat and not thefts[seat]
+    if kind is ActionKind.HANDS_OFF:
+        return thefts[target]
+    if kind is ActionKind.TRAPPED:
+        return target != seat and not trapped[target]
+    if kind is ActionKind.FREE:
+        return trapped[target]
+    if kind in (ActionKind.SWAP_HAND, ActionKind.INSPECTION):
+        return target != seat
+    return True
