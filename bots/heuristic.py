@@ -122,15 +122,17 @@ def network_cost(counts: list[int], lowest: int = 0) -> float:
 class Network:
     """The open ends of the start's network, measured against a set of goal slots."""
 
-    __slots__ = ("board", "goal_mask", "table", "ends", "counts", "cost", "best")
+    __slots__ = ("board", "connected", "goal_mask", "table", "ends", "counts", "cost", "best")
 
-    def __init__(self, board: Board, goal_mask: int) -> None:
+    def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
+        """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
         self.board = board
+        self.connected = connected = board.connected if connected is None else connected
         self.goal_mask = goal_mask
         table = self.table = _DISTANCES[goal_mask]
         tiles = board.tiles
         ends: dict[Cell, int] = {}
-        for (x, y), mask in board.connected.items():
+        for (x, y), mask in connected.items():
             for edge, dx, dy, _ in EDGES:
                 if mask & edge:
                     other = (x + dx, y + dy)
@@ -156,7 +158,7 @@ class Network:
 
     def incoming(self, cell: Cell) -> int:
         """The edges of ``cell`` that face a connected opening."""
-        connected = self.board.connected
+        connected = self.connected
         x, y = cell
         mask = 0
         for edge, dx, dy, back in EDGES:
@@ -349,9 +351,19 @@ class HeuristicBot(BaseBot):
 
     name = "heuristic"
 
+    #: True in the Saboteur 2 player (bots/heuristic2.py), which this bot hands those games to.
+    plays_saboteur2 = False
+
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
         super().start(seat, config, seed)
         self.rng = random.Random(seed)
+        #: the player of another edition this bot hands every call to (None: the base game)
+        self.edition: HeuristicBot | None = None
+        if config.edition == "saboteur2" and not self.plays_saboteur2:
+            from .heuristic2 import Saboteur2Heuristic
+
+            self.edition = Saboteur2Heuristic()
+            self.edition.start(seat, config, seed)
         self._new_round()
 
     def _new_round(self) -> None:
@@ -361,10 +373,14 @@ class HeuristicBot(BaseBot):
 
     @property
     def suspicion(self) -> list[float]:
+        if self.edition is not None:
+            return self.edition.suspicion
         return self.reading.suspicion
 
     def on_event(self, event: Event) -> None:
-        if isinstance(event, CardPlayed):
+        if self.edition is not None:
+            self.edition.on_event(event)
+        elif isinstance(event, CardPlayed):
             self.reading.observe(event, self.role is not Role.SABOTEUR)
         elif isinstance(event, GoalRevealed):
             self.reading.reveal(event)
@@ -372,6 +388,8 @@ class HeuristicBot(BaseBot):
             self._new_round()
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        if self.edition is not None:
+            return self.edition.act(view, legal)
         if view.role is not None:
             self.role = view.role
         first = legal[0]
@@ -406,7 +424,7 @@ class HeuristicBot(BaseBot):
 
     def _orient(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         """Turn a stone so that it leads towards the other goals, or away for a saboteur."""
-        turn = Turn(view, self.role)
+        turn = self._turn(view)
         net = turn.net
         best: list[OrientStone] = []
         best_score = -1e18
@@ -426,6 +444,9 @@ class HeuristicBot(BaseBot):
             elif score == best_score:
                 best.append(action)
         return self._pick(best)
+
+    def _turn(self, view: PlayerView) -> Turn:
+        return Turn(view, self.role)
 
     # -- a turn of play ---------------------------------------------------------------
 
