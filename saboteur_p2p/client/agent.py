@@ -22,8 +22,8 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from ..match import narrate
-from ..rules import GOAL_CELLS, CardPlayed, PathKind, RoundEnded, State
-from .model import Decision, LogKind, LogLine, Snapshot
+from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, RoundEnded, State, Stolen
+from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot
 
 #: log lines kept for scrolling back
 LOG_LIMIT = 2000
@@ -47,6 +47,11 @@ class ClientAgent:
         self._decision_id = 0
         self._told_maps: set[int] = set()
         self._maps_round = 0
+        #: Saboteur 2: the dwarf cards we were told of (ours, and inspected ones), by seat
+        self._told_roles: dict[int, Any] = {}
+        self._roles_round = 0
+        #: the parts of the last round's result line: the winners, then gold won and stolen
+        self._round_parts: list[str] = []
         self.seat = 0
         self.names: list[str] = []
 
@@ -74,9 +79,21 @@ class ClientAgent:
             if isinstance(event, CardPlayed):
                 played.add(event.player)
             if isinstance(event, RoundEnded):
-                last_round = f"round {event.round}: {event.winners} won (you were {event.roles[self.seat].value})"
+                you = event.roles[self.seat].value
+                if state.config.edition == "saboteur2":
+                    self._round_parts = [f"round {event.round}: {WINNERS_TEXT.get(event.winners, event.winners)} (you were {you})"]
+                else:
+                    self._round_parts = [f"round {event.round}: {event.winners} won (you were {you})"]
+                last_round = self._round_parts[0]
+            elif isinstance(event, (PiecesWon, Stolen)):
+                # the engine's narration predates Saboteur 2's gold; say it here
+                line = self._gold_line(event)
+                lines.append(LogLine(LogKind.EVENT, "   " + line))
+                self._round_parts.append(line)
+                last_round = "; ".join(self._round_parts)
         view = state.view_for(self.seat)
         lines += self._map_lines(view)
+        lines += self._role_lines(view)
         with self._lock:
             self._log += lines
             del self._log[:-LOG_LIMIT]
@@ -193,6 +210,35 @@ class ClientAgent:
             self._told_maps.add(slot)
             what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
             lines.append(LogLine(LogKind.PRIVATE, f"your map: goal {slot} at {GOAL_CELLS[slot][0]},{GOAL_CELLS[slot][1]} is {what}"))
+        return lines
+
+    def _gold_line(self, event: PiecesWon | Stolen) -> str:
+        if isinstance(event, PiecesWon):
+            return f"{self._who(event.player)} won {event.pieces} gold piece(s)"
+        if event.victim is None:
+            return f"{self._who(event.thief)} stole nothing"
+        return f"{self._who(event.thief)} stole a gold piece from {self._who(event.victim)}"
+
+    def _who(self, seat: int) -> str:
+        if seat == self.seat:
+            return "you"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def _role_lines(self, view: Any) -> list[LogLine]:
+        """Saboteur 2, private: a dwarf card an Inspection showed us, or our new one after
+        a Swap your hats (the round's own dwarf card is on the info line)."""
+        if view.config.edition != "saboteur2" or view.role is None:
+            return []
+        lines = []
+        if view.round != self._roles_round:
+            self._told_roles, self._roles_round = {self.seat: view.role}, view.round
+        elif self._told_roles.get(self.seat) is not view.role and view.revealed_roles is None:
+            lines.append(LogLine(LogKind.PRIVATE, f"your new dwarf card: {view.role.value}"))
+        self._told_roles[self.seat] = view.role
+        for seat, role in sorted(view.known_roles.items()):
+            if self._told_roles.get(seat) is not role:
+                self._told_roles[seat] = role
+                lines.append(LogLine(LogKind.PRIVATE, f"your inspection: {self._who(seat)} is a {role.value}"))
         return lines
 
     def _add(self, line: LogLine) -> None:

@@ -67,6 +67,14 @@ COLOUR_STYLE = {
     "log.more": "#6c6c6c",
     "message.ok": "#5fd75f", "message.error": "#ff5f5f bold", "message.hint": "#8a8a8a",
     "overlay": "bg:#1c1c1c #ffffff", "frame.border": "#5f87af",
+    # Saboteur 2: doors in their team's colour, ladders, crystals, what lies before a player, roles
+    "maze.ladder": "#ffd700 bold", "maze.door-blue": "bg:#005faf #ffffff bold", "maze.door-green": "bg:#008700 #ffffff bold",
+    "maze.crystal": "#d787ff bold", "hand.ladder": "#ffd700 bold", "hand.door-blue": "bg:#005faf #ffffff bold",
+    "hand.door-green": "bg:#008700 #ffffff bold", "hand.crystal": "#d787ff bold", "hand.marked": "bg:#5f0000",
+    "players.trapped": "#ff8700 bold", "players.theft": "#d7af00 bold", "players.blue": "#5f87ff bold",
+    "players.green": "#5fd75f bold", "players.boss": "#ffd75f bold", "players.profiteer": "#d787ff",
+    "players.geologist": "#87d7d7", "info.role.blue": "#5f87ff bold", "info.role.green": "#5fd75f bold",
+    "info.role.boss": "#ffd75f bold", "info.role.profiteer": "#d787ff bold", "info.role.geologist": "#87d7d7 bold",
 }
 #: NO_COLOR: attributes only, so the cursor, highlights and turn still show
 MONO_STYLE = {
@@ -77,6 +85,10 @@ MONO_STYLE = {
     "players.turn": "bold", "players.target": "reverse", "players.broken": "bold", "players.away": "bold underline",
     "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold",
     "message.ok": "bold", "message.error": "bold reverse",
+    # the door letters B and G tell the doors apart; the styles only make the marks stand out
+    "maze.ladder": "bold", "maze.door-blue": "bold", "maze.door-green": "bold underline", "maze.crystal": "bold",
+    "hand.door-blue": "bold", "hand.door-green": "bold underline", "hand.marked": "underline",
+    "players.trapped": "bold", "players.theft": "underline", "players.blue": "bold", "players.green": "bold underline",
 }
 
 
@@ -252,6 +264,7 @@ class ClientApp:
         on("r")(ctl.turn)
         on("enter")(ctl.enter)
         on("x")(ctl.discard)
+        on("m")(ctl.mark)
         on("escape")(self._escape)
         on(":")(lambda: self._type(""))
         on("/")(lambda: self._type(""))

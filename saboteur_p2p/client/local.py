@@ -125,7 +125,8 @@ class LocalTable:
                 continue
             self._committed()
         scores = state.scores or ()
-        message = "game over. nuggets: " + ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(scores))
+        unit = "gold pieces" if self.config.edition == "saboteur2" else "nuggets"
+        message = f"game over. {unit}: " + ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(scores))
         return LocalResult("finished", message, tuple(scores))
 
     def _committed(self) -> None:

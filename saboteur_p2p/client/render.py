@@ -8,10 +8,10 @@ from __future__ import annotations
 import textwrap
 from typing import Sequence
 
-from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind
+from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
 from .controller import Focus
-from .maze import action_rows, gold_rows, mini_rows
-from .model import ROLE_SHORT, Item, LogLine, Snapshot, UIState, gold_total
+from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
+from .model import ROLE_SHORT, ROLE_STYLE, Item, LogLine, Snapshot, UIState, gold_total
 
 Fragments = list[tuple[str, str]]
 
@@ -22,23 +22,26 @@ HAND_HEIGHT = 4
 
 HELP = """\
   1-9 [ ]    pick a card of your hand (or the gold passed to you)
-  arrows     move the cursor on the maze; for break, repair and
-             map cards (and gold to take) ↑↓ choose the target
+  arrows     move the cursor on the maze; for cards played on a
+             player or a goal (and gold to take) ↑↓ choose it
   Tab        jump to the next cell where the card is legal
   r          turn the path card (or the stone) by 180°
   Enter      play the card there / at that target
   x          discard the selected card face down (pass)
-  Esc        cancel the selection
+  m          Saboteur 2: mark 1-3 cards; x discards them all, and
+             with two marked Enter clears what lies before you
+  Esc        cancel · c chat · PgUp PgDn scroll the log · q leave
   : or /     type a command (Tab completes, Esc returns):
                path 12 at 3,-1 turned   break lantern @2   map 2
                repair pickaxe @0   rockfall 4,1   pass 7   keep 17
-               take 3,5   orient 1 turned   legal   say <text>
-               start (host, in the lobby)   quit
-  c          chat: the command line with "say " typed
-  PgUp PgDn  scroll the log and chat        q  leave the table
-Maze: H start · ╔═0═╗ face-down goal 0 · $ treasure · ○ stone
-      ■ rock where a dead end stops · dots: legal for your card
-      (˙ legal if turned: press r)
+               take 3,5   orient 1 turned   legal   say <text>   quit
+               trapped @2  free @2  theft @0  hands-off @1  swap-hand @1
+               inspection @3  swap-hats @0  pass 4,7,9  steal @3
+               clear trapped with 3,7   start (host, in the lobby)
+Maze: H start · ╔═0═╗ goal 0 · $ treasure · ○ stone · ■ dead end
+      dots: legal for your card (˙ if turned: r) · ╫ ladder
+      B G blue/green door · ◆ crystal · ──│── bridge · ╱ ╲ two curves
+Players: trap trapped · thief a Theft · $ has gold
 Any key closes this help."""
 
 
@@ -51,7 +54,8 @@ def render_status(snap: Snapshot, width: int) -> Fragments:
         style = "class:status"
     else:
         phase = view.phase
-        left = f" SABOTEUR · round {view.round}/{view.config.rounds} · "
+        title = "SABOTEUR 2" if view.config.edition == "saboteur2" else "SABOTEUR"
+        left = f" {title} · round {view.round}/{view.config.rounds} · "
         style = "class:status"
         if snap.ended is not None and phase != "game-over":
             left += "the session has ended"
@@ -64,12 +68,14 @@ def render_status(snap: Snapshot, width: int) -> Fragments:
                 "keep-gold": "YOUR MOVE: keep one gold card",
                 "take-gold": f"YOUR MOVE: take gold worth {view.take_amount}",
                 "orient": "YOUR MOVE: turn the stone",
+                "steal": "YOUR MOVE: steal a gold piece",
             }.get(phase, "YOUR MOVE")
         else:
             who = snap.name(view.current_player)
-            left += {"keep-gold": f"{who} keeps gold", "take-gold": f"{who} takes gold", "orient": f"{who} turns a stone"}.get(
-                phase, f"{who}'s move"
-            )
+            left += {
+                "keep-gold": f"{who} keeps gold", "take-gold": f"{who} takes gold", "orient": f"{who} turns a stone",
+                "steal": f"{who} steals gold",
+            }.get(phase, f"{who}'s move")
     left = left[: max(0, width - len(right))]
     return [(style, left.ljust(width - len(right))), ("class:status.keys", right[: width])]
 
@@ -83,16 +89,22 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             out.append(("", f"  {seat} {name}"[:width] + "\n"))
         return out
     roles = view.revealed_roles
+    second = view.config.edition == "saboteur2"
     for seat in range(view.players):
         marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         broken = "".join(t.value[0].upper() for t in sorted(view.broken[seat], key=lambda t: t.value))
-        tail = f" {view.hand_sizes[seat]}c g{view.gold_counts[seat]}"
+        tail = f" {view.hand_sizes[seat]}c " + (_pieces(view, seat) if second else f"g{view.gold_counts[seat]}")
         extra: list[tuple[str, str]] = []
         if broken:
             extra.append(("class:players.broken", f" ✗{broken}"))
-        if roles is not None:
-            role = roles[seat].value
-            extra.append(("class:players.saboteur" if role == "saboteur" else "class:players.role", f" {ROLE_SHORT.get(role, role)}"))
+        if second and view.trapped[seat]:
+            extra.append(("class:players.trapped", " trap"))
+        if second and view.thefts[seat]:
+            extra.append(("class:players.theft", " thief"))
+        role_seen = _role_seen(view, seat)
+        if role_seen is not None:
+            role = role_seen.value
+            extra.append((f"class:players.{ROLE_STYLE.get(role, 'role')}", f" {ROLE_SHORT.get(role, role)}"))
         if seat in snap.away:
             extra.append(("class:players.away", " away"))
         elif seat in snap.back:
@@ -105,9 +117,40 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         if seat == focus.target_player:
             style = "class:players.target"
             marker = "◀" if marker == " " else marker
-        line: Fragments = [(style, f"{marker}{seat} {name}{tail}")] + extra
+        line = _clip([(style, f"{marker}{seat} {name}{tail}")] + extra, width)
         used = sum(len(t) for _, t in line)
         out += line + [("", " " * max(0, width - used) + "\n")]
+    return out
+
+
+def _pieces(view: PlayerView, seat: int) -> str:
+    """Saboteur 2 gold: your own pieces; of the others only whether they have any (public)."""
+    if seat == view.seat:
+        return f"${view.gold_pieces}"
+    return "$" if view.has_gold and view.has_gold[seat] else "-"
+
+
+def _role_seen(view: PlayerView, seat: int) -> Role | None:
+    """The role a seat's line shows: all at the end of a round, else those this seat knows
+    (in Saboteur 2 your own, and those an Inspection showed you)."""
+    if view.revealed_roles is not None:
+        return view.revealed_roles[seat]
+    if view.config.edition != "saboteur2":
+        return None
+    if seat == view.seat:
+        return view.role
+    return view.known_roles.get(seat)
+
+
+def _clip(line: Fragments, width: int) -> Fragments:
+    """The fragments that fit in ``width`` characters."""
+    out: Fragments = []
+    room = width
+    for style, text in line:
+        if room <= 0:
+            break
+        out.append((style, text[:room]))
+        room -= len(text[:room])
     return out
 
 
@@ -118,16 +161,23 @@ def render_info(snap: Snapshot, width: int) -> Fragments:
         return [("class:info", "")]
     lines: list[tuple[str, str]] = []
     role = view.role.value if view.role is not None else "?"
-    lines.append(("class:info.role" + (".saboteur" if role == "saboteur" else ""), f" you: {role}"))
+    second = view.config.edition == "saboteur2"
+    team = ROLE_STYLE.get(role)
+    lines.append(("class:info.role" + (f".{team}" if team else ""), f" you: {ROLE_NAME.get(role, role)}"))
     mapped = []
     for slot, card in sorted(view.known_goals.items()):
         if view.board.tiles[GOAL_CELLS[slot]].card is None:
             mapped.append(f"g{slot} {'TREASURE' if card.kind is PathKind.TREASURE else 'stone'}")
     lines.append(("class:info.maps", " maps: " + (", ".join(mapped) if mapped else "-")))
-    lines.append(("class:info", f" your gold: {gold_total(view.gold)} nuggets"))
+    if second:
+        lines.append(("class:info", f" your gold: {view.gold_pieces} pieces"))
+        lines.append(("class:info", f" crystals in the maze: {view.board.crystals()}"))
+    else:
+        lines.append(("class:info", f" your gold: {gold_total(view.gold)} nuggets"))
     lines.append(("class:info", f" draw pile {view.draw_pile_size}"))
     if view.scores is not None:
-        lines.append(("class:info.result", " nuggets: " + ", ".join(f"{snap.name(s)} {n}" for s, n in enumerate(view.scores))))
+        unit = "gold pieces" if second else "nuggets"
+        lines.append(("class:info.result", f" {unit}: " + ", ".join(f"{snap.name(s)} {n}" for s, n in enumerate(view.scores))))
     elif snap.last_round:
         lines.append(("class:info.result", " " + snap.last_round))
     out: Fragments = []
@@ -137,6 +187,10 @@ def render_info(snap: Snapshot, width: int) -> Fragments:
     return out
 
 
+#: the roles' full names on the info line
+ROLE_NAME = {"blue-digger": "blue gold-digger", "green-digger": "green gold-digger"}
+
+
 def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     """The hand strip: numbered tiles, path cards in both turns; or the gold to choose from."""
     view = snap.view
@@ -144,6 +198,8 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         return [("", "")]
     if snap.my_move and view.phase == "take-gold":
         return _take_gold(snap, focus, width)
+    if snap.my_move and view.phase == "steal":
+        return _steal(snap, focus, width)
     rows: list[Fragments] = [[] for _ in range(HAND_HEIGHT)]
     used = 0
     for index, item in enumerate(focus.items):
@@ -151,8 +207,10 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             rows[1].append(("class:hand", "…"))
             break
         selected = index == focus.selected
+        marked = item.handle in focus.marked
         style = "class:hand.selected" if selected else "class:hand"
-        rows[0].append(("class:hand.label", "▶" if selected else " "))
+        style += " class:hand.marked" if marked else ""
+        rows[0].append(("class:hand.label", "▶" if selected else "×" if marked else " "))
         for row in rows[1:]:
             row.append(("", " "))
         label = f"{index + 1} {item.label()}"[:TILE_W].ljust(TILE_W)
@@ -186,12 +244,13 @@ def _tile_body(item: Item, selected: bool, turned: bool) -> list[Fragments]:
     """Three rows of a tile: both turns of a path card side by side, else the card's face."""
     card = item.card
     if isinstance(card, PathCard):
-        upright = mini_rows(card.turned_segments(False))
-        flipped = mini_rows(card.turned_segments(True))
+        upright = mini_card_rows(card, False)
+        flipped = mini_card_rows(card, True)
+        marks = card_marks(card, mini=True)
         active = " class:hand.active"
         left = active if selected and not turned else ""
         right = active if selected and turned else ""
-        return [[(left, upright[r]), ("", " "), (right, flipped[r])] for r in range(3)]
+        return [styled_row(left, upright[r], r, marks, "hand") + [("", " ")] + styled_row(right, flipped[r], r, marks, "hand") for r in range(3)]
     if isinstance(card, GoldCard):
         return [[("", row)] for row in gold_rows(card)]
     return [[("", row)] for row in action_rows(card)]  # type: ignore[arg-type]
@@ -219,6 +278,28 @@ def _take_gold(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     return out
 
 
+def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
+    """The steal phase: a thief chooses whom to take a gold piece from, or nobody."""
+    view = snap.view
+    assert view is not None
+    choice = focus.option or "steal none"
+    target = choice.split("@")[1] if "@" in choice else None
+    whom = f"{snap.name(int(target))} (seat {target})" if target is not None else "nobody"
+    having = [snap.name(s) for s in range(view.players) if s != view.seat and view.has_gold and view.has_gold[s]]
+    index = focus.options.index(choice) + 1 if choice in focus.options else 0
+    lines = [
+        f" Your Theft: steal 1 gold piece from a player who has some ({', '.join(having) or 'nobody has'})",
+        f" choice {index}/{len(focus.options)}: {choice}  (from {whom})",
+        " ↑↓ other choices · Enter steal",
+        " " + snap.last_round,
+    ]
+    out: Fragments = []
+    for r, line in enumerate(lines):
+        style = "class:hand.legal" if r == 1 else "class:hand.note" if r == 3 else "class:hand"
+        out.append((style, line[:width].ljust(width) + ("\n" if r < 3 else "")))
+    return out
+
+
 def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int) -> Fragments:
     """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end."""
     wrapped: list[tuple[str, str]] = []
@@ -243,10 +324,11 @@ def render_message(ui: UIState, focus: Focus, width: int) -> Fragments:
 
 
 def render_ranking(snap: Snapshot) -> str:
-    """The end of the game: seats by nuggets, winners first."""
+    """The end of the game: seats by nuggets (Saboteur 2: gold pieces), winners first."""
     view = snap.view
     if view is None or view.scores is None:
         return ""
+    unit = "gold piece(s)" if view.config.edition == "saboteur2" else "nugget(s)"
     scores = view.scores
     best = max(scores)
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
@@ -258,6 +340,6 @@ def render_ranking(snap: Snapshot) -> str:
             place, previous = rank + 1, scores[seat]
         star = "★ " if scores[seat] == best else "  "
         you = " (you)" if seat == snap.seat else ""
-        lines.append(f"{star}{place}. {snap.name(seat)}{you}: {scores[seat]} nugget(s)")
+        lines.append(f"{star}{place}. {snap.name(seat)}{you}: {scores[seat]} {unit}")
     lines += ["", "q leaves · Esc looks at the board"]
     return "\n".join(lines)
