@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     tour = commands.add_parser("tournament", help="run many bot-only games in-process and print statistics")
-    tour.add_argument("--players", type=int, default=5, help="players per game, 3-10 (default 5)")
+    tour.add_argument("--players", type=int, default=5, help="players per game, 3-10, or 2-12 for saboteur2 (default 5)")
+    tour.add_argument("--edition", default="base", choices=["base", "saboteur2"], help="base or saboteur2 (default base)")
     tour.add_argument("--games", type=_positive, default=100, help="number of games (default 100)")
     tour.add_argument("--bots", type=_bots, default=("heuristic", "random"), help="comma-separated bot specs (default heuristic,random)")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
@@ -56,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.set_defaults(run=cmd_tournament)
 
     game = commands.add_parser("game", help="play one bot-only game in-process and print it move by move")
-    game.add_argument("--players", type=int, default=5)
+    game.add_argument("--players", type=int, default=5, help="players, 3-10, or 2-12 for saboteur2 (default 5)")
+    game.add_argument("--edition", default="base", choices=["base", "saboteur2"], help="base or saboteur2 (default base)")
     game.add_argument("--bots", type=_bots, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
     game.add_argument("--seed", type=int, default=0)
     game.add_argument("--variant", type=_variants, default=frozenset())
@@ -115,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import TournamentSpec, format_report, run_tournament
 
-    spec = TournamentSpec(args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit)
+    spec = TournamentSpec(args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition)
     spec.config  # validate players and variants before starting workers
     started = time.perf_counter()
     if sys.stdout.isatty() and not os.environ.get("CI"):
@@ -146,7 +148,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_game(args: argparse.Namespace) -> int:
     from .match import narrate, play_game, replay
 
-    config = GameConfig(args.players, variants=args.variant)
+    config = GameConfig(args.players, args.edition, args.variant)
     seats = [args.bots[i % len(args.bots)] for i in range(args.players)]
     record = play_game(config, seats, args.seed)
     for line in narrate(replay(config, args.seed, record.actions).events, seats):

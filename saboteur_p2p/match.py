@@ -6,17 +6,24 @@ from typing import Any, Iterator, Sequence
 
 from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, load_bot
 from .rules import (
+    ActionKind,
+    AnyAction,
     CardPlayed,
+    Clear,
     Event,
     Game,
     GameConfig,
     GameEnded,
     GoalRevealed,
     GoldReceived,
+    Pass,
+    PiecesWon,
+    PlayOn,
     Role,
     RoundEnded,
     RoundStarted,
     State,
+    Stolen,
     TrustedDealer,
     Winners,
 )
@@ -108,23 +115,60 @@ def replay(config: GameConfig, seed: int, actions: Sequence[str]) -> State:
     return state
 
 
+#: Saboteur 2 action cards played on a player, told in words ({t}: the target's seat).
+_PLAYED_ON = {
+    ActionKind.THEFT: "puts a Theft in front of themself",
+    ActionKind.HANDS_OFF: "takes away P{t}'s Theft",
+    ActionKind.SWAP_HAND: "swaps hands with P{t}",
+    ActionKind.INSPECTION: "looks at P{t}'s dwarf card",
+    ActionKind.SWAP_HATS: "makes P{t} swap their dwarf card",
+    ActionKind.TRAPPED: "traps P{t}",
+    ActionKind.FREE: "frees P{t}",
+}
+#: Roles only Saboteur 2 deals: their gold is counted in pieces, not nuggets.
+_SABOTEUR2_ROLES = frozenset((Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.BOSS, Role.PROFITEER, Role.GEOLOGIST))
+
+
+def _in_words(action: AnyAction) -> str:
+    """What a Saboteur 2 turn did, for the account of a game ('' for the base game's turns)."""
+    if isinstance(action, PlayOn):
+        return _PLAYED_ON[action.kind].format(t=action.target)
+    if isinstance(action, Clear):
+        what = action.what if action.what in ("trapped", "theft") else f"broken {action.what}"
+        return f"discards two cards to remove the {what} card in front of them"
+    if isinstance(action, Pass) and action.more:
+        return f"discards {len(action.cards)} cards"
+    return ""
+
+
 def narrate(events: Sequence[Event], names: Sequence[str]) -> Iterator[str]:
     """Public events as lines of text, for a move-by-move account of a game."""
+    unit = "nuggets"
     for event in events:
         if isinstance(event, RoundStarted):
             yield f"-- round {event.round}: player {event.first_player} starts"
         elif isinstance(event, CardPlayed):
             card = "face down" if event.card is None else event.card.code
-            yield f"P{event.player} {names[event.player]}: {event.action}  [{card}]"
+            words = _in_words(event.action)
+            yield f"P{event.player} {names[event.player]}: {event.action}  [{card}]" + (f"  ({words})" if words else "")
         elif isinstance(event, GoalRevealed):
             turn = " turned" if event.turned else ""
             yield f"   goal {event.slot} revealed: {event.card.code}{turn}"
         elif isinstance(event, RoundEnded):
+            if _SABOTEUR2_ROLES.intersection(event.roles):
+                unit = "gold pieces"
             roles = ", ".join(f"P{i} {r.value}" for i, r in enumerate(event.roles))
             yield f"-- round {event.round} won by {event.winners}; roles: {roles}"
         elif isinstance(event, GoldReceived):
             yield f"   P{event.player} receives {event.cards} gold card(s)"
+        elif isinstance(event, PiecesWon):
+            yield f"   P{event.player} wins {event.pieces} gold piece(s)"
+        elif isinstance(event, Stolen):
+            if event.victim is None:
+                yield f"   P{event.thief} steals nothing"
+            else:
+                yield f"   P{event.thief} steals a gold piece from P{event.victim}"
         elif isinstance(event, GameEnded):
             scores = ", ".join(f"P{i} {s}" for i, s in enumerate(event.scores))
             winners = ", ".join(f"P{w} {names[w]}" for w in event.winners)
-            yield f"== game over. nuggets: {scores}. winner(s): {winners}"
+            yield f"== game over. {unit}: {scores}. winner(s): {winners}"

@@ -28,10 +28,11 @@ class TournamentSpec:
     variants: frozenset[str] = frozenset()
     jobs: int = 1
     time_limit: float | None = 5.0
+    edition: str = "base"
 
     @property
     def config(self) -> GameConfig:
-        return GameConfig(self.players, variants=self.variants)
+        return GameConfig(self.players, self.edition, self.variants)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,27 @@ def run_games(spec: TournamentSpec) -> Iterator[GameSummary]:
 
 # -- statistics -----------------------------------------------------------------------
 
+#: The kinds of round result each role wins (RULES.md 8 for Saboteur 2's dwarfs); a
+#: geologist is never a winner, whatever gold the crystals bring.
+ROLE_WINS: dict[Role, frozenset[Winners]] = {
+    Role.GOLD_DIGGER: frozenset((Winners.GOLD_DIGGERS,)),
+    Role.SABOTEUR: frozenset((Winners.SABOTEURS,)),
+    Role.SELFISH_DWARF: frozenset((Winners.SELFISH_DWARF,)),
+    Role.BLUE_DIGGER: frozenset((Winners.BLUE_TEAM, Winners.BOTH_TEAMS)),
+    Role.GREEN_DIGGER: frozenset((Winners.GREEN_TEAM, Winners.BOTH_TEAMS)),
+    Role.BOSS: frozenset((Winners.BLUE_TEAM, Winners.GREEN_TEAM, Winners.BOTH_TEAMS, Winners.BOSS)),
+    Role.PROFITEER: frozenset((Winners.BLUE_TEAM, Winners.GREEN_TEAM, Winners.BOTH_TEAMS, Winners.SABOTEURS, Winners.PROFITEER)),
+    Role.GEOLOGIST: frozenset(),
+}
+#: The roles counted as miners (gold-diggers of the base game, either team's diggers in Saboteur 2).
+MINERS = frozenset((Role.GOLD_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER))
+
+
+def role_won(role: Role, winners: Winners) -> bool:
+    """Whether a player of ``role`` was on the winning side of a round that ``winners`` won."""
+    return winners in ROLE_WINS[role]
+
+
 
 @dataclass
 class BotStats:
@@ -110,6 +132,8 @@ class BotStats:
     miner_wins: int = 0
     saboteur_rounds: int = 0
     saboteur_wins: int = 0
+    #: role -> [rounds played in it, rounds won]
+    roles: dict[Role, list[int]] = field(default_factory=dict)
     rating_mu: float = 25.0
     rating_sigma: float = 25.0 / 3
 
@@ -137,10 +161,16 @@ class BotStats:
             "miner_win_rate": _rate(self.miner_wins, self.miner_rounds),
             "saboteur_rounds": self.saboteur_rounds,
             "saboteur_win_rate": _rate(self.saboteur_wins, self.saboteur_rounds),
+            "role_rounds": {role.value: rounds for role, (rounds, _) in sorted(self.roles.items(), key=_role_order)},
+            "role_win_rates": {role.value: _rate(wins, rounds) if ROLE_WINS[role] else None for role, (rounds, wins) in sorted(self.roles.items(), key=_role_order)},
             "rating_mu": round(self.rating_mu, 3),
             "rating_sigma": round(self.rating_sigma, 3),
             "rating_ordinal": round(self.rating_mu - 3 * self.rating_sigma, 3),
         }
+
+
+def _role_order(item: tuple[Role, list[int]]) -> int:
+    return list(Role).index(item[0])
 
 
 def _rate(wins: int, total: int) -> float | None:
@@ -159,6 +189,7 @@ class TournamentReport:
     def to_data(self) -> dict[str, Any]:
         return {
             "players": self.spec.players,
+            "edition": self.spec.edition,
             "games": self.games,
             "seed": self.spec.seed,
             "variants": sorted(self.spec.variants),
@@ -199,12 +230,17 @@ class StatsCollector:
             report.team_wins[winners.value] += 1
             for seat, name in enumerate(game.lineup):
                 stats = report.bots[name]
-                if roles[seat] is Role.GOLD_DIGGER:
+                role = roles[seat]
+                won = role_won(role, winners)
+                if role in MINERS:
                     stats.miner_rounds += 1
-                    stats.miner_wins += winners is Winners.GOLD_DIGGERS
-                elif roles[seat] is Role.SABOTEUR:
+                    stats.miner_wins += won
+                elif role is Role.SABOTEUR:
                     stats.saboteur_rounds += 1
-                    stats.saboteur_wins += winners is Winners.SABOTEURS
+                    stats.saboteur_wins += won
+                tally = stats.roles.setdefault(role, [0, 0])
+                tally[0] += 1
+                tally[1] += won
         report.incidents += game.incidents
         self._rate(game)
 
@@ -238,6 +274,7 @@ def run_tournament(spec: TournamentSpec, progress: Callable[[int], None] | None 
 def format_report(report: TournamentReport) -> str:
     lines = [
         f"{report.games} games, {report.spec.players} players, seed {report.spec.seed}"
+        + (f", edition {report.spec.edition}" if report.spec.edition != "base" else "")
         + (f", variants {','.join(sorted(report.spec.variants))}" if report.spec.variants else ""),
         "",
         f"{'bot':<16} {'games':>6} {'wins':>6} {'shared':>6} {'gold/game':>16} {'miner win':>9} {'sab. win':>8} {'rating':>14}",
@@ -249,6 +286,15 @@ def format_report(report: TournamentReport) -> str:
         gold = f"{stats.mean_gold():.2f} ± {stats.gold_ci95():.2f}"
         rating = f"{stats.rating_mu:.1f} ± {stats.rating_sigma:.1f}"
         lines.append(f"{stats.name:<16} {stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
+    if report.spec.edition != "base":
+        lines.append("")
+        lines.append("win rate by role (rounds played): a geologist is never a winner, the crystals pay it")
+        for stats in sorted(report.bots.values(), key=lambda s: -s.mean_gold()):
+            parts = [
+                f"{role.value} " + ("-" if role is Role.GEOLOGIST else f"{wins / rounds:.0%}") + f" ({rounds})"
+                for role, (rounds, wins) in sorted(stats.roles.items(), key=_role_order)
+            ]
+            lines.append(f"  {stats.name:<14} " + ", ".join(parts))
     lines.append("")
     rates = report.to_data()["team_win_rates"]
     lines.append(
