@@ -244,6 +244,8 @@ class Saboteur2State(State):
             return self._check_clear(action)
         if isinstance(action, Pass):
             cards = action.cards
+            if len(cards) > 3:
+                raise IllegalActionError(action, "a pass discards one to three cards")
             for card in cards:
                 self._check_in_hand(action, card)
             if len(set(cards)) != len(cards):
@@ -270,6 +272,10 @@ class Saboteur2State(State):
 
     def _check_clear(self, action: Clear) -> AnyAction:
         p = self.current
+        if action.what not in CLEARABLE:
+            raise InvalidActionError(f"{action.what!r} cannot be cleared in {str(action)!r}; one of {', '.join(CLEARABLE)}")
+        if len(action.cards) != 2:
+            raise IllegalActionError(action, "clearing a card discards exactly two cards")
         for card in action.cards:
             self._check_in_hand(action, card)
         if action.cards[0] == action.cards[1]:
