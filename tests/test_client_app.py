@@ -21,7 +21,8 @@ from saboteur_p2p.client.app import ClientApp, ClientRun, run_client
 from saboteur_p2p.client.local import LocalTable
 from saboteur_p2p.client.model import LogKind, Snapshot
 from saboteur_p2p.rules import (
-    GOAL_CELLS, ActionCard, ActionKind, CardPlayed, GameConfig, GoldReceived, PathCard, PlacePath, State,
+    GOAL_CELLS, ActionCard, ActionKind, CardPlayed, Clear, GameConfig, GoldReceived, Pass, PathCard, PlacePath, PlayOn,
+    State, Steal, Stolen,
 )
 
 from test_client_controller import drive
@@ -32,9 +33,13 @@ UP, DOWN, RIGHT, LEFT, ENTER, TAB = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\r"
 class Harness:
     """The client application on a pipe, a local table behind it, and a script typing keys."""
 
-    def __init__(self, seed: int = 0, players: int = 5, rounds: int = 3, name: str = "alice", agent: ClientAgent | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, players: int = 5, rounds: int = 3, name: str = "alice", agent: ClientAgent | None = None,
+        edition: str = "base",
+    ) -> None:
         self.agent = agent if agent is not None else ClientAgent()
-        self.table = LocalTable(GameConfig(players, rounds=rounds), self.agent, seat=0, seed=seed, name=name)
+        config = GameConfig(players, edition, rounds=rounds)
+        self.table = LocalTable(config, self.agent, seat=0, seed=seed, name=name)
         self.output = io.StringIO()
         self.pipe: PipeInput
         self.app: ClientApp
@@ -347,3 +352,91 @@ def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
     assert seen.get("keep-gold") and seen.get("take-gold"), seen
     received = [e for e in harness.table.state.events if isinstance(e, GoldReceived) and e.player == 0]
     assert len(received) >= 2  # what we kept and what we took
+
+
+def saboteur2_keys(snap: Snapshot, turn: int) -> str:
+    """The keys a Saboteur 2 player presses for this decision: every kind of turn by keys.
+
+    A Theft first (to steal later), then clearing what lies in front of us with two marked
+    cards, the other cards played on players, a ladder, and else three marked cards passed
+    or a typed move.  Steals and every other phase take the highlighted choice (Enter).
+    """
+    view, legal = snap.view, snap.decision.legal  # type: ignore[union-attr]
+    assert view is not None
+    if view.phase != "play":
+        return ENTER
+    index = {h: i for i, (h, _) in enumerate(view.hand)}
+    faces = dict(view.hand)
+    kinds = {a.kind for a in legal if isinstance(a, PlayOn)}
+
+    def key_of(kind: ActionKind) -> str:
+        return str(next(index[h] for h, c in view.hand if isinstance(c, ActionCard) and c.kind is kind) + 1)
+
+    if ActionKind.THEFT in kinds:
+        return key_of(ActionKind.THEFT) + ENTER
+    if any(isinstance(a, Clear) and a.what != "theft" for a in legal):
+        return "1m2m" + ENTER  # the first two cards clear what lies in front of us
+    for kind in (ActionKind.TRAPPED, ActionKind.INSPECTION, ActionKind.FREE, ActionKind.HANDS_OFF, ActionKind.SWAP_HATS,
+                 ActionKind.SWAP_HAND):
+        if kind in kinds:
+            return key_of(kind) + ENTER  # the first sensible player
+    ladders = [a for a in legal if isinstance(a, PlacePath) and faces[a.card].ladder and not a.turned]  # type: ignore[union-attr]
+    if ladders:
+        return str(index[ladders[0].card] + 1) + ENTER  # the cursor jumps to a legal cell
+    if turn % 3 == 0 and len(view.hand) >= 3:
+        return "1m2m3mx"  # discard three cards at once
+    return ":" + str(legal[0]) + ENTER
+
+
+def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
+    """Saboteur 2 from the keyboard: cards played on players, clears, a ladder, passes of
+    three cards, a steal, until the final ranking by gold pieces."""
+    harness = Harness(seed=9, edition="saboteur2")  # a deal where we place a ladder and steal once
+    seen: dict[str, str] = {}
+
+    def script(h: Harness) -> None:
+        turn = 0
+        while not (h.table.result is not None or h.table.state.phase.value == "game-over"):
+            d = h.agent.snapshot().decision
+            if d is None or h.app.ui.sent_for == d.id:
+                time.sleep(0.002)
+                continue
+            snap = h.agent.snapshot()
+            turn += 1
+            if snap.view.phase == "steal" and "steal" not in seen:  # type: ignore[union-attr]
+                h.wait_for(lambda: "YOUR MOVE: steal a gold piece" in h.screen(), "the steal screen")
+                seen["steal"] = h.screen()
+            if snap.view.trapped[0] and "trapped" not in seen:  # type: ignore[union-attr]
+                seen["trapped"] = h.screen()
+            h.keys(saboteur2_keys(snap, turn))
+            h.sent(snap)
+        h.wait_for(lambda: h.app.snap.view is not None and h.app.snap.view.phase == "game-over", "the end")
+        h.wait_for(lambda: "Game over" in h.screen(), "the ranking")
+        seen["end"] = h.screen()
+        h.keys("q")
+        h.wait_for(h.closed, "the application to close")
+
+    assert harness.play(script, timeout=90) == "done"
+    state = harness.table.state
+    result = harness.table.result
+    assert result is not None and result.outcome == "finished" and "gold pieces" in result.message
+    played = [e for e in state.events if isinstance(e, CardPlayed) and e.player == 0]
+    mine = [e.action for e in played]
+    kinds = {a.kind for a in mine if isinstance(a, PlayOn)}
+    assert {ActionKind.THEFT, ActionKind.TRAPPED, ActionKind.INSPECTION, ActionKind.HANDS_OFF} <= kinds, kinds
+    assert any(isinstance(a, Clear) for a in mine)
+    assert any(isinstance(a, Pass) and len(a.cards) == 3 for a in mine)
+    assert any(isinstance(e.action, PlacePath) and isinstance(e.card, PathCard) and e.card.ladder for e in played)
+    stolen = [e for e in state.events if isinstance(e, Stolen) and e.thief == 0]
+    assert stolen and stolen[0].victim is not None
+    # the steal screen: whom to take a piece from, on the hand strip
+    assert "Your Theft: steal 1 gold piece" in seen["steal"] and "choice 1/" in seen["steal"]
+    # the round's result, gold won and stolen, reach the log
+    log = [line.text for line in harness.agent.log_lines()]
+    assert any("you stole a gold piece from" in line for line in log)
+    assert any(line.startswith("   ") and "won" in line and "gold piece(s)" in line for line in log)
+    # the ranking by gold pieces, with our own line
+    end = seen["end"]
+    assert "Game over" in end and "(you):" in end and "gold piece(s)" in end
+    pieces = state.scores[0]  # type: ignore[index]
+    assert f"alice (you): {pieces} gold piece(s)" in end
