@@ -11,7 +11,10 @@ waits and never changes.  What blocks:
 
 A reveal to some players never blocks: it is recorded as pending, the peers that owe
 sealed shares send them in the next share round, and the recipient's node then teaches
-its engine the face (``State.learn``).  The engine's course never depends on a face only
+its engine the face (``State.learn``).  A card may be shown to one seat after another
+(Saboteur 2's Swap your hand shows a hand to its new owner): each showing is its own
+reveal, owed by every seat outside its audience, the seats that already know the card
+included.  The engine's course never depends on a face only
 some players know, so every peer's engine makes the same requests in the same order.
 """
 from __future__ import annotations
@@ -178,8 +181,10 @@ class MentalDealer:
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
         card = self._locate(deck, handle)
-        if to is not None and len(to) >= self.players:
-            to = None  # shown to every player: nobody could decrypt without public shares
+        if to is not None and to >= frozenset(range(self.players)):
+            # shown to every player (possible at a 2-seat table): with no seat left to owe
+            # sealed shares, only public shares open the card
+            to = None
         known = self.public_faces.get(card)
         if known is not None:
             return known
