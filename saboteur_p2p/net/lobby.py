@@ -4,6 +4,10 @@ The host's only power is here: it orders the seats and picks the game id.  Once 
 is sent, every peer checks the genesis record against what it was told, and the host is a
 peer like the others.  A seat's owner that comes back after a crash sends ``hello`` again
 (to the host or to any peer) and gets ``start`` back.
+
+A joiner may name the edition it wants to play in ``hello``; a table of another edition
+refuses it, and ``welcome`` tells every joiner the table's rules.  The ``start`` message's
+config is what binds: a joiner checks the edition there again.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity, PublicIdentity
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
+from ..rules.config import EDITIONS, PLAYER_RANGE
 from .transport import Transport, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
@@ -105,13 +110,18 @@ def host_lobby(
     started: Callable[[], bool] | None = None,
     on_ready: Callable[[], None] | None = None,
 ) -> Table:
-    """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``."""
+    """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
+
+    An early start needs at least the edition's fewest players (3 for the base game, 2 for
+    Saboteur 2).
+    """
+    fewest = PLAYER_RANGE[config.edition][0]
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
     connections: list[bytes] = []
     say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
     if on_ready is not None:
         on_ready()
-    while len(seats) < config.players and not (started is not None and started() and len(seats) >= 3):
+    while len(seats) < config.players and not (started is not None and started() and len(seats) >= fewest):
         for inbound in transport.poll(0.2):
             try:
                 env = open_envelope(inbound.data)
@@ -120,7 +130,7 @@ def host_lobby(
                 continue
             if env.kind != "hello":
                 continue
-            reason = _check_hello(env, code)
+            reason = _check_hello(env, code, config.edition)
             if reason is None and any(s.sign_key == env.key for s in seats):
                 reason = "this identity already has a seat"
             if reason is not None:
@@ -129,7 +139,9 @@ def host_lobby(
             seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
             seats.append(seat)
             connections.append(inbound.connection)
-            transport.reply(inbound.connection, seal(identity, "welcome", {"seat": len(seats) - 1, "seats_total": config.players}))
+            transport.reply(inbound.connection, seal(identity, "welcome", {
+                "seat": len(seats) - 1, "seats_total": config.players, "config": config.to_data(),
+            }))
             say(f"{seat.name} takes seat {len(seats) - 1} ({PublicIdentity(seat.sign_key, seat.dh_key).fingerprint()})")
             table = {"seats": [s.to_data() for s in seats], "seats_total": config.players}
             for connection in connections:
@@ -143,7 +155,7 @@ def host_lobby(
     return table_
 
 
-def _check_hello(env: Envelope, code: str | None) -> str | None:
+def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
     try:
         if env.field("version", int) != LOBBY_VERSION:
             return f"this table speaks lobby version {LOBBY_VERSION}"
@@ -153,34 +165,45 @@ def _check_hello(env: Envelope, code: str | None) -> str | None:
         if len(env.field("dh_key", bytes, 32)) != 32:
             return "bad key"
         proof = env.field("code_proof", bytes, 32)
+        wanted = env.field("edition", str, 20) if "edition" in env.body else None
     except BadEnvelope as exc:
         return str(exc)
+    if wanted is not None and wanted != edition:
+        return f"this table plays the {edition} edition, not {wanted}"
     if proof != code_proof(code, env.key):
         return "wrong table code" if code else "this table has no code"
     return None
 
 
-def hello(identity: Identity, name: str, endpoint: str, code: str | None) -> bytes:
-    return seal(identity, "hello", {
+def hello(identity: Identity, name: str, endpoint: str, code: str | None, edition: str | None = None) -> bytes:
+    """A joiner's hello; ``edition``, when given, is the only edition it will sit down to."""
+    body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
         "endpoint": endpoint, "code_proof": code_proof(code, identity.public.sign_key),
-    })
+    }
+    if edition is not None:
+        body["edition"] = edition
+    return seal(identity, "hello", body)
 
 
 def join_lobby(
     identity: Identity, name: str, transport: Transport, address: str, code: str | None,
     say: Callable[[str], None], timeout: float = 120.0, min_shuffle_rounds: int = 1,
+    edition: str | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
 
     Only replies on the connection we opened to the table count.  A table whose shuffle
     proofs would have fewer than ``min_shuffle_rounds`` shadow shuffles is refused: the host
-    must not be able to weaken them.
+    must not be able to weaken them.  With ``edition`` given, a table of another edition is
+    refused too.
     """
+    if edition is not None and edition not in EDITIONS:
+        raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
     if not transport.connect(endpoint):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
-    transport.send(endpoint, hello(identity, name, transport.endpoint, code))
+    transport.send(endpoint, hello(identity, name, transport.endpoint, code, edition))
     from_table = b"dealer:" + endpoint.encode()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -194,7 +217,9 @@ def join_lobby(
             if env.kind == "reject":
                 raise LobbyError(f"the table refused us: {env.body.get('reason')}")
             if env.kind == "welcome":
-                say(f"seated at {address} as seat {env.body.get('seat')} of {env.body.get('seats_total')}; waiting for the others")
+                rules = env.body.get("config")
+                played = f" ({rules.get('edition')} edition)" if isinstance(rules, dict) and isinstance(rules.get("edition"), str) else ""
+                say(f"seated at {address} as seat {env.body.get('seat')} of {env.body.get('seats_total')}{played}; waiting for the others")
             elif env.kind == "table":
                 names = [s[0] for s in env.body.get("seats", []) if isinstance(s, list) and s]
                 say(f"at the table: {', '.join(map(str, names))}")
@@ -206,6 +231,8 @@ def join_lobby(
                     continue
                 if table.seat_of(identity.public.sign_key) is None:
                     raise LobbyError("the game started without us")
+                if edition is not None and table.config.edition != edition:
+                    raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
                 if table.shuffle_rounds < min_shuffle_rounds:
                     raise LobbyError(f"the table wants {table.shuffle_rounds} shadow shuffles per proof; we accept no fewer than {min_shuffle_rounds}")
                 if any(not valid_endpoint(s.endpoint) for s in table.seats):

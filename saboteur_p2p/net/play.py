@@ -25,11 +25,12 @@ def _agent(bot: str | None, say: Callable[[str], None], seed: int) -> BotAgent |
 
 def spawn_bot_peers(
     address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
-    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS,
+    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None,
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers as separate processes that join like anyone else.
 
-    ``kind`` names the bot of every peer, or gives each peer its own (cycled if short).
+    ``kind`` names the bot of every peer, or gives each peer its own (cycled if short);
+    with ``edition`` given, a peer sits only at a table of that edition.
     """
     kinds = [kind] if isinstance(kind, str) else list(kind)
     peers = []
@@ -43,6 +44,8 @@ def spawn_bot_peers(
         ]
         if code:
             command += ["--code", code]
+        if edition:
+            command += ["--edition", edition]
         (log_dir / name).mkdir(parents=True, exist_ok=True)
         with open(log_dir / name / "output.txt", "ab") as output:
             peers.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT))
@@ -76,7 +79,9 @@ def host_table(
         host_port = transport.endpoint.rsplit(":", 1)[1]
         host_ip = transport.endpoint.split("//")[1].rsplit(":", 1)[0]
         reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
-        children.extend(spawn_bot_peers(f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, shuffle_rounds))
+        children.extend(spawn_bot_peers(
+            f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, shuffle_rounds, config.edition,
+        ))
 
     try:
         table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn)
@@ -102,12 +107,14 @@ def _wait_for_start(flag: threading.Event) -> None:
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
-    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS,
+    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None,
 ) -> SessionResult:
+    """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     transport = Transport(bind or f"{local_address_towards(host)}:0")
     try:
-        table = join_lobby(identity, name, transport, address, code, say, timeout=max(wait, 60), min_shuffle_rounds=min_shuffle_rounds)
+        table = join_lobby(identity, name, transport, address, code, say, timeout=max(wait, 60), min_shuffle_rounds=min_shuffle_rounds,
+                           edition=edition)
         seat = table.seat_of(identity.public.sign_key)
         return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
     finally:

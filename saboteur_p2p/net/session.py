@@ -561,9 +561,11 @@ class Session:
         if state is None or not state.results:
             return "No round was completed: there is no score."
         lines = ["What the log supports (gold values stay secret without every seat's key share):"]
+        pieces = self.setup.config.edition == "saboteur2"  # gold is a public count of pieces, not cards
         for result in state.results:
-            cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(result.gold_cards))
-            lines.append(f"  round {result.round}: {result.winners.value} won; gold cards received: {cards}")
+            got = result.gold_pieces if pieces else result.gold_cards
+            cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(got))
+            lines.append(f"  round {result.round}: {result.winners.value} won; {'gold pieces won' if pieces else 'gold cards received'}: {cards}")
         mine = state.gold_total(self.seat)
-        lines.append(f"  your own gold: {mine} nugget(s)")
+        lines.append(f"  your own gold: {mine} {'piece' if pieces else 'nugget'}(s)")
         return "\n".join(lines)
