@@ -13,6 +13,7 @@ from .crypto.identity import Identity, IdentityError
 from .net.lobby import LobbyError
 from .net.session import SeatLost
 from .rules import VARIANTS, GameConfig
+from .rules.config import EDITIONS
 
 if TYPE_CHECKING:
     from .client.app import ClientRun
@@ -71,8 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     host = commands.add_parser("host", help="open a table on the network and play at it")
     host.add_argument("--bind", default="0.0.0.0:7777", help="ADDR:PORT to listen on (default 0.0.0.0:7777)")
     host.add_argument("--name", default="host")
-    host.add_argument("--seats", type=int, default=5, help="players at the table, 3-10 (default 5)")
-    host.add_argument("--edition", default="base", choices=["base"])
+    host.add_argument("--seats", type=int, default=5, help="players at the table, 3-10, or 2-12 for saboteur2 (default 5)")
+    host.add_argument("--edition", default="base", choices=list(EDITIONS), help="base or saboteur2 (default base)")
     host.add_argument("--variant", type=_variants, default=frozenset())
     host.add_argument("--bots", type=int, default=0, metavar="K", help="start K bot peers as separate processes")
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
@@ -86,16 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=os.environ.get("USER", "player"))
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
+    join.add_argument("--edition", default=None, choices=list(EDITIONS),
+                      help="sit only at a table of this edition (default: whatever the table plays)")
     _session_options(join)
     _client_options(join)
     join.set_defaults(run=cmd_join)
 
     play = commands.add_parser("play", help="play at a table of bots on this machine, in the full-screen client")
     play.add_argument("--players", type=int, default=None,
-                      help="players at the table, you included, 3-10 (default 5, or one per bot listed in --bots and you)")
+                      help="players at the table, you included, 3-10, or 2-12 for saboteur2 "
+                      "(default 5, or one per bot listed in --bots and you)")
     play.add_argument("--bots", type=_bots, default=None,
                       help="comma-separated bot names, one per bot seat, cycled if short (default heuristic)")
-    play.add_argument("--edition", default="base", choices=["base"])
+    play.add_argument("--edition", default="base", choices=list(EDITIONS), help="base or saboteur2 (default base)")
     play.add_argument("--variant", type=_variants, default=frozenset())
     play.add_argument("--name", default=os.environ.get("USER", "you"))
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
@@ -232,11 +236,11 @@ def cmd_join(args: argparse.Namespace) -> int:
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, Path(args.log_dir), args.code, args.wait, agent.say,
-            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args),
+            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
         )))
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
-        _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args),
+        _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
     )
     if args.quiet:
         print(result.message)
