@@ -8,14 +8,17 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from saboteur_p2p.client.app import ClientApp
+from saboteur_p2p.client.app import COLOUR_STYLE, MONO_STYLE, ClientApp
 from saboteur_p2p.client.controller import Controller
-from saboteur_p2p.client.maze import MazeMarks, cell_rows, face_down_goal_rows, mini_rows, render_maze, tile_rows
-from saboteur_p2p.client.render import render_players, render_ranking
-from saboteur_p2p.rules import Board, PathCard, PathKind, Role
+from saboteur_p2p.client.maze import (
+    MazeMarks, card_marks, cell_rows, face_down_goal_rows, mini_card_rows, mini_rows, render_maze, tile_rows,
+)
+from saboteur_p2p.client.model import ROLE_SHORT, Item, ItemKind
+from saboteur_p2p.client.render import render_hand, render_info, render_players, render_ranking
+from saboteur_p2p.rules import ActionCard, ActionKind, Board, Door, PathCard, PathKind, Role
 from saboteur_p2p.rules.cards import E, N, S, START, STONE_NW, TREASURE, W, mask_from_letters
 
-from test_client_controller import find, seated
+from test_client_controller import find, find2, seated
 
 
 def tunnel(*segments: str) -> PathCard:
@@ -171,3 +174,110 @@ def test_no_color_gives_a_monochrome_style(monkeypatch):
     assert any("#" in rule for rule in colour_rules.values())
     assert not any("#" in rule for rule in mono_rules.values())
     assert mono_rules["maze.cursor"] == "reverse" and "bold" in mono_rules["maze.legal"]
+
+
+# -- Saboteur 2 ------------------------------------------------------------------------
+
+
+def card2(*segments: str, ladder: bool = False, door: Door | None = None, crystals: int = 0) -> PathCard:
+    return PathCard(PathKind.TUNNEL, tuple(mask_from_letters(s) for s in segments), ladder, door, crystals)
+
+
+@pytest.mark.parametrize("card, rows", [
+    (card2("S", ladder=True), ["     ", "  ╫  ", "  │  "]),
+    (card2("NS", door=Door.BLUE), ["  │  ", "  B  ", "  │  "]),
+    (card2("EW", "S", door=Door.GREEN), ["     ", "──G──", "  ╷  "]),  # the door on the longer tunnel
+    (card2("ESW", crystals=1), ["    ◆", "──┬──", "  │  "]),
+    (card2("NS", "EW"), ["  │  ", "──│──", "  │  "]),  # a bridge: the tunnels do not meet
+    (card2("NS", "E", "W"), ["  │  ", "─╴│╶─", "  │  "]),  # not a bridge: two dead ends
+    (card2("NW", "ES"), ["  │  ", "──╱──", "  │  "]),  # two curves apart
+    (card2("NE", "SW"), ["  │  ", "──╲──", "  │  "]),
+])
+def test_saboteur2_cards_in_the_maze(card: PathCard, rows: list[str]):
+    assert tile_rows(card, False) == rows
+    assert tile_rows(tunnel("NESW"), False)[1] == "──┼──"  # a crossroads still joins
+
+
+def test_saboteur2_hand_tiles_and_their_marks():
+    assert mini_card_rows(card2("NE", door=Door.BLUE), True) == ["   ", "─B ", " │ "]
+    assert mini_card_rows(card2("NS", "EW", crystals=1), False) == [" │◆", "─│─", " │ "]
+    assert mini_card_rows(card2("EW", "N"), False) == [" ╵ ", "───", "   "]  # a dead end beside a tunnel
+    assert card_marks(card2("EW", door=Door.GREEN)) == {(1, 2): "door-green"}
+    assert card_marks(card2("NESW", crystals=1), mini=True) == {(0, 2): "crystal"}
+
+
+def test_doors_are_coloured_and_marked_for_no_color():
+    board = Board.new_round()
+    board.place((1, 0), card2("EW", door=Door.BLUE), False)
+    board.place((-1, 0), card2("EW", door=Door.GREEN), False)
+    board.place((0, 1), card2("NS", ladder=True), False)
+    fragments, _ = render_maze(board, {}, MazeMarks(), 60, 17)
+    styled = {t: style for style, t in fragments if t in ("B", "G", "╫")}
+    assert "class:maze.door-blue" in styled["B"] and "class:maze.door-green" in styled["G"]
+    assert "class:maze.ladder" in styled["╫"]
+    assert "──G────H────B──" in text(fragments)  # the letters alone tell the doors apart
+    # the colour style colours them; the monochrome one marks them with attributes only
+    assert "#" in COLOUR_STYLE["maze.door-blue"] and "#" in COLOUR_STYLE["maze.door-green"]
+    assert MONO_STYLE["maze.door-blue"] != MONO_STYLE["maze.door-green"]
+    assert not any("#" in rule for rule in MONO_STYLE.values())
+
+
+def test_the_hand_strip_names_the_saboteur2_cards():
+    state = find2(lambda s: s.phase.value == "play")
+    agent, node, ctl = seated(state)
+    cards = [card2("S", ladder=True), card2("NS", door=Door.GREEN), card2("N", crystals=1), card2("NS", "EW"),
+             ActionCard(ActionKind.TRAPPED), ActionCard(ActionKind.HANDS_OFF), ActionCard(ActionKind.SWAP_HATS)]
+    labels = [Item(ItemKind.PATH if isinstance(c, PathCard) else ItemKind.ACTION, 90 + i, c).label() for i, c in enumerate(cards)]
+    assert labels == ["ladr", "green", "gem", "2way", "trap", "h.off", "hats"]
+    names = {kind: Item(ItemKind.ACTION, 1, ActionCard(kind)).label() for kind in ActionKind}
+    assert names[ActionKind.THEFT] == "theft" and names[ActionKind.SWAP_HAND] == "swap"
+    assert names[ActionKind.INSPECTION] == "look" and names[ActionKind.FREE] == "free"
+    snap = agent.snapshot()
+    hand = tuple((90 + i, c) for i, c in enumerate(cards[:4] + cards[5:]))
+    snap = replace(snap, view=snap.view._replace(hand=hand))
+    ctl.link.snapshot = lambda: snap  # type: ignore[method-assign]
+    strip = text(render_hand(snap, ctl.focus(), 80)).splitlines()
+    assert strip[0].split() == ["1", "ladr", "2", "green", "3", "gem", "4", "2way", "5", "h.off", "6", "hats"]
+    assert "hands" in strip[2] and "swap" in strip[2]
+
+
+def test_the_players_panel_in_saboteur2():
+    state = find2(lambda s: s.phase.value == "play" and any(s.trapped) and any(s.thefts) and bool(s.known_roles(s.current)))
+    seat = state.current
+    agent, node, ctl = seated(state)
+    snap = agent.snapshot()
+    lines = text(render_players(snap, ctl.focus(), 40)).splitlines()
+    assert all(len(line) <= 40 for line in lines)
+    for other in range(state.players):
+        line = lines[1 + other]
+        assert (" trap" in line) == (state.trapped[other] is not None), line
+        assert (" thief" in line) == (state.thefts[other] is not None), line
+        if other == seat:
+            assert f"c ${state.pieces[seat]}" in line  # our own gold pieces
+        else:
+            assert ("c $" in line) == (state.pieces[other] > 0)  # of the others: only whether they have gold
+    for other, role in state.known_roles(seat).items():
+        assert ROLE_SHORT[role.value] in lines[1 + other]
+    mine = state.role_faces[state.roles[seat]]
+    assert ROLE_SHORT[mine.value] in lines[1 + seat]
+    hidden = [o for o in range(state.players) if o != seat and o not in state.known_roles(seat)]
+    other_view = seated(state, hidden[0])[0].snapshot()  # what we saw is ours alone
+    others = text(render_players(other_view, Controller(agent).focus(), 40)).splitlines()
+    for other in state.known_roles(seat):
+        if other != hidden[0]:
+            assert not any(name in others[1 + other] for name in ROLE_SHORT.values())
+    # the info panel names our role in its team's colour
+    info = render_info(snap, 40)
+    assert any(style.startswith("class:info.role") and "you: " in t for style, t in info)
+
+
+def test_the_saboteur2_screen_and_the_ranking_by_gold_pieces():
+    state = find2(lambda s: s.phase.value == "steal")
+    screen, app = screen_of(state, 80, 24)
+    lines = screen.splitlines()
+    assert "SABOTEUR 2" in lines[0] and "YOUR MOVE: steal a gold piece" in lines[0]
+    assert any("Your Theft: steal 1 gold piece" in line for line in lines)
+    assert any("crystals in the maze" in line for line in lines)
+    snap = app.agent.snapshot()
+    snap = replace(snap, view=snap.view._replace(scores=(3, 7, 7, 0, 2), phase="game-over"))
+    assert render_ranking(snap).splitlines()[2] == "★ 1. p1: 7 gold piece(s)"
