@@ -46,3 +46,45 @@ def test_play_help_names_the_options():
     out = subprocess.run([sys.executable, "-m", "saboteur_p2p", "play", "--help"], capture_output=True, text=True, check=True).stdout
     for option in ("--players", "--bots", "--edition", "--variant", "--shuffle-rounds", "--log-dir", "--identity", "--plain", "--offline"):
         assert option in out
+
+
+def test_the_plain_prompt_shows_saboteur2_and_takes_its_moves():
+    from saboteur_p2p.net.agents import LineAgent, describe_view
+    from saboteur_p2p.rules import PiecesWon, PlayOn
+
+    from test_client_controller import find2, seated
+
+    state = find2(lambda s: s.phase.value == "play" and any(s.trapped) and any(s.thefts) and bool(s.known_roles(s.current)))
+    seat = state.current
+    names = [f"p{i}" for i in range(state.players)]
+    lines = describe_view(state.view_for(seat), names)
+    assert lines[0].startswith("your move (play); role ")
+    assert f"your gold: {state.pieces[seat]} piece(s)" in lines[1]
+    others = next(line for line in lines if line.startswith("others: "))
+    for other in range(state.players):
+        if other != seat and state.trapped[other] is not None:
+            assert f"P{other} p{other} (trapped" in others
+    for other, role in state.known_roles(seat).items():
+        assert f"inspected: {role.value}" in others
+    assert any("clear trapped with 3,7" in line for line in lines)
+    # a typed Saboteur 2 move goes to the session as it was typed
+    said: list[str] = []
+    agent = LineAgent(said.append)
+    agent.seat_no, agent.names = seat, names
+    node = seated(state)[1]
+    move = next((str(a) for a in state.legal_actions() if isinstance(a, PlayOn)), str(state.legal_actions()[-1]))
+    agent.lines.put(move)
+    assert agent.poll_move(node) == move and said[0].startswith("your move")
+    agent.heard(state)
+    won = [e for e in state.events if isinstance(e, PiecesWon)]
+    assert sum(1 for line in said if " wins " in line and "gold piece(s)" in line) == len(won)
+
+
+def test_the_plain_prompt_shows_the_steal_phase():
+    from saboteur_p2p.net.agents import describe_view
+
+    from test_client_controller import find2
+
+    state = find2(lambda s: s.phase.value == "steal")
+    lines = describe_view(state.view_for(state.current), [f"p{i}" for i in range(state.players)])
+    assert lines[0].startswith("your move (steal)") and "steal @<seat>" in lines[-1]

@@ -13,7 +13,7 @@ from typing import Callable
 from ..botapi import GuardedSeat, load_bot
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
-from ..rules import State
+from ..rules import PiecesWon, PlayerView, State, Stolen
 
 
 class BotAgent:
@@ -105,19 +105,18 @@ class LineAgent:
         return line
 
     def _show(self, state: State) -> None:
-        view = state.view_for(self.seat_no)
-        hand = ", ".join(f"{h}={card.code}" for h, card in view.hand)
-        broken = ", ".join(t.value for t in view.broken[self.seat_no]) or "none"
-        self.say(f"your move ({view.phase}); role {view.role.value if view.role else '?'}; hand: {hand}; broken: {broken}")
-        if view.offered:
-            self.say("gold passed to you: " + ", ".join(f"{g}={c.nuggets}" for g, c in view.offered))
-        if view.gold_pile:
-            self.say(f"take {view.take_amount} from: " + ", ".join(f"{g}={c.nuggets}" for g, c in view.gold_pile))
-        self.say("type a move (e.g. path 12 at 1,0 turned), ? for the legal moves, or say ... to chat")
+        for line in describe_view(state.view_for(self.seat_no), self.names):
+            self.say(line)
 
     def heard(self, state: State) -> None:
-        for line in narrate(state.events[self.heard_events:], self.names):
-            self.say(line)
+        for event in state.events[self.heard_events:]:
+            for line in narrate([event], self.names):
+                self.say(line)
+            if isinstance(event, PiecesWon):
+                self.say(f"   P{event.player} wins {event.pieces} gold piece(s)")
+            elif isinstance(event, Stolen):
+                victim = "nobody" if event.victim is None else f"P{event.victim}"
+                self.say(f"   P{event.thief} steals a gold piece from {victim}")
         self.heard_events = len(state.events)
 
     def chat(self, seat: int, name: str, text: str) -> None:
@@ -128,3 +127,49 @@ class LineAgent:
             return self.chats.get_nowait()
         except queue.Empty:
             return None
+
+
+def describe_view(view: PlayerView, names: list[str]) -> list[str]:
+    """The lines the plain prompt shows when it is the seat's move."""
+    seat = view.seat
+    hand = ", ".join(f"{h}={card.code}" for h, card in view.hand)
+    broken = ", ".join(t.value for t in view.broken[seat]) or "none"
+    role = view.role.value if view.role else "?"
+    lines = [f"your move ({view.phase}); role {role}; hand: {hand}; broken: {broken}"]
+    if view.config.edition == "saboteur2":
+        lines += _saboteur2_lines(view, names)
+    if view.offered:
+        lines.append("gold passed to you: " + ", ".join(f"{g}={c.nuggets}" for g, c in view.offered))
+    if view.gold_pile:
+        lines.append(f"take {view.take_amount} from: " + ", ".join(f"{g}={c.nuggets}" for g, c in view.gold_pile))
+    if view.phase == "steal":
+        lines.append("steal a gold piece: steal @<seat> from a player who has gold, or steal none")
+    else:
+        lines.append("type a move (e.g. path 12 at 1,0 turned), ? for the legal moves, or say ... to chat")
+    return lines
+
+
+def _saboteur2_lines(view: PlayerView, names: list[str]) -> list[str]:
+    """Saboteur 2: what lies in front of each player, gold, the roles we saw, the new moves."""
+    def who(seat: int) -> str:
+        return f"P{seat} {names[seat]}" if 0 <= seat < len(names) else f"P{seat}"
+
+    seat = view.seat
+    mine = [word for word, lying in (("trapped", view.trapped[seat]), ("theft", view.thefts[seat])) if lying]
+    lines = [f"your gold: {view.gold_pieces} piece(s); in front of you: {', '.join(mine) or 'nothing'}; "
+             f"crystals in the maze: {view.board.crystals()}"]
+    table = []
+    for other in range(view.players):
+        if other == seat:
+            continue
+        marks = [word for word, on in (("trapped", view.trapped[other]), ("theft", view.thefts[other]),
+                                       ("has gold", view.has_gold[other])) if on]
+        if other in view.known_roles:
+            marks.append(f"inspected: {view.known_roles[other].value}")
+        if marks:
+            table.append(f"{who(other)} ({', '.join(marks)})")
+    if table:
+        lines.append("others: " + "; ".join(table))
+    lines.append("Saboteur 2 moves: trapped @2, free @2, theft @0, hands-off @1, swap-hand @1, inspection @3, "
+                 "swap-hats @0, pass 4,7,9, clear trapped with 3,7")
+    return lines
