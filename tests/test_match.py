@@ -28,3 +28,37 @@ def test_narration_tells_every_round_and_the_result():
     assert sum(line.startswith("-- round") and "starts" in line for line in lines) == 3
     assert lines[-1].startswith("== game over")
     assert str(max(record.scores)) in lines[-1]
+
+
+def test_narration_of_a_saboteur2_game_tells_gold_pieces_thefts_and_the_new_cards():
+    config = GameConfig(5, "saboteur2")
+    names = ["heuristic", "random"] * 2 + ["heuristic"]
+    lines: list[str] = []
+    for seed in range(4):
+        record = play_game(config, names, seed=seed)
+        lines += list(narrate(replay(config, seed, record.actions).events, names))
+        assert lines[-1].startswith("== game over. gold pieces:") and str(max(record.scores)) in lines[-1]
+    assert any("gold piece(s)" in line and " wins " in line for line in lines)
+    assert any("steals a gold piece from P" in line for line in lines)
+    assert any("(puts a Theft in front of themself)" in line for line in lines)
+    assert any("(discards " in line for line in lines)
+
+
+def test_narration_tells_saboteur2_events_in_words():
+    from saboteur_p2p.rules import ActionCard, ActionKind, CardPlayed, Clear, PiecesWon, PlayOn, Stolen
+
+    events = [
+        CardPlayed(0, PlayOn(ActionKind.TRAPPED, 2, 7), ActionCard(ActionKind.TRAPPED)),
+        CardPlayed(2, Clear("trapped", (3, 4)), None),
+        PiecesWon(1, 4),
+        Stolen(0, 1),
+        Stolen(2, None),
+    ]
+    lines = list(narrate(events, ["a", "b", "c"]))
+    assert lines == [
+        "P0 a: trapped @2 #7  [trapped]  (traps P2)",
+        "P2 c: clear trapped with 3,4  [face down]  (discards two cards to remove the trapped card in front of them)",
+        "   P1 wins 4 gold piece(s)",
+        "   P0 steals a gold piece from P1",
+        "   P2 steals nothing",
+    ]

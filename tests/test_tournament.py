@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 
 from saboteur_p2p.cli import main
-from saboteur_p2p.tournament import TournamentSpec, lineup, run_tournament
+from saboteur_p2p.rules import Role, Winners
+from saboteur_p2p.tournament import TournamentSpec, lineup, role_won, run_tournament
 
 
 def test_every_bot_gets_every_seat_equally_often():
@@ -47,3 +48,44 @@ def test_cli_rejects_bad_arguments(capsys):
     assert main(["tournament", "--games", "2", "--bots", "nonexistent"]) == 2
     assert "unknown bot 'nonexistent'" in capsys.readouterr().err
     assert main(["tournament", "--games", "2", "--players", "11"]) == 2
+
+
+def test_saboteur2_same_report_whatever_the_jobs():
+    spec = dict(players=5, games=16, bots=("heuristic", "random"), seed=4, edition="saboteur2")
+    one = run_tournament(TournamentSpec(**spec, jobs=1)).to_data()  # type: ignore[arg-type]
+    two = run_tournament(TournamentSpec(**spec, jobs=2)).to_data()  # type: ignore[arg-type]
+    assert one == two and one["edition"] == "saboteur2"
+
+
+def test_saboteur2_statistics_count_the_dwarf_roles():
+    report = run_tournament(TournamentSpec(6, 12, ("random", "heuristic"), seed=2, edition="saboteur2"))
+    data = report.to_data()
+    assert data["rounds"] == 12 * 3 and abs(sum(r or 0 for r in data["team_win_rates"].values()) - 1) < 1e-3
+    for stats in report.bots.values():
+        assert sum(rounds for rounds, _ in stats.roles.values()) == stats.games * 3
+        diggers = [stats.roles.get(r, [0, 0]) for r in (Role.BLUE_DIGGER, Role.GREEN_DIGGER)]
+        assert stats.miner_rounds == sum(rounds for rounds, _ in diggers)
+        assert stats.miner_wins == sum(wins for _, wins in diggers)
+        assert stats.saboteur_rounds == stats.roles.get(Role.SABOTEUR, [0, 0])[0]
+    heuristic = next(b for b in data["bots"] if b["bot"] == "heuristic")
+    assert heuristic["role_win_rates"].get("geologist", None) is None
+
+
+def test_role_wins_follow_the_saboteur2_rules():
+    assert role_won(Role.BLUE_DIGGER, Winners.BOTH_TEAMS) and not role_won(Role.BLUE_DIGGER, Winners.GREEN_TEAM)
+    assert role_won(Role.BOSS, Winners.GREEN_TEAM) and not role_won(Role.BOSS, Winners.SABOTEURS)
+    assert role_won(Role.PROFITEER, Winners.SABOTEURS) and role_won(Role.PROFITEER, Winners.BLUE_TEAM)
+    assert not role_won(Role.GEOLOGIST, Winners.BOTH_TEAMS)
+    assert role_won(Role.GOLD_DIGGER, Winners.GOLD_DIGGERS) and role_won(Role.SABOTEUR, Winners.SABOTEURS)
+
+
+def test_cli_tournament_saboteur2(tmp_path, capsys):
+    out = tmp_path / "out.json"
+    code = main(["tournament", "--edition", "saboteur2", "--players", "2", "--games", "4", "--bots", "heuristic,random",
+                 "--seed", "1", "--json", str(out)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert data["edition"] == "saboteur2" and data["games"] == 4
+    text = capsys.readouterr().out
+    assert "edition saboteur2" in text and "win rate by role" in text
+    assert main(["tournament", "--edition", "saboteur2", "--games", "2", "--players", "13"]) == 2
