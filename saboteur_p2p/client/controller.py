@@ -77,6 +77,8 @@ class Focus:
     option: str | None
     option_legal: bool | None
     hint: str
+    #: Saboteur 2: the hand cards marked to discard together
+    marked: tuple[int, ...] = ()
 
 
 class Controller:
@@ -176,9 +178,9 @@ class Controller:
         action = parse_action(text)
         tool = getattr(action, "tool", None)
         if action.verb == "break":
-            return tool not in view.broken[action.target]  # type: ignore[union-attr]
+            return tool not in view.broken[action.target]  # type: ignore[union-attr,index]
         if action.verb == "repair":
-            return tool in view.broken[action.target]  # type: ignore[union-attr]
+            return tool in view.broken[action.target]  # type: ignore[union-attr,index]
         if action.verb == "map":
             return view.board.tiles[GOAL_CELLS[action.goal]].card is None  # type: ignore[union-attr]
         if isinstance(action, PlayOn):
@@ -270,7 +272,8 @@ class Controller:
             option = f"orient {item.handle}" + (" turned" if ui.turned else "")
             marks = MazeMarks(cursor=GOAL_CELLS[item.handle], preview=None)
         legal = None if option is None or snap.decision is None else self._plausible(snap, option)
-        return Focus(items, index, ui.turned, marks, target, options, option, legal, self._hint(snap, item, options))
+        hint = self._hint(snap, item, options)
+        return Focus(items, index, ui.turned, marks, target, options, option, legal, hint, self.marked(snap))
 
     def _hint(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> str:
         view = snap.view
@@ -285,10 +288,10 @@ class Controller:
             return "steal a gold piece: ↑↓ choose from whom (or nobody) · Enter steal"
         marked = self.marked(snap)
         if marked:
-            count = f"{len(marked)} marked"
+            so_many = f"{len(marked)} marked"
             if len(options) > 1:
-                return f"{count}: ↑↓ clear what or discard · Enter play · x discard them · m unmark · Esc"
-            return f"{count}: x (or Enter) discards them · m marks up to 3 · Esc"
+                return f"{so_many}: ↑↓ clear what or discard · Enter play · x discard them · m unmark · Esc"
+            return f"{so_many}: x (or Enter) discards them · m marks up to 3 · Esc"
         if item is None:
             count = len(self.items(snap))
             pick = f"1-{count} pick a card · " if count else ""
