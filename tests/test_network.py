@@ -263,6 +263,26 @@ def test_two_tables_on_one_machine_at_once(processes: Processes, tmp_path: Path)
     assert all(v.startswith("OK: ") for v in verdicts)
 
 
+def test_a_saboteur2_table_of_three_peers_finishes_and_refuses_a_base_game_joiner(processes: Processes, tmp_path: Path) -> None:
+    """A Saboteur 2 host, a bot peer it spawns and one joiner play 3 rounds to the end; a joiner
+    that asks for the base game is refused in the lobby and takes no seat."""
+    port = free_port()
+    host = processes.start("host", host_args(port, 3, bots=1) + ["--edition", "saboteur2"])
+    wrong = processes.start("wrong", join_args(port, "wrong") + ["--edition", "base"])
+    assert wrong.wait(SMALL_GAME) == 2, wrong.text()
+    assert "this table plays the saboteur2 edition, not base" in wrong.text()
+    right = processes.start("right", join_args(port, "right") + ["--edition", "saboteur2"])
+    for peer in (host, right):
+        assert peer.wait(SMALL_GAME) == 0, peer.text()
+    assert host.last_line() == right.last_line() and host.last_line().startswith("game over. nuggets: ")
+    logs = game_logs(tmp_path)  # the host's, its bot peer's (under host/) and the joiner's
+    assert sorted(seat_of(log) for log in logs) == [0, 1, 2]
+    assert_same_log(logs)
+    (verdict,) = verify(logs[0])
+    assert host.last_line() == f"game over. nuggets: {SCORES.match(verdict).group(1)}"  # type: ignore[union-attr]
+    assert b"saboteur2" in read_log(logs[0])[0]  # the genesis record binds the edition
+
+
 # -- peers that crash --------------------------------------------------------------------
 
 
