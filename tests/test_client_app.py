@@ -433,8 +433,9 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     assert "Your Theft: steal 1 gold piece" in seen["steal"] and "choice 1/" in seen["steal"]
     # the round's result, gold won and stolen, reach the log
     log = [line.text for line in harness.agent.log_lines()]
-    assert any("you stole a gold piece from" in line for line in log)
-    assert any(line.startswith("   ") and "won" in line and "gold piece(s)" in line for line in log)
+    assert f"   P0 steals a gold piece from P{stolen[0].victim}" in log
+    assert any(line.startswith("   P") and " wins " in line and "gold piece(s)" in line for line in log)
+    assert "(you were " in seen["steal"]  # the round's result, under the steal choice
     # the ranking by gold pieces, with our own line
     end = seen["end"]
     assert "Game over" in end and "(you):" in end and "gold piece(s)" in end

@@ -453,9 +453,11 @@ def test_an_inspection_and_the_gold_of_a_round_reach_the_log():
     private = [line.text for line in agent.log_lines() if line.kind is LogKind.PRIVATE]
     for other, role in state.known_roles(seat).items():
         assert f"your inspection: p{other} is a {role.value}" in private
-    events = " ".join(line.text for line in agent.log_lines() if line.kind is LogKind.EVENT)
-    won = [e for e in state.events if isinstance(e, PiecesWon)]
-    for event in won:
+    events = [line.text for line in agent.log_lines() if line.kind is LogKind.EVENT]
+    result = agent.snapshot().last_round
+    assert result.startswith("round 1: ") and "(you were " in result
+    for event in (e for e in state.events if isinstance(e, PiecesWon)):
+        assert f"   P{event.player} wins {event.pieces} gold piece(s)" in events  # once, by the narration
+        assert events.count(f"   P{event.player} wins {event.pieces} gold piece(s)") == 1
         who = "you" if event.player == seat else f"p{event.player}"
-        assert f"{who} won {event.pieces} gold piece(s)" in events
-    assert agent.snapshot().last_round.startswith("round 1: ")
+        assert f"{who} won {event.pieces} gold piece(s)" in result

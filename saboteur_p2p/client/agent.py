@@ -86,10 +86,8 @@ class ClientAgent:
                     self._round_parts = [f"round {event.round}: {event.winners} won (you were {you})"]
                 last_round = self._round_parts[0]
             elif isinstance(event, (PiecesWon, Stolen)):
-                # the engine's narration predates Saboteur 2's gold; say it here
-                line = self._gold_line(event)
-                lines.append(LogLine(LogKind.EVENT, "   " + line))
-                self._round_parts.append(line)
+                # the narration logs it; the round's result line says it from our side
+                self._round_parts.append(self._gold_line(event))
                 last_round = "; ".join(self._round_parts)
         view = state.view_for(self.seat)
         lines += self._map_lines(view)

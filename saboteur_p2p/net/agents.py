@@ -13,7 +13,7 @@ from typing import Callable
 from ..botapi import GuardedSeat, load_bot
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
-from ..rules import PiecesWon, PlayerView, State, Stolen
+from ..rules import PlayerView, State
 
 
 class BotAgent:
@@ -109,14 +109,8 @@ class LineAgent:
             self.say(line)
 
     def heard(self, state: State) -> None:
-        for event in state.events[self.heard_events:]:
-            for line in narrate([event], self.names):
-                self.say(line)
-            if isinstance(event, PiecesWon):
-                self.say(f"   P{event.player} wins {event.pieces} gold piece(s)")
-            elif isinstance(event, Stolen):
-                victim = "nobody" if event.victim is None else f"P{event.victim}"
-                self.say(f"   P{event.thief} steals a gold piece from {victim}")
+        for line in narrate(state.events[self.heard_events:], self.names):
+            self.say(line)
         self.heard_events = len(state.events)
 
     def chat(self, seat: int, name: str, text: str) -> None:
