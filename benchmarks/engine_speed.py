@@ -1,8 +1,9 @@
 """Full 3-round games per second in one process (as tournaments play them), and peak memory.
 
 Prints figures; asserts nothing.  Each figure is the median of --repeat runs (this
-machine's timings vary by 20% from run to run).  Usage:
-    python benchmarks/engine_speed.py [--games N] [--players P] [--repeat R]
+machine's timings vary by 20% from run to run).  The base game comes first, then Saboteur 2
+(``--edition`` picks one).  Usage:
+    python benchmarks/engine_speed.py [--games N] [--players P] [--repeat R] [--edition E]
 """
 from __future__ import annotations
 
@@ -15,22 +16,22 @@ from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import GameConfig
 
 
-def games_per_second(bot: str, games: int, players: int) -> float:
-    config = GameConfig(players)
+def games_per_second(bot: str, games: int, players: int, edition: str = "base") -> float:
+    config = GameConfig(players, edition)
     started = time.perf_counter()
     for seed in range(games):
         play_game(config, [bot] * players, seed, record_actions=False)
     return games / (time.perf_counter() - started)
 
 
-def actions_per_game(bot: str, players: int, games: int = 20) -> float:
-    config = GameConfig(players)
+def actions_per_game(bot: str, players: int, games: int = 20, edition: str = "base") -> float:
+    config = GameConfig(players, edition)
     return sum(len(play_game(config, [bot] * players, seed).actions) for seed in range(games)) / games
 
 
-def peak_memory_kib(bot: str, players: int) -> float:
+def peak_memory_kib(bot: str, players: int, edition: str = "base") -> float:
     tracemalloc.start()
-    play_game(GameConfig(players), [bot] * players, 12345)
+    play_game(GameConfig(players, edition), [bot] * players, 12345)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return peak / 1024
@@ -41,16 +42,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--edition", choices=("base", "saboteur2", "both"), default="both")
     args = parser.parse_args()
-    for bot, games in (("random", args.games), ("heuristic", max(1, args.games // 3))):
-        play_game(GameConfig(args.players), [bot] * args.players, 0)  # warm up imports and caches
-        rates = [games_per_second(bot, games, args.players) for _ in range(args.repeat)]
-        print(
-            f"{bot:>9} bots, {args.players} players: median {statistics.median(rates):6.1f} games/s "
-            f"(min {min(rates):.1f}, max {max(rates):.1f}; {args.repeat} runs of {games} games), "
-            f"{actions_per_game(bot, args.players):.0f} actions/game, "
-            f"peak traced memory of one game {peak_memory_kib(bot, args.players):.0f} KiB"
-        )
+    editions = ("base", "saboteur2") if args.edition == "both" else (args.edition,)
+    for edition in editions:
+        for bot, games in (("random", args.games), ("heuristic", max(1, args.games // 3))):
+            play_game(GameConfig(args.players, edition), [bot] * args.players, 0)  # warm up imports and caches
+            rates = [games_per_second(bot, games, args.players, edition) for _ in range(args.repeat)]
+            print(
+                f"{edition:>9} {bot:>9} bots, {args.players} players: median {statistics.median(rates):6.1f} games/s "
+                f"(min {min(rates):.1f}, max {max(rates):.1f}; {args.repeat} runs of {games} games), "
+                f"{actions_per_game(bot, args.players, edition=edition):.0f} actions/game, "
+                f"peak traced memory of one game {peak_memory_kib(bot, args.players, edition):.0f} KiB"
+            )
 
 
 if __name__ == "__main__":
