@@ -733,7 +733,7 @@ def test_example_1_played_out_with_the_theft_of_the_untrapped_saboteur():
     assert state.phase is Phase.STEAL and state.current == 5  # the trapped saboteur is skipped
     assert set(state.legal_actions()) == {Steal(0), Steal(3), Steal(4), Steal(None)}
     refused(state, Steal(1), "no gold")
-    refused(state, Steal(5), "no gold")
+    refused(state, Steal(5), "another player")
     refused(state, "pass 1", "steal")
     state.play("steal @0")
     assert state.pieces == [2, 0, 0, 2, 1, 1, 0]

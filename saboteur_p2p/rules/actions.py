@@ -164,7 +164,7 @@ class Clear(Action):
     verb: ClassVar[str] = "clear"
 
     def __str__(self) -> str:
-        return f"clear {self.what} with {self.cards[0]},{self.cards[1]}"
+        return f"clear {self.what} with " + ",".join(str(c) for c in self.cards)
 
 
 @dataclass(frozen=True, slots=True)

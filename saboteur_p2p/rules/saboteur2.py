@@ -16,6 +16,7 @@ from typing import Any
 from . import cards as C
 from .actions import (
     CLEARABLE,
+    TARGETED_KINDS,
     AnyAction,
     BreakTool,
     Clear,
@@ -109,7 +110,8 @@ class Saboteur2State(State):
     def legal_actions(self) -> list[AnyAction]:
         if self._legal is None and self.phase is Phase.STEAL:
             thief = self.steal_queue[0]
-            self._legal = [Steal(t) for t in self._victims(thief)] + [Steal(None)]
+            steals: list[AnyAction] = [Steal(t) for t in self._victims(thief)]
+            self._legal = steals + [Steal(None)]
         return super().legal_actions()
 
     def _victims(self, thief: int) -> list[int]:
@@ -132,7 +134,7 @@ class Saboteur2State(State):
                 if not blocked:
                     actions += self._placements(h, face)  # type: ignore[arg-type]
                 continue
-            kind = face.kind  # type: ignore[union-attr]
+            kind: ActionKind = face.kind  # type: ignore[union-attr,assignment]
             if kind in (ActionKind.BREAK, ActionKind.REPAIR, ActionKind.MAP, ActionKind.ROCKFALL):
                 actions += self._action_moves(h, face)  # type: ignore[arg-type]
                 continue
@@ -216,6 +218,8 @@ class Saboteur2State(State):
                 raise IllegalActionError(action, f"player {self.current} must steal a gold piece or steal none")
             if action.target is not None:
                 self._check_target(action, action.target)
+                if action.target == self.current:
+                    raise IllegalActionError(action, "a thief steals from another player")
                 if action.target not in self._victims(self.current):
                     raise IllegalActionError(action, f"player {self.current} cannot steal from player {action.target}, who has no gold")
             return action
@@ -260,6 +264,8 @@ class Saboteur2State(State):
             raise IllegalActionError(action, f"card {card} is not in player {self.current}'s hand")
 
     def _check_play_on(self, action: PlayOn) -> AnyAction:
+        if action.kind not in TARGETED_KINDS:
+            raise InvalidActionError(f"{action.kind!r} is not a card played on a player in {str(action)!r}")
         self._check_target(action, action.target)
         card = action.card if action.card is not None else self._resolve_card(action, action.kind, None)
         face = self._hand_face(action, card)
