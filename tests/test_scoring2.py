@@ -284,3 +284,18 @@ def test_trapped_thieves_are_skipped_and_the_order_still_follows_the_last_theft(
     assert theft_order(played, [False, False, False, True, False]) == [4, 1]
     assert theft_order(played, [False, True, False, False, False]) == [3, 4]
     assert theft_order(played, [False, True, False, True, True]) == []
+
+
+def test_nobody_wins_an_unreached_treasure_without_saboteurs_or_profiteer() -> None:
+    roles = (Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.GEOLOGIST)
+    outcome = score_round(roles, None, None, (False, False, False), 3)
+    assert outcome.winners is Winners.NOBODY
+    assert outcome.paid == ()
+    assert outcome.gold == (0, 0, 3)
+
+
+def test_a_lone_profiteer_wins_with_the_absent_saboteurs() -> None:
+    roles = (Role.BLUE_DIGGER, Role.PROFITEER)
+    outcome = score_round(roles, None, None, (False, False), 0)
+    assert outcome.winners is Winners.SABOTEURS
+    assert outcome.gold == (0, 3)

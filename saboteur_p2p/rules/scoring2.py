@@ -51,7 +51,8 @@ def winners_of_round(roles: Sequence[Role], finder: int | None, ways: Ways | Non
     """The kind of win and every seat on the winning side (trapped or not)."""
     seats = range(len(roles))
     if finder is None or ways is None:
-        return Winners.SABOTEURS, tuple(s for s in seats if roles[s] in (Role.SABOTEUR, Role.PROFITEER))
+        side = tuple(s for s in seats if roles[s] in (Role.SABOTEUR, Role.PROFITEER))
+        return (Winners.SABOTEURS if side else Winners.NOBODY), side
     teams = winning_teams(roles[finder], ways)
     if teams:
         diggers = {Role.BLUE_DIGGER} if Winners.BLUE_TEAM in teams else set()
