@@ -299,7 +299,7 @@ def render_maze(
                 label = " ▼ "
             out.append(("class:maze.coord", label))
             for style, text, special in cells:
-                out += _styled_row(style, text[line], line, special)
+                out += styled_row(style, text[line], line, special)
             pad = width - GUTTER - cols * CELL_W
             out.append(("", " " * max(0, pad) + "\n"))
     if out:
@@ -311,8 +311,9 @@ def render_maze(
 Special = dict[tuple[int, int], str]
 
 
-def _styled_row(style: str, text: str, line: int, special: Special) -> Fragments:
-    """One row of a cell; its marked characters (doors, ladders, crystals) get their class too."""
+def styled_row(style: str, text: str, line: int, special: Special, prefix: str = "maze") -> Fragments:
+    """One row of a cell; its marked characters (doors, ladders, crystals) get their class too
+    (``class:<prefix>.<mark>``)."""
     cols = sorted(col for row, col in special if row == line)
     if not cols:
         return [(style, text)]
@@ -321,7 +322,7 @@ def _styled_row(style: str, text: str, line: int, special: Special) -> Fragments
     for col in cols:
         if col > start:
             out.append((style, text[start:col]))
-        out.append((f"{style} class:maze.{special[(line, col)]}", text[col]))
+        out.append((f"{style} class:{prefix}.{special[(line, col)]}", text[col]))
         start = col + 1
     if start < len(text):
         out.append((style, text[start:]))
