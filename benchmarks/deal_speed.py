@@ -1,10 +1,14 @@
-"""Mental-poker costs: round set-up for 3, 5 and 10 players, one reveal, and the critical path.
+"""Mental-poker costs: round set-up for 3, 5 and 10 players (or Saboteur 2 tables), one reveal,
+and the critical path.
 
 Prints figures; asserts nothing.  All seats run in this one process, so "work" adds up
 every seat's time; "critical path" replays the measured times as if each seat had its own
 machine (each seat takes records in one after another; a seat speaks only after taking in
 all earlier records; 0.2 ms network latency per record).  Usage:
-    python benchmarks/deal_speed.py [--players 3,5,10] [--shuffle-rounds 20]
+    python benchmarks/deal_speed.py [--players 3,5,10] [--shuffle-rounds 20] [--edition saboteur2]
+
+The base game shuffles 4 decks (roles, goals, 67 draw cards, 28 gold cards); Saboteur 2
+shuffles 3 (15 dwarf cards, goals, 117 draw cards), puts 10 draw cards aside and deals 6 each.
 """
 from __future__ import annotations
 
@@ -16,18 +20,21 @@ from saboteur_p2p.crypto.proofs import Context, prove_dleq, seal_share, verify_d
 from saboteur_p2p.protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
 from saboteur_p2p.rules import GameConfig
+from saboteur_p2p.rules.config import EDITIONS
 
 
-def round_setup(players: int, shuffle_rounds: int) -> None:
+def round_setup(players: int, shuffle_rounds: int, edition: str = "base") -> None:
     started = time.perf_counter()
-    game = play_local_game(GameConfig(players, rounds=1), ["random"] * players, shuffle_rounds=shuffle_rounds,
+    game = play_local_game(GameConfig(players, edition, rounds=1), ["random"] * players, shuffle_rounds=shuffle_rounds,
                            until=first_move_expected)
     wall = time.perf_counter() - started
     work = sum(t.make + sum(t.take_in.values()) for t in game.timings)
     path = critical_path(game.timings, players, latency=0.0002)
     size = sum(len(r) for r in game.records)
-    print(f"{players:>2} players, k={shuffle_rounds}: round set-up (keys, first-player coin, 4 decks shuffled "
-          f"with proofs, hands and roles dealt): critical path {path:5.2f} s, all seats' work {work:6.2f} s "
+    batch = game.spectator.dealer.batches[0]
+    decks = "+".join(str(len(cards)) for cards in batch.inputs.values())
+    print(f"{edition} {players:>2} players, k={shuffle_rounds}: round set-up (keys, first-player coin, {len(batch.inputs)} decks "
+          f"of {decks} cards shuffled with proofs, hands and roles dealt): critical path {path:5.2f} s, all seats' work {work:6.2f} s "
           f"(wall {wall:.1f} s in one process, spectator included), {len(game.records)} records, {size / 1e6:.1f} MB")
 
 
@@ -67,9 +74,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", default="3,5,10")
     parser.add_argument("--shuffle-rounds", type=int, default=DEFAULT_SHUFFLE_ROUNDS)
+    parser.add_argument("--edition", default="base", choices=EDITIONS)
     args = parser.parse_args()
     for players in (int(p) for p in args.players.split(",")):
-        round_setup(players, args.shuffle_rounds)
+        round_setup(players, args.shuffle_rounds, args.edition)
     reveal_costs(5)
 
 
