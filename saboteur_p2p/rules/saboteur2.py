@@ -174,12 +174,18 @@ class Saboteur2State(State):
         return moves
 
     def _distinct_sets(self, hand: list[int], size: int) -> list[tuple[int, ...]]:
-        """One set of ``size`` cards per multiset of faces, with the lowest handles."""
+        """One set of ``size`` cards per multiset of faces, with the lowest handles, in
+        ``combinations`` order."""
         faces = self.faces
+        ordered = sorted(hand)
+        kinds = [id(faces[h]) for h in ordered]
+        if len(set(kinds)) == len(kinds):
+            return list(combinations(ordered, size))  # no two alike: every set is distinct
         found: dict[tuple[int, ...], tuple[int, ...]] = {}
-        for cards in combinations(hand, size):
-            key = tuple(sorted(id(faces[c]) for c in cards))
-            found.setdefault(key, cards)
+        for picked in combinations(range(len(ordered)), size):
+            key = tuple(sorted(kinds[i] for i in picked))
+            if key not in found:
+                found[key] = tuple(ordered[i] for i in picked)
         return list(found.values())
 
     def _target_problem(self, kind: ActionKind, p: int, t: int) -> str | None:
@@ -477,3 +483,4 @@ class Saboteur2State(State):
         for seat in range(n):
             for _ in range(C.SABOTEUR2_HAND):
                 self._draw(seat)
+
