@@ -149,6 +149,8 @@ class State:
 
     @classmethod
     def new(cls, config: GameConfig, dealer: Dealer) -> State:
+        if cls is State:
+            cls = state_class(config)  # the edition's class: State.new(saboteur2 config) is a Saboteur 2 game
         state = cls(config, dealer)
         state._start_round(dealer.public_random(config.players))
         return state
