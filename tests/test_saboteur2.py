@@ -39,7 +39,8 @@ from saboteur_p2p.rules.saboteur2 import Saboteur2State
 from saboteur_p2p.rules.serialize import state_to_data
 from saboteur_p2p.rules.state import Phase
 
-from conftest import BREAK, GOALS_TSS, MAP, REPAIR, ROCKFALL, path
+from conftest import BREAK, GOALS_TSS, MAP, REPAIR, ROCKFALL, face, path
+from conftest import hand_card as held
 
 B, G, BOSS, PROF, GEO, SAB = (
     Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.BOSS, Role.PROFITEER, Role.GEOLOGIST, Role.SABOTEUR,
@@ -85,10 +86,6 @@ MIDDLE_TREASURE = (C.STONE_NE, C.TREASURE, C.STONE_NW)
 
 def config2(players: int, rounds: int = 3) -> GameConfig:
     return GameConfig(players, "saboteur2", rounds=rounds)
-
-
-def face(item: Card | str) -> Card:
-    return path(item)[0] if isinstance(item, str) else item
 
 
 def build2(
@@ -174,14 +171,6 @@ def build2(
     state._legal = None
     state._board_shared = False
     return state
-
-
-def held(state: Saboteur2State, seat: int, item: Card | str) -> int:
-    """The lowest handle in ``seat``'s hand with this face."""
-    wanted = face(item)
-    handles = sorted(h for h in state.hands[seat] if state.faces[h] == wanted)
-    assert handles, f"seat {seat} holds no {wanted}"
-    return handles[0]
 
 
 def fingerprint(state: Saboteur2State) -> Any:
