@@ -141,8 +141,12 @@ def _in_words(action: AnyAction) -> str:
     return ""
 
 
-def narrate(events: Sequence[Event], names: Sequence[str]) -> Iterator[str]:
-    """Public events as lines of text, for a move-by-move account of a game."""
+def narrate(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> Iterator[str]:
+    """Public events as lines of text, for a move-by-move account of a game.
+
+    With a ``viewer`` (a seat at the table, not an onlooker), the Saboteur 2 gold pieces won
+    by others are not counted out: their totals are secret until the game ends (RULES.md 8).
+    """
     unit = "nuggets"
     for event in events:
         if isinstance(event, RoundStarted):
@@ -162,7 +166,10 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> Iterator[str]:
         elif isinstance(event, GoldReceived):
             yield f"   P{event.player} receives {event.cards} gold card(s)"
         elif isinstance(event, PiecesWon):
-            yield f"   P{event.player} wins {event.pieces} gold piece(s)"
+            if viewer is None or event.player == viewer:
+                yield f"   P{event.player} wins {event.pieces} gold piece(s)"
+            else:
+                yield f"   P{event.player} wins gold"
         elif isinstance(event, Stolen):
             if event.victim is None:
                 yield f"   P{event.thief} steals nothing"

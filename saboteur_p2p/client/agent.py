@@ -72,7 +72,7 @@ class ClientAgent:
         self._commits += 1
         events = state.events[self._heard_events:]
         self._heard_events = len(state.events)
-        lines = [LogLine(LogKind.EVENT, line) for line in narrate(events, self.names)]
+        lines = [LogLine(LogKind.EVENT, line) for line in narrate(events, self.names, self.seat)]
         last_round = None
         played = set()
         for event in events:
@@ -212,7 +212,9 @@ class ClientAgent:
 
     def _gold_line(self, event: PiecesWon | Stolen) -> str:
         if isinstance(event, PiecesWon):
-            return f"{self._who(event.player)} won {event.pieces} gold piece(s)"
+            if event.player != self.seat:
+                return f"{self._who(event.player)} won gold"  # how much is secret (RULES.md 8)
+            return f"you won {event.pieces} gold piece(s)"
         if event.victim is None:
             return f"{self._who(event.thief)} stole nothing"
         return f"{self._who(event.thief)} stole a gold piece from {self._who(event.victim)}"

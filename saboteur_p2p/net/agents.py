@@ -109,7 +109,7 @@ class LineAgent:
             self.say(line)
 
     def heard(self, state: State) -> None:
-        for line in narrate(state.events[self.heard_events:], self.names):
+        for line in narrate(state.events[self.heard_events:], self.names, self.seat_no):
             self.say(line)
         self.heard_events = len(state.events)
 
