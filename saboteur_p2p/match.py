@@ -41,6 +41,8 @@ class GameRecord:
     winners: tuple[int, ...] = ()
     roles: list[tuple[Role, ...]] = field(default_factory=list)
     round_winners: list[Winners] = field(default_factory=list)
+    #: Saboteur 2: the seats trapped at the end of each round (they win nothing)
+    round_trapped: list[tuple[int, ...]] = field(default_factory=list)
     incidents: list[Incident] = field(default_factory=list)
 
     def to_data(self) -> dict[str, Any]:
@@ -94,6 +96,7 @@ def play_game(
     record.winners = tuple(i for i, s in enumerate(record.scores) if s == best)
     record.roles = [r.roles for r in state.results]
     record.round_winners = [r.winners for r in state.results]
+    record.round_trapped = [r.trapped for r in state.results]
     for seat in seats:
         record.incidents += seat.incidents
     return record

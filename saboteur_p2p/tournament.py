@@ -46,6 +46,7 @@ class GameSummary:
     roles: tuple[tuple[Role, ...], ...]
     round_winners: tuple[Winners, ...]
     incidents: tuple[str, ...]
+    round_trapped: tuple[tuple[int, ...], ...] = ()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -67,6 +68,7 @@ def run_one(spec: TournamentSpec, index: int) -> GameSummary:
         tuple(record.roles),
         tuple(record.round_winners),
         tuple(f"game {index} seat {i.seat} ({i.bot}) {i.kind}: {i.detail}" for i in record.incidents),
+        tuple(record.round_trapped),
     )
 
 
@@ -225,13 +227,14 @@ class StatsCollector:
                     stats.shared_wins += 1
                 else:
                     stats.outright_wins += 1
-        for roles, winners in zip(game.roles, game.round_winners):
+        trapped_in = game.round_trapped or ((),) * len(game.roles)
+        for roles, winners, trapped in zip(game.roles, game.round_winners, trapped_in):
             report.rounds += 1
             report.team_wins[winners.value] += 1
             for seat, name in enumerate(game.lineup):
                 stats = report.bots[name]
                 role = roles[seat]
-                won = role_won(role, winners)
+                won = role_won(role, winners) and seat not in trapped  # a trapped player never wins
                 if role in MINERS:
                     stats.miner_rounds += 1
                     stats.miner_wins += won

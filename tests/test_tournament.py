@@ -5,7 +5,7 @@ import json
 
 from saboteur_p2p.cli import main
 from saboteur_p2p.rules import Role, Winners
-from saboteur_p2p.tournament import TournamentSpec, lineup, role_won, run_tournament
+from saboteur_p2p.tournament import GameSummary, StatsCollector, TournamentSpec, lineup, role_won, run_tournament
 
 
 def test_every_bot_gets_every_seat_equally_often():
@@ -77,6 +77,17 @@ def test_role_wins_follow_the_saboteur2_rules():
     assert role_won(Role.PROFITEER, Winners.SABOTEURS) and role_won(Role.PROFITEER, Winners.BLUE_TEAM)
     assert not role_won(Role.GEOLOGIST, Winners.BOTH_TEAMS)
     assert role_won(Role.GOLD_DIGGER, Winners.GOLD_DIGGERS) and role_won(Role.SABOTEUR, Winners.SABOTEURS)
+
+
+def test_a_trapped_player_on_the_winning_side_is_not_counted_a_winner():
+    spec = TournamentSpec(3, 1, ("a", "b", "c"), seed=0, edition="saboteur2")
+    collector = StatsCollector(spec)
+    roles = (Role.BLUE_DIGGER, Role.BLUE_DIGGER, Role.SABOTEUR)
+    collector.add(GameSummary(0, ("a", "b", "c"), (3, 0, 0), (0,), (roles,), (Winners.BLUE_TEAM,), (), ((1,),)))
+    bots = collector.report.bots
+    assert (bots["a"].miner_rounds, bots["a"].miner_wins) == (1, 1)
+    assert (bots["b"].miner_rounds, bots["b"].miner_wins) == (1, 0)  # trapped: RULES.md 8
+    assert bots["b"].roles[Role.BLUE_DIGGER] == [1, 0]
 
 
 def test_cli_tournament_saboteur2(tmp_path, capsys):

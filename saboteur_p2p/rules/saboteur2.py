@@ -439,7 +439,8 @@ class Saboteur2State(State):
 
     def _finish_round(self) -> None:
         roles = self.revealed_roles or ()
-        self.results.append(RoundResult(self.round, self.round_winners, roles, tuple(self.round_gold), tuple(self.round_pieces)))
+        trapped = tuple(s for s, card in enumerate(self.trapped) if card is not None)
+        self.results.append(RoundResult(self.round, self.round_winners, roles, tuple(self.round_gold), tuple(self.round_pieces), trapped))
         if self.round >= self.config.rounds:
             self._end_game()
             return

@@ -62,7 +62,7 @@ def state_to_data(state: State) -> dict[str, Any]:
         "results": [
             {
                 "round": r.round, "winners": r.winners.value, "roles": [x.value for x in r.roles],
-                "gold_cards": list(r.gold_cards), "gold_pieces": list(r.gold_pieces),
+                "gold_cards": list(r.gold_cards), "gold_pieces": list(r.gold_pieces), "trapped": list(r.trapped),
             }
             for r in state.results
         ],
@@ -148,6 +148,7 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
         RoundResult(
             int(r["round"]), Winners(r["winners"]), tuple(Role(x) for x in r["roles"]),
             tuple(int(g) for g in r["gold_cards"]), tuple(int(g) for g in r.get("gold_pieces", ())),
+            tuple(int(s) for s in r.get("trapped", ())),
         )
         for r in data["results"]
     ]

@@ -76,6 +76,8 @@ class RoundResult:
     """How many gold cards each seat received this round (base game)."""
     gold_pieces: tuple[int, ...] = ()
     """Saboteur 2: the gold pieces each seat gained (or lost to thieves) this round."""
+    trapped: tuple[int, ...] = ()
+    """Saboteur 2: the seats trapped at the round's end (never winners, RULES.md 8)."""
 
 
 class Game:
