@@ -212,7 +212,7 @@ def test_placing_a_path_card_with_keys():
         assert placed["move"].startswith("path ")
         h.keys(ENTER)
         h.sent(snap)
-        h.wait_for(lambda: placed["move"] in h.played_by_me(), "the table to play it")
+        h.wait_for(lambda: placed["move"] in h.played_by_me(), "the table to play it", timeout=30.0)
 
     harness.play(script)
     assert "H" in harness.output.getvalue() and "╔═0═╗" in harness.output.getvalue()  # the terminal got the maze
