@@ -30,6 +30,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--shuffle-rounds", type=int, default=20)
     parser.add_argument("--bot", default="heuristic")
+    parser.add_argument("--edition", default="base", choices=["base", "saboteur2"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         logs = Path(tmp) / "logs"
@@ -37,7 +38,7 @@ def main() -> None:
             sys.executable, "-m", "saboteur_p2p", "host", "--bind", f"127.0.0.1:{free_port()}",
             "--seats", str(args.players), "--bot", args.bot, "--bots", str(args.players - 1), "--bots-kind", args.bot,
             "--log-dir", str(logs), "--identity", str(logs / "host.identity"),
-            "--shuffle-rounds", str(args.shuffle_rounds), "--quiet",
+            "--shuffle-rounds", str(args.shuffle_rounds), "--edition", args.edition, "--quiet",
         ]
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
@@ -53,7 +54,7 @@ def main() -> None:
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
     memory = [s["peak_rss_kib"] / 1024 for s in stats]
-    print(f"{args.players} {args.bot} peers, k={args.shuffle_rounds}: full 3-round game in {wall:.1f} s wall "
+    print(f"{args.edition}, {args.players} {args.bot} peers, k={args.shuffle_rounds}: full 3-round game in {wall:.1f} s wall "
           f"(lobby and process start included)")
     print(f"log: {records} records; sent: {messages} record messages, {sent / 1e6:.1f} MB in all (pings excluded)")
     print(f"turn latency over {len(latencies)} moves: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
