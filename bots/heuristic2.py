@@ -285,7 +285,7 @@ class Saboteur2Heuristic(HeuristicBot):
         if not victims:
             return legal[0]
         hostility = self.suspicion
-        return max(victims, key=lambda a: (self.tally[a.target], hostility[a.target], -a.target))  # type: ignore[index]
+        return max(victims, key=lambda a: (self.tally[a.target], hostility[a.target], -a.target))  # type: ignore[index,operator]
 
     def _play(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         turn = self._turn(view)
@@ -298,7 +298,7 @@ class Saboteur2Heuristic(HeuristicBot):
         for action in legal:
             cls = action.__class__
             if cls is PlacePath:
-                face = faces[action.card]  # type: ignore[union-attr]
+                face = faces[action.card]  # type: ignore[union-attr,index]
                 key = (id(face), action.turned, action.cell)  # type: ignore[union-attr]
                 score = memo.get(key)
                 if score is None:

@@ -7,11 +7,8 @@ dealer only when the rules reveal them (see dealer.py).
 """
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
-from typing import Sequence
-
 from . import cards as C
+from . import gold_handout
 from .actions import (
     AnyAction,
     BreakTool,
@@ -36,48 +33,14 @@ from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, R
 from .config import GameConfig
 from .dealer import Deck, Dealer, TrustedDealer
 from .errors import IllegalActionError, InvalidActionError
-from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, RoundEnded, RoundStarted
-from .gold import gold_choices, saboteur_share
+from .events import CardPlayed, Event, GoalRevealed, RoundStarted
+from .gold import gold_choices
+from .phases import Phase, RoundResult, Winners
 from .view import PlayerView
 
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
-
-
-class Phase(enum.Enum):
-    PLAY = "play"
-    ORIENT = "orient"  # the player who reached a stone chooses its turn
-    KEEP_GOLD = "keep-gold"  # gold-diggers keep one of the cards passed to them
-    TAKE_GOLD = "take-gold"  # a winner takes cards worth an exact amount from the pile
-    STEAL = "steal"  # Saboteur 2: a thief takes a gold piece from another player
-    GAME_OVER = "game-over"
-
-
-class Winners(enum.Enum):
-    GOLD_DIGGERS = "gold-diggers"
-    SABOTEURS = "saboteurs"
-    SELFISH_DWARF = "selfish-dwarf"
-    # Saboteur 2 (RULES.md 8)
-    BLUE_TEAM = "blue-team"
-    GREEN_TEAM = "green-team"
-    BOTH_TEAMS = "both-teams"
-    BOSS = "boss"
-    PROFITEER = "profiteer"
-    NOBODY = "nobody"
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    round: int
-    winners: Winners
-    roles: tuple[Role, ...]
-    gold_cards: tuple[int, ...]
-    """How many gold cards each seat received this round (base game)."""
-    gold_pieces: tuple[int, ...] = ()
-    """Saboteur 2: the gold pieces each seat gained (or lost to thieves) this round."""
-    trapped: tuple[int, ...] = ()
-    """Saboteur 2: the seats trapped at the round's end (never winners, RULES.md 8)."""
 
 
 class Game:
@@ -286,22 +249,13 @@ class State:
                 slot = self.pending_stones[0]
                 self._legal = [OrientStone(slot, False), OrientStone(slot, True)]
             elif self.phase is Phase.KEEP_GOLD:
-                self._legal = [KeepGold(g) for g in self._distinct_gold(self.offered)]
+                self._legal = [KeepGold(g) for g in gold_handout.distinct_gold(self, self.offered)]
             elif self.phase is Phase.TAKE_GOLD:
-                choices = gold_choices(self._pile_values(), self.take_queue[0][1])
+                choices = gold_choices(gold_handout.pile_values(self), self.take_queue[0][1])
                 self._legal = [TakeGold(c) for c in choices] or [TakeGold(())]
             else:
                 self._legal = []
         return self._legal
-
-    def _distinct_gold(self, handles: Sequence[int]) -> list[int]:
-        seen: dict[int, int] = {}
-        for g in sorted(handles):
-            seen.setdefault(self.gold_faces[g].nuggets, g)
-        return sorted(seen.values())
-
-    def _pile_values(self) -> list[tuple[int, int]]:
-        return [(g, self.gold_faces[g].nuggets) for g in self.gold_pile]
 
     def _legal_play(self) -> list[AnyAction]:
         p = self.current
@@ -395,31 +349,8 @@ class State:
                 raise IllegalActionError(action, f"gold card {action.gold} was not passed to player {self.current}")
             return action
         if phase is Phase.TAKE_GOLD:
-            return self._check_take(action)
+            return gold_handout.check_take(self, action)
         return self._check_turn(action)
-
-    def _check_take(self, action: AnyAction) -> AnyAction:
-        if not isinstance(action, TakeGold):
-            raise IllegalActionError(action, f"player {self.current} must take gold from the pile")
-        if len(set(action.golds)) != len(action.golds):
-            raise IllegalActionError(action, "a gold card is named twice")
-        missing = [g for g in action.golds if g not in self.gold_pile]
-        if missing:
-            raise IllegalActionError(action, f"gold card(s) {missing} are not in the gold pile")
-        amount = self.take_queue[0][1]
-        if not all(g in self.gold_faces for g in self.gold_pile):
-            # Only the taker was shown the pile: the values are checked when the gold is
-            # revealed at the end of the game (_end_game).
-            return action
-        values = [self.gold_faces[g].nuggets for g in action.golds]
-        if 0 in values:
-            raise IllegalActionError(action, "worthless stones are not taken as gold")
-        choices = gold_choices(self._pile_values(), amount)
-        target = sum(self.gold_faces[g].nuggets for g in choices[0]) if choices else 0
-        if sum(values) != target:
-            rule = f"the cards must be worth exactly {amount}" if target == amount else f"the pile cannot make {amount}; take cards worth {target}"
-            raise IllegalActionError(action, rule)
-        return action
 
     def _resolve_card(self, action: AnyAction, wanted: ActionKind, tool: Tool | None) -> int:
         hand = self.hands[self.current]
@@ -520,10 +451,10 @@ class State:
             self._apply_orient(action)
         elif phase is Phase.KEEP_GOLD:
             assert isinstance(action, KeepGold)
-            self._apply_keep(action.gold)
+            gold_handout.apply_keep(self, action.gold)
         elif phase is Phase.TAKE_GOLD:
             assert isinstance(action, TakeGold)
-            self._apply_take(action.golds)
+            gold_handout.apply_take(self, action.golds)
 
     def _reveal_played(self, card: int) -> Card:
         face = self.dealer.reveal(Deck.DRAW, card, None)
@@ -652,99 +583,8 @@ class State:
     # -- end of a round and gold -----------------------------------------------------
 
     def _end_round(self, finder: int | None) -> None:
-        n = self.players
-        for handle, role in zip(self.roles, self.dealer.reveal_many(Deck.ROLES, self.roles)):
-            assert isinstance(role, C.RoleCard)
-            self.role_faces[handle] = role.role
-        roles = tuple(self.role_faces[self.roles[s]] for s in range(n))
-        self.revealed_roles = roles
-        self.round_gold = [0] * n
-        self.offered, self.keep_order, self.take_queue = [], [], []
-        if finder is not None:
-            self._plan_digger_gold(finder, roles)
-        else:
-            saboteurs = [(self.last_player + k) % n for k in range(1, n + 1)]
-            saboteurs = [s for s in saboteurs if roles[s] is Role.SABOTEUR]
-            self.round_winners = Winners.SABOTEURS if saboteurs else Winners.NOBODY
-            share = saboteur_share(len(saboteurs))
-            self.take_queue = [(s, share) for s in saboteurs]
-        self.events.append(RoundEnded(self.round, self.round_winners.value, roles, self.last_player))
-        self._advance_gold()
-
-    def _plan_digger_gold(self, finder: int, roles: tuple[Role, ...]) -> None:
-        n = self.players
-        if roles[finder] is Role.SELFISH_DWARF:
-            self.round_winners = Winners.SELFISH_DWARF
-            self.take_queue = [(finder, 4)]
-            return
-        against = [(finder - k) % n for k in range(n)]
-        diggers = [s for s in against if roles[s] is Role.GOLD_DIGGER]
-        if not diggers:
-            self.round_winners = Winners.NOBODY
-            return
-        self.round_winners = Winners.GOLD_DIGGERS
-        if self.config.has("tournament-roles"):
-            self.take_queue = [(diggers[0], 3)] + [(d, 2) for d in diggers[1:]]
-            return
-        # RULES.md 5, gold-per-player: one card per player, but 9 with 10 players
-        count = min(n, 9) if self.config.has("gold-per-player") else len(diggers)
-        if self.config.has("broken-tools-forfeit"):
-            diggers = [d for d in diggers if not self.broken[d]]
-        if not diggers:
-            return  # RULES.md 7: every gold-digger has a broken tool; the gold stays in the pile
-        self.keep_order = diggers
-        self.offered = [self.gold_pile.pop() for _ in range(min(count, len(self.gold_pile)))]
-
-    def _advance_gold(self) -> None:
-        """Hand out gold until a player must choose, then finish the round."""
-        while True:
-            if self.keep_order and self.offered:
-                chooser = self.keep_order[0]
-                if len(self.offered) == 1:
-                    self._give(chooser, [self.offered.pop()])
-                    continue
-                self._show_gold(self.offered, chooser)
-                self.phase, self.current = Phase.KEEP_GOLD, chooser
-                return
-            if self.take_queue:
-                taker, amount = self.take_queue[0]
-                if not self.gold_pile:
-                    self.take_queue.pop(0)
-                    continue
-                self._show_gold(self.gold_pile, taker)
-                self.gold_pile_seen = True
-                self.phase, self.current = Phase.TAKE_GOLD, taker
-                return
-            self._finish_round()
-            return
-
-    def _show_gold(self, handles: Sequence[int], seat: int) -> None:
-        audience = frozenset((seat,))
-        for g in handles:
-            face = self.dealer.reveal(Deck.GOLD, g, audience)
-            if face is not None:
-                self.gold_faces[g] = face  # type: ignore[assignment]
-
-    def _give(self, seat: int, golds: list[int]) -> None:
-        self.gold_of[seat] += golds
-        self.round_gold[seat] += len(golds)
-        self._show_gold(golds, seat)
-        self.events.append(GoldReceived(seat, len(golds)))
-
-    def _apply_keep(self, gold: int) -> None:
-        self.offered.remove(gold)
-        self._give(self.keep_order[0], [gold])
-        self.keep_order.append(self.keep_order.pop(0))
-        self._advance_gold()
-
-    def _apply_take(self, golds: tuple[int, ...]) -> None:
-        taker, amount = self.take_queue.pop(0)
-        if not all(g in self.gold_faces for g in self.gold_pile):
-            self.unchecked_takes.append((taker, golds, amount))
-        for g in golds:
-            self.gold_pile.remove(g)
-        self._give(taker, list(golds))
-        self._advance_gold()
+        """Show the roles and hand out the gold (gold_handout.py); ``finder`` reached the treasure."""
+        gold_handout.end_round(self, finder)
 
     def _finish_round(self) -> None:
         self.results.append(RoundResult(self.round, self.round_winners, self.revealed_roles or (), tuple(self.round_gold)))
@@ -759,21 +599,7 @@ class State:
         self._start_round(first)
 
     def _end_game(self) -> None:
-        held = [g for golds in self.gold_of for g in golds]
-        for g, face in zip(held, self.dealer.reveal_many(Deck.GOLD, held)):
-            self.gold_faces[g] = face  # type: ignore[assignment]
-        for taker, golds, amount in self.unchecked_takes:
-            values = [self.gold_faces[g].nuggets for g in golds]
-            if sum(values) > amount or 0 in values:
-                raise IllegalActionError(
-                    TakeGold(golds), f"player {taker} took gold worth {sum(values)} ({values}), more than {amount} or a stone",
-                    player=taker,
-                )
-        scores = tuple(self.gold_total(s) for s in range(self.players))
-        best = max(scores)
-        self.scores = scores
-        self.phase = Phase.GAME_OVER
-        self.events.append(GameEnded(scores, tuple(s for s in range(self.players) if scores[s] == best)))
+        gold_handout.end_game(self)
 
     # -- set-up of a round -------------------------------------------------------------
 

@@ -1,0 +1,42 @@
+"""Phases of a turn, kinds of round winner, and a round's result: the engine's outcome data."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .cards import Role
+
+
+class Phase(enum.Enum):
+    PLAY = "play"
+    ORIENT = "orient"  # the player who reached a stone chooses its turn
+    KEEP_GOLD = "keep-gold"  # gold-diggers keep one of the cards passed to them
+    TAKE_GOLD = "take-gold"  # a winner takes cards worth an exact amount from the pile
+    STEAL = "steal"  # Saboteur 2: a thief takes a gold piece from another player
+    GAME_OVER = "game-over"
+
+
+class Winners(enum.Enum):
+    GOLD_DIGGERS = "gold-diggers"
+    SABOTEURS = "saboteurs"
+    SELFISH_DWARF = "selfish-dwarf"
+    # Saboteur 2 (RULES.md 8)
+    BLUE_TEAM = "blue-team"
+    GREEN_TEAM = "green-team"
+    BOTH_TEAMS = "both-teams"
+    BOSS = "boss"
+    PROFITEER = "profiteer"
+    NOBODY = "nobody"
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    round: int
+    winners: Winners
+    roles: tuple[Role, ...]
+    gold_cards: tuple[int, ...]
+    """How many gold cards each seat received this round (base game)."""
+    gold_pieces: tuple[int, ...] = ()
+    """Saboteur 2: the gold pieces each seat gained (or lost to thieves) this round."""
+    trapped: tuple[int, ...] = ()
+    """Saboteur 2: the seats trapped at the round's end (never winners, RULES.md 8)."""
