@@ -44,6 +44,7 @@ class Harness:
         self.pipe: PipeInput
         self.app: ClientApp
         self.run: ClientRun[object] | None = None
+        self.table_thread: threading.Thread | None = None
 
     # -- running ---------------------------------------------------------------------
 
@@ -77,7 +78,7 @@ class Harness:
             threading.Thread(target=run_script, daemon=True).start()
             if session is None:
                 attach(ClientApp(self.agent, input=pipe, output=output))
-                self.table.start_thread(timeout=timeout)
+                self.table_thread = self.table.start_thread(timeout=timeout)
                 result = self.app.run()
             else:
                 self.run = run_client(session, self.agent, input=pipe, output=output, on_app=attach)
@@ -85,6 +86,14 @@ class Harness:
         if errors:
             raise errors[0]
         return result
+
+    def _table_state(self) -> str:
+        """How the local table stands, for a failure message (a table that stopped explains a wait)."""
+        if self.table_thread is None:
+            return "no local table"
+        if self.table_thread.is_alive():
+            return f"table running, turn of seat {self.table.state.current_player()}, {len(self.table.state.events)} events"
+        return f"table stopped: {getattr(self.table, 'result', 'it raised (see the captured stderr)')}"
 
     def exit(self) -> None:
         if not hasattr(self, "app"):
@@ -113,7 +122,10 @@ class Harness:
         deadline = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; message: {getattr(self, 'app', None) and self.app.ui.message!r}")
+                raise AssertionError(
+                    f"timed out waiting for {what}; message: {getattr(self, 'app', None) and self.app.ui.message!r}; "
+                    f"{self._table_state()}"
+                )
             time.sleep(0.005)
 
     def decision(self) -> Snapshot:
