@@ -550,19 +550,18 @@ class Controller:
 
 
 def _play_on_plausible(view: PlayerView, action: PlayOn) -> bool:
-    """Whether a Saboteur 2 card played on a player looks legal from what the view shows."""
+    """Whether a Saboteur 2 card played on a player looks legal from what the view shows.
+
+    It only picks the target a card starts on when it is not our move: a Theft has one
+    target (ourselves) and Swap your hats any, so neither needs a test here.
+    """
     seat, target, kind = view.seat, action.target, action.kind
-    trapped, thefts = view.trapped, view.thefts
-    if not 0 <= target < len(trapped):
-        return False
-    if kind is ActionKind.THEFT:
-        return target == seat and not thefts[seat]
     if kind is ActionKind.HANDS_OFF:
-        return thefts[target]
+        return view.thefts[target]
     if kind is ActionKind.TRAPPED:
-        return target != seat and not trapped[target]
+        return target != seat and not view.trapped[target]
     if kind is ActionKind.FREE:
-        return trapped[target]
+        return view.trapped[target]
     if kind in (ActionKind.SWAP_HAND, ActionKind.INSPECTION):
         return target != seat
     return True
