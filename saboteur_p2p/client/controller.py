@@ -120,7 +120,7 @@ class Controller:
         if view is None:
             return ()
         if snap.decision is not None and view.phase in ("take-gold", "steal"):
-            return tuple(snap.decision.legal_texts())
+            return snap.decision.legal_texts
         marked = self.marked(snap)
         if marked:
             return self._marked_options(snap, marked)
@@ -470,7 +470,7 @@ class Controller:
             if decision is None:
                 self.ui.say("it is not your move", "error")
                 return False
-            texts = decision.legal_texts()
+            texts = decision.legal_texts
             self.link.note(f"legal now ({len(texts)}): " + "; ".join(texts[:60]) + (" ..." if len(texts) > 60 else ""))
             return True
         return self.attempt(text)
@@ -506,7 +506,7 @@ class Controller:
         snap = self.snapshot()
         lines = list(COMMANDS)
         if snap.decision is not None:
-            lines += snap.decision.legal_texts()
+            lines += snap.decision.legal_texts
         else:
             lines += list(VERBS)
             view = snap.view

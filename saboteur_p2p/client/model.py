@@ -6,6 +6,7 @@ never changed afterwards.  ``UIState`` belongs to the UI thread alone.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -79,8 +80,10 @@ class Decision:
     legal: tuple[AnyAction, ...]
     checker: State
 
-    def legal_texts(self) -> list[str]:
-        return [str(a) for a in self.legal]
+    @functools.cached_property
+    def legal_texts(self) -> tuple[str, ...]:
+        """The legal actions in their text form, made once: completion asks at every keypress."""
+        return tuple(str(a) for a in self.legal)
 
 
 @dataclass(frozen=True)
