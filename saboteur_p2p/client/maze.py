@@ -25,6 +25,7 @@ from typing import Iterable
 
 from ..rules import ActionCard, ActionKind, Board, Door, GoldCard, PathCard, PathKind
 from ..rules.cards import E, N, S, W
+from .model import TOOL_SHORT
 
 Cell = tuple[int, int]
 Fragments = list[tuple[str, str]]
@@ -203,10 +204,9 @@ def gold_rows(card: GoldCard) -> list[str]:
 
 
 def _tools(card: ActionCard) -> str:
-    names = {"pickaxe": "pick", "lantern": "lamp", "cart": "cart"}
     if len(card.tools) == 1:
-        return names[card.tools[0].value]
-    return "/".join(names[t.value][:2] for t in card.tools)
+        return TOOL_SHORT[card.tools[0].value]
+    return "/".join(TOOL_SHORT[t.value][:2] for t in card.tools)
 
 
 # -- the maze panel ----------------------------------------------------------------
