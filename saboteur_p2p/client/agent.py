@@ -99,7 +99,7 @@ class ClientAgent:
             changes: dict[str, Any] = {"view": view, "decision": None, "back": self._snapshot.back - played}
             if last_round is not None:
                 changes["last_round"] = last_round
-            self._snapshot = _replace(self._snapshot, **changes)
+            self._snapshot = replace(self._snapshot, **changes)
         self._changed()
 
     def poll_move(self, node: Any) -> str | None:
@@ -110,10 +110,7 @@ class ClientAgent:
             self._decision_key = key
             self._decision_id += 1
             decision = Decision(self._decision_id, tuple(state.legal_actions()), state.clone())
-            view = state.view_for(self.seat)
-            with self._lock:
-                self._snapshot = _replace(self._snapshot, view=view, decision=decision)
-            self._changed()
+            self._publish(view=state.view_for(self.seat), decision=decision)
         while True:
             try:
                 decision_id, text = self._moves.get_nowait()
@@ -153,15 +150,15 @@ class ClientAgent:
         with self._lock:
             snap = self._snapshot
             if away:
-                self._snapshot = _replace(snap, away=snap.away | {seat}, back=snap.back - {seat})
+                self._snapshot = replace(snap, away=snap.away | {seat}, back=snap.back - {seat})
             else:
-                self._snapshot = _replace(snap, away=snap.away - {seat}, back=snap.back | {seat})
+                self._snapshot = replace(snap, away=snap.away - {seat}, back=snap.back | {seat})
         self._changed()
 
     def session_ended(self, message: str) -> None:
         """The session returned (or failed): no more moves will be asked for."""
         with self._lock:
-            self._snapshot = _replace(self._snapshot, decision=None, ended=message)
+            self._snapshot = replace(self._snapshot, decision=None, ended=message)
         self.say(message)
 
     # -- the UI side (main thread) ---------------------------------------------------------
@@ -249,13 +246,9 @@ class ClientAgent:
 
     def _publish(self, **changes: Any) -> None:
         with self._lock:
-            self._snapshot = _replace(self._snapshot, **changes)
+            self._snapshot = replace(self._snapshot, **changes)
         self._changed()
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
-
-
-def _replace(snap: Snapshot, **changes: Any) -> Snapshot:
-    return replace(snap, **changes)
