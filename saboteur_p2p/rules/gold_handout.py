@@ -4,19 +4,18 @@ The gold-diggers pass the gold cards drawn by the treasure finder round against 
 each keeping one (phase keep-gold); saboteurs, a selfish dwarf and tournament-roles diggers
 take cards worth an exact amount from the pile (phase take-gold).  A taker's engine sees the
 pile; the other engines cannot check the take until the gold is revealed at the game's end
-(``end_game``).  These functions work on a ``State``; Saboteur 2 pays in pieces instead
+(``reveal_gold``).  These functions work on a ``State``; Saboteur 2 pays in pieces instead
 (saboteur2.py, scoring2.py).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from . import cards as C
 from .actions import AnyAction, TakeGold
 from .cards import Role
 from .dealer import Deck
 from .errors import IllegalActionError
-from .events import GameEnded, GoldReceived, RoundEnded
+from .events import GoldReceived, RoundEnded
 from .gold import gold_choices, saboteur_share
 from .phases import Phase, Winners
 
@@ -61,11 +60,7 @@ def check_take(state: State, action: AnyAction) -> AnyAction:
 
 def end_round(state: State, finder: int | None) -> None:
     n = state.config.players
-    for handle, role in zip(state.roles, state.dealer.reveal_many(Deck.ROLES, state.roles)):
-        assert isinstance(role, C.RoleCard)
-        state.role_faces[handle] = role.role
-    roles = tuple(state.role_faces[state.roles[s]] for s in range(n))
-    state.revealed_roles = roles
+    roles = state._reveal_roles()
     state.round_gold = [0] * n
     state.offered, state.keep_order, state.take_queue = [], [], []
     if finder is not None:
@@ -161,7 +156,9 @@ def apply_take(state: State, golds: tuple[int, ...]) -> None:
     advance_gold(state)
 
 
-def end_game(state: State) -> None:
+def reveal_gold(state: State) -> None:
+    """The end of the game: every gold card is shown, and the takes nobody could check
+    when they were made are checked now (the taker is blamed if one was too much)."""
     held = [g for golds in state.gold_of for g in golds]
     for g, face in zip(held, state.dealer.reveal_many(Deck.GOLD, held)):
         state.gold_faces[g] = face  # type: ignore[assignment]
@@ -172,8 +169,3 @@ def end_game(state: State) -> None:
                 TakeGold(golds), f"player {taker} took gold worth {sum(values)} ({values}), more than {amount} or a stone",
                 player=taker,
             )
-    scores = tuple(state.gold_total(s) for s in range(state.config.players))
-    best = max(scores)
-    state.scores = scores
-    state.phase = Phase.GAME_OVER
-    state.events.append(GameEnded(scores, tuple(s for s in range(state.config.players) if scores[s] == best)))

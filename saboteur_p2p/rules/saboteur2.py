@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any
 
 from . import cards as C
 from .actions import (
@@ -20,22 +19,25 @@ from .actions import (
     AnyAction,
     Clear,
     Pass,
-    PlacePath,
     PlayOn,
     Steal,
     clear,
     pass_card,
-    place_path,
     play_on,
 )
 from .board import GOAL_CELLS
 from .cards import ActionCard, ActionKind, Card, PathCard, PathKind, Role, Tool
-from .dealer import Deck
+from .config import GameConfig
+from .dealer import Dealer, Deck
 from .errors import IllegalActionError, InvalidActionError
-from .events import CardPlayed, GameEnded, PiecesWon, RoundEnded, Stolen
+from .events import CardPlayed, PiecesWon, RoundEnded, Stolen
 from .scoring2 import score_round, theft_order
 from .state import Phase, RoundResult, State
 from .view import PlayerView
+
+#: The edition's per-seat or per-round lists of numbers (None where nothing lies), copied by
+#: ``clone`` and saved as they are by serialize.py.
+NUMBER_LISTS = ("trapped", "thefts", "theft_played", "pieces", "round_pieces", "steal_queue", "discarded_roles", "set_aside_cards")
 
 #: Saboteur 2 cards played on a player that go in front of them and stay there.
 _STAYS = (ActionKind.THEFT, ActionKind.TRAPPED)
@@ -44,7 +46,7 @@ _STAYS = (ActionKind.THEFT, ActionKind.TRAPPED)
 class Saboteur2State(State):
     """A game of Saboteur 2 for 2 to 12 players."""
 
-    def __init__(self, config: Any, dealer: Any) -> None:
+    def __init__(self, config: GameConfig, dealer: Dealer) -> None:
         super().__init__(config, dealer)
         n = config.players
         #: card handles lying in front of each player (None: nothing of that kind)
@@ -66,15 +68,9 @@ class Saboteur2State(State):
     def clone(self) -> Saboteur2State:
         other = super().clone()
         assert isinstance(other, Saboteur2State)
-        other.trapped = list(self.trapped)
-        other.thefts = list(self.thefts)
-        other.theft_played = list(self.theft_played)
-        other.pieces = list(self.pieces)
-        other.round_pieces = list(self.round_pieces)
-        other.steal_queue = list(self.steal_queue)
+        for name in NUMBER_LISTS:
+            setattr(other, name, list(getattr(self, name)))
         other.role_seen = [set(s) for s in self.role_seen]
-        other.discarded_roles = list(self.discarded_roles)
-        other.set_aside_cards = list(self.set_aside_cards)
         return other
 
     # -- queries -----------------------------------------------------------------------
@@ -85,6 +81,11 @@ class Saboteur2State(State):
     def blocked(self, seat: int) -> bool:
         """Whether ``seat`` may not play path cards (a broken tool or Trapped!)."""
         return bool(self.broken[seat]) or self.trapped[seat] is not None
+
+    def _path_block(self, seat: int) -> str | None:
+        if self.trapped[seat] is not None:
+            return f"player {seat} is trapped and may not play path cards"
+        return super()._path_block(seat)
 
     def known_roles(self, seat: int) -> dict[int, Role]:
         """The other players' dwarf cards ``seat`` has inspected and that are still theirs."""
@@ -140,16 +141,6 @@ class Saboteur2State(State):
         actions += self._clears(p, hand)
         actions += self._passes(hand)
         return actions
-
-    def _placements(self, h: int, face: PathCard) -> list[AnyAction]:
-        board = self.board
-        turns = (False,) if face.symmetric else (False, True)
-        moves: list[AnyAction] = []
-        for turned in turns:
-            openings = face.turned_openings if turned else face.openings
-            cells = board.ladder_cells(openings) if face.ladder else board.cells_for_openings[openings]
-            moves += [place_path(h, x, y, turned) for x, y in cells]
-        return moves
 
     def _clears(self, p: int, hand: list[int]) -> list[AnyAction]:
         if len(hand) < 2:
@@ -230,20 +221,6 @@ class Saboteur2State(State):
         return super()._check(action)
 
     def _check_turn(self, action: AnyAction) -> AnyAction:
-        p = self.current
-        if isinstance(action, PlacePath):
-            face = self._hand_face(action, action.card)
-            if not isinstance(face, PathCard):
-                raise IllegalActionError(action, f"card {action.card} is not a path card")
-            if self.trapped[p] is not None:
-                raise IllegalActionError(action, f"player {p} is trapped and may not play path cards")
-            if self.broken[p]:
-                tools = ", ".join(sorted(t.value for t in self.broken[p]))
-                raise IllegalActionError(action, f"player {p} has a broken tool ({tools}) and may not play path cards")
-            problem = self.board.placement_problem(action.cell, face.turned_segments(action.turned), face.ladder)
-            if problem:
-                raise IllegalActionError(action, problem)
-            return action
         if isinstance(action, PlayOn):
             return self._check_play_on(action)
         if isinstance(action, Clear):
@@ -258,12 +235,6 @@ class Saboteur2State(State):
                 raise IllegalActionError(action, "a card is named twice")
             return action
         return super()._check_turn(action)
-
-    def _check_in_hand(self, action: AnyAction, card: int) -> None:
-        if not isinstance(card, int) or isinstance(card, bool):
-            raise InvalidActionError(f"card handle must be a number in {str(action)!r}")
-        if card not in self.hands[self.current]:
-            raise IllegalActionError(action, f"card {card} is not in player {self.current}'s hand")
 
     def _check_play_on(self, action: PlayOn) -> AnyAction:
         if action.kind not in TARGETED_KINDS:
@@ -373,11 +344,8 @@ class Saboteur2State(State):
         elif kind is ActionKind.SWAP_HAND:
             self.hands[p], self.hands[t] = self.hands[t], self.hands[p]
             for owner in (p, t):
-                audience = frozenset((owner,))
                 for h in self.hands[owner]:
-                    face = self.dealer.reveal(Deck.DRAW, h, audience)
-                    if face is not None:
-                        self.faces[h] = face
+                    self._show_card(h, owner)  # as a draw shows a card to its new owner
             if self.draw_pile:
                 self._draw(t)  # the other player draws first, then the player as after any action
         self._finish_turn(p, action, shown, 1)
@@ -392,11 +360,7 @@ class Saboteur2State(State):
 
     def _end_round(self, finder: int | None) -> None:
         n = self.players
-        for handle, role in zip(self.roles, self.dealer.reveal_many(Deck.ROLES, self.roles)):
-            assert isinstance(role, C.RoleCard)
-            self.role_faces[handle] = role.role
-        roles = tuple(self.role_faces[self.roles[s]] for s in range(n))
-        self.revealed_roles = roles
+        roles = self._reveal_roles()
         ways = None
         if finder is not None:
             slot = next(s for s, face in self.goal_faces.items() if face.kind is PathKind.TREASURE)
@@ -433,26 +397,20 @@ class Saboteur2State(State):
         self.events.append(Stolen(thief, victim))
         self._advance_steals()
 
-    def _finish_round(self) -> None:
-        roles = self.revealed_roles or ()
+    def _round_result(self) -> RoundResult:
         trapped = tuple(s for s, card in enumerate(self.trapped) if card is not None)
-        self.results.append(RoundResult(self.round, self.round_winners, roles, tuple(self.round_gold), tuple(self.round_pieces), trapped))
-        if self.round >= self.config.rounds:
-            self._end_game()
-            return
-        n = self.players
+        return RoundResult(
+            self.round, self.round_winners, self.revealed_roles or (), tuple(self.round_gold), tuple(self.round_pieces), trapped,
+        )
+
+    def _next_first_player(self) -> int:
         if self.config.has("left-of-first-starter"):
-            self._start_round((self.first_player + 1) % n)
-        else:
-            # 002: the player left of whoever played the last card of the round starts
-            self._start_round((self.last_player + 1) % n)
+            return (self.first_player + 1) % self.players
+        # 002: the player left of whoever played the last card of the round starts
+        return (self.last_player + 1) % self.players
 
     def _end_game(self) -> None:
-        scores = tuple(self.pieces)
-        best = max(scores)
-        self.scores = scores
-        self.phase = Phase.GAME_OVER
-        self.events.append(GameEnded(scores, tuple(s for s in range(self.players) if scores[s] == best)))
+        self._declare_winners()  # no gold cards to show: the scores are the pieces
 
     # -- set-up of a round -------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from .board import Board, Tile
 from .cards import GoldCard, PathCard, Role, Tool, face_from_code
 from .config import GameConfig
 from .dealer import Dealer, TrustedDealer
+from .saboteur2 import NUMBER_LISTS
 from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
 from .state import Phase, RoundResult, State, Winners, state_class
 
@@ -74,19 +75,15 @@ def state_to_data(state: State) -> dict[str, Any]:
     return data
 
 
-#: Saboteur 2's extra fields: lists of numbers (or None) per seat, stored as they are.
-_SABOTEUR2_LISTS = ("trapped", "thefts", "theft_played", "pieces", "round_pieces", "steal_queue", "discarded_roles", "set_aside_cards")
-
-
 def _saboteur2_to_data(state: Any) -> dict[str, Any]:
-    data = {name: list(getattr(state, name)) for name in _SABOTEUR2_LISTS}
+    data = {name: list(getattr(state, name)) for name in NUMBER_LISTS}
     data["turns"] = state.turns
     data["role_seen"] = [sorted(seen) for seen in state.role_seen]
     return data
 
 
 def _saboteur2_from_data(state: Any, data: dict[str, Any]) -> None:
-    for name in _SABOTEUR2_LISTS:
+    for name in NUMBER_LISTS:
         setattr(state, name, [None if v is None else int(v) for v in data[name]])
     state.turns = int(data["turns"])
     state.role_seen = [set(int(h) for h in seen) for seen in data["role_seen"]]

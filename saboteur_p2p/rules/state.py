@@ -33,7 +33,7 @@ from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, R
 from .config import GameConfig
 from .dealer import Deck, Dealer, TrustedDealer
 from .errors import IllegalActionError, InvalidActionError
-from .events import CardPlayed, Event, GoalRevealed, RoundStarted
+from .events import CardPlayed, Event, GameEnded, GoalRevealed, RoundStarted
 from .gold import gold_choices
 from .phases import Phase, RoundResult, Winners
 from .view import PlayerView
@@ -51,7 +51,7 @@ class Game:
         self.dealer: Dealer = dealer if dealer is not None else TrustedDealer(seed)
 
     def new_state(self) -> State:
-        return state_class(self.config).new(self.config, self.dealer)
+        return State.new(self.config, self.dealer)  # the edition's class (State.new picks it)
 
 
 def state_class(config: GameConfig) -> type[State]:
@@ -261,11 +261,10 @@ class State:
         p = self.current
         hand = self.hands[p]
         faces = self.faces
-        board = self.board
-        broken = self.broken
         actions: list[AnyAction] = []
         seen: set[int] = set()
         passes: list[AnyAction] = []
+        blocked = self.blocked(p)
         for h in sorted(hand):
             face = faces[h]
             if id(face) in seen:
@@ -273,19 +272,22 @@ class State:
             seen.add(id(face))
             passes.append(pass_card(h))
             if face.__class__ is PathCard:
-                if broken[p]:
-                    continue
-                upright = face.openings  # type: ignore[union-attr]
-                for x, y in board.cells_for_openings[upright]:
-                    actions.append(place_path(h, x, y, False))
-                turned = face.turned_openings  # type: ignore[union-attr]
-                if turned != upright or not face.symmetric:  # type: ignore[union-attr]
-                    for x, y in board.cells_for_openings[turned]:
-                        actions.append(place_path(h, x, y, True))
+                if not blocked:
+                    actions += self._placements(h, face)  # type: ignore[arg-type]
                 continue
             actions += self._action_moves(h, face)  # type: ignore[arg-type]
         actions.extend(passes)
         return actions
+
+    def _placements(self, h: int, face: PathCard) -> list[AnyAction]:
+        """Every legal cell and turn of path card ``h`` (a symmetric card upright only)."""
+        board = self.board
+        moves: list[AnyAction] = []
+        for turned in (False,) if face.symmetric else (False, True):
+            openings = face.turned_openings if turned else face.openings
+            cells = board.ladder_cells(openings) if face.ladder else board.cells_for_openings[openings]
+            moves += [place_path(h, x, y, turned) for x, y in cells]
+        return moves
 
     def _action_moves(self, h: int, face: ActionCard) -> list[AnyAction]:
         """The legal plays of the base game's action card ``h``."""
@@ -363,11 +365,14 @@ class State:
             raise IllegalActionError(action, f"player {self.current} holds no {wanted.value} card{' for the ' + tool.value if tool else ''}")
         return min(candidates)[1]
 
-    def _hand_face(self, action: AnyAction, card: int) -> Card:
+    def _check_in_hand(self, action: AnyAction, card: int) -> None:
         if not isinstance(card, int) or isinstance(card, bool):
             raise InvalidActionError(f"card handle must be a number in {str(action)!r}")
         if card not in self.hands[self.current]:
             raise IllegalActionError(action, f"card {card} is not in player {self.current}'s hand")
+
+    def _hand_face(self, action: AnyAction, card: int) -> Card:
+        self._check_in_hand(action, card)
         face = self.faces.get(card)
         if face is None:
             face = self.dealer.reveal(Deck.DRAW, card, None)
@@ -375,6 +380,17 @@ class State:
                 raise IllegalActionError(action, f"card {card} could not be revealed")
             self.faces[card] = face
         return face
+
+    def blocked(self, seat: int) -> bool:
+        """Whether ``seat`` may not play path cards now."""
+        return bool(self.broken[seat])
+
+    def _path_block(self, seat: int) -> str | None:
+        """Why ``seat`` may not play path cards now (RULES.md 3: a broken tool), or None."""
+        if self.broken[seat]:
+            tools = ", ".join(sorted(t.value for t in self.broken[seat]))
+            return f"player {seat} has a broken tool ({tools}) and may not play path cards"
+        return None
 
     def _check_target(self, action: AnyAction, target: int) -> None:
         if not isinstance(target, int) or not 0 <= target < self.players:
@@ -386,10 +402,7 @@ class State:
             face = self._hand_face(action, action.card)
             if not isinstance(face, PathCard):
                 raise IllegalActionError(action, f"card {action.card} is not a path card")
-            if self.broken[p]:
-                tools = ", ".join(sorted(t.value for t in self.broken[p]))
-                raise IllegalActionError(action, f"player {p} has a broken tool ({tools}) and may not play path cards")
-            problem = self.board.placement_problem(action.cell, face.turned_segments(action.turned))
+            problem = self._path_block(p) or self.board.placement_problem(action.cell, face.turned_segments(action.turned), face.ladder)
             if problem:
                 raise IllegalActionError(action, problem)
             return action
@@ -426,11 +439,7 @@ class State:
         if isinstance(action, Pass):
             if action.more:
                 raise IllegalActionError(action, "in the base game a pass discards exactly one card")
-            # a face-down discard: only that the card is in hand is checked, nothing revealed
-            if not isinstance(action.card, int) or isinstance(action.card, bool):
-                raise InvalidActionError(f"card handle must be a number in {str(action)!r}")
-            if action.card not in self.hands[p]:
-                raise IllegalActionError(action, f"card {action.card} is not in player {p}'s hand")
+            self._check_in_hand(action, action.card)  # a face-down discard: nothing is revealed
             return action
         raise IllegalActionError(action, f"player {p} must play a card now, not {type(action).__name__}")
 
@@ -506,6 +515,10 @@ class State:
     def _draw(self, seat: int) -> None:
         handle = self.draw_pile.pop()
         self.hands[seat].append(handle)
+        self._show_card(handle, seat)
+
+    def _show_card(self, handle: int, seat: int) -> None:
+        """Show a draw-deck card to ``seat`` (this engine learns it if it may see it)."""
         face = self.dealer.reveal(Deck.DRAW, handle, frozenset((seat,)))
         if face is not None:
             self.faces[handle] = face
@@ -586,20 +599,42 @@ class State:
         """Show the roles and hand out the gold (gold_handout.py); ``finder`` reached the treasure."""
         gold_handout.end_round(self, finder)
 
+    def _reveal_roles(self) -> tuple[Role, ...]:
+        """Turn every player's role card face up (the end of a round); returns them by seat."""
+        for handle, role in zip(self.roles, self.dealer.reveal_many(Deck.ROLES, self.roles)):
+            assert isinstance(role, C.RoleCard)
+            self.role_faces[handle] = role.role
+        self.revealed_roles = tuple(self.role_faces[self.roles[s]] for s in range(self.players))
+        return self.revealed_roles
+
     def _finish_round(self) -> None:
-        self.results.append(RoundResult(self.round, self.round_winners, self.revealed_roles or (), tuple(self.round_gold)))
+        self.results.append(self._round_result())
         if self.round >= self.config.rounds:
             self._end_game()
             return
+        self._start_round(self._next_first_player())
+
+    def _round_result(self) -> RoundResult:
+        return RoundResult(self.round, self.round_winners, self.revealed_roles or (), tuple(self.round_gold))
+
+    def _next_first_player(self) -> int:
+        """RULES.md 2.5: left of whoever played the last path card (or of the last first player)."""
         n = self.players
         if self.config.has("left-of-first-starter") or self.last_path_player is None:
-            first = (self.first_player + 1) % n
-        else:
-            first = (self.last_path_player + 1) % n
-        self._start_round(first)
+            return (self.first_player + 1) % n
+        return (self.last_path_player + 1) % n
 
     def _end_game(self) -> None:
-        gold_handout.end_game(self)
+        gold_handout.reveal_gold(self)
+        self._declare_winners()
+
+    def _declare_winners(self) -> None:
+        """The game is over: everyone's gold is the score; the most gold wins (RULES.md 6)."""
+        scores = tuple(self.gold_total(s) for s in range(self.players))
+        best = max(scores)
+        self.scores = scores
+        self.phase = Phase.GAME_OVER
+        self.events.append(GameEnded(scores, tuple(s for s in range(self.players) if scores[s] == best)))
 
     # -- set-up of a round -------------------------------------------------------------
 
