@@ -217,9 +217,7 @@ class ClientAgent:
         return f"{self._who(event.thief)} stole a gold piece from {self._who(event.victim)}"
 
     def _who(self, seat: int) -> str:
-        if seat == self.seat:
-            return "you"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+        return "you" if seat == self.seat else self._snapshot.name(seat)
 
     def _role_lines(self, view: Any) -> list[LogLine]:
         """Saboteur 2, private: a dwarf card an Inspection showed us, or our new one after
