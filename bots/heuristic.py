@@ -107,6 +107,11 @@ def joined_edges(segments: tuple[int, ...], incoming: int) -> int:
     return joined
 
 
+def urgency_of(best: int) -> int:
+    """How near the gold-diggers are to a goal (0..3), from the network's best distance."""
+    return 3 if best <= 1 else 2 if best == 2 else 1 if best == 3 else 0
+
+
 def network_cost(counts: list[int], lowest: int = 0) -> float:
     """Lower is better for the gold-diggers: the best distance, then how many ends share it.
 
@@ -340,7 +345,7 @@ class Turn:
         self.net = Network(view.board, mask)
         best = self.net.best
         #: how near the gold-diggers are to a goal that may hold the treasure (0..3)
-        self.urgency = 3 if best <= 1 else 2 if best == 2 else 1 if best == 3 else 0
+        self.urgency = urgency_of(best)
         #: a saboteur keeps a low profile while the network is far from the goals
         self.quiet = role is Role.SABOTEUR and best >= 5
         self.reach_value = REACH_UNSURE + (REACH_SURE - REACH_UNSURE) / max(self.candidates, 1)

@@ -63,6 +63,7 @@ from .heuristic import (
     TableReading,
     Turn,
     joined_edges,
+    urgency_of,
 )
 
 Cell = tuple[int, int]
@@ -178,8 +179,7 @@ class Turn2(Turn):
             connected = team_connected(view.board, self.colour.other)
             if connected is not view.board.connected:
                 self.net = Network(view.board, self.goal_mask, connected)
-                best = self.net.best
-                self.urgency = 3 if best <= 1 else 2 if best == 2 else 1 if best == 3 else 0
+                self.urgency = urgency_of(self.net.best)
         if dwarf is Role.GEOLOGIST:
             self.digger, self.quiet = False, True  # never ends the round early, never blocks openly
         elif dwarf is Role.PROFITEER:
