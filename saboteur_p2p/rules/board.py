@@ -165,9 +165,9 @@ class Board:
         if not touches:
             return f"{cell} touches no card"
         if ladder:
-            for _, other in neighbours(cell):
-                if other in self.tiles and self.tiles[other].goal_slot is not None:
-                    return f"a ladder may not lie next to a goal card ({other})"
+            goal = self._goal_next_to(cell)
+            if goal is not None:
+                return f"a ladder may not lie next to a goal card ({goal})"
             return None  # a ladder is joined to the start by itself
         if not self.can_place(cell, openings):
             return f"the card at {cell} would not join the start's tunnel network"
@@ -184,9 +184,17 @@ class Board:
                 if cell in tiles or cell in seen:
                     continue
                 seen.add(cell)
-                if all(tiles.get(other, _NO_TILE).goal_slot is None for _, other in neighbours(cell)) and self.fits(cell, openings):
+                if self._goal_next_to(cell) is None and self.fits(cell, openings):
                     cells.append(cell)
         return cells
+
+    def _goal_next_to(self, cell: Cell) -> Cell | None:
+        """A goal card's cell orthogonally next to ``cell``, if any."""
+        tiles = self.tiles
+        for _, other in neighbours(cell):
+            if tiles.get(other, _NO_TILE).goal_slot is not None:
+                return other
+        return None
 
     def crystals(self) -> int:
         """Crystals on the face-up cards of the maze."""
@@ -232,11 +240,8 @@ class Board:
         return False
 
     def _source_segments(self) -> list[tuple[Cell, int]]:
-        sources = [(START_CELL, 0)]
-        for cell, tile in self.tiles.items():
-            if tile.card is not None and tile.card.ladder:
-                sources += [(cell, i) for i in range(len(tile.segments))]
-        return sources
+        """The segments of the start card and of every ladder card."""
+        return [(cell, i) for cell in self._sources() for i in range(len(self.tiles[cell].segments))]
 
     def _sources(self) -> dict[Cell, int]:
         """The start card and every ladder card, with the edges joined to the start."""
