@@ -8,7 +8,7 @@ Test modules import these helpers with ``from conftest import ...``.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from saboteur_p2p.rules import Game, GameConfig, Role, State, Tool
 from saboteur_p2p.rules import cards as C
@@ -16,9 +16,12 @@ from saboteur_p2p.rules.actions import AnyAction
 from saboteur_p2p.rules.board import GOAL_CELLS, Board
 from saboteur_p2p.rules.cards import ActionCard, ActionKind, Card, GoldCard, PathCard, RoleCard
 from saboteur_p2p.rules.dealer import Deck, TrustedDealer
+from saboteur_p2p.rules.saboteur2 import Saboteur2State
 from saboteur_p2p.rules.state import Phase
 
 Cell = tuple[int, int]
+#: a maze: cells to what ``card_and_turn`` reads, as a mapping or as (cell, item) pairs in placing order
+Maze = Mapping[Cell, Any] | Sequence[tuple[Cell, Any]]
 
 TUNNELS: list[PathCard] = [card for card, _ in C.TUNNEL_COUNTS]
 BREAK = {tool: ActionCard(ActionKind.BREAK, (tool,)) for tool in Tool}
@@ -28,6 +31,8 @@ REPAIR2 = {
 }
 MAP = ActionCard(ActionKind.MAP)
 ROCKFALL = ActionCard(ActionKind.ROCKFALL)
+THEFT = ActionCard(ActionKind.THEFT)
+TRAPPED = ActionCard(ActionKind.TRAPPED)
 GOALS_TSS = (C.TREASURE, C.STONE_NW, C.STONE_NE)
 
 D, S_, X = Role.GOLD_DIGGER, Role.SABOTEUR, Role.SELFISH_DWARF
@@ -64,13 +69,51 @@ def face(item: Card | str) -> Card:
     return path(item)[0] if isinstance(item, str) else item
 
 
+def card_and_turn(item: PathCard | tuple[PathCard, bool] | str) -> tuple[PathCard, bool]:
+    """A maze entry as (card, turned): a tunnel spec (see ``path``), an upright card, or the pair."""
+    if isinstance(item, str):
+        return path(item)
+    return (item, False) if isinstance(item, PathCard) else item
+
+
+def _lay_maze(state: State, maze: Maze, new_handle: Callable[[Card], int]) -> None:
+    """A fresh board with ``maze`` placed card by card, each fitting and reaching no goal."""
+    state.board = Board.new_round()
+    state.placed = {}
+    for cell, item in (maze.items() if isinstance(maze, Mapping) else maze):
+        card, turned = card_and_turn(item)
+        assert state.board.fits(cell, card.turned_openings if turned else card.openings), f"{item} misfits at {cell}"
+        reached = state.board.place(cell, card, turned)
+        assert not reached, f"scenario card at {cell} reaches goal(s) {reached}"
+        state.placed[cell] = new_handle(card)
+
+
+def _hide_goals(state: State, goals: Sequence[PathCard]) -> None:
+    """The goal deck dealt as ``goals`` (west to east), none of them seen yet."""
+    state.dealer.decks[Deck.GOALS] = list(goals)
+    state.goal_faces = {}
+    state.peeks = [set() for _ in range(state.players)]
+    state.pending_stones = []
+
+
+def _start_play(state: State, current: int) -> None:
+    """``current`` to play the round's first turn."""
+    state.current = state.first_player = current
+    state.last_player = (current - 1) % state.players
+    state.last_path_player = None
+    state.phase = Phase.PLAY
+    state.events = []
+    state._legal = None
+    state._board_shared = False
+
+
 def build(
     players: int = 5,
     *,
     variants: Iterable[str] = (),
     seed: int = 0,
     goals: Sequence[PathCard] = GOALS_TSS,
-    maze: Mapping[Cell, str] | Sequence[tuple[Cell, str]] = (),
+    maze: Maze = (),
     hands: Mapping[int, Sequence[Card | str]] | None = None,
     draw: Sequence[Card | str] | None = None,
     roles: Sequence[Role] | None = None,
@@ -96,24 +139,11 @@ def build(
         deck.append(card)
         return len(deck) - 1
 
-    state.board = Board.new_round()
-    state.placed = {}
-    for cell, spec in (maze.items() if isinstance(maze, Mapping) else maze):
-        card, turned = path(spec)
-        assert state.board.fits(cell, C.turn_mask(card.openings) if turned else card.openings), f"{spec} misfits at {cell}"
-        reached = state.board.place(cell, card, turned)
-        assert not reached, f"scenario card at {cell} reaches goal(s) {reached}"
-        state.placed[cell] = new_handle(card)
+    _lay_maze(state, maze, new_handle)
     hands = hands or {}
     state.hands = [[new_handle(face(c)) for c in hands.get(seat, ())] for seat in range(players)]
-    if draw is None:
-        draw = ["NS"] * 10
-    state.draw_pile = [new_handle(face(c)) for c in draw]
-
-    dealer.decks[Deck.GOALS] = list(goals)
-    state.goal_faces = {}
-    state.peeks = [set() for _ in range(players)]
-    state.pending_stones = []
+    state.draw_pile = [new_handle(face(c)) for c in (["NS"] * 10 if draw is None else draw)]
+    _hide_goals(state, goals)
 
     if roles is not None:
         assert len(roles) == players
@@ -137,13 +167,78 @@ def build(
         state.gold_faces = {}
         state.gold_of = [[] for _ in range(players)]
 
-    state.current = state.first_player = current
-    state.last_player = (current - 1) % players
-    state.last_path_player = None
-    state.phase = Phase.PLAY
-    state.events = []
-    state._legal = None
-    state._board_shared = False
+    _start_play(state, current)
+    return state
+
+
+def build2(
+    players: int = 5,
+    *,
+    maze: Maze = (),
+    hands: Mapping[int, Sequence[Card | str]] | None = None,
+    draw: Sequence[Card | str] | None = None,
+    roles: Sequence[Role] | None = None,
+    set_aside_roles: Sequence[Role] = (),
+    inspected: Mapping[int, Iterable[int]] | None = None,
+    current: int = 0,
+    trapped: Sequence[int] = (),
+    thefts: Mapping[int, int] | None = None,
+    broken: Mapping[int, Sequence[Tool]] | None = None,
+    pieces: Sequence[int] | None = None,
+    goals: Sequence[PathCard] = GOALS_TSS,
+    rounds: int = 3,
+    seed: int = 0,
+) -> Saboteur2State:
+    """A Saboteur 2 state in round 1 laid out as described (the expansion's ``build``).
+
+    ``maze`` takes what ``card_and_turn`` reads, so expansion cards too; ``draw`` is bottom first
+    (default: ten N-S tunnels); three N-S tunnels are put aside.  ``roles`` default to blue
+    diggers; ``inspected`` maps a seat to the seats whose dwarf cards it has seen; ``thefts``
+    maps seats to the turn their Theft was played.
+    """
+    state = Game(GameConfig(players, "saboteur2", rounds=rounds), seed=seed).new_state()
+    assert isinstance(state, Saboteur2State)
+    dealer = state.dealer
+    deck: list[Card] = []
+
+    def new_handle(card: Card) -> int:
+        deck.append(card)
+        return len(deck) - 1
+
+    _lay_maze(state, maze, new_handle)
+    hands = hands or {}
+    state.hands = [[new_handle(face(c)) for c in hands.get(seat, ())] for seat in range(players)]
+    state.draw_pile = [new_handle(face(c)) for c in (["NS"] * 10 if draw is None else draw)]
+    state.set_aside_cards = [new_handle(face("NS")) for _ in range(3)]
+    state.broken = [{} for _ in range(players)]
+    for seat, tools in (broken or {}).items():
+        for tool in tools:
+            state.broken[seat][tool] = new_handle(BREAK[tool])
+    state.trapped = [new_handle(TRAPPED) if seat in trapped else None for seat in range(players)]
+    state.thefts = [None] * players
+    state.theft_played = [None] * players
+    for seat, turn in (thefts or {}).items():
+        state.thefts[seat] = new_handle(THEFT)
+        state.theft_played[seat] = turn
+    state.discards, state.hidden_discards = [], []
+    dealer.decks[Deck.DRAW] = deck
+    state.faces = dict(enumerate(deck))
+    _hide_goals(state, goals)
+
+    roles = list(roles) if roles is not None else [Role.BLUE_DIGGER] * players
+    assert len(roles) == players
+    dealer.decks[Deck.ROLES] = [RoleCard(r) for r in roles + list(set_aside_roles)]
+    state.roles = list(range(players))
+    state.set_aside_roles = list(range(players, players + len(set_aside_roles)))
+    state.role_faces = {h: card.role for h, card in enumerate(dealer.decks[Deck.ROLES])}  # type: ignore[union-attr]
+    state.role_seen = [{seat} | set((inspected or {}).get(seat, ())) for seat in range(players)]
+    state.discarded_roles = []
+
+    state.pieces = list(pieces) if pieces is not None else [0] * players
+    state.round_pieces = [0] * players
+    state.steal_queue = []
+    state.turns = 100
+    _start_play(state, current)
     return state
 
 

@@ -1,10 +1,11 @@
 """The heuristic bot in Saboteur 2: legal play at every table size, strength, and scenarios."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Sequence
 
 import pytest
-from conftest import path
+from conftest import build2 as saboteur2_scenario
+from conftest import hand_card, path
 
 from saboteur_bots.heuristic import HeuristicBot
 from saboteur_p2p.match import play_game
@@ -16,7 +17,6 @@ from saboteur_p2p.rules import (
     CardPlayed,
     Clear,
     Door,
-    Game,
     GameConfig,
     PathCard,
     PiecesWon,
@@ -24,14 +24,11 @@ from saboteur_p2p.rules import (
     PlayerView,
     PlayOn,
     Role,
-    RoleCard,
     State,
     Steal,
     Winners,
 )
 from saboteur_p2p.rules import cards as C
-from saboteur_p2p.rules.board import Board
-from saboteur_p2p.rules.dealer import Deck
 from saboteur_p2p.rules.state import Phase
 
 Cell = tuple[int, int]
@@ -50,63 +47,9 @@ def door(colour: Door, spec: str) -> PathCard:
     raise ValueError(f"no {colour.value} door card {spec!r}")
 
 
-def face(item: Card | str) -> Card:
-    return path(item)[0] if isinstance(item, str) else item
-
-
-def build2(
-    players: int = 5,
-    *,
-    roles: Sequence[Role],
-    hands: Mapping[int, Sequence[Card | str]],
-    maze: Mapping[Cell, Card | str] | None = None,
-    goals: Sequence[PathCard] = TREASURE_MIDDLE,
-    trapped: Sequence[int] = (),
-    thefts: Sequence[int] = (),
-    inspected: Mapping[int, Sequence[int]] | None = None,
-) -> State:
-    """A Saboteur 2 state in round 1 laid out as described (cf. conftest.build).
-
-    ``maze`` maps cells to a tunnel spec (conftest.path) or an upright card face;
-    ``inspected`` maps a seat to the seats whose dwarf cards it has seen.
-    """
-    state = Game(GameConfig(players, "saboteur2"), seed=0).new_state()
-    dealer = state.dealer
-    deck: list[Card] = []
-
-    def new_handle(card: Card) -> int:
-        deck.append(card)
-        return len(deck) - 1
-
-    state.board = Board.new_round()
-    state.placed = {}
-    for cell, item in (maze or {}).items():
-        card, turned = path(item) if isinstance(item, str) else (item, False)
-        assert isinstance(card, PathCard)
-        assert not state.board.place(cell, card, turned)
-        state.placed[cell] = new_handle(card)
-    state.hands = [[new_handle(face(c)) for c in hands.get(seat, ())] for seat in range(players)]
-    state.draw_pile = [new_handle(face("NS")) for _ in range(10)]
-    state.trapped = [new_handle(TRAPPED) if seat in trapped else None for seat in range(players)]
-    state.thefts = [new_handle(THEFT) if seat in thefts else None for seat in range(players)]
-    state.theft_played = [0 if seat in thefts else None for seat in range(players)]
-    dealer.decks[Deck.DRAW] = deck
-    state.faces = dict(enumerate(deck))
-    dealer.decks[Deck.GOALS] = list(goals)
-    state.goal_faces = {}
-    state.peeks = [set() for _ in range(players)]
-    dealer.decks[Deck.ROLES] = [RoleCard(r) for r in roles] + [RoleCard(Role.GEOLOGIST)]
-    state.roles = list(range(players))
-    state.set_aside_roles = [players]
-    state.role_faces = {seat: role for seat, role in enumerate(roles)}
-    state.role_seen = [{seat} | set((inspected or {}).get(seat, ())) for seat in range(players)]
-    state.broken = [{} for _ in range(players)]
-    state.current = state.first_player = 0
-    state.phase = Phase.PLAY
-    state.events = []
-    state._legal = None
-    state._board_shared = False
-    return state
+def build2(players: int = 5, *, goals: Sequence[PathCard] = TREASURE_MIDDLE, **layout: Any) -> State:
+    """conftest's ``build2`` with the treasure in the middle and a geologist put aside."""
+    return saboteur2_scenario(players, goals=goals, set_aside_roles=[Role.GEOLOGIST], **layout)
 
 
 def bot_for(state: State, seat: int = 0) -> HeuristicBot:
@@ -122,11 +65,6 @@ def choose(state: State, bot: HeuristicBot | None = None) -> AnyAction:
     action = bot.act(state.view_for(seat), legal)
     assert action in legal
     return action
-
-
-def hand_card(state: State, seat: int, item: Card | str) -> int:
-    wanted = face(item)
-    return min(h for h in state.hands[seat] if state.faces[h] == wanted)
 
 
 class CheckedBot(HeuristicBot):
@@ -208,7 +146,7 @@ def test_plays_theft_on_itself_early_and_keeps_it():
     action = choose(state)
     assert action == PlayOn(ActionKind.THEFT, 0, hand_card(state, 0, THEFT))
     # with a Theft in front of it and two junk cards, it never clears the Theft away
-    state = build2(roles=[BLUE, GREEN, SAB, BLUE, GREEN], hands={0: ["W", "N+S", "S+W"]}, thefts=[0])
+    state = build2(roles=[BLUE, GREEN, SAB, BLUE, GREEN], hands={0: ["W", "N+S", "S+W"]}, thefts={0: 0})
     assert not isinstance(choose(state), Clear)
 
 

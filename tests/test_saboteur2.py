@@ -1,13 +1,13 @@
 """Saboteur 2 (RULES.md 8) through the real State: set-up, the new path cards, the seven new
 action cards, the four kinds of turn, the end of a round, thieves and gold pieces.
 
-Scenarios are built like conftest's ``build``: the trusted dealer's decks are rebuilt so every
+Scenarios come from conftest's ``build2``: the trusted dealer's decks are rebuilt so every
 handle names the face the dealer reveals, and the maze is laid card by card.
 """
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import pytest
 
@@ -33,13 +33,13 @@ from saboteur_p2p.rules import (
     Winners,
 )
 from saboteur_p2p.rules import cards as C
-from saboteur_p2p.rules.cards import ActionCard, ActionKind, Card, Door, PathCard, PathKind, Role, RoleCard
+from saboteur_p2p.rules.cards import ActionCard, ActionKind, Door, PathCard, PathKind, Role
 from saboteur_p2p.rules.dealer import Deck
 from saboteur_p2p.rules.saboteur2 import Saboteur2State
 from saboteur_p2p.rules.serialize import state_to_data
 from saboteur_p2p.rules.state import Phase
 
-from conftest import BREAK, GOALS_TSS, MAP, REPAIR, ROCKFALL, face, path
+from conftest import BREAK, MAP, REPAIR, ROCKFALL, build2, path
 from conftest import hand_card as held
 
 B, G, BOSS, PROF, GEO, SAB = (
@@ -86,91 +86,6 @@ MIDDLE_TREASURE = (C.STONE_NE, C.TREASURE, C.STONE_NW)
 
 def config2(players: int, rounds: int = 3) -> GameConfig:
     return GameConfig(players, "saboteur2", rounds=rounds)
-
-
-def build2(
-    players: int = 5,
-    *,
-    maze: Sequence[tuple[Cell, Any]] = (),
-    hands: Mapping[int, Sequence[Card | str]] | None = None,
-    draw: Sequence[Card | str] | None = None,
-    roles: Sequence[Role] | None = None,
-    set_aside_roles: Sequence[Role] = (),
-    current: int = 0,
-    trapped: Sequence[int] = (),
-    thefts: Mapping[int, int] | None = None,
-    broken: Mapping[int, Sequence[Tool]] | None = None,
-    pieces: Sequence[int] | None = None,
-    goals: Sequence[PathCard] = GOALS_TSS,
-    rounds: int = 3,
-    seed: int = 0,
-) -> Saboteur2State:
-    """A Saboteur 2 state in round 1 laid out as described.
-
-    ``maze`` holds (cell, spec) for base tunnels (a spec like 'WE' picks the card and turn) or
-    (cell, (card, turned)) for any card; ``draw`` is bottom first (default: ten N-S tunnels);
-    ``thefts`` maps seats to the turn their Theft was played; ``roles`` default to blue diggers.
-    """
-    state = Game(config2(players, rounds), seed=seed).new_state()
-    assert isinstance(state, Saboteur2State)
-    dealer = state.dealer
-    deck: list[Card] = []
-
-    def new(card: Card) -> int:
-        deck.append(card)
-        return len(deck) - 1
-
-    state.board = Board.new_round()
-    state.placed = {}
-    for cell, spec in maze:
-        card, turned = path(spec) if isinstance(spec, str) else spec
-        assert state.board.fits(cell, card.turned_openings if turned else card.openings), f"{spec} misfits at {cell}"
-        assert not state.board.place(cell, card, turned), f"scenario card at {cell} reaches a goal"
-        state.placed[cell] = new(card)
-    hands = hands or {}
-    state.hands = [[new(face(c)) for c in hands.get(seat, ())] for seat in range(players)]
-    state.draw_pile = [new(face(c)) for c in (["NS"] * 10 if draw is None else draw)]
-    state.set_aside_cards = [new(face("NS")) for _ in range(3)]
-    state.broken = [{} for _ in range(players)]
-    for seat, tools in (broken or {}).items():
-        for tool in tools:
-            state.broken[seat][tool] = new(BREAK[tool])
-    state.trapped = [new(TRAPPED) if seat in trapped else None for seat in range(players)]
-    state.thefts = [None] * players
-    state.theft_played = [None] * players
-    for seat, turn in (thefts or {}).items():
-        state.thefts[seat] = new(THEFT)
-        state.theft_played[seat] = turn
-    state.discards, state.hidden_discards = [], []
-    dealer.decks[Deck.DRAW] = deck
-    state.faces = dict(enumerate(deck))
-
-    dealer.decks[Deck.GOALS] = list(goals)
-    state.goal_faces = {}
-    state.peeks = [set() for _ in range(players)]
-    state.pending_stones = []
-
-    roles = list(roles) if roles is not None else [B] * players
-    assert len(roles) == players
-    dealer.decks[Deck.ROLES] = [RoleCard(r) for r in roles + list(set_aside_roles)]
-    state.roles = list(range(players))
-    state.set_aside_roles = list(range(players, players + len(set_aside_roles)))
-    state.role_faces = {h: card.role for h, card in enumerate(dealer.decks[Deck.ROLES])}  # type: ignore[union-attr]
-    state.role_seen = [{seat} for seat in range(players)]
-    state.discarded_roles = []
-
-    state.pieces = list(pieces) if pieces is not None else [0] * players
-    state.round_pieces = [0] * players
-    state.steal_queue = []
-    state.turns = 100
-    state.current = state.first_player = current
-    state.last_player = (current - 1) % players
-    state.last_path_player = None
-    state.phase = Phase.PLAY
-    state.events = []
-    state._legal = None
-    state._board_shared = False
-    return state
 
 
 def fingerprint(state: Saboteur2State) -> Any:
