@@ -113,6 +113,9 @@ class PathCard:
     turned_openings: int = field(init=False, compare=False, repr=False)
     #: True when turning the card gives the same card.
     symmetric: bool = field(init=False, compare=False, repr=False)
+    #: index of the segment the door sits on, the one with the most edges (RULES.md 8); None
+    #: without a door.  Door walks ask it for every segment they pass.
+    door_segment: int | None = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         mask = 0
@@ -122,20 +125,16 @@ class PathCard:
         object.__setattr__(self, "turned_openings", turn_mask(mask))
         turned = sorted(turn_mask(s) for s in self.segments)
         object.__setattr__(self, "symmetric", turned == sorted(self.segments))
+        door_segment = None
+        if self.door is not None:
+            counts = [bin(segment).count("1") for segment in self.segments]
+            door_segment = counts.index(max(counts))
+        object.__setattr__(self, "door_segment", door_segment)
 
     def turned_segments(self, turned: bool) -> tuple[int, ...]:
         if not turned:
             return self.segments
         return tuple(turn_mask(s) for s in self.segments)
-
-
-    @property
-    def door_segment(self) -> int | None:
-        """Index of the segment the door sits on: the one with the most edges (RULES.md 8)."""
-        if self.door is None:
-            return None
-        counts = [bin(segment).count("1") for segment in self.segments]
-        return counts.index(max(counts))
 
     @property
     def is_dead_end(self) -> bool:
