@@ -30,10 +30,12 @@ from saboteur_p2p.rules import (
 )
 
 
-def drive(seed: int, until: Callable[[State], bool], players: int = 5) -> State | None:
-    """Play heuristic bots at every seat until ``until(state)``; None if the game ends first."""
-    state = Game(GameConfig(players), TrustedDealer(seed)).new_state()
-    bots = [load_bot("heuristic") for _ in range(players)]
+def drive(
+    seed: int, until: Callable[[State], bool], players: int = 5, edition: str = "base", spec: str = "heuristic",
+) -> State | None:
+    """Play the bot ``spec`` at every seat until ``until(state)``; None if the game ends first."""
+    state = Game(GameConfig(players, edition), TrustedDealer(seed)).new_state()
+    bots = [load_bot(spec) for _ in range(players)]
     for seat, bot in enumerate(bots):
         bot.start(seat, state.config, bot_seed(seed, seat))
     told = 0
@@ -49,9 +51,9 @@ def drive(seed: int, until: Callable[[State], bool], players: int = 5) -> State 
     return None
 
 
-def find(until: Callable[[State], bool], seeds: range = range(200)) -> State:
+def find(until: Callable[[State], bool], seeds: range = range(200), edition: str = "base", spec: str = "heuristic") -> State:
     for seed in seeds:
-        state = drive(seed, until)
+        state = drive(seed, until, edition=edition, spec=spec)
         if state is not None:
             return state
     raise AssertionError("no seed reaches the wanted position")
@@ -288,26 +290,9 @@ def test_away_and_back_come_from_the_sessions_lines(line: str, away: set[int], b
 # -- Saboteur 2 ------------------------------------------------------------------------
 
 
-def drive2(seed: int, until: Callable[[State], bool], players: int = 5) -> State | None:
-    """A Saboteur 2 game of random bots (they play every new card) until ``until(state)``."""
-    state = Game(GameConfig(players, "saboteur2"), TrustedDealer(seed)).new_state()
-    bots = [load_bot("random") for _ in range(players)]
-    for seat, bot in enumerate(bots):
-        bot.start(seat, state.config, bot_seed(seed, seat))
-    while not state.is_terminal():
-        if until(state):
-            return state
-        seat = state.current
-        state.push(bots[seat].act(state.view_for(seat), state.legal_actions()))
-    return None
-
-
 def find2(until: Callable[[State], bool], seeds: range = range(300)) -> State:
-    for seed in seeds:
-        state = drive2(seed, until)
-        if state is not None:
-            return state
-    raise AssertionError("no seed reaches the wanted position")
+    """A Saboteur 2 position, reached by random bots (they play every new card)."""
+    return find(until, seeds, "saboteur2", "random")
 
 
 def can_play_on(kind: ActionKind) -> Callable[[State], bool]:
