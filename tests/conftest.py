@@ -304,6 +304,24 @@ def random_game(config: GameConfig, seed: int, steps: int | None = None) -> tupl
     return state, played
 
 
+def permute_faces(state: State, deck: Deck, handles: list[int], known: dict[int, Any], rng: random.Random) -> None:
+    """Shuffle the faces behind ``handles`` in ``deck``, updating those already in ``known``."""
+    cards = state.dealer.decks[deck]
+    faces = [cards[h] for h in handles]
+    rng.shuffle(faces)
+    for h, f in zip(handles, faces):
+        cards[h] = f
+        if h in known:
+            known[h] = f
+
+
+def permute_unseen_goals(state: State, seat: int, rng: random.Random) -> None:
+    """Shuffle the faces of the goals still face down that ``seat`` has not peeked at."""
+    unseen = [slot for slot, cell in enumerate(GOAL_CELLS)
+              if state.board.tiles[cell].card is None and slot not in state.peeks[seat] and slot not in state.pending_stones]
+    permute_faces(state, Deck.GOALS, unseen, state.goal_faces, rng)
+
+
 def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
     """A clone in which everything ``seat`` cannot see is permuted.
 
@@ -313,29 +331,11 @@ def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
     """
     other = state.clone()
     decks = other.dealer.decks
-
-    def permute(deck: Deck, handles: list[int], known: dict[int, Any]) -> None:
-        faces = [decks[deck][h] for h in handles]
-        rng.shuffle(faces)
-        for h, f in zip(handles, faces):
-            decks[deck][h] = f
-            if h in known:
-                known[h] = f
-
     hidden = [h for s, hand in enumerate(other.hands) if s != seat for h in hand]
     hidden += other.draw_pile + other.hidden_discards
-    permute(Deck.DRAW, hidden, other.faces)
+    permute_faces(other, Deck.DRAW, hidden, other.faces, rng)
     rng.shuffle(other.draw_pile)
-
-    board = other.board
-    unseen_goals = [slot for slot, cell in enumerate(GOAL_CELLS)
-                    if board.tiles[cell].card is None and slot not in other.peeks[seat] and slot not in other.pending_stones]
-    goal_faces = [decks[Deck.GOALS][slot] for slot in unseen_goals]
-    rng.shuffle(goal_faces)
-    for slot, f in zip(unseen_goals, goal_faces):
-        decks[Deck.GOALS][slot] = f
-        if slot in other.goal_faces:
-            other.goal_faces[slot] = f
+    permute_unseen_goals(other, seat, rng)
 
     if other.revealed_roles is None:
         handles = [h for s, h in enumerate(other.roles) if s != seat] + other.set_aside_roles
@@ -352,7 +352,7 @@ def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
             gold += other.gold_pile
         if not (other.phase is Phase.KEEP_GOLD and other.current == seat):
             gold += other.offered
-        permute(Deck.GOLD, gold, other.gold_faces)
+        permute_faces(other, Deck.GOLD, gold, other.gold_faces, rng)
     return other
 
 

@@ -35,6 +35,8 @@ from saboteur_p2p.rules.saboteur2 import Saboteur2State
 from saboteur_p2p.rules.serialize import state_from_data, state_to_data
 from saboteur_p2p.rules.state import Phase
 
+from conftest import permute_faces, permute_unseen_goals
+
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -117,23 +119,9 @@ def shuffle_hidden(state: Saboteur2State, seat: int, rng: random.Random) -> Sabo
     decks = other.dealer.decks
     hidden = [h for s, hand in enumerate(other.hands) if s != seat for h in hand]
     hidden += other.draw_pile + other.hidden_discards + other.set_aside_cards
-    faces = [decks[Deck.DRAW][h] for h in hidden]
-    rng.shuffle(faces)
-    for h, f in zip(hidden, faces):
-        decks[Deck.DRAW][h] = f
-        if h in other.faces:
-            other.faces[h] = f
+    permute_faces(other, Deck.DRAW, hidden, other.faces, rng)
     rng.shuffle(other.draw_pile)
-
-    board = other.board
-    unseen = [slot for slot, cell in enumerate(GOAL_CELLS)
-              if board.tiles[cell].card is None and slot not in other.peeks[seat] and slot not in other.pending_stones]
-    goal_faces = [decks[Deck.GOALS][slot] for slot in unseen]
-    rng.shuffle(goal_faces)
-    for slot, f in zip(unseen, goal_faces):
-        decks[Deck.GOALS][slot] = f
-        if slot in other.goal_faces:
-            other.goal_faces[slot] = f
+    permute_unseen_goals(other, seat, rng)
 
     if other.revealed_roles is None:
         seen = other.role_seen[seat]
