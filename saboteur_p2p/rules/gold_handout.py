@@ -45,7 +45,7 @@ def check_take(state: State, action: AnyAction) -> AnyAction:
     amount = state.take_queue[0][1]
     if not all(g in state.gold_faces for g in state.gold_pile):
         # Only the taker was shown the pile: the values are checked when the gold is
-        # revealed at the end of the game (_end_game).
+        # revealed at the end of the game (reveal_gold).
         return action
     values = [state.gold_faces[g].nuggets for g in action.golds]
     if 0 in values:
