@@ -125,9 +125,12 @@ def network_cost(counts: list[int], lowest: int = 0) -> float:
 
 
 class Network:
-    """The open ends of the start's network, measured against a set of goal slots."""
+    """The open ends of the start's network, measured against a set of goal slots.
 
-    __slots__ = ("board", "connected", "goal_mask", "table", "ends", "counts", "cost", "best")
+    A network lives for one ``act`` call: the board does not change under it.
+    """
+
+    __slots__ = ("board", "connected", "goal_mask", "table", "ends", "counts", "cost", "best", "incoming_of")
 
     def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
         """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
@@ -151,6 +154,8 @@ class Network:
         self.counts = counts
         self.cost = network_cost(counts)
         self.best = next((d for d in range(CLOSED) if counts[d]), CLOSED)
+        #: cell -> ``incoming(cell)``, asked once for every card that may go there
+        self.incoming_of: dict[Cell, int] = {}
 
     def distance(self, cell: Cell) -> int:
         d = self.table.get(cell)
@@ -163,12 +168,15 @@ class Network:
 
     def incoming(self, cell: Cell) -> int:
         """The edges of ``cell`` that face a connected opening."""
-        connected = self.connected
-        x, y = cell
-        mask = 0
-        for edge, dx, dy, back in EDGES:
-            if connected.get((x + dx, y + dy), 0) & back:
-                mask |= edge
+        mask = self.incoming_of.get(cell)
+        if mask is None:
+            connected = self.connected
+            x, y = cell
+            mask = 0
+            for edge, dx, dy, back in EDGES:
+                if connected.get((x + dx, y + dy), 0) & back:
+                    mask |= edge
+            self.incoming_of[cell] = mask
         return mask
 
     def cost_with(self, removed: Cell | None, added: Sequence[Cell]) -> float:
@@ -459,7 +467,6 @@ class HeuristicBot(BaseBot):
         turn = Turn(view, self.role)
         faces = dict(view.hand)
         path_scores: dict[tuple[Cell, int, bool], float] = {}
-        incoming_of: dict[Cell, int] = {}
         card_info: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
         net = turn.net
         best: list[AnyAction] = []
@@ -474,9 +481,7 @@ class HeuristicBot(BaseBot):
                     info = card_info[key] = (card.turned_segments(action.turned), card.is_dead_end)
                 segments, dead_end = info
                 cell = (action.x, action.y)
-                incoming = incoming_of.get(cell)
-                if incoming is None:
-                    incoming = incoming_of[cell] = net.incoming(cell)
+                incoming = net.incoming(cell)
                 joined = joined_edges(segments, incoming)
                 memo = (cell, joined, dead_end)
                 score = path_scores.get(memo)

@@ -293,6 +293,8 @@ class Saboteur2Heuristic(HeuristicBot):
         faces = dict(view.hand)
         keep = {h: self._keep_value(turn, face) for h, face in faces.items()}
         memo: dict[tuple[int, bool, Cell], float] = {}
+        #: (face, turned) -> the turned segments and whether the face is a dead end
+        shapes: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
         best: list[AnyAction] = []
         best_score = -1e18
         for action in legal:
@@ -302,7 +304,10 @@ class Saboteur2Heuristic(HeuristicBot):
                 key = (id(face), action.turned, action.cell)  # type: ignore[union-attr]
                 score = memo.get(key)
                 if score is None:
-                    score = memo[key] = self._place_score(turn, face, action)  # type: ignore[arg-type]
+                    shape = shapes.get(key[:2])
+                    if shape is None:
+                        shape = shapes[key[:2]] = (face.turned_segments(action.turned), face.is_dead_end)  # type: ignore[union-attr]
+                    score = memo[key] = self._place_score(turn, face, action, *shape)  # type: ignore[arg-type]
             elif cls is Pass:
                 score = self._pass_score(turn, [keep[c] for c in action.cards])  # type: ignore[union-attr]
             elif cls is PlayOn:
@@ -329,10 +334,10 @@ class Saboteur2Heuristic(HeuristicBot):
 
     # -- path cards ------------------------------------------------------------------------
 
-    def _place_score(self, turn: Turn2, face: PathCard, action: PlacePath) -> float:
+    def _place_score(self, turn: Turn2, face: PathCard, action: PlacePath, segments: tuple[int, ...], dead_end: bool) -> float:
+        """``segments`` and ``dead_end``: the face's in this turn, worked out once per act."""
         net = turn.net
         cell = action.cell
-        segments = face.turned_segments(action.turned)
         colour = turn.colour
         door = face.door
         incoming = net.incoming(cell)
@@ -344,7 +349,7 @@ class Saboteur2Heuristic(HeuristicBot):
         else:
             joined = joined_edges(segments, incoming)
         result = net.place(cell, joined, incoming)
-        score = self._path_score(turn, result, face.is_dead_end, joined)
+        score = self._path_score(turn, result, dead_end, joined)
         if turn.dwarf is Role.PROFITEER:
             score *= 0.3
         elif turn.dwarf is Role.GEOLOGIST and face.crystals:
