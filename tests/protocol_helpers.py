@@ -11,7 +11,7 @@ from saboteur_p2p.crypto.log import decode_record, make_entry
 from saboteur_p2p.protocol.dealer import GOLD_HANDLE_STRIDE
 from saboteur_p2p.protocol.local import LocalGame, make_setup, step
 from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
-from saboteur_p2p.rules import Card, Deck, GameConfig, State, state_class
+from saboteur_p2p.rules import Card, Deck, GameConfig, State
 from saboteur_p2p.rules.actions import PlacePath
 
 
@@ -82,7 +82,7 @@ def actions_of(game: LocalGame) -> list[str]:
 def trusted_replay(game: LocalGame) -> State:
     """The same game replayed by an all-knowing engine dealt the same cards."""
     coins = [c for c in game.spectator.dealer.coins if c is not None]
-    state = state_class(game.setup.config).new(game.setup.config, ScriptedDealer(opened_decks(game), coins))
+    state = State.new(game.setup.config, ScriptedDealer(opened_decks(game), coins))
     for text in actions_of(game):
         state.play(text)
     return state

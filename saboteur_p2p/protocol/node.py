@@ -36,7 +36,7 @@ from ..crypto.shuffle import (
     shuffle_with_shadows,
     verify_shuffle,
 )
-from ..rules import GameConfig, IllegalActionError, InvalidActionError, State, state_class
+from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
 from ..rules.dealer import Deck
 from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed
 from .messages import (
@@ -523,7 +523,7 @@ class Node:
         self.dealer.begin_attempt()
         try:
             if self.work == NEW_GAME:
-                trial = state_class(self.setup.config).new(self.setup.config, self.dealer)
+                trial = State.new(self.setup.config, self.dealer)
             else:
                 assert self.state is not None and self.work is not None
                 trial = self.state.clone()
