@@ -76,7 +76,8 @@ class ScriptedDealer:
 
 
 def actions_of(game: LocalGame) -> list[str]:
-    return [decode_record(r).body["action"] for r in game.records if decode_record(r).kind == "action"]
+    entries = map(decode_record, game.records)
+    return [e.body["action"] for e in entries if e.kind == "action"]
 
 
 def trusted_replay(game: LocalGame) -> State:
