@@ -64,15 +64,20 @@ class BotLoadError(ValueError):
     """A bot spec names nothing that can be loaded; the message says what was tried."""
 
 
+def _attribute(module: Any, attr: str, spec: str, source: str) -> Any:
+    """``module.attr``, or a BotLoadError saying that ``source`` (the module in words) lacks it."""
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise BotLoadError(f"cannot load bot {spec!r}: {source} has no {attr!r}") from None
+
+
 def _load_attr(module_name: str, attr: str, spec: str) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise BotLoadError(f"cannot load bot {spec!r}: no module {module_name!r} ({exc})") from exc
-    try:
-        return getattr(module, attr)
-    except AttributeError:
-        raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} has no {attr!r}") from None
+    return _attribute(module, attr, spec, f"module {module_name!r}")
 
 
 def _load_file(path: str, attr: str, spec: str) -> Any:
@@ -89,10 +94,7 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
         module_spec.loader.exec_module(module)
     except Exception as exc:
         raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {exc!r}") from exc
-    try:
-        return getattr(module, attr)
-    except AttributeError:
-        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} has no {attr!r}") from None
+    return _attribute(module, attr, spec, repr(path))
 
 
 @functools.lru_cache(maxsize=256)
