@@ -206,11 +206,8 @@ class GuardedSeat:
 
     def _fall_back(self, view: PlayerView, legal: Sequence[AnyAction], kind: str, detail: str) -> AnyAction:
         fallback = safe_action(view, legal)
-        self._report(kind, detail, fallback)
-        return fallback
-
-    def _report(self, kind: str, detail: str, fallback: AnyAction) -> None:
         self.incidents.append(Incident(self.seat, self.name, kind, detail, str(fallback)))
+        return fallback
 
 
 class _alarm:
