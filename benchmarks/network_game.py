@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from saboteur_p2p.rules.config import EDITIONS
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -30,7 +32,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--shuffle-rounds", type=int, default=20)
     parser.add_argument("--bot", default="heuristic")
-    parser.add_argument("--edition", default="base", choices=["base", "saboteur2"])
+    parser.add_argument("--edition", default="base", choices=EDITIONS)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         logs = Path(tmp) / "logs"
