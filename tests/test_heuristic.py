@@ -1,10 +1,9 @@
 """The heuristic bot: legal play in every configuration, strength against random play, scenarios."""
 from __future__ import annotations
 
-from typing import Sequence
-
 import pytest
 from conftest import BREAK, MAP, REPAIR, ROCKFALL, D, S_, X, build, hand_card, path
+from heuristic_helpers import CheckedBot, bot_for, choose
 
 from saboteur_bots.heuristic import HeuristicBot
 from saboteur_p2p.match import play_game
@@ -19,7 +18,6 @@ from saboteur_p2p.rules import (
     Pass,
     PathCard,
     PlacePath,
-    PlayerView,
     RepairTool,
     Rockfall,
     State,
@@ -33,37 +31,6 @@ from saboteur_p2p.rules.state import Phase
 #: a straight tunnel from the start to (6,0): its only open end near the goals is (7,0).
 CORRIDOR = {(x, 0): "EW" for x in range(1, 7)}
 TREASURE_MIDDLE = (C.STONE_NW, C.TREASURE, C.STONE_NE)
-
-
-class CheckedBot(HeuristicBot):
-    """A heuristic bot that records any answer not among the legal actions."""
-
-    def start(self, seat: int, config: GameConfig, seed: int) -> None:
-        super().start(seat, config, seed)
-        self.illegal: list[str] = []
-        self.phases: set[str] = set()
-
-    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
-        action = super().act(view, legal)
-        self.phases.add(view.phase)
-        if not any(action is a for a in legal):
-            self.illegal.append(f"{action} not in {[str(a) for a in legal]}")
-        return action
-
-
-def bot_for(state: State, seat: int, seed: int = 0) -> HeuristicBot:
-    bot = HeuristicBot()
-    bot.start(seat, state.config, seed)
-    return bot
-
-
-def choose(state: State, bot: HeuristicBot | None = None) -> AnyAction:
-    seat = state.current
-    bot = bot if bot is not None else bot_for(state, seat)
-    legal = state.legal_actions()
-    action = bot.act(state.view_for(seat), legal)
-    assert action in legal
-    return action
 
 
 def face_of(state: State, action: AnyAction) -> PathCard:

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import heuristic_helpers
 import pytest
 from conftest import build2 as saboteur2_scenario
 from conftest import hand_card, path
+from heuristic_helpers import bot_for, choose
 
-from saboteur_bots.heuristic import HeuristicBot
 from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import (
     ActionCard,
@@ -52,35 +53,15 @@ def build2(players: int = 5, *, goals: Sequence[PathCard] = TREASURE_MIDDLE, **l
     return saboteur2_scenario(players, goals=goals, set_aside_roles=[Role.GEOLOGIST], **layout)
 
 
-def bot_for(state: State, seat: int = 0) -> HeuristicBot:
-    bot = HeuristicBot()
-    bot.start(seat, state.config, 0)
-    return bot
-
-
-def choose(state: State, bot: HeuristicBot | None = None) -> AnyAction:
-    seat = state.current
-    bot = bot if bot is not None else bot_for(state, seat)
-    legal = state.legal_actions()
-    action = bot.act(state.view_for(seat), legal)
-    assert action in legal
-    return action
-
-
-class CheckedBot(HeuristicBot):
-    """Records answers not among the legal actions, and thefts of nothing while someone has gold."""
+class CheckedBot(heuristic_helpers.CheckedBot):
+    """Also counts thefts of nothing while someone has gold."""
 
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
         super().start(seat, config, seed)
-        self.illegal: list[str] = []
-        self.phases: set[str] = set()
         self.stole_nothing = 0
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         action = super().act(view, legal)
-        self.phases.add(view.phase)
-        if not any(action is a for a in legal):
-            self.illegal.append(f"{action} not in {[str(a) for a in legal]}")
         if action == Steal(None) and len(legal) > 1:
             self.stole_nothing += 1
         return action
