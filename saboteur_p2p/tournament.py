@@ -122,7 +122,6 @@ def role_won(role: Role, winners: Winners) -> bool:
     return winners in ROLE_WINS[role]
 
 
-
 @dataclass
 class BotStats:
     name: str
@@ -130,14 +129,26 @@ class BotStats:
     outright_wins: int = 0
     shared_wins: int = 0
     gold: list[int] = field(default_factory=list)
-    miner_rounds: int = 0
-    miner_wins: int = 0
-    saboteur_rounds: int = 0
-    saboteur_wins: int = 0
     #: role -> [rounds played in it, rounds won]
     roles: dict[Role, list[int]] = field(default_factory=dict)
     rating_mu: float = 25.0
     rating_sigma: float = 25.0 / 3
+
+    @property
+    def miner_rounds(self) -> int:
+        return sum(self.roles[role][0] for role in MINERS if role in self.roles)
+
+    @property
+    def miner_wins(self) -> int:
+        return sum(self.roles[role][1] for role in MINERS if role in self.roles)
+
+    @property
+    def saboteur_rounds(self) -> int:
+        return self.roles.get(Role.SABOTEUR, [0, 0])[0]
+
+    @property
+    def saboteur_wins(self) -> int:
+        return self.roles.get(Role.SABOTEUR, [0, 0])[1]
 
     def mean_gold(self) -> float:
         return sum(self.gold) / len(self.gold) if self.gold else 0.0
@@ -235,12 +246,6 @@ class StatsCollector:
                 stats = report.bots[name]
                 role = roles[seat]
                 won = role_won(role, winners) and seat not in trapped  # a trapped player never wins
-                if role in MINERS:
-                    stats.miner_rounds += 1
-                    stats.miner_wins += won
-                elif role is Role.SABOTEUR:
-                    stats.saboteur_rounds += 1
-                    stats.saboteur_wins += won
                 tally = stats.roles.setdefault(role, [0, 0])
                 tally[0] += 1
                 tally[1] += won
