@@ -33,6 +33,7 @@ from saboteur_p2p.rules import (
     Clear,
     Door,
     Event,
+    GameConfig,
     GoalRevealed,
     MapPeek,
     OrientStone,
@@ -192,7 +193,7 @@ class Saboteur2Heuristic(HeuristicBot):
     name = "heuristic"
     plays_saboteur2 = True
 
-    def start(self, seat: int, config, seed: int) -> None:  # type: ignore[no-untyped-def]
+    def start(self, seat: int, config: GameConfig, seed: int) -> None:
         #: gold pieces of every player as the public events tell them (won, stolen)
         self.tally = [0] * config.players
         self.known: dict[int, Role] = {}
