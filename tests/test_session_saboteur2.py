@@ -17,7 +17,7 @@ from saboteur_p2p.crypto.group import Point, mul, sadd, sub
 from saboteur_p2p.protocol.local import LocalGame, first_move_expected, play_local_game, step
 from saboteur_p2p.protocol.node import IllegalMove, Node
 from saboteur_p2p.protocol.verify import verify_file
-from saboteur_p2p.rules import Deck, GameConfig
+from saboteur_p2p.rules import CardPlayed, Deck, GameConfig
 from saboteur_p2p.rules.actions import PlayOn, Steal
 from saboteur_p2p.rules.cards import ActionKind
 from saboteur_p2p.rules.state import Phase
@@ -78,7 +78,13 @@ def played(game: LocalGame, kind: ActionKind) -> list[tuple[int, PlayOn]]:
     if state is None:
         return []
     return [(e.player, e.action) for e in state.events
-            if type(e).__name__ == "CardPlayed" and isinstance(e.action, PlayOn) and e.action.kind is kind]
+            if isinstance(e, CardPlayed) and isinstance(e.action, PlayOn) and e.action.kind is kind]
+
+
+def play_until_played(game: LocalGame, kind: ActionKind, choose: Callable[[int, Node], str]) -> tuple[int, PlayOn]:
+    """Step the game with ``choose`` until a card of ``kind`` is played; who played it, and how."""
+    play_to(game, choose, lambda: bool(played(game, kind)))
+    return played(game, kind)[0]
 
 
 def coalition_decrypts(game: LocalGame, victim: int, card: tuple[int, Deck, int]) -> bool:
@@ -155,9 +161,7 @@ def test_an_honest_saboteur2_deal_shows_each_seat_its_dwarf_and_six_cards_only()
 
 def test_an_inspection_shows_the_dwarf_card_to_the_inspector_alone():
     game = seeded_game(config(5), 2, 31)
-    plays = lambda: played(game, ActionKind.INSPECTION)  # noqa: E731
-    play_to(game, eager(ActionKind.INSPECTION, seed=31), lambda: bool(plays()))
-    inspector, action = plays()[0]
+    inspector, action = play_until_played(game, ActionKind.INSPECTION, eager(ActionKind.INSPECTION, seed=31))
     target = action.target
     handle = game.spectator.state.roles[target]
     card = (0, Deck.ROLES, handle)
@@ -174,9 +178,7 @@ def test_an_inspection_shows_the_dwarf_card_to_the_inspector_alone():
 
 def test_swap_your_hats_new_dwarf_card_is_learned_by_its_holder_alone():
     game = seeded_game(config(5), 2, 41)
-    plays = lambda: played(game, ActionKind.SWAP_HATS)  # noqa: E731
-    play_to(game, eager(ActionKind.SWAP_HATS, seed=41), lambda: bool(plays()))
-    _, action = plays()[0]
+    _, action = play_until_played(game, ActionKind.SWAP_HATS, eager(ActionKind.SWAP_HATS, seed=41))
     holder = action.target
     handle = game.spectator.state.roles[holder]
     assert handle >= 5  # one of the set-aside dwarf cards
@@ -193,15 +195,13 @@ def test_swap_your_hats_new_dwarf_card_is_learned_by_its_holder_alone():
 
 def test_swap_your_hand_shows_each_moved_card_to_its_new_owner_only():
     game = seeded_game(config(4), 2, 51)
-    plays = lambda: played(game, ActionKind.SWAP_HAND)  # noqa: E731
     before: dict[str, list[list[int]]] = {}
 
     def choose(seat: int, node: Node) -> str:
         before["hands"] = [list(h) for h in game.spectator.state.hands]
         return eager(ActionKind.SWAP_HAND, seed=51 + len(game.records))(seat, node)
 
-    play_to(game, choose, lambda: bool(plays()))
-    mover, action = plays()[0]
+    mover, action = play_until_played(game, ActionKind.SWAP_HAND, choose)
     target = action.target
     to_target = [h for h in before["hands"][mover] if h != action.card]
     to_mover = list(before["hands"][target])
