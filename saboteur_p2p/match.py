@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, load_bot
 from .rules import (
@@ -44,19 +44,6 @@ class GameRecord:
     #: Saboteur 2: the seats trapped at the end of each round (they win nothing)
     round_trapped: list[tuple[int, ...]] = field(default_factory=list)
     incidents: list[Incident] = field(default_factory=list)
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "config": self.config.to_data(),
-            "bots": list(self.bots),
-            "actions": list(self.actions),
-            "scores": list(self.scores),
-            "winners": list(self.winners),
-            "roles": [[r.value for r in roles] for roles in self.roles],
-            "round_winners": [w.value for w in self.round_winners],
-            "incidents": [vars(i) for i in self.incidents],
-        }
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
