@@ -127,6 +127,23 @@ def cheat_once(point: str, cheater: int, tamper: Callable[[LocalGame, dict[str, 
     return game, hear(game, record, cheater)
 
 
+def play_with_a_changed_shuffle(tamper: Callable[[LocalGame, dict[str, Any]], None]) -> tuple[LocalGame, Expect, Verdicts]:
+    """Seat 1's node makes its honest shuffle, ``tamper`` changes it before it is signed, and
+    the game plays on until some node refuses a record: (game, what was expected, verdicts)."""
+    game = game_at("shuffle")
+    cheater = game.nodes[1]
+    honest = cheater._make_shuffle
+
+    def make_shuffle(head: Expect) -> dict[str, Any]:
+        body = honest(head)
+        tamper(game, body)
+        return body
+
+    cheater._make_shuffle = make_shuffle  # type: ignore[method-assign]
+    head, verdicts = play_until_refused(game)
+    return game, head, verdicts
+
+
 def check_later(game: LocalGame, seat: int) -> ProtocolViolation | None:
     """Bring ``seat`` (alone) to the end of its own shuffle and opening, the other seats
     answering honestly, and return what it raised: the next shuffler checks the proof
@@ -313,17 +330,7 @@ def test_a_shuffle_that_changes_the_cards_is_caught_by_its_proof(change):
     cheat escapes only if all 4 bits are 0 (chance 1/16), which the test rules out for
     its seed by checking which record was refused.
     """
-    game = game_at("shuffle")
-    cheater = game.nodes[1]
-    honest = cheater._make_shuffle
-
-    def make_shuffle(head: Expect) -> dict[str, Any]:
-        body = honest(head)
-        change(game, _goals(body))
-        return body
-
-    cheater._make_shuffle = make_shuffle  # type: ignore[method-assign]
-    head, verdicts = play_until_refused(game)
+    game, head, verdicts = play_with_a_changed_shuffle(lambda game, body: change(game, _goals(body)))
     assert head == Expect(1, "open", (0,))
     assert_shuffle_blamed(game, verdicts, 1)
 
@@ -635,19 +642,11 @@ def test_an_invalid_point_as_a_card_in_a_shuffled_deck_is_refused(bad, where):
 def test_an_invalid_point_in_a_shadow_deck_fails_the_shuffle_proof(bad):
     """Shadow decks are checked for their shape only when they arrive; an invalid point in
     one is found when it is opened, whichever way the challenge asks."""
-    game = game_at("shuffle")
-    cheater = game.nodes[1]
-    honest = cheater._make_shuffle
-
-    def make_shuffle(head: Expect) -> dict[str, Any]:
-        body = honest(head)
+    def tamper(game: LocalGame, body: dict[str, Any]) -> None:
         for shadow in next(s for deck, s in body["shadows"] if deck == Deck.GOALS.value):
-            shadow[1][0] = bad_point
-        return body
+            shadow[1][0] = BAD_POINTS[bad]
 
-    bad_point = BAD_POINTS[bad]
-    cheater._make_shuffle = make_shuffle  # type: ignore[method-assign]
-    head, verdicts = play_until_refused(game)
+    game, head, verdicts = play_with_a_changed_shuffle(tamper)
     assert head == Expect(1, "open", (0,))
     assert_shuffle_blamed(game, verdicts, 1)
 
