@@ -8,7 +8,7 @@ Test modules import these helpers with ``from conftest import ...``.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from saboteur_p2p.rules import Game, GameConfig, Role, State, Tool
 from saboteur_p2p.rules import cards as C
@@ -76,7 +76,25 @@ def card_and_turn(item: PathCard | tuple[PathCard, bool] | str) -> tuple[PathCar
     return (item, False) if isinstance(item, PathCard) else item
 
 
-def _lay_maze(state: State, maze: Maze, new_handle: Callable[[Card], int]) -> None:
+def _new_handle(deck: list[Card], card: Card) -> int:
+    """Put ``card`` on the scenario's draw deck; its handle is its place there."""
+    deck.append(card)
+    return len(deck) - 1
+
+
+def _lay_round(
+    state: State, maze: Maze, hands: Mapping[int, Sequence[Card | str]] | None, draw: Sequence[Card | str] | None,
+) -> list[Card]:
+    """Lay ``maze``, deal ``hands`` and stack ``draw`` (default: ten N-S tunnels); the draw deck so far."""
+    deck: list[Card] = []
+    _lay_maze(state, maze, deck)
+    hands = hands or {}
+    state.hands = [[_new_handle(deck, face(c)) for c in hands.get(seat, ())] for seat in range(state.players)]
+    state.draw_pile = [_new_handle(deck, face(c)) for c in (["NS"] * 10 if draw is None else draw)]
+    return deck
+
+
+def _lay_maze(state: State, maze: Maze, deck: list[Card]) -> None:
     """A fresh board with ``maze`` placed card by card, each fitting and reaching no goal."""
     state.board = Board.new_round()
     state.placed = {}
@@ -85,7 +103,7 @@ def _lay_maze(state: State, maze: Maze, new_handle: Callable[[Card], int]) -> No
         assert state.board.fits(cell, card.turned_openings if turned else card.openings), f"{item} misfits at {cell}"
         reached = state.board.place(cell, card, turned)
         assert not reached, f"scenario card at {cell} reaches goal(s) {reached}"
-        state.placed[cell] = new_handle(card)
+        state.placed[cell] = _new_handle(deck, card)
 
 
 def _hide_goals(state: State, goals: Sequence[PathCard]) -> None:
@@ -133,16 +151,7 @@ def build(
     config = GameConfig(players=players, variants=frozenset(variants), rounds=rounds)
     state = Game(config, seed=seed).new_state()
     dealer = state.dealer
-    deck: list[Card] = []
-
-    def new_handle(card: Card) -> int:
-        deck.append(card)
-        return len(deck) - 1
-
-    _lay_maze(state, maze, new_handle)
-    hands = hands or {}
-    state.hands = [[new_handle(face(c)) for c in hands.get(seat, ())] for seat in range(players)]
-    state.draw_pile = [new_handle(face(c)) for c in (["NS"] * 10 if draw is None else draw)]
+    deck = _lay_round(state, maze, hands, draw)
     _hide_goals(state, goals)
 
     if roles is not None:
@@ -157,7 +166,7 @@ def build(
     state.discards, state.hidden_discards = [], []
     for seat, tools in (broken or {}).items():
         for tool in tools:
-            state.broken[seat][tool] = new_handle(BREAK[tool])
+            state.broken[seat][tool] = _new_handle(deck, BREAK[tool])
     dealer.decks[Deck.DRAW] = deck
     state.faces = dict(enumerate(deck))
 
@@ -199,26 +208,17 @@ def build2(
     state = Game(GameConfig(players, "saboteur2", rounds=rounds), seed=seed).new_state()
     assert isinstance(state, Saboteur2State)
     dealer = state.dealer
-    deck: list[Card] = []
-
-    def new_handle(card: Card) -> int:
-        deck.append(card)
-        return len(deck) - 1
-
-    _lay_maze(state, maze, new_handle)
-    hands = hands or {}
-    state.hands = [[new_handle(face(c)) for c in hands.get(seat, ())] for seat in range(players)]
-    state.draw_pile = [new_handle(face(c)) for c in (["NS"] * 10 if draw is None else draw)]
-    state.set_aside_cards = [new_handle(face("NS")) for _ in range(3)]
+    deck = _lay_round(state, maze, hands, draw)
+    state.set_aside_cards = [_new_handle(deck, face("NS")) for _ in range(3)]
     state.broken = [{} for _ in range(players)]
     for seat, tools in (broken or {}).items():
         for tool in tools:
-            state.broken[seat][tool] = new_handle(BREAK[tool])
-    state.trapped = [new_handle(TRAPPED) if seat in trapped else None for seat in range(players)]
+            state.broken[seat][tool] = _new_handle(deck, BREAK[tool])
+    state.trapped = [_new_handle(deck, TRAPPED) if seat in trapped else None for seat in range(players)]
     state.thefts = [None] * players
     state.theft_played = [None] * players
     for seat, turn in (thefts or {}).items():
-        state.thefts[seat] = new_handle(THEFT)
+        state.thefts[seat] = _new_handle(deck, THEFT)
         state.theft_played[seat] = turn
     state.discards, state.hidden_discards = [], []
     dealer.decks[Deck.DRAW] = deck
