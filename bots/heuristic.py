@@ -464,7 +464,7 @@ class HeuristicBot(BaseBot):
     # -- a turn of play ---------------------------------------------------------------
 
     def _play(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
-        turn = Turn(view, self.role)
+        turn = self._turn(view)
         faces = dict(view.hand)
         path_scores: dict[tuple[Cell, int, bool], float] = {}
         card_info: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
