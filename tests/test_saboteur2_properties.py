@@ -64,6 +64,14 @@ def choose(state: Saboteur2State, rng: random.Random) -> Any:
     return rng.choice(legal)
 
 
+def play_on(state: Saboteur2State, rng: random.Random, steps: int) -> None:
+    """Push up to ``steps`` of ``choose``'s actions, stopping at the end of the game."""
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.push(choose(state, rng))
+
+
 # -- invariants --------------------------------------------------------------------------------
 
 def check_cards(state: Saboteur2State) -> None:
@@ -283,10 +291,7 @@ def test_clones_are_independent_and_play_on_alike(game, split, more):
     players, seed = game
     rng = random.Random(seed)
     state = new_game(players, seed)
-    for _ in range(split):
-        if state.is_terminal():
-            break
-        state.push(choose(state, rng))
+    play_on(state, rng, split)
     clone = state.clone()
     state.view_for(0)
     at_split = fingerprint(clone)
@@ -309,10 +314,7 @@ def test_serialised_states_round_trip_and_resume_exactly(game, split):
     players, seed = game
     rng = random.Random(seed)
     state = new_game(players, seed)
-    for _ in range(split):
-        if state.is_terminal():
-            break
-        state.push(choose(state, rng))
+    play_on(state, rng, split)
     data = state_to_data(state)
     resumed = state_from_data(json.loads(json.dumps(data)))
     assert isinstance(resumed, Saboteur2State)
