@@ -89,6 +89,7 @@ class MentalDealer:
     def __init__(self, game_id: bytes, players: int, seat: int | None, secret: Scalar | None) -> None:
         self.game_id = game_id
         self.players = players
+        self.everyone = frozenset(range(players))
         self.seat = seat
         self.secret = secret
         self.keys: list[Point] = []
@@ -181,7 +182,7 @@ class MentalDealer:
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
         card = self._locate(deck, handle)
-        if to is not None and to >= frozenset(range(self.players)):
+        if to is not None and to >= self.everyone:
             # shown to every player (possible at a 2-seat table): with no seat left to owe
             # sealed shares, only public shares open the card
             to = None
@@ -254,9 +255,6 @@ class MentalDealer:
     def owed_by(self, seat: int) -> list[RevealNeed]:
         """The pending reveals ``seat`` still owes a share for, in the order they were asked."""
         return [n for n in self.pending if seat in self.reveals[n].owers and seat not in self.reveals[n].shares]
-
-    def share_round_speakers(self) -> list[int]:
-        return [s for s in range(self.players) if self.owed_by(s)]
 
     def _decrypt_public(self, state: RevealState) -> Card:
         c1, c2 = self.ciphertext(state.need.card)

@@ -577,8 +577,10 @@ class Node:
             self._queue_share_round()
 
     def _queue_share_round(self) -> None:
-        for seat in self.dealer.share_round_speakers():
-            self.expect.append(Expect(seat, "shares", tuple(self.dealer.owed_by(seat))))
+        for seat in range(self.players):
+            owed = self.dealer.owed_by(seat)
+            if owed:
+                self.expect.append(Expect(seat, "shares", tuple(owed)))
 
     def _teach_engine(self) -> None:
         if self.state is None:
