@@ -442,10 +442,7 @@ class Node:
         for sealed in shares.sealed:
             need = RevealNeed(sealed.card, frozenset(sealed.audience))
             try:
-                c1, _ = self.dealer.ciphertext(sealed.card)
-                E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
-                good = verify_sealed_share(self.keys[entry.sender], c1, self.keys[sealed.recipient], E1, E2, sealed.proof,
-                                           self._share_ctx(need, entry.sender, sealed.recipient))
+                good = self._verified_sealed_share(entry.sender, need, sealed) is not None
             except (InvalidPoint, KeyError, IndexError, TypeError):
                 good = False
             if not good:
@@ -482,18 +479,27 @@ class Node:
         for (need, recipient), sealed in zip(wanted_sealed, message.sealed):
             if own or (recipient != self.seat and not self.verify_all):
                 continue
-            c1, _ = self.dealer.ciphertext(need.card)
-            E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
-            if not verify_sealed_share(X, c1, self.keys[recipient], E1, E2, sealed.proof, self._share_ctx(need, sender, recipient)):
+            points = self._verified_sealed_share(sender, need, sealed)
+            if points is None:
                 raise ProtocolViolation(sender, "bad-share", f"sealed share for {need.card} to seat {recipient} does not verify")
             if recipient == self.seat and self.secret is not None:
-                self.sealed_opened.setdefault(need, {})[sender] = open_sealed_share(self.secret, E1, E2)
+                self.sealed_opened.setdefault(need, {})[sender] = open_sealed_share(self.secret, *points)
         for need in {n: None for n, _ in wanted_sealed}:
             state = self.dealer.reveals[need]
             state.shares[sender] = b""
             if len(state.shares) == len(state.owers):
                 self.dealer.complete_private(need, self.sealed_opened.pop(need, {}))
         self._teach_engine()
+
+    def _verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:
+        """The share's points (E1, E2) when its proof verifies, else None; an invalid point
+        raises InvalidPoint."""
+        c1, _ = self.dealer.ciphertext(need.card)
+        E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
+        if not verify_sealed_share(self.keys[sender], c1, self.keys[sealed.recipient], E1, E2, sealed.proof,
+                                   self._share_ctx(need, sender, sealed.recipient)):
+            return None
+        return E1, E2
 
     def _on_action(self, entry: Entry, head: Expect) -> None:
         message = ActionMsg.decode(entry.body)
