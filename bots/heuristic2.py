@@ -22,11 +22,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from saboteur_p2p.rules import (
-    START_CELL,
     ActionCard,
     ActionKind,
     AnyAction,
-    Board,
     BreakTool,
     Card,
     CardPlayed,
@@ -55,7 +53,6 @@ from saboteur_p2p.rules import (
 from .heuristic import (
     ACCOMPLICE,
     CLOSED,
-    EDGES,
     GOAL_CELLS,
     SUSPECT,
     TRUSTED,
@@ -93,40 +90,6 @@ KNOWN_HOSTILITY = {
 }
 #: Same-colour digger, other-colour digger, as seen by a digger.
 TEAMMATE, RIVAL = -3.0, 2.5
-
-
-def team_connected(board: Board, closed: Door) -> dict[Cell, int]:
-    """The board's network as one team may use it: no segment behind a door of ``closed``."""
-    tiles = board.tiles
-    if not any(t.card is not None and t.card.door is closed for t in tiles.values()):
-        return board.connected
-    connected: dict[Cell, int] = {}
-    stack: list[tuple[Cell, int]] = [(START_CELL, 0)]
-    for cell, tile in tiles.items():
-        if tile.card is not None and tile.card.ladder:
-            stack += [(cell, i) for i in range(len(tile.segments))]
-    seen = set(stack)
-    while stack:
-        cell, index = stack.pop()
-        tile = tiles[cell]
-        card = tile.card
-        if card is not None and card.door is closed and card.door_segment == index:
-            continue
-        segment = tile.segments[index]
-        connected[cell] = connected.get(cell, 0) | segment
-        x, y = cell
-        for edge, dx, dy, back in EDGES:
-            if not segment & edge:
-                continue
-            other = (x + dx, y + dy)
-            near = tiles.get(other)
-            if near is None or near.card is None:
-                continue
-            for i, theirs in enumerate(near.segments):
-                if theirs & back and (other, i) not in seen:
-                    seen.add((other, i))
-                    stack.append((other, i))
-    return connected
 
 
 class ColourReading(TableReading):
@@ -177,7 +140,7 @@ class Turn2(Turn):
         #: the whole network, whoever may use it (``net`` is the team's)
         self.full = self.net
         if self.colour is not None:
-            connected = team_connected(view.board, self.colour.other)
+            connected = view.board.network(frozenset((self.colour.other,)))
             if connected is not view.board.connected:
                 self.net = Network(view.board, self.goal_mask, connected)
                 self.urgency = urgency_of(self.net.best)

@@ -204,26 +204,32 @@ class Board:
         """Whether the blue team, the green team, and a route with no door at all reach the
         card at ``target`` from the start or a ladder (RULES.md 8)."""
         return Ways(
-            self._route_to(target, frozenset((Door.GREEN,))),
-            self._route_to(target, frozenset((Door.BLUE,))),
-            self._route_to(target, frozenset((Door.BLUE, Door.GREEN))),
+            target in self.network(frozenset((Door.GREEN,))),
+            target in self.network(frozenset((Door.BLUE,))),
+            target in self.network(frozenset((Door.BLUE, Door.GREEN))),
         )
 
-    def _route_to(self, target: Cell, closed: frozenset[Door]) -> bool:
-        """A walk over segments that never enters a segment behind a door in ``closed``."""
+    def network(self, closed: frozenset[Door] = frozenset()) -> dict[Cell, int]:
+        """The start's network as a team may use it: for each face-up card reached from the
+        start or a ladder without entering a segment behind a door in ``closed``, the edges
+        of its reached segments.  Without such a door it is ``connected`` itself (read-only).
+        """
+        tiles = self.tiles
+        if not any(t.card is not None and t.card.door in closed for t in tiles.values()):
+            return self.connected
+
         def passable(cell: Cell, index: int) -> bool:
-            card = self.tiles[cell].card
+            card = tiles[cell].card
             return card is None or card.door not in closed or card.door_segment != index
 
+        reached: dict[Cell, int] = {}
         stack = [(cell, i) for cell, i in self._source_segments() if passable(cell, i)]
         seen = set(stack)
-        tiles = self.tiles
         while stack:
             cell, index = stack.pop()
-            if cell == target:
-                return True
-            x, y = cell
             segment = tiles[cell].segments[index]
+            reached[cell] = reached.get(cell, 0) | segment
+            x, y = cell
             for edge in EDGE_ORDER:
                 if not segment & edge:
                     continue
@@ -237,7 +243,7 @@ class Board:
                     if theirs & back and (other, i) not in seen and passable(other, i):
                         seen.add((other, i))
                         stack.append((other, i))
-        return False
+        return reached
 
     def _source_segments(self) -> list[tuple[Cell, int]]:
         """The segments of the start card and of every ladder card."""
