@@ -308,9 +308,10 @@ class Session:
             return None  # a copy we already have (resent to a peer that fell behind)
         if entry.prev != self.node.log.head:
             return self._park(entry, record, relayed_by)
+        known: Entry | None = entry
         while True:
             try:
-                self.node.receive(record)
+                self.node.receive(record, known)
             except ProtocolViolation as violation:
                 # found before or by the signature check: the seat the record names may
                 # never have signed it, so it proves nothing against that seat
@@ -326,7 +327,7 @@ class Session:
             if early is None:
                 return None
             self.waiting_bytes -= len(early)
-            record = early
+            record, known = early, None
 
     def _park(self, entry: Entry, record: bytes, relayed_by: int) -> SessionResult | None:
         """Keep a signed record that came before the one it follows (or prove equivocation)."""

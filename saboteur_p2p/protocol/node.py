@@ -222,7 +222,7 @@ class Node:
         self.seq += 1
         record = entry.record
         self.last_make_seconds = time.perf_counter() - self._making_since
-        self.receive(record)
+        self.receive(record, entry)
         return record
 
     def _make_genesis(self, head: Expect) -> dict[str, Any]:
@@ -293,14 +293,18 @@ class Node:
 
     # -- receiving -----------------------------------------------------------------------
 
-    def receive(self, record: bytes) -> None:
-        """Check a record and everything it says; raises ProtocolViolation naming the culprit."""
+    def receive(self, record: bytes, entry: Entry | None = None) -> None:
+        """Check a record and everything it says; raises ProtocolViolation naming the culprit.
+
+        ``entry`` is ``decode_record(record)``, when the caller has decoded it already.
+        """
         if self.aborted is not None:
             raise self.aborted
-        try:
-            entry = decode_record(record)
-        except MalformedRecord as exc:
-            raise ProtocolViolation(-1, "malformed-record", str(exc)) from None
+        if entry is None:
+            try:
+                entry = decode_record(record)
+            except MalformedRecord as exc:
+                raise ProtocolViolation(-1, "malformed-record", str(exc)) from None
         try:
             self.log.append(entry)
         except LogViolation as exc:
