@@ -561,8 +561,9 @@ class Session:
         state = self.node.state
         if state is None or not state.results:
             return "No round was completed: there is no score."
-        lines = ["What the log supports (gold values stay secret without every seat's key share):"]
         pieces = self.setup.config.edition == "saboteur2"  # gold is a public count of pieces, not cards
+        secret = "" if pieces else " (gold values stay secret without every seat's key share)"
+        lines = [f"What the log supports{secret}:"]
         for result in state.results:
             got = result.gold_pieces if pieces else result.gold_cards
             cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(got))
