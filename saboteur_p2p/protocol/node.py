@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..crypto.commit import check_reveal, commit, random_below
-from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, base_mul, check_point, hash_bytes, mul, random_scalar
+from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, base_mul, check_point, hash_bytes, random_scalar
 from ..crypto.identity import Identity, PublicIdentity
 from ..crypto.log import Entry, LogVerifier, LogWriter, LogViolation, MalformedRecord, decode_record, make_entry
-from ..crypto.proofs import Context, open_sealed_share, prove_dleq, prove_key, seal_share, verify_dleq, verify_key, verify_sealed_share
+from ..crypto.proofs import Context, prove_key, verify_key
 from ..crypto.shuffle import (
     Ciphertext,
     ShuffleProofError,
@@ -39,6 +39,7 @@ from ..crypto.shuffle import (
 from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
 from ..rules.dealer import Deck
 from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed
+from .errors import IllegalMove, ProtocolViolation
 from .messages import (
     ActionMsg,
     Commit,
@@ -46,32 +47,17 @@ from .messages import (
     KeyShare,
     MalformedMessage,
     Open,
-    PublicShare,
     Reveal,
-    SealedShare,
     Shares,
     Shuffle,
 )
+from .shares import ShareBook, share_context
 
 NEW_GAME = "new-game"
 #: Shadow shuffles per shuffle proof: a bad shuffle escapes with probability 2^-20.
 #: The challenge comes from a commit-reveal coin of the other seats, so it cannot be
 #: ground the way a pure Fiat-Shamir challenge can.
 DEFAULT_SHUFFLE_ROUNDS = 20
-
-
-class IllegalMove(ValueError):
-    """This seat's own move breaks the rules: a local error, nothing was signed or sent."""
-
-
-class ProtocolViolation(ValueError):
-    """A peer broke the protocol; ``peer`` is the seat to blame."""
-
-    def __init__(self, peer: int, reason: str, detail: str = "") -> None:
-        super().__init__(f"peer {peer} broke the protocol ({reason}){': ' + detail if detail else ''}")
-        self.peer = peer
-        self.reason = reason
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -138,13 +124,13 @@ class Node:
         self.work: str | None = None
         self.work_player: int | None = None
         self.keys: dict[int, Point] = {}
+        self.share_book = ShareBook(setup.game_id, self.dealer, self.keys)
         self.coin_commitments: dict[int, dict[int, bytes]] = {}
         self.coin_values: dict[int, dict[int, bytes]] = {}
         self.my_coin: dict[int, tuple[bytes, bytes]] = {}
         self.shuffles: dict[int, ShuffleRun] = {}
         self.my_shuffle_values: dict[int, list[tuple[bytes, bytes]]] = {}
         self.my_witness: dict[int, dict[Deck, ShuffleWitness]] = {}
-        self.sealed_opened: dict[RevealNeed, dict[int, Point]] = {}
         #: shuffle proofs this seat checks later: the next shuffler first sends its own
         #: shuffle and opening, so checking does not lengthen the chain of shuffles.
         self.deferred_checks: list[Callable[[], None]] = []
@@ -276,20 +262,7 @@ class Node:
 
     def _shares_for(self, needs: tuple[RevealNeed, ...]) -> Shares:
         assert self.secret is not None and self.seat is not None
-        me = self.seat
-        X = self.keys[me]
-        public, sealed = [], []
-        for need in needs:
-            c1, _ = self.dealer.ciphertext(need.card)
-            if need.audience is None:
-                share = mul(self.secret, c1)
-                proof = prove_dleq(self.secret, X, c1, share, self._share_ctx(need, me, None), self.rand)
-                public.append(PublicShare(need.card, share, proof))
-                continue
-            for recipient in sorted(need.audience):
-                E1, E2, proof3 = seal_share(self.secret, X, c1, self.keys[recipient], self._share_ctx(need, me, recipient), self.rand)
-                sealed.append(SealedShare(need.card, tuple(sorted(need.audience)), recipient, E1, E2, proof3))
-        return Shares(tuple(public), tuple(sealed))
+        return self.share_book.make(self.seat, self.secret, needs, self.rand)
 
     # -- receiving -----------------------------------------------------------------------
 
@@ -431,27 +404,7 @@ class Node:
     def recheck_sealed_shares(self, record: bytes) -> ProtocolViolation | None:
         """Check every sealed share in a record already taken in (a seat checks only its own
         when they arrive): how a seat tests another's accusation of a bad sealed share."""
-        try:
-            entry = decode_record(record)
-            if entry.kind == "shares":
-                shares: Shares | None = Shares.decode(entry.body)
-            elif entry.kind == "action":
-                shares = ActionMsg.decode(entry.body).shares
-            else:
-                return None
-        except (MalformedRecord, MalformedMessage):
-            return None
-        if shares is None or entry.sender not in self.keys:
-            return None
-        for sealed in shares.sealed:
-            need = RevealNeed(sealed.card, frozenset(sealed.audience))
-            try:
-                good = self._verified_sealed_share(entry.sender, need, sealed) is not None
-            except (InvalidPoint, KeyError, IndexError, TypeError):
-                good = False
-            if not good:
-                return ProtocolViolation(entry.sender, "bad-share", f"sealed share for {sealed.card} to seat {sealed.recipient} does not verify")
-        return None
+        return self.share_book.recheck(record)
 
     def run_deferred_checks(self) -> None:
         """Check now the shuffle proofs kept for later (raises ProtocolViolation)."""
@@ -466,44 +419,8 @@ class Node:
 
     def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...]) -> None:
         """Check and keep a seat's shares, which must be exactly the ones it owes."""
-        X = self.keys[sender]
-        wanted_public = [n for n in owed if n.audience is None]
-        wanted_sealed = [(n, r) for n in owed if n.audience is not None for r in sorted(n.audience)]
-        got_public = [RevealNeed(p.card, None) for p in message.public]
-        got_sealed = [(RevealNeed(s.card, frozenset(s.audience)), s.recipient) for s in message.sealed]
-        if got_public != wanted_public or got_sealed != wanted_sealed:
-            raise ProtocolViolation(sender, "wrong-shares", "the shares sent are not exactly the shares owed")
-        own = sender == self.seat
-        for need, share in zip(wanted_public, message.public):
-            c1, _ = self.dealer.ciphertext(need.card)
-            point = share.share if own else check_point(share.share, "decryption share")
-            if not own and not verify_dleq(X, c1, point, share.proof, self._share_ctx(need, sender, None)):
-                raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
-            self.dealer.reveals[need].shares[sender] = point
-        for (need, recipient), sealed in zip(wanted_sealed, message.sealed):
-            if own or (recipient != self.seat and not self.verify_all):
-                continue
-            points = self._verified_sealed_share(sender, need, sealed)
-            if points is None:
-                raise ProtocolViolation(sender, "bad-share", f"sealed share for {need.card} to seat {recipient} does not verify")
-            if recipient == self.seat and self.secret is not None:
-                self.sealed_opened.setdefault(need, {})[sender] = open_sealed_share(self.secret, *points)
-        for need in {n: None for n, _ in wanted_sealed}:
-            state = self.dealer.reveals[need]
-            state.shares[sender] = b""
-            if len(state.shares) == len(state.owers):
-                self.dealer.complete_private(need, self.sealed_opened.pop(need, {}))
+        self.share_book.take(sender, message, owed, self.seat, self.secret, self.verify_all)
         self._teach_engine()
-
-    def _verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:
-        """The share's points (E1, E2) when its proof verifies, else None; an invalid point
-        raises InvalidPoint."""
-        c1, _ = self.dealer.ciphertext(need.card)
-        E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
-        if not verify_sealed_share(self.keys[sender], c1, self.keys[sealed.recipient], E1, E2, sealed.proof,
-                                   self._share_ctx(need, sender, sealed.recipient)):
-            return None
-        return E1, E2
 
     def _on_action(self, entry: Entry, head: Expect) -> None:
         message = ActionMsg.decode(entry.body)
@@ -605,10 +522,7 @@ class Node:
         return Context(self.setup.game_id, step, deck, prover)
 
     def _share_ctx(self, need: RevealNeed, prover: int, recipient: int | None) -> Context:
-        batch, deck, pos = need.card
-        to = "all" if need.audience is None else ",".join(map(str, sorted(need.audience)))
-        step = f"share/{batch}/{pos}/{to}/{'public' if recipient is None else recipient}"
-        return Context(self.setup.game_id, step, deck.value, prover)
+        return share_context(self.setup.game_id, need, prover, recipient)
 
     def _commit_context(self, topic: tuple[Any, ...], slot: int, seat: int | None = None) -> tuple[Any, ...]:
         who = self.seat if seat is None else seat

@@ -1,0 +1,21 @@
+"""The session's two kinds of error: a local one (our own illegal move) and a remote one
+(a peer broke the protocol), kept apart as h11 keeps LocalProtocolError and
+RemoteProtocolError apart."""
+from __future__ import annotations
+
+
+class IllegalMove(ValueError):
+    """This seat's own move breaks the rules: a local error, nothing was signed or sent."""
+
+
+class ProtocolViolation(ValueError):
+    """A peer broke the protocol; ``peer`` is the seat to blame."""
+
+    def __init__(self, peer: int, reason: str, detail: str = "") -> None:
+        super().__init__(f"peer {peer} broke the protocol ({reason}){': ' + detail if detail else ''}")
+        self.peer = peer
+        self.reason = reason
+        self.detail = detail
+
+
+__all__ = ["IllegalMove", "ProtocolViolation"]
