@@ -20,7 +20,7 @@ from saboteur_p2p.crypto.proofs import Context, prove_dleq, seal_share, verify_d
 from saboteur_p2p.protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
 from saboteur_p2p.rules import GameConfig
-from saboteur_p2p.rules.config import EDITIONS
+from saboteur_p2p.rules.editions import edition_names
 
 
 def round_setup(players: int, shuffle_rounds: int, edition: str = "base") -> None:
@@ -74,7 +74,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", default="3,5,10")
     parser.add_argument("--shuffle-rounds", type=int, default=DEFAULT_SHUFFLE_ROUNDS)
-    parser.add_argument("--edition", default="base", choices=EDITIONS)
+    parser.add_argument("--edition", default="base", choices=edition_names())
     args = parser.parse_args()
     for players in (int(p) for p in args.players.split(",")):
         round_setup(players, args.shuffle_rounds, args.edition)

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from saboteur_p2p.rules.config import EDITIONS
+from saboteur_p2p.rules.editions import edition_names
 
 
 def free_port() -> int:
@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--shuffle-rounds", type=int, default=20)
     parser.add_argument("--bot", default="heuristic")
-    parser.add_argument("--edition", default="base", choices=EDITIONS)
+    parser.add_argument("--edition", default="base", choices=edition_names())
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         logs = Path(tmp) / "logs"

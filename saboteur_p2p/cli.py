@@ -13,7 +13,7 @@ from .crypto.identity import Identity, IdentityError
 from .net.lobby import LobbyError
 from .net.session import SeatLost
 from .rules import VARIANTS, GameConfig
-from .rules.config import EDITIONS
+from .rules.editions import edition_named, edition_names, players_help
 
 if TYPE_CHECKING:
     from .client.app import ClientRun
@@ -41,13 +41,16 @@ def _positive(text: str) -> int:
     return value
 
 
+_EDITION_HELP = "the edition: " + ", ".join(f"{name} ({edition_named(name).title})" for name in edition_names()) + "; default base"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="saboteur-p2p", description="Saboteur peer to peer, and bot tournaments.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     tour = commands.add_parser("tournament", help="run many bot-only games in-process and print statistics")
-    tour.add_argument("--players", type=int, default=5, help="players per game, 3-10, or 2-12 for saboteur2 (default 5)")
-    tour.add_argument("--edition", default="base", choices=EDITIONS, help="base or saboteur2 (default base)")
+    tour.add_argument("--players", type=int, default=5, help=f"players per game: {players_help()} (default 5)")
+    tour.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     tour.add_argument("--games", type=_positive, default=100, help="number of games (default 100)")
     tour.add_argument("--bots", type=_bots, default=("heuristic", "random"), help="comma-separated bot specs (default heuristic,random)")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
@@ -58,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.set_defaults(run=cmd_tournament)
 
     game = commands.add_parser("game", help="play one bot-only game in-process and print it move by move")
-    game.add_argument("--players", type=int, default=5, help="players, 3-10, or 2-12 for saboteur2 (default 5)")
-    game.add_argument("--edition", default="base", choices=EDITIONS, help="base or saboteur2 (default base)")
+    game.add_argument("--players", type=int, default=5, help=f"players: {players_help()} (default 5)")
+    game.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     game.add_argument("--bots", type=_bots, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
     game.add_argument("--seed", type=int, default=0)
     game.add_argument("--variant", type=_variants, default=frozenset())
@@ -72,8 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     host = commands.add_parser("host", help="open a table on the network and play at it")
     host.add_argument("--bind", default="0.0.0.0:7777", help="ADDR:PORT to listen on (default 0.0.0.0:7777)")
     host.add_argument("--name", default="host")
-    host.add_argument("--seats", type=int, default=5, help="players at the table, 3-10, or 2-12 for saboteur2 (default 5)")
-    host.add_argument("--edition", default="base", choices=EDITIONS, help="base or saboteur2 (default base)")
+    host.add_argument("--seats", type=int, default=5, help=f"players at the table: {players_help()} (default 5)")
+    host.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     host.add_argument("--variant", type=_variants, default=frozenset())
     host.add_argument("--bots", type=int, default=0, metavar="K", help="start K bot peers as separate processes")
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
@@ -87,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=os.environ.get("USER", "player"))
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
-    join.add_argument("--edition", default=None, choices=EDITIONS,
+    join.add_argument("--edition", default=None, choices=edition_names(),
                       help="sit only at a table of this edition (default: whatever the table plays)")
     _session_options(join)
     _client_options(join)
@@ -95,11 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play at a table of bots on this machine, in the full-screen client")
     play.add_argument("--players", type=int, default=None,
-                      help="players at the table, you included, 3-10, or 2-12 for saboteur2 "
+                      help=f"players at the table, you included: {players_help()} "
                       "(default 5, or one per bot listed in --bots and you)")
     play.add_argument("--bots", type=_bots, default=None,
                       help="comma-separated bot names, one per bot seat, cycled if short (default heuristic)")
-    play.add_argument("--edition", default="base", choices=EDITIONS, help="base or saboteur2 (default base)")
+    play.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     play.add_argument("--variant", type=_variants, default=frozenset())
     play.add_argument("--name", default=os.environ.get("USER", "you"))
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")

@@ -125,7 +125,7 @@ class LocalTable:
                 continue
             self._committed()
         scores = state.scores or ()
-        unit = "gold pieces" if self.config.edition == "saboteur2" else "nuggets"
+        unit = f"{self.config.edition_rules.gold_unit}s"
         message = f"game over. {unit}: " + ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(scores))
         return LocalResult("finished", message, tuple(scores))
 

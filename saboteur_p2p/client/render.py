@@ -328,7 +328,7 @@ def render_ranking(snap: Snapshot) -> str:
     view = snap.view
     if view is None or view.scores is None:
         return ""
-    unit = "gold piece(s)" if view.config.edition == "saboteur2" else "nugget(s)"
+    unit = f"{view.config.edition_rules.gold_unit}(s)"
     scores = view.scores
     best = max(scores)
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))

@@ -20,7 +20,7 @@ from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity, PublicIdentity
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
-from ..rules.config import EDITIONS, PLAYER_RANGE
+from ..rules.editions import edition_names
 from .transport import Transport, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
@@ -115,7 +115,7 @@ def host_lobby(
     An early start needs at least the edition's fewest players (3 for the base game, 2 for
     Saboteur 2).
     """
-    fewest = PLAYER_RANGE[config.edition][0]
+    fewest = config.edition_rules.players[0]
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
     connections: list[bytes] = []
     say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
@@ -198,8 +198,8 @@ def join_lobby(
     must not be able to weaken them.  With ``edition`` given, a table of another edition is
     refused too.
     """
-    if edition is not None and edition not in EDITIONS:
-        raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
+    if edition is not None and edition not in edition_names():
+        raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(edition_names())}")
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
     if not transport.connect(endpoint):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")

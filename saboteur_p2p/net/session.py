@@ -561,7 +561,7 @@ class Session:
         state = self.node.state
         if state is None or not state.results:
             return "No round was completed: there is no score."
-        pieces = self.setup.config.edition == "saboteur2"  # gold is a public count of pieces, not cards
+        pieces = self.setup.config.edition_rules.public_gold  # gold is a public count of pieces, not cards
         secret = "" if pieces else " (gold values stay secret without every seat's key share)"
         lines = [f"What the log supports{secret}:"]
         for result in state.results:

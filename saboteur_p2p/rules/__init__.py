@@ -1,4 +1,9 @@
-"""Pure rules of Saboteur: no I/O, no clock, no global randomness."""
+"""Pure rules of Saboteur: no I/O, no clock, no global randomness.
+
+Importing this package registers the bundled editions (editions.py): ``state`` registers the
+base game and ``saboteur2`` the expansion.  A new edition is one module that registers itself,
+imported here.
+"""
 from __future__ import annotations
 
 from .actions import (
@@ -19,13 +24,35 @@ from .actions import (
     parse_action,
 )
 from .board import GOAL_CELLS, START_CELL, Board, Ways
-from .cards import ActionCard, ActionKind, Card, Door, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
+from .cards import (
+    ActionCard,
+    ActionKind,
+    Card,
+    Door,
+    GoldCard,
+    PathCard,
+    PathKind,
+    Role,
+    RoleCard,
+    Tool,
+)
 from .config import VARIANTS, GameConfig
-from .dealer import Deck, Dealer, TrustedDealer
+from .dealer import Dealer, Deck, TrustedDealer
+from .editions import Edition, edition_named, edition_names, register
 from .errors import IllegalActionError, InvalidActionError
-from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
+from .events import (
+    CardPlayed,
+    Event,
+    GameEnded,
+    GoalRevealed,
+    GoldReceived,
+    PiecesWon,
+    RoundEnded,
+    RoundStarted,
+    Stolen,
+)
 from .saboteur2 import Saboteur2State
-from .state import Game, Phase, RoundResult, State, Winners, state_class
+from .state import Game, Phase, RoundResult, State, Winners
 from .view import PlayerView
 
 __all__ = [
@@ -35,5 +62,6 @@ __all__ = [
     "VARIANTS", "GameConfig", "Deck", "Dealer", "TrustedDealer", "IllegalActionError",
     "InvalidActionError", "CardPlayed", "Event", "GameEnded", "GoalRevealed", "GoldReceived",
     "RoundEnded", "RoundStarted", "Game", "Phase", "RoundResult", "State", "Winners", "PlayerView",
-    "Clear", "PlayOn", "Steal", "Ways", "Door", "PiecesWon", "Stolen", "Saboteur2State", "state_class",
+    "Clear", "PlayOn", "Steal", "Ways", "Door", "PiecesWon", "Stolen", "Saboteur2State",
+    "Edition", "edition_named", "edition_names", "register",
 ]

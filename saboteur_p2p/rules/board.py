@@ -20,7 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .cards import ALL_EDGES, EDGE_DELTA, EDGE_ORDER, OPPOSITE, START, Door, PathCard, PathKind
+from .cards import (
+    ALL_EDGES,
+    EDGE_DELTA,
+    EDGE_ORDER,
+    OPPOSITE,
+    START,
+    Door,
+    PathCard,
+    PathKind,
+)
 
 Cell = tuple[int, int]
 

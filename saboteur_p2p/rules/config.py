@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from .editions import Edition, edition_named
+
 #: RULES.md section 7 variants plus the first-player option of section 2.
 VARIANTS: dict[str, str] = {
     "stone-nuggets": "six one-nugget gold cards are replaced by six worthless stones",
@@ -14,11 +16,6 @@ VARIANTS: dict[str, str] = {
     "left-of-first-starter": "each round is started by the player left of the last round's first player",
 }
 
-EDITIONS = ("base", "saboteur2")
-#: players at a table of each edition
-PLAYER_RANGE = {"base": (3, 10), "saboteur2": (2, 12)}
-#: the variants that make sense with Saboteur 2's own roles and gold
-SABOTEUR2_VARIANTS = frozenset(("left-of-first-starter",))
 
 
 @dataclass(frozen=True)
@@ -32,22 +29,25 @@ class GameConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variants", frozenset(self.variants))
-        if self.edition not in EDITIONS:
-            raise ValueError(f"unknown edition {self.edition!r}; known: {', '.join(EDITIONS)}")
-        low, high = PLAYER_RANGE[self.edition]
+        edition = edition_named(self.edition)
+        low, high = edition.players
         if not isinstance(self.players, int) or isinstance(self.players, bool) or not low <= self.players <= high:
-            name = "the base game" if self.edition == "base" else "Saboteur 2"
-            raise ValueError(f"{name} is for {low} to {high} players, not {self.players!r}")
+            raise ValueError(f"{edition.title} is for {low} to {high} players, not {self.players!r}")
         unknown = self.variants - VARIANTS.keys()
         if unknown:
             raise ValueError(f"unknown variant(s) {', '.join(sorted(unknown))}; known: {', '.join(VARIANTS)}")
-        if self.edition == "saboteur2" and self.variants - SABOTEUR2_VARIANTS:
-            extra = ", ".join(sorted(self.variants - SABOTEUR2_VARIANTS))
-            raise ValueError(f"variant(s) {extra} change the base game's roles or gold and do not apply to Saboteur 2")
+        if self.variants - edition.variants:
+            extra = ", ".join(sorted(self.variants - edition.variants))
+            raise ValueError(f"variant(s) {extra} do not apply to {edition.title}")
         if "tournament-roles" in self.variants and not 5 <= self.players <= 9:
             raise ValueError(f"tournament-roles is for 5 to 9 players, not {self.players}")
         if not isinstance(self.rounds, int) or not 1 <= self.rounds <= 10:
             raise ValueError(f"rounds must be 1 to 10, not {self.rounds!r}")
+
+    @property
+    def edition_rules(self) -> Edition:
+        """The registered edition this game is played by."""
+        return edition_named(self.edition)
 
     def has(self, variant: str) -> bool:
         return variant in self.variants

@@ -58,9 +58,10 @@ def check_take(state: State, action: AnyAction) -> AnyAction:
     return action
 
 
-def end_round(state: State, finder: int | None) -> None:
+def end_round(state: State, finder: int | None, roles: tuple[Role, ...]) -> bool:
+    """Plan the round's gold once ``roles`` are face up; True when the hand-out is over
+    already (nobody has a choice to make), so the round is finished."""
     n = state.config.players
-    roles = state._reveal_roles()
     state.round_gold = [0] * n
     state.offered, state.keep_order, state.take_queue = [], [], []
     if finder is not None:
@@ -72,7 +73,7 @@ def end_round(state: State, finder: int | None) -> None:
         share = saboteur_share(len(saboteurs))
         state.take_queue = [(s, share) for s in saboteurs]
     state.events.append(RoundEnded(state.round, state.round_winners.value, roles, state.last_player))
-    advance_gold(state)
+    return advance_gold(state)
 
 
 def plan_digger_gold(state: State, finder: int, roles: tuple[Role, ...]) -> None:
@@ -100,8 +101,9 @@ def plan_digger_gold(state: State, finder: int, roles: tuple[Role, ...]) -> None
     state.offered = [state.gold_pile.pop() for _ in range(min(count, len(state.gold_pile)))]
 
 
-def advance_gold(state: State) -> None:
-    """Hand out gold until a player must choose, then finish the round."""
+def advance_gold(state: State) -> bool:
+    """Hand out gold until a player must choose (False) or nothing is left to hand out (True:
+    the caller finishes the round)."""
     while True:
         if state.keep_order and state.offered:
             chooser = state.keep_order[0]
@@ -110,7 +112,7 @@ def advance_gold(state: State) -> None:
                 continue
             show_gold(state, state.offered, chooser)
             state.phase, state.current = Phase.KEEP_GOLD, chooser
-            return
+            return False
         if state.take_queue:
             taker, amount = state.take_queue[0]
             if not state.gold_pile:
@@ -119,9 +121,8 @@ def advance_gold(state: State) -> None:
             show_gold(state, state.gold_pile, taker)
             state.gold_pile_seen = True
             state.phase, state.current = Phase.TAKE_GOLD, taker
-            return
-        state._finish_round()
-        return
+            return False
+        return True
 
 
 def show_gold(state: State, handles: Sequence[int], seat: int) -> None:
@@ -139,21 +140,23 @@ def give(state: State, seat: int, golds: list[int]) -> None:
     state.events.append(GoldReceived(seat, len(golds)))
 
 
-def apply_keep(state: State, gold: int) -> None:
+def apply_keep(state: State, gold: int) -> bool:
+    """The chooser keeps ``gold``; True when the round's hand-out is over."""
     state.offered.remove(gold)
     give(state, state.keep_order[0], [gold])
     state.keep_order.append(state.keep_order.pop(0))
-    advance_gold(state)
+    return advance_gold(state)
 
 
-def apply_take(state: State, golds: tuple[int, ...]) -> None:
+def apply_take(state: State, golds: tuple[int, ...]) -> bool:
+    """The taker takes ``golds``; True when the round's hand-out is over."""
     taker, amount = state.take_queue.pop(0)
     if not all(g in state.gold_faces for g in state.gold_pile):
         state.unchecked_takes.append((taker, golds, amount))
     for g in golds:
         state.gold_pile.remove(g)
     give(state, taker, list(golds))
-    advance_gold(state)
+    return advance_gold(state)
 
 
 def reveal_gold(state: State) -> None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from itertools import combinations
 from types import MappingProxyType
+from typing import Any
 
 from . import cards as C
+from . import moves
 from .actions import (
     CLEARABLE,
     TARGETED_KINDS,
@@ -29,6 +31,7 @@ from .board import GOAL_CELLS
 from .cards import ActionCard, ActionKind, Card, PathCard, PathKind, Role, Tool
 from .config import GameConfig
 from .dealer import Dealer, Deck
+from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, PiecesWon, RoundEnded, Stolen
 from .scoring2 import score_round, theft_order
@@ -72,6 +75,20 @@ class Saboteur2State(State):
             setattr(other, name, list(getattr(self, name)))
         other.role_seen = [set(s) for s in self.role_seen]
         return other
+
+    def edition_to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {name: list(getattr(self, name)) for name in NUMBER_LISTS}
+        data["turns"] = self.turns
+        data["role_seen"] = [sorted(seen) for seen in self.role_seen]
+        return data
+
+    def edition_from_data(self, data: dict[str, Any] | None) -> None:
+        if data is None:
+            raise ValueError("a saved Saboteur 2 state has no 'saboteur2' fields")
+        for name in NUMBER_LISTS:
+            setattr(self, name, [None if v is None else int(v) for v in data[name]])
+        self.turns = int(data["turns"])
+        self.role_seen = [set(int(h) for h in seen) for seen in data["role_seen"]]
 
     # -- queries -----------------------------------------------------------------------
 
@@ -127,13 +144,14 @@ class Saboteur2State(State):
             if id(face) in seen:
                 continue
             seen.add(id(face))
-            if face.__class__ is PathCard:
+            if isinstance(face, PathCard):
                 if not blocked:
-                    actions += self._placements(h, face)  # type: ignore[arg-type]
+                    actions += moves.placements(self.board, h, face)
                 continue
-            kind: ActionKind = face.kind  # type: ignore[union-attr,assignment]
+            assert isinstance(face, ActionCard)
+            kind = face.kind
             if kind in (ActionKind.BREAK, ActionKind.REPAIR, ActionKind.MAP, ActionKind.ROCKFALL):
-                actions += self._action_moves(h, face)  # type: ignore[arg-type]
+                actions += moves.base_action_moves(self, h, face)
                 continue
             for target in players:
                 if self._target_problem(kind, p, target) is None:
@@ -154,11 +172,11 @@ class Saboteur2State(State):
         return [clear(what, pair) for what in sorted(lying, key=CLEARABLE.index) for pair in pairs]  # type: ignore[arg-type]
 
     def _passes(self, hand: list[int]) -> list[AnyAction]:
-        moves: list[AnyAction] = []
+        passes: list[AnyAction] = []
         for size in (1, 2, 3):
             for cards in self._distinct_sets(hand, size):
-                moves.append(pass_card(cards[0], cards[1:]))
-        return moves
+                passes.append(pass_card(cards[0], cards[1:]))
+        return passes
 
     def _distinct_sets(self, hand: list[int], size: int) -> list[tuple[int, ...]]:
         """One set of ``size`` cards per multiset of faces, with the lowest handles, in
@@ -424,8 +442,9 @@ class Saboteur2State(State):
         self.steal_queue = []
         self.round_pieces = [0] * n
         self.discarded_roles = []
-        dwarfs = C.dwarf_cards()
-        draw_cards = C.saboteur2_draw_cards()
+        edition = self.config.edition_rules
+        dwarfs = edition.role_cards(self.config)
+        draw_cards = edition.draw_cards()
         self.dealer.shuffle({Deck.ROLES: dwarfs, Deck.GOALS: C.goal_cards(), Deck.DRAW: draw_cards}, {})
         self.roles = list(range(n))
         self.set_aside_roles = list(range(n, len(dwarfs)))
@@ -439,3 +458,17 @@ class Saboteur2State(State):
             for _ in range(C.SABOTEUR2_HAND):
                 self._draw(seat)
 
+
+
+SABOTEUR2 = register(Edition(
+    name="saboteur2",
+    title="Saboteur 2",
+    players=(2, 12),
+    # its own roles and gold pieces leave only the first-player option of the base variants
+    variants=frozenset(("left-of-first-starter",)),
+    state_class=Saboteur2State,
+    role_cards=lambda config: C.dwarf_cards(),
+    draw_cards=C.saboteur2_draw_cards,
+    gold_unit="gold piece",
+    public_gold=True,
+))

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from .board import Ways
 from .cards import Role
-from .state import Winners
+from .phases import Winners
 
 #: winners counted (N) -> gold pieces for each winner; 5 or more winners get 1 each.
 BASE_GOLD = {1: 5, 2: 4, 3: 3, 4: 2}

@@ -14,9 +14,18 @@ from .board import Board, Tile
 from .cards import GoldCard, PathCard, Role, Tool, face_from_code
 from .config import GameConfig
 from .dealer import Dealer, TrustedDealer
-from .saboteur2 import NUMBER_LISTS
-from .events import CardPlayed, Event, GameEnded, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
-from .state import Phase, RoundResult, State, Winners, state_class
+from .events import (
+    CardPlayed,
+    Event,
+    GameEnded,
+    GoalRevealed,
+    GoldReceived,
+    PiecesWon,
+    RoundEnded,
+    RoundStarted,
+    Stolen,
+)
+from .state import Phase, RoundResult, State, Winners
 
 FORMAT = "saboteur-p2p/state/1"
 
@@ -70,23 +79,10 @@ def state_to_data(state: State) -> dict[str, Any]:
         "scores": None if state.scores is None else list(state.scores),
         "events": [event.to_data() for event in state.events],
     }
-    if state.config.edition == "saboteur2":
-        data["saboteur2"] = _saboteur2_to_data(state)
+    extra = state.edition_to_data()
+    if extra is not None:
+        data[state.config.edition] = extra  # the edition's own fields, under its name
     return data
-
-
-def _saboteur2_to_data(state: Any) -> dict[str, Any]:
-    data = {name: list(getattr(state, name)) for name in NUMBER_LISTS}
-    data["turns"] = state.turns
-    data["role_seen"] = [sorted(seen) for seen in state.role_seen]
-    return data
-
-
-def _saboteur2_from_data(state: Any, data: dict[str, Any]) -> None:
-    for name in NUMBER_LISTS:
-        setattr(state, name, [None if v is None else int(v) for v in data[name]])
-    state.turns = int(data["turns"])
-    state.role_seen = [set(int(h) for h in seen) for seen in data["role_seen"]]
 
 
 def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State:
@@ -98,7 +94,7 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
         if data.get("dealer") is None:
             raise ValueError("the saved state has no trusted dealer; pass the dealer to resume with")
         dealer = TrustedDealer.from_data(data["dealer"])
-    state = state_class(config)(config, dealer)
+    state = config.edition_rules.state_class(config, dealer)
     state.round = int(data["round"])
     state.phase = Phase(data["phase"])
     state.current = int(data["current"])
@@ -151,8 +147,7 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
     ]
     state.scores = None if data["scores"] is None else tuple(int(s) for s in data["scores"])
     state.events = [event_from_data(e) for e in data["events"]]
-    if config.edition == "saboteur2":
-        _saboteur2_from_data(state, data["saboteur2"])
+    state.edition_from_data(data.get(config.edition))
     return state
 
 

@@ -7,8 +7,10 @@ dealer only when the rules reveal them (see dealer.py).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import cards as C
-from . import gold_handout
+from . import goal_reveal, gold_handout, moves
 from .actions import (
     AnyAction,
     BreakTool,
@@ -20,24 +22,27 @@ from .actions import (
     RepairTool,
     Rockfall,
     TakeGold,
-    break_tool,
-    map_peek,
     parse_action,
-    pass_card,
-    place_path,
-    repair_tool,
-    rockfall,
 )
-from .board import GOAL_CELLS, Board
-from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, Role, Tool
-from .config import GameConfig
-from .dealer import Deck, Dealer, TrustedDealer
+from .board import GOAL_CELLS, Board, Cell
+from .cards import (
+    ActionCard,
+    ActionKind,
+    Card,
+    GoldCard,
+    PathCard,
+    Role,
+    Tool,
+)
+from .config import VARIANTS, GameConfig
+from .dealer import Dealer, Deck, TrustedDealer
+from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
-from .events import CardPlayed, Event, GameEnded, GoalRevealed, RoundStarted
+from .events import CardPlayed, Event, GameEnded, RoundStarted
+from .goal_reveal import Settled
 from .gold import gold_choices
 from .phases import Phase, RoundResult, Winners
-from .view import PlayerView
-
+from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
@@ -52,15 +57,6 @@ class Game:
 
     def new_state(self) -> State:
         return State.new(self.config, self.dealer)  # the edition's class (State.new picks it)
-
-
-def state_class(config: GameConfig) -> type[State]:
-    """The State class of the config's edition."""
-    if config.edition == "saboteur2":
-        from .saboteur2 import Saboteur2State  # the edition builds on this module
-
-        return Saboteur2State
-    return State
 
 
 class State:
@@ -115,7 +111,7 @@ class State:
     @classmethod
     def new(cls, config: GameConfig, dealer: Dealer) -> State:
         if cls is State:
-            cls = state_class(config)  # the edition's class: State.new(saboteur2 config) is a Saboteur 2 game
+            cls = config.edition_rules.state_class  # State.new(saboteur2 config) is a Saboteur 2 game
         state = cls(config, dealer)
         state._start_round(dealer.public_random(config.players))
         return state
@@ -154,6 +150,13 @@ class State:
         other._board_shared = False
         return other
 
+    def edition_to_data(self) -> dict[str, Any] | None:
+        """An edition's own fields for serialize.py (saved under the edition's name), or None."""
+        return None
+
+    def edition_from_data(self, data: dict[str, Any] | None) -> None:
+        """Restore what ``edition_to_data`` saved."""
+
     # -- queries -----------------------------------------------------------------------
 
     @property
@@ -176,49 +179,8 @@ class State:
         """What ``seat`` may know now, and nothing more."""
         if not 0 <= seat < self.players:
             raise InvalidActionError(f"no seat {seat!r} at a table of {self.players}")
-        self._board_shared = True
-        goal_faces = self.goal_faces
-        known = {slot: goal_faces[slot] for slot in self.peeks[seat] if slot in goal_faces}
-        tiles = self.board.tiles
-        for slot, cell in enumerate(GOAL_CELLS):
-            card = tiles[cell].card
-            if card is not None:
-                known[slot] = card
-        for slot in self.pending_stones:
-            known[slot] = goal_faces[slot]
-        faces, gold_faces = self.faces, self.gold_faces
-        offered: tuple[tuple[int, GoldCard], ...] = ()
-        pile: tuple[tuple[int, GoldCard], ...] = ()
-        amount = 0
-        if self.current == seat:
-            if self.phase is Phase.KEEP_GOLD:
-                offered = tuple([(g, gold_faces[g]) for g in self.offered if g in gold_faces])
-            elif self.phase is Phase.TAKE_GOLD:
-                pile = tuple([(g, gold_faces[g]) for g in self.gold_pile if g in gold_faces])
-                amount = self.take_queue[0][1]
-        mine = self.gold_of[seat]
-        return PlayerView(
-            seat,
-            self.config,
-            self.round,
-            self.phase.value,
-            self.current,
-            self.role_faces.get(self.roles[seat]),
-            tuple([(h, faces[h]) for h in self.hands[seat] if h in faces]),
-            self.board,
-            known,
-            tuple([frozenset(b) for b in self.broken]),
-            tuple([len(h) for h in self.hands]),
-            len(self.draw_pile),
-            tuple([(g, gold_faces[g]) for g in mine if g in gold_faces]) if mine else (),
-            tuple([len(g) for g in self.gold_of]),
-            offered,
-            pile,
-            amount,
-            self.revealed_roles,
-            self.scores,
-            tuple(self.pending_stones),
-        )
+        self._board_shared = True  # copy-on-write: the view keeps the maze it is given
+        return view_of(self, seat)
 
     def learn(self, deck: Deck, handle: int, face: Card) -> None:
         """Take note of a card face a dealer showed this engine's player after the fact."""
@@ -258,61 +220,8 @@ class State:
         return self._legal
 
     def _legal_play(self) -> list[AnyAction]:
-        p = self.current
-        hand = self.hands[p]
-        faces = self.faces
-        actions: list[AnyAction] = []
-        seen: set[int] = set()
-        passes: list[AnyAction] = []
-        blocked = self.blocked(p)
-        for h in sorted(hand):
-            face = faces[h]
-            if id(face) in seen:
-                continue
-            seen.add(id(face))
-            passes.append(pass_card(h))
-            if face.__class__ is PathCard:
-                if not blocked:
-                    actions += self._placements(h, face)  # type: ignore[arg-type]
-                continue
-            actions += self._action_moves(h, face)  # type: ignore[arg-type]
-        actions.extend(passes)
-        return actions
-
-    def _placements(self, h: int, face: PathCard) -> list[AnyAction]:
-        """Every legal cell and turn of path card ``h`` (a symmetric card upright only)."""
-        board = self.board
-        moves: list[AnyAction] = []
-        for turned in (False,) if face.symmetric else (False, True):
-            openings = face.turned_openings if turned else face.openings
-            cells = board.ladder_cells(openings) if face.ladder else board.cells_for_openings[openings]
-            moves += [place_path(h, x, y, turned) for x, y in cells]
-        return moves
-
-    def _action_moves(self, h: int, face: ActionCard) -> list[AnyAction]:
-        """The legal plays of the base game's action card ``h``."""
-        board = self.board
-        broken = self.broken
-        actions: list[AnyAction] = []
-        kind = face.kind
-        if kind is ActionKind.BREAK:
-            tool = face.tools[0]
-            for t in range(self.players):
-                if tool not in broken[t]:
-                    actions.append(break_tool(tool, t, h))
-        elif kind is ActionKind.REPAIR:
-            for tool in face.tools:
-                for t in range(self.players):
-                    if tool in broken[t]:
-                        actions.append(repair_tool(tool, t, h))
-        elif kind is ActionKind.MAP:
-            for slot, cell in enumerate(GOAL_CELLS):
-                if board.tiles[cell].card is None and slot not in self.pending_stones:
-                    actions.append(map_peek(slot, h))
-        elif kind is ActionKind.ROCKFALL:
-            for cell in board.tunnel_cells():
-                actions.append(rockfall(cell[0], cell[1], h))
-        return actions
+        """The current player's plays of the play phase (moves.py; an edition widens them)."""
+        return moves.base_game_moves(self)
 
     # -- checked play ----------------------------------------------------------------
 
@@ -460,10 +369,12 @@ class State:
             self._apply_orient(action)
         elif phase is Phase.KEEP_GOLD:
             assert isinstance(action, KeepGold)
-            gold_handout.apply_keep(self, action.gold)
+            if gold_handout.apply_keep(self, action.gold):
+                self._finish_round()
         elif phase is Phase.TAKE_GOLD:
             assert isinstance(action, TakeGold)
-            gold_handout.apply_take(self, action.golds)
+            if gold_handout.apply_take(self, action.golds):
+                self._finish_round()
 
     def _reveal_played(self, card: int) -> Card:
         face = self.dealer.reveal(Deck.DRAW, card, None)
@@ -523,63 +434,18 @@ class State:
         if face is not None:
             self.faces[handle] = face
 
-    def _settle_goals(self, reached: list[tuple[int, int]]) -> bool:
-        """Turn over every goal just reached, orient stones, and follow what they join.
-
-        Returns True when the turn goes on as usual; False when the round ended or the
-        reacher must choose a stone's turn.
-        """
-        batch = reached
-        while batch:
-            revealed: list[tuple[tuple[int, int], int, PathCard]] = []
-            for cell in batch:
-                slot = self.board.tiles[cell].goal_slot
-                assert slot is not None
-                face = self.dealer.reveal(Deck.GOALS, slot, None)
-                assert isinstance(face, PathCard)
-                self.goal_faces[slot] = face
-                revealed.append((cell, slot, face))
-            if any(face.kind is PathKind.TREASURE for _, _, face in revealed):
-                for cell, slot, face in revealed:
-                    turned = bool(self._stone_turn(cell, face))
-                    self.board.reveal_goal(cell, face, turned)
-                    self.events.append(GoalRevealed(slot, face, turned, self.orienter))
-                self._end_round(finder=self.orienter)
-                return False
-            batch = []
-            for cell, slot, face in revealed:
-                fixed = self._stone_turn(cell, face)
-                if fixed is None:
-                    self.pending_stones.append(slot)
-                    continue
-                self.events.append(GoalRevealed(slot, face, fixed, self.orienter))
-                batch += self.board.reveal_goal(cell, face, fixed)
-            batch = [c for c in dict.fromkeys(batch) if self.board.tiles[c].goal_slot not in self.pending_stones]
-        if self.pending_stones:
-            self.phase = Phase.ORIENT
-            self.current = self.orienter
-            return False
-        return True
-
-    def _stone_turn(self, cell: tuple[int, int], face: PathCard) -> bool | None:
-        """The turn that fits every face-up neighbour, or None when the reacher chooses."""
-        upright = self.board.fits(cell, face.openings)
-        turned = self.board.fits(cell, face.turned_openings)
-        if upright != turned:
-            return turned
-        return None
+    def _settle_goals(self, reached: list[Cell]) -> bool:
+        """Turn over the goals just reached (goal_reveal.py); True when the turn goes on as
+        usual, False when the round ended or the reacher must choose a stone's turn."""
+        settled = goal_reveal.settle(self, reached)
+        if settled is Settled.TREASURE:
+            self._end_round(finder=self.orienter)
+        return settled is Settled.GO_ON
 
     def _apply_orient(self, action: OrientStone) -> None:
-        slot = self.pending_stones.pop(0)
-        face = self.goal_faces[slot]
-        self.events.append(GoalRevealed(slot, face, action.turned, self.orienter))
-        reached = self.board.reveal_goal(GOAL_CELLS[slot], face, action.turned)
-        reached = [c for c in reached if self.board.tiles[c].goal_slot not in self.pending_stones]
-        self.phase = Phase.PLAY
-        if not self._settle_goals(reached):
-            return
-        self.current = self.orienter
-        self._next_turn()
+        if self._settle_goals(goal_reveal.orient(self, action.turned)):
+            self.current = self.orienter
+            self._next_turn()
 
     def _next_turn(self) -> None:
         n = self.players
@@ -597,7 +463,8 @@ class State:
 
     def _end_round(self, finder: int | None) -> None:
         """Show the roles and hand out the gold (gold_handout.py); ``finder`` reached the treasure."""
-        gold_handout.end_round(self, finder)
+        if gold_handout.end_round(self, finder, self._reveal_roles()):
+            self._finish_round()
 
     def _reveal_roles(self) -> tuple[Role, ...]:
         """Turn every player's role card face up (the end of a round); returns them by seat."""
@@ -665,8 +532,9 @@ class State:
         """Shuffle this round's decks, deal the roles and the hands (RULES.md 2)."""
         cfg = self.config
         n = cfg.players
-        role_cards = C.role_cards(n, cfg.has("selfish-dwarf"), cfg.has("tournament-roles"))
-        draw_cards = C.base_draw_cards()
+        edition = cfg.edition_rules
+        role_cards = edition.role_cards(cfg)
+        draw_cards = edition.draw_cards()
         fresh: dict[Deck, list[Card]] = {Deck.ROLES: role_cards, Deck.GOALS: C.goal_cards(), Deck.DRAW: draw_cards}
         again: dict[Deck, list[int]] = {}
         if self.round == 1:
@@ -691,3 +559,20 @@ class State:
         for seat in range(n):
             for _ in range(size):
                 self._draw(seat)
+
+
+def _base_role_cards(config: GameConfig) -> list[Card]:
+    return C.role_cards(config.players, config.has("selfish-dwarf"), config.has("tournament-roles"))
+
+
+BASE = register(Edition(
+    name="base",
+    title="the base game",
+    players=(3, 10),
+    variants=frozenset(VARIANTS),
+    state_class=State,
+    role_cards=_base_role_cards,
+    draw_cards=C.base_draw_cards,
+    gold_unit="nugget",
+    public_gold=False,
+))

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from .board import GOAL_CELLS, Board, Cell
 from .cards import Card, GoldCard, PathCard, Role, Tool
 from .config import GameConfig
+from .phases import Phase
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 class PlayerView(NamedTuple):
@@ -92,3 +96,50 @@ class PlayerView(NamedTuple):
             "gold_pieces": self.gold_pieces,
             "has_gold": list(self.has_gold),
         }
+
+
+def view_of(state: State, seat: int) -> PlayerView:
+    """What ``seat`` may know of ``state`` now (the base game's part of a view; an edition
+    adds its own fields with ``_replace``).  ``State.view_for`` is the entry point."""
+    goal_faces = state.goal_faces
+    known = {slot: goal_faces[slot] for slot in state.peeks[seat] if slot in goal_faces}
+    tiles = state.board.tiles
+    for slot, cell in enumerate(GOAL_CELLS):
+        card = tiles[cell].card
+        if card is not None:
+            known[slot] = card
+    for slot in state.pending_stones:
+        known[slot] = goal_faces[slot]
+    faces, gold_faces = state.faces, state.gold_faces
+    offered: tuple[tuple[int, GoldCard], ...] = ()
+    pile: tuple[tuple[int, GoldCard], ...] = ()
+    amount = 0
+    if state.current == seat:
+        if state.phase is Phase.KEEP_GOLD:
+            offered = tuple([(g, gold_faces[g]) for g in state.offered if g in gold_faces])
+        elif state.phase is Phase.TAKE_GOLD:
+            pile = tuple([(g, gold_faces[g]) for g in state.gold_pile if g in gold_faces])
+            amount = state.take_queue[0][1]
+    mine = state.gold_of[seat]
+    return PlayerView(
+        seat,
+        state.config,
+        state.round,
+        state.phase.value,
+        state.current,
+        state.role_faces.get(state.roles[seat]),
+        tuple([(h, faces[h]) for h in state.hands[seat] if h in faces]),
+        state.board,
+        known,
+        tuple([frozenset(b) for b in state.broken]),
+        tuple([len(h) for h in state.hands]),
+        len(state.draw_pile),
+        tuple([(g, gold_faces[g]) for g in mine if g in gold_faces]) if mine else (),
+        tuple([len(g) for g in state.gold_of]),
+        offered,
+        pile,
+        amount,
+        state.revealed_roles,
+        state.scores,
+        tuple(state.pending_stones),
+    )
