@@ -1,6 +1,6 @@
 """The heuristic bot's Saboteur 2 play (RULES.md 8): dwarf roles, team doors, crystals, the new cards.
 
-``HeuristicBot`` hands a Saboteur 2 game to ``Saboteur2Heuristic``, which keeps the base
+``HeuristicBot`` (heuristic.py) hands a Saboteur 2 game to ``Saboteur2Heuristic``, which keeps the base
 bot's way of scoring every legal action and adds what the expansion changes:
 
 * A blue or green gold-digger measures the network its own team may use: segments behind a
@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from saboteur_p2p.rules import (
+    GOAL_CELLS,
     ActionCard,
     ActionKind,
     AnyAction,
@@ -50,19 +51,9 @@ from saboteur_p2p.rules import (
     Tool,
 )
 
-from .heuristic import (
-    ACCOMPLICE,
-    CLOSED,
-    GOAL_CELLS,
-    SUSPECT,
-    TRUSTED,
-    HeuristicBot,
-    Network,
-    TableReading,
-    Turn,
-    joined_edges,
-    urgency_of,
-)
+from .heuristic_base import BaseGameHeuristic, Turn
+from .reading import ACCOMPLICE, SUSPECT, TRUSTED, TableReading
+from .tunnels import CLOSED, Network, joined_edges, urgency_of
 
 Cell = tuple[int, int]
 
@@ -150,11 +141,10 @@ class Turn2(Turn):
             self.digger = True
 
 
-class Saboteur2Heuristic(HeuristicBot):
+class Saboteur2Heuristic(BaseGameHeuristic):
     """The heuristic bot's play of Saboteur 2 (see the module docstring)."""
 
     name = "heuristic"
-    plays_saboteur2 = True
 
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
         #: gold pieces of every player as the public events tell them (won, stolen)

@@ -1,0 +1,307 @@
+"""The heuristic bot's play of the base game: digs towards the treasure, or blocks the way.
+
+Every legal action gets a score on one scale (see tunnels.py) and the best is played.  From
+the public card plays the bot keeps a suspicion score per player (reading.py).  A
+gold-digger breaks the tools of the most suspected and repairs the trusted; a saboteur
+breaks the tools of the most trusted and, while the network is still far from the goals,
+plays like a cautious digger.  A generator seeded in ``start`` only breaks ties, so a game
+replays exactly.
+"""
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from saboteur_p2p.botapi import BaseBot
+from saboteur_p2p.rules import (
+    GOAL_CELLS,
+    ActionCard,
+    ActionKind,
+    AnyAction,
+    BreakTool,
+    Card,
+    CardPlayed,
+    Event,
+    GameConfig,
+    GoalRevealed,
+    KeepGold,
+    MapPeek,
+    OrientStone,
+    Pass,
+    PathCard,
+    PathKind,
+    PlacePath,
+    PlayerView,
+    RepairTool,
+    Rockfall,
+    Role,
+    RoundStarted,
+    TakeGold,
+)
+
+from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
+from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, joined_edges, urgency_of
+
+
+class Turn:
+    """What one ``act`` call works out once and every scored action shares."""
+
+    __slots__ = ("view", "role", "digger", "net", "goal_mask", "candidates", "urgency", "quiet", "reach_value")
+
+    def __init__(self, view: PlayerView, role: Role) -> None:
+        self.view = view
+        self.role = role
+        self.digger = role is not Role.SABOTEUR
+        mask = 0
+        for slot in range(len(GOAL_CELLS)):
+            known = view.known_goals.get(slot)
+            if known is None:
+                mask |= 1 << slot
+            elif known.kind is PathKind.TREASURE:
+                mask = 1 << slot
+                break
+        self.goal_mask = mask
+        self.candidates = mask.bit_count()
+        self.net = Network(view.board, mask)
+        best = self.net.best
+        #: how near the gold-diggers are to a goal that may hold the treasure (0..3)
+        self.urgency = urgency_of(best)
+        #: a saboteur keeps a low profile while the network is far from the goals
+        self.quiet = role is Role.SABOTEUR and best >= 5
+        self.reach_value = REACH_UNSURE + (REACH_SURE - REACH_UNSURE) / max(self.candidates, 1)
+
+
+class BaseGameHeuristic(BaseBot):
+    """Plays the base game by role: builds to the believed treasure, or blocks near the goals."""
+
+    name = "heuristic"
+
+    def start(self, seat: int, config: GameConfig, seed: int) -> None:
+        super().start(seat, config, seed)
+        self.rng = random.Random(seed)
+        self._new_round()
+
+    def _new_round(self) -> None:
+        #: this round's role, learnt from the round's first view (a digger until then).
+        self.role = Role.GOLD_DIGGER
+        self.reading = TableReading(self.config.players, self.seat)
+
+    @property
+    def suspicion(self) -> list[float]:
+        return self.reading.suspicion
+
+    def on_event(self, event: Event) -> None:
+        if isinstance(event, CardPlayed):
+            self.reading.observe(event, self.role is not Role.SABOTEUR)
+        elif isinstance(event, GoalRevealed):
+            self.reading.reveal(event)
+        elif isinstance(event, RoundStarted):
+            self._new_round()
+
+    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        if view.role is not None:
+            self.role = view.role
+        first = legal[0]
+        if isinstance(first, KeepGold):
+            return self._keep_gold(view, legal)
+        if isinstance(first, TakeGold):
+            return self._take_gold(view, legal)
+        if isinstance(first, OrientStone):
+            return self._orient(view, legal)
+        return self._play(view, legal)
+
+    def _pick(self, tied: Sequence[AnyAction]) -> AnyAction:
+        """One of the best-scored actions: the generator only ever breaks ties."""
+        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
+
+    # -- gold and stones ----------------------------------------------------------------
+
+    def _keep_gold(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        value = {handle: card.nuggets for handle, card in view.offered}
+        keeps = [a for a in legal if isinstance(a, KeepGold)]
+        return max(keeps, key=lambda a: (value.get(a.gold, 0), -a.gold))
+
+    def _take_gold(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        """Take the choice that leaves the most valuable cards in the pile for later rounds."""
+        value = {handle: card.nuggets for handle, card in view.gold_pile}
+
+        def key(action: TakeGold) -> tuple[int, int, tuple[int, ...]]:
+            golds = action.golds
+            return (max(value.get(g, 0) for g in golds), -len(golds), golds)
+
+        return min([a for a in legal if isinstance(a, TakeGold)], key=key)
+
+    def _orient(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        """Turn a stone so that it leads towards the other goals, or away for a saboteur."""
+        turn = self._turn(view)
+        net = turn.net
+        best: list[OrientStone] = []
+        best_score = -1e18
+        for action in legal:
+            assert isinstance(action, OrientStone)
+            face = view.known_goals.get(action.goal)
+            if face is None:
+                return action  # not shown the stone: either turn will do
+            cell = GOAL_CELLS[action.goal]
+            incoming = net.incoming(cell)
+            cost, reached = net.place(cell, joined_edges(face.turned_segments(action.turned), incoming), incoming)
+            score = net.cost - cost + (turn.reach_value if any(turn.goal_mask >> r & 1 for r in reached) else 0.0)
+            if not turn.digger:
+                score = -score
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return self._pick(best)
+
+    def _turn(self, view: PlayerView) -> Turn:
+        return Turn(view, self.role)
+
+    # -- a turn of play ---------------------------------------------------------------
+
+    def _play(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        turn = self._turn(view)
+        faces = dict(view.hand)
+        path_scores: dict[tuple[Cell, int, bool], float] = {}
+        card_info: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
+        net = turn.net
+        best: list[AnyAction] = []
+        best_score = -1e18
+        for action in legal:
+            if isinstance(action, PlacePath):
+                key = (action.card, action.turned)
+                info = card_info.get(key)
+                if info is None:
+                    card = faces[action.card]
+                    assert isinstance(card, PathCard)
+                    info = card_info[key] = (card.turned_segments(action.turned), card.is_dead_end)
+                segments, dead_end = info
+                cell = (action.x, action.y)
+                incoming = net.incoming(cell)
+                joined = joined_edges(segments, incoming)
+                memo = (cell, joined, dead_end)
+                score = path_scores.get(memo)
+                if score is None:
+                    score = path_scores[memo] = self._path_score(turn, net.place(cell, joined, incoming), dead_end, joined)
+            elif isinstance(action, Pass):
+                score = 10.0 - self._keep_value(turn, faces[action.card])
+            elif isinstance(action, BreakTool):
+                score = self._break_score(turn, action)
+            elif isinstance(action, RepairTool):
+                score = self._repair_score(turn, action)
+            elif isinstance(action, MapPeek):
+                score = self._map_score(turn, action.goal)
+            elif isinstance(action, Rockfall):
+                score = self._rockfall_score(turn, action.cell)
+            else:
+                score = 0.0
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return self._pick(best)
+
+    def _path_score(self, turn: Turn, result: tuple[float, list[int]], dead_end: bool, joined: int) -> float:
+        cost, reached = result
+        gain = turn.net.cost - cost  # > 0: the way to the goals got better
+        reach = bool(reached) and any(turn.goal_mask >> slot & 1 for slot in reached)
+        if turn.digger:
+            if reach:
+                return turn.reach_value
+            if gain > 0:
+                return 20.0 + 8.0 * gain
+            if gain == 0:
+                return -20.0 if dead_end else 3.0 + 0.2 * joined.bit_count()
+            return 8.0 * gain
+        if reach:
+            return -turn.reach_value
+        if turn.quiet:
+            # a plausible play: sideways or one small step, never a visible block
+            if dead_end or gain < 0:
+                return -10.0
+            return 8.0 - 0.3 * gain if gain <= 10.0 else -5.0
+        block = -gain
+        if block <= 0:
+            return 8.0 * block - (5.0 if reached else 0.0)
+        return 20.0 + 8.0 * block * (1 + turn.urgency) + (2.0 if dead_end else 0.0)
+
+    def _break_score(self, turn: Turn, action: BreakTool) -> float:
+        target = action.target
+        if target == self.seat:
+            return -5.0
+        s = self.suspicion[target]
+        if turn.view.broken[target]:
+            # the player cannot build already; a second tool only makes one repair not enough
+            return 8.0 + 2.0 * min(s, 5.0) if turn.role is Role.GOLD_DIGGER and s >= SUSPECT else -5.0
+        # the fewer repairs of this tool are left, the longer it stays broken
+        lasting = 0.5 * (REPAIRS_OF[action.tool] - self.reading.repairs_left[action.tool])
+        if turn.role is Role.GOLD_DIGGER:
+            return 30.0 + 15.0 * min(s, 5.0) + 10.0 * turn.urgency + lasting if s >= SUSPECT else -5.0
+        if turn.role is Role.SABOTEUR:
+            if turn.quiet or s >= ACCOMPLICE:
+                return -5.0
+            others = [self.suspicion[p] for p in range(turn.view.players) if p != self.seat]
+            return 30.0 + 20.0 * turn.urgency - 5.0 * s + (5.0 if s == min(others) else 0.0) + lasting
+        # the selfish dwarf stops whoever builds best
+        return 25.0 + 15.0 * turn.urgency - 5.0 * s
+
+    def _repair_score(self, turn: Turn, action: RepairTool) -> float:
+        target = action.target
+        score = -5.0
+        if target == self.seat:
+            score = 150.0 if turn.digger else 40.0 + 20.0 * turn.urgency
+        elif turn.role is Role.GOLD_DIGGER:
+            s = self.suspicion[target]
+            if s <= 0.0:
+                score = 35.0 + 15.0 * min(-s, 3.0) + 5.0 * turn.urgency
+            elif s <= TRUSTED:
+                score = 20.0
+        elif turn.role is Role.SABOTEUR and self.suspicion[target] >= ACCOMPLICE:
+            score = 30.0
+        if len(turn.view.broken[target]) > 1:
+            score -= 20.0  # one repair does not free a player with two broken tools
+        return score
+
+    def _map_score(self, turn: Turn, slot: int) -> float:
+        if turn.candidates < 2 or not turn.goal_mask >> slot & 1:
+            return -5.0
+        if turn.digger:
+            score = 45.0 + 15.0 * max(0, 6 - turn.net.best)
+        else:
+            score = 40.0 + 10.0 * turn.urgency
+        return score - 0.5 * turn.net.distance_to(GOAL_CELLS[slot])  # look where the network heads
+
+    def _rockfall_score(self, turn: Turn, cell: Cell) -> float:
+        net = turn.net
+        carries = net.board.connected.get(cell, 0).bit_count() >= 2  # the card joins the network onwards
+        if turn.digger:
+            # only a dead end or a stranded card, and only if its cell opens a better way
+            if carries or not net.incoming(cell):
+                return -10.0
+            gain = net.cost - net.cost_with(None, [cell])
+            return 20.0 + 8.0 * gain if gain > 0 else -10.0
+        if turn.urgency == 0 or not carries or net.distance(cell) > net.best + 2:
+            return -10.0
+        block = net.cost_without(cell) - net.cost
+        return 20.0 + 8.0 * block * (1 + turn.urgency) if block > 0 else -10.0
+
+    def _keep_value(self, turn: Turn, card: Card) -> float:
+        """How much this card is worth keeping in hand (the least is discarded)."""
+        digger = turn.digger
+        if isinstance(card, PathCard):
+            if card.is_dead_end:
+                return 0.0 if digger else 9.0
+            edges = card.openings.bit_count()
+            return 4.0 + edges if digger else 8.0 - edges
+        assert isinstance(card, ActionCard)
+        kind = card.kind
+        if kind is ActionKind.MAP:
+            return (8.0 if digger else 6.0) if turn.candidates >= 2 else 0.0
+        if kind is ActionKind.ROCKFALL:
+            return 5.0 if digger else 10.0
+        if kind is ActionKind.BREAK:
+            if digger:
+                return 6.0 if max(self.suspicion) >= SUSPECT else 3.0
+            return 9.0
+        wanted = any(tool in broken for broken in turn.view.broken for tool in card.tools)
+        return 7.0 + 3.0 * wanted if digger else 3.0
