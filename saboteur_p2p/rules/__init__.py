@@ -51,8 +51,9 @@ from .events import (
     RoundStarted,
     Stolen,
 )
+from .phases import Phase, RoundResult, Winners
 from .saboteur2 import Saboteur2State
-from .state import Game, Phase, RoundResult, State, Winners
+from .state import Game, State
 from .view import PlayerView
 
 __all__ = [

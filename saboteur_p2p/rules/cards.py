@@ -338,7 +338,7 @@ def saboteur2_draw_cards() -> list[Card]:
 
 
 def dwarf_cards() -> list[Card]:
-    return expand(DWARF_COUNTS)  # type: ignore[arg-type]
+    return expand(DWARF_COUNTS)
 
 
 def goal_cards() -> list[Card]:

@@ -34,8 +34,9 @@ from .dealer import Dealer, Deck
 from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, PiecesWon, RoundEnded, Stolen
+from .phases import Phase, RoundResult
 from .scoring2 import score_round, theft_order
-from .state import Phase, RoundResult, State
+from .state import State
 from .view import PlayerView
 
 #: The edition's per-seat or per-round lists of numbers (None where nothing lies), copied by
@@ -169,7 +170,7 @@ class Saboteur2State(State):
         if not lying:
             return []
         pairs = self._distinct_sets(hand, 2)
-        return [clear(what, pair) for what in sorted(lying, key=CLEARABLE.index) for pair in pairs]  # type: ignore[arg-type]
+        return [clear(what, pair) for what in sorted(lying, key=CLEARABLE.index) for pair in pairs]
 
     def _passes(self, hand: list[int]) -> list[AnyAction]:
         passes: list[AnyAction] = []

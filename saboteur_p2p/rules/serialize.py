@@ -25,7 +25,8 @@ from .events import (
     RoundStarted,
     Stolen,
 )
-from .state import Phase, RoundResult, State, Winners
+from .phases import Phase, RoundResult, Winners
+from .state import State
 
 FORMAT = "saboteur-p2p/state/1"
 

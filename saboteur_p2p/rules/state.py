@@ -391,23 +391,24 @@ class State:
         shown: Card | None = None
         if action.__class__ is PlacePath:
             shown = self._reveal_played(card)
-            reached = self.board.place(action.cell, shown, action.turned)  # type: ignore[union-attr,arg-type]
-            self.placed[action.cell] = card  # type: ignore[union-attr]
+            assert isinstance(shown, PathCard)  # the dealer's face of a card played as a path
+            reached = self.board.place(action.cell, shown, action.turned)
+            self.placed[action.cell] = card
             self.last_path_player = p
         elif action.__class__ is Pass:
             self.hidden_discards.append(card)
         else:
             shown = self._reveal_played(card)
             if action.__class__ is BreakTool:
-                self.broken[action.target][action.tool] = card  # type: ignore[union-attr]
+                self.broken[action.target][action.tool] = card
             elif action.__class__ is RepairTool:
-                self.discards += (card, self.broken[action.target].pop(action.tool))  # type: ignore[union-attr]
+                self.discards += (card, self.broken[action.target].pop(action.tool))
             elif action.__class__ is Rockfall:
-                cell = action.cell  # type: ignore[union-attr]
+                cell = action.cell
                 self.discards += (card, self.placed.pop(cell))
                 self.board.remove(cell)
             elif action.__class__ is MapPeek:
-                slot = action.goal  # type: ignore[union-attr]
+                slot = action.goal
                 self.peeks[p].add(slot)
                 face = self.dealer.reveal(Deck.GOALS, slot, frozenset((p,)))
                 if face is not None:
