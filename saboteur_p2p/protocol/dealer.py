@@ -162,7 +162,7 @@ class MentalDealer:
             faces[deck] = dict(zip(points, cards))
         for deck, handles in again.items():
             keys = [self._locate(deck, h) for h in handles]
-            inputs[deck] = [self.batches[b].outputs[d][p] for b, d, p in keys]  # type: ignore[index]
+            inputs[deck] = [self.ciphertext(key) for key in keys]
             table: dict[Point, Card] = {}
             for b, d, _ in keys:
                 table.update(self.batches[b].faces[d])
@@ -182,22 +182,14 @@ class MentalDealer:
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
         card = self._locate(deck, handle)
-        if to is not None and to >= self.everyone:
-            # shown to every player (possible at a 2-seat table): with no seat left to owe
-            # sealed shares, only public shares open the card
-            to = None
+        if to is None or to >= self.everyone:
+            # shown to every player as well (possible at a 2-seat table): with no seat left
+            # to owe sealed shares, only public shares open the card
+            return self._reveal_to_all(card)
         known = self.public_faces.get(card)
         if known is not None:
             return known
         need = RevealNeed(card, to)
-        if to is None:
-            state = self._ensure(need)
-            if len(state.shares) < len(state.owers):
-                raise Blocked(need)
-            face = self._decrypt_public(state)
-            self.public_faces[card] = face
-            self.pending.pop(need, None)
-            return face
         knowers = self.knowers.get(card, set())
         if not to <= knowers:
             self._ensure(need)
@@ -207,16 +199,30 @@ class MentalDealer:
 
     def reveal_many(self, deck: Deck, handles: Sequence[int]) -> list[Card]:
         """Reveal several cards to everyone in one share round."""
-        faces: list[Card | None] = []
+        faces: list[Card] = []
         blocked: Blocked | None = None
         for handle in handles:
             try:
-                faces.append(self.reveal(deck, handle, None))
+                faces.append(self._reveal_to_all(self._locate(deck, handle)))
             except Blocked as exc:
                 blocked = blocked or exc  # ask for every share before blocking
         if blocked is not None:
             raise blocked
-        return faces  # type: ignore[return-value]
+        return faces
+
+    def _reveal_to_all(self, card: CardKey) -> Card:
+        """The card's face for everyone; blocks until every seat's public share is in."""
+        known = self.public_faces.get(card)
+        if known is not None:
+            return known
+        need = RevealNeed(card, None)
+        state = self._ensure(need)
+        if len(state.shares) < len(state.owers):
+            raise Blocked(need)
+        face = self._decrypt_public(state)
+        self.public_faces[card] = face
+        self.pending.pop(need, None)
+        return face
 
     # -- bookkeeping for the node ---------------------------------------------------------
 

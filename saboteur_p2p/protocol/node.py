@@ -191,14 +191,14 @@ class Node:
     def _shares_with_move(self, text: str) -> Shares | None:
         """The shares this seat will owe once its move blocks on a public reveal, sent with the
         move itself: the share round that follows is one record shorter."""
-        assert self.state is not None
+        assert self.state is not None and self.seat is not None
         self.dealer.begin_attempt()
         try:
             self.state.clone().play(text, player=self.seat)
         except Blocked as blocked:
             need = blocked.need
             if isinstance(need, RevealNeed) and need.audience is None:
-                owed = self.dealer.owed_by(self.seat)  # type: ignore[arg-type]
+                owed = self.dealer.owed_by(self.seat)
                 return self._shares_for(tuple(owed)) if owed else None
         return None
 
@@ -252,8 +252,9 @@ class Node:
         return Shuffle(tuple(decks), tuple(shadows)).encode()
 
     def _make_open(self, head: Expect) -> dict[str, Any]:
+        assert self.seat is not None
         run = self.shuffles[head.topic[0]]
-        bits = self._challenge(run, self.seat)  # type: ignore[arg-type]
+        bits = self._challenge(run, self.seat)
         witnesses = self.my_witness.pop(head.topic[0])
         return Open(tuple((deck, open_shadows(witnesses[deck], bits)) for deck in run.decks)).encode()
 
