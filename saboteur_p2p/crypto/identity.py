@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgpack
+import msgpack  # ships no type hints: what it returns is Any, so results are annotated where kept
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -152,7 +152,7 @@ class Identity:
 
     def to_file_bytes(self) -> bytes:
         sign_private, dh_private = self._private_bytes()
-        return msgpack.packb(
+        packed: bytes = msgpack.packb(
             {
                 "format": FILE_FORMAT,
                 "version": FILE_VERSION,
@@ -163,6 +163,7 @@ class Identity:
             },
             use_bin_type=True,
         )
+        return packed
 
     @classmethod
     def from_file_bytes(cls, data: bytes, path: str | os.PathLike[str] = "<bytes>") -> Identity:

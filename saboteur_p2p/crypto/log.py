@@ -27,7 +27,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Mapping
 
-import msgpack
+import msgpack  # ships no type hints: what it returns is Any, so results are annotated where kept
 
 from .group import hash_bytes
 from .identity import SIGNATURE_BYTES, Identity, PublicIdentity
@@ -105,7 +105,8 @@ class Entry:
     @property
     def record(self) -> bytes:
         """The wire and file form, ``[entry_bytes, signature]``."""
-        return msgpack.packb([self.raw, self.signature], use_bin_type=True)
+        record: bytes = msgpack.packb([self.raw, self.signature], use_bin_type=True)
+        return record
 
 
 def entry_hash(raw: bytes) -> bytes:
@@ -119,7 +120,7 @@ def make_entry(identity: Identity, game_id: bytes, sender: int, seq: int, prev: 
     never send what our peers must reject.
     """
     try:
-        raw = msgpack.packb([PROTOCOL_VERSION, game_id, sender, seq, prev, kind, body], use_bin_type=True)
+        raw: bytes = msgpack.packb([PROTOCOL_VERSION, game_id, sender, seq, prev, kind, body], use_bin_type=True)
     except (TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"cannot encode log entry {kind!r}: {exc}") from None
     signature = identity.sign(raw)
@@ -215,7 +216,8 @@ class EquivocationProof:
         return self.entry_a.sender
 
     def to_bytes(self) -> bytes:
-        return msgpack.packb(["equivocation", self.entry_a.record, self.entry_b.record], use_bin_type=True)
+        proof: bytes = msgpack.packb(["equivocation", self.entry_a.record, self.entry_b.record], use_bin_type=True)
+        return proof
 
     @classmethod
     def from_bytes(cls, data: object, max_size: int = MAX_RECORD_SIZE) -> EquivocationProof:
