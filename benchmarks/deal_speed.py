@@ -17,8 +17,8 @@ import time
 
 from saboteur_p2p.crypto.group import base_mul, hash_to_point, mul, random_scalar
 from saboteur_p2p.crypto.proofs import Context, prove_dleq, seal_share, verify_dleq, verify_sealed_share
-from saboteur_p2p.protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
+from saboteur_p2p.protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from saboteur_p2p.rules import GameConfig
 from saboteur_p2p.rules.editions import edition_names
 

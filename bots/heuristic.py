@@ -6,7 +6,7 @@ for Saboteur 2.  A new edition's player is one entry in ``PLAYERS``.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from saboteur_p2p.botapi import BaseBot
 from saboteur_p2p.rules import AnyAction, Event, GameConfig, PlayerView

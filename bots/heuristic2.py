@@ -19,7 +19,7 @@ bot's way of scoring every legal action and adds what the expansion changes:
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
@@ -122,7 +122,7 @@ class ColourReading(TableReading):
 class Turn2(Turn):
     """``Turn`` for Saboteur 2: the network is the one the player's team may use."""
 
-    __slots__ = ("dwarf", "colour", "full")
+    __slots__ = ("colour", "dwarf", "full")
 
     def __init__(self, view: PlayerView, dwarf: Role) -> None:
         super().__init__(view, BASE_ROLE[dwarf])

@@ -10,7 +10,7 @@ replays exactly.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from saboteur_p2p.botapi import BaseBot
 from saboteur_p2p.rules import (
@@ -46,7 +46,7 @@ from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, joined_edges, urge
 class Turn:
     """What one ``act`` call works out once and every scored action shares."""
 
-    __slots__ = ("view", "role", "digger", "net", "goal_mask", "candidates", "urgency", "quiet", "reach_value")
+    __slots__ = ("candidates", "digger", "goal_mask", "net", "quiet", "reach_value", "role", "urgency", "view")
 
     def __init__(self, view: PlayerView, role: Role) -> None:
         self.view = view

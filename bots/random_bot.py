@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from saboteur_p2p.botapi import BaseBot
 from saboteur_p2p.rules import AnyAction, GameConfig, PlayerView

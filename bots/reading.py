@@ -45,7 +45,7 @@ class TableReading:
         self.seat = seat
         self.suspicion = [0.0] * players
         #: what has been seen placed: cell -> face (None for the start and the goals).
-        self.seen: dict[Cell, PathCard | None] = {cell: None for cell in GOAL_CELLS}
+        self.seen: dict[Cell, PathCard | None] = dict.fromkeys(GOAL_CELLS)
         self.seen[START_CELL] = None
         self.public_stones = 0
         #: repair cards for each tool not yet seen played (a two-tool card counts for both)

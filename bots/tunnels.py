@@ -9,7 +9,7 @@ rockfall walks the network again.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
@@ -81,7 +81,7 @@ class Network:
     A network lives for one ``act`` call: the board does not change under it.
     """
 
-    __slots__ = ("board", "connected", "goal_mask", "table", "ends", "counts", "cost", "best", "incoming_of")
+    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "incoming_of", "table")
 
     def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
         """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""

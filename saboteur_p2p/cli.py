@@ -6,7 +6,8 @@ import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .botapi import BotLoadError
 from .crypto.identity import Identity, IdentityError
@@ -183,7 +184,7 @@ def _wants_client(args: argparse.Namespace) -> bool:
     return not getattr(args, "bot", None) and not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _identity(args: argparse.Namespace) -> "Identity":
+def _identity(args: argparse.Namespace) -> Identity:
     from .crypto.identity import default_identity_path, load_or_create
 
     return load_or_create(args.identity or default_identity_path())
@@ -286,7 +287,7 @@ def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
     return config, [names[i % len(names)] for i in range(config.players - 1)]
 
 
-def _client_status(run: "ClientRun[Any]") -> int:
+def _client_status(run: ClientRun[Any]) -> int:
     """The exit status of a client run: the session's, or 5 (quit) if the person left first."""
     from .net.play import EXIT_CODES
     from .net.session import Outcome

@@ -1,8 +1,8 @@
 """Playing one game in-process between bots, as tournaments and tests do."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
 from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, load_bot
 from .rules import (

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import multiprocessing
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from .botapi import bot_factory
 from .match import play_game

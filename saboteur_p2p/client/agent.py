@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from ..match import narrate
 from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, RoundEnded, State, Stolen

@@ -17,8 +17,9 @@ import asyncio
 import functools
 import os
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, TypeVar
+from typing import Any, Generic, TypeVar
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
@@ -45,8 +46,18 @@ from .agent import ClientAgent
 from .controller import Controller, Focus
 from .maze import CELL_W, GUTTER, maze_bounds, render_maze
 from .model import UIState
-from .render import HAND_HEIGHT, HELP, Fragments, render_hand, render_info, render_log, render_message
-from .render import render_players, render_ranking, render_status
+from .render import (
+    HAND_HEIGHT,
+    HELP,
+    Fragments,
+    render_hand,
+    render_info,
+    render_log,
+    render_message,
+    render_players,
+    render_ranking,
+    render_status,
+)
 
 SIDE_MIN = 26
 SIDE_MAX = 60

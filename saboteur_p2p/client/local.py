@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..botapi import GuardedSeat, load_bot
 from ..match import bot_seed

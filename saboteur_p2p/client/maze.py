@@ -20,8 +20,8 @@ the caller keeps so that the view pans only when the cursor leaves it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..rules import ActionCard, ActionKind, Board, Door, GoldCard, PathCard, PathKind
 from ..rules.cards import E, N, S, W

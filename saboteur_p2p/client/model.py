@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ..rules import ActionCard, ActionKind, AnyAction, Card, GoldCard, PathCard, PlayerView, State
 

@@ -6,7 +6,7 @@ format, so the application shows them as they are and tests read their text.
 from __future__ import annotations
 
 import textwrap
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
 from .controller import Focus

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from typing import Sequence
+from collections.abc import Sequence
 
 from .group import Part, RandomBytes, hash_bytes
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
-from typing import Callable, Iterable, Union
+from collections.abc import Callable, Iterable
+from typing import Union
 
 from nacl.bindings import (
     crypto_core_ed25519_add,

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Mapping
+from typing import Any, BinaryIO
 
 import msgpack  # ships no type hints: what it returns is Any, so results are annotated where kept
 

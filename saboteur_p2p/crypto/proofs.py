@@ -125,6 +125,13 @@ def open_sealed_share(y: Scalar, E1: Point, E2: Point) -> Point:
 
 
 __all__ = [
-    "Context", "prove_key", "verify_key", "prove_dleq", "verify_dleq", "seal_share",
-    "verify_sealed_share", "open_sealed_share", "G",
+    "Context",
+    "G",
+    "open_sealed_share",
+    "prove_dleq",
+    "prove_key",
+    "seal_share",
+    "verify_dleq",
+    "verify_key",
+    "verify_sealed_share",
 ]

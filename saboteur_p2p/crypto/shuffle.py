@@ -12,8 +12,8 @@ opening reveals nothing about the real permutation: one shadow is opened one way
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .group import (
     IDENTITY,

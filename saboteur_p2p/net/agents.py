@@ -8,7 +8,7 @@ from __future__ import annotations
 import queue
 import sys
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from ..botapi import GuardedSeat, load_bot
 from ..match import bot_seed, narrate

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity, PublicIdentity

@@ -5,14 +5,14 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from ..crypto.identity import Identity
+from ..protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .lobby import host_lobby, join_lobby
-from ..protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from .session import Agent, Outcome, Session, SessionResult
 from .transport import Transport, local_address_towards
 

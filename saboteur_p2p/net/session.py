@@ -11,9 +11,10 @@ import enum
 import json
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 from ..crypto.identity import Identity
 from ..crypto.log import Entry, EquivocationProof, LogWriter, MalformedRecord, decode_record
@@ -111,8 +112,8 @@ class Session:
         self._head_since = time.monotonic()
         self.links: dict[bytes, int] = {}
         now = time.monotonic()
-        self.last_heard = {s: now for s in self.endpoints}
-        self.records_of = {s: 0 for s in self.endpoints}
+        self.last_heard = dict.fromkeys(self.endpoints, now)
+        self.records_of = dict.fromkeys(self.endpoints, 0)
         self.away: set[int] = set()
         self.last_ping = 0.0
         self.last_chat = 0.0

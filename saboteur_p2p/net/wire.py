@@ -45,7 +45,7 @@ class Envelope:
 
     def field(self, name: str, kind: type | tuple[type, ...], max_len: int | None = None) -> Any:
         value = self.body.get(name)
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
             raise BadEnvelope(f"{self.kind}: field {name!r} must be {kind}")
         if max_len is not None and hasattr(value, "__len__") and len(value) > max_len:
             raise BadEnvelope(f"{self.kind}: field {name!r} is too long")

@@ -19,8 +19,8 @@ some players know, so every peer's engine makes the same requests in the same or
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from ..crypto.group import Point, Scalar, add, hash_to_point, mul, sub
 from ..crypto.shuffle import Ciphertext, initial_deck

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from ..botapi import Bot, GuardedSeat, load_bot
 from ..crypto.group import RandomBytes

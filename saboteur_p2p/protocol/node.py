@@ -17,13 +17,14 @@ from __future__ import annotations
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..crypto.commit import check_reveal, commit, random_below
 from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, base_mul, check_point, hash_bytes, random_scalar
 from ..crypto.identity import Identity, PublicIdentity
-from ..crypto.log import Entry, LogVerifier, LogWriter, LogViolation, MalformedRecord, decode_record, make_entry
+from ..crypto.log import Entry, LogVerifier, LogViolation, LogWriter, MalformedRecord, decode_record, make_entry
 from ..crypto.proofs import Context, prove_key, verify_key
 from ..crypto.shuffle import (
     Ciphertext,
@@ -558,4 +559,4 @@ def _shuffle_check(
     return check
 
 
-__all__ = ["Node", "GameSetup", "ProtocolViolation", "IllegalMove", "Expect", "NEW_GAME"]
+__all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]

@@ -281,5 +281,5 @@ def parse_action(text: str) -> AnyAction:
         if kind is KeepGold:
             return KeepGold(int(g[0]))
         return TakeGold(() if g[0] == "none" else tuple(int(v) for v in g[0].split(",")))
-    verbs = ", ".join(sorted({getattr(k, "verb") for _, k in _PATTERNS} - {"play-on"} | {k.value for k in TARGETED_KINDS}))
+    verbs = ", ".join(sorted({k.verb for _, k in _PATTERNS} - {"play-on"} | {k.value for k in TARGETED_KINDS}))
     raise InvalidActionError(f"cannot read action {text!r}: expected one of {verbs} (see the action text form)")

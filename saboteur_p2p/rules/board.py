@@ -17,8 +17,8 @@ the end of a round; ``open_ways`` answers it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from .cards import (
     ALL_EDGES,
@@ -101,7 +101,7 @@ def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
 class Board:
     """The maze of one round."""
 
-    __slots__ = ("tiles", "openings", "connected", "frontier", "cells_for_openings")
+    __slots__ = ("cells_for_openings", "connected", "frontier", "openings", "tiles")
 
     def __init__(self) -> None:
         self.tiles: dict[Cell, Tile] = {}

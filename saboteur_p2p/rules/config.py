@@ -1,8 +1,9 @@
 """Game configuration: player count, edition and the named rule variants."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .editions import Edition, edition_named
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import enum
 import random
-from typing import Any, Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from .cards import Card, face_from_code
 

@@ -1,7 +1,7 @@
 """Choosing gold cards worth an exact amount from the gold pile (RULES.md 5 and 7)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 #: saboteurs in play -> nuggets each (RULES.md 5).
 SABOTEUR_SHARES = {1: 4, 2: 3, 3: 3, 4: 2}

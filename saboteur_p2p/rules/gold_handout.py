@@ -9,7 +9,8 @@ pile; the other engines cannot check the take until the gold is revealed at the 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .actions import AnyAction, TakeGold
 from .cards import Role

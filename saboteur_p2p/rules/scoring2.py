@@ -6,8 +6,8 @@ in the maze.  Seed 004's two worked examples are tests of this module.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .board import Ways
 from .cards import Role

@@ -181,4 +181,4 @@ def event_from_data(data: dict[str, Any]) -> Event:
     raise ValueError(f"unknown event {kind!r}")
 
 
-__all__ = ["FORMAT", "state_to_data", "state_from_data", "event_from_data"]
+__all__ = ["FORMAT", "event_from_data", "state_from_data", "state_to_data"]

@@ -1,8 +1,9 @@
 """What one player may know: the only thing bots and clients ever see."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .board import GOAL_CELLS, Board, Cell
 from .cards import Card, GoldCard, PathCard, Role, Tool
