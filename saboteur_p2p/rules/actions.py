@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from .cards import ActionKind, Tool
 from .errors import InvalidActionError
@@ -125,7 +125,7 @@ class Pass(Action):
 
     @property
     def cards(self) -> tuple[int, ...]:
-        return (self.card,) + self.more
+        return (self.card, *self.more)
 
     def __str__(self) -> str:
         return "pass " + ",".join(str(c) for c in self.cards)
@@ -206,9 +206,9 @@ class TakeGold(Action):
         return "take " + (",".join(str(g) for g in self.golds) if self.golds else "none")
 
 
-AnyAction = Union[
-    PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass, OrientStone, KeepGold, TakeGold, PlayOn, Clear, Steal,
-]
+AnyAction = (
+    PlacePath | BreakTool | RepairTool | Rockfall | MapPeek | Pass | OrientStone | KeepGold | TakeGold | PlayOn | Clear | Steal
+)
 
 #: Interned constructors for the actions legal_actions() builds over and over.
 place_path = lru_cache(maxsize=1 << 16)(PlacePath)
@@ -223,7 +223,7 @@ clear = lru_cache(maxsize=1 << 12)(Clear)
 _INT = r"(-?\d{1,6})"
 _HANDLE = r"(?:\s+#(\d{1,6}))?"
 _TOOL = r"(pickaxe|lantern|cart)"
-_PATTERNS: list[tuple[re.Pattern[str], type]] = [
+_PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
     (re.compile(rf"path\s+(\d{{1,6}})\s+at\s+{_INT}\s*,\s*{_INT}(\s+turned)?"), PlacePath),
     (re.compile(rf"break\s+{_TOOL}\s+@(\d{{1,3}}){_HANDLE}"), BreakTool),
     (re.compile(rf"repair\s+{_TOOL}\s+@(\d{{1,3}}){_HANDLE}"), RepairTool),

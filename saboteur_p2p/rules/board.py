@@ -360,7 +360,8 @@ class Board:
         (``without`` itself is among them if the network reaches it)."""
         ends: set[Cell] = set()
         sources = self._sources()
-        sources.pop(without, None)  # type: ignore[arg-type]
+        if without is not None:
+            sources.pop(without, None)
         self._spread(list(sources), connected=sources, skip=without, ends=ends)
         return ends
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Union
 
 N, E, S, W = 1, 2, 4, 8
 ALL_EDGES = N | E | S | W
@@ -188,7 +187,7 @@ class RoleCard:
         return f"role:{self.role.value}"
 
 
-Card = Union[PathCard, ActionCard, GoldCard, RoleCard]
+Card = PathCard | ActionCard | GoldCard | RoleCard
 
 
 def _tunnel(*segments: str, ladder: bool = False, door: Door | None = None, crystals: int = 0) -> PathCard:

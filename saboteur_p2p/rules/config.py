@@ -58,7 +58,12 @@ class GameConfig:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> GameConfig:
-        return cls(int(data["players"]), str(data.get("edition", "base")), frozenset(data.get("variants", ())), int(data.get("rounds", 3)))
+        return cls(
+            int(data["players"]),
+            str(data.get("edition", "base")),
+            frozenset(data.get("variants", ())),
+            int(data.get("rounds", 3)),
+        )
 
     @staticmethod
     def parse_variants(text: str | Iterable[str] | None) -> frozenset[str]:

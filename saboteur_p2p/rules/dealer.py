@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .cards import Card, face_from_code
 
@@ -45,6 +45,33 @@ class Dealer(Protocol):
 
     def public_random(self, n: int) -> int:
         """A public random choice in range(n) that no player could bias."""
+
+
+#: The one kind of card a deck holds: RoleCard, PathCard (goals) or GoldCard.
+FaceT = TypeVar("FaceT", bound=Card)
+
+
+def reveal_as(dealer: Dealer, kind: type[FaceT], deck: Deck, handle: int, to: Audience) -> FaceT | None:
+    """``dealer.reveal`` for a deck of one kind of card: the face as a ``kind``, or None when
+    this engine may not see it.  A face of any other kind means a broken dealer: ValueError."""
+    face = dealer.reveal(deck, handle, to)
+    if face is None or isinstance(face, kind):
+        return face
+    raise _wrong_kind(face, kind, deck)
+
+
+def reveal_all_as(dealer: Dealer, kind: type[FaceT], deck: Deck, handles: Sequence[int]) -> list[FaceT]:
+    """``dealer.reveal_many`` for a deck of one kind of card, checked as ``reveal_as`` is."""
+    faces: list[FaceT] = []
+    for face in dealer.reveal_many(deck, handles):
+        if not isinstance(face, kind):
+            raise _wrong_kind(face, kind, deck)
+        faces.append(face)
+    return faces
+
+
+def _wrong_kind(face: Card, kind: type[FaceT], deck: Deck) -> ValueError:
+    return ValueError(f"the dealer showed {face.code} from the {deck.value} deck, where every card is a {kind.__name__}")
 
 
 class TrustedDealer:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .actions import AnyAction
 from .cards import Card, PathCard, Role
@@ -42,7 +42,13 @@ class GoalRevealed:
     reached_by: int
 
     def to_data(self) -> dict[str, Any]:
-        return {"event": "goal-revealed", "slot": self.slot, "card": self.card.code, "turned": self.turned, "reached_by": self.reached_by}
+        return {
+            "event": "goal-revealed",
+            "slot": self.slot,
+            "card": self.card.code,
+            "turned": self.turned,
+            "reached_by": self.reached_by,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,4 +111,4 @@ class GameEnded:
         return {"event": "game-ended", "scores": list(self.scores), "winners": list(self.winners)}
 
 
-Event = Union[RoundStarted, CardPlayed, GoalRevealed, RoundEnded, GoldReceived, PiecesWon, Stolen, GameEnded]
+Event = RoundStarted | CardPlayed | GoalRevealed | RoundEnded | GoldReceived | PiecesWon | Stolen | GameEnded

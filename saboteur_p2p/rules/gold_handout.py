@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .actions import AnyAction, TakeGold
-from .cards import Role
-from .dealer import Deck
+from .cards import GoldCard, Role
+from .dealer import Deck, reveal_all_as, reveal_as
 from .errors import IllegalActionError
 from .events import GoldReceived, RoundEnded
 from .gold import gold_choices, saboteur_share
@@ -54,7 +54,10 @@ def check_take(state: State, action: AnyAction) -> AnyAction:
     choices = gold_choices(pile_values(state), amount)
     target = sum(state.gold_faces[g].nuggets for g in choices[0]) if choices else 0
     if sum(values) != target:
-        rule = f"the cards must be worth exactly {amount}" if target == amount else f"the pile cannot make {amount}; take cards worth {target}"
+        if target == amount:
+            rule = f"the cards must be worth exactly {amount}"
+        else:
+            rule = f"the pile cannot make {amount}; take cards worth {target}"
         raise IllegalActionError(action, rule)
     return action
 
@@ -115,7 +118,7 @@ def advance_gold(state: State) -> bool:
             state.phase, state.current = Phase.KEEP_GOLD, chooser
             return False
         if state.take_queue:
-            taker, amount = state.take_queue[0]
+            taker, _amount = state.take_queue[0]
             if not state.gold_pile:
                 state.take_queue.pop(0)
                 continue
@@ -129,9 +132,9 @@ def advance_gold(state: State) -> bool:
 def show_gold(state: State, handles: Sequence[int], seat: int) -> None:
     audience = frozenset((seat,))
     for g in handles:
-        face = state.dealer.reveal(Deck.GOLD, g, audience)
+        face = reveal_as(state.dealer, GoldCard, Deck.GOLD, g, audience)
         if face is not None:
-            state.gold_faces[g] = face  # type: ignore[assignment]
+            state.gold_faces[g] = face
 
 
 def give(state: State, seat: int, golds: list[int]) -> None:
@@ -164,8 +167,8 @@ def reveal_gold(state: State) -> None:
     """The end of the game: every gold card is shown, and the takes nobody could check
     when they were made are checked now (the taker is blamed if one was too much)."""
     held = [g for golds in state.gold_of for g in golds]
-    for g, face in zip(held, state.dealer.reveal_many(Deck.GOLD, held)):
-        state.gold_faces[g] = face  # type: ignore[assignment]
+    for g, face in zip(held, reveal_all_as(state.dealer, GoldCard, Deck.GOLD, held), strict=True):
+        state.gold_faces[g] = face
     for taker, golds, amount in state.unchecked_takes:
         values = [state.gold_faces[g].nuggets for g in golds]
         if sum(values) > amount or 0 in values:

@@ -30,7 +30,7 @@ from .actions import (
 from .board import GOAL_CELLS
 from .cards import ActionCard, ActionKind, Card, PathCard, PathKind, Role, Tool
 from .config import GameConfig
-from .dealer import Dealer, Deck
+from .dealer import Dealer, Deck, reveal_as
 from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, PiecesWon, RoundEnded, Stolen
@@ -41,10 +41,19 @@ from .view import PlayerView
 
 #: The edition's per-seat or per-round lists of numbers (None where nothing lies), copied by
 #: ``clone`` and saved as they are by serialize.py.
-NUMBER_LISTS = ("trapped", "thefts", "theft_played", "pieces", "round_pieces", "steal_queue", "discarded_roles", "set_aside_cards")
+NUMBER_LISTS = (
+    "trapped", "thefts", "theft_played", "pieces", "round_pieces", "steal_queue", "discarded_roles", "set_aside_cards",
+)
 
 #: Saboteur 2 cards played on a player that go in front of them and stay there.
 _STAYS = (ActionKind.THEFT, ActionKind.TRAPPED)
+
+
+def _lying(card: int | None, action: AnyAction, seat: int) -> int:
+    """The card ``action`` takes from in front of ``seat``; checking makes sure one lies there."""
+    if card is None:
+        raise IllegalActionError(action, f"there is no such card in front of player {seat}")
+    return card
 
 
 class Saboteur2State(State):
@@ -89,7 +98,7 @@ class Saboteur2State(State):
         for name in NUMBER_LISTS:
             setattr(self, name, [None if v is None else int(v) for v in data[name]])
         self.turns = int(data["turns"])
-        self.role_seen = [set(int(h) for h in seen) for seen in data["role_seen"]]
+        self.role_seen = [{int(h) for h in seen} for seen in data["role_seen"]]
 
     # -- queries -----------------------------------------------------------------------
 
@@ -126,7 +135,7 @@ class Saboteur2State(State):
         if self._legal is None and self.phase is Phase.STEAL:
             thief = self.steal_queue[0]
             steals: list[AnyAction] = [Steal(t) for t in self._victims(thief)]
-            self._legal = steals + [Steal(None)]
+            self._legal = [*steals, Steal(None)]
         return super().legal_actions()
 
     def _victims(self, thief: int) -> list[int]:
@@ -173,11 +182,7 @@ class Saboteur2State(State):
         return [clear(what, pair) for what in sorted(lying, key=CLEARABLE.index) for pair in pairs]
 
     def _passes(self, hand: list[int]) -> list[AnyAction]:
-        passes: list[AnyAction] = []
-        for size in (1, 2, 3):
-            for cards in self._distinct_sets(hand, size):
-                passes.append(pass_card(cards[0], cards[1:]))
-        return passes
+        return [pass_card(cards[0], cards[1:]) for size in (1, 2, 3) for cards in self._distinct_sets(hand, size)]
 
     def _distinct_sets(self, hand: list[int], size: int) -> list[tuple[int, ...]]:
         """One set of ``size`` cards per multiset of faces, with the lowest handles, in
@@ -233,7 +238,8 @@ class Saboteur2State(State):
                 if action.target == self.current:
                     raise IllegalActionError(action, "a thief steals from another player")
                 if action.target not in self._victims(self.current):
-                    raise IllegalActionError(action, f"player {self.current} cannot steal from player {action.target}, who has no gold")
+                    rule = f"player {self.current} cannot steal from player {action.target}, who has no gold"
+                    raise IllegalActionError(action, rule)
             return action
         if isinstance(action, Steal):
             raise IllegalActionError(action, "gold is stolen only at the end of a round")
@@ -298,13 +304,12 @@ class Saboteur2State(State):
 
     def _apply_turn(self, action: AnyAction) -> None:
         self.turns += 1
-        cls = action.__class__
-        if cls is PlayOn:
-            self._apply_play_on(action)  # type: ignore[arg-type]
-        elif cls is Clear:
-            self._apply_clear(action)  # type: ignore[arg-type]
-        elif cls is Pass:
-            self._apply_pass(action)  # type: ignore[arg-type]
+        if action.__class__ is PlayOn:
+            self._apply_play_on(action)
+        elif action.__class__ is Clear:
+            self._apply_clear(action)
+        elif action.__class__ is Pass:
+            self._apply_pass(action)
         else:
             super()._apply_turn(action)  # a path card or a base action card
 
@@ -333,12 +338,13 @@ class Saboteur2State(State):
             removed, self.thefts[p], self.theft_played[p] = self.thefts[p], None, None
         else:
             removed = self.broken[p].pop(Tool(action.what))
-        self.discards.append(removed)  # type: ignore[arg-type]
+        self.discards.append(_lying(removed, action, p))
         self._finish_turn(p, action, None, 1)
 
     def _apply_play_on(self, action: PlayOn) -> None:
-        p, t, kind = self.current, action.target, action.kind
-        card: int = action.card  # type: ignore[assignment]
+        p, t, kind, card = self.current, action.target, action.kind, action.card
+        if card is None:
+            raise IllegalActionError(action, "a turn plays a card from the hand, named by its handle")
         self.hands[p].remove(card)
         shown = self._reveal_played(card)
         if kind not in _STAYS:
@@ -348,10 +354,10 @@ class Saboteur2State(State):
         elif kind is ActionKind.TRAPPED:
             self.trapped[t] = card
         elif kind is ActionKind.HANDS_OFF:
-            self.discards.append(self.thefts[t])  # type: ignore[arg-type]
+            self.discards.append(_lying(self.thefts[t], action, t))
             self.thefts[t] = self.theft_played[t] = None
         elif kind is ActionKind.FREE:
-            self.discards.append(self.trapped[t])  # type: ignore[arg-type]
+            self.discards.append(_lying(self.trapped[t], action, t))
             self.trapped[t] = None
         elif kind is ActionKind.INSPECTION:
             self._show_role(self.roles[t], p)
@@ -371,9 +377,9 @@ class Saboteur2State(State):
 
     def _show_role(self, handle: int, seat: int) -> None:
         self.role_seen[seat].add(handle)
-        face = self.dealer.reveal(Deck.ROLES, handle, frozenset((seat,)))
+        face = reveal_as(self.dealer, C.RoleCard, Deck.ROLES, handle, frozenset((seat,)))
         if face is not None:
-            self.role_faces[handle] = face.role  # type: ignore[union-attr]
+            self.role_faces[handle] = face.role
 
     # -- end of a round ------------------------------------------------------------------
 

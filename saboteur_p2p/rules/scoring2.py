@@ -101,10 +101,10 @@ def theft_order(played: Sequence[int | None], trapped: Sequence[bool]) -> list[i
     number), or None.  A trapped thief steals nothing (RULES.md 8) but keeps their place:
     the order still starts at the last Theft played, even when its owner is trapped.
     """
-    thieves = [s for s, when in enumerate(played) if when is not None]
+    thieves = {s: when for s, when in enumerate(played) if when is not None}
     active = [s for s in thieves if not trapped[s]]
     if not active:
         return []
     n = len(played)
-    first = max(thieves, key=lambda s: played[s])  # type: ignore[arg-type,return-value]
+    first = max(thieves, key=lambda s: thieves[s])
     return sorted(active, key=lambda s: (s - first) % n)

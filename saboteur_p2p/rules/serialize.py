@@ -122,7 +122,7 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
     state.broken = [{Tool(tool): int(h) for tool, h in b} for b in data["broken"]]
     state.discards = [int(h) for h in data["discards"]]
     state.hidden_discards = [int(h) for h in data["hidden_discards"]]
-    state.peeks = [set(int(s) for s in p) for p in data["peeks"]]
+    state.peeks = [{int(s) for s in p} for p in data["peeks"]]
     state.gold_pile = [int(g) for g in data["gold_pile"]]
     state.gold_pile_seen = bool(data.get("gold_pile_seen", False))
     state.gold_faces = {int(g): GoldCard(int(n)) for g, n in data["gold_faces"]}
@@ -169,7 +169,8 @@ def event_from_data(data: dict[str, Any]) -> Event:
     if kind == "goal-revealed":
         return GoalRevealed(int(data["slot"]), _path(data["card"]), bool(data["turned"]), int(data["reached_by"]))
     if kind == "round-ended":
-        return RoundEnded(int(data["round"]), str(data["winners"]), tuple(Role(r) for r in data["roles"]), int(data["last_player"]))
+        roles = tuple(Role(r) for r in data["roles"])
+        return RoundEnded(int(data["round"]), str(data["winners"]), roles, int(data["last_player"]))
     if kind == "gold-received":
         return GoldReceived(int(data["player"]), int(data["cards"]))
     if kind == "pieces-won":

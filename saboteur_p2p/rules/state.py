@@ -35,7 +35,7 @@ from .cards import (
     Tool,
 )
 from .config import VARIANTS, GameConfig
-from .dealer import Dealer, Deck, TrustedDealer
+from .dealer import Dealer, Deck, TrustedDealer, reveal_all_as, reveal_as
 from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, Event, GameEnded, RoundStarted
@@ -46,6 +46,8 @@ from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
+#: the base game's turns: each plays (or, passing, discards) one card from the hand.
+_CARD_TURNS = (PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass)
 
 
 class Game:
@@ -249,7 +251,8 @@ class State:
             raise IllegalActionError(action, "the game is over")
         if phase is Phase.ORIENT:
             if not isinstance(action, OrientStone):
-                raise IllegalActionError(action, f"player {self.current} must first choose the turn of the stone in goal slot {self.pending_stones[0]}")
+                rule = f"player {self.current} must first choose the turn of the stone in goal slot {self.pending_stones[0]}"
+                raise IllegalActionError(action, rule)
             if action.goal != self.pending_stones[0]:
                 raise IllegalActionError(action, f"the stone to turn is in goal slot {self.pending_stones[0]}")
             return action
@@ -271,7 +274,8 @@ class State:
             if isinstance(face, ActionCard) and face.kind is wanted and (tool is None or tool in face.tools):
                 candidates.append((len(face.tools), h))
         if not candidates:
-            raise IllegalActionError(action, f"player {self.current} holds no {wanted.value} card{' for the ' + tool.value if tool else ''}")
+            for_tool = f" for the {tool.value}" if tool else ""
+            raise IllegalActionError(action, f"player {self.current} holds no {wanted.value} card{for_tool}")
         return min(candidates)[1]
 
     def _check_in_hand(self, action: AnyAction, card: int) -> None:
@@ -311,7 +315,8 @@ class State:
             face = self._hand_face(action, action.card)
             if not isinstance(face, PathCard):
                 raise IllegalActionError(action, f"card {action.card} is not a path card")
-            problem = self._path_block(p) or self.board.placement_problem(action.cell, face.turned_segments(action.turned), face.ladder)
+            segments = face.turned_segments(action.turned)
+            problem = self._path_block(p) or self.board.placement_problem(action.cell, segments, face.ladder)
             if problem:
                 raise IllegalActionError(action, problem)
             return action
@@ -333,7 +338,8 @@ class State:
             if not isinstance(face, ActionCard) or face.kind is not ActionKind.ROCKFALL:
                 raise IllegalActionError(action, f"card {card} is not a rockfall card")
             if not self.board.removable(action.cell):
-                raise IllegalActionError(action, f"there is no tunnel card at {action.cell} (the start and goal cards never move)")
+                rule = f"there is no tunnel card at {action.cell} (the start and goal cards never move)"
+                raise IllegalActionError(action, rule)
             return Rockfall(action.x, action.y, card)
         if isinstance(action, MapPeek):
             card = action.card if action.card is not None else self._resolve_card(action, ActionKind.MAP, None)
@@ -384,8 +390,10 @@ class State:
         return face
 
     def _apply_turn(self, action: AnyAction) -> None:
+        if not isinstance(action, _CARD_TURNS) or action.card is None:
+            raise IllegalActionError(action, "a turn plays a card from the hand, named by its handle")
         p = self.current
-        card: int = action.card  # type: ignore[union-attr,assignment]
+        card = action.card
         self.hands[p].remove(card)
         reached: list[tuple[int, int]] = []
         shown: Card | None = None
@@ -410,9 +418,9 @@ class State:
             elif action.__class__ is MapPeek:
                 slot = action.goal
                 self.peeks[p].add(slot)
-                face = self.dealer.reveal(Deck.GOALS, slot, frozenset((p,)))
+                face = reveal_as(self.dealer, PathCard, Deck.GOALS, slot, frozenset((p,)))
                 if face is not None:
-                    self.goal_faces[slot] = face  # type: ignore[assignment]
+                    self.goal_faces[slot] = face
                 self.discards.append(card)
         self.events.append(CardPlayed(p, action, shown))
         self.last_player = p
@@ -469,8 +477,7 @@ class State:
 
     def _reveal_roles(self) -> tuple[Role, ...]:
         """Turn every player's role card face up (the end of a round); returns them by seat."""
-        for handle, role in zip(self.roles, self.dealer.reveal_many(Deck.ROLES, self.roles)):
-            assert isinstance(role, C.RoleCard)
+        for handle, role in zip(self.roles, reveal_all_as(self.dealer, C.RoleCard, Deck.ROLES, self.roles), strict=True):
             self.role_faces[handle] = role.role
         self.revealed_roles = tuple(self.role_faces[self.roles[s]] for s in range(self.players))
         return self.revealed_roles
@@ -552,9 +559,9 @@ class State:
         self.set_aside_roles = list(range(n, len(role_cards)))
         self.draw_pile = list(range(len(draw_cards) - 1, -1, -1))
         for seat in range(n):
-            role = self.dealer.reveal(Deck.ROLES, seat, frozenset((seat,)))
+            role = reveal_as(self.dealer, C.RoleCard, Deck.ROLES, seat, frozenset((seat,)))
             if role is not None:
-                self.role_faces[seat] = role.role  # type: ignore[union-attr]
+                self.role_faces[seat] = role.role
         size = C.hand_size(n)
         self.hands = [[] for _ in range(n)]
         for seat in range(n):
