@@ -219,8 +219,10 @@ def join_lobby(
                 raise LobbyError(f"the table refused us: {env.body.get('reason')}")
             if env.kind == "welcome":
                 rules = env.body.get("config")
-                played = f" ({rules.get('edition')} edition)" if isinstance(rules, dict) and isinstance(rules.get("edition"), str) else ""
-                say(f"seated at {address} as seat {env.body.get('seat')} of {env.body.get('seats_total')}{played}; waiting for the others")
+                their_edition = rules.get("edition") if isinstance(rules, dict) else None
+                played = f" ({their_edition} edition)" if isinstance(their_edition, str) else ""
+                seat_of = f"seat {env.body.get('seat')} of {env.body.get('seats_total')}"
+                say(f"seated at {address} as {seat_of}{played}; waiting for the others")
             elif env.kind == "table":
                 names = [s[0] for s in env.body.get("seats", []) if isinstance(s, list) and s]
                 say(f"at the table: {', '.join(map(str, names))}")
@@ -235,7 +237,10 @@ def join_lobby(
                 if edition is not None and table.config.edition != edition:
                     raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
                 if table.shuffle_rounds < min_shuffle_rounds:
-                    raise LobbyError(f"the table wants {table.shuffle_rounds} shadow shuffles per proof; we accept no fewer than {min_shuffle_rounds}")
+                    raise LobbyError(
+                        f"the table wants {table.shuffle_rounds} shadow shuffles per proof; "
+                        f"we accept no fewer than {min_shuffle_rounds}"
+                    )
                 if any(not valid_endpoint(s.endpoint) for s in table.seats):
                     raise LobbyError("the table lists a seat whose endpoint is not tcp://host:port")
                 # the peer that answered may have bound a wildcard address (0.0.0.0): reach

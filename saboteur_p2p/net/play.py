@@ -113,8 +113,12 @@ def join_table(
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     transport = Transport(bind or f"{local_address_towards(host)}:0")
     try:
-        table = join_lobby(identity, name, transport, address, code, say, timeout=max(wait, 60), min_shuffle_rounds=min_shuffle_rounds,
-                           edition=edition)
+        table = join_lobby(
+            identity, name, transport, address, code, say,
+            timeout=max(wait, 60),
+            min_shuffle_rounds=min_shuffle_rounds,
+            edition=edition,
+        )
         seat = table.seat_of(identity.public.sign_key)
         return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
     finally:

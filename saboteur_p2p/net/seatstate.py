@@ -45,7 +45,10 @@ def import_secrets(node: Node, data: bytes) -> None:
     node.my_coin = {int(i): (v, n) for i, v, n in saved["coins"]}
     node.my_shuffle_values = {int(b): [(p[0], p[1]) for p in pairs] for b, pairs in saved["shuffle_values"]}
     node.my_witness = {
-        int(b): {Deck(d): ShuffleWitness(list(perm), list(sc), [list(p) for p in sp], [list(s) for s in ss]) for d, perm, sc, sp, ss in per_deck}
+        int(b): {
+            Deck(d): ShuffleWitness(list(perm), list(sc), [list(p) for p in sp], [list(s) for s in ss])
+            for d, perm, sc, sp, ss in per_deck
+        }
         for b, per_deck in saved["witness"]
     }
 

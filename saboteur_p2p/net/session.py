@@ -154,7 +154,7 @@ class Session:
     def run(self) -> SessionResult:
         self._open_log()
         self.agent.start(self.seat, self.node)
-        for seat, endpoint in self.endpoints.items():
+        for endpoint in self.endpoints.values():
             self.transport.connect(endpoint)
             self.transport.send(endpoint, self._link())
         try:
@@ -379,7 +379,7 @@ class Session:
                 return confirmed  # our own node found the violation in the evidence
         if self.node.aborted is not None and self.node.aborted.peer == culprit:
             v = self.node.aborted
-            return self._end(Outcome.CHEATER, f"{self.names[culprit]} (seat {culprit}) broke the protocol: {v.reason}: {v.detail}", culprit)
+            return self._end_cheater(culprit, f"{v.reason}: {v.detail}")
         name = self.names[culprit] if 0 <= culprit < len(self.names) else f"seat {culprit}"
         return self._end(
             Outcome.QUIT,
@@ -396,7 +396,7 @@ class Session:
             proof = None
         if proof is not None:
             if proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
-                return self._end(Outcome.CHEATER, f"{self.names[culprit]} (seat {culprit}) broke the protocol: equivocation", culprit)
+                return self._end_cheater(culprit, "equivocation")
             return None
         try:
             digest = decode_record(evidence).hash
@@ -408,18 +408,26 @@ class Session:
         violation = self.node.recheck_sealed_shares(evidence)
         if violation is not None and violation.peer == culprit:
             self.node.aborted = violation
-            return self._end(Outcome.CHEATER, f"{self.names[culprit]} (seat {culprit}) broke the protocol: {violation.reason}: {violation.detail}", culprit)
+            return self._end_cheater(culprit, f"{violation.reason}: {violation.detail}")
         return None
 
     def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
         """Name the cheater to everyone, with the record that shows it, and stop."""
         data = seal(self.identity, "abort", {
-            "game_id": self.setup.game_id, "culprit": violation.peer, "reason": violation.reason, "detail": violation.detail[:500], "evidence": evidence,
+            "game_id": self.setup.game_id,
+            "culprit": violation.peer,
+            "reason": violation.reason,
+            "detail": violation.detail[:500],
+            "evidence": evidence,
         })
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
-        name = self.names[violation.peer] if 0 <= violation.peer < len(self.names) else "an unknown peer"
-        return self._end(Outcome.CHEATER, f"{name} (seat {violation.peer}) broke the protocol: {violation.reason}: {violation.detail}", violation.peer)
+        return self._end_cheater(violation.peer, f"{violation.reason}: {violation.detail}")
+
+    def _end_cheater(self, culprit: int, how: str) -> SessionResult:
+        """Stop the game blaming the peer at seat ``culprit``; ``how`` says what they broke."""
+        name = self.names[culprit] if 0 <= culprit < len(self.names) else "an unknown peer"
+        return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)
 
     def _answer_hello(self, connection: bytes, env: Envelope, seat: int | None) -> None:
         if seat is None:
@@ -469,7 +477,8 @@ class Session:
             self.waiting_since = self.last_heard[head.speaker]
         if now - self.waiting_since > self.wait:
             name = self.names[head.speaker]
-            return self._end(Outcome.PEER_GONE, f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s; the game ends", head.speaker)
+            why = f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s; the game ends"
+            return self._end(Outcome.PEER_GONE, why, head.speaker)
         return None
 
     def _check_stalled(self, now: float, head: Expect | None) -> SessionResult | None:
@@ -487,7 +496,8 @@ class Session:
         if now - self._head_since <= self.wait:
             return None
         name = self.names[head.speaker]
-        return self._end(Outcome.PEER_GONE, f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s; the game ends", head.speaker)
+        why = f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s; the game ends"
+        return self._end(Outcome.PEER_GONE, why, head.speaker)
 
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""
@@ -568,7 +578,8 @@ class Session:
         for result in state.results:
             got = result.gold_pieces if pieces else result.gold_cards
             cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(got))
-            lines.append(f"  round {result.round}: {result.winners.value} won; {'gold pieces won' if pieces else 'gold cards received'}: {cards}")
+            what = "gold pieces won" if pieces else "gold cards received"
+            lines.append(f"  round {result.round}: {result.winners.value} won; {what}: {cards}")
         mine = state.gold_total(self.seat)
         lines.append(f"  your own gold: {mine} {'piece' if pieces else 'nugget'}(s)")
         return "\n".join(lines)

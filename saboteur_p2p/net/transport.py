@@ -7,6 +7,7 @@ they came on.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 from dataclasses import dataclass
@@ -84,10 +85,8 @@ class Transport:
 
     def reply(self, connection: bytes, data: bytes) -> None:
         """Answer on an inbound connection (lobby replies to a joiner not yet known)."""
-        try:
+        with contextlib.suppress(zmq.Again, zmq.ZMQError):  # the joiner went away; nothing to keep
             self.router.send_multipart([connection, data], zmq.NOBLOCK)
-        except (zmq.Again, zmq.ZMQError):
-            pass  # the joiner went away; nothing to keep
 
     def poll(self, timeout: float) -> list[Inbound]:
         """Every message that arrives within ``timeout`` seconds (returns early on the first)."""
