@@ -11,7 +11,6 @@ import hashlib
 import secrets
 import struct
 from collections.abc import Callable, Iterable
-from typing import Union
 
 from nacl.bindings import (
     crypto_core_ed25519_add,
@@ -56,7 +55,8 @@ class InvalidScalar(ValueError):
 def check_point(data: object, what: str = "point") -> Point:
     """Accept only a 32-byte encoding of a prime-order-subgroup point that is not small-order."""
     if not isinstance(data, bytes) or len(data) != POINT_BYTES:
-        raise InvalidPoint(f"{what}: expected {POINT_BYTES} bytes, got {type(data).__name__} of length {len(data) if isinstance(data, (bytes, str, list)) else '?'}")
+        length = len(data) if isinstance(data, (bytes, str, list)) else "?"
+        raise InvalidPoint(f"{what}: expected {POINT_BYTES} bytes, got {type(data).__name__} of length {length}")
     if not crypto_core_ed25519_is_valid_point(data):
         raise InvalidPoint(f"{what}: not a valid point of the prime-order subgroup (or of small order)")
     return data
@@ -139,7 +139,7 @@ def sinv(a: Scalar) -> Scalar:
     return crypto_core_ed25519_scalar_invert(a)
 
 
-Part = Union[bytes, str, int]
+Part = bytes | str | int
 
 
 def _encode(parts: Iterable[Part]) -> bytes:

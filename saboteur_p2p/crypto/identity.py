@@ -20,6 +20,7 @@ people to compare aloud.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hmac
 import os
 import secrets
@@ -285,10 +286,8 @@ def _write_private_file(path: Path, data: bytes, *, overwrite: bool) -> None:
     except OSError as exc:
         raise fail(f"cannot be written: {exc.strerror or exc}") from None
     finally:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
 
 
 def _create_exclusively(tmp: Path, path: Path) -> None:

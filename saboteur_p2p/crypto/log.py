@@ -312,7 +312,7 @@ class LogWriter:
             if not repair:
                 raise
             os.truncate(self.path, exc.offset)
-        self._file: BinaryIO = open(self.path, "ab")
+        self._file: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - held open across appends until close()
 
     def append(self, record_bytes: bytes) -> None:
         if not 0 < len(record_bytes) <= MAX_RECORD_SIZE:

@@ -73,7 +73,9 @@ def verify_key(X: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
 # -- Chaum-Pedersen: log_G X == log_H Y -----------------------------------------------------
 
 
-def prove_dleq(x: Scalar, X: Point, H: Point, Y: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes) -> tuple[Scalar, Scalar]:
+def prove_dleq(
+    x: Scalar, X: Point, H: Point, Y: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes,
+) -> tuple[Scalar, Scalar]:
     r = random_scalar(rand)
     A, B = base_mul(r), mul(r, H)
     e = hash_to_scalar("dleq", *ctx.parts(), X, H, Y, A, B)

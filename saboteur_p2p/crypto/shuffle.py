@@ -176,7 +176,7 @@ def verify_shuffle(
         raise ShuffleProofError(f"expected {len(bits)} shadows and openings")
     if len(output) != n or any(len(shadow) != n for shadow in shadows):
         raise ShuffleProofError(f"the output and every shadow must hold {n} cards")
-    for j, (bit, opening) in enumerate(zip(bits, openings)):
+    for j, (bit, opening) in enumerate(zip(bits, openings, strict=True)):
         if not isinstance(opening, (list, tuple)) or len(opening) != 2:
             raise ShuffleProofError(f"opening {j} is not a (permutation, scalars) pair")
         perm = check_permutation(opening[0], n, f"opening {j}")
