@@ -159,7 +159,7 @@ class MentalDealer:
         for deck, cards in fresh.items():
             points = [hash_to_point("card", self.game_id, need.batch, deck.value, i) for i in range(len(cards))]
             inputs[deck] = initial_deck(points)
-            faces[deck] = dict(zip(points, cards))
+            faces[deck] = dict(zip(points, cards, strict=True))
         for deck, handles in again.items():
             keys = [self._locate(deck, h) for h in handles]
             inputs[deck] = [self.ciphertext(key) for key in keys]
@@ -263,8 +263,7 @@ class MentalDealer:
         return [n for n in self.pending if seat in self.reveals[n].owers and seat not in self.reveals[n].shares]
 
     def _decrypt_public(self, state: RevealState) -> Card:
-        c1, c2 = self.ciphertext(state.need.card)
-        m = c2
+        _, m = self.ciphertext(state.need.card)
         for seat in state.owers:
             m = sub(m, state.shares[seat])
         return self._face(state.need.card, m)

@@ -45,7 +45,9 @@ def make_setup(config: GameConfig, identities: Sequence[Identity], shuffle_round
     return GameSetup(rand(32), config, tuple(i.public for i in identities), names, shuffle_rounds)
 
 
-def new_local_game(config: GameConfig, shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, rand: RandomBytes = secrets.token_bytes) -> LocalGame:
+def new_local_game(
+    config: GameConfig, shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, rand: RandomBytes = secrets.token_bytes,
+) -> LocalGame:
     identities = [Identity.generate() for _ in range(config.players)]
     setup = make_setup(config, identities, shuffle_rounds, rand)
     nodes = [Node(setup, seat, identities[seat], rand) for seat in range(config.players)]
@@ -126,7 +128,7 @@ def play_local_game(
         for seat, node in enumerate(game.nodes):
             node.writer = LogWriter(os.path.join(log_dir, f"seat{seat}.log"))
     loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
-    seats = [GuardedSeat(bot, str(b), i) for i, (bot, b) in enumerate(zip(loaded, bots))]
+    seats = [GuardedSeat(bot, str(b), i) for i, (bot, b) in enumerate(zip(loaded, bots, strict=True))]
     delivered = [0] * config.players
     for i, guarded in enumerate(seats):
         guarded.start(config, bot_seed(seed, i))

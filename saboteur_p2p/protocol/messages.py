@@ -1,15 +1,15 @@
 """The game-session messages: one frozen dataclass per kind, and their strict decoding.
 
-| kind           | sender                     | body fields |
-|----------------|----------------------------|-------------|
-| genesis        | seat 0                     | config, seats, names, shuffle_rounds |
-| key            | every seat, in seat order  | X (point), pok [e, s] |
-| commit         | every seat, in seat order  | commitments [bytes32, ...] |
-| reveal         | every seat (or all but the shuffler), in seat order | values [[value, nonce], ...] |
-| shuffle        | the shuffler               | decks [[deck, cards]], shadows [[deck, [cards per shadow]]] |
-| open           | the shuffler               | openings [[deck, [[perm, scalars] per shadow]]] |
-| shares         | each seat that owes shares | public [[card, D, e, s]], sealed [[card, audience, recipient, E1, E2, e, s1, s2]] |
-| action         | the seat whose move it is  | action (text) |
+| kind     | sender                     | body fields |
+|----------|----------------------------|-------------|
+| genesis  | seat 0                     | config, seats, names, shuffle_rounds |
+| key      | every seat, in seat order  | X (point), pok [e, s] |
+| commit   | every seat, in seat order  | commitments [bytes32, ...] |
+| reveal   | every seat (or all but the shuffler), in seat order | values [[value, nonce], ...] |
+| shuffle  | the shuffler               | decks [[deck, cards]], shadows [[deck, [cards per shadow]]] |
+| open     | the shuffler               | openings [[deck, [[perm, scalars] per shadow]]] |
+| shares   | each seat that owes shares | public [[card, D, e, s]], sealed [[card, audience, recipient, E1, E2, e, s1, s2]] |
+| action   | the seat whose move it is  | action (text) |
 
 Bodies are msgpack maps with string keys.  Every field is type- and size-checked here;
 points and scalars are checked again by the maths that uses them.  protocol.md is the
@@ -90,7 +90,8 @@ def _card_key(value: Any, what: str) -> tuple[int, Deck, int]:
     parts = _list(value, what, 3)
     if len(parts) != 3:
         raise MalformedMessage(f"{what}: expected [batch, deck, position]")
-    return _int(parts[0], 0, 10_000, f"{what}.batch"), _deck(parts[1], f"{what}.deck"), _int(parts[2], 0, MAX_DECK, f"{what}.position")
+    batch = _int(parts[0], 0, 10_000, f"{what}.batch")
+    return batch, _deck(parts[1], f"{what}.deck"), _int(parts[2], 0, MAX_DECK, f"{what}.position")
 
 
 def card_key_data(card: tuple[int, Deck, int]) -> list[Any]:
@@ -113,11 +114,19 @@ class Genesis:
             (_bytes(_pair(s, "seat")[0], 32, "seat sign key"), _bytes(_pair(s, "seat")[1], 32, "seat dh key"))
             for s in _list(b["seats"], "genesis.seats", MAX_PLAYERS)
         )
-        names = tuple(n if isinstance(n, str) and len(n) <= 40 else _bad("genesis.names: names are strings of at most 40 characters") for n in _list(b["names"], "genesis.names", MAX_PLAYERS))
+        names = tuple(
+            n if isinstance(n, str) and len(n) <= 40 else _bad("genesis.names: names are strings of at most 40 characters")
+            for n in _list(b["names"], "genesis.names", MAX_PLAYERS)
+        )
         return cls(b["config"], seats, names, _int(b["shuffle_rounds"], 1, MAX_SHUFFLE_ROUNDS, "genesis.shuffle_rounds"))
 
     def encode(self) -> dict[str, Any]:
-        return {"config": self.config, "seats": [list(s) for s in self.seats], "names": list(self.names), "shuffle_rounds": self.shuffle_rounds}
+        return {
+            "config": self.config,
+            "seats": [list(s) for s in self.seats],
+            "names": list(self.names),
+            "shuffle_rounds": self.shuffle_rounds,
+        }
 
 
 def _bad(message: str) -> Any:
@@ -188,7 +197,8 @@ class Shuffle:
         shadows = []
         for item in _list(b["shadows"], "shuffle.shadows", 8):
             pair = _pair(item, "shuffle.shadows item")
-            shadows.append((_deck(pair[0], "shadow deck"), [_cards(s, "shadow cards") for s in _list(pair[1], "shadows", MAX_SHUFFLE_ROUNDS)]))
+            per_shadow = [_cards(s, "shadow cards") for s in _list(pair[1], "shadows", MAX_SHUFFLE_ROUNDS)]
+            shadows.append((_deck(pair[0], "shadow deck"), per_shadow))
         return cls(tuple(decks), tuple(shadows))
 
     def encode(self) -> dict[str, Any]:
@@ -253,7 +263,8 @@ class Shares:
             p = _list(item, "public share", 4)
             if len(p) != 4:
                 raise MalformedMessage("public share: expected [card, D, e, s]")
-            public.append(PublicShare(_card_key(p[0], "public share card"), _bytes(p[1], 32, "share"), (_bytes(p[2], 32, "e"), _bytes(p[3], 32, "s"))))
+            proof = (_bytes(p[2], 32, "e"), _bytes(p[3], 32, "s"))
+            public.append(PublicShare(_card_key(p[0], "public share card"), _bytes(p[1], 32, "share"), proof))
         sealed = []
         for item in _list(b["sealed"], "shares.sealed", MAX_SHARES):
             s = _list(item, "sealed share", 8)

@@ -374,7 +374,7 @@ class Node:
             raise ProtocolViolation(entry.sender, "bad-shuffle", f"expected decks {[d.value for d in run.decks]}")
         outputs, shadows = {}, {}
         own = entry.sender == self.seat  # our own output needs no checking
-        for (deck, cards), (_, shadow_decks) in zip(message.decks, message.shadows):
+        for (deck, cards), (_, shadow_decks) in zip(message.decks, message.shadows, strict=True):
             n = len(run.inputs[deck])
             outputs[deck] = check_deck(cards, n, f"{deck.value} deck", points=not own)
             if len(shadow_decks) != self.setup.shuffle_rounds:
@@ -390,7 +390,8 @@ class Node:
             raise ProtocolViolation(entry.sender, "bad-shuffle-proof", "openings for the wrong decks")
         shuffler = entry.sender
         if shuffler != self.seat:
-            check = _shuffle_check(shuffler, dict(run.inputs), run.outputs, run.shadows, self._challenge(run, shuffler), message, self.dealer.joint)
+            challenge = self._challenge(run, shuffler)
+            check = _shuffle_check(shuffler, dict(run.inputs), run.outputs, run.shadows, challenge, message, self.dealer.joint)
             if self.seat is not None and self.seat == shuffler + 1:
                 self.deferred_checks.append(check)  # after our own shuffle and opening
             else:
@@ -532,8 +533,13 @@ class Node:
 
     def _challenge(self, run: ShuffleRun, shuffler: int) -> list[int]:
         assert run.values is not None and run.outputs is not None and run.shadows is not None
-        coin = hash_bytes("shuffle-coin", self.setup.game_id, run.need.batch, shuffler, *(run.values[s] for s in sorted(run.values)))
-        statement = deck_digest(*(run.inputs[d] for d in run.decks), *(run.outputs[d] for d in run.decks), *(s for d in run.decks for s in run.shadows[d]))
+        values = (run.values[s] for s in sorted(run.values))
+        coin = hash_bytes("shuffle-coin", self.setup.game_id, run.need.batch, shuffler, *values)
+        statement = deck_digest(
+            *(run.inputs[d] for d in run.decks),
+            *(run.outputs[d] for d in run.decks),
+            *(s for d in run.decks for s in run.shadows[d]),
+        )
         return challenge_bits(coin, statement, self.setup.shuffle_rounds)
 
 

@@ -51,7 +51,8 @@ class ShareBook:
                 public.append(PublicShare(need.card, share, proof))
                 continue
             for recipient in sorted(need.audience):
-                E1, E2, proof3 = seal_share(secret, X, c1, self.keys[recipient], share_context(self.game_id, need, seat, recipient), rand)
+                context = share_context(self.game_id, need, seat, recipient)
+                E1, E2, proof3 = seal_share(secret, X, c1, self.keys[recipient], context, rand)
                 sealed.append(SealedShare(need.card, tuple(sorted(need.audience)), recipient, E1, E2, proof3))
         return Shares(tuple(public), tuple(sealed))
 
@@ -77,13 +78,13 @@ class ShareBook:
         if got_public != wanted_public or got_sealed != wanted_sealed:
             raise ProtocolViolation(sender, "wrong-shares", "the shares sent are not exactly the shares owed")
         own = sender == seat
-        for need, share in zip(wanted_public, message.public):
+        for need, share in zip(wanted_public, message.public, strict=True):
             c1, _ = self.dealer.ciphertext(need.card)
             point = share.share if own else check_point(share.share, "decryption share")
             if not own and not verify_dleq(X, c1, point, share.proof, share_context(self.game_id, need, sender, None)):
                 raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
             self.dealer.reveals[need].shares[sender] = point
-        for (need, recipient), sealed in zip(wanted_sealed, message.sealed):
+        for (need, recipient), sealed in zip(wanted_sealed, message.sealed, strict=True):
             if own or (recipient != seat and not verify_all):
                 continue
             points = self.verified_sealed_share(sender, need, sealed)
@@ -129,7 +130,8 @@ class ShareBook:
             except (InvalidPoint, KeyError, IndexError, TypeError):
                 good = False
             if not good:
-                return ProtocolViolation(entry.sender, "bad-share", f"sealed share for {sealed.card} to seat {sealed.recipient} does not verify")
+                detail = f"sealed share for {sealed.card} to seat {sealed.recipient} does not verify"
+                return ProtocolViolation(entry.sender, "bad-share", detail)
         return None
 
 

@@ -48,16 +48,22 @@ def replay_records(records: list[bytes]) -> tuple[Verdict, Node | None]:
         try:
             observer.receive(record)
         except ProtocolViolation as violation:
-            who = "an unknown sender" if not 0 <= violation.peer < len(setup.names) else f"seat {violation.peer} ({setup.names[violation.peer]})"
-            return Verdict(False, index, f"record {index}: {violation.reason} by {who}: {violation.detail}", culprit=violation.peer), observer
+            if 0 <= violation.peer < len(setup.names):
+                who = f"seat {violation.peer} ({setup.names[violation.peer]})"
+            else:
+                who = "an unknown sender"
+            why = f"record {index}: {violation.reason} by {who}: {violation.detail}"
+            return Verdict(False, index, why, culprit=violation.peer), observer
     state = observer.state
     if observer.finished and state is not None and state.scores is not None:
         scores = ", ".join(f"{setup.names[i]} {s}" for i, s in enumerate(state.scores))
-        return Verdict(True, len(records), f"OK: {len(records)} records, final scores: {scores}", state.scores, finished=True), observer
+        summary = f"OK: {len(records)} records, final scores: {scores}"
+        return Verdict(True, len(records), summary, state.scores, finished=True), observer
     head = observer.next_expected
     waiting = "" if head is None else f"; the next record was due from seat {head.speaker} ({head.kind})"
     round_ = 0 if state is None else state.round
-    return Verdict(True, len(records), f"OK so far: {len(records)} valid records, but the game stops in round {round_}{waiting}"), observer
+    summary = f"OK so far: {len(records)} valid records, but the game stops in round {round_}{waiting}"
+    return Verdict(True, len(records), summary), observer
 
 
 def verify_file(path: str) -> Verdict:
