@@ -95,6 +95,7 @@ def test_games_replay_exactly_from_the_seed():
 # -- strength -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_heuristic_earns_clearly_more_gold_than_random():
     """120 fixed games of 5, seats alternating: heuristic about 4 nuggets a game, random about 2.5.
 

@@ -99,6 +99,7 @@ def test_the_steal_phase_is_played_and_games_replay_exactly():
 # -- strength -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_heuristic_earns_clearly_more_gold_than_random_in_saboteur2():
     """100 fixed games of 5, seats alternating: heuristic about 6.2 gold pieces a game, random 3.2.
 
