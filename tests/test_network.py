@@ -3,8 +3,9 @@
 Every peer is a ``python -m saboteur_p2p`` process (started in its own session, so that a
 host's bot peers die with it), except the misbehaving double of ``net_doubles``, which runs
 in a thread of this process.  Every wait is bounded, every process is killed when its test
-ends, and every file is under the test's ``tmp_path``.  Games use random bots and two shadow
-shuffles per proof to stay fast.
+ends, and every file is under the test's ``tmp_path``.  Games use random bots and one shadow
+shuffle per proof to stay fast (these tests are about the network, not the proofs: test_shuffle,
+test_proofs and test_session_cheats check those).  The long tables are marked ``slow``.
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ from net_doubles import TRICKS, DoubleRun, out_of_turn, start_double
 #: Bounds on a 3-seat game (5-10 s on two cores) and a 10-seat game (35-70 s).
 SMALL_GAME = 90.0
 LARGE_GAME = 300.0
+#: Shadow shuffles per shuffle proof at every table here (the least a table may ask for).
+SHUFFLE_ROUNDS = "1"
 SCORES = re.compile(r"^OK: \d+ records, final scores: (.+)$")
 
 
@@ -113,13 +116,13 @@ def host_args(port: int, seats: int, bots: int = 0, wait: float = 60, log_dir: s
     return [
         "host", "--bind", f"127.0.0.1:{port}", "--seats", str(seats), "--bot", "random",
         "--bots", str(bots), "--bots-kind", "random", "--log-dir", log_dir, "--identity", f"{log_dir}/host.identity",
-        "--shuffle-rounds", "2", "--wait", str(wait), "--quiet",
+        "--shuffle-rounds", SHUFFLE_ROUNDS, "--wait", str(wait), "--quiet",
     ]
 
 
 def join_args(port: int, name: str, wait: float = 60, bot: str | None = "random") -> list[str]:
     args = ["join", f"127.0.0.1:{port}", "--name", name, "--log-dir", name, "--identity", f"{name}.identity", "--wait", str(wait), "--quiet",
-            "--shuffle-rounds", "2"]
+            "--shuffle-rounds", SHUFFLE_ROUNDS]
     return args + (["--bot", bot] if bot else [])
 
 
@@ -229,6 +232,7 @@ def test_three_bot_peers_finish_three_rounds_with_one_log(three_seat_game: tuple
     assert verdict.startswith("OK: ")
 
 
+@pytest.mark.slow
 def test_ten_bot_peers_finish_three_rounds_with_one_log(processes: Processes, tmp_path: Path) -> None:
     """The largest table: a bot host and 9 bot peer processes, 3 rounds, one log between them."""
     host = processes.start("host", host_args(free_port(), 10, bots=9))
@@ -253,6 +257,7 @@ def test_replay_prints_the_game_move_by_move(three_seat_game: tuple[Path, str]) 
     assert nuggets == re.findall(r" (\d+)(?:,|$)", verdict.split("final scores: ")[1])
 
 
+@pytest.mark.slow
 def test_two_tables_on_one_machine_at_once(processes: Processes, tmp_path: Path) -> None:
     """Two hosts on two ports, each with 2 bot peer processes, play at the same time: both finish."""
     first = processes.start("first", host_args(free_port(), 3, bots=2, log_dir="first"))
@@ -263,6 +268,7 @@ def test_two_tables_on_one_machine_at_once(processes: Processes, tmp_path: Path)
     assert all(v.startswith("OK: ") for v in verdicts)
 
 
+@pytest.mark.slow
 def test_a_saboteur2_table_of_three_peers_finishes_and_refuses_a_base_game_joiner(processes: Processes, tmp_path: Path) -> None:
     """A Saboteur 2 host, a bot peer it spawns and one joiner play 3 rounds to the end; a joiner
     that asks for the base game is refused in the lobby and takes no seat."""
@@ -286,6 +292,7 @@ def test_a_saboteur2_table_of_three_peers_finishes_and_refuses_a_base_game_joine
 # -- peers that crash --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_killed_peer_rejoins_and_the_game_finishes(processes: Processes, tmp_path: Path) -> None:
     """A peer killed with SIGKILL mid-round and started again with the same command takes its
     seat back from its log and secrets; every peer finishes with the same log and scores."""
@@ -313,6 +320,7 @@ def test_killed_peer_rejoins_and_the_game_finishes(processes: Processes, tmp_pat
     assert f"game over. nuggets: {SCORES.match(verdict).group(1)}" == host.last_line()  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_peer_that_never_returns_ends_the_game_for_the_others(processes: Processes, tmp_path: Path) -> None:
     """The others wait --wait 3 s for a killed peer, then stop: exit 4, the gone seat named,
     their logs saved, and verify says the log is sound so far."""
@@ -365,6 +373,7 @@ def start_table_with_double(processes: Processes, tmp_path: Path, trick_name: st
         "dropped a record that double relayed: peer 0 broke the protocol (game-id)",
     ]),
 ])
+@pytest.mark.slow
 def test_bad_input_is_dropped_and_the_game_goes_on(processes: Processes, tmp_path: Path, trick: str, reports: list[str]) -> None:
     """Garbage bytes, oversized messages (a record over the record limit in a good envelope; a
     message over the wire limit, on which ZeroMQ drops the connection and the peers resend what
