@@ -1,4 +1,8 @@
-"""Whole games over mental-poker decks: every seat its own engine, keys and knowledge."""
+"""Whole games over mental-poker decks: every seat its own engine, keys and knowledge.
+
+The whole games and deals use one shadow shuffle per proof: they are about dealing and
+play, not the proofs (test_shuffle, test_proofs and test_session_cheats check those).
+"""
 from __future__ import annotations
 
 import pytest
@@ -9,9 +13,10 @@ from saboteur_p2p.rules import Deck, GameConfig
 from protocol_helpers import opened_decks, seeded_bytes, trusted_replay
 
 
+@pytest.mark.slow
 def test_a_full_three_round_game_of_five_bots_ends_alike_everywhere():
     game = play_local_game(GameConfig(5), ["heuristic", "random", "heuristic", "random", "heuristic"],
-                           seed=3, shuffle_rounds=2, rand=seeded_bytes(3))
+                           seed=3, shuffle_rounds=1, rand=seeded_bytes(3))
     scores = {node.state.scores for node in game.nodes}
     assert len(scores) == 1 and game.spectator.state.scores in scores
     assert {node.log.head for node in game.nodes} == {game.spectator.log.head}
@@ -22,10 +27,10 @@ def test_a_full_three_round_game_of_five_bots_ends_alike_everywhere():
     assert len(replayed.results) == 3
 
 
-@pytest.mark.parametrize("players", [3, 5, 10])
+@pytest.mark.parametrize("players", [3, 5, pytest.param(10, marks=pytest.mark.slow)])
 def test_an_honest_deal_gives_every_seat_its_own_cards_and_nobody_else_s(players):
     config = GameConfig(players, rounds=1)
-    game = play_local_game(config, ["random"] * players, seed=players, shuffle_rounds=2, rand=seeded_bytes(players),
+    game = play_local_game(config, ["random"] * players, seed=players, shuffle_rounds=1, rand=seeded_bytes(players),
                            until=first_move_expected)
     for seat, node in enumerate(game.nodes):
         hand = node.state.view_for(seat).hand
