@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import msgpack
+import pytest
 
 from saboteur_p2p.cli import main
 from saboteur_p2p.crypto.log import LogWriter, decode_record, make_entry, read_log
@@ -12,23 +13,31 @@ from saboteur_p2p.rules import GameConfig
 from protocol_helpers import seeded_bytes
 
 
-def _game(tmp_path):
-    return play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=5, shuffle_rounds=2,
-                           rand=seeded_bytes(5), log_dir=str(tmp_path))
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """One finished 3-seat game shared by the module (no test changes it) and its seats' log directory."""
+    log_dir = tmp_path_factory.mktemp("verify-game")
+    game = play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=5, shuffle_rounds=2,
+                           rand=seeded_bytes(5), log_dir=str(log_dir))
+    return game, log_dir
 
 
-def test_every_seat_writes_the_same_log_and_verify_accepts_it(tmp_path, capsys):
-    game = _game(tmp_path)
-    logs = [read_log(tmp_path / f"seat{s}.log") for s in range(3)]
+@pytest.fixture
+def game(played):
+    return played[0]
+
+
+def test_every_seat_writes_the_same_log_and_verify_accepts_it(played, capsys):
+    game, log_dir = played
+    logs = [read_log(log_dir / f"seat{s}.log") for s in range(3)]
     assert logs[0] == logs[1] == logs[2] == game.records
-    assert main(["verify", str(tmp_path / "seat1.log")]) == 0
+    assert main(["verify", str(log_dir / "seat1.log")]) == 0
     out = capsys.readouterr().out
     scores = game.spectator.state.scores
     assert out.startswith("OK:") and all(f"seat{i} {s}" in out for i, s in enumerate(scores))
 
 
-def test_a_tampered_action_is_blamed_on_its_signer(tmp_path, capsys):
-    game = _game(tmp_path)
+def test_a_tampered_action_is_blamed_on_its_signer(game, tmp_path, capsys):
     records = list(game.records)
     index = next(i for i, r in enumerate(records) if decode_record(r).kind == "action")
     entry = decode_record(records[index])
@@ -46,14 +55,12 @@ def test_a_tampered_action_is_blamed_on_its_signer(tmp_path, capsys):
     assert f"record {index}:" in capsys.readouterr().out
 
 
-def test_a_log_cut_short_is_valid_so_far_and_says_where_it_stops(tmp_path):
-    game = _game(tmp_path)
+def test_a_log_cut_short_is_valid_so_far_and_says_where_it_stops(game):
     verdict = verify_records(game.records[:40])
     assert verdict.ok and not verdict.finished and "stops" in verdict.message
 
 
-def test_an_illegal_move_signed_by_its_player_is_blamed_on_that_player(tmp_path):
-    game = _game(tmp_path)
+def test_an_illegal_move_signed_by_its_player_is_blamed_on_that_player(game):
     records = list(game.records)
     index = next(i for i, r in enumerate(records) if decode_record(r).kind == "action")
     entry = decode_record(records[index])
