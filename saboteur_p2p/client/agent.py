@@ -82,7 +82,8 @@ class ClientAgent:
             if isinstance(event, RoundEnded):
                 you = event.roles[self.seat].value
                 if state.config.edition == "saboteur2":
-                    self._round_parts = [f"round {event.round}: {WINNERS_TEXT.get(event.winners, event.winners)} (you were {you})"]
+                    winners = WINNERS_TEXT.get(event.winners, event.winners)
+                    self._round_parts = [f"round {event.round}: {winners} (you were {you})"]
                 else:
                     self._round_parts = [f"round {event.round}: {event.winners} won (you were {you})"]
                 last_round = self._round_parts[0]
@@ -205,7 +206,8 @@ class ClientAgent:
                 continue
             self._told_maps.add(slot)
             what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
-            lines.append(LogLine(LogKind.PRIVATE, f"your map: goal {slot} at {GOAL_CELLS[slot][0]},{GOAL_CELLS[slot][1]} is {what}"))
+            x, y = GOAL_CELLS[slot]
+            lines.append(LogLine(LogKind.PRIVATE, f"your map: goal {slot} at {x},{y} is {what}"))
         return lines
 
     def _gold_line(self, event: PiecesWon | Stolen) -> str:

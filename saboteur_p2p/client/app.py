@@ -61,6 +61,8 @@ from .render import (
 
 SIDE_MIN = 26
 SIDE_MAX = 60
+#: the overlay shown when the player asks to quit
+LEAVE_QUESTION = "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay"
 
 COLOUR_STYLE = {
     "status": "bg:#303030 #ffffff", "status.mine": "bg:#005f00 #ffffff bold", "status.keys": "bg:#303030 #a8a8a8",
@@ -203,13 +205,14 @@ class ClientApp:
         ranking = Condition(lambda: self._game_over() and not self.ui.ranking_hidden)
         return FloatContainer(body, floats=[
             Float(ConditionalContainer(self._overlay(lambda: HELP, "help"), help_open)),
-            Float(ConditionalContainer(self._overlay(lambda: "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay", "quit"), confirm)),
+            Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
             Float(ConditionalContainer(self._overlay(lambda: render_ranking(self.snap), "the end"), ranking)),
             Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1)),
         ])
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
-        return Frame(Window(FormattedTextControl(text), dont_extend_width=True, dont_extend_height=True), title=title, style="class:overlay")
+        window = Window(FormattedTextControl(text), dont_extend_width=True, dont_extend_height=True)
+        return Frame(window, title=title, style="class:overlay")
 
     def _side_width(self) -> Dimension:
         columns = self._columns or self.application.output.get_size().columns

@@ -106,9 +106,9 @@ class Controller:
             # a new round, or gold or a stone instead of the hand: the old selection means nothing
             self.ui.selected, self.ui.selected_in, self.ui.turned = None, strip, False
             self.ui.marked = []
-        if snap.my_move and view.phase in ("keep-gold", "orient"):
-            if not any(item.handle == self.ui.selected for item in items):
-                self.ui.selected = items[0].handle  # a gold choice or a stone is always selected
+        choosing = snap.my_move and view.phase in ("keep-gold", "orient")
+        if choosing and not any(item.handle == self.ui.selected for item in items):
+            self.ui.selected = items[0].handle  # a gold choice or a stone is always selected
         for item in items:
             if item.handle == self.ui.selected:
                 return item
@@ -163,7 +163,7 @@ class Controller:
         """Two marked cards may clear what lies in front of you; any marked cards may be passed."""
         cards = ",".join(str(h) for h in marked)
         clears = [f"clear {what} with {cards}" for what in self.lying(snap)] if len(marked) == 2 else []
-        return tuple(clears + [f"pass {cards}"])
+        return (*clears, f"pass {cards}")
 
     def _plausible(self, snap: Snapshot, text: str) -> bool:
         """Whether a target option is legal: the engine says so on our move, else the view."""
@@ -242,7 +242,8 @@ class Controller:
         item = self.selected_item(snap)
         index = next((i for i, it in enumerate(items) if item is not None and it.handle == item.handle), None)
         if view is None:
-            return Focus(items, None, False, MazeMarks(), None, (), None, None, "waiting for the table · : type a command · ? help")
+            waiting = "waiting for the table · : type a command · ? help"
+            return Focus(items, None, False, MazeMarks(), None, (), None, None, waiting)
         options = self.options(snap, item)
         marks = MazeMarks(cursor=ui.cursor)
         option: str | None = None
@@ -369,7 +370,8 @@ class Controller:
             return
         cells = sorted(self.legal_cells(snap, item, self.ui.turned), key=lambda c: (c[1], c[0]))
         if not cells:
-            self.ui.say("no legal cell for this card" + (" this way round: r turns it" if item.kind is ItemKind.PATH else ""), "error")
+            hint = " this way round: r turns it" if item.kind is ItemKind.PATH else ""
+            self.ui.say(f"no legal cell for this card{hint}", "error")
             return
         cursor = (self.ui.cursor[1], self.ui.cursor[0])
         later = [c for c in cells if (c[1], c[0]) > cursor]

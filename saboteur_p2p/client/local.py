@@ -68,14 +68,11 @@ class LocalTable:
         self.bot_delay = bot_delay
         self.say = say if say is not None else getattr(agent, "say", lambda text: None)
         specs = [bots[i % len(bots)] for i in range(config.players - 1)]
-        names: list[str] = []
         self.bots: dict[int, GuardedSeat] = {}
         others = [s for s in range(config.players) if s != seat]
-        for spec, other in zip(specs, others):
+        for spec, other in zip(specs, others, strict=True):
             self.bots[other] = GuardedSeat(load_bot(spec), spec, other, time_limit=None)
-        for s in range(config.players):
-            names.append(name if s == seat else f"{self.bots[s].name}-{s}")
-        self.names = tuple(names)
+        self.names = tuple(name if s == seat else f"{self.bots[s].name}-{s}" for s in range(config.players))
         self.state = Game(config, TrustedDealer(seed)).new_state()
         self.node = LocalNode(LocalSetup(config, self.names), self.state)
         self.delivered = 0

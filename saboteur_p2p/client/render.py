@@ -88,7 +88,6 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         for seat, name in enumerate(snap.names):
             out.append(("", f"  {seat} {name}"[:width] + "\n"))
         return out
-    roles = view.revealed_roles
     second = view.config.edition == "saboteur2"
     for seat in range(view.players):
         marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
@@ -117,9 +116,9 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         if seat == focus.target_player:
             style = "class:players.target"
             marker = "◀" if marker == " " else marker
-        line = _clip([(style, f"{marker}{seat} {name}{tail}")] + extra, width)
+        line = _clip([(style, f"{marker}{seat} {name}{tail}"), *extra], width)
         used = sum(len(t) for _, t in line)
-        out += line + [("", " " * max(0, width - used) + "\n")]
+        out += [*line, ("", " " * max(0, width - used) + "\n")]
     return out
 
 
@@ -228,7 +227,7 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         length = sum(len(t) for _, t in row)
         note = side[r][: max(0, width - length)]
         note_style = "class:hand.legal" if r == 1 and focus.option_legal else "class:hand.note"
-        out += row + [(note_style, note.ljust(max(0, width - length)))]
+        out += [*row, (note_style, note.ljust(max(0, width - length)))]
         if r < HAND_HEIGHT - 1:
             out.append(("", "\n"))
     return out
@@ -250,7 +249,10 @@ def _tile_body(item: Item, selected: bool, turned: bool) -> list[Fragments]:
         active = " class:hand.active"
         left = active if selected and not turned else ""
         right = active if selected and turned else ""
-        return [styled_row(left, upright[r], r, marks, "hand") + [("", " ")] + styled_row(right, flipped[r], r, marks, "hand") for r in range(3)]
+        return [
+            [*styled_row(left, upright[r], r, marks, "hand"), ("", " "), *styled_row(right, flipped[r], r, marks, "hand")]
+            for r in range(3)
+        ]
     if isinstance(card, GoldCard):
         return [[("", row)] for row in gold_rows(card)]
     return [[("", row)] for row in action_rows(card)]  # type: ignore[arg-type]
@@ -266,9 +268,10 @@ def _take_gold(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     choice = focus.option or "take none"
     handles = {g: card.nuggets for g, card in view.gold_pile}
     worth = sum(handles.get(int(g), 0) for g in choice[5:].split(",") if g.strip().isdigit())
+    number = focus.options.index(choice) + 1 if choice in focus.options else 0
     lines = [
         f" Take gold worth {view.take_amount} from the pile ({len(view.gold_pile)} cards: {pile})",
-        f" choice {focus.options.index(choice) + 1 if choice in focus.options else 0}/{len(focus.options)}: {choice}  (= {worth} nuggets)",
+        f" choice {number}/{len(focus.options)}: {choice}  (= {worth} nuggets)",
         " ↑↓ other choices · Enter take",
         "",
     ]
