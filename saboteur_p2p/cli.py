@@ -42,7 +42,8 @@ def _positive(text: str) -> int:
     return value
 
 
-_EDITION_HELP = "the edition: " + ", ".join(f"{name} ({edition_named(name).title})" for name in edition_names()) + "; default base"
+_EDITIONS = ", ".join(f"{name} ({edition_named(name).title})" for name in edition_names())
+_EDITION_HELP = f"the edition: {_EDITIONS}; default base"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--players", type=int, default=5, help=f"players per game: {players_help()} (default 5)")
     tour.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     tour.add_argument("--games", type=_positive, default=100, help="number of games (default 100)")
-    tour.add_argument("--bots", type=_bots, default=("heuristic", "random"), help="comma-separated bot specs (default heuristic,random)")
+    tour.add_argument(
+        "--bots", type=_bots, default=("heuristic", "random"), help="comma-separated bot specs (default heuristic,random)",
+    )
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     tour.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     tour.add_argument("--variant", type=_variants, default=frozenset(), help=f"comma-separated variants: {', '.join(VARIANTS)}")
@@ -126,7 +129,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import TournamentSpec, format_report, run_tournament
 
     spec = TournamentSpec(args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition)
-    spec.config  # validate players and variants before starting workers
+    spec.validate()  # a wrong player count or variant fails here, before any worker starts
     started = time.perf_counter()
     if sys.stdout.isatty() and not os.environ.get("CI"):
         from prompt_toolkit.shortcuts import ProgressBar
@@ -169,8 +172,10 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--log-dir", default="saboteur-logs", help="where the signed game log is kept (default ./saboteur-logs)")
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
     sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
-    sub.add_argument("--shuffle-rounds", type=int, default=None,
-                     help="shadow shuffles per shuffle proof: the host's choice; a joiner refuses a table with fewer (default 20)")
+    sub.add_argument(
+        "--shuffle-rounds", type=int, default=None,
+        help="shadow shuffles per shuffle proof: the host's choice; a joiner refuses a table with fewer (default 20)",
+    )
     sub.add_argument("--quiet", action="store_true", help="print only the result")
 
 

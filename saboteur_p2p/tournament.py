@@ -35,6 +35,10 @@ class TournamentSpec:
     def config(self) -> GameConfig:
         return GameConfig(self.players, self.edition, self.variants)
 
+    def validate(self) -> None:
+        """Raise ValueError unless the players, edition and variants make a game (GameConfig checks)."""
+        GameConfig(self.players, self.edition, self.variants)
+
 
 @dataclass(frozen=True)
 class GameSummary:
@@ -176,7 +180,10 @@ class BotStats:
             "saboteur_rounds": self.saboteur_rounds,
             "saboteur_win_rate": _rate(self.saboteur_wins, self.saboteur_rounds),
             "role_rounds": {role.value: rounds for role, (rounds, _) in sorted(self.roles.items(), key=_role_order)},
-            "role_win_rates": {role.value: _rate(wins, rounds) if ROLE_WINS[role] else None for role, (rounds, wins) in sorted(self.roles.items(), key=_role_order)},
+            "role_win_rates": {
+                role.value: _rate(wins, rounds) if ROLE_WINS[role] else None
+                for role, (rounds, wins) in sorted(self.roles.items(), key=_role_order)
+            },
             "rating_mu": round(self.rating_mu, 3),
             "rating_sigma": round(self.rating_sigma, 3),
             "rating_ordinal": round(self.rating_mu - 3 * self.rating_sigma, 3),
@@ -240,7 +247,7 @@ class StatsCollector:
                 else:
                     stats.outright_wins += 1
         trapped_in = game.round_trapped or ((),) * len(game.roles)
-        for roles, winners, trapped in zip(game.roles, game.round_winners, trapped_in):
+        for roles, winners, trapped in zip(game.roles, game.round_winners, trapped_in, strict=True):
             report.rounds += 1
             report.team_wins[winners.value] += 1
             for seat, name in enumerate(game.lineup):
@@ -259,7 +266,7 @@ class StatsCollector:
         ranks = [float(best - score) for score in game.scores]
         rated = self.model.rate(teams, ranks=ranks)
         sums: dict[str, list[float]] = {}
-        for name, (new,) in zip(game.lineup, rated):
+        for name, (new,) in zip(game.lineup, rated, strict=True):
             acc = sums.setdefault(name, [0.0, 0.0, 0.0])
             acc[0] += new.mu
             acc[1] += new.sigma
@@ -294,7 +301,8 @@ def format_report(report: TournamentReport) -> str:
         sab = "-" if data["saboteur_win_rate"] is None else f"{data['saboteur_win_rate']:.1%}"
         gold = f"{stats.mean_gold():.2f} ± {stats.gold_ci95():.2f}"
         rating = f"{stats.rating_mu:.1f} ± {stats.rating_sigma:.1f}"
-        lines.append(f"{stats.name:<16} {stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
+        wins = f"{stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6}"
+        lines.append(f"{stats.name:<16} {wins} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
     if report.spec.edition != "base":
         lines.append("")
         lines.append("win rate by role (rounds played): a geologist is never a winner, the crystals pay it")
