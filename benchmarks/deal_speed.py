@@ -34,7 +34,8 @@ def round_setup(players: int, shuffle_rounds: int, edition: str = "base") -> Non
     batch = game.spectator.dealer.batches[0]
     decks = "+".join(str(len(cards)) for cards in batch.inputs.values())
     print(f"{edition} {players:>2} players, k={shuffle_rounds}: round set-up (keys, first-player coin, {len(batch.inputs)} decks "
-          f"of {decks} cards shuffled with proofs, hands and roles dealt): critical path {path:5.2f} s, all seats' work {work:6.2f} s "
+          f"of {decks} cards shuffled with proofs, hands and roles dealt): "
+          f"critical path {path:5.2f} s, all seats' work {work:6.2f} s "
           f"(wall {wall:.1f} s in one process, spectator included), {len(game.records)} records, {size / 1e6:.1f} MB")
 
 

@@ -361,7 +361,8 @@ class Saboteur2Heuristic(BaseGameHeuristic):
         if kind is ActionKind.HANDS_OFF:
             if target == me or friend:
                 return -30.0
-            return 22.0 + 5.0 * max(0.0, min(h, 4.0)) + (4.0 if self.tally[target] == max(self.tally) and self.tally[target] else 0.0)
+            leads = self.tally[target] == max(self.tally) and self.tally[target]
+            return 22.0 + 5.0 * max(0.0, min(h, 4.0)) + (4.0 if leads else 0.0)
         if kind is ActionKind.TRAPPED:
             if friend:
                 return -30.0

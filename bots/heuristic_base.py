@@ -265,11 +265,10 @@ class BaseGameHeuristic(BaseBot):
     def _map_score(self, turn: Turn, slot: int) -> float:
         if turn.candidates < 2 or not turn.goal_mask >> slot & 1:
             return -5.0
+        distance = turn.net.distance_to(GOAL_CELLS[slot])  # look where the network heads
         if turn.digger:
-            score = 45.0 + 15.0 * max(0, 6 - turn.net.best)
-        else:
-            score = 40.0 + 10.0 * turn.urgency
-        return score - 0.5 * turn.net.distance_to(GOAL_CELLS[slot])  # look where the network heads
+            return 45.0 + 15.0 * max(0, 6 - turn.net.best) - 0.5 * distance
+        return 40.0 + 10.0 * turn.urgency - 0.5 * distance
 
     def _rockfall_score(self, turn: Turn, cell: Cell) -> float:
         net = turn.net
