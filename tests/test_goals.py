@@ -88,6 +88,26 @@ def test_one_card_reaching_the_treasure_and_a_stone_reveals_both_and_ends_the_ro
     assert state.phase is Phase.KEEP_GOLD and state.current == 0
 
 
+def test_a_stone_reached_with_the_treasure_that_fits_neither_way_is_turned_by_the_reacher_first():
+    # one card at (8,1) reaches the treasure at (8,0) and the {N,W} stone at (8,2); the card at
+    # (8,3) opens north, so the stone fits neither upright (no S) nor turned (no N)
+    maze = {**CORRIDOR, (7, 0): "WS", (7, 1): "NE", (8, 3): "NS"}
+    state = goals_table((STONE_NE, TREASURE, STONE_NW), maze=maze, gold=[1] * 28)
+    state.play(place_text(state, 0, "NESW", (8, 1)))
+    assert state.board.tiles[(8, 0)].card == TREASURE
+    assert state.board.tiles[(8, 2)].face_down
+    assert state.phase is Phase.ORIENT and state.current == 0
+    assert state.legal_actions() == [OrientStone(2, False), OrientStone(2, True)]
+    assert not any(isinstance(e, RoundEnded) for e in state.events)  # not scored yet
+    state.play(OrientStone(2, True))
+    tile = state.board.tiles[(8, 2)]
+    assert tile.card == STONE_NW and tile.turned
+    assert GoalRevealed(2, STONE_NW, True, 0) in state.events
+    ended = [e for e in state.events if isinstance(e, RoundEnded)]
+    assert len(ended) == 1 and ended[0].winners == "gold-diggers"
+    assert state.phase is Phase.KEEP_GOLD and state.current == 0
+
+
 def test_reaching_the_treasure_ends_the_round_at_once():
     state = goals_table((STONE_NE, TREASURE, STONE_NW), gold=[1] * 28)
     pile = len(state.draw_pile)

@@ -398,6 +398,14 @@ def test_theft_is_played_in_front_of_yourself_only_once():
     assert not any(isinstance(a, PlayOn) for a in state.legal_actions())
 
 
+def test_a_trapped_player_may_not_play_a_theft():
+    state = build2(3, hands={0: [THEFT, "NS"]}, trapped=[0])
+    refused(state, PlayOn(ActionKind.THEFT, 0, held(state, 0, THEFT)), "is trapped and may not play a Theft")
+    assert not any(isinstance(a, PlayOn) for a in state.legal_actions())
+    free = build2(3, hands={0: [THEFT, "NS"]})  # the same hand, not trapped
+    assert [a for a in free.legal_actions() if isinstance(a, PlayOn)] == [PlayOn(ActionKind.THEFT, 0, held(free, 0, THEFT))]
+
+
 def test_hands_off_removes_a_theft_from_any_player():
     state = build2(3, hands={0: [HANDS_OFF, HANDS_OFF]}, thefts={0: 3, 2: 5})
     card = held(state, 0, HANDS_OFF)
@@ -417,7 +425,7 @@ def test_the_short_form_picks_a_card_of_that_kind():
 
 # -- Swap your hand -----------------------------------------------------------------------------
 
-def test_swap_your_hand_then_the_other_player_draws_first():
+def test_swap_your_hand_then_only_the_other_player_draws():
     state = build2(3, hands={0: [SWAP_HAND, "NS", MAP], 1: ["WE", "WE"]}, draw=["NESW", ROCKFALL])
     mine = [h for h in state.hands[0] if state.faces[h] != SWAP_HAND]
     theirs = list(state.hands[1])
@@ -425,12 +433,18 @@ def test_swap_your_hand_then_the_other_player_draws_first():
     card = held(state, 0, SWAP_HAND)
     refused(state, PlayOn(ActionKind.SWAP_HAND, 0, card), "another player")
     state.play(PlayOn(ActionKind.SWAP_HAND, 1, card))
-    assert sorted(state.hands[1]) == sorted(mine + [top])  # the other player draws first...
-    assert sorted(state.hands[0]) == sorted(theirs + [second])  # ...then the player, as after any action
-    assert state.draw_pile == []
-    assert {h for h, _ in state.view_for(0).hand} == set(theirs + [second])
+    assert sorted(state.hands[1]) == sorted(mine + [top])  # the other player draws one card...
+    assert sorted(state.hands[0]) == sorted(theirs)  # ...and the player of the card none (RULES.md 8)
+    assert state.draw_pile == [second]
+    assert {h for h, _ in state.view_for(0).hand} == set(theirs)
     assert {h for h, _ in state.view_for(1).hand} == set(mine + [top])
     assert card in state.discards
+
+
+def test_swap_your_hand_keeps_both_hands_at_six_while_the_pile_lasts():
+    state = build2(3, hands={0: [SWAP_HAND, "NS", MAP, "WE", "NE", "NW"], 1: ["WE"] * 6})
+    state.play(PlayOn(ActionKind.SWAP_HAND, 1, held(state, 0, SWAP_HAND)))
+    assert len(state.hands[0]) == len(state.hands[1]) == 6
 
 
 def test_swap_your_hand_with_an_empty_pile_draws_nothing():
@@ -485,7 +499,7 @@ def test_trapped_is_played_on_another_player_and_blocks_path_cards():
     assert state.trapped[1] == card and state.view_for(2).trapped == (False, True, False)
     legal = state.legal_actions()
     assert not any(isinstance(a, PlacePath) for a in legal)
-    assert any(isinstance(a, PlayOn) for a in legal) and any(str(a).startswith("map") for a in legal)
+    assert any(str(a).startswith("map") for a in legal)
     refused(state, PlacePath(held(state, 1, "NS"), 0, 1), "trapped")
     state.play(f"pass {state.hands[1][0]}")
     assert state.current == 0

@@ -195,6 +195,32 @@ def test_tournament_saboteur_finder_makes_the_next_gold_digger_first():
     assert [state.gold_total(s) for s in range(6)] == [3, 0, 2, 0, 2, 2]
 
 
+def test_tournament_with_forfeit_a_digger_with_a_broken_tool_takes_nothing():
+    both = {"tournament-roles", "broken-tools-forfeit"}
+    state = treasure_state(2, TOURNEY, variants=both, broken={0: [Tool.CART], 5: [Tool.PICKAXE]})
+    finish_gold(state)
+    assert [state.gold_total(s) for s in range(6)] == [0, 0, 3, 0, 2, 0]
+
+
+def test_tournament_with_forfeit_the_first_is_the_next_digger_without_a_broken_tool():
+    # a saboteur (seat 1) finds it: seat 0 would be first, but has a broken tool; against turn
+    # order the next gold-digger without one is seat 5
+    both = {"tournament-roles", "broken-tools-forfeit"}
+    state = treasure_state(1, TOURNEY, variants=both, broken={0: [Tool.LANTERN]})
+    assert state.current == 5 and state.view_for(5).take_amount == 3
+    finish_gold(state)
+    assert [state.gold_total(s) for s in range(6)] == [0, 0, 2, 0, 2, 3]
+
+
+def test_tournament_with_forfeit_every_digger_broken_takes_nothing():
+    both = {"tournament-roles", "broken-tools-forfeit"}
+    broken = {0: [Tool.CART], 2: [Tool.CART], 4: [Tool.CART], 5: [Tool.CART]}
+    state = treasure_state(1, TOURNEY, variants=both, broken=broken)
+    assert state.phase is Phase.PLAY and state.round == 2  # nothing to hand out: the next round began
+    assert state.results[0].winners is Winners.GOLD_DIGGERS
+    assert [state.gold_total(s) for s in range(6)] == [0] * 6
+
+
 def test_tournament_selfish_dwarf_wins_four():
     state = treasure_state(3, TOURNEY, variants={"tournament-roles"})
     assert state.round_winners is Winners.SELFISH_DWARF

@@ -27,7 +27,8 @@ class Settled(Enum):
 
     GO_ON = "go on"  # the turn ends as usual
     TREASURE = "treasure"  # the treasure was reached: the round ends, ``state.orienter`` found it
-    ORIENT = "orient"  # the reacher must choose a stone's turn first (phase orient)
+    ORIENT = "orient"  # the reacher must choose a stone's turn first (phase orient), even when
+    # the treasure was found with it (``state.treasure_reached``): the round ends after that
 
 
 def stone_turn(board: Board, cell: Cell, face: PathCard) -> bool | None:
@@ -42,37 +43,42 @@ def stone_turn(board: Board, cell: Cell, face: PathCard) -> bool | None:
 
 def settle(state: State, reached: list[Cell]) -> Settled:
     """Turn over every goal in ``reached``, orient the stones that fit one way, and follow
-    what they join, for the player ``state.orienter``."""
+    what they join, for the player ``state.orienter``.
+
+    Once the treasure is turned over nothing more is revealed, but a stone turned over with
+    it that fits both ways or neither still waits for the reacher's choice (phase orient)
+    before the round ends: in Saboteur 2 its turn can open a route and change the winners.
+    """
     board = state.board
-    batch = reached
+    batch = [] if state.treasure_reached else reached
     while batch:
         revealed: list[tuple[Cell, int, PathCard]] = []
         for cell in batch:
             slot = board.tiles[cell].goal_slot
             assert slot is not None
             face = state.dealer.reveal(Deck.GOALS, slot, None)
-            assert isinstance(face, PathCard)
+            assert isinstance(face, PathCard)  # a goal is revealed to everyone
             state.goal_faces[slot] = face
             revealed.append((cell, slot, face))
-        if any(face.kind is PathKind.TREASURE for _, _, face in revealed):
-            for cell, slot, face in revealed:
-                turned = bool(stone_turn(board, cell, face))
-                board.reveal_goal(cell, face, turned)
-                state.events.append(GoalRevealed(slot, face, turned, state.orienter))
-            return Settled.TREASURE
         batch = []
         for cell, slot, face in revealed:
-            fixed = stone_turn(board, cell, face)
+            fixed = False if face.kind is PathKind.TREASURE else stone_turn(board, cell, face)
             if fixed is None:
                 state.pending_stones.append(slot)
                 continue
             state.events.append(GoalRevealed(slot, face, fixed, state.orienter))
             batch += board.reveal_goal(cell, face, fixed)
+        if any(face.kind is PathKind.TREASURE for _, _, face in revealed):
+            state.treasure_reached = True
+            break
         batch = [c for c in dict.fromkeys(batch) if board.tiles[c].goal_slot not in state.pending_stones]
     if state.pending_stones:
         state.phase = Phase.ORIENT
         state.current = state.orienter
         return Settled.ORIENT
+    if state.treasure_reached:
+        state.treasure_reached = False
+        return Settled.TREASURE
     return Settled.GO_ON
 
 

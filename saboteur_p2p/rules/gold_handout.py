@@ -92,13 +92,15 @@ def plan_digger_gold(state: State, finder: int, roles: tuple[Role, ...]) -> None
         state.round_winners = Winners.NOBODY
         return
     state.round_winners = Winners.GOLD_DIGGERS
-    if state.config.has("tournament-roles"):
-        state.take_queue = [(diggers[0], 3)] + [(d, 2) for d in diggers[1:]]
-        return
     # RULES.md 5, gold-per-player: one card per player, but 9 with 10 players
     count = min(n, 9) if state.config.has("gold-per-player") else len(diggers)
     if state.config.has("broken-tools-forfeit"):
+        # RULES.md 7: a digger with a broken tool gets nothing; with tournament roles the
+        # "first" is then the first one without, counting on against turn order
         diggers = [d for d in diggers if not state.broken[d]]
+    if state.config.has("tournament-roles"):
+        state.take_queue = [(diggers[0], 3)] + [(d, 2) for d in diggers[1:]] if diggers else []
+        return
     if not diggers:
         return  # RULES.md 7: every gold-digger has a broken tool; the gold stays in the pile
     state.keep_order = diggers

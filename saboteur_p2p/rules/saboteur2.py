@@ -206,6 +206,8 @@ class Saboteur2State(State):
                 return "a Theft card is played in front of yourself"
             if self.thefts[p] is not None:
                 return f"player {p} already has a Theft card in front of them"
+            if self.trapped[p] is not None:
+                return f"player {p} is trapped and may not play a Theft card"
         elif kind is ActionKind.HANDS_OFF:
             if self.thefts[t] is None:
                 return f"player {t} has no Theft card in front of them"
@@ -372,8 +374,9 @@ class Saboteur2State(State):
                 for h in self.hands[owner]:
                     self._show_card(h, owner)  # as a draw shows a card to its new owner
             if self.draw_pile:
-                self._draw(t)  # the other player draws first, then the player as after any action
-        self._finish_turn(p, action, shown, 1)
+                self._draw(t)  # the other player draws; the player holds the other's whole hand
+        # RULES.md 8: only the other player draws after Swap your hand
+        self._finish_turn(p, action, shown, 0 if kind is ActionKind.SWAP_HAND else 1)
 
     def _show_role(self, handle: int, seat: int) -> None:
         self.role_seen[seat].add(handle)

@@ -64,6 +64,7 @@ def state_to_data(state: State) -> dict[str, Any]:
         "keep_order": list(state.keep_order),
         "take_queue": [[seat, amount] for seat, amount in state.take_queue],
         "pending_stones": list(state.pending_stones),
+        "treasure_reached": state.treasure_reached,
         "orienter": state.orienter,
         "last_path_player": state.last_path_player,
         "last_player": state.last_player,
@@ -131,6 +132,7 @@ def state_from_data(data: dict[str, Any], dealer: Dealer | None = None) -> State
     state.keep_order = [int(s) for s in data["keep_order"]]
     state.take_queue = [(int(s), int(a)) for s, a in data["take_queue"]]
     state.pending_stones = [int(s) for s in data["pending_stones"]]
+    state.treasure_reached = bool(data.get("treasure_reached", False))
     state.orienter = int(data["orienter"])
     state.last_path_player = None if data["last_path_player"] is None else int(data["last_path_player"])
     state.last_player = int(data["last_player"])

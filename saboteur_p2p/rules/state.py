@@ -92,6 +92,8 @@ class State:
         self.keep_order: list[int] = []
         self.take_queue: list[tuple[int, int]] = []
         self.pending_stones: list[int] = []
+        #: the treasure was turned over and the round ends once the pending stones are turned
+        self.treasure_reached = False
         self.orienter = 0
         self.last_path_player: int | None = None
         self.last_player = 0
@@ -528,6 +530,7 @@ class State:
         self.discards, self.hidden_discards = [], []
         self.peeks = [set() for _ in range(n)]
         self.pending_stones = []
+        self.treasure_reached = False
         self.last_path_player = None
         self.revealed_roles = None
         self.round_winners = Winners.NOBODY
