@@ -17,20 +17,19 @@ from pathlib import Path
 from typing import Protocol
 
 from ..crypto.identity import Identity
-from ..crypto.log import Entry, EquivocationProof, LogWriter, MalformedRecord, decode_record
+from ..crypto.log import EquivocationProof, LogWriter, MalformedRecord
 from ..protocol.node import Expect, IllegalMove, Node, ProtocolViolation
 from ..rules import State
+from .intake import Intake
 from .lobby import Table
+from .presence import PING_EVERY, Presence
 from .seatstate import restore, save_secrets
-from .transport import Transport, valid_endpoint
+from .transport import Transport, endpoint_host, is_loopback, is_wildcard, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-PING_EVERY = 0.5
-AWAY_AFTER = 3.0
 CHAT_EVERY = 1.0
-REORDER_LIMIT = 256
-#: bytes of early records kept, at most
-WAITING_BYTES = 64 * 1024 * 1024
+#: a loop iteration longer than this (seconds) means this peer was busy, not listening
+BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal", "shuffle", "open"})
 
@@ -97,12 +96,7 @@ class Session:
         self.endpoints = {s: info.endpoint for s, info in enumerate(table.seats) if s != seat}
         self.names = [info.name for info in table.seats]
         self.node = Node(self.setup, seat, identity)
-        self.seen: set[bytes] = set()
-        self.waiting: dict[bytes, bytes] = {}  # prev hash -> record that came early
-        self.waiting_bytes = 0
-        #: index in the log of each accepted (sender, seq): a parked record that contradicts
-        #: one is equivocation
-        self.accepted: dict[tuple[int, int], int] = {}
+        self.intake = Intake(self.node)
         #: this process's run of the seat (nanoseconds since the epoch: a newer run is larger)
         self.incarnation = time.time_ns()
         self.incarnations: dict[int, int] = {}
@@ -112,9 +106,12 @@ class Session:
         self._head_since = time.monotonic()
         self.links: dict[bytes, int] = {}
         now = time.monotonic()
-        self.last_heard = dict.fromkeys(self.endpoints, now)
+        self.presence = Presence(self.endpoints, now)
         self.records_of = dict.fromkeys(self.endpoints, 0)
-        self.away: set[int] = set()
+        #: seats that said they have every record of the finished game
+        self.done: set[int] = set()
+        #: the newest ping time each seat sent us (its clock, ms) and when it arrived (ours)
+        self.their_ping: dict[int, tuple[int, float]] = {}
         self.last_ping = 0.0
         self.last_chat = 0.0
         self.waiting_since: float | None = None
@@ -134,7 +131,7 @@ class Session:
         if self.secrets_path.exists() and self.log_path.exists():
             count = restore(self.node, self.secrets_path, self.log_path)
             for index in range(len(self.node.log.entries)):
-                self._remember(index)
+                self.intake.remember(index)
             self.say(f"resumed seat {self.seat} from {count} saved records")
         elif self.log_path.exists() or self.secrets_path.exists():
             missing = self.secrets_path if self.log_path.exists() else self.log_path
@@ -144,10 +141,11 @@ class Session:
         self.node.writer = LogWriter(self.log_path, repair=True)
         self.node.on_commit = self.agent.heard
 
-    def _link(self) -> bytes:
-        """Introduce this connection; the endpoint lets peers reach a seat that came back elsewhere."""
+    def _link(self, towards: str) -> bytes:
+        """Introduce this connection to the peer at ``towards``; the endpoint (where that peer
+        can reach us, never a wildcard) lets peers reach a seat that came back elsewhere."""
         return seal(self.identity, "link", {
-            "game_id": self.setup.game_id, "seat": self.seat, "endpoint": self.transport.endpoint,
+            "game_id": self.setup.game_id, "seat": self.seat, "endpoint": self.transport.advertised(towards),
             "incarnation": self.incarnation,
         })
 
@@ -156,7 +154,7 @@ class Session:
         self.agent.start(self.seat, self.node)
         for endpoint in self.endpoints.values():
             self.transport.connect(endpoint)
-            self.transport.send(endpoint, self._link())
+            self.transport.send(endpoint, self._link(endpoint))
         try:
             return self._loop()
         finally:
@@ -166,11 +164,17 @@ class Session:
     # -- the loop ----------------------------------------------------------------------
 
     def _loop(self) -> SessionResult:
+        polled = time.monotonic()
         while True:
             if self.node.finished:
                 return self._finish()
             self._speak()
-            for inbound in self.transport.poll(0.05):
+            busy = time.monotonic() - polled
+            if busy > BUSY_AFTER:
+                self.presence.not_listening(busy)  # we were computing: the others were not silent
+            inbounds = self.transport.poll(0.05)
+            polled = time.monotonic()
+            for inbound in inbounds:
                 result = self._handle(inbound.connection, inbound.data)
                 if result is not None:
                     return result
@@ -207,18 +211,11 @@ class Session:
                     return
                 record = made
             # the node has just taken its own record in: it is the log's last entry
-            own = self._remember(len(node.log.entries) - 1)
+            own = self.intake.remember(len(node.log.entries) - 1)
             if own.kind in SECRET_KINDS:
                 save_secrets(node, self.secrets_path)
             self._broadcast(record)
             self._note_turn()
-
-    def _remember(self, index: int) -> Entry:
-        """Note a log entry as taken in: its hash (copies are ignored) and its (sender, seq)."""
-        entry = self.node.log.entries[index]
-        self.seen.add(entry.hash)
-        self.accepted[(entry.sender, entry.seq)] = index
-        return entry
 
     def _broadcast(self, record: bytes) -> None:
         if self.node.writer is not None:
@@ -246,9 +243,7 @@ class Session:
         # a connection is known by the seat that signs on it, even if we missed its `link`
         # (sent while we were still in the lobby) or ZeroMQ reconnected it under a new id
         self.links.setdefault(connection, sender)
-        self.last_heard[sender] = time.monotonic()
-        if sender in self.away:
-            self.away.discard(sender)
+        if self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back")
         try:
             return self._dispatch(connection, env, sender)
@@ -266,8 +261,7 @@ class Session:
                 self.links[connection] = sender
                 self._relink(sender, env.field("endpoint", str, 200), env.field("incarnation", int))
         elif env.kind == "ping":
-            self.records_of[sender] = env.field("records", int)
-            self._resend_to(sender)
+            self._heard_ping(env, sender)
         elif env.kind == "chat":
             now = time.monotonic()
             if now - self.last_chat_from.get(sender, 0.0) >= CHAT_EVERY:
@@ -276,6 +270,8 @@ class Session:
                 self.agent.chat(sender, self.names[sender], text)
         elif env.kind == "abort":
             return self._heard_abort(env, sender)
+        elif env.kind == "gone" and env.field("seat", int) == sender:
+            return self._heard_gone(env, sender)
         elif env.kind == "bye" and env.field("seat", int) == sender:
             return self._end(Outcome.QUIT, f"{self.names[sender]} (seat {sender}) left the table; the game ends", sender)
         return None
@@ -288,69 +284,44 @@ class Session:
         old = self.endpoints[seat]
         if endpoint == old:
             return
-        if not valid_endpoint(endpoint) or not self.transport.connect(endpoint):
+        if not valid_endpoint(endpoint):
             self.say(f"{self.names[seat]} gave an endpoint that is not tcp://host:port; ignored")
             return
-        # the seat's owner came back on another port: reach it there
+        if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint):
+            self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which cannot reach it from here; ignored")
+            return
+        # the seat's owner came back on another port or address: reach it there (and where we
+        # reached it, until the new endpoint has answered)
         self.endpoints[seat] = endpoint
-        self.transport.disconnect(old)
-        self.transport.send(endpoint, self._link())
+        self.transport.send(endpoint, self._link(endpoint))
         self.last_resend.pop(seat, None)
         self._resend_to(seat)
 
-    def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
-        try:
-            entry = decode_record(record)
-        except MalformedRecord as exc:
-            self.say(f"dropped a malformed record relayed by {self.names[relayed_by]}: {exc}")
-            return None
-        digest = entry.hash
-        if digest in self.seen:
-            return None  # a copy we already have (resent to a peer that fell behind)
-        if entry.prev != self.node.log.head:
-            return self._park(entry, record, relayed_by)
-        known: Entry | None = entry
-        while True:
-            try:
-                self.node.receive(record, known)
-            except ProtocolViolation as violation:
-                # found before or by the signature check: the seat the record names may
-                # never have signed it, so it proves nothing against that seat
-                if violation.reason in ("version", "game-id", "signature", "unknown-sender", "malformed-record"):
-                    self.say(f"dropped a record that {self.names[relayed_by]} relayed: {violation}")
-                    return None
-                return self._cheater(violation, record)
-            self._remember(len(self.node.log.entries) - 1)
-            if self.node.writer is not None:
-                self.node.writer.flush()
-            self._note_turn()
-            early = self.waiting.pop(self.node.log.head, None)
-            if early is None:
-                return None
-            self.waiting_bytes -= len(early)
-            record, known = early, None
+    @staticmethod
+    def _reachable(endpoint: str, old: str) -> bool:
+        """Whether another seat's announced ``endpoint`` can be where it is reachable from
+        here: never a wildcard address, and loopback only for a seat we reach on loopback."""
+        host = endpoint_host(endpoint)
+        return not is_wildcard(host) and (not is_loopback(host) or is_loopback(endpoint_host(old)))
 
-    def _park(self, entry: Entry, record: bytes, relayed_by: int) -> SessionResult | None:
-        """Keep a signed record that came before the one it follows (or prove equivocation)."""
-        seat = entry.sender
-        if not 0 <= seat < len(self.setup.seats) or not self.setup.seats[seat].verify(entry.raw, entry.signature):
-            self.say(f"dropped a record with a bad signature relayed by {self.names[relayed_by]}")
-            return None
-        index = self.accepted.get((seat, entry.seq))
-        earlier = None if index is None else self.node.log.entries[index]
-        if earlier is not None and earlier.raw != entry.raw:
-            proof = EquivocationProof(earlier, entry)
-            violation = ProtocolViolation(seat, "equivocation", f"two different records with seq {entry.seq}")
-            self.node.log.proofs.append(proof)
-            return self._cheater(violation, proof.to_bytes())
-        if entry.seq < self.node.log.next_seq(seat):
-            return None  # an old record of a branch we did not take
-        if len(self.waiting) >= REORDER_LIMIT or self.waiting_bytes + len(record) > WAITING_BYTES:
-            return None
-        if entry.prev not in self.waiting:
-            self.waiting[entry.prev] = record  # came before the one it follows
-            self.waiting_bytes += len(record)
+    def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
+        taken = self.intake.take(record, self._took_one)
+        name = self.names[relayed_by]
+        if taken.dropped == "malformed":
+            self.say(f"dropped a malformed record relayed by {name}: {taken.detail}")
+        elif taken.dropped == "unsigned":
+            self.say(f"dropped a record that {name} relayed: {taken.detail}")
+        elif taken.dropped == "bad-signature":
+            self.say(f"dropped a record with a bad signature relayed by {name}")
+        if taken.violation is not None:
+            return self._cheater(taken.violation, taken.evidence)
         return None
+
+    def _took_one(self) -> None:
+        """The node took a record in: it is on disk before anything follows from it."""
+        if self.node.writer is not None:
+            self.node.writer.flush()
+        self._note_turn()
 
     def _note_turn(self) -> None:
         if self._sent_move_at is None:
@@ -398,12 +369,8 @@ class Session:
             if proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
                 return self._end_cheater(culprit, "equivocation")
             return None
-        try:
-            digest = decode_record(evidence).hash
-        except MalformedRecord:
-            return None
-        if digest not in self.seen:
-            return self._take_record(evidence, sender)
+        if not self.intake.has(evidence):
+            return self._take_record(evidence, sender)  # (a record that cannot be decoded is dropped there)
         # we took that record in: it may hold sealed shares we did not check (not ours)
         violation = self.node.recheck_sealed_shares(evidence)
         if violation is not None and violation.peer == culprit:
@@ -437,13 +404,33 @@ class Session:
 
     # -- heartbeats and absence ---------------------------------------------------------
 
-    def _ping(self, now: float) -> None:
+    def _ping(self, now: float, done: bool = False) -> None:
+        """Tell every peer how many records we hold (and, ``done``, that the game is over for
+        us); each ping carries our clock and echoes the peer's last one, for round-trip times."""
         self.last_ping = now
-        data = seal(self.identity, "ping", {
-            "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records), "away": sorted(self.away),
-        })
-        for endpoint in self.endpoints.values():
-            self.transport.send(endpoint, data)
+        base = {
+            "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
+            "away": sorted(self.presence.away), "t": int(now * 1000), "done": done,
+        }
+        for seat, endpoint in self.endpoints.items():
+            body = dict(base)
+            theirs = self.their_ping.get(seat)
+            if theirs is not None:
+                body["echo"], body["held"] = theirs[0], int((now - theirs[1]) * 1000)
+            self.transport.send(endpoint, seal(self.identity, "ping", body))
+
+    def _heard_ping(self, env: Envelope, sender: int) -> None:
+        now = time.monotonic()
+        self.records_of[sender] = env.field("records", int)
+        if env.body.get("done") is True:
+            self.done.add(sender)
+        sent = env.body.get("t")
+        if isinstance(sent, int):
+            self.their_ping[sender] = (sent, now)
+        echo, held = env.body.get("echo"), env.body.get("held")
+        if isinstance(echo, int) and isinstance(held, int):
+            self.presence.round_trip(sender, now - echo / 1000 - held / 1000)
+        self._resend_to(sender)
 
     def _resend_to(self, seat: int) -> None:
         """A peer that reports fewer records than we hold gets the rest (it was away)."""
@@ -460,26 +447,30 @@ class Session:
             self.transport.send(endpoint, seal(self.identity, "record", {"record": record}))
 
     def _check_away(self, now: float) -> None:
-        for seat, heard in self.last_heard.items():
-            if seat not in self.away and now - heard > AWAY_AFTER:
-                self.away.add(seat)
-                self.say(f"{self.names[seat]} is away (no word for {AWAY_AFTER:.0f} s); the table waits up to {self.wait:.0f} s")
+        for seat in self.presence.newly_away(now):
+            if self.presence.notice_away(seat, now):
+                silent = self.presence.silent_for(seat, now)
+                self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
 
     def _check_gone(self, now: float) -> SessionResult | None:
         head = self.node.next_expected
         stalled = self._check_stalled(now, head)
         if stalled is not None:
             return stalled
-        if head is None or head.speaker not in self.away:
+        away = self.presence.away
+        if head is None or head.speaker not in away:
             self.waiting_since = None
             return None
         if self.waiting_since is None:
-            self.waiting_since = self.last_heard[head.speaker]
-        if now - self.waiting_since > self.wait:
-            name = self.names[head.speaker]
-            why = f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s; the game ends"
-            return self._end(Outcome.PEER_GONE, why, head.speaker)
-        return None
+            self.waiting_since = self.presence.last_heard[head.speaker]
+        if now - self.waiting_since <= self.wait:
+            return None
+        if len(self.endpoints) >= 2 and away >= set(self.endpoints):
+            # every other seat fell silent at once: it is our link that is down, not theirs
+            why = f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table; the game ends"
+            return self._end(Outcome.PEER_GONE, why, self.seat)
+        name = self.names[head.speaker]
+        return self._end_gone(head.speaker, f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s")
 
     def _check_stalled(self, now: float, head: Expect | None) -> SessionResult | None:
         """A seat that is present but sends no protocol record for --wait seconds stops the game.
@@ -491,13 +482,38 @@ class Session:
         if log_head != self._head_seen:
             self._head_seen, self._head_since = log_head, now
             return None
-        if head is None or head.kind == "action" or head.speaker in (self.seat, *self.away):
+        if head is None or head.kind == "action" or head.speaker in (self.seat, *self.presence.away):
             return None  # moves may take a person long; a seat that is away is handled below
         if now - self._head_since <= self.wait:
             return None
         name = self.names[head.speaker]
-        why = f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s; the game ends"
-        return self._end(Outcome.PEER_GONE, why, head.speaker)
+        return self._end_gone(head.speaker, f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s")
+
+    def _end_gone(self, absent: int, why: str) -> SessionResult:
+        """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
+        they stop waiting for it too."""
+        data = seal(self.identity, "gone", {"game_id": self.setup.game_id, "seat": self.seat, "absent": absent, "why": why})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+        return self._end(Outcome.PEER_GONE, f"{why}; the game ends", absent)
+
+    def _heard_gone(self, env: Envelope, sender: int) -> SessionResult:
+        """Another seat ended the game for an absent seat: agree if that seat is silent here too."""
+        absent = env.field("absent", int)
+        by = f"{self.names[sender]} (seat {sender})"
+        if absent == self.seat:
+            return self._end(Outcome.PEER_GONE, f"{by} ended the game: it had not heard from this seat for too long", self.seat)
+        if not 0 <= absent < len(self.names) or absent == sender:
+            return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
+        name = f"{self.names[absent]} (seat {absent})"
+        silent = self.presence.silent_for(absent, time.monotonic())
+        if absent in self.presence.away or silent > self.presence.away_after(absent):
+            said = "".join(c for c in env.field("why", str, 200) if c.isprintable())
+            why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
+            return self._end(Outcome.PEER_GONE, why, absent)
+        why = (f"{by} ended the game saying {name} was gone, but {name} was heard here {silent:.0f} s ago; "
+               f"nobody is blamed but the one who stopped")
+        return self._end(Outcome.QUIT, why, sender)
 
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""
@@ -531,22 +547,25 @@ class Session:
         return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)
 
     def _linger(self, limit: float = 5.0) -> None:
-        """Stay a moment so peers that missed the last records can get them from us."""
+        """Stay until every peer that is here has confirmed the last record (at most ``limit``
+        seconds), resending what it lacks; our own final count goes out first, so nobody
+        waits for us."""
         deadline = time.monotonic() + limit
-        while time.monotonic() < deadline:
-            behind = [s for s in self.endpoints if self.records_of[s] < len(self.node.records) and s not in self.away]
-            if not behind:
-                return
-            self._ping(time.monotonic())
+        total = len(self.node.records)
+        while True:
+            self._ping(time.monotonic(), done=True)
+            behind = [s for s in self.endpoints if self.records_of[s] < total and s not in self.done | self.presence.away]
+            if not behind or time.monotonic() >= deadline:
+                break
             for inbound in self.transport.poll(0.1):
                 try:
                     env = open_envelope(inbound.data)
+                    sender = self._seat_of_key(env.key)
+                    if sender is not None and env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id:
+                        self.presence.heard(sender, time.monotonic())
+                        self._heard_ping(env, sender)
                 except BadEnvelope:
                     continue
-                sender = self._seat_of_key(env.key)
-                if sender is not None and env.kind == "ping":
-                    self.records_of[sender] = env.body.get("records", 0) if isinstance(env.body.get("records"), int) else 0
-                    self._resend_to(sender)
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         if self.node.writer is not None:

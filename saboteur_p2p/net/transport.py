@@ -4,15 +4,22 @@ A ROUTER tags every inbound message with the connection it came on, so the sessi
 tell which peer sent garbage once that connection has introduced itself with a signed
 ``link``.  Nothing here knows the game: it moves envelopes and says which connection
 they came on.
+
+Links are meant to survive a flaky LAN: ZeroMQ heartbeats notice a dead connection within
+seconds (not after TCP's own retry backoff), reconnects are capped at a second apart, and a
+connect attempt that hangs is abandoned.  A peer that says it moved to another endpoint is
+reached at both until the new one has completed a handshake (``replace``).
 """
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import re
 import socket
 from dataclasses import dataclass
 
 import zmq
+from zmq.utils.monitor import recv_monitor_message
 
 from .wire import MAX_WIRE_MESSAGE
 
@@ -21,11 +28,41 @@ SEND_HIGH_WATER = 10_000
 #: What a peer may give as its endpoint: tcp://host:port, nothing else.
 ENDPOINT = re.compile(r"tcp://[A-Za-z0-9.\-]{1,253}:[0-9]{1,5}")
 
+#: ZeroMQ heartbeats (ms): a PING each interval; a connection that answers nothing for the
+#: timeout is closed and reconnected.  The timeout is long enough for a large record to
+#: cross a lossy link (any traffic counts as an answer).
+HEARTBEAT_IVL_MS = 1000
+HEARTBEAT_TIMEOUT_MS = 6000
+#: Reconnect attempts start after 100 ms and back off to at most this (ms) ...
+RECONNECT_IVL_MAX_MS = 500
+#: ... and a TCP connect that has not completed by then (ms) is abandoned and tried again,
+#: so a peer is talking again within about a second of the network healing.
+CONNECT_TIMEOUT_MS = 1000
+
 
 def valid_endpoint(endpoint: object) -> bool:
     if not isinstance(endpoint, str) or ENDPOINT.fullmatch(endpoint) is None:
         return False
     return 0 < int(endpoint.rsplit(":", 1)[1]) < 65536
+
+
+def endpoint_host(endpoint: str) -> str:
+    """The host part of ``tcp://host:port``."""
+    return endpoint.removeprefix("tcp://").rsplit(":", 1)[0]
+
+
+def is_wildcard(host: str) -> bool:
+    """An address that names no machine: 0.0.0.0, ::, * (a bind-anywhere address)."""
+    return host in ("*", "0.0.0.0", "::", "[::]", "")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -41,11 +78,28 @@ class Transport:
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
         self.router.setsockopt(zmq.LINGER, 0)
         self.router.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a peer that reconnects takes over its old slot
+        _heartbeats(self.router)
         self.router.bind(_endpoint(bind))
         self.endpoint = self.router.getsockopt(zmq.LAST_ENDPOINT).decode()
         self.dealers: dict[str, zmq.Socket] = {}
+        #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
+        self.replacing: dict[str, str] = {}
+        self.monitors: dict[zmq.Socket, str] = {}
         self.poller = zmq.Poller()
         self.poller.register(self.router, zmq.POLLIN)
+
+    def advertised(self, towards: str) -> str:
+        """The endpoint a peer at ``towards`` (an endpoint or host) should use to reach us.
+
+        A table bound to every interface (0.0.0.0) is announced at the address of the
+        interface that routes to that peer, never as the wildcard, which on the peer's
+        machine would mean the peer itself.
+        """
+        host = endpoint_host(self.endpoint)
+        if not is_wildcard(host):
+            return self.endpoint
+        port = self.endpoint.rsplit(":", 1)[1]
+        return f"tcp://{local_address_towards(endpoint_host(towards))}:{port}"
 
     def connect(self, endpoint: str) -> bool:
         """Open (once) the outbound link to a peer's bound endpoint; False if it is not one."""
@@ -58,7 +112,9 @@ class Transport:
         dealer.setsockopt(zmq.SNDHWM, SEND_HIGH_WATER)
         dealer.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
         dealer.setsockopt(zmq.RECONNECT_IVL, 100)
-        dealer.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
+        dealer.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
+        dealer.setsockopt(zmq.CONNECT_TIMEOUT, CONNECT_TIMEOUT_MS)
+        _heartbeats(dealer)
         try:
             dealer.connect(endpoint)
         except zmq.ZMQError:
@@ -68,17 +124,41 @@ class Transport:
         self.poller.register(dealer, zmq.POLLIN)
         return True
 
+    def replace(self, old: str, new: str) -> bool:
+        """A peer now listens at ``new``: send there, and to ``old`` as well until ``new`` has
+        completed a ZeroMQ handshake (an endpoint that does not work never cuts a good link)."""
+        if not self.connect(new):
+            return False
+        if old in self.dealers and old != new:
+            self.replacing[new] = old
+            monitor = self.dealers[new].get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED)
+            self.monitors[monitor] = new
+            self.poller.register(monitor, zmq.POLLIN)
+        return True
+
     def disconnect(self, endpoint: str) -> None:
         """Close the outbound link to an endpoint a peer has left."""
         dealer = self.dealers.pop(endpoint, None)
         if dealer is not None:
+            for monitor, watched in list(self.monitors.items()):
+                if watched == endpoint:
+                    self._stop_monitor(monitor)
             self.poller.unregister(dealer)
             dealer.close()
 
     def send(self, endpoint: str, data: bytes) -> bool:
         """Queue a message to a peer; False if its queue is full (it has been away long)."""
+        old = self.replacing.get(endpoint)
+        if old is not None:
+            self._send(old, data)
+        return self._send(endpoint, data)
+
+    def _send(self, endpoint: str, data: bytes) -> bool:
+        dealer = self.dealers.get(endpoint)
+        if dealer is None:
+            return False
         try:
-            self.dealers[endpoint].send(data, zmq.NOBLOCK)
+            dealer.send(data, zmq.NOBLOCK)
             return True
         except zmq.Again:
             return False
@@ -100,7 +180,7 @@ class Transport:
                     break
                 if len(frames) == 2:
                     out.append(Inbound(frames[0], frames[1]))
-        for endpoint, dealer in self.dealers.items():
+        for endpoint, dealer in list(self.dealers.items()):
             if dealer in events:
                 while True:
                     try:
@@ -109,12 +189,43 @@ class Transport:
                         break
                     if len(frames) == 1:
                         out.append(Inbound(b"dealer:" + endpoint.encode(), frames[0]))
+        for monitor in [m for m in self.monitors if m in events]:
+            self._proven(monitor)
         return out
 
+    def _proven(self, monitor: zmq.Socket) -> None:
+        """The new endpoint of a replaced link shook hands: the old link is closed."""
+        new = self.monitors[monitor]
+        with contextlib.suppress(zmq.ZMQError):
+            event = recv_monitor_message(monitor, zmq.NOBLOCK)
+            if event["event"] != zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                return
+        self._stop_monitor(monitor)
+        old = self.replacing.pop(new, None)
+        if old is not None and old not in self.replacing.values() and old not in self.replacing:
+            self.disconnect(old)
+
+    def _stop_monitor(self, monitor: zmq.Socket) -> None:
+        endpoint = self.monitors.pop(monitor)
+        self.poller.unregister(monitor)
+        dealer = self.dealers.get(endpoint)
+        if dealer is not None:
+            with contextlib.suppress(zmq.ZMQError):
+                dealer.disable_monitor()
+        monitor.close(linger=0)
+
     def close(self) -> None:
+        for monitor in list(self.monitors):
+            self._stop_monitor(monitor)
         for dealer in self.dealers.values():
             dealer.close()
         self.router.close()
+
+
+def _heartbeats(sock: zmq.Socket) -> None:
+    sock.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
+    sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
+    sock.setsockopt(zmq.HEARTBEAT_TTL, HEARTBEAT_TIMEOUT_MS)
 
 
 def _endpoint(address: str) -> str:
@@ -131,6 +242,23 @@ def local_address_towards(host: str) -> str:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect((host, 9))
-            return probe.getsockname()[0]
+            return str(probe.getsockname()[0])
     except OSError:
         return "127.0.0.1"
+
+
+def interface_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, to tell friends where a table is.
+
+    Read from the routing decision towards a few destinations (no packet is sent) and from
+    the host name; empty when the machine has no network but loopback.
+    """
+    found: list[str] = []
+    probes = ["192.0.2.1", "198.51.100.1", "10.255.255.255", "172.31.255.255", "192.168.255.255"]
+    candidates = [local_address_towards(p) for p in probes]
+    with contextlib.suppress(OSError):
+        candidates += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    for address in candidates:
+        if not is_loopback(address) and not is_wildcard(address) and address not in found:
+            found.append(address)
+    return found

@@ -11,12 +11,13 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | reject    | peer -> joiner       | reason |
 | table     | host -> every joiner | seats [[name, sign_key, dh_key, endpoint]], seats_total |
 | start     | peer -> joiner       | game_id, config, shuffle_rounds, seats [...] |
-| link      | peer -> peer         | game_id, seat |
+| link      | peer -> peer         | game_id, seat, endpoint (where the receiver reaches the sender), incarnation |
 | record    | peer -> peer         | record (bytes) |
-| ping      | peer -> peer         | seat, records (int), away [seats] |
-| chat      | peer -> peer         | seat, text |
-| abort     | peer -> peer         | culprit, reason, detail, evidence (the record that shows it) |
-| bye       | peer -> peer         | seat |
+| ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |
+| chat      | peer -> peer         | game_id, seat, text |
+| abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it) |
+| gone      | peer -> peer         | game_id, seat, absent (the seat waited for in vain), why |
+| bye       | peer -> peer         | game_id, seat |
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from ..crypto.identity import Identity, PublicIdentity
 WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
 MAX_WIRE_MESSAGE = 5 * 1024 * 1024
-KINDS = ("hello", "welcome", "reject", "table", "start", "link", "record", "ping", "chat", "abort", "bye")
+KINDS = ("hello", "welcome", "reject", "table", "start", "link", "record", "ping", "chat", "abort", "gone", "bye")
 
 
 class BadEnvelope(ValueError):

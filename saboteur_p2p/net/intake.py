@@ -1,0 +1,122 @@
+"""Records from the network into the node, in chain order.
+
+Peers relay records as they get them, so a record may come twice, or before the one it
+follows.  The intake drops copies, parks a signed record that came early until its
+predecessor is taken in, and turns two different signed records for one sender's sequence
+number into an equivocation proof.  It does no I/O: the session sends and says what it
+reports.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..crypto.log import Entry, EquivocationProof, MalformedRecord, decode_record
+from ..protocol.node import Node, ProtocolViolation
+
+#: records kept while they wait for their predecessor, at most ...
+REORDER_LIMIT = 256
+#: ... and their bytes, at most
+WAITING_BYTES = 64 * 1024 * 1024
+#: violations found before or by the signature check: the seat a record names may never have
+#: signed it, so they prove nothing against that seat (the record is dropped)
+UNSIGNED_REASONS = frozenset(("version", "game-id", "signature", "unknown-sender", "malformed-record"))
+
+
+#: why a record is dropped: it cannot be decoded; it fails a check made before or by its
+#: signature check; it came early and its signature is bad
+DROPPED = ("malformed", "unsigned", "bad-signature")
+
+
+@dataclass
+class Taken:
+    """What became of a record: how many records the node took in (the record and any parked
+    ones it unblocked), why it was dropped (one of DROPPED, and the detail), or the violation
+    it shows with its evidence."""
+
+    accepted: int = 0
+    dropped: str | None = None
+    detail: str = ""
+    violation: ProtocolViolation | None = None
+    evidence: bytes = b""
+
+
+class Intake:
+    def __init__(self, node: Node) -> None:
+        self.node = node
+        self.seen: set[bytes] = set()
+        self.waiting: dict[bytes, bytes] = {}  # prev hash -> record that came early
+        self.waiting_bytes = 0
+        #: index in the log of each accepted (sender, seq): a parked record that contradicts
+        #: one is equivocation
+        self.accepted: dict[tuple[int, int], int] = {}
+
+    def remember(self, index: int) -> Entry:
+        """Note a log entry as taken in: its hash (copies are ignored) and its (sender, seq)."""
+        entry = self.node.log.entries[index]
+        self.seen.add(entry.hash)
+        self.accepted[(entry.sender, entry.seq)] = index
+        return entry
+
+    def has(self, record: bytes) -> bool:
+        """Whether this record was taken in already (False for one that cannot be decoded)."""
+        try:
+            return decode_record(record).hash in self.seen
+        except MalformedRecord:
+            return False
+
+    def take(self, record: bytes, on_accept: Callable[[], None] | None = None) -> Taken:
+        """Take a record in, and every parked record it unblocks (``on_accept`` after each)."""
+        taken = Taken()
+        try:
+            entry = decode_record(record)
+        except MalformedRecord as exc:
+            taken.dropped, taken.detail = "malformed", str(exc)
+            return taken
+        if entry.hash in self.seen:
+            return taken  # a copy we already have (resent to a peer that fell behind)
+        if entry.prev != self.node.log.head:
+            self._park(entry, record, taken)
+            return taken
+        known: Entry | None = entry
+        while True:
+            try:
+                self.node.receive(record, known)
+            except ProtocolViolation as violation:
+                if violation.reason in UNSIGNED_REASONS:
+                    taken.dropped, taken.detail = "unsigned", str(violation)
+                else:
+                    taken.violation, taken.evidence = violation, record
+                return taken
+            self.remember(len(self.node.log.entries) - 1)
+            taken.accepted += 1
+            if on_accept is not None:
+                on_accept()
+            early = self.waiting.pop(self.node.log.head, None)
+            if early is None:
+                return taken
+            self.waiting_bytes -= len(early)
+            record, known = early, None
+
+    def _park(self, entry: Entry, record: bytes, taken: Taken) -> None:
+        """Keep a signed record that came before the one it follows (or prove equivocation)."""
+        seats = self.node.setup.seats
+        seat = entry.sender
+        if not 0 <= seat < len(seats) or not seats[seat].verify(entry.raw, entry.signature):
+            taken.dropped = "bad-signature"
+            return
+        index = self.accepted.get((seat, entry.seq))
+        earlier = None if index is None else self.node.log.entries[index]
+        if earlier is not None and earlier.raw != entry.raw:
+            proof = EquivocationProof(earlier, entry)
+            self.node.log.proofs.append(proof)
+            taken.violation = ProtocolViolation(seat, "equivocation", f"two different records with seq {entry.seq}")
+            taken.evidence = proof.to_bytes()
+            return
+        if entry.seq < self.node.log.next_seq(seat):
+            return  # an old record of a branch we did not take
+        if len(self.waiting) >= REORDER_LIMIT or self.waiting_bytes + len(record) > WAITING_BYTES:
+            return
+        if entry.prev not in self.waiting:
+            self.waiting[entry.prev] = record  # came before the one it follows
+            self.waiting_bytes += len(record)

@@ -1,0 +1,92 @@
+"""Who at the table is here: when each peer was last heard, how its link behaves, and
+whether it is away.
+
+A peer is *away* when it has said nothing for longer than its link explains.  The limit is
+never below ``AWAY_MIN`` and grows with what the link has shown: the longest recent silence
+between two of its messages (a lossy link stalls while TCP retransmits) and the measured
+round-trip time.  Time this peer itself spent not listening (a long computation between two
+polls) does not count as anyone's silence.  Away and back notices are rate-limited so a
+flaky link does not flood the log.
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+#: never judge a peer away sooner than this (seconds)
+AWAY_MIN = 3.0
+#: ... nor later than this, however badly its link has behaved
+AWAY_MAX = 20.0
+#: silences between messages remembered per peer
+GAPS_KEPT = 40
+#: at most one away/back notice per peer in this many seconds
+NOTICE_EVERY = 10.0
+#: heartbeats a peer sends every so often (seconds): the gap a healthy link shows
+PING_EVERY = 0.5
+
+
+class Presence:
+    """The presence of every other seat, as this peer sees it (times are time.monotonic())."""
+
+    def __init__(self, seats: Iterable[int], now: float) -> None:
+        self.last_heard = dict.fromkeys(seats, now)
+        self.away: set[int] = set()
+        self.gaps: dict[int, deque[float]] = {seat: deque(maxlen=GAPS_KEPT) for seat in self.last_heard}
+        #: smoothed round-trip time per seat (seconds), from echoed pings
+        self.rtt: dict[int, float] = {}
+        self._noticed: dict[int, float] = {}
+        self._announced_away: set[int] = set()
+
+    def heard(self, seat: int, now: float) -> bool:
+        """A message from ``seat`` arrived; True if it was away (it is back now)."""
+        gap = now - self.last_heard[seat]
+        self.last_heard[seat] = now
+        if seat in self.away:
+            self.away.discard(seat)  # an outage is not how the link behaves: not a gap
+            return True
+        if gap > 0:
+            self.gaps[seat].append(gap)
+        return False
+
+    def round_trip(self, seat: int, seconds: float) -> None:
+        """A round-trip time measured to ``seat`` (an echoed ping)."""
+        if not 0 <= seconds < 60:
+            return  # a clock or echo that makes no sense: ignore it
+        old = self.rtt.get(seat)
+        self.rtt[seat] = seconds if old is None else 0.8 * old + 0.2 * seconds
+
+    def not_listening(self, seconds: float) -> None:
+        """This peer did not poll for ``seconds``: nobody's silence grows by that time."""
+        for seat in self.last_heard:
+            self.last_heard[seat] += seconds
+
+    def away_after(self, seat: int) -> float:
+        """How long ``seat`` may be silent before it counts as away, given its link."""
+        gaps = self.gaps[seat]
+        longest = max(gaps, default=PING_EVERY)
+        rtt = self.rtt.get(seat, 0.0)
+        return min(AWAY_MAX, max(AWAY_MIN, 1.5 * longest, 4 * rtt + 2 * PING_EVERY))
+
+    def silent_for(self, seat: int, now: float) -> float:
+        return now - self.last_heard[seat]
+
+    def newly_away(self, now: float) -> list[int]:
+        """The seats that have just become away."""
+        gone = [s for s in self.last_heard if s not in self.away and now - self.last_heard[s] > self.away_after(s)]
+        self.away.update(gone)
+        return gone
+
+    def notice_away(self, seat: int, now: float) -> bool:
+        """Whether to tell the player that ``seat`` is away (at most once per NOTICE_EVERY)."""
+        if now - self._noticed.get(seat, -NOTICE_EVERY) < NOTICE_EVERY:
+            return False
+        self._noticed[seat] = now
+        self._announced_away.add(seat)
+        return True
+
+    def notice_back(self, seat: int) -> bool:
+        """Whether to tell the player that ``seat`` is back (only if its absence was told)."""
+        if seat in self._announced_away:
+            self._announced_away.discard(seat)
+            return True
+        return False
