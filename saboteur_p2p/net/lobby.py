@@ -22,7 +22,7 @@ from ..crypto.identity import Identity, PublicIdentity
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
-from .transport import Transport, valid_endpoint
+from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 LOBBY_VERSION = 1
@@ -120,6 +120,7 @@ def host_lobby(
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
     connections: list[bytes] = []
     say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
+    say(where_to_join(transport.endpoint))
     if on_ready is not None:
         on_ready()
     while len(seats) < config.players and not (started is not None and started() and len(seats) >= fewest):
@@ -154,6 +155,16 @@ def host_lobby(
     for connection in connections:
         transport.reply(connection, start)
     return table_
+
+
+def where_to_join(endpoint: str) -> str:
+    """What the host tells its friends: the command to join, at each address of this machine
+    (a table bound to every interface is reachable at all of them)."""
+    host, port = endpoint_host(endpoint), endpoint.rsplit(":", 1)[1]
+    addresses = interface_addresses() if is_wildcard(host) else [host]
+    if not addresses:
+        return f"no network interface but loopback: friends on this machine join with: saboteur-p2p join 127.0.0.1:{port}"
+    return "friends join with: " + " or ".join(f"saboteur-p2p join {address}:{port}" for address in addresses)
 
 
 def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:

@@ -120,6 +120,7 @@ def join_table(
             edition=edition,
         )
         seat = table.seat_of(identity.public.sign_key)
+        say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
         return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
     finally:
         transport.close()

@@ -247,18 +247,37 @@ def local_address_towards(host: str) -> str:
         return "127.0.0.1"
 
 
+#: the ioctl that reads an interface's IPv4 address (Linux)
+_SIOCGIFADDR = 0x8915
+
+
 def interface_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback, to tell friends where a table is.
 
-    Read from the routing decision towards a few destinations (no packet is sent) and from
-    the host name; empty when the machine has no network but loopback.
+    Read from every network interface (on Linux), else from the routing decision towards a
+    public address (no packet is sent) and the host name; empty when the machine has no
+    network but loopback.
     """
     found: list[str] = []
-    probes = ["192.0.2.1", "198.51.100.1", "10.255.255.255", "172.31.255.255", "192.168.255.255"]
-    candidates = [local_address_towards(p) for p in probes]
-    with contextlib.suppress(OSError):
-        candidates += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    candidates = [address for _, name in socket.if_nameindex() if (address := _interface_ipv4(name))]
+    if not candidates:
+        candidates.append(local_address_towards("192.0.2.1"))
+        with contextlib.suppress(OSError):
+            candidates += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     for address in candidates:
         if not is_loopback(address) and not is_wildcard(address) and address not in found:
             found.append(address)
     return found
+
+
+def _interface_ipv4(name: str) -> str | None:
+    """The IPv4 address of interface ``name``, or None (none, or not Linux)."""
+    try:
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            packed = fcntl.ioctl(probe.fileno(), _SIOCGIFADDR, struct.pack("256s", name[:15].encode()))
+        return socket.inet_ntoa(packed[20:24])
+    except (ImportError, OSError):
+        return None
