@@ -226,6 +226,7 @@ def three_seat_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
         procs.kill_all()
 
 
+@pytest.mark.xdist_group("three-seat-game")  # under pytest-xdist --dist loadgroup: one worker plays the shared game
 def test_three_bot_peers_finish_three_rounds_with_one_log(three_seat_game: tuple[Path, str]) -> None:
     """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, identical logs, verify accepts each."""
     log_dir, verdict = three_seat_game
@@ -239,6 +240,7 @@ def test_ten_bot_peers_finish_three_rounds_with_one_log(processes: Processes, tm
     assert_finished_table(host, tmp_path / "host", 10)
 
 
+@pytest.mark.xdist_group("three-seat-game")
 def test_replay_prints_the_game_move_by_move(three_seat_game: tuple[Path, str]) -> None:
     """``replay LOG`` tells the game from the log: rounds, moves, then the game-over line and the verdict."""
     log_dir, verdict = three_seat_game
