@@ -15,7 +15,10 @@ from lan_table import LanPeer, finish, start_table, time_to_progress, verify, wa
 from netlab import NetLab, netlab_available
 
 AVAILABLE, WHY_NOT = netlab_available()
-pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"no network lab here: {WHY_NOT}")
+pytestmark = [
+    pytest.mark.skipif(not AVAILABLE, reason=f"no network lab here: {WHY_NOT}"),
+    pytest.mark.slow,  # whole games with injected faults and a 15 s cut: about 60 s together
+]
 
 #: bound on a 3-seat game of random bots across the lab, faults included
 GAME = 150.0
