@@ -8,7 +8,8 @@ Test modules import these helpers with ``from conftest import ...``.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from saboteur_p2p.rules import Game, GameConfig, Role, State, Tool
 from saboteur_p2p.rules import cards as C
@@ -144,9 +145,10 @@ def build(
     """A state in round 1 laid out as described.
 
     ``maze`` maps cells to segment specs ('NESW', 'ES', 'N+S'), placed in order; no card may
-    reach a face-down goal and each must fit its neighbours (it need not join the start).  ``hands`` maps seats to faces (a string is a tunnel spec);
-    unnamed seats hold nothing.  ``draw`` lists the draw pile bottom first (default: ten
-    straight N-S tunnels).  ``gold`` lists the gold pile's nugget values, bottom first.
+    reach a face-down goal and each must fit its neighbours (it need not join the start).
+    ``hands`` maps seats to faces (a string is a tunnel spec); unnamed seats hold nothing.
+    ``draw`` lists the draw pile bottom first (default: ten straight N-S tunnels).
+    ``gold`` lists the gold pile's nugget values, bottom first.
     """
     config = GameConfig(players=players, variants=frozenset(variants), rounds=rounds)
     state = Game(config, seed=seed).new_state()
@@ -309,7 +311,7 @@ def permute_faces(state: State, deck: Deck, handles: list[int], known: dict[int,
     cards = state.dealer.decks[deck]
     faces = [cards[h] for h in handles]
     rng.shuffle(faces)
-    for h, f in zip(handles, faces):
+    for h, f in zip(handles, faces, strict=True):
         cards[h] = f
         if h in known:
             known[h] = f
@@ -341,7 +343,7 @@ def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
         handles = [h for s, h in enumerate(other.roles) if s != seat] + other.set_aside_roles
         cards = [decks[Deck.ROLES][h] for h in handles]
         rng.shuffle(cards)
-        for h, card in zip(handles, cards):
+        for h, card in zip(handles, cards, strict=True):
             decks[Deck.ROLES][h] = card
             if h in other.role_faces:
                 other.role_faces[h] = card.role

@@ -2,9 +2,10 @@
 and asking a fresh bot what it would play."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from saboteur_bots.heuristic import HeuristicBot
+
 from saboteur_p2p.rules import AnyAction, GameConfig, PlayerView, State
 
 

@@ -10,9 +10,10 @@ takes its seat through ``join_lobby`` like any other joiner.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import msgpack
 
@@ -146,14 +147,21 @@ def send_malformed(session: Session) -> None:
 
 def send_bad_signatures(session: Session) -> None:
     """Broken signatures on the envelope, on the double's own record, and on records in another seat's name."""
-    ping = seal(session.identity, "ping", {"game_id": session.setup.game_id, "seat": session.seat, "records": len(session.node.records), "away": []})
+    status = {"game_id": session.setup.game_id, "seat": session.seat, "records": len(session.node.records), "away": []}
+    ping = seal(session.identity, "ping", status)
     broken_ping = ping[:-1] + bytes([ping[-1] ^ 1])  # the signature is the envelope's last field
     own = msgpack.unpackb(next_record(session, {"action": a_legal_move(session)}))
     own_broken = msgpack.packb([own[0], own[1][:-1] + bytes([own[1][-1] ^ 1])], use_bin_type=True)
-    other = next((s for s in range(len(session.names)) if s != session.seat))
+    other = next(s for s in range(len(session.names)) if s != session.seat)
     in_other_name = next_record(session, {"action": "pass 0"}, sender=other)  # signed with the double's key
     other_game = next_record(session, {"action": "pass 0"}, sender=other, game_id=bytes(32))
-    to_everyone(session, broken_ping, as_record(session, own_broken), as_record(session, in_other_name), as_record(session, other_game))
+    to_everyone(
+        session,
+        broken_ping,
+        as_record(session, own_broken),
+        as_record(session, in_other_name),
+        as_record(session, other_game),
+    )
 
 
 def send_illegal_action(session: Session) -> None:

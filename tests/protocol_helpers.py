@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from saboteur_p2p.crypto.group import Scalar, mul, sadd, sub
 from saboteur_p2p.crypto.identity import Identity

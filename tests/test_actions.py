@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import BREAK, MAP, REPAIR, REPAIR2, ROCKFALL, build, hand_card, place_text, snapshot
 
 from saboteur_p2p.rules import (
     Action,
@@ -21,8 +22,6 @@ from saboteur_p2p.rules import (
 )
 from saboteur_p2p.rules.actions import MAX_ACTION_TEXT
 from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE
-
-from conftest import BREAK, MAP, REPAIR, REPAIR2, ROCKFALL, build, hand_card, place_text, snapshot
 
 P, L, K = Tool.PICKAXE, Tool.LANTERN, Tool.CART
 
@@ -195,7 +194,7 @@ def test_rockfall_cuts_the_network_and_later_placements_become_illegal():
     tunnel = state.placed[(2, 0)]
     card = hand_card(state, 0, ROCKFALL)
     assert state.board.can_place((4, 0), state.faces[tunnel].openings)
-    assert PlacePath(state.hands[1][0], 4, 0) in [a for a in legal_for(state, 1)]
+    assert PlacePath(state.hands[1][0], 4, 0) in list(legal_for(state, 1))
     played = state.play("rockfall 2,0")
     assert played == Rockfall(2, 0, card)
     assert (2, 0) not in state.board.tiles and (2, 0) not in state.placed

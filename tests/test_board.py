@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import pytest
+from conftest import build, path, place_text, random_game, segments_of, snapshot
 
 from saboteur_p2p.rules import GOAL_CELLS, START_CELL, Board, Game, GameConfig, IllegalActionError, Tool
 from saboteur_p2p.rules.actions import PlacePath
-from saboteur_p2p.rules.state import Phase
 from saboteur_p2p.rules.cards import ALL_EDGES, EDGE_DELTA, EDGE_ORDER, OPPOSITE, PathCard, PathKind
-
-from conftest import build, path, place_text, random_game, segments_of, snapshot
+from saboteur_p2p.rules.state import Phase
 
 # -- the set-up -------------------------------------------------------------------------
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from conftest import segments_of
 
 from saboteur_p2p.rules import Game, GameConfig, Role, Tool
 from saboteur_p2p.rules import cards as C
-from saboteur_p2p.rules.cards import E, N, S, W, ActionKind, GoldCard, PathKind
+from saboteur_p2p.rules.cards import ActionKind, E, GoldCard, N, PathKind, S, W
 from saboteur_p2p.rules.dealer import Deck
-
-from conftest import segments_of
 
 
 def _shape(card: C.PathCard) -> tuple[int, ...]:

@@ -10,22 +10,32 @@ import asyncio
 import io
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
+from test_client_controller import drive
 
 from saboteur_p2p.client.agent import ClientAgent
 from saboteur_p2p.client.app import ClientApp, ClientRun, run_client
 from saboteur_p2p.client.local import LocalTable
 from saboteur_p2p.client.model import LogKind, Snapshot
 from saboteur_p2p.rules import (
-    GOAL_CELLS, ActionCard, ActionKind, CardPlayed, Clear, GameConfig, GoldReceived, Pass, PathCard, PlacePath, PlayOn,
-    State, Steal, Stolen,
+    GOAL_CELLS,
+    ActionCard,
+    ActionKind,
+    CardPlayed,
+    Clear,
+    GameConfig,
+    GoldReceived,
+    Pass,
+    PathCard,
+    PlacePath,
+    PlayOn,
+    State,
+    Stolen,
 )
-
-from test_client_controller import drive
 
 UP, DOWN, RIGHT, LEFT, ENTER, TAB = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\r", "\t"
 
@@ -48,7 +58,12 @@ class Harness:
 
     # -- running ---------------------------------------------------------------------
 
-    def play(self, script: Callable[[Harness], None], timeout: float = 60.0, session: Callable[[ClientAgent], object] | None = None) -> str | None:
+    def play(
+        self,
+        script: Callable[[Harness], None],
+        timeout: float = 60.0,
+        session: Callable[[ClientAgent], object] | None = None,
+    ) -> str | None:
         """Run the application until the script ends (or it quits); re-raise the script's failure.
 
         Without ``session`` the local table plays behind the client; with it, the launcher runs

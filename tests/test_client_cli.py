@@ -35,24 +35,28 @@ def test_the_client_is_chosen_only_for_a_person_at_a_terminal(argv: list[str], m
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     assert _wants_client(parser.parse_args(argv))
-    assert not _wants_client(parser.parse_args(argv + ["--plain"]))
+    assert not _wants_client(parser.parse_args([*argv, "--plain"]))
     if argv[0] != "play":
-        assert not _wants_client(parser.parse_args(argv + ["--bot", "random"]))
+        assert not _wants_client(parser.parse_args([*argv, "--bot", "random"]))
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
     assert not _wants_client(parser.parse_args(argv))  # piped: the line prompt
 
 
 def test_play_help_names_the_options():
-    out = subprocess.run([sys.executable, "-m", "saboteur_p2p", "play", "--help"], capture_output=True, text=True, check=True).stdout
-    for option in ("--players", "--bots", "--edition", "--variant", "--shuffle-rounds", "--log-dir", "--identity", "--plain", "--offline"):
+    command = [sys.executable, "-m", "saboteur_p2p", "play", "--help"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    options = (
+        "--players", "--bots", "--edition", "--variant", "--shuffle-rounds", "--log-dir", "--identity", "--plain", "--offline",
+    )
+    for option in options:
         assert option in out
 
 
 def test_the_plain_prompt_shows_saboteur2_and_takes_its_moves():
+    from test_client_controller import find2, seated
+
     from saboteur_p2p.net.agents import LineAgent, describe_view
     from saboteur_p2p.rules import PiecesWon, PlayOn
-
-    from test_client_controller import find2, seated
 
     state = find2(lambda s: s.phase.value == "play" and any(s.trapped) and any(s.thefts) and bool(s.known_roles(s.current)))
     seat = state.current
@@ -64,7 +68,7 @@ def test_the_plain_prompt_shows_saboteur2_and_takes_its_moves():
     for other in range(state.players):
         if other != seat and state.trapped[other] is not None:
             assert f"P{other} p{other} (trapped" in others
-    for other, role in state.known_roles(seat).items():
+    for role in state.known_roles(seat).values():
         assert f"inspected: {role.value}" in others
     assert any("clear trapped with 3,7" in line for line in lines)
     # a typed Saboteur 2 move goes to the session as it was typed
@@ -81,9 +85,9 @@ def test_the_plain_prompt_shows_saboteur2_and_takes_its_moves():
 
 
 def test_the_plain_prompt_shows_the_steal_phase():
-    from saboteur_p2p.net.agents import describe_view
-
     from test_client_controller import find2
+
+    from saboteur_p2p.net.agents import describe_view
 
     state = find2(lambda s: s.phase.value == "steal")
     lines = describe_view(state.view_for(state.current), [f"p{i}" for i in range(state.players)])

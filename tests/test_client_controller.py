@@ -1,7 +1,7 @@
 """The client's controller and agent without a terminal: keys and commands become checked moves."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -100,7 +100,9 @@ def test_picking_a_path_card_highlights_the_engines_legal_cells_and_enter_places
     ctl.pick(i)
     focus = ctl.focus()
     card = focus.items[i].card
-    expected = {a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card and not a.turned}
+    expected = {
+        a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card and not a.turned
+    }
     assert focus.marks.legal == expected and expected
     assert ctl.ui.cursor in expected  # the cursor jumped to a legal cell
     assert focus.option_legal is True and focus.marks.preview_legal
@@ -162,11 +164,11 @@ def test_typed_moves_are_checked_with_the_engine_before_they_are_sent():
 
 def test_completion_offers_the_legal_moves_and_the_commands():
     state = find(lambda s: holding(s, is_path))
-    agent, node, ctl = seated(state)
+    _agent, _node, ctl = seated(state)
     paths = ctl.completions("path ")
     assert paths and set(paths) == {str(a) for a in state.legal_actions() if isinstance(a, PlacePath)}
     assert "say " in ctl.completions("s") and "pass" in " ".join(ctl.completions("pa"))
-    other, _, waiting = seated(state, (state.current + 1) % state.players)
+    _other, _, waiting = seated(state, (state.current + 1) % state.players)
     assert "path " in waiting.completions("pa")  # not our move: the verbs only
 
 
@@ -187,7 +189,7 @@ def test_a_break_card_chooses_a_player_with_the_arrows():
 
 def test_a_map_card_targets_a_goal_and_the_cursor_shows_it():
     state = find(lambda s: holding(s, action_of(ActionKind.MAP)))
-    agent, node, ctl = seated(state)
+    _agent, _node, ctl = seated(state)
     ctl.pick(index_of(ctl, action_of(ActionKind.MAP)))
     focus = ctl.focus()
     slot = int(focus.option.split()[1])
@@ -244,14 +246,14 @@ def test_the_reacher_turns_a_stone():
 def test_a_move_out_of_turn_is_refused_with_whose_move_it_is():
     state = find(lambda s: s.phase.value == "play")
     waiting = (state.current + 1) % state.players
-    agent, node, ctl = seated(state, waiting)
+    _agent, _node, ctl = seated(state, waiting)
     assert not ctl.command(str(state.legal_actions()[0]))
     assert ctl.ui.message == f"not your move: waiting for p{state.current} (seat {state.current})"
 
 
 def test_a_late_move_is_never_played_at_a_later_decision():
     state = find(lambda s: s.phase.value == "play")
-    agent, node, ctl = seated(state)
+    agent, node, _ctl = seated(state)
     old = agent.snapshot().decision
     agent.heard(state)  # a new commit: the next poll makes a new decision
     assert agent.poll_move(node) is None
@@ -262,7 +264,7 @@ def test_a_late_move_is_never_played_at_a_later_decision():
 
 def test_chat_help_quit_and_legal_commands():
     state = find(lambda s: s.phase.value == "play")
-    agent, node, ctl = seated(state)
+    agent, _node, ctl = seated(state)
     assert ctl.command("say the treasure is south")
     assert agent.poll_chat() == "the treasure is south"
     assert ctl.command("help") and ctl.ui.help_open
@@ -278,7 +280,7 @@ def test_chat_help_quit_and_legal_commands():
 ])
 def test_away_and_back_come_from_the_sessions_lines(line: str, away: set[int], back: set[int]):
     state = find(lambda s: s.phase.value == "play")
-    agent, node, ctl = seated(state)
+    agent, _node, _ctl = seated(state)
     agent.say("p2 is away (no word for 3 s); the table waits up to 120 s")
     agent.say(line)
     snap = agent.snapshot()
@@ -326,7 +328,7 @@ def test_a_theft_is_played_in_front_of_yourself():
 @pytest.mark.parametrize("kind", [ActionKind.FREE, ActionKind.HANDS_OFF])
 def test_free_and_hands_off_choose_a_player_the_card_helps(kind: ActionKind):
     state = find2(can_play_on(kind))
-    agent, node, ctl = seated(state)
+    _agent, _node, ctl = seated(state)
     ctl.pick(index_of(ctl, action_of(kind)))
     focus = ctl.focus()
     legal = {str(a) for a in state.legal_actions() if isinstance(a, PlayOn) and a.kind is kind}
@@ -382,7 +384,9 @@ def test_a_ladder_goes_where_the_engine_says_off_the_frontier():
     card = ctl.items(ctl.snapshot())[i].card
     ctl.pick(i)
     focus = ctl.focus()
-    expected = {a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card and not a.turned}
+    expected = {
+        a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card and not a.turned
+    }
     assert focus.marks.legal == expected and expected - set(state.board.frontier)
     assert focus.marks.preview_card == card
     off = sorted(expected - set(state.board.frontier))[0]
@@ -425,7 +429,7 @@ def test_saboteur2_typed_commands_complete_and_are_checked():
 
 def test_marking_is_for_saboteur2_only():
     state = find(lambda s: s.phase.value == "play")
-    agent, node, ctl = seated(state)
+    _agent, _node, ctl = seated(state)
     ctl.pick(0)
     ctl.mark()
     assert "only in Saboteur 2" in ctl.ui.message and ctl.focus().marked == ()
@@ -434,7 +438,7 @@ def test_marking_is_for_saboteur2_only():
 def test_an_inspection_and_the_gold_of_a_round_reach_the_log():
     state = find2(lambda s: s.phase.value == "play" and bool(s.known_roles(s.current)) and s.round == 2)
     seat = state.current
-    agent, node, ctl = seated(state)
+    agent, _node, _ctl = seated(state)
     private = [line.text for line in agent.log_lines() if line.kind is LogKind.PRIVATE]
     for other, role in state.known_roles(seat).items():
         assert f"your inspection: p{other} is a {role.value}" in private

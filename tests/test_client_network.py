@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_client_app import ENTER, Harness, play_out
+
 from saboteur_p2p.client.agent import ClientAgent
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.play import host_table
 from saboteur_p2p.net.session import Outcome, SessionResult
 from saboteur_p2p.rules import GameConfig
-
-from test_client_app import ENTER, Harness, play_out
 
 
 def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp_path: Path):

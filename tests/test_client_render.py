@@ -7,18 +7,24 @@ from dataclasses import replace
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from test_client_controller import find, find2, seated
 
 from saboteur_p2p.client.app import COLOUR_STYLE, MONO_STYLE, ClientApp
 from saboteur_p2p.client.controller import Controller
 from saboteur_p2p.client.maze import (
-    MazeMarks, card_marks, cell_rows, face_down_goal_rows, mini_card_rows, mini_rows, render_maze, tile_rows,
+    MazeMarks,
+    card_marks,
+    cell_rows,
+    face_down_goal_rows,
+    mini_card_rows,
+    mini_rows,
+    render_maze,
+    tile_rows,
 )
 from saboteur_p2p.client.model import ROLE_SHORT, Item, ItemKind
 from saboteur_p2p.client.render import render_hand, render_info, render_players, render_ranking
 from saboteur_p2p.rules import ActionCard, ActionKind, Board, Door, PathCard, PathKind, Role
-from saboteur_p2p.rules.cards import E, N, S, START, STONE_NW, TREASURE, W, mask_from_letters
-
-from test_client_controller import find, find2, seated
+from saboteur_p2p.rules.cards import START, STONE_NW, TREASURE, E, N, S, W, mask_from_letters
 
 
 def tunnel(*segments: str) -> PathCard:
@@ -70,7 +76,7 @@ def test_the_maze_pans_to_follow_the_cursor_when_it_outgrows_the_panel():
     header = text(west).splitlines()[0]
     assert "-1" in header and header.rstrip().endswith("▶")
     # panning keeps the origin while the cursor stays in view
-    again, same = render_maze(board, {}, MazeMarks(cursor=(2, 0)), 53, 16, origin)
+    _again, same = render_maze(board, {}, MazeMarks(cursor=(2, 0)), 53, 16, origin)
     assert same == origin
 
 
@@ -90,7 +96,7 @@ def test_the_maze_shows_coordinates_goals_legal_cells_and_a_preview():
 
 def test_the_players_panel_shows_turn_hands_broken_tools_roles_and_connection():
     state = find(lambda s: any(s.broken[p] for p in range(s.players)))
-    agent, node, ctl = seated(state)
+    agent, _node, _ctl = seated(state)
     agent.say("p1 is away (no word for 3 s); the table waits up to 120 s")
     snap = agent.snapshot()
     view = snap.view
@@ -109,7 +115,7 @@ def test_the_players_panel_shows_turn_hands_broken_tools_roles_and_connection():
 
 def test_the_ranking_at_the_end_of_the_game():
     state = find(lambda s: s.phase.value == "play")
-    agent, node, ctl = seated(state, 0)
+    agent, _node, _ctl = seated(state, 0)
     snap = agent.snapshot()
     snap = replace(snap, view=snap.view._replace(scores=(3, 7, 7, 0, 2), phase="game-over"))
     lines = render_ranking(snap).splitlines()
@@ -121,7 +127,7 @@ def test_the_ranking_at_the_end_of_the_game():
 
 
 def screen_of(state, width: int, height: int, pick: int | None = None) -> tuple[str, ClientApp]:
-    agent, node, ctl = seated(state)
+    agent, _node, _ctl = seated(state)
     with create_pipe_input() as pipe:
         app = ClientApp(agent, input=pipe, output=DummyOutput())
         if pick is not None:
@@ -131,7 +137,7 @@ def screen_of(state, width: int, height: int, pick: int | None = None) -> tuple[
 
 def test_the_80x24_screen_has_the_maze_the_hand_and_the_players():
     state = find(lambda s: s.phase.value == "play" and len(s.hands[s.current]) == 6)
-    screen, app = screen_of(state, 80, 24, pick=0)
+    screen, _app = screen_of(state, 80, 24, pick=0)
     lines = screen.splitlines()
     assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
     assert "YOUR MOVE: play a card" in lines[0] and "? help" in lines[0]
@@ -157,14 +163,17 @@ def test_a_bigger_screen_gives_the_maze_and_the_log_more_room():
     small, _ = screen_of(state, 80, 24)
     big, _ = screen_of(state, 132, 43)
     assert len(big.splitlines()) == 43 and max(len(line) for line in big.splitlines()) > 100
-    count = lambda screen: sum(1 for line in screen.splitlines() if re.search(r"P\d \w", line))
+
+    def count(screen: str) -> int:
+        return sum(1 for line in screen.splitlines() if re.search(r"P\d \w", line))
+
     assert count(big) > count(small)  # more of the log shows
     assert big.count("│") > small.count("│")
 
 
 def test_no_color_gives_a_monochrome_style(monkeypatch):
     state = find(lambda s: s.phase.value == "play")
-    agent, node, ctl = seated(state)
+    agent, _node, _ctl = seated(state)
     with create_pipe_input() as pipe:
         coloured = ClientApp(agent, input=pipe, output=DummyOutput())
         monkeypatch.setenv("NO_COLOR", "1")
@@ -224,7 +233,7 @@ def test_doors_are_coloured_and_marked_for_no_color():
 
 def test_the_hand_strip_names_the_saboteur2_cards():
     state = find2(lambda s: s.phase.value == "play")
-    agent, node, ctl = seated(state)
+    agent, _node, ctl = seated(state)
     cards = [card2("S", ladder=True), card2("NS", door=Door.GREEN), card2("N", crystals=1), card2("NS", "EW"),
              ActionCard(ActionKind.TRAPPED), ActionCard(ActionKind.HANDS_OFF), ActionCard(ActionKind.SWAP_HATS)]
     labels = [Item(ItemKind.PATH if isinstance(c, PathCard) else ItemKind.ACTION, 90 + i, c).label() for i, c in enumerate(cards)]
@@ -244,7 +253,7 @@ def test_the_hand_strip_names_the_saboteur2_cards():
 def test_the_players_panel_in_saboteur2():
     state = find2(lambda s: s.phase.value == "play" and any(s.trapped) and any(s.thefts) and bool(s.known_roles(s.current)))
     seat = state.current
-    agent, node, ctl = seated(state)
+    agent, _node, ctl = seated(state)
     snap = agent.snapshot()
     lines = text(render_players(snap, ctl.focus(), 40)).splitlines()
     assert all(len(line) <= 40 for line in lines)

@@ -45,7 +45,8 @@ def test_commit_and_check_reveal() -> None:
     assert not check_reveal(commitment, value, bytes(32), *CONTEXT)
     assert not check_reveal(commitment, value, nonce, *CONTEXT[:2], 2)
     assert not check_reveal(commitment, value, nonce)
-    for bad in [(None, value, nonce), (commitment, "text", nonce), (commitment, value, nonce[:5]), (commitment[:31], value, nonce)]:
+    bads = [(None, value, nonce), (commitment, "text", nonce), (commitment, value, nonce[:5]), (commitment[:31], value, nonce)]
+    for bad in bads:
         assert not check_reveal(*bad, *CONTEXT)
 
 

@@ -12,10 +12,10 @@ from saboteur_p2p.rules import (
     TrustedDealer,
     edition_named,
     edition_names,
+    editions,
     register,
 )
 from saboteur_p2p.rules import cards as C
-from saboteur_p2p.rules import editions
 from saboteur_p2p.rules.serialize import state_from_data, state_to_data
 
 

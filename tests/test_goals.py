@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest import S_, D, build, place_text, snapshot
 
 from saboteur_p2p.rules import GoalRevealed, IllegalActionError, OrientStone, PlacePath, RoundEnded
-from saboteur_p2p.rules.cards import N, S, W, STONE_NE, STONE_NW, TREASURE
+from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE, N, S, W
 from saboteur_p2p.rules.state import Phase, Winners
-
-from conftest import D, S_, build, place_text, snapshot
 
 CORRIDOR = {(x, 0): "WE" for x in range(1, 7)}          # start to (6,0); (7,0) is W of the middle goal
 LOW_CORRIDOR = {(0, 1): "NS", **{(x, 2): "WE" for x in range(1, 8)}, (0, 2): "NE"}  # to (7,2), W of the south goal

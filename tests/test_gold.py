@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import pytest
+from conftest import MAP, S_, D, build, place_text, snapshot
 
 from saboteur_p2p.rules import IllegalActionError, KeepGold, TakeGold
 from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE
 from saboteur_p2p.rules.events import GoalRevealed, GoldReceived, RoundEnded
 from saboteur_p2p.rules.gold import gold_choices, saboteur_share
 from saboteur_p2p.rules.state import Phase, Winners
-
-from conftest import MAP, D, S_, build, place_text, snapshot
 
 CORRIDOR = {(x, 0): "WE" for x in range(1, 7)}
 

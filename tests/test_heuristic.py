@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BREAK, MAP, REPAIR, ROCKFALL, D, S_, X, build, hand_card, path
+from conftest import BREAK, MAP, REPAIR, ROCKFALL, S_, D, X, build, hand_card, path
 from heuristic_helpers import CheckedBot, bot_for, choose
-
 from saboteur_bots.heuristic import HeuristicBot
+
 from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import (
     AnyAction,
@@ -107,7 +107,7 @@ def test_heuristic_earns_clearly_more_gold_than_random():
         lineup = ["heuristic" if (seat + seed) % 2 == 0 else "random" for seat in range(5)]
         record = play_game(config, lineup, seed=seed, record_actions=False)
         assert record.incidents == []
-        for name, score in zip(lineup, record.scores):
+        for name, score in zip(lineup, record.scores, strict=True):
             gold[name].append(score)
     heuristic = sum(gold["heuristic"]) / len(gold["heuristic"])
     random_ = sum(gold["random"]) / len(gold["random"])

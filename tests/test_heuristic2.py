@@ -1,7 +1,8 @@
 """The heuristic bot in Saboteur 2: legal play at every table size, strength, and scenarios."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import heuristic_helpers
 import pytest
@@ -111,7 +112,7 @@ def test_heuristic_earns_clearly_more_gold_than_random_in_saboteur2():
         lineup = ["heuristic" if (seat + seed) % 2 == 0 else "random" for seat in range(5)]
         record = play_game(config, lineup, seed=seed, time_limit=None, record_actions=False)
         assert record.incidents == []
-        for name, score in zip(lineup, record.scores):
+        for name, score in zip(lineup, record.scores, strict=True):
             gold[name].append(score)
     heuristic = sum(gold["heuristic"]) / len(gold["heuristic"])
     random_ = sum(gold["random"]) / len(gold["random"])

@@ -1,7 +1,9 @@
 """The signed hash-chained log: decoding untrusted records, verification, equivocation, files."""
 from __future__ import annotations
 
+import contextlib
 import random
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +48,7 @@ class Table:
 
     def __init__(self) -> None:
         self.verifier = LogVerifier(GAME, KEYS)
-        self.seq = {seat: 0 for seat in KEYS}
+        self.seq = dict.fromkeys(KEYS, 0)
 
     def entry(
         self,
@@ -93,7 +95,7 @@ def test_valid_chain_from_three_peers_is_accepted() -> None:
     assert verifier.entries == entries
     assert verifier.head == entries[-1].hash
     assert entries[0].prev == GENESIS
-    assert all(b.prev == a.hash for a, b in zip(entries, entries[1:]))
+    assert all(b.prev == a.hash for a, b in pairwise(entries))
     assert [verifier.next_seq(seat) for seat in range(3)] == [4, 3, 3]
     assert verifier.proofs == []
 
@@ -244,8 +246,12 @@ MALFORMED = {
     "too deep": signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", nested(MAX_BODY_DEPTH + 1)]),
     "deeper than msgpack's stack": msgpack.packb([b"\x97" + b"\x91" * 5000 + b"\xc0", bytes(64)], use_bin_type=True),
     "ext type": signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", msgpack.ExtType(5, b"abc")]),
-    "int map key": msgpack.packb([msgpack.packb([1, GAME, 0, 0, GENESIS, "play", {1: 2}], use_bin_type=True), bytes(64)], use_bin_type=True),
-    "invalid utf-8": msgpack.packb([b"\x97\x01\xc4\x20" + GAME + b"\x00\x00\xc4\x20" + GENESIS + b"\xa2\xff\xfe\xc0", bytes(64)], use_bin_type=True),
+    "int map key": msgpack.packb(
+        [msgpack.packb([1, GAME, 0, 0, GENESIS, "play", {1: 2}], use_bin_type=True), bytes(64)], use_bin_type=True
+    ),
+    "invalid utf-8": msgpack.packb(
+        [b"\x97\x01\xc4\x20" + GAME + b"\x00\x00\xc4\x20" + GENESIS + b"\xa2\xff\xfe\xc0", bytes(64)], use_bin_type=True
+    ),
     "non-canonical int": msgpack.packb(
         [b"\x97\x01\xc4\x20" + GAME + b"\xcc\x00\x00\xc4\x20" + GENESIS + b"\xa4play\xc0", bytes(64)], use_bin_type=True
     ),
@@ -310,19 +316,15 @@ FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 @settings(FUZZ, max_examples=500)
 @given(st.binary(max_size=300))
 def test_fuzz_random_bytes(data: bytes) -> None:
-    try:
+    with contextlib.suppress(MalformedRecord):
         decode_record(data)
-    except MalformedRecord:
-        pass
 
 
 @FUZZ
 @given(msgpack_values)
 def test_fuzz_random_msgpack_record(value: Any) -> None:
-    try:
+    with contextlib.suppress(MalformedRecord):
         decode_record(msgpack.packb(value, use_bin_type=True))
-    except MalformedRecord:
-        pass
 
 
 VALID_FIELDS = [PROTOCOL_VERSION, GAME, 1, 2, GENESIS, "play"]
@@ -330,7 +332,10 @@ VALID_FIELDS = [PROTOCOL_VERSION, GAME, 1, 2, GENESIS, "play"]
 
 @FUZZ
 @given(
-    st.tuples(*(st.just(v) | msgpack_values for v in VALID_FIELDS), msgpack_values).map(list) | st.lists(msgpack_values, max_size=9),
+    (
+        st.tuples(*(st.just(v) | msgpack_values for v in VALID_FIELDS), msgpack_values).map(list)
+        | st.lists(msgpack_values, max_size=9)
+    ),
     st.binary(min_size=62, max_size=66),
 )
 def test_fuzz_random_entry_fields(fields: list[Any], signature: bytes) -> None:
@@ -358,10 +363,8 @@ def test_fuzz_mutated_valid_records(data: st.DataObject) -> None:
     except MalformedRecord:
         return
     verifier = LogVerifier(GAME, KEYS)
-    try:
+    with contextlib.suppress(LogViolation):
         verifier.append(entry)
-    except LogViolation:
-        pass
 
 
 # -- the log file ----------------------------------------------------------------------

@@ -9,6 +9,7 @@ test_proofs and test_session_cheats check those).  The long tables are marked ``
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -16,11 +17,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import pytest
+from net_doubles import TRICKS, DoubleRun, out_of_turn, start_double
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import TruncatedLog, read_log
@@ -28,8 +30,6 @@ from saboteur_p2p.net.lobby import SeatInfo, Table
 from saboteur_p2p.net.session import Outcome, Session
 from saboteur_p2p.net.wire import seal
 from saboteur_p2p.rules import GameConfig
-
-from net_doubles import TRICKS, DoubleRun, out_of_turn, start_double
 
 #: Bounds on a 3-seat game (5-10 s on two cores) and a 10-seat game (35-70 s).
 SMALL_GAME = 90.0
@@ -79,7 +79,9 @@ class Processes:
         command = [sys.executable, "-m", "saboteur_p2p", *args]
         output = self.root / f"{name}.out"
         with open(output, "ab") as out:
-            proc = subprocess.Popen(command, cwd=self.root, env=env, stdin=stdin, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            proc = subprocess.Popen(
+                command, cwd=self.root, env=env, stdin=stdin, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
         peer = Peer(name, command, output, proc)
         self.started.append(peer)
         return peer
@@ -90,16 +92,12 @@ class Processes:
 
     def kill_all(self) -> None:
         for peer in self.started:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(peer.proc.pid, signal.SIGKILL)  # the peer and the bot peers it spawned
-            except ProcessLookupError:
-                pass
             if peer.proc.stdin is not None:
                 peer.proc.stdin.close()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 peer.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
 
 
 @pytest.fixture
@@ -121,8 +119,10 @@ def host_args(port: int, seats: int, bots: int = 0, wait: float = 60, log_dir: s
 
 
 def join_args(port: int, name: str, wait: float = 60, bot: str | None = "random") -> list[str]:
-    args = ["join", f"127.0.0.1:{port}", "--name", name, "--log-dir", name, "--identity", f"{name}.identity", "--wait", str(wait), "--quiet",
-            "--shuffle-rounds", SHUFFLE_ROUNDS]
+    args = [
+        "join", f"127.0.0.1:{port}", "--name", name, "--log-dir", name, "--identity", f"{name}.identity",
+        "--wait", str(wait), "--quiet", "--shuffle-rounds", SHUFFLE_ROUNDS,
+    ]
     return args + (["--bot", bot] if bot else [])
 
 
@@ -169,9 +169,9 @@ def verify(*logs: Path) -> list[str]:
     """``saboteur-p2p verify`` on each log (two at a time); asserts it accepts each; returns its verdicts."""
     verdicts = []
     for i in range(0, len(logs), 2):
-        runs = [subprocess.Popen([sys.executable, "-m", "saboteur_p2p", "verify", str(log)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-                for log in logs[i:i + 2]]
-        for log, run in zip(logs[i:i + 2], runs):
+        commands = [[sys.executable, "-m", "saboteur_p2p", "verify", str(log)] for log in logs[i:i + 2]]
+        runs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for command in commands]
+        for log, run in zip(logs[i:i + 2], runs, strict=True):
             try:
                 out, _ = run.communicate(timeout=60)
             except subprocess.TimeoutExpired:
@@ -195,7 +195,8 @@ def assert_same_log(logs: list[Path]) -> None:
 def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> str:
     """The host and its bot peers finished with the same scores, and the same log that verify accepts."""
     assert host.wait(LARGE_GAME) == 0, host.text()
-    results = [host.last_line()] + [(log_dir / f"random-{i}" / "output.txt").read_text().strip().splitlines()[-1] for i in range(1, seats)]
+    bot_outputs = [(log_dir / f"random-{i}" / "output.txt").read_text() for i in range(1, seats)]
+    results = [host.last_line()] + [text.strip().splitlines()[-1] for text in bot_outputs]
     assert results[0].startswith("game over. nuggets: "), results[0]
     assert set(results) == {results[0]}, results  # every bot peer printed the same result: it finished (exit 0)
     logs = game_logs(log_dir)
@@ -229,7 +230,7 @@ def three_seat_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 @pytest.mark.xdist_group("three-seat-game")  # under pytest-xdist --dist loadgroup: one worker plays the shared game
 def test_three_bot_peers_finish_three_rounds_with_one_log(three_seat_game: tuple[Path, str]) -> None:
     """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, identical logs, verify accepts each."""
-    log_dir, verdict = three_seat_game
+    _log_dir, verdict = three_seat_game
     assert verdict.startswith("OK: ")
 
 
@@ -275,11 +276,11 @@ def test_a_saboteur2_table_of_three_peers_finishes_and_refuses_a_base_game_joine
     """A Saboteur 2 host, a bot peer it spawns and one joiner play 3 rounds to the end; a joiner
     that asks for the base game is refused in the lobby and takes no seat."""
     port = free_port()
-    host = processes.start("host", host_args(port, 3, bots=1) + ["--edition", "saboteur2"])
-    wrong = processes.start("wrong", join_args(port, "wrong") + ["--edition", "base"])
+    host = processes.start("host", [*host_args(port, 3, bots=1), "--edition", "saboteur2"])
+    wrong = processes.start("wrong", [*join_args(port, "wrong"), "--edition", "base"])
     assert wrong.wait(SMALL_GAME) == 2, wrong.text()
     assert "this table plays the saboteur2 edition, not base" in wrong.text()
-    right = processes.start("right", join_args(port, "right") + ["--edition", "saboteur2"])
+    right = processes.start("right", [*join_args(port, "right"), "--edition", "saboteur2"])
     for peer in (host, right):
         assert peer.wait(SMALL_GAME) == 0, peer.text()
     assert host.last_line() == right.last_line() and host.last_line().startswith("game over. nuggets: ")
@@ -346,7 +347,9 @@ def test_peer_that_never_returns_ends_the_game_for_the_others(processes: Process
 # -- a misbehaving peer ------------------------------------------------------------------
 
 
-def start_table_with_double(processes: Processes, tmp_path: Path, trick_name: str, human: bool = False) -> tuple[Peer, Peer, DoubleRun]:
+def start_table_with_double(
+    processes: Processes, tmp_path: Path, trick_name: str, human: bool = False
+) -> tuple[Peer, Peer, DoubleRun]:
     """A host process, one joiner process (a bot, or a person who never types) and the double."""
     port = free_port()
     host = processes.start("host", host_args(port, 3), verbose=True)
@@ -416,11 +419,16 @@ def test_cheating_double_is_named_to_everyone(processes: Processes, tmp_path: Pa
     assert double.result is not None and double.result.outcome is Outcome.CHEATER and double.result.culprit == double.seat
     for peer in (host, joiner):
         text = peer.text()
-        assert re.search(rf"double \(seat {double.seat}\) broke the protocol: {rule}: |stopped the game: double broke the protocol \({rule}: ", text), text
+        pattern = (
+            rf"double \(seat {double.seat}\) broke the protocol: {rule}: "
+            rf"|stopped the game: double broke the protocol \({rule}: "
+        )
+        assert re.search(pattern, text), text
         log = only_log(tmp_path / peer.name)
         (verdict,) = verify(log)
         due = double.seat if trick == "illegal-action" else seat_of(only_log(tmp_path / "human"))
-        assert verdict.startswith("OK so far: ") and verdict.endswith(f"the next record was due from seat {due} (action)"), verdict
+        assert verdict.startswith("OK so far: "), verdict
+        assert verdict.endswith(f"the next record was due from seat {due} (action)"), verdict
 
 
 def test_a_connection_is_known_by_the_seat_that_signs_on_it(tmp_path: Path) -> None:
@@ -429,19 +437,26 @@ def test_a_connection_is_known_by_the_seat_that_signs_on_it(tmp_path: Path) -> N
     on it, so garbage sent on it later is still pinned on that seat (found by the tests above,
     which failed now and then under load)."""
     identities = [Identity.generate() for _ in range(3)]
-    seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities))
+    seats = tuple(
+        SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
+    )
     said: list[str] = []
-    session = Session(Table(bytes(range(32)), GameConfig(3), 2, seats), identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
-    session._handle(b"connection", seal(identities[2], "ping", {"game_id": bytes(range(32)), "seat": 2, "records": 0, "away": []}))
+    table = Table(bytes(range(32)), GameConfig(3), 2, seats)
+    session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
+    ping = seal(identities[2], "ping", {"game_id": bytes(range(32)), "seat": 2, "records": 0, "away": []})
+    session._handle(b"connection", ping)
     session._handle(b"connection", b"\xc1")
     assert said == ["dropped a bad message from seat 2 (s2): not msgpack: FormatError"]
 
 
 def _session_for_tests(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
     identities = [Identity.generate() for _ in range(3)]
-    seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities))
+    seats = tuple(
+        SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
+    )
     said: list[str] = []
-    session = Session(Table(bytes(range(32)), GameConfig(3), 2, seats), identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
+    table = Table(bytes(range(32)), GameConfig(3), 2, seats)
+    session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
     return session, identities, said
 
 

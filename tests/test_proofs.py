@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from saboteur_p2p.crypto.group import IDENTITY, L, G, add, base_mul, hash_to_point, mul, scalar_from_int
+from saboteur_p2p.crypto.group import IDENTITY, G, L, add, base_mul, hash_to_point, mul, scalar_from_int
 from saboteur_p2p.crypto.proofs import (
     Context,
     open_sealed_share,
@@ -169,7 +169,15 @@ def test_a_sealed_share_proof_of_another_prover_or_key_fails(x, y, z, C1, ctx, s
 
 
 @settings(max_examples=60, deadline=None)
-@given(x=scalars, y=scalars, C1=points, ctx=contexts, proof=st.tuples(junk, junk, junk), bad=st.sampled_from(BAD_POINTS), where=st.integers(0, 4))
+@given(
+    x=scalars,
+    y=scalars,
+    C1=points,
+    ctx=contexts,
+    proof=st.tuples(junk, junk, junk),
+    bad=st.sampled_from(BAD_POINTS),
+    where=st.integers(0, 4),
+)
 def test_random_bytes_and_invalid_points_never_verify_as_a_sealed_share(x, y, C1, ctx, proof, bad, where):
     X, R = base_mul(x), base_mul(y)
     E1, E2, honest = seal_share(x, X, C1, R, ctx, rand_of(0))

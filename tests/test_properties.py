@@ -5,6 +5,7 @@ import dataclasses
 import random
 from typing import Any
 
+from conftest import shuffle_hidden, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,8 +32,6 @@ from saboteur_p2p.rules import (
 from saboteur_p2p.rules import cards as C
 from saboteur_p2p.rules.dealer import Deck
 from saboteur_p2p.rules.state import Phase
-
-from conftest import shuffle_hidden, snapshot
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])

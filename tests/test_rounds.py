@@ -4,14 +4,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from conftest import MAP, ROCKFALL, S_, D, build, finish_gold, place_text, random_game
 
 from saboteur_p2p.rules import GOAL_CELLS, GameConfig, GameEnded, RoundEnded, RoundStarted
 from saboteur_p2p.rules import cards as C
 from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE, Tool
 from saboteur_p2p.rules.dealer import Deck
 from saboteur_p2p.rules.state import Phase, Winners
-
-from conftest import MAP, ROCKFALL, D, S_, build, finish_gold, place_text, random_game
 
 CORRIDOR = {(x, 0): "WE" for x in range(1, 7)}
 ROLES4 = [D, D, S_, D]
@@ -117,7 +116,8 @@ def test_round_results_record_winners_roles_and_cards():
     result = state.results[0]
     assert result.round == 1 and result.winners is Winners.SABOTEURS
     assert result.roles == (D, S_, D) and result.gold_cards == (0, 4, 0)
-    assert next(e for e in state.events if isinstance(e, RoundEnded)).to_data()["roles"] == ["gold-digger", "saboteur", "gold-digger"]
+    ended = next(e for e in state.events if isinstance(e, RoundEnded))
+    assert ended.to_data()["roles"] == ["gold-digger", "saboteur", "gold-digger"]
 
 
 # -- the end of the game -------------------------------------------------------------------------

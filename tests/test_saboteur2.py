@@ -7,18 +7,21 @@ handle names the face the dealer reveals, and the maze is laid card by card.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
+from conftest import BREAK, MAP, REPAIR, ROCKFALL, build2, path
+from conftest import hand_card as held
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
-    CardPlayed,
-    GoalRevealed,
     Board,
+    CardPlayed,
     Clear,
     Game,
     GameConfig,
+    GoalRevealed,
     IllegalActionError,
     InvalidActionError,
     Pass,
@@ -38,9 +41,6 @@ from saboteur_p2p.rules.dealer import Deck
 from saboteur_p2p.rules.saboteur2 import Saboteur2State
 from saboteur_p2p.rules.serialize import state_to_data
 from saboteur_p2p.rules.state import Phase
-
-from conftest import BREAK, MAP, REPAIR, ROCKFALL, build2, path
-from conftest import hand_card as held
 
 B, G, BOSS, PROF, GEO, SAB = (
     Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.BOSS, Role.PROFITEER, Role.GEOLOGIST, Role.SABOTEUR,
@@ -340,7 +340,7 @@ def test_a_ladder_opens_a_way_round_a_door():
     cards = line("WE", BLUE_EW, "ESW", "WE")
     assert board_of(cards).open_ways((4, 0)) == Ways(True, False, False)
     # a ladder under (3,0) is a source of its own: from it the way to (4,0) has no door
-    assert board_of(cards + [((3, 1), (LADDER_NS, False))]).open_ways((4, 0)) == Ways(True, True, True)
+    assert board_of([*cards, ((3, 1), (LADDER_NS, False))]).open_ways((4, 0)) == Ways(True, True, True)
 
 
 def test_doors_never_affect_placement():
@@ -355,7 +355,7 @@ def test_doors_never_affect_placement():
 
 
 def test_a_door_does_not_stop_the_goal_from_being_reached():
-    maze = CORRIDOR[:2] + [((3, 0), (BLUE_EW, False)), ((4, 0), (GREEN_EW, False))] + CORRIDOR[4:]
+    maze = [*CORRIDOR[:2], ((3, 0), (BLUE_EW, False)), ((4, 0), (GREEN_EW, False)), *CORRIDOR[4:]]
     state = corridor_state(0, [B, G, BOSS, PROF, GEO], maze=maze, rounds=1)
     state.play(PlacePath(held(state, 0, "WE"), 7, 0))
     result = state.results[0]
@@ -433,11 +433,11 @@ def test_swap_your_hand_then_only_the_other_player_draws():
     card = held(state, 0, SWAP_HAND)
     refused(state, PlayOn(ActionKind.SWAP_HAND, 0, card), "another player")
     state.play(PlayOn(ActionKind.SWAP_HAND, 1, card))
-    assert sorted(state.hands[1]) == sorted(mine + [top])  # the other player draws one card...
+    assert sorted(state.hands[1]) == sorted([*mine, top])  # the other player draws one card...
     assert sorted(state.hands[0]) == sorted(theirs)  # ...and the player of the card none (RULES.md 8)
     assert state.draw_pile == [second]
     assert {h for h, _ in state.view_for(0).hand} == set(theirs)
-    assert {h for h, _ in state.view_for(1).hand} == set(mine + [top])
+    assert {h for h, _ in state.view_for(1).hand} == {*mine, top}
     assert card in state.discards
 
 
@@ -642,7 +642,7 @@ def test_after_the_treasure_the_next_round_starts_left_of_the_finder():
 # -- seed 004's examples played out --------------------------------------------------------------
 
 def test_example_1_played_out_with_the_theft_of_the_untrapped_saboteur():
-    maze = CORRIDOR[:3] + [((4, 0), (BLUE_EW, False))] + CORRIDOR[4:]
+    maze = [*CORRIDOR[:3], ((4, 0), (BLUE_EW, False)), *CORRIDOR[4:]]
     roles = [B, G, G, BOSS, PROF, SAB, SAB]
     state = corridor_state(3, roles, maze=maze, trapped=[6], thefts={5: 10, 6: 20}, pieces=[0] * 7)
     state.play(PlacePath(held(state, 3, "WE"), 7, 0))
@@ -662,7 +662,7 @@ def test_example_1_played_out_with_the_theft_of_the_untrapped_saboteur():
 
 
 def test_example_1_green_digger_connects_and_the_blue_team_still_wins():
-    maze = CORRIDOR[:3] + [((4, 0), (BLUE_EW, False))] + CORRIDOR[4:]
+    maze = [*CORRIDOR[:3], ((4, 0), (BLUE_EW, False)), *CORRIDOR[4:]]
     state = corridor_state(1, [B, G, G, BOSS, PROF, SAB, SAB], maze=maze, trapped=[6])
     state.play(PlacePath(held(state, 1, "WE"), 7, 0))
     assert state.results[0].winners is Winners.BLUE_TEAM
@@ -681,7 +681,7 @@ def test_example_1_saboteurs_win():
 
 
 def test_example_2_played_out():
-    maze = CORRIDOR[:2] + [((3, 0), (CRYSTAL_X, False)), ((4, 0), (CRYSTAL_BRIDGE, False))] + CORRIDOR[4:]
+    maze = [*CORRIDOR[:2], ((3, 0), (CRYSTAL_X, False)), ((4, 0), (CRYSTAL_BRIDGE, False)), *CORRIDOR[4:]]
     roles = [B, G, G, G, PROF, SAB, GEO]
     state = corridor_state(2, roles, maze=maze, thefts={5: 3})
     state.play(PlacePath(held(state, 2, "WE"), 7, 0))

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from conftest import permute_faces, permute_unseen_goals
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,8 +35,6 @@ from saboteur_p2p.rules.dealer import Deck
 from saboteur_p2p.rules.saboteur2 import Saboteur2State
 from saboteur_p2p.rules.serialize import state_from_data, state_to_data
 from saboteur_p2p.rules.state import Phase
-
-from conftest import permute_faces, permute_unseen_goals
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -137,7 +136,7 @@ def shuffle_hidden(state: Saboteur2State, seat: int, rng: random.Random) -> Sabo
         handles = [h for h in handles if h not in seen]
         cards = [decks[Deck.ROLES][h] for h in handles]
         rng.shuffle(cards)
-        for h, card in zip(handles, cards):
+        for h, card in zip(handles, cards, strict=True):
             decks[Deck.ROLES][h] = card
             if h in other.role_faces:
                 other.role_faces[h] = card.role  # type: ignore[union-attr]
@@ -206,7 +205,7 @@ def candidate_plays(state: Saboteur2State, rng: random.Random, count: int) -> li
     for _ in range(count):
         card = rng.choice(hand)
         kind = rng.randrange(5)
-        if kind == 0 or isinstance(state.faces[card], PathCard) and kind == 1:
+        if kind == 0 or (isinstance(state.faces[card], PathCard) and kind == 1):
             x, y = rng.choice(cells)
             out.append(PlacePath(card, x + rng.choice((-1, 0, 1)), y + rng.choice((-1, 0, 1)), rng.random() < 0.5))
         elif kind <= 2:
@@ -365,10 +364,7 @@ def test_checked_play_agrees_with_legal_actions(game):
             if state.phase is Phase.PLAY:
                 candidates += candidate_plays(state, rng, 12)
             for candidate in candidates:
-                if state.phase is Phase.PLAY:
-                    expected = expected_legal(state, candidate, legal_set)
-                else:
-                    expected = candidate in legal_set
+                expected = expected_legal(state, candidate, legal_set) if state.phase is Phase.PLAY else candidate in legal_set
                 if expected:
                     state.clone().play(candidate)
                     continue

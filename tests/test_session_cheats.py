@@ -14,24 +14,13 @@ from __future__ import annotations
 
 import copy
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from saboteur_p2p.crypto.group import G, IDENTITY, Point, add, base_mul, mul, random_scalar, sadd, scalar_from_int, sub
-from saboteur_p2p.crypto.log import EquivocationProof, decode_record, make_entry
-from saboteur_p2p.crypto.proofs import open_sealed_share, prove_dleq, prove_key, seal_share
-from saboteur_p2p.crypto.shuffle import open_shadows, reencrypt
-from saboteur_p2p.protocol.dealer import RevealNeed
-from saboteur_p2p.protocol.local import LocalGame, step
-from saboteur_p2p.protocol.messages import Shares
-from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
-from saboteur_p2p.rules import Deck, GameConfig
-from saboteur_p2p.rules.cards import PathCard
-
 from protocol_helpers import (
     Verdicts,
     copy_game,
@@ -43,6 +32,17 @@ from protocol_helpers import (
     seeded_game,
     signed_record,
 )
+
+from saboteur_p2p.crypto.group import IDENTITY, G, Point, add, base_mul, mul, random_scalar, sadd, scalar_from_int, sub
+from saboteur_p2p.crypto.log import EquivocationProof, decode_record, make_entry
+from saboteur_p2p.crypto.proofs import open_sealed_share, prove_dleq, prove_key, seal_share
+from saboteur_p2p.crypto.shuffle import open_shadows, reencrypt
+from saboteur_p2p.protocol.dealer import RevealNeed
+from saboteur_p2p.protocol.local import LocalGame, step
+from saboteur_p2p.protocol.messages import Shares
+from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
+from saboteur_p2p.rules import Deck, GameConfig
+from saboteur_p2p.rules.cards import PathCard
 
 CONFIG = GameConfig(3, rounds=1)
 SHUFFLE_ROUNDS = 4
@@ -228,7 +228,8 @@ def _public_share_with_the_proof_for_another_card(game: LocalGame, body: dict[st
     c1, _ = cheater.dealer.ciphertext(need.card)
     other = RevealNeed((need.card[0], need.card[1], need.card[2] + 1), None)
     assert cheater.secret is not None
-    e, s = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], cheater._share_ctx(other, 1, None), seeded_bytes(4))
+    ctx = cheater._share_ctx(other, 1, None)
+    e, s = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], ctx, seeded_bytes(4))
     body["public"][0][2:] = [e, s]
 
 
@@ -266,7 +267,8 @@ def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
     need = RevealNeed((card[0], Deck(card[1]), card[2]), frozenset(body["sealed"][0][1]))
     c1, _ = cheater.dealer.ciphertext(need.card)
     x = random_scalar(seeded_bytes(5))
-    E1, E2, proof = seal_share(x, base_mul(x), c1, cheater.keys[recipient], cheater._share_ctx(need, 1, recipient), seeded_bytes(6))
+    ctx = cheater._share_ctx(need, 1, recipient)
+    E1, E2, proof = seal_share(x, base_mul(x), c1, cheater.keys[recipient], ctx, seeded_bytes(6))
     body["sealed"][0][3:] = [E1, E2, *proof]
 
 
@@ -356,12 +358,12 @@ def test_a_shuffle_with_too_few_shadows_or_the_wrong_decks_is_refused():
 
 
 def _scalar_changed(game: LocalGame, body: dict[str, Any]) -> None:
-    perm, scalars = body["openings"][0][1][0]
+    _perm, scalars = body["openings"][0][1][0]
     scalars[0] = sadd(scalars[0], scalar_from_int(1))
 
 
 def _permutation_swapped(game: LocalGame, body: dict[str, Any]) -> None:
-    perm, scalars = body["openings"][0][1][0]
+    perm, _scalars = body["openings"][0][1][0]
     perm[0], perm[1] = perm[1], perm[0]
 
 
@@ -433,7 +435,7 @@ def test_a_replayed_record_is_refused_without_stopping_the_game():
     verdicts = hear(game, last, sender)
     assert_blamed(game, verdicts, sender, "sequence", aborts=False)
     node = game.nodes[mover]
-    assert hear(game, node.move(path_first(mover, node)), mover) == {s: None for s in judges(game, mover)}
+    assert hear(game, node.move(path_first(mover, node)), mover) == dict.fromkeys(judges(game, mover))
 
 
 def test_a_record_from_another_game_is_refused():
@@ -482,7 +484,11 @@ def test_two_moves_signed_for_one_turn_are_proof_of_equivocation_everywhere():
 # == 7. commitments =============================================================================
 
 
-STAND_IN_BODIES: dict[str, dict[str, list[Any]]] = {"reveal": {"values": []}, "open": {"openings": []}, "shares": {"public": [], "sealed": []}}
+STAND_IN_BODIES: dict[str, dict[str, list[Any]]] = {
+    "reveal": {"values": []},
+    "open": {"openings": []},
+    "shares": {"public": [], "sealed": []},
+}
 
 
 @pytest.mark.parametrize("point,speaker", [
@@ -590,11 +596,13 @@ def test_an_honest_move_that_leaves_out_its_card_s_handle_is_not_taken_for_a_che
     mover = expected(game).speaker
     node = game.nodes[mover]
     assert node.state is not None
-    named = next(a for a in node.state.legal_actions() if getattr(a, "card", None) is not None and not str(a).startswith(("path", "pass")))
+    named = next(
+        a for a in node.state.legal_actions() if getattr(a, "card", None) is not None and not str(a).startswith(("path", "pass"))
+    )
     bare = str(named).split(" #")[0]
     record = node.move(bare)
     assert decode_record(record).body["action"] == str(named)
-    assert hear(game, record, mover) == {s: None for s in judges(game, mover)}
+    assert hear(game, record, mover) == dict.fromkeys(judges(game, mover))
 
 
 # == 9. invalid points and keys ====================================================================

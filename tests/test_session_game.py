@@ -6,11 +6,10 @@ play, not the proofs (test_shuffle, test_proofs and test_session_cheats check th
 from __future__ import annotations
 
 import pytest
+from protocol_helpers import opened_decks, seeded_bytes, trusted_replay
 
 from saboteur_p2p.protocol.local import first_move_expected, play_local_game
 from saboteur_p2p.rules import Deck, GameConfig
-
-from protocol_helpers import opened_decks, seeded_bytes, trusted_replay
 
 
 @pytest.mark.slow
@@ -82,7 +81,7 @@ def _deliver_all(game, record, mover):
     from saboteur_p2p.protocol.node import ProtocolViolation
 
     verdicts = {}
-    for seat, node in enumerate(game.nodes + [game.spectator]):
+    for seat, node in enumerate([*game.nodes, game.spectator]):
         if seat == mover:
             continue
         try:

@@ -8,20 +8,9 @@ thefts happen early; the whole-game tests use the random bot.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
-
-from saboteur_p2p.cli import main
-from saboteur_p2p.crypto.group import Point, mul, sadd, sub
-from saboteur_p2p.protocol.local import LocalGame, first_move_expected, play_local_game, step
-from saboteur_p2p.protocol.node import IllegalMove, Node
-from saboteur_p2p.protocol.verify import verify_file
-from saboteur_p2p.rules import CardPlayed, Deck, GameConfig
-from saboteur_p2p.rules.actions import PlayOn, Steal
-from saboteur_p2p.rules.cards import ActionKind
-from saboteur_p2p.rules.state import Phase
-
 from protocol_helpers import (
     actions_of,
     copy_game,
@@ -35,6 +24,16 @@ from protocol_helpers import (
     signed_record,
     trusted_replay,
 )
+
+from saboteur_p2p.cli import main
+from saboteur_p2p.crypto.group import Point, mul, sadd, sub
+from saboteur_p2p.protocol.local import LocalGame, first_move_expected, play_local_game, step
+from saboteur_p2p.protocol.node import IllegalMove, Node
+from saboteur_p2p.protocol.verify import verify_file
+from saboteur_p2p.rules import CardPlayed, Deck, GameConfig
+from saboteur_p2p.rules.actions import PlayOn, Steal
+from saboteur_p2p.rules.cards import ActionKind
+from saboteur_p2p.rules.state import Phase
 
 ROLES_IN_DECK = 15
 DRAW_CARDS = 117
@@ -306,7 +305,8 @@ def test_a_seat_s_own_illegal_expansion_move_is_refused_locally():
     node = game.nodes[mover]
     before = (len(node.records), node.seq)
     mine = node.state.hands[mover]
-    for bad in (f"pass {mine[0]},{mine[0]}", f"trapped @{mover} #{mine[0]}", "steal none", f"clear theft with {mine[0]},{mine[1]}"):
+    bads = (f"pass {mine[0]},{mine[0]}", f"trapped @{mover} #{mine[0]}", "steal none", f"clear theft with {mine[0]},{mine[1]}")
+    for bad in bads:
         with pytest.raises(IllegalMove):
             node.move(bad)
     assert node.aborted is None and (len(node.records), node.seq) == before

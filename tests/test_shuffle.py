@@ -110,7 +110,7 @@ def test_a_changed_output_card_fails_exactly_the_challenges_that_open_the_output
 @given(n=st.integers(1, 12), bits=bits_of, seed=st.integers(0, 2**32), extra=st.booleans())
 def test_an_output_deck_with_a_card_dropped_or_added_fails_every_challenge(n, bits, seed, extra):
     deck, output, shadows, witness = shuffled(n, len(bits), seed)
-    changed = output + [output[0]] if extra else output[:-1]
+    changed = [*output, output[0]] if extra else output[:-1]
     with pytest.raises(ShuffleProofError):
         verify_shuffle(deck, changed, shadows, bits, open_shadows(witness, bits), JOINT)
 
@@ -171,11 +171,11 @@ def test_check_deck_refuses_invalid_points_and_wrong_shapes(bad):
     deck = initial_deck(cards(3))
     good = [(base_mul(scalar_from_int(i + 1)), c2) for i, (_, c2) in enumerate(deck)]
     assert check_deck(good, 3, "deck") == good
-    for wrong in ([(bad, good[0][1])] + good[1:], good[:2], good + good[:1], "deck", [good[0][0]] * 3, [(good[0][0],)] * 3):
+    for wrong in ([(bad, good[0][1]), *good[1:]], good[:2], good + good[:1], "deck", [good[0][0]] * 3, [(good[0][0],)] * 3):
         with pytest.raises(ShuffleProofError):
             check_deck(wrong, 3, "deck")
     with pytest.raises(ShuffleProofError):
-        check_deck([(b"short", good[0][1])] + good[1:], 3, "shadow", points=False)
+        check_deck([(b"short", good[0][1]), *good[1:]], 3, "shadow", points=False)
 
 
 @pytest.mark.parametrize("perm", [[0, 0, 1], [0, 1], [0, 1, 3], [0, 1, True], "012", [0, 1, 2.0]])

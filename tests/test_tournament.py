@@ -51,7 +51,7 @@ def test_cli_rejects_bad_arguments(capsys):
 
 
 def test_saboteur2_same_report_whatever_the_jobs():
-    spec = dict(players=5, games=16, bots=("heuristic", "random"), seed=4, edition="saboteur2")
+    spec = {"players": 5, "games": 16, "bots": ("heuristic", "random"), "seed": 4, "edition": "saboteur2"}
     one = run_tournament(TournamentSpec(**spec, jobs=1)).to_data()  # type: ignore[arg-type]
     two = run_tournament(TournamentSpec(**spec, jobs=2)).to_data()  # type: ignore[arg-type]
     assert one == two and one["edition"] == "saboteur2"

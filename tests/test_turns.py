@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import BREAK, MAP, S_, D, build, hand_card, place_text, snapshot
 
 from saboteur_p2p.rules import (
     BreakTool,
@@ -17,11 +18,9 @@ from saboteur_p2p.rules import (
     Tool,
 )
 from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE
-from saboteur_p2p.rules.events import CardPlayed
 from saboteur_p2p.rules.dealer import Deck
+from saboteur_p2p.rules.events import CardPlayed
 from saboteur_p2p.rules.state import Phase
-
-from conftest import BREAK, MAP, D, S_, build, hand_card, place_text, snapshot
 
 
 def test_play_one_card_then_draw_the_top_card():

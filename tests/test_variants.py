@@ -4,14 +4,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from conftest import MAP, S_, D, X, build, finish_gold, place_text
 
 from saboteur_p2p.rules import VARIANTS, Game, GameConfig, TakeGold, Tool
 from saboteur_p2p.rules import cards as C
 from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE
 from saboteur_p2p.rules.dealer import Deck
 from saboteur_p2p.rules.state import Phase, Winners
-
-from conftest import MAP, D, S_, X, build, finish_gold, place_text
 
 CORRIDOR = {(x, 0): "WE" for x in range(1, 7)}
 FULL_GOLD = [1] * 16 + [2] * 8 + [3] * 4

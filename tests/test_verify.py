@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+from protocol_helpers import seeded_bytes
 
 from saboteur_p2p.cli import main
 from saboteur_p2p.crypto.log import LogWriter, decode_record, make_entry, read_log
 from saboteur_p2p.protocol.local import play_local_game
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
-
-from protocol_helpers import seeded_bytes
 
 
 @pytest.fixture(scope="module")

@@ -5,12 +5,11 @@ import json
 import random
 
 import pytest
+from conftest import MAP, S_, D, SeatDealer, build, finish_gold, place_text, random_game, shuffle_hidden
 
 from saboteur_p2p.rules import Game, GameConfig
 from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE
 from saboteur_p2p.rules.state import Phase
-
-from conftest import MAP, D, S_, SeatDealer, build, finish_gold, place_text, random_game, shuffle_hidden
 
 CORRIDOR = {(x, 0): "WE" for x in range(1, 7)}
 
