@@ -15,6 +15,9 @@ from saboteur_p2p.crypto.identity import (
     PublicIdentity,
     default_identity_path,
     load_or_create,
+    valid_dh_key,
+    valid_sign_key,
+    verify_signature,
 )
 
 
@@ -199,11 +202,24 @@ def test_verify_never_raises_on_bad_input(data: object, signature: object) -> No
     assert seeded(6).public.verify(data, signature) is False
 
 
-def test_verify_with_an_invalid_public_key_returns_false() -> None:
+def test_invalid_or_small_order_public_keys_are_never_identities() -> None:
     identity = seeded(6)
     signature = identity.sign(b"x")
-    for bad_key in (bytes(32), b"\xff" * 32, bytes([1]) + bytes(31)):
-        assert PublicIdentity(bad_key, identity.public.dh_key).verify(b"x", signature) is False
+    # not a point, a non-canonical encoding, the identity point (order 1, whose "signatures"
+    # verify on anything), a point of order 2
+    order_2 = (2**255 - 20).to_bytes(32, "little")
+    for bad_key in (b"\xff" * 32, bytes(32), bytes([1]) + bytes(31), order_2):
+        assert verify_signature(bad_key, b"x", signature) is False
+        assert not valid_sign_key(bad_key)
+        with pytest.raises(ValueError, match="sign_key"):
+            PublicIdentity(bad_key, identity.public.dh_key)
+    assert verify_signature(identity.public.sign_key, b"x", signature)
+    # X25519: zero, one and the other small-order u-coordinates, and a non-canonical u >= p
+    for bad_dh in (bytes(32), (1).to_bytes(32, "little"), (2**255 - 19).to_bytes(32, "little"),
+                   (2**255 - 1).to_bytes(32, "little")):
+        assert not valid_dh_key(bad_dh)
+        with pytest.raises(ValueError, match="dh_key"):
+            PublicIdentity(identity.public.sign_key, bad_dh)
 
 
 def test_key_agreement_is_symmetric() -> None:

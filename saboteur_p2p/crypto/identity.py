@@ -33,6 +33,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_scalarmult
 
 from .group import RandomBytes, hash_bytes
 
@@ -69,6 +70,10 @@ class PublicIdentity:
             value = getattr(self, name)
             if not isinstance(value, bytes) or len(value) != KEY_BYTES:
                 raise ValueError(f"PublicIdentity.{name}: expected {KEY_BYTES} bytes, got {value!r:.80}")
+        if not valid_sign_key(self.sign_key):
+            raise ValueError("PublicIdentity.sign_key: not a canonical Ed25519 key of prime order")
+        if not valid_dh_key(self.dh_key):
+            raise ValueError("PublicIdentity.dh_key: not a canonical X25519 key of large order")
 
     def to_bytes(self) -> bytes:
         """The 64-byte wire form: signing key then DH key."""
@@ -91,15 +96,45 @@ class PublicIdentity:
 
     def verify(self, data: object, signature: object) -> bool:
         """Whether ``signature`` is this identity's Ed25519 signature of ``data``; never raises."""
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            return False
-        if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
-            return False
-        try:
-            Ed25519PublicKey.from_public_bytes(self.sign_key).verify(signature, bytes(data))
-        except (InvalidSignature, ValueError, TypeError):
-            return False
-        return True
+        return verify_signature(self.sign_key, data, signature)
+
+
+def valid_sign_key(key: bytes) -> bool:
+    """Whether ``key`` is a canonical Ed25519 point in the prime-order subgroup.
+
+    A small-order key (the identity point, say) has signatures that verify on anything, so a
+    seat holding one could disown what it signed: such keys are never anyone's identity.
+    """
+    return isinstance(key, bytes) and len(key) == KEY_BYTES and bool(crypto_core_ed25519_is_valid_point(key))
+
+
+#: any scalar will do to test an X25519 key: a small-order key sends every scalar to zero
+_PROBE_SCALAR = hash_bytes("x25519-key-check", size=32)
+_X25519_P = 2**255 - 19
+
+
+def valid_dh_key(key: bytes) -> bool:
+    """Whether ``key`` is a canonical X25519 u-coordinate of large order."""
+    if not isinstance(key, bytes) or len(key) != KEY_BYTES or int.from_bytes(key, "little") >= _X25519_P:
+        return False
+    try:
+        crypto_scalarmult(_PROBE_SCALAR, key)  # libsodium refuses a key whose result is zero
+    except Exception:  # PyNaCl raises its own RuntimeError for libsodium's refusal
+        return False
+    return True
+
+
+def verify_signature(sign_key: bytes, data: object, signature: object) -> bool:
+    """Whether ``signature`` is a valid Ed25519 signature of ``data`` by a valid ``sign_key``."""
+    if not valid_sign_key(sign_key) or not isinstance(data, (bytes, bytearray, memoryview)):
+        return False
+    if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(sign_key).verify(signature, bytes(data))
+    except (InvalidSignature, ValueError, TypeError):
+        return False
+    return True
 
 
 class Identity:
@@ -197,7 +232,7 @@ class Identity:
             # X25519 ignores these bits, so a flip there would otherwise go unnoticed.
             raise fail("field 'x25519-private' is not a clamped X25519 key (corrupt?)")
         identity = cls.from_private_bytes(keys["ed25519-private"], keys["x25519-private"])
-        if identity.public != PublicIdentity(keys["ed25519-public"], keys["x25519-public"]):
+        if identity.public.to_bytes() != keys["ed25519-public"] + keys["x25519-public"]:
             raise fail("the private keys do not match the public keys stored with them (corrupt?)")
         return identity
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..crypto.group import hash_bytes
-from ..crypto.identity import Identity, PublicIdentity
+from ..crypto.identity import Identity, PublicIdentity, valid_dh_key, valid_sign_key
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
@@ -49,8 +49,8 @@ class SeatInfo:
         name, sign_key, dh_key, endpoint = data
         if not (isinstance(name, str) and len(name) <= 40 and isinstance(endpoint, str) and len(endpoint) <= 200):
             raise BadEnvelope("bad seat name or endpoint")
-        if not (isinstance(sign_key, bytes) and len(sign_key) == 32 and isinstance(dh_key, bytes) and len(dh_key) == 32):
-            raise BadEnvelope("bad seat keys")
+        if not (valid_sign_key(sign_key) and valid_dh_key(dh_key)):
+            raise BadEnvelope("bad seat keys: not canonical keys of prime (large) order")
         return cls(name, sign_key, dh_key, endpoint)
 
 
@@ -135,6 +135,10 @@ def host_lobby(
             reason = _check_hello(env, code, config.edition)
             if reason is None and any(s.sign_key == env.key for s in seats):
                 reason = "this identity already has a seat"
+            if reason is None and any(s.name == env.body["name"] for s in seats):
+                reason = f"the name {env.body['name']!r} is taken at this table; choose another (--name)"
+            if reason is None and (len(seats) >= config.players or (started is not None and started() and len(seats) >= fewest)):
+                reason = "the table is full"  # several hellos may come in one poll: each is counted
             if reason is not None:
                 transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
                 continue
@@ -174,8 +178,8 @@ def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
         env.field("name", str, 40)
         if not valid_endpoint(env.field("endpoint", str, 200)):
             return "the endpoint must be tcp://host:port"
-        if len(env.field("dh_key", bytes, 32)) != 32:
-            return "bad key"
+        if not valid_dh_key(env.field("dh_key", bytes, 32)):
+            return "bad key: the X25519 key is not canonical or of small order"
         proof = env.field("code_proof", bytes, 32)
         wanted = env.field("edition", str, 20) if "edition" in env.body else None
     except BadEnvelope as exc:

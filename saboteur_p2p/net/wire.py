@@ -26,7 +26,7 @@ from typing import Any
 
 import msgpack
 
-from ..crypto.identity import Identity, PublicIdentity
+from ..crypto.identity import Identity, valid_sign_key, verify_signature
 
 WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
@@ -92,10 +92,8 @@ def open_envelope(data: bytes) -> Envelope:
         raise BadEnvelope(f"unknown kind {kind!r} or body not a map")
     if not isinstance(key, bytes) or len(key) != 32 or not isinstance(signature, bytes) or len(signature) != 64:
         raise BadEnvelope("bad key or signature field")
-    try:
-        public = PublicIdentity(key, bytes(32))
-    except ValueError:
-        raise BadEnvelope("bad key") from None
-    if not public.verify(_signed_bytes(kind, body), signature):
+    if not valid_sign_key(key):
+        raise BadEnvelope("bad key: not a canonical Ed25519 key of prime order")
+    if not verify_signature(key, _signed_bytes(kind, body), signature):
         raise BadEnvelope(f"{kind}: bad signature")
     return Envelope(kind, body, key)

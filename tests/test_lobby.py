@@ -1,0 +1,140 @@
+"""The lobby over loopback sockets, in one process: seats, names and keys are checked per hello."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import zmq
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.lobby import Table, code_proof, hello, host_lobby
+from saboteur_p2p.net.transport import Transport
+from saboteur_p2p.net.wire import open_envelope, seal
+from saboteur_p2p.rules import GameConfig
+
+
+class HostedTable:
+    """A host's lobby in a thread of this process, on a loopback port."""
+
+    def __init__(self, players: int) -> None:
+        self.identity = Identity.generate()
+        self.transport = Transport("127.0.0.1:0", zmq.Context())
+        self.said: list[str] = []
+        self.table: Table | None = None
+        self.error: BaseException | None = None
+        self.config = GameConfig(players)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.table = host_lobby(self.identity, "host", self.transport, self.config, 1, None, self.said.append)
+        except BaseException as exc:  # reported by the test
+            self.error = exc
+
+    def close(self) -> None:
+        self.thread.join(timeout=10)
+        self.transport.close()
+        self.transport.context.destroy(linger=0)  # never waits on a lobby that did not end
+
+
+def send_hellos(address: str, joiners: list[tuple[Identity, str]], context: zmq.Context) -> list[zmq.Socket]:
+    """Every joiner says hello on its own connection, all at once; their sockets are returned."""
+    sockets = []
+    for _ in joiners:
+        dealer = context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(address)
+        sockets.append(dealer)
+    for dealer, (identity, name) in zip(sockets, joiners, strict=True):
+        dealer.send(hello(identity, name, "tcp://127.0.0.1:9", None))
+    return sockets
+
+
+def replies(sockets: list[zmq.Socket], timeout: float = 10.0, enough: int | None = None) -> list[list[str]]:
+    """The kinds of the replies each joiner got, gathered until each has its answer (or, with
+    ``enough``, until that many have one and no more come for half a second)."""
+    got: list[list[str]] = [[] for _ in sockets]
+    deadline = time.monotonic() + timeout
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        answered = sum(("reject" in g or "start" in g) for g in got)
+        if answered == len(sockets) or (enough is not None and answered >= enough and time.monotonic() - quiet_since > 0.5):
+            break
+        for i, dealer in enumerate(sockets):
+            while dealer.poll(10):
+                got[i].append(open_envelope(dealer.recv()).kind)
+                quiet_since = time.monotonic()
+    return got
+
+
+@pytest.fixture
+def context():
+    ctx = zmq.Context()
+    yield ctx
+    ctx.destroy(linger=0)
+
+
+def test_hellos_arriving_together_never_seat_more_players_than_the_table_has(context):
+    host = HostedTable(players=3)
+    try:
+        joiners = [(Identity.generate(), f"friend-{i}") for i in range(12)]
+        sockets = send_hellos(host.transport.endpoint, joiners, context)
+        got = replies(sockets, enough=2)
+        host.thread.join(timeout=10)
+        assert host.error is None and host.table is not None
+        assert len(host.table.seats) == 3
+        seated = [i for i, g in enumerate(got) if "start" in g]
+        assert len(seated) == 2 and all("welcome" in got[i] for i in seated)
+        # the others are refused while the lobby runs; once it has ended (the game's session
+        # answers later hellos) they are never welcomed
+        assert all("welcome" not in g and g in ([], ["reject"]) for i, g in enumerate(got) if i not in seated)
+        for dealer in sockets:
+            dealer.close()
+    finally:
+        host.close()
+
+
+def test_a_name_is_taken_once_at_a_table(context):
+    host = HostedTable(players=3)
+    try:
+        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), "ann")], context)
+        assert replies(sockets)[0][:1] == ["welcome"]
+        twin = context.socket(zmq.DEALER)
+        twin.setsockopt(zmq.LINGER, 0)
+        twin.connect(host.transport.endpoint)
+        twin.send(hello(Identity.generate(), "ann", "tcp://127.0.0.1:9", None))
+        assert twin.poll(10_000)
+        answer = open_envelope(twin.recv())
+        assert answer.kind == "reject" and "name 'ann' is taken" in answer.body["reason"]
+        last = send_hellos(host.transport.endpoint, [(Identity.generate(), "bob")], context)
+        assert "start" in replies(last)[0]
+        for dealer in [*sockets, twin, *last]:
+            dealer.close()
+    finally:
+        host.close()
+    assert host.table is not None and [s.name for s in host.table.seats] == ["host", "ann", "bob"]
+
+
+def test_a_small_order_key_exchange_key_is_refused(context):
+    host = HostedTable(players=3)
+    try:
+        joiner = Identity.generate()
+        body = {"version": 1, "name": "mallory", "dh_key": bytes(32), "endpoint": "tcp://127.0.0.1:9",
+                "code_proof": code_proof(None, joiner.public.sign_key)}
+        dealer = context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(host.transport.endpoint)
+        dealer.send(seal(joiner, "hello", body))
+        assert dealer.poll(10_000)
+        answer = open_envelope(dealer.recv())
+        assert answer.kind == "reject" and "small order" in answer.body["reason"]
+        dealer.close()
+        honest = send_hellos(host.transport.endpoint, [(Identity.generate(), "a"), (Identity.generate(), "b")], context)
+        assert all("start" in got for got in replies(honest))
+        for dealer in honest:
+            dealer.close()
+    finally:
+        host.close()
+    assert host.error is None and host.table is not None and len(host.table.seats) == 3
