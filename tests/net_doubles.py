@@ -56,7 +56,7 @@ class DoubleSession(Session):
         #: the log heads at which this seat had to choose a move: one per move
         self.move_heads: set[bytes] = set()
 
-    def _speak(self) -> None:
+    def _speak(self) -> SessionResult | None:
         if self.stop.is_set():
             raise DoubleStopped("stopped by the test")
         if self.node.awaiting_move():
@@ -66,8 +66,8 @@ class DoubleSession(Session):
             stages[self.stages_done].act(self)
             self.stages_done += 1
         if self.trick.cheats and self.stages_done == len(stages):
-            return
-        super()._speak()
+            return None
+        return super()._speak()
 
 
 # -- when --------------------------------------------------------------------------------

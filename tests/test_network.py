@@ -482,3 +482,15 @@ def test_a_seat_with_a_log_but_no_secrets_refuses_to_come_back(tmp_path: Path) -
     (tmp_path / f"game-{game}-seat1.log").write_bytes(b"")
     with pytest.raises(SeatLost, match="secret"):
         session._open_log()
+
+
+def test_a_link_naming_another_seats_endpoint_or_a_wildcard_is_ignored(tmp_path: Path) -> None:
+    """A seat cannot take over another seat's link, nor send us to 0.0.0.0 (which would be this
+    machine): such links are ignored and the links we have stay as they are."""
+    session, identities, said = _session_for_tests(tmp_path)
+    for endpoint in (session.endpoints[0], "tcp://0.0.0.0:4000"):
+        link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": endpoint, "incarnation": 1}
+        assert session._handle(b"c", seal(identities[2], "link", link)) is None
+        assert session.endpoints == {0: "tcp://127.0.0.1:1", 2: "tcp://127.0.0.1:3"}
+    assert any("gave the endpoint of s0 (seat 0)" in line for line in said)
+    assert any("tcp://0.0.0.0:4000, which cannot reach it from here" in line for line in said)

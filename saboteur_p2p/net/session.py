@@ -168,7 +168,9 @@ class Session:
         while True:
             if self.node.finished:
                 return self._finish()
-            self._speak()
+            result = self._speak()
+            if result is not None:
+                return result
             busy = time.monotonic() - polled
             if busy > BUSY_AFTER:
                 self.presence.not_listening(busy)  # we were computing: the others were not silent
@@ -191,31 +193,39 @@ class Session:
             if getattr(self.agent, "wants_to_quit", False):
                 return self._leave()
 
-    def _speak(self) -> None:
+    def _speak(self) -> SessionResult | None:
+        """Let the node make every record it owes now; a violation that one of our own records
+        brings to light (a share that completes the reveal of a card played as something it is
+        not) names its culprit, with our record, which shows it to everyone, as the evidence."""
         node = self.node
         while node.my_turn_to_speak() and node.aborted is None:
-            if node.awaiting_move():
-                move = self.agent.poll_move(node)
-                if move is None:
-                    return
-                try:
-                    record = node.move(move)
-                except IllegalMove as refused:
-                    self.say(f"that move is not allowed: {refused}")
-                    return
-                self._sent_move_at = time.monotonic()
-                self._sent_in_round = node.state.round if node.state is not None else 0
-            else:
-                made = node.produce()
-                if made is None:
-                    return
-                record = made
+            try:
+                if node.awaiting_move():
+                    move = self.agent.poll_move(node)
+                    if move is None:
+                        return None
+                    try:
+                        record = node.move(move)
+                    except IllegalMove as refused:
+                        self.say(f"that move is not allowed: {refused}")
+                        return None
+                    self._sent_move_at = time.monotonic()
+                    self._sent_in_round = node.state.round if node.state is not None else 0
+                else:
+                    made = node.produce()
+                    if made is None:
+                        return None
+                    record = made
+            except ProtocolViolation as violation:
+                own = node.log.entries[-1]  # signed and in the log's chain, though refused after
+                return self._cheater(violation, own.record)
             # the node has just taken its own record in: it is the log's last entry
             own = self.intake.remember(len(node.log.entries) - 1)
             if own.kind in SECRET_KINDS:
                 save_secrets(node, self.secrets_path)
             self._broadcast(record)
             self._note_turn()
+        return None
 
     def _broadcast(self, record: bytes) -> None:
         if self.node.writer is not None:
@@ -286,6 +296,10 @@ class Session:
             return
         if not valid_endpoint(endpoint):
             self.say(f"{self.names[seat]} gave an endpoint that is not tcp://host:port; ignored")
+            return
+        taken = next((s for s, e in self.endpoints.items() if e == endpoint and s != seat), None)
+        if taken is not None:
+            self.say(f"{self.names[seat]} gave the endpoint of {self.names[taken]} (seat {taken}); ignored")
             return
         if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint):
             self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which cannot reach it from here; ignored")
