@@ -8,7 +8,17 @@ import pytest
 import zmq
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.net.lobby import Table, code_proof, hello, host_lobby
+from saboteur_p2p.net.lobby import (
+    LOBBY_VERSION,
+    LobbyError,
+    SeatInfo,
+    Table,
+    code_proof,
+    hello,
+    host_lobby,
+    join_lobby,
+    joint_game_id,
+)
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.rules import GameConfig
@@ -121,8 +131,8 @@ def test_a_small_order_key_exchange_key_is_refused(context):
     host = HostedTable(players=3)
     try:
         joiner = Identity.generate()
-        body = {"version": 1, "name": "mallory", "dh_key": bytes(32), "endpoint": "tcp://127.0.0.1:9",
-                "code_proof": code_proof(None, joiner.public.sign_key)}
+        body = {"version": LOBBY_VERSION, "name": "mallory", "dh_key": bytes(32), "endpoint": "tcp://127.0.0.1:9",
+                "code_proof": code_proof(None, joiner.public.sign_key), "nonce": bytes(32)}
         dealer = context.socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.connect(host.transport.endpoint)
@@ -138,3 +148,69 @@ def test_a_small_order_key_exchange_key_is_refused(context):
     finally:
         host.close()
     assert host.error is None and host.table is not None and len(host.table.seats) == 3
+
+
+def test_the_game_id_is_the_hash_of_every_seats_fresh_nonce(context):
+    host = HostedTable(players=3)
+    try:
+        nonces = [bytes([7]) * 32, bytes([9]) * 32]
+        sockets = []
+        for nonce, name in zip(nonces, ("ann", "bob"), strict=True):
+            identity = Identity.generate()
+            dealer = context.socket(zmq.DEALER)
+            dealer.setsockopt(zmq.LINGER, 0)
+            dealer.connect(host.transport.endpoint)
+            dealer.send(hello(identity, name, "tcp://127.0.0.1:9", None, nonce=nonce))
+            sockets.append(dealer)
+        starts = []
+        deadline = time.monotonic() + 10
+        while len(starts) < 2 and time.monotonic() < deadline:
+            for dealer in sockets:
+                while dealer.poll(10):
+                    envelope = open_envelope(dealer.recv())
+                    if envelope.kind == "start":
+                        starts.append(Table.from_envelope(envelope))
+        for dealer in sockets:
+            dealer.close()
+    finally:
+        host.close()
+    assert host.table is not None and len(starts) == 2
+    assert host.table.nonces[1:] == tuple(nonces) and len(host.table.nonces[0]) == 32
+    assert host.table.game_id == joint_game_id(host.table.nonces) == starts[0].game_id
+
+
+def test_a_joiner_refuses_a_start_without_its_nonce_unless_it_is_taking_its_seat_back(context):
+    """A replayed or forged start (an old game's, or one whose id the host chose) does not carry
+    the joiner's fresh nonce: refused, unless the joiner has that game's log (a rejoin)."""
+    fake_host = Identity.generate()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    joiner, other = Identity.generate(), Identity.generate()
+    seats = [SeatInfo("host", fake_host.public.sign_key, fake_host.public.dh_key, "tcp://127.0.0.1:1"),
+             SeatInfo("me", joiner.public.sign_key, joiner.public.dh_key, "tcp://127.0.0.1:2"),
+             SeatInfo("x", other.public.sign_key, other.public.dh_key, "tcp://127.0.0.1:3")]
+    nonces = (bytes([1]) * 32, bytes([2]) * 32, bytes([3]) * 32)  # not the joiner's fresh one
+    old = Table(joint_game_id(nonces), GameConfig(3), 2, tuple(seats), nonces)
+
+    def answer_with_old_start() -> None:
+        if router.poll(10_000):
+            connection, _ = router.recv_multipart()
+            router.send_multipart([connection, seal(fake_host, "start", old.to_data())])
+
+    for resumable, refused in (((), True), ((old.game_id.hex()[:16],), False)):
+        transport = Transport("127.0.0.1:0", context)
+        replier = threading.Thread(target=answer_with_old_start)
+        replier.start()
+        try:
+            if refused:
+                with pytest.raises(LobbyError, match="does not carry our nonce"):
+                    join_lobby(joiner, "me", transport, f"127.0.0.1:{port}", None, lambda text: None, timeout=10)
+            else:
+                table = join_lobby(joiner, "me", transport, f"127.0.0.1:{port}", None, lambda text: None,
+                                   timeout=10, resumable=resumable)
+                assert table.game_id == old.game_id
+        finally:
+            replier.join(timeout=15)
+            transport.close()
+    router.close()

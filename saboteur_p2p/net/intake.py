@@ -102,6 +102,9 @@ class Intake:
         """Keep a signed record that came before the one it follows (or prove equivocation)."""
         seats = self.node.setup.seats
         seat = entry.sender
+        if entry.game_id != self.node.setup.game_id:
+            taken.dropped, taken.detail = "unsigned", "a record of another game"  # a replay: proves nothing here
+            return
         if not 0 <= seat < len(seats) or not seats[seat].verify(entry.raw, entry.signature):
             taken.dropped = "bad-signature"
             return

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,9 @@ from ..rules.editions import edition_names
 from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 1
+LOBBY_VERSION = 2
+#: bytes of the fresh random nonce every seat adds to the game id
+NONCE_BYTES = 32
 
 
 class LobbyError(RuntimeError):
@@ -62,6 +64,8 @@ class Table:
     config: GameConfig
     shuffle_rounds: int
     seats: tuple[SeatInfo, ...]
+    #: each seat's fresh nonce, in seat order: the game id is ``joint_game_id(nonces)``
+    nonces: tuple[bytes, ...] = ()
 
     def setup(self) -> GameSetup:
         return GameSetup(
@@ -72,7 +76,7 @@ class Table:
 
     def to_data(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "config": self.config.to_data(), "shuffle_rounds": self.shuffle_rounds,
-                "seats": [s.to_data() for s in self.seats]}
+                "seats": [s.to_data() for s in self.seats], "nonces": list(self.nonces)}
 
     @classmethod
     def from_envelope(cls, env: Envelope) -> Table:
@@ -86,13 +90,24 @@ class Table:
         seats = tuple(SeatInfo.from_data(s) for s in env.field("seats", list, 12))
         if len(seats) != config.players:
             raise BadEnvelope("start: seat count does not match the config")
-        return cls(game_id, config, env.field("shuffle_rounds", int), seats)
+        nonces = tuple(env.field("nonces", list, 12))
+        if len(nonces) != len(seats) or not all(isinstance(n, bytes) and len(n) == NONCE_BYTES for n in nonces):
+            raise BadEnvelope(f"start: one {NONCE_BYTES}-byte nonce per seat is needed")
+        if game_id != joint_game_id(nonces):
+            raise BadEnvelope("start: the game id is not the hash of the seats' nonces")
+        return cls(game_id, config, env.field("shuffle_rounds", int), seats, nonces)
 
     def seat_of(self, key: bytes) -> int | None:
         for seat, info in enumerate(self.seats):
             if info.sign_key == key:
                 return seat
         return None
+
+
+def joint_game_id(nonces: tuple[bytes, ...]) -> bytes:
+    """The game id: a hash of every seat's fresh nonce, in seat order, so no seat (the host
+    included) can choose it or make it repeat an earlier game's."""
+    return hash_bytes("game-id", *nonces, size=32)
 
 
 def code_proof(code: str | None, key: bytes) -> bytes:
@@ -118,6 +133,7 @@ def host_lobby(
     """
     fewest = config.edition_rules.players[0]
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
+    nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
     connections: list[bytes] = []
     say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
     say(where_to_join(transport.endpoint))
@@ -144,6 +160,7 @@ def host_lobby(
                 continue
             seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
             seats.append(seat)
+            nonces.append(env.body["nonce"])
             connections.append(inbound.connection)
             transport.reply(inbound.connection, seal(identity, "welcome", {
                 "seat": len(seats) - 1, "seats_total": config.players, "config": config.to_data(),
@@ -154,7 +171,7 @@ def host_lobby(
                 transport.reply(connection, seal(identity, "table", table))
     if len(seats) != config.players:
         config = GameConfig(len(seats), config.edition, config.variants, config.rounds)
-    table_ = Table(secrets.token_bytes(32), config, shuffle_rounds, tuple(seats))
+    table_ = Table(joint_game_id(tuple(nonces)), config, shuffle_rounds, tuple(seats), tuple(nonces))
     start = seal(identity, "start", table_.to_data())
     for connection in connections:
         transport.reply(connection, start)
@@ -180,6 +197,8 @@ def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
             return "the endpoint must be tcp://host:port"
         if not valid_dh_key(env.field("dh_key", bytes, 32)):
             return "bad key: the X25519 key is not canonical or of small order"
+        if len(env.field("nonce", bytes, NONCE_BYTES)) != NONCE_BYTES:
+            return f"the nonce must be {NONCE_BYTES} bytes"
         proof = env.field("code_proof", bytes, 32)
         wanted = env.field("edition", str, 20) if "edition" in env.body else None
     except BadEnvelope as exc:
@@ -191,11 +210,14 @@ def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
     return None
 
 
-def hello(identity: Identity, name: str, endpoint: str, code: str | None, edition: str | None = None) -> bytes:
-    """A joiner's hello; ``edition``, when given, is the only edition it will sit down to."""
+def hello(identity: Identity, name: str, endpoint: str, code: str | None, edition: str | None = None,
+          nonce: bytes | None = None) -> bytes:
+    """A joiner's hello; ``edition``, when given, is the only edition it will sit down to;
+    ``nonce`` (fresh when not given) goes into the game id."""
     body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
         "endpoint": endpoint, "code_proof": code_proof(code, identity.public.sign_key),
+        "nonce": nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES),
     }
     if edition is not None:
         body["edition"] = edition
@@ -205,21 +227,24 @@ def hello(identity: Identity, name: str, endpoint: str, code: str | None, editio
 def join_lobby(
     identity: Identity, name: str, transport: Transport, address: str, code: str | None,
     say: Callable[[str], None], timeout: float = 120.0, min_shuffle_rounds: int = 1,
-    edition: str | None = None,
+    edition: str | None = None, resumable: Collection[str] = (),
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
 
     Only replies on the connection we opened to the table count.  A table whose shuffle
     proofs would have fewer than ``min_shuffle_rounds`` shadow shuffles is refused: the host
     must not be able to weaken them.  With ``edition`` given, a table of another edition is
-    refused too.
+    refused too.  A new game's ``start`` must carry our fresh nonce at our seat (so its id is
+    fresh); a game already running is taken back only if its id's first 16 hex digits are in
+    ``resumable`` (we have its log, named by them).
     """
     if edition is not None and edition not in edition_names():
         raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(edition_names())}")
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
     if not transport.connect(endpoint):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
-    transport.send(endpoint, hello(identity, name, transport.endpoint, code, edition))
+    nonce = secrets.token_bytes(NONCE_BYTES)
+    transport.send(endpoint, hello(identity, name, transport.endpoint, code, edition, nonce))
     from_table = b"dealer:" + endpoint.encode()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -247,8 +272,12 @@ def join_lobby(
                 except BadEnvelope as exc:
                     say(f"ignored a bad start message: {exc}")
                     continue
-                if table.seat_of(identity.public.sign_key) is None:
+                mine = table.seat_of(identity.public.sign_key)
+                if mine is None:
                     raise LobbyError("the game started without us")
+                if table.nonces[mine] != nonce and table.game_id.hex()[:16] not in resumable:
+                    raise LobbyError("the table's start does not carry our nonce, and we have no log of that game: "
+                                     "its game id is not fresh (a replayed or forged start)")
                 if edition is not None and table.config.edition != edition:
                     raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
                 if table.shuffle_rounds < min_shuffle_rounds:
@@ -266,5 +295,5 @@ def join_lobby(
                 seats = list(table.seats)
                 info = seats[answered]
                 seats[answered] = SeatInfo(info.name, info.sign_key, info.dh_key, endpoint)
-                return Table(table.game_id, table.config, table.shuffle_rounds, tuple(seats))
+                return Table(table.game_id, table.config, table.shuffle_rounds, tuple(seats), table.nonces)
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

@@ -118,12 +118,19 @@ def join_table(
             timeout=max(wait, 60),
             min_shuffle_rounds=min_shuffle_rounds,
             edition=edition,
+            resumable=logged_games(log_dir),
         )
         seat = table.seat_of(identity.public.sign_key)
         say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
         return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
     finally:
         transport.close()
+
+
+def logged_games(log_dir: Path) -> frozenset[str]:
+    """The games this peer keeps a log of in ``log_dir`` (it may take a seat back in them), by
+    the game-id prefix their log files are named with (``game-<16 hex digits>-seat<N>.log``)."""
+    return frozenset(path.name.split("-")[1] for path in log_dir.glob("game-*-seat*.log"))
 
 
 def quiet_say(prefix: str) -> Callable[[str], None]:

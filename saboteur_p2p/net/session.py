@@ -380,7 +380,8 @@ class Session:
         except (MalformedRecord, ValueError):
             proof = None
         if proof is not None:
-            if proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
+            mine = proof.entry_a.game_id == self.setup.game_id  # two records of this game, not a replay
+            if mine and proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
                 return self._end_cheater(culprit, "equivocation")
             return None
         if not self.intake.has(evidence):
