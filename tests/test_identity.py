@@ -226,3 +226,13 @@ def test_key_agreement_is_symmetric() -> None:
     a, b = seeded(8), seeded(9)
     assert a.exchange(b.public.dh_key) == b.exchange(a.public.dh_key)
     assert len(a.exchange(b.public.dh_key)) == 32
+
+
+def test_an_identity_file_open_to_other_users_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "identity"
+    load_or_create(path)
+    path.chmod(0o644)
+    with pytest.raises(IdentityError, match=r"mode is 644, open to other users; make it private \(chmod 600"):
+        load_or_create(path)
+    path.chmod(0o600)
+    assert load_or_create(path) == Identity.load(path)

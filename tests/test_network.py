@@ -230,8 +230,10 @@ def three_seat_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 @pytest.mark.xdist_group("three-seat-game")  # under pytest-xdist --dist loadgroup: one worker plays the shared game
 def test_three_bot_peers_finish_three_rounds_with_one_log(three_seat_game: tuple[Path, str]) -> None:
     """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, identical logs, verify accepts each."""
-    _log_dir, verdict = three_seat_game
+    log_dir, verdict = three_seat_game
     assert verdict.startswith("OK: ")
+    # a finished game needs no seat's secrets any more: none is left on disk
+    assert list(log_dir.rglob("*.log")) and not list(log_dir.rglob("*.secret"))
 
 
 @pytest.mark.slow

@@ -33,6 +33,7 @@ class SentLog:
 
 def seated_session(game: LocalGame, node: Node, tmp_path: Path) -> Session:
     """A Session for ``node``'s seat that drives ``node`` itself (at its point in the game)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     setup = game.setup
     seats = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
                   for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
@@ -88,3 +89,29 @@ def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_pa
     with pytest.raises(ProtocolViolation) as shown:
         game.nodes[other].receive(aborts[0].body["evidence"])
     assert (shown.value.peer, shown.value.reason) == (mover, "illegal-action")
+
+
+def test_a_seat_a_record_behind_agrees_with_an_abort_whose_evidence_follows_a_record_it_lacked(tmp_path: Path) -> None:
+    """The abort carries the records before its evidence: a peer that had not yet taken the
+    last of them in reaches the same verdict instead of blaming the seat that stopped the game."""
+    game = seeded_game(GameConfig(3), 1, 5)
+    play_until(game, lambda e: e.kind == "action")
+    mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
+    witness, behind = [s for s in range(3) if s != mover]
+    last = game.spectator.records[-1]
+    forged = signed_record(game, mover, "action", {"action": "path 0 at 40,40"})  # off the board: illegal
+    # ``behind`` has not taken the last record in; the witness has, and refuses the forged move
+    lagging = seeded_game(GameConfig(3), 1, 5)
+    lag_node = lagging.nodes[behind]
+    for record in game.spectator.records[:-1]:
+        lag_node.receive(record)
+    witness_session = seated_session(game, game.nodes[witness], tmp_path / "w")
+    with pytest.raises(ProtocolViolation) as refused:
+        game.nodes[witness].receive(forged)
+    result = witness_session._cheater(refused.value, forged)
+    assert result.culprit == mover
+    abort = next(data for _, data in witness_session.transport.sent)  # type: ignore[attr-defined]
+    assert open_envelope(abort).body["chain"][-1] == last
+    behind_session = seated_session(lagging, lag_node, tmp_path / "b")
+    verdict = behind_session._handle(b"connection", abort)
+    assert verdict is not None and verdict.outcome is Outcome.CHEATER and verdict.culprit == mover

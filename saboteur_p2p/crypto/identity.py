@@ -238,9 +238,16 @@ class Identity:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Identity:
-        """Read an identity file; IdentityError if it is missing, unreadable or corrupt."""
+        """Read an identity file; IdentityError if it is missing, unreadable, corrupt, or
+        readable or writable by others (on POSIX: anyone who can read it can sign as us)."""
         try:
             with open(path, "rb") as f:
+                mode = os.fstat(f.fileno()).st_mode
+                if os.name == "posix" and mode & 0o077:
+                    raise IdentityError(
+                        f"identity file {os.fspath(path)}: its mode is {mode & 0o777:o}, open to other users; "
+                        f"make it private (chmod 600 {os.fspath(path)}) and check nobody else has read it"
+                    )
                 data = f.read(MAX_FILE_BYTES + 1)
         except FileNotFoundError:
             raise IdentityError(f"identity file {os.fspath(path)}: does not exist") from None

@@ -7,17 +7,15 @@ the game cleanly when a peer cheats or is gone for too long.
 """
 from __future__ import annotations
 
-import enum
 import json
 import resource
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from ..crypto.identity import Identity
-from ..crypto.log import EquivocationProof, LogWriter, MalformedRecord
+from ..crypto.log import LogWriter
 from ..protocol.node import Expect, IllegalMove, Node, ProtocolViolation
 from ..rules import State
 from .intake import Intake
@@ -25,6 +23,7 @@ from .lobby import Table
 from .presence import PING_EVERY, Presence
 from .seatstate import restore, save_secrets
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, valid_endpoint
+from .verdicts import Outcome, SessionResult, Verdicts
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
@@ -52,25 +51,7 @@ class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
-class Outcome(enum.Enum):
-    FINISHED = "finished"
-    CHEATER = "cheater"
-    PEER_GONE = "peer-gone"
-    QUIT = "quit"
-
-
-@dataclass
-class SessionResult:
-    outcome: Outcome
-    message: str
-    scores: tuple[int, ...] | None = None
-    culprit: int | None = None
-    log_path: Path | None = None
-    stats: dict[str, float] = field(default_factory=dict)
-    turn_latencies: list[float] = field(default_factory=list)
-
-
-class Session:
+class Session(Verdicts):
     def __init__(
         self,
         table: Table,
@@ -348,69 +329,6 @@ class Session:
                 self.turn_latencies.append(time.monotonic() - self._sent_move_at)
             self._sent_move_at = None
 
-    def _heard_abort(self, env: Envelope, sender: int) -> SessionResult:
-        """Another seat stopped the game naming a cheater: check its evidence ourselves."""
-        culprit = env.field("culprit", int)
-        reason = env.field("reason", str, 64)
-        evidence = env.body.get("evidence")
-        if self.node.aborted is None:
-            try:
-                self.node.run_deferred_checks()  # a shuffle proof we meant to check later
-            except ProtocolViolation as violation:
-                self.node.aborted = violation
-        if isinstance(evidence, bytes) and self.node.aborted is None:
-            confirmed = self._check_evidence(evidence, sender, culprit)
-            if confirmed is not None:
-                return confirmed  # our own node found the violation in the evidence
-        if self.node.aborted is not None and self.node.aborted.peer == culprit:
-            v = self.node.aborted
-            return self._end_cheater(culprit, f"{v.reason}: {v.detail}")
-        name = self.names[culprit] if 0 <= culprit < len(self.names) else f"seat {culprit}"
-        return self._end(
-            Outcome.QUIT,
-            f"{self.names[sender]} stopped the game saying {name} broke the protocol ({reason}); "
-            "its evidence did not show that here, so nobody is blamed but the one who stopped",
-            sender,
-        )
-
-    def _check_evidence(self, evidence: bytes, sender: int, culprit: int) -> SessionResult | None:
-        """Our own verdict on another seat's evidence: a proof of equivocation, or a record."""
-        try:
-            proof = EquivocationProof.from_bytes(evidence)
-        except (MalformedRecord, ValueError):
-            proof = None
-        if proof is not None:
-            mine = proof.entry_a.game_id == self.setup.game_id  # two records of this game, not a replay
-            if mine and proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
-                return self._end_cheater(culprit, "equivocation")
-            return None
-        if not self.intake.has(evidence):
-            return self._take_record(evidence, sender)  # (a record that cannot be decoded is dropped there)
-        # we took that record in: it may hold sealed shares we did not check (not ours)
-        violation = self.node.recheck_sealed_shares(evidence)
-        if violation is not None and violation.peer == culprit:
-            self.node.aborted = violation
-            return self._end_cheater(culprit, f"{violation.reason}: {violation.detail}")
-        return None
-
-    def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
-        """Name the cheater to everyone, with the record that shows it, and stop."""
-        data = seal(self.identity, "abort", {
-            "game_id": self.setup.game_id,
-            "culprit": violation.peer,
-            "reason": violation.reason,
-            "detail": violation.detail[:500],
-            "evidence": evidence,
-        })
-        for endpoint in self.endpoints.values():
-            self.transport.send(endpoint, data)
-        return self._end_cheater(violation.peer, f"{violation.reason}: {violation.detail}")
-
-    def _end_cheater(self, culprit: int, how: str) -> SessionResult:
-        """Stop the game blaming the peer at seat ``culprit``; ``how`` says what they broke."""
-        name = self.names[culprit] if 0 <= culprit < len(self.names) else "an unknown peer"
-        return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)
-
     def _answer_hello(self, connection: bytes, env: Envelope, seat: int | None) -> None:
         if seat is None:
             self.transport.reply(connection, seal(self.identity, "reject", {"reason": "the game has started"}))
@@ -585,6 +503,9 @@ class Session:
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         if self.node.writer is not None:
             self.node.writer.sync()
+        if outcome is Outcome.FINISHED:
+            # the game is over and every share is out: this seat's secrets serve nothing more
+            self.secrets_path.unlink(missing_ok=True)
         if outcome is not Outcome.FINISHED:
             message += "\n" + self._what_the_log_supports()
         self.say(message)

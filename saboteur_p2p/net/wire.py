@@ -15,7 +15,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | record    | peer -> peer         | record (bytes) |
 | ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |
 | chat      | peer -> peer         | game_id, seat, text |
-| abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it) |
+| abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it), chain |
 | gone      | peer -> peer         | game_id, seat, absent (the seat waited for in vain), why |
 | bye       | peer -> peer         | game_id, seat |
 """

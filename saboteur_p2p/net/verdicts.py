@@ -1,0 +1,143 @@
+"""Stopping the game for a cheat, and judging another seat's claim that someone cheated.
+
+A peer that finds a violation sends ``abort`` naming the culprit, with the record that shows
+it (or an equivocation proof) and the records of its log just before it.  A peer that gets an
+``abort`` takes those records in, then checks the evidence itself: it names the culprit only
+if the evidence shows the violation here too, and otherwise blames only the seat that stopped
+the game.  ``Verdicts`` is the part of ``Session`` that does this.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..crypto.identity import Identity
+from ..crypto.log import EquivocationProof, MalformedRecord
+from ..protocol.node import GameSetup, Node, ProtocolViolation
+from .intake import Intake
+from .transport import Transport
+from .wire import Envelope, seal
+
+#: records of our log sent before the evidence of an abort, at most, and their bytes
+ABORT_CHAIN = 16
+ABORT_CHAIN_BYTES = 2 * 1024 * 1024
+
+
+class Outcome(enum.Enum):
+    FINISHED = "finished"
+    CHEATER = "cheater"
+    PEER_GONE = "peer-gone"
+    QUIT = "quit"
+
+
+@dataclass
+class SessionResult:
+    outcome: Outcome
+    message: str
+    scores: tuple[int, ...] | None = None
+    culprit: int | None = None
+    log_path: Path | None = None
+    stats: dict[str, float] = field(default_factory=dict)
+    turn_latencies: list[float] = field(default_factory=list)
+
+
+class Verdicts:
+    """Abort and evidence handling, mixed into ``Session`` (which provides these attributes)."""
+
+    identity: Identity
+    setup: GameSetup
+    node: Node
+    intake: Intake
+    transport: Transport
+    endpoints: dict[int, str]
+    names: list[str]
+
+    def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
+        raise NotImplementedError
+
+    def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
+        raise NotImplementedError
+
+    def _heard_abort(self, env: Envelope, sender: int) -> SessionResult:
+        """Another seat stopped the game naming a cheater: check its evidence ourselves."""
+        culprit = env.field("culprit", int)
+        reason = env.field("reason", str, 64)
+        evidence = env.body.get("evidence")
+        if self.node.aborted is None:
+            try:
+                self.node.run_deferred_checks()  # a shuffle proof we meant to check later
+            except ProtocolViolation as violation:
+                self.node.aborted = violation
+        chain = env.body.get("chain")
+        for record in chain[-ABORT_CHAIN:] if isinstance(chain, list) else ():
+            if isinstance(record, bytes) and self.node.aborted is None:
+                found = self._take_record(record, sender)  # a record we lacked (copies are dropped)
+                if found is not None:
+                    return found
+        if isinstance(evidence, bytes) and self.node.aborted is None:
+            confirmed = self._check_evidence(evidence, sender, culprit)
+            if confirmed is not None:
+                return confirmed  # our own node found the violation in the evidence
+        if self.node.aborted is not None and self.node.aborted.peer == culprit:
+            v = self.node.aborted
+            return self._end_cheater(culprit, f"{v.reason}: {v.detail}")
+        name = self.names[culprit] if 0 <= culprit < len(self.names) else f"seat {culprit}"
+        return self._end(
+            Outcome.QUIT,
+            f"{self.names[sender]} stopped the game saying {name} broke the protocol ({reason}); "
+            "its evidence did not show that here, so nobody is blamed but the one who stopped",
+            sender,
+        )
+
+    def _check_evidence(self, evidence: bytes, sender: int, culprit: int) -> SessionResult | None:
+        """Our own verdict on another seat's evidence: a proof of equivocation, or a record."""
+        try:
+            proof = EquivocationProof.from_bytes(evidence)
+        except (MalformedRecord, ValueError):
+            proof = None
+        if proof is not None:
+            mine = proof.entry_a.game_id == self.setup.game_id  # two records of this game, not a replay
+            if mine and proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
+                return self._end_cheater(culprit, "equivocation")
+            return None
+        if not self.intake.has(evidence):
+            return self._take_record(evidence, sender)  # (a record that cannot be decoded is dropped there)
+        # we took that record in: it may hold sealed shares we did not check (not ours)
+        violation = self.node.recheck_sealed_shares(evidence)
+        if violation is not None and violation.peer == culprit:
+            self.node.aborted = violation
+            return self._end_cheater(culprit, f"{violation.reason}: {violation.detail}")
+        return None
+
+    def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
+        """Name the cheater to everyone, with the record that shows it, and stop."""
+        data = seal(self.identity, "abort", {
+            "game_id": self.setup.game_id,
+            "culprit": violation.peer,
+            "reason": violation.reason,
+            "detail": violation.detail[:500],
+            "evidence": evidence,
+            "chain": self._chain_before_evidence(),
+        })
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+        return self._end_cheater(violation.peer, f"{violation.reason}: {violation.detail}")
+
+    def _chain_before_evidence(self) -> list[bytes]:
+        """Our log's last records (at most ABORT_CHAIN of them, ABORT_CHAIN_BYTES in all): a peer
+        a few records behind us takes them in first, so the evidence follows its head and its
+        verdict does not depend on which records reached it before the abort."""
+        chain: list[bytes] = []
+        size = 0
+        for record in reversed(self.node.records[-ABORT_CHAIN:]):
+            size += len(record)
+            if size > ABORT_CHAIN_BYTES:
+                break
+            chain.append(record)
+        return chain[::-1]
+
+    def _end_cheater(self, culprit: int, how: str) -> SessionResult:
+        """Stop the game blaming the peer at seat ``culprit``; ``how`` says what they broke."""
+        name = self.names[culprit] if 0 <= culprit < len(self.names) else "an unknown peer"
+        return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)
