@@ -121,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")
     verify.add_argument("log", metavar="LOGFILE")
+    verify.add_argument("--expect", metavar="FPR,...", help="the fingerprints the seats must have (any order); "
+                        "without it, compare the printed fingerprints with the players' yourself")
     verify.set_defaults(run=cmd_verify)
     return parser
 
@@ -326,10 +328,18 @@ def cmd_id(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .protocol.verify import verify_file
+    from .protocol.verify import describe_setup, replay_file, unexpected_seats
 
-    verdict = verify_file(args.log)
+    verdict, observer = replay_file(args.log)
     print(verdict.message)
+    if observer is None:
+        return 1
+    for line in describe_setup(observer.setup):
+        print(line)
+    wrong = unexpected_seats(observer.setup, args.expect.split(",")) if args.expect else None
+    if wrong is not None:
+        print(wrong)
+        return 1
     return 0 if verdict.ok else 1
 
 

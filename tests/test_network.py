@@ -180,7 +180,7 @@ def verify(*logs: Path) -> list[str]:
                 raise
             text = out.decode().strip()
             assert run.returncode == 0, f"verify {log}: {text}"
-            verdicts.append(text)
+            verdicts.append(text.splitlines()[0])  # the verdict; then the seats and the proof parameters
     return verdicts
 
 

@@ -6,6 +6,7 @@ import pytest
 from protocol_helpers import seeded_bytes
 
 from saboteur_p2p.cli import main
+from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import LogWriter, decode_record, make_entry, read_log
 from saboteur_p2p.protocol.local import play_local_game
 from saboteur_p2p.protocol.verify import verify_records
@@ -69,3 +70,20 @@ def test_an_illegal_move_signed_by_its_player_is_blamed_on_that_player(game):
     records[index] = forged.record
     verdict = verify_records(records[: index + 1])
     assert not verdict.ok and verdict.culprit == mover and "illegal" in verdict.message
+
+
+def test_verify_prints_the_seats_fingerprints_and_the_proof_parameters_and_pins_them(played, capsys):
+    game, log_dir = played
+    log = str(log_dir / "seat1.log")
+    fingerprints = [key.fingerprint() for key in game.setup.seats]
+    assert main(["verify", log]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("OK:")
+    assert all(fp in lines[1] for fp in fingerprints) and "seat" in lines[1]
+    assert f"{game.setup.shuffle_rounds} shadow shuffles per shuffle proof" in lines[2]
+    assert main(["verify", log, "--expect", ",".join(reversed(fingerprints))]) == 0
+    capsys.readouterr()
+    stranger = Identity.generate().public.fingerprint()
+    assert main(["verify", log, "--expect", ",".join([*fingerprints[:2], stranger])]) == 1
+    out = capsys.readouterr().out
+    assert f"the log's seats are not the expected ones: seat 2 (seat2) is {fingerprints[2]}; nobody is {stranger}" in out

@@ -70,6 +70,32 @@ def verify_file(path: str) -> Verdict:
     return replay_file(path)[0]
 
 
+def describe_setup(setup: GameSetup) -> list[str]:
+    """What a person must check a verdict against: who the seats are (their fingerprints, to
+    compare with the players'), and how strong the shuffle proofs were.  A log states both
+    itself, so a log made up by one person verifies too: only these lines tell it apart."""
+    named = enumerate(zip(setup.names, setup.seats, strict=True))
+    seats = ", ".join(f"{seat} {name} {key.fingerprint()}" for seat, (name, key) in named)
+    k = setup.shuffle_rounds
+    return [
+        f"seats (compare these fingerprints with the players'): {seats}",
+        f"proof parameters: {k} shadow shuffles per shuffle proof (a bad shuffle passes with probability 2^-{k})",
+    ]
+
+
+def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
+    """Why the log's seats are not the ``expected`` fingerprints (any order), or None."""
+    wanted = {fingerprint.strip().lower() for fingerprint in expected if fingerprint.strip()}
+    found = {key.fingerprint() for key in setup.seats}
+    if found == wanted:
+        return None
+    strangers = [f"seat {s} ({setup.names[s]}) is {key.fingerprint()}" for s, key in enumerate(setup.seats)
+                 if key.fingerprint() not in wanted]
+    missing = sorted(wanted - found)
+    parts = strangers + ([f"nobody is {', '.join(missing)}"] if missing else [])
+    return "the log's seats are not the expected ones: " + "; ".join(parts)
+
+
 def replay_file(path: str) -> tuple[Verdict, Node | None]:
     try:
         records = read_log(path)
