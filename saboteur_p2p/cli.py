@@ -46,6 +46,15 @@ _EDITIONS = ", ".join(f"{name} ({edition_named(name).title})" for name in editio
 _EDITION_HELP = f"the edition: {_EDITIONS}; default base"
 
 
+def _shuffle_rounds(text: str) -> int:
+    from .net.lobby import MAX_SHUFFLE_ROUNDS
+
+    value = int(text)
+    if not 1 <= value <= MAX_SHUFFLE_ROUNDS:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_SHUFFLE_ROUNDS}, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="saboteur-p2p", description="Saboteur peer to peer, and bot tournaments.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -175,8 +184,8 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
     sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
     sub.add_argument(
-        "--shuffle-rounds", type=int, default=None,
-        help="shadow shuffles per shuffle proof: the host's choice; a joiner refuses a table with fewer (default 20)",
+        "--shuffle-rounds", type=_shuffle_rounds, default=None,
+        help="shadow shuffles per shuffle proof, 1 to 64: the host's choice; a joiner refuses a table with fewer (default 20)",
     )
     sub.add_argument("--quiet", action="store_true", help="print only the result")
 

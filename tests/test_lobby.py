@@ -1,6 +1,7 @@
 """The lobby over loopback sockets, in one process: seats, names and keys are checked per hello."""
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -22,6 +23,9 @@ from saboteur_p2p.net.lobby import (
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.rules import GameConfig
+
+#: distinct endpoints for the joiners' hellos (a table refuses two seats at one endpoint)
+PORTS = itertools.count(20_000)
 
 
 class HostedTable:
@@ -58,7 +62,7 @@ def send_hellos(address: str, joiners: list[tuple[Identity, str]], context: zmq.
         dealer.connect(address)
         sockets.append(dealer)
     for dealer, (identity, name) in zip(sockets, joiners, strict=True):
-        dealer.send(hello(identity, name, "tcp://127.0.0.1:9", None))
+        dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}", None))
     return sockets
 
 
@@ -114,7 +118,7 @@ def test_a_name_is_taken_once_at_a_table(context):
         twin = context.socket(zmq.DEALER)
         twin.setsockopt(zmq.LINGER, 0)
         twin.connect(host.transport.endpoint)
-        twin.send(hello(Identity.generate(), "ann", "tcp://127.0.0.1:9", None))
+        twin.send(hello(Identity.generate(), "ann", f"tcp://127.0.0.1:{next(PORTS)}", None))
         assert twin.poll(10_000)
         answer = open_envelope(twin.recv())
         assert answer.kind == "reject" and "name 'ann' is taken" in answer.body["reason"]
@@ -160,7 +164,7 @@ def test_the_game_id_is_the_hash_of_every_seats_fresh_nonce(context):
             dealer = context.socket(zmq.DEALER)
             dealer.setsockopt(zmq.LINGER, 0)
             dealer.connect(host.transport.endpoint)
-            dealer.send(hello(identity, name, "tcp://127.0.0.1:9", None, nonce=nonce))
+            dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}", None, nonce=nonce))
             sockets.append(dealer)
         starts = []
         deadline = time.monotonic() + 10
@@ -214,3 +218,30 @@ def test_a_joiner_refuses_a_start_without_its_nonce_unless_it_is_taking_its_seat
             replier.join(timeout=15)
             transport.close()
     router.close()
+
+
+@pytest.mark.parametrize("endpoint, refused", [
+    ("tcp://0.0.0.0:5000", "not a wildcard"),
+    ("tcp://127.0.0.1:5001", "another seat has that endpoint"),
+])
+def test_a_hello_from_a_wildcard_or_a_seated_endpoint_is_refused(context, endpoint, refused):
+    host = HostedTable(players=3)
+    try:
+        first = context.socket(zmq.DEALER)
+        first.setsockopt(zmq.LINGER, 0)
+        first.connect(host.transport.endpoint)
+        first.send(hello(Identity.generate(), "ann", "tcp://127.0.0.1:5001", None))
+        assert first.poll(10_000) and open_envelope(first.recv()).kind == "welcome"
+        second = context.socket(zmq.DEALER)
+        second.setsockopt(zmq.LINGER, 0)
+        second.connect(host.transport.endpoint)
+        second.send(hello(Identity.generate(), "bob", endpoint, None))
+        assert second.poll(10_000)
+        answer = open_envelope(second.recv())
+        assert answer.kind == "reject" and refused in answer.body["reason"]
+        last = send_hellos(host.transport.endpoint, [(Identity.generate(), "cy")], context)
+        assert "start" in replies(last)[0]
+        for dealer in [first, second, *last]:
+            dealer.close()
+    finally:
+        host.close()

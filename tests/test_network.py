@@ -492,7 +492,61 @@ def test_a_link_naming_another_seats_endpoint_or_a_wildcard_is_ignored(tmp_path:
     session, identities, said = _session_for_tests(tmp_path)
     for endpoint in (session.endpoints[0], "tcp://0.0.0.0:4000"):
         link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": endpoint, "incarnation": 1}
+        session.last_relink.clear()  # (at most one relink a second per seat)
         assert session._handle(b"c", seal(identities[2], "link", link)) is None
         assert session.endpoints == {0: "tcp://127.0.0.1:1", 2: "tcp://127.0.0.1:3"}
     assert any("gave the endpoint of s0 (seat 0)" in line for line in said)
     assert any("tcp://0.0.0.0:4000, which cannot reach it from here" in line for line in said)
+
+
+def test_a_link_may_not_point_us_at_this_machine_in_any_spelling(tmp_path: Path) -> None:
+    """127.1, 0x7f000001, 2130706433 and 0 are loopback or the wildcard too: a seat we reach
+    on another address may not send us to them (nor to a name, which could be anything)."""
+    session, identities, said = _session_for_tests(tmp_path)
+    session.endpoints[2] = "tcp://192.0.2.7:3"  # a seat on another machine
+    for n, host in enumerate(("127.1", "0x7f000001", "2130706433", "0", "0177.0.0.1", "example.org")):
+        link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": f"tcp://{host}:4000", "incarnation": n + 1}
+        session.last_relink.clear()  # (at most one relink a second per seat)
+        assert session._handle(b"c", seal(identities[2], "link", link)) is None
+        assert session.endpoints[2] == "tcp://192.0.2.7:3", host
+    assert sum("cannot reach it from here" in line for line in said) == 5
+    assert any("does not name an IP address" in line for line in said)
+
+
+def test_a_gone_naming_us_while_we_hear_its_sender_blames_only_the_sender(tmp_path: Path) -> None:
+    session, identities, _ = _session_for_tests(tmp_path)
+    session.log_path = tmp_path / "seat1.log"
+    gone = {"game_id": bytes(range(32)), "seat": 2, "absent": 1, "why": "s1 (seat 1) did not come back within 5 s"}
+    result = session._handle(b"c", seal(identities[2], "gone", gone))
+    assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 2
+    assert "we hear each other" in result.message
+
+
+def test_a_start_with_two_seats_at_one_endpoint_is_refused() -> None:
+    from saboteur_p2p.net.lobby import joint_game_id
+    from saboteur_p2p.net.wire import BadEnvelope, open_envelope
+
+    identities = [Identity.generate() for _ in range(3)]
+    seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, "tcp://127.0.0.1:5") for n, i in enumerate(identities))
+    nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
+    table = Table(joint_game_id(nonces), GameConfig(3), 2, seats, nonces)
+    with pytest.raises(BadEnvelope, match="two seats have one endpoint"):
+        Table.from_envelope(open_envelope(seal(identities[0], "start", table.to_data())))
+
+
+def test_a_seat_that_keeps_moving_holds_at_most_two_links_open() -> None:
+    """Each link to a new endpoint replaces the one still waiting for its handshake."""
+    from saboteur_p2p.net.transport import Transport
+
+    transport = Transport("127.0.0.1:0")
+    try:
+        transport.connect("tcp://127.0.0.1:1")
+        old = "tcp://127.0.0.1:1"
+        for port in range(2, 60):
+            new = f"tcp://192.0.2.9:{port}"  # nobody answers there
+            assert transport.replace(old, new)
+            old = new
+        assert set(transport.dealers) == {"tcp://127.0.0.1:1", "tcp://192.0.2.9:59"}
+        assert len(transport.monitors) == 1 and transport.replacing == {"tcp://192.0.2.9:59": "tcp://127.0.0.1:1"}
+    finally:
+        transport.close()

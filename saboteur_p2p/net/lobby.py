@@ -22,12 +22,14 @@ from ..crypto.identity import Identity, PublicIdentity, valid_dh_key, valid_sign
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
-from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, valid_endpoint
+from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, normal_endpoint, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 LOBBY_VERSION = 2
 #: bytes of the fresh random nonce every seat adds to the game id
 NONCE_BYTES = 32
+#: the most shadow shuffles per shuffle proof a table may ask for (more is only a cost)
+MAX_SHUFFLE_ROUNDS = 64
 
 
 class LobbyError(RuntimeError):
@@ -85,17 +87,23 @@ class Table:
             raise BadEnvelope("start: game id must be 32 bytes")
         try:
             config = GameConfig.from_data(env.field("config", dict))
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             raise BadEnvelope(f"start: bad config: {exc}") from None
         seats = tuple(SeatInfo.from_data(s) for s in env.field("seats", list, 12))
         if len(seats) != config.players:
             raise BadEnvelope("start: seat count does not match the config")
+        endpoints = [normal_endpoint(s.endpoint) or s.endpoint for s in seats]
+        if len(set(endpoints)) != len(endpoints):
+            raise BadEnvelope("start: two seats have one endpoint")
+        shuffle_rounds = env.field("shuffle_rounds", int)
+        if not 1 <= shuffle_rounds <= MAX_SHUFFLE_ROUNDS:
+            raise BadEnvelope(f"start: shuffle_rounds must be 1 to {MAX_SHUFFLE_ROUNDS}")
         nonces = tuple(env.field("nonces", list, 12))
         if len(nonces) != len(seats) or not all(isinstance(n, bytes) and len(n) == NONCE_BYTES for n in nonces):
             raise BadEnvelope(f"start: one {NONCE_BYTES}-byte nonce per seat is needed")
         if game_id != joint_game_id(nonces):
             raise BadEnvelope("start: the game id is not the hash of the seats' nonces")
-        return cls(game_id, config, env.field("shuffle_rounds", int), seats, nonces)
+        return cls(game_id, config, shuffle_rounds, seats, nonces)
 
     def seat_of(self, key: bytes) -> int | None:
         for seat, info in enumerate(self.seats):
@@ -151,6 +159,8 @@ def host_lobby(
             reason = _check_hello(env, code, config.edition)
             if reason is None and any(s.sign_key == env.key for s in seats):
                 reason = "this identity already has a seat"
+            if reason is None and any(normal_endpoint(s.endpoint) == normal_endpoint(env.body["endpoint"]) for s in seats):
+                reason = "another seat has that endpoint"
             if reason is None and any(s.name == env.body["name"] for s in seats):
                 reason = f"the name {env.body['name']!r} is taken at this table; choose another (--name)"
             if reason is None and (len(seats) >= config.players or (started is not None and started() and len(seats) >= fewest)):
@@ -193,8 +203,11 @@ def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
         if env.field("version", int) != LOBBY_VERSION:
             return f"this table speaks lobby version {LOBBY_VERSION}"
         env.field("name", str, 40)
-        if not valid_endpoint(env.field("endpoint", str, 200)):
+        endpoint = env.field("endpoint", str, 200)
+        if not valid_endpoint(endpoint):
             return "the endpoint must be tcp://host:port"
+        if is_wildcard(endpoint_host(endpoint)):
+            return "the endpoint must be an address of the joiner's machine, not a wildcard"
         if not valid_dh_key(env.field("dh_key", bytes, 32)):
             return "bad key: the X25519 key is not canonical or of small order"
         if len(env.field("nonce", bytes, NONCE_BYTES)) != NONCE_BYTES:
@@ -244,7 +257,7 @@ def join_lobby(
     if not transport.connect(endpoint):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
     nonce = secrets.token_bytes(NONCE_BYTES)
-    transport.send(endpoint, hello(identity, name, transport.endpoint, code, edition, nonce))
+    transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), code, edition, nonce))
     from_table = b"dealer:" + endpoint.encode()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -70,6 +70,10 @@ class Presence:
     def silent_for(self, seat: int, now: float) -> float:
         return now - self.last_heard[seat]
 
+    def is_silent(self, seat: int, now: float) -> bool:
+        """Whether ``seat`` is away, or silent longer than its link explains (not yet noticed)."""
+        return seat in self.away or self.silent_for(seat, now) > self.away_after(seat)
+
     def newly_away(self, now: float) -> list[int]:
         """The seats that have just become away."""
         gone = [s for s in self.last_heard if s not in self.away and now - self.last_heard[s] > self.away_after(s)]

@@ -22,11 +22,13 @@ from .intake import Intake
 from .lobby import Table
 from .presence import PING_EVERY, Presence
 from .seatstate import restore, save_secrets
-from .transport import Transport, endpoint_host, is_loopback, is_wildcard, valid_endpoint
+from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
+#: a seat's link to a new endpoint is taken at most once in this many seconds
+RELINK_EVERY = 1.0
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
@@ -82,6 +84,7 @@ class Session(Verdicts):
         self.incarnation = time.time_ns()
         self.incarnations: dict[int, int] = {}
         self.last_resend: dict[int, float] = {}
+        self.last_relink: dict[int, float] = {}
         self.last_chat_from: dict[int, float] = {}
         self._head_seen = b""
         self._head_since = time.monotonic()
@@ -278,11 +281,20 @@ class Session(Verdicts):
         if not valid_endpoint(endpoint):
             self.say(f"{self.names[seat]} gave an endpoint that is not tcp://host:port; ignored")
             return
-        taken = next((s for s, e in self.endpoints.items() if e == endpoint and s != seat), None)
+        now = time.monotonic()
+        if now - self.last_relink.get(seat, -RELINK_EVERY) < RELINK_EVERY:
+            return  # a seat that moves more often than this is not coming back: it is probing us
+        self.last_relink[seat] = now
+        normal = normal_endpoint(endpoint)
+        if normal is None:
+            self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which does not name an IP address; ignored")
+            return
+        taken = next((s for s, e in self.endpoints.items() if s != seat and normal_endpoint(e) == normal), None)
         if taken is not None:
             self.say(f"{self.names[seat]} gave the endpoint of {self.names[taken]} (seat {taken}); ignored")
             return
-        if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint):
+        shared = any(s != seat and e == old for s, e in self.endpoints.items())
+        if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint, keep_old=shared):
             self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which cannot reach it from here; ignored")
             return
         # the seat's owner came back on another port or address: reach it there (and where we
@@ -434,13 +446,19 @@ class Session(Verdicts):
         """Another seat ended the game for an absent seat: agree if that seat is silent here too."""
         absent = env.field("absent", int)
         by = f"{self.names[sender]} (seat {sender})"
+        now = time.monotonic()
         if absent == self.seat:
-            return self._end(Outcome.PEER_GONE, f"{by} ended the game: it had not heard from this seat for too long", self.seat)
+            if self.presence.is_silent(sender, now):
+                # we lost each other: the link between us failed, and it says it waited for us
+                why = f"{by} ended the game: it had not heard from this seat for too long"
+                return self._end(Outcome.PEER_GONE, why, self.seat)
+            why = f"{by} ended the game saying this seat was gone, but we hear each other; nobody is blamed but it"
+            return self._end(Outcome.QUIT, why, sender)
         if not 0 <= absent < len(self.names) or absent == sender:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = f"{self.names[absent]} (seat {absent})"
-        silent = self.presence.silent_for(absent, time.monotonic())
-        if absent in self.presence.away or silent > self.presence.away_after(absent):
+        silent = self.presence.silent_for(absent, now)
+        if self.presence.is_silent(absent, now):
             said = "".join(c for c in env.field("why", str, 200) if c.isprintable())
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
             return self._end(Outcome.PEER_GONE, why, absent)

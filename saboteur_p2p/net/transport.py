@@ -51,18 +51,38 @@ def endpoint_host(endpoint: str) -> str:
     return endpoint.removeprefix("tcp://").rsplit(":", 1)[0]
 
 
+def numeric_host(host: str) -> str | None:
+    """``host`` as a dotted IPv4 address, whatever numeric spelling it has (``127.1``,
+    ``0x7f000001``, ``2130706433`` are all 127.0.0.1); None for a name or nonsense."""
+    try:
+        infos = socket.getaddrinfo(host, None, socket.AF_INET, 0, 0, socket.AI_NUMERICHOST)
+    except (OSError, UnicodeError, ValueError):
+        return None
+    return str(infos[0][4][0]) if infos else None
+
+
 def is_wildcard(host: str) -> bool:
-    """An address that names no machine: 0.0.0.0, ::, * (a bind-anywhere address)."""
-    return host in ("*", "0.0.0.0", "::", "[::]", "")
+    """An address that names no machine: 0.0.0.0 (in any spelling), ::, * (bind-anywhere)."""
+    if host in ("*", "::", "[::]", ""):
+        return True
+    numeric = numeric_host(host)
+    return numeric is not None and ipaddress.ip_address(numeric).is_unspecified
 
 
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    numeric = numeric_host(host)
+    return numeric is not None and ipaddress.ip_address(numeric).is_loopback
+
+
+def normal_endpoint(endpoint: str) -> str | None:
+    """``tcp://A.B.C.D:PORT`` for an endpoint whose host is a numeric IPv4 address in any
+    spelling, else None (a name, which a peer's ``link`` may not give: it could be anything)."""
+    if not valid_endpoint(endpoint):
+        return None
+    host = numeric_host(endpoint_host(endpoint))
+    return None if host is None else f"tcp://{host}:{int(endpoint.rsplit(':', 1)[1])}"
 
 
 @dataclass(frozen=True)
@@ -85,6 +105,7 @@ class Transport:
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
         self.replacing: dict[str, str] = {}
         self.monitors: dict[zmq.Socket, str] = {}
+        self._monitored = 0
         self.poller = zmq.Poller()
         self.poller.register(self.router, zmq.POLLIN)
 
@@ -101,13 +122,23 @@ class Transport:
         port = self.endpoint.rsplit(":", 1)[1]
         return f"tcp://{local_address_towards(endpoint_host(towards))}:{port}"
 
-    def connect(self, endpoint: str) -> bool:
-        """Open (once) the outbound link to a peer's bound endpoint; False if it is not one."""
+    def connect(self, endpoint: str, watch: bool = False) -> bool:
+        """Open (once) the outbound link to a peer's bound endpoint; False if it is not one (or
+        no socket can be had).  ``watch``: report its first handshake to ``_proven``."""
         if endpoint in self.dealers:
             return True
         if not valid_endpoint(endpoint):
             return False
-        dealer = self.context.socket(zmq.DEALER)
+        try:
+            dealer = self.context.socket(zmq.DEALER)
+        except zmq.ZMQError:
+            return False  # out of sockets or file descriptors: refuse the link, keep running
+        if watch:
+            # watched before it connects, so even the quickest handshake is seen
+            self._monitored += 1  # a fresh inproc address: a reused socket number never collides
+            monitor = dealer.get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED, f"inproc://link-monitor-{id(self)}-{self._monitored}")
+            self.monitors[monitor] = endpoint
+            self.poller.register(monitor, zmq.POLLIN)
         dealer.setsockopt(zmq.LINGER, 500)
         dealer.setsockopt(zmq.SNDHWM, SEND_HIGH_WATER)
         dealer.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
@@ -115,34 +146,46 @@ class Transport:
         dealer.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
         dealer.setsockopt(zmq.CONNECT_TIMEOUT, CONNECT_TIMEOUT_MS)
         _heartbeats(dealer)
+        self.dealers[endpoint] = dealer
+        self.poller.register(dealer, zmq.POLLIN)
         try:
             dealer.connect(endpoint)
         except zmq.ZMQError:
-            dealer.close()
+            self.disconnect(endpoint)
             return False
-        self.dealers[endpoint] = dealer
-        self.poller.register(dealer, zmq.POLLIN)
         return True
 
-    def replace(self, old: str, new: str) -> bool:
+    def replace(self, old: str, new: str, keep_old: bool = False) -> bool:
         """A peer now listens at ``new``: send there, and to ``old`` as well until ``new`` has
-        completed a ZeroMQ handshake (an endpoint that does not work never cuts a good link)."""
-        if not self.connect(new):
+        completed a ZeroMQ handshake (an endpoint that does not work never cuts a good link).
+
+        ``keep_old``: another peer uses ``old`` too, so it is never closed.  A ``new`` that
+        replaces a link still waiting for its own handshake takes that link's place (the
+        untried one is closed), so a peer that keeps moving holds at most two links open.
+        """
+        if new == old or new in self.dealers:
+            return new in self.dealers
+        pending = self.replacing.pop(old, None)
+        if pending is not None:
+            self.disconnect(old)  # never shook hands: dropped for the newer endpoint
+            old = pending
+        if not self.connect(new, watch=old in self.dealers and not keep_old):
             return False
-        if old in self.dealers and old != new:
+        if old in self.dealers and not keep_old:
             self.replacing[new] = old
-            monitor = self.dealers[new].get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED)
-            self.monitors[monitor] = new
-            self.poller.register(monitor, zmq.POLLIN)
         return True
 
     def disconnect(self, endpoint: str) -> None:
         """Close the outbound link to an endpoint a peer has left."""
-        dealer = self.dealers.pop(endpoint, None)
+        self.replacing.pop(endpoint, None)
+        for new in [n for n, o in self.replacing.items() if o == endpoint]:
+            del self.replacing[new]
+        dealer = self.dealers.get(endpoint)
         if dealer is not None:
             for monitor, watched in list(self.monitors.items()):
                 if watched == endpoint:
-                    self._stop_monitor(monitor)
+                    self._stop_monitor(monitor)  # while the dealer is known: its monitor is disabled too
+            del self.dealers[endpoint]
             self.poller.unregister(dealer)
             dealer.close()
 
@@ -196,10 +239,12 @@ class Transport:
     def _proven(self, monitor: zmq.Socket) -> None:
         """The new endpoint of a replaced link shook hands: the old link is closed."""
         new = self.monitors[monitor]
-        with contextlib.suppress(zmq.ZMQError):
+        try:
             event = recv_monitor_message(monitor, zmq.NOBLOCK)
-            if event["event"] != zmq.EVENT_HANDSHAKE_SUCCEEDED:
-                return
+        except zmq.ZMQError:
+            return  # nothing to read after all: still waiting
+        if event["event"] != zmq.EVENT_HANDSHAKE_SUCCEEDED:
+            return
         self._stop_monitor(monitor)
         old = self.replacing.pop(new, None)
         if old is not None and old not in self.replacing.values() and old not in self.replacing:

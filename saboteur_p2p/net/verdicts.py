@@ -70,8 +70,11 @@ class Verdicts:
             except ProtocolViolation as violation:
                 self.node.aborted = violation
         chain = env.body.get("chain")
-        for record in chain[-ABORT_CHAIN:] if isinstance(chain, list) else ():
-            if isinstance(record, bytes) and self.node.aborted is None:
+        records = [r for r in chain[-ABORT_CHAIN:] if isinstance(r, bytes)] if isinstance(chain, list) else []
+        while sum(map(len, records)) > ABORT_CHAIN_BYTES:
+            records.pop(0)  # the oldest go first: the ones just before the evidence matter
+        for record in records:
+            if self.node.aborted is None:
                 found = self._take_record(record, sender)  # a record we lacked (copies are dropped)
                 if found is not None:
                     return found

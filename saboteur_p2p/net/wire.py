@@ -6,11 +6,11 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 
 | kind      | direction            | body |
 |-----------|----------------------|------|
-| hello     | joiner -> any peer   | version, name, endpoint, code_proof |
+| hello     | joiner -> any peer   | version, name, dh_key, endpoint, code_proof, nonce; edition (optional) |
 | welcome   | host -> joiner       | seat, seats_total |
 | reject    | peer -> joiner       | reason |
 | table     | host -> every joiner | seats [[name, sign_key, dh_key, endpoint]], seats_total |
-| start     | peer -> joiner       | game_id, config, shuffle_rounds, seats [...] |
+| start     | peer -> joiner       | game_id, config, shuffle_rounds, seats [...], nonces |
 | link      | peer -> peer         | game_id, seat, endpoint (where the receiver reaches the sender), incarnation |
 | record    | peer -> peer         | record (bytes) |
 | ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |
