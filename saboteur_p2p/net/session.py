@@ -410,8 +410,8 @@ class Session(Verdicts):
             self.waiting_since = self.presence.last_heard[head.speaker]
         if now - self.waiting_since <= self.wait:
             return None
-        if len(self.endpoints) >= 2 and away >= set(self.endpoints):
-            # every other seat fell silent at once: it is our link that is down, not theirs
+        if len(self.endpoints) >= 2 and all(self.presence.silent_for(s, now) > self.wait for s in self.endpoints):
+            # every other seat has been silent as long: it is our link that is down, not theirs
             why = f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table; the game ends"
             return self._end(Outcome.PEER_GONE, why, self.seat)
         name = self.names[head.speaker]
