@@ -550,3 +550,22 @@ def test_a_seat_that_keeps_moving_holds_at_most_two_links_open() -> None:
         assert len(transport.monitors) == 1 and transport.replacing == {"tcp://192.0.2.9:59": "tcp://127.0.0.1:1"}
     finally:
         transport.close()
+
+
+def test_an_outsiders_envelopes_are_dropped_before_their_signature_is_checked_and_reported_once(tmp_path: Path) -> None:
+    from saboteur_p2p.net.wire import BadEnvelope, open_envelope
+
+    session, _, said = _session_for_tests(tmp_path)
+    outsider = Identity.generate()
+    chat = seal(outsider, "chat", {"game_id": bytes(range(32)), "seat": 0, "text": "x", "padding": bytes(1 << 20)})
+    forged = chat[:-1] + bytes([chat[-1] ^ 1])  # a broken signature: refused before it is checked
+    with pytest.raises(BadEnvelope, match="chat from a key that may not send it"):
+        open_envelope(forged, session._admits)
+    for data in (chat, forged, chat):
+        assert session._handle(b"outsider", data) is None
+    reports = [line for line in said if "unidentified connection" in line]
+    assert reports == ["dropped a bad message from an unidentified connection: chat from a key that may not send it"]
+    hello_from_outsider = seal(outsider, "hello", {"version": 2})  # anyone may say hello (it is answered)
+    session.transport = type("Replies", (), {"reply": lambda self, c, d: said.append(f"replied {len(d)}")})()
+    assert session._handle(b"outsider", hello_from_outsider) is None
+    assert said[-1].startswith("replied")

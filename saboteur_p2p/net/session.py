@@ -27,6 +27,8 @@ from .verdicts import Outcome, SessionResult, Verdicts
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
+#: messages from connections no seat signs on are reported at most once in this many seconds
+NOTICE_OUTSIDERS = 10.0
 #: a seat's link to a new endpoint is taken at most once in this many seconds
 RELINK_EVERY = 1.0
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
@@ -85,6 +87,7 @@ class Session(Verdicts):
         self.incarnations: dict[int, int] = {}
         self.last_resend: dict[int, float] = {}
         self.last_relink: dict[int, float] = {}
+        self._outsider_noticed = -NOTICE_OUTSIDERS
         self.last_chat_from: dict[int, float] = {}
         self._head_seen = b""
         self._head_since = time.monotonic()
@@ -220,13 +223,21 @@ class Session(Verdicts):
         self.stats["records_sent"] += 1
         self.stats["bytes_sent"] += len(data) * len(self.endpoints)
 
+    def _admits(self, kind: str, key: bytes) -> bool:
+        """Only the seats may speak once the game runs; anyone may say a (small) hello."""
+        return self.table.seat_of(key) is not None or kind == "hello"
+
     def _handle(self, connection: bytes, data: bytes) -> SessionResult | None:
         try:
-            env = open_envelope(data)
+            env = open_envelope(data, self._admits)
         except BadEnvelope as exc:
             sender = self.links.get(connection)
-            who = f"seat {sender} ({self.names[sender]})" if sender is not None else "an unidentified connection"
-            self.say(f"dropped a bad message from {who}: {exc}")
+            now = time.monotonic()
+            if sender is not None:
+                self.say(f"dropped a bad message from seat {sender} ({self.names[sender]}): {exc}")
+            elif now - self._outsider_noticed > NOTICE_OUTSIDERS:
+                self._outsider_noticed = now  # an outsider's flood does not flood the log
+                self.say(f"dropped a bad message from an unidentified connection: {exc}")
             return None
         sender = self._seat_of_key(env.key)
         if env.kind == "hello":

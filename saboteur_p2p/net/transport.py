@@ -23,6 +23,10 @@ from zmq.utils.monitor import recv_monitor_message
 
 from .wire import MAX_WIRE_MESSAGE
 
+#: Inbound messages queued per connection before ZeroMQ stops reading it.
+ROUTER_QUEUE = 2
+#: bytes taken from the sockets in one poll, at most (past one large message)
+POLL_BYTES = 8 * 1024 * 1024
 #: Outbound messages queued for a peer that is away, before the oldest are dropped.
 SEND_HIGH_WATER = 10_000
 #: What a peer may give as its endpoint: tcp://host:port, nothing else.
@@ -96,6 +100,10 @@ class Transport:
         self.context = context or zmq.Context.instance()
         self.router = self.context.socket(zmq.ROUTER)
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
+        # At most this many messages wait per connection; past it ZeroMQ stops reading that
+        # connection (TCP pushes back on the sender), so a flood from outside holds a bounded
+        # amount of memory instead of gigabytes.  Honest peers lose nothing: they are slowed.
+        self.router.setsockopt(zmq.RCVHWM, ROUTER_QUEUE)
         self.router.setsockopt(zmq.LINGER, 0)
         self.router.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a peer that reconnects takes over its old slot
         _heartbeats(self.router)
@@ -212,26 +220,25 @@ class Transport:
             self.router.send_multipart([connection, data], zmq.NOBLOCK)
 
     def poll(self, timeout: float) -> list[Inbound]:
-        """Every message that arrives within ``timeout`` seconds (returns early on the first)."""
+        """The messages that arrive within ``timeout`` seconds (returns early on the first), at
+        most POLL_BYTES of them at once: a sender faster than we read never grows the batch
+        without bound (the rest wait in ZeroMQ, which then stops reading that connection)."""
         out: list[Inbound] = []
+        size = 0
         events = dict(self.poller.poll(max(0, int(timeout * 1000))))
-        if self.router in events:
-            while True:
+        sockets = [(self.router, b"")] if self.router in events else []
+        sockets += [(d, b"dealer:" + e.encode()) for e, d in self.dealers.items() if d in events]
+        for sock, tag in sockets:
+            while size < POLL_BYTES:
                 try:
-                    frames = self.router.recv_multipart(zmq.NOBLOCK)
+                    frames = sock.recv_multipart(zmq.NOBLOCK)
                 except zmq.Again:
                     break
-                if len(frames) == 2:
+                if tag and len(frames) == 1:
+                    out.append(Inbound(tag, frames[0]))
+                elif not tag and len(frames) == 2:
                     out.append(Inbound(frames[0], frames[1]))
-        for endpoint, dealer in list(self.dealers.items()):
-            if dealer in events:
-                while True:
-                    try:
-                        frames = dealer.recv_multipart(zmq.NOBLOCK)
-                    except zmq.Again:
-                        break
-                    if len(frames) == 1:
-                        out.append(Inbound(b"dealer:" + endpoint.encode(), frames[0]))
+                size += sum(len(frame) for frame in frames)
         for monitor in [m for m in self.monitors if m in events]:
             self._proven(monitor)
         return out

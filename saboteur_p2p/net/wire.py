@@ -21,6 +21,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,8 +65,13 @@ def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
     return msgpack.packb([kind, body, identity.public.sign_key, signature], use_bin_type=True)
 
 
-def open_envelope(data: bytes) -> Envelope:
-    """Decode and check an envelope's shape and signature (not who may send it)."""
+def open_envelope(data: bytes, admit: Callable[[str, bytes], bool] | None = None) -> Envelope:
+    """Decode and check an envelope's shape and signature.
+
+    ``admit(kind, key)``, when given, says whether the sender may send this at all (a seat's
+    key, say): it is asked before the signature is checked, so an outsider's flood costs a
+    decode, not a signature check over megabytes.
+    """
     if not isinstance(data, bytes) or len(data) > MAX_WIRE_MESSAGE:
         raise BadEnvelope("message too large or not bytes")
     try:
@@ -92,6 +98,8 @@ def open_envelope(data: bytes) -> Envelope:
         raise BadEnvelope(f"unknown kind {kind!r} or body not a map")
     if not isinstance(key, bytes) or len(key) != 32 or not isinstance(signature, bytes) or len(signature) != 64:
         raise BadEnvelope("bad key or signature field")
+    if admit is not None and not admit(kind, key):
+        raise BadEnvelope(f"{kind} from a key that may not send it")
     if not valid_sign_key(key):
         raise BadEnvelope("bad key: not a canonical Ed25519 key of prime order")
     if not verify_signature(key, _signed_bytes(kind, body), signature):
