@@ -11,13 +11,16 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from saboteur_p2p.rules import Game, GameConfig, Role, State, Tool
+import pytest
+
+from saboteur_p2p.rules import Game, GameConfig, IllegalActionError, Role, State, Tool
 from saboteur_p2p.rules import cards as C
 from saboteur_p2p.rules.actions import AnyAction
 from saboteur_p2p.rules.board import GOAL_CELLS, Board
-from saboteur_p2p.rules.cards import ActionCard, ActionKind, Card, GoldCard, PathCard, RoleCard
+from saboteur_p2p.rules.cards import ActionCard, ActionKind, Card, Door, GoldCard, PathCard, PathKind, RoleCard
 from saboteur_p2p.rules.dealer import Deck, TrustedDealer
 from saboteur_p2p.rules.saboteur2 import Saboteur2State
+from saboteur_p2p.rules.serialize import state_to_data
 from saboteur_p2p.rules.state import Phase
 
 Cell = tuple[int, int]
@@ -378,3 +381,70 @@ class SeatDealer:
         if to is None or self.seat in to:
             return self.inner.reveal(deck, handle, to)
         return None
+
+
+# -- Saboteur 2: the expansion's path cards and checked play ------------------------------
+
+B, G, BOSS, PROF, GEO, SAB = (
+    Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.BOSS, Role.PROFITEER, Role.GEOLOGIST, Role.SABOTEUR,
+)
+
+
+def expansion(spec: str, *, ladder: bool = False, door: Door | None = None, crystals: int = 0) -> PathCard:
+    """The catalogue's expansion path card with these upright segments and marks."""
+    wanted = PathCard(PathKind.TUNNEL, tuple(C.mask_from_letters(s) for s in spec.split("+")), ladder, door, crystals)
+    for card, _ in C.EXPANSION_PATH_COUNTS:
+        if card == wanted:
+            return card
+    raise ValueError(f"no expansion card {wanted}")
+
+
+LADDER_S = expansion("S", ladder=True)
+LADDER_ES = expansion("ES", ladder=True)
+LADDER_NS = expansion("NS", ladder=True)
+BLUE_EW = expansion("EW", door=Door.BLUE)
+BLUE_NS = expansion("NS", door=Door.BLUE)
+GREEN_EW = expansion("EW", door=Door.GREEN)
+GREEN_NS = expansion("NS", door=Door.GREEN)
+GREEN_EW_S = expansion("EW+S", door=Door.GREEN)
+BRIDGE = expansion("NS+EW")
+CURVES = expansion("NW+ES")
+CRYSTAL_EW_S = expansion("EW+S", crystals=1)
+CRYSTAL_X = expansion("NESW", crystals=1)
+CRYSTAL_BRIDGE = expansion("NS+EW", crystals=1)
+CRYSTAL_N = expansion("N", crystals=1)
+
+
+#: a tunnel from the start to the cell west of the middle goal, which (7, 0) then reaches
+CORRIDOR = [((x, 0), "WE") for x in range(1, 7)]
+MIDDLE_TREASURE = (C.STONE_NE, C.TREASURE, C.STONE_NW)
+
+
+def config2(players: int, rounds: int = 3) -> GameConfig:
+    return GameConfig(players, "saboteur2", rounds=rounds)
+
+
+def fingerprint(state: Saboteur2State) -> Any:
+    return (
+        state_to_data(state),
+        [state.view_for(seat).to_data() for seat in range(state.players)],
+        sorted(map(str, state.legal_actions())),
+        dict(state.board.frontier), dict(state.board.connected),
+    )
+
+
+def refused(state: Saboteur2State, action: Any, rule: str) -> IllegalActionError:
+    """Checked play refuses ``action`` naming ``rule``, and leaves the state as it was."""
+    before = fingerprint(state)
+    with pytest.raises(IllegalActionError, match=rule) as caught:
+        state.play(action)
+    assert str(action) in str(caught.value)
+    assert fingerprint(state) == before
+    return caught.value
+
+
+def corridor_state(finder: int, roles: Sequence[Role], *, last: Any = ("WE"), maze=CORRIDOR, **kwargs: Any) -> Saboteur2State:
+    """A state where ``finder`` holds the card that reaches the middle goal (the treasure)."""
+    hands = {seat: ["NS", MAP] for seat in range(len(roles))}
+    hands[finder] = [last, MAP]
+    return build2(len(roles), maze=maze, goals=MIDDLE_TREASURE, hands=hands, roles=roles, current=finder, **kwargs)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from saboteur_p2p.crypto.group import Scalar, mul, sadd, sub
+from saboteur_p2p.crypto.group import Point, Scalar, base_mul, mul, random_scalar, sadd, sub
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import decode_record, make_entry
 from saboteur_p2p.protocol.dealer import GOLD_HANDLE_STRIDE
@@ -219,3 +220,95 @@ def play_until_refused(
         if any(v is not None for v in verdicts.values()):
             return head, verdicts
     raise AssertionError(f"no record refused in {limit} records")
+
+
+# -- cheats at named points of one honest game -------------------------------------------
+#
+# All games are one 3-player round with 4 shadow shuffles, played honestly from one seed to
+# a few named points; each test gets its own copy of the game at its point.
+
+CONFIG = GameConfig(3, rounds=1)
+SHUFFLE_ROUNDS = 4
+SEED = 1
+
+
+def _is_shuffle(topic: tuple[Any, ...]) -> bool:
+    return bool(topic) and topic[0] == "shuffle"
+
+
+#: The points of the honest game where cheats start: the first time what is expected next
+#: matches.  Seat 1 is the cheater at most of them.
+POINTS: dict[str, Callable[[Expect], bool]] = {
+    "genesis": lambda e: e.kind == "genesis",
+    "key": lambda e: e == Expect(1, "key"),
+    "coin-commit": lambda e: e.kind == "commit" and e.topic[0] == "coin" and e.speaker == 1,
+    "coin-reveal": lambda e: e.kind == "reveal" and e.topic[0] == "coin" and e.speaker == 2,
+    "shuffle-commit": lambda e: e.kind == "commit" and _is_shuffle(e.topic) and e.speaker == 1,
+    "shuffle": lambda e: e == Expect(1, "shuffle", (0,)),
+    "shuffle-reveal": lambda e: e == Expect(2, "reveal", ("shuffle", 0, 1)),
+    "open": lambda e: e == Expect(1, "open", (0,)),
+    "sealed-shares": lambda e: e.kind == "shares" and e.speaker == 1,
+    "move": lambda e: e.kind == "action",
+    "public-shares": lambda e: e.kind == "shares" and e.speaker == 1 and any(n.audience is None for n in e.topic),
+}
+
+
+@functools.cache
+def snapshots() -> dict[str, LocalGame]:
+    game = seeded_game(CONFIG, SHUFFLE_ROUNDS, SEED)
+    found: dict[str, LocalGame] = {}
+    while len(found) < len(POINTS):
+        head = game.spectator.next_expected
+        assert head is not None
+        for name, wanted in POINTS.items():
+            if name not in found and wanted(head):
+                found[name] = copy_game(game, 0)
+        step(game, path_first)
+    return found
+
+
+def game_at(point: str, seed: int = 0) -> LocalGame:
+    """A fresh copy of the honest game at ``point``."""
+    return copy_game(snapshots()[point], seed)
+
+
+def expected(game: LocalGame) -> Expect:
+    head = game.spectator.next_expected
+    assert head is not None
+    return head
+
+
+def judges(game: LocalGame, cheater: int) -> list[int | None]:
+    """Every node that hears the cheater: the other seats and the spectator (None)."""
+    return [s for s in range(len(game.nodes)) if s != cheater] + [None]
+
+
+def node_of(game: LocalGame, seat: int | None) -> Node:
+    return game.spectator if seat is None else game.nodes[seat]
+
+
+def assert_blamed(
+    game: LocalGame, verdicts: Verdicts, cheater: int, reason: str, by: list[int | None] | None = None, aborts: bool = True
+) -> None:
+    """Each judge refused the record, naming ``cheater`` for ``reason`` (and stopped, if ``aborts``)."""
+    for seat in judges(game, cheater) if by is None else by:
+        who = "the spectator" if seat is None else f"seat {seat}"
+        violation = verdicts[seat]
+        assert violation is not None, f"{who} accepted the cheat"
+        assert (violation.peer, violation.reason) == (cheater, reason), f"{who}: {violation}"
+        assert node_of(game, seat).aborted is (violation if aborts else None)
+
+
+def cheat_once(point: str, cheater: int, tamper: Callable[[LocalGame, dict[str, Any]], Any]) -> tuple[LocalGame, Verdicts]:
+    """At ``point``, ``cheater`` sends its honest body changed by ``tamper``; every other node hears it."""
+    game = game_at(point)
+    assert expected(game).speaker == cheater
+    body = honest_body(game.nodes[cheater])
+    body = tamper(game, body) or body
+    record = signed_record(game, cheater, expected(game).kind, body)
+    return game, hear(game, record, cheater)
+
+
+def other_point(seed: int) -> Point:
+    return base_mul(random_scalar(seeded_bytes(seed)))
+

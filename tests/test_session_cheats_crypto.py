@@ -1,0 +1,459 @@
+"""Cheats on the cryptography of a game session are caught, and pinned on the cheater:
+bad decryption shares, shuffles and their proofs, invalid points and keys, and collusion.
+
+A cheater is one seat whose records are built by hand (or by its own node with one
+``_make_<kind>`` method swapped) and validly signed, so only the content is wrong.  Each
+record goes to every other seat and to the spectator, which checks everything; each must
+raise ``ProtocolViolation`` naming the cheater and the rule.  By design, sealed shares are
+checked by their recipient and the spectator only, and the seat after a shuffler checks
+its proof only once it has sent its own shuffle and opening (``check_later``).
+
+All games are one 3-player round with 4 shadow shuffles, played honestly from one seed to
+a few named points (``protocol_helpers.POINTS``); each test gets its own copy of the game
+at its point.  Cheats on the records themselves are in test_session_cheats_records.py.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from protocol_helpers import (
+    Verdicts,
+    assert_blamed,
+    cheat_once,
+    expected,
+    game_at,
+    hear,
+    honest_body,
+    other_point,
+    play_until_refused,
+    seeded_bytes,
+    signed_record,
+)
+
+from saboteur_p2p.crypto.group import IDENTITY, G, Point, add, base_mul, mul, random_scalar, sadd, scalar_from_int, sub
+from saboteur_p2p.crypto.proofs import open_sealed_share, prove_dleq, prove_key, seal_share
+from saboteur_p2p.crypto.shuffle import open_shadows, reencrypt
+from saboteur_p2p.protocol.dealer import RevealNeed
+from saboteur_p2p.protocol.local import LocalGame
+from saboteur_p2p.protocol.messages import Shares
+from saboteur_p2p.protocol.node import Expect, ProtocolViolation
+from saboteur_p2p.rules import Deck
+
+P = 2**255 - 19
+
+
+def play_with_a_changed_shuffle(tamper: Callable[[LocalGame, dict[str, Any]], None]) -> tuple[LocalGame, Expect, Verdicts]:
+    """Seat 1's node makes its honest shuffle, ``tamper`` changes it before it is signed, and
+    the game plays on until some node refuses a record: (game, what was expected, verdicts)."""
+    game = game_at("shuffle")
+    cheater = game.nodes[1]
+    honest = cheater._make_shuffle
+
+    def make_shuffle(head: Expect) -> dict[str, Any]:
+        body = honest(head)
+        tamper(game, body)
+        return body
+
+    cheater._make_shuffle = make_shuffle  # type: ignore[method-assign]
+    head, verdicts = play_until_refused(game)
+    return game, head, verdicts
+
+
+def check_later(game: LocalGame, seat: int) -> ProtocolViolation | None:
+    """Bring ``seat`` (alone) to the end of its own shuffle and opening, the other seats
+    answering honestly, and return what it raised: the next shuffler checks the proof
+    before its own only after sending its own shuffle (node.py, deferred_checks)."""
+    node = game.nodes[seat]
+    while True:
+        head = node.next_expected
+        assert head is not None and head.kind in ("shuffle", "reveal", "open"), head
+        if head.speaker == seat:
+            try:
+                node.produce()
+            except ProtocolViolation as violation:
+                return violation
+            if head.kind == "open":
+                return None
+            continue
+        other = game.nodes[head.speaker]
+        body = getattr(other, f"_make_{head.kind}")(head)
+        record = signed_record(game, head.speaker, head.kind, body, seq=node.log.next_seq(head.speaker), prev=node.log.head)
+        node.receive(record)
+
+
+def assert_shuffle_blamed(game: LocalGame, verdicts: Verdicts, cheater: int) -> None:
+    """Everyone refuses a bad shuffle proof from seat 1: at once, or (seat 2) after its own shuffle."""
+    assert cheater == 1
+    assert_blamed(game, verdicts, 1, "bad-shuffle-proof", by=[0, None])
+    assert verdicts[2] is None and game.nodes[2].deferred_checks
+    late = check_later(game, 2)
+    assert late is not None and (late.peer, late.reason) == (1, "bad-shuffle-proof")
+    assert game.nodes[2].aborted is late
+
+
+
+# -- invalid points ---------------------------------------------------------------------
+
+
+def _off_curve() -> bytes:
+    """The encoding of a y for which no x is on the curve."""
+    d = -121665 * pow(121666, -1, P) % P
+    for y in range(2, 100):
+        x2 = (y * y - 1) * pow(d * y * y + 1, -1, P) % P
+        if pow(x2, (P - 1) // 2, P) == P - 1:
+            return y.to_bytes(32, "little")
+    raise AssertionError("no y off the curve below 100")
+
+
+ORDER_8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+BAD_POINTS = {
+    "identity": IDENTITY,
+    "order-2": (P - 1).to_bytes(32, "little"),
+    "order-4": bytes(32),
+    "order-8": ORDER_8,
+    "off-curve": _off_curve(),
+    "mixed-order": add(G, ORDER_8),
+    "non-canonical": (P + 1).to_bytes(32, "little"),
+}
+
+
+# == 1. decryption shares ===============================================================
+
+
+def _public_share_of_another_point(game: LocalGame, body: dict[str, Any]) -> None:
+    body["public"][0][1] = other_point(1)
+
+
+def _public_share_proven_with_another_key(game: LocalGame, body: dict[str, Any]) -> None:
+    cheater = game.nodes[1]
+    need = expected(game).topic[0]
+    c1, _ = cheater.dealer.ciphertext(need.card)
+    x = random_scalar(seeded_bytes(2))
+    share = mul(x, c1)
+    e, s = prove_dleq(x, base_mul(x), c1, share, cheater._share_ctx(need, 1, None), seeded_bytes(3))
+    body["public"][0][1:] = [share, e, s]
+
+
+def _public_share_with_the_proof_for_another_card(game: LocalGame, body: dict[str, Any]) -> None:
+    cheater = game.nodes[1]
+    need = expected(game).topic[0]
+    c1, _ = cheater.dealer.ciphertext(need.card)
+    other = RevealNeed((need.card[0], need.card[1], need.card[2] + 1), None)
+    assert cheater.secret is not None
+    ctx = cheater._share_ctx(other, 1, None)
+    e, s = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], ctx, seeded_bytes(4))
+    body["public"][0][2:] = [e, s]
+
+
+def _public_share_for_another_card(game: LocalGame, body: dict[str, Any]) -> None:
+    # a true decryption share, with a true proof, of the card next to the one asked for
+    cheater = game.nodes[1]
+    need = expected(game).topic[0]
+    other = RevealNeed((need.card[0], need.card[1], need.card[2] + 1), None)
+    c1, _ = cheater.dealer.ciphertext(other.card)
+    assert cheater.secret is not None
+    share = mul(cheater.secret, c1)
+    proof = prove_dleq(cheater.secret, cheater.keys[1], c1, share, cheater._share_ctx(other, 1, None), seeded_bytes(17))
+    body["public"][0][1:] = [share, *proof]
+
+
+@pytest.mark.parametrize("tamper", [
+    _public_share_of_another_point,
+    _public_share_proven_with_another_key,
+    _public_share_with_the_proof_for_another_card,
+    _public_share_for_another_card,
+], ids=lambda f: f.__name__.strip("_"))
+def test_a_bad_public_decryption_share_is_blamed_on_its_sender_by_everyone(tamper):
+    game, verdicts = cheat_once("public-shares", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-share")
+
+
+def _sealed_share_shifted(game: LocalGame, body: dict[str, Any]) -> None:
+    body["sealed"][0][4] = add(body["sealed"][0][4], G)
+
+
+def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
+    cheater = game.nodes[1]
+    card = tuple(body["sealed"][0][0])
+    recipient = body["sealed"][0][2]
+    need = RevealNeed((card[0], Deck(card[1]), card[2]), frozenset(body["sealed"][0][1]))
+    c1, _ = cheater.dealer.ciphertext(need.card)
+    x = random_scalar(seeded_bytes(5))
+    ctx = cheater._share_ctx(need, 1, recipient)
+    E1, E2, proof = seal_share(x, base_mul(x), c1, cheater.keys[recipient], ctx, seeded_bytes(6))
+    body["sealed"][0][3:] = [E1, E2, *proof]
+
+
+def _sealed_share_with_another_share_s_proof(game: LocalGame, body: dict[str, Any]) -> None:
+    body["sealed"][0][5:] = body["sealed"][1][5:]
+
+
+@pytest.mark.parametrize("tamper", [
+    _sealed_share_shifted, _sealed_share_of_another_key, _sealed_share_with_another_share_s_proof,
+], ids=lambda f: f.__name__.strip("_"))
+def test_a_bad_sealed_share_is_blamed_on_its_sender_by_its_recipient_and_the_spectator(tamper):
+    game = game_at("sealed-shares")
+    body = honest_body(game.nodes[1])
+    recipient = body["sealed"][0][2]
+    tamper(game, body)
+    verdicts = hear(game, signed_record(game, 1, "shares", body), 1)
+    assert_blamed(game, verdicts, 1, "bad-share", by=[recipient, None])
+    bystander = ({0, 2} - {recipient}).pop()
+    assert verdicts[bystander] is None  # a seat checks only the sealed shares meant for it
+
+
+@pytest.mark.parametrize("point", ["sealed-shares", "public-shares"])
+def test_shares_other_than_those_owed_are_blamed_on_the_sender(point):
+    def drop_one(game, body):
+        body["sealed" if point == "sealed-shares" else "public"].pop()
+
+    game, verdicts = cheat_once(point, 1, drop_one)
+    assert_blamed(game, verdicts, 1, "wrong-shares")
+
+
+
+# == 2. and 3. shuffles and their proofs ====================================================
+
+
+def _goals(body: dict[str, Any]) -> list[list[bytes]]:
+    return next(cards for deck, cards in body["decks"] if deck == Deck.GOALS.value)
+
+
+def _duplicate(game: LocalGame, cards: list[list[bytes]]) -> None:
+    cards[0] = list(cards[1])  # goal 0 is gone, goal 1 is there twice
+
+
+def _replace_with_a_fresh_copy(game: LocalGame, cards: list[list[bytes]]) -> None:
+    # a new encryption of the card the input deck holds first: unlinkable, but a copy
+    node = game.nodes[1]
+    batch = node.dealer.batches[0]
+    first = next(point for point, face in batch.faces[Deck.GOALS].items())
+    cards[0] = list(reencrypt((IDENTITY, first), random_scalar(seeded_bytes(7)), node.dealer.joint))  # type: ignore[arg-type]
+
+
+def _replace_with_no_card(game: LocalGame, cards: list[list[bytes]]) -> None:
+    node = game.nodes[1]
+    cards[2] = list(reencrypt((IDENTITY, other_point(8)), random_scalar(seeded_bytes(9)), node.dealer.joint))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("change", [_duplicate, _replace_with_a_fresh_copy, _replace_with_no_card],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_a_shuffle_that_changes_the_cards_is_caught_by_its_proof(change):
+    """The shuffler proves an honest shuffle, then sends a changed output deck.
+
+    Every shadow whose challenge bit is 1 must open to the output deck, and cannot; the
+    cheat escapes only if all 4 bits are 0 (chance 1/16), which the test rules out for
+    its seed by checking which record was refused.
+    """
+    game, head, verdicts = play_with_a_changed_shuffle(lambda game, body: change(game, _goals(body)))
+    assert head == Expect(1, "open", (0,))
+    assert_shuffle_blamed(game, verdicts, 1)
+
+
+def test_a_shuffle_that_drops_a_card_is_refused_at_once():
+    def drop(game, body):
+        _goals(body).pop()
+
+    game, verdicts = cheat_once("shuffle", 1, drop)
+    assert_blamed(game, verdicts, 1, "bad-message")
+
+
+def test_a_shuffle_with_too_few_shadows_or_the_wrong_decks_is_refused():
+    def fewer_shadows(game, body):
+        body["shadows"][0][1].pop()
+
+    def wrong_decks(game, body):
+        body["decks"].reverse()
+
+    for tamper in (fewer_shadows, wrong_decks):
+        game, verdicts = cheat_once("shuffle", 1, tamper)
+        assert_blamed(game, verdicts, 1, "bad-shuffle")
+
+
+def _scalar_changed(game: LocalGame, body: dict[str, Any]) -> None:
+    _perm, scalars = body["openings"][0][1][0]
+    scalars[0] = sadd(scalars[0], scalar_from_int(1))
+
+
+def _permutation_swapped(game: LocalGame, body: dict[str, Any]) -> None:
+    perm, _scalars = body["openings"][0][1][0]
+    perm[0], perm[1] = perm[1], perm[0]
+
+
+def _openings_exchanged(game: LocalGame, body: dict[str, Any]) -> None:
+    shadows = body["openings"][0][1]
+    shadows[0], shadows[1] = shadows[1], shadows[0]
+
+
+def _the_other_challenge_answered(game: LocalGame, body: dict[str, Any]) -> None:
+    cheater = game.nodes[1]
+    run = cheater.shuffles[0]
+    witness = cheater.my_witness[0]
+    bits = [1 - b for b in cheater._challenge(run, 1)]
+    body["openings"] = [[deck.value, [[p, s] for p, s in open_shadows(witness[deck], bits)]] for deck in run.decks]
+
+
+def _an_opening_missing(game: LocalGame, body: dict[str, Any]) -> None:
+    body["openings"][0][1].pop()
+
+
+def _openings_for_the_wrong_decks(game: LocalGame, body: dict[str, Any]) -> None:
+    body["openings"].reverse()
+
+
+@pytest.mark.parametrize("tamper", [
+    _scalar_changed, _permutation_swapped, _openings_exchanged, _the_other_challenge_answered,
+    _an_opening_missing, _openings_for_the_wrong_decks,
+], ids=lambda f: f.__name__.strip("_"))
+def test_a_tampered_shuffle_proof_is_blamed_on_the_shuffler(tamper):
+    game = game_at("open")
+    cheater = game.nodes[1]
+    witness = cheater.my_witness[0]
+    body = honest_body(cheater)
+    cheater.my_witness[0] = witness  # the cheater keeps it, to answer other challenges
+    tamper(game, body)
+    verdicts = hear(game, signed_record(game, 1, "open", body), 1)
+    if tamper is _openings_for_the_wrong_decks:
+        assert_blamed(game, verdicts, 1, "bad-shuffle-proof")  # checked at once by everyone
+    else:
+        assert_shuffle_blamed(game, verdicts, 1)
+
+
+
+# == 9. invalid points and keys ====================================================================
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
+def test_an_invalid_point_as_a_key_share_is_refused(bad):
+    def tamper(game, body):
+        body["X"] = BAD_POINTS[bad]
+
+    game, verdicts = cheat_once("key", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-message")
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
+def test_an_invalid_point_as_a_public_decryption_share_is_refused(bad):
+    def tamper(game, body):
+        body["public"][0][1] = BAD_POINTS[bad]
+
+    game, verdicts = cheat_once("public-shares", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-message")
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
+@pytest.mark.parametrize("where", [3, 4], ids=["E1", "E2"])
+def test_an_invalid_point_in_a_sealed_share_is_refused_by_its_recipient_and_the_spectator(bad, where):
+    game = game_at("sealed-shares")
+    body = honest_body(game.nodes[1])
+    body["sealed"][0][where] = BAD_POINTS[bad]
+    verdicts = hear(game, signed_record(game, 1, "shares", body), 1)
+    assert_blamed(game, verdicts, 1, "bad-message", by=[body["sealed"][0][2], None])
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
+@pytest.mark.parametrize("where", [0, 1], ids=["C1", "C2"])
+def test_an_invalid_point_as_a_card_in_a_shuffled_deck_is_refused(bad, where):
+    def tamper(game, body):
+        _goals(body)[1][where] = BAD_POINTS[bad]
+
+    game, verdicts = cheat_once("shuffle", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-message")
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
+def test_an_invalid_point_in_a_shadow_deck_fails_the_shuffle_proof(bad):
+    """Shadow decks are checked for their shape only when they arrive; an invalid point in
+    one is found when it is opened, whichever way the challenge asks."""
+    def tamper(game: LocalGame, body: dict[str, Any]) -> None:
+        for shadow in next(s for deck, s in body["shadows"] if deck == Deck.GOALS.value):
+            shadow[1][0] = BAD_POINTS[bad]
+
+    game, head, verdicts = play_with_a_changed_shuffle(tamper)
+    assert head == Expect(1, "open", (0,))
+    assert_shuffle_blamed(game, verdicts, 1)
+
+
+def test_a_key_share_equal_to_another_s_is_refused_even_with_a_valid_proof():
+    """Seat 1 knows seat 0's secret (say it stole it) and proves knowledge of seat 0's key."""
+    def tamper(game, body):
+        x0 = game.nodes[0].secret
+        X0 = game.nodes[0].keys[0]
+        ctx = game.nodes[1]._ctx("key", "", 1)
+        return {"X": X0, "pok": list(prove_key(x0, X0, ctx, seeded_bytes(11)))}
+
+    game, verdicts = cheat_once("key", 1, tamper)
+    assert_blamed(game, verdicts, 1, "duplicate-key")
+
+
+def _copied_with_its_proof(game: LocalGame, body: dict[str, Any]) -> dict[str, Any]:
+    return next(e.body for e in game.spectator.log.entries if e.kind == "key" and e.sender == 0)
+
+
+def _rogue_key(game: LocalGame, body: dict[str, Any]) -> dict[str, Any]:
+    # X1 = xG - X0 would make the joint key xG, known to seat 1 alone; it cannot prove it
+    x = random_scalar(seeded_bytes(12))
+    X = sub(base_mul(x), game.nodes[0].keys[0])
+    return {"X": X, "pok": list(prove_key(x, X, game.nodes[1]._ctx("key", "", 1), seeded_bytes(13)))}
+
+
+def _proof_for_another_prover(game: LocalGame, body: dict[str, Any]) -> dict[str, Any]:
+    node = game.nodes[1]
+    return {"X": body["X"], "pok": list(prove_key(node.secret, body["X"], node._ctx("key", "", 0), seeded_bytes(14)))}  # type: ignore[arg-type]
+
+
+def _random_proof(game: LocalGame, body: dict[str, Any]) -> dict[str, Any]:
+    return {"X": body["X"], "pok": [seeded_bytes(15)(32), seeded_bytes(16)(32)]}
+
+
+def _unreduced_proof(game: LocalGame, body: dict[str, Any]) -> dict[str, Any]:
+    e, s = body["pok"]
+    L = 2**252 + 27742317777372353535851937790883648493
+    return {"X": body["X"], "pok": [e, (int.from_bytes(s, "little") + L).to_bytes(32, "little")]}
+
+
+@pytest.mark.parametrize("tamper", [
+    _copied_with_its_proof, _rogue_key, _proof_for_another_prover, _random_proof, _unreduced_proof,
+], ids=lambda f: f.__name__.strip("_"))
+def test_a_key_share_without_a_valid_proof_of_knowledge_is_refused(tamper):
+    game, verdicts = cheat_once("key", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-key-proof")
+
+
+
+# == 12. collusion ====================================================================================
+
+
+def test_all_seats_but_one_pooling_their_secrets_cannot_decrypt_its_cards():
+    """The coalition holds every record and every secret but the victim's.  The victim's
+    hand, its role, the set-aside role, the goals and the undealt draw pile decrypt (with
+    the coalition's secrets) to points that are no card at all; a card shown to a
+    coalition member decrypts to its face, so the check itself can fail."""
+    game = game_at("move")
+    victim = 0  # seats 1 and 2 pool their secrets
+    pooled = sadd(game.nodes[1].secret, game.nodes[2].secret)  # type: ignore[arg-type]
+    dealer = game.spectator.dealer
+    state = game.spectator.state
+    assert state is not None
+    batch = dealer.batches[0]
+    every_face = {point for faces in batch.faces.values() for point in faces}
+
+    def decrypt(card: tuple[int, Deck, int]) -> Point:
+        c1, c2 = dealer.ciphertext(card)
+        return sub(c2, mul(pooled, c1))
+
+    hidden = [(0, Deck.DRAW, h) for h in state.hands[victim]]
+    hidden += [(0, Deck.ROLES, victim)] + [(0, Deck.ROLES, p) for p in range(3, len(batch.faces[Deck.ROLES]))]
+    hidden += [(0, Deck.GOALS, p) for p in range(3)] + [(0, Deck.DRAW, h) for h in state.draw_pile]
+    assert len(hidden) == 6 + 1 + 1 + 3 + len(state.draw_pile) and len(state.draw_pile) > 40
+    for card in hidden:
+        assert decrypt(card) not in every_face, f"the coalition decrypted {card}"
+
+    member = game.nodes[1]
+    shown = (0, Deck.DRAW, state.hands[1][0])
+    victim_shares = [Shares.decode(e.body) for e in game.spectator.log.entries if e.kind == "shares" and e.sender == victim]
+    sealed = next(s for shares in victim_shares for s in shares.sealed if s.card == shown and s.recipient == 1)
+    face_point = sub(decrypt(shown), open_sealed_share(member.secret, sealed.E1, sealed.E2))  # type: ignore[arg-type]
+    assert batch.faces[Deck.DRAW][face_point] == member.dealer.my_faces[shown]
