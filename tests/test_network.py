@@ -569,3 +569,12 @@ def test_an_outsiders_envelopes_are_dropped_before_their_signature_is_checked_an
     session.transport = type("Replies", (), {"reply": lambda self, c, d: said.append(f"replied {len(d)}")})()
     assert session._handle(b"outsider", hello_from_outsider) is None
     assert said[-1].startswith("replied")
+
+
+def test_a_busy_notice_keeps_a_computing_seat_from_being_taken_for_away(tmp_path: Path) -> None:
+    session, identities, _ = _session_for_tests(tmp_path)
+    now = time.monotonic()
+    busy = {"game_id": bytes(range(32)), "seat": 2, "seconds": 30}
+    assert session._handle(b"c", seal(identities[2], "busy", busy)) is None
+    assert session.presence.silent_for(2, now + 20) < 0
+    assert 2 not in session.presence.newly_away(now + 25)

@@ -21,6 +21,8 @@ AWAY_MAX = 20.0
 GAPS_KEPT = 40
 #: at most one away/back notice per peer in this many seconds
 NOTICE_EVERY = 10.0
+#: the longest computation a peer may announce (seconds)
+BUSY_MAX = 60.0
 #: heartbeats a peer sends every so often (seconds): the gap a healthy link shows
 PING_EVERY = 0.5
 
@@ -54,6 +56,12 @@ class Presence:
             return  # a clock or echo that makes no sense: ignore it
         old = self.rtt.get(seat)
         self.rtt[seat] = seconds if old is None else 0.8 * old + 0.2 * seconds
+
+    def busy(self, seat: int, now: float, seconds: float) -> None:
+        """``seat`` said it will be computing (a shuffle proof, say) for up to ``seconds``
+        (at most BUSY_MAX): its silence counts only from then on."""
+        if seconds > 0:
+            self.last_heard[seat] = max(self.last_heard[seat], now + min(seconds, BUSY_MAX))
 
     def not_listening(self, seconds: float) -> None:
         """This peer did not poll for ``seconds``: nobody's silence grows by that time."""

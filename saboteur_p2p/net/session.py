@@ -20,13 +20,15 @@ from ..protocol.node import Expect, IllegalMove, Node, ProtocolViolation
 from ..rules import State
 from .intake import Intake
 from .lobby import Table
-from .presence import PING_EVERY, Presence
+from .presence import BUSY_MAX, PING_EVERY, Presence
 from .seatstate import restore, save_secrets
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
+#: records that take long to make before this seat has timed one (seconds, a guess to announce)
+HEAVY_KINDS = {"shuffle": 5.0, "open": 2.0}
 #: messages from connections no seat signs on are reported at most once in this many seconds
 NOTICE_OUTSIDERS = 10.0
 #: a seat's link to a new endpoint is taken at most once in this many seconds
@@ -88,6 +90,8 @@ class Session(Verdicts):
         self.last_resend: dict[int, float] = {}
         self.last_relink: dict[int, float] = {}
         self._outsider_noticed = -NOTICE_OUTSIDERS
+        #: the longest this seat took to make each kind of record (seconds), for busy notices
+        self.make_seconds: dict[str, float] = {}
         self.last_chat_from: dict[int, float] = {}
         self._head_seen = b""
         self._head_since = time.monotonic()
@@ -199,7 +203,10 @@ class Session(Verdicts):
                     self._sent_move_at = time.monotonic()
                     self._sent_in_round = node.state.round if node.state is not None else 0
                 else:
+                    self._announce_busy()
                     made = node.produce()
+                    head = node.log.entries[-1].kind if made is not None else ""
+                    self.make_seconds[head] = max(self.make_seconds.get(head, 0.0), node.last_make_seconds)
                     if made is None:
                         return None
                     record = made
@@ -213,6 +220,20 @@ class Session(Verdicts):
             self._broadcast(record)
             self._note_turn()
         return None
+
+    def _announce_busy(self) -> None:
+        """Before a record that takes long to make (a shuffle and its proof), tell the others
+        how long we will not answer, so a peer busy proving is not taken for away."""
+        head = self.node.next_expected
+        if head is None:
+            return
+        took = self.make_seconds.get(head.kind, HEAVY_KINDS.get(head.kind, 0.0))
+        if took < BUSY_AFTER:
+            return
+        seconds = min(BUSY_MAX, 2 * took + 1)
+        data = seal(self.identity, "busy", {"game_id": self.setup.game_id, "seat": self.seat, "seconds": seconds})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
 
     def _broadcast(self, record: bytes) -> None:
         if self.node.writer is not None:
@@ -275,6 +296,8 @@ class Session(Verdicts):
                 self.agent.chat(sender, self.names[sender], text)
         elif env.kind == "abort":
             return self._heard_abort(env, sender)
+        elif env.kind == "busy" and env.field("seat", int) == sender:
+            self.presence.busy(sender, time.monotonic(), float(env.field("seconds", (int, float))))
         elif env.kind == "gone" and env.field("seat", int) == sender:
             return self._heard_gone(env, sender)
         elif env.kind == "bye" and env.field("seat", int) == sender:

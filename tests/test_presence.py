@@ -1,0 +1,46 @@
+"""Who is away: judged per seat against what its link has shown, not by a fixed timer."""
+from __future__ import annotations
+
+from saboteur_p2p.net.presence import AWAY_MAX, AWAY_MIN, BUSY_MAX, Presence
+
+
+def test_a_seat_is_away_after_the_minimum_on_a_steady_link_and_back_when_heard():
+    presence = Presence([1, 2], now=0.0)
+    for t in range(1, 21):
+        presence.heard(1, t * 0.5)
+        presence.heard(2, t * 0.5)
+    assert presence.away_after(1) == AWAY_MIN
+    assert presence.newly_away(10.0 + AWAY_MIN - 0.1) == []
+    assert presence.newly_away(10.0 + AWAY_MIN + 0.1) == [1, 2]
+    assert presence.heard(1, 14.0) is True and presence.away == {2}
+    assert presence.notice_away(2, 14.0) and not presence.notice_away(2, 15.0)  # once per 10 s
+    assert presence.notice_back(2) and not presence.notice_back(1)  # back only after an away notice
+
+
+def test_a_link_that_has_stalled_before_is_given_longer_and_an_outage_is_not_a_gap():
+    presence = Presence([1], now=0.0)
+    presence.heard(1, 0.5)
+    presence.heard(1, 3.0)  # a 2.5 s stall (TCP retransmitting, say)
+    assert presence.away_after(1) == 1.5 * 2.5
+    presence.newly_away(20.0)  # away: a 17 s outage
+    presence.heard(1, 20.5)
+    assert presence.away_after(1) == 1.5 * 2.5  # the outage is not how the link behaves
+    presence.round_trip(1, 10.0)
+    assert presence.away_after(1) == AWAY_MAX  # capped however slow the link
+
+
+def test_a_seat_that_says_it_is_busy_is_not_away_until_its_time_is_up():
+    presence = Presence([1], now=0.0)
+    presence.busy(1, now=1.0, seconds=8.0)
+    assert presence.newly_away(1.0 + 8.0 + AWAY_MIN - 0.1) == []
+    assert presence.newly_away(1.0 + 8.0 + AWAY_MIN + 0.1) == [1]
+    presence.busy(1, now=20.0, seconds=1e9)  # never longer than BUSY_MAX
+    assert presence.silent_for(1, 20.0) == -BUSY_MAX
+    presence.busy(1, now=30.0, seconds=float("nan"))  # nonsense changes nothing
+    assert presence.silent_for(1, 30.0) == -BUSY_MAX + 10.0
+
+
+def test_time_this_peer_spent_computing_is_nobodys_silence():
+    presence = Presence([1], now=0.0)
+    presence.not_listening(5.0)
+    assert presence.newly_away(5.0 + AWAY_MIN - 0.1) == []
