@@ -205,10 +205,10 @@ class Session(Verdicts):
                 else:
                     self._announce_busy()
                     made = node.produce()
-                    head = node.log.entries[-1].kind if made is not None else ""
-                    self.make_seconds[head] = max(self.make_seconds.get(head, 0.0), node.last_make_seconds)
                     if made is None:
                         return None
+                    kind = node.log.entries[-1].kind  # the record just made
+                    self.make_seconds[kind] = max(self.make_seconds.get(kind, 0.0), node.last_make_seconds)
                     record = made
             except ProtocolViolation as violation:
                 own = node.log.entries[-1]  # signed and in the log's chain, though refused after
