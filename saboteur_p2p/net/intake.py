@@ -8,6 +8,7 @@ reports.
 """
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,19 +24,22 @@ WAITING_BYTES = 64 * 1024 * 1024
 UNSIGNED_REASONS = frozenset(("version", "game-id", "signature", "unknown-sender", "malformed-record"))
 
 
-#: why a record is dropped: it cannot be decoded; it fails a check made before or by its
-#: signature check; it came early and its signature is bad
-DROPPED = ("malformed", "unsigned", "bad-signature")
+class Dropped(enum.StrEnum):
+    """Why a record is dropped without blaming anyone."""
+
+    MALFORMED = "malformed"  # it cannot be decoded
+    UNSIGNED = "unsigned"  # it fails a check made before or by its signature check (or is of another game)
+    BAD_SIGNATURE = "bad-signature"  # it came early and its signature is bad
 
 
 @dataclass
 class Taken:
     """What became of a record: how many records the node took in (the record and any parked
-    ones it unblocked), why it was dropped (one of DROPPED, and the detail), or the violation
+    ones it unblocked), why it was dropped (and the detail), or the violation
     it shows with its evidence."""
 
     accepted: int = 0
-    dropped: str | None = None
+    dropped: Dropped | None = None
     detail: str = ""
     violation: ProtocolViolation | None = None
     evidence: bytes = b""
@@ -71,7 +75,7 @@ class Intake:
         try:
             entry = decode_record(record)
         except MalformedRecord as exc:
-            taken.dropped, taken.detail = "malformed", str(exc)
+            taken.dropped, taken.detail = Dropped.MALFORMED, str(exc)
             return taken
         if entry.hash in self.seen:
             return taken  # a copy we already have (resent to a peer that fell behind)
@@ -84,7 +88,7 @@ class Intake:
                 self.node.receive(record, known)
             except ProtocolViolation as violation:
                 if violation.reason in UNSIGNED_REASONS:
-                    taken.dropped, taken.detail = "unsigned", str(violation)
+                    taken.dropped, taken.detail = Dropped.UNSIGNED, str(violation)
                 else:
                     taken.violation, taken.evidence = violation, record
                 return taken
@@ -103,10 +107,10 @@ class Intake:
         seats = self.node.setup.seats
         seat = entry.sender
         if entry.game_id != self.node.setup.game_id:
-            taken.dropped, taken.detail = "unsigned", "a record of another game"  # a replay: proves nothing here
+            taken.dropped, taken.detail = Dropped.UNSIGNED, "a record of another game"  # a replay: proves nothing here
             return
         if not 0 <= seat < len(seats) or not seats[seat].verify(entry.raw, entry.signature):
-            taken.dropped = "bad-signature"
+            taken.dropped = Dropped.BAD_SIGNATURE
             return
         index = self.accepted.get((seat, entry.seq))
         earlier = None if index is None else self.node.log.entries[index]

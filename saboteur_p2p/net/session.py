@@ -18,7 +18,7 @@ from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
 from ..protocol.node import Expect, IllegalMove, Node, ProtocolViolation
 from ..rules import State
-from .intake import Intake
+from .intake import Dropped, Intake
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .seatstate import restore, save_secrets
@@ -348,11 +348,11 @@ class Session(Verdicts):
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
         taken = self.intake.take(record, self._took_one)
         name = self.names[relayed_by]
-        if taken.dropped == "malformed":
+        if taken.dropped is Dropped.MALFORMED:
             self.say(f"dropped a malformed record relayed by {name}: {taken.detail}")
-        elif taken.dropped == "unsigned":
+        elif taken.dropped is Dropped.UNSIGNED:
             self.say(f"dropped a record that {name} relayed: {taken.detail}")
-        elif taken.dropped == "bad-signature":
+        elif taken.dropped is Dropped.BAD_SIGNATURE:
             self.say(f"dropped a record with a bad signature relayed by {name}")
         if taken.violation is not None:
             return self._cheater(taken.violation, taken.evidence)
