@@ -41,10 +41,6 @@ class Edition:
     #: whether a player's gold is a public count of pieces (no hidden gold cards to reveal)
     public_gold: bool
 
-    def player_range_text(self) -> str:
-        low, high = self.players
-        return f"{low}-{high}"
-
 
 _REGISTRY: dict[str, Edition] = {}
 
@@ -72,4 +68,4 @@ def edition_names() -> tuple[str, ...]:
 
 def players_help() -> str:
     """The table sizes of every edition, for command-line help: "3-10 (base), 2-12 (saboteur2)"."""
-    return ", ".join(f"{e.player_range_text()} ({e.name})" for e in _REGISTRY.values())
+    return ", ".join(f"{e.players[0]}-{e.players[1]} ({e.name})" for e in _REGISTRY.values())
