@@ -31,7 +31,9 @@ def test_a_link_that_has_stalled_before_is_given_longer_and_an_outage_is_not_a_g
 
 def test_a_seat_that_says_it_is_busy_is_not_away_until_its_time_is_up():
     presence = Presence([1], now=0.0)
+    assert presence.busy_until(1) == float("-inf")
     presence.busy(1, now=1.0, seconds=8.0)
+    assert presence.busy_until(1) == 9.0  # a stalled record is timed from here, not earlier
     assert presence.newly_away(1.0 + 8.0 + AWAY_MIN - 0.1) == []
     assert presence.newly_away(1.0 + 8.0 + AWAY_MIN + 0.1) == [1]
     presence.busy(1, now=20.0, seconds=1e9)  # never longer than BUSY_MAX

@@ -38,6 +38,7 @@ class Presence:
         self.rtt: dict[int, float] = {}
         self._noticed: dict[int, float] = {}
         self._announced_away: set[int] = set()
+        self._busy_until: dict[int, float] = {}
 
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
@@ -61,7 +62,13 @@ class Presence:
         """``seat`` said it will be computing (a shuffle proof, say) for up to ``seconds``
         (at most BUSY_MAX): its silence counts only from then on."""
         if seconds > 0:
-            self.last_heard[seat] = max(self.last_heard[seat], now + min(seconds, BUSY_MAX))
+            until = now + min(seconds, BUSY_MAX)
+            self.last_heard[seat] = max(self.last_heard[seat], until)
+            self._busy_until[seat] = max(self._busy_until.get(seat, until), until)
+
+    def busy_until(self, seat: int) -> float:
+        """When the computation ``seat`` last announced ends (-inf if it announced none)."""
+        return self._busy_until.get(seat, float("-inf"))
 
     def not_listening(self, seconds: float) -> None:
         """This peer did not poll for ``seconds``: nobody's silence grows by that time."""

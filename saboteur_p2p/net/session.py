@@ -165,6 +165,9 @@ class Session(Verdicts):
             busy = time.monotonic() - polled
             if busy > BUSY_AFTER:
                 self.presence.not_listening(busy)  # we were computing: the others were not silent
+                self._head_since += busy
+                if self.waiting_since is not None:
+                    self.waiting_since += busy
             inbounds = self.transport.poll(0.05)
             polled = time.monotonic()
             for inbound in inbounds:
@@ -444,8 +447,8 @@ class Session(Verdicts):
             self.waiting_since = self.presence.last_heard[head.speaker]
         if now - self.waiting_since <= self.wait:
             return None
-        if len(self.endpoints) >= 2 and all(self.presence.silent_for(s, now) > self.wait for s in self.endpoints):
-            # every other seat has been silent as long: it is our link that is down, not theirs
+        if len(self.endpoints) >= 2 and all(self.presence.is_silent(s, now) for s in self.endpoints):
+            # no other seat is heard either: it is our link that is down, not theirs
             why = f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table; the game ends"
             return self._end(Outcome.PEER_GONE, why, self.seat)
         name = self.names[head.speaker]
@@ -461,9 +464,11 @@ class Session(Verdicts):
         if log_head != self._head_seen:
             self._head_seen, self._head_since = log_head, now
             return None
-        if head is None or head.kind == "action" or head.speaker in (self.seat, *self.presence.away):
-            return None  # moves may take a person long; a seat that is away is handled below
-        if now - self._head_since <= self.wait:
+        if head is None or head.kind == "action" or head.speaker == self.seat:
+            return None  # moves may take a person long
+        if self.presence.is_silent(head.speaker, now):
+            return None  # not present: a seat that is away (or our own link) is judged by _check_gone
+        if now - max(self._head_since, self.presence.busy_until(head.speaker)) <= self.wait:
             return None
         name = self.names[head.speaker]
         return self._end_gone(head.speaker, f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s")
