@@ -86,6 +86,18 @@ def seat_to_move(seat_name: str) -> Callable[[DoubleSession], bool]:
     return ready
 
 
+def own_protocol_record(session: DoubleSession) -> bool:
+    """Ready when, once the double has moved, it is due to make a record that is not a move."""
+    head = session.node.next_expected
+    return bool(session.move_heads) and head is not None and head.speaker == session.seat and head.kind != "action"
+
+
+def other_protocol_record(session: DoubleSession) -> bool:
+    """Ready when, once the double has moved, the table waits for another seat's protocol record."""
+    head = session.node.next_expected
+    return bool(session.move_heads) and head is not None and head.speaker != session.seat and head.kind != "action"
+
+
 # -- what --------------------------------------------------------------------------------
 
 
@@ -164,6 +176,16 @@ def send_bad_signatures(session: Session) -> None:
     )
 
 
+def send_false_gone(session: Session) -> None:
+    """Claim that the seat whose protocol record is due withholds it, the moment it is due."""
+    head = session.node.next_expected
+    assert head is not None
+    why = f"{session.names[head.speaker]} (seat {head.speaker}) sent no {head.kind} record within 1 s"
+    to_everyone(session, seal(session.identity, "gone", {
+        "game_id": session.setup.game_id, "seat": session.seat, "absent": head.speaker, "why": why,
+    }))
+
+
 def send_illegal_action(session: Session) -> None:
     to_everyone(session, as_record(session, next_record(session, {"action": "path 0 at 40,40"})))
 
@@ -180,6 +202,10 @@ TRICKS: dict[str, Trick] = {
     "malformed": Trick((Stage(own_move(1), send_malformed),)),
     "bad-signature": Trick((Stage(own_move(1), send_bad_signatures),)),
     "illegal-action": Trick((Stage(own_move(1), send_illegal_action),), cheats=True),
+    # present (it keeps answering pings) but never makes the share or reveal it owes
+    "withhold": Trick((Stage(own_protocol_record, lambda session: None),), cheats=True),
+    # says a seat withholds its record the moment the record is due, and leaves
+    "false-gone": Trick((Stage(other_protocol_record, send_false_gone),), cheats=True),
 }
 
 

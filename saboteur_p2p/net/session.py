@@ -16,8 +16,9 @@ from typing import Protocol
 
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
-from ..protocol.node import Expect, IllegalMove, Node, ProtocolViolation
+from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..rules import State
+from .absence import Absence
 from .intake import Dropped, Intake
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
@@ -57,7 +58,7 @@ class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
-class Session(Verdicts):
+class Session(Verdicts, Absence):
     def __init__(
         self,
         table: Table,
@@ -93,11 +94,10 @@ class Session(Verdicts):
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
         self.last_chat_from: dict[int, float] = {}
-        self._head_seen = b""
-        self._head_since = time.monotonic()
         self.links: dict[bytes, int] = {}
         now = time.monotonic()
         self.presence = Presence(self.endpoints, now)
+        self._start_absence(now)
         self.records_of = dict.fromkeys(self.endpoints, 0)
         #: seats that said they have every record of the finished game
         self.done: set[int] = set()
@@ -105,7 +105,6 @@ class Session(Verdicts):
         self.their_ping: dict[int, tuple[int, float]] = {}
         self.last_ping = 0.0
         self.last_chat = 0.0
-        self.waiting_since: float | None = None
         self.stats: dict[str, float] = {"records_sent": 0, "bytes_sent": 0}
         #: seconds from sending each of our moves until the table expects the next move
         self.turn_latencies: list[float] = []
@@ -164,10 +163,7 @@ class Session(Verdicts):
                 return result
             busy = time.monotonic() - polled
             if busy > BUSY_AFTER:
-                self.presence.not_listening(busy)  # we were computing: the others were not silent
-                self._head_since += busy
-                if self.waiting_since is not None:
-                    self.waiting_since += busy
+                self._not_listened(busy)  # we were computing: the others were not silent
             inbounds = self.transport.poll(0.05)
             polled = time.monotonic()
             for inbound in inbounds:
@@ -302,7 +298,7 @@ class Session(Verdicts):
         elif env.kind == "busy" and env.field("seat", int) == sender:
             self.presence.busy(sender, time.monotonic(), float(env.field("seconds", (int, float))))
         elif env.kind == "gone" and env.field("seat", int) == sender:
-            return self._heard_gone(env, sender)
+            return self._heard_gone(env, sender, time.monotonic())
         elif env.kind == "bye" and env.field("seat", int) == sender:
             return self._end(Outcome.QUIT, f"{self.names[sender]} (seat {sender}) left the table; the game ends", sender)
         return None
@@ -427,83 +423,6 @@ class Session(Verdicts):
         endpoint = self.endpoints[seat]
         for record in mine[theirs:theirs + 64]:
             self.transport.send(endpoint, seal(self.identity, "record", {"record": record}))
-
-    def _check_away(self, now: float) -> None:
-        for seat in self.presence.newly_away(now):
-            if self.presence.notice_away(seat, now):
-                silent = self.presence.silent_for(seat, now)
-                self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
-
-    def _check_gone(self, now: float) -> SessionResult | None:
-        head = self.node.next_expected
-        stalled = self._check_stalled(now, head)
-        if stalled is not None:
-            return stalled
-        away = self.presence.away
-        if head is None or head.speaker not in away:
-            self.waiting_since = None
-            return None
-        if self.waiting_since is None:
-            self.waiting_since = self.presence.last_heard[head.speaker]
-        if now - self.waiting_since <= self.wait:
-            return None
-        if len(self.endpoints) >= 2 and all(self.presence.is_silent(s, now) for s in self.endpoints):
-            # no other seat is heard either: it is our link that is down, not theirs
-            why = f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table; the game ends"
-            return self._end(Outcome.PEER_GONE, why, self.seat)
-        name = self.names[head.speaker]
-        return self._end_gone(head.speaker, f"{name} (seat {head.speaker}) did not come back within {self.wait:.0f} s")
-
-    def _check_stalled(self, now: float, head: Expect | None) -> SessionResult | None:
-        """A seat that is present but sends no protocol record for --wait seconds stops the game.
-
-        Protocol records (shares, shuffles, reveals) are made without a person, in seconds;
-        a move may take a person as long as it takes, so moves are never timed out.
-        """
-        log_head = self.node.log.head
-        if log_head != self._head_seen:
-            self._head_seen, self._head_since = log_head, now
-            return None
-        if head is None or head.kind == "action" or head.speaker == self.seat:
-            return None  # moves may take a person long
-        if self.presence.is_silent(head.speaker, now):
-            return None  # not present: a seat that is away (or our own link) is judged by _check_gone
-        if now - max(self._head_since, self.presence.busy_until(head.speaker)) <= self.wait:
-            return None
-        name = self.names[head.speaker]
-        return self._end_gone(head.speaker, f"{name} (seat {head.speaker}) sent no {head.kind} record within {self.wait:.0f} s")
-
-    def _end_gone(self, absent: int, why: str) -> SessionResult:
-        """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
-        they stop waiting for it too."""
-        data = seal(self.identity, "gone", {"game_id": self.setup.game_id, "seat": self.seat, "absent": absent, "why": why})
-        for endpoint in self.endpoints.values():
-            self.transport.send(endpoint, data)
-        return self._end(Outcome.PEER_GONE, f"{why}; the game ends", absent)
-
-    def _heard_gone(self, env: Envelope, sender: int) -> SessionResult:
-        """Another seat ended the game for an absent seat: agree if that seat is silent here too."""
-        absent = env.field("absent", int)
-        by = f"{self.names[sender]} (seat {sender})"
-        now = time.monotonic()
-        if absent == self.seat:
-            if self.presence.is_silent(sender, now):
-                # we lost each other: the link between us failed, and it says it waited for us
-                why = f"{by} ended the game: it had not heard from this seat for too long"
-                return self._end(Outcome.PEER_GONE, why, self.seat)
-            why = f"{by} ended the game saying this seat was gone, but we hear each other; nobody is blamed but it"
-            return self._end(Outcome.QUIT, why, sender)
-        if not 0 <= absent < len(self.names) or absent == sender:
-            return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
-        name = f"{self.names[absent]} (seat {absent})"
-        silent = self.presence.silent_for(absent, now)
-        if self.presence.is_silent(absent, now):
-            said = "".join(c for c in env.field("why", str, 200) if c.isprintable())
-            why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
-            return self._end(Outcome.PEER_GONE, why, absent)
-        why = (f"{by} ended the game saying {name} was gone, but {name} was heard here {silent:.0f} s ago; "
-               f"nobody is blamed but the one who stopped")
-        return self._end(Outcome.QUIT, why, sender)
 
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""

@@ -1,0 +1,161 @@
+"""When a seat is gone: ending the game for a seat that is away or that withholds a record,
+and judging another seat's claim that one is gone.
+
+Two rules end a game for an absent seat, and both name it in a signed ``gone``:
+
+* **away**: the seat due to speak has not been heard for ``wait`` seconds.  If no other seat
+  is heard either, it is this machine's link that failed, and this peer names itself.
+* **withheld**: the seat due to make a protocol record (not a move, which a person may take
+  as long as they like) is heard, but the record has not come for ``wait`` seconds, counted
+  from when the log's head last changed or the seat's announced computation ended.
+
+A ``gone`` from another seat is believed only as far as this peer sees the same: the absent
+seat is silent here too, or we too lack the record it withholds (then we wait out our own
+time before naming it, and name the sender instead if the record comes).  ``Absence`` is the
+part of ``Session`` that does this.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..crypto.identity import Identity
+from ..protocol.node import Expect, GameSetup, Node
+from .presence import Presence
+from .transport import Transport
+from .verdicts import Outcome, SessionResult
+from .wire import Envelope, seal
+
+
+@dataclass(frozen=True)
+class StallClaim:
+    """Another seat ended the game saying ``absent`` withholds the record our log waits for at ``head``."""
+
+    sender: int
+    absent: int
+    head: bytes
+    kind: str
+
+
+class Absence:
+    """Absent-seat rules, mixed into ``Session`` (which provides these attributes)."""
+
+    identity: Identity
+    setup: GameSetup
+    node: Node
+    transport: Transport
+    presence: Presence
+    endpoints: dict[int, str]
+    names: list[str]
+    seat: int
+    wait: float
+    say: Callable[[str], None]
+
+    def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
+        raise NotImplementedError
+
+    def _start_absence(self, now: float) -> None:
+        self._head_seen = b""
+        self._head_since = now
+        #: when the seat due to speak was last heard, while it is away
+        self.waiting_since: float | None = None
+        self._stall_claim: StallClaim | None = None
+
+    def _not_listened(self, seconds: float) -> None:
+        """This peer did not poll for ``seconds`` (it was computing): nobody's time runs on."""
+        self.presence.not_listening(seconds)
+        self._head_since += seconds
+        if self.waiting_since is not None:
+            self.waiting_since += seconds
+
+    def _check_away(self, now: float) -> None:
+        for seat in self.presence.newly_away(now):
+            if self.presence.notice_away(seat, now):
+                silent = self.presence.silent_for(seat, now)
+                self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
+
+    def _check_gone(self, now: float) -> SessionResult | None:
+        head = self.node.next_expected
+        claim = self._stall_claim
+        if claim is not None and self.node.log.head != claim.head:
+            by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
+            why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
+                   f"nobody is blamed but the one who stopped")
+            return self._end(Outcome.QUIT, why, claim.sender)
+        stalled = self._check_stalled(now, head)
+        if stalled is not None:
+            return stalled
+        away = self.presence.away
+        if head is None or head.speaker not in away:
+            self.waiting_since = None
+            return None
+        if self.waiting_since is None:
+            self.waiting_since = self.presence.last_heard[head.speaker]
+        if now - self.waiting_since <= self.wait:
+            return None
+        if len(self.endpoints) >= 2 and all(self.presence.is_silent(s, now) for s in self.endpoints):
+            # no other seat is heard either: it is our link that is down, not theirs
+            why = f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table; the game ends"
+            return self._end(Outcome.PEER_GONE, why, self.seat)
+        return self._end_gone(head.speaker, f"{self._seat_name(head.speaker)} did not come back within {self.wait:.0f} s")
+
+    def _check_stalled(self, now: float, head: Expect | None) -> SessionResult | None:
+        """A seat that is present but sends no protocol record for ``wait`` seconds stops the game.
+
+        Protocol records (shares, shuffles, reveals) are made without a person, in seconds;
+        a move may take a person as long as it takes, so moves are never timed out.
+        """
+        log_head = self.node.log.head
+        if log_head != self._head_seen:
+            self._head_seen, self._head_since = log_head, now
+            return None
+        if head is None or head.kind == "action" or head.speaker == self.seat:
+            return None  # moves may take a person long
+        if not self.presence.heard_lately(head.speaker, now):
+            return None  # maybe not present: a seat that is away (or our own link) is judged by _check_gone
+        if now - max(self._head_since, self.presence.busy_until(head.speaker)) <= self.wait:
+            return None
+        name = self._seat_name(head.speaker)
+        return self._end_gone(head.speaker, f"{name} sent no {head.kind} record within {self.wait:.0f} s")
+
+    def _end_gone(self, absent: int, why: str) -> SessionResult:
+        """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
+        they stop waiting for it too."""
+        data = seal(self.identity, "gone", {"game_id": self.setup.game_id, "seat": self.seat, "absent": absent, "why": why})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+        return self._end(Outcome.PEER_GONE, f"{why}; the game ends", absent)
+
+    def _heard_gone(self, env: Envelope, sender: int, now: float) -> SessionResult | None:
+        """Another seat ended the game for an absent seat: agree if we see the same."""
+        absent = env.field("absent", int)
+        by = self._seat_name(sender)
+        if absent == self.seat:
+            if self.presence.is_silent(sender, now):
+                # we lost each other: the link between us failed, and it says it waited for us
+                why = f"{by} ended the game: it had not heard from this seat for too long"
+                return self._end(Outcome.PEER_GONE, why, self.seat)
+            why = f"{by} ended the game saying this seat was gone, but we hear each other; nobody is blamed but it"
+            return self._end(Outcome.QUIT, why, sender)
+        if not 0 <= absent < len(self.names) or absent == sender:
+            return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
+        name = self._seat_name(absent)
+        silent = self.presence.silent_for(absent, now)
+        if self.presence.is_silent(absent, now):
+            said = "".join(c for c in env.field("why", str, 200) if c.isprintable())
+            why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
+            return self._end(Outcome.PEER_GONE, why, absent)
+        head = self.node.next_expected
+        if head is not None and head.speaker == absent and head.kind != "action":
+            if self._stall_claim is None:
+                # we lack that record too: see for ourselves whether it comes within our own wait
+                self._stall_claim = StallClaim(sender, absent, self.node.log.head, head.kind)
+                self.say(f"{by} left saying {name} withholds its {head.kind} record; "
+                         f"waiting up to {self.wait:.0f} s for it here")
+            return None
+        why = (f"{by} ended the game saying {name} was gone, but {name} was heard here {silent:.0f} s ago; "
+               f"nobody is blamed but the one who stopped")
+        return self._end(Outcome.QUIT, why, sender)
+
+    def _seat_name(self, seat: int) -> str:
+        return f"{self.names[seat]} (seat {seat})"
