@@ -46,3 +46,11 @@ def test_time_this_peer_spent_computing_is_nobodys_silence():
     presence = Presence([1], now=0.0)
     presence.not_listening(5.0)
     assert presence.newly_away(5.0 + AWAY_MIN - 0.1) == []
+
+
+def test_a_seat_is_heard_lately_only_within_half_the_away_minimum():
+    presence = Presence([1], now=0.0)
+    assert presence.heard_lately(1, AWAY_MIN / 2 - 0.1)
+    assert not presence.heard_lately(1, AWAY_MIN / 2 + 0.1)  # the stall rule leaves it to the away rule
+    presence.busy(1, now=5.0, seconds=4.0)
+    assert presence.heard_lately(1, 8.0)  # busy: present, and its records are timed from busy_until

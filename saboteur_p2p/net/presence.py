@@ -85,6 +85,10 @@ class Presence:
     def silent_for(self, seat: int, now: float) -> float:
         return now - self.last_heard[seat]
 
+    def heard_lately(self, seat: int, now: float) -> bool:
+        """Whether ``seat`` was heard within half the away minimum: it is surely present."""
+        return self.silent_for(seat, now) < AWAY_MIN / 2
+
     def is_silent(self, seat: int, now: float) -> bool:
         """Whether ``seat`` is away, or silent longer than its link explains (not yet noticed)."""
         return seat in self.away or self.silent_for(seat, now) > self.away_after(seat)
