@@ -27,6 +27,7 @@ from saboteur_p2p.crypto.log import (
     MalformedRecord,
     TruncatedLog,
     decode_record,
+    group_hash,
     make_entry,
     read_log,
 )
@@ -108,7 +109,7 @@ def test_entry_fields_round_trip() -> None:
         PROTOCOL_VERSION, GAME, 0, 5, b"\x07" * 32, "shuffle",
     )
     assert decoded.body == {"deck": [b"\x01" * 32], "k": -3, "f": 0.5}
-    assert decoded.raw == msgpack.packb([1, GAME, 0, 5, b"\x07" * 32, "shuffle", decoded.body], use_bin_type=True)
+    assert decoded.raw == msgpack.packb([2, GAME, 0, 5, b"\x07" * 32, "shuffle", decoded.body], use_bin_type=True)
     assert IDS[0].public.verify(decoded.raw, decoded.signature)
 
 
@@ -125,9 +126,28 @@ def test_wrong_game_id() -> None:
     assert (error.peer, error.reason) == (2, "game-id")
 
 
+def test_a_group_follows_one_head_and_the_next_entry_names_the_group_hash_in_fixed_order() -> None:
+    table = Table()
+    root_entry = table.accept(0)
+    root = table.verifier.head
+    group = []
+    for seat in (2, 1):  # arriving in another order than the group's fixed one (1, 2)
+        entry = table.entry(seat)
+        table.verifier.append(decode_record(entry.record), in_group=True)
+        table.seq[seat] += 1
+        group.append(entry)
+        assert table.verifier.head == root  # the head waits for the whole group
+    assert all(e.prev == root_entry.hash for e in group)
+    fixed = [group[1].hash, group[0].hash]  # seat 1's, then seat 2's
+    table.verifier.close_group(fixed)
+    assert table.verifier.head == group_hash(root, fixed) != group_hash(root, fixed[::-1])
+    table.accept(0)  # the entry after the group names its hash
+    assert violation(table, table.entry(1, prev=group[0].hash)).reason == "chain"
+
+
 def test_wrong_version() -> None:
     table = Table()
-    record = signed_raw(IDS[1], [2, GAME, 1, 0, GENESIS, "play", None])
+    record = signed_raw(IDS[1], [PROTOCOL_VERSION - 1, GAME, 1, 0, GENESIS, "play", None])  # an older peer
     with pytest.raises(LogViolation) as info:
         table.verifier.append(decode_record(record))
     assert (info.value.peer, info.value.reason) == (1, "version")

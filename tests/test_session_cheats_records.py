@@ -137,6 +137,12 @@ def test_a_seat_that_withholds_a_reveal_is_the_one_everyone_waits_for(point, spe
     game = game_at(point)
     head = expected(game)
     assert head.speaker == speaker
+    for other in game.spectator.outstanding:  # the rest of its group speaks; it does not
+        if other.speaker != speaker:
+            made = game.nodes[other.speaker].produce()
+            assert made is not None
+            assert set(hear(game, made, other.speaker).values()) == {None}
+    assert game.spectator.outstanding == (head,)
     for node in (*game.nodes, game.spectator):
         assert node.next_expected == head
     assert all(node.produce() is None for seat, node in enumerate(game.nodes) if seat != speaker)
@@ -248,10 +254,19 @@ def test_an_honest_move_that_leaves_out_its_card_s_handle_is_not_taken_for_a_che
 
 
 def test_a_seat_speaking_when_another_is_expected_is_out_of_turn():
-    game = game_at("key")
+    game = game_at("key")  # the key shares come one after another
     early = game.nodes[2]
     record = signed_record(game, 2, "key", early._make_key(Expect(2, "key")))
     assert_blamed(game, hear(game, record, 2), 2, "out-of-turn")
+
+    # a group's records come in any order, but one per seat: a second is out of turn
+    game = game_at("coin-commit")
+    assert {e.speaker for e in game.spectator.outstanding} == {1, 2}
+    commit_body = {"commitments": [bytes(32)]}
+    first = signed_record(game, 2, "commit", commit_body)
+    assert set(hear(game, first, 2).values()) == {None}
+    again = signed_record(game, 2, "commit", commit_body, seq=game.spectator.log.next_seq(2), prev=game.spectator.log.head)
+    assert_blamed(game, hear(game, again, 2), 2, "out-of-turn")
 
     game = game_at("genesis")
     record = signed_record(game, 1, "genesis", game.setup.genesis().encode())

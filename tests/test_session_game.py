@@ -5,10 +5,12 @@ play, not the proofs (test_shuffle, test_proofs and test_session_cheats check th
 """
 from __future__ import annotations
 
-import pytest
-from protocol_helpers import opened_decks, seeded_bytes, trusted_replay
+import random
 
-from saboteur_p2p.protocol.local import first_move_expected, play_local_game
+import pytest
+from protocol_helpers import opened_decks, path_first, seeded_bytes, seeded_game, trusted_replay
+
+from saboteur_p2p.protocol.local import RecordTiming, critical_path, first_move_expected, play_local_game
 from saboteur_p2p.rules import Deck, GameConfig
 
 
@@ -159,3 +161,43 @@ def test_a_bad_sealed_share_can_be_shown_to_a_seat_that_did_not_check_it():
     game.nodes[bystander].receive(record)  # a bystander does not check shares meant for others
     verdict = game.nodes[bystander].recheck_sealed_shares(record)
     assert verdict is not None and (verdict.peer, verdict.reason) == (head.speaker, "bad-share")
+
+
+def test_records_of_a_group_taken_in_any_order_give_every_peer_the_same_game():
+    """The records of a group (commitments, reveals, the shares a move needs) are made at once
+    and reach each peer in its own order: every node still reaches the same head, the same
+    state and the same scores as the spectator, which takes them in the order they were made."""
+    shuffler = random.Random(5)
+    game = seeded_game(GameConfig(4, rounds=1), 1, 8)
+    groups = 0
+    while not game.spectator.finished:
+        waiting = game.spectator.outstanding
+        assert waiting, "the game stopped"
+        made = []
+        for expect in waiting:  # every member of the step speaks before any hears the others
+            node = game.nodes[expect.speaker]
+            record = node.move(path_first(expect.speaker, node)) if node.awaiting_move() else node.produce()
+            assert record is not None, expect
+            made.append((expect.speaker, record))
+        groups += len(made) > 1
+        for seat, node in enumerate(game.nodes):
+            others = [record for speaker, record in made if speaker != seat]
+            shuffler.shuffle(others)
+            for record in others:
+                node.receive(record)
+        for _, record in made:
+            game.spectator.receive(record)
+    assert groups > 10
+    assert {node.log.head for node in game.nodes} == {game.spectator.log.head}
+    assert {node.state.scores for node in game.nodes} == {game.spectator.state.scores}
+    assert {len(node.records) for node in game.nodes} == {len(game.spectator.records)}
+
+
+def test_the_critical_path_counts_a_group_s_records_as_made_at_once():
+    """Two seats' records of one group are made in parallel; the same records as two steps
+    are made one after the other."""
+    take = {0: 0.0, 1: 0.0, 2: 0.0}
+    grouped = [RecordTiming(0, "commit", 1.0, take, step=1), RecordTiming(1, "commit", 1.0, take, step=1)]
+    chained = [RecordTiming(0, "commit", 1.0, take, step=1), RecordTiming(1, "commit", 1.0, take, step=2)]
+    assert critical_path(grouped, 3, latency=0.5) == 1.5
+    assert critical_path(chained, 3, latency=0.5) == 3.0

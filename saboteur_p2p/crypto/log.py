@@ -2,7 +2,9 @@
 
 An entry is the msgpack array ``[version, game_id, sender, seq, prev, kind, body]``:
 ``sender`` is the author's seat, ``seq`` counts that author's entries from 0, ``prev`` is
-the hash of the entry before it in the single global chain (32 zero bytes for the first)
+the hash of the entry before it in the single global chain (32 zero bytes for the first;
+the entries of a *group*, which may be made at once, all name the head before the group,
+and the entry after it names their group hash)
 and ``body`` is any msgpack data.  The author signs exactly those bytes with Ed25519, and
 a record, on the wire and on disk, is the msgpack array ``[entry_bytes, signature]``.  The
 entry's hash is ``hash_bytes("log-entry", entry_bytes, size=32)``.
@@ -33,7 +35,7 @@ import msgpack  # ships no type hints: what it returns is Any, so results are an
 from .group import hash_bytes
 from .identity import SIGNATURE_BYTES, Identity, PublicIdentity
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 HASH_BYTES = 32
 GAME_ID_BYTES = 32
 GENESIS = bytes(HASH_BYTES)
@@ -262,9 +264,13 @@ class LogVerifier:
         """The seq the next accepted entry from ``seat`` must carry."""
         return len(self._by_sender[seat])
 
-    def append(self, entry: Entry) -> None:
+    def append(self, entry: Entry, *, in_group: bool = False) -> None:
         """Accept ``entry`` as the new head, or raise LogViolation and change nothing
-        (except to keep an EquivocationProof in ``proofs``)."""
+        (except to keep an EquivocationProof in ``proofs``).
+
+        An entry ``in_group`` is one of a group of entries that all follow the same head and
+        may come in any order: it leaves the head as it is, and ``close_group`` moves the head
+        on once the whole group is in."""
         seat = entry.sender
         if entry.version != PROTOCOL_VERSION:
             raise LogViolation(seat, "version", f"protocol version {entry.version}, expected {PROTOCOL_VERSION}")
@@ -288,7 +294,18 @@ class LogVerifier:
             raise LogViolation(seat, "chain", f"prev {entry.prev.hex()[:16]}… is not the head {self.head.hex()[:16]}…")
         mine.append(entry)
         self.entries.append(entry)
-        self.head = entry.hash
+        if not in_group:
+            self.head = entry.hash
+
+    def close_group(self, hashes: list[bytes]) -> None:
+        """A group of entries following the head is complete: the head becomes the group hash
+        of the old head and the entries' hashes, in the group's fixed order (not arrival)."""
+        self.head = group_hash(self.head, hashes)
+
+
+def group_hash(root: bytes, hashes: list[bytes]) -> bytes:
+    """What the entry after a group names as ``prev``: it commits to every entry of the group."""
+    return hash_bytes("log-group", root, *hashes, size=HASH_BYTES)
 
 
 # -- the log file ----------------------------------------------------------------------

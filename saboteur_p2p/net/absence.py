@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
-from ..protocol.node import Expect, GameSetup, Node
+from ..protocol.node import GameSetup, Node
 from .presence import Presence
 from .transport import Transport
 from .verdicts import Outcome, SessionResult
@@ -54,6 +54,9 @@ class Absence:
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         raise NotImplementedError
 
+    def _speak(self) -> SessionResult | None:
+        raise NotImplementedError
+
     def _start_absence(self, now: float) -> None:
         self._head_seen = b""
         self._head_since = now
@@ -75,18 +78,18 @@ class Absence:
                 self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
 
     def _check_gone(self, now: float) -> SessionResult | None:
-        head = self.node.next_expected
         claim = self._stall_claim
-        if claim is not None and self.node.log.head != claim.head:
+        if claim is not None and (self.node.log.head != claim.head or claim.absent in self.node.step_got):
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
             why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
                    f"nobody is blamed but the one who stopped")
             return self._end(Outcome.QUIT, why, claim.sender)
-        stalled = self._check_stalled(now, head)
+        stalled = self._check_stalled(now)
         if stalled is not None:
             return stalled
         away = self.presence.away
-        if head is None or head.speaker not in away:
+        head = next((e for e in self.node.outstanding if e.speaker in away), None)
+        if head is None:
             self.waiting_since = None
             return None
         if self.waiting_since is None:
@@ -99,7 +102,7 @@ class Absence:
             return self._end(Outcome.PEER_GONE, why, self.seat)
         return self._end_gone(head.speaker, f"{self._seat_name(head.speaker)} did not come back within {self.wait:.0f} s")
 
-    def _check_stalled(self, now: float, head: Expect | None) -> SessionResult | None:
+    def _check_stalled(self, now: float) -> SessionResult | None:
         """A seat that is present but sends no protocol record for ``wait`` seconds stops the game.
 
         Protocol records (shares, shuffles, reveals) are made without a person, in seconds;
@@ -109,11 +112,12 @@ class Absence:
         if log_head != self._head_seen:
             self._head_seen, self._head_since = log_head, now
             return None
-        if head is None or head.kind == "action" or head.speaker == self.seat:
-            return None  # moves may take a person long
-        if not self.presence.heard_lately(head.speaker, now):
-            return None  # maybe not present: a seat that is away (or our own link) is judged by _check_gone
-        if now - max(self._head_since, self.presence.busy_until(head.speaker)) <= self.wait:
+        # moves may take a person long; a seat not heard lately may be away (or our own link
+        # is down), which _check_gone judges
+        due = [e for e in self.node.outstanding
+               if e.kind != "action" and e.speaker != self.seat and self.presence.heard_lately(e.speaker, now)]
+        head = next((e for e in due if now - max(self._head_since, self.presence.busy_until(e.speaker)) > self.wait), None)
+        if head is None:
             return None
         name = self._seat_name(head.speaker)
         return self._end_gone(head.speaker, f"{name} sent no {head.kind} record within {self.wait:.0f} s")
@@ -135,6 +139,12 @@ class Absence:
                 # we lost each other: the link between us failed, and it says it waited for us
                 why = f"{by} ended the game: it had not heard from this seat for too long"
                 return self._end(Outcome.PEER_GONE, why, self.seat)
+            mine = self.node.my_expect()
+            if mine is not None and mine.kind != "action":
+                # send the record it says we withhold, so the others see it come before we go
+                spoke = self._speak()
+                if spoke is not None:
+                    return spoke
             why = f"{by} ended the game saying this seat was gone, but we hear each other; nobody is blamed but it"
             return self._end(Outcome.QUIT, why, sender)
         if not 0 <= absent < len(self.names) or absent == sender:
@@ -145,8 +155,8 @@ class Absence:
             said = "".join(c for c in env.field("why", str, 200) if c.isprintable())
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
             return self._end(Outcome.PEER_GONE, why, absent)
-        head = self.node.next_expected
-        if head is not None and head.speaker == absent and head.kind != "action":
+        head = next((e for e in self.node.outstanding if e.speaker == absent and e.kind != "action"), None)
+        if head is not None:
             if self._stall_claim is None:
                 # we lack that record too: see for ourselves whether it comes within our own wait
                 self._stall_claim = StallClaim(sender, absent, self.node.log.head, head.kind)

@@ -49,7 +49,9 @@ class Intake:
     def __init__(self, node: Node) -> None:
         self.node = node
         self.seen: set[bytes] = set()
-        self.waiting: dict[bytes, bytes] = {}  # prev hash -> record that came early
+        #: prev hash -> the records that came before it (several: the records of a group)
+        self.waiting: dict[bytes, list[bytes]] = {}
+        self.waiting_count = 0
         self.waiting_bytes = 0
         #: index in the log of each accepted (sender, seq): a parked record that contradicts
         #: one is equivocation
@@ -82,10 +84,18 @@ class Intake:
         if entry.prev != self.node.log.head:
             self._park(entry, record, taken)
             return taken
-        known: Entry | None = entry
-        while True:
+        queue: list[tuple[bytes, Entry]] = [(record, entry)]
+        while queue:
+            record, entry = queue.pop(0)
+            if entry.hash in self.seen:
+                continue
+            if entry.prev != self.node.log.head:
+                self._park(entry, record, taken)  # a parked record on a branch the log did not take
+                if taken.violation is not None:
+                    return taken
+                continue
             try:
-                self.node.receive(record, known)
+                self.node.receive(record, entry)
             except ProtocolViolation as violation:
                 if violation.reason in UNSIGNED_REASONS:
                     taken.dropped, taken.detail = Dropped.UNSIGNED, str(violation)
@@ -96,11 +106,11 @@ class Intake:
             taken.accepted += 1
             if on_accept is not None:
                 on_accept()
-            early = self.waiting.pop(self.node.log.head, None)
-            if early is None:
-                return taken
-            self.waiting_bytes -= len(early)
-            record, known = early, None
+            for early in self.waiting.pop(self.node.log.head, []):
+                self.waiting_bytes -= len(early)
+                self.waiting_count -= 1
+                queue.append((early, decode_record(early)))  # it decoded when it was parked
+        return taken
 
     def _park(self, entry: Entry, record: bytes, taken: Taken) -> None:
         """Keep a signed record that came before the one it follows (or prove equivocation)."""
@@ -122,8 +132,10 @@ class Intake:
             return
         if entry.seq < self.node.log.next_seq(seat):
             return  # an old record of a branch we did not take
-        if len(self.waiting) >= REORDER_LIMIT or self.waiting_bytes + len(record) > WAITING_BYTES:
+        if self.waiting_count >= REORDER_LIMIT or self.waiting_bytes + len(record) > WAITING_BYTES:
             return
-        if entry.prev not in self.waiting:
-            self.waiting[entry.prev] = record  # came before the one it follows
+        parked = self.waiting.setdefault(entry.prev, [])
+        if record not in parked:
+            parked.append(record)  # came before the one it follows
             self.waiting_bytes += len(record)
+            self.waiting_count += 1

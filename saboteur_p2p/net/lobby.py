@@ -19,13 +19,14 @@ from typing import Any
 
 from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity, PublicIdentity, valid_dh_key, valid_sign_key
+from ..crypto.log import PROTOCOL_VERSION
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
 from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, normal_endpoint, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 2
+LOBBY_VERSION = 3
 #: bytes of the fresh random nonce every seat adds to the game id
 NONCE_BYTES = 32
 #: the most shadow shuffles per shuffle proof a table may ask for (more is only a cost)
@@ -201,7 +202,8 @@ def where_to_join(endpoint: str) -> str:
 def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
     try:
         if env.field("version", int) != LOBBY_VERSION:
-            return f"this table speaks lobby version {LOBBY_VERSION}"
+            return (f"this table speaks lobby version {LOBBY_VERSION} (game protocol {PROTOCOL_VERSION}): "
+                    "both need the same saboteur-p2p release")
         env.field("name", str, 40)
         endpoint = env.field("endpoint", str, 200)
         if not valid_endpoint(endpoint):

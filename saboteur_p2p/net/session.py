@@ -99,6 +99,8 @@ class Session(Verdicts, Absence):
         self.presence = Presence(self.endpoints, now)
         self._start_absence(now)
         self.records_of = dict.fromkeys(self.endpoints, 0)
+        #: the seats whose records of its current step each peer holds (from its pings)
+        self.got_of: dict[int, set[int]] = {seat: set() for seat in self.endpoints}
         #: seats that said they have every record of the finished game
         self.done: set[int] = set()
         #: the newest ping time each seat sent us (its clock, ms) and when it arrived (ours)
@@ -223,7 +225,7 @@ class Session(Verdicts, Absence):
     def _announce_busy(self) -> None:
         """Before a record that takes long to make (a shuffle and its proof), tell the others
         how long we will not answer, so a peer busy proving is not taken for away."""
-        head = self.node.next_expected
+        head = self.node.my_expect()
         if head is None:
             return
         took = self.make_seconds.get(head.kind, HEAVY_KINDS.get(head.kind, 0.0))
@@ -388,7 +390,7 @@ class Session(Verdicts, Absence):
         self.last_ping = now
         base = {
             "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
-            "away": sorted(self.presence.away), "t": int(now * 1000), "done": done,
+            "got": sorted(self.node.step_got), "away": sorted(self.presence.away), "t": int(now * 1000), "done": done,
         }
         for seat, endpoint in self.endpoints.items():
             body = dict(base)
@@ -400,6 +402,8 @@ class Session(Verdicts, Absence):
     def _heard_ping(self, env: Envelope, sender: int) -> None:
         now = time.monotonic()
         self.records_of[sender] = env.field("records", int)
+        got = env.body.get("got", [])
+        self.got_of[sender] = {s for s in got if isinstance(s, int)} if isinstance(got, list) and len(got) <= 256 else set()
         if env.body.get("done") is True:
             self.done.add(sender)
         sent = env.body.get("t")
@@ -411,18 +415,27 @@ class Session(Verdicts, Absence):
         self._resend_to(sender)
 
     def _resend_to(self, seat: int) -> None:
-        """A peer that reports fewer records than we hold gets the rest (it was away)."""
+        """A peer that reports fewer records than we hold gets the rest (it was away), and one
+        that holds as many gets the records of the current group it lacks (a group's records
+        come in any order, so two peers may hold different ones)."""
         theirs = self.records_of[seat]
-        mine = self.node.records
-        if theirs >= len(mine):
+        node = self.node
+        mine = node.records
+        if theirs > len(mine):
             return
+        if theirs == len(mine):
+            start = node.step_starts[-1]
+            missing = [i for i in range(start, len(mine)) if node.log.entries[i].sender not in self.got_of[seat]]
+        else:
+            start = node.step_start(theirs)  # they may hold any of that step's records: send it whole
+            missing = list(range(start, min(len(mine), start + 64)))
         now = time.monotonic()
-        if now - self.last_resend.get(seat, -PING_EVERY) < PING_EVERY:
+        if not missing or now - self.last_resend.get(seat, -PING_EVERY) < PING_EVERY:
             return  # at most one batch a heartbeat, however many pings come
         self.last_resend[seat] = now
         endpoint = self.endpoints[seat]
-        for record in mine[theirs:theirs + 64]:
-            self.transport.send(endpoint, seal(self.identity, "record", {"record": record}))
+        for index in missing:
+            self.transport.send(endpoint, seal(self.identity, "record", {"record": mine[index]}))
 
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""

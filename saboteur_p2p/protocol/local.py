@@ -6,6 +6,7 @@ as the reference for the network session.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import secrets
 import time
@@ -38,6 +39,8 @@ class RecordTiming:
     kind: str
     make: float
     take_in: dict[int, float]
+    #: the step the record belongs to (the records of a group share it)
+    step: int = 0
 
 
 def make_setup(config: GameConfig, identities: Sequence[Identity], shuffle_rounds: int, rand: RandomBytes) -> GameSetup:
@@ -82,6 +85,7 @@ def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
     if head is None:
         return False
     node = game.nodes[head.speaker]
+    step_index = len(game.spectator.step_starts) - 1
     move = choose(head.speaker, node) if node.awaiting_move() else None
     started = time.perf_counter()
     record = node.move(move) if move is not None else node.produce()
@@ -90,7 +94,7 @@ def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
         raise RuntimeError(f"seat {head.speaker} has nothing to say for {head.kind}")
     took = deliver(game, record, head.speaker)
     took[head.speaker] = elapsed - node.last_make_seconds
-    game.timings.append(RecordTiming(head.speaker, head.kind, node.last_make_seconds, took))
+    game.timings.append(RecordTiming(head.speaker, head.kind, node.last_make_seconds, took, step_index))
     return True
 
 
@@ -98,16 +102,21 @@ def critical_path(timings: list[RecordTiming], players: int, latency: float = 0.
     """Seconds from the first record to the last one taken in, with every seat on its own machine.
 
     Each seat takes records in one after another, in log order; a seat makes its record
-    only after taking in every earlier one; a record reaches the others ``latency`` after
-    it is made.
+    only after taking in every record of the earlier steps (not the other records of its
+    own group); a record reaches the others ``latency`` after it is made.
     """
     free = [0.0] * players
-    for t in timings:
-        sent = free[t.speaker] + t.make
-        free[t.speaker] = sent + t.take_in.get(t.speaker, 0.0)
-        for seat in range(players):
-            if seat != t.speaker:
-                free[seat] = max(free[seat], sent + latency) + t.take_in.get(seat, 0.0)
+    for _, records in itertools.groupby(timings, key=lambda t: t.step):
+        group = list(records)
+        ready = list(free)  # when each seat had taken in every earlier step
+        sent = []
+        for t in group:  # a seat makes its own record of the group first ...
+            sent.append(ready[t.speaker] + t.make)
+            free[t.speaker] = sent[-1] + t.take_in.get(t.speaker, 0.0)
+        for t, made in zip(group, sent, strict=True):  # ... then takes in the others'
+            for seat in range(players):
+                if seat != t.speaker:
+                    free[seat] = max(free[seat], made + latency) + t.take_in.get(seat, 0.0)
     return max(free)
 
 

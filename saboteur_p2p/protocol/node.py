@@ -1,8 +1,10 @@
 """A seat's (or a spectator's) game session, sans I/O: signed records in, signed records out.
 
-The session is one hash chain of signed records.  At every point exactly one seat is
-expected to speak, and what it must send is fixed by the log so far, so every peer knows
-whose turn it is to speak and what to check.  A node never touches a socket: ``receive``
+The session is one hash chain of signed records.  At every point the log so far fixes
+the next *step*: one record from one seat, or a group of records from several seats that
+do not depend on each other (key shares, commitments, reveals, the shares a move needs),
+made at once and taken in whatever order they come.  So every peer knows who is to speak
+and what to check.  A node never touches a socket: ``receive``
 takes a record from anyone (itself included), ``produce`` returns this seat's next record
 when it is its turn to speak.
 
@@ -14,6 +16,7 @@ next move, after a round of sealed shares if the player to move is still owed ca
 """
 from __future__ import annotations
 
+import bisect
 import secrets
 import time
 from collections import deque
@@ -120,7 +123,12 @@ class Node:
         self.dealer = MentalDealer(setup.game_id, n, seat, self.secret)
         self.log = LogVerifier(setup.game_id, dict(enumerate(setup.seats)))
         self.records: list[bytes] = []
-        self.expect: deque[Expect] = deque([Expect(0, "genesis")])
+        #: the steps to come: each a record from one seat, or a group from several (any order)
+        self.expect: deque[tuple[Expect, ...]] = deque([(Expect(0, "genesis"),)])
+        #: the entry hashes of the current step's records taken in so far, by speaker
+        self.step_got: dict[int, bytes] = {}
+        #: where each step's records begin in ``records`` (the last: the current step's)
+        self.step_starts: list[int] = [0]
         self.state: State | None = None
         self.work: str | None = None
         self.work_player: int | None = None
@@ -149,17 +157,36 @@ class Node:
     # -- whose turn to speak --------------------------------------------------------------
 
     @property
+    def outstanding(self) -> tuple[Expect, ...]:
+        """The records of the current step not taken in yet, in the step's order."""
+        if not self.expect:
+            return ()
+        return tuple(e for e in self.expect[0] if e.speaker not in self.step_got)
+
+    @property
     def next_expected(self) -> Expect | None:
-        return self.expect[0] if self.expect else None
+        """The first record of the current step not taken in yet."""
+        waiting = self.outstanding
+        return waiting[0] if waiting else None
+
+    def step_start(self, count: int) -> int:
+        """Where the step holding record number ``count`` (0-based) begins: a peer holding
+        ``count`` records may hold any of that step's, in any order."""
+        return self.step_starts[bisect.bisect_right(self.step_starts, count) - 1]
+
+    def my_expect(self) -> Expect | None:
+        """The record this seat owes in the current step, if any (and the game runs)."""
+        if self.aborted is not None or self.seat is None:
+            return None
+        return next((e for e in self.outstanding if e.speaker == self.seat), None)
 
     def my_turn_to_speak(self) -> bool:
-        head = self.next_expected
-        return head is not None and self.seat is not None and head.speaker == self.seat and self.aborted is None
+        return self.my_expect() is not None
 
     def awaiting_move(self) -> bool:
         """True when this seat must choose a move (``move``); other records come from ``produce``."""
-        head = self.next_expected
-        return self.my_turn_to_speak() and head is not None and head.kind == "action"
+        mine = self.my_expect()
+        return mine is not None and mine.kind == "action"
 
     # -- producing -----------------------------------------------------------------------
 
@@ -167,7 +194,8 @@ class Node:
         """This seat's next record, when it is its turn and no move is to be chosen."""
         if not self.my_turn_to_speak() or self.awaiting_move():
             return None
-        head = self.expect[0]
+        head = self.my_expect()
+        assert head is not None
         self._making_since = time.perf_counter()
         body = getattr(self, f"_make_{head.kind}")(head)
         return self._send(head.kind, body)
@@ -281,7 +309,7 @@ class Node:
             except MalformedRecord as exc:
                 raise ProtocolViolation(-1, "malformed-record", str(exc)) from None
         try:
-            self.log.append(entry)
+            self.log.append(entry, in_group=bool(self.expect) and len(self.expect[0]) > 1)
         except LogViolation as exc:
             refused = ProtocolViolation(exc.peer, exc.reason, str(exc))
             if exc.reason in ("equivocation",):
@@ -297,18 +325,28 @@ class Node:
             self.aborted = bad
             raise bad from None
         self.records.append(record)
+        if not self.step_got:
+            self.step_starts.append(len(self.records))  # that record completed its step
         if self.writer is not None:
             self.writer.append(record)
             if self.finished:
                 self.writer.sync()
 
     def _accept(self, entry: Entry) -> None:
-        head = self.next_expected
-        if head is None or entry.sender != head.speaker or entry.kind != head.kind:
-            wanted = "nothing" if head is None else f"{head.kind} from seat {head.speaker}"
+        waiting = self.outstanding
+        head = next((e for e in waiting if e.speaker == entry.sender), None)
+        if head is None or entry.kind != head.kind:
+            wanted = " or ".join(f"{e.kind} from seat {e.speaker}" for e in waiting) or "nothing"
             raise ProtocolViolation(entry.sender, "out-of-turn", f"sent {entry.kind!r}, expected {wanted}")
         getattr(self, f"_on_{entry.kind}")(entry, head)
+        self.step_got[entry.sender] = entry.hash
+        step = self.expect[0]
+        if len(self.step_got) < len(step):
+            return
+        if len(step) > 1:
+            self.log.close_group([self.step_got[e.speaker] for e in step])
         self.expect.popleft()
+        self.step_got = {}
         if not self.expect:
             self._advance()
 
@@ -316,7 +354,8 @@ class Node:
         genesis = Genesis.decode(entry.body)
         if genesis != self.setup.genesis():
             raise ProtocolViolation(entry.sender, "bad-genesis", "the genesis record does not match the agreed game")
-        self.expect.extend(Expect(s, "key") for s in range(self.players))
+        # one after another, not a group: a key equal to an earlier one names the later sender
+        self.expect.extend((Expect(s, "key"),) for s in range(self.players))
 
     def _on_key(self, entry: Entry, head: Expect) -> None:
         share = KeyShare.decode(entry.body)
@@ -446,7 +485,7 @@ class Node:
             if owed:
                 self._queue_share_round()
             else:
-                self.expect.append(Expect(actor, "action"))
+                self.expect.append((Expect(actor, "action"),))
 
     def _attempt(self) -> bool:
         """Run the pending work on a copy of the state; False when the peers must act first."""
@@ -488,17 +527,17 @@ class Node:
         n = self.players
         if isinstance(need, CoinNeed):
             topic = ("coin", need.index)
-            self.expect.extend(Expect(s, "commit", topic) for s in range(n))
-            self.expect.extend(Expect(s, "reveal", topic) for s in range(n))
+            self.expect.append(tuple(Expect(s, "commit", topic) for s in range(n)))
+            self.expect.append(tuple(Expect(s, "reveal", topic) for s in range(n)))
         elif isinstance(need, ShuffleNeed):
             batch = self.dealer.batches[need.batch]
             decks = list(batch.inputs)
             self.shuffles[need.batch] = ShuffleRun(need, decks, {}, dict(batch.inputs))
-            self.expect.extend(Expect(s, "commit", ("shuffle", need.batch)) for s in range(n))
+            self.expect.append(tuple(Expect(s, "commit", ("shuffle", need.batch)) for s in range(n)))
             for j in range(n):
-                self.expect.append(Expect(j, "shuffle", (need.batch,)))
-                self.expect.extend(Expect(i, "reveal", ("shuffle", need.batch, j)) for i in range(n) if i != j)
-                self.expect.append(Expect(j, "open", (need.batch,)))
+                self.expect.append((Expect(j, "shuffle", (need.batch,)),))
+                self.expect.append(tuple(Expect(i, "reveal", ("shuffle", need.batch, j)) for i in range(n) if i != j))
+                self.expect.append((Expect(j, "open", (need.batch,)),))
         else:
             if self.early_shares is not None and isinstance(need, RevealNeed) and need.audience is None:
                 assert self.work_player is not None
@@ -507,10 +546,9 @@ class Node:
             self._queue_share_round()
 
     def _queue_share_round(self) -> None:
-        for seat in range(self.players):
-            owed = self.dealer.owed_by(seat)
-            if owed:
-                self.expect.append(Expect(seat, "shares", tuple(owed)))
+        owers = tuple(Expect(s, "shares", tuple(owed)) for s in range(self.players) if (owed := self.dealer.owed_by(s)))
+        if owers:
+            self.expect.append(owers)
 
     def _teach_engine(self) -> None:
         if self.state is None:
