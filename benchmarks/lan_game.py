@@ -2,8 +2,9 @@
 through the user-space switch of tests/netlab.py, under LAN and Wi-Fi fault profiles.
 
 For each profile it prints the game's wall time (lobby and process start included) and the
-turn latency p50/p99 (each mover's send until the table expects the next move, bot thinking
-excluded); the ``cut`` profile cuts the last host off for 15 s once the table is under way
+turn latency p50/p99 (each mover's send until the next seat's move comes in: two hops, the
+next bot's choosing and the reveals between, within a round); the ``cut`` profile cuts the
+last host off for 15 s once the table is under way
 and measures the time from the heal until the waiting peers' logs grow again.  Needs root
 and network namespaces.  Prints figures; asserts nothing.  Usage:
 

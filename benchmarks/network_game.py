@@ -2,8 +2,8 @@
 bytes, per-turn latency and memory per peer.
 
 Prints figures; asserts nothing.  Turn latency is measured by each mover: from sending
-its move until the table expects the next move (every reveal done), so bot thinking is
-not included.  Usage:
+its move until the next seat's move comes in (two hops, any reveals between, and the
+next bot's choosing).  Usage:
     python benchmarks/network_game.py [--players 5] [--shuffle-rounds 20] [--bot heuristic]
 """
 from __future__ import annotations

@@ -219,7 +219,6 @@ class Session(Verdicts, Absence):
             if own.kind in SECRET_KINDS:
                 save_secrets(node, self.secrets_path)
             self._broadcast(record)
-            self._note_turn()
         return None
 
     def _announce_busy(self) -> None:
@@ -366,10 +365,12 @@ class Session(Verdicts, Absence):
         self._note_turn()
 
     def _note_turn(self) -> None:
-        if self._sent_move_at is None:
+        """A turn's latency: from sending our move until the next seat's move is taken in
+        (two hops and that seat's choosing), within one round."""
+        if self._sent_move_at is None or not self.node.log.entries:
             return
-        head = self.node.next_expected
-        if self.node.finished or (head is not None and head.kind == "action"):
+        last = self.node.log.entries[-1]
+        if self.node.finished or (last.kind == "action" and last.sender != self.seat):
             state = self.node.state
             if state is not None and state.round == self._sent_in_round and not self.node.finished:
                 # a move that ends a round is followed by the next round's shuffles: not a turn

@@ -251,13 +251,27 @@ class SealedShare:
 
 
 @dataclass(frozen=True)
+class OpenedShare:
+    """Another seat's share of a card, opened by the seat it was sealed to, with the proof
+    that the opener decrypted that sealed share with its own key (protocol.md §7.3.1)."""
+
+    card: tuple[int, Deck, int]
+    ower: int
+    share: bytes
+    proof: tuple[bytes, bytes]
+
+
+@dataclass(frozen=True)
 class Shares:
     public: tuple[PublicShare, ...]
     sealed: tuple[SealedShare, ...]
+    #: only with a move: the other seats' shares of the cards it shows to all, opened by the mover
+    opened: tuple[OpenedShare, ...] = ()
 
     @classmethod
     def decode(cls, body: Any) -> Shares:
-        b = _map(body, "shares", ("public", "sealed"))
+        fields = ("public", "sealed", "opened") if isinstance(body, dict) and "opened" in body else ("public", "sealed")
+        b = _map(body, "shares", fields)
         public = []
         for item in _list(b["public"], "shares.public", MAX_SHARES):
             p = _list(item, "public share", 4)
@@ -276,13 +290,25 @@ class Shares:
                 _bytes(s[3], 32, "E1"), _bytes(s[4], 32, "E2"),
                 (_bytes(s[5], 32, "e"), _bytes(s[6], 32, "s1"), _bytes(s[7], 32, "s2")),
             ))
-        return cls(tuple(public), tuple(sealed))
+        opened = []
+        for item in _list(b.get("opened", []), "shares.opened", MAX_SHARES):
+            o = _list(item, "opened share", 5)
+            if len(o) != 5:
+                raise MalformedMessage("opened share: expected [card, ower, D, e, s]")
+            opened.append(OpenedShare(
+                _card_key(o[0], "opened share card"), _int(o[1], 0, MAX_PLAYERS - 1, "ower"), _bytes(o[2], 32, "share"),
+                (_bytes(o[3], 32, "e"), _bytes(o[4], 32, "s")),
+            ))
+        return cls(tuple(public), tuple(sealed), tuple(opened))
 
     def encode(self) -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "public": [[card_key_data(p.card), p.share, *p.proof] for p in self.public],
             "sealed": [[card_key_data(s.card), list(s.audience), s.recipient, s.E1, s.E2, *s.proof] for s in self.sealed],
         }
+        if self.opened:
+            body["opened"] = [[card_key_data(o.card), o.ower, o.share, *o.proof] for o in self.opened]
+        return body
 
 
 @dataclass(frozen=True)

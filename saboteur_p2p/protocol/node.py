@@ -218,18 +218,20 @@ class Node:
         return self._send("action", ActionMsg(text, self._shares_with_move(text)).encode())
 
     def _shares_with_move(self, text: str) -> Shares | None:
-        """The shares this seat will owe once its move blocks on a public reveal, sent with the
-        move itself: the share round that follows is one record shorter."""
+        """The shares this seat owes once its move is applied (or blocks on a public reveal),
+        sent with the move itself, with the other seats' shares of the cards it shows to all
+        that it can open: the card is open with the move, and the cards drawn since this
+        seat's last turn get its sealed shares on the way."""
         assert self.state is not None and self.seat is not None
         self.dealer.begin_attempt()
         try:
             self.state.clone().play(text, player=self.seat)
         except Blocked as blocked:
             need = blocked.need
-            if isinstance(need, RevealNeed) and need.audience is None:
-                owed = self.dealer.owed_by(self.seat)
-                return self._shares_for(tuple(owed)) if owed else None
-        return None
+            if not (isinstance(need, RevealNeed) and need.audience is None):
+                return None  # a coin or a shuffle first: the shares wait for a round of their own
+        owed = self.dealer.owed_by(self.seat)
+        return self._shares_for(tuple(owed), with_move=True) if owed else None
 
     def _send(self, kind: str, body: dict[str, Any]) -> bytes:
         assert self.identity is not None and self.seat is not None
@@ -290,9 +292,9 @@ class Node:
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()
 
-    def _shares_for(self, needs: tuple[RevealNeed, ...]) -> Shares:
+    def _shares_for(self, needs: tuple[RevealNeed, ...], with_move: bool = False) -> Shares:
         assert self.secret is not None and self.seat is not None
-        return self.share_book.make(self.seat, self.secret, needs, self.rand)
+        return self.share_book.make(self.seat, self.secret, needs, self.rand, with_move)
 
     # -- receiving -----------------------------------------------------------------------
 
@@ -459,9 +461,9 @@ class Node:
     def _on_shares(self, entry: Entry, head: Expect) -> None:
         self._take_shares(entry.sender, Shares.decode(entry.body), head.topic)
 
-    def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...]) -> None:
+    def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...], with_move: bool = False) -> None:
         """Check and keep a seat's shares, which must be exactly the ones it owes."""
-        self.share_book.take(sender, message, owed, self.seat, self.secret, self.verify_all)
+        self.share_book.take(sender, message, owed, self.seat, self.secret, self.verify_all, with_move)
         self._teach_engine()
 
     def _on_action(self, entry: Entry, head: Expect) -> None:
@@ -489,41 +491,49 @@ class Node:
 
     def _attempt(self) -> bool:
         """Run the pending work on a copy of the state; False when the peers must act first."""
-        self.dealer.begin_attempt()
-        try:
-            if self.work == NEW_GAME:
-                trial = State.new(self.setup.config, self.dealer)
-            else:
-                assert self.state is not None and self.work is not None
-                trial = self.state.clone()
-                trial.play(self.work, player=self.work_player)
-        except Blocked as blocked:
-            self._queue_for(blocked.need)
-            self._no_early_shares_left()
-            return False
-        except (IllegalActionError, InvalidActionError) as exc:
-            assert self.work_player is not None
-            # a take of gold checked only at the end of the game names its taker
-            culprit = getattr(exc, "player", None)
-            raise ProtocolViolation(self.work_player if culprit is None else culprit, "illegal-action", str(exc)) from None
-        self._no_early_shares_left()
+        while True:
+            self.dealer.begin_attempt()
+            try:
+                if self.work == NEW_GAME:
+                    trial = State.new(self.setup.config, self.dealer)
+                else:
+                    assert self.state is not None and self.work is not None
+                    trial = self.state.clone()
+                    trial.play(self.work, player=self.work_player)
+            except Blocked as blocked:
+                if not self._queue_for(blocked.need):
+                    continue  # the move's own shares opened the card it blocked on: run it again
+                self._no_early_shares_left()
+                return False
+            except (IllegalActionError, InvalidActionError) as exc:
+                assert self.work_player is not None
+                # a take of gold checked only at the end of the game names its taker
+                culprit = getattr(exc, "player", None)
+                raise ProtocolViolation(self.work_player if culprit is None else culprit, "illegal-action", str(exc)) from None
+            break
         self.dealer.commit_attempt()
         if self.writer is not None and (self.state is None or trial.round != self.state.round):
             self.writer.sync()
         self.state = trial
-        self.work = self.work_player = None
+        mover, self.work, self.work_player = self.work_player, None, None
+        early, self.early_shares = self.early_shares, None
+        if early is not None and mover is not None:
+            # shares a move carried that no public reveal used: what it owes now the move is made
+            self._take_shares(mover, early, tuple(self.dealer.owed_by(mover)), with_move=True)
         self._teach_engine()
         if self.on_commit is not None:
             self.on_commit(trial)
         return True
 
     def _no_early_shares_left(self) -> None:
-        """Shares sent with a move are for the public reveal the move blocks on, and only that."""
+        """A move that blocks first on a coin or a shuffle carries no shares."""
         early, self.early_shares = self.early_shares, None
         if early is not None and self.work_player is not None:
-            raise ProtocolViolation(self.work_player, "wrong-shares", "shares sent with a move that blocked on no public reveal")
+            raise ProtocolViolation(self.work_player, "wrong-shares", "shares sent with a move that blocks on a coin or shuffle")
 
-    def _queue_for(self, need: object) -> None:
+    def _queue_for(self, need: object) -> bool:
+        """Queue the steps ``need`` takes; False when there is none to queue (the shares sent
+        with the move opened the card)."""
         n = self.players
         if isinstance(need, CoinNeed):
             topic = ("coin", need.index)
@@ -539,11 +549,16 @@ class Node:
                 self.expect.append(tuple(Expect(i, "reveal", ("shuffle", need.batch, j)) for i in range(n) if i != j))
                 self.expect.append((Expect(j, "open", (need.batch,)),))
         else:
-            if self.early_shares is not None and isinstance(need, RevealNeed) and need.audience is None:
+            assert isinstance(need, RevealNeed)
+            if self.early_shares is not None and need.audience is None:
                 assert self.work_player is not None
                 early, self.early_shares = self.early_shares, None
-                self._take_shares(self.work_player, early, tuple(self.dealer.owed_by(self.work_player)))
+                self._take_shares(self.work_player, early, tuple(self.dealer.owed_by(self.work_player)), with_move=True)
+                state = self.dealer.reveals[need]
+                if len(state.shares) == len(state.owers):
+                    return False
             self._queue_share_round()
+        return True
 
     def _queue_share_round(self) -> None:
         owers = tuple(Expect(s, "shares", tuple(owed)) for s in range(self.players) if (owed := self.dealer.owed_by(s)))

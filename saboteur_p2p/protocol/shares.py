@@ -7,17 +7,22 @@ under the recipient's key, with a proof anyone can check (§7.3).  A seat checks
 shares sent to it (spectators check them all), so a bad sealed share meant for another seat
 goes by unchecked until that seat names its sender; every other seat can then recheck the
 signed record itself (``ShareBook.recheck``, §8.3).
+
+A mover that shows everyone a card of its hand also opens, in its move, the shares the
+other seats once sealed to it for that card, each with a proof that it decrypted the
+sealed share with its own key (§7.3.1): the card is open with the move, and the turn needs
+no round of shares after it.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, check_point, mul
+from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, check_point, mul, sub
 from ..crypto.log import MalformedRecord, decode_record
 from ..crypto.proofs import Context, open_sealed_share, prove_dleq, seal_share, verify_dleq, verify_sealed_share
-from .dealer import MentalDealer, RevealNeed
+from .dealer import CardKey, MentalDealer, RevealNeed
 from .errors import ProtocolViolation
-from .messages import ActionMsg, MalformedMessage, PublicShare, SealedShare, Shares
+from .messages import ActionMsg, MalformedMessage, OpenedShare, PublicShare, SealedShare, Shares
 
 
 def share_context(game_id: bytes, need: RevealNeed, prover: int, recipient: int | None) -> Context:
@@ -26,6 +31,12 @@ def share_context(game_id: bytes, need: RevealNeed, prover: int, recipient: int 
     to = "all" if need.audience is None else ",".join(map(str, sorted(need.audience)))
     step = f"share/{batch}/{pos}/{to}/{'public' if recipient is None else recipient}"
     return Context(game_id, step, deck.value, prover)
+
+
+def opened_context(game_id: bytes, need: RevealNeed, opener: int, ower: int) -> Context:
+    """What the proof of an opened share is bound to: the card shown to all, and whose share it is."""
+    batch, deck, pos = need.card
+    return Context(game_id, f"opened/{batch}/{pos}/{ower}", deck.value, opener)
 
 
 class ShareBook:
@@ -38,11 +49,26 @@ class ShareBook:
         self.keys = keys
         #: sealed shares opened for this seat, per reveal, until every ower's are in
         self.opened: dict[RevealNeed, dict[int, Point]] = {}
+        #: every sealed share in the log, by (card, sender, recipient): the first for each
+        self.sealed_seen: dict[tuple[CardKey, int, int], tuple[RevealNeed, SealedShare]] = {}
+        #: the sealed shares of sealed_seen whose proof this reader has checked
+        self.sealed_checked: set[tuple[CardKey, int, int]] = set()
+        #: the shares sealed to this seat, opened, by (card, sender)
+        self.opened_for_me: dict[tuple[CardKey, int], Point] = {}
 
-    def make(self, seat: int, secret: Scalar, needs: tuple[RevealNeed, ...], rand: RandomBytes) -> Shares:
-        """The shares ``seat`` owes for ``needs``, in the order the protocol fixes."""
+    def openable(self, opener: int, need: RevealNeed) -> list[int]:
+        """The other owers of a reveal to all that ``opener`` can open a share of: the ones
+        whose share of that card was sealed to it (in the log), and that have not given one."""
+        state = self.dealer.reveals[need]
+        return [i for i in state.owers if i != opener and i not in state.shares and (need.card, i, opener) in self.sealed_seen]
+
+    def make(
+        self, seat: int, secret: Scalar, needs: tuple[RevealNeed, ...], rand: RandomBytes, with_move: bool = False,
+    ) -> Shares:
+        """The shares ``seat`` owes for ``needs``, in the order the protocol fixes (and, with a
+        move, the other seats' shares of the cards it shows to all that it can open)."""
         X = self.keys[seat]
-        public, sealed = [], []
+        public, sealed, opened = [], [], []
         for need in needs:
             c1, _ = self.dealer.ciphertext(need.card)
             if need.audience is None:
@@ -54,7 +80,13 @@ class ShareBook:
                 context = share_context(self.game_id, need, seat, recipient)
                 E1, E2, proof3 = seal_share(secret, X, c1, self.keys[recipient], context, rand)
                 sealed.append(SealedShare(need.card, tuple(sorted(need.audience)), recipient, E1, E2, proof3))
-        return Shares(tuple(public), tuple(sealed))
+        for need in needs if with_move else ():
+            for ower in self.openable(seat, need) if need.audience is None else ():
+                D = self.opened_for_me[(need.card, ower)]
+                _, kept = self.sealed_seen[(need.card, ower, seat)]
+                proof = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), opened_context(self.game_id, need, seat, ower), rand)
+                opened.append(OpenedShare(need.card, ower, D, proof))
+        return Shares(tuple(public), tuple(sealed), tuple(opened))
 
     def take(
         self,
@@ -64,8 +96,10 @@ class ShareBook:
         seat: int | None,
         secret: Scalar | None,
         verify_all: bool,
+        with_move: bool = False,
     ) -> None:
-        """Check and keep a seat's shares, which must be exactly the ones it owes.
+        """Check and keep a seat's shares, which must be exactly the ones it owes (and, with a
+        move, exactly the other seats' shares it can open).
 
         ``seat`` and ``secret`` are the reader's: it checks the sealed shares sent to it, and
         all of them when ``verify_all``.
@@ -73,9 +107,11 @@ class ShareBook:
         X = self.keys[sender]
         wanted_public = [n for n in owed if n.audience is None]
         wanted_sealed = [(n, r) for n in owed if n.audience is not None for r in sorted(n.audience)]
+        wanted_opened = [(n, i) for n in wanted_public for i in self.openable(sender, n)] if with_move else []
         got_public = [RevealNeed(p.card, None) for p in message.public]
         got_sealed = [(RevealNeed(s.card, frozenset(s.audience)), s.recipient) for s in message.sealed]
-        if got_public != wanted_public or got_sealed != wanted_sealed:
+        got_opened = [(RevealNeed(o.card, None), o.ower) for o in message.opened]
+        if got_public != wanted_public or got_sealed != wanted_sealed or got_opened != wanted_opened:
             raise ProtocolViolation(sender, "wrong-shares", "the shares sent are not exactly the shares owed")
         own = sender == seat
         for need, share in zip(wanted_public, message.public, strict=True):
@@ -85,18 +121,41 @@ class ShareBook:
                 raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
             self.dealer.reveals[need].shares[sender] = point
         for (need, recipient), sealed in zip(wanted_sealed, message.sealed, strict=True):
+            key = (need.card, sender, recipient)
+            self.sealed_seen.setdefault(key, (need, sealed))
             if own or (recipient != seat and not verify_all):
                 continue
             points = self.verified_sealed_share(sender, need, sealed)
             if points is None:
                 raise ProtocolViolation(sender, "bad-share", f"sealed share for {need.card} to seat {recipient} does not verify")
+            self.sealed_checked.add(key)
             if recipient == seat and secret is not None:
-                self.opened.setdefault(need, {})[sender] = open_sealed_share(secret, *points)
+                D = open_sealed_share(secret, *points)
+                self.opened.setdefault(need, {})[sender] = D
+                self.opened_for_me.setdefault((need.card, sender), D)
+        for (need, ower), opened in zip(wanted_opened, message.opened, strict=True):
+            point = opened.share if own else self._checked_opened_share(sender, need, ower, opened)
+            self.dealer.reveals[need].shares[ower] = point
         for need in {n: None for n, _ in wanted_sealed}:
             state = self.dealer.reveals[need]
             state.shares[sender] = b""
             if len(state.shares) == len(state.owers):
                 self.dealer.complete_private(need, self.opened.pop(need, {}))
+
+    def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
+        """``ower``'s share of a card shown to all, opened by ``opener``: the sealed share it
+        opens must verify (else its sender is named) and so must the opening (else the opener)."""
+        key = (need.card, ower, opener)
+        sealed_need, sealed = self.sealed_seen[key]
+        if key not in self.sealed_checked:
+            if self.verified_sealed_share(ower, sealed_need, sealed) is None:
+                raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
+            self.sealed_checked.add(key)
+        D = check_point(opened.share, "opened share")
+        E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
+        if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, opened_context(self.game_id, need, opener, ower)):
+            raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
+        return D
 
     def verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:
         """The share's points (E1, E2) when its proof verifies, else None; an invalid point
@@ -135,4 +194,4 @@ class ShareBook:
         return None
 
 
-__all__ = ["ShareBook", "share_context"]
+__all__ = ["ShareBook", "opened_context", "share_context"]
