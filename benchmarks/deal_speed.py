@@ -65,8 +65,11 @@ def reveal_costs(players: int, repeat: int = 200) -> None:
     n = players
     print(f"one public share: make {make_public * 1e3:.2f} ms, check {check_public * 1e3:.2f} ms; "
           f"one sealed share: make {make_sealed * 1e3:.2f} ms, check {check_sealed * 1e3:.2f} ms")
-    print(f"reveal one card to all at {n} players: every seat makes 1 share and checks {n - 1}: "
-          f"{(make_public + (n - 1) * check_public) * 1e3:.1f} ms a seat, {n} messages in turn")
+    mover = n * make_public  # its own share and n-1 openings, each a DLEQ proof
+    other = n * check_public + (n - 2) * check_sealed  # those proofs, and the sealed shares it had not checked
+    print(f"play one card of the hand at {n} players (shown to all with the move, §7.3.1): the mover makes "
+          f"{n} proofs, {mover * 1e3:.1f} ms; every other seat checks {n} and {n - 2} sealed shares, "
+          f"{other * 1e3:.1f} ms; 1 message")
     print(f"reveal one card to one player at {n} players: {n - 1} seats make a sealed share, the recipient "
           f"checks {n - 1}: {(make_sealed + (n - 1) * check_sealed) * 1e3:.1f} ms on the recipient's path")
 
