@@ -347,7 +347,7 @@ def test_peer_that_never_returns_ends_the_game_for_the_others(processes: Process
         log = only_log(tmp_path / directory)
         assert f"log saved: {log.relative_to(tmp_path)}" in text
         (verdict,) = verify(log)
-        assert verdict.startswith("OK so far: "), verdict
+        assert verdict.startswith(f"stopped: seat {seat} (victim) went silent; the next record was due from it; "), verdict
 
 
 # -- a misbehaving peer ------------------------------------------------------------------
@@ -433,7 +433,8 @@ def test_cheating_double_is_named_to_everyone(processes: Processes, tmp_path: Pa
         log = only_log(tmp_path / peer.name)
         (verdict,) = verify(log)
         due = double.seat if trick == "illegal-action" else seat_of(only_log(tmp_path / "human"))
-        assert verdict.startswith("OK so far: "), verdict
+        # the log ends with the refused record as evidence, and verify checks it
+        assert verdict.startswith(f"stopped: seat {double.seat} (double) cheated ({rule}), evidence checks; "), verdict
         assert verdict.endswith(f"the next record was due from seat {due} (action)"), verdict
 
 
@@ -598,7 +599,7 @@ def test_a_present_seat_that_withholds_its_share_is_named_after_the_wait(process
         assert re.search(rf"double \(seat {double.seat}\) sent no \w+ record within 4 s; the game ends", text), text
         assert "is away" not in text, text  # it was present all along
         (verdict,) = verify(only_log(tmp_path / peer.name))
-        assert verdict.startswith("OK so far"), verdict
+        assert verdict.startswith(f"stopped: seat {double.seat} (double) went silent"), verdict
 
 
 def test_a_seat_that_falsely_says_another_withholds_its_record_is_the_one_named(processes: Processes, tmp_path: Path) -> None:

@@ -8,8 +8,9 @@ from protocol_helpers import seeded_bytes
 from saboteur_p2p.cli import main
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import LogWriter, decode_record, make_entry, read_log
+from saboteur_p2p.protocol.ending import Ending
 from saboteur_p2p.protocol.local import play_local_game
-from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.protocol.verify import replay_records, verify_records
 from saboteur_p2p.rules import GameConfig
 
 
@@ -87,3 +88,46 @@ def test_verify_prints_the_seats_fingerprints_and_the_proof_parameters_and_pins_
     assert main(["verify", log, "--expect", ",".join([*fingerprints[:2], stranger])]) == 1
     out = capsys.readouterr().out
     assert f"the log's seats are not the expected ones: seat 2 (seat2) is {fingerprints[2]}; nobody is {stranger}" in out
+
+
+def _stopped_at(game, count, ending):
+    """The first ``count`` records of the game, and a verdict written after them."""
+    return [*game.records[:count], ending.to_bytes()]
+
+
+def test_a_log_that_stops_says_who_went_silent_only_if_the_log_waited_for_it(game):
+    cut = 40
+    records = game.records[:cut]
+    due = verify_records(records).message.split("due from seat ")[1][0]
+    verdict = verify_records(_stopped_at(game, cut, Ending("peer-gone", int(due))))
+    assert verdict.ok and verdict.culprit == int(due)
+    assert verdict.message.startswith(f"stopped: seat {due} (seat{due}) went silent; the next record was due from it")
+    owing = {e.speaker for e in replay_records(records)[1].outstanding}
+    other = next(s for s in range(3) if s not in owing)
+    wrong = verify_records(_stopped_at(game, cut, Ending("peer-gone", other)))
+    assert wrong.culprit is None and "but it owed no record where the log ends" in wrong.message
+
+
+def test_a_cheat_in_a_stopped_log_is_named_only_if_its_evidence_checks(game):
+    cut = next(i for i, r in enumerate(game.records) if decode_record(r).kind == "action") + 1  # after a move
+    replayed = verify_records(game.records[:cut])
+    due = int(replayed.message.split("due from seat ")[1][0])
+    cheater = (due + 1) % 3  # a seat that speaks out of turn, its record signed and chained
+    head = decode_record(game.records[cut - 1]).hash  # a move is a step of its own
+    seq = sum(decode_record(r).sender == cheater for r in game.records[:cut])
+    record = make_entry(game.nodes[cheater].identity, game.setup.game_id, cheater, seq, head, "action",
+                        {"action": "pass 0"}).record
+    verdict = verify_records(_stopped_at(game, cut, Ending("cheater", cheater, "out-of-turn", "", record)))
+    assert verdict.ok and verdict.culprit == cheater
+    assert verdict.message.startswith(f"stopped: seat {cheater} (seat{cheater}) cheated (out-of-turn), evidence checks")
+    # the same claim with no evidence, or against another seat, names nobody
+    for claim in (Ending("cheater", cheater, "out-of-turn"), Ending("cheater", due, "out-of-turn", "", record)):
+        unproven = verify_records(_stopped_at(game, cut, claim))
+        assert unproven.culprit is None and "but its evidence does not show it" in unproven.message
+
+
+def test_a_verdict_is_never_taken_for_a_record_nor_a_record_for_a_verdict(game):
+    assert all(Ending.from_bytes(r) is None for r in game.records[:20])
+    ending = Ending("quit", 1, "", "b left")
+    assert Ending.from_bytes(ending.to_bytes()) == ending
+    assert Ending.from_bytes(b"\x92\xa7verdict\x80") is None  # no outcome

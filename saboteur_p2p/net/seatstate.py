@@ -15,6 +15,7 @@ import msgpack
 
 from ..crypto.log import TruncatedLog, read_log
 from ..crypto.shuffle import ShuffleWitness
+from ..protocol.ending import split_ending
 from ..protocol.node import Node
 from ..rules.dealer import Deck
 
@@ -73,7 +74,7 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
         records = cut.records
         os.truncate(log_path, cut.offset)  # the tail that was being written when we died
     assert node.seat is not None
-    for record in records:
+    for record in split_ending(records)[0]:  # a verdict written when the game stopped is no record
         node.receive(record)
     node.seq = node.log.next_seq(node.seat)
     return len(records)

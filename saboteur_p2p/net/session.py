@@ -16,6 +16,7 @@ from typing import Protocol
 
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
+from ..protocol.ending import Ending
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..rules import State
 from .absence import Absence
@@ -492,6 +493,10 @@ class Session(Verdicts, Absence):
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         if self.node.writer is not None:
+            if outcome is not Outcome.FINISHED:
+                # why the game stopped, after the records: verify checks it against them
+                evidence = self.evidence if outcome is Outcome.CHEATER else None
+                self.node.writer.append(Ending(outcome.value, culprit, self.reason, message, evidence).to_bytes())
             self.node.writer.sync()
         if outcome is Outcome.FINISHED:
             # the game is over and every share is out: this seat's secrets serve nothing more

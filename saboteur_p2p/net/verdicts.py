@@ -52,6 +52,9 @@ class Verdicts:
     transport: Transport
     endpoints: dict[int, str]
     names: list[str]
+    #: what shows the cheat that stopped the game (a record or an equivocation proof), and its reason
+    evidence: bytes | None = None
+    reason: str = ""
 
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
         raise NotImplementedError
@@ -64,6 +67,8 @@ class Verdicts:
         culprit = env.field("culprit", int)
         reason = env.field("reason", str, 64)
         evidence = env.body.get("evidence")
+        if isinstance(evidence, bytes):
+            self.evidence = evidence
         if self.node.aborted is None:
             try:
                 self.node.run_deferred_checks()  # a shuffle proof we meant to check later
@@ -125,6 +130,7 @@ class Verdicts:
         })
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
+        self.evidence = evidence
         return self._end_cheater(violation.peer, f"{violation.reason}: {violation.detail}")
 
     def _chain_before_evidence(self) -> list[bytes]:
@@ -143,4 +149,5 @@ class Verdicts:
     def _end_cheater(self, culprit: int, how: str) -> SessionResult:
         """Stop the game blaming the peer at seat ``culprit``; ``how`` says what they broke."""
         name = self.names[culprit] if 0 <= culprit < len(self.names) else "an unknown peer"
+        self.reason = how.partition(":")[0]
         return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..crypto.identity import PublicIdentity
 from ..crypto.log import LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
 from ..rules import GameConfig
+from .ending import judge, split_ending
 from .messages import Genesis, MalformedMessage
 from .node import GameSetup, Node, ProtocolViolation
 
@@ -35,8 +36,12 @@ def verify_records(records: list[bytes]) -> Verdict:
     return replay_records(records)[0]
 
 
-def replay_records(records: list[bytes]) -> tuple[Verdict, Node | None]:
-    """Check every record as a spectator; returns the verdict and the spectator's node."""
+def replay_records(blobs: list[bytes]) -> tuple[Verdict, Node | None]:
+    """Check every record as a spectator; returns the verdict and the spectator's node.
+
+    A log that stops before the game's end may end with a verdict (ending.py): it is checked
+    against the records, and the verdict says whether it holds."""
+    records, ending = split_ending(blobs)
     if not records:
         return Verdict(False, 0, "the log is empty"), None
     try:
@@ -63,7 +68,11 @@ def replay_records(records: list[bytes]) -> tuple[Verdict, Node | None]:
     waiting = "" if head is None else f"; the next record was due from seat {head.speaker} ({head.kind})"
     round_ = 0 if state is None else state.round
     summary = f"OK so far: {len(records)} valid records, but the game stops in round {round_}{waiting}"
-    return Verdict(True, len(records), summary), observer
+    if ending is None:
+        return Verdict(True, len(records), summary), observer
+    holds, said = judge(ending, observer, setup.names)
+    summary = f"{said}; {len(records)} valid records, round {round_}{waiting}"
+    return Verdict(True, len(records), summary, culprit=ending.culprit if holds else None), observer
 
 
 def verify_file(path: str) -> Verdict:

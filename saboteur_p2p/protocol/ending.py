@@ -1,0 +1,117 @@
+"""How a stopped game's log says why it stopped: a verdict trailer after the last record.
+
+A seat whose game stops before its end (a cheat, a seat gone, a seat that left) appends one
+*verdict* to its log file, after the records: the msgpack array ``["verdict", {"outcome",
+"culprit", "reason", "detail", "evidence"}]``.  It is not a record and nobody signs it, so it
+is believed only as far as it can be checked: ``verify`` replays the records, then checks
+the evidence itself (an equivocation proof, or the refused record, which must bring the
+same violation to light), or, for a seat gone, that the log was indeed waiting for it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord
+from .node import Node, ProtocolViolation
+
+VERDICT_TAG = "verdict"
+OUTCOMES = ("cheater", "peer-gone", "quit")
+#: refusals that show nothing against the seat a record names: unsigned or of another game,
+#: a copy, or a record that does not follow the log (a stale branch)
+NOT_PROOF = frozenset(("version", "game-id", "signature", "unknown-sender", "malformed-record", "sequence", "chain"))
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Why a game stopped, as the seat that wrote the log saw it."""
+
+    outcome: str
+    culprit: int | None
+    reason: str = ""
+    detail: str = ""
+    evidence: bytes | None = None
+
+    def to_bytes(self) -> bytes:
+        evidence = self.evidence if self.evidence is not None and len(self.evidence) < MAX_RECORD_SIZE - 4096 else None
+        body = {"outcome": self.outcome, "culprit": self.culprit, "reason": self.reason[:64],
+                "detail": self.detail[:500], "evidence": evidence}
+        data: bytes = msgpack.packb([VERDICT_TAG, body], use_bin_type=True)
+        return data
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Ending | None:
+        """The verdict in ``data``, or None if it is not one (a record, or anything else)."""
+        try:
+            value: Any = msgpack.unpackb(data, raw=False, max_bin_len=MAX_RECORD_SIZE, max_str_len=1000)
+        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+            return None
+        if not (isinstance(value, list) and len(value) == 2 and value[0] == VERDICT_TAG and isinstance(value[1], dict)):
+            return None
+        body = value[1]
+        outcome, culprit, evidence = body.get("outcome"), body.get("culprit"), body.get("evidence")
+        if outcome not in OUTCOMES or not (culprit is None or (isinstance(culprit, int) and not isinstance(culprit, bool))):
+            return None
+        reason, detail = body.get("reason", ""), body.get("detail", "")
+        return cls(
+            outcome, culprit,
+            reason if isinstance(reason, str) else "", detail if isinstance(detail, str) else "",
+            evidence if isinstance(evidence, bytes) else None,
+        )
+
+
+def split_ending(blobs: list[bytes]) -> tuple[list[bytes], Ending | None]:
+    """A log file's records, and the last verdict among them (a seat that rejoined its game
+    may have written one before)."""
+    records: list[bytes] = []
+    ending = None
+    for blob in blobs:
+        found = Ending.from_bytes(blob)
+        if found is None:
+            records.append(blob)
+        else:
+            ending = found
+    return records, ending
+
+
+def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool, str]:
+    """Whether the log bears the verdict out, and what to say: checked against the replayed log."""
+    culprit = ending.culprit
+    who = f"seat {culprit} ({names[culprit]})" if culprit is not None and 0 <= culprit < len(names) else "nobody known"
+    if ending.outcome == "quit":
+        return True, f"stopped: {who} left the table or stopped the game"
+    if ending.outcome == "peer-gone":
+        if culprit is not None and any(e.speaker == culprit for e in observer.outstanding):
+            return True, f"stopped: {who} went silent; the next record was due from it"
+        return False, f"stopped: the log says {who} went silent, but it owed no record where the log ends"
+    violation = _evidence_shows(ending.evidence, observer)
+    if violation is not None and violation.peer == culprit:
+        return True, f"stopped: {who} cheated ({violation.reason}), evidence checks"
+    return False, f"stopped: the log says {who} cheated ({ending.reason}), but its evidence does not show it"
+
+
+def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation | None:
+    """The violation the evidence brings to light when offered to the replayed log, if any."""
+    if evidence is None:
+        return None
+    try:
+        proof = EquivocationProof.from_bytes(evidence)
+    except (MalformedRecord, ValueError):
+        proof = None
+    if proof is not None:
+        same_game = proof.entry_a.game_id == observer.setup.game_id
+        if same_game and proof.verify(dict(enumerate(observer.setup.seats))):
+            return ProtocolViolation(proof.peer, "equivocation", "two different records with one seq")
+        return None
+    try:
+        observer.receive(evidence)
+    except ProtocolViolation as violation:
+        if violation.reason in NOT_PROOF:
+            return None  # proves nothing against the seat it names
+        return violation
+    return None
+
+
+__all__ = ["Ending", "judge", "split_ending"]
