@@ -130,4 +130,12 @@ def test_a_verdict_is_never_taken_for_a_record_nor_a_record_for_a_verdict(game):
     assert all(Ending.from_bytes(r) is None for r in game.records[:20])
     ending = Ending("quit", 1, "", "b left")
     assert Ending.from_bytes(ending.to_bytes()) == ending
-    assert Ending.from_bytes(b"\x92\xa7verdict\x80") is None  # no outcome
+    # tagged as a verdict but not one: unreadable, never a record, and it names nobody
+    unreadable = Ending.from_bytes(b"\x92\xa7verdict\x80")
+    assert unreadable is not None and unreadable.outcome == "unreadable"
+    verdict = verify_records([*game.records[:30], b"\x92\xa7verdict\x80"])
+    assert verdict.ok and verdict.culprit is None and "a verdict that cannot be read" in verdict.message
+    # nor does a claim verify cannot check: who left, or a log's own seat losing the table
+    for claim in (Ending("quit", 1), Ending("peer-gone", 2, seat=2)):
+        said = verify_records([*game.records[:30], claim.to_bytes()])
+        assert said.culprit is None and "a claim verify cannot check" in said.message

@@ -60,16 +60,12 @@ class Absence:
     def _start_absence(self, now: float) -> None:
         self._head_seen = b""
         self._head_since = now
-        #: when the seat due to speak was last heard, while it is away
-        self.waiting_since: float | None = None
         self._stall_claim: StallClaim | None = None
 
     def _not_listened(self, seconds: float) -> None:
         """This peer did not poll for ``seconds`` (it was computing): nobody's time runs on."""
         self.presence.not_listening(seconds)
         self._head_since += seconds
-        if self.waiting_since is not None:
-            self.waiting_since += seconds
 
     def _check_away(self, now: float) -> None:
         for seat in self.presence.newly_away(now):
@@ -87,14 +83,13 @@ class Absence:
         stalled = self._check_stalled(now)
         if stalled is not None:
             return stalled
-        away = self.presence.away
-        head = next((e for e in self.node.outstanding if e.speaker in away), None)
-        if head is None:
-            self.waiting_since = None
+        # each away seat is timed from when it was last heard (time we spent computing and
+        # time it said it would be busy do not count: Presence moves last_heard for both)
+        away = [e for e in self.node.outstanding if e.speaker in self.presence.away]
+        if not away:
             return None
-        if self.waiting_since is None:
-            self.waiting_since = self.presence.last_heard[head.speaker]
-        if now - self.waiting_since <= self.wait:
+        head = max(away, key=lambda e: self.presence.silent_for(e.speaker, now))
+        if self.presence.silent_for(head.speaker, now) <= self.wait:
             return None
         if len(self.endpoints) >= 2 and all(self.presence.is_silent(s, now) for s in self.endpoints):
             # no other seat is heard either: it is our link that is down, not theirs

@@ -496,7 +496,7 @@ class Session(Verdicts, Absence):
             if outcome is not Outcome.FINISHED:
                 # why the game stopped, after the records: verify checks it against them
                 evidence = self.evidence if outcome is Outcome.CHEATER else None
-                self.node.writer.append(Ending(outcome.value, culprit, self.reason, message, evidence).to_bytes())
+                self.node.writer.append(Ending(outcome.value, culprit, self.reason, message, evidence, self.seat).to_bytes())
             self.node.writer.sync()
         if outcome is Outcome.FINISHED:
             # the game is over and every share is out: this seat's secrets serve nothing more

@@ -148,6 +148,8 @@ class Verdicts:
 
     def _end_cheater(self, culprit: int, how: str) -> SessionResult:
         """Stop the game blaming the peer at seat ``culprit``; ``how`` says what they broke."""
-        name = self.names[culprit] if 0 <= culprit < len(self.names) else "an unknown peer"
         self.reason = how.partition(":")[0]
+        if not 0 <= culprit < len(self.names):
+            return self._end(Outcome.CHEATER, f"the game cannot go on and no one seat can be named: {how}", culprit)
+        name = self.names[culprit]
         return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)

@@ -56,6 +56,11 @@ class CoinNeed:
 CardKey = tuple[int, Deck, int]
 
 
+class UnknownCard(ValueError):
+    """A card whose every decryption share was proven opens to no card of its deck: a shuffle
+    was false and its proof passed by chance (2^-k), so no one seat can be named."""
+
+
 @dataclass(frozen=True)
 class RevealNeed:
     card: CardKey
@@ -272,7 +277,7 @@ class MentalDealer:
         b, deck, _ = card
         face = self.batches[b].faces[deck].get(point)
         if face is None:
-            raise ValueError(f"card {card} decrypts to no card of the {deck.value} deck")
+            raise UnknownCard(f"card {card} decrypts to no card of the {deck.value} deck")
         return face
 
     def complete_private(self, need: RevealNeed, opened: dict[int, Point]) -> None:

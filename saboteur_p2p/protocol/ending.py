@@ -33,33 +33,49 @@ class Ending:
     reason: str = ""
     detail: str = ""
     evidence: bytes | None = None
+    #: the seat whose log this is (None: not said)
+    seat: int | None = None
 
     def to_bytes(self) -> bytes:
         evidence = self.evidence if self.evidence is not None and len(self.evidence) < MAX_RECORD_SIZE - 4096 else None
-        body = {"outcome": self.outcome, "culprit": self.culprit, "reason": self.reason[:64],
-                "detail": self.detail[:500], "evidence": evidence}
+        body = {"outcome": self.outcome, "culprit": self.culprit, "reason": _cut(self.reason, 64),
+                "detail": _cut(self.detail, 500), "evidence": evidence, "seat": self.seat}
         data: bytes = msgpack.packb([VERDICT_TAG, body], use_bin_type=True)
         return data
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Ending | None:
-        """The verdict in ``data``, or None if it is not one (a record, or anything else)."""
+        """The verdict in ``data``; None if it is not one (a record); an *unreadable* verdict
+        if it is tagged as one but cannot be read (it is never taken for a record)."""
         try:
-            value: Any = msgpack.unpackb(data, raw=False, max_bin_len=MAX_RECORD_SIZE, max_str_len=1000)
+            value: Any = msgpack.unpackb(data, raw=False, max_bin_len=MAX_RECORD_SIZE, max_str_len=4096)
         except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+            return cls("unreadable", None) if data[:9] == _TAGGED else None
+        if not (isinstance(value, list) and value and value[0] == VERDICT_TAG):
             return None
-        if not (isinstance(value, list) and len(value) == 2 and value[0] == VERDICT_TAG and isinstance(value[1], dict)):
-            return None
-        body = value[1]
-        outcome, culprit, evidence = body.get("outcome"), body.get("culprit"), body.get("evidence")
-        if outcome not in OUTCOMES or not (culprit is None or (isinstance(culprit, int) and not isinstance(culprit, bool))):
-            return None
+        body = value[1] if len(value) == 2 and isinstance(value[1], dict) else {}
+        outcome, culprit, seat, evidence = body.get("outcome"), body.get("culprit"), body.get("seat"), body.get("evidence")
+        if outcome not in OUTCOMES or not (_seat_or_none(culprit) and _seat_or_none(seat)):
+            return cls("unreadable", None)
         reason, detail = body.get("reason", ""), body.get("detail", "")
         return cls(
             outcome, culprit,
             reason if isinstance(reason, str) else "", detail if isinstance(detail, str) else "",
-            evidence if isinstance(evidence, bytes) else None,
+            evidence if isinstance(evidence, bytes) else None, seat,
         )
+
+
+#: how every verdict's bytes begin: a 2-array, then the tag as a 7-character str
+_TAGGED = b"\x92\xa7" + VERDICT_TAG.encode()
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most ``limit`` bytes of UTF-8, cut at a character."""
+    return text.encode()[:limit].decode(errors="ignore")
+
+
+def _seat_or_none(value: object) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def split_ending(blobs: list[bytes]) -> tuple[list[bytes], Ending | None]:
@@ -79,15 +95,22 @@ def split_ending(blobs: list[bytes]) -> tuple[list[bytes], Ending | None]:
 def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool, str]:
     """Whether the log bears the verdict out, and what to say: checked against the replayed log."""
     culprit = ending.culprit
-    who = f"seat {culprit} ({names[culprit]})" if culprit is not None and 0 <= culprit < len(names) else "nobody known"
-    if ending.outcome == "quit":
-        return True, f"stopped: {who} left the table or stopped the game"
+    known = culprit is not None and 0 <= culprit < len(names)
+    who = f"seat {culprit} ({names[culprit]})" if culprit is not None and known else "no seat of this game"
+    if ending.outcome == "unreadable":
+        return False, "stopped: the log ends with a verdict that cannot be read"
+    if ending.outcome == "quit":  # nothing in the log can show who left: it is reported, nobody is named
+        return False, f"stopped: the log says {who} left the table or stopped the game (a claim verify cannot check)"
     if ending.outcome == "peer-gone":
-        if culprit is not None and any(e.speaker == culprit for e in observer.outstanding):
+        if known and culprit == ending.seat:
+            return False, f"stopped: the log's own seat, {who}, lost the table (a claim verify cannot check)"
+        if known and any(e.speaker == culprit for e in observer.outstanding):
             return True, f"stopped: {who} went silent; the next record was due from it"
         return False, f"stopped: the log says {who} went silent, but it owed no record where the log ends"
     violation = _evidence_shows(ending.evidence, observer)
-    if violation is not None and violation.peer == culprit:
+    if violation is not None and violation.peer == culprit == -1 and violation.reason == "bad-deck":
+        return True, "stopped: a card opened to no card, so a shuffle was false (bad-deck); no one seat can be named"
+    if violation is not None and known and violation.peer == culprit:
         return True, f"stopped: {who} cheated ({violation.reason}), evidence checks"
     return False, f"stopped: the log says {who} cheated ({ending.reason}), but its evidence does not show it"
 

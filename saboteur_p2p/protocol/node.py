@@ -42,7 +42,7 @@ from ..crypto.shuffle import (
 )
 from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
 from ..rules.dealer import Deck
-from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed
+from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard
 from .errors import IllegalMove, ProtocolViolation
 from .messages import (
     ActionMsg,
@@ -322,6 +322,12 @@ class Node:
         except ProtocolViolation as violation:
             self.aborted = violation
             raise
+        except UnknownCard as exc:
+            # every share was proven: a shuffle was false, not this record, and whichever
+            # record completed the card would be named by the order it came in
+            bad = ProtocolViolation(-1, "bad-deck", str(exc))
+            self.aborted = bad
+            raise bad from None
         except (MalformedMessage, ShuffleProofError, InvalidPoint, ValueError) as exc:
             bad = ProtocolViolation(entry.sender, "bad-message", str(exc))
             self.aborted = bad

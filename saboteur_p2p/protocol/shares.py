@@ -148,7 +148,11 @@ class ShareBook:
         key = (need.card, ower, opener)
         sealed_need, sealed = self.sealed_seen[key]
         if key not in self.sealed_checked:
-            if self.verified_sealed_share(ower, sealed_need, sealed) is None:
+            try:
+                good = self.verified_sealed_share(ower, sealed_need, sealed) is not None
+            except InvalidPoint as exc:  # the sealer's record is at fault, as a seat that checked it said then
+                raise ProtocolViolation(ower, "bad-message", f"sealed share for {need.card} to seat {opener}: {exc}") from None
+            if not good:
                 raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
             self.sealed_checked.add(key)
         D = check_point(opened.share, "opened share")

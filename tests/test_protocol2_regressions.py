@@ -1,0 +1,239 @@
+"""Regressions found by a review of protocol version 2 (groups, opened shares, verdicts at
+the end of a stopped log): each test failed before its fix and says what the spec requires.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from protocol_helpers import copy_game, hear, path_first, play_until, seeded_bytes, seeded_game, signed_record
+
+from saboteur_p2p.crypto.group import IDENTITY, add, base_mul, scalar_from_int
+from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.net.absence import Absence
+from saboteur_p2p.net.presence import Presence
+from saboteur_p2p.net.verdicts import Outcome, SessionResult
+from saboteur_p2p.protocol.ending import Ending
+from saboteur_p2p.protocol.local import first_move_expected, play_local_game
+from saboteur_p2p.protocol.messages import ActionMsg
+from saboteur_p2p.protocol.node import Expect, ProtocolViolation
+from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.rules import GameConfig
+
+CONFIG = GameConfig(3, rounds=1)
+
+
+def _deal_share_round(seed: int):
+    """A 3-seat game at the share round of the first deal (a group of all three seats)."""
+    game = seeded_game(CONFIG, 1, seed)
+    play_until(game, lambda e: e.kind == "shares")
+    assert {e.speaker for e in game.spectator.outstanding} == {0, 1, 2}
+    return game
+
+
+# -- 1. an opened share whose sealed share holds an invalid point is blamed on the opener ----
+
+
+def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_blames_the_sealer_as_everyone_else_does():
+    """protocol.md §6.8 (opened): a peer that had not checked the sealed share checks it now,
+    and a bad one is blamed on the seat that sealed it; §8.4: the culprit is the same for
+    everyone.  ShareBook._checked_opened_share lets the InvalidPoint of the sealed share's E1
+    escape, and Node.receive turns it into ``bad-message`` against the *opener* (the mover),
+    while the spectator (and the recipient) named the sealer at the sealing record."""
+    game = _deal_share_round(3)
+    mover, sealer, bystander = 1, 0, 2  # seat 1 moves first; seat 0 sealed its draw cards to it
+    r1 = game.nodes[1].produce()
+    r2 = game.nodes[2].produce()
+    assert r1 is not None and r2 is not None
+
+    # the mover's honest move, made in a copy where seat 0 sealed honestly
+    honest = copy_game(game, 1)
+    r0 = honest.nodes[0].produce()
+    assert r0 is not None
+    for seat, record in ((0, r0), (1, r1), (2, r2)):
+        assert set(hear(honest, record, seat).values()) == {None}
+    assert honest.spectator.next_expected.speaker == mover
+    move = decode_record(honest.nodes[mover].move(path_first(mover, honest.nodes[mover])))
+    opened = ActionMsg.decode(move.body).shares
+    assert opened is not None and [o.ower for o in opened.opened] == [sealer, bystander]
+
+    # seat 0 seals its shares to the mover with E1 an invalid point (the identity); the
+    # mover colludes and moves on; the bystander does not check shares sealed to others
+    expect = next(e for e in game.nodes[0].outstanding if e.speaker == 0)
+    body = game.nodes[0]._make_shares(expect)
+    body["sealed"] = [[*s[:3], IDENTITY, *s[4:]] if s[2] == mover else s for s in body["sealed"]]
+    bad = signed_record(game, sealer, "shares", body)
+    for record in (r1, bad):
+        game.nodes[bystander].receive(record)
+    spectator = game.spectator
+    spectator.receive(r1)
+    spectator.receive(r2)
+    try:
+        spectator.receive(bad)
+    except ProtocolViolation as violation:
+        said = violation
+    else:
+        raise AssertionError("the spectator took a sealed share with an invalid point")
+    assert said.peer == sealer  # the spectator (and the mover, had it been honest) name seat 0
+
+    node = game.nodes[bystander]
+    record = signed_record(game, mover, "action", move.body, seq=node.log.next_seq(mover), prev=node.log.head)
+    try:
+        node.receive(record)
+    except ProtocolViolation as violation:
+        found = violation
+    else:
+        raise AssertionError("the bystander took an opening of an invalid sealed share")
+    assert found.peer == sealer, f"the bystander blames seat {found.peer} ({found.reason}); the spectator blamed {sealer}"
+
+
+# -- 2. a forged verdict trailer names an honest seat ------------------------------------
+
+
+def test_a_forged_quit_trailer_does_not_name_a_seat_verify_cannot_check():
+    """protocol.md §12.5: verify judges the verdict 'trusting nothing in it', and 'a verdict
+    that does not hold ... names nobody'.  A ``quit`` trailer is unsigned and nothing in the
+    records bears it out, yet judge() always holds it, so verify_records returns the seat it
+    names as the culprit: anyone who edits a log file (or writes one) makes verify blame any
+    seat, even one outside the table."""
+    game = play_local_game(CONFIG, ["random"] * 3, seed=4, shuffle_rounds=1, rand=seeded_bytes(4),
+                           until=first_move_expected)
+    records = list(game.records)
+    plain = verify_records(records)
+    assert plain.ok and plain.culprit is None
+    for named in (2, 7, -1):
+        forged = verify_records([*records, Ending("quit", named).to_bytes()])
+        assert forged.culprit is None, f"a forged quit trailer made verify name seat {named}: {forged.message}"
+
+
+# -- 3. a group's effect depends on the order its records come in ------------------------
+
+
+def _cheating_last_shuffler(node) -> None:
+    """Seat 2 shuffles the first batch honestly but for one card: the draw deck's first card
+    is re-encrypted to a point that is no card.  With one shadow shuffle its proof passes
+    when the challenge bit is 0 (half the games; seed 10 is one)."""
+    honest = node._make_shuffle
+
+    def make(head):
+        body = honest(head)
+        if head.topic[0] == 0:
+            for deck, cards in body["decks"]:
+                if deck == "draw":
+                    c1, c2 = cards[0]
+                    cards[0] = [c1, add(c2, base_mul(scalar_from_int(5)))]
+        return body
+
+    node._make_shuffle = make
+
+
+def test_the_seat_blamed_for_a_card_that_opens_to_nothing_does_not_depend_on_the_order_of_a_group():
+    """protocol.md §5.4: 'what a record of a group does never depends on the other records of
+    the group ... so the order a peer takes a group in does not change anything it computes'.
+    The sealed shares of the first deal are one group; the holder of a card decrypts it when
+    the last ower's record of the group is in, and if the card opens to no card (here: the
+    last shuffler cheated and its cut-and-choose proof passed by chance), Node.receive blames
+    ``bad-message`` on whichever record happened to come last (ShareBook.take ->
+    MentalDealer.complete_private -> _face's ValueError).  Two orders, two different innocent
+    seats blamed, and never the shuffler that did it."""
+    game = seeded_game(CONFIG, 1, 10)
+    _cheating_last_shuffler(game.nodes[2])
+    play_until(game, lambda e: e.kind == "shares")  # the proof passed: the deal's share round
+    holder = 0  # seat 0 holds draw card 0
+    made = {seat: game.nodes[seat].produce() for seat in (1, 2)}
+    blamed = {}
+    for order in ((1, 2), (2, 1)):
+        twin = copy_game(game, 0)
+        try:
+            for seat in order:
+                twin.nodes[holder].receive(made[seat])
+        except ProtocolViolation as violation:
+            blamed[order] = (violation.peer, violation.reason)
+        else:
+            blamed[order] = None
+    assert blamed[(1, 2)] == blamed[(2, 1)], f"seat {holder}'s verdict depends on arrival order: {blamed}"
+    assert blamed[(1, 2)] == (-1, "bad-deck")  # a false shuffle: no one record's sender is named
+
+
+# -- 4. the away rule times a seat from another seat's silence ----------------------------
+
+
+class _Table(Absence):
+    """The absence rules of a session at seat 0 of a 3-seat table, without sockets."""
+
+    def __init__(self, now: float) -> None:
+        self.node = SimpleNamespace(
+            outstanding=(Expect(1, "shares"), Expect(2, "shares")), log=SimpleNamespace(head=b"root"), step_got={},
+        )
+        self.presence = Presence([1, 2], now)
+        self.endpoints = {1: "tcp://127.0.0.1:1", 2: "tcp://127.0.0.1:2"}
+        self.names = ["a", "b", "c"]
+        self.seat = 0
+        self.wait = 120.0
+        self.say = lambda text: None
+        self.named: int | None = None
+        self._start_absence(now)
+
+    def _end(self, outcome, message, culprit, scores=None):
+        return SessionResult(outcome, message, culprit=culprit)
+
+    def _end_gone(self, absent, why):
+        self.named = absent
+        return SessionResult(Outcome.PEER_GONE, why, culprit=absent)
+
+
+def test_a_seat_of_a_group_is_named_gone_only_after_it_has_been_silent_for_the_wait():
+    """protocol.md §12.4: 'When the seat expected to speak is away, the table waits (--wait)
+    counted from when it was last heard.'  In a group two seats may be away one after the
+    other: once seat 1 is back and has sent its record, seat 2 (away since t = 98) must be
+    timed from its own silence, not from when seat 1 went away."""
+    table = _Table(0.0)
+    t = 0.0
+    while t < 95.0:  # seat 1 is silent from the start; seat 2 pings until t = 95
+        t += 0.5
+        table.presence.heard(2, t)
+        table.presence.newly_away(t)
+        assert table._check_gone(t) is None
+    assert table.presence.away == {1}
+    while t < 100.0:
+        t += 0.5
+        table.presence.newly_away(t)
+        assert table._check_gone(t) is None
+    # seat 1 comes back and its record of the group comes; seat 2 has been away since t = 98
+    table.presence.heard(1, t)
+    table.node.step_got = {1: b"its record"}
+    table.node.outstanding = (Expect(2, "shares"),)
+    assert table.presence.away == {2}
+    while t < 121.0:
+        t += 0.5
+        table.presence.heard(1, t)
+        table.presence.newly_away(t)
+        result = table._check_gone(t)
+        silent = table.presence.silent_for(2, t)
+        assert result is None, f"seat {table.named} named gone after {silent:.0f} s of silence (wait {table.wait:.0f} s)"
+
+
+# -- 5. a verdict trailer with a long non-ASCII detail is read as a broken record ---------
+
+
+def test_the_verdict_after_an_illegal_move_with_long_non_ascii_text_is_still_read_as_a_verdict():
+    """A hostile mover sends an action of 399 emoji (within the 400-character limit).  Every
+    honest seat blames it (``illegal-action``; the engine's message quotes the text) and
+    Session._end writes the verdict trailer with ``detail = message[:500]``: 500 *characters*,
+    up to 2000 bytes, while Ending.from_bytes unpacks with ``max_str_len=1000`` *bytes*.  The
+    trailer is then not taken for a verdict, so split_ending hands it to the replay as a
+    record, and verify reports the honest seat's log as broken ('malformed-record by an
+    unknown sender'), with the cheater's name lost (seatstate.restore would likewise raise)."""
+    game = play_local_game(CONFIG, ["random"] * 3, seed=4, shuffle_rounds=1, rand=seeded_bytes(4),
+                           until=first_move_expected)
+    mover = game.spectator.next_expected.speaker
+    evidence = signed_record(game, mover, "action", {"action": "\N{GRINNING FACE}" * 399})
+    verdicts = hear(game, evidence, mover)
+    violation = verdicts[None]
+    assert violation is not None and (violation.peer, violation.reason) == (mover, "illegal-action")
+    # what Verdicts._end_cheater and Session._end write
+    how = f"{violation.reason}: {violation.detail}"
+    message = f"{game.setup.names[mover]} (seat {mover}) broke the protocol: {how}"
+    trailer = Ending("cheater", mover, how.partition(":")[0], message, evidence).to_bytes()
+    verdict = verify_records([*game.records, trailer])
+    assert verdict.ok and verdict.culprit == mover, verdict.message
+    assert Ending.from_bytes(trailer) is not None
