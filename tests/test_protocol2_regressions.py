@@ -237,3 +237,19 @@ def test_the_verdict_after_an_illegal_move_with_long_non_ascii_text_is_still_rea
     verdict = verify_records([*game.records, trailer])
     assert verdict.ok and verdict.culprit == mover, verdict.message
     assert Ending.from_bytes(trailer) is not None
+
+
+def test_a_seat_that_left_saying_another_withholds_its_record_is_not_taken_for_our_link_failing():
+    """CI: seat 0 ended the game saying seat 1 withheld a reveal (and left); seat 1 was then cut
+    off.  Both fell silent here, but one of them had said goodbye: it is seat 1 that is gone,
+    not this machine's link."""
+    table = _Table(0.0)
+    table.node.outstanding = (Expect(2, "reveal"),)
+    table._left.add(1)  # what _heard_gone notes when it takes a withholding claim from seat 1
+    t = 0.0
+    while table.named is None and t < 200.0:
+        t += 0.5
+        table.presence.newly_away(t)
+        result = table._check_gone(t)
+    assert table.named == 2 and result.outcome is Outcome.PEER_GONE
+    assert table.presence.silent_for(2, t) > table.wait

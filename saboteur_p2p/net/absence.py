@@ -60,6 +60,8 @@ class Absence:
     def _start_absence(self, now: float) -> None:
         self._head_seen = b""
         self._head_since = now
+        #: seats that ended the game here and left (we heard them say so: our link to them worked)
+        self._left: set[int] = set()
         self._stall_claim: StallClaim | None = None
 
     def _not_listened(self, seconds: float) -> None:
@@ -91,7 +93,8 @@ class Absence:
         head = max(away, key=lambda e: self.presence.silent_for(e.speaker, now))
         if self.presence.silent_for(head.speaker, now) <= self.wait:
             return None
-        if len(self.endpoints) >= 2 and all(self.presence.is_silent(s, now) for s in self.endpoints):
+        others = [s for s in self.endpoints if s not in self._left]
+        if len(others) >= 2 and all(self.presence.is_silent(s, now) for s in others):
             # no other seat is heard either: it is our link that is down, not theirs
             why = f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table; the game ends"
             return self._end(Outcome.PEER_GONE, why, self.seat)
@@ -155,6 +158,7 @@ class Absence:
             if self._stall_claim is None:
                 # we lack that record too: see for ourselves whether it comes within our own wait
                 self._stall_claim = StallClaim(sender, absent, self.node.log.head, head.kind)
+                self._left.add(sender)  # its silence from now on says nothing of our link
                 self.say(f"{by} left saying {name} withholds its {head.kind} record; "
                          f"waiting up to {self.wait:.0f} s for it here")
             return None
