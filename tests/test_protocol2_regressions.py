@@ -253,3 +253,38 @@ def test_a_seat_that_left_saying_another_withholds_its_record_is_not_taken_for_o
         result = table._check_gone(t)
     assert table.named == 2 and result.outcome is Outcome.PEER_GONE
     assert table.presence.silent_for(2, t) > table.wait
+
+
+class _Gone:
+    """A ``gone`` envelope from seat 1 naming ``absent`` (only what _heard_gone reads)."""
+
+    def __init__(self, absent: int) -> None:
+        self.body = {"absent": absent, "why": "it did not come back"}
+
+    def field(self, name, kind, limit=None):
+        return self.body[name]
+
+
+def test_a_gone_for_a_mover_still_heard_here_is_judged_by_what_this_peer_hears():
+    """CI: seat 1 named seat 2 gone after its --wait; here seat 2 was heard 3 s ago, within its
+    away limit.  The peer neither agrees at once nor blames seat 1 at once: if seat 2 is heard
+    again, seat 1 is named; if it stays silent, this peer's own rules name seat 2."""
+    for comes_back in (True, False):
+        table = _Table(0.0)
+        table.node.outstanding = (Expect(2, "action"),)
+        for t in (0.5, 1.0, 1.5, 2.0):
+            table.presence.heard(1, t)
+            table.presence.heard(2, t)
+        t = 2.5
+        assert table._heard_gone(_Gone(2), 1, t) is None  # seat 2 is not silent here yet
+        result = None
+        while result is None and t < 200.0:
+            t += 0.5
+            if comes_back:
+                table.presence.heard(2, t)
+            table.presence.newly_away(t)
+            result = table._check_gone(t)
+        if comes_back:
+            assert (result.outcome, result.culprit) == (Outcome.QUIT, 1) and t < 5.0
+        else:
+            assert table.named == 2 and table.presence.silent_for(2, t) > table.wait

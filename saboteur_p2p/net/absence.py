@@ -10,8 +10,9 @@ Two rules end a game for an absent seat, and both name it in a signed ``gone``:
   from when the log's head last changed or the seat's announced computation ended.
 
 A ``gone`` from another seat is believed only as far as this peer sees the same: the absent
-seat is silent here too, or we too lack the record it withholds (then we wait out our own
-time before naming it, and name the sender instead if the record comes).  ``Absence`` is the
+seat is silent here too, or, if it was heard lately but we too wait for its record, our own
+rules name it within our own wait; the sender is named instead if the record comes (or, for
+a move, if the absent seat is still heard).  ``Absence`` is the
 part of ``Session`` that does this.
 """
 from __future__ import annotations
@@ -28,13 +29,21 @@ from .wire import Envelope, seal
 
 
 @dataclass(frozen=True)
-class StallClaim:
-    """Another seat ended the game saying ``absent`` withholds the record our log waits for at ``head``."""
+class GoneClaim:
+    """Another seat ended the game saying ``absent``, which owes the ``kind`` record our log
+    waits for at ``head``, is gone (or withholds it); ``heard`` is how many messages we had
+    heard from ``absent`` then."""
 
     sender: int
     absent: int
     head: bytes
     kind: str
+    heard: int
+
+    @property
+    def withheld(self) -> bool:
+        """A claim about a record no person makes (the seat may be present and still stall)."""
+        return self.kind != "action"
 
 
 class Absence:
@@ -62,7 +71,7 @@ class Absence:
         self._head_since = now
         #: seats that ended the game here and left (we heard them say so: our link to them worked)
         self._left: set[int] = set()
-        self._stall_claim: StallClaim | None = None
+        self._claim: GoneClaim | None = None
 
     def _not_listened(self, seconds: float) -> None:
         """This peer did not poll for ``seconds`` (it was computing): nobody's time runs on."""
@@ -76,12 +85,16 @@ class Absence:
                 self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
 
     def _check_gone(self, now: float) -> SessionResult | None:
-        claim = self._stall_claim
-        if claim is not None and (self.node.log.head != claim.head or claim.absent in self.node.step_got):
+        claim = self._claim
+        if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
-            why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
-                   f"nobody is blamed but the one who stopped")
-            return self._end(Outcome.QUIT, why, claim.sender)
+            if self.node.log.head != claim.head or claim.absent in self.node.step_got:
+                why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
+                       f"nobody is blamed but the one who stopped")
+                return self._end(Outcome.QUIT, why, claim.sender)
+            if not claim.withheld and self.presence.count[claim.absent] > claim.heard + 1:
+                why = f"{by} ended the game saying {name} was gone, but {name} is still heard here; nobody is blamed but it"
+                return self._end(Outcome.QUIT, why, claim.sender)
         stalled = self._check_stalled(now)
         if stalled is not None:
             return stalled
@@ -153,18 +166,19 @@ class Absence:
             said = "".join(c for c in env.field("why", str, 200) if c.isprintable())
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
             return self._end(Outcome.PEER_GONE, why, absent)
-        head = next((e for e in self.node.outstanding if e.speaker == absent and e.kind != "action"), None)
-        if head is not None:
-            if self._stall_claim is None:
-                # we lack that record too: see for ourselves whether it comes within our own wait
-                self._stall_claim = StallClaim(sender, absent, self.node.log.head, head.kind)
-                self._left.add(sender)  # its silence from now on says nothing of our link
-                self.say(f"{by} left saying {name} withholds its {head.kind} record; "
-                         f"waiting up to {self.wait:.0f} s for it here")
-            return None
-        why = (f"{by} ended the game saying {name} was gone, but {name} was heard here {silent:.0f} s ago; "
-               f"nobody is blamed but the one who stopped")
-        return self._end(Outcome.QUIT, why, sender)
+        head = next((e for e in self.node.outstanding if e.speaker == absent), None)
+        if head is None:
+            why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "
+                   f"{silent:.0f} s ago; nobody is blamed but the one who stopped")
+            return self._end(Outcome.QUIT, why, sender)
+        if self._claim is None:
+            # we wait for that seat too, and it was heard lately: see for ourselves, within our
+            # own wait, whether its record comes (or, for a move, whether it is heard again)
+            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent])
+            self._left.add(sender)  # its silence from now on says nothing of our link
+            what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
+            self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
+        return None
 
     def _seat_name(self, seat: int) -> str:
         return f"{self.names[seat]} (seat {seat})"

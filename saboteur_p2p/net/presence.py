@@ -39,11 +39,14 @@ class Presence:
         self._noticed: dict[int, float] = {}
         self._announced_away: set[int] = set()
         self._busy_until: dict[int, float] = {}
+        #: messages heard from each seat
+        self.count: dict[int, int] = dict.fromkeys(self.last_heard, 0)
 
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
         gap = now - self.last_heard[seat]
         self.last_heard[seat] = now
+        self.count[seat] += 1
         if seat in self.away:
             self.away.discard(seat)  # an outage is not how the link behaves: not a gap
             return True
