@@ -185,3 +185,26 @@ def test_random_bytes_and_invalid_points_never_verify_as_a_sealed_share(x, y, C1
     statement = [X, C1, R, E1, E2]
     statement[where] = bad
     assert not verify_sealed_share(*statement, honest, ctx)
+
+
+def test_a_random_source_that_repeats_itself_never_gives_two_proofs_one_nonce():
+    """Hedged nonces: with a broken source that always returns the same bytes, proofs of two
+    different statements still use different nonces (equal nonces would give the key away:
+    x = (s1 - s2) / (e1 - e2)); the proofs still verify."""
+    from saboteur_p2p.crypto.group import smul, ssub
+    from saboteur_p2p.crypto.proofs import Context, prove_dleq, verify_dleq
+
+    def stuck(n: int) -> bytes:
+        return b"\x07" * n
+
+    x = scalar_from_int(123456789)
+    X = base_mul(x)
+    ctx = Context(b"\x01" * 32, "hedge", "draw", 0)
+    nonces = []
+    for label in ("one", "two"):
+        H = hash_to_point("hedge-test", label)
+        Y = mul(x, H)
+        e, s = prove_dleq(x, X, H, Y, ctx, stuck)
+        assert verify_dleq(X, H, Y, (e, s), ctx)
+        nonces.append(ssub(s, smul(e, x)))
+    assert nonces[0] != nonces[1]

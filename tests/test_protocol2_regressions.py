@@ -39,7 +39,7 @@ def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_blames_the_se
     everyone.  ShareBook._checked_opened_share lets the InvalidPoint of the sealed share's E1
     escape, and Node.receive turns it into ``bad-message`` against the *opener* (the mover),
     while the spectator (and the recipient) named the sealer at the sealing record."""
-    game = _deal_share_round(3)
+    game = next(g for g in map(_deal_share_round, range(1, 40)) if g.spectator.state.current == 1)
     mover, sealer, bystander = 1, 0, 2  # seat 1 moves first; seat 0 sealed its draw cards to it
     r1 = game.nodes[1].produce()
     r2 = game.nodes[2].produce()
@@ -111,7 +111,7 @@ def test_a_forged_quit_trailer_does_not_name_a_seat_verify_cannot_check():
 def _cheating_last_shuffler(node) -> None:
     """Seat 2 shuffles the first batch honestly but for one card: the draw deck's first card
     is re-encrypted to a point that is no card.  With one shadow shuffle its proof passes
-    when the challenge bit is 0 (half the games; seed 10 is one)."""
+    when the challenge bit is 0 (half the games)."""
     honest = node._make_shuffle
 
     def make(head):
@@ -135,9 +135,16 @@ def test_the_seat_blamed_for_a_card_that_opens_to_nothing_does_not_depend_on_the
     ``bad-message`` on whichever record happened to come last (ShareBook.take ->
     MentalDealer.complete_private -> _face's ValueError).  Two orders, two different innocent
     seats blamed, and never the shuffler that did it."""
-    game = seeded_game(CONFIG, 1, 10)
-    _cheating_last_shuffler(game.nodes[2])
-    play_until(game, lambda e: e.kind == "shares")  # the proof passed: the deal's share round
+    for seed in range(1, 60):  # a game whose one-shadow proof of the false shuffle passes (half do)
+        game = seeded_game(CONFIG, 1, seed)
+        _cheating_last_shuffler(game.nodes[2])
+        try:
+            play_until(game, lambda e: e.kind == "shares")  # the proof passed: the deal's share round
+        except ProtocolViolation:
+            continue
+        break
+    else:
+        raise AssertionError("no seed let the false shuffle through")
     holder = 0  # seat 0 holds draw card 0
     made = {seat: game.nodes[seat].produce() for seat in (1, 2)}
     blamed = {}

@@ -38,7 +38,7 @@ from protocol_helpers import (
 
 from saboteur_p2p.crypto.group import IDENTITY, G
 from saboteur_p2p.crypto.log import EquivocationProof, decode_record, make_entry
-from saboteur_p2p.protocol.local import LocalGame
+from saboteur_p2p.protocol.local import LocalGame, step
 from saboteur_p2p.protocol.node import Expect, ProtocolViolation
 from saboteur_p2p.rules import Deck
 from saboteur_p2p.rules.cards import PathCard
@@ -237,12 +237,18 @@ def test_an_honest_move_that_leaves_out_its_card_s_handle_is_not_taken_for_a_che
     """"map 1" (no handle) is a valid move for the mover's engine, which sees its hand; the
     others cannot pick the card, so the node sends the handle its engine picked."""
     game = game_at("move")
-    mover = expected(game).speaker
-    node = game.nodes[mover]
-    assert node.state is not None
-    named = next(
-        a for a in node.state.legal_actions() if getattr(a, "card", None) is not None and not str(a).startswith(("path", "pass"))
-    )
+    named = None
+    for _ in range(300):  # play on (paths first) until the mover may play an action card
+        head = expected(game)
+        node = game.nodes[head.speaker]
+        if head.kind == "action" and node.state is not None:
+            named = next((a for a in node.state.legal_actions()
+                          if getattr(a, "card", None) is not None and not str(a).startswith(("path", "pass"))), None)
+            if named is not None:
+                break
+        step(game, path_first)
+    assert named is not None
+    mover = head.speaker
     bare = str(named).split(" #")[0]
     record = node.move(bare)
     assert decode_record(record).body["action"] == str(named)

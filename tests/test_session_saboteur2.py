@@ -130,9 +130,10 @@ def test_a_saboteur2_game_of_random_bots_ends_as_a_trusted_dealer_would_end_it(p
 
 @pytest.mark.slow
 def test_the_expansion_s_cards_and_thefts_played_eagerly_end_as_a_trusted_dealer_would_end_it():
-    game = seeded_game(config(4, rounds=2), 2, 21)
+    # seed 22: a game in which every verb below comes up (the seed fixes the deal and the bots)
+    game = seeded_game(config(4, rounds=2), 2, 22)
     choose = eager(ActionKind.THEFT, ActionKind.SWAP_HAND, ActionKind.INSPECTION, ActionKind.SWAP_HATS,
-                   ActionKind.TRAPPED, ActionKind.FREE, ActionKind.HANDS_OFF, seed=21)
+                   ActionKind.TRAPPED, ActionKind.FREE, ActionKind.HANDS_OFF, seed=22)
     while step(game, choose):
         pass
     texts = actions_of(game)

@@ -3,7 +3,9 @@
 Every challenge hashes a context (session, deck, step, prover: see ``Context``) together
 with the whole statement and the prover's commitments, so a proof cannot be replayed in
 another game, step, deck or by another peer.  Proofs are kept compact: the challenge and
-the responses; the verifier recomputes the commitments.
+the responses; the verifier recomputes the commitments.  Nonces are hedged
+(``hedged_nonce``): fresh randomness hashed with the secret and the statement, so a broken
+random source cannot make two proofs share a nonce.
 
 * ``prove_key`` / ``verify_key``: Schnorr proof of knowledge of x with X = xG.
 * ``prove_dleq`` / ``verify_dleq``: Chaum-Pedersen proof that log_G X = log_H Y.
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from .group import (
     G,
     InvalidPoint,
+    Part,
     Point,
     RandomBytes,
     Scalar,
@@ -26,7 +29,6 @@ from .group import (
     check_scalar,
     hash_to_scalar,
     mul,
-    random_scalar,
     sadd,
     smul,
     sub,
@@ -46,6 +48,19 @@ class Context:
         return (self.session, self.step, self.deck, self.prover)
 
 
+def hedged_nonce(secret: Scalar, rand: RandomBytes, label: str, *statement: Part) -> Scalar:
+    """A proof's nonce from fresh randomness *and* a hash of the secret and the statement.
+
+    With a good random source it is as unpredictable as a random nonce; with a broken or
+    repeating one, two proofs of different statements still never share a nonce (which would
+    give the secret away), and the same statement gets the same nonce, which is harmless.
+    """
+    while True:
+        r = hash_to_scalar("hedged-nonce", secret, rand(32), label, *statement)
+        if r != bytes(32):
+            return r
+
+
 def _lin(s: Scalar, p: Point, e: Scalar, q: Point) -> Point:
     """s*p - e*q, failing cleanly if either product is the identity."""
     return sub(mul(s, p), mul(e, q))
@@ -55,7 +70,7 @@ def _lin(s: Scalar, p: Point, e: Scalar, q: Point) -> Point:
 
 
 def prove_key(x: Scalar, X: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes) -> tuple[Scalar, Scalar]:
-    r = random_scalar(rand)
+    r = hedged_nonce(x, rand, "pok", *ctx.parts(), X)
     A = base_mul(r)
     e = hash_to_scalar("pok", *ctx.parts(), X, A)
     return e, sadd(r, smul(e, x))
@@ -76,7 +91,7 @@ def verify_key(X: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
 def prove_dleq(
     x: Scalar, X: Point, H: Point, Y: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes,
 ) -> tuple[Scalar, Scalar]:
-    r = random_scalar(rand)
+    r = hedged_nonce(x, rand, "dleq", *ctx.parts(), X, H, Y)
     A, B = base_mul(r), mul(r, H)
     e = hash_to_scalar("dleq", *ctx.parts(), X, H, Y, A, B)
     return e, sadd(r, smul(e, x))
@@ -99,10 +114,11 @@ def seal_share(
     x: Scalar, X: Point, C1: Point, recipient: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes
 ) -> tuple[Point, Point, tuple[Scalar, Scalar, Scalar]]:
     """Encrypt the share x*C1 to ``recipient`` and prove it; returns (E1, E2, proof)."""
-    k = random_scalar(rand)
+    statement = (*ctx.parts(), X, C1, recipient)
+    k = hedged_nonce(x, rand, "sealed-share/k", *statement)
     E1 = base_mul(k)
     E2 = add(mul(x, C1), mul(k, recipient))
-    a, b = random_scalar(rand), random_scalar(rand)
+    a, b = hedged_nonce(x, rand, "sealed-share/a", *statement), hedged_nonce(x, rand, "sealed-share/b", *statement)
     A1, A2, A3 = base_mul(a), base_mul(b), add(mul(a, C1), mul(b, recipient))
     e = hash_to_scalar("sealed-share", *ctx.parts(), X, C1, recipient, E1, E2, A1, A2, A3)
     return E1, E2, (e, sadd(a, smul(e, x)), sadd(b, smul(e, k)))
