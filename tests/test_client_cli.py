@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from saboteur_p2p.cli import _play_table, _wants_client, build_parser
+from saboteur_p2p.cli import _play_table, _wants_client, build_parser, main
 
 
 @pytest.mark.parametrize("argv, players, bots", [
@@ -92,3 +92,17 @@ def test_the_plain_prompt_shows_the_steal_phase():
     state = find2(lambda s: s.phase.value == "steal")
     lines = describe_view(state.view_for(state.current), [f"p{i}" for i in range(state.players)])
     assert lines[0].startswith("your move (steal)") and "steal @<seat>" in lines[-1]
+
+
+def test_a_host_that_cannot_listen_says_so_and_exits_2(tmp_path, capsys):
+    """An address in use is a clear error naming it, not a traceback."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["host", "--bind", f"127.0.0.1:{port}", "--seats", "3", "--bot", "random", "--quiet",
+                     "--log-dir", str(tmp_path), "--identity", str(tmp_path / "id")])
+    assert code == 2
+    assert f"cannot listen at tcp://127.0.0.1:{port}: Address already in use" in capsys.readouterr().err

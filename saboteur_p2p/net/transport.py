@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import os
 import re
 import socket
 from dataclasses import dataclass
@@ -95,6 +96,10 @@ class Inbound:
     data: bytes
 
 
+class CannotListen(ValueError):
+    """This machine cannot listen at the address asked for (in use, or not one of its own)."""
+
+
 class Transport:
     def __init__(self, bind: str, context: zmq.Context | None = None) -> None:
         self.context = context or zmq.Context.instance()
@@ -107,7 +112,11 @@ class Transport:
         self.router.setsockopt(zmq.LINGER, 0)
         self.router.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a peer that reconnects takes over its old slot
         _heartbeats(self.router)
-        self.router.bind(_endpoint(bind))
+        try:
+            self.router.bind(_endpoint(bind))
+        except zmq.ZMQError as exc:
+            self.router.close(linger=0)
+            raise CannotListen(f"cannot listen at {_endpoint(bind)}: {os.strerror(exc.errno or 0)}") from None
         self.endpoint = self.router.getsockopt(zmq.LAST_ENDPOINT).decode()
         self.dealers: dict[str, zmq.Socket] = {}
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
