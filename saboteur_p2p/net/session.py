@@ -90,7 +90,6 @@ class Session(Verdicts, Absence):
         self.incarnation = time.time_ns()
         self.incarnations: dict[int, int] = {}
         self.last_resend: dict[int, float] = {}
-        self.last_answer: dict[int, float] = {}
         self.last_relink: dict[int, float] = {}
         self._outsider_noticed = -NOTICE_OUTSIDERS
         #: the longest this seat took to make each kind of record (seconds), for busy notices
@@ -290,7 +289,6 @@ class Session(Verdicts, Absence):
                 self._relink(sender, env.field("endpoint", str, 200), env.field("incarnation", int))
         elif env.kind == "ping":
             self._heard_ping(env, sender)
-            self._answer_ahead(connection, sender)
         elif env.kind == "chat":
             now = time.monotonic()
             if now - self.last_chat_from.get(sender, 0.0) >= CHAT_EVERY:
@@ -392,29 +390,16 @@ class Session(Verdicts, Absence):
         """Tell every peer how many records we hold (and, ``done``, that the game is over for
         us); each ping carries our clock and echoes the peer's last one, for round-trip times."""
         self.last_ping = now
-        for seat, endpoint in self.endpoints.items():
-            self.transport.send(endpoint, self._ping_to(seat, now, done))
-
-    def _ping_to(self, seat: int, now: float, done: bool = False) -> bytes:
-        body = {
+        base = {
             "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
             "got": sorted(self.node.step_got), "away": sorted(self.presence.away), "t": int(now * 1000), "done": done,
         }
-        theirs = self.their_ping.get(seat)
-        if theirs is not None:
-            body["echo"], body["held"] = theirs[0], int((now - theirs[1]) * 1000)
-        return seal(self.identity, "ping", body)
-
-    def _answer_ahead(self, connection: bytes, seat: int) -> None:
-        """A peer ahead of us pinged us on its own link: answer with our ping on that same
-        connection, so it resends what we lack even while our link to it is still down (after
-        an outage the two directions come back at different times)."""
-        if self.records_of[seat] <= len(self.node.records) or connection.startswith(b"dealer:"):
-            return
-        now = time.monotonic()
-        if now - self.last_answer.get(seat, -PING_EVERY) >= PING_EVERY:
-            self.last_answer[seat] = now
-            self.transport.reply(connection, self._ping_to(seat, now))
+        for seat, endpoint in self.endpoints.items():
+            body = dict(base)
+            theirs = self.their_ping.get(seat)
+            if theirs is not None:
+                body["echo"], body["held"] = theirs[0], int((now - theirs[1]) * 1000)
+            self.transport.send(endpoint, seal(self.identity, "ping", body))
 
     def _heard_ping(self, env: Envelope, sender: int) -> None:
         now = time.monotonic()
