@@ -30,7 +30,6 @@ from ..crypto.identity import Identity, PublicIdentity
 from ..crypto.log import Entry, LogVerifier, LogViolation, LogWriter, MalformedRecord, decode_record, make_entry
 from ..crypto.proofs import Context, prove_key, verify_key
 from ..crypto.shuffle import (
-    Ciphertext,
     ShuffleProofError,
     ShuffleWitness,
     challenge_bits,
@@ -38,7 +37,6 @@ from ..crypto.shuffle import (
     deck_digest,
     open_shadows,
     shuffle_with_shadows,
-    verify_shuffle,
 )
 from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
 from ..rules.dealer import Deck
@@ -56,6 +54,7 @@ from .messages import (
     Shuffle,
 )
 from .shares import ShareBook, share_context
+from .shuffles import ShuffleRun, shuffle_check
 
 NEW_GAME = "new-game"
 #: Shadow shuffles per shuffle proof: a bad shuffle escapes with probability 2^-20.
@@ -83,17 +82,6 @@ class Expect:
     speaker: int
     kind: str
     topic: tuple[Any, ...] = ()
-
-
-@dataclass
-class ShuffleRun:
-    need: ShuffleNeed
-    decks: list[Deck]
-    commitments: dict[int, tuple[bytes, ...]]
-    inputs: dict[Deck, list[Ciphertext]]
-    outputs: dict[Deck, list[Ciphertext]] | None = None
-    shadows: dict[Deck, list[list[Ciphertext]]] | None = None
-    values: dict[int, bytes] | None = None
 
 
 class Node:
@@ -438,7 +426,7 @@ class Node:
         shuffler = entry.sender
         if shuffler != self.seat:
             challenge = self._challenge(run, shuffler)
-            check = _shuffle_check(shuffler, dict(run.inputs), run.outputs, run.shadows, challenge, message, self.dealer.joint)
+            check = shuffle_check(shuffler, dict(run.inputs), run.outputs, run.shadows, challenge, message, self.dealer.joint)
             if self.seat is not None and self.seat == shuffler + 1:
                 self.deferred_checks.append(check)  # after our own shuffle and opening
             else:
@@ -600,28 +588,6 @@ class Node:
             *(s for d in run.decks for s in run.shadows[d]),
         )
         return challenge_bits(coin, statement, self.setup.shuffle_rounds)
-
-
-def _shuffle_check(
-    shuffler: int,
-    inputs: dict[Deck, list[Ciphertext]],
-    outputs: dict[Deck, list[Ciphertext]],
-    shadows: dict[Deck, list[list[Ciphertext]]],
-    bits: list[int],
-    message: Open,
-    joint: Point | None,
-) -> Callable[[], None]:
-    """The check of one shuffler's proof, to run now or later."""
-    assert joint is not None
-
-    def check() -> None:
-        for deck, openings in message.openings:
-            try:
-                verify_shuffle(inputs[deck], outputs[deck], shadows[deck], bits, openings, joint)
-            except ShuffleProofError as exc:
-                raise ProtocolViolation(shuffler, "bad-shuffle-proof", f"{deck.value}: {exc}") from None
-
-    return check
 
 
 __all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]
