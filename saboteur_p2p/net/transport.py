@@ -287,6 +287,12 @@ def _heartbeats(sock: zmq.Socket) -> None:
     sock.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
     sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
     sock.setsockopt(zmq.HEARTBEAT_TTL, HEARTBEAT_TIMEOUT_MS)
+    # A connection whose send buffer is full never gets ZeroMQ's PING onto the wire, so the
+    # heartbeat cannot find it dead; TCP then retries with a backoff that, after an outage of
+    # 15 s, waits about 12 s more once the network is back.  TCP_USER_TIMEOUT drops such a
+    # connection after this long without an acknowledgement; ZeroMQ reconnects at once and
+    # the resending of records makes up what was queued on it.
+    sock.setsockopt(zmq.TCP_MAXRT, HEARTBEAT_TIMEOUT_MS)
 
 
 def _endpoint(address: str) -> str:
