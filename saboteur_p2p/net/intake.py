@@ -13,15 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.log import Entry, EquivocationProof, MalformedRecord, decode_record
+from ..protocol.errors import UNSIGNED_REASONS
 from ..protocol.node import Node, ProtocolViolation
 
 #: records kept while they wait for their predecessor, at most ...
 REORDER_LIMIT = 256
 #: ... and their bytes, at most
 WAITING_BYTES = 64 * 1024 * 1024
-#: violations found before or by the signature check: the seat a record names may never have
-#: signed it, so they prove nothing against that seat (the record is dropped)
-UNSIGNED_REASONS = frozenset(("version", "game-id", "signature", "unknown-sender", "malformed-record"))
 
 
 class Dropped(enum.StrEnum):

@@ -15,13 +15,14 @@ from typing import Any
 import msgpack
 
 from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord
+from .errors import UNSIGNED_REASONS
 from .node import Node, ProtocolViolation
 
 VERDICT_TAG = "verdict"
 OUTCOMES = ("cheater", "peer-gone", "quit")
 #: refusals that show nothing against the seat a record names: unsigned or of another game,
 #: a copy, or a record that does not follow the log (a stale branch)
-NOT_PROOF = frozenset(("version", "game-id", "signature", "unknown-sender", "malformed-record", "sequence", "chain"))
+NOT_PROOF = UNSIGNED_REASONS | {"sequence", "chain"}
 
 
 @dataclass(frozen=True)

@@ -18,4 +18,9 @@ class ProtocolViolation(ValueError):
         self.detail = detail
 
 
-__all__ = ["IllegalMove", "ProtocolViolation"]
+#: violations found before or by the signature check: the seat a record names may never have
+#: signed it, so they prove nothing against that seat
+UNSIGNED_REASONS = frozenset(("version", "game-id", "signature", "unknown-sender", "malformed-record"))
+
+
+__all__ = ["UNSIGNED_REASONS", "IllegalMove", "ProtocolViolation"]
