@@ -143,6 +143,7 @@ def send_message_too_large(session: Session) -> None:
 
 def send_malformed(session: Session) -> None:
     identity = session.identity
+    status = {"game_id": session.setup.game_id, "seat": session.seat}
     unknown_kind = msgpack.packb(
         ["gossip", {}, identity.public.sign_key, identity.sign(msgpack.packb([WIRE_TAG, "gossip", {}], use_bin_type=True))],
         use_bin_type=True,
@@ -154,6 +155,9 @@ def send_malformed(session: Session) -> None:
         seal(identity, "ping", {"game_id": session.setup.game_id, "seat": session.seat, "records": "many", "away": []}),
         seal(identity, "record", {"record": b"not a record"}),
         seal(identity, "record", {"record": 42}),
+        # shares sent ahead (§12.6) that are not even sealed shares: ignored, nobody blamed
+        seal(identity, "ahead", {**status, "shares": {"public": "x", "sealed": []}}),
+        seal(identity, "ahead", {**status, "shares": {"public": [[[0, "roles", 0], *[bytes(32)] * 3]], "sealed": []}}),
     )
 
 

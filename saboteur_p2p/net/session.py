@@ -17,7 +17,9 @@ from typing import Protocol
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
 from ..protocol.ending import Ending
+from ..protocol.messages import MalformedMessage
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
+from ..protocol.shares import AheadRefused
 from ..rules import State
 from .absence import Absence
 from .intake import Dropped, Intake
@@ -164,6 +166,7 @@ class Session(Verdicts, Absence):
             result = self._speak()
             if result is not None:
                 return result
+            self._send_ahead()
             busy = time.monotonic() - polled
             if busy > BUSY_AFTER:
                 self._not_listened(busy)  # we were computing: the others were not silent
@@ -221,6 +224,24 @@ class Session(Verdicts, Absence):
                 save_secrets(node, self.secrets_path)
             self._broadcast(record)
         return None
+
+    def _send_ahead(self) -> None:
+        """Shares we will owe for a card just drawn or mapped go to its seat now, not with our
+        next record: it sees its card as soon as its move is taken in (§12.6)."""
+        for recipient, shares in self.node.make_ahead().items():
+            endpoint = self.endpoints.get(recipient)
+            if endpoint is not None:
+                body = {"game_id": self.setup.game_id, "seat": self.seat, "shares": shares.encode()}
+                self.transport.send(endpoint, seal(self.identity, "ahead", body))
+
+    def _take_ahead(self, env: Envelope, sender: int) -> None:
+        try:
+            learnt = self.node.take_ahead(sender, env.field("shares", dict))
+        except (MalformedMessage, AheadRefused) as exc:
+            self.say(f"ignored shares {self.names[sender]} sent ahead of its record: {exc}")
+            return
+        if learnt and self.node.state is not None:
+            self.agent.heard(self.node.state)
 
     def _announce_busy(self) -> None:
         """Before a record that takes long to make (a shuffle and its proof), tell the others
@@ -297,6 +318,8 @@ class Session(Verdicts, Absence):
                 self.agent.chat(sender, self.names[sender], text)
         elif env.kind == "abort":
             return self._heard_abort(env, sender)
+        elif env.kind == "ahead" and env.field("seat", int) == sender:
+            self._take_ahead(env, sender)
         elif env.kind == "busy" and env.field("seat", int) == sender:
             self.presence.busy(sender, time.monotonic(), float(env.field("seconds", (int, float))))
         elif env.kind == "gone" and env.field("seat", int) == sender:

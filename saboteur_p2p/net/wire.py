@@ -14,6 +14,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | link      | peer -> peer         | game_id, seat, endpoint (where the receiver reaches the sender), incarnation |
 | record    | peer -> peer         | record (bytes) |
 | ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |
+| ahead     | peer -> one seat     | game_id, seat, shares (sealed shares to that seat, sent before the record that logs them) |
 | chat      | peer -> peer         | game_id, seat, text |
 | abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it), chain |
 | busy      | peer -> peer         | game_id, seat, seconds (how long it will compute and not answer) |
@@ -33,7 +34,9 @@ from ..crypto.identity import Identity, valid_sign_key, verify_signature
 WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
 MAX_WIRE_MESSAGE = 5 * 1024 * 1024
-KINDS = ("hello", "welcome", "reject", "table", "start", "link", "record", "ping", "chat", "abort", "gone", "busy", "bye")
+KINDS = (
+    "hello", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy", "bye",
+)
 
 
 class BadEnvelope(ValueError):
