@@ -188,6 +188,8 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
         help="shadow shuffles per shuffle proof, 1 to 64: the host's choice; a joiner refuses a table with fewer (default 20)",
     )
     sub.add_argument("--quiet", action="store_true", help="print only the result")
+    sub.add_argument("--turn-time", type=float, default=None, metavar="S",
+                     help="a person who has not moved within S seconds has a bot move for them (default: no timer)")
 
 
 def _client_options(sub: argparse.ArgumentParser) -> None:
@@ -229,10 +231,11 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, Path(args.log_dir),
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children,
+            turn_time=args.turn_time,
         ), hosting=True))
     result = host_table(
         identity, args.name, args.bind, config, shuffle_rounds, args.bot,
-        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name),
+        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name), turn_time=args.turn_time,
     )
     if args.quiet:
         print(result.message)
@@ -256,11 +259,11 @@ def cmd_join(args: argparse.Namespace) -> int:
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, Path(args.log_dir), args.code, args.wait, agent.say,
-            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition, turn_time=args.turn_time,
         )))
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
-        _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+        _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition, turn_time=args.turn_time,
     )
     if args.quiet:
         print(result.message)
@@ -285,13 +288,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
-                            args.code, args.wait, _say(args, args.name), started=lambda: False)
+                            args.code, args.wait, _say(args, args.name), started=lambda: False, on_leave="end")
         return EXIT_CODES[result.outcome]
     from .client.app import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir, args.code, args.wait,
-        agent.say, agent=agent, started=agent.start_requested, children=children,
+        agent.say, agent=agent, started=agent.start_requested, children=children, turn_time=args.turn_time, on_leave="end",
     ), hosting=True))
 
 

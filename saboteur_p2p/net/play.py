@@ -56,9 +56,12 @@ def host_table(
     identity: Identity, name: str, bind: str, config: GameConfig, shuffle_rounds: int, bot: str | None,
     bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
-    children: list[subprocess.Popen[bytes]] | None = None,
+    children: list[subprocess.Popen[bytes]] | None = None, turn_time: float | None = None, on_leave: str = "bot",
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
+
+    A person who leaves hands the seat to a bot on this node (``on_leave="bot"``) or ends
+    the game (``"end"``: a table of this person and bots); ``turn_time`` is the turn timer.
 
     ``started`` says when to start before every seat is taken (else typing ``start`` on
     stdin does); the bot peers started are also added to ``children`` when it is given.
@@ -85,7 +88,7 @@ def host_table(
 
     try:
         table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn)
-        result = Session(table, identity, transport, agent, log_dir, say, wait).run()
+        result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave).run()
     finally:
         transport.close()
     for child in children:
@@ -107,7 +110,7 @@ def _wait_for_start(flag: threading.Event) -> None:
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
-    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None,
+    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, turn_time: float | None = None,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
@@ -122,7 +125,8 @@ def join_table(
         )
         seat = table.seat_of(identity.public.sign_key)
         say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
-        return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
+        agent = agent or _agent(bot, say, seat or 0)
+        return Session(table, identity, transport, agent, log_dir, say, wait, turn_time).run()
     finally:
         transport.close()
 

@@ -26,6 +26,7 @@ from .intake import Dropped, Intake
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .seatstate import restore, save_secrets
+from .standin import StandIn
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
 from .wire import BadEnvelope, Envelope, open_envelope, seal
@@ -61,7 +62,7 @@ class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
-class Session(Verdicts, Absence):
+class Session(Verdicts, Absence, StandIn):
     def __init__(
         self,
         table: Table,
@@ -71,6 +72,8 @@ class Session(Verdicts, Absence):
         log_dir: Path,
         say: Callable[[str], None] = print,
         wait: float = 120.0,
+        turn_time: float | None = None,
+        on_leave: str = "bot",
     ) -> None:
         seat = table.seat_of(identity.public.sign_key)
         if seat is None:
@@ -115,6 +118,7 @@ class Session(Verdicts, Absence):
         self.turn_latencies: list[float] = []
         self._sent_move_at: float | None = None
         self._sent_in_round = 0
+        self._start_stand_in(turn_time, on_leave)
 
     # -- start and resume ------------------------------------------------------------
 
@@ -187,7 +191,9 @@ class Session(Verdicts, Absence):
             if text:
                 self._chat(text)
             if getattr(self.agent, "wants_to_quit", False):
-                return self._leave()
+                if self.on_leave == "end":
+                    return self._leave()
+                self._hand_over()
 
     def _speak(self) -> SessionResult | None:
         """Let the node make every record it owes now; a violation that one of our own records
@@ -197,7 +203,7 @@ class Session(Verdicts, Absence):
         while node.my_turn_to_speak() and node.aborted is None:
             try:
                 if node.awaiting_move():
-                    move = self.agent.poll_move(node)
+                    move = self._poll_move()
                     if move is None:
                         return None
                     try:
@@ -320,6 +326,8 @@ class Session(Verdicts, Absence):
             return self._heard_abort(env, sender)
         elif env.kind == "ahead" and env.field("seat", int) == sender:
             self._take_ahead(env, sender)
+        elif env.kind == "standin" and env.field("seat", int) == sender:
+            self._heard_stand_in(env, sender)
         elif env.kind == "busy" and env.field("seat", int) == sender:
             self.presence.busy(sender, time.monotonic(), float(env.field("seconds", (int, float))))
         elif env.kind == "gone" and env.field("seat", int) == sender:

@@ -17,6 +17,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | ahead     | peer -> one seat     | game_id, seat, shares (sealed shares to that seat, sent before the record that logs them) |
 | chat      | peer -> peer         | game_id, seat, text |
 | abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it), chain |
+| standin   | peer -> peer         | game_id, seat, why ("left" or "timer": a bot on the seat's own node plays for its person) |
 | busy      | peer -> peer         | game_id, seat, seconds (how long it will compute and not answer) |
 | gone      | peer -> peer         | game_id, seat, absent (the seat waited for in vain), why |
 | bye       | peer -> peer         | game_id, seat |
@@ -35,7 +36,8 @@ WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
 MAX_WIRE_MESSAGE = 5 * 1024 * 1024
 KINDS = (
-    "hello", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy", "bye",
+    "hello", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy",
+    "standin", "bye",
 )
 
 
