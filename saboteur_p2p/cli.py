@@ -128,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("log", metavar="LOGFILE")
     replay.set_defaults(run=cmd_replay)
 
+    watch = commands.add_parser("watch", help="watch a table as a spectator: every public move, each one checked")
+    watch.add_argument("address", metavar="HOST:PORT", help="any seated peer's address (the host's, say)")
+    watch.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
+                       help="give up if no table answers within S seconds (default 10)")
+    watch.set_defaults(run=cmd_watch)
+
     verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")
     verify.add_argument("log", metavar="LOGFILE")
     verify.add_argument("--expect", metavar="FPR,...", help="the fingerprints the seats must have (any order); "
@@ -328,6 +334,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(line)
     print(verdict.message)
     return 0 if verdict.ok else 1
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .match import narrate
+    from .net.watch import WatchFailed, watch_table
+
+    told = [0]
+
+    def show(node):  # type: ignore[no-untyped-def]
+        state = node.state
+        if state is None:
+            return
+        for line in narrate(state.events[told[0]:], list(node.setup.names)):
+            print(line, flush=True)
+        told[0] = len(state.events)
+
+    try:
+        watched = watch_table(args.address, show, lambda text: print(text, flush=True), args.connect_timeout)
+    except WatchFailed as exc:
+        print(f"saboteur-p2p watch: {exc}", file=sys.stderr)
+        return 2
+    print(f"{watched.message} ({watched.records} records, every one checked)")
+    return 0 if watched.finished else 3
 
 
 def cmd_id(args: argparse.Namespace) -> int:

@@ -29,6 +29,7 @@ from .seatstate import restore, save_secrets
 from .standin import StandIn
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
+from .watchers import Watchers
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
@@ -62,7 +63,7 @@ class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
-class Session(Verdicts, Absence, StandIn):
+class Session(Verdicts, Absence, StandIn, Watchers):
     def __init__(
         self,
         table: Table,
@@ -119,6 +120,7 @@ class Session(Verdicts, Absence, StandIn):
         self._sent_move_at: float | None = None
         self._sent_in_round = 0
         self._start_stand_in(turn_time, on_leave)
+        self._start_watchers()
 
     # -- start and resume ------------------------------------------------------------
 
@@ -171,6 +173,7 @@ class Session(Verdicts, Absence, StandIn):
             if result is not None:
                 return result
             self._send_ahead()
+            self._feed_watchers()
             busy = time.monotonic() - polled
             if busy > BUSY_AFTER:
                 self._not_listened(busy)  # we were computing: the others were not silent
@@ -273,24 +276,30 @@ class Session(Verdicts, Absence, StandIn):
         self.stats["bytes_sent"] += len(data) * len(self.endpoints)
 
     def _admits(self, kind: str, key: bytes) -> bool:
-        """Only the seats may speak once the game runs; anyone may say a (small) hello."""
-        return self.table.seat_of(key) is not None or kind == "hello"
+        """Only the seats may speak once the game runs; anyone may say a (small) hello, and a
+        spectator ``watch``."""
+        return self.table.seat_of(key) is not None or kind in ("hello", "watch")
 
     def _handle(self, connection: bytes, data: bytes) -> SessionResult | None:
         try:
             env = open_envelope(data, self._admits)
         except BadEnvelope as exc:
             sender = self.links.get(connection)
-            now = time.monotonic()
             if sender is not None:
                 self.say(f"dropped a bad message from seat {sender} ({self.names[sender]}): {exc}")
-            elif now - self._outsider_noticed > NOTICE_OUTSIDERS:
-                self._outsider_noticed = now  # an outsider's flood does not flood the log
-                self.say(f"dropped a bad message from an unidentified connection: {exc}")
+            else:
+                self._outsider(f"dropped a bad message from an unidentified connection: {exc}")
             return None
         sender = self._seat_of_key(env.key)
         if env.kind == "hello":
             self._answer_hello(connection, env, sender)
+            return None
+        if env.kind == "watch":
+            if sender is None:
+                try:
+                    self._heard_watch(connection, env)
+                except BadEnvelope as exc:
+                    self._outsider(f"dropped a bad watch from a spectator: {exc}")
             return None
         if sender is None:
             return None  # not one of the seats: nothing it says matters
@@ -304,6 +313,12 @@ class Session(Verdicts, Absence, StandIn):
         except BadEnvelope as exc:
             self.say(f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
+
+    def _outsider(self, text: str) -> None:
+        now = time.monotonic()
+        if now - self._outsider_noticed > NOTICE_OUTSIDERS:
+            self._outsider_noticed = now  # an outsider's flood does not flood the log
+            self.say(text)
 
     def _dispatch(self, connection: bytes, env: Envelope, sender: int) -> SessionResult | None:
         if env.kind == "record":
@@ -497,6 +512,7 @@ class Session(Verdicts, Absence, StandIn):
     def _finish(self) -> SessionResult:
         state = self.node.state
         assert state is not None and state.scores is not None
+        self._feed_watchers(everything=True)  # the game's last records, before we go
         self._linger()
         scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
         return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)

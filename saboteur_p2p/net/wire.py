@@ -21,6 +21,8 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | busy      | peer -> peer         | game_id, seat, seconds (how long it will compute and not answer) |
 | gone      | peer -> peer         | game_id, seat, absent (the seat waited for in vain), why |
 | bye       | peer -> peer         | game_id, seat |
+| watch     | spectator -> a seat  | version, records (how many it holds) |
+| watching  | seat -> spectator    | game_id, records (how many the seat's log holds); then the records it lacks, as `record` |
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ WIRE_TAG = "saboteur-p2p/wire/1"
 MAX_WIRE_MESSAGE = 5 * 1024 * 1024
 KINDS = (
     "hello", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy",
-    "standin", "bye",
+    "standin", "bye", "watch", "watching",
 )
 
 
