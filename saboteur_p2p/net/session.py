@@ -22,6 +22,7 @@ from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
 from ..rules import State
 from .absence import Absence
+from .heartbeat import Heartbeat
 from .intake import Dropped, Intake
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
@@ -63,7 +64,7 @@ class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
-class Session(Verdicts, Absence, StandIn, Watchers):
+class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
     def __init__(
         self,
         table: Table,
@@ -108,6 +109,8 @@ class Session(Verdicts, Absence, StandIn, Watchers):
         self.records_of = dict.fromkeys(self.endpoints, 0)
         #: the seats whose records of its current step each peer holds (from its pings)
         self.got_of: dict[int, set[int]] = {seat: set() for seat in self.endpoints}
+        #: each peer's tip (its head and current step's records) from its last ping
+        self.tip_of: dict[int, bytes | None] = {}
         #: seats that said they have every record of the finished game
         self.done: set[int] = set()
         #: the newest ping time each seat sent us (its clock, ms) and when it arrived (ours)
@@ -429,61 +432,6 @@ class Session(Verdicts, Absence, StandIn, Watchers):
             self.transport.reply(connection, seal(self.identity, "reject", {"reason": "the game has started"}))
             return
         self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
-
-    # -- heartbeats and absence ---------------------------------------------------------
-
-    def _ping(self, now: float, done: bool = False) -> None:
-        """Tell every peer how many records we hold (and, ``done``, that the game is over for
-        us); each ping carries our clock and echoes the peer's last one, for round-trip times."""
-        self.last_ping = now
-        base = {
-            "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
-            "got": sorted(self.node.step_got), "away": sorted(self.presence.away), "t": int(now * 1000), "done": done,
-        }
-        for seat, endpoint in self.endpoints.items():
-            body = dict(base)
-            theirs = self.their_ping.get(seat)
-            if theirs is not None:
-                body["echo"], body["held"] = theirs[0], int((now - theirs[1]) * 1000)
-            self.transport.send(endpoint, seal(self.identity, "ping", body))
-
-    def _heard_ping(self, env: Envelope, sender: int) -> None:
-        now = time.monotonic()
-        self.records_of[sender] = env.field("records", int)
-        got = env.body.get("got", [])
-        self.got_of[sender] = {s for s in got if isinstance(s, int)} if isinstance(got, list) and len(got) <= 256 else set()
-        if env.body.get("done") is True:
-            self.done.add(sender)
-        sent = env.body.get("t")
-        if isinstance(sent, int):
-            self.their_ping[sender] = (sent, now)
-        echo, held = env.body.get("echo"), env.body.get("held")
-        if isinstance(echo, int) and isinstance(held, int):
-            self.presence.round_trip(sender, now - echo / 1000 - held / 1000)
-        self._resend_to(sender)
-
-    def _resend_to(self, seat: int) -> None:
-        """A peer that reports fewer records than we hold gets the rest (it was away), and one
-        that holds as many gets the records of the current group it lacks (a group's records
-        come in any order, so two peers may hold different ones)."""
-        theirs = self.records_of[seat]
-        node = self.node
-        mine = node.records
-        if theirs > len(mine):
-            return
-        if theirs == len(mine):
-            start = node.step_starts[-1]
-            missing = [i for i in range(start, len(mine)) if node.log.entries[i].sender not in self.got_of[seat]]
-        else:
-            start = node.step_start(theirs)  # they may hold any of that step's records: send it whole
-            missing = list(range(start, min(len(mine), start + 64)))
-        now = time.monotonic()
-        if not missing or now - self.last_resend.get(seat, -PING_EVERY) < PING_EVERY:
-            return  # at most one batch a heartbeat, however many pings come
-        self.last_resend[seat] = now
-        endpoint = self.endpoints[seat]
-        for index in missing:
-            self.transport.send(endpoint, seal(self.identity, "record", {"record": mine[index]}))
 
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""
