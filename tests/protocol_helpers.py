@@ -139,6 +139,15 @@ def copy_game(game: LocalGame, seed: int) -> LocalGame:
     return twin
 
 
+def body_for(node: Node, head: Expect) -> dict[str, Any]:
+    """The body ``node``'s seat would make for ``head``, the expectation of a game its node has
+    not followed to the end (a cheater that never took its own refused move in): the reveals
+    that expectation names are made known to its dealer first."""
+    for need in head.topic if head.kind == "shares" else ():
+        node.dealer._ensure(need)
+    return getattr(node, f"_make_{head.kind}")(head)  # type: ignore[no-any-return]
+
+
 def honest_body(node: Node) -> dict[str, Any]:
     """The body this seat would honestly send next (its node keeps the secrets it makes)."""
     head = node.next_expected

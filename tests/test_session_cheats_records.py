@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from protocol_helpers import (
     POINTS,
     assert_blamed,
+    body_for,
     cheat_once,
     expected,
     game_at,
@@ -225,7 +226,7 @@ def test_a_card_played_as_what_it_is_not_is_blamed_on_the_mover_once_revealed():
     def cheat(head: Expect) -> bytes:
         if head.kind == "action":
             return next(records)
-        return signed_record(game, mover, head.kind, getattr(cheater, f"_make_{head.kind}")(head))
+        return signed_record(game, mover, head.kind, body_for(cheater, head))
 
     head, verdicts = play_until_refused(game, mover, cheat)
     assert head.kind == "shares"

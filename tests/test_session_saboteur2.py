@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 from protocol_helpers import (
     actions_of,
+    body_for,
     copy_game,
     hear,
     joint_secret,
@@ -292,7 +293,7 @@ def test_a_play_on_card_it_is_not_is_blamed_on_the_mover_once_the_card_is_shown(
     def cheat(head):  # type: ignore[no-untyped-def]
         if head.kind == "action":
             return next(records)
-        return signed_record(game, mover, head.kind, getattr(cheater, f"_make_{head.kind}")(head))
+        return signed_record(game, mover, head.kind, body_for(cheater, head))
 
     head, verdicts = play_until_refused(game, mover, cheat)
     assert head.kind == "shares"

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from protocol_helpers import hear, play_until, seeded_game, signed_record
+from protocol_helpers import body_for, hear, play_until, seeded_game, signed_record
 
 from saboteur_p2p.net.intake import Intake
 from saboteur_p2p.net.lobby import SeatInfo, Table
@@ -53,6 +53,10 @@ def sent_kinds(session: Session) -> list[Any]:
 
 
 def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_path: Path) -> None:
+    """A move sent without its shares leaves the card's reveal to all to a share round, owed by
+    the mover alone (it holds the card: every other seat sealed its share to it).  Its share
+    record shows the card, and every seat (and a session, which does not crash) names the
+    mover, with that record as the evidence."""
     game = seeded_game(GameConfig(3, "saboteur2"), 2, 71)
     play_until(game, lambda e: e.kind == "action")
     mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
@@ -60,34 +64,23 @@ def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_pa
     assert cheater.state is not None
     handle = cheater.state.hands[mover][0]
     # a card of its hand named as a Trapped! card on itself: illegal whatever its face, and
-    # nobody else can tell until the card is shown to all, so the shares are made first
-    hear(game, signed_record(game, mover, "action", {"action": f"trapped @{mover} #{handle}"}), mover)
-    sessions = {seat: seated_session(game, game.nodes[seat], tmp_path) for seat in range(3) if seat != mover}
-    result = None
-    for _ in range(20):
-        head = game.spectator.next_expected
-        assert head is not None and head.kind == "shares", head
-        if head.speaker == mover:
-            record = signed_record(game, mover, head.kind, getattr(cheater, f"_make_{head.kind}")(head))
-            verdicts = hear(game, record, mover)
-            assert all(v is None for v in verdicts.values()), "found before an honest seat's own share"
-            continue
-        speaker = sessions[head.speaker]
-        before = len(speaker.transport.sent)  # type: ignore[attr-defined]
-        result = speaker._speak()  # the violation comes to light inside the node's own produce()
-        if result is not None:
-            break
-        for envelope in sent_kinds(speaker)[before:]:
-            if envelope.kind == "record":
-                hear(game, envelope.body["record"], head.speaker, mover)
-    assert result is not None and result.outcome is Outcome.CHEATER and result.culprit == mover
-    aborts = [e for e in sent_kinds(speaker) if e.kind == "abort"]
-    assert len(aborts) == 2 and {e.body["culprit"] for e in aborts} == {mover}
-    assert aborts[0].body["reason"] == "illegal-action"
-    # the evidence (our own share, which completes the reveal) shows the cheat to the other seat
-    other = next(s for s in sessions if sessions[s] is not speaker)
+    # nobody else can tell until the card is shown to all (its own node, which knows the
+    # face, would refuse it: it does not take it in)
+    verdicts = hear(game, signed_record(game, mover, "action", {"action": f"trapped @{mover} #{handle}"}), mover)
+    assert all(v is None for v in verdicts.values())
+    head = game.spectator.next_expected
+    assert head is not None and (head.speaker, head.kind) == (mover, "shares")
+    assert game.spectator.outstanding == (head,)  # nobody else owes anything for it
+    record = signed_record(game, mover, "shares", body_for(cheater, head))
+    for seat in (s for s in range(3) if s != mover):
+        session = seated_session(game, game.nodes[seat], tmp_path / str(seat))
+        result = session._take_record(record, mover)
+        assert result is not None and (result.outcome, result.culprit) == (Outcome.CHEATER, mover)
+        aborts = [e for e in sent_kinds(session) if e.kind == "abort"]
+        assert aborts and {e.body["culprit"] for e in aborts} == {mover}
+        assert aborts[0].body["reason"] == "illegal-action" and aborts[0].body["evidence"] == record
     with pytest.raises(ProtocolViolation) as shown:
-        game.nodes[other].receive(aborts[0].body["evidence"])
+        game.spectator.receive(record)
     assert (shown.value.peer, shown.value.reason) == (mover, "illegal-action")
 
 

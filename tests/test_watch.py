@@ -18,11 +18,12 @@ from saboteur_p2p.rules import GameConfig
 
 
 def _table(tmp_path: Path, port: int, box: dict[str, SessionResult]) -> threading.Thread:
-    """A 3-seat table of bots (the host's seat a bot in this process, two bot peer processes)."""
+    """A 3-seat table of bots (the host's seat a bot in this process, two bot peer processes),
+    three rounds: long enough for a spectator to come in the middle."""
 
     def run() -> None:
         box["result"] = host_table(
-            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3, rounds=1), 1, "random", 2, "random",
+            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3), 1, "random", 2, "random",
             tmp_path, None, 30.0, lambda text: None, started=lambda: False,
         )
 
@@ -31,11 +32,22 @@ def _table(tmp_path: Path, port: int, box: dict[str, SessionResult]) -> threadin
     return thread
 
 
+def _under_way(log_dir: Path) -> None:
+    """Wait until the host's log holds the first round's deal (a few dozen records)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        logs = list(log_dir.glob("game-*-seat0.log"))
+        if logs and logs[0].stat().st_size > 50_000:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the table did not get going")
+
+
 def test_a_spectator_who_comes_late_gets_the_whole_log_checks_it_and_sees_the_same_end(tmp_path: Path) -> None:
     port = free_port()
     box: dict[str, SessionResult] = {}
     table = _table(tmp_path, port, box)
-    time.sleep(1.5)  # the game is under way: the spectator must get every record from the first
+    _under_way(tmp_path)  # the spectator must get every record from the first
     said: list[str] = []
     updates: list[int] = []
     seen: dict[str, Node] = {}

@@ -89,11 +89,12 @@ class Heartbeat:
             start = node.step_starts[-1]
             missing = [i for i in range(start, len(mine)) if node.log.entries[i].sender not in self.got_of[seat]]
             tip = self.tip_of.get(seat)
-            if not missing and mine and tip is not None and tip != self._tip():
-                # as many records, other ones: a seat sent us and them two versions of a record.
-                # Our last two steps show them ours; the intake that parks it proves equivocation.
+            if mine and tip is not None and tip != self._tip():
+                # as many records, other ones: records of a group we each lack, or a seat sent us
+                # and them two versions of a record.  Our last two steps show them all of ours;
+                # an intake that parks another version of a record it took proves equivocation.
                 start = node.step_start(max(0, node.step_start(len(mine) - 1) - 1))
-                missing = list(range(start, len(mine)))
+                missing = sorted({*missing, *range(start, len(mine))})
         else:
             # they may hold any of that step's records: send it whole, and the step before it,
             # in case what they hold there is another version of a record than ours (a fork

@@ -17,6 +17,7 @@ from typing import Protocol
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
 from ..protocol.ending import Ending
+from ..protocol.forfeit import forfeit_scores
 from ..protocol.messages import MalformedMessage
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
@@ -487,6 +488,10 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                     continue
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
+        if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:
+            forfeit = forfeit_scores(self.node, culprit)  # gone at the final reveal of the gold: it forfeits
+            if forfeit is not None:
+                scores, message = forfeit.scores, f"{message}; {forfeit.describe(self.names)}"
         if self.node.writer is not None:
             if outcome is not Outcome.FINISHED:
                 # why the game stopped, after the records: verify checks it against them

@@ -84,8 +84,16 @@ class Batch:
 @dataclass
 class RevealState:
     need: RevealNeed
+    #: the seats that must send something for it: for a card one seat holds (every other
+    #: seat sealed its share to it), shown to all, that seat alone, which opens the others'
     owers: tuple[int, ...]
     shares: dict[int, Point] = field(default_factory=dict)
+    #: for such a card, the reveal to its holder that made it the holder
+    held_by: RevealNeed | None = None
+
+    def complete(self, players: int) -> bool:
+        """Every seat's share is in (shown to all), or every ower's sealed shares (to some)."""
+        return len(self.shares) == (players if self.need.audience is None else len(self.owers))
 
 
 class MentalDealer:
@@ -112,6 +120,9 @@ class MentalDealer:
         self.reveals: dict[RevealNeed, RevealState] = {}
         #: reveals asked for and not yet complete, in the order first asked
         self.pending: dict[RevealNeed, None] = {}
+        #: each card's latest reveal to one seat (in the order asked): its holder, who alone
+        #: owes the card's reveal to all
+        self.holding: dict[CardKey, RevealNeed] = {}
         self.learned: list[tuple[Deck, int, Card]] = []
         self._cursor_shuffles = 0
         self._cursor_coins = 0
@@ -222,7 +233,7 @@ class MentalDealer:
             return known
         need = RevealNeed(card, None)
         state = self._ensure(need)
-        if len(state.shares) < len(state.owers):
+        if not state.complete(self.players):
             raise Blocked(need)
         face = self._decrypt_public(state)
         self.public_faces[card] = face
@@ -248,11 +259,17 @@ class MentalDealer:
     def _ensure(self, need: RevealNeed) -> RevealState:
         state = self.reveals.get(need)
         if state is None:
-            if need.audience is None:
+            held_by = self.holding.get(need.card) if need.audience is None else None
+            if held_by is not None:
+                assert held_by.audience is not None
+                owers = tuple(held_by.audience)  # the holder shows it, opening the others' shares
+            elif need.audience is None:
                 owers = tuple(range(self.players))
             else:
                 owers = tuple(s for s in range(self.players) if s not in need.audience)
-            state = RevealState(need, owers)
+                if len(need.audience) == 1:
+                    self.holding[need.card] = need
+            state = RevealState(need, owers, held_by=held_by)
             self.reveals[need] = state
             self.pending[need] = None
         return state
@@ -264,12 +281,29 @@ class MentalDealer:
         return outputs[deck][pos]
 
     def owed_by(self, seat: int) -> list[RevealNeed]:
-        """The pending reveals ``seat`` still owes a share for, in the order they were asked."""
-        return [n for n in self.pending if seat in self.reveals[n].owers and seat not in self.reveals[n].shares]
+        """The pending reveals ``seat`` still owes a share for, in the order they were asked;
+        a card's reveal to all by its holder only once the holder has it (its reveal to the
+        holder is complete: the sealed shares it opens are in the log)."""
+        owed = []
+        for n in self.pending:
+            state = self.reveals[n]
+            if seat in state.owers and seat not in state.shares and (state.held_by is None or state.held_by not in self.pending):
+                owed.append(n)
+        return owed
+
+    def public_face(self, need: RevealNeed) -> Card | None:
+        """A card shown to all whose shares are all in, even if the engine has not asked again."""
+        state = self.reveals.get(need)
+        if state is None or need.audience is not None or not state.complete(self.players):
+            return None
+        try:
+            return self._decrypt_public(state)
+        except UnknownCard:
+            return None
 
     def _decrypt_public(self, state: RevealState) -> Card:
         _, m = self.ciphertext(state.need.card)
-        for seat in state.owers:
+        for seat in range(self.players):
             m = sub(m, state.shares[seat])
         return self._face(state.need.card, m)
 

@@ -265,7 +265,7 @@ class OpenedShare:
 class Shares:
     public: tuple[PublicShare, ...]
     sealed: tuple[SealedShare, ...]
-    #: only with a move: the other seats' shares of the cards it shows to all, opened by the mover
+    #: the other seats' shares of the cards the sender holds and shows to all, opened by it
     opened: tuple[OpenedShare, ...] = ()
 
     @classmethod

@@ -217,7 +217,7 @@ class Node:
             if not (isinstance(need, RevealNeed) and need.audience is None):
                 return None  # a coin or a shuffle first: the shares wait for a round of their own
         owed = self.dealer.owed_by(self.seat)
-        return self._shares_for(tuple(owed), with_move=True) if owed else None
+        return self._shares_for(tuple(owed)) if owed else None
 
     def _send(self, kind: str, body: dict[str, Any]) -> bytes:
         assert self.identity is not None and self.seat is not None
@@ -278,9 +278,9 @@ class Node:
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()
 
-    def _shares_for(self, needs: tuple[RevealNeed, ...], with_move: bool = False) -> Shares:
+    def _shares_for(self, needs: tuple[RevealNeed, ...]) -> Shares:
         assert self.secret is not None and self.seat is not None
-        return self.share_book.make(self.seat, self.secret, needs, self.rand, with_move)
+        return self.share_book.make(self.seat, self.secret, needs, self.rand)
 
     def make_ahead(self) -> dict[int, Shares]:
         """Sealed shares this seat will owe for cards just shown to some seats, by recipient,
@@ -471,9 +471,9 @@ class Node:
     def _on_shares(self, entry: Entry, head: Expect) -> None:
         self._take_shares(entry.sender, Shares.decode(entry.body), head.topic)
 
-    def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...], with_move: bool = False) -> None:
+    def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...]) -> None:
         """Check and keep a seat's shares, which must be exactly the ones it owes."""
-        self.share_book.take(sender, message, owed, self.seat, self.secret, self.verify_all, with_move)
+        self.share_book.take(sender, message, owed, self.seat, self.secret, self.verify_all)
         self._teach_engine()
 
     def _on_action(self, entry: Entry, head: Expect) -> None:
@@ -529,7 +529,7 @@ class Node:
         early, self.early_shares = self.early_shares, None
         if early is not None and mover is not None:
             # shares a move carried that no public reveal used: what it owes now the move is made
-            self._take_shares(mover, early, tuple(self.dealer.owed_by(mover)), with_move=True)
+            self._take_shares(mover, early, tuple(self.dealer.owed_by(mover)))
         self._teach_engine()
         if self.on_commit is not None:
             self.on_commit(trial)
@@ -563,9 +563,9 @@ class Node:
             if self.early_shares is not None and need.audience is None:
                 assert self.work_player is not None
                 early, self.early_shares = self.early_shares, None
-                self._take_shares(self.work_player, early, tuple(self.dealer.owed_by(self.work_player)), with_move=True)
+                self._take_shares(self.work_player, early, tuple(self.dealer.owed_by(self.work_player)))
                 state = self.dealer.reveals[need]
-                if len(state.shares) == len(state.owers):
+                if state.complete(self.players):
                     return False
             self._queue_share_round()
         return True

@@ -8,10 +8,12 @@ shares sent to it (spectators check them all), so a bad sealed share meant for a
 goes by unchecked until that seat names its sender; every other seat can then recheck the
 signed record itself (``ShareBook.recheck``, §8.3).
 
-A mover that shows everyone a card of its hand also opens, in its move, the shares the
-other seats once sealed to it for that card, each with a proof that it decrypted the
-sealed share with its own key (§7.3.1): the card is open with the move, and the turn needs
-no round of shares after it.
+A seat that holds a card (every other seat sealed its share of it to that seat) is the one
+seat that owes the card's reveal to all: it publishes its own share and opens the shares
+the others sealed to it, each with a proof that it decrypted the sealed share with its own
+key (§7.3.1).  A move shows its card that way, so the turn needs no round of shares after
+it; and at the end of the game each seat shows its own gold, so a seat that stalls holds up
+only its own.
 """
 from __future__ import annotations
 
@@ -65,16 +67,20 @@ class ShareBook:
         self.ahead: dict[tuple[CardKey, int], tuple[SealedShare, Point]] = {}
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
-        """The other owers of a reveal to all that ``opener`` can open a share of: the ones
-        whose share of that card was sealed to it (in the log), and that have not given one."""
+        """The seats whose shares ``opener`` opens for a reveal to all: none, unless it holds the
+        card and so owes the reveal alone; then every other seat, whose share of the card was
+        sealed to it (in the log), that has not given one."""
         state = self.dealer.reveals[need]
-        return [i for i in state.owers if i != opener and i not in state.shares and (need.card, i, opener) in self.sealed_seen]
+        if need.audience is not None or state.owers != (opener,):
+            return []
+        return [i for i in range(self.dealer.players)
+                if i != opener and i not in state.shares and (need.card, i, opener) in self.sealed_seen]
 
     def make(
-        self, seat: int, secret: Scalar, needs: tuple[RevealNeed, ...], rand: RandomBytes, with_move: bool = False,
+        self, seat: int, secret: Scalar, needs: tuple[RevealNeed, ...], rand: RandomBytes,
     ) -> Shares:
-        """The shares ``seat`` owes for ``needs``, in the order the protocol fixes (and, with a
-        move, the other seats' shares of the cards it shows to all that it can open)."""
+        """The shares ``seat`` owes for ``needs``, in the order the protocol fixes, and the
+        other seats' shares of the cards it holds and shows to all, opened."""
         X = self.keys[seat]
         public: list[PublicShare] = []
         sealed: list[SealedShare] = []
@@ -88,8 +94,8 @@ class ShareBook:
                 continue
             made = self.premade.pop(need, None)
             sealed.extend(made if made is not None else self._seal(seat, secret, need, rand))
-        for need in needs if with_move else ():
-            for ower in self.openable(seat, need) if need.audience is None else ():
+        for need in needs:
+            for ower in self.openable(seat, need):
                 D = self.opened_for_me[(need.card, ower)]
                 _, kept = self.sealed_seen[(need.card, ower, seat)]
                 proof = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), opened_context(self.game_id, need, seat, ower), rand)
@@ -164,10 +170,9 @@ class ShareBook:
         seat: int | None,
         secret: Scalar | None,
         verify_all: bool,
-        with_move: bool = False,
     ) -> None:
-        """Check and keep a seat's shares, which must be exactly the ones it owes (and, with a
-        move, exactly the other seats' shares it can open).
+        """Check and keep a seat's shares, which must be exactly the ones it owes (and exactly
+        the other seats' shares of the cards it holds and shows to all, opened).
 
         ``seat`` and ``secret`` are the reader's: it checks the sealed shares sent to it, and
         all of them when ``verify_all``.
@@ -175,7 +180,7 @@ class ShareBook:
         X = self.keys[sender]
         wanted_public = [n for n in owed if n.audience is None]
         wanted_sealed = [(n, r) for n in owed if n.audience is not None for r in sorted(n.audience)]
-        wanted_opened = [(n, i) for n in wanted_public for i in self.openable(sender, n)] if with_move else []
+        wanted_opened = [(n, i) for n in wanted_public for i in self.openable(sender, n)]
         got_public = [RevealNeed(p.card, None) for p in message.public]
         got_sealed = [(RevealNeed(s.card, frozenset(s.audience)), s.recipient) for s in message.sealed]
         got_opened = [(RevealNeed(o.card, None), o.ower) for o in message.opened]

@@ -8,6 +8,7 @@ from ..crypto.identity import PublicIdentity
 from ..crypto.log import LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
 from ..rules import GameConfig
 from .ending import judge, split_ending
+from .forfeit import forfeit_scores
 from .messages import Genesis, MalformedMessage
 from .node import GameSetup, Node, ProtocolViolation
 
@@ -72,7 +73,12 @@ def replay_records(blobs: list[bytes]) -> tuple[Verdict, Node | None]:
         return Verdict(True, len(records), summary), observer
     holds, said = judge(ending, observer, setup.names)
     summary = f"{said}; {len(records)} valid records, round {round_}{waiting}"
-    return Verdict(True, len(records), summary, culprit=ending.culprit if holds else None), observer
+    kept: tuple[int, ...] | None = None
+    if holds and ending.outcome == "peer-gone" and ending.culprit is not None:
+        forfeit = forfeit_scores(observer, ending.culprit)  # it withheld the final reveal of the gold
+        if forfeit is not None:
+            summary, kept = f"{summary}; {forfeit.describe(setup.names)}", forfeit.scores
+    return Verdict(True, len(records), summary, kept, culprit=ending.culprit if holds else None), observer
 
 
 def verify_file(path: str) -> Verdict:

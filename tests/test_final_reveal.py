@@ -1,0 +1,96 @@
+"""The end of a base game: each seat shows its own gold (protocol.md §5.5, holders), so a seat
+that withholds its shares there holds up only its own gold, forfeits it, and the game still
+has a score that every peer and ``verify`` compute alike."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from protocol_helpers import seeded_bytes, true_face
+from test_session_speak import seated_session
+
+from saboteur_p2p.net.session import Outcome
+from saboteur_p2p.protocol.dealer import RevealNeed
+from saboteur_p2p.protocol.ending import Ending
+from saboteur_p2p.protocol.forfeit import _state_at_block, forfeit_scores
+from saboteur_p2p.protocol.local import LocalGame, deliver, play_local_game
+from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.rules import Deck, GameConfig
+
+
+def _final_reveal_due(game: LocalGame) -> bool:
+    head = game.spectator.next_expected
+    return head is not None and head.kind == "shares" and all(n.audience is None and n.card[1] is Deck.GOLD for n in head.topic)
+
+
+def _at_final_reveal(seed: int) -> LocalGame | None:
+    """A one-round game of three heuristic bots, played to the share round that shows every
+    gold card (None: the game ended without one, nobody having won gold)."""
+    game = play_local_game(GameConfig(3, rounds=1), ["heuristic"] * 3, seed, shuffle_rounds=1, rand=seeded_bytes(seed),
+                           until=_final_reveal_due)
+    return game if _final_reveal_due(game) else None
+
+
+def _gold_cards(game: LocalGame, seat: int) -> list[tuple[int, Deck, int]]:
+    """The gold cards ``seat`` holds at the end (the last hand-out is in the engine's attempt
+    that blocked on the reveal, not yet in its committed state)."""
+    state = _state_at_block(game.spectator)
+    assert state is not None
+    return [game.spectator.dealer.gold_cards[g] for g in state.gold_of[seat]]
+
+
+def test_each_holder_alone_shows_its_own_gold_and_a_staller_forfeits_only_its_own() -> None:
+    for seed in range(30):
+        game = _at_final_reveal(seed)
+        if game is None:
+            continue
+        staller = game.spectator.outstanding[0].speaker
+        if any(_gold_cards(game, s) for s in range(3) if s != staller):
+            break
+    else:
+        raise AssertionError("no game of 30 ended with two seats holding gold")
+    for e in game.spectator.outstanding:
+        assert e.topic and {n.card for n in e.topic} <= set(_gold_cards(game, e.speaker))  # its own gold only
+    others = [e.speaker for e in game.spectator.outstanding if e.speaker != staller]
+    for seat in others:
+        deliver(game, game.nodes[seat].produce(), seat)  # type: ignore[arg-type]
+    spectator = game.spectator
+    for seat in (s for s in range(3) if s != staller):
+        for card in _gold_cards(game, seat):
+            assert spectator.dealer.public_face(RevealNeed(card, None)) == true_face(game, card)
+    for card in _gold_cards(game, staller):
+        assert spectator.dealer.public_face(RevealNeed(card, None)) is None
+    forfeit = forfeit_scores(spectator, staller)
+    assert forfeit is not None and forfeit.forfeits == (staller,) and forfeit.overtakers == ()
+    expected = [0 if s == staller else sum(true_face(game, c).nuggets for c in _gold_cards(game, s)) for s in range(3)]
+    assert list(forfeit.scores) == expected and sum(expected) > 0
+    bystander = next(s for s in range(3) if s != staller)
+    assert forfeit_scores(spectator, bystander) is None  # it owes nothing more: it withholds nothing
+    # the staller's record, late, ends the game as usual, with the same scores for the others
+    deliver(game, game.nodes[staller].produce(), staller)  # type: ignore[arg-type]
+    assert spectator.finished and spectator.state is not None and spectator.state.scores is not None
+    assert [spectator.state.scores[s] for s in range(3) if s != staller] == [expected[s] for s in range(3) if s != staller]
+
+
+def test_a_session_and_verify_give_the_forfeit_score_of_a_seat_gone_at_the_final_reveal(tmp_path: Path) -> None:
+    for seed in range(30):
+        game = _at_final_reveal(seed)
+        holders = [e.speaker for e in game.spectator.outstanding] if game is not None else []
+        if game is not None and holders and len(holders) < 3:
+            break
+    else:
+        raise AssertionError("no game of 30 left a seat without gold")
+    staller = holders[0]
+    witness = next(s for s in range(3) if s != staller and s not in holders[1:]) if len(holders) < 3 else holders[1]
+    for seat in holders[1:]:
+        deliver(game, game.nodes[seat].produce(), seat)  # type: ignore[arg-type]
+    session = seated_session(game, game.nodes[witness], tmp_path)
+    result = session._end_gone(staller, f"{session.names[staller]} (seat {staller}) sent no shares record within 3 s")
+    forfeit = forfeit_scores(game.spectator, staller)
+    assert forfeit is not None
+    assert (result.outcome, result.culprit, result.scores) == (Outcome.PEER_GONE, staller, forfeit.scores)
+    assert "at the final reveal of the gold: " in result.message and f"{session.names[staller]} 0 (forfeit)" in result.message
+    ending = Ending("peer-gone", staller, "", result.message, None, witness)
+    verdict = verify_records([*game.spectator.records, ending.to_bytes()])
+    assert verdict.ok and verdict.culprit == staller and verdict.scores == forfeit.scores
+    assert verdict.message.startswith(f"stopped: seat {staller} ({session.names[staller]}) went silent")
+    assert "forfeit" in verdict.message
