@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .botapi import BotLoadError
@@ -35,6 +36,22 @@ def _bots(text: str) -> tuple[str, ...]:
     return bots
 
 
+def _bot_specs(text: str) -> tuple[str, ...]:
+    """Bot specs separated by commas; a piece with '=' and no ':' continues the previous spec's
+    parameters (``ismcts:playouts=200,depth=3,heuristic`` is two bots)."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    if not specs:
+        raise argparse.ArgumentTypeError("name at least one bot")
+    return tuple(specs)
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -59,13 +76,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="saboteur-p2p", description="Saboteur peer to peer, and bot tournaments.")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    tour = commands.add_parser("tournament", help="run many bot-only games in-process and print statistics")
+    tour = commands.add_parser(
+        "tournament", help="run many bot-only games in-process and print statistics",
+        description="Bot-only games with statistics. Paired tournaments play the same deals more than once: "
+        "--duplicate plays each deal in every rotation of the lineup; --candidate C plays each deal with the "
+        "--bots lineup and again with C in one seat (every seat in turn), and reports C's gold minus the baseline's "
+        "in that seat, with its 95%% interval. With either, --games counts deals.",
+    )
     tour.add_argument("--players", type=int, default=5, help=f"players per game: {players_help()} (default 5)")
     tour.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
-    tour.add_argument("--games", type=_positive, default=100, help="number of games (default 100)")
+    tour.add_argument("--games", type=_positive, default=100,
+                      help="number of games, or of deals with --duplicate or --candidate (default 100)")
     tour.add_argument(
-        "--bots", type=_bots, default=("heuristic", "random"), help="comma-separated bot specs (default heuristic,random)",
+        "--bots", type=_bot_specs, default=("heuristic", "random"),
+        help="comma-separated bot specs, seated in turn (default heuristic,random); a spec may carry parameters "
+        "(ismcts:playouts=200)",
     )
+    tour.add_argument("--candidate", metavar="BOT", help="play each deal with the --bots lineup and again with BOT in one seat; "
+                      "report the paired difference")
+    tour.add_argument("--duplicate", action="store_true", help="play each deal once per rotation of the lineup; "
+                      "report paired differences between the bots")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     tour.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     tour.add_argument("--variant", type=_variants, default=frozenset(), help=f"comma-separated variants: {', '.join(VARIANTS)}")
@@ -145,23 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import TournamentSpec, format_report, run_tournament
 
-    spec = TournamentSpec(args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition)
+    spec = TournamentSpec(
+        args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
+        args.duplicate, args.candidate,
+    )
     spec.validate()  # a wrong player count or variant fails here, before any worker starts
     started = time.perf_counter()
-    if sys.stdout.isatty() and not os.environ.get("CI"):
-        from prompt_toolkit.shortcuts import ProgressBar
-
-        with ProgressBar(title=f"{spec.games} games of {spec.players} players") as bar:
-            counter: Any = bar(total=spec.games)
-            report = run_tournament(spec, progress=lambda done: counter.item_completed())
-    else:
-        step = max(1, spec.games // 10)
-
-        def plain(done: int) -> None:
-            if done % step == 0 or done == spec.games:
-                print(f"{done}/{spec.games} games", flush=True)
-
-        report = run_tournament(spec, progress=plain)
+    with _progress(spec.total_games, spec.players) as progress:
+        report = run_tournament(spec, progress=progress)
     elapsed = time.perf_counter() - started
     print(format_report(report))
     print(f"\n{report.games} games in {elapsed:.1f} s ({report.games / elapsed:.1f} games/s, {spec.jobs} job(s))")
@@ -171,6 +192,25 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(data, out, indent=2)
     return 0
+
+
+@contextlib.contextmanager
+def _progress(total: int, players: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on a terminal, else a line every tenth of the games."""
+    if sys.stdout.isatty() and not os.environ.get("CI"):
+        from prompt_toolkit.shortcuts import ProgressBar
+
+        with ProgressBar(title=f"{total} games of {players} players") as bar:
+            counter: Any = bar(total=total)
+            yield lambda done: counter.item_completed()
+        return
+    step = max(1, total // 10)
+
+    def plain(done: int) -> None:
+        if done % step == 0 or done == total:
+            print(f"{done}/{total} games", flush=True)
+
+    yield plain
 
 
 def cmd_game(args: argparse.Namespace) -> int:
