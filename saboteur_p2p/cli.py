@@ -98,10 +98,23 @@ def build_parser() -> argparse.ArgumentParser:
                       "report paired differences between the bots")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     tour.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    tour.add_argument("--cluster", metavar="ADDRESS", help="run the games on a Dask cluster: a scheduler's tcp://HOST:PORT, "
+                      "or local:N to start one here with N worker processes (pip install 'saboteur-p2p[cluster]')")
     tour.add_argument("--variant", type=_variants, default=frozenset(), help=f"comma-separated variants: {', '.join(VARIANTS)}")
+    tour.add_argument("--out", metavar="FILE", help="append one JSON line per game to FILE as the games finish "
+                      "(saboteur-p2p report FILE rebuilds the report)")
+    tour.add_argument("--resume", action="store_true", help="continue the tournament whose results --out FILE holds "
+                      "(the same options; a larger --games extends it)")
     tour.add_argument("--json", metavar="FILE", help="also write the statistics as JSON to FILE")
     tour.add_argument("--time-limit", type=float, default=5.0, help="seconds a bot may think per move (default 5)")
     tour.set_defaults(run=cmd_tournament)
+
+    report = commands.add_parser("report", help="print the report of a tournament from its results file (--out)")
+    report.add_argument("files", nargs="+", metavar="FILE", help="results files written by tournament --out")
+    report.add_argument("--json", action="store_true", help="print the statistics as JSON instead")
+    report.add_argument("--plot", metavar="PNG", help="draw each bot's mean gold by player count and its rating over games "
+                        "(needs the extra: pip install 'saboteur-p2p[plot]')")
+    report.set_defaults(run=cmd_report)
 
     game = commands.add_parser("game", help="play one bot-only game in-process and print it move by move")
     game.add_argument("--players", type=int, default=5, help=f"players: {players_help()} (default 5)")
@@ -173,19 +186,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from .tournament import TournamentSpec, format_report, run_tournament
+    from pathlib import Path
+
+    from .tournament import StatsCollector, TournamentSpec, format_report, run_tournament
+    from .tournament.results import ResultsFile
 
     spec = TournamentSpec(
         args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
         args.duplicate, args.candidate,
     )
     spec.validate()  # a wrong player count or variant fails here, before any worker starts
-    started = time.perf_counter()
-    with _progress(spec.total_games, spec.players) as progress:
-        report = run_tournament(spec, progress=progress)
-    elapsed = time.perf_counter() - started
+    if args.resume and not args.out:
+        raise ValueError("--resume continues the tournament in an --out FILE: name it")
+    collector = StatsCollector(spec)
+    with contextlib.ExitStack() as stack:
+        sink = None
+        if args.out:
+            results = stack.enter_context(ResultsFile.open(Path(args.out), spec, collector, args.resume))
+            sink = results.write
+        done_before = collector.report.games
+        if done_before:
+            print(f"{args.out}: {done_before} games done, {spec.total_games - done_before} to play", flush=True)
+        started = time.perf_counter()
+        with _progress(spec.total_games, spec.players, done_before) as progress:
+            report = run_tournament(spec, progress=progress, cluster=args.cluster, collector=collector, sink=sink)
+        elapsed = time.perf_counter() - started
     print(format_report(report))
-    print(f"\n{report.games} games in {elapsed:.1f} s ({report.games / elapsed:.1f} games/s, {spec.jobs} job(s))")
+    played = report.games - done_before
+    where = f"cluster {args.cluster}" if args.cluster else f"{spec.jobs} job(s)"
+    print(f"\n{played} games played in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s, {where})")
     if args.json:
         data = report.to_data()
         data["seconds"] = round(elapsed, 3)
@@ -194,14 +223,35 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .tournament import format_report
+    from .tournament.results import report_from_file
+
+    reports = [report_from_file(Path(name)) for name in args.files]
+    if args.json:
+        data = [report.to_data() for report in reports]
+        print(json.dumps(data[0] if len(data) == 1 else data, indent=2))
+    else:
+        print("\n\n".join(f"{name}:\n{format_report(report)}" if len(reports) > 1 else format_report(report)
+                           for name, report in zip(args.files, reports, strict=True)))
+    if args.plot:
+        from .tournament.plot import plot_reports
+
+        plot_reports(reports, Path(args.plot))
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
 @contextlib.contextmanager
-def _progress(total: int, players: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar on a terminal, else a line every tenth of the games."""
+def _progress(total: int, players: int, done: int = 0) -> Iterator[Callable[[int], None]]:
+    """A progress bar on a terminal, else a line every tenth of the games (``done`` of them already played)."""
     if sys.stdout.isatty() and not os.environ.get("CI"):
         from prompt_toolkit.shortcuts import ProgressBar
 
         with ProgressBar(title=f"{total} games of {players} players") as bar:
-            counter: Any = bar(total=total)
+            counter: Any = bar(total=total - done)
             yield lambda done: counter.item_completed()
         return
     step = max(1, total // 10)
