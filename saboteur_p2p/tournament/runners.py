@@ -14,25 +14,11 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..botapi import bot_factory
-from .spec import GameSummary, TournamentSpec, run_batch, run_one
+from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch, run_one
 from .stats import StatsCollector, TournamentReport
 
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult
-
-#: batches in flight per worker: enough to keep every worker busy while the parent folds results
-IN_FLIGHT_PER_WORKER = 4
-
-
-def batch_size(total: int, workers: int) -> int:
-    """Games per batch: large enough that sending work costs little, small enough to balance."""
-    return max(1, min(50, total // (workers * 8) or 1))
-
-
-def batches(start: int, stop: int, size: int) -> Iterator[tuple[int, int]]:
-    for first in range(start, stop, size):
-        yield first, min(first + size, stop)
-
 
 def check_bots(spec: TournamentSpec) -> None:
     """Fail early, in the parent, on a bad bot spec."""

@@ -17,7 +17,7 @@ indices that share one deal seed.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,3 +166,17 @@ def run_one(spec: TournamentSpec, index: int) -> GameSummary:
 def run_batch(spec: TournamentSpec, start: int, stop: int) -> list[GameSummary]:
     """Games ``start`` to ``stop - 1``: the unit of work a worker process or a cluster runs."""
     return [run_one(spec, index) for index in range(start, stop)]
+
+
+#: batches in flight per worker: enough to keep every worker busy while the parent folds results
+IN_FLIGHT_PER_WORKER = 4
+
+
+def batch_size(total: int, workers: int) -> int:
+    """Games per batch: large enough that sending work costs little, small enough to balance."""
+    return max(1, min(50, total // (workers * 8) or 1))
+
+
+def batches(start: int, stop: int, size: int) -> Iterator[tuple[int, int]]:
+    for first in range(start, stop, size):
+        yield first, min(first + size, stop)
