@@ -239,7 +239,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.plot:
         from .tournament.plot import plot_reports
 
-        plot_reports(reports, Path(args.plot))
+        plot_reports(reports, Path(args.plot), [Path(name).name for name in args.files])
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 
