@@ -208,8 +208,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if done_before:
             print(f"{args.out}: {done_before} games done, {spec.total_games - done_before} to play", flush=True)
         started = time.perf_counter()
-        with _progress(spec.total_games, spec.players, done_before) as progress:
-            report = run_tournament(spec, progress=progress, cluster=args.cluster, collector=collector, sink=sink)
+        try:
+            with _progress(spec.total_games, spec.players, done_before) as progress:
+                report = run_tournament(spec, progress=progress, cluster=args.cluster, collector=collector, sink=sink)
+        except KeyboardInterrupt:
+            if args.out:
+                print(f"saboteur-p2p: {collector.report.games} games are in {args.out}; the same command with --resume "
+                      "goes on from there", file=sys.stderr)
+            raise
         elapsed = time.perf_counter() - started
     print(format_report(report))
     played = report.games - done_before

@@ -95,7 +95,10 @@ def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[G
         while in_flight:
             future = next(completed)
             first = in_flight.pop(future)
-            finished[first] = future.result()
+            try:
+                finished[first] = future.result()
+            except Exception as exc:  # the scheduler gave up on the batch (workers kept dying, or it raised)
+                raise ClusterError(f"the cluster could not play the batch from game {first}: {exc!r}") from exc
             future.release()
             while following in finished:
                 for game in finished.pop(following):
