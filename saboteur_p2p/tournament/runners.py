@@ -20,6 +20,7 @@ from .stats import StatsCollector, TournamentReport
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult
 
+
 def check_bots(spec: TournamentSpec) -> None:
     """Fail early, in the parent, on a bad bot spec."""
     for name in spec.names:
