@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .botapi import BotLoadError
@@ -35,6 +36,22 @@ def _bots(text: str) -> tuple[str, ...]:
     return bots
 
 
+def _bot_specs(text: str) -> tuple[str, ...]:
+    """Bot specs separated by commas; a piece with '=' and no ':' continues the previous spec's
+    parameters (``ismcts:playouts=200,depth=3,heuristic`` is two bots)."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    if not specs:
+        raise argparse.ArgumentTypeError("name at least one bot")
+    return tuple(specs)
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -59,19 +76,45 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="saboteur-p2p", description="Saboteur peer to peer, and bot tournaments.")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    tour = commands.add_parser("tournament", help="run many bot-only games in-process and print statistics")
+    tour = commands.add_parser(
+        "tournament", help="run many bot-only games in-process and print statistics",
+        description="Bot-only games with statistics. Paired tournaments play the same deals more than once: "
+        "--duplicate plays each deal in every rotation of the lineup; --candidate C plays each deal with the "
+        "--bots lineup and again with C in one seat (every seat in turn), and reports C's gold minus the baseline's "
+        "in that seat, with its 95%% interval. With either, --games counts deals.",
+    )
     tour.add_argument("--players", type=int, default=5, help=f"players per game: {players_help()} (default 5)")
     tour.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
-    tour.add_argument("--games", type=_positive, default=100, help="number of games (default 100)")
+    tour.add_argument("--games", type=_positive, default=100,
+                      help="number of games, or of deals with --duplicate or --candidate (default 100)")
     tour.add_argument(
-        "--bots", type=_bots, default=("heuristic", "random"), help="comma-separated bot specs (default heuristic,random)",
+        "--bots", type=_bot_specs, default=("heuristic", "random"),
+        help="comma-separated bot specs, seated in turn (default heuristic,random); a spec may carry parameters "
+        "(ismcts:playouts=200)",
     )
+    tour.add_argument("--candidate", metavar="BOT", help="play each deal with the --bots lineup and again with BOT in one seat; "
+                      "report the paired difference")
+    tour.add_argument("--duplicate", action="store_true", help="play each deal once per rotation of the lineup; "
+                      "report paired differences between the bots")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     tour.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    tour.add_argument("--cluster", metavar="ADDRESS", help="run the games on a Dask cluster: a scheduler's tcp://HOST:PORT, "
+                      "or local:N to start one here with N worker processes (pip install 'saboteur-p2p[cluster]')")
     tour.add_argument("--variant", type=_variants, default=frozenset(), help=f"comma-separated variants: {', '.join(VARIANTS)}")
+    tour.add_argument("--out", metavar="FILE", help="append one JSON line per game to FILE as the games finish "
+                      "(saboteur-p2p report FILE rebuilds the report)")
+    tour.add_argument("--resume", action="store_true", help="continue the tournament whose results --out FILE holds "
+                      "(the same options; a larger --games extends it)")
     tour.add_argument("--json", metavar="FILE", help="also write the statistics as JSON to FILE")
     tour.add_argument("--time-limit", type=float, default=5.0, help="seconds a bot may think per move (default 5)")
     tour.set_defaults(run=cmd_tournament)
+
+    report = commands.add_parser("report", help="print the report of a tournament from its results file (--out)")
+    report.add_argument("files", nargs="+", metavar="FILE", help="results files written by tournament --out")
+    report.add_argument("--json", action="store_true", help="print the statistics as JSON instead")
+    report.add_argument("--plot", metavar="PNG", help="draw each bot's mean gold by player count and its rating over games "
+                        "(needs the extra: pip install 'saboteur-p2p[plot]')")
+    report.set_defaults(run=cmd_report)
 
     game = commands.add_parser("game", help="play one bot-only game in-process and print it move by move")
     game.add_argument("--players", type=int, default=5, help=f"players: {players_help()} (default 5)")
@@ -143,34 +186,87 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from .tournament import TournamentSpec, format_report, run_tournament
+    from pathlib import Path
 
-    spec = TournamentSpec(args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition)
+    from .tournament import StatsCollector, TournamentSpec, format_report, run_tournament
+    from .tournament.results import ResultsFile
+
+    spec = TournamentSpec(
+        args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
+        args.duplicate, args.candidate,
+    )
     spec.validate()  # a wrong player count or variant fails here, before any worker starts
-    started = time.perf_counter()
-    if sys.stdout.isatty() and not os.environ.get("CI"):
-        from prompt_toolkit.shortcuts import ProgressBar
-
-        with ProgressBar(title=f"{spec.games} games of {spec.players} players") as bar:
-            counter: Any = bar(total=spec.games)
-            report = run_tournament(spec, progress=lambda done: counter.item_completed())
-    else:
-        step = max(1, spec.games // 10)
-
-        def plain(done: int) -> None:
-            if done % step == 0 or done == spec.games:
-                print(f"{done}/{spec.games} games", flush=True)
-
-        report = run_tournament(spec, progress=plain)
-    elapsed = time.perf_counter() - started
+    if args.resume and not args.out:
+        raise ValueError("--resume continues the tournament in an --out FILE: name it")
+    collector = StatsCollector(spec)
+    with contextlib.ExitStack() as stack:
+        sink = None
+        if args.out:
+            results = stack.enter_context(ResultsFile.open(Path(args.out), spec, collector, args.resume))
+            sink = results.write
+        done_before = collector.report.games
+        if done_before:
+            print(f"{args.out}: {done_before} games done, {spec.total_games - done_before} to play", flush=True)
+        started = time.perf_counter()
+        try:
+            with _progress(spec.total_games, spec.players, done_before) as progress:
+                report = run_tournament(spec, progress=progress, cluster=args.cluster, collector=collector, sink=sink)
+        except KeyboardInterrupt:
+            if args.out:
+                print(f"saboteur-p2p: {collector.report.games} games are in {args.out}; the same command with --resume "
+                      "goes on from there", file=sys.stderr)
+            raise
+        elapsed = time.perf_counter() - started
     print(format_report(report))
-    print(f"\n{report.games} games in {elapsed:.1f} s ({report.games / elapsed:.1f} games/s, {spec.jobs} job(s))")
+    played = report.games - done_before
+    where = f"cluster {args.cluster}" if args.cluster else f"{spec.jobs} job(s)"
+    print(f"\n{played} games played in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s, {where})")
     if args.json:
         data = report.to_data()
         data["seconds"] = round(elapsed, 3)
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(data, out, indent=2)
     return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .tournament import format_report
+    from .tournament.results import report_from_file
+
+    reports = [report_from_file(Path(name)) for name in args.files]
+    if args.json:
+        data = [report.to_data() for report in reports]
+        print(json.dumps(data[0] if len(data) == 1 else data, indent=2))
+    else:
+        print("\n\n".join(f"{name}:\n{format_report(report)}" if len(reports) > 1 else format_report(report)
+                           for name, report in zip(args.files, reports, strict=True)))
+    if args.plot:
+        from .tournament.plot import plot_reports
+
+        plot_reports(reports, Path(args.plot), [Path(name).name for name in args.files])
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+@contextlib.contextmanager
+def _progress(total: int, players: int, done: int = 0) -> Iterator[Callable[[int], None]]:
+    """A progress bar on a terminal, else a line every tenth of the games (``done`` of them already played)."""
+    if sys.stdout.isatty() and not os.environ.get("CI"):
+        from prompt_toolkit.shortcuts import ProgressBar
+
+        with ProgressBar(title=f"{total} games of {players} players") as bar:
+            counter: Any = bar(total=total - done)
+            yield lambda done: counter.item_completed()
+        return
+    step = max(1, total // 10)
+
+    def plain(done: int) -> None:
+        if done % step == 0 or done == total:
+            print(f"{done}/{total} games", flush=True)
+
+    yield plain
 
 
 def cmd_game(args: argparse.Namespace) -> int:

@@ -1,0 +1,110 @@
+"""Running a tournament's games on a Dask cluster (the optional extra ``saboteur-p2p[cluster]``).
+
+Games go out in batches of consecutive indices, a few batches a worker at a time.  A batch
+is decided by the spec and its indices alone, so when a worker dies and the scheduler runs
+its batches again elsewhere the results are the same; results are put back in game order,
+and a game whose index has already been yielded is dropped, so none is lost or counted twice.
+Every worker must be able to import ``saboteur_p2p`` and the bots the spec names.
+"""
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch
+
+EXTRA = "pip install 'saboteur-p2p[cluster]'"
+#: seconds to wait for the scheduler to answer, and for the first worker to join it
+CONNECT_TIMEOUT = 30.0
+
+
+class ClusterError(ValueError):
+    """The cluster cannot be used: Dask is missing, or the address is wrong or unreachable."""
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"--cluster needs Dask's distributed scheduler, which is not installed: {EXTRA}") from None
+    return distributed
+
+
+def local_workers(address: str) -> int | None:
+    """N for ``local:N`` (checked), None for a scheduler's address."""
+    if not address.startswith("local:"):
+        return None
+    try:
+        workers = int(address.removeprefix("local:"))
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise ClusterError(f"--cluster {address}: local:N needs N, the number of worker processes, at least 1")
+    return workers
+
+
+@contextlib.contextmanager
+def connect(address: str) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``address`` (``tcp://HOST:PORT``), or of a new local
+    cluster of N worker processes on loopback (``local:N``)."""
+    workers = local_workers(address)
+    distributed = _distributed()
+    if workers is not None:
+        with distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+        ) as cluster, distributed.Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:
+        raise ClusterError(f"--cluster {address}: cannot reach a Dask scheduler there ({exc})") from None
+    with client:
+        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        yield client
+
+
+def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[GameSummary]:
+    """Games ``start`` to the end of the tournament, played on the cluster; yields them in game order."""
+    local_workers(address)
+    distributed = _distributed()
+    with connect(address) as client:
+        workers = max(1, sum(client.nthreads().values()))
+        window = workers * IN_FLIGHT_PER_WORKER
+        work = batches(start, spec.total_games, batch_size(spec.total_games - start, workers))
+        run = uuid.uuid4().hex[:12]
+        in_flight: dict[Any, int] = {}
+        finished: dict[int, list[GameSummary]] = {}
+        completed = distributed.as_completed()
+
+        def submit() -> None:
+            # batches waiting to be yielded count against the window too, so a slow batch
+            # holds back new work instead of letting finished results pile up
+            while len(in_flight) + len(finished) < window:
+                span = next(work, None)
+                if span is None:
+                    return
+                future = client.submit(run_batch, spec, *span, key=f"saboteur-games-{run}-{span[0]}")
+                in_flight[future] = span[0]
+                completed.add(future)
+
+        submit()
+        following = start
+        while in_flight:
+            future = next(completed)
+            first = in_flight.pop(future)
+            try:
+                finished[first] = future.result()
+            except Exception as exc:  # the scheduler gave up on the batch (workers kept dying, or it raised)
+                raise ClusterError(f"the cluster could not play the batch from game {first}: {exc!r}") from exc
+            future.release()
+            while following in finished:
+                for game in finished.pop(following):
+                    if game.index == following:  # a game already yielded is not yielded again
+                        yield game
+                        following += 1
+            submit()
+        if following != spec.total_games:
+            raise ClusterError(f"the cluster returned games up to {following}, not {spec.total_games}")

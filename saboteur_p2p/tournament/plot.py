@@ -1,0 +1,85 @@
+"""The picture of tournament results (``report --plot``; the optional extra ``saboteur-p2p[plot]``).
+
+Left: each bot's mean gold per game with its 95% interval, by player count (the results of
+every file at that count pooled).  Right: each bot's rating (openskill mu) over the games of
+each file.  Drawn with matplotlib's Agg canvas, so no display is needed.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .stats import Z95, TournamentReport
+
+EXTRA = "pip install 'saboteur-p2p[plot]'"
+#: one line style a results file in the rating panel (a bot's colour is the same in both panels)
+LINE_STYLES = ("-", "--", ":", "-.")
+
+
+class PlotError(ValueError):
+    """The picture cannot be drawn (matplotlib is missing)."""
+
+
+def gold_by_players(reports: Sequence[TournamentReport]) -> dict[str, dict[int, tuple[float, float]]]:
+    """Per bot, per player count: (mean gold per game, half-width of its 95% interval), files pooled."""
+    pooled: dict[str, dict[int, list[int]]] = {}
+    for report in reports:
+        for name, stats in report.bots.items():
+            if not stats.games:
+                continue
+            sums = pooled.setdefault(name, {}).setdefault(report.spec.players, [0, 0, 0])
+            sums[0] += stats.games
+            sums[1] += stats.gold_sum
+            sums[2] += stats.gold_squares
+    result: dict[str, dict[int, tuple[float, float]]] = {}
+    for name, by_players in pooled.items():
+        for players, (n, total, squares) in sorted(by_players.items()):
+            mean = total / n
+            half = Z95 * math.sqrt(max((squares - total * total / n) / (n - 1), 0.0) / n) if n > 1 else 0.0
+            result.setdefault(name, {})[players] = (mean, half)
+    return result
+
+
+def plot_reports(reports: Sequence[TournamentReport], path: Path, sources: Sequence[str] | None = None) -> Any:
+    """Draw the reports to the PNG file ``path``; returns the matplotlib Figure.
+
+    ``sources`` names each report's file, for the rating lines' labels when there are several.
+    """
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PlotError(f"--plot needs matplotlib, which is not installed: {EXTRA}") from None
+    figure = Figure(figsize=(12, 5), layout="constrained")
+    FigureCanvasAgg(figure)
+    gold_axes, rating_axes = figure.subplots(1, 2)
+    gold = gold_by_players(reports)
+    colours = {name: f"C{number % 10}" for number, name in enumerate(gold)}  # a bot keeps its colour in both panels
+    for name, points in gold.items():
+        players = sorted(points)
+        gold_axes.errorbar(
+            players, [points[p][0] for p in players], yerr=[points[p][1] for p in players],
+            marker="o", capsize=4, label=name, color=colours[name],
+        )
+    gold_axes.set_xticks(sorted({report.spec.players for report in reports}))
+    gold_axes.set_xlabel("players")
+    gold_axes.set_ylabel("mean gold per game (95% interval)")
+    gold_axes.set_title("gold by player count")
+    gold_axes.legend()
+    several = len(reports) > 1
+    for number, report in enumerate(reports):
+        source = sources[number] if sources is not None else f"{report.spec.players} players"
+        for name, series in report.rating_series.items():
+            if series:
+                rating_axes.plot(
+                    [games for games, _ in series], [mu for _, mu in series], label=f"{name} ({source})" if several else name,
+                    color=colours.get(name), linestyle=LINE_STYLES[number % len(LINE_STYLES)],
+                )
+    rating_axes.set_xlabel("games")
+    rating_axes.set_ylabel("rating (openskill mu)")
+    rating_axes.set_title("rating over games")
+    rating_axes.legend()
+    figure.savefig(path, format="png", dpi=100)
+    return figure

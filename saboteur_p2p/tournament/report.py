@@ -1,0 +1,73 @@
+"""A tournament report as text: per-bot table, roles, paired differences, teams, incidents."""
+from __future__ import annotations
+
+from ..rules import Role
+from .stats import TournamentReport, role_order
+
+
+def format_report(report: TournamentReport) -> str:
+    spec = report.spec
+    deals = report.games // spec.deal_size
+    kind = {
+        "plain": "",
+        "duplicate": f" ({deals} deals, each played in all {spec.players} rotations)",
+        "candidate": f" ({deals} deals, each played with and without {spec.candidate})",
+    }[spec.mode]
+    lines = [
+        f"{report.games} games{kind}, {spec.players} players, seed {spec.seed}"
+        + (f", edition {spec.edition}" if spec.edition != "base" else "")
+        + (f", variants {','.join(sorted(spec.variants))}" if spec.variants else ""),
+        "",
+        f"{'bot':<16} {'games':>6} {'wins':>6} {'shared':>6} {'gold/game':>16} {'miner win':>9} {'sab. win':>8} {'rating':>14}",
+    ]
+    ranked = sorted((s for s in report.bots.values() if s.games), key=lambda s: -s.mean_gold())
+    for stats in ranked:
+        data = stats.to_data()
+        miner = "-" if data["miner_win_rate"] is None else f"{data['miner_win_rate']:.1%}"
+        sab = "-" if data["saboteur_win_rate"] is None else f"{data['saboteur_win_rate']:.1%}"
+        gold = f"{stats.mean_gold():.2f} ± {stats.gold_ci95():.2f}"
+        rating = f"{stats.rating_mu:.1f} ± {stats.rating_sigma:.1f}"
+        wins = f"{stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6}"
+        lines.append(f"{stats.name:<16} {wins} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
+    if spec.edition != "base":
+        lines.append("")
+        lines.append("win rate by role (rounds played): a geologist is never a winner, the crystals pay it")
+        for stats in ranked:
+            parts = [
+                f"{role.value} " + ("-" if role is Role.GEOLOGIST else f"{wins / rounds:.0%}") + f" ({rounds})"
+                for role, (rounds, wins) in sorted(stats.roles.items(), key=role_order)
+            ]
+            lines.append(f"  {stats.name:<14} " + ", ".join(parts))
+    if report.paired:
+        lines += ["", _paired_heading(report)]
+        for pair in report.paired.values():
+            ratio, ratio_ci = pair.ratio(), pair.ratio_ci95()
+            ratio_text = "-" if ratio is None else f"{ratio:.3f}x" + ("" if ratio_ci is None else f" ± {ratio_ci:.3f}")
+            mean, half = pair.mean_difference(), pair.difference_ci95()
+            lines.append(
+                f"  {pair.bot} vs {pair.versus}: {mean:+.3f} ± {half:.3f} gold per game "
+                f"(95% interval {mean - half:+.3f} to {mean + half:+.3f}; {pair.deals} deals), "
+                f"gold ratio {ratio_text}"
+            )
+            if pair.seconds:
+                lines.append(
+                    f"    {pair.bot}'s games: {pair.seconds / pair.deals:.2f} s each on average, longest {pair.longest:.2f} s"
+                )
+    lines.append("")
+    rates = report.to_data()["team_win_rates"]
+    lines.append("team win rates per round: " + ", ".join(f"{team} {rate:.1%}" for team, rate in rates.items() if rate))
+    if report.incidents:
+        lines.append(f"bot incidents: {report.incidents} (first: {report.incident_samples[0]})")
+    if report.play_seconds:
+        lines.append(
+            f"playing time: {report.play_seconds:.1f} s summed over processes "
+            f"({report.games / report.play_seconds:.1f} games/s a process)"
+        )
+    return "\n".join(lines)
+
+
+def _paired_heading(report: TournamentReport) -> str:
+    if report.spec.candidate is not None:
+        return ("paired difference, the candidate's gold minus the baseline's in the same seat of the same deal "
+                "(mean, 95% interval):")
+    return "paired difference of mean gold per game over the same deals (mean, 95% interval):"

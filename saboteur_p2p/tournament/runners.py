@@ -1,0 +1,84 @@
+"""Running a tournament's games: in this process, across worker processes, or on a Dask cluster.
+
+Every runner yields game summaries in game order, so statistics and ratings (which depend on
+the order) come out the same whatever runs the games.  Work goes out in batches of
+consecutive games and only a few batches are in flight at a time: memory does not grow with
+the number of games.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from ..botapi import bot_factory
+from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch, run_one
+from .stats import StatsCollector, TournamentReport
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult
+
+
+def check_bots(spec: TournamentSpec) -> None:
+    """Fail early, in the parent, on a bad bot spec."""
+    for name in spec.names:
+        bot_factory(name)
+
+
+def run_games(spec: TournamentSpec, start: int = 0, cluster: str | None = None) -> Iterator[GameSummary]:
+    """Play games ``start`` to the end of the tournament; yields summaries in game order.
+
+    ``cluster``: a Dask scheduler address (``tcp://HOST:PORT``) or ``local:N``; without it,
+    ``spec.jobs`` local processes (one: this process).
+    """
+    check_bots(spec)
+    if cluster is not None:
+        from .cluster import run_on_cluster
+
+        yield from run_on_cluster(spec, start, cluster)
+    elif spec.jobs <= 1:
+        for index in range(start, spec.total_games):
+            yield run_one(spec, index)
+    else:
+        yield from _run_in_processes(spec, start)
+
+
+def _run_in_processes(spec: TournamentSpec, start: int) -> Iterator[GameSummary]:
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    size = batch_size(spec.total_games - start, spec.jobs)
+    work = batches(start, spec.total_games, size)
+    with context.Pool(spec.jobs) as pool:
+        pending: deque[AsyncResult[list[GameSummary]]] = deque()
+        for first, stop in work:
+            pending.append(pool.apply_async(run_batch, (spec, first, stop)))
+            if len(pending) >= spec.jobs * IN_FLIGHT_PER_WORKER:
+                break
+        while pending:
+            yield from pending.popleft().get()
+            following = next(work, None)
+            if following is not None:
+                pending.append(pool.apply_async(run_batch, (spec, *following)))
+
+
+def run_tournament(
+    spec: TournamentSpec,
+    progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
+    collector: StatsCollector | None = None,
+    sink: Callable[[GameSummary], None] | None = None,
+) -> TournamentReport:
+    """Play the tournament (from where ``collector`` stands, if given) and fold every game into its report.
+
+    ``sink`` sees each game, in order, as soon as it is folded (the results file writes it);
+    ``progress`` is told how many games are done.
+    """
+    collector = collector or StatsCollector(spec)
+    for game in run_games(spec, collector.report.games, cluster):
+        collector.add(game)
+        if sink is not None:
+            sink(game)
+        if progress is not None:
+            progress(collector.report.games)
+    return collector.report

@@ -1,0 +1,336 @@
+"""Tournament statistics folded game by game: per-bot gold and wins, ratings, paired differences.
+
+Nothing here keeps a list that grows with the games: sums and counts only, the current deal's
+few games, and a thinned series of ratings, so a million games take the memory of ten.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import Role, Winners
+from .spec import GameSummary, TournamentSpec, candidate_seat, deal_of
+
+#: The kinds of round result each role wins (RULES.md 8 for Saboteur 2's dwarfs); a
+#: geologist is never a winner, whatever gold the crystals bring.
+ROLE_WINS: dict[Role, frozenset[Winners]] = {
+    Role.GOLD_DIGGER: frozenset((Winners.GOLD_DIGGERS,)),
+    Role.SABOTEUR: frozenset((Winners.SABOTEURS,)),
+    Role.SELFISH_DWARF: frozenset((Winners.SELFISH_DWARF,)),
+    Role.BLUE_DIGGER: frozenset((Winners.BLUE_TEAM, Winners.BOTH_TEAMS)),
+    Role.GREEN_DIGGER: frozenset((Winners.GREEN_TEAM, Winners.BOTH_TEAMS)),
+    Role.BOSS: frozenset((Winners.BLUE_TEAM, Winners.GREEN_TEAM, Winners.BOTH_TEAMS, Winners.BOSS)),
+    Role.PROFITEER: frozenset((Winners.BLUE_TEAM, Winners.GREEN_TEAM, Winners.BOTH_TEAMS, Winners.SABOTEURS, Winners.PROFITEER)),
+    Role.GEOLOGIST: frozenset(),
+}
+#: The roles counted as miners (gold-diggers of the base game, either team's diggers in Saboteur 2).
+MINERS = frozenset((Role.GOLD_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER))
+#: How many incident texts a report keeps (it counts them all).
+INCIDENT_SAMPLES = 20
+#: At most this many points of each bot's rating series are kept; past it every other is dropped.
+RATING_POINTS = 512
+Z95 = 1.96
+
+
+def role_won(role: Role, winners: Winners) -> bool:
+    """Whether a player of ``role`` was on the winning side of a round that ``winners`` won."""
+    return winners in ROLE_WINS[role]
+
+
+def _rate(wins: int, total: int) -> float | None:
+    return round(wins / total, 4) if total else None
+
+
+def role_order(item: tuple[Role, list[int]]) -> int:
+    return list(Role).index(item[0])
+
+
+@dataclass
+class BotStats:
+    name: str
+    games: int = 0
+    outright_wins: int = 0
+    shared_wins: int = 0
+    #: sums of the gold of each game and of its square (integers, so exact)
+    gold_sum: int = 0
+    gold_squares: int = 0
+    #: role -> [rounds played in it, rounds won]
+    roles: dict[Role, list[int]] = field(default_factory=dict)
+    rating_mu: float = 25.0
+    rating_sigma: float = 25.0 / 3
+
+    @property
+    def miner_rounds(self) -> int:
+        return sum(self.roles[role][0] for role in MINERS if role in self.roles)
+
+    @property
+    def miner_wins(self) -> int:
+        return sum(self.roles[role][1] for role in MINERS if role in self.roles)
+
+    @property
+    def saboteur_rounds(self) -> int:
+        return self.roles.get(Role.SABOTEUR, [0, 0])[0]
+
+    @property
+    def saboteur_wins(self) -> int:
+        return self.roles.get(Role.SABOTEUR, [0, 0])[1]
+
+    def add_gold(self, gold: int) -> None:
+        self.gold_sum += gold
+        self.gold_squares += gold * gold
+
+    def mean_gold(self) -> float:
+        return self.gold_sum / self.games if self.games else 0.0
+
+    def gold_ci95(self) -> float:
+        """Half-width of the 95% confidence interval of the mean gold (normal approximation)."""
+        n = self.games
+        if n < 2:
+            return 0.0
+        variance = (self.gold_squares - self.gold_sum * self.gold_sum / n) / (n - 1)
+        return Z95 * math.sqrt(max(variance, 0.0) / n)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "bot": self.name,
+            "games": self.games,
+            "outright_wins": self.outright_wins,
+            "shared_wins": self.shared_wins,
+            "mean_gold": round(self.mean_gold(), 4),
+            "mean_gold_ci95": round(self.gold_ci95(), 4),
+            "miner_rounds": self.miner_rounds,
+            "miner_win_rate": _rate(self.miner_wins, self.miner_rounds),
+            "saboteur_rounds": self.saboteur_rounds,
+            "saboteur_win_rate": _rate(self.saboteur_wins, self.saboteur_rounds),
+            "role_rounds": {role.value: rounds for role, (rounds, _) in sorted(self.roles.items(), key=role_order)},
+            "role_win_rates": {
+                role.value: _rate(wins, rounds) if ROLE_WINS[role] else None
+                for role, (rounds, wins) in sorted(self.roles.items(), key=role_order)
+            },
+            "rating_mu": round(self.rating_mu, 3),
+            "rating_sigma": round(self.rating_sigma, 3),
+            "rating_ordinal": round(self.rating_mu - 3 * self.rating_sigma, 3),
+        }
+
+
+@dataclass
+class PairedStats:
+    """Paired gold of ``bot`` and ``versus`` over deals: the mean difference, the ratio, their intervals.
+
+    Each pair is one deal's gold of the two (a duplicate deal: each one's mean over its games
+    of the deal; a candidate deal: the chosen seat's gold with the candidate and with the
+    baseline), so pairs are independent and the deal's luck is in both sides.
+    """
+
+    bot: str
+    versus: str
+    deals: int = 0
+    sum_a: float = 0.0
+    sum_b: float = 0.0
+    sum_aa: float = 0.0
+    sum_bb: float = 0.0
+    sum_ab: float = 0.0
+    #: candidate tournaments: seconds spent in the candidate's games, and the longest one
+    seconds: float = 0.0
+    longest: float = 0.0
+
+    def add(self, a: float, b: float) -> None:
+        self.deals += 1
+        self.sum_a += a
+        self.sum_b += b
+        self.sum_aa += a * a
+        self.sum_bb += b * b
+        self.sum_ab += a * b
+
+    def _covariances(self) -> tuple[float, float, float]:
+        n = self.deals
+        var_a = (self.sum_aa - self.sum_a * self.sum_a / n) / (n - 1)
+        var_b = (self.sum_bb - self.sum_b * self.sum_b / n) / (n - 1)
+        cov = (self.sum_ab - self.sum_a * self.sum_b / n) / (n - 1)
+        return var_a, var_b, cov
+
+    def mean_difference(self) -> float:
+        return (self.sum_a - self.sum_b) / self.deals if self.deals else 0.0
+
+    def difference_ci95(self) -> float:
+        if self.deals < 2:
+            return 0.0
+        var_a, var_b, cov = self._covariances()
+        return Z95 * math.sqrt(max(var_a + var_b - 2 * cov, 0.0) / self.deals)
+
+    def ratio(self) -> float | None:
+        return self.sum_a / self.sum_b if self.sum_b else None
+
+    def ratio_ci95(self) -> float | None:
+        """Half-width of the ratio's 95% interval (delta method on the paired means)."""
+        ratio = self.ratio()
+        if ratio is None or self.deals < 2:
+            return None
+        var_a, var_b, cov = self._covariances()
+        mean_b = self.sum_b / self.deals
+        variance = (var_a + ratio * ratio * var_b - 2 * ratio * cov) / (self.deals * mean_b * mean_b)
+        return Z95 * math.sqrt(max(variance, 0.0))
+
+    def to_data(self) -> dict[str, Any]:
+        ratio, ratio_ci = self.ratio(), self.ratio_ci95()
+        data = {
+            "bot": self.bot,
+            "versus": self.versus,
+            "deals": self.deals,
+            "mean_gold": round(self.sum_a / self.deals, 4) if self.deals else None,
+            "versus_mean_gold": round(self.sum_b / self.deals, 4) if self.deals else None,
+            "mean_difference": round(self.mean_difference(), 4),
+            "difference_ci95": round(self.difference_ci95(), 4),
+            "ratio": None if ratio is None else round(ratio, 4),
+            "ratio_ci95": None if ratio_ci is None else round(ratio_ci, 4),
+        }
+        if self.seconds:
+            data["seconds_per_game"] = round(self.seconds / self.deals, 4)
+            data["longest_game_seconds"] = round(self.longest, 3)
+        return data
+
+
+@dataclass
+class TournamentReport:
+    spec: TournamentSpec
+    bots: dict[str, BotStats]
+    games: int = 0
+    rounds: int = 0
+    team_wins: dict[str, int] = field(default_factory=dict)
+    incidents: int = 0
+    incident_samples: list[str] = field(default_factory=list)
+    paired: dict[tuple[str, str], PairedStats] = field(default_factory=dict)
+    #: seconds the games took to play, summed over every process that played them
+    play_seconds: float = 0.0
+    #: per bot, (games played so far, rating mu) at thinned points, for the picture
+    rating_series: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        """The report as JSON-ready data; ``play_seconds`` is the only entry that varies between runs."""
+        return {
+            "players": self.spec.players,
+            "edition": self.spec.edition,
+            "mode": self.spec.mode,
+            "games": self.games,
+            "deals": self.games // self.spec.deal_size,
+            "seed": self.spec.seed,
+            "variants": sorted(self.spec.variants),
+            "bots": [stats.to_data() for stats in self.bots.values()],
+            "paired": [pair.to_data() for pair in self.paired.values()],
+            "rounds": self.rounds,
+            "team_win_rates": {team: _rate(count, self.rounds) for team, count in sorted(self.team_wins.items())},
+            "incidents": self.incidents,
+            "incident_samples": self.incident_samples,
+            "play_seconds": round(self.play_seconds, 3),
+        }
+
+
+class StatsCollector:
+    """Folds game summaries, in game order, into a report with openskill ratings."""
+
+    def __init__(self, spec: TournamentSpec) -> None:
+        from openskill.models import PlackettLuce
+
+        self.spec = spec
+        self.model = PlackettLuce()
+        self.ratings = {name: self.model.rating(name=name) for name in spec.names}
+        self.report = TournamentReport(spec, {name: BotStats(name) for name in self.ratings})
+        self.report.team_wins = {w.value: 0 for w in Winners}
+        self.report.rating_series = {name: [] for name in self.ratings}
+        self._rating_step = 1
+        #: the games of the deal being played (a deal's pairs are folded when it is complete)
+        self._deal: list[GameSummary] = []
+
+    def add(self, game: GameSummary) -> None:
+        report = self.report
+        expected = report.games
+        if game.index != expected:
+            raise ValueError(f"game {game.index} came where game {expected} was due: games must be folded in order")
+        report.games += 1
+        report.play_seconds += game.seconds
+        shared = len(game.winners) > 1
+        for seat, name in enumerate(game.lineup):
+            stats = report.bots[name]
+            stats.games += 1
+            stats.add_gold(game.scores[seat])
+            if seat in game.winners:
+                if shared:
+                    stats.shared_wins += 1
+                else:
+                    stats.outright_wins += 1
+        trapped_in = game.round_trapped or ((),) * len(game.roles)
+        for roles, winners, trapped in zip(game.roles, game.round_winners, trapped_in, strict=True):
+            report.rounds += 1
+            report.team_wins[winners.value] += 1
+            for seat, name in enumerate(game.lineup):
+                role = roles[seat]
+                won = role_won(role, winners) and seat not in trapped  # a trapped player never wins
+                tally = report.bots[name].roles.setdefault(role, [0, 0])
+                tally[0] += 1
+                tally[1] += won
+        report.incidents += len(game.incidents)
+        room = INCIDENT_SAMPLES - len(report.incident_samples)
+        report.incident_samples += game.incidents[:room]
+        self._rate(game)
+        if self.spec.deal_size > 1:
+            self._deal.append(game)
+            if len(self._deal) == self.spec.deal_size:
+                self._fold_deal(self._deal)
+                self._deal = []
+
+    def _fold_deal(self, games: list[GameSummary]) -> None:
+        spec = self.spec
+        if spec.candidate is not None:
+            baseline, with_candidate = games
+            seat = candidate_seat(spec, deal_of(spec, baseline.index))
+            pair = self._pair(spec.candidate, baseline.lineup[seat])
+            pair.add(with_candidate.scores[seat], baseline.scores[seat])
+            pair.seconds += with_candidate.seconds
+            pair.longest = max(pair.longest, with_candidate.seconds)
+            return
+        totals: dict[str, list[int]] = {}
+        for game in games:
+            for seat, name in enumerate(game.lineup):
+                acc = totals.setdefault(name, [0, 0])
+                acc[0] += game.scores[seat]
+                acc[1] += 1
+        names = [name for name in spec.names if name in totals]
+        for i, first in enumerate(names):
+            for second in names[i + 1:]:
+                (gold_a, n_a), (gold_b, n_b) = totals[first], totals[second]
+                self._pair(first, second).add(gold_a / n_a, gold_b / n_b)
+
+    def _pair(self, bot: str, versus: str) -> PairedStats:
+        pair = self.report.paired.get((bot, versus))
+        if pair is None:
+            pair = self.report.paired[bot, versus] = PairedStats(bot, versus)
+        return pair
+
+    def _rate(self, game: GameSummary) -> None:
+        teams = [[self.ratings[name]] for name in game.lineup]
+        best = max(game.scores)
+        ranks = [float(best - score) for score in game.scores]
+        rated = self.model.rate(teams, ranks=ranks)
+        sums: dict[str, list[float]] = {}
+        for name, (new,) in zip(game.lineup, rated, strict=True):
+            acc = sums.setdefault(name, [0.0, 0.0, 0.0])
+            acc[0] += new.mu
+            acc[1] += new.sigma
+            acc[2] += 1
+        for name, (mu, sigma, count) in sums.items():
+            rating = self.ratings[name]
+            rating.mu, rating.sigma = mu / count, sigma / count
+            stats = self.report.bots[name]
+            stats.rating_mu, stats.rating_sigma = rating.mu, rating.sigma
+        if self.report.games % self._rating_step == 0:
+            self._record_ratings()
+
+    def _record_ratings(self) -> None:
+        series = self.report.rating_series
+        for name, stats in self.report.bots.items():
+            series[name].append((self.report.games, stats.rating_mu))
+        if len(next(iter(series.values()))) >= RATING_POINTS:
+            self._rating_step *= 2
+            for name in series:
+                series[name] = [point for point in series[name] if point[0] % self._rating_step == 0]

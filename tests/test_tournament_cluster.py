@@ -1,0 +1,135 @@
+"""Tournaments on a Dask cluster: a real scheduler and two workers as processes on loopback give
+the same games as one process, also when a worker is killed in the middle of a tournament."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from saboteur_p2p.cli import main
+from saboteur_p2p.tournament import TournamentSpec, run_games, run_tournament
+from saboteur_p2p.tournament import cluster as cluster_module
+
+#: CI installs the cluster extra, so these run there; a checkout without it skips them
+needs_dask = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None, reason="the cluster extra (dask[distributed]) is not installed",
+)
+
+SPEC = TournamentSpec(4, 40, ("heuristic", "random"), seed=9)
+#: no dashboard; the diagnostics server that still starts listens on loopback only
+NO_DASHBOARD = ("--no-dashboard", "--dashboard-address", "127.0.0.1:0")
+#: seconds the processes get to start, and the whole test to end
+START_TIMEOUT = 60.0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _start(log, *args: str) -> subprocess.Popen[bytes]:
+    """A dask command as a process of its own session (so it is killed with its children), logging to ``log``."""
+    with open(log, "wb") as out:
+        return subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=out, stderr=out, start_new_session=True)
+
+
+def _wait_for_workers(address: str, count: int) -> None:
+    from distributed import Client
+
+    with Client(address, timeout=START_TIMEOUT) as client:
+        client.wait_for_workers(count, timeout=START_TIMEOUT)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+@pytest.fixture
+def scheduler_and_two_workers(tmp_path):
+    """A scheduler and two one-thread workers on loopback; yields its address and the worker processes."""
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    processes = [_start(tmp_path / "scheduler.log", "scheduler", "--host", "127.0.0.1", "--port", str(port), *NO_DASHBOARD)]
+    try:
+        workers = [
+            _start(tmp_path / f"worker{i}.log", "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                   "--no-nanny", *NO_DASHBOARD)
+            for i in range(2)
+        ]
+        processes += workers
+        _wait_for_workers(address, 2)
+        yield address, workers
+    finally:
+        for process in processes:
+            _stop(process)
+
+
+def _games(games):
+    return [(g.index, g.seed, g.lineup, g.scores, g.winners, g.roles, g.round_winners) for g in games]
+
+
+@needs_dask
+def test_a_cluster_plays_the_same_games_even_when_a_worker_dies(scheduler_and_two_workers):
+    from distributed import Client
+
+    address, workers = scheduler_and_two_workers
+    # a resumed tournament starts part way
+    assert _games(run_games(SPEC, start=30, cluster=address)) == _games(run_games(SPEC, start=30))
+
+    lost: list[str] = []
+    with Client(address, timeout=START_TIMEOUT) as watcher:
+        pids = watcher.run(os.getpid)
+        assert sorted(pids.values()) == sorted(w.pid for w in workers)  # each worker runs in its own process
+
+        def kill_a_busy_worker(done: int) -> None:
+            # once the first games are in, kill a worker while it is playing a batch
+            if done < 8 or lost:
+                return
+            busy = {addr: keys for addr, keys in watcher.processing().items() if keys}
+            if busy:
+                addr, keys = next(iter(busy.items()))
+                os.kill(pids[addr], signal.SIGKILL)
+                lost.extend(str(key) for key in keys)
+
+        report = run_tournament(SPEC, progress=kill_a_busy_worker, cluster=address)
+    assert lost and all("saboteur-games" in key for key in lost)  # its batches were lost, and played again
+    assert sum(w.poll() == -signal.SIGKILL for w in workers) == 1
+    assert report.games == SPEC.total_games
+    local = run_tournament(SPEC).to_data()
+    clustered = report.to_data()
+    del local["play_seconds"], clustered["play_seconds"]
+    assert clustered == local
+
+
+@needs_dask
+def test_a_local_cluster_starts_and_stops_with_the_tournament():
+    spec = TournamentSpec(3, 6, ("random",), seed=1)
+    assert _games(run_games(spec, cluster="local:1")) == _games(run_games(spec))
+
+
+def test_cluster_errors_are_one_line(monkeypatch, capsys):
+    assert main(["tournament", "--games", "2", "--cluster", "local:0"]) == 2
+    assert "local:N needs N" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if the extra were not installed
+    assert main(["tournament", "--games", "2", "--cluster", "local:2"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'saboteur-p2p[cluster]'" in err and err.count("\n") == 1
+    assert cluster_module.EXTRA in err
+
+
+@needs_dask
+def test_an_address_with_no_scheduler_is_refused_in_one_line(monkeypatch, capsys):
+    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", 1.0)
+    started = time.monotonic()
+    assert main(["tournament", "--games", "2", "--cluster", f"tcp://127.0.0.1:{_free_port()}"]) == 2
+    assert "cannot reach a Dask scheduler there" in capsys.readouterr().err
+    assert time.monotonic() - started < START_TIMEOUT

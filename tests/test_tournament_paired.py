@@ -1,0 +1,111 @@
+"""Paired tournaments: candidate against baseline on the same deals, and duplicate seating."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from saboteur_p2p.cli import _bot_specs, main
+from saboteur_p2p.tournament import PairedStats, TournamentSpec, run_games, run_tournament, seating
+
+#: the random bot under a second spec: the same bot, so every paired difference must be 0
+RANDOM_AGAIN = "saboteur_bots.random_bot:RandomBot"
+
+
+def test_a_candidate_deal_is_played_twice_with_the_candidate_in_each_seat_in_turn():
+    spec = TournamentSpec(4, 8, ("heuristic", "random"), seed=5, candidate="cand")
+    assert spec.total_games == 16
+    seats_taken = []
+    for deal in range(8):
+        (seed_a, base), (seed_b, other) = seating(spec, 2 * deal), seating(spec, 2 * deal + 1)
+        assert seed_a == seed_b
+        assert "cand" not in base
+        changed = [seat for seat in range(4) if base[seat] != other[seat]]
+        assert len(changed) == 1 and other[changed[0]] == "cand"
+        seats_taken.append(changed[0])
+    assert seats_taken == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert len({seating(spec, 2 * deal)[0] for deal in range(8)}) == 8  # each deal its own cards
+
+
+def test_a_duplicate_deal_is_played_once_per_rotation():
+    spec = TournamentSpec(5, 3, ("a", "b"), seed=1, duplicate=True)
+    assert spec.total_games == 15
+    for deal in range(3):
+        games = [seating(spec, deal * 5 + turn) for turn in range(5)]
+        assert len({seed for seed, _ in games}) == 1
+        for seat in range(5):
+            # each seat's cards are played by every place of the lineup once
+            assert sorted(seats[seat] for _, seats in games) == sorted(games[0][1])
+
+
+def test_the_same_bot_under_two_names_differs_by_nothing():
+    report = run_tournament(TournamentSpec(4, 8, ("random",), seed=2, candidate=RANDOM_AGAIN))
+    (pair,) = report.paired.values()
+    assert (pair.bot, pair.versus, pair.deals) == (RANDOM_AGAIN, "random", 8)
+    assert pair.mean_difference() == 0 and pair.difference_ci95() == 0
+    assert pair.ratio() == 1.0
+    assert report.games == 16
+
+
+def test_the_candidate_difference_is_the_seat_gold_difference_averaged_over_deals():
+    spec = TournamentSpec(3, 9, ("random",), seed=4, candidate="heuristic")
+    games = list(run_games(spec))
+    differences = []
+    for deal in range(9):
+        baseline, with_candidate = games[2 * deal], games[2 * deal + 1]
+        seat = with_candidate.lineup.index("heuristic")
+        differences.append(with_candidate.scores[seat] - baseline.scores[seat])
+    mean = sum(differences) / 9
+    sd = math.sqrt(sum((d - mean) ** 2 for d in differences) / 8)
+    report = run_tournament(spec)
+    pair = report.paired["heuristic", "random"]
+    assert pair.mean_difference() == pytest.approx(mean)
+    assert pair.difference_ci95() == pytest.approx(1.96 * sd / 3)
+    assert report.to_data()["paired"][0]["longest_game_seconds"] > 0
+
+
+def test_duplicate_pairs_compare_each_bots_mean_over_the_deal():
+    spec = TournamentSpec(3, 4, ("random", "heuristic"), seed=7, duplicate=True)
+    games = list(run_games(spec))
+    differences = []
+    for deal in range(4):
+        gold = {"random": [], "heuristic": []}
+        for game in games[deal * 3:(deal + 1) * 3]:
+            for seat, bot in enumerate(game.lineup):
+                gold[bot].append(game.scores[seat])
+        differences.append(sum(gold["random"]) / len(gold["random"]) - sum(gold["heuristic"]) / len(gold["heuristic"]))
+    pair = run_tournament(spec).paired["random", "heuristic"]
+    assert pair.deals == 4 and pair.mean_difference() == pytest.approx(sum(differences) / 4)
+    same = run_tournament(TournamentSpec(3, 4, ("random", RANDOM_AGAIN), seed=7, duplicate=True))
+    assert same.paired["random", RANDOM_AGAIN].mean_difference() == 0
+
+
+def test_paired_intervals_by_hand():
+    pair = PairedStats("a", "b")
+    for a, b in ((2, 1), (4, 2), (6, 3)):
+        pair.add(a, b)
+    assert pair.mean_difference() == 2
+    assert pair.difference_ci95() == pytest.approx(1.96 / math.sqrt(3))  # differences 1, 2, 3: sd 1
+    assert pair.ratio() == 2 and pair.ratio_ci95() == pytest.approx(0, abs=1e-9)  # a is exactly twice b
+
+
+def test_paired_specs_are_checked():
+    with pytest.raises(ValueError, match="choose one"):
+        TournamentSpec(4, 2, ("random",), duplicate=True, candidate="heuristic").validate()
+    with pytest.raises(ValueError, match="also a baseline bot"):
+        TournamentSpec(4, 2, ("random", "heuristic"), candidate="heuristic").validate()
+
+
+def test_bot_specs_keep_their_parameters():
+    assert _bot_specs("ismcts:playouts=200,heuristic") == ("ismcts:playouts=200", "heuristic")
+    assert _bot_specs("ismcts:playouts=200,depth=3, heuristic") == ("ismcts:playouts=200,depth=3", "heuristic")
+    assert _bot_specs("bots/mine.py:Bot,random") == ("bots/mine.py:Bot", "random")
+
+
+def test_cli_candidate_tournament(capsys):
+    code = main(["tournament", "--players", "3", "--games", "4", "--bots", "random", "--candidate", RANDOM_AGAIN])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "8 games (4 deals, each played with and without" in out
+    assert f"{RANDOM_AGAIN} vs random: +0.000 ± 0.000 gold per game" in out
+    assert "gold ratio 1.000x" in out and "games/s" in out

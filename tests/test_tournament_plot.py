@@ -1,0 +1,60 @@
+"""The picture of a tournament's results: mean gold by player count, ratings over games."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+
+from saboteur_p2p.cli import main
+from saboteur_p2p.tournament.plot import EXTRA
+from saboteur_p2p.tournament.results import report_from_file
+
+needs_matplotlib = pytest.mark.skipif(
+    importlib.util.find_spec("matplotlib") is None, reason="the plot extra (matplotlib) is not installed",
+)
+
+
+def _tournament(path, players, games, seed):
+    assert main(["tournament", "--players", str(players), "--games", str(games), "--bots", "heuristic,random",
+                 "--seed", str(seed), "--out", str(path)]) == 0
+
+
+@needs_matplotlib
+def test_the_plot_shows_each_bots_gold_by_player_count_and_its_rating(tmp_path, capsys):
+    from saboteur_p2p.tournament.plot import gold_by_players, plot_reports
+
+    three, four, four_again = tmp_path / "3.jsonl", tmp_path / "4.jsonl", tmp_path / "4b.jsonl"
+    _tournament(three, 3, 6, 1)
+    _tournament(four, 4, 6, 2)
+    _tournament(four_again, 4, 4, 3)
+    picture = tmp_path / "out.png"
+    assert main(["report", str(three), str(four), str(four_again), "--plot", str(picture)]) == 0
+    assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+    reports = [report_from_file(p) for p in (three, four, four_again)]
+    gold = gold_by_players(reports)
+    assert sorted(gold) == ["heuristic", "random"] and all(sorted(by) == [3, 4] for by in gold.values())
+    heuristic = reports[0].bots["heuristic"]
+    assert gold["heuristic"][3] == pytest.approx((heuristic.mean_gold(), heuristic.gold_ci95()))
+    pooled = [r.bots["random"] for r in reports[1:]]  # both 4-player files
+    assert gold["random"][4][0] == pytest.approx(sum(s.gold_sum for s in pooled) / sum(s.games for s in pooled))
+
+    figure = plot_reports(reports, tmp_path / "again.png", ["3.jsonl", "4.jsonl", "4b.jsonl"])
+    gold_axes, rating_axes = figure.axes
+    assert [line.get_xdata().tolist() for line in gold_axes.get_lines()[:1]] == [[3, 4]]
+    ratings = {line.get_label(): line.get_xdata().tolist() for line in rating_axes.get_lines()}
+    assert ratings["heuristic (3.jsonl)"] == [1, 2, 3, 4, 5, 6]
+    assert ratings["random (4b.jsonl)"] == [1, 2, 3, 4] and len(ratings) == 6
+
+
+def test_without_matplotlib_the_error_names_the_extra(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "g.jsonl"
+    _tournament(path, 3, 2, 1)
+    capsys.readouterr()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
+    assert main(["report", str(path), "--plot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert EXTRA in err and err.count("\n") == 1

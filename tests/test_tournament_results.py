@@ -1,0 +1,149 @@
+"""The results file: one line per game, resuming a stopped tournament, the report rebuilt from it."""
+from __future__ import annotations
+
+import contextlib
+import json
+import pickle
+
+import pytest
+
+from saboteur_p2p.cli import main
+from saboteur_p2p.tournament import StatsCollector, TournamentSpec, run_tournament, stats
+from saboteur_p2p.tournament.results import ResultsFile, ResultsFileError, read_games, report_from_file
+
+SPEC = TournamentSpec(4, 12, ("heuristic", "random"), seed=6)
+
+
+def _results(report):
+    data = report.to_data()
+    del data["play_seconds"]
+    return data
+
+
+def _game_lines(path):
+    """The game lines of a results file, less their timing."""
+    games = []
+    for line in path.read_text().splitlines()[1:]:
+        data = json.loads(line)
+        del data["seconds"]
+        games.append(data)
+    return games
+
+
+def _run_to_file(path, spec, resume=False, stop_after=None):
+    """Run ``spec`` writing ``path``; with ``stop_after``, stop (as Ctrl-C would) once that many games are written."""
+    collector = StatsCollector(spec)
+
+    class Stopped(Exception):
+        pass
+
+    with ResultsFile.open(path, spec, collector, resume) as results:
+        def sink(game):
+            results.write(game)
+            if stop_after is not None and collector.report.games >= stop_after:
+                raise Stopped
+
+        with contextlib.suppress(Stopped):
+            run_tournament(spec, collector=collector, sink=sink)
+    return collector.report
+
+
+def test_the_file_holds_every_game_in_order_and_rebuilds_the_report(tmp_path):
+    path = tmp_path / "games.jsonl"
+    report = _run_to_file(path, SPEC)
+    games = _game_lines(path)
+    assert [g["index"] for g in games] == list(range(12))
+    assert all(len(g["lineup"]) == len(g["scores"]) == 4 and len(g["roles"]) == 3 for g in games)
+    assert _results(report_from_file(path)) == _results(report)
+    assert report_from_file(path).play_seconds == pytest.approx(report.play_seconds, abs=1e-3)
+
+
+def test_a_resumed_tournament_loses_no_game_and_counts_none_twice(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    expected = _run_to_file(whole, SPEC)
+    stopped = tmp_path / "stopped.jsonl"
+    _run_to_file(stopped, SPEC, stop_after=5)
+    with open(stopped, "a") as file:
+        file.write('{"index": 5, "seed": 60')  # killed in the middle of writing game 5
+    assert len(list(read_games(stopped))) == 5
+    resumed = _run_to_file(stopped, SPEC, resume=True)
+    assert _game_lines(stopped) == _game_lines(whole)
+    assert _results(resumed) == _results(expected)
+    assert _results(report_from_file(stopped)) == _results(expected)
+
+
+def test_resume_extends_a_finished_tournament_with_more_games(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    _run_to_file(whole, SPEC)
+    grown = tmp_path / "grown.jsonl"
+    _run_to_file(grown, TournamentSpec(4, 7, SPEC.bots, seed=SPEC.seed))
+    _run_to_file(grown, SPEC, resume=True)
+    assert _game_lines(grown) == _game_lines(whole)
+    with pytest.raises(ResultsFileError, match="more than the 5 asked for"):
+        ResultsFile.open(grown, TournamentSpec(4, 5, SPEC.bots, seed=SPEC.seed), StatsCollector(SPEC), True)
+
+
+def test_resume_refuses_another_tournaments_file(tmp_path):
+    path = tmp_path / "games.jsonl"
+    _run_to_file(path, TournamentSpec(4, 3, SPEC.bots, seed=6))
+    other = TournamentSpec(5, 3, SPEC.bots, seed=7)
+    with pytest.raises(ResultsFileError, match=r"another tournament's results: players 4 there, 5 here; seed 6 there, 7 here"):
+        ResultsFile.open(path, other, StatsCollector(other), True)
+    with pytest.raises(ResultsFileError, match="already holds results: --resume"):
+        ResultsFile.open(path, SPEC, StatsCollector(SPEC), False)
+    paired = TournamentSpec(4, 3, SPEC.bots, seed=6, duplicate=True)
+    with pytest.raises(ResultsFileError, match="duplicate False there, True here"):
+        ResultsFile.open(path, paired, StatsCollector(paired), True)
+
+
+def test_a_file_that_is_not_results_is_refused(tmp_path):
+    path = tmp_path / "notes.jsonl"
+    path.write_text('{"hello": 1}\n')
+    with pytest.raises(ResultsFileError, match="not a tournament results file"):
+        report_from_file(path)
+
+
+def test_cli_out_resume_and_report(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    def base(seed=3):
+        return ["tournament", "--players", "3", "--bots", "random,heuristic", "--seed", str(seed), "--candidate",
+                "saboteur_bots.random_bot:RandomBot", "--out", str(path)]
+
+    assert main([*base(), "--games", "4"]) == 0
+    printed = capsys.readouterr().out
+    assert main([*base(), "--games", "4"]) == 2
+    assert "already holds results" in capsys.readouterr().err
+    assert main([*base(), "--games", "6", "--resume"]) == 0
+    assert "8 games done, 4 to play" in capsys.readouterr().out
+    assert main([*base(seed=4), "--games", "6", "--resume"]) == 2
+    assert "seed 3 there, 4 here" in capsys.readouterr().err
+    assert main(["report", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 12 and data["deals"] == 6 and data["mode"] == "candidate"
+    assert sum(pair["deals"] for pair in data["paired"]) == 6  # split by the bot the candidate replaced
+    assert main(["report", str(path)]) == 0
+    assert "12 games (6 deals, each played with and without" in capsys.readouterr().out
+    assert "4 deals" in printed
+
+
+def test_a_report_holds_as_much_after_ten_times_the_games(tmp_path, monkeypatch):
+    """Folding a file keeps sums and a few samples, nothing a game: the report's size stays put."""
+    monkeypatch.setattr(stats, "RATING_POINTS", 16)  # the rating series is thinned at 16 points, not 512
+    one = tmp_path / "one.jsonl"
+    _run_to_file(one, TournamentSpec(4, 1, ("random",), seed=1))
+    header, game = one.read_text().splitlines()
+    data = json.loads(game)
+    data["incidents"] = ["a bot raised"]  # counted in full, kept as a few samples only
+
+    def size(games):
+        path = tmp_path / f"{games}.jsonl"
+        with open(path, "w") as file:
+            file.write(header + "\n")
+            for index in range(games):
+                file.write(json.dumps({**data, "index": index}) + "\n")
+        report = report_from_file(path)
+        assert report.games == games and report.incidents == games
+        return len(pickle.dumps(report))
+
+    small, large = size(300), size(3000)
+    assert large < small * 1.05
