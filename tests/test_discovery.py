@@ -1,0 +1,278 @@
+"""LAN discovery (net/discovery.py): announcing a table, listing tables, joining one found, and
+cleaning what strangers announce.
+
+Every packet stays on loopback.  zeroconf is pinned to 127.0.0.1 (``--interface``, or a table
+bound there), which sends and joins the multicast group on ``lo`` only; the command-line tests
+also run in a network namespace of their own (root and ``ip`` needed, else skipped), so no
+other table on this machine (another test's host) can be seen, and nothing they send can
+reach another interface.  The in-process test runs on the machine's ``lo`` and, as root,
+watches every other interface to prove that none of its packets leave.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from saboteur_p2p.net.discovery import (
+    NAME_LIMIT,
+    TableAd,
+    TableAnnouncer,
+    browse_tables,
+    clean_text,
+    pick_table,
+    table_properties,
+)
+from saboteur_p2p.net.lobby import LobbyError
+
+BROWSE = "1.5"  # a query within 1 s of an announcement is answered up to 1 s late (RFC 6762 §14)
+
+
+def _ad(name: str = "alice", free: int | None = 2, edition: str = "base", lobby: int | None = 3, port: int = 7777,
+        code: bool | None = False) -> TableAd:
+    return TableAd(name, edition, 5, free, code, lobby, ("127.0.0.1",), port, f"{name} on box port {port}")
+
+
+# ---------------------------------------------------------------- what strangers announce
+
+
+def test_hostile_txt_values_are_cleaned():
+    hostile = {
+        b"name": "\x1b[2J\x1b[31mEvil\r\nTable\u202e".encode() + b"x" * 5000,
+        b"edition": b"base\x1b[0m",
+        b"seats": "\u0663".encode(),  # an Arabic-Indic digit three: isdigit(), but not a count we print
+        b"free": b"999",
+        b"code": b"yes",
+        b"lobby": b"3" * 50,
+    }
+    addresses = ["224.0.0.251", "0.0.0.0", "not an address", "::1", "10.0.0.1", "10.0.0.1",
+                 *(f"10.0.1.{i}" for i in range(20))]
+    ad = TableAd.from_service("\x07bell\x00" + "y" * 300, hostile, addresses, 7777)
+    assert ad is not None
+    assert ad.name.startswith("[2J [31mEvil Table xxx") and len(ad.name) == NAME_LIMIT and ad.name.isprintable()
+    assert ad.edition == "?" and ad.seats is None and ad.free is None and ad.code is None and ad.lobby is None
+    assert ad.addresses[0] == "10.0.0.1" and len(ad.addresses) == 8 and len(set(ad.addresses)) == 8
+    assert ad.instance.isprintable() and len(ad.instance) <= 63
+    assert not ad.joinable()
+    line = ad.describe()
+    assert line.isprintable() and "\x1b" not in line
+
+
+@pytest.mark.parametrize("addresses, port", [([], 7777), (["224.0.0.1", "::1"], 7777), (["10.0.0.1"], 0),
+                                             (["10.0.0.1"], None), (["10.0.0.1"], 70000)])
+def test_a_service_without_a_usable_address_is_no_table(addresses: list[str], port: int | None):
+    assert TableAd.from_service("t", {}, addresses, port) is None
+
+
+def test_free_seats_above_the_table_size_are_unknown():
+    ad = TableAd.from_service("t", {b"seats": b"3", b"free": b"4", b"lobby": b"3", b"edition": b"base"}, ["10.0.0.1"], 1)
+    assert ad is not None and ad.seats == 3 and ad.free is None and ad.joinable()
+
+
+def test_what_a_host_announces_reads_back():
+    properties = table_properties("ann\nlee", "saboteur2", 6, 4, True)
+    ad = TableAd.from_service("x", {k.encode(): v.encode() for k, v in properties.items()}, ["192.168.1.5"], 7777)
+    assert ad == TableAd("ann lee", "saboteur2", 6, 4, True, 3, ("192.168.1.5",), 7777, "x")
+    assert clean_text("a\u200bb\tc  d", 10) == "a b c d"
+
+
+# ---------------------------------------------------------------- choosing a table
+
+
+def test_the_only_table_is_joined_with_yes_and_listed_without():
+    said: list[str] = []
+    assert pick_table([_ad()], None, True, None, said.append, 3) == _ad()
+    with pytest.raises(LobbyError, match=r"(?s)found 1 table.*alice: base, 2 of 5 seats free at 127.0.0.1:7777.*--yes"):
+        pick_table([_ad()], None, False, None, said.append, 3)
+
+
+def test_a_person_picks_by_number_and_unjoinable_tables_are_not_offered():
+    tables = [_ad("full", free=0), _ad("old", lobby=2), _ad("ann"), _ad("bob", edition="saboteur2"), _ad("odd", edition="?")]
+    said: list[str] = []
+    assert pick_table(tables, None, False, lambda prompt: "2", said.append, 3).name == "bob"
+    assert "1. ann" in said[0] and "full" not in said[0] and "old" not in said[0] and "odd" not in said[0]
+    assert pick_table(tables, "saboteur2", True, None, said.append, 3).name == "bob"
+    with pytest.raises(LobbyError, match="no table numbered '7'"):
+        pick_table(tables, None, False, lambda prompt: "7", said.append, 3)
+    with pytest.raises(LobbyError, match=r"no table found on the LAN within 3 s \(2 others found"):
+        pick_table(tables[:2], None, True, None, said.append, 3)
+
+
+# ---------------------------------------------------------------- on the wire, in process
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _watch_other_interfaces(marker: bytes) -> Iterator[list[int]]:
+    """Count the frames carrying ``marker`` on every interface but ``lo`` (root only; else nothing)."""
+    seen: list[int] = []
+    try:
+        sniffer = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    except (AttributeError, PermissionError, OSError):
+        yield seen
+        return
+    sniffer.settimeout(0.1)
+    loopback = socket.if_nametoindex("lo")
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError, OSError):
+                frame, where = sniffer.recvfrom(65535)
+                if marker in frame and socket.if_nametoindex(where[0]) != loopback:
+                    seen.append(len(frame))
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield seen
+    finally:
+        stop.set()
+        thread.join()
+        sniffer.close()
+
+
+def test_an_announcement_is_found_with_the_latest_count_and_withdrawn_on_loopback_only():
+    port = _free_port()  # other tests' tables may be on lo too: ours is the one at this port
+    name = f"disco-{os.getpid()}"
+    said: list[str] = []
+    with _watch_other_interfaces(name.encode()) as leaked:
+        announcer = TableAnnouncer.start(f"tcp://127.0.0.1:{port}", name, "base", 4, 1, False, said.append)
+        assert announcer is not None
+        try:
+            announcer.seats_taken(2)  # before the name is even claimed: the latest count wins
+            ours = _wait_for(lambda: [t for t in browse_tables(1.0, "127.0.0.1") if t.port == port], 8)
+            assert [(t.name, t.edition, t.seats, t.free, t.code, t.addresses) for t in ours] == \
+                [(name, "base", 4, 2, False, ("127.0.0.1",))]
+        finally:
+            announcer.close()
+        assert not [t for t in browse_tables(float(BROWSE), "127.0.0.1") if t.port == port]
+    assert any("announced on the LAN" in line for line in said), said
+    assert leaked == []
+
+
+def _wait_for(probe, seconds: float):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while True:
+        found = probe()
+        if found or time.monotonic() > deadline:
+            return found
+
+
+# ---------------------------------------------------------------- the real command line, in a namespace
+
+
+@pytest.fixture
+def netns(tmp_path: Path) -> Iterator[str]:
+    """A network namespace with only ``lo`` (up): its multicast reaches nothing else."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.skip("needs root and the `ip` command for a network namespace")
+    name = f"disco{os.getpid()}x{tmp_path.name[-12:].replace('_', '')}"[:30]
+    made = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True, timeout=10)
+    if made.returncode:
+        pytest.skip(f"cannot make a network namespace: {made.stderr.strip()}")
+    try:
+        subprocess.run(["ip", "-n", name, "link", "set", "lo", "up"], check=True, timeout=10)
+        yield name
+    finally:
+        pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True, timeout=10).stdout.split()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid), 9)
+        subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=10)
+
+
+def _cli(netns: str, *argv: str) -> list[str]:
+    """The command line ``saboteur-p2p ARGV`` run in the namespace."""
+    return ["ip", "netns", "exec", netns, sys.executable, "-m", "saboteur_p2p", *argv]
+
+
+def _tables(netns: str) -> list[dict[str, object]]:
+    done = subprocess.run(_cli(netns, "tables", "--json", "--interface", "127.0.0.1", "--timeout", BROWSE),
+                          capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, done.stderr
+    found: list[dict[str, object]] = json.loads(done.stdout)
+    return found
+
+
+def _wait_for_line(path: Path, text: str, seconds: float) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        out = path.read_text(errors="replace") if path.exists() else ""
+        if text in out:
+            return out
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} not in {path}:\n{path.read_text(errors='replace') if path.exists() else ''}")
+
+
+def _spawn(command: Sequence[str], out: Path, procs: list[subprocess.Popen[bytes]]) -> None:
+    with open(out, "wb") as sink:
+        procs.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT))
+
+
+def test_tables_finds_the_host_join_takes_the_only_table_and_the_start_withdraws_it(netns: str, tmp_path: Path):
+    common = ["--bot", "random", "--shuffle-rounds", "1", "--wait", "5", "--code", "sesame"]
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        _spawn(_cli(netns, "host", "--bind", "127.0.0.1:7777", "--name", "alice", "--seats", "3", *common,
+                    "--identity", str(tmp_path / "host.id"), "--log-dir", str(tmp_path / "host")), tmp_path / "host.txt", procs)
+        # a stranger's announcement with hostile values, beside the real table
+        _spawn(["ip", "netns", "exec", netns, sys.executable, "-c", _HOSTILE], tmp_path / "hostile.txt", procs)
+        _wait_for_line(tmp_path / "host.txt", "announced on the LAN", 15)
+        _wait_for_line(tmp_path / "hostile.txt", "announced", 15)
+        found = {str(t["port"]): t for t in _tables(netns)}
+        assert found["7777"] == {
+            "name": "alice", "edition": "base", "seats": 3, "free": 2, "code": True, "lobby": 3,
+            "addresses": ["127.0.0.1"], "port": 7777, "address": "127.0.0.1:7777", "instance": found["7777"]["instance"],
+        }
+        evil = found["7778"]
+        assert str(evil["name"]).isprintable() and len(str(evil["name"])) <= NAME_LIMIT and "\x1b" not in json.dumps(evil)
+        assert evil["edition"] == "?" and evil["free"] is None and evil["seats"] is None
+
+        # no address: the one joinable table is found and joined (the stranger's is not offered)
+        _spawn(_cli(netns, "join", "--yes", "--interface", "127.0.0.1", "--browse", BROWSE, "--name", "bob", *common,
+                    "--identity", str(tmp_path / "bob.id"), "--log-dir", str(tmp_path / "bob")), tmp_path / "bob.txt", procs)
+        _wait_for_line(tmp_path / "host.txt", "bob takes seat 1", 15)
+        assert "joining alice at 127.0.0.1:7777" in (tmp_path / "bob.txt").read_text()
+        alice = _wait_for(lambda: [t for t in _tables(netns) if t["port"] == 7777 and t["free"] == 1], 6)
+        assert alice, "the seats-free count was not updated"
+
+        # the last seat is taken, the game starts, the table is no longer announced
+        _spawn(_cli(netns, "join", "127.0.0.1:7777", "--name", "cat", *common,
+                    "--identity", str(tmp_path / "cat.id"), "--log-dir", str(tmp_path / "cat")), tmp_path / "cat.txt", procs)
+        _wait_for_line(tmp_path / "host.txt", "cat takes seat 2", 15)
+        assert [t["port"] for t in _tables(netns)] == [7778]
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+_HOSTILE = """
+import socket, time
+from zeroconf import IPVersion, ServiceInfo, Zeroconf
+TYPE = "_saboteur-p2p._tcp.local."
+zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+info = ServiceInfo(TYPE, "\\u202eevil\\u200b table." + TYPE, port=7778, server="evil.local.",
+                   parsed_addresses=["127.0.0.1", "224.0.0.1"],
+                   properties={"name": "\\x1b]0;pwned\\x07" + "A" * 200, "edition": "base; rm -rf /",
+                               "seats": "99", "free": "-1", "code": "maybe", "lobby": "3"})
+zc.register_service(info)
+print("announced", flush=True)
+time.sleep(60)
+"""
