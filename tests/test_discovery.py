@@ -104,6 +104,9 @@ def test_a_person_picks_by_number_and_unjoinable_tables_are_not_offered():
     assert pick_table(tables, "saboteur2", True, None, said.append, 3).name == "bob"
     with pytest.raises(LobbyError, match="no table numbered '7'"):
         pick_table(tables, None, False, lambda prompt: "7", said.append, 3)
+    with pytest.raises(LobbyError, match="no table numbered ''"):
+        pick_table(tables, None, False, lambda prompt: "", said.append, 3)
+    assert pick_table(tables[2:3], None, False, lambda prompt: "", said.append, 3).name == "ann"  # Enter: the only one
     with pytest.raises(LobbyError, match=r"no table found on the LAN within 3 s \(2 others found"):
         pick_table(tables[:2], None, True, None, said.append, 3)
 

@@ -330,7 +330,9 @@ def pick_table(tables: Sequence[TableAd], edition: str | None, assume_yes: bool,
         raise LobbyError(f"found {len(choices)} table(s){of} on the LAN:\n{listing}\n"
                          f"{hint}, or give an address: saboteur-p2p join HOST:PORT")
     say(f"tables on the LAN:\n{listing}")
-    answer = ask(f"join which table (1-{len(choices)})? ").strip()
+    answer = ask(f"join which table (1-{len(choices)}{', Enter for 1' if len(choices) == 1 else ''})? ").strip()
+    if not answer and len(choices) == 1:
+        answer = "1"
     if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
         raise LobbyError(f"no table numbered {answer!r}")
     return choices[int(answer) - 1]
