@@ -304,6 +304,8 @@ def _found_table(args: argparse.Namespace) -> str:
     found = browse_tables(args.browse, args.interface)
     ask = input if sys.stdin.isatty() else None
     table = pick_table(found, args.edition, args.yes, ask, print, args.browse)
+    if table.code and not args.code:
+        raise LobbyError(f"{table.name}'s table needs its code: add --code PASS")
     address = reachable_address(table)
     print(f"joining {table.name} at {address} (to take this seat back after a crash: saboteur-p2p join {address})",
           flush=True)

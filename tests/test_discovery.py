@@ -111,6 +111,11 @@ def test_a_person_picks_by_number_and_unjoinable_tables_are_not_offered():
         pick_table(tables[:2], None, True, None, said.append, 3)
 
 
+def test_browsing_where_there_is_no_such_interface_is_a_clear_error():
+    with pytest.raises(LobbyError, match="cannot look for tables on the interface with address nonsense"):
+        browse_tables(0.1, "nonsense")
+
+
 # ---------------------------------------------------------------- on the wire, in process
 
 

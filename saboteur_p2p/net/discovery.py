@@ -21,7 +21,7 @@ from typing import Any
 
 from ..rules.editions import edition_names
 from .lobby import LOBBY_VERSION, LobbyError
-from .transport import endpoint_host, interface_addresses, is_wildcard
+from .transport import endpoint_host, interface_addresses, is_wildcard, numeric_host
 
 #: the DNS-SD service type of a saboteur-p2p table (RFC 6763: at most 15 characters before ._tcp)
 SERVICE_TYPE = "_saboteur-p2p._tcp.local."
@@ -189,13 +189,14 @@ class TableAnnouncer:
         """Announce the table listening at ``endpoint``: on the interface it is bound to, or on
         every interface for a wildcard bind.  None (and a word why) when multicast is not possible."""
         host, port = endpoint_host(endpoint), int(endpoint.rsplit(":", 1)[1])
+        host = numeric_host(host) or host
         wildcard = is_wildcard(host)
         addresses = (interface_addresses() or ["127.0.0.1"]) if wildcard else [host]
         try:
             from zeroconf import IPVersion, Zeroconf
 
             zc = Zeroconf(interfaces=_interfaces(None if wildcard else host), ip_version=IPVersion.V4Only)
-        except (ImportError, OSError, ValueError) as exc:
+        except Exception as exc:  # no multicast here (no interface, no group, ...): the table opens all the same
             say(f"the table is not announced on the LAN ({exc}); friends join with the address")
             return None
         label = instance_label(name, port)
@@ -277,7 +278,11 @@ def browse_tables(timeout: float = BROWSE_SECONDS, interface: str | None = None)
             with lock:
                 names.pop(name, None)
 
-    zc = Zeroconf(interfaces=_interfaces(interface), ip_version=IPVersion.V4Only)
+    try:
+        zc = Zeroconf(interfaces=_interfaces(interface), ip_version=IPVersion.V4Only)
+    except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: no interface to listen on
+        where = f"on the interface with address {interface}" if interface else "on this machine's interfaces"
+        raise LobbyError(f"cannot look for tables {where}: {exc}") from None
     try:
         # answers by multicast (QM): a unicast answer to port 5353 of this machine may be handed
         # to another process's socket on that port (a host on this machine), and be lost
