@@ -1,28 +1,28 @@
 """LAN discovery (net/discovery.py): announcing a table, listing tables, joining one found, and
 cleaning what strangers announce.
 
-Every packet stays on loopback.  zeroconf is pinned to 127.0.0.1 (``--interface``, or a table
-bound there), which sends and joins the multicast group on ``lo`` only; the command-line tests
-also run in a network namespace of their own (root and ``ip`` needed, else skipped), so no
-other table on this machine (another test's host) can be seen, and nothing they send can
-reach another interface.  The in-process test runs on the machine's ``lo`` and, as root,
-watches every other interface to prove that none of its packets leave.
+No packet reaches a real network.  The in-process test pins zeroconf to 127.0.0.1, which sends
+and joins the multicast group on ``lo`` only, and (as root) watches every other interface to
+prove that none of its frames leave there; other tests' tables may share ``lo``, so it looks
+only at its own port.  The command-line test runs on a lab LAN (tests/netlab.py: three network
+namespaces wired by a user-space switch, nothing attached to the root namespace), where every
+command keeps its defaults: bound to 0.0.0.0, announcing and browsing on every interface.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from netlab import NetLab, netlab_available
 
 from saboteur_p2p.net.discovery import (
     NAME_LIMIT,
@@ -35,6 +35,7 @@ from saboteur_p2p.net.discovery import (
 )
 from saboteur_p2p.net.lobby import LobbyError
 
+LAB, WHY_NO_LAB = netlab_available()
 BROWSE = "1.5"  # a query within 1 s of an announcement is answered up to 1 s late (RFC 6762 §14)
 
 
@@ -182,37 +183,15 @@ def _wait_for(probe, seconds: float):  # type: ignore[no-untyped-def]
             return found
 
 
-# ---------------------------------------------------------------- the real command line, in a namespace
+# ---------------------------------------------------------------- the real command line, on a lab LAN
 
 
-@pytest.fixture
-def netns(tmp_path: Path) -> Iterator[str]:
-    """A network namespace with only ``lo`` (up): its multicast reaches nothing else."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.skip("needs root and the `ip` command for a network namespace")
-    name = f"disco{os.getpid()}x{tmp_path.name[-12:].replace('_', '')}"[:30]
-    made = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True, timeout=10)
-    if made.returncode:
-        pytest.skip(f"cannot make a network namespace: {made.stderr.strip()}")
-    try:
-        subprocess.run(["ip", "-n", name, "link", "set", "lo", "up"], check=True, timeout=10)
-        yield name
-    finally:
-        pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True, timeout=10).stdout.split()
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, ValueError):
-                os.kill(int(pid), 9)
-        subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=10)
+def _cli(*argv: str) -> list[str]:
+    return [sys.executable, "-m", "saboteur_p2p", *argv]
 
 
-def _cli(netns: str, *argv: str) -> list[str]:
-    """The command line ``saboteur-p2p ARGV`` run in the namespace."""
-    return ["ip", "netns", "exec", netns, sys.executable, "-m", "saboteur_p2p", *argv]
-
-
-def _tables(netns: str) -> list[dict[str, object]]:
-    done = subprocess.run(_cli(netns, "tables", "--json", "--interface", "127.0.0.1", "--timeout", BROWSE),
-                          capture_output=True, text=True, timeout=20)
+def _tables(lab: NetLab, machine: int) -> list[dict[str, object]]:
+    done = lab.run(machine, _cli("tables", "--json", "--timeout", BROWSE), capture_output=True, text=True, timeout=20)
     assert done.returncode == 0, done.stderr
     found: list[dict[str, object]] = json.loads(done.stdout)
     return found
@@ -228,56 +207,57 @@ def _wait_for_line(path: Path, text: str, seconds: float) -> str:
     raise AssertionError(f"{text!r} not in {path}:\n{path.read_text(errors='replace') if path.exists() else ''}")
 
 
-def _spawn(command: Sequence[str], out: Path, procs: list[subprocess.Popen[bytes]]) -> None:
-    with open(out, "wb") as sink:
-        procs.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT))
-
-
-def test_tables_finds_the_host_join_takes_the_only_table_and_the_start_withdraws_it(netns: str, tmp_path: Path):
+@pytest.mark.skipif(not LAB, reason=WHY_NO_LAB)
+def test_tables_finds_the_host_join_takes_the_only_table_and_the_start_withdraws_it(tmp_path: Path):
+    """Three machines on a lab LAN, every command with its defaults (bound to 0.0.0.0, every interface)."""
     common = ["--bot", "random", "--shuffle-rounds", "1", "--wait", "5", "--code", "sesame"]
-    procs: list[subprocess.Popen[bytes]] = []
-    try:
-        _spawn(_cli(netns, "host", "--bind", "127.0.0.1:7777", "--name", "alice", "--seats", "3", *common,
-                    "--identity", str(tmp_path / "host.id"), "--log-dir", str(tmp_path / "host")), tmp_path / "host.txt", procs)
+
+    def spawn(lab: NetLab, machine: int, who: str, argv: list[str]) -> Path:
+        out = tmp_path / f"{who}.txt"
+        with open(out, "wb") as sink:
+            lab.popen(machine, argv, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT)
+        return out
+
+    def seat(who: str) -> list[str]:
+        return ["--name", who, *common, "--identity", str(tmp_path / f"{who}.id"), "--log-dir", str(tmp_path / who)]
+
+    with NetLab(hosts=3) as lab:
+        host = spawn(lab, 1, "alice", _cli("host", "--seats", "3", *seat("alice")))
         # a stranger's announcement with hostile values, beside the real table
-        _spawn(["ip", "netns", "exec", netns, sys.executable, "-c", _HOSTILE], tmp_path / "hostile.txt", procs)
-        _wait_for_line(tmp_path / "host.txt", "announced on the LAN", 15)
-        _wait_for_line(tmp_path / "hostile.txt", "announced", 15)
-        found = {str(t["port"]): t for t in _tables(netns)}
+        hostile = spawn(lab, 3, "hostile", [sys.executable, "-c", _HOSTILE.replace("ADDRESS", lab.address(3))])
+        _wait_for_line(host, "announced on the LAN", 15)
+        _wait_for_line(hostile, "announced", 15)
+        found = {str(t["port"]): t for t in _tables(lab, 2)}
         assert found["7777"] == {
             "name": "alice", "edition": "base", "seats": 3, "free": 2, "code": True, "lobby": 3,
-            "addresses": ["127.0.0.1"], "port": 7777, "address": "127.0.0.1:7777", "instance": found["7777"]["instance"],
+            "addresses": [lab.address(1)], "port": 7777, "address": f"{lab.address(1)}:7777",
+            "instance": found["7777"]["instance"],
         }
         evil = found["7778"]
         assert str(evil["name"]).isprintable() and len(str(evil["name"])) <= NAME_LIMIT and "\x1b" not in json.dumps(evil)
         assert evil["edition"] == "?" and evil["free"] is None and evil["seats"] is None
+        assert evil["addresses"] == [lab.address(3)]
 
         # no address: the one joinable table is found and joined (the stranger's is not offered)
-        _spawn(_cli(netns, "join", "--yes", "--interface", "127.0.0.1", "--browse", BROWSE, "--name", "bob", *common,
-                    "--identity", str(tmp_path / "bob.id"), "--log-dir", str(tmp_path / "bob")), tmp_path / "bob.txt", procs)
-        _wait_for_line(tmp_path / "host.txt", "bob takes seat 1", 15)
-        assert "joining alice at 127.0.0.1:7777" in (tmp_path / "bob.txt").read_text()
-        alice = _wait_for(lambda: [t for t in _tables(netns) if t["port"] == 7777 and t["free"] == 1], 6)
+        bob = spawn(lab, 2, "bob", _cli("join", "--yes", "--browse", BROWSE, *seat("bob")))
+        _wait_for_line(host, "bob takes seat 1", 15)
+        assert f"joining alice at {lab.address(1)}:7777" in bob.read_text()
+        alice = _wait_for(lambda: [t for t in _tables(lab, 3) if t["port"] == 7777 and t["free"] == 1], 6)
         assert alice, "the seats-free count was not updated"
 
         # the last seat is taken, the game starts, the table is no longer announced
-        _spawn(_cli(netns, "join", "127.0.0.1:7777", "--name", "cat", *common,
-                    "--identity", str(tmp_path / "cat.id"), "--log-dir", str(tmp_path / "cat")), tmp_path / "cat.txt", procs)
-        _wait_for_line(tmp_path / "host.txt", "cat takes seat 2", 15)
-        assert [t["port"] for t in _tables(netns)] == [7778]
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait(timeout=10)
+        spawn(lab, 3, "cat", _cli("join", f"{lab.address(1)}:7777", *seat("cat")))
+        _wait_for_line(host, "cat takes seat 2", 15)
+        assert [t["port"] for t in _tables(lab, 2)] == [7778]
 
 
 _HOSTILE = """
 import socket, time
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 TYPE = "_saboteur-p2p._tcp.local."
-zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+zc = Zeroconf(ip_version=IPVersion.V4Only)
 info = ServiceInfo(TYPE, "\\u202eevil\\u200b table." + TYPE, port=7778, server="evil.local.",
-                   parsed_addresses=["127.0.0.1", "224.0.0.1"],
+                   parsed_addresses=["224.0.0.1", "ADDRESS", "0.0.0.0"],
                    properties={"name": "\\x1b]0;pwned\\x07" + "A" * 200, "edition": "base; rm -rf /",
                                "seats": "99", "free": "-1", "code": "maybe", "lobby": "3"})
 zc.register_service(info)
