@@ -17,11 +17,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules.editions import edition_names
 from .lobby import LOBBY_VERSION, LobbyError
 from .transport import endpoint_host, interface_addresses, is_wildcard, numeric_host
+
+if TYPE_CHECKING:
+    from zeroconf import InterfacesType, ServiceInfo, Zeroconf
 
 #: the DNS-SD service type of a saboteur-p2p table (RFC 6763: at most 15 characters before ._tcp)
 SERVICE_TYPE = "_saboteur-p2p._tcp.local."
@@ -159,7 +162,7 @@ def instance_label(name: str, port: int) -> str:
     return label
 
 
-def _interfaces(address: str | None) -> Any:
+def _interfaces(address: str | None) -> InterfacesType:
     """What zeroconf listens and sends on: the one interface with ``address``, else every one."""
     from zeroconf import InterfaceChoice
 
@@ -173,7 +176,7 @@ class TableAnnouncer:
     the lobby never waits on it; the count it publishes is always the latest one asked for.
     """
 
-    def __init__(self, zc: Any, type_: str, label: str, port: int, addresses: list[str], server: str,
+    def __init__(self, zc: Zeroconf, type_: str, label: str, port: int, addresses: list[str], server: str,
                  properties: dict[str, str], say: Callable[[str], None]) -> None:
         self._zc, self._type, self._label, self._port = zc, type_, label, port
         self._addresses, self._server, self._properties, self._say = addresses, server, properties, say
@@ -223,14 +226,14 @@ class TableAnnouncer:
         self.withdraw()
         self._worker.join(timeout)
 
-    def _info(self, name: str, properties: dict[str, str]) -> Any:
+    def _info(self, name: str, properties: dict[str, str]) -> ServiceInfo:
         from zeroconf import ServiceInfo
 
         return ServiceInfo(self._type, name, port=self._port, properties=properties, server=self._server,
                            parsed_addresses=self._addresses)
 
     def _run(self) -> None:
-        registered: Any = None
+        registered: ServiceInfo | None = None
         try:
             while True:
                 with self._changed:
@@ -266,15 +269,15 @@ def browse_tables(timeout: float = BROWSE_SECONDS, interface: str | None = None)
     lock = threading.Lock()
 
     class Listener(ServiceListener):
-        def add_service(self, zc: Any, type_: str, name: str) -> None:
+        def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
             with lock:
                 if len(names) < TABLES_LIMIT:
                     names[name] = None
 
-        def update_service(self, zc: Any, type_: str, name: str) -> None:
+        def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
             self.add_service(zc, type_, name)
 
-        def remove_service(self, zc: Any, type_: str, name: str) -> None:
+        def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
             with lock:
                 names.pop(name, None)
 
