@@ -5,7 +5,7 @@ here is trusted: every field is cleaned (printable text, bounded lengths, number
 plain IPv4 addresses), and a table found this way is joined through the same lobby, with the
 same checks (table code, edition, fresh nonce, shuffle rounds), as one typed by hand.
 
-The service type and the TXT keys are in protocol.md §12.6.
+The service type and the TXT keys are in protocol.md §12.9.
 """
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ class TableAd:
 
 
 def table_properties(name: str, edition: str, seats: int, free: int, code: bool) -> dict[str, str]:
-    """The TXT record of a table (protocol.md §12.6)."""
+    """The TXT record of a table (protocol.md §12.9)."""
     return {"txtvers": str(TXT_VERSION), "lobby": str(LOBBY_VERSION), "name": clean_text(name, NAME_LIMIT),
             "edition": edition, "seats": str(seats), "free": str(max(0, free)), "code": "1" if code else "0"}
 
