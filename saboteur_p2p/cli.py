@@ -137,12 +137,15 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots", type=int, default=0, metavar="K", help="start K bot peers as separate processes")
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
     host.add_argument("--bot", metavar="NAME", help="your own seat is this bot (headless)")
+    host.add_argument("--no-announce", action="store_true", help="do not announce the table on the LAN (mDNS/DNS-SD)")
     _session_options(host)
     _client_options(host)
     host.set_defaults(run=cmd_host)
 
     join = commands.add_parser("join", help="take a seat at a table (or take yours back after a crash)")
-    join.add_argument("address", metavar="HOST:PORT")
+    join.add_argument("address", metavar="HOST:PORT", nargs="?",
+                      help="the table's address (default: look for tables on the LAN and offer them)")
+    join.add_argument("--yes", action="store_true", help="without an address: join the only table found, without asking")
     join.add_argument("--name", default=os.environ.get("USER", "player"))
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
@@ -150,7 +153,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sit only at a table of this edition (default: whatever the table plays)")
     _session_options(join)
     _client_options(join)
+    _discovery_options(join, "--browse", "seconds to look for tables when no address is given")
     join.set_defaults(run=cmd_join)
+
+    tables = commands.add_parser("tables", help="list the tables announced on the LAN")
+    _discovery_options(tables, "--timeout", "seconds to look for tables")
+    tables.add_argument("--json", action="store_true", help="print the tables as JSON")
+    tables.set_defaults(run=cmd_tables)
 
     play = commands.add_parser("play", help="play at a table of bots on this machine, in the full-screen client")
     play.add_argument("--players", type=int, default=None,
@@ -280,6 +289,14 @@ def cmd_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def _discovery_options(sub: argparse.ArgumentParser, flag: str, help_: str) -> None:
+    from .net.discovery import BROWSE_SECONDS
+
+    sub.add_argument(flag, dest="browse", type=float, default=BROWSE_SECONDS, metavar="S",
+                     help=f"{help_} (default {BROWSE_SECONDS:g})")
+    sub.add_argument("--interface", metavar="ADDR", help="look only on the interface with this IPv4 address (default: all)")
+
+
 def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--identity", metavar="PATH", help="identity file (default: in the user's config directory)")
     sub.add_argument("--log-dir", default="saboteur-logs", help="where the signed game log is kept (default ./saboteur-logs)")
@@ -333,11 +350,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, Path(args.log_dir),
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children,
-            turn_time=args.turn_time,
+            turn_time=args.turn_time, announce=not args.no_announce,
         ), hosting=True))
     result = host_table(
         identity, args.name, args.bind, config, shuffle_rounds, args.bot,
         args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name), turn_time=args.turn_time,
+        announce=not args.no_announce,
     )
     if args.quiet:
         print(result.message)
@@ -355,6 +373,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     from .net.play import EXIT_CODES, join_table
 
+    if args.address is None:
+        args.address = _found_table(args)
     if _wants_client(args):
         from .client.app import run_in_client
 
@@ -370,6 +390,36 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.quiet:
         print(result.message)
     return EXIT_CODES[result.outcome]
+
+
+def _found_table(args: argparse.Namespace) -> str:
+    """The address of a table found on the LAN: the only one (--yes), or the one picked by number."""
+    from .net.discovery import browse_tables, pick_table, reachable_address
+
+    print(f"looking for tables on the LAN for {args.browse:g} s ...", flush=True)
+    found = browse_tables(args.browse, args.interface)
+    ask = input if sys.stdin.isatty() else None
+    table = pick_table(found, args.edition, args.yes, ask, print, args.browse)
+    if table.code and not args.code:
+        raise LobbyError(f"{table.name}'s table needs its code: add --code PASS")
+    address = reachable_address(table)
+    print(f"joining {table.name} at {address} (to take this seat back after a crash: saboteur-p2p join {address})",
+          flush=True)
+    return address
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    from .net.discovery import browse_tables
+
+    found = browse_tables(args.browse, args.interface)
+    if args.json:
+        print(json.dumps([t.to_data() for t in found], indent=2))
+    elif not found:
+        print(f"no tables found on the LAN within {args.browse:g} s")
+    else:
+        for i, table in enumerate(found, 1):
+            print(f"{i}. {table.describe()}")
+    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -134,11 +134,13 @@ def host_lobby(
     say: Callable[[str], None],
     started: Callable[[], bool] | None = None,
     on_ready: Callable[[], None] | None = None,
+    on_seated: Callable[[int], None] | None = None,
 ) -> Table:
     """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
 
     An early start needs at least the edition's fewest players (3 for the base game, 2 for
-    Saboteur 2).
+    Saboteur 2).  ``on_seated`` hears the number of seats taken (the host's included) each
+    time a joiner sits down.
     """
     fewest = config.edition_rules.players[0]
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
@@ -177,6 +179,8 @@ def host_lobby(
                 "seat": len(seats) - 1, "seats_total": config.players, "config": config.to_data(),
             }))
             say(f"{seat.name} takes seat {len(seats) - 1} ({PublicIdentity(seat.sign_key, seat.dh_key).fingerprint()})")
+            if on_seated is not None:
+                on_seated(len(seats))
             table = {"seats": [s.to_data() for s in seats], "seats_total": config.players}
             for connection in connections:
                 transport.reply(connection, seal(identity, "table", table))

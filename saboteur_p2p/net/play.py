@@ -12,6 +12,7 @@ from ..crypto.identity import Identity
 from ..protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
+from .discovery import TableAnnouncer
 from .lobby import host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .transport import Transport, local_address_towards
@@ -57,6 +58,7 @@ def host_table(
     bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
     children: list[subprocess.Popen[bytes]] | None = None, turn_time: float | None = None, on_leave: str = "bot",
+    announce: bool = False,
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
 
@@ -65,6 +67,7 @@ def host_table(
 
     ``started`` says when to start before every seat is taken (else typing ``start`` on
     stdin does); the bot peers started are also added to ``children`` when it is given.
+    With ``announce``, the table is announced on the LAN until the game starts.
     """
     transport = Transport(bind)
     children = children if children is not None else []
@@ -86,10 +89,18 @@ def host_table(
             f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, shuffle_rounds, config.edition,
         ))
 
+    announcer: TableAnnouncer | None = None
     try:
-        table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn)
+        if announce:
+            announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say)
+        table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn,
+                           on_seated=announcer.seats_taken if announcer else None)
+        if announcer is not None:
+            announcer.withdraw()  # the table is no longer open
         result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave).run()
     finally:
+        if announcer is not None:
+            announcer.close()
         transport.close()
     for child in children:
         try:
