@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from saboteur_p2p.client.agent import ClientAgent
 from saboteur_p2p.client.app import ClientApp, ClientRun, run_client
 from saboteur_p2p.client.local import LocalTable
 from saboteur_p2p.client.model import LogKind, Snapshot
+from saboteur_p2p.client.screens import round_end_open
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     ActionCard,
@@ -55,6 +57,8 @@ class Harness:
         self.app: ClientApp
         self.run: ClientRun[object] | None = None
         self.table_thread: threading.Thread | None = None
+        #: the round-end screens seen by ``close_round_end``, as text
+        self.round_ends: list[str] = []
 
     # -- running ---------------------------------------------------------------------
 
@@ -162,6 +166,22 @@ class Harness:
         assert loop is not None
         return asyncio.run_coroutine_threadsafe(self.app.draw_text(80, 24), loop).result(5)
 
+    def round_end_open(self) -> bool:
+        return round_end_open(self.agent.snapshot(), self.app.ui.round_seen) is not None
+
+    def close_round_end(self) -> None:
+        """Keep the open round-end screen's text, then close it with a key."""
+        self.round_ends.append(self.screen())
+        self.keys(" ")
+        self.wait_for(lambda: not self.round_end_open(), "the round-end screen to close")
+
+    def finish(self) -> None:
+        """At the game's end: the last round's end screen, then a key for the ranking."""
+        last = self.agent.snapshot
+        self.wait_for(lambda: last().rounds and last().rounds[-1].scores is not None, "the last round's end")
+        if self.round_end_open():
+            self.close_round_end()
+
     def played_by_me(self) -> list[str]:
         return [str(e.action) for e in list(self.table.state.events) if isinstance(e, CardPlayed) and e.player == 0]
 
@@ -172,6 +192,9 @@ def play_out(h: Harness, done: Callable[[], bool]) -> dict[str, int]:
     seen: dict[str, int] = {}
     turns = 0
     while not done():
+        if h.round_end_open():
+            h.close_round_end()
+            continue
         d = h.agent.snapshot().decision
         if d is None or h.app.ui.sent_for == d.id:
             time.sleep(0.002)
@@ -364,9 +387,12 @@ def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
 
     def script(h: Harness) -> None:
         seen.update(play_out(h, lambda: h.table.result is not None or h.table.state.phase.value == "game-over"))
+        h.finish()
         h.wait_for(lambda: h.app.snap.view is not None and h.app.snap.view.phase == "game-over", "the end")
         screen = h.screen()
-        assert "Game over" in screen and "★ 1." in screen and "(you)" in screen
+        assert "Game over" in screen and "★ 1." in screen and " you " in screen and "(you)" not in screen
+        # a line for each seat, with what it won in each round
+        assert sum("(r1 " in line and " r2 " in line and " r3 " in line for line in screen.splitlines()) == 5, screen
         h.keys("q")  # a finished game closes without asking
         h.wait_for(h.closed, "the application to close")
 
@@ -424,6 +450,9 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     def script(h: Harness) -> None:
         turn = 0
         while not (h.table.result is not None or h.table.state.phase.value == "game-over"):
+            if h.round_end_open():
+                h.close_round_end()
+                continue
             d = h.agent.snapshot().decision
             if d is None or h.app.ui.sent_for == d.id:
                 time.sleep(0.002)
@@ -437,6 +466,7 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
                 seen["trapped"] = h.screen()
             h.keys(saboteur2_keys(snap, turn))
             h.sent(snap)
+        h.finish()
         h.wait_for(lambda: h.app.snap.view is not None and h.app.snap.view.phase == "game-over", "the end")
         h.wait_for(lambda: "Game over" in h.screen(), "the ranking")
         seen["end"] = h.screen()
@@ -460,11 +490,11 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     assert "Your Theft: steal 1 gold piece" in seen["steal"] and "choice 1/" in seen["steal"]
     # the round's result, gold won and stolen, reach the log
     log = [line.text for line in harness.agent.log_lines()]
-    assert f"   P0 steals a gold piece from P{stolen[0].victim}" in log
-    assert any(line.startswith("   P") and " wins " in line and "gold piece(s)" in line for line in log)
+    assert f"   you steal a gold piece from {harness.table.names[stolen[0].victim]}" in log
+    assert any(line.startswith("   you win ") and "gold piece" in line for line in log)
     assert "(you were " in seen["steal"]  # the round's result, under the steal choice
     # the ranking by gold pieces, with our own line
     end = seen["end"]
-    assert "Game over" in end and "(you):" in end and "gold piece(s)" in end
+    assert "Game over · gold pieces" in end
     pieces = state.scores[0]  # type: ignore[index]
-    assert f"alice (you): {pieces} gold piece(s)" in end
+    assert re.search(rf"\d\. you +{pieces} gold piece", end), end

@@ -447,10 +447,10 @@ def test_an_inspection_and_the_gold_of_a_round_reach_the_log():
     assert result.startswith("round 1: ") and "(you were " in result
     for event in (e for e in state.events if isinstance(e, PiecesWon)):
         if event.player == seat:
-            line = f"   P{event.player} wins {event.pieces} gold piece(s)"
-            assert f"you won {event.pieces} gold piece(s)" in result
+            line = f"   you win {event.pieces} gold piece" + ("" if event.pieces == 1 else "s")
+            assert f"you won {event.pieces} gold piece" in result
         else:  # how much the others won is secret until the end (RULES.md 8)
-            line = f"   P{event.player} wins gold"
+            line = f"   p{event.player} wins gold"
             assert f"p{event.player} won gold" in result
-            assert f"P{event.player} wins {event.pieces}" not in " ".join(events)
+            assert f"p{event.player} wins {event.pieces}" not in " ".join(events)
         assert events.count(line) == 1  # once, by the narration

@@ -25,6 +25,7 @@ from typing import Any
 from ..match import narrate
 from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, RoundEnded, State, Stolen
 from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot
+from .tracker import Tracker
 
 #: log lines kept for scrolling back
 LOG_LIMIT = 2000
@@ -55,6 +56,7 @@ class ClientAgent:
         self._round_parts: list[str] = []
         self.seat = 0
         self.names: list[str] = []
+        self.tracker: Tracker | None = None
 
     # -- the Agent interface (session thread) ------------------------------------------
 
@@ -62,8 +64,9 @@ class ClientAgent:
         """The session begins: our seat and the table's names."""
         self.seat = seat
         self.names = list(node.setup.names)
+        self.tracker = Tracker(seat, len(self.names))
         self._publish(seat=seat, names=tuple(self.names), hosting=False)
-        self.note(f"you are seat {seat} ({self.names[seat]}) at a table of {len(self.names)}")
+        self.note(f"you are {self.names[seat]}, at a table of {len(self.names)}")
         state = getattr(node, "state", None)
         if state is not None:
             self.heard(state)  # a seat resumed from its log: show where the game stands
@@ -94,11 +97,17 @@ class ClientAgent:
         view = state.view_for(self.seat)
         lines += self._map_lines(view)
         lines += self._role_lines(view)
+        if self.tracker is None:
+            self.tracker = Tracker(self.seat, view.players)
+        self.tracker.take(events, view, self.names)
         with self._lock:
             self._log += lines
             del self._log[:-LOG_LIMIT]
             # a seat that came back shows "back" until it plays again
-            changes: dict[str, Any] = {"view": view, "decision": None, "back": self._snapshot.back - played}
+            changes: dict[str, Any] = {
+                "view": view, "decision": None, "back": self._snapshot.back - played,
+                "rounds": tuple(self.tracker.summaries), "last_moves": dict(self.tracker.last_moves),
+            }
             if last_round is not None:
                 changes["last_round"] = last_round
             self._snapshot = replace(self._snapshot, **changes)
@@ -214,7 +223,7 @@ class ClientAgent:
         if isinstance(event, PiecesWon):
             if event.player != self.seat:
                 return f"{self._who(event.player)} won gold"  # how much is secret (RULES.md 8)
-            return f"you won {event.pieces} gold piece(s)"
+            return f"you won {event.pieces} gold piece" + ("" if event.pieces == 1 else "s")
         if event.victim is None:
             return f"{self._who(event.thief)} stole nothing"
         return f"{self._who(event.thief)} stole a gold piece from {self._who(event.victim)}"

@@ -44,7 +44,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from .agent import ClientAgent
 from .controller import Controller, Focus
-from .maze import CELL_W, GUTTER, maze_bounds, render_maze
+from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import UIState
 from .render import (
     HAND_HEIGHT,
@@ -55,9 +55,9 @@ from .render import (
     render_log,
     render_message,
     render_players,
-    render_ranking,
     render_status,
 )
+from .screens import GAME_END_KEYS, ROUND_END_KEYS, render_ranking, render_round_end, round_end_open
 
 SIDE_MIN = 26
 SIDE_MAX = 60
@@ -187,14 +187,17 @@ class ClientApp:
     # -- layout ------------------------------------------------------------------------
 
     def _root(self) -> FloatContainer:
-        players = Window(SizedControl(lambda w, h: render_players(self.snap, self.focus, w)), dont_extend_height=True)
-        info = Window(SizedControl(lambda w, h: render_info(self.snap, w)), dont_extend_height=True)
+        players = Window(SizedControl(self._players), dont_extend_height=True)
+        info = ConditionalContainer(
+            Window(SizedControl(lambda w, h: render_info(self.snap, w)), dont_extend_height=True),
+            Condition(lambda: self._round_end() is None),
+        )
         log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=1, style="class:title")
         log = Window(SizedControl(lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h)))
         side = HSplit([players, info, log_title, log], width=self._side_width)
         middle = VSplit([self.maze_window, Window(width=1, char="│", style="class:rule"), side])
         body = HSplit([
-            Window(SizedControl(lambda w, h: render_status(self.snap, w)), height=1),
+            Window(SizedControl(self._status), height=1),
             middle,
             Window(SizedControl(lambda w, h: render_hand(self.snap, self.focus, w)), height=HAND_HEIGHT),
             Window(SizedControl(self._message), height=1),
@@ -202,7 +205,7 @@ class ClientApp:
         ])
         help_open = Condition(lambda: self.ui.help_open)
         confirm = Condition(lambda: self.ui.confirm_quit)
-        ranking = Condition(lambda: self._game_over() and not self.ui.ranking_hidden)
+        ranking = Condition(lambda: self._game_over() and not self.ui.ranking_hidden and self._round_end() is None)
         return FloatContainer(body, floats=[
             Float(ConditionalContainer(self._overlay(lambda: HELP, "help"), help_open)),
             Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
@@ -223,7 +226,30 @@ class ClientApp:
             need = GUTTER + CELL_W * (high_x - low_x + 1)
         return Dimension.exact(max(SIDE_MIN, min(SIDE_MAX, columns - need - 1)))
 
+    def _round_end(self) -> object:
+        """The summary of the round whose end screen is open, else None."""
+        return round_end_open(self.snap, self.ui.round_seen)
+
+    def _players(self, width: int, height: int) -> Fragments:
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is not None:
+            # the whole side panel above the log: most of the screen's height
+            return render_round_end(summary, self.snap, width, max(height - 6, 0))
+        return render_players(self.snap, self.focus, width)
+
+    def _status(self, width: int, height: int) -> Fragments:
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is None:
+            return render_status(self.snap, width)
+        last = summary.round == summary.rounds
+        text = f" ROUND {summary.round}/{summary.rounds} OVER · {GAME_END_KEYS if last else ROUND_END_KEYS}"
+        return [("class:status.mine", text[:width].ljust(width))]
+
     def _maze(self, width: int, height: int) -> Fragments:
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is not None:
+            fragments, _ = render_maze(summary.board, summary.known_goals, MazeMarks(), width, height, None)
+            return fragments
         view = self.snap.view
         if view is None and self.snap.ended is not None:
             lines = ["", *("  " + line for line in self.snap.ended.splitlines()), "", "  q leaves"]
@@ -254,7 +280,7 @@ class ClientApp:
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
         ui, ctl = self.ui, self.controller
-        overlay = Condition(lambda: ui.help_open or ui.confirm_quit)
+        overlay = Condition(lambda: ui.help_open or ui.confirm_quit or self._round_end() is not None)
         board = has_focus(self.maze_window) & ~overlay
         typing = has_focus(self.input_area) & ~overlay
 
@@ -293,6 +319,12 @@ class ClientApp:
         @kb.add("<any>", filter=Condition(lambda: ui.help_open))
         def _(event: KeyPressEvent) -> None:
             ui.help_open = False
+
+        @kb.add("<any>", filter=Condition(lambda: self._round_end() is not None and not ui.help_open and not ui.confirm_quit))
+        def _(event: KeyPressEvent) -> None:
+            summary = round_end_open(self.snap, ui.round_seen)
+            if summary is not None:
+                ui.round_seen = summary.round
 
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
         def _(event: KeyPressEvent) -> None:

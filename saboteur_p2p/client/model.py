@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ..rules import ActionCard, ActionKind, AnyAction, Card, GoldCard, PathCard, PlayerView, State
+
+if TYPE_CHECKING:
+    from .tracker import LastMove, RoundSummary
 
 Cell = tuple[int, int]
 
@@ -103,6 +108,10 @@ class Snapshot:
     ended: str | None = None
     #: True while we are the host waiting in the lobby (the ``start`` command applies)
     hosting: bool = False
+    #: every round that has ended, as this seat saw its end (the round-end screen)
+    rounds: tuple[RoundSummary, ...] = ()
+    #: each seat's last move this round
+    last_moves: Mapping[int, LastMove] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def my_move(self) -> bool:
@@ -182,6 +191,10 @@ class UIState:
     confirm_quit: bool = False
     #: the end-of-game ranking was put aside to look at the board
     ranking_hidden: bool = False
+    #: the last round whose end screen the player has closed (a key closes it)
+    round_seen: int = 0
+    rules_open: bool = False
+    rules_scroll: int = 0
     #: the decision a move was sent for (no second move for it)
     sent_for: int | None = None
     #: Saboteur 2: hand cards marked (m) to discard together (pass) or to clear with (two)

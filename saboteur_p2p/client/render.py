@@ -324,25 +324,3 @@ def render_message(ui: UIState, focus: Focus, width: int) -> Fragments:
     if ui.message:
         return [(f"class:message.{ui.message_kind}", (" " + ui.message)[:width].ljust(width))]
     return [("class:message.hint", (" " + focus.hint)[:width].ljust(width))]
-
-
-def render_ranking(snap: Snapshot) -> str:
-    """The end of the game: seats by nuggets (Saboteur 2: gold pieces), winners first."""
-    view = snap.view
-    if view is None or view.scores is None:
-        return ""
-    unit = f"{view.config.edition_rules.gold_unit}(s)"
-    scores = view.scores
-    best = max(scores)
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    lines = ["Game over", ""]
-    place = 0
-    previous = None
-    for rank, seat in enumerate(order):
-        if scores[seat] != previous:
-            place, previous = rank + 1, scores[seat]
-        star = "★ " if scores[seat] == best else "  "
-        you = " (you)" if seat == snap.seat else ""
-        lines.append(f"{star}{place}. {snap.name(seat)}{you}: {scores[seat]} {unit}")
-    lines += ["", "q leaves · Esc looks at the board"]
-    return "\n".join(lines)

@@ -1,0 +1,190 @@
+"""What has just happened at the table: each seat's last move and each round's summary.
+
+The engine's state holds only the present: once a round ends, the same commit may deal the
+next one, so the finished maze is gone from every later view.  ``Tracker`` follows the
+events one commit at a time and keeps what the screen shows afterwards: the final maze of
+each round (rebuilt from the last maze it saw and the moves that ended the round), the
+roles, the winners, the gold each seat won that round as far as this seat may know it, and
+every seat's last move.  Pure data, no threads: ``ClientAgent`` calls it under its lock.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..match import move_words
+from ..rules import (
+    GOAL_CELLS,
+    Board,
+    CardPlayed,
+    Event,
+    GameEnded,
+    GoalRevealed,
+    GoldReceived,
+    PathCard,
+    PiecesWon,
+    PlacePath,
+    PlayerView,
+    Rockfall,
+    Role,
+    RoundEnded,
+    RoundStarted,
+    Stolen,
+)
+from .model import WINNERS_TEXT, Cell
+
+#: the base game's kinds of win, as a round's result says them
+BASE_WINNERS = {
+    "gold-diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "selfish-dwarf": "the selfish dwarf won",
+    "nobody": "nobody won",
+}
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """A seat's latest turn: the words the log used, and the maze cell it changed (if any)."""
+
+    seat: int
+    words: str
+    cell: Cell | None
+    #: counts every move at the table, so the newest one can be told from the others
+    order: int
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """The end of one round, as this seat saw it."""
+
+    round: int
+    rounds: int
+    winners: str
+    roles: tuple[Role, ...]
+    board: Board
+    known_goals: dict[int, PathCard]
+    #: per seat, what they won this round ("3 nuggets", "2 gold cards", "gold", "-")
+    won: tuple[str, ...]
+    #: per seat, their gold so far as this seat knows it
+    totals: tuple[str, ...]
+    #: the final scores, once the game is over
+    scores: tuple[int, ...] | None = None
+    #: False for a round that ended before this seat was following (a seat resumed from its
+    #: log): its final maze was never seen, so no round-end screen is shown for it
+    live: bool = True
+
+
+class Tracker:
+    """Follows a seat's commits; ``summaries`` and ``last_moves`` are what the screen reads."""
+
+    def __init__(self, seat: int, players: int) -> None:
+        self.seat = seat
+        self.players = players
+        self.summaries: list[RoundSummary] = []
+        self.last_moves: dict[int, LastMove] = {}
+        self._moves = 0
+        self._board: Board | None = None
+        self._goals: dict[int, PathCard] = {}
+        self._round = 0
+        #: this round's gold so far: cards (base) or pieces (Saboteur 2) each seat received
+        self._cards = [0] * players
+        self._pieces = [0] * players
+        self._won_gold = [False] * players
+        self._my_nuggets_before = 0
+
+    def take(self, events: Sequence[Event], view: PlayerView, names: Sequence[str]) -> None:
+        """The events of one commit and the view after it."""
+        board = self._board.clone() if self._board is not None else None
+        goals = dict(self._goals)
+        for event in events:
+            if isinstance(event, RoundStarted):
+                if self.summaries and self.summaries[-1].round == self._round:
+                    self._refresh(view)  # the last gold of the round that ended
+                self._start_round(event.round, view)
+                board = None
+            elif isinstance(event, CardPlayed):
+                self._moves += 1
+                cell = _cell_of(event)
+                self.last_moves[event.player] = LastMove(event.player, move_words(event, names, self.seat), cell, self._moves)
+                if board is not None:
+                    _apply(board, event)
+            elif isinstance(event, GoalRevealed):
+                goals[event.slot] = event.card
+                if board is not None:
+                    board.reveal_goal(GOAL_CELLS[event.slot], event.card, event.turned)
+            elif isinstance(event, RoundEnded):
+                live = board is not None or view.round == event.round
+                final = board if board is not None else view.board
+                winners = WINNERS_TEXT.get(event.winners) or BASE_WINNERS.get(event.winners, event.winners)
+                self.summaries.append(RoundSummary(
+                    event.round, view.config.rounds, winners, event.roles, final, goals, (), (), live=live,
+                ))
+                self._refresh(view)
+            elif isinstance(event, GoldReceived):
+                self._cards[event.player] += event.cards
+            elif isinstance(event, PiecesWon):
+                self._pieces[event.player] += event.pieces
+                self._won_gold[event.player] = True
+            elif isinstance(event, Stolen) and event.victim is not None:
+                self._won_gold[event.thief] = True
+            elif isinstance(event, GameEnded) and self.summaries:
+                self.summaries[-1] = replace(self.summaries[-1], scores=event.scores)
+        if self.summaries and self.summaries[-1].round == self._round:
+            self._refresh(view)
+        if view.round == self._round or self._round == 0:
+            self._board, self._goals = view.board, dict(view.known_goals)
+            self._round = view.round
+
+    def _start_round(self, number: int, view: PlayerView) -> None:
+        self._round = number
+        self._cards = [0] * self.players
+        self._pieces = [0] * self.players
+        self._won_gold = [False] * self.players
+        # the view is the commit's last: a round that ended in it has paid out already
+        self._my_nuggets_before = sum(card.nuggets for _, card in view.gold)
+        self.last_moves = {}
+
+    def _refresh(self, view: PlayerView) -> None:
+        """Bring the open round's gold columns up to date with the view."""
+        last = self.summaries[-1]
+        second = view.config.edition == "saboteur2"
+        won, totals = [], []
+        for seat in range(self.players):
+            if second:
+                if seat == self.seat:
+                    won.append(f"{self._pieces[seat]} pieces")
+                    totals.append(f"{view.gold_pieces} pieces")
+                else:
+                    # how much another seat won is secret until the game ends (rules 8)
+                    won.append("gold" if self._won_gold[seat] else "-")
+                    totals.append("has gold" if view.has_gold and view.has_gold[seat] else "-")
+            elif seat == self.seat:
+                mine = sum(card.nuggets for _, card in view.gold)
+                won.append(_count(mine - self._my_nuggets_before, "nugget"))
+                totals.append(_count(mine, "nugget"))
+            else:
+                won.append(_count(self._cards[seat], "gold card") if self._cards[seat] else "-")
+                totals.append(_count(view.gold_counts[seat], "gold card"))
+        if last.scores is not None:
+            unit = view.config.edition_rules.gold_unit
+            totals = [_count(score, unit) for score in last.scores]
+        self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals))
+
+
+def _count(number: int, unit: str) -> str:
+    """"1 nugget", "3 nuggets"."""
+    return f"{number} {unit}" + ("" if number == 1 else "s")
+
+
+def _cell_of(event: CardPlayed) -> Cell | None:
+    action = event.action
+    if isinstance(action, (PlacePath, Rockfall)):
+        return action.cell
+    return None
+
+
+def _apply(board: Board, event: CardPlayed) -> None:
+    """Replay one move on a copy of the maze (only path cards and rockfalls change it)."""
+    action = event.action
+    if isinstance(action, PlacePath) and isinstance(event.card, PathCard):
+        board.place(action.cell, event.card, action.turned)
+    elif isinstance(action, Rockfall) and action.cell in board.tiles:
+        board.remove(action.cell)
