@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots", type=int, default=0, metavar="K", help="start K bot peers as separate processes")
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
     host.add_argument("--bot", metavar="NAME", help="your own seat is this bot (headless)")
+    _bot_delay_option(host, "the --bots peers (default 0.8 when you play here, else 0)")
     _session_options(host)
     _client_options(host)
     host.set_defaults(run=cmd_host)
@@ -102,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("address", metavar="HOST:PORT")
     join.add_argument("--name", default=os.environ.get("USER", "player"))
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
+    _bot_delay_option(join, "the --bot seat (default 0)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
     join.add_argument("--edition", default=None, choices=edition_names(),
                       help="sit only at a table of this edition (default: whatever the table plays)")
@@ -120,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default=os.environ.get("USER", "you"))
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
     play.add_argument("--seed", type=int, default=None, help="deal seed for --offline (default: random)")
+    _bot_delay_option(play, f"the bot seats (default {DEFAULT_BOT_DELAY})")
     _session_options(play)
     _client_options(play)
     play.set_defaults(run=cmd_play)
@@ -190,6 +193,31 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="print only the result")
 
 
+#: seconds a bot waits before each move at a table with a person, so the person can follow
+DEFAULT_BOT_DELAY = 0.8
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be 0 to 60 seconds, not {text}")
+    return value
+
+
+def _bot_delay_option(sub: argparse.ArgumentParser, whose: str) -> None:
+    sub.add_argument("--bot-delay", type=_seconds, default=None, metavar="S",
+                     help=f"seconds before each move of {whose}; a round's end pauses them longer")
+
+
+def _check_bots(specs: Sequence[str | None]) -> None:
+    """Load each named bot once now, so a wrong name is refused before any table opens
+    (as ``tournament`` refuses it), not by a bot peer that fails later out of sight."""
+    from .botapi import load_bot
+
+    for spec in dict.fromkeys(spec for spec in specs if spec):
+        load_bot(spec)
+
+
 def _client_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--plain", action="store_true", help="a plain line prompt instead of the full-screen client "
                      "(also used when stdin or stdout is not a terminal)")
@@ -221,18 +249,20 @@ def cmd_host(args: argparse.Namespace) -> int:
     config = GameConfig(args.seats, args.edition, args.variant)
     if args.bots < 0 or args.bots > args.seats - 1:
         raise ValueError(f"--bots must be 0 to {args.seats - 1}")
+    _check_bots([args.bot, args.bots_kind if args.bots else None])
     identity = _identity(args)
     shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
+    delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
     if _wants_client(args):
         from .client.app import run_in_client
 
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, Path(args.log_dir),
-            args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children,
+            args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
         ), hosting=True))
     result = host_table(
         identity, args.name, args.bind, config, shuffle_rounds, args.bot,
-        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name),
+        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name), bot_delay=delay,
     )
     if args.quiet:
         print(result.message)
@@ -250,6 +280,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     from .net.play import EXIT_CODES, join_table
 
+    _check_bots([args.bot])
     if _wants_client(args):
         from .client.app import run_in_client
 
@@ -261,6 +292,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
         _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+        bot_delay=args.bot_delay or 0.0,
     )
     if args.quiet:
         print(result.message)
@@ -272,10 +304,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     config, bots = _play_table(args)
+    _check_bots(bots)
+    delay = args.bot_delay if args.bot_delay is not None else DEFAULT_BOT_DELAY
     if args.offline:
         from .client.local import run_offline
 
-        return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args))
+        return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args), bot_delay=delay)
     from .net.play import EXIT_CODES, host_table
     from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
@@ -285,13 +319,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
-                            args.code, args.wait, _say(args, args.name), started=lambda: False)
+                            args.code, args.wait, _say(args, args.name), started=lambda: False, bot_delay=delay)
         return EXIT_CODES[result.outcome]
     from .client.app import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir, args.code, args.wait,
-        agent.say, agent=agent, started=agent.start_requested, children=children,
+        agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
     ), hosting=True))
 
 

@@ -405,6 +405,13 @@ def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
     assert seen.get("keep-gold") and seen.get("take-gold"), seen
     received = [e for e in harness.table.state.events if isinstance(e, GoldReceived) and e.player == 0]
     assert len(received) >= 2  # what we kept and what we took
+    # each round's end was shown, until a key: its winners, the roles, our own line
+    assert len(harness.round_ends) == 3, harness.round_ends
+    for number, (screen, result) in enumerate(zip(harness.round_ends, harness.table.state.results, strict=True), 1):
+        assert f"ROUND {number}/3 OVER" in screen and f"round {number}/3 is over" in screen
+        assert f"the {result.winners.value.replace('-', ' ')}".replace("gold diggers", "gold-diggers") in screen or (
+            "nobody won" in screen)
+        assert "│ you " in screen
 
 
 def saboteur2_keys(snap: Snapshot, turn: int) -> str:

@@ -18,7 +18,7 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from prompt_toolkit.application import Application
@@ -50,6 +50,7 @@ from .render import (
     HAND_HEIGHT,
     HELP,
     Fragments,
+    last_move_marks,
     render_hand,
     render_info,
     render_log,
@@ -77,7 +78,8 @@ COLOUR_STYLE = {
     "players.away": "#ff8700 bold", "players.back": "#5fd75f", "players.saboteur": "#ff5f5f", "players.role": "#87afd7",
     "info.role": "#87afd7 bold", "info.role.saboteur": "#ff5f5f bold", "info.maps": "#87d7ff", "info.result": "#ffd75f",
     "log.chat": "#5fd7ff", "log.notice": "#d7af5f", "log.private": "#87d7ff bold", "log.error": "#ff5f5f",
-    "log.more": "#6c6c6c",
+    "log.more": "#6c6c6c", "log.latest": "bold", "maze.last": "underline", "maze.latest": "bg:#3a3a00",
+    "maze.who": "#ffd75f bold", "players.latest": "underline", "players.last": "#8a8a8a",
     "message.ok": "#5fd75f", "message.error": "#ff5f5f bold", "message.hint": "#8a8a8a",
     "overlay": "bg:#1c1c1c #ffffff", "frame.border": "#5f87af",
     # Saboteur 2: doors in their team's colour, ladders, crystals, what lies before a player, roles
@@ -96,7 +98,8 @@ MONO_STYLE = {
     "maze.target": "underline", "maze.preview-ok": "bold", "maze.preview-bad": "underline", "maze.cursor": "reverse",
     "hand.label": "bold", "hand.selected": "underline", "hand.active": "reverse",
     "players.turn": "bold", "players.target": "reverse", "players.broken": "bold", "players.away": "bold underline",
-    "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold",
+    "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold", "log.latest": "bold",
+    "maze.last": "underline", "maze.latest": "bold underline", "maze.who": "bold", "players.latest": "underline",
     "message.ok": "bold", "message.error": "bold reverse",
     # the door letters B and G tell the doors apart; the styles only make the marks stand out
     "maze.ladder": "bold", "maze.door-blue": "bold", "maze.door-green": "bold underline", "maze.crystal": "bold",
@@ -260,7 +263,9 @@ class ClientApp:
                 lines.append("  Type :start to begin before every seat is taken.")
             lines.append("  The lobby speaks in the log on the right.")
             return [("", "\n".join(line.ljust(width) for line in lines))]
-        fragments, origin = render_maze(view.board, view.known_goals, self.focus.marks, width, height, self.ui.origin)
+        last, latest = last_move_marks(self.snap)
+        marks = replace(self.focus.marks, last=last, latest=latest)
+        fragments, origin = render_maze(view.board, view.known_goals, marks, width, height, self.ui.origin)
         self.ui.origin = origin
         return fragments
 

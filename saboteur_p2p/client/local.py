@@ -136,7 +136,9 @@ class LocalTable:
         self.agent.heard(self.state)
 
 
-def run_offline(config: Any, bots: Sequence[str], name: str, seed: int | None, plain: bool = False) -> int:
+def run_offline(
+    config: Any, bots: Sequence[str], name: str, seed: int | None, plain: bool = False, bot_delay: float = 0.4,
+) -> int:
     """Play in-process against bots (trusted dealer, no network); returns the exit status."""
     from .app import run_client  # the application only when there is a terminal to run it in
 
@@ -147,7 +149,7 @@ def run_offline(config: Any, bots: Sequence[str], name: str, seed: int | None, p
         result = LocalTable(config, LineAgent(print), bots=bots, seed=seed, name=name, say=print).run()
         print(result.message)
         return 0 if result.outcome == "finished" else 5
-    run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=0.4).run())
+    run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay).run())
     if run.error is not None:
         raise run.error
     if run.result is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
-from .model import ROLE_SHORT, ROLE_STYLE, Item, LogLine, Snapshot, UIState, gold_total
+from .model import ROLE_SHORT, ROLE_STYLE, Cell, Item, LogLine, Snapshot, UIState, gold_total
 
 Fragments = list[tuple[str, str]]
 
@@ -80,6 +80,15 @@ def render_status(snap: Snapshot, width: int) -> Fragments:
     return [(style, left.ljust(width - len(right))), ("class:status.keys", right[: width])]
 
 
+def last_move_marks(snap: Snapshot) -> tuple[dict[Cell, str], Cell | None]:
+    """The maze marks of each seat's last move this round: its seat number on the cell it
+    changed, and which cell the newest move changed."""
+    moves = sorted(snap.last_moves.values(), key=lambda m: m.order)
+    last = {move.cell: str(move.seat) for move in moves if move.cell is not None}
+    newest = max(snap.last_moves.values(), key=lambda m: m.order, default=None)
+    return last, newest.cell if newest is not None else None
+
+
 def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     """One line per seat: turn, name, cards in hand, gold cards, broken tools, role, connection."""
     view = snap.view
@@ -89,6 +98,7 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             out.append(("", f"  {seat} {name}"[:width] + "\n"))
         return out
     second = view.config.edition == "saboteur2"
+    newest = max((move.order for move in snap.last_moves.values()), default=None)
     for seat in range(view.players):
         marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         broken = "".join(t.value[0].upper() for t in sorted(view.broken[seat], key=lambda t: t.value))
@@ -109,10 +119,17 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         elif seat in snap.back:
             extra.append(("class:players.back", " back"))
         extra_len = sum(len(t) for _, t in extra)
+        # the last move comes after, in what room is left: it never shortens a name
+        last = snap.last_moves.get(seat)
+        if last is not None and last.short:
+            extra.append(("class:players.last", f" {last.short}"))
         you = "*" if seat == snap.seat else ""
-        room = max(3, width - 3 - len(tail) - extra_len - len(str(seat)))
+        longest = max(len(name) for name in snap.names) + 1 if snap.names else width
+        room = max(3, min(longest, width - 3 - len(tail) - extra_len - len(str(seat))))
         name = (snap.name(seat) + you)[:room].ljust(room)
         style = "class:players.turn" if marker == "▶" else ""
+        if last is not None and last.order == newest:
+            style += " class:players.latest"
         if seat == focus.target_player:
             style = "class:players.target"
             marker = "◀" if marker == " " else marker

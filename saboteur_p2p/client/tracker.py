@@ -12,26 +12,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..match import move_words
+from ..match import card_words, move_words
 from ..rules import (
     GOAL_CELLS,
     Board,
+    BreakTool,
     CardPlayed,
     Event,
     GameEnded,
     GoalRevealed,
     GoldReceived,
+    MapPeek,
+    Pass,
     PathCard,
     PiecesWon,
     PlacePath,
     PlayerView,
+    RepairTool,
     Rockfall,
     Role,
     RoundEnded,
     RoundStarted,
     Stolen,
 )
-from .model import WINNERS_TEXT, Cell
+from .model import TOOL_SHORT, WINNERS_TEXT, Cell
 
 #: the base game's kinds of win, as a round's result says them
 BASE_WINNERS = {
@@ -49,6 +53,8 @@ class LastMove:
     cell: Cell | None
     #: counts every move at the table, so the newest one can be told from the others
     order: int
+    #: a few characters for the player list: "┼ 1,0", "✗lamp", "map", "pass"
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,8 @@ class Tracker:
             elif isinstance(event, CardPlayed):
                 self._moves += 1
                 cell = _cell_of(event)
-                self.last_moves[event.player] = LastMove(event.player, move_words(event, names, self.seat), cell, self._moves)
+                words = move_words(event, names, self.seat)
+                self.last_moves[event.player] = LastMove(event.player, words, cell, self._moves, _short_move(event))
                 if board is not None:
                     _apply(board, event)
             elif isinstance(event, GoalRevealed):
@@ -172,6 +179,23 @@ class Tracker:
 def _count(number: int, unit: str) -> str:
     """"1 nugget", "3 nuggets"."""
     return f"{number} {unit}" + ("" if number == 1 else "s")
+
+
+def _short_move(event: CardPlayed) -> str:
+    """A move in a few characters, for the player list (the log has it in full)."""
+    action = event.action
+    if isinstance(action, PlacePath):
+        return f"{card_words(event.card).split()[-1]} {action.x},{action.y}"
+    if isinstance(action, Rockfall):
+        return f"fall {action.x},{action.y}"
+    if isinstance(action, (BreakTool, RepairTool)):
+        mark = "✗" if isinstance(action, BreakTool) else "✓"
+        return f"{mark}{TOOL_SHORT[action.tool.value]}"
+    if isinstance(action, MapPeek):
+        return f"map g{action.goal}"
+    if isinstance(action, Pass):
+        return "pass"
+    return action.verb if action.verb != "play-on" else str(action).split()[0]
 
 
 def _cell_of(event: CardPlayed) -> Cell | None:

@@ -19,18 +19,23 @@ from .transport import Transport, local_address_towards
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
 
 
-def _agent(bot: str | None, say: Callable[[str], None], seed: int) -> BotAgent | LineAgent:
-    return BotAgent(bot, seed) if bot else LineAgent(say)
+#: seconds a bot peer waits before each move at a table with a person (``--bot-delay``)
+DEFAULT_BOT_DELAY = 0.8
+
+
+def _agent(bot: str | None, say: Callable[[str], None], seed: int, bot_delay: float = 0.0) -> BotAgent | LineAgent:
+    return BotAgent(bot, seed, delay=bot_delay) if bot else LineAgent(say)
 
 
 def spawn_bot_peers(
     address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
-    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None,
+    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers as separate processes that join like anyone else.
 
     ``kind`` names the bot of every peer, or gives each peer its own (cycled if short);
-    with ``edition`` given, a peer sits only at a table of that edition.
+    with ``edition`` given, a peer sits only at a table of that edition; ``bot_delay``
+    paces their moves for the people at the table.
     """
     kinds = [kind] if isinstance(kind, str) else list(kind)
     peers = []
@@ -46,6 +51,8 @@ def spawn_bot_peers(
             command += ["--code", code]
         if edition:
             command += ["--edition", edition]
+        if bot_delay:
+            command += ["--bot-delay", str(bot_delay)]
         (log_dir / name).mkdir(parents=True, exist_ok=True)
         with open(log_dir / name / "output.txt", "ab") as output:
             peers.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT))
@@ -56,18 +63,19 @@ def host_table(
     identity: Identity, name: str, bind: str, config: GameConfig, shuffle_rounds: int, bot: str | None,
     bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
-    children: list[subprocess.Popen[bytes]] | None = None,
+    children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0,
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
 
     ``started`` says when to start before every seat is taken (else typing ``start`` on
     stdin does); the bot peers started are also added to ``children`` when it is given.
+    ``bot_delay`` paces the bot peers (and a bot in our own seat).
     """
     transport = Transport(bind)
     children = children if children is not None else []
     start_now = threading.Event()
     if agent is None:
-        agent = _agent(bot, say, 0)
+        agent = _agent(bot, say, 0, bot_delay)
     if not bot:
         say("type 'start' to begin before every seat is taken")
         if started is None and isinstance(agent, LineAgent):
@@ -81,6 +89,7 @@ def host_table(
         reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
         children.extend(spawn_bot_peers(
             f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, shuffle_rounds, config.edition,
+            bot_delay,
         ))
 
     try:
@@ -107,9 +116,10 @@ def _wait_for_start(flag: threading.Event) -> None:
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
-    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None,
+    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
 ) -> SessionResult:
-    """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play."""
+    """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
+    ``bot_delay`` paces a bot in our seat."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     transport = Transport(bind or f"{local_address_towards(host)}:0")
     try:
@@ -122,7 +132,7 @@ def join_table(
         )
         seat = table.seat_of(identity.public.sign_key)
         say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
-        return Session(table, identity, transport, agent or _agent(bot, say, seat or 0), log_dir, say, wait).run()
+        return Session(table, identity, transport, agent or _agent(bot, say, seat or 0, bot_delay), log_dir, say, wait).run()
     finally:
         transport.close()
 
