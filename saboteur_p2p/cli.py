@@ -243,7 +243,7 @@ def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
 def cmd_host(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .net.play import EXIT_CODES, host_table
+    from .net.play import host_table
     from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
     config = GameConfig(args.seats, args.edition, args.variant)
@@ -260,13 +260,15 @@ def cmd_host(args: argparse.Namespace) -> int:
             identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, Path(args.log_dir),
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
         ), hosting=True))
+    say = _say(args, args.name)
+    agent = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, shuffle_rounds, args.bot,
-        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name), bot_delay=delay,
+        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, say, agent=agent, bot_delay=delay,
     )
     if args.quiet:
         print(result.message)
-    return EXIT_CODES[result.outcome]
+    return _plain_status(result, agent)
 
 
 def _least_shuffle_rounds(args: argparse.Namespace) -> int:
@@ -278,7 +280,7 @@ def _least_shuffle_rounds(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .net.play import EXIT_CODES, join_table
+    from .net.play import join_table
 
     _check_bots([args.bot])
     if _wants_client(args):
@@ -289,14 +291,16 @@ def cmd_join(args: argparse.Namespace) -> int:
             identity, args.name, args.address, args.bind, None, Path(args.log_dir), args.code, args.wait, agent.say,
             agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
         )))
+    say = _say(args, args.name)
+    agent = _plain_agent(args, say)
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
-        _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+        say, agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
         bot_delay=args.bot_delay or 0.0,
     )
     if args.quiet:
         print(result.message)
-    return EXIT_CODES[result.outcome]
+    return _plain_status(result, agent)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -310,7 +314,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         from .client.local import run_offline
 
         return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args), bot_delay=delay)
-    from .net.play import EXIT_CODES, host_table
+    from .net.play import host_table
     from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
     identity = _identity(args)
@@ -318,9 +322,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     log_dir = Path(args.log_dir)
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
+        say = _say(args, args.name)
+        agent = _plain_agent(args, say)
         result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
-                            args.code, args.wait, _say(args, args.name), started=lambda: False, bot_delay=delay)
-        return EXIT_CODES[result.outcome]
+                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay)
+        return _plain_status(result, agent)
     from .client.app import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
@@ -337,15 +343,30 @@ def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
     return config, [names[i % len(names)] for i in range(config.players - 1)]
 
 
-def _client_status(run: ClientRun[Any]) -> int:
-    """The exit status of a client run: the session's, or 5 (quit) if the person left first."""
+def _plain_agent(args: argparse.Namespace, say: Any) -> Any:
+    """The line prompt for a person (None when a bot plays the seat)."""
+    from .client.plain import PlainAgent
+
+    return None if getattr(args, "bot", None) else PlainAgent(say)
+
+
+def _plain_status(result: Any, agent: Any) -> int:
+    """The exit status of a line-prompt seat: 0 when the person chose to leave, else the session's."""
     from .net.play import EXIT_CODES
-    from .net.session import Outcome
+
+    if getattr(agent, "wants_to_quit", False):
+        return 0
+    return EXIT_CODES[result.outcome]
+
+
+def _client_status(run: ClientRun[Any]) -> int:
+    """The exit status of a client run: the session's, or 0 when the person chose to leave."""
+    from .net.play import EXIT_CODES
 
     if run.error is not None:
         raise run.error
-    if run.result is None:
-        return EXIT_CODES[Outcome.QUIT]
+    if run.quit or run.result is None:
+        return 0  # leaving the table is a normal end for the one who leaves
     return EXIT_CODES[run.result.outcome]
 
 

@@ -23,6 +23,7 @@ from saboteur_p2p.client.app import ClientApp, ClientRun, run_client
 from saboteur_p2p.client.local import LocalTable
 from saboteur_p2p.client.model import LogKind, Snapshot
 from saboteur_p2p.client.screens import round_end_open
+from saboteur_p2p.client.words import Words
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     ActionCard,
@@ -206,7 +207,7 @@ def play_out(h: Harness, done: Callable[[], bool]) -> dict[str, int]:
         if phase == "play" and turns % 2:
             h.keys("1x")  # pick the first card, discard it
         elif phase == "play":
-            h.keys(":" + str(snap.decision.legal[0]) + ENTER)  # type: ignore[union-attr]
+            h.keys(":" + Words(snap.view, snap.names).say(snap.decision.legal[0]) + ENTER)  # type: ignore[union-attr,arg-type]
         else:
             h.keys(ENTER)  # keep, take or orient: the highlighted choice
         h.sent(snap)
@@ -260,6 +261,7 @@ def test_placing_a_path_card_with_keys():
         # for it at 80 columns, which depends on the deal the bots make before our move; the
         # check itself is the controller's (asserted above), the placement the table's (below).
         assert placed["move"].startswith("path ")
+        assert h.app.focus.said == f"path {index + 1} at {h.app.ui.cursor[0]},{h.app.ui.cursor[1]}"  # the slot, not the handle
         h.keys(ENTER)
         h.sent(snap)
         h.wait_for(lambda: placed["move"] in h.played_by_me(), "the table to play it", timeout=30.0)
@@ -275,16 +277,19 @@ def test_placing_a_path_card_with_a_typed_command_and_completion():
     def script(h: Harness) -> None:
         snap = h.decision()
         first = next(a for a in snap.decision.legal if isinstance(a, PlacePath))  # type: ignore[union-attr]
-        h.keys(f":path {first.card} at")
-        h.wait_for(lambda: h.app.input_area.text == f"path {first.card} at", "the typed text")
+        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[first.card]) + 1  # type: ignore[union-attr]
+        h.keys(f":path {slot} at")
+        h.wait_for(lambda: h.app.input_area.text == f"path {slot} at", "the typed text")
         h.keys(TAB)  # completes to the first legal placement of that card
-        h.wait_for(lambda: h.app.input_area.text.startswith(f"path {first.card} at ") and
-                   h.app.input_area.text != f"path {first.card} at ", "the completion")
+        h.wait_for(lambda: h.app.input_area.text.startswith(f"path {slot} at ") and
+                   h.app.input_area.text != f"path {slot} at ", "the completion")
         sent["move"] = h.app.input_area.text
         assert "✓ legal" in h.screen().splitlines()[-2]  # inline validation on the message line
+        engine = Words(snap.view, snap.names).read(sent["move"])  # type: ignore[arg-type]
         h.keys(ENTER)
         h.sent(snap)
-        h.wait_for(lambda: sent["move"] in h.played_by_me(), "the table to play it")
+        h.wait_for(lambda: any(played.startswith(engine) for played in h.played_by_me()), "the table to play it")
+        assert h.app.ui.message == f"played: {sent['move']}"
 
     harness.play(script)
     assert sent["move"].startswith("path ")
@@ -296,12 +301,13 @@ def test_an_illegal_move_shows_the_rule_it_breaks():
     def script(h: Harness) -> None:
         snap = h.decision()
         handle = next(a.card for a in snap.decision.legal if isinstance(a, PlacePath))  # type: ignore[union-attr]
-        h.keys(f":path {handle} at 0,0")
+        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[handle]) + 1  # type: ignore[union-attr]
+        h.keys(f":path {slot} at 0,0")
         h.wait_for(lambda: "✗ (0, 0) is the start cell" in h.screen(), "the inline verdict")
         h.keys(ENTER)
         h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
-        assert h.app.ui.message == f"illegal action 'path {handle} at 0,0': (0, 0) is the start cell"
-        assert h.app.input_area.text == f"path {handle} at 0,0"  # kept, to correct it
+        assert h.app.ui.message == "not allowed: (0, 0) is the start cell"
+        assert h.app.input_area.text == f"path {slot} at 0,0"  # kept, to correct it
         assert h.app.ui.sent_for is None and h.played_by_me() == []
         # with keys: the cursor onto a goal card
         h.keys("\x1b")
@@ -445,7 +451,7 @@ def saboteur2_keys(snap: Snapshot, turn: int) -> str:
         return str(index[ladders[0].card] + 1) + ENTER  # the cursor jumps to a legal cell
     if turn % 3 == 0 and len(view.hand) >= 3:
         return "1m2m3mx"  # discard three cards at once
-    return ":" + str(legal[0]) + ENTER
+    return ":" + Words(view, snap.names).say(legal[0]) + ENTER
 
 
 def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():

@@ -144,16 +144,16 @@ def run_offline(
 
     seed = seed if seed is not None else random.randrange(1 << 30)
     if plain:
-        from ..net.agents import LineAgent
+        from .plain import PlainAgent
 
-        result = LocalTable(config, LineAgent(print), bots=bots, seed=seed, name=name, say=print).run()
+        result = LocalTable(config, PlainAgent(print), bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=print).run()
         print(result.message)
-        return 0 if result.outcome == "finished" else 5
+        return 0  # finished, or the person chose to leave
     run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay).run())
     if run.error is not None:
         raise run.error
     if run.result is None:
         print("you left the table")
-        return 5
+        return 0
     print(run.result.message)
-    return 0 if run.result.outcome == "finished" else 5
+    return 0

@@ -186,10 +186,10 @@ def render_info(snap: Snapshot, width: int) -> Fragments:
             mapped.append(f"g{slot} {'TREASURE' if card.kind is PathKind.TREASURE else 'stone'}")
     lines.append(("class:info.maps", " maps: " + (", ".join(mapped) if mapped else "-")))
     if second:
-        lines.append(("class:info", f" your gold: {view.gold_pieces} pieces"))
+        lines.append(("class:info", f" your gold: {_amount(view.gold_pieces, 'piece')}"))
         lines.append(("class:info", f" crystals in the maze: {view.board.crystals()}"))
     else:
-        lines.append(("class:info", f" your gold: {gold_total(view.gold)} nuggets"))
+        lines.append(("class:info", f" your gold: {_amount(gold_total(view.gold), 'nugget')}"))
     lines.append(("class:info", f" draw pile {view.draw_pile_size}"))
     if view.scores is not None:
         unit = "gold pieces" if second else "nuggets"
@@ -238,7 +238,7 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         used += TILE_STEP
     if not focus.items:
         rows[1].append(("class:hand", " (no cards in hand)"))
-    side = [f" {focus.option}" if focus.option else "", _legality(focus), "", ""]
+    side = [f" {focus.said}" if focus.said else "", _legality(focus), "", ""]
     out: Fragments = []
     for r, row in enumerate(rows):
         length = sum(len(t) for _, t in row)
@@ -248,6 +248,11 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         if r < HAND_HEIGHT - 1:
             out.append(("", "\n"))
     return out
+
+
+def _amount(number: int, unit: str) -> str:
+    """"1 nugget", "2 nuggets"."""
+    return f"{number} {unit}" + ("" if number == 1 else "s")
 
 
 def _legality(focus: Focus) -> str:
@@ -288,7 +293,7 @@ def _take_gold(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     number = focus.options.index(choice) + 1 if choice in focus.options else 0
     lines = [
         f" Take gold worth {view.take_amount} from the pile ({len(view.gold_pile)} cards: {pile})",
-        f" choice {number}/{len(focus.options)}: {choice}  (= {worth} nuggets)",
+        f" choice {number}/{len(focus.options)}: {focus.said or choice}  (= {_amount(worth, 'nugget')})",
         " ↑↓ other choices · Enter take",
         "",
     ]
@@ -304,12 +309,12 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     assert view is not None
     choice = focus.option or "steal none"
     target = choice.split("@")[1] if "@" in choice else None
-    whom = f"{snap.name(int(target))} (seat {target})" if target is not None else "nobody"
+    whom = snap.name(int(target)) if target is not None else "nobody"
     having = [snap.name(s) for s in range(view.players) if s != view.seat and view.has_gold and view.has_gold[s]]
     index = focus.options.index(choice) + 1 if choice in focus.options else 0
     lines = [
         f" Your Theft: steal 1 gold piece from a player who has some ({', '.join(having) or 'nobody has'})",
-        f" choice {index}/{len(focus.options)}: {choice}  (from {whom})",
+        f" choice {index}/{len(focus.options)}: {focus.said or choice}" + (f"  (from {whom})" if target else ""),
         " ↑↓ other choices · Enter steal",
         " " + snap.last_round,
     ]
