@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .botapi import BotLoadError
@@ -86,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     ident.set_defaults(run=cmd_id)
 
     host = commands.add_parser("host", help="open a table on the network and play at it")
-    host.add_argument("--bind", default="0.0.0.0:7777", help="ADDR:PORT to listen on (default 0.0.0.0:7777)")
+    host.add_argument("--bind", default="0.0.0.0:7777",
+                      help="ADDR:PORT to listen on: an address of this machine, or 0.0.0.0 for all (default 0.0.0.0:7777)")
     host.add_argument("--name", default="host")
     host.add_argument("--seats", type=int, default=5, help=f"players at the table: {players_help()} (default 5)")
     host.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
@@ -105,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
     _bot_delay_option(join, "the --bot seat (default 0)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
+    join.add_argument("--connect-timeout", type=_seconds, default=10.0, metavar="S",
+                      help="give up when no table answers at HOST:PORT within S seconds (default 10)")
     join.add_argument("--edition", default=None, choices=edition_names(),
                       help="sit only at a table of this edition (default: whatever the table plays)")
     _session_options(join)
@@ -183,7 +187,8 @@ def cmd_game(args: argparse.Namespace) -> int:
 
 def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--identity", metavar="PATH", help="identity file (default: in the user's config directory)")
-    sub.add_argument("--log-dir", default="saboteur-logs", help="where the signed game log is kept (default ./saboteur-logs)")
+    sub.add_argument("--log-dir", default=None,
+                     help="where the signed game log is kept (default: logs in this user's data directory, as printed)")
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
     sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
     sub.add_argument(
@@ -207,6 +212,51 @@ def _seconds(text: str) -> float:
 def _bot_delay_option(sub: argparse.ArgumentParser, whose: str) -> None:
     sub.add_argument("--bot-delay", type=_seconds, default=None, metavar="S",
                      help=f"seconds before each move of {whose}; a round's end pauses them longer")
+
+
+def _check_bind(text: str | None) -> None:
+    """Refuse an ADDR:PORT this machine cannot listen at, in one line (main prints a
+    ValueError as such), before any table or screen opens."""
+    if text is None:
+        return
+    from .net.transport import interface_addresses, is_loopback, is_wildcard, numeric_host
+
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--bind {text!r} is not ADDR:PORT (e.g. 0.0.0.0:7777, port 0 to 65535)")
+    address = numeric_host(host) if host not in ("*", "localhost") else host
+    if address is None:
+        raise ValueError(f"--bind: {host!r} is not an IPv4 address (e.g. 0.0.0.0 or 192.168.1.20)")
+    if address not in ("*", "localhost") and not is_wildcard(address) and not is_loopback(address):
+        mine = interface_addresses()
+        if address not in mine:
+            known = ", ".join(["0.0.0.0 (all)", "127.0.0.1", *mine])
+            raise ValueError(f"--bind: {host} is not an address of this machine; its addresses: {known}")
+    if int(port):
+        _check_port_free("0.0.0.0" if address in ("*", "localhost") else address, int(port))
+
+
+def _check_port_free(address: str, port: int) -> None:
+    """Refuse a port another program listens on now (the full-screen client would only
+    show the failure after it opened)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as ZeroMQ binds: a closing socket does not count
+        try:
+            probe.bind((address, port))
+        except OSError as exc:
+            raise ValueError(f"cannot listen at {address}:{port}: {exc.strerror} (another table or program uses it?)") from None
+
+
+def _log_dir(args: argparse.Namespace) -> Path:
+    """Where this seat keeps its signed game logs: --log-dir, else the platform's user data
+    directory (platformdirs: ~/.local/share/saboteur-p2p/logs on Linux), never the current one."""
+    if args.log_dir:
+        return Path(args.log_dir)
+    from platformdirs import user_data_path
+
+    return user_data_path("saboteur-p2p", appauthor=False) / "logs"
 
 
 def _check_bots(specs: Sequence[str | None]) -> None:
@@ -241,8 +291,6 @@ def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .net.play import host_table
     from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
@@ -250,6 +298,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots < 0 or args.bots > args.seats - 1:
         raise ValueError(f"--bots must be 0 to {args.seats - 1}")
     _check_bots([args.bot, args.bots_kind if args.bots else None])
+    _check_bind(args.bind)
     identity = _identity(args)
     shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
@@ -257,14 +306,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         from .client.app import run_in_client
 
         return _client_status(run_in_client(lambda agent, children: host_table(
-            identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, Path(args.log_dir),
+            identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, _log_dir(args),
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
         ), hosting=True))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, shuffle_rounds, args.bot,
-        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, say, agent=agent, bot_delay=delay,
+        args.bots, args.bots_kind, _log_dir(args), args.code, args.wait, say, agent=agent, bot_delay=delay,
     )
     if args.quiet:
         print(result.message)
@@ -278,25 +327,25 @@ def _least_shuffle_rounds(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .net.play import join_table
 
     _check_bots([args.bot])
+    _check_bind(args.bind)
     if _wants_client(args):
         from .client.app import run_in_client
 
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
-            identity, args.name, args.address, args.bind, None, Path(args.log_dir), args.code, args.wait, agent.say,
+            identity, args.name, args.address, args.bind, None, _log_dir(args), args.code, args.wait, agent.say,
             agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+            connect_timeout=args.connect_timeout,
         )))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
     result = join_table(
-        _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
+        _identity(args), args.name, args.address, args.bind, args.bot, _log_dir(args), args.code, args.wait,
         say, agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
-        bot_delay=args.bot_delay or 0.0,
+        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout,
     )
     if args.quiet:
         print(result.message)
@@ -305,8 +354,6 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A table of bots on this machine: loopback bot peers (or in-process with --offline)."""
-    from pathlib import Path
-
     config, bots = _play_table(args)
     _check_bots(bots)
     delay = args.bot_delay if args.bot_delay is not None else DEFAULT_BOT_DELAY
@@ -319,7 +366,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     identity = _identity(args)
     shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
-    log_dir = Path(args.log_dir)
+    log_dir = _log_dir(args)
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         say = _say(args, args.name)

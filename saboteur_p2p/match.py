@@ -200,7 +200,7 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
     elif isinstance(action, KeepGold):
         what = "keeps a gold card"
     elif isinstance(action, TakeGold):
-        what = f"takes {len(action.golds)} gold card(s)" if action.golds else "takes no gold"
+        what = f"takes {_amount(len(action.golds), 'gold card')}" if action.golds else "takes no gold"
     elif isinstance(action, OrientStone):
         what = f"turns the stone at goal {action.goal}" + (" over" if action.turned else " upright")
     elif isinstance(action, Steal):
@@ -257,4 +257,4 @@ def narrate(events: Sequence[Event], names: Sequence[str], viewer: int | None = 
         elif isinstance(event, GameEnded):
             scores = ", ".join(f"{who[i]} {s}" for i, s in enumerate(event.scores))
             winners = ", ".join(who[w] for w in event.winners)
-            yield f"== game over. {unit}s: {scores}. winner(s): {winners}"
+            yield f"== game over. {unit}s: {scores}. {'winner' if len(event.winners) == 1 else 'winners'}: {winners}"

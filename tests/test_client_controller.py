@@ -314,7 +314,7 @@ def can_play_on(kind: ActionKind) -> Callable[[State], bool]:
     return lambda s: s.phase.value == "play" and any(isinstance(a, PlayOn) and a.kind is kind for a in s.legal_actions())
 
 
-@pytest.mark.parametrize("kind", [ActionKind.TRAPPED, ActionKind.INSPECTION, ActionKind.SWAP_HAND])
+@pytest.mark.parametrize("kind", [ActionKind.TRAPPED, ActionKind.INSPECTION, ActionKind.SWAP_HAND, ActionKind.SWAP_HATS])
 def test_saboteur2_cards_aimed_at_others_start_on_another_player(kind: ActionKind):
     state = find2(can_play_on(kind))
     agent, node, ctl = seated(state)

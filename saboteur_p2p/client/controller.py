@@ -31,7 +31,7 @@ from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, strip_items
 from .words import Words
 
 #: Saboteur 2 cards played on somebody else first (the choice starts on another player)
-AIMED_AT_OTHERS = (ActionKind.BREAK, ActionKind.TRAPPED, ActionKind.SWAP_HAND, ActionKind.INSPECTION)
+AIMED_AT_OTHERS = (ActionKind.BREAK, ActionKind.TRAPPED, ActionKind.SWAP_HAND, ActionKind.INSPECTION, ActionKind.SWAP_HATS)
 #: what each Saboteur 2 card played on a player does, for the hint line
 PLAY_ON_HINT = {
     ActionKind.THEFT: "in front of you: steal a gold piece after the round",

@@ -87,7 +87,8 @@ def plain_view(view: PlayerView, names: list[str]) -> list[str]:
     lines = [f"your move ({view.phase}); you are a {role}; hand: {hand or 'empty'}; your broken tools: {broken}"]
     if view.config.edition == "saboteur2":
         mine = [word for word, lying in (("trapped", view.trapped[seat]), ("theft", view.thefts[seat])) if lying]
-        lines.append(f"your gold: {view.gold_pieces} piece(s); in front of you: {', '.join(mine) or 'nothing'}")
+        pieces = f"{view.gold_pieces} piece" + ("" if view.gold_pieces == 1 else "s")
+        lines.append(f"your gold: {pieces}; in front of you: {', '.join(mine) or 'nothing'}")
     if view.offered:
         lines.append("keep one of the gold cards passed to you: "
                      + ", ".join(f"{i} ({c.nuggets})" for i, (_, c) in enumerate(view.offered, 1)))

@@ -14,7 +14,7 @@ from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .lobby import host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
-from .transport import Transport, local_address_towards
+from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
 
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
 
@@ -72,6 +72,7 @@ def host_table(
     ``bot_delay`` paces the bot peers (and a bot in our own seat).
     """
     transport = Transport(bind)
+    say(f"the signed game log is kept in {log_dir}")
     children = children if children is not None else []
     start_now = threading.Event()
     if agent is None:
@@ -93,7 +94,10 @@ def host_table(
         ))
 
     try:
-        table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn)
+        table = host_lobby(
+            identity, name, transport, config, shuffle_rounds, code, _lobby_say(say, transport.endpoint),
+            started or start_now.is_set, spawn,
+        )
         result = Session(table, identity, transport, agent, log_dir, say, wait).run()
     finally:
         transport.close()
@@ -104,6 +108,16 @@ def host_table(
             child.kill()
             child.wait()
     return result
+
+
+def _lobby_say(say: Callable[[str], None], endpoint: str) -> Callable[[str], None]:
+    """The lobby opens by naming the bound endpoint; a wildcard (tcp://0.0.0.0:7777) is no
+    address to give anyone, so it says the port, and its next line lists this machine's
+    addresses to join at."""
+    if not is_wildcard(endpoint_host(endpoint)):
+        return say
+    port = endpoint.rsplit(":", 1)[1]
+    return lambda text: say(text.replace(f"table open at {endpoint}", f"table open on port {port}"))
 
 
 def _wait_for_start(flag: threading.Event) -> None:
@@ -117,11 +131,14 @@ def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
     min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
+    connect_timeout: float | None = None,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
-    ``bot_delay`` paces a bot in our seat."""
+    ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
+    taken to be absent."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     transport = Transport(bind or f"{local_address_towards(host)}:0")
+    say(f"the signed game log is kept in {log_dir}")
     try:
         table = join_lobby(
             identity, name, transport, address, code, say,
@@ -129,6 +146,7 @@ def join_table(
             min_shuffle_rounds=min_shuffle_rounds,
             edition=edition,
             resumable=logged_games(log_dir),
+            connect_timeout=connect_timeout,
         )
         seat = table.seat_of(identity.public.sign_key)
         say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
