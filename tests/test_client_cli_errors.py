@@ -80,3 +80,19 @@ def test_the_host_gives_its_addresses_and_log_folder_and_refuses_a_second_seat_f
     finally:
         host.kill()
         host.wait()
+
+
+def test_the_client_shows_a_refusal_and_its_hint_whole_at_80x24():
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.app import ClientApp
+    from saboteur_p2p.net.lobby import IDENTITY_HINT, SEATED_IDENTITY
+
+    agent = ClientAgent()
+    agent.session_ended(f"the session failed: the table refused us: {SEATED_IDENTITY}{IDENTITY_HINT}")
+    with create_pipe_input() as pipe:
+        screen = ClientApp(agent, input=pipe, output=DummyOutput()).render_text(80, 24)
+    maze = " ".join(line.split("│")[0].strip() for line in screen.splitlines())
+    assert "this identity already has a seat" in maze and "saboteur-p2p join ... --identity FILE" in " ".join(maze.split())

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import textwrap
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -255,7 +256,9 @@ class ClientApp:
             return fragments
         view = self.snap.view
         if view is None and self.snap.ended is not None:
-            lines = ["", *("  " + line for line in self.snap.ended.splitlines()), "", "  q leaves"]
+            # wrapped, so a long refusal (and its hint) shows whole
+            ended = [part for line in self.snap.ended.splitlines() for part in textwrap.wrap(line, max(10, width - 4))]
+            lines = ["", *("  " + line for line in ended), "", "  q leaves"]
             return [("", "\n".join(line.ljust(width) for line in lines))]
         if view is None:
             lines = ["", "  Waiting for the table...", ""]
