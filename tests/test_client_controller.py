@@ -300,6 +300,27 @@ def test_away_and_back_come_from_the_sessions_lines(line: str, away: set[int], b
     assert snap.away == away and snap.back == back
     last = agent.log_lines()[-1]
     assert last.kind is LogKind.NOTICE and last.text == line
+    assert sum(line.presence for line in agent.log_lines()) == 1  # the second notice replaced the first
+
+
+def test_many_away_and_back_notices_are_one_log_line_and_the_newest_move_is_marked():
+    state = find(lambda s: s.phase.value == "play" and s.round == 1 and len(s.events) > 6)
+    agent, _node, _ctl = seated(state)
+    agent.chat(1, "p1", "hello")
+    before = len(agent.log_lines())
+    for _ in range(20):
+        for seat in (1, 2, 3):
+            agent.say(f"p{seat} is away (no word for 3 s); the table waits up to 120 s")
+        agent.say("p1 is back")
+    lines = agent.log_lines()
+    assert len(lines) == before + 1 and lines[-1].text == "p1 is back · away now: p2, p3"
+    from saboteur_p2p.client.render import render_log
+
+    shown = [text.strip() for _, text in render_log(lines, 0, 40, 6)]
+    assert shown[0] == "<p1> hello" or "<p1> hello" in shown  # the chat stays in sight
+    marked = [text for style, text in render_log(lines, 0, 60, 40) if style == "class:log.latest"]
+    last_move = next(line.text for line in reversed(lines) if line.move)
+    assert marked and marked[0].startswith("▸" + last_move[:20])
 
 
 # -- Saboteur 2 ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..match import narrate
+from ..match import move_words, narrate
 from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, RoundEnded, State, Stolen
 from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot
 from .tracker import Tracker
@@ -76,7 +76,8 @@ class ClientAgent:
         self._commits += 1
         events = state.events[self._heard_events:]
         self._heard_events = len(state.events)
-        lines = [LogLine(LogKind.EVENT, line) for line in narrate(events, self.names, self.seat)]
+        moves = {move_words(e, self.names, self.seat) for e in events if isinstance(e, CardPlayed)}
+        lines = [LogLine(LogKind.EVENT, line, move=line in moves) for line in narrate(events, self.names, self.seat)]
         last_round = None
         played = set()
         for event in events:
@@ -148,13 +149,16 @@ class ClientAgent:
     def say(self, text: str) -> None:
         """A line from the session or the lobby (its ``say``): log it, note who is away or back."""
         for line in text.splitlines() or [""]:
+            presence = False
+            for seat, name in enumerate(self.names):
+                if line.startswith((f"{name} is away", f"{name} is back")):
+                    self.set_connection(seat, away=line.startswith(f"{name} is away"))
+                    presence = True
+            if presence:
+                self._presence(line)  # one line that says who is away now, not a line per change
+                continue
             kind = LogKind.ERROR if line.startswith("that move is not allowed") else LogKind.NOTICE
             self._add(LogLine(kind, line))
-            for seat, name in enumerate(self.names):
-                if line.startswith(f"{name} is away"):
-                    self.set_connection(seat, away=True)
-                elif line.startswith(f"{name} is back"):
-                    self.set_connection(seat, away=False)
 
     def set_connection(self, seat: int, away: bool) -> None:
         """Mark a seat away (no word from it) or back."""
@@ -247,6 +251,22 @@ class ClientAgent:
                 self._told_roles[seat] = role
                 lines.append(LogLine(LogKind.PRIVATE, f"your inspection: {self._who(seat)} is a {role.value}"))
         return lines
+
+    def _presence(self, latest: str) -> None:
+        """Tell who is away in one log line: the newest notice, and who else is away now.
+        It replaces the last line if that is such a line already (set-up brings many
+        changes in a row), else it is a new one."""
+        snap = self.snapshot()
+        others = [snap.name(s) for s in sorted(snap.away) if not latest.startswith(f"{snap.name(s)} is ")]
+        text = latest + (f" · away now: {', '.join(others)}" if others else "")
+        line = LogLine(LogKind.NOTICE, text, presence=True)
+        with self._lock:
+            if self._log and self._log[-1].presence:
+                self._log[-1] = line
+            else:
+                self._log.append(line)
+                del self._log[:-LOG_LIMIT]
+        self._changed()
 
     def _add(self, line: LogLine) -> None:
         with self._lock:

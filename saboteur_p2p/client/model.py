@@ -71,6 +71,10 @@ class LogKind(enum.Enum):
 class LogLine:
     kind: LogKind
     text: str
+    #: a player's move (the newest one is marked in the log)
+    move: bool = False
+    #: the one line that tells who is away and who is back (updated in place, not repeated)
+    presence: bool = False
 
 
 @dataclass(frozen=True)

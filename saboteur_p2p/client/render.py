@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
-from .model import ROLE_SHORT, ROLE_STYLE, Cell, Item, LogLine, Snapshot, UIState, gold_total
+from .model import ROLE_SHORT, ROLE_STYLE, Cell, Item, LogKind, LogLine, Snapshot, UIState, gold_total
 
 Fragments = list[tuple[str, str]]
 
@@ -326,16 +326,28 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
 
 
 def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int) -> Fragments:
-    """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end."""
-    wrapped: list[tuple[str, str]] = []
-    for line in lines:
+    """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end.
+
+    The newest move is marked (▸).  At the bottom of the log, the last chat line stays
+    pinned on top when newer lines have pushed it out of sight.
+    """
+    newest = max((i for i, line in enumerate(lines) if line.move), default=None)
+    wrapped: list[tuple[str, str, int]] = []
+    for index, line in enumerate(lines):
         style = f"class:log.{line.kind.value}"
-        for part in textwrap.wrap(line.text, max(8, width), subsequent_indent="  ") or [""]:
-            wrapped.append((style, part))
+        text = line.text
+        if index == newest:
+            style, text = "class:log.latest", "▸" + text
+        for part in textwrap.wrap(text, max(8, width), subsequent_indent="  ") or [""]:
+            wrapped.append((style, part, index))
     scroll = max(0, min(scroll, len(wrapped) - height))
     end = len(wrapped) - scroll
     shown = wrapped[max(0, end - height):end]
-    out: Fragments = [(style, text.ljust(width) + "\n") for style, text in shown]
+    chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
+    if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
+        pinned = [("class:log.chat", part, chat) for part in textwrap.wrap(lines[chat].text, max(8, width))][:1]
+        shown = pinned + shown[len(pinned):]
+    out: Fragments = [(style, text.ljust(width) + "\n") for style, text, _ in shown]
     if scroll:
         out.append(("class:log.more", f"  ↓ {scroll} more (PgDn)".ljust(width)))
     return out
