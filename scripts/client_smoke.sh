@@ -52,7 +52,7 @@ wait_for "──H──"                          # the start ladder
 screen
 
 keys "?"
-wait_for "Any key closes this help."
+wait_for "any other key closes"
 keys z
 
 keys 1                                    # pick the first card ...

@@ -370,7 +370,7 @@ def test_help_and_leaving_the_table_ask_first():
         h.decision()
         h.keys("?")
         h.wait_for(lambda: h.app.ui.help_open, "the help")
-        assert "Any key closes this help." in h.screen()
+        assert "any other key closes" in h.screen()
         h.keys("z")
         h.wait_for(lambda: not h.app.ui.help_open, "the help to close")
         h.keys("q")
@@ -385,6 +385,40 @@ def test_help_and_leaving_the_table_ask_first():
     assert harness.agent.wants_to_quit
     harness.wait_for(lambda: harness.table.result is not None, "the table to stop")
     assert harness.table.result is not None and harness.table.result.outcome == "quit"
+
+
+def test_the_help_shows_this_editions_commands_and_a_legend_and_R_shows_the_rules():
+    harness = Harness(seed=2)
+    pages: dict[str, str] = {}
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys("?")
+        h.wait_for(lambda: "help · lines 1-" in h.screen(), "the help")
+        pages["help"] = h.screen()
+        h.keys("\x1b[F")  # End: the legend at the bottom
+        h.wait_for(lambda: "✗CLP" in h.screen(), "the legend")
+        pages["legend"] = h.screen()
+        h.keys("z")
+        h.wait_for(lambda: not h.app.ui.help_open, "the help to close")
+        h.keys("R")
+        h.wait_for(lambda: "the rules (docs/rules.md)" in h.screen(), "the rules")
+        pages["rules"] = h.screen()
+        for _ in range(60):
+            h.keys("\x1b[6~")  # PgDn
+        h.wait_for(lambda: "## 9. Decisions" in h.screen() or "| 21 |" in h.screen(), "the decisions at the end")
+        h.keys("q")  # any other key closes the page (it does not leave the table)
+        h.wait_for(lambda: not h.app.ui.rules_open, "the rules to close")
+        assert not h.app.ui.confirm_quit
+
+    harness.play(script)
+    help_page, legend, rules = pages["help"], pages["legend"], pages["rules"]
+    assert "path 2 at 3,-1 turned" in help_page and "trapped @bob" not in help_page  # base game commands only
+    assert all(len(line) <= 80 for line in help_page.splitlines()) and len(help_page.splitlines()) == 24
+    for symbol in ("6c cards in hand", "g0 gold cards", "✗CLP", "·   · dots", "˙   ˙ dots", "turned 180°"):
+        assert symbol in legend, symbol
+    assert "Saboteur 2" not in legend
+    assert "# The rules of Saboteur as saboteur-p2p plays them" in rules
 
 
 def test_a_whole_game_against_bots_to_the_end_with_scripted_input():

@@ -120,3 +120,15 @@ def test_the_plain_prompt_speaks_in_slots_and_names_and_quit_leaves_with_status_
 def test_the_end_of_the_input_leaves_the_plain_prompt():
     done = plain()  # Ctrl-D at once
     assert done.returncode == 0 and "leaving the table" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_the_saboteur2_help_adds_its_commands_and_symbols_and_the_rules_cover_both_editions():
+    from saboteur_p2p.client.guide import help_text, rules_text
+
+    second = help_text("saboteur2")
+    assert "trapped @bob" in second and "╫ ladder" in second and "$3 your gold pieces" in second
+    assert "trapped @bob" not in help_text("base")
+    rules = rules_text()
+    for heading in ("## 7. Named variants", "## 8. Saboteur 2 (edition saboteur2)", "## 9. Decisions"):
+        assert heading in rules
+    assert "**" not in rules and "`" not in rules

@@ -45,11 +45,11 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from .agent import ClientAgent
 from .controller import Controller, Focus
+from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import UIState
 from .render import (
     HAND_HEIGHT,
-    HELP,
     Fragments,
     last_move_marks,
     render_hand,
@@ -207,11 +207,12 @@ class ClientApp:
             Window(SizedControl(self._message), height=1),
             self.input_area,
         ])
-        help_open = Condition(lambda: self.ui.help_open)
+        page = Condition(lambda: self.ui.help_open or self.ui.rules_open)
         confirm = Condition(lambda: self.ui.confirm_quit)
         ranking = Condition(lambda: self._game_over() and not self.ui.ranking_hidden and self._round_end() is None)
         return FloatContainer(body, floats=[
-            Float(ConditionalContainer(self._overlay(lambda: HELP, "help"), help_open)),
+            Float(ConditionalContainer(Window(SizedControl(self._page), style="class:overlay"), page),
+                  top=0, bottom=0, left=0, right=0),
             Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
             Float(ConditionalContainer(self._overlay(lambda: render_ranking(self.snap), "the end"), ranking)),
             Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1)),
@@ -288,7 +289,7 @@ class ClientApp:
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
         ui, ctl = self.ui, self.controller
-        overlay = Condition(lambda: ui.help_open or ui.confirm_quit or self._round_end() is not None)
+        overlay = Condition(lambda: ui.help_open or ui.rules_open or ui.confirm_quit or self._round_end() is not None)
         board = has_focus(self.maze_window) & ~overlay
         typing = has_focus(self.input_area) & ~overlay
 
@@ -317,18 +318,23 @@ class ClientApp:
         on(":")(lambda: self._type(""))
         on("/")(lambda: self._type(""))
         on("c")(lambda: self._type("say "))
-        on("?")(lambda: setattr(ui, "help_open", True))
+        on("?")(lambda: self._open_page(help=True))
+        on("R")(lambda: self._open_page(help=False))
         on("q")(self.request_quit)
         on("c-c", filter=~overlay)(self.request_quit)
         on("pageup", filter=~overlay)(lambda: self._scroll(5))
         on("pagedown", filter=~overlay)(lambda: self._scroll(-5))
         on("escape", filter=typing)(self._leave_input)
 
-        @kb.add("<any>", filter=Condition(lambda: ui.help_open))
-        def _(event: KeyPressEvent) -> None:
-            ui.help_open = False
+        reading = Condition(lambda: ui.help_open or ui.rules_open)
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10), ("home", -10**6), ("end", 10**6)):
+            kb.add(key, filter=reading)(functools.partial(self._scroll_page, step))
 
-        @kb.add("<any>", filter=Condition(lambda: self._round_end() is not None and not ui.help_open and not ui.confirm_quit))
+        @kb.add("<any>", filter=reading)
+        def _(event: KeyPressEvent) -> None:
+            ui.help_open = ui.rules_open = False
+
+        @kb.add("<any>", filter=Condition(lambda: self._round_end() is not None and not reading() and not ui.confirm_quit))
         def _(event: KeyPressEvent) -> None:
             summary = round_end_open(self.snap, ui.round_seen)
             if summary is not None:
@@ -343,6 +349,22 @@ class ClientApp:
                 ui.say("staying at the table")
 
         return kb
+
+    def _open_page(self, help: bool) -> None:
+        self.ui.help_open, self.ui.rules_open, self.ui.rules_scroll = help, not help, 0
+
+    def _scroll_page(self, step: int, event: KeyPressEvent) -> None:
+        self.ui.rules_scroll = max(0, self.ui.rules_scroll + step)
+
+    def _page(self, width: int, height: int) -> Fragments:
+        """The help (with the legend) or the rules, full screen, from the scroll position."""
+        if self.ui.rules_open:
+            title, text = "the rules (docs/rules.md)", rules_text()
+        else:
+            view = self.snap.view
+            title, text = "help", help_text(view.config.edition if view is not None else "base")
+        fragments, self.ui.rules_scroll = render_page(title, text, self.ui.rules_scroll, width, height)
+        return fragments
 
     def _escape(self) -> None:
         if self._game_over():

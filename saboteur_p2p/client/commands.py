@@ -58,7 +58,7 @@ class TypedCommands:
             self.ui.help_open = True
             return True
         if word == "rules":
-            self.ui.rules_open = True
+            self.ui.rules_open, self.ui.rules_scroll = True, 0
             return True
         if word in ("quit", "exit", "bye"):
             self.ui.confirm_quit = True

@@ -197,6 +197,7 @@ class UIState:
     ranking_hidden: bool = False
     #: the last round whose end screen the player has closed (a key closes it)
     round_seen: int = 0
+    #: the rules page is open (R); ``rules_scroll`` is the first line shown of it or of the help
     rules_open: bool = False
     rules_scroll: int = 0
     #: the decision a move was sent for (no second move for it)

@@ -20,29 +20,6 @@ TILE_W = 7
 TILE_STEP = TILE_W + 2
 HAND_HEIGHT = 4
 
-HELP = """\
-  1-9 [ ]    pick a card of your hand (or the gold passed to you)
-  arrows     move the cursor on the maze; for cards played on a
-             player or a goal (and gold to take) ↑↓ choose it
-  Tab        jump to the next cell where the card is legal
-  r          turn the path card (or the stone) by 180°
-  Enter      play the card there / at that target
-  x          discard the selected card face down (pass)
-  m          Saboteur 2: mark 1-3 cards; x discards them all, and
-             with two marked Enter clears what lies before you
-  Esc        cancel · c chat · PgUp PgDn scroll the log · q leave
-  : or /     type a command (Tab completes, Esc returns):
-               path 12 at 3,-1 turned   break lantern @2   map 2
-               repair pickaxe @0   rockfall 4,1   pass 7   keep 17
-               take 3,5   orient 1 turned   legal   say <text>   quit
-               trapped @2  free @2  theft @0  hands-off @1  swap-hand @1
-               inspection @3  swap-hats @0  pass 4,7,9  steal @3
-               clear trapped with 3,7   start (host, in the lobby)
-Maze: H start · ╔═0═╗ goal 0 · $ treasure · ○ stone · ■ dead end
-      dots: legal for your card (˙ if turned: r) · ╫ ladder
-      B G blue/green door · ◆ crystal · ──│── bridge · ╱ ╲ two curves
-Players: trap trapped · thief a Theft · $ has gold
-Any key closes this help."""
 
 
 def render_status(snap: Snapshot, width: int) -> Fragments:
