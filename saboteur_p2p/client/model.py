@@ -44,6 +44,15 @@ WINNERS_TEXT = {
 }
 
 
+def fit_name(name: str, width: int) -> str:
+    """A name in ``width`` characters, keeping its end ("heuristic-2" -> "heu…c-2"): seats
+    named alike differ at the end."""
+    if len(name) <= width:
+        return name
+    tail = min(3, width // 2)
+    return name[: width - tail - 1] + "…" + name[-tail:]
+
+
 def path_label(card: PathCard) -> str:
     """A one-word name of a path card: what is special about it, else just "path"."""
     if card.ladder:

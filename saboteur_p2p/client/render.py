@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
-from .model import ROLE_SHORT, ROLE_STYLE, Cell, Item, LogKind, LogLine, Snapshot, UIState, gold_total
+from .model import ROLE_SHORT, ROLE_STYLE, Cell, Item, LogKind, LogLine, Snapshot, UIState, fit_name, gold_total
 
 Fragments = list[tuple[str, str]]
 
@@ -103,7 +103,7 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         you = "*" if seat == snap.seat else ""
         longest = max(len(name) for name in snap.names) + 1 if snap.names else width
         room = max(3, min(longest, width - 3 - len(tail) - extra_len - len(str(seat))))
-        name = (snap.name(seat) + you)[:room].ljust(room)
+        name = fit_name(snap.name(seat) + you, room).ljust(room)
         style = "class:players.turn" if marker == "▶" else ""
         if last is not None and last.order == newest:
             style += " class:players.latest"

@@ -5,7 +5,7 @@ styled fragments or plain text, as ``render`` does for the panels.
 """
 from __future__ import annotations
 
-from .model import ROLE_SHORT, ROLE_STYLE, Snapshot
+from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name
 from .tracker import RoundSummary
 
 Fragments = list[tuple[str, str]]
@@ -47,7 +47,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
             out.append(("", f"   won {won} · total {total}"[:width].ljust(width) + "\n"))
         else:
             short = ROLE_SHORT.get(role.value, role.value)
-            line = f" {name[:name_width]:<{name_width}} {short:<5}{_compact(won):>6}{_compact(total):>6}"
+            line = f" {fit_name(name, name_width):<{name_width}} {short:<5}{_compact(won):>6}{_compact(total):>6}"
             out.append((style, line[:width].ljust(width) + "\n"))
     if not roomy:
         unit = "pieces" if summary.roles and any(r.value not in BASE_ROLES for r in summary.roles) else "nuggets"
