@@ -33,6 +33,8 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         ("class:title", f" round {summary.round}/{summary.rounds} is over"[:width].ljust(width) + "\n"),
         ("class:info.result", f" {summary.winners}"[:width].ljust(width) + "\n"),
     ]
+    if not summary.settled:
+        out.append(("class:hand.note", " gold is being handed out"[:width].ljust(width) + "\n"))
     roomy = width >= 36 and 2 * len(summary.roles) + 4 <= height
     name_width = max(3, width - 19)
     if not roomy:

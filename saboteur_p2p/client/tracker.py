@@ -76,6 +76,8 @@ class RoundSummary:
     #: False for a round that ended before this seat was following (a seat resumed from its
     #: log): its final maze was never seen, so no round-end screen is shown for it
     live: bool = True
+    #: False while the round's gold is still being handed out (the gold columns may grow)
+    settled: bool = False
 
 
 class Tracker:
@@ -94,7 +96,8 @@ class Tracker:
         self._cards = [0] * players
         self._pieces = [0] * players
         self._won_gold = [False] * players
-        self._my_nuggets_before = 0
+        #: how many gold cards this seat received in each round, in order (base game)
+        self._my_cards: dict[int, int] = {}
 
     def take(self, events: Sequence[Event], view: PlayerView, names: Sequence[str]) -> None:
         """The events of one commit and the view after it."""
@@ -104,6 +107,7 @@ class Tracker:
             if isinstance(event, RoundStarted):
                 if self.summaries and self.summaries[-1].round == self._round:
                     self._refresh(view)  # the last gold of the round that ended
+                    self.summaries[-1] = replace(self.summaries[-1], settled=True)
                 self._start_round(event.round, view)
                 board = None
             elif isinstance(event, CardPlayed):
@@ -127,15 +131,18 @@ class Tracker:
                 self._refresh(view)
             elif isinstance(event, GoldReceived):
                 self._cards[event.player] += event.cards
+                if event.player == self.seat:
+                    self._my_cards[self._round] = self._my_cards.get(self._round, 0) + event.cards
             elif isinstance(event, PiecesWon):
                 self._pieces[event.player] += event.pieces
                 self._won_gold[event.player] = True
             elif isinstance(event, Stolen) and event.victim is not None:
                 self._won_gold[event.thief] = True
             elif isinstance(event, GameEnded) and self.summaries:
-                self.summaries[-1] = replace(self.summaries[-1], scores=event.scores)
+                self.summaries[-1] = replace(self.summaries[-1], scores=event.scores, settled=True)
         if self.summaries and self.summaries[-1].round == self._round:
             self._refresh(view)
+        self._my_nuggets(view)
         if view.round == self._round or self._round == 0:
             self._board, self._goals = view.board, dict(view.known_goals)
             self._round = view.round
@@ -145,8 +152,6 @@ class Tracker:
         self._cards = [0] * self.players
         self._pieces = [0] * self.players
         self._won_gold = [False] * self.players
-        # the view is the commit's last: a round that ended in it has paid out already
-        self._my_nuggets_before = sum(card.nuggets for _, card in view.gold)
         self.last_moves = {}
 
     def _refresh(self, view: PlayerView) -> None:
@@ -165,7 +170,7 @@ class Tracker:
                     totals.append("has gold" if view.has_gold and view.has_gold[seat] else "-")
             elif seat == self.seat:
                 mine = sum(card.nuggets for _, card in view.gold)
-                won.append(_count(mine - self._my_nuggets_before, "nugget"))
+                won.append(self._mine_in(last.round, view))
                 totals.append(_count(mine, "nugget"))
             else:
                 won.append(_count(self._cards[seat], "gold card") if self._cards[seat] else "-")
@@ -174,6 +179,28 @@ class Tracker:
             unit = view.config.edition_rules.gold_unit
             totals = [_count(score, unit) for score in last.scores]
         self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals))
+
+
+    def _mine_in(self, number: int, view: PlayerView) -> str:
+        """What this seat won in round ``number``: nuggets once the faces of its gold cards are
+        all known (they come in the order received; a face may arrive a little later), else cards."""
+        cards = self._my_cards.get(number, 0)
+        if not cards:
+            return "0 nuggets"
+        if len(view.gold) < sum(self._my_cards.values()):
+            return _count(cards, "gold card")
+        start = sum(n for r, n in self._my_cards.items() if r < number)
+        return _count(sum(card.nuggets for _, card in view.gold[start:start + cards]), "nugget")
+
+    def _my_nuggets(self, view: PlayerView) -> None:
+        """Put this seat's own winnings into every round's summary, as the faces come in."""
+        if view.config.edition == "saboteur2":
+            return
+        for index, summary in enumerate(self.summaries):
+            if self.seat < len(summary.won):
+                won = list(summary.won)
+                won[self.seat] = self._mine_in(summary.round, view)
+                self.summaries[index] = replace(summary, won=tuple(won))
 
 
 def _count(number: int, unit: str) -> str:
