@@ -198,7 +198,9 @@ class ClientApp:
         )
         log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=1, style="class:title")
         log = Window(SizedControl(lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h)))
-        side = HSplit([players, info, log_title, log], width=self._side_width)
+        # the round-end screen takes the whole side panel: the log comes back after it
+        log_shown = Condition(lambda: self._round_end() is None)
+        side = HSplit([players, info, ConditionalContainer(HSplit([log_title, log]), log_shown)], width=self._side_width)
         middle = VSplit([self.maze_window, Window(width=1, char="│", style="class:rule"), side])
         body = HSplit([
             Window(SizedControl(self._status), height=1),
@@ -238,8 +240,7 @@ class ClientApp:
     def _players(self, width: int, height: int) -> Fragments:
         summary = round_end_open(self.snap, self.ui.round_seen)
         if summary is not None:
-            # the whole side panel above the log: most of the screen's height
-            return render_round_end(summary, self.snap, width, max(height - 6, 0))
+            return render_round_end(summary, self.snap, width, height)  # the whole side panel
         return render_players(self.snap, self.focus, width)
 
     def _status(self, width: int, height: int) -> Fragments:

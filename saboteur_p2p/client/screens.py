@@ -52,8 +52,9 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
             line = f" {fit_name(name, name_width):<{name_width}} {short:<5}{_compact(won):>6}{_compact(total):>6}"
             out.append((style, line[:width].ljust(width) + "\n"))
     if not roomy:
-        unit = "pieces" if summary.roles and any(r.value not in BASE_ROLES for r in summary.roles) else "nuggets"
-        out.append(("class:hand.note", f" yours in {unit}; c: gold cards"[:width].ljust(width) + "\n"))
+        second = any(r.value not in BASE_ROLES for r in summary.roles)
+        notes = (" yours: gold pieces", " others: $ has gold") if second else (" yours: nuggets", " others: c gold cards")
+        out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
     out.append(("class:hand.note", f" {keys}"[:width].ljust(width)))
     return out
 
