@@ -131,8 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     _client_options(play)
     play.set_defaults(run=cmd_play)
 
-    replay = commands.add_parser("replay", help="print a game from its log, move by move")
+    replay = commands.add_parser("replay", help="check a game log and step through it move by move (printed with --plain)")
     replay.add_argument("log", metavar="LOGFILE")
+    replay.add_argument("--plain", action="store_true", help="print the game move by move instead of the full-screen viewer "
+                        "(also when stdin or stdout is not a terminal)")
     replay.set_defaults(run=cmd_replay)
 
     verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")
@@ -422,6 +424,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .protocol.verify import replay_file
 
     verdict, observer = replay_file(args.log)
+    if observer is not None and observer.state is not None and _wants_client(args):
+        from .client.replay import ReplayViewer
+
+        title = os.path.basename(args.log)
+        ReplayViewer(title, observer.state.events, list(observer.setup.names), verdict.message,
+                     no_color=bool(os.environ.get("NO_COLOR"))).run()
+        print(verdict.message)
+        return 0 if verdict.ok else 1
     if observer is not None and observer.state is not None:
         for line in narrate(observer.state.events, list(observer.setup.names)):
             print(line)
