@@ -132,3 +132,10 @@ def test_the_saboteur2_help_adds_its_commands_and_symbols_and_the_rules_cover_bo
     for heading in ("## 7. Named variants", "## 8. Saboteur 2 (edition saboteur2)", "## 9. Decisions"):
         assert heading in rules
     assert "**" not in rules and "`" not in rules
+
+
+def test_the_end_of_the_input_closes_a_plain_host_table_still_filling(tmp_path):
+    command = [sys.executable, "-m", "saboteur_p2p", "host", "--plain", "--bind", "127.0.0.1:0", "--log-dir",
+               str(tmp_path), "--identity", str(tmp_path / "host.identity")]
+    done = subprocess.run(command, input="", capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0 and "leaving the table" in done.stdout and "Traceback" not in done.stderr

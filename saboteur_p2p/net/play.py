@@ -93,12 +93,26 @@ def host_table(
             bot_delay,
         ))
 
+    begin = started or start_now.is_set
+    person = agent
+
+    def start_or_leave() -> bool:
+        if getattr(person, "wants_to_quit", False):
+            raise _ClosedLobby  # the person left (quit, Ctrl-D, or the client's q) before the start
+        return begin()
+
     try:
-        table = host_lobby(
-            identity, name, transport, config, shuffle_rounds, code, _lobby_say(say, transport.endpoint),
-            started or start_now.is_set, spawn,
-        )
-        result = Session(table, identity, transport, agent, log_dir, say, wait).run()
+        try:
+            table = host_lobby(
+                identity, name, transport, config, shuffle_rounds, code, _lobby_say(say, transport.endpoint),
+                start_or_leave, spawn,
+            )
+        except _ClosedLobby:
+            for child in children:
+                child.terminate()  # bot peers waiting for a start that will not come
+            result = SessionResult(Outcome.QUIT, "you closed the table before the game began")
+        else:
+            result = Session(table, identity, transport, agent, log_dir, say, wait).run()
     finally:
         transport.close()
     for child in children:
@@ -108,6 +122,10 @@ def host_table(
             child.kill()
             child.wait()
     return result
+
+
+class _ClosedLobby(Exception):
+    """The host's person left while the table was still filling."""
 
 
 def _lobby_say(say: Callable[[str], None], endpoint: str) -> Callable[[str], None]:
