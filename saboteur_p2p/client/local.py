@@ -17,7 +17,8 @@ from typing import Any
 
 from ..botapi import GuardedSeat, load_bot
 from ..match import bot_seed
-from ..rules import Game, GameConfig, IllegalActionError, InvalidActionError, State, TrustedDealer
+from ..net.agents import ROUND_END_PAUSE
+from ..rules import Game, GameConfig, IllegalActionError, InvalidActionError, RoundEnded, State, TrustedDealer
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,8 @@ class LocalTable:
         self.node = LocalNode(LocalSetup(config, self.names), self.state)
         self.delivered = 0
         self.result: LocalResult | None = None
+        #: bots wait until then after a round ends (with a bot delay), so the person can read its end
+        self.pause_until = 0.0
 
     def start_thread(self, **run_options: Any) -> threading.Thread:
         """Run the table in a daemon thread (as the client runs the network session); see ``result``."""
@@ -105,6 +108,9 @@ class LocalTable:
             if text:
                 self.agent.chat(self.seat, self.names[self.seat], text[:200])
             player = state.current_player()
+            if player != self.seat and time.monotonic() < self.pause_until:
+                time.sleep(poll_every)
+                continue
             if player != self.seat:
                 action = self.bots[player].act(state.view_for(player), state.legal_actions())
                 state.push(action)
@@ -132,6 +138,8 @@ class LocalTable:
         for event in self.state.events[self.delivered:]:
             for bot in self.bots.values():
                 bot.notify(event)
+            if self.bot_delay and isinstance(event, RoundEnded):
+                self.pause_until = time.monotonic() + ROUND_END_PAUSE * self.bot_delay
         self.delivered = len(self.state.events)
         self.agent.heard(self.state)
 
