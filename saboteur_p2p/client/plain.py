@@ -10,12 +10,15 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..match import card_words
 from ..net.agents import LineAgent
-from ..protocol.node import Node
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .words import Words
+
+if TYPE_CHECKING:
+    from ..protocol.node import Node
 
 HELP = (
     "moves: path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · "
