@@ -159,3 +159,23 @@ def test_an_unknown_bot_is_refused_at_once():
                               stdin=subprocess.DEVNULL)
         assert done.returncode == 2 and time.monotonic() - started < 10
         assert "unknown bot 'nosuchbot'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_leaving_is_a_normal_exit_and_one_nugget_is_singular():
+    from dataclasses import replace
+
+    from test_client_controller import find
+
+    from saboteur_p2p.cli import _client_status
+    from saboteur_p2p.client.app import ClientRun
+    from saboteur_p2p.client.render import render_info
+    from saboteur_p2p.client.screens import render_ranking
+
+    assert _client_status(ClientRun(None, None, True, True)) == 0  # the person chose to leave
+    state = find(lambda s: s.phase.value == "play" and sum(s.gold_faces[g].nuggets for g in s.gold_of[s.current]) == 1)
+    agent, _node, _ctl = seated(state)
+    info = "".join(text for _, text in render_info(agent.snapshot(), 40))
+    assert "your gold: 1 nugget " in info
+    snap = agent.snapshot()
+    snap = replace(snap, view=snap.view._replace(scores=(1, 0, 2, 1, 1), phase="game-over"), rounds=())  # type: ignore[union-attr]
+    assert "1 nugget\n" in render_ranking(snap) + "\n" and "1 nuggets" not in render_ranking(snap)
