@@ -212,7 +212,8 @@ def _short_move(event: CardPlayed) -> str:
     """A move in a few characters, for the player list (the log has it in full)."""
     action = event.action
     if isinstance(action, PlacePath):
-        return f"{card_words(event.card).split()[-1]} {action.x},{action.y}"
+        shape = card_words(event.card).split(" (")[0].split()[-1]  # "path ┬ (crystal)" -> "┬"
+        return f"{shape} {action.x},{action.y}"
     if isinstance(action, Rockfall):
         return f"fall {action.x},{action.y}"
     if isinstance(action, (BreakTool, RepairTool)):
