@@ -191,7 +191,9 @@ class ClientApp:
     # -- layout ------------------------------------------------------------------------
 
     def _root(self) -> FloatContainer:
-        players = Window(SizedControl(self._players), dont_extend_height=True)
+        # every seat's line first: the info lines and the log share what is left
+        players = Window(SizedControl(self._players), dont_extend_height=True,
+                         height=lambda: Dimension(min=1 + len(self.snap.names)))
         info = ConditionalContainer(
             Window(SizedControl(lambda w, h: render_info(self.snap, w)), dont_extend_height=True),
             Condition(lambda: self._round_end() is None),
