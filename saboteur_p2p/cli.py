@@ -137,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "(also when stdin or stdout is not a terminal)")
     replay.set_defaults(run=cmd_replay)
 
+    watch = commands.add_parser("watch", help="watch a table as a spectator: every public move, each one checked")
+    watch.add_argument("address", metavar="HOST:PORT", help="any seated peer's address (the host's, say)")
+    watch.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
+                       help="give up if no table answers within S seconds (default 10)")
+    watch.set_defaults(run=cmd_watch)
+
     verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")
     verify.add_argument("log", metavar="LOGFILE")
     verify.add_argument("--expect", metavar="FPR,...", help="the fingerprints the seats must have (any order); "
@@ -198,6 +204,8 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
         help="shadow shuffles per shuffle proof, 1 to 64: the host's choice; a joiner refuses a table with fewer (default 20)",
     )
     sub.add_argument("--quiet", action="store_true", help="print only the result")
+    sub.add_argument("--turn-time", type=float, default=None, metavar="S",
+                     help="a person who has not moved within S seconds has a bot move for them (default: no timer)")
 
 
 #: seconds a bot waits before each move at a table with a person, so the person can follow
@@ -310,12 +318,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, _log_dir(args),
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
+            turn_time=args.turn_time,
         ), hosting=True))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, shuffle_rounds, args.bot,
         args.bots, args.bots_kind, _log_dir(args), args.code, args.wait, say, agent=agent, bot_delay=delay,
+        turn_time=args.turn_time,
     )
     if args.quiet:
         print(result.message)
@@ -340,14 +350,14 @@ def cmd_join(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, _log_dir(args), args.code, args.wait, agent.say,
             agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
-            connect_timeout=args.connect_timeout,
+            connect_timeout=args.connect_timeout, turn_time=args.turn_time,
         )))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, _log_dir(args), args.code, args.wait,
         say, agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
-        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout,
+        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time,
     )
     if args.quiet:
         print(result.message)
@@ -374,13 +384,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         say = _say(args, args.name)
         agent = _plain_agent(args, say)
         result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
-                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay)
+                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end")
         return _plain_status(result, agent)
     from .client.app import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir, args.code, args.wait,
         agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
+        turn_time=args.turn_time, on_leave="end",
     ), hosting=True))
 
 
@@ -437,6 +448,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(line)
     print(verdict.message)
     return 0 if verdict.ok else 1
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .match import narrate
+    from .net.watch import WatchFailed, watch_table
+
+    told = [0]
+
+    def show(node):  # type: ignore[no-untyped-def]
+        state = node.state
+        if state is None:
+            return
+        for line in narrate(state.events[told[0]:], list(node.setup.names)):
+            print(line, flush=True)
+        told[0] = len(state.events)
+
+    try:
+        watched = watch_table(args.address, show, lambda text: print(text, flush=True), args.connect_timeout)
+    except WatchFailed as exc:
+        print(f"saboteur-p2p watch: {exc}", file=sys.stderr)
+        return 2
+    print(f"{watched.message} ({watched.records} records, every one checked)")
+    return 0 if watched.finished else 3
 
 
 def cmd_id(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 import msgpack
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.crypto.log import MAX_RECORD_SIZE, make_entry
+from saboteur_p2p.crypto.log import MAX_RECORD_SIZE, decode_record, make_entry
 from saboteur_p2p.net.agents import BotAgent
 from saboteur_p2p.net.lobby import join_lobby
 from saboteur_p2p.net.session import Session, SessionResult
@@ -143,6 +143,7 @@ def send_message_too_large(session: Session) -> None:
 
 def send_malformed(session: Session) -> None:
     identity = session.identity
+    status = {"game_id": session.setup.game_id, "seat": session.seat}
     unknown_kind = msgpack.packb(
         ["gossip", {}, identity.public.sign_key, identity.sign(msgpack.packb([WIRE_TAG, "gossip", {}], use_bin_type=True))],
         use_bin_type=True,
@@ -154,6 +155,9 @@ def send_malformed(session: Session) -> None:
         seal(identity, "ping", {"game_id": session.setup.game_id, "seat": session.seat, "records": "many", "away": []}),
         seal(identity, "record", {"record": b"not a record"}),
         seal(identity, "record", {"record": 42}),
+        # shares sent ahead (§12.6) that are not even sealed shares: ignored, nobody blamed
+        seal(identity, "ahead", {**status, "shares": {"public": "x", "sealed": []}}),
+        seal(identity, "ahead", {**status, "shares": {"public": [[[0, "roles", 0], *[bytes(32)] * 3]], "sealed": []}}),
     )
 
 
@@ -196,6 +200,45 @@ def send_out_of_turn(session: Session) -> None:
     to_everyone(session, as_record(session, next_record(session, {"action": f"pass {handle}"})))
 
 
+def send_two_versions(session: Session) -> None:
+    """Equivocate: one version of our move to one seat, another to the other (the same seq and prev)."""
+    state = session.node.state
+    assert state is not None
+    texts = [str(a) for a in state.legal_actions()[:2]]
+    (first, second), seats = texts, sorted(session.endpoints)
+    session.transport.send(session.endpoints[seats[0]], as_record(session, next_record(session, {"action": first})))
+    session.transport.send(session.endpoints[seats[1]], as_record(session, next_record(session, {"action": second})))
+
+
+def owes(kind: str) -> Callable[[DoubleSession], bool]:
+    """Ready when the double owes a record of ``kind`` (its first: of the first shuffle)."""
+    def ready(session: DoubleSession) -> bool:
+        head = session.node.my_expect()
+        return head is not None and head.kind == kind
+    return ready
+
+
+def _other_version(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Another well-formed body of the same kind: one commitment changed, or two cards swapped."""
+    if kind == "commit":
+        first, *rest = body["commitments"]
+        return {"commitments": [bytes([first[0] ^ 1]) + first[1:], *rest]}
+    (deck, cards), *decks = body["decks"]
+    return {**body, "decks": [[deck, [cards[1], cards[0], *cards[2:]]], *decks]}
+
+
+def two_versions(session: Session) -> None:
+    """Equivocate: our record to one seat, another version of it (same seq and prev) to the other."""
+    record = session.node.produce()
+    assert record is not None
+    entry = decode_record(record)
+    other = _other_version(entry.kind, entry.body)
+    forged = make_entry(session.identity, session.setup.game_id, session.seat, entry.seq, entry.prev, entry.kind, other).record
+    seats = sorted(session.endpoints)
+    session.transport.send(session.endpoints[seats[0]], as_record(session, record))
+    session.transport.send(session.endpoints[seats[1]], as_record(session, forged))
+
+
 TRICKS: dict[str, Trick] = {
     "garbage": Trick((Stage(own_move(1), send_garbage), Stage(own_move(3), send_garbage))),
     "oversized": Trick((Stage(own_move(1), send_record_too_large), Stage(own_move(2), send_message_too_large))),
@@ -206,6 +249,12 @@ TRICKS: dict[str, Trick] = {
     "withhold": Trick((Stage(own_protocol_record, lambda session: None),), cheats=True),
     # says a seat withholds its record the moment the record is due, and leaves
     "false-gone": Trick((Stage(other_protocol_record, send_false_gone),), cheats=True),
+    # each other seat gets its own version of the double's move
+    "two-versions": Trick((Stage(own_move(1), send_two_versions),), cheats=True),
+    # each other seat gets its own version of the double's commitment (a group's record) ...
+    "two-commitments": Trick((Stage(owes("commit"), two_versions),), cheats=True),
+    # ... or of its shuffle, after which both others reveal at once and each parks the other's
+    "two-shuffles": Trick((Stage(owes("shuffle"), two_versions),), cheats=True),
 }
 
 

@@ -77,6 +77,12 @@ class ScriptedDealer:
         return [self.reveal(deck, h, None) for h in handles]
 
 
+def true_face(game: LocalGame, card: tuple[int, Deck, int]) -> Card:
+    """A card's face, read with every seat's secret (what no seat alone can do)."""
+    batch, deck, pos = card
+    return opened_decks(game)[batch][deck][pos]
+
+
 def actions_of(game: LocalGame) -> list[str]:
     entries = map(decode_record, game.records)
     return [e.body["action"] for e in entries if e.kind == "action"]

@@ -388,6 +388,8 @@ def start_table_with_double(
         "dropped a bad ping from double: ping: field 'records' must be",
         "dropped a malformed record relayed by double: ",
         "dropped a bad record from double: record: field 'record' must be",
+        "ignored shares double sent ahead of its record: shares.public",
+        "ignored shares double sent ahead of its record: only sealed shares are sent ahead",
     ]),
     ("bad-signature", [
         "dropped a bad message from seat {seat} (double): ping: bad signature",

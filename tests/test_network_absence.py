@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from test_network import SMALL_GAME, Processes, only_log, start_table_with_double, verify
 from test_network import processes as processes  # the fixture: the tests below take it by name
 
@@ -41,3 +42,46 @@ def test_a_seat_that_falsely_says_another_withholds_its_record_is_the_one_named(
                   rf"|\w+ \(seat \d\) was gone, but \w+ \(seat \d\) (owes nothing here|is still heard here))")
         assert re.search(blamed, text), text
         assert "the game ends (" not in text, text  # nobody agreed that the accused was gone
+
+
+def test_a_seat_that_sends_each_peer_its_own_version_of_a_move_is_named_for_equivocation(
+    processes: Processes, tmp_path: Path,
+) -> None:
+    """Two signed versions of one move, one to each honest peer: each takes its own; the next
+    record, made on one side, brings the other version to the other side with it, and both
+    name the double for equivocation with the two records as proof, which verify checks."""
+    host, joiner, double = start_table_with_double(processes, tmp_path, "two-versions", wait=30)
+    for peer in (host, joiner):
+        assert peer.wait(SMALL_GAME) == 3, peer.text()
+    double.finish(30)
+    for peer in (host, joiner):
+        text = peer.text()
+        assert re.search(rf"double \(seat {double.seat}\) broke the protocol: equivocation$", text, re.MULTILINE), text
+        (verdict,) = verify(only_log(tmp_path / peer.name))
+        assert verdict.startswith(f"stopped: seat {double.seat} (double) cheated (equivocation), evidence checks"), verdict
+
+
+@pytest.mark.parametrize("trick", ["two-commitments", "two-shuffles"])
+def test_a_seat_that_sends_each_peer_its_own_version_of_a_protocol_record_is_named_for_equivocation(
+    processes: Processes, tmp_path: Path, trick: str,
+) -> None:
+    """The same for a protocol record, where the chain stalls in two ways (before, each honest
+    peer waited for the other, and named an honest seat as silent):
+
+    * a commitment of a group: both honest peers complete the group, each with another version
+      of the double's record; the next record, from an honest seat, cannot be taken by the
+      other.  A peer that is behind is sent the step before the one it lacks as well.
+    * a shuffle: both honest peers reveal for it at once, each on its own version, and each
+      parks the other's reveal: they hold as many records, but their pings' tips (head and
+      current step) differ, so each sends the other its last two steps.
+
+    Either way both see the two versions and name the double, with that proof."""
+    host, joiner, double = start_table_with_double(processes, tmp_path, trick, wait=30)
+    for peer in (host, joiner):
+        assert peer.wait(SMALL_GAME) == 3, peer.text()
+    double.finish(30)
+    for peer in (host, joiner):
+        text = peer.text()
+        assert re.search(rf"double \(seat {double.seat}\) broke the protocol: equivocation", text), text
+        (verdict,) = verify(only_log(tmp_path / peer.name))
+        assert verdict.startswith(f"stopped: seat {double.seat} (double) cheated (equivocation), evidence checks"), verdict

@@ -39,6 +39,7 @@ from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import LocalGame
 from saboteur_p2p.protocol.messages import Shares
 from saboteur_p2p.protocol.node import Expect, ProtocolViolation
+from saboteur_p2p.protocol.shares import share_context
 from saboteur_p2p.rules import Deck
 
 P = 2**255 - 19
@@ -132,7 +133,7 @@ def _public_share_proven_with_another_key(game: LocalGame, body: dict[str, Any])
     c1, _ = cheater.dealer.ciphertext(need.card)
     x = random_scalar(seeded_bytes(2))
     share = mul(x, c1)
-    e, s = prove_dleq(x, base_mul(x), c1, share, cheater._share_ctx(need, 1, None), seeded_bytes(3))
+    e, s = prove_dleq(x, base_mul(x), c1, share, share_context(cheater.setup.game_id, need, 1, None), seeded_bytes(3))
     body["public"][0][1:] = [share, e, s]
 
 
@@ -142,7 +143,7 @@ def _public_share_with_the_proof_for_another_card(game: LocalGame, body: dict[st
     c1, _ = cheater.dealer.ciphertext(need.card)
     other = RevealNeed((need.card[0], need.card[1], need.card[2] + 1), None)
     assert cheater.secret is not None
-    ctx = cheater._share_ctx(other, 1, None)
+    ctx = share_context(cheater.setup.game_id, other, 1, None)
     e, s = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], ctx, seeded_bytes(4))
     body["public"][0][2:] = [e, s]
 
@@ -155,7 +156,8 @@ def _public_share_for_another_card(game: LocalGame, body: dict[str, Any]) -> Non
     c1, _ = cheater.dealer.ciphertext(other.card)
     assert cheater.secret is not None
     share = mul(cheater.secret, c1)
-    proof = prove_dleq(cheater.secret, cheater.keys[1], c1, share, cheater._share_ctx(other, 1, None), seeded_bytes(17))
+    context = share_context(cheater.setup.game_id, other, 1, None)
+    proof = prove_dleq(cheater.secret, cheater.keys[1], c1, share, context, seeded_bytes(17))
     body["public"][0][1:] = [share, *proof]
 
 
@@ -181,7 +183,7 @@ def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
     need = RevealNeed((card[0], Deck(card[1]), card[2]), frozenset(body["sealed"][0][1]))
     c1, _ = cheater.dealer.ciphertext(need.card)
     x = random_scalar(seeded_bytes(5))
-    ctx = cheater._share_ctx(need, 1, recipient)
+    ctx = share_context(cheater.setup.game_id, need, 1, recipient)
     E1, E2, proof = seal_share(x, base_mul(x), c1, cheater.keys[recipient], ctx, seeded_bytes(6))
     body["sealed"][0][3:] = [E1, E2, *proof]
 
@@ -291,7 +293,7 @@ def _the_other_challenge_answered(game: LocalGame, body: dict[str, Any]) -> None
     cheater = game.nodes[1]
     run = cheater.shuffles[0]
     witness = cheater.my_witness[0]
-    bits = [1 - b for b in cheater._challenge(run, 1)]
+    bits = [1 - b for b in run.challenge(cheater.setup.game_id, 1, cheater.setup.shuffle_rounds)]
     body["openings"] = [[deck.value, [[p, s] for p, s in open_shadows(witness[deck], bits)]] for deck in run.decks]
 
 

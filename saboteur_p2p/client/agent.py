@@ -37,6 +37,8 @@ class ClientAgent:
     def __init__(self, on_change: Callable[[], None] | None = None, hosting: bool = False) -> None:
         self.on_change = on_change
         self.wants_to_quit = False
+        #: the session gave our seat to a bot on this machine when the person left: it plays on
+        self.stood_in = False
         self._lock = threading.Lock()
         self._moves: queue.Queue[tuple[int, str]] = queue.Queue()
         self._chats: queue.Queue[str] = queue.Queue()
@@ -206,6 +208,10 @@ class ClientAgent:
         """The person leaves: tell the table in the chat and raise ``wants_to_quit``."""
         self._chats.put("(leaves the table)")
         self.wants_to_quit = True
+
+    def handed_over(self) -> None:
+        """The session handed our seat to a stand-in bot (the person left)."""
+        self.stood_in = True
 
     # -- internals -----------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ gives it a moment to do so.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import textwrap
@@ -482,6 +483,10 @@ def run_client(
     app.run()
     if agent.wants_to_quit:
         thread.join(linger)
+        if thread.is_alive() and agent.stood_in:
+            print("A bot plays your seat until the game ends. Ctrl-C stops it (the table then waits for your seat).", flush=True)
+            with contextlib.suppress(KeyboardInterrupt):
+                thread.join()
     return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, thread.is_alive())
 
 

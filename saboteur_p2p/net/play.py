@@ -63,9 +63,13 @@ def host_table(
     identity: Identity, name: str, bind: str, config: GameConfig, shuffle_rounds: int, bot: str | None,
     bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
-    children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0,
+    children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0, turn_time: float | None = None,
+    on_leave: str = "bot",
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
+
+    A person who leaves hands the seat to a bot on this node (``on_leave="bot"``) or ends
+    the game (``"end"``: a table of this person and bots); ``turn_time`` is the turn timer.
 
     ``started`` says when to start before every seat is taken (else typing ``start`` on
     stdin does); the bot peers started are also added to ``children`` when it is given.
@@ -112,7 +116,7 @@ def host_table(
                 child.terminate()  # bot peers waiting for a start that will not come
             result = SessionResult(Outcome.QUIT, "you closed the table before the game began")
         else:
-            result = Session(table, identity, transport, agent, log_dir, say, wait).run()
+            result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave).run()
     finally:
         transport.close()
     for child in children:
@@ -149,7 +153,7 @@ def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
     min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
-    connect_timeout: float | None = None,
+    connect_timeout: float | None = None, turn_time: float | None = None,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
@@ -168,7 +172,8 @@ def join_table(
         )
         seat = table.seat_of(identity.public.sign_key)
         say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
-        return Session(table, identity, transport, agent or _agent(bot, say, seat or 0, bot_delay), log_dir, say, wait).run()
+        agent = agent or _agent(bot, say, seat or 0, bot_delay)
+        return Session(table, identity, transport, agent, log_dir, say, wait, turn_time).run()
     finally:
         transport.close()
 

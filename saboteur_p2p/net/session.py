@@ -17,15 +17,20 @@ from typing import Protocol
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
 from ..protocol.ending import Ending
+from ..protocol.messages import MalformedMessage
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
+from ..protocol.shares import AheadRefused
 from ..rules import State
 from .absence import Absence
+from .heartbeat import Heartbeat
 from .intake import Dropped, Intake
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .seatstate import restore, save_secrets
+from .standin import StandIn
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
+from .watchers import Watchers
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
@@ -59,7 +64,7 @@ class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
-class Session(Verdicts, Absence):
+class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
     def __init__(
         self,
         table: Table,
@@ -69,6 +74,8 @@ class Session(Verdicts, Absence):
         log_dir: Path,
         say: Callable[[str], None] = print,
         wait: float = 120.0,
+        turn_time: float | None = None,
+        on_leave: str = "bot",
     ) -> None:
         seat = table.seat_of(identity.public.sign_key)
         if seat is None:
@@ -102,6 +109,8 @@ class Session(Verdicts, Absence):
         self.records_of = dict.fromkeys(self.endpoints, 0)
         #: the seats whose records of its current step each peer holds (from its pings)
         self.got_of: dict[int, set[int]] = {seat: set() for seat in self.endpoints}
+        #: each peer's tip (its head and current step's records) from its last ping
+        self.tip_of: dict[int, bytes | None] = {}
         #: seats that said they have every record of the finished game
         self.done: set[int] = set()
         #: the newest ping time each seat sent us (its clock, ms) and when it arrived (ours)
@@ -113,6 +122,8 @@ class Session(Verdicts, Absence):
         self.turn_latencies: list[float] = []
         self._sent_move_at: float | None = None
         self._sent_in_round = 0
+        self._start_stand_in(turn_time, on_leave)
+        self._start_watchers()
 
     # -- start and resume ------------------------------------------------------------
 
@@ -164,6 +175,8 @@ class Session(Verdicts, Absence):
             result = self._speak()
             if result is not None:
                 return result
+            self._send_ahead()
+            self._feed_watchers()
             busy = time.monotonic() - polled
             if busy > BUSY_AFTER:
                 self._not_listened(busy)  # we were computing: the others were not silent
@@ -184,7 +197,9 @@ class Session(Verdicts, Absence):
             if text:
                 self._chat(text)
             if getattr(self.agent, "wants_to_quit", False):
-                return self._leave()
+                if self.on_leave == "end":
+                    return self._leave()
+                self._hand_over()
 
     def _speak(self) -> SessionResult | None:
         """Let the node make every record it owes now; a violation that one of our own records
@@ -194,7 +209,7 @@ class Session(Verdicts, Absence):
         while node.my_turn_to_speak() and node.aborted is None:
             try:
                 if node.awaiting_move():
-                    move = self.agent.poll_move(node)
+                    move = self._poll_move()
                     if move is None:
                         return None
                     try:
@@ -222,6 +237,24 @@ class Session(Verdicts, Absence):
             self._broadcast(record)
         return None
 
+    def _send_ahead(self) -> None:
+        """Shares we will owe for a card just drawn or mapped go to its seat now, not with our
+        next record: it sees its card as soon as its move is taken in (§12.6)."""
+        for recipient, shares in self.node.make_ahead().items():
+            endpoint = self.endpoints.get(recipient)
+            if endpoint is not None:
+                body = {"game_id": self.setup.game_id, "seat": self.seat, "shares": shares.encode()}
+                self.transport.send(endpoint, seal(self.identity, "ahead", body))
+
+    def _take_ahead(self, env: Envelope, sender: int) -> None:
+        try:
+            learnt = self.node.take_ahead(sender, env.field("shares", dict))
+        except (MalformedMessage, AheadRefused) as exc:
+            self.say(f"ignored shares {self.names[sender]} sent ahead of its record: {exc}")
+            return
+        if learnt and self.node.state is not None:
+            self.agent.heard(self.node.state)
+
     def _announce_busy(self) -> None:
         """Before a record that takes long to make (a shuffle and its proof), tell the others
         how long we will not answer, so a peer busy proving is not taken for away."""
@@ -246,24 +279,30 @@ class Session(Verdicts, Absence):
         self.stats["bytes_sent"] += len(data) * len(self.endpoints)
 
     def _admits(self, kind: str, key: bytes) -> bool:
-        """Only the seats may speak once the game runs; anyone may say a (small) hello."""
-        return self.table.seat_of(key) is not None or kind == "hello"
+        """Only the seats may speak once the game runs; anyone may say a (small) hello, and a
+        spectator ``watch``."""
+        return self.table.seat_of(key) is not None or kind in ("hello", "watch")
 
     def _handle(self, connection: bytes, data: bytes) -> SessionResult | None:
         try:
             env = open_envelope(data, self._admits)
         except BadEnvelope as exc:
             sender = self.links.get(connection)
-            now = time.monotonic()
             if sender is not None:
                 self.say(f"dropped a bad message from seat {sender} ({self.names[sender]}): {exc}")
-            elif now - self._outsider_noticed > NOTICE_OUTSIDERS:
-                self._outsider_noticed = now  # an outsider's flood does not flood the log
-                self.say(f"dropped a bad message from an unidentified connection: {exc}")
+            else:
+                self._outsider(f"dropped a bad message from an unidentified connection: {exc}")
             return None
         sender = self._seat_of_key(env.key)
         if env.kind == "hello":
             self._answer_hello(connection, env, sender)
+            return None
+        if env.kind == "watch":
+            if sender is None:
+                try:
+                    self._heard_watch(connection, env)
+                except BadEnvelope as exc:
+                    self._outsider(f"dropped a bad watch from a spectator: {exc}")
             return None
         if sender is None:
             return None  # not one of the seats: nothing it says matters
@@ -277,6 +316,12 @@ class Session(Verdicts, Absence):
         except BadEnvelope as exc:
             self.say(f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
+
+    def _outsider(self, text: str) -> None:
+        now = time.monotonic()
+        if now - self._outsider_noticed > NOTICE_OUTSIDERS:
+            self._outsider_noticed = now  # an outsider's flood does not flood the log
+            self.say(text)
 
     def _dispatch(self, connection: bytes, env: Envelope, sender: int) -> SessionResult | None:
         if env.kind == "record":
@@ -297,6 +342,10 @@ class Session(Verdicts, Absence):
                 self.agent.chat(sender, self.names[sender], text)
         elif env.kind == "abort":
             return self._heard_abort(env, sender)
+        elif env.kind == "ahead" and env.field("seat", int) == sender:
+            self._take_ahead(env, sender)
+        elif env.kind == "standin" and env.field("seat", int) == sender:
+            self._heard_stand_in(env, sender)
         elif env.kind == "busy" and env.field("seat", int) == sender:
             self.presence.busy(sender, time.monotonic(), float(env.field("seconds", (int, float))))
         elif env.kind == "gone" and env.field("seat", int) == sender:
@@ -384,61 +433,6 @@ class Session(Verdicts, Absence):
             return
         self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
 
-    # -- heartbeats and absence ---------------------------------------------------------
-
-    def _ping(self, now: float, done: bool = False) -> None:
-        """Tell every peer how many records we hold (and, ``done``, that the game is over for
-        us); each ping carries our clock and echoes the peer's last one, for round-trip times."""
-        self.last_ping = now
-        base = {
-            "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
-            "got": sorted(self.node.step_got), "away": sorted(self.presence.away), "t": int(now * 1000), "done": done,
-        }
-        for seat, endpoint in self.endpoints.items():
-            body = dict(base)
-            theirs = self.their_ping.get(seat)
-            if theirs is not None:
-                body["echo"], body["held"] = theirs[0], int((now - theirs[1]) * 1000)
-            self.transport.send(endpoint, seal(self.identity, "ping", body))
-
-    def _heard_ping(self, env: Envelope, sender: int) -> None:
-        now = time.monotonic()
-        self.records_of[sender] = env.field("records", int)
-        got = env.body.get("got", [])
-        self.got_of[sender] = {s for s in got if isinstance(s, int)} if isinstance(got, list) and len(got) <= 256 else set()
-        if env.body.get("done") is True:
-            self.done.add(sender)
-        sent = env.body.get("t")
-        if isinstance(sent, int):
-            self.their_ping[sender] = (sent, now)
-        echo, held = env.body.get("echo"), env.body.get("held")
-        if isinstance(echo, int) and isinstance(held, int):
-            self.presence.round_trip(sender, now - echo / 1000 - held / 1000)
-        self._resend_to(sender)
-
-    def _resend_to(self, seat: int) -> None:
-        """A peer that reports fewer records than we hold gets the rest (it was away), and one
-        that holds as many gets the records of the current group it lacks (a group's records
-        come in any order, so two peers may hold different ones)."""
-        theirs = self.records_of[seat]
-        node = self.node
-        mine = node.records
-        if theirs > len(mine):
-            return
-        if theirs == len(mine):
-            start = node.step_starts[-1]
-            missing = [i for i in range(start, len(mine)) if node.log.entries[i].sender not in self.got_of[seat]]
-        else:
-            start = node.step_start(theirs)  # they may hold any of that step's records: send it whole
-            missing = list(range(start, min(len(mine), start + 64)))
-        now = time.monotonic()
-        if not missing or now - self.last_resend.get(seat, -PING_EVERY) < PING_EVERY:
-            return  # at most one batch a heartbeat, however many pings come
-        self.last_resend[seat] = now
-        endpoint = self.endpoints[seat]
-        for index in missing:
-            self.transport.send(endpoint, seal(self.identity, "record", {"record": mine[index]}))
-
     def _leave(self) -> SessionResult:
         """Our player leaves: tell the table (it ends the game) and stop."""
         data = seal(self.identity, "bye", {"game_id": self.setup.game_id, "seat": self.seat})
@@ -466,6 +460,7 @@ class Session(Verdicts, Absence):
     def _finish(self) -> SessionResult:
         state = self.node.state
         assert state is not None and state.scores is not None
+        self._feed_watchers(everything=True)  # the game's last records, before we go
         self._linger()
         scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
         return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)

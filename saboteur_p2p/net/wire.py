@@ -14,11 +14,15 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | link      | peer -> peer         | game_id, seat, endpoint (where the receiver reaches the sender), incarnation |
 | record    | peer -> peer         | record (bytes) |
 | ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |
+| ahead     | peer -> one seat     | game_id, seat, shares (sealed shares to that seat, sent before the record that logs them) |
 | chat      | peer -> peer         | game_id, seat, text |
 | abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it), chain |
+| standin   | peer -> peer         | game_id, seat, why ("left" or "timer": a bot on the seat's own node plays for its person) |
 | busy      | peer -> peer         | game_id, seat, seconds (how long it will compute and not answer) |
 | gone      | peer -> peer         | game_id, seat, absent (the seat waited for in vain), why |
 | bye       | peer -> peer         | game_id, seat |
+| watch     | spectator -> a seat  | version, records (how many it holds) |
+| watching  | seat -> spectator    | game_id, records (how many the seat's log holds); then the records it lacks, as `record` |
 """
 from __future__ import annotations
 
@@ -33,7 +37,10 @@ from ..crypto.identity import Identity, valid_sign_key, verify_signature
 WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
 MAX_WIRE_MESSAGE = 5 * 1024 * 1024
-KINDS = ("hello", "welcome", "reject", "table", "start", "link", "record", "ping", "chat", "abort", "gone", "busy", "bye")
+KINDS = (
+    "hello", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy",
+    "standin", "bye", "watch", "watching",
+)
 
 
 class BadEnvelope(ValueError):

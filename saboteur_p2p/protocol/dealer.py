@@ -285,17 +285,24 @@ class MentalDealer:
         self.pending.pop(need, None)
         assert need.audience is not None
         self.knowers.setdefault(need.card, set()).update(need.audience)
-        if self.seat is None or self.seat not in need.audience or self.secret is None:
+        if self.seat is not None and self.seat in need.audience and self.secret is not None:
+            self.open_private(need, opened)
+
+    def open_private(self, need: RevealNeed, opened: dict[int, Point]) -> None:
+        """This seat, in the audience of a to-some reveal, decrypts the card with every ower's
+        share (from the log, or sent ahead of it: §12.6); the schedule is not touched, so a
+        seat may learn its card before the log completes the reveal.  A point that is no card
+        raises UnknownCard."""
+        assert self.secret is not None
+        if need.card in self.my_faces:
             return
         c1, c2 = self.ciphertext(need.card)
         m = sub(c2, mul(self.secret, c1))
         for point in opened.values():
             m = sub(m, point)
         face = self._face(need.card, m)
-        if need.card not in self.my_faces:
-            self.my_faces[need.card] = face
-            deck, handle = self._handle_of(need.card)
-            self.learned.append((deck, handle, face))
+        self.my_faces[need.card] = face
+        self.learned.append((*self._handle_of(need.card), face))
 
     def _handle_of(self, card: CardKey) -> tuple[Deck, int]:
         _, deck, pos = card

@@ -73,6 +73,22 @@ def deliver(game: LocalGame, record: bytes, sender: int) -> dict[int, float]:
     return took
 
 
+def send_ahead(game: LocalGame) -> dict[int, float]:
+    """Every seat sends the sealed shares it will owe for cards just shown to some seats to
+    their recipients at once (protocol.md §12.6), as the network session does after taking
+    records in.  Returns the seconds each seat spent making and taking them."""
+    took: dict[int, float] = {}
+    for seat, node in enumerate(game.nodes):
+        started = time.perf_counter()
+        ahead = node.make_ahead()
+        took[seat] = took.get(seat, 0.0) + time.perf_counter() - started
+        for recipient, shares in ahead.items():
+            started = time.perf_counter()
+            game.nodes[recipient].take_ahead(seat, shares.encode())
+            took[recipient] = took.get(recipient, 0.0) + time.perf_counter() - started
+    return took
+
+
 def first_move_expected(game: LocalGame) -> bool:
     """True once the first round is dealt and its first player must move."""
     head = game.spectator.next_expected
@@ -94,6 +110,8 @@ def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
         raise RuntimeError(f"seat {head.speaker} has nothing to say for {head.kind}")
     took = deliver(game, record, head.speaker)
     took[head.speaker] = elapsed - node.last_make_seconds
+    for seat, seconds in send_ahead(game).items():
+        took[seat] = took.get(seat, 0.0) + seconds
     game.timings.append(RecordTiming(head.speaker, head.kind, node.last_make_seconds, took, step_index))
     return True
 

@@ -32,9 +32,7 @@ from ..crypto.proofs import Context, prove_key, verify_key
 from ..crypto.shuffle import (
     ShuffleProofError,
     ShuffleWitness,
-    challenge_bits,
     check_deck,
-    deck_digest,
     open_shadows,
     shuffle_with_shadows,
 )
@@ -53,7 +51,7 @@ from .messages import (
     Shares,
     Shuffle,
 )
-from .shares import ShareBook, share_context
+from .shares import ShareBook
 from .shuffles import ShuffleRun, shuffle_check
 
 NEW_GAME = "new-game"
@@ -273,7 +271,7 @@ class Node:
     def _make_open(self, head: Expect) -> dict[str, Any]:
         assert self.seat is not None
         run = self.shuffles[head.topic[0]]
-        bits = self._challenge(run, self.seat)
+        bits = run.challenge(self.setup.game_id, self.seat, self.setup.shuffle_rounds)
         witnesses = self.my_witness.pop(head.topic[0])
         return Open(tuple((deck, open_shadows(witnesses[deck], bits)) for deck in run.decks)).encode()
 
@@ -283,6 +281,24 @@ class Node:
     def _shares_for(self, needs: tuple[RevealNeed, ...], with_move: bool = False) -> Shares:
         assert self.secret is not None and self.seat is not None
         return self.share_book.make(self.seat, self.secret, needs, self.rand, with_move)
+
+    def make_ahead(self) -> dict[int, Shares]:
+        """Sealed shares this seat will owe for cards just shown to some seats, by recipient,
+        to send them at once (unlogged, §12.6): a card drawn or a goal mapped reaches its
+        seat with the move, not only when each other seat has moved."""
+        if self.seat is None or self.secret is None or self.aborted is not None or self.finished:
+            return {}
+        return {r: Shares((), tuple(s)) for r, s in self.share_book.make_ahead(self.seat, self.secret, self.rand).items()}
+
+    def take_ahead(self, sender: int, body: Any) -> bool:
+        """Shares another seat sent ahead of its record; True when this seat learnt a card.
+        Raises MalformedMessage or AheadRefused (which prove nothing: nothing is logged)."""
+        if self.seat is None or self.secret is None or self.aborted is not None or not 0 <= sender < self.players:
+            return False
+        learnt = self.share_book.take_ahead(sender, Shares.decode(body), self.seat, self.secret)
+        if learnt:
+            self._teach_engine()
+        return learnt
 
     # -- receiving -----------------------------------------------------------------------
 
@@ -425,7 +441,7 @@ class Node:
             raise ProtocolViolation(entry.sender, "bad-shuffle-proof", "openings for the wrong decks")
         shuffler = entry.sender
         if shuffler != self.seat:
-            challenge = self._challenge(run, shuffler)
+            challenge = run.challenge(self.setup.game_id, shuffler, self.setup.shuffle_rounds)
             check = shuffle_check(shuffler, dict(run.inputs), run.outputs, run.shadows, challenge, message, self.dealer.joint)
             if self.seat is not None and self.seat == shuffler + 1:
                 self.deferred_checks.append(check)  # after our own shuffle and opening
@@ -571,23 +587,9 @@ class Node:
     def _ctx(self, step: str, deck: str, prover: int) -> Context:
         return Context(self.setup.game_id, step, deck, prover)
 
-    def _share_ctx(self, need: RevealNeed, prover: int, recipient: int | None) -> Context:
-        return share_context(self.setup.game_id, need, prover, recipient)
-
     def _commit_context(self, topic: tuple[Any, ...], slot: int, seat: int | None = None) -> tuple[Any, ...]:
         who = self.seat if seat is None else seat
         return (self.setup.game_id, topic[0], topic[1], slot, who)
-
-    def _challenge(self, run: ShuffleRun, shuffler: int) -> list[int]:
-        assert run.values is not None and run.outputs is not None and run.shadows is not None
-        values = (run.values[s] for s in sorted(run.values))
-        coin = hash_bytes("shuffle-coin", self.setup.game_id, run.need.batch, shuffler, *values)
-        statement = deck_digest(
-            *(run.inputs[d] for d in run.decks),
-            *(run.outputs[d] for d in run.decks),
-            *(s for d in run.decks for s in run.shadows[d]),
-        )
-        return challenge_bits(coin, statement, self.setup.shuffle_rounds)
 
 
 __all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]

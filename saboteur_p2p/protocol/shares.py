@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, check_point, mul, sub
 from ..crypto.log import MalformedRecord, decode_record
 from ..crypto.proofs import Context, open_sealed_share, prove_dleq, seal_share, verify_dleq, verify_sealed_share
-from .dealer import CardKey, MentalDealer, RevealNeed
+from .dealer import CardKey, MentalDealer, RevealNeed, UnknownCard
 from .errors import ProtocolViolation
 from .messages import ActionMsg, MalformedMessage, OpenedShare, PublicShare, SealedShare, Shares
 
@@ -39,6 +39,10 @@ def opened_context(game_id: bytes, need: RevealNeed, opener: int, ower: int) -> 
     return Context(game_id, f"opened/{batch}/{pos}/{ower}", deck.value, opener)
 
 
+class AheadRefused(ValueError):
+    """Shares sent ahead of a record that this seat does not take (they prove nothing)."""
+
+
 class ShareBook:
     """One seat's (or a spectator's) side of the decryption shares of one game."""
 
@@ -55,6 +59,10 @@ class ShareBook:
         self.sealed_checked: set[tuple[CardKey, int, int]] = set()
         #: the shares sealed to this seat, opened, by (card, sender)
         self.opened_for_me: dict[tuple[CardKey, int], Point] = {}
+        #: sealed shares this seat made before it owed them, sent ahead to their recipients (§12.6)
+        self.premade: dict[RevealNeed, tuple[SealedShare, ...]] = {}
+        #: shares sent ahead to this seat, checked and opened: by (card, sender), the share and its opening
+        self.ahead: dict[tuple[CardKey, int], tuple[SealedShare, Point]] = {}
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
         """The other owers of a reveal to all that ``opener`` can open a share of: the ones
@@ -68,7 +76,9 @@ class ShareBook:
         """The shares ``seat`` owes for ``needs``, in the order the protocol fixes (and, with a
         move, the other seats' shares of the cards it shows to all that it can open)."""
         X = self.keys[seat]
-        public, sealed, opened = [], [], []
+        public: list[PublicShare] = []
+        sealed: list[SealedShare] = []
+        opened: list[OpenedShare] = []
         for need in needs:
             c1, _ = self.dealer.ciphertext(need.card)
             if need.audience is None:
@@ -76,10 +86,8 @@ class ShareBook:
                 proof = prove_dleq(secret, X, c1, share, share_context(self.game_id, need, seat, None), rand)
                 public.append(PublicShare(need.card, share, proof))
                 continue
-            for recipient in sorted(need.audience):
-                context = share_context(self.game_id, need, seat, recipient)
-                E1, E2, proof3 = seal_share(secret, X, c1, self.keys[recipient], context, rand)
-                sealed.append(SealedShare(need.card, tuple(sorted(need.audience)), recipient, E1, E2, proof3))
+            made = self.premade.pop(need, None)
+            sealed.extend(made if made is not None else self._seal(seat, secret, need, rand))
         for need in needs if with_move else ():
             for ower in self.openable(seat, need) if need.audience is None else ():
                 D = self.opened_for_me[(need.card, ower)]
@@ -87,6 +95,66 @@ class ShareBook:
                 proof = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), opened_context(self.game_id, need, seat, ower), rand)
                 opened.append(OpenedShare(need.card, ower, D, proof))
         return Shares(tuple(public), tuple(sealed), tuple(opened))
+
+    def _seal(self, seat: int, secret: Scalar, need: RevealNeed, rand: RandomBytes) -> tuple[SealedShare, ...]:
+        """``seat``'s share of a card shown to some seats, sealed to each of them (ascending)."""
+        assert need.audience is not None
+        X = self.keys[seat]
+        c1, _ = self.dealer.ciphertext(need.card)
+        audience = tuple(sorted(need.audience))
+        sealed = []
+        for recipient in audience:
+            context = share_context(self.game_id, need, seat, recipient)
+            E1, E2, proof = seal_share(secret, X, c1, self.keys[recipient], context, rand)
+            sealed.append(SealedShare(need.card, audience, recipient, E1, E2, proof))
+        return tuple(sealed)
+
+    def make_ahead(self, seat: int, secret: Scalar, rand: RandomBytes) -> dict[int, list[SealedShare]]:
+        """The sealed shares ``seat`` will owe for cards just shown to some seats, made now
+        (once each) so they can go to their recipients at once, by recipient (§12.6).  Its
+        record sends the same shares later; the log stays the record of them."""
+        out: dict[int, list[SealedShare]] = {}
+        for need in self.dealer.owed_by(seat):
+            if need.audience is None or need in self.premade:
+                continue
+            self.premade[need] = self._seal(seat, secret, need, rand)
+            for share in self.premade[need]:
+                out.setdefault(share.recipient, []).append(share)
+        return out
+
+    def take_ahead(self, sender: int, shares: Shares, seat: int, secret: Scalar) -> bool:
+        """Sealed shares ``sender`` sent ahead of its record: check each and open it, and
+        decrypt every card whose owers' shares are then all here.  True when a card was learnt.
+        The log is untouched, so a bad share here proves nothing: it raises AheadRefused, and
+        the reveal waits for the logged shares as it would have anyway."""
+        if shares.public or shares.opened:
+            raise AheadRefused("only sealed shares are sent ahead")
+        learnt = False
+        for sealed in shares.sealed:
+            need = RevealNeed(sealed.card, frozenset(sealed.audience))
+            state = self.dealer.reveals.get(need)
+            if state is None or need not in self.dealer.pending or sealed.recipient != seat or sender not in state.owers:
+                continue  # not (or no longer) owed to us by this sender: late, or never asked
+            if sender in state.shares or (need.card, sender) in self.ahead:
+                continue
+            try:
+                points = self.verified_sealed_share(sender, need, sealed)
+            except InvalidPoint as exc:
+                raise AheadRefused(f"sealed share for {need.card}: {exc}") from None
+            if points is None:
+                raise AheadRefused(f"sealed share for {need.card} does not verify")
+            self.ahead[(need.card, sender)] = (sealed, open_sealed_share(secret, *points))
+            shares_of = {**self.opened.get(need, {})}
+            for ower in state.owers:
+                if ower not in shares_of and (need.card, ower) in self.ahead:
+                    shares_of[ower] = self.ahead[(need.card, ower)][1]
+            if len(shares_of) == len(state.owers):
+                try:
+                    self.dealer.open_private(need, shares_of)
+                except UnknownCard:
+                    continue  # every share checked, so the deck is at fault: the log's shares will say so
+                learnt = True
+        return learnt
 
     def take(
         self,
@@ -125,12 +193,17 @@ class ShareBook:
             self.sealed_seen.setdefault(key, (need, sealed))
             if own or (recipient != seat and not verify_all):
                 continue
-            points = self.verified_sealed_share(sender, need, sealed)
-            if points is None:
-                raise ProtocolViolation(sender, "bad-share", f"sealed share for {need.card} to seat {recipient} does not verify")
+            ahead = self.ahead.get((need.card, sender)) if recipient == seat else None
+            if ahead is not None and ahead[0] == sealed:
+                D: Point | None = ahead[1]  # the very share sent ahead, checked and opened then
+            else:
+                points = self.verified_sealed_share(sender, need, sealed)
+                if points is None:
+                    detail = f"sealed share for {need.card} to seat {recipient} does not verify"
+                    raise ProtocolViolation(sender, "bad-share", detail)
+                D = open_sealed_share(secret, *points) if recipient == seat and secret is not None else None
             self.sealed_checked.add(key)
-            if recipient == seat and secret is not None:
-                D = open_sealed_share(secret, *points)
+            if D is not None:
                 self.opened.setdefault(need, {})[sender] = D
                 self.opened_for_me.setdefault((need.card, sender), D)
         for (need, ower), opened in zip(wanted_opened, message.opened, strict=True):
@@ -141,6 +214,8 @@ class ShareBook:
             state.shares[sender] = b""
             if len(state.shares) == len(state.owers):
                 self.dealer.complete_private(need, self.opened.pop(need, {}))
+                for ower in state.owers:
+                    self.ahead.pop((need.card, ower), None)
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: the sealed share it
@@ -198,4 +273,4 @@ class ShareBook:
         return None
 
 
-__all__ = ["ShareBook", "opened_context", "share_context"]
+__all__ = ["AheadRefused", "ShareBook", "opened_context", "share_context"]

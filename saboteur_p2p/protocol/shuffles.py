@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..crypto.group import Point
-from ..crypto.shuffle import Ciphertext, ShuffleProofError, verify_shuffle
+from ..crypto.group import Point, hash_bytes
+from ..crypto.shuffle import Ciphertext, ShuffleProofError, challenge_bits, deck_digest, verify_shuffle
 from ..rules.dealer import Deck
 from .dealer import ShuffleNeed
 from .errors import ProtocolViolation
@@ -22,6 +22,19 @@ class ShuffleRun:
     outputs: dict[Deck, list[Ciphertext]] | None = None
     shadows: dict[Deck, list[list[Ciphertext]]] | None = None
     values: dict[int, bytes] | None = None
+
+    def challenge(self, game_id: bytes, shuffler: int, rounds: int) -> list[int]:
+        """The challenge bits for ``shuffler``'s proof: from the coin of the other seats'
+        revealed values and a digest of everything the shuffler published (§6.6)."""
+        assert self.values is not None and self.outputs is not None and self.shadows is not None
+        values = (self.values[s] for s in sorted(self.values))
+        coin = hash_bytes("shuffle-coin", game_id, self.need.batch, shuffler, *values)
+        statement = deck_digest(
+            *(self.inputs[d] for d in self.decks),
+            *(self.outputs[d] for d in self.decks),
+            *(s for d in self.decks for s in self.shadows[d]),
+        )
+        return challenge_bits(coin, statement, rounds)
 
 
 def shuffle_check(

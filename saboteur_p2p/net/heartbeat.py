@@ -1,0 +1,112 @@
+"""Heartbeats: what each peer tells the others every half second, and the resends it prompts.
+
+A ping says how many records the sender holds, which records of the current step, and its
+*tip*: a hash of its log head and the current step's records.  A peer that holds fewer
+records than we do is sent what it lacks; one that holds as many but another tip took
+another version of a record (a seat sent each of us its own: equivocation), so it is sent our
+last two steps, and its intake, parking the second version, proves it (protocol.md §12.3).
+Pings also carry clocks for round-trip times, and ``done`` at the end of a game.
+"""
+from __future__ import annotations
+
+import time
+
+from ..crypto.group import hash_bytes
+from ..crypto.identity import Identity
+from ..protocol.node import GameSetup, Node
+from .presence import PING_EVERY, Presence
+from .transport import Transport
+from .wire import Envelope, seal
+
+
+class Heartbeat:
+    """Session mixin: pings out, pings in, resends (``Session`` provides these attributes)."""
+
+    identity: Identity
+    setup: GameSetup
+    node: Node
+    transport: Transport
+    presence: Presence
+    endpoints: dict[int, str]
+    seat: int
+    last_ping: float
+    records_of: dict[int, int]
+    got_of: dict[int, set[int]]
+    tip_of: dict[int, bytes | None]
+    done: set[int]
+    their_ping: dict[int, tuple[int, float]]
+    last_resend: dict[int, float]
+
+    def _ping(self, now: float, done: bool = False) -> None:
+        """Tell every peer how many records we hold (and, ``done``, that the game is over for
+        us); each ping carries our clock and echoes the peer's last one, for round-trip times."""
+        self.last_ping = now
+        base = {
+            "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
+            "got": sorted(self.node.step_got), "tip": self._tip(), "away": sorted(self.presence.away), "t": int(now * 1000),
+            "done": done,
+        }
+        for seat, endpoint in self.endpoints.items():
+            body = dict(base)
+            theirs = self.their_ping.get(seat)
+            if theirs is not None:
+                body["echo"], body["held"] = theirs[0], int((now - theirs[1]) * 1000)
+            self.transport.send(endpoint, seal(self.identity, "ping", body))
+
+    def _tip(self) -> bytes:
+        """What our log holds, in 32 bytes: its head and the records of the current step so far.
+        Two peers that hold as many records but another tip took different records (§12.3)."""
+        node = self.node
+        return hash_bytes("tip", node.log.head, *(node.step_got[s] for s in sorted(node.step_got)), size=32)
+
+    def _heard_ping(self, env: Envelope, sender: int) -> None:
+        now = time.monotonic()
+        self.records_of[sender] = env.field("records", int)
+        tip = env.body.get("tip")
+        self.tip_of[sender] = tip if isinstance(tip, bytes) and len(tip) == 32 else None
+        got = env.body.get("got", [])
+        self.got_of[sender] = {s for s in got if isinstance(s, int)} if isinstance(got, list) and len(got) <= 256 else set()
+        if env.body.get("done") is True:
+            self.done.add(sender)
+        sent = env.body.get("t")
+        if isinstance(sent, int):
+            self.their_ping[sender] = (sent, now)
+        echo, held = env.body.get("echo"), env.body.get("held")
+        if isinstance(echo, int) and isinstance(held, int):
+            self.presence.round_trip(sender, now - echo / 1000 - held / 1000)
+        self._resend_to(sender)
+
+    def _resend_to(self, seat: int) -> None:
+        """A peer that reports fewer records than we hold gets the rest (it was away), and one
+        that holds as many gets the records of the current group it lacks (a group's records
+        come in any order, so two peers may hold different ones)."""
+        theirs = self.records_of[seat]
+        node = self.node
+        mine = node.records
+        if theirs > len(mine):
+            return
+        if theirs == len(mine):
+            start = node.step_starts[-1]
+            missing = [i for i in range(start, len(mine)) if node.log.entries[i].sender not in self.got_of[seat]]
+            tip = self.tip_of.get(seat)
+            if not missing and mine and tip is not None and tip != self._tip():
+                # as many records, other ones: a seat sent us and them two versions of a record.
+                # Our last two steps show them ours; the intake that parks it proves equivocation.
+                start = node.step_start(max(0, node.step_start(len(mine) - 1) - 1))
+                missing = list(range(start, len(mine)))
+        else:
+            # they may hold any of that step's records: send it whole, and the step before it,
+            # in case what they hold there is another version of a record than ours (a fork
+            # stalls the chain, so it lies in the last step both of us completed)
+            start = node.step_start(max(0, node.step_start(theirs) - 1))
+            missing = list(range(start, min(len(mine), start + 64)))
+        now = time.monotonic()
+        if not missing or now - self.last_resend.get(seat, -PING_EVERY) < PING_EVERY:
+            return  # at most one batch a heartbeat, however many pings come
+        self.last_resend[seat] = now
+        endpoint = self.endpoints[seat]
+        for index in missing:
+            self.transport.send(endpoint, seal(self.identity, "record", {"record": mine[index]}))
+
+
+__all__ = ["Heartbeat"]

@@ -1,0 +1,112 @@
+"""A bot that stands in for this seat's person, on this seat's own node.
+
+A person who leaves a table of several people hands the seat to a bot that runs here and
+signs with the seat's key, so the others play on instead of losing the game (protocol.md
+§12.7).  With a turn timer (``--turn-time S``), a move the person has not chosen within S
+seconds is chosen by that bot, and the person keeps the seat.  Either way every peer is
+told with a ``standin`` envelope and says so in its log.
+
+To the others nothing else changes: the records are this seat's, signed with its key, and
+checked like any.  A seat may stand in for itself without saying so; the notice is a
+courtesy, not something anyone can check.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..crypto.identity import Identity
+from ..protocol.node import GameSetup, Node
+from .agents import BotAgent
+from .transport import Transport
+from .wire import Envelope, seal
+
+#: the bot that plays for a person who left or ran out of time
+STAND_IN_BOT = "heuristic"
+WHY = {
+    "left": "{name} left the table: a bot on their machine plays their seat",
+    "timer": "{name}'s turn timer ran out: a bot on their machine chose their move",
+}
+#: a peer reports each kind of another seat's stand-in notice at most this often (seconds)
+NOTICE_EVERY = 2.0
+
+
+class StandIn:
+    """Session mixin: the stand-in bot, the turn timer, and the notices of other seats'
+    (``Session`` provides these attributes)."""
+
+    identity: Identity
+    setup: GameSetup
+    node: Node
+    transport: Transport
+    endpoints: dict[int, str]
+    names: list[str]
+    seat: int
+    agent: Any
+    say: Callable[[str], None]
+
+    def _start_stand_in(self, turn_time: float | None, on_leave: str) -> None:
+        if on_leave not in ("bot", "end"):
+            raise ValueError(f"on_leave is 'bot' or 'end', not {on_leave!r}")
+        self.turn_time = turn_time
+        self.on_leave = on_leave
+        self.stand_in: BotAgent | None = None
+        self.handed_over = False
+        #: the decision the turn timer runs for (how many records the log held) and since when
+        self._timer: tuple[int, float] | None = None
+        self._standin_noticed: dict[tuple[int, str], float] = {}
+
+    def _stand_in_bot(self) -> BotAgent:
+        if self.stand_in is None:
+            self.stand_in = BotAgent(STAND_IN_BOT, int.from_bytes(self.setup.game_id[:4], "big"))
+            self.stand_in.start(self.seat, self.node)
+        if self.node.state is not None:
+            self.stand_in.heard(self.node.state)  # every event so far, then each new one
+        return self.stand_in
+
+    def _hand_over(self) -> None:
+        """Our person left: the stand-in plays the seat from now on."""
+        bot = self._stand_in_bot()
+        self.handed_over = True
+        person, self.agent = self.agent, bot
+        self.node.on_commit = bot.heard
+        told = getattr(person, "handed_over", None)
+        if callable(told):
+            told()
+        self._tell_table("left")
+        self.say("you left the table: a bot plays your seat until the game ends")
+
+    def _poll_move(self) -> str | None:
+        """The person's move, or the stand-in's once the turn timer has run out."""
+        move = self.agent.poll_move(self.node)
+        if move is not None or self.handed_over or self.turn_time is None:
+            self._timer = None
+            return move
+        now = time.monotonic()
+        decision = len(self.node.records)
+        if self._timer is None or self._timer[0] != decision:
+            self._timer = (decision, now)
+        if now - self._timer[1] < self.turn_time:
+            return None
+        self._timer = None
+        move = self._stand_in_bot().poll_move(self.node)
+        self._tell_table("timer")
+        self.say(f"your {self.turn_time:g} s ran out: a bot chose your move ({move})")
+        return move
+
+    def _tell_table(self, why: str) -> None:
+        data = seal(self.identity, "standin", {"game_id": self.setup.game_id, "seat": self.seat, "why": why})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+
+    def _heard_stand_in(self, env: Envelope, sender: int) -> None:
+        why: Any = env.field("why", str, 20)
+        now = time.monotonic()
+        if why not in WHY or now - self._standin_noticed.get((sender, why), -NOTICE_EVERY) < NOTICE_EVERY:
+            return
+        self._standin_noticed[(sender, why)] = now
+        self.say(WHY[why].format(name=self.names[sender]))
+
+
+__all__ = ["STAND_IN_BOT", "StandIn"]

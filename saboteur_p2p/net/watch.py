@@ -1,0 +1,113 @@
+"""Watching a table: a spectator that takes the public log from a seated peer and checks it.
+
+The spectator says ``watch`` to one seat (protocol.md §12.8) and takes the records it is
+sent into a spectator node (``Node(setup, None)``), which checks every record, every
+proof and every sealed share, as ``verify`` does, and decrypts only what is shown to all.
+It trusts its seat for nothing but delivery: a record that does not check names its
+culprit; a seat that sent a made-up game is found out only by comparing the seats'
+fingerprints, which the spectator prints first.
+"""
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..crypto.identity import Identity
+from ..protocol.messages import MalformedMessage
+from ..protocol.node import Node
+from ..protocol.verify import describe_setup, setup_from_genesis
+from .intake import Dropped, Intake
+from .transport import Transport, local_address_towards
+from .watchers import WATCH_VERSION
+from .wire import BadEnvelope, open_envelope, seal
+
+#: how often the spectator says it is still there (seconds)
+WATCH_EVERY = 1.0
+
+
+class WatchFailed(RuntimeError):
+    """The table could not be watched: it does not answer, refuses, or went quiet."""
+
+
+@dataclass(frozen=True)
+class Watched:
+    """How watching ended: the game finished, or a seat was found cheating (its verdict)."""
+
+    finished: bool
+    message: str
+    records: int
+
+
+def watch_table(
+    address: str,
+    on_update: Callable[[Node], None],
+    say: Callable[[str], None],
+    connect_timeout: float = 10.0,
+    quiet_timeout: float = 30.0,
+) -> Watched:
+    """Watch the table of the seat at ``address`` (HOST:PORT) until its game ends.
+
+    ``on_update(node)`` is called after every record taken in.  Raises WatchFailed when
+    nothing answers within ``connect_timeout`` or the seat goes quiet for ``quiet_timeout``.
+    """
+    host = address.replace("tcp://", "").rsplit(":", 1)[0]
+    endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
+    transport = Transport(f"{local_address_towards(host)}:0")
+    identity = Identity.generate()  # a spectator needs no lasting name: nobody trusts it with anything
+    node: Node | None = None
+    intake: Intake | None = None
+    try:
+        transport.connect(endpoint)
+        started = heard = time.monotonic()
+        said_watch = 0.0
+        while True:
+            now = time.monotonic()
+            if now - said_watch >= WATCH_EVERY:
+                held = len(node.records) if node is not None else 0
+                transport.send(endpoint, seal(identity, "watch", {"version": WATCH_VERSION, "records": held}))
+                said_watch = now
+            if node is None and now - started > connect_timeout:
+                raise WatchFailed(f"no table answered at {address} within {connect_timeout:g} s")
+            if node is not None and now - heard > quiet_timeout:
+                raise WatchFailed(f"the seat at {address} went quiet for {quiet_timeout:g} s (its game may have been stopped)")
+            for inbound in transport.poll(0.1):
+                try:
+                    env = open_envelope(inbound.data)
+                    if env.kind == "reject":
+                        raise WatchFailed(f"the seat at {address} refused: {env.field('reason', str, 200)}")
+                    if env.kind == "watching":
+                        heard = time.monotonic()
+                        continue
+                    if env.kind != "record":
+                        continue
+                    record = env.field("record", bytes, 5 * 1024 * 1024)
+                except BadEnvelope as exc:
+                    say(f"dropped a bad message from the seat at {address}: {exc}")
+                    continue
+                heard = time.monotonic()
+                if node is None:
+                    try:
+                        setup = setup_from_genesis(record)
+                    except (MalformedMessage, ValueError, KeyError, TypeError):
+                        continue  # not the genesis: wait for it (the seat sends from the start)
+                    node = Node(setup, None)
+                    intake = Intake(node)
+                    for line in describe_setup(setup):
+                        say(line)
+                assert intake is not None
+                taken = intake.take(record, functools.partial(on_update, node))
+                if taken.dropped is not None and taken.dropped is not Dropped.MALFORMED:
+                    say(f"dropped a record from the seat at {address}: {taken.detail or taken.dropped.value}")
+                if taken.violation is not None:
+                    v = taken.violation
+                    who = f"seat {v.peer} ({node.setup.names[v.peer]})" if 0 <= v.peer < node.players else "the seat watched"
+                    return Watched(False, f"{who} broke the protocol: {v.reason}: {v.detail}", len(node.records))
+                if node.finished:
+                    return Watched(True, "the game is over", len(node.records))
+    finally:
+        transport.close()
+
+
+__all__ = ["WatchFailed", "Watched", "watch_table"]

@@ -1,0 +1,88 @@
+"""Spectators (protocol.md §12.8): ``watch`` a real loopback table, every record checked."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from test_network import free_port
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.play import host_table
+from saboteur_p2p.net.session import Outcome, SessionResult
+from saboteur_p2p.net.watch import Watched, WatchFailed, watch_table
+from saboteur_p2p.protocol.node import Node
+from saboteur_p2p.rules import GameConfig
+
+
+def _table(tmp_path: Path, port: int, box: dict[str, SessionResult]) -> threading.Thread:
+    """A 3-seat table of bots (the host's seat a bot in this process, two bot peer processes)."""
+
+    def run() -> None:
+        box["result"] = host_table(
+            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3, rounds=1), 1, "random", 2, "random",
+            tmp_path, None, 30.0, lambda text: None, started=lambda: False,
+        )
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_spectator_who_comes_late_gets_the_whole_log_checks_it_and_sees_the_same_end(tmp_path: Path) -> None:
+    port = free_port()
+    box: dict[str, SessionResult] = {}
+    table = _table(tmp_path, port, box)
+    time.sleep(1.5)  # the game is under way: the spectator must get every record from the first
+    said: list[str] = []
+    updates: list[int] = []
+    seen: dict[str, Node] = {}
+
+    def on_update(node: Node) -> None:
+        updates.append(len(node.records))
+        seen["node"] = node
+
+    watched = watch_table(f"127.0.0.1:{port}", on_update, said.append)
+    table.join(60)
+    result = box["result"]
+    assert result.outcome is Outcome.FINISHED
+    assert watched == Watched(True, "the game is over", len(seen["node"].records))
+    node = seen["node"]
+    assert node.verify_all and node.seat is None  # it checked every sealed share, and holds no secret
+    assert node.state is not None and tuple(node.state.scores) == result.scores
+    (log,) = tmp_path.glob("game-*-seat0.log")
+    assert watched.records == updates[-1] and updates == sorted(updates) and updates[0] == 1
+    assert said[0].startswith("seats (compare these fingerprints with the players'): 0 host ")
+    assert log.exists()
+
+
+def test_nothing_to_watch_is_a_clear_error_within_the_timeout() -> None:
+    port = free_port()
+    started = time.monotonic()
+    try:
+        watch_table(f"127.0.0.1:{port}", lambda node: None, lambda text: None, connect_timeout=1.0)
+    except WatchFailed as exc:
+        assert str(exc) == f"no table answered at 127.0.0.1:{port} within 1 s"
+    else:
+        raise AssertionError("watching nothing did not fail")
+    assert time.monotonic() - started < 5
+
+
+def test_the_watch_command_prints_the_game_move_by_move(tmp_path: Path) -> None:
+    port = free_port()
+    box: dict[str, SessionResult] = {}
+    table = _table(tmp_path, port, box)
+    run = subprocess.run([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}"],
+                         capture_output=True, text=True, timeout=90)
+    table.join(60)
+    lines = run.stdout.splitlines()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert lines[0].startswith("seats (compare these fingerprints with the players'):")
+    assert re.search(r"-- round 1: (host|random-\d) starts", run.stdout)  # players by name (issue 12)
+    assert lines[-1].startswith("the game is over (") and lines[-1].endswith(" records, every one checked)")
+    gone = subprocess.run([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}", "--connect-timeout", "1"],
+                          capture_output=True, text=True, timeout=30)
+    assert gone.returncode == 2 and gone.stderr.strip() == f"saboteur-p2p watch: no table answered at 127.0.0.1:{port} within 1 s"
