@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..match import card_words
 from ..rules import (
     ActionCard,
     ActionKind,
@@ -322,7 +323,7 @@ class Controller(TypedCommands):
         self.selected_item(snap)  # notes which strip the selection belongs to
         self.ui.selected = item.handle
         self.ui.turned = False
-        self.ui.say(f"{index + 1}: {item.card.code}")
+        self.ui.say(f"{index + 1}: {card_words(item.card)}")
         if item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL:
             cells = self.legal_cells(snap, item, False) or self.legal_cells(snap, item, True)
             if cells and self.ui.cursor not in cells:
