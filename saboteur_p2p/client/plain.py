@@ -7,6 +7,7 @@ input) to leave the table.
 """
 from __future__ import annotations
 
+import queue
 import sys
 import time
 from collections.abc import Callable
@@ -61,7 +62,7 @@ class PlainAgent(LineAgent):
             self.prompted = True
         try:
             line = self.lines.get_nowait()
-        except Exception:  # queue.Empty: nothing typed yet
+        except queue.Empty:
             return None
         words = Words(state.view_for(self.seat_no), self.names)
         if line in ("?", "help", "legal", "moves"):
