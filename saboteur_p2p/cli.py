@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .botapi import BotLoadError
@@ -129,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     ident.set_defaults(run=cmd_id)
 
     host = commands.add_parser("host", help="open a table on the network and play at it")
-    host.add_argument("--bind", default="0.0.0.0:7777", help="ADDR:PORT to listen on (default 0.0.0.0:7777)")
+    host.add_argument("--bind", default="0.0.0.0:7777",
+                      help="ADDR:PORT to listen on: an address of this machine, or 0.0.0.0 for all (default 0.0.0.0:7777)")
     host.add_argument("--name", default="host")
     host.add_argument("--seats", type=int, default=5, help=f"players at the table: {players_help()} (default 5)")
     host.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
@@ -138,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
     host.add_argument("--bot", metavar="NAME", help="your own seat is this bot (headless)")
     host.add_argument("--no-announce", action="store_true", help="do not announce the table on the LAN (mDNS/DNS-SD)")
+    _bot_delay_option(host, "the --bots peers (default 0.8 when you play here, else 0)")
     _session_options(host)
     _client_options(host)
     host.set_defaults(run=cmd_host)
@@ -148,7 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--yes", action="store_true", help="without an address: join the only table found, without asking")
     join.add_argument("--name", default=os.environ.get("USER", "player"))
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
+    _bot_delay_option(join, "the --bot seat (default 0)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
+    join.add_argument("--connect-timeout", type=_seconds, default=10.0, metavar="S",
+                      help="give up when no table answers at HOST:PORT within S seconds (default 10)")
     join.add_argument("--edition", default=None, choices=edition_names(),
                       help="sit only at a table of this edition (default: whatever the table plays)")
     _session_options(join)
@@ -172,12 +178,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default=os.environ.get("USER", "you"))
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
     play.add_argument("--seed", type=int, default=None, help="deal seed for --offline (default: random)")
+    _bot_delay_option(play, f"the bot seats (default {DEFAULT_BOT_DELAY})")
     _session_options(play)
     _client_options(play)
     play.set_defaults(run=cmd_play)
 
-    replay = commands.add_parser("replay", help="print a game from its log, move by move")
+    replay = commands.add_parser("replay", help="check a game log and step through it move by move (printed with --plain)")
     replay.add_argument("log", metavar="LOGFILE")
+    replay.add_argument("--plain", action="store_true", help="print the game move by move instead of the full-screen viewer "
+                        "(also when stdin or stdout is not a terminal)")
     replay.set_defaults(run=cmd_replay)
 
     watch = commands.add_parser("watch", help="watch a table as a spectator: every public move, each one checked")
@@ -299,7 +308,8 @@ def _discovery_options(sub: argparse.ArgumentParser, flag: str, help_: str) -> N
 
 def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--identity", metavar="PATH", help="identity file (default: in the user's config directory)")
-    sub.add_argument("--log-dir", default="saboteur-logs", help="where the signed game log is kept (default ./saboteur-logs)")
+    sub.add_argument("--log-dir", default=None,
+                     help="where the signed game log is kept (default: logs in this user's data directory, as printed)")
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
     sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
     sub.add_argument(
@@ -309,6 +319,76 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="print only the result")
     sub.add_argument("--turn-time", type=float, default=None, metavar="S",
                      help="a person who has not moved within S seconds has a bot move for them (default: no timer)")
+
+
+#: seconds a bot waits before each move at a table with a person, so the person can follow
+DEFAULT_BOT_DELAY = 0.8
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be 0 to 60 seconds, not {text}")
+    return value
+
+
+def _bot_delay_option(sub: argparse.ArgumentParser, whose: str) -> None:
+    sub.add_argument("--bot-delay", type=_seconds, default=None, metavar="S",
+                     help=f"seconds before each move of {whose}; a round's end pauses them longer")
+
+
+def _check_bind(text: str | None) -> None:
+    """Refuse an ADDR:PORT this machine cannot listen at, in one line (main prints a
+    ValueError as such), before any table or screen opens."""
+    if text is None:
+        return
+    from .net.transport import interface_addresses, is_loopback, is_wildcard, numeric_host
+
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--bind {text!r} is not ADDR:PORT (e.g. 0.0.0.0:7777, port 0 to 65535)")
+    address = numeric_host(host) if host not in ("*", "localhost") else host
+    if address is None:
+        raise ValueError(f"--bind: {host!r} is not an IPv4 address (e.g. 0.0.0.0 or 192.168.1.20)")
+    if address not in ("*", "localhost") and not is_wildcard(address) and not is_loopback(address):
+        mine = interface_addresses()
+        if address not in mine:
+            known = ", ".join(["0.0.0.0 (all)", "127.0.0.1", *mine])
+            raise ValueError(f"--bind: {host} is not an address of this machine; its addresses: {known}")
+    if int(port):
+        _check_port_free("0.0.0.0" if address in ("*", "localhost") else address, int(port))
+
+
+def _check_port_free(address: str, port: int) -> None:
+    """Refuse a port another program listens on now (the full-screen client would only
+    show the failure after it opened)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as ZeroMQ binds: a closing socket does not count
+        try:
+            probe.bind((address, port))
+        except OSError as exc:
+            raise ValueError(f"cannot listen at {address}:{port}: {exc.strerror} (another table or program uses it?)") from None
+
+
+def _log_dir(args: argparse.Namespace) -> Path:
+    """Where this seat keeps its signed game logs: --log-dir, else the platform's user data
+    directory (platformdirs: ~/.local/share/saboteur-p2p/logs on Linux), never the current one."""
+    if args.log_dir:
+        return Path(args.log_dir)
+    from platformdirs import user_data_path
+
+    return user_data_path("saboteur-p2p", appauthor=False) / "logs"
+
+
+def _check_bots(specs: Sequence[str | None]) -> None:
+    """Load each named bot once now, so a wrong name is refused before any table opens
+    (as ``tournament`` refuses it), not by a bot peer that fails later out of sight."""
+    from .botapi import load_bot
+
+    for spec in dict.fromkeys(spec for spec in specs if spec):
+        load_bot(spec)
 
 
 def _client_options(sub: argparse.ArgumentParser) -> None:
@@ -334,32 +414,35 @@ def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from .net.play import EXIT_CODES, host_table
+    from .net.play import host_table
     from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
     config = GameConfig(args.seats, args.edition, args.variant)
     if args.bots < 0 or args.bots > args.seats - 1:
         raise ValueError(f"--bots must be 0 to {args.seats - 1}")
+    _check_bots([args.bot, args.bots_kind if args.bots else None])
+    _check_bind(args.bind)
     identity = _identity(args)
     shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
+    delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
     if _wants_client(args):
         from .client.app import run_in_client
 
         return _client_status(run_in_client(lambda agent, children: host_table(
-            identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, Path(args.log_dir),
-            args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children,
+            identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, _log_dir(args),
+            args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
             turn_time=args.turn_time, announce=not args.no_announce,
         ), hosting=True))
+    say = _say(args, args.name)
+    agent = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, shuffle_rounds, args.bot,
-        args.bots, args.bots_kind, Path(args.log_dir), args.code, args.wait, _say(args, args.name), turn_time=args.turn_time,
-        announce=not args.no_announce,
+        args.bots, args.bots_kind, _log_dir(args), args.code, args.wait, say, agent=agent, bot_delay=delay,
+        turn_time=args.turn_time, announce=not args.no_announce,
     )
     if args.quiet:
         print(result.message)
-    return EXIT_CODES[result.outcome]
+    return _plain_status(result, agent)
 
 
 def _least_shuffle_rounds(args: argparse.Namespace) -> int:
@@ -369,10 +452,10 @@ def _least_shuffle_rounds(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from .net.play import join_table
 
-    from .net.play import EXIT_CODES, join_table
-
+    _check_bots([args.bot])
+    _check_bind(args.bind)
     if args.address is None:
         args.address = _found_table(args)
     if _wants_client(args):
@@ -380,16 +463,20 @@ def cmd_join(args: argparse.Namespace) -> int:
 
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
-            identity, args.name, args.address, args.bind, None, Path(args.log_dir), args.code, args.wait, agent.say,
-            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition, turn_time=args.turn_time,
+            identity, args.name, args.address, args.bind, None, _log_dir(args), args.code, args.wait, agent.say,
+            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+            connect_timeout=args.connect_timeout, turn_time=args.turn_time,
         )))
+    say = _say(args, args.name)
+    agent = _plain_agent(args, say)
     result = join_table(
-        _identity(args), args.name, args.address, args.bind, args.bot, Path(args.log_dir), args.code, args.wait,
-        _say(args, args.name), min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition, turn_time=args.turn_time,
+        _identity(args), args.name, args.address, args.bind, args.bot, _log_dir(args), args.code, args.wait,
+        say, agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time,
     )
     if args.quiet:
         print(result.message)
-    return EXIT_CODES[result.outcome]
+    return _plain_status(result, agent)
 
 
 def _found_table(args: argparse.Namespace) -> str:
@@ -424,29 +511,32 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A table of bots on this machine: loopback bot peers (or in-process with --offline)."""
-    from pathlib import Path
-
     config, bots = _play_table(args)
+    _check_bots(bots)
+    delay = args.bot_delay if args.bot_delay is not None else DEFAULT_BOT_DELAY
     if args.offline:
         from .client.local import run_offline
 
-        return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args))
-    from .net.play import EXIT_CODES, host_table
+        return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args), bot_delay=delay)
+    from .net.play import host_table
     from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
     identity = _identity(args)
     shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
-    log_dir = Path(args.log_dir)
+    log_dir = _log_dir(args)
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
+        say = _say(args, args.name)
+        agent = _plain_agent(args, say)
         result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
-                            args.code, args.wait, _say(args, args.name), started=lambda: False, on_leave="end")
-        return EXIT_CODES[result.outcome]
+                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end")
+        return _plain_status(result, agent)
     from .client.app import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir, args.code, args.wait,
-        agent.say, agent=agent, started=agent.start_requested, children=children, turn_time=args.turn_time, on_leave="end",
+        agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
+        turn_time=args.turn_time, on_leave="end",
     ), hosting=True))
 
 
@@ -458,15 +548,30 @@ def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
     return config, [names[i % len(names)] for i in range(config.players - 1)]
 
 
-def _client_status(run: ClientRun[Any]) -> int:
-    """The exit status of a client run: the session's, or 5 (quit) if the person left first."""
+def _plain_agent(args: argparse.Namespace, say: Any) -> Any:
+    """The line prompt for a person (None when a bot plays the seat)."""
+    from .client.plain import PlainAgent
+
+    return None if getattr(args, "bot", None) else PlainAgent(say)
+
+
+def _plain_status(result: Any, agent: Any) -> int:
+    """The exit status of a line-prompt seat: 0 when the person chose to leave, else the session's."""
     from .net.play import EXIT_CODES
-    from .net.session import Outcome
+
+    if getattr(agent, "wants_to_quit", False):
+        return 0
+    return EXIT_CODES[result.outcome]
+
+
+def _client_status(run: ClientRun[Any]) -> int:
+    """The exit status of a client run: the session's, or 0 when the person chose to leave."""
+    from .net.play import EXIT_CODES
 
     if run.error is not None:
         raise run.error
-    if run.result is None:
-        return EXIT_CODES[Outcome.QUIT]
+    if run.quit or run.result is None:
+        return 0  # leaving the table is a normal end for the one who leaves
     return EXIT_CODES[run.result.outcome]
 
 
@@ -475,6 +580,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .protocol.verify import replay_file
 
     verdict, observer = replay_file(args.log)
+    if observer is not None and observer.state is not None and _wants_client(args):
+        from .client.replay import ReplayViewer
+
+        title = os.path.basename(args.log)
+        ReplayViewer(title, observer.state.events, list(observer.setup.names), verdict.message,
+                     no_color=bool(os.environ.get("NO_COLOR"))).run()
+        print(verdict.message)
+        return 0 if verdict.ok else 1
     if observer is not None and observer.state is not None:
         for line in narrate(observer.state.events, list(observer.setup.names)):
             print(line)

@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 
 from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, load_bot
 from .rules import (
+    ActionCard,
     ActionKind,
-    AnyAction,
+    BreakTool,
+    Card,
     CardPlayed,
     Clear,
     Event,
@@ -15,15 +17,26 @@ from .rules import (
     GameConfig,
     GameEnded,
     GoalRevealed,
+    GoldCard,
     GoldReceived,
+    KeepGold,
+    MapPeek,
+    OrientStone,
     Pass,
+    PathCard,
+    PathKind,
     PiecesWon,
+    PlacePath,
     PlayOn,
+    RepairTool,
+    Rockfall,
     Role,
     RoundEnded,
     RoundStarted,
     State,
+    Steal,
     Stolen,
+    TakeGold,
     TrustedDealer,
     Winners,
 )
@@ -105,67 +118,143 @@ def replay(config: GameConfig, seed: int, actions: Sequence[str]) -> State:
     return state
 
 
-#: Saboteur 2 action cards played on a player, told in words ({t}: the target's seat).
+#: Saboteur 2 action cards played on a player, told in words ({t}: the target).
 _PLAYED_ON = {
     ActionKind.THEFT: "puts a Theft in front of themself",
-    ActionKind.HANDS_OFF: "takes away P{t}'s Theft",
-    ActionKind.SWAP_HAND: "swaps hands with P{t}",
-    ActionKind.INSPECTION: "looks at P{t}'s dwarf card",
-    ActionKind.SWAP_HATS: "makes P{t} swap their dwarf card",
-    ActionKind.TRAPPED: "traps P{t}",
-    ActionKind.FREE: "frees P{t}",
+    ActionKind.HANDS_OFF: "takes away {t}'s Theft",
+    ActionKind.SWAP_HAND: "swaps hands with {t}",
+    ActionKind.INSPECTION: "looks at {t}'s dwarf card",
+    ActionKind.SWAP_HATS: "makes {t} swap their dwarf card",
+    ActionKind.TRAPPED: "traps {t}",
+    ActionKind.FREE: "frees {t}",
 }
 #: Roles only Saboteur 2 deals: their gold is counted in pieces, not nuggets.
 _SABOTEUR2_ROLES = frozenset((Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.BOSS, Role.PROFITEER, Role.GEOLOGIST))
+#: the junction a path card's openings make, drawn as the client's maze draws it (N=1 E=2 S=4 W=8)
+_SHAPES = {
+    1: "╵", 2: "╶", 4: "╷", 8: "╴", 5: "│", 10: "─", 3: "└", 9: "┘", 6: "┌", 12: "┐",
+    7: "├", 13: "┤", 11: "┴", 14: "┬", 15: "┼",
+}
+_TOOL_WORDS = {"pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 
 
-def _in_words(action: AnyAction) -> str:
-    """What a Saboteur 2 turn did, for the account of a game ('' for the base game's turns)."""
-    if isinstance(action, PlayOn):
-        return _PLAYED_ON[action.kind].format(t=action.target)
-    if isinstance(action, Clear):
-        what = action.what if action.what in ("trapped", "theft") else f"broken {action.what}"
-        return f"discards two cards to remove the {what} card in front of them"
-    if isinstance(action, Pass) and action.more:
-        return f"discards {len(action.cards)} cards"
-    return ""
+def card_words(card: Card | None) -> str:
+    """A card's name for people: "path ┼", "dead end ┤", "break lantern", "map", "gold 2"."""
+    if card is None:
+        return "a card face down"
+    if isinstance(card, PathCard):
+        shape = _SHAPES.get(card.openings, "?")
+        if card.kind is PathKind.START:
+            return "the start"
+        if card.kind is PathKind.TREASURE:
+            return "the treasure"
+        if card.kind is PathKind.STONE:
+            return "a stone"
+        through = [s for s in card.segments if bin(s).count("1") > 1]
+        name = "path" if through and len(through) == len(card.segments) else "dead end" if not through else "path"
+        if len(through) > 1:
+            name = "bridge" if 5 in through or 10 in through else "double curve"
+        extras = [word for word, on in (("ladder", card.ladder), ("crystal", card.crystals)) if on]
+        if card.door is not None:
+            extras.append(f"{card.door.value} door")
+        return f"{name} {shape}" + (f" ({', '.join(extras)})" if extras else "")
+    if isinstance(card, ActionCard):
+        tools = "/".join(_TOOL_WORDS[t.value] for t in card.tools)
+        return f"{card.kind.value} {tools}" if tools else card.kind.value
+    if isinstance(card, GoldCard):
+        return "a stone (gold card)" if card.nuggets == 0 else f"gold {card.nuggets}"
+    return "a card"
+
+
+def _labels(names: Sequence[str], viewer: int | None) -> list[str]:
+    """Each seat's name in the account (``you`` for the viewer); a name two seats share gets its seat."""
+    labels = [name if names.count(name) == 1 else f"{name} (P{seat})" for seat, name in enumerate(names)]
+    if viewer is not None and 0 <= viewer < len(labels):
+        labels[viewer] = "you"
+    return labels
+
+
+def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = None) -> str:
+    """One turn told in words, without the deck's card handles: "bob: path ┼ at 1,0 turned"."""
+    who = _labels(names, viewer)
+    action, card = event.action, event.card
+    if isinstance(action, PlacePath):
+        turned = " turned" if action.turned else ""
+        what = f"{card_words(card)} at {action.x},{action.y}{turned}"
+    elif isinstance(action, BreakTool):
+        what = f"breaks {_whose(who, action.target)} {action.tool.value}"
+    elif isinstance(action, RepairTool):
+        what = f"repairs {_whose(who, action.target)} {action.tool.value}"
+    elif isinstance(action, Rockfall):
+        what = f"rockfall at {action.x},{action.y}"
+    elif isinstance(action, MapPeek):
+        what = f"looks at goal {action.goal} with a map"
+    elif isinstance(action, PlayOn):
+        what = _PLAYED_ON[action.kind].format(t=who[action.target])
+    elif isinstance(action, Clear):
+        removed = action.what if action.what in ("trapped", "theft") else f"broken {action.what}"
+        what = f"discards two cards to remove the {removed} card in front of them"
+    elif isinstance(action, Pass):
+        count = 1 + len(action.more)
+        what = "discards a card" if count == 1 else f"discards {count} cards"
+    elif isinstance(action, KeepGold):
+        what = "keeps a gold card"
+    elif isinstance(action, TakeGold):
+        what = f"takes {_amount(len(action.golds), 'gold card')}" if action.golds else "takes no gold"
+    elif isinstance(action, OrientStone):
+        what = f"turns the stone at goal {action.goal}" + (" over" if action.turned else " upright")
+    elif isinstance(action, Steal):
+        what = "steals nothing" if action.target is None else f"steals from {who[action.target]}"
+    else:
+        what = str(action)
+    return f"{who[event.player]}: {what}"
+
+
+def _whose(who: Sequence[str], seat: int) -> str:
+    return "your" if who[seat] == "you" else f"{who[seat]}'s"
+
+
+def _amount(number: int, unit: str) -> str:
+    return f"{number} {unit}" + ("" if number == 1 else "s")
 
 
 def narrate(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> Iterator[str]:
-    """Public events as lines of text, for a move-by-move account of a game.
+    """Public events as lines of text, for a move-by-move account of a game, in players' names.
 
-    With a ``viewer`` (a seat at the table, not an onlooker), the Saboteur 2 gold pieces won
-    by others are not counted out: their totals are secret until the game ends (RULES.md 8).
+    With a ``viewer`` (a seat at the table, not an onlooker), that seat is "you" and the
+    Saboteur 2 gold pieces won by others are not counted out: their totals are secret until
+    the game ends (rules.md 8).
     """
-    unit = "nuggets"
+    who = _labels(names, viewer)
+    unit = "nugget"
     for event in events:
         if isinstance(event, RoundStarted):
-            yield f"-- round {event.round}: player {event.first_player} starts"
+            yield f"-- round {event.round}: {who[event.first_player]} start" + ("" if who[event.first_player] == "you" else "s")
         elif isinstance(event, CardPlayed):
-            card = "face down" if event.card is None else event.card.code
-            words = _in_words(event.action)
-            yield f"P{event.player} {names[event.player]}: {event.action}  [{card}]" + (f"  ({words})" if words else "")
+            yield move_words(event, names, viewer)
         elif isinstance(event, GoalRevealed):
-            turn = " turned" if event.turned else ""
-            yield f"   goal {event.slot} revealed: {event.card.code}{turn}"
+            turn = " (turned)" if event.turned else ""
+            yield f"   goal {event.slot} turned up: {card_words(event.card)}{turn}"
         elif isinstance(event, RoundEnded):
             if _SABOTEUR2_ROLES.intersection(event.roles):
-                unit = "gold pieces"
-            roles = ", ".join(f"P{i} {r.value}" for i, r in enumerate(event.roles))
+                unit = "gold piece"
+            roles = ", ".join(f"{who[i]} {r.value}" for i, r in enumerate(event.roles))
             yield f"-- round {event.round} won by {event.winners}; roles: {roles}"
         elif isinstance(event, GoldReceived):
-            yield f"   P{event.player} receives {event.cards} gold card(s)"
+            yield f"   {who[event.player]} receive{'' if who[event.player] == 'you' else 's'} {_amount(event.cards, 'gold card')}"
         elif isinstance(event, PiecesWon):
+            wins = "win" if who[event.player] == "you" else "wins"
             if viewer is None or event.player == viewer:
-                yield f"   P{event.player} wins {event.pieces} gold piece(s)"
+                yield f"   {who[event.player]} {wins} {_amount(event.pieces, 'gold piece')}"
             else:
-                yield f"   P{event.player} wins gold"
+                yield f"   {who[event.player]} {wins} gold"
         elif isinstance(event, Stolen):
+            steals = "steal" if who[event.thief] == "you" else "steals"
             if event.victim is None:
-                yield f"   P{event.thief} steals nothing"
+                yield f"   {who[event.thief]} {steals} nothing"
             else:
-                yield f"   P{event.thief} steals a gold piece from P{event.victim}"
+                yield f"   {who[event.thief]} {steals} a gold piece from {who[event.victim]}"
         elif isinstance(event, GameEnded):
-            scores = ", ".join(f"P{i} {s}" for i, s in enumerate(event.scores))
-            winners = ", ".join(f"P{w} {names[w]}" for w in event.winners)
-            yield f"== game over. {unit}: {scores}. winner(s): {winners}"
+            scores = ", ".join(f"{who[i]} {s}" for i, s in enumerate(event.scores))
+            winners = ", ".join(who[w] for w in event.winners)
+            yield f"== game over. {unit}s: {scores}. {'winner' if len(event.winners) == 1 else 'winners'}: {winners}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +22,8 @@ from saboteur_p2p.client.agent import ClientAgent
 from saboteur_p2p.client.app import ClientApp, ClientRun, run_client
 from saboteur_p2p.client.local import LocalTable
 from saboteur_p2p.client.model import LogKind, Snapshot
+from saboteur_p2p.client.screens import round_end_open
+from saboteur_p2p.client.words import Words
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     ActionCard,
@@ -55,6 +58,8 @@ class Harness:
         self.app: ClientApp
         self.run: ClientRun[object] | None = None
         self.table_thread: threading.Thread | None = None
+        #: the round-end screens seen by ``close_round_end``, as text
+        self.round_ends: list[str] = []
 
     # -- running ---------------------------------------------------------------------
 
@@ -162,6 +167,22 @@ class Harness:
         assert loop is not None
         return asyncio.run_coroutine_threadsafe(self.app.draw_text(80, 24), loop).result(5)
 
+    def round_end_open(self) -> bool:
+        return round_end_open(self.agent.snapshot(), self.app.ui.round_seen) is not None
+
+    def close_round_end(self) -> None:
+        """Keep the open round-end screen's text, then close it with a key."""
+        self.round_ends.append(self.screen())
+        self.keys(" ")
+        self.wait_for(lambda: not self.round_end_open(), "the round-end screen to close")
+
+    def finish(self) -> None:
+        """At the game's end: the last round's end screen, then a key for the ranking."""
+        last = self.agent.snapshot
+        self.wait_for(lambda: last().rounds and last().rounds[-1].scores is not None, "the last round's end")
+        if self.round_end_open():
+            self.close_round_end()
+
     def played_by_me(self) -> list[str]:
         return [str(e.action) for e in list(self.table.state.events) if isinstance(e, CardPlayed) and e.player == 0]
 
@@ -172,6 +193,9 @@ def play_out(h: Harness, done: Callable[[], bool]) -> dict[str, int]:
     seen: dict[str, int] = {}
     turns = 0
     while not done():
+        if h.round_end_open():
+            h.close_round_end()
+            continue
         d = h.agent.snapshot().decision
         if d is None or h.app.ui.sent_for == d.id:
             time.sleep(0.002)
@@ -183,7 +207,7 @@ def play_out(h: Harness, done: Callable[[], bool]) -> dict[str, int]:
         if phase == "play" and turns % 2:
             h.keys("1x")  # pick the first card, discard it
         elif phase == "play":
-            h.keys(":" + str(snap.decision.legal[0]) + ENTER)  # type: ignore[union-attr]
+            h.keys(":" + Words(snap.view, snap.names).say(snap.decision.legal[0]) + ENTER)  # type: ignore[union-attr,arg-type]
         else:
             h.keys(ENTER)  # keep, take or orient: the highlighted choice
         h.sent(snap)
@@ -232,11 +256,13 @@ def test_placing_a_path_card_with_keys():
         before = h.app.ui.cursor
         h.keys(TAB)  # to the next legal cell
         h.wait_for(lambda: h.app.ui.cursor != before and h.app.focus.option_legal, "the next legal cell")
-        placed["move"] = h.app.focus.option or ""
+        focus = h.app.focus
+        placed["move"] = focus.option or ""
         # The strip's side note ("✓ legal" and the move) shows only when the hand leaves room
         # for it at 80 columns, which depends on the deal the bots make before our move; the
         # check itself is the controller's (asserted above), the placement the table's (below).
         assert placed["move"].startswith("path ")
+        assert focus.said == f"path {index + 1} at " + placed["move"].split(" at ")[1]  # the slot, not the handle
         h.keys(ENTER)
         h.sent(snap)
         h.wait_for(lambda: placed["move"] in h.played_by_me(), "the table to play it", timeout=30.0)
@@ -252,16 +278,19 @@ def test_placing_a_path_card_with_a_typed_command_and_completion():
     def script(h: Harness) -> None:
         snap = h.decision()
         first = next(a for a in snap.decision.legal if isinstance(a, PlacePath))  # type: ignore[union-attr]
-        h.keys(f":path {first.card} at")
-        h.wait_for(lambda: h.app.input_area.text == f"path {first.card} at", "the typed text")
+        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[first.card]) + 1  # type: ignore[union-attr]
+        h.keys(f":path {slot} at")
+        h.wait_for(lambda: h.app.input_area.text == f"path {slot} at", "the typed text")
         h.keys(TAB)  # completes to the first legal placement of that card
-        h.wait_for(lambda: h.app.input_area.text.startswith(f"path {first.card} at ") and
-                   h.app.input_area.text != f"path {first.card} at ", "the completion")
+        h.wait_for(lambda: h.app.input_area.text.startswith(f"path {slot} at ") and
+                   h.app.input_area.text != f"path {slot} at ", "the completion")
         sent["move"] = h.app.input_area.text
         assert "✓ legal" in h.screen().splitlines()[-2]  # inline validation on the message line
+        engine = Words(snap.view, snap.names).read(sent["move"])  # type: ignore[arg-type]
         h.keys(ENTER)
         h.sent(snap)
-        h.wait_for(lambda: sent["move"] in h.played_by_me(), "the table to play it")
+        h.wait_for(lambda: any(played.startswith(engine) for played in h.played_by_me()), "the table to play it")
+        assert h.app.ui.message == f"played: {sent['move']}"
 
     harness.play(script)
     assert sent["move"].startswith("path ")
@@ -273,12 +302,13 @@ def test_an_illegal_move_shows_the_rule_it_breaks():
     def script(h: Harness) -> None:
         snap = h.decision()
         handle = next(a.card for a in snap.decision.legal if isinstance(a, PlacePath))  # type: ignore[union-attr]
-        h.keys(f":path {handle} at 0,0")
+        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[handle]) + 1  # type: ignore[union-attr]
+        h.keys(f":path {slot} at 0,0")
         h.wait_for(lambda: "✗ (0, 0) is the start cell" in h.screen(), "the inline verdict")
         h.keys(ENTER)
         h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
-        assert h.app.ui.message == f"illegal action 'path {handle} at 0,0': (0, 0) is the start cell"
-        assert h.app.input_area.text == f"path {handle} at 0,0"  # kept, to correct it
+        assert h.app.ui.message == "not allowed: (0, 0) is the start cell"
+        assert h.app.input_area.text == f"path {slot} at 0,0"  # kept, to correct it
         assert h.app.ui.sent_for is None and h.played_by_me() == []
         # with keys: the cursor onto a goal card
         h.keys("\x1b")
@@ -340,7 +370,7 @@ def test_help_and_leaving_the_table_ask_first():
         h.decision()
         h.keys("?")
         h.wait_for(lambda: h.app.ui.help_open, "the help")
-        assert "Any key closes this help." in h.screen()
+        assert "any other key closes" in h.screen()
         h.keys("z")
         h.wait_for(lambda: not h.app.ui.help_open, "the help to close")
         h.keys("q")
@@ -357,6 +387,40 @@ def test_help_and_leaving_the_table_ask_first():
     assert harness.table.result is not None and harness.table.result.outcome == "quit"
 
 
+def test_the_help_shows_this_editions_commands_and_a_legend_and_R_shows_the_rules():
+    harness = Harness(seed=2)
+    pages: dict[str, str] = {}
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys("?")
+        h.wait_for(lambda: "help · lines 1-" in h.screen(), "the help")
+        pages["help"] = h.screen()
+        h.keys("\x1b[F")  # End: the legend at the bottom
+        h.wait_for(lambda: "✗CLP" in h.screen(), "the legend")
+        pages["legend"] = h.screen()
+        h.keys("z")
+        h.wait_for(lambda: not h.app.ui.help_open, "the help to close")
+        h.keys("R")
+        h.wait_for(lambda: "the rules (docs/rules.md)" in h.screen(), "the rules")
+        pages["rules"] = h.screen()
+        for _ in range(60):
+            h.keys("\x1b[6~")  # PgDn
+        h.wait_for(lambda: "## 9. Decisions" in h.screen() or "| 21 |" in h.screen(), "the decisions at the end")
+        h.keys("q")  # any other key closes the page (it does not leave the table)
+        h.wait_for(lambda: not h.app.ui.rules_open, "the rules to close")
+        assert not h.app.ui.confirm_quit
+
+    harness.play(script)
+    help_page, legend, rules = pages["help"], pages["legend"], pages["rules"]
+    assert "path 2 at 3,-1 turned" in help_page and "trapped @bob" not in help_page  # base game commands only
+    assert all(len(line) <= 80 for line in help_page.splitlines()) and len(help_page.splitlines()) == 24
+    for symbol in ("6c cards in hand", "g0 gold cards", "✗CLP", "·   · dots", "˙   ˙ dots", "turned 180°"):
+        assert symbol in legend, symbol
+    assert "Saboteur 2" not in legend
+    assert "# The rules of Saboteur as saboteur-p2p plays them" in rules
+
+
 def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
     """Every move from the keyboard: discards with keys, moves typed, gold and stones with Enter."""
     harness = Harness(seed=6)  # a deal where gold is passed to us once and we take gold once
@@ -364,9 +428,12 @@ def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
 
     def script(h: Harness) -> None:
         seen.update(play_out(h, lambda: h.table.result is not None or h.table.state.phase.value == "game-over"))
+        h.finish()
         h.wait_for(lambda: h.app.snap.view is not None and h.app.snap.view.phase == "game-over", "the end")
         screen = h.screen()
-        assert "Game over" in screen and "★ 1." in screen and "(you)" in screen
+        assert "Game over" in screen and "★ 1." in screen and " you " in screen and "(you)" not in screen
+        # a line for each seat, with what it won in each round
+        assert sum("(r1 " in line and " r2 " in line and " r3 " in line for line in screen.splitlines()) == 5, screen
         h.keys("q")  # a finished game closes without asking
         h.wait_for(h.closed, "the application to close")
 
@@ -379,6 +446,13 @@ def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
     assert seen.get("keep-gold") and seen.get("take-gold"), seen
     received = [e for e in harness.table.state.events if isinstance(e, GoldReceived) and e.player == 0]
     assert len(received) >= 2  # what we kept and what we took
+    # each round's end was shown, until a key: its winners, the roles, our own line
+    assert len(harness.round_ends) == 3, harness.round_ends
+    for number, (screen, result) in enumerate(zip(harness.round_ends, harness.table.state.results, strict=True), 1):
+        assert f"ROUND {number}/3 OVER" in screen and f"round {number}/3 is over" in screen
+        assert f"the {result.winners.value.replace('-', ' ')}".replace("gold diggers", "gold-diggers") in screen or (
+            "nobody won" in screen)
+        assert "│ you " in screen
 
 
 def saboteur2_keys(snap: Snapshot, turn: int) -> str:
@@ -412,7 +486,7 @@ def saboteur2_keys(snap: Snapshot, turn: int) -> str:
         return str(index[ladders[0].card] + 1) + ENTER  # the cursor jumps to a legal cell
     if turn % 3 == 0 and len(view.hand) >= 3:
         return "1m2m3mx"  # discard three cards at once
-    return ":" + str(legal[0]) + ENTER
+    return ":" + Words(view, snap.names).say(legal[0]) + ENTER
 
 
 def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
@@ -424,6 +498,9 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     def script(h: Harness) -> None:
         turn = 0
         while not (h.table.result is not None or h.table.state.phase.value == "game-over"):
+            if h.round_end_open():
+                h.close_round_end()
+                continue
             d = h.agent.snapshot().decision
             if d is None or h.app.ui.sent_for == d.id:
                 time.sleep(0.002)
@@ -437,6 +514,7 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
                 seen["trapped"] = h.screen()
             h.keys(saboteur2_keys(snap, turn))
             h.sent(snap)
+        h.finish()
         h.wait_for(lambda: h.app.snap.view is not None and h.app.snap.view.phase == "game-over", "the end")
         h.wait_for(lambda: "Game over" in h.screen(), "the ranking")
         seen["end"] = h.screen()
@@ -460,11 +538,11 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     assert "Your Theft: steal 1 gold piece" in seen["steal"] and "choice 1/" in seen["steal"]
     # the round's result, gold won and stolen, reach the log
     log = [line.text for line in harness.agent.log_lines()]
-    assert f"   P0 steals a gold piece from P{stolen[0].victim}" in log
-    assert any(line.startswith("   P") and " wins " in line and "gold piece(s)" in line for line in log)
+    assert f"   you steal a gold piece from {harness.table.names[stolen[0].victim]}" in log
+    assert any(line.startswith("   you win ") and "gold piece" in line for line in log)
     assert "(you were " in seen["steal"]  # the round's result, under the steal choice
     # the ranking by gold pieces, with our own line
     end = seen["end"]
-    assert "Game over" in end and "(you):" in end and "gold piece(s)" in end
+    assert "Game over · gold pieces" in end
     pieces = state.scores[0]  # type: ignore[index]
-    assert f"alice (you): {pieces} gold piece(s)" in end
+    assert re.search(rf"\d\. you +{pieces} gold piece", end), end

@@ -20,7 +20,7 @@ def test_play_seats_you_and_the_bots(argv: list[str], players: int, bots: list[s
     args = build_parser().parse_args(argv)
     config, seat_bots = _play_table(args)
     assert config.players == players and seat_bots == bots
-    assert args.log_dir == "saboteur-logs" and args.identity is None and args.shuffle_rounds is None
+    assert args.log_dir is None and args.identity is None and args.shuffle_rounds is None  # logs: the user data dir
 
 
 def test_play_passes_edition_and_variants_through():
@@ -105,4 +105,4 @@ def test_a_host_that_cannot_listen_says_so_and_exits_2(tmp_path, capsys):
         code = main(["host", "--bind", f"127.0.0.1:{port}", "--seats", "3", "--bot", "random", "--quiet",
                      "--log-dir", str(tmp_path), "--identity", str(tmp_path / "id")])
     assert code == 2
-    assert f"cannot listen at tcp://127.0.0.1:{port}: Address already in use" in capsys.readouterr().err
+    assert f"cannot listen at 127.0.0.1:{port}: Address already in use" in capsys.readouterr().err

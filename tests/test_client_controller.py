@@ -10,6 +10,7 @@ from saboteur_p2p.client.agent import ClientAgent
 from saboteur_p2p.client.controller import Controller
 from saboteur_p2p.client.local import LocalNode, LocalSetup
 from saboteur_p2p.client.model import ItemKind, LogKind
+from saboteur_p2p.client.words import Words
 from saboteur_p2p.match import bot_seed
 from saboteur_p2p.rules import (
     GOAL_CELLS,
@@ -57,6 +58,12 @@ def find(until: Callable[[State], bool], seeds: range = range(200), edition: str
         if state is not None:
             return state
     raise AssertionError("no seed reaches the wanted position")
+
+
+def said(state: State, action: object) -> str:
+    """A legal action as the player to move types it (hand slots, player names)."""
+    names = [f"p{i}" for i in range(state.players)]
+    return Words(state.view_for(state.current), names).say(action)  # type: ignore[arg-type]
 
 
 def seated(state: State, seat: int | None = None) -> tuple[ClientAgent, LocalNode, Controller]:
@@ -139,7 +146,7 @@ def test_an_illegal_cell_shows_the_rule_it_breaks_and_sends_nothing():
     ctl.ui.cursor = (0, 0)
     assert not ctl.enter()
     assert ctl.ui.message_kind == "error"
-    assert "(0, 0) is the start cell" in ctl.ui.message and "illegal action 'path" in ctl.ui.message
+    assert ctl.ui.message == "not allowed: (0, 0) is the start cell"
     ctl.ui.cursor = (3, 4)
     assert not ctl.enter() and "touches no card" in ctl.ui.message
     assert agent.poll_move(node) is None
@@ -148,14 +155,17 @@ def test_an_illegal_cell_shows_the_rule_it_breaks_and_sends_nothing():
 def test_typed_moves_are_checked_with_the_engine_before_they_are_sent():
     state = find(lambda s: holding(s, is_path))
     agent, node, ctl = seated(state)
-    assert not ctl.command("path 99 at 1,0") and "card 99 is not in player" in ctl.ui.message
-    assert not ctl.command("dig a tunnel") and "cannot read action 'dig a tunnel'" in ctl.ui.message
-    assert ctl.assess("path 99 at 1,0")[0] == "error"
-    legal = str(state.legal_actions()[0])
-    assert ctl.assess(legal) == ("ok", f"✓ legal: {state.check(legal)}")
-    assert ctl.command(legal.upper())  # action text is case-insensitive
+    # a card is its hand slot (1-6): a deck handle is no card of the hand
+    assert not ctl.command("path 9 at 1,0") and ctl.ui.message == "there is no card 9 in your hand (1-6)"
+    assert not ctl.command("dig a tunnel") and ctl.ui.message.startswith("cannot read 'dig a tunnel': try path 2 at 1,0")
+    assert ctl.assess("path 9 at 1,0")[0] == "info"
+    action = state.legal_actions()[0]
+    legal = said(state, action)
+    assert "#" not in legal and str(action) != legal
+    assert ctl.assess(legal) == ("ok", f"✓ legal: {legal}")
+    assert ctl.command(legal.upper())  # case-insensitive
     assert not ctl.command(legal) and "already on its way" in ctl.ui.message
-    assert agent.poll_move(node) == str(state.check(legal))
+    assert agent.poll_move(node) == str(state.check(str(action)))
     assert agent.snapshot().decision is None  # the session has it: no longer ours to make
     # polled again for the same state, the session refused it: a fresh decision to retry
     assert agent.poll_move(node) is None and agent.snapshot().decision is not None
@@ -166,7 +176,10 @@ def test_completion_offers_the_legal_moves_and_the_commands():
     state = find(lambda s: holding(s, is_path))
     _agent, _node, ctl = seated(state)
     paths = ctl.completions("path ")
-    assert paths and set(paths) == {str(a) for a in state.legal_actions() if isinstance(a, PlacePath)}
+    assert paths and set(paths) == {said(state, a) for a in state.legal_actions() if isinstance(a, PlacePath)}
+    assert all(1 <= int(line.split()[1]) <= 6 for line in paths)  # hand slots, not deck handles
+    assert not any(line.split()[1] in ("33", "40") for line in ctl.completions("pass "))
+    assert set(ctl.completions("pass ")) == {f"pass {i}" for i in range(1, 7)}
     assert "say " in ctl.completions("s") and "pass" in " ".join(ctl.completions("pa"))
     _other, _, waiting = seated(state, (state.current + 1) % state.players)
     assert "path " in waiting.completions("pa")  # not our move: the verbs only
@@ -247,8 +260,8 @@ def test_a_move_out_of_turn_is_refused_with_whose_move_it_is():
     state = find(lambda s: s.phase.value == "play")
     waiting = (state.current + 1) % state.players
     _agent, _node, ctl = seated(state, waiting)
-    assert not ctl.command(str(state.legal_actions()[0]))
-    assert ctl.ui.message == f"not your move: waiting for p{state.current} (seat {state.current})"
+    assert not ctl.command(said(state, state.legal_actions()[0]))
+    assert ctl.ui.message == f"not your move: waiting for p{state.current}"
 
 
 def test_a_late_move_is_never_played_at_a_later_decision():
@@ -287,6 +300,27 @@ def test_away_and_back_come_from_the_sessions_lines(line: str, away: set[int], b
     assert snap.away == away and snap.back == back
     last = agent.log_lines()[-1]
     assert last.kind is LogKind.NOTICE and last.text == line
+    assert sum(line.presence for line in agent.log_lines()) == 1  # the second notice replaced the first
+
+
+def test_many_away_and_back_notices_are_one_log_line_and_the_newest_move_is_marked():
+    state = find(lambda s: s.phase.value == "play" and s.round == 1 and len(s.events) > 6)
+    agent, _node, _ctl = seated(state)
+    agent.chat(1, "p1", "hello")
+    before = len(agent.log_lines())
+    for _ in range(20):
+        for seat in (1, 2, 3):
+            agent.say(f"p{seat} is away (no word for 3 s); the table waits up to 120 s")
+        agent.say("p1 is back")
+    lines = agent.log_lines()
+    assert len(lines) == before + 1 and lines[-1].text == "p1 is back · away now: p2, p3"
+    from saboteur_p2p.client.render import render_log
+
+    shown = [text.strip() for _, text in render_log(lines, 0, 40, 6)]
+    assert shown[0] == "<p1> hello" or "<p1> hello" in shown  # the chat stays in sight
+    marked = [text for style, text in render_log(lines, 0, 60, 40) if style == "class:log.latest"]
+    last_move = next(line.text for line in reversed(lines) if line.move)
+    assert marked and marked[0].startswith("▸" + last_move[:20])
 
 
 # -- Saboteur 2 ------------------------------------------------------------------------
@@ -301,7 +335,7 @@ def can_play_on(kind: ActionKind) -> Callable[[State], bool]:
     return lambda s: s.phase.value == "play" and any(isinstance(a, PlayOn) and a.kind is kind for a in s.legal_actions())
 
 
-@pytest.mark.parametrize("kind", [ActionKind.TRAPPED, ActionKind.INSPECTION, ActionKind.SWAP_HAND])
+@pytest.mark.parametrize("kind", [ActionKind.TRAPPED, ActionKind.INSPECTION, ActionKind.SWAP_HAND, ActionKind.SWAP_HATS])
 def test_saboteur2_cards_aimed_at_others_start_on_another_player(kind: ActionKind):
     state = find2(can_play_on(kind))
     agent, node, ctl = seated(state)
@@ -415,16 +449,18 @@ def test_saboteur2_typed_commands_complete_and_are_checked():
     state = find2(lambda s: can_play_on(ActionKind.TRAPPED)(s) and s.trapped[s.current] is None)
     agent, node, ctl = seated(state)
     trapped = {str(a) for a in state.legal_actions() if isinstance(a, PlayOn) and a.kind is ActionKind.TRAPPED}
-    assert set(ctl.completions("trapped")) == trapped
-    assert ctl.assess(f"trapped @{agent.seat}") == ("error", "✗ a Trapped! card is played on another player")
-    assert ctl.assess("steal @1") == ("error", "✗ gold is stolen only at the end of a round")
+    targets = {f"trapped @p{int(text.split('@')[1].split()[0])}" for text in trapped}
+    assert set(ctl.completions("trapped")) == targets  # players by name
+    assert ctl.assess("trapped @me") == ("error", "✗ a Trapped! card is played on another player")
+    other = (state.current + 1) % state.players
+    assert ctl.assess(f"steal @p{other}") == ("error", "✗ gold is stolen only at the end of a round")
     assert ctl.assess("clear trapped with 1,2")[0] == "error"
-    passes = [str(a) for a in state.legal_actions() if isinstance(a, Pass) and len(a.cards) == 3]
+    passes = [said(state, a) for a in state.legal_actions() if isinstance(a, Pass) and len(a.cards) == 3]
     assert ctl.assess(passes[0])[0] == "ok" and passes[0] in ctl.completions("pass ")
     waiting = seated(state, (state.current + 1) % state.players)[2]
-    assert {"steal ", "clear ", "trapped @", "swap-hats @"} <= set(waiting.completions(""))
-    assert ctl.command(sorted(trapped)[0])
-    assert agent.poll_move(node) == sorted(trapped)[0]
+    assert {"steal @", "clear ", "trapped @", "swap-hats @"} <= set(waiting.completions(""))
+    assert ctl.command(sorted(targets)[0])
+    assert isinstance(state.check(agent.poll_move(node)), PlayOn)
 
 
 def test_marking_is_for_saboteur2_only():
@@ -447,10 +483,10 @@ def test_an_inspection_and_the_gold_of_a_round_reach_the_log():
     assert result.startswith("round 1: ") and "(you were " in result
     for event in (e for e in state.events if isinstance(e, PiecesWon)):
         if event.player == seat:
-            line = f"   P{event.player} wins {event.pieces} gold piece(s)"
-            assert f"you won {event.pieces} gold piece(s)" in result
+            line = f"   you win {event.pieces} gold piece" + ("" if event.pieces == 1 else "s")
+            assert f"you won {event.pieces} gold piece" in result
         else:  # how much the others won is secret until the end (RULES.md 8)
-            line = f"   P{event.player} wins gold"
+            line = f"   p{event.player} wins gold"
             assert f"p{event.player} won gold" in result
-            assert f"P{event.player} wins {event.pieces}" not in " ".join(events)
+            assert f"p{event.player} wins {event.pieces}" not in " ".join(events)
         assert events.count(line) == 1  # once, by the narration

@@ -33,6 +33,7 @@ def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp
         names = h.agent.snapshot().names
         assert names[0] == "alice" and sorted(names[1:]) == ["heuristic-2", "random-1"]  # seats in order of joining
         play_out(h, lambda: h.agent.snapshot().ended is not None)
+        h.finish()
         h.wait_for(lambda: "Game over" in h.screen(), "the ranking")
         h.keys("q")
         h.wait_for(h.closed, "the client to close")

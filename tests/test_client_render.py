@@ -22,7 +22,8 @@ from saboteur_p2p.client.maze import (
     tile_rows,
 )
 from saboteur_p2p.client.model import ROLE_SHORT, Item, ItemKind
-from saboteur_p2p.client.render import render_hand, render_info, render_players, render_ranking
+from saboteur_p2p.client.render import render_hand, render_info, render_players
+from saboteur_p2p.client.screens import render_ranking
 from saboteur_p2p.rules import ActionCard, ActionKind, Board, Door, PathCard, PathKind, Role
 from saboteur_p2p.rules.cards import START, STONE_NW, TREASURE, E, N, S, W, mask_from_letters
 
@@ -118,18 +119,22 @@ def test_the_ranking_at_the_end_of_the_game():
     agent, _node, _ctl = seated(state, 0)
     snap = agent.snapshot()
     snap = replace(snap, view=snap.view._replace(scores=(3, 7, 7, 0, 2), phase="game-over"))
+    snap = replace(snap, rounds=())
     lines = render_ranking(snap).splitlines()
-    assert lines[0] == "Game over"
+    assert lines[0] == "Game over · nuggets"
     assert lines[2:7] == [
-        "★ 1. p1: 7 nugget(s)", "★ 1. p2: 7 nugget(s)", "  3. p0 (you): 3 nugget(s)", "  4. p4: 2 nugget(s)",
-        "  5. p3: 0 nugget(s)",
+        "★ 1. p1   7 nuggets", "★ 1. p2   7 nuggets", "  3. you  3 nuggets", "  4. p4   2 nuggets", "  5. p3   0 nuggets",
     ]
 
 
-def screen_of(state, width: int, height: int, pick: int | None = None) -> tuple[str, ClientApp]:
+def screen_of(state, width: int, height: int, pick: int | None = None, round_end: bool = False) -> tuple[str, ClientApp]:
+    """The screen of the seat to move; the round-end screen of a round that just ended is
+    closed unless ``round_end``."""
     agent, _node, _ctl = seated(state)
     with create_pipe_input() as pipe:
         app = ClientApp(agent, input=pipe, output=DummyOutput())
+        if not round_end:
+            app.ui.round_seen = state.round
         if pick is not None:
             app.controller.pick(pick)
         return app.render_text(width, height), app
@@ -155,7 +160,7 @@ def test_the_80x24_screen_has_the_maze_the_hand_and_the_players():
     # the hand strip: six numbered tiles, then the message line and the command line
     hand = lines[18]
     assert re.match(r"▶1 \w+ +2 \w+ +3 \w+ +4 \w+ +5 \w+ +6 \w+", hand), hand  # card 1 picked
-    assert lines[-2].startswith(" 1: ") and lines[-1].startswith(":")
+    assert lines[-2].startswith(" 1: ") and ":" not in lines[-2][4:] and lines[-1].startswith(":")  # a card name, no code
 
 
 def test_a_bigger_screen_gives_the_maze_and_the_log_more_room():
@@ -165,7 +170,8 @@ def test_a_bigger_screen_gives_the_maze_and_the_log_more_room():
     assert len(big.splitlines()) == 43 and max(len(line) for line in big.splitlines()) > 100
 
     def count(screen: str) -> int:
-        return sum(1 for line in screen.splitlines() if re.search(r"P\d \w", line))
+        moves = r"\w: (path|dead end|discards|breaks|repairs|rockfall|looks)"
+        return sum(1 for line in screen.splitlines() if re.search(moves, line))
 
     assert count(big) > count(small)  # more of the log shows
     assert big.count("│") > small.count("│")
@@ -289,4 +295,4 @@ def test_the_saboteur2_screen_and_the_ranking_by_gold_pieces():
     assert any("crystals in the maze" in line for line in lines)
     snap = app.agent.snapshot()
     snap = replace(snap, view=snap.view._replace(scores=(3, 7, 7, 0, 2), phase="game-over"))
-    assert render_ranking(snap).splitlines()[2] == "★ 1. p1: 7 gold piece(s)"
+    assert render_ranking(snap).splitlines()[2].startswith("★ 1. p1   7 gold pieces   (r1 ")

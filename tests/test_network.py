@@ -266,14 +266,15 @@ def test_replay_prints_the_game_move_by_move(three_seat_game: tuple[Path, str]) 
     run = subprocess.run([sys.executable, "-m", "saboteur_p2p", "replay", str(log)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert re.fullmatch(r"-- round 1: player \d+ starts", lines[0]), lines[0]
-    assert sum(1 for line in lines if re.fullmatch(r"-- round \d: player \d+ starts", line)) == 3
+    # players by name (issue 12): "host", "random-1"
+    assert re.fullmatch(r"-- round 1: (host|random-\d+) starts", lines[0]), lines[0]
+    assert sum(1 for line in lines if re.fullmatch(r"-- round \d: (host|random-\d+) starts", line)) == 3
     assert sum(1 for line in lines if re.match(r"-- round \d won by ", line)) == 3
-    assert sum(1 for line in lines if re.match(r"P\d+ (host|random-\d+): ", line)) > 20
-    assert lines[-2].startswith("== game over. nuggets: P0 "), lines[-2]
+    assert sum(1 for line in lines if re.match(r"(host|random-\d+): ", line)) > 20
+    assert lines[-2].startswith("== game over. nuggets: host "), lines[-2]
     assert lines[-1] == verdict
     # the replay's nuggets are the verified scores, seat by seat
-    nuggets = re.findall(r"P\d+ (\d+)", lines[-2].split(". winner")[0])
+    nuggets = re.findall(r"(?:host|random-\d+) (\d+)", lines[-2].split(". winner")[0])
     assert nuggets == re.findall(r" (\d+)(?:,|$)", verdict.split("final scores: ")[1])
 
 

@@ -22,9 +22,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..match import narrate
+from ..match import move_words, narrate
 from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, RoundEnded, State, Stolen
 from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot
+from .tracker import Tracker
 
 #: log lines kept for scrolling back
 LOG_LIMIT = 2000
@@ -57,6 +58,7 @@ class ClientAgent:
         self._round_parts: list[str] = []
         self.seat = 0
         self.names: list[str] = []
+        self.tracker: Tracker | None = None
 
     # -- the Agent interface (session thread) ------------------------------------------
 
@@ -64,8 +66,9 @@ class ClientAgent:
         """The session begins: our seat and the table's names."""
         self.seat = seat
         self.names = list(node.setup.names)
+        self.tracker = Tracker(seat, len(self.names))
         self._publish(seat=seat, names=tuple(self.names), hosting=False)
-        self.note(f"you are seat {seat} ({self.names[seat]}) at a table of {len(self.names)}")
+        self.note(f"you are {self.names[seat]}, at a table of {len(self.names)}")
         state = getattr(node, "state", None)
         if state is not None:
             self.heard(state)  # a seat resumed from its log: show where the game stands
@@ -75,7 +78,8 @@ class ClientAgent:
         self._commits += 1
         events = state.events[self._heard_events:]
         self._heard_events = len(state.events)
-        lines = [LogLine(LogKind.EVENT, line) for line in narrate(events, self.names, self.seat)]
+        moves = {move_words(e, self.names, self.seat) for e in events if isinstance(e, CardPlayed)}
+        lines = [LogLine(LogKind.EVENT, line, move=line in moves) for line in narrate(events, self.names, self.seat)]
         last_round = None
         played = set()
         for event in events:
@@ -96,11 +100,17 @@ class ClientAgent:
         view = state.view_for(self.seat)
         lines += self._map_lines(view)
         lines += self._role_lines(view)
+        if self.tracker is None:
+            self.tracker = Tracker(self.seat, view.players)
+        self.tracker.take(events, view, self.names)
         with self._lock:
             self._log += lines
             del self._log[:-LOG_LIMIT]
             # a seat that came back shows "back" until it plays again
-            changes: dict[str, Any] = {"view": view, "decision": None, "back": self._snapshot.back - played}
+            changes: dict[str, Any] = {
+                "view": view, "decision": None, "back": self._snapshot.back - played,
+                "rounds": tuple(self.tracker.summaries), "last_moves": dict(self.tracker.last_moves),
+            }
             if last_round is not None:
                 changes["last_round"] = last_round
             self._snapshot = replace(self._snapshot, **changes)
@@ -141,13 +151,16 @@ class ClientAgent:
     def say(self, text: str) -> None:
         """A line from the session or the lobby (its ``say``): log it, note who is away or back."""
         for line in text.splitlines() or [""]:
+            presence = False
+            for seat, name in enumerate(self.names):
+                if line.startswith((f"{name} is away", f"{name} is back")):
+                    self.set_connection(seat, away=line.startswith(f"{name} is away"))
+                    presence = True
+            if presence:
+                self._presence(line)  # one line that says who is away now, not a line per change
+                continue
             kind = LogKind.ERROR if line.startswith("that move is not allowed") else LogKind.NOTICE
             self._add(LogLine(kind, line))
-            for seat, name in enumerate(self.names):
-                if line.startswith(f"{name} is away"):
-                    self.set_connection(seat, away=True)
-                elif line.startswith(f"{name} is back"):
-                    self.set_connection(seat, away=False)
 
     def set_connection(self, seat: int, away: bool) -> None:
         """Mark a seat away (no word from it) or back."""
@@ -220,7 +233,7 @@ class ClientAgent:
         if isinstance(event, PiecesWon):
             if event.player != self.seat:
                 return f"{self._who(event.player)} won gold"  # how much is secret (RULES.md 8)
-            return f"you won {event.pieces} gold piece(s)"
+            return f"you won {event.pieces} gold piece" + ("" if event.pieces == 1 else "s")
         if event.victim is None:
             return f"{self._who(event.thief)} stole nothing"
         return f"{self._who(event.thief)} stole a gold piece from {self._who(event.victim)}"
@@ -244,6 +257,22 @@ class ClientAgent:
                 self._told_roles[seat] = role
                 lines.append(LogLine(LogKind.PRIVATE, f"your inspection: {self._who(seat)} is a {role.value}"))
         return lines
+
+    def _presence(self, latest: str) -> None:
+        """Tell who is away in one log line: the newest notice, and who else is away now.
+        It replaces the last line if that is such a line already (set-up brings many
+        changes in a row), else it is a new one."""
+        snap = self.snapshot()
+        others = [snap.name(s) for s in sorted(snap.away) if not latest.startswith(f"{snap.name(s)} is ")]
+        text = latest + (f" · away now: {', '.join(others)}" if others else "")
+        line = LogLine(LogKind.NOTICE, text, presence=True)
+        with self._lock:
+            if self._log and self._log[-1].presence:
+                self._log[-1] = line
+            else:
+                self._log.append(line)
+                del self._log[:-LOG_LIMIT]
+        self._changed()
 
     def _add(self, line: LogLine) -> None:
         with self._lock:

@@ -17,9 +17,10 @@ import asyncio
 import contextlib
 import functools
 import os
+import textwrap
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from prompt_toolkit.application import Application
@@ -45,20 +46,21 @@ from prompt_toolkit.widgets import Frame, TextArea
 
 from .agent import ClientAgent
 from .controller import Controller, Focus
-from .maze import CELL_W, GUTTER, maze_bounds, render_maze
+from .guide import help_text, render_page, rules_text
+from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import UIState
 from .render import (
     HAND_HEIGHT,
-    HELP,
     Fragments,
+    last_move_marks,
     render_hand,
     render_info,
     render_log,
     render_message,
     render_players,
-    render_ranking,
     render_status,
 )
+from .screens import GAME_END_KEYS, ROUND_END_KEYS, render_ranking, render_round_end, round_end_open
 
 SIDE_MIN = 26
 SIDE_MAX = 60
@@ -78,7 +80,8 @@ COLOUR_STYLE = {
     "players.away": "#ff8700 bold", "players.back": "#5fd75f", "players.saboteur": "#ff5f5f", "players.role": "#87afd7",
     "info.role": "#87afd7 bold", "info.role.saboteur": "#ff5f5f bold", "info.maps": "#87d7ff", "info.result": "#ffd75f",
     "log.chat": "#5fd7ff", "log.notice": "#d7af5f", "log.private": "#87d7ff bold", "log.error": "#ff5f5f",
-    "log.more": "#6c6c6c",
+    "log.more": "#6c6c6c", "log.latest": "bold", "maze.last": "underline", "maze.latest": "bg:#3a3a00",
+    "maze.who": "#ffd75f bold", "players.latest": "underline", "players.last": "#8a8a8a",
     "message.ok": "#5fd75f", "message.error": "#ff5f5f bold", "message.hint": "#8a8a8a",
     "overlay": "bg:#1c1c1c #ffffff", "frame.border": "#5f87af",
     # Saboteur 2: doors in their team's colour, ladders, crystals, what lies before a player, roles
@@ -97,7 +100,8 @@ MONO_STYLE = {
     "maze.target": "underline", "maze.preview-ok": "bold", "maze.preview-bad": "underline", "maze.cursor": "reverse",
     "hand.label": "bold", "hand.selected": "underline", "hand.active": "reverse",
     "players.turn": "bold", "players.target": "reverse", "players.broken": "bold", "players.away": "bold underline",
-    "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold",
+    "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold", "log.latest": "bold",
+    "maze.last": "underline", "maze.latest": "bold underline", "maze.who": "bold", "players.latest": "underline",
     "message.ok": "bold", "message.error": "bold reverse",
     # the door letters B and G tell the doors apart; the styles only make the marks stand out
     "maze.ladder": "bold", "maze.door-blue": "bold", "maze.door-green": "bold underline", "maze.crystal": "bold",
@@ -188,24 +192,32 @@ class ClientApp:
     # -- layout ------------------------------------------------------------------------
 
     def _root(self) -> FloatContainer:
-        players = Window(SizedControl(lambda w, h: render_players(self.snap, self.focus, w)), dont_extend_height=True)
-        info = Window(SizedControl(lambda w, h: render_info(self.snap, w)), dont_extend_height=True)
+        # every seat's line first: the info lines and the log share what is left
+        players = Window(SizedControl(self._players), dont_extend_height=True,
+                         height=lambda: Dimension(min=1 + len(self.snap.names)))
+        info = ConditionalContainer(
+            Window(SizedControl(lambda w, h: render_info(self.snap, w)), dont_extend_height=True),
+            Condition(lambda: self._round_end() is None),
+        )
         log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=1, style="class:title")
         log = Window(SizedControl(lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h)))
-        side = HSplit([players, info, log_title, log], width=self._side_width)
+        # the round-end screen takes the whole side panel: the log comes back after it
+        log_shown = Condition(lambda: self._round_end() is None)
+        side = HSplit([players, info, ConditionalContainer(HSplit([log_title, log]), log_shown)], width=self._side_width)
         middle = VSplit([self.maze_window, Window(width=1, char="│", style="class:rule"), side])
         body = HSplit([
-            Window(SizedControl(lambda w, h: render_status(self.snap, w)), height=1),
+            Window(SizedControl(self._status), height=1),
             middle,
             Window(SizedControl(lambda w, h: render_hand(self.snap, self.focus, w)), height=HAND_HEIGHT),
             Window(SizedControl(self._message), height=1),
             self.input_area,
         ])
-        help_open = Condition(lambda: self.ui.help_open)
+        page = Condition(lambda: self.ui.help_open or self.ui.rules_open)
         confirm = Condition(lambda: self.ui.confirm_quit)
-        ranking = Condition(lambda: self._game_over() and not self.ui.ranking_hidden)
+        ranking = Condition(lambda: self._game_over() and not self.ui.ranking_hidden and self._round_end() is None)
         return FloatContainer(body, floats=[
-            Float(ConditionalContainer(self._overlay(lambda: HELP, "help"), help_open)),
+            Float(ConditionalContainer(Window(SizedControl(self._page), style="class:overlay"), page),
+                  top=0, bottom=0, left=0, right=0),
             Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
             Float(ConditionalContainer(self._overlay(lambda: render_ranking(self.snap), "the end"), ranking)),
             Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1)),
@@ -224,10 +236,34 @@ class ClientApp:
             need = GUTTER + CELL_W * (high_x - low_x + 1)
         return Dimension.exact(max(SIDE_MIN, min(SIDE_MAX, columns - need - 1)))
 
+    def _round_end(self) -> object:
+        """The summary of the round whose end screen is open, else None."""
+        return round_end_open(self.snap, self.ui.round_seen)
+
+    def _players(self, width: int, height: int) -> Fragments:
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is not None:
+            return render_round_end(summary, self.snap, width, height)  # the whole side panel
+        return render_players(self.snap, self.focus, width)
+
+    def _status(self, width: int, height: int) -> Fragments:
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is None:
+            return render_status(self.snap, width)
+        last = summary.round == summary.rounds
+        text = f" ROUND {summary.round}/{summary.rounds} OVER · {GAME_END_KEYS if last else ROUND_END_KEYS}"
+        return [("class:status.mine", text[:width].ljust(width))]
+
     def _maze(self, width: int, height: int) -> Fragments:
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is not None:
+            fragments, _ = render_maze(summary.board, summary.known_goals, MazeMarks(), width, height, None)
+            return fragments
         view = self.snap.view
         if view is None and self.snap.ended is not None:
-            lines = ["", *("  " + line for line in self.snap.ended.splitlines()), "", "  q leaves"]
+            # wrapped, so a long refusal (and its hint) shows whole
+            ended = [part for line in self.snap.ended.splitlines() for part in textwrap.wrap(line, max(10, width - 4))]
+            lines = ["", *("  " + line for line in ended), "", "  q leaves"]
             return [("", "\n".join(line.ljust(width) for line in lines))]
         if view is None:
             lines = ["", "  Waiting for the table...", ""]
@@ -235,7 +271,9 @@ class ClientApp:
                 lines.append("  Type :start to begin before every seat is taken.")
             lines.append("  The lobby speaks in the log on the right.")
             return [("", "\n".join(line.ljust(width) for line in lines))]
-        fragments, origin = render_maze(view.board, view.known_goals, self.focus.marks, width, height, self.ui.origin)
+        last, latest = last_move_marks(self.snap)
+        marks = replace(self.focus.marks, last=last, latest=latest)
+        fragments, origin = render_maze(view.board, view.known_goals, marks, width, height, self.ui.origin)
         self.ui.origin = origin
         return fragments
 
@@ -255,7 +293,7 @@ class ClientApp:
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
         ui, ctl = self.ui, self.controller
-        overlay = Condition(lambda: ui.help_open or ui.confirm_quit)
+        overlay = Condition(lambda: ui.help_open or ui.rules_open or ui.confirm_quit or self._round_end() is not None)
         board = has_focus(self.maze_window) & ~overlay
         typing = has_focus(self.input_area) & ~overlay
 
@@ -284,16 +322,27 @@ class ClientApp:
         on(":")(lambda: self._type(""))
         on("/")(lambda: self._type(""))
         on("c")(lambda: self._type("say "))
-        on("?")(lambda: setattr(ui, "help_open", True))
+        on("?")(lambda: self._open_page(help=True))
+        on("R")(lambda: self._open_page(help=False))
         on("q")(self.request_quit)
         on("c-c", filter=~overlay)(self.request_quit)
         on("pageup", filter=~overlay)(lambda: self._scroll(5))
         on("pagedown", filter=~overlay)(lambda: self._scroll(-5))
         on("escape", filter=typing)(self._leave_input)
 
-        @kb.add("<any>", filter=Condition(lambda: ui.help_open))
+        reading = Condition(lambda: ui.help_open or ui.rules_open)
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10), ("home", -10**6), ("end", 10**6)):
+            kb.add(key, filter=reading)(functools.partial(self._scroll_page, step))
+
+        @kb.add("<any>", filter=reading)
         def _(event: KeyPressEvent) -> None:
-            ui.help_open = False
+            ui.help_open = ui.rules_open = False
+
+        @kb.add("<any>", filter=Condition(lambda: self._round_end() is not None and not reading() and not ui.confirm_quit))
+        def _(event: KeyPressEvent) -> None:
+            summary = round_end_open(self.snap, ui.round_seen)
+            if summary is not None:
+                ui.round_seen = summary.round
 
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
         def _(event: KeyPressEvent) -> None:
@@ -304,6 +353,22 @@ class ClientApp:
                 ui.say("staying at the table")
 
         return kb
+
+    def _open_page(self, help: bool) -> None:
+        self.ui.help_open, self.ui.rules_open, self.ui.rules_scroll = help, not help, 0
+
+    def _scroll_page(self, step: int, event: KeyPressEvent) -> None:
+        self.ui.rules_scroll = max(0, self.ui.rules_scroll + step)
+
+    def _page(self, width: int, height: int) -> Fragments:
+        """The help (with the legend) or the rules, full screen, from the scroll position."""
+        if self.ui.rules_open:
+            title, text = "the rules (docs/rules.md)", rules_text()
+        else:
+            view = self.snap.view
+            title, text = "help", help_text(view.config.edition if view is not None else "base")
+        fragments, self.ui.rules_scroll = render_page(title, text, self.ui.rules_scroll, width, height)
+        return fragments
 
     def _escape(self) -> None:
         if self._game_over():

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..match import card_words
 from ..rules import (
     ActionCard,
     ActionKind,
@@ -25,19 +26,13 @@ from ..rules import (
 )
 from ..rules.actions import CLEARABLE, TARGETED_KINDS
 from ..rules.board import GOAL_CELLS
+from .commands import TypedCommands
 from .maze import MazeMarks, maze_bounds
 from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, strip_items
+from .words import Words
 
-#: typed commands that are not moves
-COMMANDS = ("say ", "help", "legal", "start", "quit")
-VERBS = ("path ", "break ", "repair ", "rockfall ", "map ", "pass ", "orient ", "keep ", "take ")
-#: Saboteur 2's own verbs (RULES.md 8)
-VERBS_2 = (
-    "theft @", "hands-off @", "swap-hand @", "inspection @", "swap-hats @", "trapped @", "free @",
-    "clear ", "steal ",
-)
 #: Saboteur 2 cards played on somebody else first (the choice starts on another player)
-AIMED_AT_OTHERS = (ActionKind.BREAK, ActionKind.TRAPPED, ActionKind.SWAP_HAND, ActionKind.INSPECTION)
+AIMED_AT_OTHERS = (ActionKind.BREAK, ActionKind.TRAPPED, ActionKind.SWAP_HAND, ActionKind.INSPECTION, ActionKind.SWAP_HATS)
 #: what each Saboteur 2 card played on a player does, for the hint line
 PLAY_ON_HINT = {
     ActionKind.THEFT: "in front of you: steal a gold piece after the round",
@@ -79,9 +74,11 @@ class Focus:
     hint: str
     #: Saboteur 2: the hand cards marked to discard together
     marked: tuple[int, ...] = ()
+    #: ``option`` in a person's words (hand slots, player names), for the screen
+    said: str | None = None
 
 
-class Controller:
+class Controller(TypedCommands):
     """Maps keys and commands to moves for one seat."""
 
     def __init__(self, link: TableLink, ui: UIState | None = None) -> None:
@@ -274,7 +271,8 @@ class Controller:
             marks = MazeMarks(cursor=GOAL_CELLS[item.handle], preview=None)
         legal = None if option is None or snap.decision is None else self._plausible(snap, option)
         hint = self._hint(snap, item, options)
-        return Focus(items, index, ui.turned, marks, target, options, option, legal, hint, self.marked(snap))
+        said = Words(view, snap.names).say(option) if option is not None else None
+        return Focus(items, index, ui.turned, marks, target, options, option, legal, hint, self.marked(snap), said)
 
     def _hint(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> str:
         view = snap.view
@@ -325,7 +323,7 @@ class Controller:
         self.selected_item(snap)  # notes which strip the selection belongs to
         self.ui.selected = item.handle
         self.ui.turned = False
-        self.ui.say(f"{index + 1}: {item.card.code}")
+        self.ui.say(f"{index + 1}: {card_words(item.card)}")
         if item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL:
             cells = self.legal_cells(snap, item, False) or self.legal_cells(snap, item, True)
             if cells and self.ui.cursor not in cells:
@@ -438,117 +436,6 @@ class Controller:
         self.ui.turned = False
         self.ui.marked = []
         self.ui.say("")
-
-    # -- typed commands ------------------------------------------------------------------
-
-    def command(self, text: str) -> bool:
-        """Run a typed line: a move in the action text form, or say/help/legal/start/quit."""
-        text = text.strip()
-        if not text:
-            return False
-        self.ui.history.append(text)
-        word = text.split()[0].lower()
-        if word == "say":
-            chat = text[3:].strip()
-            if chat:
-                self.link.send_chat(chat)
-                self.ui.say("said it")
-            return bool(chat)
-        if word in ("?", "help"):
-            self.ui.help_open = True
-            return True
-        if word in ("quit", "exit", "bye"):
-            self.ui.confirm_quit = True
-            return True
-        if word == "start":
-            if self.snapshot().hosting:
-                self.link.request_start()
-                self.ui.say("starting with the players seated now", "ok")
-                return True
-            self.ui.say("only the host starts a game, before it begins", "error")
-            return False
-        if word in ("legal", "moves"):
-            decision = self.snapshot().decision
-            if decision is None:
-                self.ui.say("it is not your move", "error")
-                return False
-            texts = decision.legal_texts
-            self.link.note(f"legal now ({len(texts)}): " + "; ".join(texts[:60]) + (" ..." if len(texts) > 60 else ""))
-            return True
-        return self.attempt(text)
-
-    def assess(self, text: str) -> tuple[str, str]:
-        """Inline validation of a half-typed line: (kind, message); kind is ok, error or info."""
-        text = text.strip()
-        if not text:
-            return "info", "a move (path 12 at 3,-1 turned), say ..., legal, help, quit · Tab completes"
-        word = text.split()[0].lower()
-        if word == "say":
-            return "info", "Enter sends this line to the table"
-        if word in ("?", "help", "legal", "moves", "start", "quit", "exit", "bye"):
-            return "info", f"Enter: {word}"
-        try:
-            parse_action(text)
-        except InvalidActionError as exc:
-            return "info", str(exc)
-        snap = self.snapshot()
-        if snap.decision is None:
-            return "info", "well formed, but it is not your move"
-        try:
-            action = snap.decision.checker.check(text, player=snap.seat)
-        except IllegalActionError as exc:
-            return "error", f"✗ {exc.rule}"
-        except InvalidActionError as exc:
-            return "error", f"✗ {exc}"
-        return "ok", f"✓ legal: {action}"
-
-    def completions(self, text: str) -> list[str]:
-        """Whole lines that complete ``text``: the legal moves on our move, and the commands."""
-        low = text.lower().lstrip()
-        snap = self.snapshot()
-        lines = list(COMMANDS)
-        if snap.decision is not None:
-            lines += snap.decision.legal_texts
-        else:
-            lines += list(VERBS)
-            view = snap.view
-            if view is not None and view.config.edition == "saboteur2":
-                lines += list(VERBS_2)
-        return [line for line in lines if line.startswith(low) and line != low][:200]
-
-    def attempt(self, text: str) -> bool:
-        """Check a move with the engine and send it; a refused move shows the rule it breaks."""
-        snap = self.snapshot()
-        text = text.strip()
-        if snap.view is None:
-            self.ui.say("the game has not started yet", "error")
-            return False
-        decision = snap.decision
-        if decision is None:
-            try:
-                parse_action(text)
-            except InvalidActionError as exc:
-                self.ui.say(str(exc), "error")
-                return False
-            who = snap.view.current_player
-            waiting = "the game is over" if snap.view.phase == "game-over" else f"waiting for {snap.name(who)} (seat {who})"
-            self.ui.say(f"not your move: {waiting}", "error")
-            return False
-        if self.ui.sent_for == decision.id:
-            self.ui.say("your move is already on its way", "error")
-            return False
-        try:
-            action = decision.checker.check(text, player=snap.seat)
-        except (IllegalActionError, InvalidActionError) as exc:
-            self.ui.say(str(exc), "error")
-            return False
-        self.link.submit_move(decision.id, str(action))
-        self.ui.sent_for = decision.id
-        self.ui.selected = None
-        self.ui.turned = False
-        self.ui.marked = []
-        self.ui.say(f"played: {action}", "ok")
-        return True
 
 
 def _play_on_plausible(view: PlayerView, action: PlayOn) -> bool:

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..botapi import GuardedSeat, load_bot
 from ..match import bot_seed
-from ..rules import Game, GameConfig, IllegalActionError, InvalidActionError, State, TrustedDealer
+from ..net.agents import ROUND_END_PAUSE
+from ..rules import Game, GameConfig, IllegalActionError, InvalidActionError, RoundEnded, State, TrustedDealer
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,8 @@ class LocalTable:
         self.node = LocalNode(LocalSetup(config, self.names), self.state)
         self.delivered = 0
         self.result: LocalResult | None = None
+        #: bots wait until then after a round ends (with a bot delay), so the person can read its end
+        self.pause_until = 0.0
 
     def start_thread(self, **run_options: Any) -> threading.Thread:
         """Run the table in a daemon thread (as the client runs the network session); see ``result``."""
@@ -105,6 +108,9 @@ class LocalTable:
             if text:
                 self.agent.chat(self.seat, self.names[self.seat], text[:200])
             player = state.current_player()
+            if player != self.seat and time.monotonic() < self.pause_until:
+                time.sleep(poll_every)
+                continue
             if player != self.seat:
                 action = self.bots[player].act(state.view_for(player), state.legal_actions())
                 state.push(action)
@@ -132,26 +138,30 @@ class LocalTable:
         for event in self.state.events[self.delivered:]:
             for bot in self.bots.values():
                 bot.notify(event)
+            if self.bot_delay and isinstance(event, RoundEnded):
+                self.pause_until = time.monotonic() + ROUND_END_PAUSE * self.bot_delay
         self.delivered = len(self.state.events)
         self.agent.heard(self.state)
 
 
-def run_offline(config: Any, bots: Sequence[str], name: str, seed: int | None, plain: bool = False) -> int:
+def run_offline(
+    config: Any, bots: Sequence[str], name: str, seed: int | None, plain: bool = False, bot_delay: float = 0.4,
+) -> int:
     """Play in-process against bots (trusted dealer, no network); returns the exit status."""
     from .app import run_client  # the application only when there is a terminal to run it in
 
     seed = seed if seed is not None else random.randrange(1 << 30)
     if plain:
-        from ..net.agents import LineAgent
+        from .plain import PlainAgent
 
-        result = LocalTable(config, LineAgent(print), bots=bots, seed=seed, name=name, say=print).run()
+        result = LocalTable(config, PlainAgent(print), bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=print).run()
         print(result.message)
-        return 0 if result.outcome == "finished" else 5
-    run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=0.4).run())
+        return 0  # finished, or the person chose to leave
+    run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay).run())
     if run.error is not None:
         raise run.error
     if run.result is None:
         print("you left the table")
-        return 5
+        return 0
     print(run.result.message)
-    return 0 if run.result.outcome == "finished" else 5
+    return 0

@@ -21,7 +21,7 @@ the caller keeps so that the view pans only when the cursor leaves it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..rules import ActionCard, ActionKind, Board, Door, GoldCard, PathCard, PathKind
 from ..rules.cards import E, N, S, W
@@ -232,6 +232,10 @@ class MazeMarks:
     #: the selected card itself, to draw its Saboteur 2 marks in the preview
     preview_card: PathCard | None = None
     preview_turned: bool = False
+    #: the cells each seat's last move changed, with the seat's number to show there
+    last: dict[Cell, str] = field(default_factory=dict)
+    #: the cell the newest move at the table changed
+    latest: Cell | None = None
 
 
 def maze_bounds(board: Board, extra: Cell | None = None, more: Iterable[Cell] = ()) -> tuple[int, int, int, int]:
@@ -331,6 +335,21 @@ def styled_row(style: str, text: str, line: int, special: Special, prefix: str =
 
 def _cell(board: Board, known_goals: dict[int, PathCard], marks: MazeMarks, cell: Cell) -> tuple[str, list[str], Special]:
     """One cell's style, its three rows of text and its specially styled characters."""
+    style, rows, special = _cell_body(board, known_goals, marks, cell)
+    who = marks.last.get(cell)
+    if who is None:
+        return style, rows, special
+    # the last move of a seat: its number in the corner, and the newest move highlighted
+    style += " class:maze.latest" if cell == marks.latest else " class:maze.last"
+    if rows[2].strip() == "" and rows[1].strip() == "":
+        rows = ["     ", "  ×  ", "     "]  # a card a rockfall removed
+    corner = (CELL_W - len(who), CELL_W)
+    rows = [*rows[:2], rows[2][: corner[0]] + who]
+    special = {**special, **{(2, col): "who" for col in range(*corner)}}
+    return style, rows, special
+
+
+def _cell_body(board: Board, known_goals: dict[int, PathCard], marks: MazeMarks, cell: Cell) -> tuple[str, list[str], Special]:
     at_cursor = cell == marks.cursor
     cursor = " class:maze.cursor" if at_cursor else ""
     tile = board.tiles.get(cell)

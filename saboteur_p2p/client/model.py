@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ..rules import ActionCard, ActionKind, AnyAction, Card, GoldCard, PathCard, PlayerView, State
+
+if TYPE_CHECKING:
+    from .tracker import LastMove, RoundSummary
 
 Cell = tuple[int, int]
 
@@ -37,6 +42,15 @@ WINNERS_TEXT = {
     "boss": "the boss won alone", "profiteer": "the profiteer won alone", "saboteurs": "the saboteurs won",
     "nobody": "nobody won",
 }
+
+
+def fit_name(name: str, width: int) -> str:
+    """A name in ``width`` characters, keeping its end ("heuristic-2" -> "heu…c-2"): seats
+    named alike differ at the end."""
+    if len(name) <= width:
+        return name
+    tail = min(3, width // 2)
+    return name[: width - tail - 1] + "…" + name[-tail:]
 
 
 def path_label(card: PathCard) -> str:
@@ -66,6 +80,10 @@ class LogKind(enum.Enum):
 class LogLine:
     kind: LogKind
     text: str
+    #: a player's move (the newest one is marked in the log)
+    move: bool = False
+    #: the one line that tells who is away and who is back (updated in place, not repeated)
+    presence: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +121,10 @@ class Snapshot:
     ended: str | None = None
     #: True while we are the host waiting in the lobby (the ``start`` command applies)
     hosting: bool = False
+    #: every round that has ended, as this seat saw its end (the round-end screen)
+    rounds: tuple[RoundSummary, ...] = ()
+    #: each seat's last move this round
+    last_moves: Mapping[int, LastMove] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def my_move(self) -> bool:
@@ -182,6 +204,11 @@ class UIState:
     confirm_quit: bool = False
     #: the end-of-game ranking was put aside to look at the board
     ranking_hidden: bool = False
+    #: the last round whose end screen the player has closed (a key closes it)
+    round_seen: int = 0
+    #: the rules page is open (R); ``rules_scroll`` is the first line shown of it or of the help
+    rules_open: bool = False
+    rules_scroll: int = 0
     #: the decision a move was sent for (no second move for it)
     sent_for: int | None = None
     #: Saboteur 2: hand cards marked (m) to discard together (pass) or to clear with (two)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
-from .model import ROLE_SHORT, ROLE_STYLE, Item, LogLine, Snapshot, UIState, gold_total
+from .model import ROLE_SHORT, ROLE_STYLE, Cell, Item, LogKind, LogLine, Snapshot, UIState, fit_name, gold_total
 
 Fragments = list[tuple[str, str]]
 
@@ -20,29 +20,6 @@ TILE_W = 7
 TILE_STEP = TILE_W + 2
 HAND_HEIGHT = 4
 
-HELP = """\
-  1-9 [ ]    pick a card of your hand (or the gold passed to you)
-  arrows     move the cursor on the maze; for cards played on a
-             player or a goal (and gold to take) ↑↓ choose it
-  Tab        jump to the next cell where the card is legal
-  r          turn the path card (or the stone) by 180°
-  Enter      play the card there / at that target
-  x          discard the selected card face down (pass)
-  m          Saboteur 2: mark 1-3 cards; x discards them all, and
-             with two marked Enter clears what lies before you
-  Esc        cancel · c chat · PgUp PgDn scroll the log · q leave
-  : or /     type a command (Tab completes, Esc returns):
-               path 12 at 3,-1 turned   break lantern @2   map 2
-               repair pickaxe @0   rockfall 4,1   pass 7   keep 17
-               take 3,5   orient 1 turned   legal   say <text>   quit
-               trapped @2  free @2  theft @0  hands-off @1  swap-hand @1
-               inspection @3  swap-hats @0  pass 4,7,9  steal @3
-               clear trapped with 3,7   start (host, in the lobby)
-Maze: H start · ╔═0═╗ goal 0 · $ treasure · ○ stone · ■ dead end
-      dots: legal for your card (˙ if turned: r) · ╫ ladder
-      B G blue/green door · ◆ crystal · ──│── bridge · ╱ ╲ two curves
-Players: trap trapped · thief a Theft · $ has gold
-Any key closes this help."""
 
 
 def render_status(snap: Snapshot, width: int) -> Fragments:
@@ -80,6 +57,15 @@ def render_status(snap: Snapshot, width: int) -> Fragments:
     return [(style, left.ljust(width - len(right))), ("class:status.keys", right[: width])]
 
 
+def last_move_marks(snap: Snapshot) -> tuple[dict[Cell, str], Cell | None]:
+    """The maze marks of each seat's last move this round: its seat number on the cell it
+    changed, and which cell the newest move changed."""
+    moves = sorted(snap.last_moves.values(), key=lambda m: m.order)
+    last = {move.cell: str(move.seat) for move in moves if move.cell is not None}
+    newest = max(snap.last_moves.values(), key=lambda m: m.order, default=None)
+    return last, newest.cell if newest is not None else None
+
+
 def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     """One line per seat: turn, name, cards in hand, gold cards, broken tools, role, connection."""
     view = snap.view
@@ -89,6 +75,7 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             out.append(("", f"  {seat} {name}"[:width] + "\n"))
         return out
     second = view.config.edition == "saboteur2"
+    newest = max((move.order for move in snap.last_moves.values()), default=None)
     for seat in range(view.players):
         marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         broken = "".join(t.value[0].upper() for t in sorted(view.broken[seat], key=lambda t: t.value))
@@ -109,10 +96,17 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         elif seat in snap.back:
             extra.append(("class:players.back", " back"))
         extra_len = sum(len(t) for _, t in extra)
+        # the last move comes after, in what room is left: it never shortens a name
+        last = snap.last_moves.get(seat)
+        if last is not None and last.short:
+            extra.append(("class:players.last", f" {last.short}"))
         you = "*" if seat == snap.seat else ""
-        room = max(3, width - 3 - len(tail) - extra_len - len(str(seat)))
-        name = (snap.name(seat) + you)[:room].ljust(room)
+        longest = max(len(name) for name in snap.names) + 1 if snap.names else width
+        room = max(3, min(longest, width - 3 - len(tail) - extra_len - len(str(seat))))
+        name = fit_name(snap.name(seat) + you, room).ljust(room)
         style = "class:players.turn" if marker == "▶" else ""
+        if last is not None and last.order == newest:
+            style += " class:players.latest"
         if seat == focus.target_player:
             style = "class:players.target"
             marker = "◀" if marker == " " else marker
@@ -169,10 +163,10 @@ def render_info(snap: Snapshot, width: int) -> Fragments:
             mapped.append(f"g{slot} {'TREASURE' if card.kind is PathKind.TREASURE else 'stone'}")
     lines.append(("class:info.maps", " maps: " + (", ".join(mapped) if mapped else "-")))
     if second:
-        lines.append(("class:info", f" your gold: {view.gold_pieces} pieces"))
+        lines.append(("class:info", f" your gold: {_amount(view.gold_pieces, 'piece')}"))
         lines.append(("class:info", f" crystals in the maze: {view.board.crystals()}"))
     else:
-        lines.append(("class:info", f" your gold: {gold_total(view.gold)} nuggets"))
+        lines.append(("class:info", f" your gold: {_amount(gold_total(view.gold), 'nugget')}"))
     lines.append(("class:info", f" draw pile {view.draw_pile_size}"))
     if view.scores is not None:
         unit = "gold pieces" if second else "nuggets"
@@ -221,7 +215,7 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         used += TILE_STEP
     if not focus.items:
         rows[1].append(("class:hand", " (no cards in hand)"))
-    side = [f" {focus.option}" if focus.option else "", _legality(focus), "", ""]
+    side = [f" {focus.said}" if focus.said else "", _legality(focus), "", ""]
     out: Fragments = []
     for r, row in enumerate(rows):
         length = sum(len(t) for _, t in row)
@@ -231,6 +225,11 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         if r < HAND_HEIGHT - 1:
             out.append(("", "\n"))
     return out
+
+
+def _amount(number: int, unit: str) -> str:
+    """"1 nugget", "2 nuggets"."""
+    return f"{number} {unit}" + ("" if number == 1 else "s")
 
 
 def _legality(focus: Focus) -> str:
@@ -271,7 +270,7 @@ def _take_gold(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     number = focus.options.index(choice) + 1 if choice in focus.options else 0
     lines = [
         f" Take gold worth {view.take_amount} from the pile ({len(view.gold_pile)} cards: {pile})",
-        f" choice {number}/{len(focus.options)}: {choice}  (= {worth} nuggets)",
+        f" choice {number}/{len(focus.options)}: {focus.said or choice}  (= {_amount(worth, 'nugget')})",
         " ↑↓ other choices · Enter take",
         "",
     ]
@@ -287,12 +286,12 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     assert view is not None
     choice = focus.option or "steal none"
     target = choice.split("@")[1] if "@" in choice else None
-    whom = f"{snap.name(int(target))} (seat {target})" if target is not None else "nobody"
+    whom = snap.name(int(target)) if target is not None else "nobody"
     having = [snap.name(s) for s in range(view.players) if s != view.seat and view.has_gold and view.has_gold[s]]
     index = focus.options.index(choice) + 1 if choice in focus.options else 0
     lines = [
         f" Your Theft: steal 1 gold piece from a player who has some ({', '.join(having) or 'nobody has'})",
-        f" choice {index}/{len(focus.options)}: {choice}  (from {whom})",
+        f" choice {index}/{len(focus.options)}: {focus.said or choice}" + (f"  (from {whom})" if target else ""),
         " ↑↓ other choices · Enter steal",
         " " + snap.last_round,
     ]
@@ -304,16 +303,28 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
 
 
 def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int) -> Fragments:
-    """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end."""
-    wrapped: list[tuple[str, str]] = []
-    for line in lines:
+    """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end.
+
+    The newest move is marked (▸).  At the bottom of the log, the last chat line stays
+    pinned on top when newer lines have pushed it out of sight.
+    """
+    newest = max((i for i, line in enumerate(lines) if line.move), default=None)
+    wrapped: list[tuple[str, str, int]] = []
+    for index, line in enumerate(lines):
         style = f"class:log.{line.kind.value}"
-        for part in textwrap.wrap(line.text, max(8, width), subsequent_indent="  ") or [""]:
-            wrapped.append((style, part))
+        text = line.text
+        if index == newest:
+            style, text = "class:log.latest", "▸" + text
+        for part in textwrap.wrap(text, max(8, width), subsequent_indent="  ") or [""]:
+            wrapped.append((style, part, index))
     scroll = max(0, min(scroll, len(wrapped) - height))
     end = len(wrapped) - scroll
     shown = wrapped[max(0, end - height):end]
-    out: Fragments = [(style, text.ljust(width) + "\n") for style, text in shown]
+    chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
+    if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
+        pinned = [("class:log.chat", part, chat) for part in textwrap.wrap(lines[chat].text, max(8, width))][:1]
+        shown = pinned + shown[len(pinned):]
+    out: Fragments = [(style, text.ljust(width) + "\n") for style, text, _ in shown]
     if scroll:
         out.append(("class:log.more", f"  ↓ {scroll} more (PgDn)".ljust(width)))
     return out
@@ -324,25 +335,3 @@ def render_message(ui: UIState, focus: Focus, width: int) -> Fragments:
     if ui.message:
         return [(f"class:message.{ui.message_kind}", (" " + ui.message)[:width].ljust(width))]
     return [("class:message.hint", (" " + focus.hint)[:width].ljust(width))]
-
-
-def render_ranking(snap: Snapshot) -> str:
-    """The end of the game: seats by nuggets (Saboteur 2: gold pieces), winners first."""
-    view = snap.view
-    if view is None or view.scores is None:
-        return ""
-    unit = f"{view.config.edition_rules.gold_unit}(s)"
-    scores = view.scores
-    best = max(scores)
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    lines = ["Game over", ""]
-    place = 0
-    previous = None
-    for rank, seat in enumerate(order):
-        if scores[seat] != previous:
-            place, previous = rank + 1, scores[seat]
-        star = "★ " if scores[seat] == best else "  "
-        you = " (you)" if seat == snap.seat else ""
-        lines.append(f"{star}{place}. {snap.name(seat)}{you}: {scores[seat]} {unit}")
-    lines += ["", "q leaves · Esc looks at the board"]
-    return "\n".join(lines)

@@ -8,22 +8,34 @@ from __future__ import annotations
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable
 
 from ..botapi import GuardedSeat, load_bot
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
-from ..rules import PlayerView, State
+from ..rules import PlayerView, RoundEnded, State
+
+#: how many move delays a bot waits after a round ends, so people can read the round's end
+ROUND_END_PAUSE = 6
 
 
 class BotAgent:
-    """A bot plays the seat; it hears the public events of the seat's own engine."""
+    """A bot plays the seat; it hears the public events of the seat's own engine.
 
-    def __init__(self, spec: str, seed: int = 0, time_limit: float = 5.0) -> None:
+    ``delay`` paces it for people at the table: it moves no sooner than that many seconds
+    after its turn came (and waits longer after a round ends); 0 moves at once.
+    """
+
+    def __init__(self, spec: str, seed: int = 0, time_limit: float = 5.0, delay: float = 0.0) -> None:
         self.spec = spec
         self.seed = seed
         self.time_limit = time_limit
+        self.delay = delay
         self.heard_events = 0
+        self._turn_key: int | None = None
+        self._ready_at = 0.0
+        self._pause_until = 0.0
 
     def start(self, seat: int, node: Node) -> None:
         self.seat_no = seat
@@ -33,6 +45,13 @@ class BotAgent:
     def poll_move(self, node: Node) -> str | None:
         state = node.state
         assert state is not None
+        if self.delay > 0:
+            now = time.monotonic()
+            if self._turn_key != len(state.events):
+                self._turn_key = len(state.events)
+                self._ready_at = max(now + self.delay, self._pause_until)
+            if now < self._ready_at:
+                return None
         # one move every few seconds at most: the guard's one-shot timer is the right tool
         # (bot_watchdog is for whole in-process games, where moves come by the thousand)
         return str(self.guard.act(state.view_for(self.seat_no), state.legal_actions()))
@@ -40,6 +59,8 @@ class BotAgent:
     def heard(self, state: State) -> None:
         for event in state.events[self.heard_events:]:
             self.guard.notify(event)
+            if self.delay > 0 and isinstance(event, RoundEnded):
+                self._pause_until = time.monotonic() + ROUND_END_PAUSE * self.delay
         self.heard_events = len(state.events)
 
     def chat(self, seat: int, name: str, text: str) -> None:

@@ -37,6 +37,12 @@ class LobbyError(RuntimeError):
     """The table could not be joined or opened; the message says why."""
 
 
+#: the refusal of a second seat for one identity, and what a joiner is told to do about it
+SEATED_IDENTITY = "this identity already has a seat"
+IDENTITY_HINT = (". A second player on this machine needs an identity of their own: "
+                 "saboteur-p2p join ... --identity FILE (a new file is created on first use)")
+
+
 @dataclass(frozen=True)
 class SeatInfo:
     name: str
@@ -161,7 +167,7 @@ def host_lobby(
                 continue
             reason = _check_hello(env, code, config.edition)
             if reason is None and any(s.sign_key == env.key for s in seats):
-                reason = "this identity already has a seat"
+                reason = SEATED_IDENTITY
             if reason is None and any(normal_endpoint(s.endpoint) == normal_endpoint(env.body["endpoint"]) for s in seats):
                 reason = "another seat has that endpoint"
             if reason is None and any(s.name == env.body["name"] for s in seats):
@@ -246,9 +252,12 @@ def hello(identity: Identity, name: str, endpoint: str, code: str | None, editio
 def join_lobby(
     identity: Identity, name: str, transport: Transport, address: str, code: str | None,
     say: Callable[[str], None], timeout: float = 120.0, min_shuffle_rounds: int = 1,
-    edition: str | None = None, resumable: Collection[str] = (),
+    edition: str | None = None, resumable: Collection[str] = (), connect_timeout: float | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
+
+    With ``connect_timeout``, a table that has not answered at all within that many seconds
+    is taken to be absent (a wrong address, or no host running there).
 
     Only replies on the connection we opened to the table count.  A table whose shuffle
     proofs would have fewer than ``min_shuffle_rounds`` shadow shuffles is refused: the host
@@ -266,16 +275,22 @@ def join_lobby(
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), code, edition, nonce))
     from_table = b"dealer:" + endpoint.encode()
     deadline = time.monotonic() + timeout
+    answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
     while time.monotonic() < deadline:
+        if answer_by is not None and time.monotonic() > answer_by:
+            raise LobbyError(f"no table answers at {address} (waited {connect_timeout:g} s): "
+                             "check the address and that the host is running `saboteur-p2p host`")
         for inbound in transport.poll(0.2):
             if inbound.connection != from_table:
                 continue
+            answer_by = None  # the table is there: now wait for it to fill and start
             try:
                 env = open_envelope(inbound.data)
             except BadEnvelope:
                 continue
             if env.kind == "reject":
-                raise LobbyError(f"the table refused us: {env.body.get('reason')}")
+                reason = env.body.get("reason")
+                raise LobbyError(f"the table refused us: {reason}" + (IDENTITY_HINT if reason == SEATED_IDENTITY else ""))
             if env.kind == "welcome":
                 rules = env.body.get("config")
                 their_edition = rules.get("edition") if isinstance(rules, dict) else None

@@ -15,23 +15,28 @@ from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
 from .lobby import host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
-from .transport import Transport, local_address_towards
+from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
 
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
 
 
-def _agent(bot: str | None, say: Callable[[str], None], seed: int) -> BotAgent | LineAgent:
-    return BotAgent(bot, seed) if bot else LineAgent(say)
+#: seconds a bot peer waits before each move at a table with a person (``--bot-delay``)
+DEFAULT_BOT_DELAY = 0.8
+
+
+def _agent(bot: str | None, say: Callable[[str], None], seed: int, bot_delay: float = 0.0) -> BotAgent | LineAgent:
+    return BotAgent(bot, seed, delay=bot_delay) if bot else LineAgent(say)
 
 
 def spawn_bot_peers(
     address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
-    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None,
+    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers as separate processes that join like anyone else.
 
     ``kind`` names the bot of every peer, or gives each peer its own (cycled if short);
-    with ``edition`` given, a peer sits only at a table of that edition.
+    with ``edition`` given, a peer sits only at a table of that edition; ``bot_delay``
+    paces their moves for the people at the table.
     """
     kinds = [kind] if isinstance(kind, str) else list(kind)
     peers = []
@@ -47,6 +52,8 @@ def spawn_bot_peers(
             command += ["--code", code]
         if edition:
             command += ["--edition", edition]
+        if bot_delay:
+            command += ["--bot-delay", str(bot_delay)]
         (log_dir / name).mkdir(parents=True, exist_ok=True)
         with open(log_dir / name / "output.txt", "ab") as output:
             peers.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT))
@@ -57,8 +64,8 @@ def host_table(
     identity: Identity, name: str, bind: str, config: GameConfig, shuffle_rounds: int, bot: str | None,
     bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
-    children: list[subprocess.Popen[bytes]] | None = None, turn_time: float | None = None, on_leave: str = "bot",
-    announce: bool = False,
+    children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0, turn_time: float | None = None,
+    on_leave: str = "bot", announce: bool = False,
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
 
@@ -67,13 +74,15 @@ def host_table(
 
     ``started`` says when to start before every seat is taken (else typing ``start`` on
     stdin does); the bot peers started are also added to ``children`` when it is given.
-    With ``announce``, the table is announced on the LAN until the game starts.
+    ``bot_delay`` paces the bot peers (and a bot in our own seat).  With ``announce``, the
+    table is announced on the LAN until the game starts.
     """
     transport = Transport(bind)
+    say(f"the signed game log is kept in {log_dir}")
     children = children if children is not None else []
     start_now = threading.Event()
     if agent is None:
-        agent = _agent(bot, say, 0)
+        agent = _agent(bot, say, 0, bot_delay)
     if not bot:
         say("type 'start' to begin before every seat is taken")
         if started is None and isinstance(agent, LineAgent):
@@ -87,17 +96,34 @@ def host_table(
         reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
         children.extend(spawn_bot_peers(
             f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, shuffle_rounds, config.edition,
+            bot_delay,
         ))
+
+    begin = started or start_now.is_set
+    person = agent
+
+    def start_or_leave() -> bool:
+        if getattr(person, "wants_to_quit", False):
+            raise _ClosedLobby  # the person left (quit, Ctrl-D, or the client's q) before the start
+        return begin()
 
     announcer: TableAnnouncer | None = None
     try:
         if announce:
             announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say)
-        table = host_lobby(identity, name, transport, config, shuffle_rounds, code, say, started or start_now.is_set, spawn,
-                           on_seated=announcer.seats_taken if announcer else None)
-        if announcer is not None:
-            announcer.withdraw()  # the table is no longer open
-        result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave).run()
+        try:
+            table = host_lobby(
+                identity, name, transport, config, shuffle_rounds, code, _lobby_say(say, transport.endpoint),
+                start_or_leave, spawn, on_seated=announcer.seats_taken if announcer else None,
+            )
+        except _ClosedLobby:
+            for child in children:
+                child.terminate()  # bot peers waiting for a start that will not come
+            result = SessionResult(Outcome.QUIT, "you closed the table before the game began")
+        else:
+            if announcer is not None:
+                announcer.withdraw()  # the table is no longer open
+            result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave).run()
     finally:
         if announcer is not None:
             announcer.close()
@@ -111,6 +137,20 @@ def host_table(
     return result
 
 
+class _ClosedLobby(Exception):
+    """The host's person left while the table was still filling."""
+
+
+def _lobby_say(say: Callable[[str], None], endpoint: str) -> Callable[[str], None]:
+    """The lobby opens by naming the bound endpoint; a wildcard (tcp://0.0.0.0:7777) is no
+    address to give anyone, so it says the port, and its next line lists this machine's
+    addresses to join at."""
+    if not is_wildcard(endpoint_host(endpoint)):
+        return say
+    port = endpoint.rsplit(":", 1)[1]
+    return lambda text: say(text.replace(f"table open at {endpoint}", f"table open on port {port}"))
+
+
 def _wait_for_start(flag: threading.Event) -> None:
     for line in sys.stdin:
         if line.strip() == "start":
@@ -121,11 +161,15 @@ def _wait_for_start(flag: threading.Event) -> None:
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
-    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, turn_time: float | None = None,
+    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
+    connect_timeout: float | None = None, turn_time: float | None = None,
 ) -> SessionResult:
-    """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play."""
+    """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
+    ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
+    taken to be absent."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     transport = Transport(bind or f"{local_address_towards(host)}:0")
+    say(f"the signed game log is kept in {log_dir}")
     try:
         table = join_lobby(
             identity, name, transport, address, code, say,
@@ -133,10 +177,11 @@ def join_table(
             min_shuffle_rounds=min_shuffle_rounds,
             edition=edition,
             resumable=logged_games(log_dir),
+            connect_timeout=connect_timeout,
         )
         seat = table.seat_of(identity.public.sign_key)
         say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
-        agent = agent or _agent(bot, say, seat or 0)
+        agent = agent or _agent(bot, say, seat or 0, bot_delay)
         return Session(table, identity, transport, agent, log_dir, say, wait, turn_time).run()
     finally:
         transport.close()

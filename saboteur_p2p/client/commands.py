@@ -1,0 +1,163 @@
+"""Typed commands: a move in a person's words, or say/help/legal/rules/start/quit.
+
+A typed move names cards by hand slot and players by name (``client/words.py`` reads it
+into the engine's text); it is checked with the engine before it is sent, and a refusal
+is told in the same words.  The keys build the engine's text themselves and come in
+through ``attempt`` too.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..rules import IllegalActionError, InvalidActionError
+from .model import Snapshot
+from .words import Words
+
+if TYPE_CHECKING:
+    from .controller import TableLink
+    from .model import UIState
+
+#: typed commands that are not moves
+COMMANDS = ("say ", "help", "legal", "rules", "start", "quit")
+#: the moves as a person types them, offered when it is not our move (on our move: every legal one)
+VERBS = ("path ", "break ", "repair ", "rockfall ", "map ", "pass ", "orient ", "keep ", "take ")
+#: Saboteur 2's own verbs (rules.md 8)
+VERBS_2 = (
+    "theft", "hands-off @", "swap-hand @", "inspection @", "swap-hats @", "trapped @", "free @", "clear ", "steal @",
+)
+#: the words that are commands, not moves
+COMMAND_WORDS = ("?", "help", "legal", "moves", "rules", "start", "quit", "exit", "bye")
+
+
+class TypedCommands:
+    """The typed half of the controller (``Controller`` adds the keys)."""
+
+    link: TableLink
+    ui: UIState
+
+    def snapshot(self) -> Snapshot:
+        return self.link.snapshot()
+
+    def words(self, snap: Snapshot) -> Words | None:
+        return None if snap.view is None else Words(snap.view, snap.names)
+
+    def command(self, text: str) -> bool:
+        """Run a typed line: a move in a person's words, or say/help/legal/rules/start/quit."""
+        text = text.strip()
+        if not text:
+            return False
+        self.ui.history.append(text)
+        word = text.split()[0].lower()
+        if word == "say":
+            chat = text[3:].strip()
+            if chat:
+                self.link.send_chat(chat)
+                self.ui.say("said it")
+            return bool(chat)
+        if word in ("?", "help"):
+            self.ui.help_open = True
+            return True
+        if word == "rules":
+            self.ui.rules_open, self.ui.rules_scroll = True, 0
+            return True
+        if word in ("quit", "exit", "bye"):
+            self.ui.confirm_quit = True
+            return True
+        if word == "start":
+            if self.snapshot().hosting:
+                self.link.request_start()
+                self.ui.say("starting with the players seated now", "ok")
+                return True
+            self.ui.say("only the host starts a game, before it begins", "error")
+            return False
+        if word in ("legal", "moves"):
+            snap = self.snapshot()
+            words = self.words(snap)
+            if snap.decision is None or words is None:
+                self.ui.say("it is not your move", "error")
+                return False
+            texts = list(dict.fromkeys(words.say(a) for a in snap.decision.legal))
+            self.link.note(f"legal now ({len(texts)}): " + "; ".join(texts[:60]) + (" ..." if len(texts) > 60 else ""))
+            return True
+        return self.attempt(text, typed=True)
+
+    def assess(self, text: str) -> tuple[str, str]:
+        """Inline validation of a half-typed line: (kind, message); kind is ok, error or info."""
+        text = text.strip()
+        if not text:
+            return "info", "a move (path 2 at 3,-1 turned), say ..., legal, rules, help, quit · Tab completes"
+        word = text.split()[0].lower()
+        if word == "say":
+            return "info", "Enter sends this line to the table"
+        if word in COMMAND_WORDS:
+            return "info", f"Enter: {word}"
+        snap = self.snapshot()
+        words = self.words(snap)
+        if words is None:
+            return "info", "the game has not started yet"
+        try:
+            engine = words.read(text)
+        except InvalidActionError as exc:
+            return "info", str(exc)
+        if snap.decision is None:
+            return "info", "well formed, but it is not your move"
+        try:
+            action = snap.decision.checker.check(engine, player=snap.seat)
+        except (IllegalActionError, InvalidActionError) as exc:
+            return "error", f"✗ {words.explain(exc)}"
+        return "ok", f"✓ legal: {words.say(action)}"
+
+    def completions(self, text: str) -> list[str]:
+        """Whole lines that complete ``text``: the legal moves on our move, and the commands."""
+        low = text.lower().lstrip()
+        snap = self.snapshot()
+        lines = list(COMMANDS)
+        words = self.words(snap)
+        if snap.decision is not None and words is not None:
+            lines += list(dict.fromkeys(words.say(action) for action in snap.decision.legal))
+        else:
+            lines += list(VERBS)
+            view = snap.view
+            if view is not None and view.config.edition == "saboteur2":
+                lines += list(VERBS_2)
+        return [line for line in lines if line.startswith(low) and line != low][:200]
+
+    def attempt(self, text: str, typed: bool = False) -> bool:
+        """Check a move with the engine and send it; a refused move shows the rule it breaks.
+
+        ``typed``: the text is in a person's words (else the engine's, from the keys).
+        """
+        snap = self.snapshot()
+        text = text.strip()
+        words = self.words(snap)
+        if words is None:
+            self.ui.say("the game has not started yet", "error")
+            return False
+        try:
+            engine = words.read(text) if typed else text
+        except InvalidActionError as exc:
+            self.ui.say(str(exc), "error")
+            return False
+        decision = snap.decision
+        view = snap.view
+        assert view is not None
+        if decision is None:
+            who = view.current_player
+            waiting = "the game is over" if view.phase == "game-over" else f"waiting for {snap.name(who)}"
+            self.ui.say(f"not your move: {waiting}", "error")
+            return False
+        if self.ui.sent_for == decision.id:
+            self.ui.say("your move is already on its way", "error")
+            return False
+        try:
+            action = decision.checker.check(engine, player=snap.seat)
+        except (IllegalActionError, InvalidActionError) as exc:
+            self.ui.say(f"not allowed: {words.explain(exc)}", "error")
+            return False
+        self.link.submit_move(decision.id, str(action))
+        self.ui.sent_for = decision.id
+        self.ui.selected = None
+        self.ui.turned = False
+        self.ui.marked = []
+        self.ui.say(f"played: {words.say(action)}", "ok")
+        return True

@@ -1,0 +1,136 @@
+"""The pages a player reads in the client: the keys and commands of this edition with a
+legend of every symbol on the screen (``?``), and the rules themselves (``R``).
+
+The rules are docs/rules.md, the page the engine follows, shipped inside the package as
+``client/rules.md`` (a link to it in a source checkout, a copy in a built wheel).  Both pages
+scroll in a full-screen overlay; ``render_page`` cuts one screenful.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+Fragments = list[tuple[str, str]]
+
+KEYS = """\
+Keys
+  1-9 [ ]    pick a card of your hand (or the gold passed to you)
+  arrows     move the cursor on the maze; for cards played on a player
+             or a goal (and gold to take) ↑↓ choose it
+  Tab        jump to the next cell where the card is legal
+  r          turn the path card (or the stone) by 180°
+  Enter      play the card there / at that target
+  x          discard the selected card face down (pass)
+  Esc        cancel · c chat · PgUp PgDn scroll the log · q leave
+  ?          this page · R the rules of the game
+  : or /     type a command (Tab completes, Esc returns)"""
+
+KEYS_2 = """\
+  m          mark 1-3 cards: x discards them all, and with two marked
+             Enter clears what lies in front of you"""
+
+COMMANDS = """\
+Typed commands (cards by their number in your hand, players by name, @me for you)
+  path 2 at 3,-1 turned   break lantern @bob   repair pickaxe @me
+  rockfall 4,1   map 2   pass 5   keep 1   take 3+2   orient 1 turned
+  legal   rules   say <text>   start (host, in the lobby)   quit"""
+
+COMMANDS_2 = """\
+  trapped @bob   free @bob   theft   hands-off @bob   swap-hand @bob
+  inspection @bob   swap-hats @bob   pass 4,5,6   steal @bob   steal nobody
+  clear trapped with 3,5   (clear: pickaxe, lantern, cart, trapped, theft)"""
+
+LEGEND = """\
+Symbols
+ players   ▶ whose move   * you   6c cards in hand   g0 gold cards
+           (how much they are worth is secret until the end)
+           ✗CLP broken Cart, Lantern, Pickaxe   away / back: connection
+           SAB dig: roles, once shown   ┼ 1,0 / map g1 / pass: last move
+ maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
+           ○ stone (what your Map showed)   ■ dead end
+           ·   · dots: your card fits here as it is turned now
+           ˙   ˙ dots: it fits only turned the other way (press r)
+           a seat's number in a cell's corner: that seat's last move;
+           the newest is highlighted   × a card a rockfall removed
+ hand      a path card shows twice: as it is ( left) and turned 180°
+           (right); the one you would play is shown in reverse
+           ▶ the card picked   ✓ legal / ✗ not legal: the move now"""
+
+LEGEND_2 = """\
+ Saboteur 2  $3 your gold pieces   $ has gold   - has none
+           trap: trapped   thief: a Theft lies before them
+           ╫ ladder   B G blue / green door   ◆ crystal
+           ──│── bridge   ╱ ╲ two curves that do not meet   × marked"""
+
+
+def help_text(edition: str) -> str:
+    """The help page for this edition: keys, typed commands and the legend."""
+    second = edition == "saboteur2"
+    parts = [KEYS + ("\n" + KEYS_2 if second else ""), COMMANDS + ("\n" + COMMANDS_2 if second else ""),
+             LEGEND + ("\n" + LEGEND_2 if second else "")]
+    return "\n\n".join(parts)
+
+
+@cache
+def rules_text() -> str:
+    """docs/rules.md, as shipped with the package (or read from the source tree)."""
+    try:
+        text = resources.files("saboteur_p2p.client").joinpath("rules.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        source = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+        text = source.read_text(encoding="utf-8") if source.exists() else "The rules are in docs/rules.md."
+    return _plain(text)
+
+
+def _plain(markdown: str) -> str:
+    """Markdown as terminal text: no emphasis marks or backticks; links as their text."""
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", markdown)
+    text = re.sub(r"(?<![\w*])\*(\S.*?)\*(?!\w)", r"\1", text)
+    text = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", text)
+    return "\n".join(_reflow(text.replace("`", "")))
+
+
+def _reflow(text: str) -> list[str]:
+    """Join the hard-wrapped lines of each paragraph and list item, so the screen wraps them
+    at its own width; headings, table rows and blank lines stay as they are."""
+    out: list[str] = []
+    for line in text.splitlines():
+        bare = line.strip()
+        alone = not bare or bare.startswith(("#", "|", "- ", "* ")) or re.match(r"\d+\. ", bare) is not None
+        if alone or not out or not out[-1].strip() or out[-1].lstrip().startswith(("#", "|")):
+            out.append(line)
+        else:
+            out[-1] += " " + bare
+    return out
+
+
+def page_lines(text: str, width: int) -> list[str]:
+    """The page wrapped to ``width`` (table rows and list items indent their continuation)."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        extra = "  " if line.lstrip().startswith(("- ", "| ", "* ")) else ""
+        lines += textwrap.wrap(line, width, subsequent_indent=" " * min(indent, 20) + extra) or [""]
+    return lines
+
+
+def render_page(title: str, text: str, scroll: int, width: int, height: int) -> tuple[Fragments, int]:
+    """One screenful of a page from line ``scroll``; returns the fragments and the scroll used
+    (kept within the page)."""
+    body = max(1, height - 2)
+    lines = page_lines(text, max(20, width - 2))
+    scroll = max(0, min(scroll, len(lines) - body))
+    shown = lines[scroll:scroll + body]
+    end = min(len(lines), scroll + body)
+    out: Fragments = [("class:title", f" {title} · lines {scroll + 1}-{end} of {len(lines)}"[:width].ljust(width) + "\n")]
+    for line in shown:
+        style = "class:title" if line.startswith("#") else "class:overlay"
+        out.append((style, (" " + line)[:width].ljust(width) + "\n"))
+    for _ in range(body - len(shown)):
+        out.append(("class:overlay", " " * width + "\n"))
+    keys = " ↑↓ PgUp PgDn Home End scroll · any other key closes"
+    out.append(("class:status.keys", keys[:width].ljust(width)))
+    return out, scroll

@@ -1,0 +1,109 @@
+"""The plain line prompt (``--plain``, or no terminal) in a person's words.
+
+``net.agents.LineAgent`` reads lines and hands them to the session as they are; this one
+speaks and reads as the full-screen client does: cards by hand slot 1-6, players by name
+(``client/words.py``), refusals in those words, and ``quit`` (or Ctrl-D, the end of the
+input) to leave the table.
+"""
+from __future__ import annotations
+
+import queue
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..match import card_words
+from ..net.agents import LineAgent
+from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
+from .words import Words
+
+if TYPE_CHECKING:
+    from ..protocol.node import Node
+
+HELP = (
+    "moves: path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · "
+    "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; say TEXT: chat; quit (or Ctrl-D): leave"
+)
+HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name · swap-hand @name · inspection @name · " \
+    "swap-hats @name · pass 4,5,6 · clear trapped with 3,5 · steal @name or steal nobody"
+
+
+class PlainAgent(LineAgent):
+    """A person at a line prompt: moves in slots and names, checked before they are sent."""
+
+    def __init__(self, say: Callable[[str], None] = print) -> None:
+        super().__init__(say)
+        self.wants_to_quit = False
+
+    def _read(self) -> None:
+        for line in sys.stdin:
+            line = line.strip()
+            if line in ("quit", "exit", "bye"):
+                break
+            if line.startswith("say "):
+                self.chats.put(line[4:])
+            elif line == "start" and not self._start.is_set():
+                self._start.set()
+            elif line:
+                self.lines.put(line)
+        # quit, or the end of the input (Ctrl-D): leave the table once the moves typed
+        # before it are played (piped input arrives all at once)
+        while not self.lines.empty():
+            time.sleep(0.05)
+        self.say("leaving the table")
+        self.wants_to_quit = True
+
+    def poll_move(self, node: Node) -> str | None:
+        state = node.state
+        assert state is not None
+        if not self.prompted:
+            self._show(state)
+            self.prompted = True
+        try:
+            line = self.lines.get_nowait()
+        except queue.Empty:
+            return None
+        words = Words(state.view_for(self.seat_no), self.names)
+        if line in ("?", "help", "legal", "moves"):
+            legal = list(dict.fromkeys(words.say(a) for a in state.legal_actions()))
+            self.say("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
+            return None
+        try:
+            move = state.check(words.read(line), player=self.seat_no)
+        except (IllegalActionError, InvalidActionError) as refused:
+            self.say(f"not allowed: {words.explain(refused)}")
+            return None
+        self.prompted = False
+        return str(move)
+
+    def _show(self, state: State) -> None:
+        for line in plain_view(state.view_for(self.seat_no), self.names):
+            self.say(line)
+
+
+def plain_view(view: PlayerView, names: list[str]) -> list[str]:
+    """What the plain prompt shows when it is the seat's move, in slots and names."""
+    seat = view.seat
+    hand = ", ".join(f"{slot} {card_words(card)}" for slot, (_, card) in enumerate(view.hand, 1))
+    broken = ", ".join(t.value for t in view.broken[seat]) or "none"
+    role = view.role.value if view.role else "?"
+    lines = [f"your move ({view.phase}); you are a {role}; hand: {hand or 'empty'}; your broken tools: {broken}"]
+    if view.config.edition == "saboteur2":
+        mine = [word for word, lying in (("trapped", view.trapped[seat]), ("theft", view.thefts[seat])) if lying]
+        pieces = f"{view.gold_pieces} piece" + ("" if view.gold_pieces == 1 else "s")
+        lines.append(f"your gold: {pieces}; in front of you: {', '.join(mine) or 'nothing'}")
+    if view.offered:
+        lines.append("keep one of the gold cards passed to you: "
+                     + ", ".join(f"{i} ({c.nuggets})" for i, (_, c) in enumerate(view.offered, 1)))
+    if view.gold_pile:
+        worths = sorted((c.nuggets for _, c in view.gold_pile), reverse=True)
+        lines.append(f"take gold worth {view.take_amount} from the pile (values {', '.join(map(str, worths))}): take 3+2")
+    others = [f"{names[s]} ({', '.join(t.value for t in view.broken[s])} broken)" for s in range(view.players)
+              if s != seat and view.broken[s]]
+    if others:
+        lines.append("others: " + "; ".join(others))
+    lines.append(HELP)
+    if view.config.edition == "saboteur2":
+        lines.append(HELP_2)
+    return lines

@@ -1,0 +1,111 @@
+"""The screens between the moves: a round's end and the game's final ranking.
+
+Pure functions of a snapshot (and of what the tracker kept of each round), returning
+styled fragments or plain text, as ``render`` does for the panels.
+"""
+from __future__ import annotations
+
+from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name
+from .tracker import RoundSummary
+
+Fragments = list[tuple[str, str]]
+
+#: what closes the round-end screen, on its last line and the status line
+ROUND_END_KEYS = "any key: next round"
+GAME_END_KEYS = "any key: the final ranking"
+
+
+def round_end_open(snap: Snapshot, seen: int) -> RoundSummary | None:
+    """The round whose end screen shows now: the last ended round, unless the player closed it."""
+    if not snap.rounds or snap.rounds[-1].round <= seen or not snap.rounds[-1].live:
+        return None
+    return snap.rounds[-1]
+
+
+def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: int) -> Fragments:
+    """The side panel at a round's end: winners, every role, gold won this round and the totals.
+
+    Two lines a player when the panel is tall enough, else one line each.
+    """
+    last = summary.round == summary.rounds or summary.scores is not None
+    keys = GAME_END_KEYS if last else ROUND_END_KEYS
+    out: Fragments = [
+        ("class:title", f" round {summary.round}/{summary.rounds} is over"[:width].ljust(width) + "\n"),
+        ("class:info.result", f" {summary.winners}"[:width].ljust(width) + "\n"),
+    ]
+    if not summary.settled:
+        out.append(("class:hand.note", " gold is being handed out"[:width].ljust(width) + "\n"))
+    roomy = width >= 36 and 2 * len(summary.roles) + 4 <= height
+    name_width = max(3, width - 19)
+    if not roomy:
+        out.append(("class:hand.note", f" {'who':<{name_width}} {'role':<5}{'won':>6}{'total':>6}"[:width].ljust(width) + "\n"))
+    for seat, role in enumerate(summary.roles):
+        name = "you" if seat == snap.seat else snap.name(seat)
+        style = f"class:players.{ROLE_STYLE.get(role.value, 'role')}"
+        won = summary.won[seat] if seat < len(summary.won) else "-"
+        total = summary.totals[seat] if seat < len(summary.totals) else "-"
+        if roomy:
+            out.append((style, f" {name}: {role.value}"[:width].ljust(width) + "\n"))
+            out.append(("", f"   won {won} · total {total}"[:width].ljust(width) + "\n"))
+        else:
+            short = ROLE_SHORT.get(role.value, role.value)
+            line = f" {fit_name(name, name_width):<{name_width}} {short:<5}{_compact(won):>6}{_compact(total):>6}"
+            out.append((style, line[:width].ljust(width) + "\n"))
+    if not roomy:
+        second = any(r.value not in BASE_ROLES for r in summary.roles)
+        notes = (" yours: gold pieces", " others: $ has gold") if second else (" yours: nuggets", " others: c gold cards")
+        out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
+    out.append(("class:hand.note", f" {keys}"[:width].ljust(width)))
+    return out
+
+
+def render_ranking(snap: Snapshot) -> str:
+    """The end of the game: seats by nuggets (Saboteur 2: gold pieces), winners first, with
+    what each won in every round (as far as this seat saw it) and who won each round."""
+    view = snap.view
+    if view is None or view.scores is None:
+        return ""
+    unit = view.config.edition_rules.gold_unit
+    scores = view.scores
+    best = max(scores)
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    lines = [f"Game over · {unit}s", ""]
+    place = 0
+    previous = None
+    names = {seat: "you" if seat == snap.seat else snap.name(seat) for seat in range(len(scores))}
+    wide = max(len(name) for name in names.values())
+    amounts = {seat: f"{score} {unit}" + ("" if score == 1 else "s") for seat, score in enumerate(scores)}
+    amount_wide = max(len(text) for text in amounts.values())
+    for rank, seat in enumerate(order):
+        if scores[seat] != previous:
+            place, previous = rank + 1, scores[seat]
+        star = "★ " if scores[seat] == best else "  "
+        rounds = "  ".join(f"r{r.round} {_short(r.won[seat])}" for r in snap.rounds if seat < len(r.won))
+        line = f"{star}{place}. {names[seat]:<{wide}}  {amounts[seat]:<{amount_wide}}" + (f"   ({rounds})" if rounds else "")
+        lines.append(line.rstrip())
+    if snap.rounds:
+        lines += ["", "rounds: " + " · ".join(f"{r.round} {r.winners.removeprefix('the ')}" for r in snap.rounds)]
+    lines += ["", "q leaves · Esc looks at the board"]
+    return "\n".join(lines)
+
+
+#: the base game's roles (any other role means Saboteur 2, where gold comes in pieces)
+BASE_ROLES = frozenset(("gold-digger", "saboteur", "selfish-dwarf"))
+
+
+def _compact(text: str) -> str:
+    """Gold for a narrow column: "3 nuggets" -> "+3"... no sign on totals; "2 gold cards" -> "2c"."""
+    number, _, unit = text.partition(" ")
+    if not number.isdigit():
+        return {"has gold": "$", "gold": "gold"}.get(text, text)
+    return f"{number}c" if unit.startswith("gold card") else number
+
+
+def _short(won: str) -> str:
+    """A round's winnings, short: "3 nuggets" -> "+3", "2 gold cards" -> "2 cards"."""
+    number, _, unit = won.partition(" ")
+    if not number.isdigit():
+        return won
+    if unit.startswith(("nugget", "gold piece")):
+        return f"+{number}"
+    return f"{number} card" + ("" if number == "1" else "s")

@@ -1,0 +1,242 @@
+"""What has just happened at the table: each seat's last move and each round's summary.
+
+The engine's state holds only the present: once a round ends, the same commit may deal the
+next one, so the finished maze is gone from every later view.  ``Tracker`` follows the
+events one commit at a time and keeps what the screen shows afterwards: the final maze of
+each round (rebuilt from the last maze it saw and the moves that ended the round), the
+roles, the winners, the gold each seat won that round as far as this seat may know it, and
+every seat's last move.  Pure data, no threads: ``ClientAgent`` calls it under its lock.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..match import card_words, move_words
+from ..rules import (
+    GOAL_CELLS,
+    Board,
+    BreakTool,
+    CardPlayed,
+    Event,
+    GameEnded,
+    GoalRevealed,
+    GoldReceived,
+    MapPeek,
+    Pass,
+    PathCard,
+    PiecesWon,
+    PlacePath,
+    PlayerView,
+    RepairTool,
+    Rockfall,
+    Role,
+    RoundEnded,
+    RoundStarted,
+    Stolen,
+)
+from .model import TOOL_SHORT, WINNERS_TEXT, Cell
+
+#: the base game's kinds of win, as a round's result says them
+BASE_WINNERS = {
+    "gold-diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "selfish-dwarf": "the selfish dwarf won",
+    "nobody": "nobody won",
+}
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """A seat's latest turn: the words the log used, and the maze cell it changed (if any)."""
+
+    seat: int
+    words: str
+    cell: Cell | None
+    #: counts every move at the table, so the newest one can be told from the others
+    order: int
+    #: a few characters for the player list: "┼ 1,0", "✗lamp", "map", "pass"
+    short: str = ""
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """The end of one round, as this seat saw it."""
+
+    round: int
+    rounds: int
+    winners: str
+    roles: tuple[Role, ...]
+    board: Board
+    known_goals: dict[int, PathCard]
+    #: per seat, what they won this round ("3 nuggets", "2 gold cards", "gold", "-")
+    won: tuple[str, ...]
+    #: per seat, their gold so far as this seat knows it
+    totals: tuple[str, ...]
+    #: the final scores, once the game is over
+    scores: tuple[int, ...] | None = None
+    #: False for a round that ended before this seat was following (a seat resumed from its
+    #: log): its final maze was never seen, so no round-end screen is shown for it
+    live: bool = True
+    #: False while the round's gold is still being handed out (the gold columns may grow)
+    settled: bool = False
+
+
+class Tracker:
+    """Follows a seat's commits; ``summaries`` and ``last_moves`` are what the screen reads."""
+
+    def __init__(self, seat: int, players: int) -> None:
+        self.seat = seat
+        self.players = players
+        self.summaries: list[RoundSummary] = []
+        self.last_moves: dict[int, LastMove] = {}
+        self._moves = 0
+        self._board: Board | None = None
+        self._goals: dict[int, PathCard] = {}
+        self._round = 0
+        #: this round's gold so far: cards (base) or pieces (Saboteur 2) each seat received
+        self._cards = [0] * players
+        self._pieces = [0] * players
+        self._won_gold = [False] * players
+        #: how many gold cards this seat received in each round, in order (base game)
+        self._my_cards: dict[int, int] = {}
+
+    def take(self, events: Sequence[Event], view: PlayerView, names: Sequence[str]) -> None:
+        """The events of one commit and the view after it."""
+        board = self._board.clone() if self._board is not None else None
+        goals = dict(self._goals)
+        for event in events:
+            if isinstance(event, RoundStarted):
+                if self.summaries and self.summaries[-1].round == self._round:
+                    self._refresh(view)  # the last gold of the round that ended
+                    self.summaries[-1] = replace(self.summaries[-1], settled=True)
+                self._start_round(event.round, view)
+                board = None
+            elif isinstance(event, CardPlayed):
+                self._moves += 1
+                cell = _cell_of(event)
+                words = move_words(event, names, self.seat)
+                self.last_moves[event.player] = LastMove(event.player, words, cell, self._moves, _short_move(event))
+                if board is not None:
+                    _apply(board, event)
+            elif isinstance(event, GoalRevealed):
+                goals[event.slot] = event.card
+                if board is not None:
+                    board.reveal_goal(GOAL_CELLS[event.slot], event.card, event.turned)
+            elif isinstance(event, RoundEnded):
+                live = board is not None or view.round == event.round
+                final = board if board is not None else view.board
+                winners = WINNERS_TEXT.get(event.winners) or BASE_WINNERS.get(event.winners, event.winners)
+                self.summaries.append(RoundSummary(
+                    event.round, view.config.rounds, winners, event.roles, final, goals, (), (), live=live,
+                ))
+                self._refresh(view)
+            elif isinstance(event, GoldReceived):
+                self._cards[event.player] += event.cards
+                if event.player == self.seat:
+                    self._my_cards[self._round] = self._my_cards.get(self._round, 0) + event.cards
+            elif isinstance(event, PiecesWon):
+                self._pieces[event.player] += event.pieces
+                self._won_gold[event.player] = True
+            elif isinstance(event, Stolen) and event.victim is not None:
+                self._won_gold[event.thief] = True
+            elif isinstance(event, GameEnded) and self.summaries:
+                self.summaries[-1] = replace(self.summaries[-1], scores=event.scores, settled=True)
+        if self.summaries and self.summaries[-1].round == self._round:
+            self._refresh(view)
+        self._my_nuggets(view)
+        if view.round == self._round or self._round == 0:
+            self._board, self._goals = view.board, dict(view.known_goals)
+            self._round = view.round
+
+    def _start_round(self, number: int, view: PlayerView) -> None:
+        self._round = number
+        self._cards = [0] * self.players
+        self._pieces = [0] * self.players
+        self._won_gold = [False] * self.players
+        self.last_moves = {}
+
+    def _refresh(self, view: PlayerView) -> None:
+        """Bring the open round's gold columns up to date with the view."""
+        last = self.summaries[-1]
+        second = view.config.edition == "saboteur2"
+        won, totals = [], []
+        for seat in range(self.players):
+            if second:
+                if seat == self.seat:
+                    won.append(f"{self._pieces[seat]} pieces")
+                    totals.append(f"{view.gold_pieces} pieces")
+                else:
+                    # how much another seat won is secret until the game ends (rules 8)
+                    won.append("gold" if self._won_gold[seat] else "-")
+                    totals.append("has gold" if view.has_gold and view.has_gold[seat] else "-")
+            elif seat == self.seat:
+                mine = sum(card.nuggets for _, card in view.gold)
+                won.append(self._mine_in(last.round, view))
+                totals.append(_count(mine, "nugget"))
+            else:
+                won.append(_count(self._cards[seat], "gold card") if self._cards[seat] else "-")
+                totals.append(_count(view.gold_counts[seat], "gold card"))
+        if last.scores is not None:
+            unit = view.config.edition_rules.gold_unit
+            totals = [_count(score, unit) for score in last.scores]
+        self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals))
+
+
+    def _mine_in(self, number: int, view: PlayerView) -> str:
+        """What this seat won in round ``number``: nuggets once the faces of its gold cards are
+        all known (they come in the order received; a face may arrive a little later), else cards."""
+        cards = self._my_cards.get(number, 0)
+        if not cards:
+            return "0 nuggets"
+        if len(view.gold) < sum(self._my_cards.values()):
+            return _count(cards, "gold card")
+        start = sum(n for r, n in self._my_cards.items() if r < number)
+        return _count(sum(card.nuggets for _, card in view.gold[start:start + cards]), "nugget")
+
+    def _my_nuggets(self, view: PlayerView) -> None:
+        """Put this seat's own winnings into every round's summary, as the faces come in."""
+        if view.config.edition == "saboteur2":
+            return
+        for index, summary in enumerate(self.summaries):
+            if self.seat < len(summary.won):
+                won = list(summary.won)
+                won[self.seat] = self._mine_in(summary.round, view)
+                self.summaries[index] = replace(summary, won=tuple(won))
+
+
+def _count(number: int, unit: str) -> str:
+    """"1 nugget", "3 nuggets"."""
+    return f"{number} {unit}" + ("" if number == 1 else "s")
+
+
+def _short_move(event: CardPlayed) -> str:
+    """A move in a few characters, for the player list (the log has it in full)."""
+    action = event.action
+    if isinstance(action, PlacePath):
+        shape = card_words(event.card).split(" (")[0].split()[-1]  # "path ┬ (crystal)" -> "┬"
+        return f"{shape} {action.x},{action.y}"
+    if isinstance(action, Rockfall):
+        return f"fall {action.x},{action.y}"
+    if isinstance(action, (BreakTool, RepairTool)):
+        mark = "✗" if isinstance(action, BreakTool) else "✓"
+        return f"{mark}{TOOL_SHORT[action.tool.value]}"
+    if isinstance(action, MapPeek):
+        return f"map g{action.goal}"
+    if isinstance(action, Pass):
+        return "pass"
+    return action.verb if action.verb != "play-on" else str(action).split()[0]
+
+
+def _cell_of(event: CardPlayed) -> Cell | None:
+    action = event.action
+    if isinstance(action, (PlacePath, Rockfall)):
+        return action.cell
+    return None
+
+
+def _apply(board: Board, event: CardPlayed) -> None:
+    """Replay one move on a copy of the maze (only path cards and rockfalls change it)."""
+    action = event.action
+    if isinstance(action, PlacePath) and isinstance(event.card, PathCard):
+        board.place(action.cell, event.card, action.turned)
+    elif isinstance(action, Rockfall) and action.cell in board.tiles:
+        board.remove(action.cell)

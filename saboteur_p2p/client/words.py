@@ -1,0 +1,202 @@
+"""Moves as a person reads and types them: hand slots 1-6 and player names, not deck handles.
+
+The engine's action text names a card by its deck handle (``path 33 at 1,1``, ``map 1 #4``)
+and a player by seat number (``break lantern @2``): exact, and meaningless to a person.
+``Words`` translates both ways for one seat at one moment (its view):
+
+* ``say(action)``: ``path 2 at 1,1 turned``, ``break lantern @bob``, ``map 1``, ``pass 3``,
+  ``keep 2`` (the second gold card offered), ``take 3+2`` (gold worth 3 and 2),
+  ``steal @bob``, ``trapped @bob``, ``theft``, ``clear trapped with 3,5``;
+* ``read(text)``: the same forms back to the engine's text (``@me`` is yourself; a name
+  may be shortened while it stays unambiguous);
+* ``explain(error)``: a refusal in those words: "your lantern", not "player 0's".
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ..rules import (
+    AnyAction,
+    BreakTool,
+    Clear,
+    IllegalActionError,
+    InvalidActionError,
+    KeepGold,
+    MapPeek,
+    Pass,
+    PlacePath,
+    PlayerView,
+    PlayOn,
+    RepairTool,
+    Rockfall,
+    Steal,
+    TakeGold,
+    parse_action,
+)
+from ..rules.actions import CLEARABLE, TARGETED_KINDS
+
+#: the short tool names the hand strip shows, read as the tools
+TOOL_ALIASES = {"pick": "pickaxe", "lamp": "lantern", "pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
+_TOOL = r"(pickaxe|lantern|cart|pick|lamp)"
+_WHO = r"@(\S+)"
+_PLAYED_ON = "|".join(kind.value for kind in TARGETED_KINDS)
+
+
+class Words:
+    """The words of one seat's moves, for the hand and the players its view shows now."""
+
+    def __init__(self, view: PlayerView, names: Sequence[str]) -> None:
+        self.view = view
+        self.names = list(names)
+        self.seat = view.seat
+        self.slots = {handle: index + 1 for index, (handle, _) in enumerate(view.hand)}
+        self.handles = {slot: handle for handle, slot in self.slots.items()}
+
+    # -- engine -> person ------------------------------------------------------------------
+
+    def say(self, action: AnyAction | str) -> str:
+        """An action in a person's words (the engine's text if it names a card we lack)."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if isinstance(action, PlacePath):
+            return f"path {self.slot(action.card)} at {action.x},{action.y}" + (" turned" if action.turned else "")
+        if isinstance(action, (BreakTool, RepairTool)):
+            return f"{action.verb} {action.tool.value} @{self.who(action.target)}"
+        if isinstance(action, Rockfall):
+            return f"rockfall {action.x},{action.y}"
+        if isinstance(action, MapPeek):
+            return f"map {action.goal}"
+        if isinstance(action, Pass):
+            return "pass " + ",".join(self.slot(card) for card in action.cards)
+        if isinstance(action, PlayOn):
+            if action.kind.value == "theft":
+                return "theft"
+            return f"{action.kind.value} @{self.who(action.target)}"
+        if isinstance(action, Clear):
+            return f"clear {action.what} with " + ",".join(self.slot(card) for card in action.cards)
+        if isinstance(action, Steal):
+            return "steal nobody" if action.target is None else f"steal @{self.who(action.target)}"
+        if isinstance(action, KeepGold):
+            offered = [g for g, _ in self.view.offered]
+            return f"keep {offered.index(action.gold) + 1}" if action.gold in offered else str(action)
+        if isinstance(action, TakeGold):
+            worth = {g: card.nuggets for g, card in self.view.gold_pile}
+            return "take " + ("+".join(str(worth.get(g, "?")) for g in action.golds) if action.golds else "nothing")
+        return str(action)  # orient: goal slots are what the maze shows
+
+    def slot(self, handle: int) -> str:
+        return str(self.slots.get(handle, "?"))
+
+    def who(self, seat: int) -> str:
+        """A player in a typed move: ``me``, or the name."""
+        if seat == self.seat:
+            return "me"
+        return self.names[seat] if 0 <= seat < len(self.names) else str(seat)
+
+    # -- person -> engine ------------------------------------------------------------------
+
+    def read(self, text: str) -> str:
+        """A typed move in the engine's text; raises InvalidActionError saying what is wrong."""
+        clean = " ".join(text.strip().lower().replace(" ,", ",").replace(", ", ",").split())
+        for pattern, make in self._forms():
+            match = re.fullmatch(pattern, clean)
+            if match is not None:
+                return make(*match.groups())
+        raise InvalidActionError(
+            f"cannot read {text.strip()!r}: try path 2 at 1,0 [turned] · break lantern @name · repair cart @me · "
+            "rockfall 3,1 · map 2 · pass 4 · legal"
+        )
+
+    def _forms(self) -> list[tuple[str, Callable[..., str]]]:
+        card, who = self.card, self.player
+        return [
+            (r"path (\d+) at (-?\d+),(-?\d+)( turned)?",
+             lambda s, x, y, t: f"path {card(s)} at {x},{y}" + (" turned" if t else "")),
+            (rf"(break|repair) {_TOOL} {_WHO}", lambda verb, tool, p: f"{verb} {TOOL_ALIASES[tool]} @{who(p)}"),
+            (r"rockfall (-?\d+),(-?\d+)", lambda x, y: f"rockfall {x},{y}"),
+            (r"map (\d+)", lambda goal: f"map {goal}"),
+            (r"pass (\d+(?:,\d+){0,2})", lambda slots: "pass " + ",".join(str(card(s)) for s in slots.split(","))),
+            (r"theft(?: @me)?", lambda: f"theft @{self.seat}"),
+            (rf"({_PLAYED_ON}) {_WHO}", lambda kind, p: f"{kind} @{who(p)}"),
+            (rf"clear ({'|'.join(CLEARABLE)}) with (\d+),(\d+)", lambda what, a, b: f"clear {what} with {card(a)},{card(b)}"),
+            (rf"steal (nobody|none|{_WHO})", lambda target, p: "steal none" if p is None else f"steal @{who(p)}"),
+            (r"orient (\d+)( turned)?", lambda goal, t: f"orient {goal}" + (" turned" if t else "")),
+            (r"keep (\d+)", lambda n: f"keep {self.offered(n)}"),
+            (r"take (nothing|none|\d+(?:[+,]\d+)*)", lambda worth: self.take(worth)),
+        ]
+
+    def card(self, slot: str) -> int:
+        """The handle of the card in this hand slot."""
+        number = int(slot)
+        if number not in self.handles:
+            raise InvalidActionError(f"there is no card {number} in your hand (1-{len(self.handles)})"
+                                     if self.handles else "you hold no cards")
+        return self.handles[number]
+
+    def player(self, word: str) -> int:
+        """The seat of a player named (or begun to be named) ``word``; ``me`` is ours."""
+        if word in ("me", "you", "myself"):
+            return self.seat
+        names = [name.lower() for name in self.names]
+        if word in names:
+            return names.index(word)
+        found = [seat for seat, name in enumerate(names) if name.startswith(word)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise InvalidActionError(f"{word!r} could be " + " or ".join(self.names[s] for s in found))
+        raise InvalidActionError(f"no player called {word!r} here: " + ", ".join(["me", *self.names]))
+
+    def offered(self, number: str) -> int:
+        offered = [g for g, _ in self.view.offered]
+        index = int(number) - 1
+        if not 0 <= index < len(offered):
+            raise InvalidActionError(f"there is no gold card {number} to keep (1-{len(offered)})")
+        return offered[index]
+
+    def take(self, worth: str) -> str:
+        """``take 3+2``: gold cards of these values from the pile (which of equal cards does not matter)."""
+        if worth in ("nothing", "none"):
+            return "take none"
+        left = list(self.view.gold_pile)
+        handles = []
+        for value in re.split(r"[+,]", worth):
+            pick = next((g for g, c in left if c.nuggets == int(value)), None)
+            if pick is None:
+                raise InvalidActionError(f"the gold pile has no (more) cards worth {value}")
+            handles.append(pick)
+            left = [(g, c) for g, c in left if g != pick]
+        return "take " + ",".join(str(h) for h in handles)
+
+    # -- refusals ----------------------------------------------------------------------------
+
+    def explain(self, error: IllegalActionError | InvalidActionError) -> str:
+        """A refusal in a person's words: players by name (you, your), cards by slot, no handles."""
+        if isinstance(error, IllegalActionError):
+            return self.words_of(error.rule)
+        return self.words_of(str(error))
+
+    def words_of(self, text: str) -> str:
+        def player(match: re.Match[str]) -> str:
+            seat, possessive = int(match.group(1)), match.group(2)
+            if seat == self.seat:
+                return "your" if possessive else "you"
+            name = self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+            return name + ("'s" if possessive else "")
+
+        def card(match: re.Match[str]) -> str:
+            handle = int(match.group(1))
+            return f"card {self.slots[handle]}" if handle in self.slots else "that card"
+
+        text = re.sub(r"\bplayer (\d+)('s)?", player, text)
+        text = re.sub(r"\bcard (\d+)\b", card, text)
+        text = re.sub(r"'([a-z-]+ [^']*)'", lambda m: repr(self._said(m.group(1))), text)
+        text = re.sub(r"\byour(?=$|[.,;)])", "yours", text)  # "not player 2's" at the end: "not yours"
+        return text.replace("you holds", "you hold").replace("you has", "you have")
+
+    def _said(self, action_text: str) -> str:
+        try:
+            return self.say(action_text)
+        except (InvalidActionError, ValueError):
+            return action_text

@@ -1,0 +1,98 @@
+"""The command line when a table cannot be opened or joined (issue 12, defects 7, 9 and 10):
+one clear line and status 2, within seconds; where the host can be reached and where the
+logs go."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+COMMAND = [sys.executable, "-m", "saboteur_p2p"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def run(*argv: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*COMMAND, *argv], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=timeout)
+
+
+def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("saboteur-p2p: error: "), done.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("bind, says", [
+    ("nonsense", "is not ADDR:PORT"),
+    ("127.0.0.1:99999", "is not ADDR:PORT"),
+    ("10.254.253.252:7777", "10.254.253.252 is not an address of this machine; its addresses: 0.0.0.0 (all), 127.0.0.1"),
+])
+def test_a_bind_address_the_machine_cannot_listen_at_is_one_line(bind: str, says: str, tmp_path: Path):
+    line = one_line_error(run("host", "--plain", "--bind", bind, "--log-dir", str(tmp_path)))
+    assert says in line
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_line_error(run("host", "--plain", "--bind", f"127.0.0.1:{port}", "--log-dir", str(tmp_path)))
+    assert f"cannot listen at 127.0.0.1:{port}: Address already in use" in line
+
+
+def test_joining_a_table_that_is_not_there_fails_within_the_connect_timeout(tmp_path: Path):
+    started = time.monotonic()
+    done = run("join", f"127.0.0.1:{free_port()}", "--plain", "--connect-timeout", "1", "--log-dir", str(tmp_path),
+               "--identity", str(tmp_path / "me.identity"))
+    assert time.monotonic() - started < 10
+    assert "no table answers at 127.0.0.1:" in one_line_error(done)
+
+
+def test_the_host_gives_its_addresses_and_log_folder_and_refuses_a_second_seat_for_one_identity(tmp_path: Path):
+    """With no --log-dir the logs go to the platform's user data directory (XDG_DATA_HOME here)."""
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    identity = str(tmp_path / "host.identity")
+    host = subprocess.Popen([*COMMAND, "host", "--plain", "--bind", f"0.0.0.0:{port}", "--identity", identity,
+                             "--seats", "3"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert host.stdout is not None
+        lines = [host.stdout.readline() for _ in range(4)]
+        text = "".join(lines)
+        assert f"kept in {tmp_path / 'data' / 'saboteur-p2p' / 'logs'}" in text
+        assert f"table open on port {port}" in text and "0.0.0.0" not in text
+        assert "friends join with: saboteur-p2p join " in text and f":{port}" in text
+        # a second player on this machine with the same identity file: refused, and told what to do
+        done = run("join", f"127.0.0.1:{port}", "--plain", "--identity", identity, "--log-dir", str(tmp_path / "j"))
+        line = one_line_error(done)
+        assert "this identity already has a seat" in line and "--identity FILE" in line
+    finally:
+        host.kill()
+        host.wait()
+
+
+def test_the_client_shows_a_refusal_and_its_hint_whole_at_80x24():
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.app import ClientApp
+    from saboteur_p2p.net.lobby import IDENTITY_HINT, SEATED_IDENTITY
+
+    agent = ClientAgent()
+    agent.session_ended(f"the session failed: the table refused us: {SEATED_IDENTITY}{IDENTITY_HINT}")
+    with create_pipe_input() as pipe:
+        screen = ClientApp(agent, input=pipe, output=DummyOutput()).render_text(80, 24)
+    maze = " ".join(line.split("│")[0].strip() for line in screen.splitlines())
+    assert "this identity already has a seat" in maze and "saboteur-p2p join ... --identity FILE" in " ".join(maze.split())

@@ -1,0 +1,72 @@
+"""`saboteur-p2p replay LOG` in the full-screen viewer: a real signed log (a mental-poker game
+between bots in one process), stepped through with keys."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+from protocol_helpers import seeded_bytes
+
+from saboteur_p2p.cli import main
+from saboteur_p2p.client.replay import ReplayViewer, steps_of
+from saboteur_p2p.protocol.local import play_local_game
+from saboteur_p2p.protocol.verify import replay_file
+from saboteur_p2p.rules import CardPlayed, GameConfig, PlacePath, RoundEnded
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("replay")
+    play_local_game(GameConfig(3, rounds=1), ["heuristic"] * 3, seed=7, shuffle_rounds=1, rand=seeded_bytes(7),
+                    log_dir=str(folder))
+    return folder / "seat0.log"
+
+
+def test_each_step_shows_the_maze_after_that_event(log: Path):
+    verdict, observer = replay_file(str(log))
+    assert verdict.ok and observer is not None and observer.state is not None
+    events = observer.state.events
+    steps, lines = steps_of(events, list(observer.setup.names))
+    assert len(steps) == len(events) and len(lines) == len(events)
+    final = observer.state.board  # one round: the engine's own maze at the end
+    shown = {cell: (tile.card.code if tile.card else None) for cell, tile in steps[-1].board.tiles.items()}
+    assert shown == {cell: (tile.card.code if tile.card else None) for cell, tile in final.tiles.items()}
+    placed = next(i for i, e in enumerate(events) if isinstance(e, CardPlayed) and isinstance(e.action, PlacePath))
+    action = events[placed].action
+    assert action.cell not in steps[placed - 1].board.tiles and action.cell in steps[placed].board.tiles  # type: ignore[union-attr]
+    assert steps[placed].cell == action.cell  # type: ignore[union-attr]
+
+
+def test_the_viewer_steps_with_keys_and_jumps_to_the_round_end(log: Path):
+    verdict, observer = replay_file(str(log))
+    assert observer is not None and observer.state is not None
+    events = observer.state.events
+    with create_pipe_input() as pipe:
+        output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
+        viewer = ReplayViewer("seat0.log", events, list(observer.setup.names), verdict.message, input=pipe, output=output)
+        assert "event 1/" in viewer.render_text().splitlines()[0]
+        pipe.send_text("nnnb")  # three on, one back
+        pipe.send_text("e")  # to the end of the round
+        seen: dict[str, object] = {}
+        pipe.send_text("q")
+        viewer.run()
+        seen["index"] = viewer.index
+        seen["screen"] = viewer.render_text(80, 24)
+    ended = next(i for i, e in enumerate(events) if isinstance(e, RoundEnded))
+    assert seen["index"] == ended
+    screen = str(seen["screen"])
+    lines = screen.splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    assert f"event {ended + 1}/{len(events)}" in lines[0] and "round 1" in lines[0]
+    assert "won by" in screen and "→ n next · ← b back · e round's end" in lines[-1]
+
+
+def test_replay_plain_prints_the_game_and_the_verdict(log: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["replay", str(log), "--plain"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("-- round 1: ") and out[-1].startswith("OK: ")
+    assert not any("#" in line for line in out)

@@ -1,0 +1,141 @@
+"""Moves in a person's words (issue 12, defect 5): hand slots and player names, never deck
+handles, both in the client and at the plain prompt; and leaving the plain prompt."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from test_client_controller import drive, find, find2, seated
+
+from saboteur_p2p.client.words import Words
+from saboteur_p2p.rules import (
+    BreakTool,
+    IllegalActionError,
+    InvalidActionError,
+    MapPeek,
+    PlayOn,
+    RepairTool,
+    Rockfall,
+    State,
+)
+
+NAMES = ["ann", "bob", "cy", "dee", "eve"]
+
+
+def positions(edition: str) -> list[State]:
+    """Decisions of every phase, reached by bots."""
+    spec = "random" if edition == "saboteur2" else "heuristic"
+    found = []
+    for seed in range(6):
+        for phase in ("play", "keep-gold", "take-gold", "orient", "steal"):
+            state = drive(seed, lambda s, p=phase: s.phase.value == p, edition=edition, spec=spec)  # type: ignore[misc]
+            if state is not None:
+                found.append(state)
+    return found
+
+
+def same_move(first: object, second: object) -> bool:
+    """Equal, except that an action card named by its effect may be any card of the hand that has it."""
+    if isinstance(first, (BreakTool, RepairTool, Rockfall, MapPeek, PlayOn)):
+        return type(first) is type(second) and str(first).split(" #")[0] == str(second).split(" #")[0]
+    return first == second
+
+
+@pytest.mark.parametrize("edition", ["base", "saboteur2"])
+def test_every_legal_move_said_and_read_back_is_the_same_move(edition: str):
+    checked = 0
+    for state in positions(edition):
+        seat = state.current
+        words = Words(state.view_for(seat), NAMES)
+        for action in state.legal_actions():
+            text = words.say(action)
+            assert "#" not in text and not re.search(r"@\d", text), text  # no handles, no seat numbers
+            assert same_move(state.check(words.read(text), player=seat), action), (text, str(action))
+            checked += 1
+    assert checked > 100
+
+
+def test_a_typed_move_names_slots_and_players():
+    state = find(lambda s: s.phase.value == "play" and any(isinstance(a, BreakTool) for a in s.legal_actions()))
+    seat = state.current
+    words = Words(state.view_for(seat), NAMES)
+    first = state.hands[seat][0]
+    assert words.read("path 1 at 1,0 turned") == f"path {first} at 1,0 turned"
+    other = (seat + 1) % 5
+    assert words.read(f"break lamp @{NAMES[other][:2]}") == f"break lantern @{other}"  # a name begun, a tool's short name
+    assert words.read("repair cart @me") == f"repair cart @{seat}"
+    with pytest.raises(InvalidActionError, match="there is no card 7 in your hand"):
+        words.read("pass 7")
+    with pytest.raises(InvalidActionError, match="no player called 'zed'"):
+        words.read("break cart @zed")
+
+
+def test_a_refusal_says_you_and_names_not_player_numbers():
+    state = find(lambda s: s.phase.value == "play" and any(s.broken) and not s.broken[s.current])
+    seat = state.current
+    words = Words(state.view_for(seat), NAMES)
+    broken = next(p for p in range(5) if state.broken[p])
+    tool = next(iter(state.broken[broken])).value
+    try:
+        state.check(f"break {tool} @{broken}", player=seat)
+    except IllegalActionError as exc:
+        said = words.explain(exc)
+        assert "player" not in said and (NAMES[broken] in said or "you hold no break" in said), said
+    waiting = (seat + 1) % 5
+    try:
+        state.check(str(state.legal_actions()[0]), player=waiting)
+    except IllegalActionError as exc:
+        assert Words(state.view_for(waiting), NAMES).explain(exc) == f"it is {NAMES[seat]}'s turn, not yours"
+
+
+def test_the_log_and_the_hand_strip_show_no_deck_handles():
+    state = find2(lambda s: s.phase.value == "play" and s.round == 2)
+    agent, _node, ctl = seated(state)
+    log = " ".join(line.text for line in agent.log_lines())
+    assert not re.search(r"#\d|\[\w+:\w+\]|\bP\d\b", log), log
+    ctl.pick(0)
+    said = ctl.focus().said or ""
+    assert "#" not in said
+
+
+def plain(*lines: str, players: int = 3) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "saboteur_p2p", "play", "--offline", "--plain", "--players", str(players),
+               "--seed", "1", "--bot-delay", "0", "--name", "ann"]
+    return subprocess.run(command, input="".join(f"{line}\n" for line in lines), capture_output=True, text=True, timeout=60)
+
+
+def test_the_plain_prompt_speaks_in_slots_and_names_and_quit_leaves_with_status_0():
+    done = plain("legal", "break lantern @nobody", "pass 1", "quit")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"hand: 1 \w+", out) and "legal: " in out
+    legal = next(line for line in out.splitlines() if line.startswith("legal: "))
+    assert "pass 1" in legal and "#" not in legal and not re.search(r"@\d", legal)
+    assert "not allowed: no player called 'nobody'" in out
+    assert "you: discards a card" in out and "you left the table" in out
+
+
+def test_the_end_of_the_input_leaves_the_plain_prompt():
+    done = plain()  # Ctrl-D at once
+    assert done.returncode == 0 and "leaving the table" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_the_saboteur2_help_adds_its_commands_and_symbols_and_the_rules_cover_both_editions():
+    from saboteur_p2p.client.guide import help_text, rules_text
+
+    second = help_text("saboteur2")
+    assert "trapped @bob" in second and "╫ ladder" in second and "$3 your gold pieces" in second
+    assert "trapped @bob" not in help_text("base")
+    rules = rules_text()
+    for heading in ("## 7. Named variants", "## 8. Saboteur 2 (edition saboteur2)", "## 9. Decisions"):
+        assert heading in rules
+    assert "**" not in rules and "`" not in rules
+
+
+def test_the_end_of_the_input_closes_a_plain_host_table_still_filling(tmp_path):
+    command = [sys.executable, "-m", "saboteur_p2p", "host", "--plain", "--bind", "127.0.0.1:0", "--log-dir",
+               str(tmp_path), "--identity", str(tmp_path / "host.identity")]
+    done = subprocess.run(command, input="", capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0 and "leaving the table" in done.stdout and "Traceback" not in done.stderr
