@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import CodeType
 from typing import Any, Protocol, cast, runtime_checkable
 
 from .rules import AnyAction, Event, GameConfig, Pass, Phase, PlayerView, State
@@ -249,11 +250,16 @@ def reads_view(act: Callable[..., Any]) -> bool:
     """Whether a bot's ``act`` may read its view: False only when its code provably never
     loads that argument (a plain function or method whose body does not name it, captures it
     in a closure, or looks at its own frame).  Anything unusual counts as reading."""
-    func = getattr(act, "__func__", act) if inspect.ismethod(act) else act
-    code = getattr(func, "__code__", None)
-    if code is None or not inspect.isfunction(func):
+    method = inspect.ismethod(act)
+    func = act.__func__ if method else act  # type: ignore[attr-defined]
+    if not inspect.isfunction(func):
         return True
-    index = 1 if inspect.ismethod(act) else 0
+    return _loads_argument(func.__code__, 1 if method else 0)
+
+
+@functools.lru_cache(maxsize=256)
+def _loads_argument(code: CodeType, index: int) -> bool:
+    """Whether ``code`` may read its argument ``index`` (cached: a game seats five bots)."""
     if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or code.co_argcount < index + 2:
         return True
     name = code.co_varnames[index]
