@@ -109,7 +109,7 @@ def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
 class Board:
     """The maze of one round."""
 
-    __slots__ = ("cells_for_openings", "connected", "frontier", "openings", "tiles", "tunnels")
+    __slots__ = ("_ladder_spots", "cells_for_openings", "connected", "frontier", "openings", "tiles", "tunnels")
 
     def __init__(self) -> None:
         self.tiles: dict[Cell, Tile] = {}
@@ -120,6 +120,8 @@ class Board:
         self.cells_for_openings: list[dict[Cell, None]] = [{} for _ in range(16)]
         #: the cells of tunnel cards (what a rockfall may remove), in the order of ``tiles``
         self.tunnels: dict[Cell, None] = {}
+        #: the empty cells touching a card and next to no goal (ladder_cells), until tiles change
+        self._ladder_spots: tuple[Cell, ...] | None = None
 
     @classmethod
     def new_round(cls) -> Board:
@@ -141,6 +143,7 @@ class Board:
         other.frontier = dict(self.frontier)
         other.cells_for_openings = [dict(cells) for cells in self.cells_for_openings]
         other.tunnels = dict(self.tunnels)
+        other._ladder_spots = self._ladder_spots
         return other
 
     # -- queries -----------------------------------------------------------------
@@ -196,7 +199,14 @@ class Board:
     def ladder_cells(self, openings: int) -> list[Cell]:
         """The cells where a ladder card with these openings may go (RULES.md 8): touching a
         card, next to no goal, fitting every neighbour."""
-        cells: list[Cell] = []
+        spots = self._ladder_spots
+        if spots is None:
+            spots = self._ladder_spots = self._find_ladder_spots()
+        fits = self.fits
+        return [cell for cell in spots if fits(cell, openings)]
+
+    def _find_ladder_spots(self) -> tuple[Cell, ...]:
+        spots: list[Cell] = []
         seen: set[Cell] = set()
         tiles = self.tiles
         for placed in tiles:
@@ -204,9 +214,9 @@ class Board:
                 if cell in tiles or cell in seen:
                     continue
                 seen.add(cell)
-                if self._goal_next_to(cell) is None and self.fits(cell, openings):
-                    cells.append(cell)
-        return cells
+                if self._goal_next_to(cell) is None:
+                    spots.append(cell)
+        return tuple(spots)
 
     def _goal_next_to(self, cell: Cell) -> Cell | None:
         """A goal card's cell orthogonally next to ``cell``, if any."""
@@ -303,6 +313,7 @@ class Board:
         """
         segments = card.turned_segments(turned)
         self.tiles[cell] = Tile(card, turned, segments)
+        self._ladder_spots = None
         openings = 0
         for segment in segments:
             openings |= segment
@@ -318,6 +329,7 @@ class Board:
         segments = card.turned_segments(turned)
         tile = Tile(card, turned, segments, goal_slot=slot)
         self.tiles[cell] = tile
+        self._ladder_spots = None
         self.openings[cell] = tile.openings
         return self._join(cell)
 
@@ -329,6 +341,7 @@ class Board:
 
     def rebuild(self) -> None:
         """Recompute the network and the frontier from the tiles alone."""
+        self._ladder_spots = None
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
         self.tunnels = {
             cell: None for cell, t in self.tiles.items() if t.card is not None and t.card.kind is PathKind.TUNNEL
