@@ -40,9 +40,10 @@ def base_game_moves(state: State) -> list[AnyAction]:
     # game, and a hand's lists are short, so a call per card cost more than the card's moves.
     for h in sorted(state.hands[p]):
         face = faces[h]
-        if id(face) in seen:
+        key = id(face)
+        if key in seen:
             continue
-        seen.add(id(face))
+        seen.add(key)
         passes.append(pass_card(h))
         if isinstance(face, PathCard):
             if not paths:
