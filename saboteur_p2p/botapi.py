@@ -152,8 +152,13 @@ class BotTimeout(Exception):
     pass
 
 
-def safe_action(legal: Sequence[AnyAction], playing: bool) -> AnyAction:
-    """A harmless legal action: in the play phase a face-down discard, else the first legal action."""
+def safe_action(view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+    """A harmless legal action: discard a card face down, else the first legal action."""
+    return _harmless(legal, view.phase == Phase.PLAY.value)
+
+
+def _harmless(legal: Sequence[AnyAction], playing: bool) -> AnyAction:
+    """``safe_action`` for a phase known without a view: ``playing`` in the play phase."""
     if playing:
         for action in legal:
             if isinstance(action, Pass):
@@ -205,7 +210,7 @@ class GuardedSeat:
 
     def _act(self, view: PlayerView, legal: Sequence[AnyAction], playing: bool) -> AnyAction:
         if self.broken:
-            return safe_action(legal, playing)
+            return _harmless(legal, playing)
         limit = self.time_limit
         started = time.monotonic()
         try:
@@ -234,7 +239,7 @@ class GuardedSeat:
         return action
 
     def _fall_back(self, legal: Sequence[AnyAction], playing: bool, kind: str, detail: str) -> AnyAction:
-        fallback = safe_action(legal, playing)
+        fallback = _harmless(legal, playing)
         self.incidents.append(Incident(self.seat, self.name, kind, detail, str(fallback)))
         return fallback
 
