@@ -159,3 +159,23 @@ def test_a_bot_that_fails_without_a_view_still_gets_a_face_down_discard():
     assert not seat.reads_view
     action = seat.act_in(state)
     assert isinstance(action, Pass) and [i.kind for i in seat.incidents] == ["illegal"]
+
+
+def test_a_bot_guarded_in_another_thread_never_interrupts_the_watchdog_thread():
+    """The watchdog's timer signals the main thread only: a seat guarded in a worker thread
+    judges its bot by the clock afterwards and must not arm the main thread's deadline."""
+    import threading
+
+    from saboteur_p2p.botapi import bot_watchdog
+
+    state = Game(GameConfig(3), seed=2).new_state()
+    seat = GuardedSeat(Slow(), "slow", state.current, time_limit=0.1)
+    legal = state.legal_actions()
+    answers = []
+    with bot_watchdog():
+        worker = threading.Thread(target=lambda: answers.append(seat.act(state.view_for(state.current), legal)))
+        worker.start()
+        time.sleep(0.7)  # a BotTimeout raised here would fail the test
+        worker.join()
+    assert isinstance(answers[0], Pass) and [i.kind for i in seat.incidents] == ["timeout"]
+    assert seat.incidents[0].detail.startswith("took ")
