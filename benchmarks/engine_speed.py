@@ -1,8 +1,11 @@
 """Full 3-round games per second in one process (as tournaments play them), and peak memory.
 
 Prints figures; asserts nothing.  Each figure is the median of --repeat runs (this
-machine's timings vary by 20% from run to run).  The base game comes first, then Saboteur 2
-(``--edition`` picks one).  Usage:
+machine's timings vary by 20% from run to run).  The rate by this process's CPU time is
+printed too: on a machine shared with other work it moves less than the wall-clock rate.
+The base game comes first, then Saboteur 2 (``--edition`` picks one).  Compare two
+checkouts in the same minute, e.g. ``PYTHONPATH=/path/to/other python benchmarks/...``.
+Usage:
     python benchmarks/engine_speed.py [--games N] [--players P] [--repeat R] [--edition E]
 """
 from __future__ import annotations
@@ -16,12 +19,13 @@ from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import GameConfig
 
 
-def games_per_second(bot: str, games: int, players: int, edition: str = "base") -> float:
+def games_per_second(bot: str, games: int, players: int, edition: str = "base") -> tuple[float, float]:
+    """Games per second by the wall clock and by this process's CPU time."""
     config = GameConfig(players, edition)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for seed in range(games):
         play_game(config, [bot] * players, seed, record_actions=False)
-    return games / (time.perf_counter() - started)
+    return games / (time.perf_counter() - started), games / (time.process_time() - cpu)
 
 
 def actions_per_game(bot: str, players: int, games: int = 20, edition: str = "base") -> float:
@@ -48,10 +52,12 @@ def main() -> None:
     for edition in editions:
         for bot, games in (("random", args.games), ("heuristic", max(1, args.games // 3))):
             play_game(GameConfig(args.players, edition), [bot] * args.players, 0)  # warm up imports and caches
-            rates = [games_per_second(bot, games, args.players, edition) for _ in range(args.repeat)]
+            runs = [games_per_second(bot, games, args.players, edition) for _ in range(args.repeat)]
+            rates = [wall for wall, _ in runs]
             print(
                 f"{edition:>9} {bot:>9} bots, {args.players} players: median {statistics.median(rates):6.1f} games/s "
-                f"(min {min(rates):.1f}, max {max(rates):.1f}; {args.repeat} runs of {games} games), "
+                f"(min {min(rates):.1f}, max {max(rates):.1f}; {args.repeat} runs of {games} games; "
+                f"by CPU time {statistics.median(cpu for _, cpu in runs):.1f}), "
                 f"{actions_per_game(bot, args.players, edition=edition):.0f} actions/game, "
                 f"peak traced memory of one game {peak_memory_kib(bot, args.players, edition):.0f} KiB"
             )

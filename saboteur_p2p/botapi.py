@@ -8,9 +8,11 @@ Bots load by a bundled name (``random``, ``heuristic``), by ``module:Class``, by
 """
 from __future__ import annotations
 
+import dis
 import functools
 import importlib
 import importlib.util
+import inspect
 import signal
 import sys
 import threading
@@ -19,9 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from types import CodeType
+from typing import Any, Protocol, cast, runtime_checkable
 
-from .rules import AnyAction, Event, GameConfig, Pass, Phase, PlayerView
+from .rules import AnyAction, Event, GameConfig, Pass, Phase, PlayerView, State
 
 ENTRY_POINT_GROUP = "saboteur_p2p.bots"
 
@@ -151,7 +154,12 @@ class BotTimeout(Exception):
 
 def safe_action(view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
     """A harmless legal action: discard a card face down, else the first legal action."""
-    if view.phase == Phase.PLAY.value:
+    return _harmless(legal, view.phase == Phase.PLAY.value)
+
+
+def _harmless(legal: Sequence[AnyAction], playing: bool) -> AnyAction:
+    """``safe_action`` for a phase known without a view: ``playing`` in the play phase."""
+    if playing:
         for action in legal:
             if isinstance(action, Pass):
                 return action
@@ -170,6 +178,8 @@ class GuardedSeat:
         self.broken = False
         #: a bot that keeps BaseBot's on_event hears nothing, so it is not called at all
         self.listens = getattr(type(bot), "on_event", None) is not BaseBot.on_event
+        #: whether ``act_in`` builds a view for the bot (see ``reads_view``)
+        self.reads_view = reads_view(bot.act)
 
     def start(self, config: GameConfig, seed: int) -> None:
         try:
@@ -188,27 +198,84 @@ class GuardedSeat:
             self.incidents.append(Incident(self.seat, self.name, "raised", f"on_event(): {exc!r}", "every turn"))
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        """The bot's choice among ``legal``, or a safe action (and an incident) if it fails."""
+        return self._act(view, legal, view.phase == Phase.PLAY.value)
+
+    def act_in(self, state: State) -> AnyAction:
+        """The bot's move for ``state``, where this seat is to play: as ``act``, but the view is
+        built only for a bot whose ``act`` reads it (a random bot does not: most of a game's
+        time went into views nobody looked at)."""
+        view = state.view_for(self.seat) if self.reads_view else _UNREAD_VIEW
+        return self._act(view, state.legal_actions(), state.phase is Phase.PLAY)
+
+    def _act(self, view: PlayerView, legal: Sequence[AnyAction], playing: bool) -> AnyAction:
         if self.broken:
-            return safe_action(view, legal)
-        started = time.perf_counter()
+            return _harmless(legal, playing)
+        limit = self.time_limit
+        started = time.monotonic()
         try:
-            with _alarm(self.time_limit):
-                action = self.bot.act(view, legal)
+            if limit is not None and _alarm.ticks_here():
+                # the game's watchdog timer is ticking: a deadline is all a move needs
+                _alarm.deadline = started + limit
+                try:
+                    action = self.bot.act(view, legal)
+                finally:
+                    _alarm.deadline = None
+            else:
+                with _alarm(limit):
+                    action = self.bot.act(view, legal)
         except BotTimeout:
-            return self._fall_back(view, legal, "timeout", f"no answer within {self.time_limit} s")
+            return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s")
         except Exception as exc:
-            return self._fall_back(view, legal, "raised", f"act(): {exc!r}")
-        elapsed = time.perf_counter() - started
-        if self.time_limit is not None and elapsed > self.time_limit:
-            return self._fall_back(view, legal, "timeout", f"took {elapsed:.2f} s")
-        if not any(a is action for a in legal) and action not in legal:
-            return self._fall_back(view, legal, "illegal", f"returned {action!r}")
+            return self._fall_back(legal, playing, "raised", f"act(): {exc!r}")
+        elapsed = time.monotonic() - started
+        if limit is not None and elapsed > limit:
+            return self._fall_back(legal, playing, "timeout", f"took {elapsed:.2f} s")
+        for candidate in legal:  # by identity first: a bot almost always returns one of them
+            if candidate is action:
+                return action
+        if action not in legal:
+            return self._fall_back(legal, playing, "illegal", f"returned {action!r}")
         return action
 
-    def _fall_back(self, view: PlayerView, legal: Sequence[AnyAction], kind: str, detail: str) -> AnyAction:
-        fallback = safe_action(view, legal)
+    def _fall_back(self, legal: Sequence[AnyAction], playing: bool, kind: str, detail: str) -> AnyAction:
+        fallback = _harmless(legal, playing)
         self.incidents.append(Incident(self.seat, self.name, kind, detail, str(fallback)))
         return fallback
+
+
+#: What a bot that never reads its view is handed instead of one (it cannot tell).
+_UNREAD_VIEW: PlayerView = cast(PlayerView, None)
+
+#: Names whose use in act() could reach its arguments without naming them.
+_INTROSPECTION = frozenset(("locals", "vars", "eval", "exec", "_getframe", "currentframe", "f_locals"))
+
+
+def reads_view(act: Callable[..., Any]) -> bool:
+    """Whether a bot's ``act`` may read its view: False only when its code provably never
+    loads that argument (a plain function or method whose body does not name it, captures it
+    in a closure, or looks at its own frame).  Anything unusual counts as reading."""
+    method = inspect.ismethod(act)
+    func = act.__func__ if method else act  # type: ignore[attr-defined]
+    if not inspect.isfunction(func):
+        return True
+    return _loads_argument(func.__code__, 1 if method else 0)
+
+
+@functools.lru_cache(maxsize=256)
+def _loads_argument(code: CodeType, index: int) -> bool:
+    """Whether ``code`` may read its argument ``index`` (cached: a game seats five bots)."""
+    if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or code.co_argcount < index + 2:
+        return True
+    name = code.co_varnames[index]
+    if name in code.co_cellvars or _INTROSPECTION.intersection(code.co_names):
+        return True
+    for instruction in dis.get_instructions(code):
+        if instruction.opname.startswith(("LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE")):
+            argval = instruction.argval
+            if argval == name or (isinstance(argval, tuple) and name in argval):
+                return True
+    return False
 
 
 class _alarm:
@@ -221,6 +288,8 @@ class _alarm:
 
     TICK = 0.05
     running = False
+    #: the thread the ticking timer interrupts (signals reach the main thread only)
+    thread: int | None = None
     deadline: float | None = None
 
     def __init__(self, seconds: float | None) -> None:
@@ -246,6 +315,11 @@ class _alarm:
             signal.signal(signal.SIGALRM, self.one_shot)
 
     @staticmethod
+    def ticks_here() -> bool:
+        """Whether ``bot_watchdog``'s timer is ticking for this thread."""
+        return _alarm.running and _alarm.thread == threading.get_ident()
+
+    @staticmethod
     def _tick(signum: int, frame: Any) -> None:
         deadline = _alarm.deadline
         if deadline is not None and time.monotonic() >= deadline:
@@ -266,9 +340,11 @@ class bot_watchdog:
             self.previous = signal.signal(signal.SIGALRM, _alarm._tick)
             signal.setitimer(signal.ITIMER_REAL, _alarm.TICK, _alarm.TICK)
             _alarm.running = True
+            _alarm.thread = threading.get_ident()
 
     def __exit__(self, *exc: object) -> None:
         if self.previous is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
             _alarm.running = False
+            _alarm.thread = None

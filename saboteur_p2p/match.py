@@ -81,16 +81,16 @@ def play_game(
         seat.start(config, bot_seed(seed, i))
     state = Game(config, TrustedDealer(seed)).new_state()
     record = GameRecord(seed, config, labels)
-    delivered = _deliver(state, seats, 0)
+    listeners = [seat for seat in seats if seat.listens]
+    delivered = _deliver(state, listeners, 0)
     with bot_watchdog():
         while not state.is_terminal():
-            player = state.current
-            legal = state.legal_actions()
-            action = seats[player].act(state.view_for(player), legal)
+            action = seats[state.current].act_in(state)
             state.push(action)
             if record_actions:
                 record.actions.append(str(action))
-            delivered = _deliver(state, seats, delivered)
+            if listeners:
+                delivered = _deliver(state, listeners, delivered)
     record.scores = state.scores or ()
     best = max(record.scores)
     record.winners = tuple(i for i, s in enumerate(record.scores) if s == best)

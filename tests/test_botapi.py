@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot
+from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot, reads_view
 from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import Game, GameConfig, Pass
 
@@ -106,3 +106,76 @@ def test_a_bot_that_overruns_inside_a_game_is_interrupted():
     assert time.perf_counter() - started < 0.9  # interrupted, not waited for
     assert [i.kind for i in record.incidents] == ["timeout"]
     assert record.incidents[0].seat == 0
+
+
+class Looking(Raising):
+    def act(self, view, legal):
+        self.seen = view
+        return legal[0]
+
+
+class Capturing(Raising):
+    def act(self, view, legal):
+        return (lambda: view.hand and legal[0])() or legal[0]
+
+
+class Introspecting(Raising):
+    def act(self, view, legal):
+        return locals()["legal"][0]
+
+
+class Blind(Raising):
+    def act(self, view, legal):
+        return legal[-1]
+
+
+def plain_act(view, legal):
+    return legal[0]
+
+
+@pytest.mark.parametrize("bot, reads", [
+    (Looking(), True), (Capturing(), True), (Introspecting(), True), (Blind(), False), (load_bot("random"), False),
+])
+def test_reads_view_is_false_only_for_an_act_that_never_names_its_view(bot, reads):
+    assert reads_view(bot.act) is reads
+    assert reads_view(plain_act) is False and reads_view(lambda view, legal: view.hand and legal[0]) is True
+    assert reads_view(lambda *args: args[1][0]) is True and reads_view(print) is True
+
+
+def test_act_in_builds_a_view_only_for_a_bot_that_reads_it():
+    state = Game(GameConfig(3), seed=2).new_state()
+    blind = GuardedSeat(Blind(), "b", state.current)
+    assert blind.act_in(state) == state.legal_actions()[-1]
+    assert not state._board_shared  # no view was handed out
+    looking = GuardedSeat(Looking(), "l", state.current)
+    assert looking.act_in(state) == state.legal_actions()[0]
+    assert looking.bot.seen == state.view_for(state.current) and state._board_shared
+    assert looking.incidents == blind.incidents == []
+
+
+def test_a_bot_that_fails_without_a_view_still_gets_a_face_down_discard():
+    state = Game(GameConfig(3), seed=2).new_state()
+    seat = GuardedSeat(Illegal(), "bad", state.current)
+    assert not seat.reads_view
+    action = seat.act_in(state)
+    assert isinstance(action, Pass) and [i.kind for i in seat.incidents] == ["illegal"]
+
+
+def test_a_bot_guarded_in_another_thread_never_interrupts_the_watchdog_thread():
+    """The watchdog's timer signals the main thread only: a seat guarded in a worker thread
+    judges its bot by the clock afterwards and must not arm the main thread's deadline."""
+    import threading
+
+    from saboteur_p2p.botapi import bot_watchdog
+
+    state = Game(GameConfig(3), seed=2).new_state()
+    seat = GuardedSeat(Slow(), "slow", state.current, time_limit=0.1)
+    legal = state.legal_actions()
+    answers = []
+    with bot_watchdog():
+        worker = threading.Thread(target=lambda: answers.append(seat.act(state.view_for(state.current), legal)))
+        worker.start()
+        time.sleep(0.7)  # a BotTimeout raised here would fail the test
+        worker.join()
+    assert isinstance(answers[0], Pass) and [i.kind for i in seat.incidents] == ["timeout"]
+    assert seat.incidents[0].detail.startswith("took ")

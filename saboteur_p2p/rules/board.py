@@ -57,6 +57,14 @@ def _legal_openings_table() -> list[int]:
 
 LEGAL_OPENINGS = _legal_openings_table()
 
+#: (edge, dx, dy, the neighbour's facing edge) for each edge in EDGE_ORDER: the board's inner
+#: loops read these four at once rather than from three dicts.
+_STEPS: tuple[tuple[int, int, int, int], ...] = tuple((e, *EDGE_DELTA[e], OPPOSITE[e]) for e in EDGE_ORDER)
+#: the set bits of each byte, lowest first, as opening masks (for the high byte, plus 8): a
+#: frontier cell's change touches only the masks whose bit flipped.
+_LOW_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
+_HIGH_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(o + 8 for o in range(8) if b >> o & 1) for b in range(256))
+
 
 @dataclass(frozen=True, slots=True)
 class Tile:
@@ -101,7 +109,7 @@ def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
 class Board:
     """The maze of one round."""
 
-    __slots__ = ("cells_for_openings", "connected", "frontier", "openings", "tiles")
+    __slots__ = ("_ladder_spots", "cells_for_openings", "connected", "frontier", "openings", "tiles", "tunnels")
 
     def __init__(self) -> None:
         self.tiles: dict[Cell, Tile] = {}
@@ -110,6 +118,10 @@ class Board:
         self.connected: dict[Cell, int] = {}
         self.frontier: dict[Cell, int] = {}
         self.cells_for_openings: list[dict[Cell, None]] = [{} for _ in range(16)]
+        #: the cells of tunnel cards (what a rockfall may remove), in the order of ``tiles``
+        self.tunnels: dict[Cell, None] = {}
+        #: the empty cells touching a card and next to no goal (ladder_cells), until tiles change
+        self._ladder_spots: tuple[Cell, ...] | None = None
 
     @classmethod
     def new_round(cls) -> Board:
@@ -130,6 +142,8 @@ class Board:
         other.connected = dict(self.connected)
         other.frontier = dict(self.frontier)
         other.cells_for_openings = [dict(cells) for cells in self.cells_for_openings]
+        other.tunnels = dict(self.tunnels)
+        other._ladder_spots = self._ladder_spots
         return other
 
     # -- queries -----------------------------------------------------------------
@@ -185,7 +199,14 @@ class Board:
     def ladder_cells(self, openings: int) -> list[Cell]:
         """The cells where a ladder card with these openings may go (RULES.md 8): touching a
         card, next to no goal, fitting every neighbour."""
-        cells: list[Cell] = []
+        spots = self._ladder_spots
+        if spots is None:
+            spots = self._ladder_spots = self._find_ladder_spots()
+        fits = self.fits
+        return [cell for cell in spots if fits(cell, openings)]
+
+    def _find_ladder_spots(self) -> tuple[Cell, ...]:
+        spots: list[Cell] = []
         seen: set[Cell] = set()
         tiles = self.tiles
         for placed in tiles:
@@ -193,9 +214,9 @@ class Board:
                 if cell in tiles or cell in seen:
                     continue
                 seen.add(cell)
-                if self._goal_next_to(cell) is None and self.fits(cell, openings):
-                    cells.append(cell)
-        return cells
+                if self._goal_next_to(cell) is None:
+                    spots.append(cell)
+        return tuple(spots)
 
     def _goal_next_to(self, cell: Cell) -> Cell | None:
         """A goal card's cell orthogonally next to ``cell``, if any."""
@@ -271,7 +292,7 @@ class Board:
         return tile is not None and tile.card is not None and tile.card.kind is PathKind.TUNNEL
 
     def tunnel_cells(self) -> list[Cell]:
-        return [cell for cell, t in self.tiles.items() if t.card is not None and t.card.kind is PathKind.TUNNEL]
+        return list(self.tunnels)
 
     def fits(self, cell: Cell, openings: int) -> bool:
         """True when ``openings`` meet every face-up neighbour opening for opening, wall for wall."""
@@ -292,10 +313,13 @@ class Board:
         """
         segments = card.turned_segments(turned)
         self.tiles[cell] = Tile(card, turned, segments)
+        self._ladder_spots = None
         openings = 0
         for segment in segments:
             openings |= segment
         self.openings[cell] = openings
+        if card.kind is PathKind.TUNNEL:
+            self.tunnels[cell] = None
         self._drop_frontier(cell)
         return self._join(cell)
 
@@ -305,6 +329,7 @@ class Board:
         segments = card.turned_segments(turned)
         tile = Tile(card, turned, segments, goal_slot=slot)
         self.tiles[cell] = tile
+        self._ladder_spots = None
         self.openings[cell] = tile.openings
         return self._join(cell)
 
@@ -316,17 +341,23 @@ class Board:
 
     def rebuild(self) -> None:
         """Recompute the network and the frontier from the tiles alone."""
+        self._ladder_spots = None
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
+        self.tunnels = {
+            cell: None for cell, t in self.tiles.items() if t.card is not None and t.card.kind is PathKind.TUNNEL
+        }
         self.connected = self._sources()
         self.frontier = {}
         self.cells_for_openings = [{} for _ in range(16)]
         self._spread(list(self.connected))
         seen: set[Cell] = set()
-        for cell_ in self.connected:
-            for _, other in neighbours(cell_):
+        refresh = self._refresh
+        for cx, cy in self.connected:
+            for _, dx, dy, _ in _STEPS:
+                other = (cx + dx, cy + dy)
                 if other not in seen:
                     seen.add(other)
-                    self._refresh(other)
+                    refresh(other)
 
     # -- internals -----------------------------------------------------------------
 
@@ -335,24 +366,25 @@ class Board:
         tile = self.tiles[cell]
         x, y = cell
         joined = tile.openings if tile.card is not None and tile.card.ladder else 0
+        connected = self.connected
         for segment in tile.segments:
-            for edge in EDGE_ORDER:
-                if segment & edge:
-                    dx, dy = EDGE_DELTA[edge]
-                    if self.connected.get((x + dx, y + dy), 0) & OPPOSITE[edge]:
-                        joined |= segment
-                        break
+            for edge, dx, dy, back in _STEPS:
+                if segment & edge and connected.get((x + dx, y + dy), 0) & back:
+                    joined |= segment
+                    break
         reached: list[Cell] = []
         touched = [cell]
         if joined:
             self.connected[cell] = joined
             touched = self._spread([cell], reached)
         refreshed: set[Cell] = set()
-        for changed in touched:
-            for _, other in neighbours(changed):
+        refresh = self._refresh
+        for cx, cy in touched:
+            for _, dx, dy, _ in _STEPS:
+                other = (cx + dx, cy + dy)
                 if other not in refreshed:
                     refreshed.add(other)
-                    self._refresh(other)
+                    refresh(other)
         return reached
 
     def open_ends(self, without: Cell | None = None) -> set[Cell]:
@@ -388,10 +420,9 @@ class Board:
             cell = stack.pop()
             x, y = cell
             mask = connected[cell]
-            for edge in EDGE_ORDER:
+            for edge, dx, dy, back in _STEPS:
                 if not mask & edge:
                     continue
-                dx, dy = EDGE_DELTA[edge]
                 other = (x + dx, y + dy)
                 tile = tiles.get(other)
                 if tile is None or other == skip:
@@ -402,7 +433,6 @@ class Board:
                     if reached is not None and tile.goal_slot is not None and other not in reached:
                         reached.append(other)
                     continue
-                back = OPPOSITE[edge]
                 if not openings[other] & back:
                     continue
                 have = connected.get(other, 0)
@@ -419,41 +449,41 @@ class Board:
     def _drop_frontier(self, cell: Cell) -> None:
         bits = self.frontier.pop(cell, 0)
         if bits:
-            for openings in range(16):
-                if bits >> openings & 1:
-                    del self.cells_for_openings[openings][cell]
+            cells_for = self.cells_for_openings
+            for mask in _LOW_BITS[bits & 255] + _HIGH_BITS[bits >> 8]:
+                del cells_for[mask][cell]
 
     def _refresh(self, cell: Cell) -> None:
         """Recompute which opening masks may go into ``cell``."""
         if cell in self.tiles:
             return
         x, y = cell
+        openings, connected = self.openings, self.connected
         must_open = must_closed = joined = 0
-        for edge in EDGE_ORDER:
-            dx, dy = EDGE_DELTA[edge]
+        for edge, dx, dy, back in _STEPS:
             other = (x + dx, y + dy)
-            theirs = self.openings.get(other)
+            theirs = openings.get(other)
             if theirs is None:
                 continue
-            back = OPPOSITE[edge]
             if theirs & back:
                 must_open |= edge
-                if self.connected.get(other, 0) & back:
+                if connected.get(other, 0) & back:
                     joined |= edge
             else:
                 must_closed |= edge
         bits = LEGAL_OPENINGS[must_open | must_closed << 4 | joined << 8] if joined else 0
-        old = self.frontier.get(cell, 0)
+        frontier = self.frontier
+        old = frontier.get(cell, 0)
         if bits == old:
             return
         changed = bits ^ old
-        for openings in range(16):
-            if changed >> openings & 1:
-                if bits >> openings & 1:
-                    self.cells_for_openings[openings][cell] = None
-                else:
-                    del self.cells_for_openings[openings][cell]
+        cells_for = self.cells_for_openings
+        for mask in _LOW_BITS[changed & 255] + _HIGH_BITS[changed >> 8]:
+            if bits >> mask & 1:
+                cells_for[mask][cell] = None
+            else:
+                del cells_for[mask][cell]
         if bits:
-            self.frontier[cell] = bits
+            frontier[cell] = bits
         else:
-            self.frontier.pop(cell, None)
+            frontier.pop(cell, None)

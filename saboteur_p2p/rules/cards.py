@@ -115,6 +115,11 @@ class PathCard:
     #: index of the segment the door sits on, the one with the most edges (RULES.md 8); None
     #: without a door.  Door walks ask it for every segment they pass.
     door_segment: int | None = field(init=False, compare=False, repr=False)
+    #: True when every segment is a dead end (one edge each).  Bots ask it of every placement
+    #: they weigh, so it is worked out once here.
+    is_dead_end: bool = field(init=False, compare=False, repr=False)
+    #: the segments in the turned position
+    segments_turned: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         mask = 0
@@ -129,15 +134,11 @@ class PathCard:
             counts = [bin(segment).count("1") for segment in self.segments]
             door_segment = counts.index(max(counts))
         object.__setattr__(self, "door_segment", door_segment)
+        object.__setattr__(self, "is_dead_end", all(bin(s).count("1") == 1 for s in self.segments))
+        object.__setattr__(self, "segments_turned", tuple(turn_mask(s) for s in self.segments))
 
     def turned_segments(self, turned: bool) -> tuple[int, ...]:
-        if not turned:
-            return self.segments
-        return tuple(turn_mask(s) for s in self.segments)
-
-    @property
-    def is_dead_end(self) -> bool:
-        return all(bin(s).count("1") == 1 for s in self.segments)
+        return self.segments_turned if turned else self.segments
 
     @property
     def code(self) -> str:

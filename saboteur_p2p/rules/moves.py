@@ -30,23 +30,36 @@ def base_game_moves(state: State) -> list[AnyAction]:
     a tool is broken), action cards, then a pass of each card."""
     p = state.current
     faces = state.faces
+    paths = not state.blocked(p)
+    cells_for = state.board.cells_for_openings
     actions: list[AnyAction] = []
+    add = actions.append
     seen: set[int] = set()
     passes: list[AnyAction] = []
-    blocked = state.blocked(p)
+    # Plain loops rather than comprehensions or helpers: this runs for every move of every
+    # game, and a hand's lists are short, so a call per card cost more than the card's moves.
     for h in sorted(state.hands[p]):
         face = faces[h]
-        if id(face) in seen:
+        key = id(face)
+        if key in seen:
             continue
-        seen.add(id(face))
+        seen.add(key)
         passes.append(pass_card(h))
         if isinstance(face, PathCard):
-            if not blocked:
+            if not paths:
+                continue
+            if face.ladder:
                 actions += placements(state.board, h, face)
+                continue
+            for x, y in cells_for[face.openings]:
+                add(place_path(h, x, y, False))
+            if not face.symmetric:
+                for x, y in cells_for[face.turned_openings]:
+                    add(place_path(h, x, y, True))
             continue
         assert isinstance(face, ActionCard)
         actions += base_action_moves(state, h, face)
-    actions.extend(passes)
+    actions += passes
     return actions
 
 
@@ -56,31 +69,31 @@ def placements(board: Board, h: int, face: PathCard) -> list[AnyAction]:
     for turned in (False,) if face.symmetric else (False, True):
         openings = face.turned_openings if turned else face.openings
         cells = board.ladder_cells(openings) if face.ladder else board.cells_for_openings[openings]
-        moves += [place_path(h, x, y, turned) for x, y in cells]
+        for x, y in cells:
+            moves.append(place_path(h, x, y, turned))
     return moves
 
 
 def base_action_moves(state: State, h: int, face: ActionCard) -> list[AnyAction]:
     """The legal plays of the base game's action card ``h`` (break, repair, map, rockfall)."""
-    board = state.board
-    broken = state.broken
     actions: list[AnyAction] = []
     kind = face.kind
     if kind is ActionKind.BREAK:
         tool = face.tools[0]
-        for t in range(state.players):
-            if tool not in broken[t]:
+        for t, tools in enumerate(state.broken):
+            if tool not in tools:
                 actions.append(break_tool(tool, t, h))
     elif kind is ActionKind.REPAIR:
         for tool in face.tools:
-            for t in range(state.players):
-                if tool in broken[t]:
+            for t, tools in enumerate(state.broken):
+                if tool in tools:
                     actions.append(repair_tool(tool, t, h))
     elif kind is ActionKind.MAP:
+        tiles = state.board.tiles
         for slot, cell in enumerate(GOAL_CELLS):
-            if board.tiles[cell].card is None and slot not in state.pending_stones:
+            if tiles[cell].card is None and slot not in state.pending_stones:
                 actions.append(map_peek(slot, h))
     elif kind is ActionKind.ROCKFALL:
-        for cell in board.tunnel_cells():
-            actions.append(rockfall(cell[0], cell[1], h))
+        for x, y in state.board.tunnels:
+            actions.append(rockfall(x, y, h))
     return actions

@@ -9,6 +9,7 @@ your hand shows each moved card to its new owner, exactly like a draw.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any
@@ -54,6 +55,26 @@ def _lying(card: int | None, action: AnyAction, seat: int) -> int:
     if card is None:
         raise IllegalActionError(action, f"there is no such card in front of player {seat}")
     return card
+
+
+def _face_pattern(faces: dict[int, Card], ordered: list[int]) -> tuple[int, ...]:
+    """The hand's faces as labels in order of first appearance: (0, 1, 0, 2) for a hand whose
+    first and third cards are alike."""
+    labels: dict[int, int] = {}
+    return tuple([labels.setdefault(id(faces[h]), len(labels)) for h in ordered])
+
+
+@lru_cache(maxsize=4096)
+def _index_sets(pattern: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """The positions of one set of ``size`` cards per multiset of labels, the first in
+    ``combinations`` order.  A hand has few patterns (203 of six cards), so passes and clears
+    are worked out once per pattern instead of once per turn."""
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for picked in combinations(range(len(pattern)), size):
+        key = tuple(sorted(pattern[i] for i in picked))
+        if key not in found:
+            found[key] = picked
+    return tuple(found.values())
 
 
 class Saboteur2State(State):
@@ -182,22 +203,22 @@ class Saboteur2State(State):
         return [clear(what, pair) for what in sorted(lying, key=CLEARABLE.index) for pair in pairs]
 
     def _passes(self, hand: list[int]) -> list[AnyAction]:
-        return [pass_card(cards[0], cards[1:]) for size in (1, 2, 3) for cards in self._distinct_sets(hand, size)]
+        """A pass of one, two and three cards for each multiset of faces (lowest handles)."""
+        ordered = sorted(hand)
+        pattern = _face_pattern(self.faces, ordered)
+        passes: list[AnyAction] = [pass_card(ordered[i], ()) for (i,) in _index_sets(pattern, 1)]
+        add = passes.append
+        for i, j in _index_sets(pattern, 2):
+            add(pass_card(ordered[i], (ordered[j],)))
+        for i, j, k in _index_sets(pattern, 3):
+            add(pass_card(ordered[i], (ordered[j], ordered[k])))
+        return passes
 
     def _distinct_sets(self, hand: list[int], size: int) -> list[tuple[int, ...]]:
         """One set of ``size`` cards per multiset of faces, with the lowest handles, in
         ``combinations`` order."""
-        faces = self.faces
         ordered = sorted(hand)
-        kinds = [id(faces[h]) for h in ordered]
-        if len(set(kinds)) == len(kinds):
-            return list(combinations(ordered, size))  # no two alike: every set is distinct
-        found: dict[tuple[int, ...], tuple[int, ...]] = {}
-        for picked in combinations(range(len(ordered)), size):
-            key = tuple(sorted(kinds[i] for i in picked))
-            if key not in found:
-                found[key] = tuple(ordered[i] for i in picked)
-        return list(found.values())
+        return [tuple(ordered[i] for i in picked) for picked in _index_sets(_face_pattern(self.faces, ordered), size)]
 
     def _target_problem(self, kind: ActionKind, p: int, t: int) -> str | None:
         """Why player ``p`` may not play a ``kind`` card on player ``t``, or None."""

@@ -46,6 +46,8 @@ from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
+#: the audience of a card shown to one seat, made once (a draw shows one every turn).
+_ONLY = tuple(frozenset((seat,)) for seat in range(16))
 #: the base game's turns: each plays (or, passing, discards) one card from the hand.
 _CARD_TURNS = (PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass)
 
@@ -441,7 +443,7 @@ class State:
 
     def _show_card(self, handle: int, seat: int) -> None:
         """Show a draw-deck card to ``seat`` (this engine learns it if it may see it)."""
-        face = self.dealer.reveal(Deck.DRAW, handle, frozenset((seat,)))
+        face = self.dealer.reveal(Deck.DRAW, handle, _ONLY[seat] if seat < len(_ONLY) else frozenset((seat,)))
         if face is not None:
             self.faces[handle] = face
 
@@ -459,14 +461,15 @@ class State:
             self._next_turn()
 
     def _next_turn(self) -> None:
-        n = self.players
-        if not self.draw_pile and not any(self.hands):
+        hands = self.hands
+        if not self.draw_pile and not any(hands):
             self._end_round(finder=None)
             return
+        n = len(hands)
         seat = self.current
         for _ in range(n):
             seat = (seat + 1) % n
-            if self.hands[seat]:
+            if hands[seat]:
                 self.current = seat
                 return
 

@@ -103,7 +103,8 @@ def view_of(state: State, seat: int) -> PlayerView:
     """What ``seat`` may know of ``state`` now (the base game's part of a view; an edition
     adds its own fields with ``_replace``).  ``State.view_for`` is the entry point."""
     goal_faces = state.goal_faces
-    known = {slot: goal_faces[slot] for slot in state.peeks[seat] if slot in goal_faces}
+    peeks = state.peeks[seat]
+    known = {slot: goal_faces[slot] for slot in peeks if slot in goal_faces} if peeks else {}
     tiles = state.board.tiles
     for slot, cell in enumerate(GOAL_CELLS):
         card = tiles[cell].card
@@ -132,11 +133,11 @@ def view_of(state: State, seat: int) -> PlayerView:
         tuple([(h, faces[h]) for h in state.hands[seat] if h in faces]),
         state.board,
         known,
-        tuple([frozenset(b) for b in state.broken]),
-        tuple([len(h) for h in state.hands]),
+        tuple(map(frozenset, state.broken)),
+        tuple(map(len, state.hands)),
         len(state.draw_pile),
         tuple([(g, gold_faces[g]) for g in mine if g in gold_faces]) if mine else (),
-        tuple([len(g) for g in state.gold_of]),
+        tuple(map(len, state.gold_of)),
         offered,
         pile,
         amount,
