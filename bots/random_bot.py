@@ -10,6 +10,7 @@ from saboteur_p2p.rules import AnyAction, GameConfig, PlayerView
 
 class RandomBot(BaseBot):
     name = "random"
+    reads_view = False  # it never looks: in-process games need not build it a view
 
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
         super().start(seat, config, seed)

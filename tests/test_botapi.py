@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot, reads_view
+from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot
 from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import Game, GameConfig, Pass
 
@@ -114,32 +114,16 @@ class Looking(Raising):
         return legal[0]
 
 
-class Capturing(Raising):
-    def act(self, view, legal):
-        return (lambda: view.hand and legal[0])() or legal[0]
-
-
-class Introspecting(Raising):
-    def act(self, view, legal):
-        return locals()["legal"][0]
-
-
 class Blind(Raising):
+    reads_view = False
+
     def act(self, view, legal):
         return legal[-1]
 
 
-def plain_act(view, legal):
-    return legal[0]
-
-
-@pytest.mark.parametrize("bot, reads", [
-    (Looking(), True), (Capturing(), True), (Introspecting(), True), (Blind(), False), (load_bot("random"), False),
-])
-def test_reads_view_is_false_only_for_an_act_that_never_names_its_view(bot, reads):
-    assert reads_view(bot.act) is reads
-    assert reads_view(plain_act) is False and reads_view(lambda view, legal: view.hand and legal[0]) is True
-    assert reads_view(lambda *args: args[1][0]) is True and reads_view(print) is True
+def test_only_a_bot_that_says_it_never_reads_its_view_goes_without_one():
+    assert GuardedSeat(Looking(), "l", 0).reads_view and GuardedSeat(Raising(), "r", 0).reads_view
+    assert not GuardedSeat(Blind(), "b", 0).reads_view and not GuardedSeat(load_bot("random"), "r", 0).reads_view
 
 
 def test_act_in_builds_a_view_only_for_a_bot_that_reads_it():
@@ -155,7 +139,10 @@ def test_act_in_builds_a_view_only_for_a_bot_that_reads_it():
 
 def test_a_bot_that_fails_without_a_view_still_gets_a_face_down_discard():
     state = Game(GameConfig(3), seed=2).new_state()
-    seat = GuardedSeat(Illegal(), "bad", state.current)
+    class BlindAndIllegal(Illegal):
+        reads_view = False
+
+    seat = GuardedSeat(BlindAndIllegal(), "bad", state.current)
     assert not seat.reads_view
     action = seat.act_in(state)
     assert isinstance(action, Pass) and [i.kind for i in seat.incidents] == ["illegal"]
