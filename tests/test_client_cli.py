@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from saboteur_p2p.cli import _play_table, _wants_client, build_parser, main
+from saboteur_p2p.cli import build_parser, main
+from saboteur_p2p.cli_table import _play_table, _wants_client
 
 
 @pytest.mark.parametrize("argv, players, bots", [

@@ -1,0 +1,276 @@
+"""The command line's table commands: host, join, play, tables and watch, and what they share
+(checking addresses and bots before anything opens, the identity, where logs go, exit statuses)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .crypto.identity import Identity
+from .net.lobby import LobbyError
+from .rules import GameConfig
+
+if TYPE_CHECKING:
+    from .client.app import ClientRun
+
+#: seconds a bot waits before each move at a table with a person, so the person can follow
+DEFAULT_BOT_DELAY = 0.8
+
+
+def _check_bind(text: str | None) -> None:
+    """Refuse an ADDR:PORT this machine cannot listen at, in one line (main prints a
+    ValueError as such), before any table or screen opens."""
+    if text is None:
+        return
+    from .net.transport import interface_addresses, is_loopback, is_wildcard, numeric_host
+
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--bind {text!r} is not ADDR:PORT (e.g. 0.0.0.0:7777, port 0 to 65535)")
+    address = numeric_host(host) if host not in ("*", "localhost") else host
+    if address is None:
+        raise ValueError(f"--bind: {host!r} is not an IPv4 address (e.g. 0.0.0.0 or 192.168.1.20)")
+    if address not in ("*", "localhost") and not is_wildcard(address) and not is_loopback(address):
+        mine = interface_addresses()
+        if address not in mine:
+            known = ", ".join(["0.0.0.0 (all)", "127.0.0.1", *mine])
+            raise ValueError(f"--bind: {host} is not an address of this machine; its addresses: {known}")
+    if int(port):
+        _check_port_free("0.0.0.0" if address in ("*", "localhost") else address, int(port))
+
+
+def _check_port_free(address: str, port: int) -> None:
+    """Refuse a port another program listens on now (the full-screen client would only
+    show the failure after it opened)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as ZeroMQ binds: a closing socket does not count
+        try:
+            probe.bind((address, port))
+        except OSError as exc:
+            raise ValueError(f"cannot listen at {address}:{port}: {exc.strerror} (another table or program uses it?)") from None
+
+
+def _log_dir(args: argparse.Namespace) -> Path:
+    """Where this seat keeps its signed game logs: --log-dir, else the platform's user data
+    directory (platformdirs: ~/.local/share/saboteur-p2p/logs on Linux), never the current one."""
+    if args.log_dir:
+        return Path(args.log_dir)
+    from platformdirs import user_data_path
+
+    return user_data_path("saboteur-p2p", appauthor=False) / "logs"
+
+
+def _check_bots(specs: Sequence[str | None]) -> None:
+    """Load each named bot once now, so a wrong name is refused before any table opens
+    (as ``tournament`` refuses it), not by a bot peer that fails later out of sight."""
+    from .botapi import load_bot
+
+    for spec in dict.fromkeys(spec for spec in specs if spec):
+        load_bot(spec)
+
+
+def _wants_client(args: argparse.Namespace) -> bool:
+    """A person plays in the full-screen client unless a bot plays, --plain, or no terminal."""
+    return not getattr(args, "bot", None) and not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _identity(args: argparse.Namespace) -> Identity:
+    from .crypto.identity import default_identity_path, load_or_create
+
+    return load_or_create(args.identity or default_identity_path())
+
+
+def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
+    from .net.play import quiet_say
+
+    return quiet_say(name) if args.quiet else (lambda text: print(text, flush=True))
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from .net.play import host_table
+    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
+
+    config = GameConfig(args.seats, args.edition, args.variant)
+    if args.bots < 0 or args.bots > args.seats - 1:
+        raise ValueError(f"--bots must be 0 to {args.seats - 1}")
+    _check_bots([args.bot, args.bots_kind if args.bots else None])
+    _check_bind(args.bind)
+    identity = _identity(args)
+    shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
+    delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
+    if _wants_client(args):
+        from .client.app import run_in_client
+
+        return _client_status(run_in_client(lambda agent, children: host_table(
+            identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, _log_dir(args),
+            args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
+            turn_time=args.turn_time, announce=not args.no_announce,
+        ), hosting=True))
+    say = _say(args, args.name)
+    agent = _plain_agent(args, say)
+    result = host_table(
+        identity, args.name, args.bind, config, shuffle_rounds, args.bot,
+        args.bots, args.bots_kind, _log_dir(args), args.code, args.wait, say, agent=agent, bot_delay=delay,
+        turn_time=args.turn_time, announce=not args.no_announce,
+    )
+    if args.quiet:
+        print(result.message)
+    return _plain_status(result, agent)
+
+
+def _least_shuffle_rounds(args: argparse.Namespace) -> int:
+    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
+
+    return int(args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from .net.play import join_table
+
+    _check_bots([args.bot])
+    _check_bind(args.bind)
+    if args.address is None:
+        args.address = _found_table(args)
+    if _wants_client(args):
+        from .client.app import run_in_client
+
+        identity = _identity(args)
+        return _client_status(run_in_client(lambda agent, children: join_table(
+            identity, args.name, args.address, args.bind, None, _log_dir(args), args.code, args.wait, agent.say,
+            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+            connect_timeout=args.connect_timeout, turn_time=args.turn_time,
+        )))
+    say = _say(args, args.name)
+    agent = _plain_agent(args, say)
+    result = join_table(
+        _identity(args), args.name, args.address, args.bind, args.bot, _log_dir(args), args.code, args.wait,
+        say, agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time,
+    )
+    if args.quiet:
+        print(result.message)
+    return _plain_status(result, agent)
+
+
+def _found_table(args: argparse.Namespace) -> str:
+    """The address of a table found on the LAN: the only one (--yes), or the one picked by number."""
+    from .net.discovery import browse_tables, pick_table, reachable_address
+
+    print(f"looking for tables on the LAN for {args.browse:g} s ...", flush=True)
+    found = browse_tables(args.browse, args.interface)
+    ask = input if sys.stdin.isatty() else None
+    table = pick_table(found, args.edition, args.yes, ask, print, args.browse)
+    if table.code and not args.code:
+        raise LobbyError(f"{table.name}'s table needs its code: add --code PASS")
+    address = reachable_address(table)
+    print(f"joining {table.name} at {address} (to take this seat back after a crash: saboteur-p2p join {address})",
+          flush=True)
+    return address
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    from .net.discovery import browse_tables
+
+    found = browse_tables(args.browse, args.interface)
+    if args.json:
+        print(json.dumps([t.to_data() for t in found], indent=2))
+    elif not found:
+        print(f"no tables found on the LAN within {args.browse:g} s")
+    else:
+        for i, table in enumerate(found, 1):
+            print(f"{i}. {table.describe()}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A table of bots on this machine: loopback bot peers (or in-process with --offline)."""
+    config, bots = _play_table(args)
+    _check_bots(bots)
+    delay = args.bot_delay if args.bot_delay is not None else DEFAULT_BOT_DELAY
+    if args.offline:
+        from .client.local import run_offline
+
+        return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args), bot_delay=delay)
+    from .net.play import host_table
+    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
+
+    identity = _identity(args)
+    shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
+    log_dir = _log_dir(args)
+    if not _wants_client(args):
+        # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
+        say = _say(args, args.name)
+        agent = _plain_agent(args, say)
+        result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
+                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end")
+        return _plain_status(result, agent)
+    from .client.app import run_in_client
+
+    return _client_status(run_in_client(lambda agent, children: host_table(
+        identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir, args.code, args.wait,
+        agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
+        turn_time=args.turn_time, on_leave="end",
+    ), hosting=True))
+
+
+def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
+    """The rules and the bot of each bot seat for ``play``: 5 players, or you and the bots listed."""
+    names = args.bots or ("heuristic",)
+    players = args.players or (len(names) + 1 if len(names) > 1 else 5)
+    config = GameConfig(players, args.edition, args.variant)
+    return config, [names[i % len(names)] for i in range(config.players - 1)]
+
+
+def _plain_agent(args: argparse.Namespace, say: Any) -> Any:
+    """The line prompt for a person (None when a bot plays the seat)."""
+    from .client.plain import PlainAgent
+
+    return None if getattr(args, "bot", None) else PlainAgent(say)
+
+
+def _plain_status(result: Any, agent: Any) -> int:
+    """The exit status of a line-prompt seat: 0 when the person chose to leave, else the session's."""
+    from .net.play import EXIT_CODES
+
+    if getattr(agent, "wants_to_quit", False):
+        return 0
+    return EXIT_CODES[result.outcome]
+
+
+def _client_status(run: ClientRun[Any]) -> int:
+    """The exit status of a client run: the session's, or 0 when the person chose to leave."""
+    from .net.play import EXIT_CODES
+
+    if run.error is not None:
+        raise run.error
+    if run.quit or run.result is None:
+        return 0  # leaving the table is a normal end for the one who leaves
+    return EXIT_CODES[run.result.outcome]
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .match import narrate
+    from .net.watch import WatchFailed, watch_table
+
+    told = [0]
+
+    def show(node):  # type: ignore[no-untyped-def]
+        state = node.state
+        if state is None:
+            return
+        for line in narrate(state.events[told[0]:], list(node.setup.names)):
+            print(line, flush=True)
+        told[0] = len(state.events)
+
+    try:
+        watched = watch_table(args.address, show, lambda text: print(text, flush=True), args.connect_timeout)
+    except WatchFailed as exc:
+        print(f"saboteur-p2p watch: {exc}", file=sys.stderr)
+        return 2
+    print(f"{watched.message} ({watched.records} records, every one checked)")
+    return 0 if watched.finished else 3
