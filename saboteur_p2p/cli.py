@@ -348,7 +348,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .match import narrate
     from .protocol.verify import replay_file
 
-    verdict, observer = replay_file(args.log)
+    with _Progress() as progress:
+        verdict, observer = replay_file(args.log, progress)
     if observer is not None and observer.state is not None and _wants_client(args):
         from .client.replay import ReplayViewer
 
@@ -373,10 +374,36 @@ def cmd_id(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Progress:
+    """``checking record N of M (P%)`` on one line of a terminal's stderr, ten times a second at
+    most; nothing when stderr is not a terminal (a script reads only the verdict)."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.shown = 0.0
+        self.on = self.stream.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.on and (now - self.shown >= 0.1 or done == total):
+            self.shown = now
+            self.stream.write(f"\rchecking record {done} of {total} ({100 * done // max(total, 1)}%)")
+            self.stream.flush()
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.on and self.shown:
+            self.stream.write("\r\x1b[K")  # the verdict takes the line
+            self.stream.flush()
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from .protocol.verify import describe_setup, replay_file, unexpected_seats
 
-    verdict, observer = replay_file(args.log)
+    with _Progress() as progress:
+        verdict, observer = replay_file(args.log, progress)
     print(verdict.message)
     if observer is None:
         return 1

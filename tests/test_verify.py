@@ -139,3 +139,31 @@ def test_a_verdict_is_never_taken_for_a_record_nor_a_record_for_a_verdict(game):
     for claim in (Ending("quit", 1), Ending("peer-gone", 2, seat=2)):
         said = verify_records([*game.records[:30], claim.to_bytes()])
         assert said.culprit is None and "a claim verify cannot check" in said.message
+
+
+def test_verify_reports_its_progress_record_by_record_and_on_a_terminal_only(played, monkeypatch):
+    import io
+
+    from saboteur_p2p import cli
+    from saboteur_p2p.protocol.verify import replay_file
+
+    game, log_dir = played
+    calls: list[tuple[int, int]] = []
+    verdict, _ = replay_file(str(log_dir / "seat0.log"), lambda done, total: calls.append((done, total)))
+    total = len(game.records)
+    assert verdict.ok and calls == [(i, total) for i in range(1, total + 1)]
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    with cli._Progress(shown) as progress:
+        for done in range(1, total + 1):
+            progress(done, total)
+    text = shown.getvalue()
+    assert f"\rchecking record {total} of {total} (100%)" in text and text.endswith("\r\x1b[K")
+    quiet = io.StringIO()  # not a terminal: a script sees nothing but the verdict
+    with cli._Progress(quiet) as progress:
+        progress(1, total)
+    assert quiet.getvalue() == ""

@@ -2,6 +2,7 @@
 and every move replayed through the rules engine, as a spectator that holds no secret."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import PublicIdentity
@@ -11,6 +12,9 @@ from .ending import judge, split_ending
 from .forfeit import forfeit_scores
 from .messages import Genesis, MalformedMessage
 from .node import GameSetup, Node, ProtocolViolation
+
+#: ``progress(records checked, records in all)``
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -37,11 +41,12 @@ def verify_records(records: list[bytes]) -> Verdict:
     return replay_records(records)[0]
 
 
-def replay_records(blobs: list[bytes]) -> tuple[Verdict, Node | None]:
+def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tuple[Verdict, Node | None]:
     """Check every record as a spectator; returns the verdict and the spectator's node.
 
     A log that stops before the game's end may end with a verdict (ending.py): it is checked
-    against the records, and the verdict says whether it holds."""
+    against the records, and the verdict says whether it holds.  ``progress(done, total)`` is
+    called after each record checked."""
     records, ending = split_ending(blobs)
     if not records:
         return Verdict(False, 0, "the log is empty"), None
@@ -60,6 +65,8 @@ def replay_records(blobs: list[bytes]) -> tuple[Verdict, Node | None]:
                 who = "an unknown sender"
             why = f"record {index}: {violation.reason} by {who}: {violation.detail}"
             return Verdict(False, index, why, culprit=violation.peer), observer
+        if progress is not None:
+            progress(index + 1, len(records))
     state = observer.state
     if observer.finished and state is not None and state.scores is not None:
         scores = ", ".join(f"{setup.names[i]} {s}" for i, s in enumerate(state.scores))
@@ -111,13 +118,13 @@ def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
     return "the log's seats are not the expected ones: " + "; ".join(parts)
 
 
-def replay_file(path: str) -> tuple[Verdict, Node | None]:
+def replay_file(path: str, progress: Progress | None = None) -> tuple[Verdict, Node | None]:
     try:
         records = read_log(path)
     except TruncatedLog as exc:
-        verdict, observer = replay_records(exc.records)
+        verdict, observer = replay_records(exc.records, progress)
         message = f"{verdict.message}; then the file ends inside a record at byte {exc.offset}"
         return Verdict(False, verdict.records, message, verdict.scores, verdict.culprit), observer
     except (LogFileError, OSError) as exc:
         return Verdict(False, 0, f"cannot read the log {path}: {exc}"), None
-    return replay_records(records)
+    return replay_records(records, progress)
