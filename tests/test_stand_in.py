@@ -55,7 +55,7 @@ def test_a_person_who_runs_out_of_time_then_leaves_is_played_by_a_bot_and_the_ga
     children: list[object] = []
     result: SessionResult = host_table(
         Identity.generate(), "alice", "127.0.0.1:0", GameConfig(3, rounds=1), 1, None, 2, "random", tmp_path, None, 30.0,
-        said.append, agent=agent, started=lambda: False, children=children, turn_time=0.3,  # type: ignore[arg-type]
+        said.append, agent=agent, started=lambda: False, children=children, turn_time=0.3, stand_in_delay=0.0,  # type: ignore[arg-type]
     )
     assert result.outcome is Outcome.FINISHED, result.message
     assert agent.told_handed_over.is_set()

@@ -15,6 +15,7 @@ from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
 from .lobby import host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
+from .standin import STAND_IN_DELAY
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
 
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
@@ -65,7 +66,7 @@ def host_table(
     bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
     children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0, turn_time: float | None = None,
-    on_leave: str = "bot", announce: bool = False,
+    on_leave: str = "bot", announce: bool = False, stand_in_delay: float = STAND_IN_DELAY,
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
 
@@ -123,7 +124,7 @@ def host_table(
         else:
             if announcer is not None:
                 announcer.withdraw()  # the table is no longer open
-            result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave).run()
+            result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay).run()
     finally:
         if announcer is not None:
             announcer.close()
@@ -162,7 +163,7 @@ def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
     min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
-    connect_timeout: float | None = None, turn_time: float | None = None,
+    connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
@@ -182,7 +183,7 @@ def join_table(
         seat = table.seat_of(identity.public.sign_key)
         say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
         agent = agent or _agent(bot, say, seat or 0, bot_delay)
-        return Session(table, identity, transport, agent, log_dir, say, wait, turn_time).run()
+        return Session(table, identity, transport, agent, log_dir, say, wait, turn_time, stand_in_delay=stand_in_delay).run()
     finally:
         transport.close()
 

@@ -77,6 +77,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         wait: float = 120.0,
         turn_time: float | None = None,
         on_leave: str = "bot",
+        stand_in_delay: float = 0.0,
     ) -> None:
         seat = table.seat_of(identity.public.sign_key)
         if seat is None:
@@ -123,7 +124,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.turn_latencies: list[float] = []
         self._sent_move_at: float | None = None
         self._sent_in_round = 0
-        self._start_stand_in(turn_time, on_leave)
+        self._start_stand_in(turn_time, on_leave, stand_in_delay)
         self._start_watchers()
 
     # -- start and resume ------------------------------------------------------------

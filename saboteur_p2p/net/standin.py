@@ -24,6 +24,9 @@ from .wire import Envelope, seal
 
 #: the bot that plays for a person who left or ran out of time
 STAND_IN_BOT = "heuristic"
+#: seconds the stand-in of a person who left waits before each move, so the people still at
+#: the table can follow it (as bots are paced at a table with people: ``--bot-delay``)
+STAND_IN_DELAY = 0.8
 WHY = {
     "left": "{name} left the table: a bot on their machine plays their seat",
     "timer": "{name}'s turn timer ran out: a bot on their machine chose their move",
@@ -46,11 +49,12 @@ class StandIn:
     agent: Any
     say: Callable[[str], None]
 
-    def _start_stand_in(self, turn_time: float | None, on_leave: str) -> None:
+    def _start_stand_in(self, turn_time: float | None, on_leave: str, delay: float = 0.0) -> None:
         if on_leave not in ("bot", "end"):
             raise ValueError(f"on_leave is 'bot' or 'end', not {on_leave!r}")
         self.turn_time = turn_time
         self.on_leave = on_leave
+        self.stand_in_delay = delay
         self.stand_in: BotAgent | None = None
         self.handed_over = False
         #: the decision the turn timer runs for (how many records the log held) and since when
@@ -68,6 +72,7 @@ class StandIn:
     def _hand_over(self) -> None:
         """Our person left: the stand-in plays the seat from now on."""
         bot = self._stand_in_bot()
+        bot.delay = self.stand_in_delay  # paced like any bot at a table of people
         self.handed_over = True
         person, self.agent = self.agent, bot
         self.node.on_commit = bot.heard
@@ -109,4 +114,4 @@ class StandIn:
         self.say(WHY[why].format(name=self.names[sender]))
 
 
-__all__ = ["STAND_IN_BOT", "StandIn"]
+__all__ = ["STAND_IN_BOT", "STAND_IN_DELAY", "StandIn"]
