@@ -199,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("address", metavar="HOST:PORT", help="any seated peer's address (the host's, say)")
     watch.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
                        help="give up if no table answers within S seconds (default 10)")
+    _client_options(watch)
     watch.set_defaults(run=cmd_watch)
 
     verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")

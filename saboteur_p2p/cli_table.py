@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -254,8 +255,13 @@ def _client_status(run: ClientRun[Any]) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from .match import narrate
+    """A spectator: the full-screen viewer following the table live, or (``--plain``, or no
+    terminal) each public event printed as it comes."""
     from .net.watch import WatchFailed, watch_table
+
+    if _wants_client(args):
+        return _watch_in_viewer(args)
+    from .match import narrate
 
     told = [0]
 
@@ -274,3 +280,38 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return 2
     print(f"{watched.message} ({watched.records} records, every one checked)")
     return 0 if watched.finished else 3
+
+
+def _watch_in_viewer(args: argparse.Namespace) -> int:
+    import threading
+
+    from .client.replay import ReplayViewer
+    from .net.watch import Watched, WatchFailed, watch_table
+
+    viewer = ReplayViewer(args.address, [], [], "live: every record so far checked", mode="WATCH",
+                          no_color=bool(os.environ.get("NO_COLOR")))
+    said: list[str] = []
+    ended: dict[str, Watched | WatchFailed] = {}
+
+    def follow() -> None:
+        def show(node):  # type: ignore[no-untyped-def]
+            if node.state is not None:
+                viewer.update(list(node.state.events), list(node.setup.names))
+        try:
+            watched = ended["end"] = watch_table(args.address, show, said.append, args.connect_timeout)
+            verdict = f"{watched.message} ({watched.records} records, every one checked)"
+        except WatchFailed as exc:
+            ended["end"] = exc
+            verdict = str(exc)
+        viewer.verdict = verdict
+        viewer.application.invalidate()
+
+    threading.Thread(target=follow, name="saboteur-watch", daemon=True).start()
+    viewer.run()
+    for line in said[:2]:  # the seats' fingerprints and the proof parameters, to compare
+        print(line)
+    end = ended.get("end")
+    print(viewer.verdict)
+    if isinstance(end, WatchFailed):
+        return 2
+    return 3 if end is not None and not end.finished else 0  # 3: a seat was caught cheating; leaving early is fine

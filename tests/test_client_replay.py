@@ -70,3 +70,23 @@ def test_replay_plain_prints_the_game_and_the_verdict(log: Path, capsys: pytest.
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("-- round 1: ") and out[-1].startswith("OK: ")
     assert not any("#" in line for line in out)
+
+
+def test_watching_a_live_table_the_viewer_follows_the_newest_event_unless_one_looks_back(log: Path):
+    """``saboteur-p2p watch`` feeds the viewer the events as they come (``update``)."""
+    _, observer = replay_file(str(log))
+    assert observer is not None and observer.state is not None
+    events, names = observer.state.events, list(observer.setup.names)
+    output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
+    with create_pipe_input() as pipe:
+        viewer = ReplayViewer("127.0.0.1:7777", [], [], "waiting", input=pipe, output=output, mode="WATCH")
+        assert viewer.render_text().splitlines()[0].startswith(" WATCH 127.0.0.1:7777")
+        viewer.update(events[:10], names)
+        assert viewer.index == 9  # it follows the table
+        viewer.update(events[:20], names)
+        assert viewer.index == 19 and "event 20/20" in viewer.render_text().splitlines()[0]
+        viewer.go(5)  # looking back: new events do not pull it forward
+        viewer.update(events, names, "the game is over")
+        assert viewer.index == 5 and viewer.verdict == "the game is over"
+        viewer.go(10**9)
+        assert viewer.index == len(events) - 1 and "the game is over" in viewer.render_text(80, 24)

@@ -4,7 +4,8 @@ The log is checked first (``protocol.verify.replay_file``); its public events th
 ``Step``s, each with the maze as it stood after that event, rebuilt from the events alone
 (a path card laid, a card a rockfall removed, a goal turned up, a new round's empty maze).
 The viewer steps through them: → or n next, ← or b back, e to the end of the round,
-Home / End to the start / the end of the game, q to leave.
+Home / End to the start / the end of the game, q to leave.  ``saboteur-p2p watch`` shows a
+live table in the same viewer, fed the events as the spectator checks them (``update``).
 """
 from __future__ import annotations
 
@@ -90,8 +91,10 @@ class ReplayViewer:
     """The full-screen viewer of a checked log."""
 
     def __init__(self, title: str, events: Sequence[Event], names: Sequence[str], verdict: str,
-                 input: Input | None = None, output: Output | None = None, no_color: bool = False) -> None:
+                 input: Input | None = None, output: Output | None = None, no_color: bool = False,
+                 mode: str = "REPLAY") -> None:
         self.title = title
+        self.mode = mode
         self.steps, self.lines = steps_of(events, names)
         self.verdict = verdict
         self.index = 0
@@ -131,12 +134,24 @@ class ReplayViewer:
     def run(self) -> None:
         self.application.run()
 
+    def update(self, events: Sequence[Event], names: Sequence[str], verdict: str | None = None) -> None:
+        """The events of a live table so far (``saboteur-p2p watch``), from another thread: a
+        viewer at the newest step follows the game; one looking back stays where it is."""
+        following = self.index >= len(self.steps) - 1
+        steps, lines = steps_of(events, names)
+        self.steps, self.lines = steps, lines
+        if verdict is not None:
+            self.verdict = verdict
+        if following:
+            self.go(len(steps) - 1)
+        self.application.invalidate()
+
     # -- panels ----------------------------------------------------------------------------
 
     def _status(self, width: int, height: int) -> Fragments:
         step = self.steps[self.index] if self.steps else None
         where = f"round {step.round} · " if step is not None and step.round else ""
-        text = f" REPLAY {self.title} · {where}event {self.index + 1}/{len(self.steps)}"
+        text = f" {self.mode} {self.title} · {where}event {self.index + 1}/{len(self.steps)}"
         return [("class:status", text[:width].ljust(width))]
 
     def _maze(self, width: int, height: int) -> Fragments:
