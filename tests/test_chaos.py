@@ -674,7 +674,10 @@ def draw_trial(seed: int) -> tuple[Trial, int]:
 def play_trial(trial: Trial, tmp_path: Path) -> Table:
     rng = random.Random(trial.seed)
     table = setup_table(trial.point, trial.plan, random_chooser(random.Random(rng.random())), tmp_path)
-    run_table(table, rng)
+    try:
+        run_table(table, rng)
+    except Crash as crash:
+        raise Crash(f"{crash}; {trial.describe()}; the seats said before: {table.said}") from crash.__cause__
     return table
 
 
