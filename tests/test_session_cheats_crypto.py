@@ -18,6 +18,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from cheats_catalogue import (
+    BAD_POINTS,
+    an_opening_missing,
+    openings_exchanged,
+    openings_for_the_wrong_decks,
+    permutation_swapped,
+    public_share_of_another_point,
+    random_proof,
+    scalar_changed,
+    sealed_share_shifted,
+    sealed_share_with_another_share_s_proof,
+    unreduced_proof,
+)
 from protocol_helpers import (
     Verdicts,
     assert_blamed,
@@ -32,7 +45,7 @@ from protocol_helpers import (
     signed_record,
 )
 
-from saboteur_p2p.crypto.group import IDENTITY, G, Point, add, base_mul, mul, random_scalar, sadd, scalar_from_int, sub
+from saboteur_p2p.crypto.group import IDENTITY, Point, base_mul, mul, random_scalar, sadd, sub
 from saboteur_p2p.crypto.proofs import open_sealed_share, prove_dleq, prove_key, seal_share
 from saboteur_p2p.crypto.shuffle import open_shadows, reencrypt
 from saboteur_p2p.protocol.dealer import RevealNeed
@@ -41,8 +54,6 @@ from saboteur_p2p.protocol.messages import Shares
 from saboteur_p2p.protocol.node import Expect, ProtocolViolation
 from saboteur_p2p.protocol.shares import share_context
 from saboteur_p2p.rules import Deck
-
-P = 2**255 - 19
 
 
 def play_with_a_changed_shuffle(tamper: Callable[[LocalGame, dict[str, Any]], None]) -> tuple[LocalGame, Expect, Verdicts]:
@@ -94,37 +105,7 @@ def assert_shuffle_blamed(game: LocalGame, verdicts: Verdicts, cheater: int) -> 
     assert game.nodes[2].aborted is late
 
 
-
-# -- invalid points ---------------------------------------------------------------------
-
-
-def _off_curve() -> bytes:
-    """The encoding of a y for which no x is on the curve."""
-    d = -121665 * pow(121666, -1, P) % P
-    for y in range(2, 100):
-        x2 = (y * y - 1) * pow(d * y * y + 1, -1, P) % P
-        if pow(x2, (P - 1) // 2, P) == P - 1:
-            return y.to_bytes(32, "little")
-    raise AssertionError("no y off the curve below 100")
-
-
-ORDER_8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
-BAD_POINTS = {
-    "identity": IDENTITY,
-    "order-2": (P - 1).to_bytes(32, "little"),
-    "order-4": bytes(32),
-    "order-8": ORDER_8,
-    "off-curve": _off_curve(),
-    "mixed-order": add(G, ORDER_8),
-    "non-canonical": (P + 1).to_bytes(32, "little"),
-}
-
-
 # == 1. decryption shares ===============================================================
-
-
-def _public_share_of_another_point(game: LocalGame, body: dict[str, Any]) -> None:
-    body["public"][0][1] = other_point(1)
 
 
 def _public_share_proven_with_another_key(game: LocalGame, body: dict[str, Any]) -> None:
@@ -162,7 +143,7 @@ def _public_share_for_another_card(game: LocalGame, body: dict[str, Any]) -> Non
 
 
 @pytest.mark.parametrize("tamper", [
-    _public_share_of_another_point,
+    public_share_of_another_point,
     _public_share_proven_with_another_key,
     _public_share_with_the_proof_for_another_card,
     _public_share_for_another_card,
@@ -170,10 +151,6 @@ def _public_share_for_another_card(game: LocalGame, body: dict[str, Any]) -> Non
 def test_a_bad_public_decryption_share_is_blamed_on_its_sender_by_everyone(tamper):
     game, verdicts = cheat_once("public-shares", 1, tamper)
     assert_blamed(game, verdicts, 1, "bad-share")
-
-
-def _sealed_share_shifted(game: LocalGame, body: dict[str, Any]) -> None:
-    body["sealed"][0][4] = add(body["sealed"][0][4], G)
 
 
 def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
@@ -188,12 +165,8 @@ def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
     body["sealed"][0][3:] = [E1, E2, *proof]
 
 
-def _sealed_share_with_another_share_s_proof(game: LocalGame, body: dict[str, Any]) -> None:
-    body["sealed"][0][5:] = body["sealed"][1][5:]
-
-
 @pytest.mark.parametrize("tamper", [
-    _sealed_share_shifted, _sealed_share_of_another_key, _sealed_share_with_another_share_s_proof,
+    sealed_share_shifted, _sealed_share_of_another_key, sealed_share_with_another_share_s_proof,
 ], ids=lambda f: f.__name__.strip("_"))
 def test_a_bad_sealed_share_is_blamed_on_its_sender_by_its_recipient_and_the_spectator(tamper):
     game = game_at("sealed-shares")
@@ -213,7 +186,6 @@ def test_shares_other_than_those_owed_are_blamed_on_the_sender(point):
 
     game, verdicts = cheat_once(point, 1, drop_one)
     assert_blamed(game, verdicts, 1, "wrong-shares")
-
 
 
 # == 2. and 3. shuffles and their proofs ====================================================
@@ -274,21 +246,6 @@ def test_a_shuffle_with_too_few_shadows_or_the_wrong_decks_is_refused():
         assert_blamed(game, verdicts, 1, "bad-shuffle")
 
 
-def _scalar_changed(game: LocalGame, body: dict[str, Any]) -> None:
-    _perm, scalars = body["openings"][0][1][0]
-    scalars[0] = sadd(scalars[0], scalar_from_int(1))
-
-
-def _permutation_swapped(game: LocalGame, body: dict[str, Any]) -> None:
-    perm, _scalars = body["openings"][0][1][0]
-    perm[0], perm[1] = perm[1], perm[0]
-
-
-def _openings_exchanged(game: LocalGame, body: dict[str, Any]) -> None:
-    shadows = body["openings"][0][1]
-    shadows[0], shadows[1] = shadows[1], shadows[0]
-
-
 def _the_other_challenge_answered(game: LocalGame, body: dict[str, Any]) -> None:
     cheater = game.nodes[1]
     run = cheater.shuffles[0]
@@ -297,17 +254,9 @@ def _the_other_challenge_answered(game: LocalGame, body: dict[str, Any]) -> None
     body["openings"] = [[deck.value, [[p, s] for p, s in open_shadows(witness[deck], bits)]] for deck in run.decks]
 
 
-def _an_opening_missing(game: LocalGame, body: dict[str, Any]) -> None:
-    body["openings"][0][1].pop()
-
-
-def _openings_for_the_wrong_decks(game: LocalGame, body: dict[str, Any]) -> None:
-    body["openings"].reverse()
-
-
 @pytest.mark.parametrize("tamper", [
-    _scalar_changed, _permutation_swapped, _openings_exchanged, _the_other_challenge_answered,
-    _an_opening_missing, _openings_for_the_wrong_decks,
+    scalar_changed, permutation_swapped, openings_exchanged, _the_other_challenge_answered,
+    an_opening_missing, openings_for_the_wrong_decks,
 ], ids=lambda f: f.__name__.strip("_"))
 def test_a_tampered_shuffle_proof_is_blamed_on_the_shuffler(tamper):
     game = game_at("open")
@@ -317,11 +266,10 @@ def test_a_tampered_shuffle_proof_is_blamed_on_the_shuffler(tamper):
     cheater.my_witness[0] = witness  # the cheater keeps it, to answer other challenges
     tamper(game, body)
     verdicts = hear(game, signed_record(game, 1, "open", body), 1)
-    if tamper is _openings_for_the_wrong_decks:
+    if tamper is openings_for_the_wrong_decks:
         assert_blamed(game, verdicts, 1, "bad-shuffle-proof")  # checked at once by everyone
     else:
         assert_shuffle_blamed(game, verdicts, 1)
-
 
 
 # == 9. invalid points and keys ====================================================================
@@ -406,23 +354,12 @@ def _proof_for_another_prover(game: LocalGame, body: dict[str, Any]) -> dict[str
     return {"X": body["X"], "pok": list(prove_key(node.secret, body["X"], node._ctx("key", "", 0), seeded_bytes(14)))}  # type: ignore[arg-type]
 
 
-def _random_proof(game: LocalGame, body: dict[str, Any]) -> dict[str, Any]:
-    return {"X": body["X"], "pok": [seeded_bytes(15)(32), seeded_bytes(16)(32)]}
-
-
-def _unreduced_proof(game: LocalGame, body: dict[str, Any]) -> dict[str, Any]:
-    e, s = body["pok"]
-    L = 2**252 + 27742317777372353535851937790883648493
-    return {"X": body["X"], "pok": [e, (int.from_bytes(s, "little") + L).to_bytes(32, "little")]}
-
-
 @pytest.mark.parametrize("tamper", [
-    _copied_with_its_proof, _rogue_key, _proof_for_another_prover, _random_proof, _unreduced_proof,
+    _copied_with_its_proof, _rogue_key, _proof_for_another_prover, random_proof, unreduced_proof,
 ], ids=lambda f: f.__name__.strip("_"))
 def test_a_key_share_without_a_valid_proof_of_knowledge_is_refused(tamper):
     game, verdicts = cheat_once("key", 1, tamper)
     assert_blamed(game, verdicts, 1, "bad-key-proof")
-
 
 
 # == 12. collusion ====================================================================================

@@ -7,45 +7,13 @@ from typing import Any
 
 import pytest
 from protocol_helpers import body_for, hear, play_until, seeded_game, signed_record
+from session_doubles import seated_session
 
-from saboteur_p2p.net.intake import Intake
-from saboteur_p2p.net.lobby import SeatInfo, Table
+from saboteur_p2p.crypto.group import G, add, sadd, scalar_from_int
 from saboteur_p2p.net.session import Outcome, Session
 from saboteur_p2p.net.wire import open_envelope
-from saboteur_p2p.protocol.local import LocalGame
-from saboteur_p2p.protocol.node import Node, ProtocolViolation
+from saboteur_p2p.protocol.node import Expect, ProtocolViolation
 from saboteur_p2p.rules import GameConfig
-
-
-class SentLog:
-    """A transport that keeps what it is given to send."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, bytes]] = []
-
-    def send(self, endpoint: str, data: bytes) -> bool:
-        self.sent.append((endpoint, data))
-        return True
-
-    def advertised(self, towards: str) -> str:
-        return "tcp://127.0.0.1:9"
-
-
-def seated_session(game: LocalGame, node: Node, tmp_path: Path) -> Session:
-    """A Session for ``node``'s seat that drives ``node`` itself (at its point in the game)."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    setup = game.setup
-    seats = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
-                  for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
-    table = Table(setup.game_id, setup.config, setup.shuffle_rounds, seats)
-    assert node.identity is not None
-    session = Session(table, node.identity, SentLog(), None, tmp_path, lambda text: None)  # type: ignore[arg-type]
-    session.node = node
-    session.intake = Intake(node)
-    for index in range(len(node.log.entries)):
-        session.intake.remember(index)
-    session.log_path = tmp_path / f"seat{node.seat}.log"
-    return session
 
 
 def sent_kinds(session: Session) -> list[Any]:
@@ -108,3 +76,51 @@ def test_a_seat_a_record_behind_agrees_with_an_abort_whose_evidence_follows_a_re
     behind_session = seated_session(lagging, lag_node, tmp_path / "b")
     verdict = behind_session._handle(b"connection", abort)
     assert verdict is not None and verdict.outcome is Outcome.CHEATER and verdict.culprit == mover
+
+
+def _abort_to(session: Session, seat: int) -> bytes:
+    """The abort ``session`` sent to ``seat``'s endpoint."""
+    endpoint = f"tcp://127.0.0.1:{seat + 1}"
+    return next(data for to, data in session.transport.sent if to == endpoint)  # type: ignore[attr-defined]
+
+
+def test_a_seat_that_takes_in_a_bad_sealed_share_meant_for_another_from_an_abort_names_its_sender(tmp_path: Path) -> None:
+    """The recipient refuses the sealed share and sends its abort before the bystander has the
+    record: the bystander takes the evidence in (it checks no sealed share but its own), then
+    must check its sealed shares as it would for a record it held already."""
+    game = seeded_game(GameConfig(3), 1, 5)
+    play_until(game, lambda e: e.kind == "shares")
+    sender = 1
+    head = next(e for e in game.spectator.outstanding if e.speaker == sender)
+    body = body_for(game.nodes[sender], head)
+    sealed = body["sealed"][0]
+    recipient = sealed[2]
+    bystander = 3 - sender - recipient
+    sealed[4] = add(sealed[4], G)
+    record = signed_record(game, sender, "shares", body)
+    with pytest.raises(ProtocolViolation) as refused:
+        game.nodes[recipient].receive(record)
+    accuser = seated_session(game, game.nodes[recipient], tmp_path / "r")
+    accuser._cheater(refused.value, record)
+    judge = seated_session(game, game.nodes[bystander], tmp_path / "b")
+    verdict = judge._handle(b"connection", _abort_to(accuser, bystander))
+    assert verdict is not None and (verdict.outcome, verdict.culprit) == (Outcome.CHEATER, sender), verdict
+
+
+def test_the_seat_after_a_shuffler_takes_in_its_bad_opening_from_an_abort_and_names_it(tmp_path: Path) -> None:
+    """The seat after a shuffler checks its proof only after its own shuffle (§5.6.2); an abort
+    whose evidence is the opening it had not yet taken in must have it checked now."""
+    game = seeded_game(GameConfig(3), 1, 5)
+    play_until(game, lambda e: e == Expect(1, "open", (0,)))
+    body = body_for(game.nodes[1], Expect(1, "open", (0,)))
+    _perm, scalars = body["openings"][0][1][0]
+    scalars[0] = sadd(scalars[0], scalar_from_int(1))
+    record = signed_record(game, 1, "open", body)
+    with pytest.raises(ProtocolViolation) as refused:
+        game.nodes[0].receive(record)
+    assert (refused.value.peer, refused.value.reason) == (1, "bad-shuffle-proof")
+    accuser = seated_session(game, game.nodes[0], tmp_path / "0")
+    accuser._cheater(refused.value, record)
+    judge = seated_session(game, game.nodes[2], tmp_path / "2")
+    verdict = judge._handle(b"connection", _abort_to(accuser, 2))
+    assert verdict is not None and (verdict.outcome, verdict.culprit) == (Outcome.CHEATER, 1), verdict

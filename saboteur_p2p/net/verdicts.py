@@ -110,8 +110,16 @@ class Verdicts:
                 return self._end_cheater(culprit, "equivocation")
             return None
         if not self.intake.has(evidence):
-            return self._take_record(evidence, sender)  # (a record that cannot be decoded is dropped there)
-        # we took that record in: it may hold sealed shares we did not check (not ours)
+            found = self._take_record(evidence, sender)  # (a record that cannot be decoded is dropped there)
+            if found is not None or not self.intake.has(evidence):
+                return found
+        # we took that record in (now or before) without checking all of it: sealed shares that
+        # are not ours, a shuffle proof that we check only after our own shuffle (§8.3)
+        try:
+            self.node.run_deferred_checks()
+        except ProtocolViolation as deferred:
+            self.node.aborted = deferred  # _heard_abort names its culprit
+            return None
         violation = self.node.recheck_sealed_shares(evidence)
         if violation is not None and violation.peer == culprit:
             self.node.aborted = violation

@@ -1,0 +1,42 @@
+"""A Session without sockets, for sans-I/O tests of the session loop: a transport that keeps
+what it is given to send, and a Session seated on a node of a local game."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from saboteur_p2p.net.intake import Intake
+from saboteur_p2p.net.lobby import SeatInfo, Table
+from saboteur_p2p.net.session import Session
+from saboteur_p2p.protocol.local import LocalGame
+from saboteur_p2p.protocol.node import Node
+
+
+class SentLog:
+    """A transport that keeps what it is given to send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, bytes]] = []
+
+    def send(self, endpoint: str, data: bytes) -> bool:
+        self.sent.append((endpoint, data))
+        return True
+
+    def advertised(self, towards: str) -> str:
+        return "tcp://127.0.0.1:9"
+
+
+def seated_session(game: LocalGame, node: Node, tmp_path: Path) -> Session:
+    """A Session for ``node``'s seat that drives ``node`` itself (at its point in the game)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    setup = game.setup
+    seats = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
+                  for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
+    table = Table(setup.game_id, setup.config, setup.shuffle_rounds, seats)
+    assert node.identity is not None
+    session = Session(table, node.identity, SentLog(), None, tmp_path, lambda text: None)  # type: ignore[arg-type]
+    session.node = node
+    session.intake = Intake(node)
+    for index in range(len(node.log.entries)):
+        session.intake.remember(index)
+    session.log_path = tmp_path / f"seat{node.seat}.log"
+    return session
