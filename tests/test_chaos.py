@@ -18,15 +18,14 @@ seats that do not check what was bad themselves (a sealed share meant for anothe
 shuffle proof checked later), which judge the evidence an ``abort`` offers them; (b) no
 honest seat crashes: anything but a returned result out of the session fails the trial; and
 (c) every honest seat's log, ended with the verdict trailer its session writes, verifies as
-"stopped: seat S (name) cheated (reason), evidence checks" naming the cheater.  Two outcomes
-are allowed besides: a refused genesis leaves an empty log, which verify cannot judge (the
-agreed setup is not in it); and an out-of-turn record that every honest seat had moved past
-is judged by nobody, and the seats then name the cheater as gone when it says nothing more.
+"stopped: seat S (name) cheated (reason), evidence checks" naming the cheater.  One outcome
+is allowed besides: a refused genesis leaves an empty log, which verify cannot judge (the
+agreed setup is not in it).  An out-of-turn record that reaches a seat after it has moved
+past the point it follows is named all the same (protocol/stale.py).
 
 A cheat that does not apply where the trial lands (no sealed share in the record, one legal
 move to equivocate with) draws another point: every trial applies exactly one cheat.  Trials
-that fail in a way written down as a bug not fixed yet (``KnownBug``) are reported as xfail,
-with what each seat said.
+that fail say what each seat said.
 """
 from __future__ import annotations
 
@@ -681,24 +680,6 @@ def play_trial(trial: Trial, tmp_path: Path) -> Table:
     return table
 
 
-class KnownBug(AssertionError):
-    """A trial failed in a way written down as a bug not fixed yet (see the reasons below)."""
-
-
-#: bugs the chaos test found that are not fixed yet
-UNCHECKED_RECORD_IN_LOG = (
-    "the honest seat took the cheat's record in without checking all of it (a sealed share meant for "
-    "another seat, or a shuffle proof it checks after its own shuffle, protocol.md 8.3), so its log holds "
-    "that record, and verify stops there instead of judging the verdict whose evidence it is"
-)
-STALE_OUT_OF_TURN = (
-    "a seat that had moved past the point an out-of-turn record follows keeps it aside as a record of "
-    "another branch, so the evidence of another seat's abort shows it nothing: it blames that honest seat "
-    "(or, at the last record, finishes the game) while the other names the cheater (issue 10, item 5: "
-    "verdicts depend on arrival order)"
-)
-
-
 def check_trial(trial: Trial, table: Table) -> None:
     cheater = trial.point.cheater
     names = trial.point.game.setup.names
@@ -706,21 +687,6 @@ def check_trial(trial: Trial, table: Table) -> None:
     ended = {seat: table.results.get(seat) for seat in table.sessions}
     for seat, result in ended.items():
         assert result is not None, f"seat {seat} never ended the game; {where}"
-    outcomes = {(r.outcome, r.culprit) for r in ended.values() if r is not None}
-    if trial.cheat == "out_of_turn" and outcomes == {(Outcome.PEER_GONE, cheater)}:
-        # every honest seat had moved on before the stray record came: it follows a head they
-        # left, so they keep it aside as a record of another branch, judge nothing, and wait
-        # for the seat that owes the next record (the cheater, which then says nothing)
-        for seat in table.sessions:
-            verdict = verify_records(table.logs[seat].blobs)
-            assert verdict.message.startswith(f"stopped: seat {cheater} ({names[cheater]}) went silent"), (
-                f"verify of seat {seat}'s log says {verdict.message!r}; {where}")
-        return
-    if trial.cheat == "out_of_turn" and (Outcome.CHEATER, cheater) in outcomes and any(
-            r is not None and (r.outcome is Outcome.FINISHED or (r.outcome is Outcome.QUIT and r.culprit != cheater))
-            for r in ended.values()):
-        raise KnownBug(f"{STALE_OUT_OF_TURN}; {where}")
-    known = []
     for seat, result in ended.items():
         assert result is not None and (result.outcome, result.culprit) == (Outcome.CHEATER, cheater), f"seat {seat}; {where}"
         session = table.sessions[seat]
@@ -732,31 +698,25 @@ def check_trial(trial: Trial, table: Table) -> None:
             # was never written down, so there is nothing to judge the verdict against
             assert verdict.message == "the log is empty" and verdict.culprit is None, verdict.message
             continue
-        wanted = f"stopped: seat {cheater} ({names[cheater]}) cheated ({session.reason}), evidence checks"
-        if verdict.message.startswith(wanted) and verdict.culprit == cheater:
-            continue
-        held = blobs[verdict.records] if verdict.records < len(blobs) else None
-        if verdict.message.startswith(f"record {verdict.records}: ") and verdict.culprit == cheater and held == session.evidence:
-            known.append(f"seat {seat}: verify says {verdict.message!r}")
+        # a seat that took the record in before it could check all of it (a sealed share for
+        # another seat, a shuffle proof it checks later) holds it in its log: verify finds the
+        # cheat there, maybe under a sibling reason (an invalid point: bad-message, not bad-share)
+        wanted = [f"stopped: seat {cheater} ({names[cheater]}) cheated ({reason}), evidence checks"
+                  for reason in {session.reason, *trial.plan.reasons}]
+        if verdict.ok and any(verdict.message.startswith(w) for w in wanted) and verdict.culprit == cheater:
             continue
         raise AssertionError(f"verify of seat {seat}'s log says {verdict.message!r}; {where}")
-    if known:
-        raise KnownBug(f"{UNCHECKED_RECORD_IN_LOG}: {known}; {where}")
 
 
-#: the trials of every run, and seeds that show a bug not fixed yet (KnownBug), kept so that
-#: every run tries them: 52 and 165 are out-of-turn records that reach one seat late
+#: the trials of every run, and seeds kept so that every run tries them: 15, 52 and 165 are
+#: out-of-turn records that reach a seat after it has moved past the point they follow
 SEEDS = [*range(TRIALS), 52, 165]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_random_cheat_at_a_random_point_is_named_by_every_honest_seat_and_its_log(seed: int, tmp_path: Path) -> None:
     trial, _passed_over = draw_trial(seed)
-    table = play_trial(trial, tmp_path)
-    try:
-        check_trial(trial, table)
-    except KnownBug as bug:
-        pytest.xfail(str(bug))
+    check_trial(trial, play_trial(trial, tmp_path))
 
 
 def test_every_trial_applies_a_cheat_and_the_trials_cover_the_catalogue() -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..crypto.log import Entry, EquivocationProof, MalformedRecord, decode_record
 from ..protocol.errors import UNSIGNED_REASONS
 from ..protocol.node import Node, ProtocolViolation
+from ..protocol.stale import out_of_turn_at_a_past_point
 
 #: records kept while they wait for their predecessor, at most ...
 REORDER_LIMIT = 256
@@ -127,6 +128,10 @@ class Intake:
             self.node.log.proofs.append(proof)
             taken.violation = ProtocolViolation(seat, "equivocation", f"two different records with seq {entry.seq}")
             taken.evidence = proof.to_bytes()
+            return
+        stale = out_of_turn_at_a_past_point(self.node, entry)
+        if stale is not None:
+            taken.violation, taken.evidence = stale, record  # out of turn wherever it reaches us
             return
         if entry.seq < self.node.log.next_seq(seat):
             return  # an old record of a branch we did not take

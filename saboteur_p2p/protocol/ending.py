@@ -14,9 +14,10 @@ from typing import Any
 
 import msgpack
 
-from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord
+from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord, decode_record
 from .errors import UNSIGNED_REASONS
 from .node import Node, ProtocolViolation
+from .stale import out_of_turn_at_a_past_point
 
 VERDICT_TAG = "verdict"
 OUTCOMES = ("cheater", "peer-gone", "quit")
@@ -132,6 +133,11 @@ def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation
     try:
         observer.receive(evidence)
     except ProtocolViolation as violation:
+        if violation.reason == "chain":  # it extends an earlier point of the log: out of turn there?
+            try:
+                return out_of_turn_at_a_past_point(observer, decode_record(evidence))
+            except MalformedRecord:
+                return None
         if violation.reason in NOT_PROOF:
             return None  # proves nothing against the seat it names
         return violation

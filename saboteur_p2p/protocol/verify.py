@@ -9,6 +9,7 @@ from ..crypto.identity import PublicIdentity
 from ..crypto.log import LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
 from ..rules import GameConfig
 from .ending import judge, split_ending
+from .errors import UNSIGNED_REASONS
 from .forfeit import forfeit_scores
 from .messages import Genesis, MalformedMessage
 from .node import GameSetup, Node, ProtocolViolation
@@ -64,6 +65,13 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
             else:
                 who = "an unknown sender"
             why = f"record {index}: {violation.reason} by {who}: {violation.detail}"
+            if ending is not None and ending.outcome == "cheater" and ending.culprit == violation.peer \
+                    and violation.reason not in UNSIGNED_REASONS:
+                # a seat that took the record in before it could check all of it (a sealed share
+                # for another seat, a shuffle proof checked later: §8.3) keeps it in its log, and
+                # the record, signed by the seat its verdict names, shows the cheat by itself
+                said = f"stopped: {who} cheated ({violation.reason}), evidence checks (record {index}, in the log)"
+                return Verdict(True, index, f"{said}; {why}", culprit=violation.peer), observer
             return Verdict(False, index, why, culprit=violation.peer), observer
         if progress is not None:
             progress(index + 1, len(records))
