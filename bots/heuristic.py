@@ -6,10 +6,11 @@ for Saboteur 2.  A new edition's player is one entry in ``PLAYERS``.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from saboteur_p2p.botapi import BaseBot
-from saboteur_p2p.rules import AnyAction, Event, GameConfig, PlayerView
+from saboteur_p2p.rules import AnyAction, Event, GameConfig, PlayerView, determinize
 
 from .heuristic2 import Saboteur2Heuristic
 from .heuristic_base import BaseGameHeuristic
@@ -44,3 +45,13 @@ class HeuristicBot(BaseBot):
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         return self.player.act(view, legal)
+
+    def score_actions(self, view: PlayerView, legal: Sequence[AnyAction] | None = None) -> list[tuple[AnyAction, float]]:
+        """Every legal action of this bot's seat with its score, higher is better (see
+        ``BaseGameHeuristic.score_actions``).  Without ``legal``, the legal actions are
+        those of a state sampled from the view (the seat's own moves are the same in any)."""
+        if legal is None:
+            if not view.my_turn:
+                return []
+            legal = determinize(view, random.Random(0)).legal_actions()
+        return self.player.score_actions(view, legal)
