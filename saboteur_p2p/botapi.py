@@ -30,6 +30,7 @@ ENTRY_POINT_GROUP = "saboteur_p2p.bots"
 BUNDLED = {
     "random": "saboteur_bots.random_bot:RandomBot",
     "heuristic": "saboteur_bots.heuristic:HeuristicBot",
+    "heuristic-v1": "saboteur_bots.heuristic:HeuristicV1Bot",
 }
 
 
