@@ -346,20 +346,33 @@ def _deal_roles(
     return out
 
 
-@functools.lru_cache(maxsize=4096)
 def _deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...], i: int, used: tuple[int, ...]) -> float:
     """The total weight of dealing the role cards left (``counts`` less ``used``) to the
     seats ``i`` onwards: over every deal, the product of each seat's weight of its card
     times the number of ways to draw it (a fair deal's chances)."""
-    if i == len(table):
-        return 1.0
-    total = 0.0
-    row = table[i]
-    for j, w in enumerate(row):
-        k = counts[j] - used[j]
-        if k > 0 and w > 0.0:
-            total += w * k * _deal_weight(table, counts, i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
-    return total
+    return _deal_weights(table, counts)(i, used)
+
+
+@functools.lru_cache(maxsize=64)
+def _deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
+    """``_deal_weight`` for one table of weights, remembering every partial deal it sums."""
+    memo: dict[tuple[int, tuple[int, ...]], float] = {}
+
+    def weight(i: int, used: tuple[int, ...]) -> float:
+        if i == len(table):
+            return 1.0
+        found = memo.get((i, used))
+        if found is not None:
+            return found
+        total = 0.0
+        for j, w in enumerate(table[i]):
+            k = counts[j] - used[j]
+            if k > 0 and w > 0.0:
+                total += w * k * weight(i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
+        memo[(i, used)] = total
+        return total
+
+    return weight
 
 
 def _deal_gold(world: State, dealer: WorldDealer, view: PlayerView, rng: random.Random) -> None:
