@@ -31,6 +31,7 @@ BUNDLED = {
     "random": "saboteur_bots.random_bot:RandomBot",
     "heuristic": "saboteur_bots.heuristic:HeuristicBot",
     "heuristic-v1": "saboteur_bots.heuristic:HeuristicV1Bot",
+    "ismcts": "saboteur_bots.ismcts:IsmctsBot",
 }
 
 
