@@ -41,7 +41,13 @@ def test_parameters_reach_the_bot_class(tmp_path):
     assert bot_factory(f"{path}:Tuned:depth=2")() is not bot_factory(f"{path}:Tuned:depth=2")()  # fresh bots
 
 
+def test_a_bundled_bot_takes_its_parameters():
+    bot = load_bot("ismcts:playouts=7")
+    assert bot.playouts == 7
+
+
 @pytest.mark.parametrize(("spec", "message"), [
+    ("ismcts:nonsense=3", "has no parameter 'nonsense'"),
     ("random:depth=3", "has no parameter 'depth'"),
     ("ismcts:9x=3", "bad parameter"),
     ("ismcts:a=1:a=2", "given twice"),
