@@ -1,16 +1,17 @@
 """The ``ismcts`` bot: determinized search over worlds sampled from the role belief.
 
 On a turn of play with a real choice, the bot takes the heuristic's best few moves as
-candidates (``candidates``; one pass at most) and spends its budget of ``playouts``: each
-playout samples a whole world consistent with its view (``saboteur_p2p.rules.determinize``,
-roles drawn from the ``RoleBelief`` posterior), picks a candidate by UCB1 over the playouts
-so far (single-level information-set search: the statistics are shared by every world),
-plays it in that world and then lets heuristic players (one per seat, each told what it
-would be told in the real game) play on for at most ``cutoff`` turns or until the round
-ends.  A finished round scores what this seat's side won (1 for a win; Saboteur 2: the
-pieces won, over 5); a round cut off is scored by ``round_outlook``, the chance that the
-gold-diggers get through in the world as it stands.  The candidate with the best mean
-wins if it beats the heuristic's own choice by more than ``margin``.
+candidates (``candidates``; one pass at most) and spends its budget of ``playouts`` on
+sampled worlds: each world is a whole state consistent with its view
+(``saboteur_p2p.rules.determinize``, roles drawn from the ``RoleBelief`` posterior), and in
+each world every candidate is played once, followed by heuristic players (one per seat, told
+every public event of the real game) for at most ``cutoff`` turns or until the round ends.
+Every candidate meets the same worlds and the same random numbers of the playout players
+(common random numbers), so the comparison between candidates is paired.  A finished round
+scores what this seat's side won (1 for a win; Saboteur 2: the pieces won, over 5); a round
+cut off is scored by ``round_outlook``, the chance that the gold-diggers get through in the
+world as it stands.  The candidate with the best mean is played if it beats the heuristic's own choice, in the same worlds, by
+more than ``margin`` on average; otherwise the heuristic's choice is.
 
 The choices depend only on the seed and what the bot is told, so a game replays exactly,
 unless ``time`` (seconds per turn) cuts a search short.  Other phases (gold, stones, thefts)
@@ -96,7 +97,6 @@ class IsmctsBot(BaseBot):
         playouts: int = 0,
         cutoff: int = 24,
         candidates: int = 6,
-        exploration: float = 0.5,
         margin: float = 0.03,
         time: float = 0.0,
     ) -> None:
@@ -107,7 +107,6 @@ class IsmctsBot(BaseBot):
         self.margin = margin
         self.cutoff = cutoff
         self.candidates = candidates
-        self.exploration = exploration
         self.time = time
 
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
@@ -158,34 +157,33 @@ class IsmctsBot(BaseBot):
 
     def _search(self, view: PlayerView, chosen: list[AnyAction]) -> AnyAction:
         k = len(chosen)
-        visits = [0] * k
-        totals = [0.0] * k
         weights = self.belief.role_weights()
         deadline = clock.monotonic() + self.time if self.time > 0 else None
+        #: per world, each candidate's reward (common random numbers: every candidate is
+        #: played in the same worlds, by playout players drawing the same random numbers)
+        rewards: list[list[float]] = []
         done = 0
-        for done in range(1, self.budget + 1):
+        while done + k <= max(self.budget, k):
             try:
                 world = determinize(view, self.rng, weights)
             except ValueError:
                 return chosen[0]  # a view whose history does not add up: trust the heuristic
-            i = self._select(visits, totals, done)
-            visits[i] += 1
-            totals[i] += self._playout(world, chosen[i])
+            seed = self.rng.getrandbits(32)
+            row = []
+            for i, action in enumerate(chosen):
+                for sim in self.players:
+                    sim.rng.seed(seed + sim.seat)
+                row.append(self._playout(world.clone() if i < k - 1 else world, action))
+            rewards.append(row)
+            done += k
             if deadline is not None and clock.monotonic() > deadline:
                 break
         self.searched.append(done)
-        means = [totals[j] / visits[j] if visits[j] else -1.0 for j in range(k)]
-        best = max(range(k), key=lambda j: (means[j], -j))
-        # the heuristic's choice stands unless the search finds another clearly better
-        return chosen[best] if means[best] > means[0] + self.margin else chosen[0]
-
-    def _select(self, visits: list[int], totals: list[float], n: int) -> int:
-        for i, v in enumerate(visits):
-            if v == 0:
-                return i  # each candidate once, in the heuristic's order
-        log_n = math.log(n)
-        c = self.exploration
-        return max(range(len(visits)), key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]))
+        # the heuristic's choice (the first) stands unless another does clearly better in
+        # the same worlds
+        gains = [sum(row[j] - row[0] for row in rewards) / len(rewards) for j in range(k)]
+        best = max(range(k), key=lambda j: (gains[j], -j))
+        return chosen[best] if gains[best] > self.margin else chosen[0]
 
     def _playout(self, world: State, action: AnyAction) -> float:
         """Play ``action`` in ``world`` and heuristic play after it; this seat's reward in [0, 1]."""

@@ -22,7 +22,7 @@ def test_plays_legal_repeatable_games_in_both_editions():
 def test_searches_spend_the_playout_budget_or_stop_at_the_time_budget():
     bot = IsmctsBot(playouts=10, cutoff=6)
     play_game(GameConfig(5, rounds=1), [bot] + ["heuristic"] * 4, seed=2, time_limit=None)
-    assert bot.searched and set(bot.searched) == {10}
+    assert bot.searched and all(5 <= done <= 10 for done in bot.searched)  # whole worlds of candidates
     hurried = IsmctsBot(playouts=10_000, cutoff=6, time=0.001)
     play_game(GameConfig(5, rounds=1), [hurried] + ["heuristic"] * 4, seed=2, time_limit=None)
     assert hurried.searched and max(hurried.searched) < 10_000
