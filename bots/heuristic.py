@@ -1,21 +1,30 @@
 """The bundled heuristic bot (``heuristic``): one name that plays every edition.
 
 ``HeuristicBot`` hands each game to the heuristic player of the config's edition:
-``heuristic_base.BaseGameHeuristic`` for the base game and ``heuristic2.Saboteur2Heuristic``
-for Saboteur 2.  A new edition's player is one entry in ``PLAYERS``.
+``heuristic_v2.BaseGameHeuristicV2`` for the base game and
+``heuristic_v2.Saboteur2HeuristicV2`` for Saboteur 2.  A new edition's player is one entry in
+``PLAYERS``.  ``HeuristicV1Bot`` (``heuristic-v1``) plays the first version
+(``heuristic_base.BaseGameHeuristic``, ``heuristic2.Saboteur2Heuristic``), for comparison.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from saboteur_p2p.botapi import BaseBot
-from saboteur_p2p.rules import AnyAction, Event, GameConfig, PlayerView
+from saboteur_p2p.rules import AnyAction, Event, GameConfig, PlayerView, determinize
 
 from .heuristic2 import Saboteur2Heuristic
 from .heuristic_base import BaseGameHeuristic
+from .heuristic_v2 import BaseGameHeuristicV2, Saboteur2HeuristicV2
 
 #: the heuristic player of each edition, by ``GameConfig.edition``
 PLAYERS: dict[str, type[BaseGameHeuristic]] = {
+    "base": BaseGameHeuristicV2,
+    "saboteur2": Saboteur2HeuristicV2,
+}
+#: the first version's players, kept for comparison (``heuristic-v1``)
+PLAYERS_V1: dict[str, type[BaseGameHeuristic]] = {
     "base": BaseGameHeuristic,
     "saboteur2": Saboteur2Heuristic,
 }
@@ -25,10 +34,11 @@ class HeuristicBot(BaseBot):
     """Plays by role in every edition it has a player for (see ``PLAYERS``)."""
 
     name = "heuristic"
+    players = PLAYERS
 
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
         super().start(seat, config, seed)
-        player = PLAYERS.get(config.edition)
+        player = self.players.get(config.edition)
         if player is None:
             raise ValueError(f"the heuristic bot has no player for the {config.edition!r} edition")
         self.player = player()
@@ -44,3 +54,20 @@ class HeuristicBot(BaseBot):
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         return self.player.act(view, legal)
+
+    def score_actions(self, view: PlayerView, legal: Sequence[AnyAction] | None = None) -> list[tuple[AnyAction, float]]:
+        """Every legal action of this bot's seat with its score, higher is better (see
+        ``BaseGameHeuristic.score_actions``).  Without ``legal``, the legal actions are
+        those of a state sampled from the view (the seat's own moves are the same in any)."""
+        if legal is None:
+            if not view.my_turn:
+                return []
+            legal = determinize(view, random.Random(0)).legal_actions()
+        return self.player.score_actions(view, legal)
+
+
+class HeuristicV1Bot(HeuristicBot):
+    """The first version of the heuristic bot, exactly as it played before issue 13's fixes."""
+
+    name = "heuristic-v1"
+    players = PLAYERS_V1

@@ -241,7 +241,7 @@ class Saboteur2Heuristic(BaseGameHeuristic):
         hostility = self.suspicion
         return max(victims, key=lambda a: (self.tally[a.target], hostility[a.target], -a.target))  # type: ignore[index,operator]
 
-    def _play(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+    def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
         turn = self._turn(view)
         assert isinstance(turn, Turn2)
         faces = dict(view.hand)
@@ -249,8 +249,7 @@ class Saboteur2Heuristic(BaseGameHeuristic):
         memo: dict[tuple[int, bool, Cell], float] = {}
         #: (face, turned) -> the turned segments and whether the face is a dead end
         shapes: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
-        best: list[AnyAction] = []
-        best_score = -1e18
+        scores: list[float] = []
         for action in legal:
             cls = action.__class__
             if cls is PlacePath:
@@ -280,11 +279,8 @@ class Saboteur2Heuristic(BaseGameHeuristic):
                 score = self._rockfall2(turn, action)  # type: ignore[arg-type]
             else:
                 score = 0.0
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self._pick(best)
+            scores.append(score)
+        return scores
 
     # -- path cards ------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from saboteur_p2p.rules import (
     Pass,
     PathCard,
     PathKind,
+    Phase,
     PlacePath,
     PlayerView,
     RepairTool,
@@ -160,13 +161,27 @@ class BaseGameHeuristic(BaseBot):
     # -- a turn of play ---------------------------------------------------------------
 
     def _play(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        return self._best(legal, self._scores(view, legal))
+
+    def _best(self, legal: Sequence[AnyAction], scores: Sequence[float]) -> AnyAction:
+        """The best-scored action; ties broken by the generator, in ``legal``'s order."""
+        best: list[AnyAction] = []
+        best_score = -1e18
+        for action, score in zip(legal, scores, strict=True):
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return self._pick(best)
+
+    def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
+        """A score for every action of the play phase, on one scale (the best is played)."""
         turn = self._turn(view)
         faces = dict(view.hand)
         path_scores: dict[tuple[Cell, int, bool], float] = {}
         card_info: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
         net = turn.net
-        best: list[AnyAction] = []
-        best_score = -1e18
+        scores: list[float] = []
         for action in legal:
             if isinstance(action, PlacePath):
                 key = (action.card, action.turned)
@@ -182,7 +197,8 @@ class BaseGameHeuristic(BaseBot):
                 memo = (cell, joined, dead_end)
                 score = path_scores.get(memo)
                 if score is None:
-                    score = path_scores[memo] = self._path_score(turn, net.place(cell, joined, incoming), dead_end, joined)
+                    placed = self._placed(turn, cell, joined, incoming)
+                    score = path_scores[memo] = self._path_score(turn, placed, dead_end, joined)
             elif isinstance(action, Pass):
                 score = 10.0 - self._keep_value(turn, faces[action.card])
             elif isinstance(action, BreakTool):
@@ -195,11 +211,25 @@ class BaseGameHeuristic(BaseBot):
                 score = self._rockfall_score(turn, action.cell)
             else:
                 score = 0.0
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self._pick(best)
+            scores.append(score)
+        return scores
+
+    def _placed(self, turn: Turn, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
+        """The network's cost once a card joins ``joined`` at ``cell``, and the goal slots it reaches."""
+        return turn.net.place(cell, joined, incoming)
+
+    def score_actions(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[tuple[AnyAction, float]]:
+        """Every legal action with this bot's score for it (higher is better).
+
+        In the play phase these are the scores ``act`` plays the best of; in the other phases
+        (orient, keep-gold, take-gold) the action ``act`` would choose scores 1, the rest 0.
+        """
+        if view.role is not None:
+            self.role = view.role
+        if Phase(view.phase) is Phase.PLAY:
+            return list(zip(legal, self._scores(view, legal), strict=True))
+        chosen = self.act(view, legal)
+        return [(action, 1.0 if action == chosen else 0.0) for action in legal]
 
     def _path_score(self, turn: Turn, result: tuple[float, list[int]], dead_end: bool, joined: int) -> float:
         cost, reached = result

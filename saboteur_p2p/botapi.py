@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+import inspect
 import signal
 import sys
 import threading
@@ -29,6 +30,8 @@ ENTRY_POINT_GROUP = "saboteur_p2p.bots"
 BUNDLED = {
     "random": "saboteur_bots.random_bot:RandomBot",
     "heuristic": "saboteur_bots.heuristic:HeuristicBot",
+    "heuristic-v1": "saboteur_bots.heuristic:HeuristicV1Bot",
+    "ismcts": "saboteur_bots.ismcts:IsmctsBot",
 }
 
 
@@ -101,32 +104,91 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
     return _attribute(module, attr, spec, repr(path))
 
 
+def split_spec(spec: str) -> tuple[str, dict[str, int | float | bool | str]]:
+    """A bot spec's bot part and its parameters: the trailing ``:key=value`` items.
+
+    ``ismcts:playouts=200:cutoff=8`` is the bot ``ismcts`` with two parameters;
+    ``module:Class:depth=3`` and ``path/bot.py:Class:depth=3`` work the same way.  Only items
+    with ``=`` after the last item without one are parameters, so ``module:Class`` and
+    ``path/file.py:Class`` keep their meaning.  A value reads as an int, a float, a bool
+    (``true``/``false``, any case) or else as text.
+    """
+    parts = spec.strip().split(":")
+    params: dict[str, int | float | bool | str] = {}
+    while len(parts) > 1 and "=" in parts[-1]:
+        key, _, text = parts.pop().partition("=")
+        key = key.strip()
+        if not key.isidentifier():
+            raise BotLoadError(f"bad parameter {key!r} in bot spec {spec!r}: a name is letters, digits and _")
+        if key in params:
+            raise BotLoadError(f"parameter {key!r} is given twice in bot spec {spec!r}")
+        params[key] = _parameter_value(text.strip())
+    return ":".join(parts).strip(), dict(reversed(params.items()))
+
+
+def _parameter_value(text: str) -> int | float | bool | str:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _check_parameters(factory: Callable[..., Any], params: dict[str, Any], spec: str) -> None:
+    """A BotLoadError naming a parameter the bot's class or factory does not take."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return  # nothing to check against: the call itself will tell
+    accepted = signature.parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+        return
+    names = [name for name, p in accepted.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    for key in params:
+        if key not in names:
+            known = ", ".join(names) if names else "none"
+            raise BotLoadError(f"bot {spec!r} has no parameter {key!r} (its parameters: {known})")
+
+
 @functools.lru_cache(maxsize=256)
 def bot_factory(spec: str) -> Callable[[], Bot]:
-    """Resolve a bot spec to a zero-argument factory of fresh bots."""
-    spec = spec.strip()
+    """Resolve a bot spec to a zero-argument factory of fresh bots.
+
+    A spec is a bundled name or entry point, ``module:Class`` or ``path/to/file.py:Class``,
+    optionally followed by ``:key=value`` parameters passed to the class as keyword
+    arguments (``ismcts:playouts=200``; see ``split_spec``)."""
+    target_spec, params = split_spec(spec)
+    factory = _resolve(target_spec, spec)
+    if not callable(factory):
+        raise BotLoadError(f"bot {spec!r} is not a class or factory")
+    if not params:
+        return factory  # type: ignore[no-any-return]
+    _check_parameters(factory, params, spec)
+    return functools.partial(factory, **params)
+
+
+def _resolve(spec: str, full: str) -> Any:
+    """What a spec without parameters names (``full`` is quoted in errors)."""
     if ":" in spec:
         target, attr = spec.rsplit(":", 1)
         if target.endswith(".py") or "/" in target or "\\" in target:
-            factory = _load_file(target, attr, spec)
-        else:
-            factory = _load_attr(target, attr, spec)
-    else:
-        found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
-        if found:
-            try:
-                factory = found[0].load()
-            except Exception as exc:
-                raise BotLoadError(f"cannot load bot {spec!r} from its entry point: {exc!r}") from exc
-        elif spec in BUNDLED:
-            module_name, attr = BUNDLED[spec].split(":")
-            factory = _load_attr(module_name, attr, spec)
-        else:
-            known = sorted(set(BUNDLED) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
-            raise BotLoadError(f"unknown bot {spec!r}; known: {', '.join(known)}, or module:Class, or file.py:Class")
-    if not callable(factory):
-        raise BotLoadError(f"bot {spec!r} is not a class or factory")
-    return factory  # type: ignore[no-any-return]
+            return _load_file(target, attr, full)
+        return _load_attr(target, attr, full)
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
+    if found:
+        try:
+            return found[0].load()
+        except Exception as exc:
+            raise BotLoadError(f"cannot load bot {full!r} from its entry point: {exc!r}") from exc
+    if spec in BUNDLED:
+        module_name, attr = BUNDLED[spec].split(":")
+        return _load_attr(module_name, attr, full)
+    known = sorted(set(BUNDLED) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
+    raise BotLoadError(f"unknown bot {full!r}; known: {', '.join(known)}, or module:Class, or file.py:Class")
 
 
 def load_bot(spec: str) -> Bot:

@@ -38,6 +38,7 @@ from .cards import (
 )
 from .config import VARIANTS, GameConfig
 from .dealer import Dealer, Deck, TrustedDealer
+from .determinize import RoleWeights, determinize
 from .editions import Edition, edition_named, edition_names, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import (
@@ -97,6 +98,7 @@ __all__ = [
     "Rockfall",
     "Role",
     "RoleCard",
+    "RoleWeights",
     "RoundEnded",
     "RoundResult",
     "RoundStarted",
@@ -109,6 +111,7 @@ __all__ = [
     "TrustedDealer",
     "Ways",
     "Winners",
+    "determinize",
     "edition_named",
     "edition_names",
     "parse_action",

@@ -1,17 +1,76 @@
 """What one player may know: the only thing bots and clients ever see."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from .board import GOAL_CELLS, Board, Cell
 from .cards import Card, GoldCard, PathCard, Role, Tool
 from .config import GameConfig
+from .events import Event, RoundStarted
 from .phases import Phase
 
 if TYPE_CHECKING:
     from .state import State
+
+
+class History(Sequence[Event]):
+    """The public events of a game up to one moment, in order: a read-only window on the
+    state's append-only event list, so making a view does not copy the history.
+
+    Every event in it is public (match.py and the network tell each one to every seat):
+    who played what, where and on whom (``CardPlayed``; a face-down discard has no card
+    face), who looked at which goal (a ``MapPeek`` action), goals turned over, rounds
+    started and ended, gold received.
+    """
+
+    __slots__ = ("_events", "_length")
+
+    def __init__(self, events: list[Event], length: int | None = None) -> None:
+        self._events = events
+        self._length = len(events) if length is None else length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(index, slice):
+            return tuple(self._events[: self._length][index])
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("history index out of range")
+        return self._events[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        events = self._events
+        for i in range(self._length):
+            yield events[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._length == other._length and self._events[: self._length] == other._events[: other._length]
+        if isinstance(other, Sequence):
+            return len(other) == self._length and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"History({self._length} events)"
+
+    def this_round(self) -> tuple[Event, ...]:
+        """The events since the current round started (from its ``RoundStarted``)."""
+        events = self._events
+        for i in range(self._length - 1, -1, -1):
+            if isinstance(events[i], RoundStarted):
+                return tuple(events[i:self._length])
+        return tuple(events[: self._length])
 
 
 class PlayerView(NamedTuple):
@@ -26,6 +85,8 @@ class PlayerView(NamedTuple):
     Saboteur 2 adds what lies in front of each player (``trapped``, ``thefts``), the dwarf
     cards this player has inspected (``known_roles``, by seat), this player's gold pieces
     and whether each player has any gold (the totals of others are secret, RULES.md 8).
+
+    ``history`` holds every public event of the game so far, in order (see ``History``).
     """
 
     seat: int
@@ -53,6 +114,7 @@ class PlayerView(NamedTuple):
     known_roles: Mapping[int, Role] = MappingProxyType({})
     gold_pieces: int = 0
     has_gold: tuple[bool, ...] = ()
+    history: Sequence[Event] = ()
 
     @property
     def players(self) -> int:
@@ -144,4 +206,5 @@ def view_of(state: State, seat: int) -> PlayerView:
         state.revealed_roles,
         state.scores,
         tuple(state.pending_stones),
+        history=History(state.events),
     )

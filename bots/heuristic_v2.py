@@ -1,0 +1,179 @@
+"""The heuristic bot's second version: the flaws issue 13 found in the first, fixed.
+
+``FixesV2`` overrides a few scores of ``BaseGameHeuristic`` (and, mixed in before it, of
+``Saboteur2Heuristic``); the first version stays as it was, loadable as ``heuristic-v1``.
+
+* **Rebuilding a gap.**  A card that joins the start's network to a part cut off by a
+  rockfall is scored by the true network afterwards, the cut-off part's open ends
+  included (the first version counted only the new card's own ends, so it never
+  rebuilt the gap).
+* **Rockfall of a steering card.**  A gold-digger takes out a through card that leads
+  the network away from the goals when the network without it is nearer the goals
+  (the first version only ever took out dead ends), more readily when a suspect laid it,
+  never a card it laid itself or a trusted player laid.
+* **What a map tells.**  When a player this bot does not suspect looks at a goal and then
+  lays a path card, the card's direction tells: towards that goal, the bot takes it for
+  the treasure; towards another goal, for a stone.  The bot plays on that belief (a goal
+  it has seen itself always wins over a belief) and does not look at a goal such a player
+  has looked at.
+* **Patient saboteurs.**  A saboteur plays like a cautious digger until the network is
+  within ``BLOCK_DISTANCE`` of a goal (the first version blocked from 4 on, where its
+  detours were read at once), and blocks anyway once the draw pile runs low.
+* **The right repair.**  A repair of a player with two broken tools does not free them:
+  nobody plays it for a saboteur's sake, and a digger repairs first the tool with fewer
+  repair cards left, which would stay broken longest.
+"""
+from __future__ import annotations
+
+from saboteur_p2p.rules import (
+    GOAL_CELLS,
+    CardPlayed,
+    Event,
+    MapPeek,
+    PathCard,
+    PathKind,
+    PlacePath,
+    PlayerView,
+    RepairTool,
+    Role,
+    RoundStarted,
+)
+from saboteur_p2p.rules.cards import STONE_NW, TREASURE
+
+from .heuristic2 import Saboteur2Heuristic
+from .heuristic_base import BaseGameHeuristic, Turn
+from .reading import SUSPECT, TRUSTED
+from .tunnels import CLOSED, EDGES, Cell, Network, goal_distance
+
+#: a saboteur blocks openly only once the network is this near a goal...
+BLOCK_DISTANCE = 3
+#: ...or once the draw pile holds no more than this many cards
+LATE_PILE = 12
+
+
+class FixesV2(BaseGameHeuristic):
+    """The second version's scores (see the module docstring), over either edition's player."""
+
+    def _new_round(self) -> None:
+        super()._new_round()
+        #: who laid the path card lying on each cell this round
+        self.layer: dict[Cell, int] = {}
+        #: the goal each player looked at last, until their next path card
+        self.mapped: dict[int, int] = {}
+        #: goals looked at by players this bot does not suspect
+        self.mapped_slots: set[int] = set()
+        #: what this bot believes of face-down goals from maps and the cards after them
+        self.believed: dict[int, PathCard] = {}
+
+    def on_event(self, event: Event) -> None:
+        super().on_event(event)
+        if isinstance(event, RoundStarted) or not isinstance(event, CardPlayed):
+            return
+        action, player = event.action, event.player
+        if isinstance(action, MapPeek) and player != self.seat:
+            self.mapped[player] = action.goal
+            if self.suspicion[player] < SUSPECT:
+                self.mapped_slots.add(action.goal)
+        elif isinstance(action, PlacePath):
+            self.layer[action.cell] = player
+            slot = self.mapped.pop(player, None)
+            if slot is not None and isinstance(event.card, PathCard) and self.suspicion[player] <= TRUSTED:
+                self._read_map(slot, action, event.card)
+
+    def _read_map(self, slot: int, action: PlacePath, card: PathCard) -> None:
+        """A trusted player looked at goal ``slot`` and then laid ``card``: where does it head?"""
+        candidates = [s for s in range(len(GOAL_CELLS)) if self.believed.get(s, TREASURE).kind is PathKind.TREASURE]
+        openings = card.turned_openings if action.turned else card.openings
+        x, y = action.cell
+        progress: dict[int, int] = {}
+        for s in candidates:
+            here = goal_distance(1 << s, action.cell)
+            onward = min(
+                (goal_distance(1 << s, (x + dx, y + dy)) for edge, dx, dy, _ in EDGES if openings & edge),
+                default=CLOSED,
+            )
+            progress[s] = here - onward
+        if slot not in progress:
+            return
+        best = max(progress.values())
+        if best <= 0:
+            return
+        if progress[slot] == best and all(progress[s] < best for s in progress if s != slot):
+            self.believed = {slot: TREASURE}
+        elif progress[slot] < best:
+            self.believed[slot] = STONE_NW
+
+    def _turn(self, view: PlayerView) -> Turn:
+        if self.believed:
+            hidden = {slot for slot, cell in enumerate(GOAL_CELLS) if view.board.tiles[cell].card is None}
+            beliefs = {s: face for s, face in self.believed.items() if s in hidden and s not in view.known_goals}
+            merged = {**beliefs, **view.known_goals}
+            treasure = [s for s, face in merged.items() if face.kind is PathKind.TREASURE]
+            if any(face.kind is PathKind.TREASURE for face in view.known_goals.values()):
+                pass  # what the seat has seen or everyone sees settles it
+            elif beliefs and (treasure or len(merged) < len(GOAL_CELLS)):
+                view = view._replace(known_goals=merged)
+        turn = super()._turn(view)
+        if turn.role is Role.SABOTEUR and not turn.quiet:
+            # patient: block only near the goals, or when the round is running out
+            turn.quiet = turn.net.best > BLOCK_DISTANCE and view.draw_pile_size > LATE_PILE
+        return turn
+
+    def _placed(self, turn: Turn, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
+        net = turn.net
+        board = turn.view.board
+        out = joined & ~incoming
+        x, y = cell
+        cut_off = False
+        for edge, dx, dy, _ in EDGES:
+            if out & edge:
+                tile = board.tiles.get((x + dx, y + dy))
+                if tile is not None and tile.card is not None and (x + dx, y + dy) not in board.connected:
+                    cut_off = True
+        if not cut_off:
+            return net.place(cell, joined, incoming)
+        # the card joins a part cut off by a rockfall: measure the whole network afterwards
+        after = board.clone()
+        reached = after.place(cell, PathCard(PathKind.TUNNEL, (joined,)), False)
+        slots = [board.tiles[c].goal_slot for c in reached]
+        return Network(after, net.goal_mask).cost, [s for s in slots if s is not None]
+
+    def _rockfall_score(self, turn: Turn, cell: Cell) -> float:
+        net = turn.net
+        if not turn.digger or net.board.connected.get(cell, 0).bit_count() < 2:
+            return super()._rockfall_score(turn, cell)
+        # a through card: worth taking out if the network is nearer the goals without it
+        layer = self.layer.get(cell)
+        if layer == self.seat or (layer is not None and self.suspicion[layer] <= -TRUSTED):
+            return -10.0
+        gain = net.cost - net.cost_without(cell)
+        if gain <= 0:
+            return -10.0
+        suspect = 10.0 if layer is not None and self.suspicion[layer] >= SUSPECT else 0.0
+        return 15.0 + 8.0 * gain + suspect
+
+    def _map_score(self, turn: Turn, slot: int) -> float:
+        score = super()._map_score(turn, slot)
+        if slot in self.mapped_slots and turn.digger:
+            score -= 30.0  # a player we trust has looked there: watch where they build instead
+        return score
+
+    def _repair_score(self, turn: Turn, action: RepairTool) -> float:
+        score = super()._repair_score(turn, action)
+        broken = turn.view.broken[action.target]
+        if len(broken) < 2:
+            return score
+        if turn.role is Role.SABOTEUR and action.target != self.seat:
+            return -5.0  # one repair does not free them; it only shows whose side we are on
+        # first the tool with the fewest repairs left; the other one comes back sooner
+        scarcest = min(broken, key=lambda tool: (self.reading.repairs_left[tool], tool.value))
+        return score + (10.0 if action.tool is scarcest else -10.0)
+
+
+class BaseGameHeuristicV2(FixesV2):
+    """The base game's heuristic player, second version."""
+
+
+class Saboteur2HeuristicV2(FixesV2, Saboteur2Heuristic):
+    """The Saboteur 2 heuristic player with the second version's fixes."""
+

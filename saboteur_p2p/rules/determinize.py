@@ -1,0 +1,460 @@
+"""Sampling a whole game state consistent with what one seat knows: the base of hidden-
+information search.
+
+``determinize(view, rng)`` returns a ``State`` of the view's edition in which every card the
+seat has not seen is dealt at random from the cards it has not seen: the other hands, the
+draw pile, the face-down discards and (Saboteur 2) the cards put aside; the goals it has
+not seen are drawn from the goal cards left; the roles it does not know are drawn from the
+role cards left, each seat with chances proportional to ``role_weights[seat][role]`` times
+the cards of that role still undealt, so the role counts are always exact.  Everything
+public is taken from the view and its history: the maze, broken tools, who looked at
+which goal, the handles of the cards played.
+
+The seat's own cards keep their handles, so the mapping of the seat's moves between the
+view and the sampled state is the identity: an action legal for the seat in the real game
+is legal as it is in the sample, and the sample's ``legal_actions()`` on the seat's turn is
+the real list.  ``legal_actions``, ``push`` and ``clone`` work on the sample as on any state
+with a trusted dealer.  What the view does not carry is not used: the faces of the seat's
+own face-down discards and of a hand it gave away in a Swap your hand are sampled as unseen.
+
+The sample is made in the play and orient phases (where a bot searches); other phases
+raise ValueError.  Randomness comes only from ``rng``.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+
+from . import cards as C
+from .actions import (
+    BreakTool,
+    Clear,
+    MapPeek,
+    Pass,
+    PlacePath,
+    PlayOn,
+    RepairTool,
+    Rockfall,
+)
+from .board import Cell
+from .cards import ActionKind, Card, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
+from .dealer import Audience, Deck, TrustedDealer
+from .events import CardPlayed, Event, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
+from .phases import Phase, RoundResult, Winners
+from .state import State
+from .view import PlayerView
+
+#: per seat, a weight for each role (missing roles weigh 0); None: every role weighs 1
+RoleWeights = Sequence[Mapping[Role, float]]
+
+
+class WorldDealer(TrustedDealer):
+    """A trusted dealer whose gold cards are named by any handles (those a seat's view
+    shows, and new ones for the gold it has not seen)."""
+
+    def __init__(self, rng: random.Random, gold: dict[int, GoldCard]) -> None:
+        super().__init__(0)
+        self.rng = rng
+        self.gold = gold
+
+    def reveal(self, deck: Deck, handle: int, to: Audience) -> Card:
+        if deck is Deck.GOLD:
+            return self.gold[handle]
+        return self.decks[deck][handle]
+
+    def clone(self) -> WorldDealer:
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        other = WorldDealer(rng, self.gold)  # gold faces never change: shared
+        other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
+        return other
+
+
+class _RoundFacts:
+    """What the public history of the current round says: where each played card went."""
+
+    def __init__(self, view: PlayerView) -> None:
+        n = view.players
+        self.first_player = view.current_player
+        self.last_player: int | None = None
+        self.last_path_player: int | None = None
+        self.orienter = view.current_player
+        self.treasure_reached = False
+        self.placed: dict[Cell, int] = {}
+        self.broken: list[dict[Tool, int]] = [{} for _ in range(n)]
+        self.discards: list[int] = []
+        self.hidden: list[int] = []
+        self.peeks: list[set[int]] = [set() for _ in range(n)]
+        self.seen_faces: list[Card] = []
+        self.played_faces: dict[int, Card] = {}
+        #: Saboteur 2: cards in front of players, when each Theft was played, the dwarf cards
+        self.trapped: list[int | None] = [None] * n
+        self.thefts: list[int | None] = [None] * n
+        self.theft_played: list[int | None] = [None] * n
+        self.roles = list(range(n))
+        self.role_count = len(view.config.edition_rules.role_cards(view.config))
+        self.set_aside_roles = list(range(n, self.role_count))
+        self.discarded_roles: list[int] = []
+        self.role_seen: list[set[int]] = [{s} for s in range(n)]
+        self.turns = 0
+        history = view.history
+        start = 0
+        for i, event in enumerate(history):
+            if isinstance(event, CardPlayed):
+                self.turns += 1
+            elif isinstance(event, RoundStarted):
+                start = i
+        for event in history[start:]:
+            if isinstance(event, RoundStarted):
+                self.first_player = event.first_player
+            elif isinstance(event, GoalRevealed):
+                self.orienter = event.reached_by
+                self.treasure_reached |= event.card.kind is PathKind.TREASURE
+            elif isinstance(event, CardPlayed):
+                self._played(event)
+        self.turns_at_end = self.turns
+
+    def _played(self, event: CardPlayed) -> None:
+        p, action = event.player, event.action
+        self.last_player = p
+        if event.card is not None:
+            self.seen_faces.append(event.card)
+            card = getattr(action, "card", None)
+            if isinstance(card, int):
+                self.played_faces[card] = event.card
+        cls = action.__class__
+        if cls is PlacePath:
+            assert isinstance(action, PlacePath)
+            self.placed[action.cell] = action.card
+            self.last_path_player = p
+        elif cls is Pass or cls is Clear:
+            assert isinstance(action, (Pass, Clear))
+            self.hidden += action.cards
+            if isinstance(action, Clear):
+                self.discards.append(self._take_lying(p, action.what))
+        elif cls is BreakTool:
+            assert isinstance(action, BreakTool) and action.card is not None
+            self.broken[action.target][action.tool] = action.card
+        elif cls is RepairTool:
+            assert isinstance(action, RepairTool) and action.card is not None
+            self.discards += (action.card, self.broken[action.target].pop(action.tool))
+        elif cls is Rockfall:
+            assert isinstance(action, Rockfall) and action.card is not None
+            self.discards += (action.card, self.placed.pop(action.cell))
+        elif cls is MapPeek:
+            assert isinstance(action, MapPeek) and action.card is not None
+            self.peeks[p].add(action.goal)
+            self.discards.append(action.card)
+        elif cls is PlayOn:
+            assert isinstance(action, PlayOn)
+            self._played_on(p, action)
+
+    def _take_lying(self, p: int, what: str) -> int:
+        if what == "trapped":
+            card, self.trapped[p] = self.trapped[p], None
+        elif what == "theft":
+            card, self.thefts[p], self.theft_played[p] = self.thefts[p], None, None
+        else:
+            card = self.broken[p].pop(Tool(what))
+        assert card is not None
+        return card
+
+    def _played_on(self, p: int, action: PlayOn) -> None:
+        kind, t, card = action.kind, action.target, action.card
+        assert card is not None
+        if kind is ActionKind.THEFT:
+            self.thefts[p], self.theft_played[p] = card, self.turns
+            return
+        if kind is ActionKind.TRAPPED:
+            self.trapped[t] = card
+            return
+        self.discards.append(card)
+        if kind is ActionKind.HANDS_OFF:
+            self.discards.append(self._take_lying(t, "theft"))
+        elif kind is ActionKind.FREE:
+            self.discards.append(self._take_lying(t, "trapped"))
+        elif kind is ActionKind.INSPECTION:
+            self.role_seen[p].add(self.roles[t])
+        elif kind is ActionKind.SWAP_HATS:
+            self.discarded_roles.append(self.roles[t])
+            self.roles[t] = self.set_aside_roles.pop(0)
+            self.role_seen[t].add(self.roles[t])
+
+    def lying_cards(self) -> list[int]:
+        cards = [h for b in self.broken for h in b.values()]
+        cards += [h for h in self.trapped if h is not None]
+        cards += [h for h in self.thefts if h is not None]
+        return cards
+
+
+def _take(pool: list[Card], face: Card) -> None:
+    """Remove one card of ``face`` from ``pool`` (the cards a seat has not seen)."""
+    try:
+        pool.remove(face)
+    except ValueError:
+        raise ValueError(f"the view shows more {face.code} cards than the game has") from None
+
+
+def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights | None = None) -> State:
+    """A full state consistent with ``view``, its unseen parts drawn with ``rng`` (see the
+    module's docstring); ``role_weights[seat][role]`` tilts the roles drawn for each seat."""
+    phase = Phase(view.phase)
+    if phase not in (Phase.PLAY, Phase.ORIENT):
+        raise ValueError(f"a state is sampled in the play and orient phases, not in {phase.value!r}")
+    config = view.config
+    edition = config.edition_rules
+    n = config.players
+    facts = _RoundFacts(view)
+    world = edition.state_class(config, WorldDealer(rng, {}))
+    dealer = world.dealer
+    assert isinstance(dealer, WorldDealer)
+
+    # -- the draw deck: the seat's hand keeps its handles, the unseen cards are shuffled
+    deck = edition.draw_cards()
+    unseen = list(deck)
+    for _, face in view.hand:
+        _take(unseen, face)
+    for face in facts.seen_faces:
+        _take(unseen, face)
+    mine = [h for h, _ in view.hand]
+    known = set(mine) | set(facts.placed.values()) | set(facts.discards) | set(facts.hidden) | set(facts.lying_cards())
+    free = [h for h in range(len(deck)) if h not in known]
+    set_aside = C.SET_ASIDE if hasattr(world, "set_aside_cards") else 0
+    others = sum(size for s, size in enumerate(view.hand_sizes) if s != view.seat)
+    if others + view.draw_pile_size + set_aside != len(free) or len(unseen) != len(free) + len(facts.hidden):
+        raise ValueError("the view's history does not account for every card of the draw deck")
+    rng.shuffle(unseen)
+    rng.shuffle(free)
+    faces: list[Card | None] = [None] * len(deck)
+    for h, face in view.hand:
+        faces[h] = face
+    for h, face in facts.played_faces.items():
+        faces[h] = face
+    for h, face in zip(free + facts.hidden, unseen, strict=True):
+        faces[h] = face
+    dealer.decks[Deck.DRAW] = [f if f is not None else deck[0] for f in faces]
+    hands: list[list[int]] = []
+    at = 0
+    for s in range(n):
+        if s == view.seat:
+            hands.append(list(mine))
+        else:
+            hands.append(free[at:at + view.hand_sizes[s]])
+            at += view.hand_sizes[s]
+    world.set_aside_cards = free[at:at + set_aside] if set_aside else []  # type: ignore[attr-defined]
+    at += set_aside
+    world.draw_pile = free[at:]
+    world.hands = hands
+    world.faces = dict(enumerate(dealer.decks[Deck.DRAW]))
+
+    # -- goals: the known ones stay, the others are drawn from the goal cards left
+    goals = C.goal_cards()
+    left = list(goals)
+    for face in view.known_goals.values():
+        _take(left, face)
+    rng.shuffle(left)
+    goal_faces: list[Card] = []
+    for slot in range(len(goals)):
+        seen = view.known_goals.get(slot)
+        goal_faces.append(seen if seen is not None else left.pop())
+    dealer.decks[Deck.GOALS] = goal_faces
+    shown = {slot for peeks in facts.peeks for slot in peeks} | set(view.known_goals)
+    world.goal_faces = {slot: f for slot, f in enumerate(goal_faces) if slot in shown and isinstance(f, PathCard)}
+
+    # -- roles: exact counts, the unknown ones tilted by the weights
+    role_deck = [c for c in edition.role_cards(config) if isinstance(c, RoleCard)]
+    role_faces = _deal_roles(view, facts, role_deck, rng, role_weights)
+    dealer.decks[Deck.ROLES] = list(role_faces)
+    world.roles = list(facts.roles)
+    world.set_aside_roles = list(facts.set_aside_roles)
+    world.role_faces = {h: role_faces[h].role for h in (*facts.roles, *facts.discarded_roles)}
+
+    # -- the public parts of the round
+    world.round = view.round
+    world.phase = phase
+    world.current = view.current_player
+    world.first_player = facts.first_player
+    world.last_player = facts.last_player if facts.last_player is not None else (facts.first_player - 1) % n
+    world.last_path_player = facts.last_path_player
+    world.orienter = facts.orienter if phase is Phase.ORIENT else view.current_player
+    world.treasure_reached = facts.treasure_reached
+    world.board = view.board.clone()
+    world.placed = dict(facts.placed)
+    world.broken = [dict(b) for b in facts.broken]
+    world.discards = list(facts.discards)
+    world.hidden_discards = list(facts.hidden)
+    world.peeks = [set(p) for p in facts.peeks]
+    world.pending_stones = list(view.pending_stones)
+    world.revealed_roles = view.revealed_roles
+    world.events = list(view.history)
+    world.results = _results(view.history, n)
+    _deal_gold(world, dealer, view, rng)
+    part = _EDITION_PARTS.get(config.edition)
+    if part is not None:
+        part(world, view, facts)
+    return world
+
+
+def _deal_roles(
+    view: PlayerView, facts: _RoundFacts, deck: list[RoleCard], rng: random.Random, weights: RoleWeights | None,
+) -> list[RoleCard]:
+    """A role card for every role handle: the known ones as known, each unknown seat's drawn
+    with chances proportional to weight times the cards left, the rest shuffled."""
+    faces: list[RoleCard | None] = [None] * facts.role_count
+    left = Counter(card.role for card in deck)
+    by_role = {card.role: card for card in deck}
+    fixed = dict(view.known_roles)
+    if view.role is not None:
+        fixed[view.seat] = view.role
+    for seat, role in fixed.items():
+        if left[role] <= 0:
+            raise ValueError(f"the view knows more {role.value} cards than the game has")
+        left[role] -= 1
+        faces[facts.roles[seat]] = by_role[role]
+    unknown = [s for s in range(view.players) if s not in fixed]
+    roles = sorted((r for r, k in left.items() if k > 0), key=lambda r: r.value)
+    counts = tuple(left[r] for r in roles)
+    table = [
+        tuple(1.0 if weights is None else max(0.0, weights[seat].get(r, 0.0)) for r in roles) for seat in unknown
+    ]
+    if weights is not None and _deal_weight(tuple(table), counts, 0, (0,) * len(roles)) <= 0.0:
+        table = [(1.0,) * len(roles) for _ in unknown]  # the weights rule out every deal: ignore them
+    used = [0] * len(roles)
+    for i, seat in enumerate(unknown):
+        # the chance of each card for this seat: its weight times the cards of it left times
+        # the weight of all deals of the cards left to the seats after it (exact sampling)
+        chances = []
+        for j in range(len(roles)):
+            k = counts[j] - used[j]
+            if k <= 0 or table[i][j] <= 0.0:
+                chances.append(0.0)
+                continue
+            used[j] += 1
+            chances.append(table[i][j] * k * _deal_weight(tuple(table), counts, i + 1, tuple(used)))
+            used[j] -= 1
+        j = rng.choices(range(len(roles)), chances)[0]
+        used[j] += 1
+        left[roles[j]] -= 1
+        faces[facts.roles[seat]] = by_role[roles[j]]
+    rest = [by_role[r] for r in sorted(left, key=lambda r: r.value) for _ in range(left[r])]
+    rng.shuffle(rest)
+    out: list[RoleCard] = []
+    for face in faces:
+        out.append(face if face is not None else rest.pop())
+    return out
+
+
+def _deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...], i: int, used: tuple[int, ...]) -> float:
+    """The total weight of dealing the role cards left (``counts`` less ``used``) to the
+    seats ``i`` onwards: over every deal, the product of each seat's weight of its card
+    times the number of ways to draw it (a fair deal's chances)."""
+    return _deal_weights(table, counts)(i, used)
+
+
+@functools.lru_cache(maxsize=64)
+def _deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
+    """``_deal_weight`` for one table of weights, remembering every partial deal it sums."""
+    memo: dict[tuple[int, tuple[int, ...]], float] = {}
+
+    def weight(i: int, used: tuple[int, ...]) -> float:
+        if i == len(table):
+            return 1.0
+        found = memo.get((i, used))
+        if found is not None:
+            return found
+        total = 0.0
+        for j, w in enumerate(table[i]):
+            k = counts[j] - used[j]
+            if k > 0 and w > 0.0:
+                total += w * k * weight(i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
+        memo[(i, used)] = total
+        return total
+
+    return weight
+
+
+def _deal_gold(world: State, dealer: WorldDealer, view: PlayerView, rng: random.Random) -> None:
+    """Base game: the seat's gold as shown, the other seats' and the pile's drawn from the rest."""
+    if view.config.edition_rules.public_gold:
+        return
+    pile = [c for c in C.gold_cards(view.config.has("stone-nuggets")) if isinstance(c, GoldCard)]
+    for _, face in view.gold:
+        pile.remove(face)
+    rng.shuffle(pile)
+    own = [h for h, _ in view.gold]
+    gold: dict[int, GoldCard] = dict(view.gold)
+    spare = (h for h in range(1 << 30) if h not in gold)  # new handles, apart from the seat's
+    world.gold_of = [[] for _ in range(view.players)]
+    for seat, count in enumerate(view.gold_counts):
+        if seat == view.seat:
+            world.gold_of[seat] = list(own)
+            continue
+        for _ in range(count):
+            h = next(spare)
+            gold[h] = pile.pop()
+            world.gold_of[seat].append(h)
+    world.gold_pile = []
+    for face in pile:
+        h = next(spare)
+        gold[h] = face
+        world.gold_pile.append(h)
+    dealer.gold = gold
+    world.gold_faces = {h: gold[h] for golds in world.gold_of for h in golds}
+
+
+def _results(history: Sequence[Event], n: int) -> list[RoundResult]:
+    """The results of the rounds played, from the public events."""
+    results: list[RoundResult] = []
+    cards = [0] * n
+    pieces = [0] * n
+    ended: RoundEnded | None = None
+
+    def close() -> None:
+        if ended is not None:
+            results.append(RoundResult(ended.round, Winners(ended.winners), ended.roles, tuple(cards), tuple(pieces)))
+
+    for event in history:
+        if isinstance(event, RoundStarted):
+            close()
+            ended, cards, pieces = None, [0] * n, [0] * n
+        elif isinstance(event, RoundEnded):
+            ended = event
+        elif isinstance(event, GoldReceived):
+            cards[event.player] += event.cards
+        elif isinstance(event, PiecesWon):
+            pieces[event.player] += event.pieces
+        elif isinstance(event, Stolen) and event.victim is not None:
+            pieces[event.victim] -= 1
+            pieces[event.thief] += 1
+    return results
+
+
+def _saboteur2_part(world: State, view: PlayerView, facts: _RoundFacts) -> None:
+    """Saboteur 2's own fields: cards in front of players, turns, gold pieces, dwarf cards."""
+    n = view.players
+    pieces = [0] * n
+    for event in view.history:
+        if isinstance(event, PiecesWon):
+            pieces[event.player] += event.pieces
+        elif isinstance(event, Stolen) and event.victim is not None:
+            pieces[event.victim] -= 1
+            pieces[event.thief] += 1
+    fields = {
+        "trapped": list(facts.trapped),
+        "thefts": list(facts.thefts),
+        "theft_played": list(facts.theft_played),
+        "turns": facts.turns_at_end,
+        "pieces": pieces,
+        "round_pieces": [0] * n,
+        "steal_queue": [],
+        "role_seen": [set(seen) for seen in facts.role_seen],
+        "discarded_roles": list(facts.discarded_roles),
+    }
+    for name, value in fields.items():
+        setattr(world, name, value)
+
+
+#: an edition's own part of a sample, by edition name (the base game has none)
+_EDITION_PARTS: dict[str, Callable[[State, PlayerView, _RoundFacts], None]] = {"saboteur2": _saboteur2_part}

@@ -1,0 +1,123 @@
+"""determinize: a full state consistent with one seat's view, over many seeds, both editions
+and every table size."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from conftest import random_game, shuffle_hidden
+from test_saboteur2_properties import shuffle_hidden as shuffle_hidden2
+
+from saboteur_p2p.rules import Deck, GameConfig, PlayerView, Role, State, determinize
+
+TABLES = [("base", n) for n in range(3, 11)] + [("saboteur2", n) for n in range(2, 13)]
+BASE_VARIANTS = ("stone-nuggets", "selfish-dwarf", "tournament-roles", "gold-per-player", "broken-tools-forfeit")
+
+
+def positions(edition: str, players: int, seeds: range) -> list[tuple[State, int]]:
+    """Positions in the play or orient phase of random games, with a seat to sample for."""
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        variants: frozenset[str] = frozenset()
+        if edition == "base" and 5 <= players <= 9 and seed % 2:
+            variants = frozenset(rng.sample(BASE_VARIANTS, 2))
+        config = GameConfig(players, edition, variants)
+        state, _ = random_game(config, seed, steps=rng.randrange(0, 200 if seed % 3 else 30))
+        if state.phase.value in ("play", "orient"):
+            found.append((state, rng.choice([state.current, rng.randrange(players)])))
+    return found
+
+
+def world_faces(world: State) -> list[object]:
+    """The faces behind everything hidden in a sample, for comparing samples."""
+    hands = [[world.faces[h] for h in hand] for hand in world.hands]
+    pile = [world.dealer.reveal(Deck.DRAW, h, None) for h in world.draw_pile]
+    goals = [world.dealer.reveal(Deck.GOALS, slot, None) for slot in range(3)]
+    roles = [world.role_of(s) for s in range(world.players)]
+    return [hands, pile, goals, roles]
+
+
+def same_view(a: PlayerView, b: PlayerView) -> bool:
+    return a.to_data() == b.to_data() and list(a.history) == list(b.history)
+
+
+@pytest.mark.parametrize(("edition", "players"), TABLES)
+def test_a_sample_shows_the_seat_exactly_its_view(edition: str, players: int) -> None:
+    for state, seat in positions(edition, players, range(12)):
+        view = state.view_for(seat)
+        rng = random.Random(seat)
+        world = determinize(view, rng)
+        assert same_view(world.view_for(seat), view)
+        if seat == state.current:
+            assert world.legal_actions() == state.legal_actions()  # the seat's moves map as they are
+        config = view.config
+        dealt = Counter(card.role for card in world.dealer.decks[Deck.ROLES])
+        assert dealt == Counter(card.role for card in config.edition_rules.role_cards(config))
+        for slot, face in view.known_goals.items():
+            assert world.dealer.reveal(Deck.GOALS, slot, None) == face
+        # legal_actions, push and clone work on the sample to the end of the game
+        for step in range(400):
+            if world.is_terminal():
+                break
+            if step % 40 == 0:
+                world = world.clone()
+            world.push(rng.choice(world.legal_actions()))
+
+
+@pytest.mark.parametrize(("edition", "players"), [("base", 5), ("base", 10), ("saboteur2", 6), ("saboteur2", 12)])
+def test_a_sample_does_not_depend_on_what_the_seat_cannot_see(edition: str, players: int) -> None:
+    for state, seat in positions(edition, players, range(10)):
+        shuffle = shuffle_hidden if edition == "base" else shuffle_hidden2
+        other = shuffle(state, seat, random.Random(99))
+        assert same_view(other.view_for(seat), state.view_for(seat))
+        a = determinize(state.view_for(seat), random.Random(5))
+        b = determinize(other.view_for(seat), random.Random(5))
+        assert world_faces(a) == world_faces(b)
+
+
+def test_role_weights_tilt_the_roles_and_keep_the_counts_exact() -> None:
+    state, _ = random_game(GameConfig(5), seed=3, steps=4)
+    seat = 0
+    view = state.view_for(seat)
+    weights = [{Role.GOLD_DIGGER: 1.0, Role.SABOTEUR: 1.0} for _ in range(5)]
+    suspect = 2 if view.role is Role.GOLD_DIGGER else 1
+    weights[suspect] = {Role.SABOTEUR: 1.0}  # surely a saboteur
+    rng = random.Random(1)
+    seen = Counter()
+    for _ in range(200):
+        world = determinize(view, rng, weights)
+        assert world.role_of(suspect) is Role.SABOTEUR
+        assert world.role_of(seat) is view.role
+        roles = Counter(card.role for card in world.dealer.decks[Deck.ROLES])
+        assert roles == Counter({Role.GOLD_DIGGER: 4, Role.SABOTEUR: 2})
+        seen[tuple(world.role_of(s) for s in range(5))] += 1
+    assert len(seen) > 1  # the others still vary
+
+
+def test_unweighted_roles_follow_the_deal() -> None:
+    """With no weights a seat is a saboteur as often as a fair deal makes it one."""
+    state, _ = random_game(GameConfig(4), seed=8, steps=0)
+    view = state.view_for(0)
+    rng = random.Random(2)
+    saboteurs = sum(determinize(view, rng).role_of(1) is Role.SABOTEUR for _ in range(600))
+    # 4 players: 1 saboteur among 5 cards; seat 0's own card known
+    expected = 600 * (1 / 4 if view.role is Role.GOLD_DIGGER else 0.0)
+    assert abs(saboteurs - expected) < 40
+
+
+def test_the_same_rng_gives_the_same_sample() -> None:
+    state, _ = random_game(GameConfig(7, "saboteur2"), seed=4, steps=30)
+    view = state.view_for(2)
+    assert world_faces(determinize(view, random.Random(6))) == world_faces(determinize(view, random.Random(6)))
+
+
+def test_only_the_play_and_orient_phases_are_sampled() -> None:
+    for seed in range(40):
+        state, _ = random_game(GameConfig(4), seed=seed)
+        if state.is_terminal():
+            with pytest.raises(ValueError, match="play and orient"):
+                determinize(state.view_for(0), random.Random(0))
+            return
+    pytest.fail("no finished game")

@@ -1,0 +1,104 @@
+"""The heuristic bot's second version: one constructed position per flaw of issue 13, where the
+first version (``heuristic-v1``) plays wrong and the second right."""
+from __future__ import annotations
+
+from conftest import BREAK, MAP, REPAIR, ROCKFALL, S_, D, build, path
+from heuristic_helpers import choose
+from saboteur_bots.heuristic import HeuristicBot, HeuristicV1Bot
+
+from saboteur_p2p.rules import (
+    BreakTool,
+    CardPlayed,
+    MapPeek,
+    PathCard,
+    PlacePath,
+    RepairTool,
+    Rockfall,
+    State,
+    Tool,
+)
+
+#: a straight tunnel from the start to (6,0)
+CORRIDOR = {(x, 0): "EW" for x in range(1, 7)}
+
+
+def bots(state: State, seat: int = 0) -> tuple[HeuristicBot, HeuristicBot]:
+    """A first-version and a second-version bot started for ``seat``."""
+    old, new = HeuristicV1Bot(), HeuristicBot()
+    for bot in (old, new):
+        bot.start(seat, state.config, 0)
+    return old, new
+
+
+def tell(bot_pair: tuple[HeuristicBot, HeuristicBot], *events: CardPlayed) -> None:
+    for bot in bot_pair:
+        for event in events:
+            bot.on_event(event)
+
+
+def laid(player: int, cell: tuple[int, int], spec: str, handle: int = 99) -> CardPlayed:
+    card, turned = path(spec)
+    return CardPlayed(player, PlacePath(handle, cell[0], cell[1], turned), card)
+
+
+def test_a_digger_rebuilds_the_gap_a_rockfall_made():
+    # a rockfall took out (3,0): the tunnel to (6,0) lies cut off beyond the gap
+    maze = {cell: spec for cell, spec in CORRIDOR.items() if cell != (3, 0)}
+    state = build(maze=maze, roles=[D, D, D, S_, S_], hands={0: ["EW", "N+S", "W"]}, draw=["NS"] * 20)
+    old, new = bots(state)
+    before = choose(state, old)
+    assert not (isinstance(before, PlacePath) and before.cell == (3, 0))
+    after = choose(state, new)
+    assert isinstance(after, PlacePath) and after.cell == (3, 0)
+
+
+def test_a_digger_rockfalls_a_through_card_that_steers_the_tunnel_away():
+    # player 3 turned the tunnel north at (6,0), away from the goals at x = 8
+    maze = {**{(x, 0): "EW" for x in range(1, 6)}, (6, 0): "NW"}
+    state = build(maze=maze, roles=[D, D, D, S_, S_], hands={0: [ROCKFALL, "N+S", "W"]}, draw=["NS"] * 20)
+    pair = bots(state)
+    tell(pair, *(laid(2, (x, 0), "EW") for x in range(1, 6)), laid(3, (6, 0), "NW"))
+    old, new = pair
+    assert not isinstance(choose(state, old), Rockfall)
+    after = choose(state, new)
+    assert isinstance(after, Rockfall) and after.cell == (6, 0)
+
+
+def test_a_digger_reads_a_trusted_players_map_then_build():
+    # trusted player 2 dug the corridor, looked at goal 2 (8,2), then turned the tunnel south
+    state = build(maze={**CORRIDOR, (7, 0): "WS"}, roles=[D, D, D, S_, S_], hands={0: [MAP, "NS", "N+S"]},
+                  draw=["NS"] * 20)
+    pair = bots(state)
+    tell(pair, *(laid(2, cell, "EW") for cell in CORRIDOR))
+    tell(pair, CardPlayed(2, MapPeek(2, 98), MAP), laid(2, (7, 0), "WS"))
+    old, new = pair
+    assert isinstance(choose(state, old), MapPeek)  # looks again
+    after = choose(state, new)
+    assert not isinstance(after, MapPeek)
+    assert new.player.believed[2].kind.value == "treasure"
+    assert new.player._turn(state.view_for(0)).goal_mask == 1 << 2
+
+
+def test_a_saboteur_does_not_block_while_the_goals_are_still_four_away():
+    # the network's best open end is (4,0), four steps from the goals
+    state = build(maze={(x, 0): "EW" for x in range(1, 4)}, roles=[S_, D, D, D, S_],
+                  hands={0: ["W", "EW", BREAK[Tool.PICKAXE], "N+S"]}, draw=["NS"] * 20)
+    old, new = bots(state)
+    before = choose(state, old)
+    blocks = isinstance(before, BreakTool) or (isinstance(before, PlacePath) and state.faces[before.card].is_dead_end)
+    assert blocks
+    after = choose(state, new)
+    assert not isinstance(after, BreakTool)
+    if isinstance(after, PlacePath):
+        face = state.faces[after.card]
+        assert isinstance(face, PathCard) and not face.is_dead_end
+
+
+def test_a_saboteur_does_not_repair_one_of_two_broken_tools():
+    state = build(roles=[S_, D, D, S_, D], hands={0: [REPAIR[Tool.PICKAXE], "N+S", "W"]},
+                  broken={3: [Tool.PICKAXE, Tool.LANTERN]}, draw=["NS"] * 20)
+    old, new = bots(state)
+    for bot in (old, new):
+        bot.player.reading.suspicion[3] = 3.0  # an accomplice by its plays
+    assert isinstance(choose(state, old), RepairTool)
+    assert not isinstance(choose(state, new), RepairTool)
