@@ -52,6 +52,7 @@ from saboteur_p2p.rules import (
     RoleCard,
     RoundStarted,
 )
+from saboteur_p2p.rules.determinize import deal_weight
 from saboteur_p2p.rules.moves import placements
 
 from .tunnels import Network, joined_edges
@@ -108,12 +109,12 @@ class RoleBelief:
         """``seat``'s posterior chance of each role (exact, summed over every deal)."""
         counts = tuple(self.deck[r] for r in self.roles)
         table = [tuple(w.get(r, 0.0) for r in self.roles) for w in self.role_weights()]
-        total = _deal_total(tuple(table), counts)
+        total = deal_weight(tuple(table), counts)
         chances = {}
         row = table[seat]
         for j, role in enumerate(self.roles):
             table[seat] = tuple(row[k] if k == j else 0.0 for k in range(len(self.roles)))
-            chances[role] = _deal_total(tuple(table), counts) / total if total else 0.0
+            chances[role] = deal_weight(tuple(table), counts) / total if total else 0.0
         return chances
 
     def marginals(self) -> list[dict[Role, float]]:
@@ -225,25 +226,3 @@ class RoleBelief:
         else:
             from_digger, from_saboteur = digs, blocks + MISJUDGED * digs
         return (1.0 - NOISE) * from_digger + NOISE, (1.0 - NOISE) * from_saboteur + NOISE
-
-
-def _deal_total(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> float:
-    """The weight of every deal of the role cards (``counts`` of each) to the seats: a fair
-    deal's number of ways times each seat's weight of its card."""
-    memo: dict[tuple[int, tuple[int, ...]], float] = {}
-
-    def total(i: int, used: tuple[int, ...]) -> float:
-        if i == len(table):
-            return 1.0
-        found = memo.get((i, used))
-        if found is not None:
-            return found
-        out = 0.0
-        for j, w in enumerate(table[i]):
-            k = counts[j] - used[j]
-            if k > 0 and w > 0.0:
-                out += w * k * total(i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
-        memo[(i, used)] = out
-        return out
-
-    return total(0, (0,) * len(counts))

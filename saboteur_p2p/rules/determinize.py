@@ -346,6 +346,14 @@ def _deal_roles(
     return out
 
 
+def deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> float:
+    """The total weight of every deal of the role cards (``counts`` of each kind, in the order of
+    the columns of ``table``) to the seats (its rows): over every deal, the product of each
+    seat's weight of its card times the number of ways a fair deal gives it.  A belief over
+    roles divides two of these to get a seat's exact chance of a role."""
+    return _deal_weight(table, counts, 0, (0,) * len(counts))
+
+
 def _deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...], i: int, used: tuple[int, ...]) -> float:
     """The total weight of dealing the role cards left (``counts`` less ``used``) to the
     seats ``i`` onwards: over every deal, the product of each seat's weight of its card
