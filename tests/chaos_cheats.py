@@ -1,0 +1,337 @@
+"""The chaos test's catalogue of cheats (tests/test_chaos.py): where a cheat is made (``Point``),
+what the cheater sends (``Plan``), and one function per cheat, which returns None where it does
+not apply."""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cheats_catalogue import (
+    BAD_POINTS,
+    an_opening_missing,
+    openings_for_the_wrong_decks,
+    permutation_swapped,
+    public_share_of_another_point,
+    random_proof,
+    scalar_changed,
+    sealed_share_shifted,
+    sealed_share_with_another_share_s_proof,
+    unreduced_proof,
+)
+from protocol_helpers import body_for, copy_game, other_point, path_first, signed_record
+
+from saboteur_p2p.protocol.local import LocalGame, step
+from saboteur_p2p.protocol.node import Expect, Node
+from saboteur_p2p.rules import IllegalActionError, InvalidActionError
+from saboteur_p2p.rules.cards import PathCard
+from saboteur_p2p.rules.state import Phase
+
+#: seats at the chaos test's tables
+PLAYERS = 3
+
+
+@dataclass
+class Plan:
+    """What the cheater sends: ``records[seat]`` to each honest seat, then the ``relays`` the
+    honest seats pass on to each other (relayer, to, record), as resends do."""
+
+    records: dict[int, list[bytes]]
+    reasons: frozenset[str]
+    relays: list[tuple[int, int, bytes]] = field(default_factory=list)
+    #: the cheat shows only once the card is shown to all: the cheater sends the shares it owes
+    continues: bool = False
+
+
+@dataclass
+class Point:
+    """Where the cheat is made: the game, and the record the cheater owes there."""
+
+    game: LocalGame
+    cheater: int
+    head: Expect
+    rng: random.Random
+
+    @property
+    def node(self) -> Node:
+        return self.game.nodes[self.cheater]
+
+    @property
+    def honest(self) -> list[int]:
+        return [s for s in range(PLAYERS) if s != self.cheater]
+
+    def sign(self, body: Any, kind: str | None = None) -> bytes:
+        """A record from the cheater extending the log, validly signed (of the kind it owes, or ``kind``)."""
+        return signed_record(self.game, self.cheater, self.head.kind if kind is None else kind, body)
+
+    def honest_body(self) -> dict[str, Any]:
+        return body_for(self.node, self.head)
+
+    def to_all(self, record: bytes, *reasons: str, continues: bool = False) -> Plan:
+        return Plan({s: [record] for s in self.honest}, frozenset(reasons), continues=continues)
+
+
+Cheat = Callable[[Point], Plan | None]
+
+
+def _any_one(rng: random.Random, items: list[Any], tamper: Callable[[], None]) -> None:
+    """Run a tamper that changes the first of ``items`` on one of them drawn at random."""
+    i = rng.randrange(len(items))
+    items[0], items[i] = items[i], items[0]
+    tamper()
+    items[0], items[i] = items[i], items[0]
+
+
+def bad_genesis(p: Point) -> Plan:
+    body = p.honest_body()
+    body["shuffle_rounds"] += 1
+    return p.to_all(p.sign(body), "bad-genesis")
+
+
+def bad_key_proof(p: Point) -> Plan:
+    tamper = p.rng.choice([random_proof, unreduced_proof])
+    return p.to_all(p.sign(tamper(p.game, p.honest_body())), "bad-key-proof")
+
+
+def key_an_invalid_point(p: Point) -> Plan:
+    body = p.honest_body()
+    body["X"] = BAD_POINTS[p.rng.choice(sorted(BAD_POINTS))]
+    return p.to_all(p.sign(body), "bad-message")
+
+
+def wrong_number_of_commitments(p: Point) -> Plan:
+    body = p.honest_body()
+    body["commitments"].append(p.rng.randbytes(32))
+    return p.to_all(p.sign(body), "bad-commit")
+
+
+def reveal_another_value(p: Point) -> Plan:
+    body = p.honest_body()
+    _value, nonce = body["values"][0]
+    body["values"][0] = [other_point(p.rng.randrange(1000)), nonce]
+    return p.to_all(p.sign(body), "mismatch")
+
+
+def reveal_two_values(p: Point) -> Plan:
+    body = p.honest_body()
+    body["values"].append(body["values"][0])
+    return p.to_all(p.sign(body), "bad-reveal")
+
+
+def shuffle_drops_a_card(p: Point) -> Plan:
+    body = p.honest_body()
+    deck = p.rng.choice([cards for _, cards in body["decks"] if len(cards) > 1])
+    deck.pop(p.rng.randrange(len(deck)))
+    return p.to_all(p.sign(body), "bad-message")
+
+
+def shuffle_too_few_shadows(p: Point) -> Plan:
+    body = p.honest_body()
+    p.rng.choice(body["shadows"])[1].pop()
+    return p.to_all(p.sign(body), "bad-shuffle")
+
+
+def shuffle_decks_reordered(p: Point) -> Plan | None:
+    body = p.honest_body()
+    if len(body["decks"]) < 2:
+        return None
+    body["decks"].reverse()
+    return p.to_all(p.sign(body), "bad-shuffle")
+
+
+def bad_shuffle_proof(p: Point) -> Plan:
+    """An opening of the shadow shuffle that does not open (the first deck's): every seat but
+    the next shuffler refuses it at once; that one checks it after its own shuffle (§5.6.2)."""
+    body = p.honest_body()
+    openings = body["openings"]
+    tampers = [scalar_changed, an_opening_missing] + ([permutation_swapped] if len(openings[0][1][0][0]) > 1 else [])
+    tamper = p.rng.choice(tampers)
+    _any_one(p.rng, openings, lambda: tamper(p.game, body))
+    return p.to_all(p.sign(body), "bad-shuffle-proof", "bad-message")
+
+
+def openings_for_other_decks(p: Point) -> Plan | None:
+    body = p.honest_body()
+    if len(body["openings"]) < 2:
+        return None
+    openings_for_the_wrong_decks(p.game, body)
+    return p.to_all(p.sign(body), "bad-shuffle-proof")
+
+
+def bad_public_share(p: Point) -> Plan | None:
+    body = p.honest_body()
+    if not body["public"]:
+        return None
+    _any_one(p.rng, body["public"], lambda: public_share_of_another_point(p.game, body))
+    return p.to_all(p.sign(body), "bad-share")
+
+
+def bad_sealed_share(p: Point) -> Plan | None:
+    """Checked by its recipient only: the other honest seat takes it in, and learns of it
+    from the recipient's abort."""
+    body = p.honest_body()
+    if not body["sealed"]:
+        return None
+    tampers = [sealed_share_shifted] + ([sealed_share_with_another_share_s_proof] if len(body["sealed"]) > 1 else [])
+    tamper = p.rng.choice(tampers)
+    _any_one(p.rng, body["sealed"], lambda: tamper(p.game, body))
+    return p.to_all(p.sign(body), "bad-share")
+
+
+def invalid_point_in_a_share(p: Point) -> Plan | None:
+    """Public shares are checked by everyone, sealed ones by their recipient."""
+    body = p.honest_body()
+    where = [("public", 1)] * bool(body["public"]) + [("sealed", 3), ("sealed", 4)] * bool(body["sealed"])
+    if not where:
+        return None
+    name, field_ = p.rng.choice(where)
+    p.rng.choice(body[name])[field_] = BAD_POINTS[p.rng.choice(sorted(BAD_POINTS))]
+    return p.to_all(p.sign(body), "bad-message", "bad-share")  # a seat that rechecks it says bad-share
+
+
+def a_share_missing(p: Point) -> Plan | None:
+    body = p.honest_body()
+    lists = [name for name in ("public", "sealed") if body[name]]
+    if not lists:
+        return None
+    shares = body[p.rng.choice(lists)]
+    shares.pop(p.rng.randrange(len(shares)))
+    return p.to_all(p.sign(body), "wrong-shares")
+
+
+def an_extra_share(p: Point) -> Plan | None:
+    body = p.honest_body()
+    lists = [name for name in ("public", "sealed") if body[name]]
+    if not lists:
+        return None
+    shares = body[p.rng.choice(lists)]
+    shares.append(list(p.rng.choice(shares)))
+    return p.to_all(p.sign(body), "wrong-shares")
+
+
+def a_share_for_another_card(p: Point) -> Plan | None:
+    body = p.honest_body()
+    lists = [name for name in ("public", "sealed") if body[name]]
+    if not lists:
+        return None
+    share = p.rng.choice(body[p.rng.choice(lists)])
+    batch, deck, position = share[0]
+    share[0] = [batch, deck, position + 1 + p.rng.randrange(3)]
+    return p.to_all(p.sign(body), "wrong-shares", "bad-share")
+
+
+def _illegal(node: Node, text: str) -> bool:
+    assert node.state is not None
+    try:
+        node.state.check(text, player=node.seat)
+    except (IllegalActionError, InvalidActionError):
+        return True
+    return False
+
+
+def a_card_from_another_hand(p: Point) -> Plan | None:
+    state = p.game.spectator.state
+    assert state is not None
+    others = [h for s in p.honest for h in state.hands[s]]
+    if not others:
+        return None
+    handle = p.rng.choice(others)
+    text = p.rng.choice([f"path {handle} at 0,1", f"pass {handle}", f"rockfall 0,1 #{handle}"])
+    return p.to_all(p.sign({"action": text}), "illegal-action")
+
+
+def an_unreadable_move(p: Point) -> Plan:
+    text = p.rng.choice(["fly away", "path 999 at 0,1", "pass", "steal @9"])
+    return p.to_all(p.sign({"action": text}), "illegal-action")
+
+
+def a_card_played_as_what_it_is_not(p: Point) -> Plan | None:
+    """Only the mover knows the card's face, so the others take the move in and refuse it once
+    the card is shown to all, by the mover's own share."""
+    state = p.node.state
+    assert state is not None
+    if state.phase is not Phase.PLAY or not state.hands[p.cheater]:
+        return None
+    handle = p.rng.choice(state.hands[p.cheater])
+    if p.game.setup.config.edition == "saboteur2":
+        text = f"trapped @{p.cheater} #{handle}"
+    else:
+        face = state.faces[handle]
+        text = f"map 1 #{handle}" if isinstance(face, PathCard) else f"path {handle} at 0,1"
+    if not _illegal(p.node, text):
+        return None
+    return p.to_all(p.sign({"action": text}), "illegal-action", continues=True)
+
+
+def malformed_body(p: Point) -> Plan:
+    body = {"action": "pass 0"} if p.head.kind == "action" else p.honest_body()
+    name = p.rng.choice(sorted(body))
+    if p.rng.random() < 0.5:
+        del body[name]
+    else:
+        body[name] = p.rng.choice([None, 7, "x", [[]], {"a": 1}])
+    return p.to_all(p.sign(body), "bad-message", "illegal-action", "bad-genesis")
+
+
+def equivocation(p: Point) -> Plan | None:
+    """Two versions of the cheater's record, one to each honest seat; each relays its own to
+    the other."""
+    if _ends_the_game(p):
+        return None  # nobody hears the other version before the game is over: no harm is done
+    if p.head.kind == "action":
+        assert p.node.state is not None
+        legal = [str(a) for a in p.node.state.legal_actions()]
+        if len(legal) < 2:
+            return None
+        one, two = p.rng.sample(legal, 2)
+        bodies = [{"action": one}, {"action": two}]
+    elif p.head.kind in ("key", "commit", "shares", "shuffle"):
+        bodies = [p.honest_body(), p.honest_body()]  # made with fresh randomness each
+    else:
+        return None  # genesis, reveal and open are the same whenever they are made
+    a, b = p.honest
+    first, second = p.sign(bodies[0]), p.sign(bodies[1])
+    if first == second:
+        return None
+    relays = [(a, b, first), (b, a, second)]
+    return Plan({a: [first], b: [second]}, frozenset({"equivocation"}), relays)
+
+
+def _ends_the_game(p: Point) -> bool:
+    """Whether the step the cheater owes its record in is the game's last."""
+    twin = copy_game(p.game, 0)
+    steps = len(twin.spectator.step_starts)
+    while len(twin.spectator.step_starts) == steps and step(twin, path_first):
+        pass
+    return twin.spectator.finished
+
+
+def out_of_turn(p: Point) -> Plan:
+    """A seat that owes nothing here (or the wrong kind) sends a record anyway."""
+    kind = p.rng.choice([k for k in ("action", "shares", "commit") if k != p.head.kind])
+    body = {"action": "pass 0"} if kind == "action" else (
+        {"public": [], "sealed": []} if kind == "shares" else {"commitments": [p.rng.randbytes(32)]})
+    return p.to_all(p.sign(body, kind), "out-of-turn")
+
+
+#: kind of record the cheater owes -> the cheats it can make there
+CATALOGUE: dict[str, list[Cheat]] = {
+    "genesis": [bad_genesis],
+    "key": [bad_key_proof, key_an_invalid_point],
+    "commit": [wrong_number_of_commitments],
+    "reveal": [reveal_another_value, reveal_two_values],
+    "shuffle": [shuffle_drops_a_card, shuffle_too_few_shadows, shuffle_decks_reordered],
+    "open": [bad_shuffle_proof, openings_for_other_decks],
+    "shares": [bad_public_share, bad_sealed_share, invalid_point_in_a_share, a_share_missing, an_extra_share,
+               a_share_for_another_card],
+    "action": [a_card_from_another_hand, an_unreadable_move, a_card_played_as_what_it_is_not],
+}
+#: cheats on a record of any kind, and how often a trial draws each (the rest: the kind's own)
+ANY_KIND: list[tuple[float, Cheat]] = [(0.12, malformed_body), (0.12, equivocation)]
+#: the kind of record trial ``seed`` cheats on is ``KINDS[seed % 10]``, so that every run tries
+#: each kind (the kinds with more cheats more often); the rest is drawn from the seed
+KINDS = ["shares", "action", "key", "commit", "reveal", "shuffle", "open", "shares", "action", "genesis"]
+#: cheats made by a seat that owes nothing (or something else) at the point, and how often
+ANYWHERE: list[Cheat] = [out_of_turn]
+OUT_OF_TURN = 0.08
