@@ -33,13 +33,13 @@ from saboteur_p2p.net.discovery import (
     pick_table,
     table_properties,
 )
-from saboteur_p2p.net.lobby import LobbyError
+from saboteur_p2p.net.lobby import LOBBY_VERSION, LobbyError
 
 LAB, WHY_NO_LAB = netlab_available()
 BROWSE = "1.5"  # a query within 1 s of an announcement is answered up to 1 s late (RFC 6762 §14)
 
 
-def _ad(name: str = "alice", free: int | None = 2, edition: str = "base", lobby: int | None = 3, port: int = 7777,
+def _ad(name: str = "alice", free: int | None = 2, edition: str = "base", lobby: int | None = LOBBY_VERSION, port: int = 7777,
         code: bool | None = False) -> TableAd:
     return TableAd(name, edition, 5, free, code, lobby, ("127.0.0.1",), port, f"{name} on box port {port}")
 
@@ -76,14 +76,15 @@ def test_a_service_without_a_usable_address_is_no_table(addresses: list[str], po
 
 
 def test_free_seats_above_the_table_size_are_unknown():
-    ad = TableAd.from_service("t", {b"seats": b"3", b"free": b"4", b"lobby": b"3", b"edition": b"base"}, ["10.0.0.1"], 1)
+    lobby = str(LOBBY_VERSION).encode()
+    ad = TableAd.from_service("t", {b"seats": b"3", b"free": b"4", b"lobby": lobby, b"edition": b"base"}, ["10.0.0.1"], 1)
     assert ad is not None and ad.seats == 3 and ad.free is None and ad.joinable()
 
 
 def test_what_a_host_announces_reads_back():
     properties = table_properties("ann\nlee", "saboteur2", 6, 4, True)
     ad = TableAd.from_service("x", {k.encode(): v.encode() for k, v in properties.items()}, ["192.168.1.5"], 7777)
-    assert ad == TableAd("ann lee", "saboteur2", 6, 4, True, 3, ("192.168.1.5",), 7777, "x")
+    assert ad == TableAd("ann lee", "saboteur2", 6, 4, True, LOBBY_VERSION, ("192.168.1.5",), 7777, "x")
     assert clean_text("a\u200bb\tc  d", 10) == "a b c d"
 
 
@@ -229,7 +230,7 @@ def test_tables_finds_the_host_join_takes_the_only_table_and_the_start_withdraws
         _wait_for_line(hostile, "announced", 15)
         found = {str(t["port"]): t for t in _tables(lab, 2)}
         assert found["7777"] == {
-            "name": "alice", "edition": "base", "seats": 3, "free": 2, "code": True, "lobby": 3,
+            "name": "alice", "edition": "base", "seats": 3, "free": 2, "code": True, "lobby": LOBBY_VERSION,
             "addresses": [lab.address(1)], "port": 7777, "address": f"{lab.address(1)}:7777",
             "instance": found["7777"]["instance"],
         }

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import secrets
 import threading
 import time
 
@@ -19,6 +20,7 @@ from saboteur_p2p.net.lobby import (
     host_lobby,
     join_lobby,
     joint_game_id,
+    table_key,
 )
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import open_envelope, seal
@@ -31,8 +33,9 @@ PORTS = itertools.count(20_000)
 class HostedTable:
     """A host's lobby in a thread of this process, on a loopback port."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, code: str | None = None) -> None:
         self.identity = Identity.generate()
+        self.code = code
         self.transport = Transport("127.0.0.1:0", zmq.Context())
         self.said: list[str] = []
         self.table: Table | None = None
@@ -43,7 +46,7 @@ class HostedTable:
 
     def _run(self) -> None:
         try:
-            self.table = host_lobby(self.identity, "host", self.transport, self.config, 1, None, self.said.append)
+            self.table = host_lobby(self.identity, "host", self.transport, self.config, 1, self.code, self.said.append)
         except BaseException as exc:  # reported by the test
             self.error = exc
 
@@ -245,3 +248,55 @@ def test_a_hello_from_a_wildcard_or_a_seated_endpoint_is_refused(context, endpoi
             dealer.close()
     finally:
         host.close()
+
+
+def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, key: bytes | None, nonce: bytes) -> object:
+    dealer.send(hello(identity, "ann", endpoint, key, nonce=nonce))
+    assert dealer.poll(10_000)
+    return open_envelope(dealer.recv())
+
+
+def test_a_table_code_is_proven_with_a_slow_key_from_the_table_s_own_salt(context):
+    """A hello without a proof is answered with the table's random salt; the joiner proves the
+    code with scrypt(code, salt), so a captured hello costs a guesser one scrypt per guess, at
+    this table only.  A wrong code is refused; so is a proof made with another salt."""
+    table = HostedTable(players=3, code="swordfish")
+    try:
+        joiner = Identity.generate()
+        dealer = context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(table.transport.endpoint)
+        endpoint = f"tcp://127.0.0.1:{next(PORTS)}"
+        asked = _ask(dealer, joiner, endpoint, None, bytes(32))
+        assert asked.kind == "code" and len(asked.body["salt"]) == 16  # type: ignore[attr-defined]
+        salt = asked.body["salt"]  # type: ignore[attr-defined]
+        for key in (table_key("sword", salt), table_key("swordfish", secrets.token_bytes(16))):
+            refused = _ask(dealer, joiner, endpoint, key, bytes(32))
+            assert refused.kind == "reject" and refused.body["reason"] == "wrong table code"  # type: ignore[attr-defined]
+        dealer.close()
+        # join_lobby does it all: hello, the salt, hello again with the proof
+        transport = Transport("127.0.0.1:0", context)
+        try:
+            with pytest.raises(LobbyError, match="needs its code"):
+                join_lobby(Identity.generate(), "bob", transport, table.transport.endpoint, None, lambda text: None,
+                           timeout=10)
+        finally:
+            transport.close()
+        seated: list[Table] = []
+
+        def join(name: str) -> None:
+            transport = Transport("127.0.0.1:0", context)
+            try:
+                seated.append(join_lobby(Identity.generate(), name, transport, table.transport.endpoint, "swordfish",
+                                         lambda text: None, timeout=15))
+            finally:
+                transport.close()
+
+        friends = [threading.Thread(target=join, args=(name,)) for name in ("cy", "dee")]
+        for friend in friends:
+            friend.start()
+        for friend in friends:
+            friend.join(timeout=20)
+        assert len(seated) == 2 and sorted(s.name for s in seated[0].seats) == ["cy", "dee", "host"]
+    finally:
+        table.close()

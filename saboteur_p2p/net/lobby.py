@@ -11,6 +11,7 @@ config is what binds: a joiner checks the edition there again.
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 from collections.abc import Callable, Collection
@@ -26,7 +27,12 @@ from ..rules.editions import edition_names
 from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, normal_endpoint, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 3
+LOBBY_VERSION = 4
+#: bytes of a table's random salt for its code, and scrypt's cost (2^14: about 50 ms and 16 MiB)
+CODE_SALT_BYTES = 16
+SCRYPT_N = 2**14
+#: what _check_hello says of a hello with no proof at a table with a code: send the salt
+NEEDS_CODE = "needs-code"
 #: bytes of the fresh random nonce every seat adds to the game id
 NONCE_BYTES = 32
 #: the most shadow shuffles per shuffle proof a table may ask for (more is only a cost)
@@ -125,9 +131,16 @@ def joint_game_id(nonces: tuple[bytes, ...]) -> bytes:
     return hash_bytes("game-id", *nonces, size=32)
 
 
-def code_proof(code: str | None, key: bytes) -> bytes:
-    """Proof of knowing the table code, bound to the joiner's key ('' when there is no code)."""
-    return b"" if not code else hash_bytes("table-code", code, key, size=32)
+def table_key(code: str, salt: bytes) -> bytes:
+    """The key a table code stands for: scrypt of the code with the table's random salt, so a
+    captured hello costs a guesser one scrypt per guess, for this table only (protocol.md §12.2)."""
+    return hashlib.scrypt(code.encode(), salt=b"saboteur-p2p/table-code" + salt, n=SCRYPT_N, r=8, p=1, dklen=32)
+
+
+def code_proof(key: bytes | None, joiner: bytes) -> bytes:
+    """Proof of knowing the table code (its ``table_key``), bound to the joiner's signing key;
+    empty when there is no code or the joiner does not have the table's salt yet."""
+    return b"" if not key else hash_bytes("table-code", key, joiner, size=32)
 
 
 def host_lobby(
@@ -149,6 +162,8 @@ def host_lobby(
     time a joiner sits down.
     """
     fewest = config.edition_rules.players[0]
+    salt = secrets.token_bytes(CODE_SALT_BYTES)
+    key = table_key(code, salt) if code else None
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
     nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
     connections: list[bytes] = []
@@ -165,7 +180,11 @@ def host_lobby(
                 continue
             if env.kind != "hello":
                 continue
-            reason = _check_hello(env, code, config.edition)
+            reason = _check_hello(env, key, config.edition)
+            if reason == NEEDS_CODE:
+                # a joiner with a code hears the salt, works out the key and says hello again
+                transport.reply(inbound.connection, seal(identity, "code", {"salt": salt}))
+                continue
             if reason is None and any(s.sign_key == env.key for s in seats):
                 reason = SEATED_IDENTITY
             if reason is None and any(normal_endpoint(s.endpoint) == normal_endpoint(env.body["endpoint"]) for s in seats):
@@ -209,7 +228,7 @@ def where_to_join(endpoint: str) -> str:
     return "friends join with: " + " or ".join(f"saboteur-p2p join {address}:{port}" for address in addresses)
 
 
-def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
+def _check_hello(env: Envelope, key: bytes | None, edition: str) -> str | None:
     try:
         if env.field("version", int) != LOBBY_VERSION:
             return (f"this table speaks lobby version {LOBBY_VERSION} (game protocol {PROTOCOL_VERSION}): "
@@ -230,18 +249,20 @@ def _check_hello(env: Envelope, code: str | None, edition: str) -> str | None:
         return str(exc)
     if wanted is not None and wanted != edition:
         return f"this table plays the {edition} edition, not {wanted}"
-    if proof != code_proof(code, env.key):
-        return "wrong table code" if code else "this table has no code"
+    if key is not None and proof == b"":
+        return NEEDS_CODE
+    if proof != code_proof(key, env.key):
+        return "wrong table code" if key else "this table has no code"
     return None
 
 
-def hello(identity: Identity, name: str, endpoint: str, code: str | None, edition: str | None = None,
+def hello(identity: Identity, name: str, endpoint: str, key: bytes | None, edition: str | None = None,
           nonce: bytes | None = None) -> bytes:
     """A joiner's hello; ``edition``, when given, is the only edition it will sit down to;
     ``nonce`` (fresh when not given) goes into the game id."""
     body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
-        "endpoint": endpoint, "code_proof": code_proof(code, identity.public.sign_key),
+        "endpoint": endpoint, "code_proof": code_proof(key, identity.public.sign_key),
         "nonce": nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES),
     }
     if edition is not None:
@@ -272,7 +293,8 @@ def join_lobby(
     if not transport.connect(endpoint):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
     nonce = secrets.token_bytes(NONCE_BYTES)
-    transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), code, edition, nonce))
+    transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), None, edition, nonce))
+    keyed = False
     from_table = b"dealer:" + endpoint.encode()
     deadline = time.monotonic() + timeout
     answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
@@ -287,6 +309,17 @@ def join_lobby(
             try:
                 env = open_envelope(inbound.data)
             except BadEnvelope:
+                continue
+            if env.kind == "code":
+                # the table wants its code: show we know it, with the table's own salt
+                salt = env.body.get("salt")
+                if not code:
+                    raise LobbyError("this table needs its code: add --code PASS")
+                if keyed or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
+                    raise LobbyError("the table asked for its code in a way this release does not follow")
+                keyed = True
+                key = table_key(code, salt)
+                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), key, edition, nonce))
                 continue
             if env.kind == "reject":
                 reason = env.body.get("reason")

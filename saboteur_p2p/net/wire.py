@@ -7,6 +7,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | kind      | direction            | body |
 |-----------|----------------------|------|
 | hello     | joiner -> any peer   | version, name, dh_key, endpoint, code_proof, nonce; edition (optional) |
+| code      | host -> joiner       | salt (16 bytes: the table code's salt; say hello again with a code_proof) |
 | welcome   | host -> joiner       | seat, seats_total |
 | reject    | peer -> joiner       | reason |
 | table     | host -> every joiner | seats [[name, sign_key, dh_key, endpoint]], seats_total |
@@ -38,7 +39,7 @@ WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
 MAX_WIRE_MESSAGE = 5 * 1024 * 1024
 KINDS = (
-    "hello", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy",
+    "hello", "code", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy",
     "standin", "bye", "watch", "watching",
 )
 
