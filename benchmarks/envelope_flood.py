@@ -68,9 +68,16 @@ def main() -> None:
             dealers.append(dealer)
         sent = 0
         peak = float("nan")
+
+        def note_peak() -> None:
+            nonlocal peak
+            reading = peak_rss_mib(host.pid)  # VmHWM: the peak so far; nan once it has exited
+            if reading == reading:
+                peak = reading if peak != peak else max(peak, reading)
+
         deadline = time.monotonic() + args.seconds
         while time.monotonic() < deadline and host.poll() is None:
-            peak = peak_rss_mib(host.pid)  # VmHWM: the peak so far (kept when the host exits)
+            note_peak()
             for dealer in dealers:
                 try:
                     dealer.send(junk, zmq.NOBLOCK)
@@ -79,7 +86,7 @@ def main() -> None:
                     pass
             time.sleep(0.001)
         if host.poll() is None:
-            peak = peak_rss_mib(host.pid)
+            note_peak()
         for dealer in dealers:
             dealer.close()
         context.term()
