@@ -15,11 +15,15 @@ class SentLog:
     """A transport that keeps what it is given to send."""
 
     def __init__(self) -> None:
-        self.sent: list[tuple[str, bytes]] = []
+        self.sent: list[tuple[str | bytes, bytes]] = []
 
     def send(self, endpoint: str, data: bytes) -> bool:
         self.sent.append((endpoint, data))
         return True
+
+    def reply(self, connection: bytes, data: bytes) -> None:
+        """An answer on the connection a message came in on (kept as if sent to it)."""
+        self.sent.append((connection, data))
 
     def advertised(self, towards: str) -> str:
         return "tcp://127.0.0.1:9"

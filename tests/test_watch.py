@@ -14,6 +14,7 @@ from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.play import host_table
 from saboteur_p2p.net.session import Outcome, SessionResult
 from saboteur_p2p.net.watch import Watched, WatchFailed, watch_table
+from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.protocol.node import Node
 from saboteur_p2p.rules import GameConfig
 
@@ -98,3 +99,36 @@ def test_the_watch_command_prints_the_game_move_by_move(tmp_path: Path) -> None:
     gone = subprocess.run([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}", "--connect-timeout", "1"],
                           capture_output=True, text=True, timeout=30)
     assert gone.returncode == 2 and gone.stderr.strip() == f"saboteur-p2p watch: no table answered at 127.0.0.1:{port} within 1 s"
+
+
+def test_a_spectator_that_does_not_read_is_sent_no_more_than_the_window_past_its_count(tmp_path: Path) -> None:
+    """A seat sends a spectator at most FEED_WINDOW records past the count it last reported, so
+    an outsider that says ``watch`` and never reads costs the seat a bounded amount of memory."""
+    from protocol_helpers import seeded_game
+    from session_doubles import seated_session
+
+    from saboteur_p2p.net.watchers import FEED_WINDOW
+    from saboteur_p2p.protocol.local import step
+
+    game = seeded_game(GameConfig(3), 1, 3)
+    while len(game.records) < FEED_WINDOW + 40:
+        assert step(game, lambda seat, node: str(node.state.legal_actions()[0]))  # type: ignore[union-attr]
+    session = seated_session(game, game.nodes[0], tmp_path)
+    spectator = Identity.generate()
+    session._handle(b"spectator", seal(spectator, "watch", {"version": 1, "records": 0}))
+    for _ in range(5):
+        session._feed_watchers()
+    sent = [data for connection, data in session.transport.sent if connection == b"spectator"]  # type: ignore[attr-defined]
+    records = [open_envelope(d).body["record"] for d in sent if open_envelope(d).kind == "record"]
+    assert records == game.nodes[0].records[:FEED_WINDOW]  # in log order, and no further
+    before = len(session.transport.sent)  # type: ignore[attr-defined]
+    session._handle(b"spectator", seal(spectator, "watch", {"version": 1, "records": 30}))
+    session._feed_watchers()
+    sent = [data for connection, data in session.transport.sent[before:] if connection == b"spectator"]  # type: ignore[attr-defined]
+    records = [open_envelope(d).body["record"] for d in sent if open_envelope(d).kind == "record"]
+    # it holds 30: the window moves on to 30 + FEED_WINDOW, from its own count (what was on the
+    # way is sent again: it may have been lost)
+    assert records == game.nodes[0].records[30:30 + FEED_WINDOW]
+    session._handle(b"spectator", seal(spectator, "watch", {"version": 2, "records": 0}))
+    refused = open_envelope(session.transport.sent[-1][1])  # type: ignore[attr-defined]
+    assert refused.kind == "reject" and "watch version 1" in refused.body["reason"]

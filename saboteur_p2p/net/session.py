@@ -462,7 +462,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
     def _finish(self) -> SessionResult:
         state = self.node.state
         assert state is not None and state.scores is not None
-        self._feed_watchers(everything=True)  # the game's last records, before we go
+        self._feed_watchers()  # the game's last records, before we go
         self._linger()
         scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
         return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)
@@ -485,8 +485,11 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                     if sender is not None and env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id:
                         self.presence.heard(sender, time.monotonic())
                         self._heard_ping(env, sender)
+                    elif sender is None and env.kind == "watch":
+                        self._heard_watch(inbound.connection, env)
                 except BadEnvelope:
                     continue
+            self._feed_watchers()
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:

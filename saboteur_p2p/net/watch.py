@@ -20,7 +20,7 @@ from ..protocol.node import Node
 from ..protocol.verify import describe_setup, setup_from_genesis
 from .intake import Dropped, Intake
 from .transport import Transport, local_address_towards
-from .watchers import WATCH_VERSION
+from .watchers import FEED_WINDOW, WATCH_VERSION
 from .wire import BadEnvelope, open_envelope, seal
 
 #: how often the spectator says it is still there (seconds)
@@ -61,13 +61,14 @@ def watch_table(
     try:
         transport.connect(endpoint)
         started = heard = time.monotonic()
-        said_watch = 0.0
+        said_watch, said_held = 0.0, 0
         while True:
             now = time.monotonic()
-            if now - said_watch >= WATCH_EVERY:
-                held = len(node.records) if node is not None else 0
+            held = len(node.records) if node is not None else 0
+            if now - said_watch >= WATCH_EVERY or held - said_held >= FEED_WINDOW // 2:
+                # now and then, and whenever half the window the seat sends ahead has come in
                 transport.send(endpoint, seal(identity, "watch", {"version": WATCH_VERSION, "records": held}))
-                said_watch = now
+                said_watch, said_held = now, held
             if node is None and now - started > connect_timeout:
                 raise WatchFailed(f"no table answered at {address} within {connect_timeout:g} s")
             if node is not None and now - heard > quiet_timeout:

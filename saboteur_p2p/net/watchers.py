@@ -10,6 +10,7 @@ poll, and forgets one that has not said ``watch`` for a while.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 from ..crypto.identity import Identity
 from ..protocol.node import GameSetup, Node
@@ -19,10 +20,19 @@ from .wire import Envelope, seal
 WATCH_VERSION = 1
 #: spectators one seat feeds at most
 MAX_WATCHERS = 8
-#: records sent to one spectator per poll at most
-FEED_BATCH = 64
+#: records sent to a spectator beyond what it last said it holds, at most
+FEED_WINDOW = 64
 #: a spectator that has not said ``watch`` for this long is forgotten (seconds)
 WATCHER_SILENT = 10.0
+
+
+@dataclass
+class Watcher:
+    """One spectator: records sent to it, records it said it holds, when it last said so."""
+
+    sent: int = 0
+    held: int = 0
+    heard: float = field(default_factory=time.monotonic)
 
 
 class Watchers:
@@ -34,8 +44,7 @@ class Watchers:
     transport: Transport
 
     def _start_watchers(self) -> None:
-        #: connection -> [records sent (or known held), when it last said watch]
-        self.watchers: dict[bytes, list[float]] = {}
+        self.watchers: dict[bytes, Watcher] = {}
 
     def _heard_watch(self, connection: bytes, env: Envelope) -> None:
         """A spectator says it is there and how many records it holds."""
@@ -44,36 +53,36 @@ class Watchers:
         if version != WATCH_VERSION:
             self._to_watcher(connection, "reject", {"reason": f"this table speaks watch version {WATCH_VERSION}"})
             return
-        now = time.monotonic()
         watcher = self.watchers.get(connection)
         if watcher is None:
             if len(self.watchers) >= MAX_WATCHERS:
                 self._to_watcher(connection, "reject", {"reason": f"this seat feeds {MAX_WATCHERS} spectators already"})
                 return
-            watcher = self.watchers[connection] = [0, now]
-        if held < watcher[0]:
-            watcher[0] = max(0, held)  # it lost some (or they are on their way): send them again
-        watcher[1] = now
+            watcher = self.watchers[connection] = Watcher()
+        watcher.held = max(0, held)
+        if watcher.held < watcher.sent:
+            watcher.sent = watcher.held  # it lost some (or they are on their way): send them again
+        watcher.heard = time.monotonic()
         self._to_watcher(connection, "watching", {"game_id": self.setup.game_id, "records": len(self.node.records)})
 
-    def _feed_watchers(self, everything: bool = False) -> None:
-        """Send each spectator the next records it lacks (a batch, or ``everything``)."""
+    def _feed_watchers(self) -> None:
+        """Send each spectator the records it lacks, at most FEED_WINDOW past what it says it
+        holds: one that does not read costs a bounded amount of memory, whoever it is."""
         if not self.watchers:
             return
         now = time.monotonic()
         records = self.node.records
         for connection, watcher in list(self.watchers.items()):
-            if now - watcher[1] > WATCHER_SILENT:
+            if now - watcher.heard > WATCHER_SILENT:
                 del self.watchers[connection]
                 continue
-            first = int(watcher[0])
-            last = len(records) if everything else min(len(records), first + FEED_BATCH)
-            for record in records[first:last]:
+            last = min(len(records), watcher.held + FEED_WINDOW)
+            for record in records[watcher.sent:last]:
                 self._to_watcher(connection, "record", {"record": record})
-            watcher[0] = last
+            watcher.sent = max(watcher.sent, last)
 
     def _to_watcher(self, connection: bytes, kind: str, body: dict[str, object]) -> None:
         self.transport.reply(connection, seal(self.identity, kind, body))
 
 
-__all__ = ["FEED_BATCH", "MAX_WATCHERS", "WATCHER_SILENT", "WATCH_VERSION", "Watchers"]
+__all__ = ["FEED_WINDOW", "MAX_WATCHERS", "WATCHER_SILENT", "WATCH_VERSION", "Watcher", "Watchers"]
