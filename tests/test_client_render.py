@@ -296,3 +296,24 @@ def test_the_saboteur2_screen_and_the_ranking_by_gold_pieces():
     snap = app.agent.snapshot()
     snap = replace(snap, view=snap.view._replace(scores=(3, 7, 7, 0, 2), phase="game-over"))
     assert render_ranking(snap).splitlines()[2].startswith("★ 1. p1   7 gold pieces   (r1 ")
+
+
+def test_a_round_end_of_twelve_seats_fits_a_short_panel_with_its_key_last():
+    """At 80x24 a 12-seat round end has one line a seat; the legend under it goes first when the
+    panel is short (the help page has it too), never the line that says how to go on."""
+    import dataclasses
+
+    from saboteur_p2p.client.model import Snapshot
+    from saboteur_p2p.client.screens import render_round_end
+    from saboteur_p2p.client.tracker import RoundSummary
+    from saboteur_p2p.rules import Board, Role
+
+    roles = (Role.GOLD_DIGGER,) * 8 + (Role.SABOTEUR,) * 4
+    summary = RoundSummary(1, 3, "gold-diggers won", roles, Board.new_round(), {}, ("2 gold cards",) * 12, ("3",) * 12,
+                           settled=True)
+    snap = dataclasses.replace(Snapshot(), seat=0, names=tuple(f"player-{i}" for i in range(12)))
+    for height in (16, 17, 18, 30):
+        lines = "".join(text for _, text in render_round_end(summary, snap, 27, height)).splitlines()
+        assert len(lines) <= height and lines[-1].startswith(" any key")
+        assert sum(" dig " in line or " SAB " in line for line in lines) == 12  # a line a seat
+        assert any("others: c gold cards" in line for line in lines) == (height >= 18)

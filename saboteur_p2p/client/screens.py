@@ -51,7 +51,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
             short = ROLE_SHORT.get(role.value, role.value)
             line = f" {fit_name(name, name_width):<{name_width}} {short:<5}{_compact(won):>6}{_compact(total):>6}"
             out.append((style, line[:width].ljust(width) + "\n"))
-    if not roomy:
+    if not roomy and len(out) + 3 <= height:  # the legend, when it fits above the keys (? has it too)
         second = any(r.value not in BASE_ROLES for r in summary.roles)
         notes = (" yours: gold pieces", " others: $ has gold") if second else (" yours: nuggets", " others: c gold cards")
         out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
