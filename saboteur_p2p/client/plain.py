@@ -7,7 +7,6 @@ input) to leave the table.
 """
 from __future__ import annotations
 
-import queue
 import sys
 import time
 from collections.abc import Callable
@@ -41,12 +40,7 @@ class PlainAgent(LineAgent):
             line = line.strip()
             if line in ("quit", "exit", "bye"):
                 break
-            if line.startswith("say "):
-                self.chats.put(line[4:])
-            elif line == "start" and not self._start.is_set():
-                self._start.set()
-            elif line:
-                self.lines.put(line)
+            self._take(line)
         # quit, or the end of the input (Ctrl-D): leave the table once the moves typed
         # before it are played (piped input arrives all at once)
         while not self.lines.empty():
@@ -57,12 +51,8 @@ class PlainAgent(LineAgent):
     def poll_move(self, node: Node) -> str | None:
         state = node.state
         assert state is not None
-        if not self.prompted:
-            self._show(state)
-            self.prompted = True
-        try:
-            line = self.lines.get_nowait()
-        except queue.Empty:
+        line = self._next_line(state)
+        if line is None:
             return None
         words = Words(state.view_for(self.seat_no), self.names)
         if line in ("?", "help", "legal", "moves"):

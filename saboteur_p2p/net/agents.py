@@ -100,23 +100,32 @@ class LineAgent:
 
     def _read(self) -> None:
         for line in sys.stdin:
-            line = line.strip()
-            if line.startswith("say "):
-                self.chats.put(line[4:])
-            elif line == "start" and not self._start.is_set():
-                self._start.set()
-            elif line:
-                self.lines.put(line)
+            self._take(line.strip())
 
-    def poll_move(self, node: Node) -> str | None:
-        state = node.state
-        assert state is not None
+    def _take(self, line: str) -> None:
+        """One typed line: a chat, the host's start, or a move for ``poll_move``."""
+        if line.startswith("say "):
+            self.chats.put(line[4:])
+        elif line == "start" and not self._start.is_set():
+            self._start.set()
+        elif line:
+            self.lines.put(line)
+
+    def _next_line(self, state: State) -> str | None:
+        """The next line typed for a move (the table shown once a decision), if any."""
         if not self.prompted:
             self._show(state)
             self.prompted = True
         try:
-            line = self.lines.get_nowait()
+            return self.lines.get_nowait()
         except queue.Empty:
+            return None
+
+    def poll_move(self, node: Node) -> str | None:
+        state = node.state
+        assert state is not None
+        line = self._next_line(state)
+        if line is None:
             return None
         if line in ("?", "help"):
             legal = state.legal_actions()
