@@ -44,29 +44,17 @@ def test_a_seat_that_falsely_says_another_withholds_its_record_is_the_one_named(
         assert "the game ends (" not in text, text  # nobody agreed that the accused was gone
 
 
-def test_a_seat_that_sends_each_peer_its_own_version_of_a_move_is_named_for_equivocation(
-    processes: Processes, tmp_path: Path,
-) -> None:
-    """Two signed versions of one move, one to each honest peer: each takes its own; the next
-    record, made on one side, brings the other version to the other side with it, and both
-    name the double for equivocation with the two records as proof, which verify checks."""
-    host, joiner, double = start_table_with_double(processes, tmp_path, "two-versions", wait=30)
-    for peer in (host, joiner):
-        assert peer.wait(SMALL_GAME) == 3, peer.text()
-    double.finish(30)
-    for peer in (host, joiner):
-        text = peer.text()
-        assert re.search(rf"double \(seat {double.seat}\) broke the protocol: equivocation", text), text
-        (verdict,) = verify(only_log(tmp_path / peer.name))
-        assert verdict.startswith(f"stopped: seat {double.seat} (double) cheated (equivocation), evidence checks"), verdict
-
-
-@pytest.mark.parametrize("trick", ["two-commitments", "two-shuffles"])
-def test_a_seat_that_sends_each_peer_its_own_version_of_a_protocol_record_is_named_for_equivocation(
+@pytest.mark.parametrize("trick", ["two-versions", "two-commitments", "two-shuffles"])
+def test_a_seat_that_sends_each_peer_its_own_version_of_a_record_is_named_for_equivocation(
     processes: Processes, tmp_path: Path, trick: str,
 ) -> None:
-    """The same for a protocol record, where the chain stalls in two ways (before, each honest
-    peer waited for the other, and named an honest seat as silent):
+    """Two signed versions of one record, one to each honest peer:
+
+    * a move: each takes its own; the next record, made on one side, brings the other version
+      to the other side with it.
+
+    For a protocol record the chain stalls in two ways (before, each honest peer waited for
+    the other, and named an honest seat as silent):
 
     * a commitment of a group: both honest peers complete the group, each with another version
       of the double's record; the next record, from an honest seat, cannot be taken by the
