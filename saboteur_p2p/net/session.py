@@ -468,15 +468,16 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)
 
     def _linger(self, limit: float = 5.0) -> None:
-        """Stay until every peer that is here has confirmed the last record (at most ``limit``
-        seconds), resending what it lacks; our own final count goes out first, so nobody
-        waits for us."""
+        """Stay until every peer that is here, and every spectator we feed, has confirmed the
+        last record (at most ``limit`` seconds), resending what it lacks; our own final count
+        goes out first, so nobody waits for us."""
         deadline = time.monotonic() + limit
         total = len(self.node.records)
         while True:
             self._ping(time.monotonic(), done=True)
             behind = [s for s in self.endpoints if self.records_of[s] < total and s not in self.done | self.presence.away]
-            if not behind or time.monotonic() >= deadline:
+            watching = any(w.held < total for w in self.watchers.values())  # a spectator still catching up
+            if not (behind or watching) or time.monotonic() >= deadline:
                 break
             for inbound in self.transport.poll(0.1):
                 try:
