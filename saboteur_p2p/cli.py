@@ -70,14 +70,6 @@ _EDITIONS = ", ".join(f"{name} ({edition_named(name).title})" for name in editio
 _EDITION_HELP = f"the edition: {_EDITIONS}; default base"
 
 
-def _shuffle_rounds(text: str) -> int:
-    from .net.lobby import MAX_SHUFFLE_ROUNDS
-
-    value = int(text)
-    if not 1 <= value <= MAX_SHUFFLE_ROUNDS:
-        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_SHUFFLE_ROUNDS}, not {value}")
-    return value
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="saboteur-p2p", description="Saboteur peer to peer, and bot tournaments.")
@@ -142,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--seats", type=int, default=5, help=f"players at the table: {players_help()} (default 5)")
     host.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     host.add_argument("--variant", type=_variants, default=frozenset())
+    _rounds_option(host)
     host.add_argument("--bots", type=int, default=0, metavar="K", help="start K bot peers as separate processes")
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
     host.add_argument("--bot", metavar="NAME", help="your own seat is this bot (headless)")
@@ -181,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma-separated bot names, one per bot seat, cycled if short (default heuristic)")
     play.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     play.add_argument("--variant", type=_variants, default=frozenset())
+    _rounds_option(play)
     play.add_argument("--name", default=os.environ.get("USER", "you"))
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
     play.add_argument("--seed", type=int, default=None, help="deal seed for --offline (default: random)")
@@ -317,22 +311,27 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
                      help="where the signed game log is kept (default: logs in this user's data directory, as printed)")
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
     sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
-    sub.add_argument(
-        "--shuffle-rounds", type=_shuffle_rounds, default=None,
-        help="shadow shuffles per shuffle proof, 1 to 64: the host's choice; a joiner refuses a table with fewer (default 20)",
-    )
     sub.add_argument("--quiet", action="store_true", help="print only the result")
     sub.add_argument("--turn-time", type=float, default=None, metavar="S",
                      help="a person who has not moved within S seconds has a bot move for them (default: no timer)")
 
 
+def _within(low: float, high: float, convert: Callable[[str], float], unit: str = "") -> Callable[[str], float]:
+    """An argparse type: ``convert`` of the text, refused outside [low, high]."""
+    def parse(text: str) -> float:
+        value = convert(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low:g} to {high:g}{unit}, not {text}")
+        return value
+    return parse
 
 
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"must be 0 to 60 seconds, not {text}")
-    return value
+_seconds = _within(0, 60, float, " seconds")
+
+
+def _rounds_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rounds", type=_within(1, 10, int), default=3,
+                        help="rounds in the game, 1 to 10 (default 3, as the rules have it; fewer for a quick game)")
 
 
 def _bot_delay_option(sub: argparse.ArgumentParser, whose: str) -> None:

@@ -94,40 +94,32 @@ def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
 
 def cmd_host(args: argparse.Namespace) -> int:
     from .net.play import host_table
-    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
-    config = GameConfig(args.seats, args.edition, args.variant)
+    config = GameConfig(args.seats, args.edition, args.variant, args.rounds)
     if args.bots < 0 or args.bots > args.seats - 1:
         raise ValueError(f"--bots must be 0 to {args.seats - 1}")
     _check_bots([args.bot, args.bots_kind if args.bots else None])
     _check_bind(args.bind)
     identity = _identity(args)
-    shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
     if _wants_client(args):
         from .client.app import run_in_client
 
         return _client_status(run_in_client(lambda agent, children: host_table(
-            identity, args.name, args.bind, config, shuffle_rounds, None, args.bots, args.bots_kind, _log_dir(args),
+            identity, args.name, args.bind, config, None, args.bots, args.bots_kind, _log_dir(args),
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
             turn_time=args.turn_time, announce=not args.no_announce,
         ), hosting=True))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
     result = host_table(
-        identity, args.name, args.bind, config, shuffle_rounds, args.bot,
+        identity, args.name, args.bind, config, args.bot,
         args.bots, args.bots_kind, _log_dir(args), args.code, args.wait, say, agent=agent, bot_delay=delay,
         turn_time=args.turn_time, announce=not args.no_announce,
     )
     if args.quiet:
         print(result.message)
     return _plain_status(result, agent)
-
-
-def _least_shuffle_rounds(args: argparse.Namespace) -> int:
-    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
-
-    return int(args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -143,14 +135,14 @@ def cmd_join(args: argparse.Namespace) -> int:
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, _log_dir(args), args.code, args.wait, agent.say,
-            agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+            agent=agent, edition=args.edition,
             connect_timeout=args.connect_timeout, turn_time=args.turn_time,
         )))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, _log_dir(args), args.code, args.wait,
-        say, agent=agent, min_shuffle_rounds=_least_shuffle_rounds(args), edition=args.edition,
+        say, agent=agent, edition=args.edition,
         bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time,
     )
     if args.quiet:
@@ -198,22 +190,20 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         return run_offline(config, bots, args.name, args.seed, plain=not _wants_client(args), bot_delay=delay)
     from .net.play import host_table
-    from .protocol.node import DEFAULT_SHUFFLE_ROUNDS
 
     identity = _identity(args)
-    shuffle_rounds = args.shuffle_rounds or DEFAULT_SHUFFLE_ROUNDS
     log_dir = _log_dir(args)
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         say = _say(args, args.name)
         agent = _plain_agent(args, say)
-        result = host_table(identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir,
+        result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
                             args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end")
         return _plain_status(result, agent)
     from .client.app import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
-        identity, args.name, "127.0.0.1:0", config, shuffle_rounds, None, len(bots), bots, log_dir, args.code, args.wait,
+        identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir, args.code, args.wait,
         agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
         turn_time=args.turn_time, on_leave="end",
     ), hosting=True))
@@ -223,7 +213,7 @@ def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
     """The rules and the bot of each bot seat for ``play``: 5 players, or you and the bots listed."""
     names = args.bots or ("heuristic",)
     players = args.players or (len(names) + 1 if len(names) > 1 else 5)
-    config = GameConfig(players, args.edition, args.variant)
+    config = GameConfig(players, args.edition, args.variant, args.rounds)
     return config, [names[i % len(names)] for i in range(config.players - 1)]
 
 

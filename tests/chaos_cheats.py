@@ -10,12 +10,10 @@ from typing import Any
 
 from cheats_catalogue import (
     BAD_POINTS,
-    an_opening_missing,
-    openings_for_the_wrong_decks,
-    permutation_swapped,
+    FALSE_PROOFS,
+    a_proof_entry_missing,
     public_share_of_another_point,
     random_proof,
-    scalar_changed,
     sealed_share_shifted,
     sealed_share_with_another_share_s_proof,
     unreduced_proof,
@@ -85,7 +83,7 @@ def _any_one(rng: random.Random, items: list[Any], tamper: Callable[[], None]) -
 
 def bad_genesis(p: Point) -> Plan:
     body = p.honest_body()
-    body["shuffle_rounds"] += 1
+    body["names"] = [name + "x" for name in body["names"]]
     return p.to_all(p.sign(body), "bad-genesis")
 
 
@@ -121,15 +119,15 @@ def reveal_two_values(p: Point) -> Plan:
 
 def shuffle_drops_a_card(p: Point) -> Plan:
     body = p.honest_body()
-    deck = p.rng.choice([cards for _, cards in body["decks"] if len(cards) > 1])
+    deck = p.rng.choice([cards for _, cards, _proof in body["decks"] if len(cards) > 1])
     deck.pop(p.rng.randrange(len(deck)))
     return p.to_all(p.sign(body), "bad-message")
 
 
-def shuffle_too_few_shadows(p: Point) -> Plan:
+def shuffle_proof_malformed(p: Point) -> Plan:
     body = p.honest_body()
-    p.rng.choice(body["shadows"])[1].pop()
-    return p.to_all(p.sign(body), "bad-shuffle")
+    _any_one(p.rng, body["decks"], lambda: a_proof_entry_missing(p.game, body))
+    return p.to_all(p.sign(body), "bad-message")
 
 
 def shuffle_decks_reordered(p: Point) -> Plan | None:
@@ -141,21 +139,11 @@ def shuffle_decks_reordered(p: Point) -> Plan | None:
 
 
 def bad_shuffle_proof(p: Point) -> Plan:
-    """An opening of the shadow shuffle that does not open (the first deck's): every seat but
-    the next shuffler refuses it at once; that one checks it after its own shuffle (§5.6.2)."""
+    """A well-formed proof that does not hold (of a random deck): every seat but the next
+    shuffler refuses it at once; that one checks it after its own shuffle (§5.6.2)."""
     body = p.honest_body()
-    openings = body["openings"]
-    tampers = [scalar_changed, an_opening_missing] + ([permutation_swapped] if len(openings[0][1][0][0]) > 1 else [])
-    tamper = p.rng.choice(tampers)
-    _any_one(p.rng, openings, lambda: tamper(p.game, body))
-    return p.to_all(p.sign(body), "bad-shuffle-proof", "bad-message")
-
-
-def openings_for_other_decks(p: Point) -> Plan | None:
-    body = p.honest_body()
-    if len(body["openings"]) < 2:
-        return None
-    openings_for_the_wrong_decks(p.game, body)
+    tamper = p.rng.choice(FALSE_PROOFS)
+    _any_one(p.rng, body["decks"], lambda: tamper(p.game, body))
     return p.to_all(p.sign(body), "bad-shuffle-proof")
 
 
@@ -289,7 +277,7 @@ def equivocation(p: Point) -> Plan | None:
     elif p.head.kind in ("key", "commit", "shares", "shuffle"):
         bodies = [p.honest_body(), p.honest_body()]  # made with fresh randomness each
     else:
-        return None  # genesis, reveal and open are the same whenever they are made
+        return None  # genesis and reveal are the same whenever they are made
     a, b = p.honest
     first, second = p.sign(bodies[0]), p.sign(bodies[1])
     if first == second:
@@ -321,8 +309,7 @@ CATALOGUE: dict[str, list[Cheat]] = {
     "key": [bad_key_proof, key_an_invalid_point],
     "commit": [wrong_number_of_commitments],
     "reveal": [reveal_another_value, reveal_two_values],
-    "shuffle": [shuffle_drops_a_card, shuffle_too_few_shadows, shuffle_decks_reordered],
-    "open": [bad_shuffle_proof, openings_for_other_decks],
+    "shuffle": [shuffle_drops_a_card, shuffle_proof_malformed, shuffle_decks_reordered, bad_shuffle_proof],
     "shares": [bad_public_share, bad_sealed_share, invalid_point_in_a_share, a_share_missing, an_extra_share,
                a_share_for_another_card],
     "action": [a_card_from_another_hand, an_unreadable_move, a_card_played_as_what_it_is_not],
@@ -331,7 +318,7 @@ CATALOGUE: dict[str, list[Cheat]] = {
 ANY_KIND: list[tuple[float, Cheat]] = [(0.12, malformed_body), (0.12, equivocation)]
 #: the kind of record trial ``seed`` cheats on is ``KINDS[seed % 10]``, so that every run tries
 #: each kind (the kinds with more cheats more often); the rest is drawn from the seed
-KINDS = ["shares", "action", "key", "commit", "reveal", "shuffle", "open", "shares", "action", "genesis"]
+KINDS = ["shares", "action", "key", "commit", "reveal", "shuffle", "shuffle", "shares", "action", "genesis"]
 #: cheats made by a seat that owes nothing (or something else) at the point, and how often
 ANYWHERE: list[Cheat] = [out_of_turn]
 OUT_OF_TURN = 0.08

@@ -53,30 +53,46 @@ def sealed_share_with_another_share_s_proof(game: LocalGame, body: dict[str, Any
     body["sealed"][0][5:] = body["sealed"][1][5:]
 
 
-# -- shuffle proofs
+# -- shuffle proofs: each changes the proof of the body's first deck, a map of
+# commitments, chain, challenge, responses, chain_responses, permuted_responses (§6.5)
 
 
-def scalar_changed(game: LocalGame, body: dict[str, Any]) -> None:
-    _perm, scalars = body["openings"][0][1][0]
-    scalars[0] = sadd(scalars[0], scalar_from_int(1))
+def _proof(body: dict[str, Any]) -> dict[str, Any]:
+    proof: dict[str, Any] = body["decks"][0][2]
+    return proof
 
 
-def permutation_swapped(game: LocalGame, body: dict[str, Any]) -> None:
-    perm, _scalars = body["openings"][0][1][0]
-    perm[0], perm[1] = perm[1], perm[0]
+def response_changed(game: LocalGame, body: dict[str, Any]) -> None:
+    responses = _proof(body)["responses"]
+    responses[0] = sadd(responses[0], scalar_from_int(1))
 
 
-def openings_exchanged(game: LocalGame, body: dict[str, Any]) -> None:
-    shadows = body["openings"][0][1]
-    shadows[0], shadows[1] = shadows[1], shadows[0]
+def challenge_changed(game: LocalGame, body: dict[str, Any]) -> None:
+    proof = _proof(body)
+    proof["challenge"] = sadd(proof["challenge"], scalar_from_int(1))
 
 
-def an_opening_missing(game: LocalGame, body: dict[str, Any]) -> None:
-    body["openings"][0][1].pop()
+def permuted_response_changed(game: LocalGame, body: dict[str, Any]) -> None:
+    responses = _proof(body)["permuted_responses"]
+    responses[-1] = sadd(responses[-1], scalar_from_int(1))
 
 
-def openings_for_the_wrong_decks(game: LocalGame, body: dict[str, Any]) -> None:
-    body["openings"].reverse()
+def commitment_replaced(game: LocalGame, body: dict[str, Any]) -> None:
+    """A permutation commitment replaced by another valid point (the generator's double)."""
+    _proof(body)["commitments"][0] = add(G, G)
+
+
+def chain_entry_replaced(game: LocalGame, body: dict[str, Any]) -> None:
+    _proof(body)["chain"][0] = other_point(5)
+
+
+def a_proof_entry_missing(game: LocalGame, body: dict[str, Any]) -> None:
+    """Malformed, not false: refused when the record is read, by every seat."""
+    _proof(body)["chain_responses"].pop()
+
+
+#: tampers that make a well-formed but false proof
+FALSE_PROOFS = [response_changed, challenge_changed, permuted_response_changed, commitment_replaced, chain_entry_replaced]
 
 
 # -- key shares

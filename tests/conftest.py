@@ -42,6 +42,12 @@ GOALS_TSS = (C.TREASURE, C.STONE_NW, C.STONE_NE)
 D, S_, X = Role.GOLD_DIGGER, Role.SABOTEUR, Role.SELFISH_DWARF
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long end-to-end tests (marked ``slow``) first, so that on a few pytest-xdist
+    workers the short ones fill the time around them instead of one long test at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def segments_of(spec: str) -> tuple[int, ...]:
     """'NES' -> one segment; 'N+S' -> two one-edge segments (a dead end)."""
     return tuple(C.mask_from_letters(part) for part in spec.split("+"))

@@ -45,7 +45,7 @@ class LanPeer:
         return json.loads(found[0].read_text()) if found else None
 
 
-def start_table(lab: NetLab, root: Path, seats: int, bot: str = "random", shuffle_rounds: int = 1,
+def start_table(lab: NetLab, root: Path, seats: int, bot: str = "random",
                 wait: float = 30.0, edition: str | None = None) -> list[LanPeer]:
     """Start the host on host 1 (default bind) and a joiner on hosts 2..seats."""
     peers = []
@@ -54,7 +54,7 @@ def start_table(lab: NetLab, root: Path, seats: int, bot: str = "random", shuffl
         log_dir = root / name
         log_dir.mkdir(parents=True, exist_ok=True)
         common = ["--bot", bot, "--name", name, "--identity", str(root / f"{name}.identity"), "--log-dir", str(log_dir),
-                  "--wait", str(wait), "--shuffle-rounds", str(shuffle_rounds)]
+                  "--wait", str(wait)]
         if host == 1:
             command = ["host", "--seats", str(seats), *common]  # --bind left at its default, 0.0.0.0:7777
             if edition:

@@ -55,19 +55,42 @@ class DoubleSession(Session):
         self.stages_done = 0
         #: the log heads at which this seat had to choose a move: one per move
         self.move_heads: set[bytes] = set()
+        # a stage may be due in the middle of Session._speak's loop (a record owed as soon as
+        # our own previous one is in): the node's produce looks first
+        self._honest_produce = self.node.produce
+        self._acting = False
+        self.node.produce = self._produce  # type: ignore[method-assign]
 
     def _speak(self) -> SessionResult | None:
         if self.stop.is_set():
             raise DoubleStopped("stopped by the test")
         if self.node.awaiting_move():
             self.move_heads.add(self.node.log.head)
-        stages = self.trick.stages
-        if self.stages_done < len(stages) and stages[self.stages_done].ready(self):
-            stages[self.stages_done].act(self)
-            self.stages_done += 1
-        if self.trick.cheats and self.stages_done == len(stages):
+        if self._play_stage() or self._done_cheating():
             return None
         return super()._speak()
+
+    def _produce(self) -> bytes | None:
+        if self._acting:
+            return self._honest_produce()
+        if self._play_stage() or self._done_cheating():
+            return None
+        return self._honest_produce()
+
+    def _play_stage(self) -> bool:
+        stages = self.trick.stages
+        if self.stages_done < len(stages) and stages[self.stages_done].ready(self):
+            self._acting = True
+            try:
+                stages[self.stages_done].act(self)
+            finally:
+                self._acting = False
+            self.stages_done += 1
+            return True
+        return False
+
+    def _done_cheating(self) -> bool:
+        return self.trick.cheats and self.stages_done == len(self.trick.stages)
 
 
 # -- when --------------------------------------------------------------------------------
@@ -218,21 +241,21 @@ def owes(kind: str) -> Callable[[DoubleSession], bool]:
     return ready
 
 
-def _other_version(kind: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Another well-formed body of the same kind: one commitment changed, or two cards swapped."""
-    if kind == "commit":
-        first, *rest = body["commitments"]
-        return {"commitments": [bytes([first[0] ^ 1]) + first[1:], *rest]}
-    (deck, cards), *decks = body["decks"]
-    return {**body, "decks": [[deck, [cards[1], cards[0], *cards[2:]]], *decks]}
-
-
 def two_versions(session: Session) -> None:
-    """Equivocate: our record to one seat, another version of it (same seq and prev) to the other."""
+    """Equivocate: our record to one seat, another version of it (same seq and prev) to the
+    other: one commitment changed, or another honest shuffle of the same decks (with its own
+    valid proof, so that only the two versions together show the cheat)."""
+    head = session.node.my_expect()
+    assert head is not None
+    shuffled_again = session.node._make_shuffle(head) if head.kind == "shuffle" else None
     record = session.node.produce()
     assert record is not None
     entry = decode_record(record)
-    other = _other_version(entry.kind, entry.body)
+    if shuffled_again is not None:
+        other = shuffled_again
+    else:
+        first, *rest = entry.body["commitments"]
+        other = {"commitments": [bytes([first[0] ^ 1]) + first[1:], *rest]}
     forged = make_entry(session.identity, session.setup.game_id, session.seat, entry.seq, entry.prev, entry.kind, other).record
     seats = sorted(session.endpoints)
     session.transport.send(session.endpoints[seats[0]], as_record(session, record))
@@ -253,7 +276,7 @@ TRICKS: dict[str, Trick] = {
     "two-versions": Trick((Stage(own_move(1), send_two_versions),), cheats=True),
     # each other seat gets its own version of the double's commitment (a group's record) ...
     "two-commitments": Trick((Stage(owes("commit"), two_versions),), cheats=True),
-    # ... or of its shuffle, after which both others reveal at once and each parks the other's
+    # ... or of its shuffle, after which the next shuffler shuffles its version
     "two-shuffles": Trick((Stage(owes("shuffle"), two_versions),), cheats=True),
 }
 

@@ -35,7 +35,7 @@ def seated_session(game: LocalGame, node: Node, tmp_path: Path) -> Session:
     setup = game.setup
     seats = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
                   for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
-    table = Table(setup.game_id, setup.config, setup.shuffle_rounds, seats)
+    table = Table(setup.game_id, setup.config, seats)
     assert node.identity is not None
     session = Session(table, node.identity, SentLog(), None, tmp_path, lambda text: None)  # type: ignore[arg-type]
     session.node = node

@@ -21,7 +21,7 @@ from saboteur_p2p.rules.actions import MapPeek, Pass
 
 
 def _dealt(players: int = 3, seed: int = 7) -> LocalGame:
-    game = seeded_game(GameConfig(players), 2, seed)
+    game = seeded_game(GameConfig(players), seed)
     while not first_move_expected(game):
         step(game, lambda seat, node: "")
     return game

@@ -50,7 +50,6 @@ from saboteur_p2p.protocol.node import Expect, Node
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
 
-SHUFFLE_ROUNDS = 1
 EDITIONS = ("base", "saboteur2")
 #: a snapshot of each honest game every this many records (a trial starts at the one before its point)
 STRIDE = 12
@@ -72,7 +71,7 @@ class HonestGame:
 
 @functools.cache
 def honest_game(edition: str) -> HonestGame:
-    game = seeded_game(GameConfig(PLAYERS, edition, rounds=1), SHUFFLE_ROUNDS, 7)
+    game = seeded_game(GameConfig(PLAYERS, edition, rounds=1), 7)
     snapshots = []
     owed_at: dict[str, list[int]] = {}
     while True:

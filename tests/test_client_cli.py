@@ -21,13 +21,21 @@ def test_play_seats_you_and_the_bots(argv: list[str], players: int, bots: list[s
     args = build_parser().parse_args(argv)
     config, seat_bots = _play_table(args)
     assert config.players == players and seat_bots == bots
-    assert args.log_dir is None and args.identity is None and args.shuffle_rounds is None  # logs: the user data dir
+    assert args.log_dir is None and args.identity is None  # logs: the user data dir
 
 
 def test_play_passes_edition_and_variants_through():
-    args = build_parser().parse_args(["play", "--variant", "stone-nuggets", "--edition", "base", "--shuffle-rounds", "4"])
+    args = build_parser().parse_args(["play", "--variant", "stone-nuggets", "--edition", "base"])
     config, _ = _play_table(args)
-    assert config.variants == {"stone-nuggets"} and config.edition == "base" and args.shuffle_rounds == 4
+    assert config.variants == {"stone-nuggets"} and config.edition == "base"
+
+
+def test_a_table_may_play_fewer_rounds_than_the_rules_three():
+    assert _play_table(build_parser().parse_args(["play"]))[0].rounds == 3
+    assert _play_table(build_parser().parse_args(["play", "--rounds", "1"]))[0].rounds == 1
+    for bad in ("0", "11", "x"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["host", "--rounds", bad])
 
 
 @pytest.mark.parametrize("argv", [["host"], ["join", "127.0.0.1:7777"], ["play"]])
@@ -47,7 +55,7 @@ def test_play_help_names_the_options():
     command = [sys.executable, "-m", "saboteur_p2p", "play", "--help"]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     options = (
-        "--players", "--bots", "--edition", "--variant", "--shuffle-rounds", "--log-dir", "--identity", "--plain", "--offline",
+        "--players", "--bots", "--edition", "--variant", "--log-dir", "--identity", "--plain", "--offline",
     )
     for option in options:
         assert option in out

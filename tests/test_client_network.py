@@ -21,7 +21,7 @@ def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp
 
     def session(agent: ClientAgent) -> SessionResult:
         return host_table(
-            identity, "alice", "127.0.0.1:0", GameConfig(4, rounds=1), 2, None, 2, ["random", "heuristic"], tmp_path,
+            identity, "alice", "127.0.0.1:0", GameConfig(4, rounds=1), None, 2, ["random", "heuristic"], tmp_path,
             None, 30.0, agent.say, agent=agent, started=agent.start_requested, children=children,  # type: ignore[arg-type]
         )
 

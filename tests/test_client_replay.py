@@ -21,7 +21,7 @@ from saboteur_p2p.rules import CardPlayed, GameConfig, PlacePath, RoundEnded
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("replay")
-    play_local_game(GameConfig(3, rounds=1), ["heuristic"] * 3, seed=7, shuffle_rounds=1, rand=seeded_bytes(7),
+    play_local_game(GameConfig(3, rounds=1), ["heuristic"] * 3, seed=7, rand=seeded_bytes(7),
                     log_dir=str(folder))
     return folder / "seat0.log"
 

@@ -25,7 +25,7 @@ def _final_reveal_due(game: LocalGame) -> bool:
 def _at_final_reveal(seed: int) -> LocalGame | None:
     """A one-round game of three heuristic bots, played to the share round that shows every
     gold card (None: the game ended without one, nobody having won gold)."""
-    game = play_local_game(GameConfig(3, rounds=1), ["heuristic"] * 3, seed, shuffle_rounds=1, rand=seeded_bytes(seed),
+    game = play_local_game(GameConfig(3, rounds=1), ["heuristic"] * 3, seed, rand=seeded_bytes(seed),
                            until=_final_reveal_due)
     return game if _final_reveal_due(game) else None
 

@@ -15,7 +15,7 @@ from saboteur_p2p.rules import GameConfig
 def game_of(identities: list[Identity], game_seed: int) -> LocalGame:
     """A 3-seat game between these identities, its id and secrets drawn from ``game_seed``."""
     rand = seeded_bytes(game_seed)
-    setup = make_setup(GameConfig(3), identities, 1, rand)
+    setup = make_setup(GameConfig(3), identities, rand)
     return LocalGame(setup, [Node(setup, seat, identities[seat], rand) for seat in range(3)], Node(setup, None))
 
 

@@ -2,7 +2,7 @@
 address), joined through the user-space switch of netlab.py with LAN and Wi-Fi faults.
 
 Skipped, with the reason, where network namespaces cannot be made (not root, no ``ip``).
-Tables have 3 seats, random bots and one shadow shuffle per proof, to keep each game short;
+Tables have 3 seats and random bots, to keep each game short;
 benchmarks/lan_game.py plays the 4-peer heuristic games and measures them.
 """
 from __future__ import annotations

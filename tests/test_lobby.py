@@ -46,7 +46,7 @@ class HostedTable:
 
     def _run(self) -> None:
         try:
-            self.table = host_lobby(self.identity, "host", self.transport, self.config, 1, self.code, self.said.append)
+            self.table = host_lobby(self.identity, "host", self.transport, self.config, self.code, self.said.append)
         except BaseException as exc:  # reported by the test
             self.error = exc
 
@@ -198,7 +198,7 @@ def test_a_joiner_refuses_a_start_without_its_nonce_unless_it_is_taking_its_seat
              SeatInfo("me", joiner.public.sign_key, joiner.public.dh_key, "tcp://127.0.0.1:2"),
              SeatInfo("x", other.public.sign_key, other.public.dh_key, "tcp://127.0.0.1:3")]
     nonces = (bytes([1]) * 32, bytes([2]) * 32, bytes([3]) * 32)  # not the joiner's fresh one
-    old = Table(joint_game_id(nonces), GameConfig(3), 2, tuple(seats), nonces)
+    old = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces)
 
     def answer_with_old_start() -> None:
         if router.poll(10_000):

@@ -109,7 +109,7 @@ def test_entry_fields_round_trip() -> None:
         PROTOCOL_VERSION, GAME, 0, 5, b"\x07" * 32, "shuffle",
     )
     assert decoded.body == {"deck": [b"\x01" * 32], "k": -3, "f": 0.5}
-    assert decoded.raw == msgpack.packb([2, GAME, 0, 5, b"\x07" * 32, "shuffle", decoded.body], use_bin_type=True)
+    assert decoded.raw == msgpack.packb([PROTOCOL_VERSION, GAME, 0, 5, b"\x07" * 32, "shuffle", decoded.body], use_bin_type=True)
     assert IDS[0].public.verify(decoded.raw, decoded.signature)
 
 

@@ -3,9 +3,9 @@
 Every peer is a ``python -m saboteur_p2p`` process (started in its own session, so that a
 host's bot peers die with it), except the misbehaving double of ``net_doubles``, which runs
 in a thread of this process.  Every wait is bounded, every process is killed when its test
-ends, and every file is under the test's ``tmp_path``.  Games use random bots and one shadow
-shuffle per proof to stay fast (these tests are about the network, not the proofs: test_shuffle,
-test_proofs and test_session_cheats check those).  The long tables are marked ``slow``.
+ends, and every file is under the test's ``tmp_path``.  Games use random bots to stay fast
+(these tests are about the network, not the proofs: test_shuffle_proof, test_proofs and
+test_session_cheats check those).  The long tables are marked ``slow``.
 """
 from __future__ import annotations
 
@@ -36,8 +36,6 @@ from saboteur_p2p.rules import GameConfig
 #: Bounds on a 3-seat game (5-10 s on two cores) and a 10-seat game (35-70 s).
 SMALL_GAME = 90.0
 LARGE_GAME = 300.0
-#: Shadow shuffles per shuffle proof at every table here (the least a table may ask for).
-SHUFFLE_ROUNDS = "1"
 SCORES = re.compile(r"^OK: \d+ records, final scores: (.+)$")
 
 
@@ -121,19 +119,19 @@ def processes(tmp_path: Path) -> Iterator[Processes]:
         procs.kill_all()
 
 
-def host_args(port: int, seats: int, bots: int = 0, wait: float = 60, log_dir: str = "host") -> list[str]:
+def host_args(port: int, seats: int, bots: int = 0, wait: float = 60, log_dir: str = "host", rounds: int = 3) -> list[str]:
     """A host whose own seat is a random bot, with ``bots`` random bot peer processes."""
     return [
-        "host", "--bind", f"127.0.0.1:{port}", "--seats", str(seats), "--bot", "random",
+        "host", "--bind", f"127.0.0.1:{port}", "--seats", str(seats), "--rounds", str(rounds), "--bot", "random",
         "--bots", str(bots), "--bots-kind", "random", "--log-dir", log_dir, "--identity", f"{log_dir}/host.identity",
-        "--shuffle-rounds", SHUFFLE_ROUNDS, "--wait", str(wait), "--quiet",
+        "--wait", str(wait), "--quiet",
     ]
 
 
 def join_args(port: int, name: str, wait: float = 60, bot: str | None = "random") -> list[str]:
     args = [
         "join", f"127.0.0.1:{port}", "--name", name, "--log-dir", name, "--identity", f"{name}.identity",
-        "--wait", str(wait), "--quiet", "--shuffle-rounds", SHUFFLE_ROUNDS,
+        "--wait", str(wait), "--quiet",
     ]
     return args + (["--bot", bot] if bot else [])
 
@@ -252,9 +250,10 @@ def test_three_bot_peers_finish_three_rounds_with_one_log(three_seat_game: tuple
 
 
 @pytest.mark.slow
-def test_ten_bot_peers_finish_three_rounds_with_one_log(processes: Processes, tmp_path: Path) -> None:
-    """The largest table: a bot host and 9 bot peer processes, 3 rounds, one log between them."""
-    host = processes.start("host", host_args(free_port(), 10, bots=9))
+def test_ten_bot_peers_finish_two_rounds_with_one_log(processes: Processes, tmp_path: Path) -> None:
+    """The largest table: a bot host and 9 bot peer processes, 2 rounds (so one change of
+    rounds at ten seats), one log between them."""
+    host = processes.start("host", host_args(free_port(), 10, bots=9, rounds=2))
     assert_finished_table(host, tmp_path / "host", 10)
 
 
@@ -280,9 +279,10 @@ def test_replay_prints_the_game_move_by_move(three_seat_game: tuple[Path, str]) 
 
 @pytest.mark.slow
 def test_two_tables_on_one_machine_at_once(processes: Processes, tmp_path: Path) -> None:
-    """Two hosts on two ports, each with 2 bot peer processes, play at the same time: both finish."""
-    first = processes.start("first", host_args(free_port(), 3, bots=2, log_dir="first"))
-    second = processes.start("second", host_args(free_port(), 3, bots=2, log_dir="second"))
+    """Two hosts on two ports, each with 2 bot peer processes, play a one-round game at the
+    same time: both finish."""
+    first = processes.start("first", host_args(free_port(), 3, bots=2, log_dir="first", rounds=1))
+    second = processes.start("second", host_args(free_port(), 3, bots=2, log_dir="second", rounds=1))
     verdicts = [assert_finished_table(first, tmp_path / "first", 3), assert_finished_table(second, tmp_path / "second", 3)]
     games = {log.name.split("-seat")[0] for log in game_logs(tmp_path)}
     assert len(games) == 2, games  # two games, not one table seen twice
@@ -366,11 +366,11 @@ def test_peer_that_never_returns_ends_the_game_for_the_others(processes: Process
 
 
 def start_table_with_double(
-    processes: Processes, tmp_path: Path, trick_name: str, human: bool = False, wait: float = 60
+    processes: Processes, tmp_path: Path, trick_name: str, human: bool = False, wait: float = 60, rounds: int = 3,
 ) -> tuple[Peer, Peer, DoubleRun]:
     """A host process, one joiner process (a bot, or a person who never types) and the double."""
     port = free_port()
-    host = processes.start("host", host_args(port, 3, wait=wait), verbose=True)
+    host = processes.start("host", host_args(port, 3, wait=wait, rounds=rounds), verbose=True)
     other = "human" if human else "b1"
     joiner = processes.start(other, join_args(port, other, wait=wait, bot=None if human else "random"), verbose=True,
                              stdin=subprocess.PIPE if human else subprocess.DEVNULL)
@@ -404,8 +404,9 @@ def test_bad_input_is_dropped_and_the_game_goes_on(processes: Processes, tmp_pat
     message over the wire limit, on which ZeroMQ drops the connection and the peers resend what
     was lost), malformed envelopes and bodies, and bad signatures (on the envelope, on the
     double's own record, on records forged in the host's name) are dropped and reported by the
-    honest peers, naming the sender; nobody is blamed and the game finishes for everyone."""
-    host, joiner, double = start_table_with_double(processes, tmp_path, trick)
+    honest peers, naming the sender; nobody is blamed and the (one-round) game finishes for
+    everyone."""
+    host, joiner, double = start_table_with_double(processes, tmp_path, trick, rounds=1)
     for peer in (host, joiner):
         assert peer.wait(SMALL_GAME) == 0, peer.text()
     double.finish(30)
@@ -462,7 +463,7 @@ def test_a_connection_is_known_by_the_seat_that_signs_on_it(tmp_path: Path) -> N
         SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
     )
     said: list[str] = []
-    table = Table(bytes(range(32)), GameConfig(3), 2, seats)
+    table = Table(bytes(range(32)), GameConfig(3), seats)
     session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
     ping = seal(identities[2], "ping", {"game_id": bytes(range(32)), "seat": 2, "records": 0, "away": []})
     session._handle(b"connection", ping)
@@ -476,7 +477,7 @@ def _session_for_tests(tmp_path: Path) -> tuple[Session, list[Identity], list[st
         SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
     )
     said: list[str] = []
-    table = Table(bytes(range(32)), GameConfig(3), 2, seats)
+    table = Table(bytes(range(32)), GameConfig(3), seats)
     session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
     return session, identities, said
 
@@ -548,7 +549,7 @@ def test_a_start_with_two_seats_at_one_endpoint_is_refused() -> None:
     identities = [Identity.generate() for _ in range(3)]
     seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, "tcp://127.0.0.1:5") for n, i in enumerate(identities))
     nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
-    table = Table(joint_game_id(nonces), GameConfig(3), 2, seats, nonces)
+    table = Table(joint_game_id(nonces), GameConfig(3), seats, nonces)
     with pytest.raises(BadEnvelope, match="two seats have one endpoint"):
         Table.from_envelope(open_envelope(seal(identities[0], "start", table.to_data())))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from protocol_helpers import copy_game, hear, path_first, play_until, seeded_bytes, seeded_game, signed_record
 
 from saboteur_p2p.crypto.group import IDENTITY, add, base_mul, scalar_from_int
@@ -24,7 +25,7 @@ CONFIG = GameConfig(3, rounds=1)
 
 def _deal_share_round(seed: int):
     """A 3-seat game at the share round of the first deal (a group of all three seats)."""
-    game = seeded_game(CONFIG, 1, seed)
+    game = seeded_game(CONFIG, seed)
     play_until(game, lambda e: e.kind == "shares")
     assert {e.speaker for e in game.spectator.outstanding} == {0, 1, 2}
     return game
@@ -95,7 +96,7 @@ def test_a_forged_quit_trailer_does_not_name_a_seat_verify_cannot_check():
     records bears it out, yet judge() always holds it, so verify_records returns the seat it
     names as the culprit: anyone who edits a log file (or writes one) makes verify blame any
     seat, even one outside the table."""
-    game = play_local_game(CONFIG, ["random"] * 3, seed=4, shuffle_rounds=1, rand=seeded_bytes(4),
+    game = play_local_game(CONFIG, ["random"] * 3, seed=4, rand=seeded_bytes(4),
                            until=first_move_expected)
     records = list(game.records)
     plain = verify_records(records)
@@ -110,14 +111,13 @@ def test_a_forged_quit_trailer_does_not_name_a_seat_verify_cannot_check():
 
 def _cheating_last_shuffler(node) -> None:
     """Seat 2 shuffles the first batch honestly but for one card: the draw deck's first card
-    is re-encrypted to a point that is no card.  With one shadow shuffle its proof passes
-    when the challenge bit is 0 (half the games)."""
+    is re-encrypted to a point that is no card."""
     honest = node._make_shuffle
 
     def make(head):
         body = honest(head)
         if head.topic[0] == 0:
-            for deck, cards in body["decks"]:
+            for deck, cards, _proof in body["decks"]:
                 if deck == "draw":
                     c1, c2 = cards[0]
                     cards[0] = [c1, add(c2, base_mul(scalar_from_int(5)))]
@@ -126,25 +126,22 @@ def _cheating_last_shuffler(node) -> None:
     node._make_shuffle = make
 
 
-def test_the_seat_blamed_for_a_card_that_opens_to_nothing_does_not_depend_on_the_order_of_a_group():
+def test_the_seat_blamed_for_a_card_that_opens_to_nothing_does_not_depend_on_the_order_of_a_group(
+    monkeypatch: pytest.MonkeyPatch,
+):
     """protocol.md §5.4: 'what a record of a group does never depends on the other records of
     the group ... so the order a peer takes a group in does not change anything it computes'.
     The sealed shares of the first deal are one group; the holder of a card decrypts it when
     the last ower's record of the group is in, and if the card opens to no card (here: the
-    last shuffler cheated and its cut-and-choose proof passed by chance), Node.receive blames
-    ``bad-message`` on whichever record happened to come last (ShareBook.take ->
-    MentalDealer.complete_private -> _face's ValueError).  Two orders, two different innocent
-    seats blamed, and never the shuffler that did it."""
-    for seed in range(1, 60):  # a game whose one-shadow proof of the false shuffle passes (half do)
-        game = seeded_game(CONFIG, 1, seed)
-        _cheating_last_shuffler(game.nodes[2])
-        try:
-            play_until(game, lambda e: e.kind == "shares")  # the proof passed: the deal's share round
-        except ProtocolViolation:
-            continue
-        break
-    else:
-        raise AssertionError("no seed let the false shuffle through")
+    last shuffler cheated and its proof passed), Node.receive blamed ``bad-message`` on
+    whichever record happened to come last.  Two orders, two different innocent seats
+    blamed, and never the shuffler that did it.  A false proof passes with negligible chance
+    since the Terelius-Wikstrom proof; the test lets it pass on purpose, since what follows
+    must still name no innocent seat."""
+    monkeypatch.setattr("saboteur_p2p.protocol.shuffles.verify_shuffle_proof", lambda *args: None)
+    game = seeded_game(CONFIG, 1)
+    _cheating_last_shuffler(game.nodes[2])
+    play_until(game, lambda e: e.kind == "shares")  # the proof passed: the deal's share round
     holder = 0  # seat 0 holds draw card 0
     made = {seat: game.nodes[seat].produce() for seat in (1, 2)}
     blamed = {}
@@ -230,7 +227,7 @@ def test_the_verdict_after_an_illegal_move_with_long_non_ascii_text_is_still_rea
     trailer is then not taken for a verdict, so split_ending hands it to the replay as a
     record, and verify reports the honest seat's log as broken ('malformed-record by an
     unknown sender'), with the cheater's name lost (seatstate.restore would likewise raise)."""
-    game = play_local_game(CONFIG, ["random"] * 3, seed=4, shuffle_rounds=1, rand=seeded_bytes(4),
+    game = play_local_game(CONFIG, ["random"] * 3, seed=4, rand=seeded_bytes(4),
                            until=first_move_expected)
     mover = game.spectator.next_expected.speaker
     evidence = signed_record(game, mover, "action", {"action": "\N{GRINNING FACE}" * 399})

@@ -6,9 +6,9 @@ A cheater is one seat whose records are built by hand (or by its own node with o
 record goes to every other seat and to the spectator, which checks everything; each must
 raise ``ProtocolViolation`` naming the cheater and the rule.  By design, sealed shares are
 checked by their recipient and the spectator only, and the seat after a shuffler checks
-its proof only once it has sent its own shuffle and opening (``check_later``).
+its proof only once it has sent its own shuffle (``check_later``).
 
-All games are one 3-player round with 4 shadow shuffles, played honestly from one seed to
+All games are one 3-player round, played honestly from one seed to
 a few named points (``protocol_helpers.POINTS``); each test gets its own copy of the game
 at its point.  Cheats on the records themselves are in test_session_cheats_records.py.
 """
@@ -20,13 +20,10 @@ from typing import Any
 import pytest
 from cheats_catalogue import (
     BAD_POINTS,
-    an_opening_missing,
-    openings_exchanged,
-    openings_for_the_wrong_decks,
-    permutation_swapped,
+    FALSE_PROOFS,
+    a_proof_entry_missing,
     public_share_of_another_point,
     random_proof,
-    scalar_changed,
     sealed_share_shifted,
     sealed_share_with_another_share_s_proof,
     unreduced_proof,
@@ -46,8 +43,9 @@ from protocol_helpers import (
 )
 
 from saboteur_p2p.crypto.group import IDENTITY, Point, base_mul, mul, random_scalar, sadd, sub
+from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.crypto.proofs import open_sealed_share, prove_dleq, prove_key, seal_share
-from saboteur_p2p.crypto.shuffle import open_shadows, reencrypt
+from saboteur_p2p.crypto.shuffle import reencrypt
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import LocalGame
 from saboteur_p2p.protocol.messages import Shares
@@ -74,25 +72,16 @@ def play_with_a_changed_shuffle(tamper: Callable[[LocalGame, dict[str, Any]], No
 
 
 def check_later(game: LocalGame, seat: int) -> ProtocolViolation | None:
-    """Bring ``seat`` (alone) to the end of its own shuffle and opening, the other seats
-    answering honestly, and return what it raised: the next shuffler checks the proof
-    before its own only after sending its own shuffle (node.py, deferred_checks)."""
+    """Let ``seat`` (alone) make its own shuffle, which it owes next, and return what it
+    raised: the next shuffler checks the proof before its own only after sending its own
+    shuffle (node.py, deferred_checks)."""
     node = game.nodes[seat]
-    while True:
-        head = node.next_expected
-        assert head is not None and head.kind in ("shuffle", "reveal", "open"), head
-        if head.speaker == seat:
-            try:
-                node.produce()
-            except ProtocolViolation as violation:
-                return violation
-            if head.kind == "open":
-                return None
-            continue
-        other = game.nodes[head.speaker]
-        body = getattr(other, f"_make_{head.kind}")(head)
-        record = signed_record(game, head.speaker, head.kind, body, seq=node.log.next_seq(head.speaker), prev=node.log.head)
-        node.receive(record)
+    assert node.next_expected == Expect(seat, "shuffle", (0,)), node.next_expected
+    try:
+        node.produce()
+    except ProtocolViolation as violation:
+        return violation
+    return None
 
 
 def assert_shuffle_blamed(game: LocalGame, verdicts: Verdicts, cheater: int) -> None:
@@ -192,7 +181,7 @@ def test_shares_other_than_those_owed_are_blamed_on_the_sender(point):
 
 
 def _goals(body: dict[str, Any]) -> list[list[bytes]]:
-    return next(cards for deck, cards in body["decks"] if deck == Deck.GOALS.value)
+    return next(cards for deck, cards, _proof in body["decks"] if deck == Deck.GOALS.value)
 
 
 def _duplicate(game: LocalGame, cards: list[list[bytes]]) -> None:
@@ -212,17 +201,23 @@ def _replace_with_no_card(game: LocalGame, cards: list[list[bytes]]) -> None:
     cards[2] = list(reencrypt((IDENTITY, other_point(8)), random_scalar(seeded_bytes(9)), node.dealer.joint))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("change", [_duplicate, _replace_with_a_fresh_copy, _replace_with_no_card],
+def _reencrypted(game: LocalGame, cards: list[list[bytes]]) -> None:
+    # the same card, re-encrypted once more by a scalar the proof knows nothing of
+    cards[1] = list(reencrypt((cards[1][0], cards[1][1]), random_scalar(seeded_bytes(11)), game.nodes[1].dealer.joint))
+
+
+def _swapped(game: LocalGame, cards: list[list[bytes]]) -> None:
+    cards[0], cards[1] = cards[1], cards[0]
+
+
+@pytest.mark.parametrize("change", [_duplicate, _replace_with_a_fresh_copy, _replace_with_no_card, _reencrypted, _swapped],
                          ids=lambda f: f.__name__.strip("_"))
 def test_a_shuffle_that_changes_the_cards_is_caught_by_its_proof(change):
-    """The shuffler proves an honest shuffle, then sends a changed output deck.
-
-    Every shadow whose challenge bit is 1 must open to the output deck, and cannot; the
-    cheat escapes only if all 4 bits are 0 (chance 1/16), which the test rules out for
-    its seed by checking which record was refused.
-    """
+    """The shuffler proves an honest shuffle, then sends a changed output deck: the proof
+    no longer holds for it, and every seat refuses the record (the next shuffler after its
+    own shuffle)."""
     game, head, verdicts = play_with_a_changed_shuffle(lambda game, body: change(game, _goals(body)))
-    assert head == Expect(1, "open", (0,))
+    assert head == Expect(1, "shuffle", (0,))
     assert_shuffle_blamed(game, verdicts, 1)
 
 
@@ -234,42 +229,36 @@ def test_a_shuffle_that_drops_a_card_is_refused_at_once():
     assert_blamed(game, verdicts, 1, "bad-message")
 
 
-def test_a_shuffle_with_too_few_shadows_or_the_wrong_decks_is_refused():
-    def fewer_shadows(game, body):
-        body["shadows"][0][1].pop()
-
+def test_a_shuffle_of_the_wrong_decks_is_refused():
     def wrong_decks(game, body):
         body["decks"].reverse()
 
-    for tamper in (fewer_shadows, wrong_decks):
-        game, verdicts = cheat_once("shuffle", 1, tamper)
-        assert_blamed(game, verdicts, 1, "bad-shuffle")
+    game, verdicts = cheat_once("shuffle", 1, wrong_decks)
+    assert_blamed(game, verdicts, 1, "bad-shuffle")
 
 
-def _the_other_challenge_answered(game: LocalGame, body: dict[str, Any]) -> None:
-    cheater = game.nodes[1]
-    run = cheater.shuffles[0]
-    witness = cheater.my_witness[0]
-    bits = [1 - b for b in run.challenge(cheater.setup.game_id, 1, cheater.setup.shuffle_rounds)]
-    body["openings"] = [[deck.value, [[p, s] for p, s in open_shadows(witness[deck], bits)]] for deck in run.decks]
-
-
-@pytest.mark.parametrize("tamper", [
-    scalar_changed, permutation_swapped, openings_exchanged, _the_other_challenge_answered,
-    an_opening_missing, openings_for_the_wrong_decks,
-], ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("tamper", FALSE_PROOFS, ids=lambda f: f.__name__)
 def test_a_tampered_shuffle_proof_is_blamed_on_the_shuffler(tamper):
-    game = game_at("open")
-    cheater = game.nodes[1]
-    witness = cheater.my_witness[0]
-    body = honest_body(cheater)
-    cheater.my_witness[0] = witness  # the cheater keeps it, to answer other challenges
-    tamper(game, body)
-    verdicts = hear(game, signed_record(game, 1, "open", body), 1)
-    if tamper is openings_for_the_wrong_decks:
-        assert_blamed(game, verdicts, 1, "bad-shuffle-proof")  # checked at once by everyone
-    else:
-        assert_shuffle_blamed(game, verdicts, 1)
+    game, head, verdicts = play_with_a_changed_shuffle(tamper)
+    assert head == Expect(1, "shuffle", (0,))
+    assert_shuffle_blamed(game, verdicts, 1)
+
+
+def test_a_proof_for_another_shuffle_is_blamed_on_the_shuffler():
+    """The last shuffler sends the proof the one before it made, with its own output decks:
+    each proof is bound to its shuffler and its decks."""
+    game = game_at("last-shuffle")
+    body = honest_body(game.nodes[2])
+    earlier = next(e.body for e in map(decode_record, game.records) if e.kind == "shuffle" and e.sender == 1)
+    for mine, theirs in zip(body["decks"], earlier["decks"], strict=True):
+        mine[2] = theirs[2]
+    verdicts = hear(game, signed_record(game, 2, "shuffle", body), 2)
+    assert_blamed(game, verdicts, 2, "bad-shuffle-proof")
+
+
+def test_a_malformed_shuffle_proof_is_refused_at_once():
+    game, verdicts = cheat_once("shuffle", 1, a_proof_entry_missing)
+    assert_blamed(game, verdicts, 1, "bad-message")
 
 
 # == 9. invalid points and keys ====================================================================
@@ -314,16 +303,13 @@ def test_an_invalid_point_as_a_card_in_a_shuffled_deck_is_refused(bad, where):
 
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
-def test_an_invalid_point_in_a_shadow_deck_fails_the_shuffle_proof(bad):
-    """Shadow decks are checked for their shape only when they arrive; an invalid point in
-    one is found when it is opened, whichever way the challenge asks."""
+@pytest.mark.parametrize("where", ["commitments", "chain"])
+def test_an_invalid_point_in_a_shuffle_proof_is_refused_at_once(bad, where):
     def tamper(game: LocalGame, body: dict[str, Any]) -> None:
-        for shadow in next(s for deck, s in body["shadows"] if deck == Deck.GOALS.value):
-            shadow[1][0] = BAD_POINTS[bad]
+        body["decks"][0][2][where][0] = BAD_POINTS[bad]
 
-    game, head, verdicts = play_with_a_changed_shuffle(tamper)
-    assert head == Expect(1, "open", (0,))
-    assert_shuffle_blamed(game, verdicts, 1)
+    game, verdicts = cheat_once("shuffle", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-message")
 
 
 def test_a_key_share_equal_to_another_s_is_refused_even_with_a_valid_proof():

@@ -124,13 +124,13 @@ def test_two_moves_signed_for_one_turn_are_proof_of_equivocation_everywhere():
 
 STAND_IN_BODIES: dict[str, dict[str, list[Any]]] = {
     "reveal": {"values": []},
-    "open": {"openings": []},
+    "shuffle": {"decks": []},
     "shares": {"public": [], "sealed": []},
 }
 
 
 @pytest.mark.parametrize("point,speaker", [
-    ("coin-reveal", 2), ("shuffle-reveal", 2), ("open", 1), ("sealed-shares", 1), ("public-shares", 1),
+    ("coin-reveal", 2), ("shuffle", 1), ("last-shuffle", 2), ("sealed-shares", 1), ("public-shares", 1),
 ])
 def test_a_seat_that_withholds_a_reveal_is_the_one_everyone_waits_for(point, speaker):
     """Nobody can go on without it: every node names it, nobody else has anything to say,
@@ -152,7 +152,7 @@ def test_a_seat_that_withholds_a_reveal_is_the_one_everyone_waits_for(point, spe
     assert_blamed(game, hear(game, record, stand_in), stand_in, "out-of-turn")
 
 
-@pytest.mark.parametrize("point", ["coin-reveal", "shuffle-reveal"])
+@pytest.mark.parametrize("point", ["coin-reveal"])
 @pytest.mark.parametrize("change", ["value", "nonce"])
 def test_revealing_another_value_than_the_one_committed_to_is_a_mismatch(point, change):
     def tamper(game, body):
@@ -303,7 +303,7 @@ def test_the_right_seat_sending_the_wrong_kind_is_out_of_turn():
 
 def test_a_genesis_other_than_the_agreed_game_is_refused():
     def tamper(game, body):
-        body["shuffle_rounds"] = 1
+        body["names"] = list(reversed(body["names"]))
 
     game, verdicts = cheat_once("genesis", 0, tamper)
     assert_blamed(game, verdicts, 0, "bad-genesis")

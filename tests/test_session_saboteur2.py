@@ -1,7 +1,7 @@
 """Saboteur 2 over mental-poker decks: whole games, the new to-one reveals, coalitions, cheats.
 
-Every seat is its own node and engine (protocol.local).  Games use two shadow shuffles per
-proof and seeded randomness to stay fast and repeatable.  A chooser that plays the
+Every seat is its own node and engine (protocol.local).  Games use seeded randomness to be
+repeatable.  A chooser that plays the
 expansion's cards whenever it can makes Inspection, Swap your hats, Swap your hand and the
 thefts happen early; the whole-game tests use the random bot.
 """
@@ -107,9 +107,7 @@ def coalition_decrypts(game: LocalGame, victim: int, card: tuple[int, Deck, int]
     (2, 3), pytest.param(5, 2, marks=pytest.mark.slow), pytest.param(12, 1, marks=pytest.mark.slow),
 ])
 def test_a_saboteur2_game_of_random_bots_ends_as_a_trusted_dealer_would_end_it(players, rounds):
-    # one shadow shuffle per proof: this is about play and dealing, not the proofs
-    game = play_local_game(config(players, rounds), ["random"] * players, seed=players, shuffle_rounds=1,
-                           rand=seeded_bytes(players))
+    game = play_local_game(config(players, rounds), ["random"] * players, seed=players, rand=seeded_bytes(players))
     scores = {node.state.scores for node in game.nodes}
     assert scores == {game.spectator.state.scores} and None not in scores
     assert {node.log.head for node in game.nodes} == {game.spectator.log.head}
@@ -127,10 +125,10 @@ def test_a_saboteur2_game_of_random_bots_ends_as_a_trusted_dealer_would_end_it(p
 
 @pytest.mark.slow
 def test_the_expansion_s_cards_and_thefts_played_eagerly_end_as_a_trusted_dealer_would_end_it():
-    # seed 22: a game in which every verb below comes up (the seed fixes the deal and the bots)
-    game = seeded_game(config(4, rounds=2), 2, 22)
+    # seed 23: a game in which every verb below comes up (the seed fixes the deal and the bots)
+    game = seeded_game(config(4, rounds=2), 23)
     choose = eager(ActionKind.THEFT, ActionKind.SWAP_HAND, ActionKind.INSPECTION, ActionKind.SWAP_HATS,
-                   ActionKind.TRAPPED, ActionKind.FREE, ActionKind.HANDS_OFF, seed=22)
+                   ActionKind.TRAPPED, ActionKind.FREE, ActionKind.HANDS_OFF, seed=23)
     while step(game, choose):
         pass
     texts = actions_of(game)
@@ -143,7 +141,7 @@ def test_the_expansion_s_cards_and_thefts_played_eagerly_end_as_a_trusted_dealer
 
 def test_an_honest_saboteur2_deal_shows_each_seat_its_dwarf_and_six_cards_only():
     players = 5
-    game = play_local_game(config(players), ["random"] * players, seed=4, shuffle_rounds=2, rand=seeded_bytes(4),
+    game = play_local_game(config(players), ["random"] * players, seed=4, rand=seeded_bytes(4),
                            until=first_move_expected)
     state = game.spectator.state
     assert len(state.set_aside_cards) == SET_ASIDE and len(state.draw_pile) == DRAW_CARDS - SET_ASIDE - HAND * players
@@ -161,7 +159,7 @@ def test_an_honest_saboteur2_deal_shows_each_seat_its_dwarf_and_six_cards_only()
 
 
 def test_an_inspection_shows_the_dwarf_card_to_the_inspector_alone():
-    game = seeded_game(config(5), 2, 31)
+    game = seeded_game(config(5), 31)
     inspector, action = play_until_played(game, ActionKind.INSPECTION, eager(ActionKind.INSPECTION, seed=31))
     target = action.target
     handle = game.spectator.state.roles[target]
@@ -178,7 +176,7 @@ def test_an_inspection_shows_the_dwarf_card_to_the_inspector_alone():
 
 
 def test_swap_your_hats_new_dwarf_card_is_learned_by_its_holder_alone():
-    game = seeded_game(config(5), 2, 41)
+    game = seeded_game(config(5), 41)
     _, action = play_until_played(game, ActionKind.SWAP_HATS, eager(ActionKind.SWAP_HATS, seed=41))
     holder = action.target
     handle = game.spectator.state.roles[holder]
@@ -195,7 +193,7 @@ def test_swap_your_hats_new_dwarf_card_is_learned_by_its_holder_alone():
 
 
 def test_swap_your_hand_shows_each_moved_card_to_its_new_owner_only():
-    game = seeded_game(config(4), 2, 51)
+    game = seeded_game(config(4), 51)
     before: dict[str, list[list[int]]] = {}
 
     def choose(seat: int, node: Node) -> str:
@@ -227,8 +225,8 @@ def test_swap_your_hand_shows_each_moved_card_to_its_new_owner_only():
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_all_other_seats_pooling_their_secrets_cannot_open_a_set_aside_or_hidden_dwarf_card(players):
-    game = play_local_game(config(players), ["random"] * players, seed=players, shuffle_rounds=2,
-                           rand=seeded_bytes(60 + players), until=first_move_expected)
+    game = play_local_game(config(players), ["random"] * players, seed=players, rand=seeded_bytes(60 + players),
+                           until=first_move_expected)
     state = game.spectator.state
     victim = 0
     hidden = [(0, Deck.ROLES, victim)] + [(0, Deck.ROLES, h) for h in range(players, ROLES_IN_DECK)]
@@ -249,7 +247,7 @@ def test_all_other_seats_pooling_their_secrets_cannot_open_a_set_aside_or_hidden
 
 
 def _at_a_move(seed: int = 71) -> LocalGame:
-    game = seeded_game(config(3), 2, seed)
+    game = seeded_game(config(3), seed)
     play_until(game, lambda e: e.kind == "action")
     return game
 
@@ -318,7 +316,7 @@ def test_a_seat_s_own_illegal_expansion_move_is_refused_locally():
 
 
 def test_verify_accepts_a_saboteur2_log_and_names_its_scores(tmp_path, capsys):
-    game = play_local_game(config(2, rounds=2), ["random"] * 2, seed=8, shuffle_rounds=2, rand=seeded_bytes(8),
+    game = play_local_game(config(2, rounds=2), ["random"] * 2, seed=8, rand=seeded_bytes(8),
                            log_dir=str(tmp_path))
     verdict = verify_file(str(tmp_path / "seat0.log"))
     assert verdict.ok and verdict.finished and verdict.scores == game.spectator.state.scores

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cheats_catalogue import response_changed
 from protocol_helpers import body_for, hear, play_until, seeded_game, signed_record
 from session_doubles import seated_session
 
-from saboteur_p2p.crypto.group import G, add, sadd, scalar_from_int
+from saboteur_p2p.crypto.group import G, add
 from saboteur_p2p.net.session import Outcome, Session
 from saboteur_p2p.net.wire import open_envelope
 from saboteur_p2p.protocol.node import Expect, ProtocolViolation
@@ -25,7 +26,7 @@ def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_pa
     the mover alone (it holds the card: every other seat sealed its share to it).  Its share
     record shows the card, and every seat (and a session, which does not crash) names the
     mover, with that record as the evidence."""
-    game = seeded_game(GameConfig(3, "saboteur2"), 2, 71)
+    game = seeded_game(GameConfig(3, "saboteur2"), 71)
     play_until(game, lambda e: e.kind == "action")
     mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
     cheater = game.nodes[mover]
@@ -55,14 +56,14 @@ def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_pa
 def test_a_seat_a_record_behind_agrees_with_an_abort_whose_evidence_follows_a_record_it_lacked(tmp_path: Path) -> None:
     """The abort carries the records before its evidence: a peer that had not yet taken the
     last of them in reaches the same verdict instead of blaming the seat that stopped the game."""
-    game = seeded_game(GameConfig(3), 1, 5)
+    game = seeded_game(GameConfig(3), 5)
     play_until(game, lambda e: e.kind == "action")
     mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
     witness, behind = [s for s in range(3) if s != mover]
     last = game.spectator.records[-1]
     forged = signed_record(game, mover, "action", {"action": "path 0 at 40,40"})  # off the board: illegal
     # ``behind`` has not taken the last record in; the witness has, and refuses the forged move
-    lagging = seeded_game(GameConfig(3), 1, 5)
+    lagging = seeded_game(GameConfig(3), 5)
     lag_node = lagging.nodes[behind]
     for record in game.spectator.records[:-1]:
         lag_node.receive(record)
@@ -88,7 +89,7 @@ def test_a_seat_that_takes_in_a_bad_sealed_share_meant_for_another_from_an_abort
     """The recipient refuses the sealed share and sends its abort before the bystander has the
     record: the bystander takes the evidence in (it checks no sealed share but its own), then
     must check its sealed shares as it would for a record it held already."""
-    game = seeded_game(GameConfig(3), 1, 5)
+    game = seeded_game(GameConfig(3), 5)
     play_until(game, lambda e: e.kind == "shares")
     sender = 1
     head = next(e for e in game.spectator.outstanding if e.speaker == sender)
@@ -107,15 +108,14 @@ def test_a_seat_that_takes_in_a_bad_sealed_share_meant_for_another_from_an_abort
     assert verdict is not None and (verdict.outcome, verdict.culprit) == (Outcome.CHEATER, sender), verdict
 
 
-def test_the_seat_after_a_shuffler_takes_in_its_bad_opening_from_an_abort_and_names_it(tmp_path: Path) -> None:
+def test_the_seat_after_a_shuffler_takes_in_its_bad_shuffle_from_an_abort_and_names_it(tmp_path: Path) -> None:
     """The seat after a shuffler checks its proof only after its own shuffle (§5.6.2); an abort
-    whose evidence is the opening it had not yet taken in must have it checked now."""
-    game = seeded_game(GameConfig(3), 1, 5)
-    play_until(game, lambda e: e == Expect(1, "open", (0,)))
-    body = body_for(game.nodes[1], Expect(1, "open", (0,)))
-    _perm, scalars = body["openings"][0][1][0]
-    scalars[0] = sadd(scalars[0], scalar_from_int(1))
-    record = signed_record(game, 1, "open", body)
+    whose evidence is the shuffle it had not yet taken in must have it checked now."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e == Expect(1, "shuffle", (0,)))
+    body = body_for(game.nodes[1], Expect(1, "shuffle", (0,)))
+    response_changed(game, body)
+    record = signed_record(game, 1, "shuffle", body)
     with pytest.raises(ProtocolViolation) as refused:
         game.nodes[0].receive(record)
     assert (refused.value.peer, refused.value.reason) == (1, "bad-shuffle-proof")

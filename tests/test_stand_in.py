@@ -54,7 +54,7 @@ def test_a_person_who_runs_out_of_time_then_leaves_is_played_by_a_bot_and_the_ga
     said: list[str] = []
     children: list[object] = []
     result: SessionResult = host_table(
-        Identity.generate(), "alice", "127.0.0.1:0", GameConfig(3, rounds=1), 1, None, 2, "random", tmp_path, None, 30.0,
+        Identity.generate(), "alice", "127.0.0.1:0", GameConfig(3, rounds=1), None, 2, "random", tmp_path, None, 30.0,
         said.append, agent=agent, started=lambda: False, children=children, turn_time=0.3, stand_in_delay=0.0,  # type: ignore[arg-type]
     )
     assert result.outcome is Outcome.FINISHED, result.message
@@ -78,7 +78,7 @@ def test_at_a_table_of_one_person_and_bots_leaving_ends_the_game(tmp_path: Path)
     agent.decisions = [-1]  # gone at the first move
     said: list[str] = []
     result: SessionResult = host_table(
-        Identity.generate(), "alice", "127.0.0.1:0", GameConfig(3, rounds=1), 1, None, 2, "random", tmp_path, None, 30.0,
+        Identity.generate(), "alice", "127.0.0.1:0", GameConfig(3, rounds=1), None, 2, "random", tmp_path, None, 30.0,
         said.append, agent=agent, started=lambda: False, on_leave="end",  # type: ignore[arg-type]
     )
     assert (result.outcome, result.culprit) == (Outcome.QUIT, 0)

@@ -25,7 +25,7 @@ def _table(tmp_path: Path, port: int, box: dict[str, SessionResult]) -> threadin
 
     def run() -> None:
         box["result"] = host_table(
-            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3), 1, "random", 2, "random",
+            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3), "random", 2, "random",
             tmp_path, None, 30.0, lambda text: None, started=lambda: False,
         )
 
@@ -110,7 +110,7 @@ def test_a_spectator_that_does_not_read_is_sent_no_more_than_the_window_past_its
     from saboteur_p2p.net.watchers import FEED_WINDOW
     from saboteur_p2p.protocol.local import step
 
-    game = seeded_game(GameConfig(3), 1, 3)
+    game = seeded_game(GameConfig(3), 3)
     while len(game.records) < FEED_WINDOW + 40:
         assert step(game, lambda seat, node: str(node.state.legal_actions()[0]))  # type: ignore[union-attr]
     session = seated_session(game, game.nodes[0], tmp_path)

@@ -22,6 +22,7 @@ first move) is made ahead in a ``ShufflePlan`` once the joint key is known.
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,6 +55,19 @@ ZERO: Scalar = bytes(32)
 ONE: Scalar = (1).to_bytes(32, "little")
 #: The largest deck a proof covers (the wire limit on a deck, protocol.md §6.4).
 MAX_CARDS = 128
+#: Proofs this process has verified, by a hash of the statement and the whole proof.  Games
+#: whose seats share one process (tournaments, tests) check each shuffle once, not once
+#: per seat; a benchmark that times each seat's work turns it off (``remember_verified``).
+_verified: OrderedDict[bytes, None] = OrderedDict()
+_VERIFIED_KEPT = 512
+_remember = True
+
+
+def remember_verified(enabled: bool) -> None:
+    """Whether verify_shuffle_proof skips a proof this process has already verified."""
+    global _remember
+    _remember = enabled
+    _verified.clear()
 
 
 def mul(s: Scalar, p: Point) -> Point:
@@ -108,7 +122,7 @@ class ShuffleProof:
     def from_data(cls, data: object, n: int) -> ShuffleProof:
         """Check the shape (and every point and scalar) of a proof for an n-card deck."""
         fields = ("commitments", "chain", "challenge", "responses", "chain_responses", "permuted_responses")
-        if not isinstance(data, dict) or sorted(data) != sorted(fields):
+        if not isinstance(data, dict) or len(data) != len(fields) or any(f not in data for f in fields):
             raise ShuffleProofError(f"a shuffle proof is a map of {', '.join(fields)}")
 
         def points(name: str) -> tuple[Point, ...]:
@@ -274,6 +288,10 @@ def verify_shuffle_proof(
         raise ShuffleProofError(f"expected {n} responses of each kind")
     h, hs = generators(n)
     statement = statement_digest(context, joint, inputs, outputs, proof.commitments)
+    seen = hash_bytes("shuffle-verified", statement, b"".join(proof.chain), proof.challenge, b"".join(proof.responses),
+                      b"".join(proof.chain_responses), b"".join(proof.permuted_responses))
+    if _remember and seen in _verified:
+        return
     u = challenges(statement, n)
     c = proof.challenge
     s1, s2, s3, s4 = proof.responses
@@ -299,6 +317,10 @@ def verify_shuffle_proof(
         raise ShuffleProofError(f"the proof does not compute: {exc}") from None
     if _challenge(statement, proof.chain, (t1, t2, t3, t41, t42), t_hat) != c:
         raise ShuffleProofError("the proof does not check: the output is not a shuffle of the input")
+    if _remember:
+        _verified[seen] = None
+        if len(_verified) > _VERIFIED_KEPT:
+            _verified.popitem(last=False)
 
 
 def base_mul_or_identity(s: Scalar) -> Point:
@@ -316,5 +338,6 @@ def shuffle_and_prove(
 
 __all__ = [
     "ShufflePlan", "ShuffleProof", "apply_plan", "challenges", "generators", "plan_shuffle", "prove_shuffle",
+    "remember_verified",
     "shuffle_and_prove", "statement_digest", "verify_shuffle_proof",
 ]

@@ -27,7 +27,7 @@ from ..rules.editions import edition_names
 from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, normal_endpoint, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 4
+LOBBY_VERSION = 5
 #: bytes of a table's random salt for its code, and scrypt's cost (2^14: about 50 ms and 16 MiB)
 CODE_SALT_BYTES = 16
 SCRYPT_N = 2**14
@@ -36,7 +36,6 @@ NEEDS_CODE = "needs-code"
 #: bytes of the fresh random nonce every seat adds to the game id
 NONCE_BYTES = 32
 #: the most shadow shuffles per shuffle proof a table may ask for (more is only a cost)
-MAX_SHUFFLE_ROUNDS = 64
 
 
 class LobbyError(RuntimeError):
@@ -77,7 +76,6 @@ class Table:
 
     game_id: bytes
     config: GameConfig
-    shuffle_rounds: int
     seats: tuple[SeatInfo, ...]
     #: each seat's fresh nonce, in seat order: the game id is ``joint_game_id(nonces)``
     nonces: tuple[bytes, ...] = ()
@@ -86,11 +84,11 @@ class Table:
         return GameSetup(
             self.game_id, self.config,
             tuple(PublicIdentity(s.sign_key, s.dh_key) for s in self.seats),
-            tuple(s.name for s in self.seats), self.shuffle_rounds,
+            tuple(s.name for s in self.seats),
         )
 
     def to_data(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "config": self.config.to_data(), "shuffle_rounds": self.shuffle_rounds,
+        return {"game_id": self.game_id, "config": self.config.to_data(),
                 "seats": [s.to_data() for s in self.seats], "nonces": list(self.nonces)}
 
     @classmethod
@@ -108,15 +106,12 @@ class Table:
         endpoints = [normal_endpoint(s.endpoint) or s.endpoint for s in seats]
         if len(set(endpoints)) != len(endpoints):
             raise BadEnvelope("start: two seats have one endpoint")
-        shuffle_rounds = env.field("shuffle_rounds", int)
-        if not 1 <= shuffle_rounds <= MAX_SHUFFLE_ROUNDS:
-            raise BadEnvelope(f"start: shuffle_rounds must be 1 to {MAX_SHUFFLE_ROUNDS}")
         nonces = tuple(env.field("nonces", list, 12))
         if len(nonces) != len(seats) or not all(isinstance(n, bytes) and len(n) == NONCE_BYTES for n in nonces):
             raise BadEnvelope(f"start: one {NONCE_BYTES}-byte nonce per seat is needed")
         if game_id != joint_game_id(nonces):
             raise BadEnvelope("start: the game id is not the hash of the seats' nonces")
-        return cls(game_id, config, shuffle_rounds, seats, nonces)
+        return cls(game_id, config, seats, nonces)
 
     def seat_of(self, key: bytes) -> int | None:
         for seat, info in enumerate(self.seats):
@@ -148,7 +143,6 @@ def host_lobby(
     name: str,
     transport: Transport,
     config: GameConfig,
-    shuffle_rounds: int,
     code: str | None,
     say: Callable[[str], None],
     started: Callable[[], bool] | None = None,
@@ -211,7 +205,7 @@ def host_lobby(
                 transport.reply(connection, seal(identity, "table", table))
     if len(seats) != config.players:
         config = GameConfig(len(seats), config.edition, config.variants, config.rounds)
-    table_ = Table(joint_game_id(tuple(nonces)), config, shuffle_rounds, tuple(seats), tuple(nonces))
+    table_ = Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces))
     start = seal(identity, "start", table_.to_data())
     for connection in connections:
         transport.reply(connection, start)
@@ -272,7 +266,7 @@ def hello(identity: Identity, name: str, endpoint: str, key: bytes | None, editi
 
 def join_lobby(
     identity: Identity, name: str, transport: Transport, address: str, code: str | None,
-    say: Callable[[str], None], timeout: float = 120.0, min_shuffle_rounds: int = 1,
+    say: Callable[[str], None], timeout: float = 120.0,
     edition: str | None = None, resumable: Collection[str] = (), connect_timeout: float | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
@@ -280,10 +274,8 @@ def join_lobby(
     With ``connect_timeout``, a table that has not answered at all within that many seconds
     is taken to be absent (a wrong address, or no host running there).
 
-    Only replies on the connection we opened to the table count.  A table whose shuffle
-    proofs would have fewer than ``min_shuffle_rounds`` shadow shuffles is refused: the host
-    must not be able to weaken them.  With ``edition`` given, a table of another edition is
-    refused too.  A new game's ``start`` must carry our fresh nonce at our seat (so its id is
+    Only replies on the connection we opened to the table count.  With ``edition`` given, a
+    table of another edition is refused.  A new game's ``start`` must carry our fresh nonce at our seat (so its id is
     fresh); a game already running is taken back only if its id's first 16 hex digits are in
     ``resumable`` (we have its log, named by them).
     """
@@ -347,11 +339,6 @@ def join_lobby(
                                      "its game id is not fresh (a replayed or forged start)")
                 if edition is not None and table.config.edition != edition:
                     raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
-                if table.shuffle_rounds < min_shuffle_rounds:
-                    raise LobbyError(
-                        f"the table wants {table.shuffle_rounds} shadow shuffles per proof; "
-                        f"we accept no fewer than {min_shuffle_rounds}"
-                    )
                 if any(not valid_endpoint(s.endpoint) for s in table.seats):
                     raise LobbyError("the table lists a seat whose endpoint is not tcp://host:port")
                 # the peer that answered may have bound a wildcard address (0.0.0.0): reach
@@ -362,5 +349,5 @@ def join_lobby(
                 seats = list(table.seats)
                 info = seats[answered]
                 seats[answered] = SeatInfo(info.name, info.sign_key, info.dh_key, endpoint)
-                return Table(table.game_id, table.config, table.shuffle_rounds, tuple(seats), table.nonces)
+                return Table(table.game_id, table.config, tuple(seats), table.nonces)
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

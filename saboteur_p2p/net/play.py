@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..crypto.identity import Identity
-from ..protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
@@ -31,7 +30,7 @@ def _agent(bot: str | None, say: Callable[[str], None], seed: int, bot_delay: fl
 
 def spawn_bot_peers(
     address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
-    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
+    edition: str | None = None, bot_delay: float = 0.0,
 ) -> list[subprocess.Popen[bytes]]:
     """Start ``count`` bot peers as separate processes that join like anyone else.
 
@@ -47,7 +46,7 @@ def spawn_bot_peers(
         command = [
             sys.executable, "-m", "saboteur_p2p", "join", address, "--bot", kind, "--name", name,
             "--identity", str(log_dir / f"{name}.identity"), "--log-dir", str(log_dir / name),
-            "--quiet", "--wait", str(wait), "--shuffle-rounds", str(shuffle_rounds),
+            "--quiet", "--wait", str(wait),
         ]
         if code:
             command += ["--code", code]
@@ -62,7 +61,7 @@ def spawn_bot_peers(
 
 
 def host_table(
-    identity: Identity, name: str, bind: str, config: GameConfig, shuffle_rounds: int, bot: str | None,
+    identity: Identity, name: str, bind: str, config: GameConfig, bot: str | None,
     bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
     children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0, turn_time: float | None = None,
@@ -96,7 +95,7 @@ def host_table(
         host_ip = transport.endpoint.split("//")[1].rsplit(":", 1)[0]
         reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
         children.extend(spawn_bot_peers(
-            f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, shuffle_rounds, config.edition,
+            f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, config.edition,
             bot_delay,
         ))
 
@@ -114,7 +113,7 @@ def host_table(
             announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say)
         try:
             table = host_lobby(
-                identity, name, transport, config, shuffle_rounds, code, _lobby_say(say, transport.endpoint),
+                identity, name, transport, config, code, _lobby_say(say, transport.endpoint),
                 start_or_leave, spawn, on_seated=announcer.seats_taken if announcer else None,
             )
         except _ClosedLobby:
@@ -162,7 +161,7 @@ def _wait_for_start(flag: threading.Event) -> None:
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
-    min_shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, edition: str | None = None, bot_delay: float = 0.0,
+    edition: str | None = None, bot_delay: float = 0.0,
     connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
@@ -175,7 +174,6 @@ def join_table(
         table = join_lobby(
             identity, name, transport, address, code, say,
             timeout=max(wait, 60),
-            min_shuffle_rounds=min_shuffle_rounds,
             edition=edition,
             resumable=logged_games(log_dir),
             connect_timeout=connect_timeout,

@@ -1,8 +1,8 @@
 """A seat's secrets on disk, so a peer that crashed can take its seat again.
 
-Everything public is in the signed log; what only this seat knows is its deck key share,
-the values it committed to and has not revealed yet, and the shuffle it made and has not
-opened yet.  They are written (atomically, mode 0600) after every record this seat makes;
+Everything public is in the signed log; what only this seat knows is its deck key share
+and the coin values it committed to and has not revealed yet.  They are written
+(atomically, mode 0600) after every record this seat makes;
 with the log they rebuild the seat exactly.
 """
 from __future__ import annotations
@@ -14,12 +14,10 @@ from typing import Any
 import msgpack
 
 from ..crypto.log import TruncatedLog, read_log
-from ..crypto.shuffle import ShuffleWitness
 from ..protocol.ending import split_ending
 from ..protocol.node import Node
-from ..rules.dealer import Deck
 
-SECRETS_FORMAT = "saboteur-p2p/seat-secrets/1"
+SECRETS_FORMAT = "saboteur-p2p/seat-secrets/2"
 
 
 def export_secrets(node: Node) -> bytes:
@@ -29,11 +27,6 @@ def export_secrets(node: Node) -> bytes:
         "seat": node.seat,
         "x": node.secret,
         "coins": [[i, v, n] for i, (v, n) in node.my_coin.items()],
-        "shuffle_values": [[b, [list(p) for p in pairs]] for b, pairs in node.my_shuffle_values.items()],
-        "witness": [
-            [b, [[deck.value, w.perm, w.scalars, w.shadow_perms, w.shadow_scalars] for deck, w in per_deck.items()]]
-            for b, per_deck in node.my_witness.items()
-        ],
     }, use_bin_type=True)
 
 
@@ -44,14 +37,6 @@ def import_secrets(node: Node, data: bytes) -> None:
     node.secret = saved["x"]
     node.dealer.secret = saved["x"]
     node.my_coin = {int(i): (v, n) for i, v, n in saved["coins"]}
-    node.my_shuffle_values = {int(b): [(p[0], p[1]) for p in pairs] for b, pairs in saved["shuffle_values"]}
-    node.my_witness = {
-        int(b): {
-            Deck(d): ShuffleWitness(list(perm), list(sc), [list(p) for p in sp], [list(s) for s in ss])
-            for d, perm, sc, sp, ss in per_deck
-        }
-        for b, per_deck in saved["witness"]
-    }
 
 
 def save_secrets(node: Node, path: Path) -> None:

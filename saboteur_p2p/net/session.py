@@ -36,7 +36,7 @@ from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
 #: records that take long to make before this seat has timed one (seconds, a guess to announce)
-HEAVY_KINDS = {"shuffle": 5.0, "open": 2.0}
+HEAVY_KINDS = {"shuffle": 2.0}
 #: messages from connections no seat signs on are reported at most once in this many seconds
 NOTICE_OUTSIDERS = 10.0
 #: a seat's link to a new endpoint is taken at most once in this many seconds
@@ -44,7 +44,7 @@ RELINK_EVERY = 1.0
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
-SECRET_KINDS = frozenset({"commit", "reveal", "shuffle", "open"})
+SECRET_KINDS = frozenset({"commit", "reveal"})
 
 
 class Agent(Protocol):
@@ -124,6 +124,12 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.turn_latencies: list[float] = []
         self._sent_move_at: float | None = None
         self._sent_in_round = 0
+        #: when the game's first move was due (wall clock, for benchmarks across processes),
+        #: and each pause from a round's last move to the next round's first move was due
+        self.first_turn_at: float | None = None
+        self.round_pauses: list[float] = []
+        self._timed_round = 0
+        self._last_move_at: float | None = None
         self._start_stand_in(turn_time, on_leave, stand_in_delay)
         self._start_watchers()
 
@@ -179,10 +185,12 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                 return result
             self._send_ahead()
             self._feed_watchers()
+            self._time_rounds()
             busy = time.monotonic() - polled
             if busy > BUSY_AFTER:
                 self._not_listened(busy)  # we were computing: the others were not silent
-            inbounds = self.transport.poll(0.05)
+            # work ahead (a shuffle planned before its deck comes) only while nothing waits
+            inbounds = self.transport.poll(0.0 if self.node.prepare() else 0.05)
             polled = time.monotonic()
             for inbound in inbounds:
                 result = self._handle(inbound.connection, inbound.data)
@@ -219,7 +227,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                     except IllegalMove as refused:
                         self.say(f"that move is not allowed: {refused}")
                         return None
-                    self._sent_move_at = time.monotonic()
+                    self._sent_move_at = self._last_move_at = time.monotonic()
                     self._sent_in_round = node.state.round if node.state is not None else 0
                 else:
                     self._announce_busy()
@@ -414,7 +422,21 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         """The node took a record in: it is on disk before anything follows from it."""
         if self.node.writer is not None:
             self.node.writer.flush()
+        if self.node.log.entries and self.node.log.entries[-1].kind == "action":
+            self._last_move_at = time.monotonic()
         self._note_turn()
+
+    def _time_rounds(self) -> None:
+        """When the first move of each round is due: the game's first, and each pause
+        between rounds (from the last move of one round), for the benchmarks."""
+        state, head = self.node.state, self.node.next_expected
+        if state is None or head is None or head.kind != "action" or state.round == self._timed_round:
+            return
+        if self._timed_round == 0:
+            self.first_turn_at = time.time()
+        elif self._last_move_at is not None:
+            self.round_pauses.append(time.monotonic() - self._last_move_at)
+        self._timed_round = state.round
 
     def _note_turn(self) -> None:
         """A turn's latency: from sending our move until the next seat's move is taken in
@@ -520,6 +542,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         stats["records"] = len(self.node.records)
         stats["peak_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         stats["turn_latencies"] = self.turn_latencies  # type: ignore[assignment]
+        stats["first_turn_at"] = self.first_turn_at  # type: ignore[assignment]
+        stats["round_pauses"] = self.round_pauses  # type: ignore[assignment]
         path = self.log_path.with_suffix(".stats.json")
         path.write_text(json.dumps(stats))
 

@@ -11,7 +11,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | welcome   | host -> joiner       | seat, seats_total |
 | reject    | peer -> joiner       | reason |
 | table     | host -> every joiner | seats [[name, sign_key, dh_key, endpoint]], seats_total |
-| start     | peer -> joiner       | game_id, config, shuffle_rounds, seats [...], nonces |
+| start     | peer -> joiner       | game_id, config, seats [...], nonces |
 | link      | peer -> peer         | game_id, seat, endpoint (where the receiver reaches the sender), incarnation |
 | record    | peer -> peer         | record (bytes) |
 | ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |

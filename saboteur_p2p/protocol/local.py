@@ -19,7 +19,7 @@ from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
 from ..match import bot_seed
 from ..rules import GameConfig, State
-from .node import DEFAULT_SHUFFLE_ROUNDS, GameSetup, Node
+from .node import GameSetup, Node
 
 
 @dataclass
@@ -43,16 +43,16 @@ class RecordTiming:
     step: int = 0
 
 
-def make_setup(config: GameConfig, identities: Sequence[Identity], shuffle_rounds: int, rand: RandomBytes) -> GameSetup:
+def make_setup(config: GameConfig, identities: Sequence[Identity], rand: RandomBytes) -> GameSetup:
     names = tuple(f"seat{i}" for i in range(config.players))
-    return GameSetup(rand(32), config, tuple(i.public for i in identities), names, shuffle_rounds)
+    return GameSetup(rand(32), config, tuple(i.public for i in identities), names)
 
 
 def new_local_game(
-    config: GameConfig, shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS, rand: RandomBytes = secrets.token_bytes,
+    config: GameConfig, rand: RandomBytes = secrets.token_bytes,
 ) -> LocalGame:
     identities = [Identity.generate() for _ in range(config.players)]
-    setup = make_setup(config, identities, shuffle_rounds, rand)
+    setup = make_setup(config, identities, rand)
     nodes = [Node(setup, seat, identities[seat], rand) for seat in range(config.players)]
     return LocalGame(setup, nodes, Node(setup, None))
 
@@ -89,6 +89,20 @@ def send_ahead(game: LocalGame) -> dict[int, float]:
     return took
 
 
+def prepare(game: LocalGame) -> dict[int, float]:
+    """Every seat not to speak next does the work it can do ahead (Node.prepare), as the
+    network session does while it waits.  Returns the seconds each seat spent."""
+    speaking = {e.speaker for e in game.spectator.outstanding}
+    took: dict[int, float] = {}
+    for seat, node in enumerate(game.nodes):
+        if seat not in speaking:
+            started = time.perf_counter()
+            while node.prepare():
+                pass
+            took[seat] = time.perf_counter() - started
+    return took
+
+
 def first_move_expected(game: LocalGame) -> bool:
     """True once the first round is dealt and its first player must move."""
     head = game.spectator.next_expected
@@ -111,6 +125,8 @@ def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
     took = deliver(game, record, head.speaker)
     took[head.speaker] = elapsed - node.last_make_seconds
     for seat, seconds in send_ahead(game).items():
+        took[seat] = took.get(seat, 0.0) + seconds
+    for seat, seconds in prepare(game).items():
         took[seat] = took.get(seat, 0.0) + seconds
     game.timings.append(RecordTiming(head.speaker, head.kind, node.last_make_seconds, took, step_index))
     return True
@@ -142,14 +158,13 @@ def play_local_game(
     config: GameConfig,
     bots: Sequence[Bot | str],
     seed: int = 0,
-    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS,
     rand: RandomBytes = secrets.token_bytes,
     max_records: int = 1_000_000,
     until: Callable[[LocalGame], bool] | None = None,
     log_dir: str | None = None,
 ) -> LocalGame:
     """Play a whole game of bots, each seat on its own node, to the end (or until ``until``)."""
-    game = new_local_game(config, shuffle_rounds, rand)
+    game = new_local_game(config, rand)
     if log_dir is not None:
         os.makedirs(log_dir, exist_ok=True)
         for seat, node in enumerate(game.nodes):

@@ -2,12 +2,11 @@
 
 | kind     | sender                     | body fields |
 |----------|----------------------------|-------------|
-| genesis  | seat 0                     | config, seats, names, shuffle_rounds |
+| genesis  | seat 0                     | config, seats, names |
 | key      | every seat, in seat order  | X (point), pok [e, s] |
 | commit   | every seat, in seat order  | commitments [bytes32, ...] |
-| reveal   | every seat (or all but the shuffler), in seat order | values [[value, nonce], ...] |
-| shuffle  | the shuffler               | decks [[deck, cards]], shadows [[deck, [cards per shadow]]] |
-| open     | the shuffler               | openings [[deck, [[perm, scalars] per shadow]]] |
+| reveal   | every seat, in seat order  | values [[value, nonce], ...] |
+| shuffle  | each shuffler in turn      | decks [[deck, cards, proof]] |
 | shares   | each seat that owes shares | public [[card, D, e, s]], sealed [[card, audience, recipient, E1, E2, e, s1, s2]] |
 | action   | the seat whose move it is  | action (text) |
 
@@ -23,7 +22,6 @@ from typing import Any
 from ..rules.dealer import Deck
 
 MAX_PLAYERS = 12
-MAX_SHUFFLE_ROUNDS = 64
 MAX_DECK = 128
 MAX_SHARES = 4096
 
@@ -103,11 +101,10 @@ class Genesis:
     config: dict[str, Any]
     seats: tuple[tuple[bytes, bytes], ...]
     names: tuple[str, ...]
-    shuffle_rounds: int
 
     @classmethod
     def decode(cls, body: Any) -> Genesis:
-        b = _map(body, "genesis", ("config", "seats", "names", "shuffle_rounds"))
+        b = _map(body, "genesis", ("config", "seats", "names"))
         if not isinstance(b["config"], dict):
             raise MalformedMessage("genesis: config must be a map")
         seats = tuple(
@@ -118,14 +115,13 @@ class Genesis:
             n if isinstance(n, str) and len(n) <= 40 else _bad("genesis.names: names are strings of at most 40 characters")
             for n in _list(b["names"], "genesis.names", MAX_PLAYERS)
         )
-        return cls(b["config"], seats, names, _int(b["shuffle_rounds"], 1, MAX_SHUFFLE_ROUNDS, "genesis.shuffle_rounds"))
+        return cls(b["config"], seats, names)
 
     def encode(self) -> dict[str, Any]:
         return {
             "config": self.config,
             "seats": [list(s) for s in self.seats],
             "names": list(self.names),
-            "shuffle_rounds": self.shuffle_rounds,
         }
 
 
@@ -184,53 +180,24 @@ class Reveal:
 
 @dataclass(frozen=True)
 class Shuffle:
-    decks: tuple[tuple[Deck, list[tuple[bytes, bytes]]], ...]
-    shadows: tuple[tuple[Deck, list[list[tuple[bytes, bytes]]]], ...]
+    """A shuffler's output decks, each with its proof of a shuffle (checked by the maths:
+    ``ShuffleProof.from_data`` and ``verify_shuffle_proof``)."""
+
+    decks: tuple[tuple[Deck, list[tuple[bytes, bytes]], dict[str, Any]], ...]
 
     @classmethod
     def decode(cls, body: Any) -> Shuffle:
-        b = _map(body, "shuffle", ("decks", "shadows"))
+        b = _map(body, "shuffle", ("decks",))
         decks = []
         for item in _list(b["decks"], "shuffle.decks", 8):
-            pair = _pair(item, "shuffle.decks item")
-            decks.append((_deck(pair[0], "shuffle deck"), _cards(pair[1], "shuffle deck cards")))
-        shadows = []
-        for item in _list(b["shadows"], "shuffle.shadows", 8):
-            pair = _pair(item, "shuffle.shadows item")
-            per_shadow = [_cards(s, "shadow cards") for s in _list(pair[1], "shadows", MAX_SHUFFLE_ROUNDS)]
-            shadows.append((_deck(pair[0], "shadow deck"), per_shadow))
-        return cls(tuple(decks), tuple(shadows))
+            triple = _list(item, "shuffle.decks item", 3)
+            if len(triple) != 3 or not isinstance(triple[2], dict):
+                raise MalformedMessage("shuffle.decks item: expected [deck, cards, proof map]")
+            decks.append((_deck(triple[0], "shuffle deck"), _cards(triple[1], "shuffle deck cards"), triple[2]))
+        return cls(tuple(decks))
 
     def encode(self) -> dict[str, Any]:
-        return {
-            "decks": [[d.value, [list(c) for c in cards]] for d, cards in self.decks],
-            "shadows": [[d.value, [[list(c) for c in shadow] for shadow in shadows]] for d, shadows in self.shadows],
-        }
-
-
-@dataclass(frozen=True)
-class Open:
-    openings: tuple[tuple[Deck, list[tuple[list[int], list[bytes]]]], ...]
-
-    @classmethod
-    def decode(cls, body: Any) -> Open:
-        b = _map(body, "open", ("openings",))
-        openings = []
-        for item in _list(b["openings"], "open.openings", 8):
-            pair = _pair(item, "open.openings item")
-            per_shadow = []
-            for opening in _list(pair[1], "openings", MAX_SHUFFLE_ROUNDS):
-                o = _list(opening, "opening", 2)
-                if len(o) != 2:
-                    raise MalformedMessage("open: expected [permutation, scalars]")
-                perm = [_int(i, 0, MAX_DECK, "permutation entry") for i in _list(o[0], "permutation", MAX_DECK)]
-                scalars = [_bytes(s, 32, "opening scalar") for s in _list(o[1], "scalars", MAX_DECK)]
-                per_shadow.append((perm, scalars))
-            openings.append((_deck(pair[0], "open deck"), per_shadow))
-        return cls(tuple(openings))
-
-    def encode(self) -> dict[str, Any]:
-        return {"openings": [[d.value, [[list(p), list(s)] for p, s in shadows]] for d, shadows in self.openings]}
+        return {"decks": [[d.value, [list(c) for c in cards], proof] for d, cards, proof in self.decks]}
 
 
 @dataclass(frozen=True)
@@ -338,7 +305,6 @@ MESSAGE_TYPES: dict[str, type] = {
     "commit": Commit,
     "reveal": Reveal,
     "shuffle": Shuffle,
-    "open": Open,
     "shares": Shares,
     "action": ActionMsg,
 }

@@ -29,15 +29,8 @@ from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, base_mul, c
 from ..crypto.identity import Identity, PublicIdentity
 from ..crypto.log import Entry, LogVerifier, LogViolation, LogWriter, MalformedRecord, decode_record, make_entry
 from ..crypto.proofs import Context, prove_key, verify_key
-from ..crypto.shuffle import (
-    ShuffleProofError,
-    ShuffleWitness,
-    check_deck,
-    open_shadows,
-    shuffle_with_shadows,
-)
+from ..crypto.shuffle import ShuffleProofError
 from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
-from ..rules.dealer import Deck
 from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard
 from .errors import IllegalMove, ProtocolViolation
 from .messages import (
@@ -46,19 +39,14 @@ from .messages import (
     Genesis,
     KeyShare,
     MalformedMessage,
-    Open,
     Reveal,
     Shares,
     Shuffle,
 )
 from .shares import ShareBook
-from .shuffles import ShuffleRun, shuffle_check
+from .shuffles import ShufflePlans, ShuffleRun, make_shuffle, read_shuffle
 
 NEW_GAME = "new-game"
-#: Shadow shuffles per shuffle proof: a bad shuffle escapes with probability 2^-20.
-#: The challenge comes from a commit-reveal coin of the other seats, so it cannot be
-#: ground the way a pure Fiat-Shamir challenge can.
-DEFAULT_SHUFFLE_ROUNDS = 20
 
 
 @dataclass(frozen=True)
@@ -69,10 +57,9 @@ class GameSetup:
     config: GameConfig
     seats: tuple[PublicIdentity, ...]
     names: tuple[str, ...]
-    shuffle_rounds: int = DEFAULT_SHUFFLE_ROUNDS
 
     def genesis(self) -> Genesis:
-        return Genesis(self.config.to_data(), tuple((s.sign_key, s.dh_key) for s in self.seats), self.names, self.shuffle_rounds)
+        return Genesis(self.config.to_data(), tuple((s.sign_key, s.dh_key) for s in self.seats), self.names)
 
 
 @dataclass(frozen=True)
@@ -124,10 +111,10 @@ class Node:
         self.coin_values: dict[int, dict[int, bytes]] = {}
         self.my_coin: dict[int, tuple[bytes, bytes]] = {}
         self.shuffles: dict[int, ShuffleRun] = {}
-        self.my_shuffle_values: dict[int, list[tuple[bytes, bytes]]] = {}
-        self.my_witness: dict[int, dict[Deck, ShuffleWitness]] = {}
+        #: shuffles this seat makes ahead of their input decks (``prepare``)
+        self.plans = ShufflePlans()
         #: shuffle proofs this seat checks later: the next shuffler first sends its own
-        #: shuffle and opening, so checking does not lengthen the chain of shuffles.
+        #: shuffle, so checking does not lengthen the chain of shuffles.
         self.deferred_checks: list[Callable[[], None]] = []
         #: shares the mover sent with its move, kept until the move blocks on a reveal
         self.early_shares: Shares | None = None
@@ -237,43 +224,27 @@ class Node:
         return KeyShare(X, prove_key(self.secret, X, self._ctx("key", "", self.seat), self.rand)).encode()
 
     def _make_commit(self, head: Expect) -> dict[str, Any]:
-        topic = head.topic
-        count = 1 if topic[0] == "coin" else self.players
-        pairs = [(self.rand(32),) for _ in range(count)]
-        made = [commit(value, *self._commit_context(topic, j)) for j, (value,) in enumerate(pairs)]
-        secrets_ = [(pairs[j][0], made[j][1]) for j in range(count)]
-        if topic[0] == "coin":
-            self.my_coin[topic[1]] = secrets_[0]
-        else:
-            self.my_shuffle_values[topic[1]] = secrets_
-        return Commit(tuple(c for c, _ in made)).encode()
+        value = self.rand(32)
+        commitment, nonce = commit(value, *self._commit_context(head.topic))
+        self.my_coin[head.topic[1]] = (value, nonce)
+        return Commit((commitment,)).encode()
 
     def _make_reveal(self, head: Expect) -> dict[str, Any]:
-        topic = head.topic
-        if topic[0] == "coin":
-            return Reveal((self.my_coin[topic[1]],)).encode()
-        _, batch, shuffler = topic
-        return Reveal((self.my_shuffle_values[batch][shuffler],)).encode()
+        return Reveal((self.my_coin[head.topic[1]],)).encode()
 
     def _make_shuffle(self, head: Expect) -> dict[str, Any]:
-        run = self.shuffles[head.topic[0]]
-        joint = self.dealer.joint
-        assert joint is not None
-        decks, shadows, witnesses = [], [], {}
-        for deck in run.decks:
-            output, shadow_decks, witness = shuffle_with_shadows(run.inputs[deck], joint, self.setup.shuffle_rounds, self.rand)
-            decks.append((deck, output))
-            shadows.append((deck, shadow_decks))
-            witnesses[deck] = witness
-        self.my_witness[head.topic[0]] = witnesses
-        return Shuffle(tuple(decks), tuple(shadows)).encode()
-
-    def _make_open(self, head: Expect) -> dict[str, Any]:
         assert self.seat is not None
         run = self.shuffles[head.topic[0]]
-        bits = run.challenge(self.setup.game_id, self.seat, self.setup.shuffle_rounds)
-        witnesses = self.my_witness.pop(head.topic[0])
-        return Open(tuple((deck, open_shadows(witnesses[deck], bits)) for deck in run.decks)).encode()
+        return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
+
+    def prepare(self) -> bool:
+        """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
+        this seat will shuffle (in a queued batch, or else in one like the last).  False when
+        there is nothing to do; each call takes at most a few tens of milliseconds."""
+        if self.seat is None or self.aborted is not None or self.finished:
+            return False
+        sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
+        return self.plans.prepare_one(sizes, self.rand)
 
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()
@@ -379,18 +350,14 @@ class Node:
         self.keys[entry.sender] = X
         if len(self.keys) == self.players:
             self.dealer.set_keys([self.keys[s] for s in range(self.players)])
+            self.plans.joint = self.dealer.joint
             self.work = NEW_GAME
 
     def _on_commit(self, entry: Entry, head: Expect) -> None:
         message = Commit.decode(entry.body)
-        topic = head.topic
-        count = 1 if topic[0] == "coin" else self.players
-        if len(message.commitments) != count:
-            raise ProtocolViolation(entry.sender, "bad-commit", f"expected {count} commitment(s)")
-        if topic[0] == "coin":
-            self.coin_commitments.setdefault(topic[1], {})[entry.sender] = message.commitments[0]
-        else:
-            self.shuffles[topic[1]].commitments[entry.sender] = message.commitments
+        if len(message.commitments) != 1:
+            raise ProtocolViolation(entry.sender, "bad-commit", "expected 1 commitment")
+        self.coin_commitments.setdefault(head.topic[1], {})[entry.sender] = message.commitments[0]
 
     def _on_reveal(self, entry: Entry, head: Expect) -> None:
         message = Reveal.decode(entry.body)
@@ -398,62 +365,34 @@ class Node:
         if len(message.values) != 1:
             raise ProtocolViolation(entry.sender, "bad-reveal", "expected one value")
         value, nonce = message.values[0]
-        if topic[0] == "coin":
-            committed = self.coin_commitments[topic[1]][entry.sender]
-            slot = 0
-        else:
-            committed = self.shuffles[topic[1]].commitments[entry.sender][topic[2]]
-            slot = topic[2]
-        if not check_reveal(committed, value, nonce, *self._commit_context(topic, slot, entry.sender)):
+        committed = self.coin_commitments[topic[1]][entry.sender]
+        if not check_reveal(committed, value, nonce, *self._commit_context(topic, entry.sender)):
             raise ProtocolViolation(entry.sender, "mismatch", "revealed a value other than the one committed to")
-        if topic[0] == "coin":
-            values = self.coin_values.setdefault(topic[1], {})
-            values[entry.sender] = value
-            if len(values) == self.players:
-                need = self.dealer.coin_needs[topic[1]]
-                seed = hash_bytes("coin", self.setup.game_id, topic[1], *(values[s] for s in range(self.players)))
-                self.dealer.coins[topic[1]] = random_below(seed, need.n)
-        else:
-            run = self.shuffles[topic[1]]
-            assert run.values is not None
-            run.values[entry.sender] = value
+        values = self.coin_values.setdefault(topic[1], {})
+        values[entry.sender] = value
+        if len(values) == self.players:
+            need = self.dealer.coin_needs[topic[1]]
+            seed = hash_bytes("coin", self.setup.game_id, topic[1], *(values[s] for s in range(self.players)))
+            self.dealer.coins[topic[1]] = random_below(seed, need.n)
 
     def _on_shuffle(self, entry: Entry, head: Expect) -> None:
         message = Shuffle.decode(entry.body)
         run = self.shuffles[head.topic[0]]
-        if [d for d, _ in message.decks] != run.decks or [d for d, _ in message.shadows] != run.decks:
-            raise ProtocolViolation(entry.sender, "bad-shuffle", f"expected decks {[d.value for d in run.decks]}")
-        outputs, shadows = {}, {}
-        own = entry.sender == self.seat  # our own output needs no checking
-        for (deck, cards), (_, shadow_decks) in zip(message.decks, message.shadows, strict=True):
-            n = len(run.inputs[deck])
-            outputs[deck] = check_deck(cards, n, f"{deck.value} deck", points=not own)
-            if len(shadow_decks) != self.setup.shuffle_rounds:
-                raise ProtocolViolation(entry.sender, "bad-shuffle", f"expected {self.setup.shuffle_rounds} shadow shuffles")
-            shadows[deck] = [check_deck(s, n, f"{deck.value} shadow", points=False) for s in shadow_decks]
-        run.outputs, run.shadows, run.values = outputs, shadows, {}
-
-    def _on_open(self, entry: Entry, head: Expect) -> None:
-        message = Open.decode(entry.body)
-        run = self.shuffles[head.topic[0]]
-        assert run.outputs is not None and run.shadows is not None
-        if [d for d, _ in message.openings] != run.decks:
-            raise ProtocolViolation(entry.sender, "bad-shuffle-proof", "openings for the wrong decks")
         shuffler = entry.sender
-        if shuffler != self.seat:
-            challenge = run.challenge(self.setup.game_id, shuffler, self.setup.shuffle_rounds)
-            check = shuffle_check(shuffler, dict(run.inputs), run.outputs, run.shadows, challenge, message, self.dealer.joint)
+        own = shuffler == self.seat  # our own output and proof need no checking
+        outputs, check = read_shuffle(run, message, shuffler, own, self.setup.game_id, self.dealer.joint)
+        if not own:
             if self.seat is not None and self.seat == shuffler + 1:
-                self.deferred_checks.append(check)  # after our own shuffle and opening
+                self.deferred_checks.append(check)  # after our own shuffle
             else:
                 check()
-        if shuffler == self.seat or shuffler == self.players - 1:
+        if own or shuffler == self.players - 1:
             self._run_deferred_checks()
-        run.inputs = run.outputs
+        run.inputs = outputs
         if shuffler == self.players - 1:
-            self.dealer.batches[run.need.batch].outputs = run.outputs
+            self.dealer.batches[run.need.batch].outputs = outputs
             del self.shuffles[run.need.batch]
-        run.outputs, run.shadows, run.values = None, None, None
+            self.plans.wanted = [len(cards) for cards in outputs.values()]
 
     def recheck_sealed_shares(self, record: bytes) -> ProtocolViolation | None:
         """Check every sealed share in a record already taken in (a seat checks only its own
@@ -552,12 +491,8 @@ class Node:
         elif isinstance(need, ShuffleNeed):
             batch = self.dealer.batches[need.batch]
             decks = list(batch.inputs)
-            self.shuffles[need.batch] = ShuffleRun(need, decks, {}, dict(batch.inputs))
-            self.expect.append(tuple(Expect(s, "commit", ("shuffle", need.batch)) for s in range(n)))
-            for j in range(n):
-                self.expect.append((Expect(j, "shuffle", (need.batch,)),))
-                self.expect.append(tuple(Expect(i, "reveal", ("shuffle", need.batch, j)) for i in range(n) if i != j))
-                self.expect.append((Expect(j, "open", (need.batch,)),))
+            self.shuffles[need.batch] = ShuffleRun(need, decks, dict(batch.inputs))
+            self.expect.extend((Expect(j, "shuffle", (need.batch,)),) for j in range(n))
         else:
             assert isinstance(need, RevealNeed)
             if self.early_shares is not None and need.audience is None:
@@ -587,9 +522,9 @@ class Node:
     def _ctx(self, step: str, deck: str, prover: int) -> Context:
         return Context(self.setup.game_id, step, deck, prover)
 
-    def _commit_context(self, topic: tuple[Any, ...], slot: int, seat: int | None = None) -> tuple[Any, ...]:
+    def _commit_context(self, topic: tuple[Any, ...], seat: int | None = None) -> tuple[Any, ...]:
         who = self.seat if seat is None else seat
-        return (self.setup.game_id, topic[0], topic[1], slot, who)
+        return (self.setup.game_id, topic[0], topic[1], 0, who)
 
 
 __all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]

@@ -1,62 +1,110 @@
 """One shuffle batch as the session runs it: the decks each shuffler takes in and puts out,
-the challenge values, and the check of a shuffler's proof (to run at once or later)."""
+the making and the check of a shuffler's record, and the shuffles a seat plans ahead."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..crypto.group import Point, hash_bytes
-from ..crypto.shuffle import Ciphertext, ShuffleProofError, challenge_bits, deck_digest, verify_shuffle
+from ..crypto.group import InvalidPoint, Point, RandomBytes, hash_bytes
+from ..crypto.shuffle import Ciphertext, ShuffleProofError, check_deck
+from ..crypto.shuffle_proof import ShufflePlan, ShuffleProof, apply_plan, plan_shuffle, prove_shuffle, verify_shuffle_proof
 from ..rules.dealer import Deck
 from .dealer import ShuffleNeed
 from .errors import ProtocolViolation
-from .messages import Open
+from .messages import Shuffle
+
+#: Plans a seat keeps ready per deck size: one batch never shuffles more than two decks of
+#: one size (base game: the goal deck and, some rounds, a three-card gold deck).
+PLANS_PER_SIZE = 2
 
 
 @dataclass
 class ShuffleRun:
     need: ShuffleNeed
     decks: list[Deck]
-    commitments: dict[int, tuple[bytes, ...]]
+    #: the decks the next shuffler takes in: the batch's inputs, then each shuffler's output
     inputs: dict[Deck, list[Ciphertext]]
-    outputs: dict[Deck, list[Ciphertext]] | None = None
-    shadows: dict[Deck, list[list[Ciphertext]]] | None = None
-    values: dict[int, bytes] | None = None
-
-    def challenge(self, game_id: bytes, shuffler: int, rounds: int) -> list[int]:
-        """The challenge bits for ``shuffler``'s proof: from the coin of the other seats'
-        revealed values and a digest of everything the shuffler published (§6.6)."""
-        assert self.values is not None and self.outputs is not None and self.shadows is not None
-        values = (self.values[s] for s in sorted(self.values))
-        coin = hash_bytes("shuffle-coin", game_id, self.need.batch, shuffler, *values)
-        statement = deck_digest(
-            *(self.inputs[d] for d in self.decks),
-            *(self.outputs[d] for d in self.decks),
-            *(s for d in self.decks for s in self.shadows[d]),
-        )
-        return challenge_bits(coin, statement, rounds)
 
 
-def shuffle_check(
-    shuffler: int,
-    inputs: dict[Deck, list[Ciphertext]],
-    outputs: dict[Deck, list[Ciphertext]],
-    shadows: dict[Deck, list[list[Ciphertext]]],
-    bits: list[int],
-    message: Open,
-    joint: Point | None,
-) -> Callable[[], None]:
-    """The check of one shuffler's proof, to run now or later."""
+def shuffle_context(game_id: bytes, batch: int, shuffler: int, deck: Deck) -> bytes:
+    """What a shuffle proof is bound to besides its decks and the joint key (§6.5)."""
+    return hash_bytes("shuffle-context", game_id, batch, shuffler, deck.value)
+
+
+@dataclass
+class ShufflePlans:
+    """Shuffles made ahead of their input deck (permutation, pads, permutation commitment):
+    a seat makes them while it waits, so that its turn in the chain of shuffles costs only
+    applying and proving.  Secret: they never leave the seat."""
+
+    joint: Point | None = None
+    ready: dict[int, list[ShufflePlan]] = field(default_factory=dict)
+    #: deck sizes to keep plans for: the last batch's, for the next round
+    wanted: list[int] = field(default_factory=list)
+
+    def take(self, n: int, rand: RandomBytes) -> ShufflePlan:
+        assert self.joint is not None
+        plans = self.ready.get(n)
+        return plans.pop() if plans else plan_shuffle(n, self.joint, rand)
+
+    def prepare_one(self, sizes: list[int], rand: RandomBytes) -> bool:
+        """Make one plan that ``sizes`` (or, with none, ``wanted``) lacks; False when none lacks."""
+        if self.joint is None:
+            return False
+        missing = _missing(sizes or self.wanted, self.ready)
+        if missing is None:
+            return False
+        self.ready.setdefault(missing, []).append(plan_shuffle(missing, self.joint, rand))
+        return True
+
+
+def _missing(sizes: list[int], ready: dict[int, list[ShufflePlan]]) -> int | None:
+    counts: dict[int, int] = {}
+    for n in sizes:
+        counts[n] = counts.get(n, 0) + 1
+    return next((n for n, k in counts.items() if len(ready.get(n, ())) < min(k, PLANS_PER_SIZE)), None)
+
+
+def make_shuffle(run: ShuffleRun, game_id: bytes, shuffler: int, plans: ShufflePlans, rand: RandomBytes) -> Shuffle:
+    """This seat's shuffle of each of the batch's decks, each with its proof."""
+    decks = []
+    for deck in run.decks:
+        inputs = run.inputs[deck]
+        plan = plans.take(len(inputs), rand)
+        outputs = apply_plan(plan, inputs)
+        proof = prove_shuffle(plan, shuffle_context(game_id, run.need.batch, shuffler, deck), inputs, outputs, rand)
+        decks.append((deck, outputs, proof.to_data()))
+    return Shuffle(tuple(decks))
+
+
+def read_shuffle(
+    run: ShuffleRun, message: Shuffle, shuffler: int, own: bool, game_id: bytes, joint: Point | None,
+) -> tuple[dict[Deck, list[Ciphertext]], Callable[[], None]]:
+    """The shuffler's output decks (their shape and points checked) and the check of its
+    proofs, to run now or later; raises ProtocolViolation naming the shuffler."""
     assert joint is not None
+    if [d for d, _, _ in message.decks] != run.decks:
+        raise ProtocolViolation(shuffler, "bad-shuffle", f"expected decks {[d.value for d in run.decks]}")
+    outputs: dict[Deck, list[Ciphertext]] = {}
+    proofs: dict[Deck, ShuffleProof] = {}
+    for deck, cards, data in message.decks:
+        n = len(run.inputs[deck])
+        try:
+            outputs[deck] = check_deck(cards, n, f"{deck.value} deck", points=not own)
+            proofs[deck] = ShuffleProof.from_data(data, n)
+        except (ShuffleProofError, InvalidPoint) as exc:
+            raise ProtocolViolation(shuffler, "bad-message", f"{deck.value}: {exc}") from None
+    inputs = dict(run.inputs)
 
     def check() -> None:
-        for deck, openings in message.openings:
+        for deck in run.decks:
+            context = shuffle_context(game_id, run.need.batch, shuffler, deck)
             try:
-                verify_shuffle(inputs[deck], outputs[deck], shadows[deck], bits, openings, joint)
+                verify_shuffle_proof(context, joint, inputs[deck], outputs[deck], proofs[deck])
             except ShuffleProofError as exc:
                 raise ProtocolViolation(shuffler, "bad-shuffle-proof", f"{deck.value}: {exc}") from None
 
-    return check
+    return outputs, check
 
 
-__all__ = ["ShuffleRun", "shuffle_check"]
+__all__ = ["ShufflePlans", "ShuffleRun", "make_shuffle", "read_shuffle", "shuffle_context"]

@@ -35,7 +35,7 @@ def setup_from_genesis(record: bytes) -> GameSetup:
         raise MalformedMessage("the log does not start with a genesis record")
     genesis = Genesis.decode(entry.body)
     seats = tuple(PublicIdentity(sign, dh) for sign, dh in genesis.seats)
-    return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names, genesis.shuffle_rounds)
+    return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names)
 
 
 def verify_records(records: list[bytes]) -> Verdict:
@@ -102,14 +102,13 @@ def verify_file(path: str) -> Verdict:
 
 def describe_setup(setup: GameSetup) -> list[str]:
     """What a person must check a verdict against: who the seats are (their fingerprints, to
-    compare with the players'), and how strong the shuffle proofs were.  A log states both
-    itself, so a log made up by one person verifies too: only these lines tell it apart."""
+    compare with the players'), and how the shuffles were proven.  A log states both itself,
+    so a log made up by one person verifies too: only these lines tell it apart."""
     named = enumerate(zip(setup.names, setup.seats, strict=True))
     seats = ", ".join(f"{seat} {name} {key.fingerprint()}" for seat, (name, key) in named)
-    k = setup.shuffle_rounds
     return [
         f"seats (compare these fingerprints with the players'): {seats}",
-        f"proof parameters: {k} shadow shuffles per shuffle proof (a bad shuffle passes with probability 2^-{k})",
+        "proof parameters: Terelius-Wikstrom proofs of a shuffle (a bad shuffle passes with negligible probability)",
     ]
 
 
