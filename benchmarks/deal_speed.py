@@ -1,11 +1,15 @@
 """Mental-poker costs: round set-up for 3, 5 and 10 players (or Saboteur 2 tables), one reveal,
 and the critical path.
 
-Prints figures; asserts nothing.  All seats run in this one process, so "work" adds up
+Prints figures (the median and range of ``--runs`` runs); asserts nothing.  All seats run in this one process, so "work" adds up
 every seat's time; "critical path" replays the measured times as if each seat had its own
 machine (each seat takes records in one after another; a seat speaks only after taking in
 all earlier records; 0.2 ms network latency per record).  Usage:
-    python benchmarks/deal_speed.py [--players 3,5,10] [--shuffle-rounds 20] [--edition saboteur2]
+    python benchmarks/deal_speed.py [--players 3,5,10] [--edition saboteur2] [--runs 5] [--json FILE]
+
+Seats that are not to speak next plan their shuffles ahead (Node.prepare), and that work is
+counted in their time, as if done at once.  ``--json FILE`` writes, per player count,
+``players``, ``critical_path_s`` and ``all_work_s`` (medians) with every run's figures.
 
 The base game shuffles 4 decks (roles, goals, 67 draw cards, 28 gold cards); Saboteur 2
 shuffles 3 (15 dwarf cards, goals, 117 draw cards), puts 10 draw cards aside and deals 6 each.
@@ -13,30 +17,40 @@ shuffles 3 (15 dwarf cards, goals, 117 draw cards), puts 10 draw cards aside and
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
 import time
+from typing import Any
 
 from saboteur_p2p.crypto.group import base_mul, hash_to_point, mul, random_scalar
 from saboteur_p2p.crypto.proofs import Context, prove_dleq, seal_share, verify_dleq, verify_sealed_share
+from saboteur_p2p.crypto.shuffle_proof import remember_verified
 from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
-from saboteur_p2p.protocol.node import DEFAULT_SHUFFLE_ROUNDS
 from saboteur_p2p.rules import GameConfig
 from saboteur_p2p.rules.editions import edition_names
 
 
-def round_setup(players: int, shuffle_rounds: int, edition: str = "base") -> None:
-    started = time.perf_counter()
-    game = play_local_game(GameConfig(players, edition, rounds=1), ["random"] * players, shuffle_rounds=shuffle_rounds,
-                           until=first_move_expected)
-    wall = time.perf_counter() - started
-    work = sum(t.make + sum(t.take_in.values()) for t in game.timings)
-    path = critical_path(game.timings, players, latency=0.0002)
+def round_setup(players: int, edition: str = "base", runs: int = 5) -> dict[str, Any]:
+    paths, works = [], []
+    for _ in range(runs):
+        started = time.perf_counter()
+        game = play_local_game(GameConfig(players, edition, rounds=1), ["random"] * players, until=first_move_expected)
+        wall = time.perf_counter() - started
+        works.append(sum(t.make + sum(t.take_in.values()) for t in game.timings))
+        paths.append(critical_path(game.timings, players, latency=0.0002))
     size = sum(len(r) for r in game.records)
     batch = game.spectator.dealer.batches[0]
     decks = "+".join(str(len(cards)) for cards in batch.inputs.values())
-    print(f"{edition} {players:>2} players, k={shuffle_rounds}: round set-up (keys, first-player coin, {len(batch.inputs)} decks "
-          f"of {decks} cards shuffled with proofs, hands and roles dealt): "
-          f"critical path {path:5.2f} s, all seats' work {work:6.2f} s "
-          f"(wall {wall:.1f} s in one process, spectator included), {len(game.records)} records, {size / 1e6:.1f} MB")
+    print(f"{edition} {players:>2} players: round set-up (keys, first-player coin, {len(batch.inputs)} decks "
+          f"of {decks} cards shuffled with proofs, hands and roles dealt), {runs} runs: "
+          f"critical path {_spread(paths)} s, all seats' work {_spread(works)} s "
+          f"(last run: wall {wall:.1f} s in one process, spectator included), {len(game.records)} records, {size / 1e6:.2f} MB")
+    return {"players": players, "edition": edition, "critical_path_s": statistics.median(paths),
+            "all_work_s": statistics.median(works), "runs": {"critical_path_s": paths, "all_work_s": works}}
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]"
 
 
 def reveal_costs(players: int, repeat: int = 200) -> None:
@@ -77,12 +91,16 @@ def reveal_costs(players: int, repeat: int = 200) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", default="3,5,10")
-    parser.add_argument("--shuffle-rounds", type=int, default=DEFAULT_SHUFFLE_ROUNDS)
     parser.add_argument("--edition", default="base", choices=edition_names())
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     args = parser.parse_args()
-    for players in (int(p) for p in args.players.split(",")):
-        round_setup(players, args.shuffle_rounds, args.edition)
+    remember_verified(False)  # every seat checks every shuffle itself, as on its own machine
+    figures = [round_setup(int(p), args.edition, args.runs) for p in args.players.split(",")]
     reveal_costs(5)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(figures, out, indent=1)
 
 
 if __name__ == "__main__":

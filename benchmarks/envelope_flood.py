@@ -53,9 +53,9 @@ def main() -> None:
         logs = Path(tmp)
         command = [sys.executable, "-m", "saboteur_p2p", "host", "--bind", f"127.0.0.1:{port}", "--seats", "3",
                    "--bot", "random", "--bots", "2", "--bots-kind", "random", "--log-dir", str(logs),
-                   "--identity", str(logs / "host.identity"), "--shuffle-rounds", "20", "--quiet"]
+                   "--identity", str(logs / "host.identity"), "--quiet"]
         host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
-        time.sleep(2)  # the lobby fills and the game starts (k=20 keeps it going a while)
+        time.sleep(2)  # the lobby fills and the game starts (its shuffles keep it going a while)
         outsider = Identity.generate()
         junk = seal(outsider, "chat", {"text": "x", "padding": os.urandom(int(args.size_mib * 1024 * 1024))})
         context = zmq.Context()

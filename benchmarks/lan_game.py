@@ -9,7 +9,7 @@ and measures the time from the heal until the waiting peers' logs grow again.  N
 and network namespaces.  Prints figures; asserts nothing.  Usage:
 
     python benchmarks/lan_game.py [--players 4] [--profiles clean,delay,loss,reorder,cut]
-                                  [--shuffle-rounds 20] [--bot heuristic] [--runs 1] [--json FILE]
+                                  [--bot heuristic] [--runs 1] [--json FILE]
 """
 from __future__ import annotations
 
@@ -37,11 +37,11 @@ PROFILES: dict[str, dict[str, Any]] = {
 CUT_S = 15.0
 
 
-def play(profile: str, players: int, bot: str, shuffle_rounds: int) -> dict[str, Any]:
+def play(profile: str, players: int, bot: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, NetLab(hosts=players) as lab:
         lab.set_profile(**PROFILES[profile])
         started = time.perf_counter()
-        peers = start_table(lab, Path(tmp), players, bot=bot, shuffle_rounds=shuffle_rounds, wait=120)
+        peers = start_table(lab, Path(tmp), players, bot=bot, wait=120)
         heal_to_next = None
         if profile == "cut":
             wait_for_progress(peers, 200_000, timeout=300)
@@ -72,7 +72,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--profiles", default=",".join(PROFILES))
-    parser.add_argument("--shuffle-rounds", type=int, default=20)
     parser.add_argument("--bot", default="heuristic")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--json", metavar="FILE", help="write every run's figures to FILE")
@@ -83,10 +82,10 @@ def main() -> None:
     results = []
     for profile in args.profiles.split(","):
         for _ in range(args.runs):
-            result = play(profile, args.players, args.bot, args.shuffle_rounds)
+            result = play(profile, args.players, args.bot)
             results.append(result)
             heal = "" if result["heal_to_next_s"] is None else f", heal to next record {result['heal_to_next_s']:.2f} s"
-            print(f"{profile:8} {args.players} {args.bot} peers, k={args.shuffle_rounds}: game {result['game_s']:6.1f} s, "
+            print(f"{profile:8} {args.players} {args.bot} peers: game {result['game_s']:6.1f} s, "
                   f"turn p50 {result['turn_p50_ms']:6.1f} ms, p99 {result['turn_p99_ms']:7.1f} ms, "
                   f"{result['mib_per_peer']:.0f} MiB per peer{heal}", flush=True)
     clean = [r["game_s"] for r in results if r["profile"] == "clean"]

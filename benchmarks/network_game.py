@@ -4,7 +4,13 @@ bytes, per-turn latency and memory per peer.
 Prints figures; asserts nothing.  Turn latency is measured by each mover: from sending
 its move until the next seat's move comes in (two hops, any reveals between, and the
 next bot's choosing).  Usage:
-    python benchmarks/network_game.py [--players 5] [--shuffle-rounds 20] [--bot heuristic]
+    python benchmarks/network_game.py [--players 5] [--bot heuristic] [--runs 3] [--json FILE]
+
+Also: when the first move was due, counted from the host's launch (as a person launching
+``saboteur-p2p play`` waits: bot processes, lobby, keys and the first deal), and the longest
+pause from a round's last move to the next round's first (the next round's set-up).
+``--json FILE`` writes the medians (``players``, ``game_s``, ``turn_p50_ms``,
+``turn_p99_ms``, ``mib_per_peer``, ``first_turn_s``, ``next_round_s``) and every run.
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from saboteur_p2p.rules.editions import edition_names
 
@@ -27,21 +34,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--shuffle-rounds", type=int, default=20)
-    parser.add_argument("--bot", default="heuristic")
-    parser.add_argument("--edition", default="base", choices=edition_names())
-    args = parser.parse_args()
+def play(args: argparse.Namespace) -> dict[str, Any]:
+    """One game; its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         logs = Path(tmp) / "logs"
         command = [
             sys.executable, "-m", "saboteur_p2p", "host", "--bind", f"127.0.0.1:{free_port()}",
             "--seats", str(args.players), "--bot", args.bot, "--bots", str(args.players - 1), "--bots-kind", args.bot,
-            "--log-dir", str(logs), "--identity", str(logs / "host.identity"),
-            "--shuffle-rounds", str(args.shuffle_rounds), "--edition", args.edition, "--quiet",
+            "--log-dir", str(logs), "--identity", str(logs / "host.identity"), "--edition", args.edition, "--quiet",
         ]
+        launched = time.time()
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
         wall = time.perf_counter() - started
@@ -50,17 +52,48 @@ def main() -> None:
             print(done.stdout, done.stderr)
             raise SystemExit(f"the game did not finish cleanly (exit {done.returncode})")
     latencies = sorted(t for s in stats for t in s["turn_latencies"])
-    records = stats[0]["records"]
-    messages = sum(s["records_sent"] for s in stats) * (args.players - 1)
-    sent = sum(s["bytes_sent"] for s in stats)
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
-    memory = [s["peak_rss_kib"] / 1024 for s in stats]
-    print(f"{args.edition}, {args.players} {args.bot} peers, k={args.shuffle_rounds}: full 3-round game in {wall:.1f} s wall "
-          f"(lobby and process start included)")
-    print(f"log: {records} records; sent: {messages} record messages, {sent / 1e6:.1f} MB in all (pings excluded)")
-    print(f"turn latency over {len(latencies)} moves: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
-    print(f"peak memory per peer: {min(memory):.0f}-{max(memory):.0f} MiB")
+    firsts = [s["first_turn_at"] for s in stats if s.get("first_turn_at")]
+    pauses = [p for s in stats for p in s["round_pauses"]]
+    return {
+        "players": args.players,
+        "game_s": wall,
+        "turn_p50_ms": statistics.median(latencies) * 1000,
+        "turn_p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+        "mib_per_peer": max(s["peak_rss_kib"] for s in stats) / 1024,
+        "first_turn_s": min(firsts) - launched,
+        "next_round_s": max(pauses) if pauses else None,
+        "records": stats[0]["records"],
+        "record_messages": sum(s["records_sent"] for s in stats) * (args.players - 1),
+        "mb_sent": sum(s["bytes_sent"] for s in stats) / 1e6,
+    }
+
+
+def _spread(values: list[float], unit: str, digits: int = 1) -> str:
+    return f"{statistics.median(values):.{digits}f} {unit} [{min(values):.{digits}f}-{max(values):.{digits}f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--bot", default="heuristic")
+    parser.add_argument("--edition", default="base", choices=edition_names())
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
+    args = parser.parse_args()
+    runs = [play(args) for _ in range(args.runs)]
+    figures = {key: statistics.median(r[key] for r in runs) for key in runs[0] if runs[0][key] is not None}
+    figures["runs"] = runs  # type: ignore[assignment]
+    print(f"{args.edition}, {args.players} {args.bot} peers, full game, {args.runs} runs (median [range]):")
+    print(f"  wall {_spread([r['game_s'] for r in runs], 's')} (lobby and process start included); "
+          f"records {_spread([r['records'] for r in runs], '', 0)}; sent {_spread([r['mb_sent'] for r in runs], 'MB')}")
+    print(f"  turn latency p50 {_spread([r['turn_p50_ms'] for r in runs], 'ms')}, "
+          f"p99 {_spread([r['turn_p99_ms'] for r in runs], 'ms')}")
+    print(f"  first move due {_spread([r['first_turn_s'] for r in runs], 's')} after the host was launched; "
+          f"longest pause between rounds {_spread([r['next_round_s'] for r in runs if r['next_round_s']], 's', 2)}")
+    print(f"  peak memory per peer {_spread([r['mib_per_peer'] for r in runs], 'MiB', 0)}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(figures, out, indent=1)
 
 
 if __name__ == "__main__":
