@@ -35,7 +35,6 @@ SCRYPT_N = 2**14
 NEEDS_CODE = "needs-code"
 #: bytes of the fresh random nonce every seat adds to the game id
 NONCE_BYTES = 32
-#: the most shadow shuffles per shuffle proof a table may ask for (more is only a cost)
 
 
 class LobbyError(RuntimeError):

@@ -239,12 +239,13 @@ class Node:
 
     def prepare(self) -> bool:
         """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
-        this seat will shuffle (in a queued batch, or else in one like the last).  False when
-        there is nothing to do; each call takes at most a few tens of milliseconds."""
+        this seat will shuffle (in a queued batch, or else in one like the last), or check a
+        sealed share meant for another seat before its holder opens it.  False when there is
+        nothing to do; each call takes at most a few tens of milliseconds."""
         if self.seat is None or self.aborted is not None or self.finished:
             return False
         sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
-        return self.plans.prepare_one(sizes, self.rand)
+        return self.plans.prepare_one(sizes, self.rand) or self.share_book.check_one_ahead()
 
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()

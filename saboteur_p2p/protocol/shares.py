@@ -17,6 +17,7 @@ only its own.
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 
 from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, check_point, mul, sub
@@ -59,6 +60,8 @@ class ShareBook:
         self.sealed_seen: dict[tuple[CardKey, int, int], tuple[RevealNeed, SealedShare]] = {}
         #: the sealed shares of sealed_seen whose proof this reader has checked
         self.sealed_checked: set[tuple[CardKey, int, int]] = set()
+        #: sealed shares meant for other seats, to check while waiting (check_one_ahead)
+        self.unchecked: deque[tuple[CardKey, int, int]] = deque()
         #: the shares sealed to this seat, opened, by (card, sender)
         self.opened_for_me: dict[tuple[CardKey, int], Point] = {}
         #: sealed shares this seat made before it owed them, sent ahead to their recipients (§12.6)
@@ -196,7 +199,11 @@ class ShareBook:
         for (need, recipient), sealed in zip(wanted_sealed, message.sealed, strict=True):
             key = (need.card, sender, recipient)
             self.sealed_seen.setdefault(key, (need, sealed))
-            if own or (recipient != seat and not verify_all):
+            if own:
+                self.sealed_checked.add(key)  # made here: nothing to check when it is opened
+                continue
+            if recipient != seat and not verify_all:
+                self.unchecked.append(key)
                 continue
             ahead = self.ahead.get((need.card, sender)) if recipient == seat else None
             if ahead is not None and ahead[0] == sealed:
@@ -240,6 +247,25 @@ class ShareBook:
         if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, opened_context(self.game_id, need, opener, ower)):
             raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
         return D
+
+    def check_one_ahead(self) -> bool:
+        """Check one sealed share meant for another seat, as a seat may while it waits: the
+        card's holder may later show it to all by opening that share, and the share's proof
+        is then checked already.  A share that does not verify is left for then, when its
+        sender is named (its recipient will have named it first).  False when none is left."""
+        while self.unchecked:
+            key = self.unchecked.popleft()
+            if key in self.sealed_checked:
+                continue
+            need, sealed = self.sealed_seen[key]
+            try:
+                good = self.verified_sealed_share(key[1], need, sealed) is not None
+            except InvalidPoint:
+                good = False
+            if good:
+                self.sealed_checked.add(key)
+            return True
+        return False
 
     def verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:
         """The share's points (E1, E2) when its proof verifies, else None; an invalid point

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..crypto.group import InvalidPoint, Point, RandomBytes, hash_bytes
 from ..crypto.shuffle import Ciphertext, ShuffleProofError, check_deck
@@ -45,7 +46,9 @@ class ShufflePlans:
     def take(self, n: int, rand: RandomBytes) -> ShufflePlan:
         assert self.joint is not None
         plans = self.ready.get(n)
-        return plans.pop() if plans else plan_shuffle(n, self.joint, rand)
+        plan = plans.pop() if plans else plan_shuffle(n, self.joint, rand)
+        assert plan.joint == self.joint
+        return plan
 
     def prepare_one(self, sizes: list[int], rand: RandomBytes) -> bool:
         """Make one plan that ``sizes`` (or, with none, ``wanted``) lacks; False when none lacks."""
@@ -61,15 +64,19 @@ class ShufflePlans:
 def _missing(sizes: list[int], ready: dict[int, list[ShufflePlan]]) -> int | None:
     counts: dict[int, int] = {}
     for n in sizes:
-        counts[n] = counts.get(n, 0) + 1
+        if n:  # an empty deck is shuffled without a plan
+            counts[n] = counts.get(n, 0) + 1
     return next((n for n, k in counts.items() if len(ready.get(n, ())) < min(k, PLANS_PER_SIZE)), None)
 
 
 def make_shuffle(run: ShuffleRun, game_id: bytes, shuffler: int, plans: ShufflePlans, rand: RandomBytes) -> Shuffle:
     """This seat's shuffle of each of the batch's decks, each with its proof."""
-    decks = []
+    decks: list[tuple[Deck, list[Ciphertext], dict[str, Any]]] = []
     for deck in run.decks:
         inputs = run.inputs[deck]
+        if not inputs:
+            decks.append((deck, [], {}))  # nothing to hide in an empty deck (§6.6)
+            continue
         plan = plans.take(len(inputs), rand)
         outputs = apply_plan(plan, inputs)
         proof = prove_shuffle(plan, shuffle_context(game_id, run.need.batch, shuffler, deck), inputs, outputs, rand)
@@ -89,6 +96,11 @@ def read_shuffle(
     proofs: dict[Deck, ShuffleProof] = {}
     for deck, cards, data in message.decks:
         n = len(run.inputs[deck])
+        if n == 0:
+            if cards or data:
+                raise ProtocolViolation(shuffler, "bad-message", f"{deck.value}: an empty deck's output and proof are empty")
+            outputs[deck] = []
+            continue
         try:
             outputs[deck] = check_deck(cards, n, f"{deck.value} deck", points=not own)
             proofs[deck] = ShuffleProof.from_data(data, n)
@@ -97,7 +109,7 @@ def read_shuffle(
     inputs = dict(run.inputs)
 
     def check() -> None:
-        for deck in run.decks:
+        for deck in proofs:
             context = shuffle_context(game_id, run.need.batch, shuffler, deck)
             try:
                 verify_shuffle_proof(context, joint, inputs[deck], outputs[deck], proofs[deck])

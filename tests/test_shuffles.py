@@ -1,0 +1,89 @@
+"""One batch of shuffles as the session runs it (protocol/shuffles.py): records made and
+read, shuffles planned ahead, and the empty deck a long game can ask to shuffle."""
+from __future__ import annotations
+
+import random
+import secrets
+
+import pytest
+
+from saboteur_p2p.crypto.group import base_mul, hash_to_point, random_scalar
+from saboteur_p2p.crypto.shuffle import initial_deck
+from saboteur_p2p.protocol.dealer import ShuffleNeed
+from saboteur_p2p.protocol.errors import ProtocolViolation
+from saboteur_p2p.protocol.shuffles import ShufflePlans, ShuffleRun, make_shuffle, read_shuffle
+from saboteur_p2p.rules import GameConfig
+from saboteur_p2p.rules.dealer import Deck, TrustedDealer
+from saboteur_p2p.rules.state import State
+
+GAME = b"g" * 32
+
+
+class _SizesDealer(TrustedDealer):
+    """A trusted dealer that notes the size of every deck it is asked to shuffle."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.sizes: list[dict[str, int]] = []
+
+    def shuffle(self, fresh, again):  # type: ignore[no-untyped-def]
+        self.sizes.append({d.value: len(v) for d, v in {**fresh, **again}.items()})
+        return super().shuffle(fresh, again)
+
+
+def test_a_long_game_asks_for_a_shuffle_of_an_empty_gold_pile() -> None:
+    """protocol.md §5.8: a pile emptied in earlier rounds is still listed, as a deck of 0 cards."""
+    dealer = _SizesDealer(0)
+    state = State.new(GameConfig(players=10, rounds=10), dealer)
+    rng = random.Random(0)
+    while not state.is_terminal() and not any(s.get("gold") == 0 for s in dealer.sizes):
+        state.play(rng.choice(state.legal_actions()))
+    assert any(s.get("gold") == 0 for s in dealer.sizes)
+
+
+def _batch_with_empty_gold() -> tuple[ShuffleRun, bytes]:
+    joint = base_mul(random_scalar())
+    cards = [hash_to_point("card", i) for i in range(3)]
+    need = ShuffleNeed(6, (), ((Deck.DRAW, (0, 1, 2)), (Deck.GOLD, ())))
+    return ShuffleRun(need, [Deck.DRAW, Deck.GOLD], {Deck.DRAW: initial_deck(cards), Deck.GOLD: []}), joint
+
+
+def test_planning_ahead_skips_an_empty_deck_and_stops() -> None:
+    _, joint = _batch_with_empty_gold()
+    plans = ShufflePlans(joint)
+    made = 0
+    while plans.prepare_one([3, 0], secrets.token_bytes):
+        made += 1
+    assert made == 1 and list(plans.ready) == [3]
+
+
+def test_an_empty_deck_is_shuffled_to_nothing_and_the_rest_is_proven() -> None:
+    run, joint = _batch_with_empty_gold()
+    message = make_shuffle(run, GAME, 0, ShufflePlans(joint), secrets.token_bytes)
+    assert message.decks[1] == (Deck.GOLD, [], {})
+    outputs, check = read_shuffle(run, message, 0, False, GAME, joint)
+    check()
+    assert outputs[Deck.GOLD] == [] and len(outputs[Deck.DRAW]) == 3
+
+
+@pytest.mark.parametrize("field", ["cards", "proof"])
+def test_anything_in_an_empty_deck_s_place_is_malformed(field: str) -> None:
+    run, joint = _batch_with_empty_gold()
+    message = make_shuffle(run, GAME, 0, ShufflePlans(joint), secrets.token_bytes)
+    draw, _ = message.decks
+    stuffed = (Deck.GOLD, draw[1][:1], {}) if field == "cards" else (Deck.GOLD, [], draw[2])
+    bad = type(message)((draw, stuffed))
+    with pytest.raises(ProtocolViolation) as refused:
+        read_shuffle(run, bad, 0, False, GAME, joint)
+    assert (refused.value.peer, refused.value.reason) == (0, "bad-message")
+
+
+def test_a_planned_shuffle_is_used_once() -> None:
+    run, joint = _batch_with_empty_gold()
+    plans = ShufflePlans(joint)
+    plans.prepare_one([3], secrets.token_bytes)
+    planned = plans.ready[3][0]
+    first = make_shuffle(run, GAME, 0, plans, secrets.token_bytes)
+    second = make_shuffle(run, GAME, 0, plans, secrets.token_bytes)
+    assert plans.ready[3] == [] and first.decks[0][1] != second.decks[0][1]
+    assert first.decks[0][2]["commitments"] == planned.commitments
