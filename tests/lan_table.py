@@ -46,8 +46,8 @@ class LanPeer:
 
 
 def start_table(lab: NetLab, root: Path, seats: int, bot: str = "random",
-                wait: float = 30.0, edition: str | None = None) -> list[LanPeer]:
-    """Start the host on host 1 (default bind) and a joiner on hosts 2..seats."""
+                wait: float = 30.0, edition: str | None = None, rounds: int = 3) -> list[LanPeer]:
+    """Start the host on host 1 (default bind) and a joiner on hosts 2..seats; a game of ``rounds``."""
     peers = []
     for host in range(1, seats + 1):
         name = f"p{host}"
@@ -56,7 +56,7 @@ def start_table(lab: NetLab, root: Path, seats: int, bot: str = "random",
         common = ["--bot", bot, "--name", name, "--identity", str(root / f"{name}.identity"), "--log-dir", str(log_dir),
                   "--wait", str(wait)]
         if host == 1:
-            command = ["host", "--seats", str(seats), *common]  # --bind left at its default, 0.0.0.0:7777
+            command = ["host", "--seats", str(seats), "--rounds", str(rounds), *common]  # --bind: 0.0.0.0:7777
             if edition:
                 command += ["--edition", edition]
         else:

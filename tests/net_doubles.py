@@ -313,9 +313,9 @@ def start_double(address: str, name: str, trick: Trick, log_dir: Path, wait: flo
     run = DoubleRun(threading.Thread(name=f"double-{name}", daemon=True, target=lambda: None), stop)
 
     def main() -> None:
-        transport = Transport("127.0.0.1:0")
+        identity = Identity.generate()
+        transport = Transport("127.0.0.1:0", link_keys=identity.link_keys())
         try:
-            identity = Identity.generate()
             table = join_lobby(identity, name, transport, address, None, run.said.append, timeout=30)
             session = DoubleSession(
                 table, identity, transport, BotAgent("random", seed=7), log_dir, run.said.append, wait,

@@ -223,6 +223,36 @@ def test_a_joiner_refuses_a_start_without_its_nonce_unless_it_is_taking_its_seat
     router.close()
 
 
+def test_a_joiner_refuses_a_start_that_gives_its_seat_another_link_key(context):
+    """A host that put its own key in a joiner's place could read that seat's encrypted
+    links (the others would encrypt to the host): the joiner refuses such a start."""
+    fake_host, joiner, stranger = Identity.generate(), Identity.generate(), Identity.generate()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    seats = (SeatInfo("host", fake_host.public.sign_key, fake_host.public.dh_key, "tcp://127.0.0.1:1"),
+             SeatInfo("me", joiner.public.sign_key, stranger.public.dh_key, "tcp://127.0.0.1:2"))
+    nonces = (bytes([1]) * 32, bytes([2]) * 32)
+    start = Table(joint_game_id(nonces), GameConfig(2, "saboteur2"), seats, nonces)
+
+    def answer() -> None:
+        if router.poll(10_000):
+            connection, _ = router.recv_multipart()
+            router.send_multipart([connection, seal(fake_host, "start", start.to_data())])
+
+    transport = Transport("127.0.0.1:0", context)
+    replier = threading.Thread(target=answer)
+    replier.start()
+    try:
+        with pytest.raises(LobbyError, match="gives our seat another key"):
+            join_lobby(joiner, "me", transport, f"127.0.0.1:{port}", None, lambda text: None, timeout=10,
+                       resumable=(start.game_id.hex()[:16],))
+    finally:
+        replier.join(timeout=15)
+        transport.close()
+        router.close()
+
+
 @pytest.mark.parametrize("endpoint, refused", [
     ("tcp://0.0.0.0:5000", "not a wildcard"),
     ("tcp://127.0.0.1:5001", "another seat has that endpoint"),

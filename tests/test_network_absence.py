@@ -31,7 +31,7 @@ def test_a_seat_that_falsely_says_another_withholds_its_record_is_the_one_named(
     """A seat that ends the game the moment another seat's protocol record is due, saying that
     seat withholds it, is not believed: each honest peer waits for the record itself, and when
     it comes (or the accused is itself the receiver) names only the seat that stopped."""
-    host, joiner, double = start_table_with_double(processes, tmp_path, "false-gone", wait=30)
+    host, joiner, double = start_table_with_double(processes, tmp_path, "false-gone", wait=12)
     for peer in (host, joiner):
         assert peer.wait(SMALL_GAME) == 5, peer.text()
     double.finish(30)

@@ -180,6 +180,10 @@ class Identity:
         """The 64-byte Ed25519 signature of ``data``."""
         return self._sign.sign(bytes(data))
 
+    def link_keys(self) -> tuple[bytes, bytes]:
+        """The X25519 key pair (public, private) as CurveZMQ takes it, for encrypted links."""
+        return self.public.dh_key, self._private_bytes()[1]
+
     def exchange(self, peer_dh_key: bytes) -> bytes:
         """The X25519 shared secret with a peer's DH key; ValueError if the result is all zeros."""
         return self._dh.exchange(X25519PublicKey.from_public_bytes(peer_dh_key))

@@ -27,6 +27,9 @@ from .transport import Transport
 from .verdicts import Outcome, SessionResult
 from .wire import Envelope, seal
 
+#: seconds an accused seat stays for the record it is said to withhold, if that is not due yet
+ACCUSED_STAYS = 5.0
+
 
 @dataclass(frozen=True)
 class GoneClaim:
@@ -72,6 +75,9 @@ class Absence:
         #: seats that ended the game here and left (we heard them say so: our link to them worked)
         self._left: set[int] = set()
         self._claim: GoneClaim | None = None
+        #: a seat that said this seat withholds a record not yet due here: (it, when, our
+        #: records then); we stay until we have made our next record, so the others see it
+        self._accused: tuple[int, float, int] | None = None
 
     def _not_listened(self, seconds: float) -> None:
         """This peer did not poll for ``seconds`` (it was computing): nobody's time runs on."""
@@ -85,6 +91,11 @@ class Absence:
                 self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
 
     def _check_gone(self, now: float) -> SessionResult | None:
+        if self._accused is not None:
+            accuser, since, made = self._accused
+            ours = sum(1 for e in self.node.log.entries if e.sender == self.seat)
+            if ours > made or now - since > ACCUSED_STAYS:
+                return self._end_accused(accuser)
         claim = self._claim
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
@@ -156,8 +167,13 @@ class Absence:
                 spoke = self._speak()
                 if spoke is not None:
                     return spoke
-            why = f"{by} ended the game saying this seat was gone, but we hear each other; nobody is blamed but it"
-            return self._end(Outcome.QUIT, why, sender)
+            elif mine is None and self._accused is None:
+                # the record it names is not due here yet (what makes it due is on its way):
+                # stay until we have made it, so that no other seat waits for it in vain
+                self._accused = (sender, now, sum(1 for e in self.node.log.entries if e.sender == self.seat))
+                self._left.add(sender)
+                return None
+            return self._end_accused(sender)
         if not 0 <= absent < len(self.names) or absent == sender:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = self._seat_name(absent)
@@ -179,6 +195,10 @@ class Absence:
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None
+
+    def _end_accused(self, accuser: int) -> SessionResult:
+        why = f"{self._seat_name(accuser)} ended the game saying this seat was gone, but we hear each other"
+        return self._end(Outcome.QUIT, f"{why}; nobody is blamed but it", accuser)
 
     def _seat_name(self, seat: int) -> str:
         return f"{self.names[seat]} (seat {seat})"

@@ -157,7 +157,7 @@ def host_lobby(
     fewest = config.edition_rules.players[0]
     salt = secrets.token_bytes(CODE_SALT_BYTES)
     key = table_key(code, salt) if code else None
-    seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.endpoint)]
+    seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint)]
     nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
     connections: list[bytes] = []
     say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
@@ -333,6 +333,8 @@ def join_lobby(
                 mine = table.seat_of(identity.public.sign_key)
                 if mine is None:
                     raise LobbyError("the game started without us")
+                if table.seats[mine].dh_key != identity.public.dh_key:
+                    raise LobbyError("the table's start gives our seat another key: our links would be readable")
                 if table.nonces[mine] != nonce and table.game_id.hex()[:16] not in resumable:
                     raise LobbyError("the table's start does not carry our nonce, and we have no log of that game: "
                                      "its game id is not fresh (a replayed or forged start)")
@@ -341,12 +343,13 @@ def join_lobby(
                 if any(not valid_endpoint(s.endpoint) for s in table.seats):
                     raise LobbyError("the table lists a seat whose endpoint is not tcp://host:port")
                 # the peer that answered may have bound a wildcard address (0.0.0.0): reach
-                # it where we reached it
+                # its link endpoint at the address we reached it
                 answered = table.seat_of(env.key)
                 if answered is None:
                     continue
                 seats = list(table.seats)
                 info = seats[answered]
-                seats[answered] = SeatInfo(info.name, info.sign_key, info.dh_key, endpoint)
+                reached = f"tcp://{endpoint_host(endpoint)}:{info.endpoint.rsplit(':', 1)[1]}"
+                seats[answered] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
                 return Table(table.game_id, table.config, tuple(seats), table.nonces)
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

@@ -77,7 +77,7 @@ def host_table(
     ``bot_delay`` paces the bot peers (and a bot in our own seat).  With ``announce``, the
     table is announced on the LAN until the game starts.
     """
-    transport = Transport(bind)
+    transport = Transport(bind, link_keys=identity.link_keys())
     say(f"the signed game log is kept in {log_dir}")
     children = children if children is not None else []
     start_now = threading.Event()
@@ -168,7 +168,7 @@ def join_table(
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
     taken to be absent."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
-    transport = Transport(bind or f"{local_address_towards(host)}:0")
+    transport = Transport(bind or f"{local_address_towards(host)}:0", link_keys=identity.link_keys())
     say(f"the signed game log is kept in {log_dir}")
     try:
         table = join_lobby(

@@ -164,8 +164,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
     def run(self) -> SessionResult:
         self._open_log()
         self.agent.start(self.seat, self.node)
-        for endpoint in self.endpoints.values():
-            self.transport.connect(endpoint)
+        for seat, endpoint in self.endpoints.items():
+            self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)  # encrypted, to that seat only
             self.transport.send(endpoint, self._link(endpoint))
         try:
             return self._loop()
@@ -388,7 +388,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             self.say(f"{self.names[seat]} gave the endpoint of {self.names[taken]} (seat {taken}); ignored")
             return
         shared = any(s != seat and e == old for s, e in self.endpoints.items())
-        if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint, keep_old=shared):
+        key = self.table.seats[seat].dh_key
+        if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint, keep_old=shared, server_key=key):
             self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which cannot reach it from here; ignored")
             return
         # the seat's owner came back on another port or address: reach it there (and where we

@@ -1,4 +1,10 @@
-"""Sockets only: one bound ROUTER for everything inbound, one DEALER out to each peer.
+"""Sockets only: two bound ROUTERs for everything inbound, one DEALER out to each peer.
+
+The table's own ROUTER (the address friends join at) takes what comes from peers not yet
+known: hellos, a spectator's requests.  A second ROUTER, the *link* endpoint, is encrypted
+with CurveZMQ under this peer's X25519 identity key: the seats of a game reach each other
+there, each DEALER knowing the key of the seat it dials (from the table), so moves and chat
+are not readable on the LAN and nobody can stand in the middle.
 
 A ROUTER tags every inbound message with the connection it came on, so the session can
 tell which peer sent garbage once that connection has introduced itself with a signed
@@ -100,24 +106,24 @@ class CannotListen(ValueError):
     """This machine cannot listen at the address asked for (in use, or not one of its own)."""
 
 
+#: the first byte of a connection id from the link ROUTER (ZeroMQ's own ids start with 0)
+LINK_CONNECTION = b"L"
+
+
 class Transport:
-    def __init__(self, bind: str, context: zmq.Context | None = None) -> None:
+    def __init__(self, bind: str, context: zmq.Context | None = None, link_keys: tuple[bytes, bytes] | None = None) -> None:
+        """Listen at ``bind``; with ``link_keys`` (this peer's X25519 public and private key),
+        also at an encrypted link endpoint on the same address, another port."""
         self.context = context or zmq.Context.instance()
-        self.router = self.context.socket(zmq.ROUTER)
-        self.router.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
-        # At most this many messages wait per connection; past it ZeroMQ stops reading that
-        # connection (TCP pushes back on the sender), so a flood from outside holds a bounded
-        # amount of memory instead of gigabytes.  Honest peers lose nothing: they are slowed.
-        self.router.setsockopt(zmq.RCVHWM, ROUTER_QUEUE)
-        self.router.setsockopt(zmq.LINGER, 0)
-        self.router.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a peer that reconnects takes over its old slot
-        _heartbeats(self.router)
-        try:
-            self.router.bind(_endpoint(bind))
-        except zmq.ZMQError as exc:
-            self.router.close(linger=0)
-            raise CannotListen(f"cannot listen at {_endpoint(bind)}: {os.strerror(exc.errno or 0)}") from None
-        self.endpoint = self.router.getsockopt(zmq.LAST_ENDPOINT).decode()
+        self.link_keys = link_keys
+        self.router = self._router(_endpoint(bind))
+        self.endpoint = _bound(self.router)
+        self.link_router: zmq.Socket | None = None
+        #: where seats reach this peer: the encrypted endpoint, or the table's without keys
+        self.link_endpoint = self.endpoint
+        if link_keys is not None:
+            self.link_router = self._router(f"{self.endpoint.rsplit(':', 1)[0]}:*", link_keys)
+            self.link_endpoint = _bound(self.link_router)
         self.dealers: dict[str, zmq.Socket] = {}
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
         self.replacing: dict[str, str] = {}
@@ -125,23 +131,47 @@ class Transport:
         self._monitored = 0
         self.poller = zmq.Poller()
         self.poller.register(self.router, zmq.POLLIN)
+        if self.link_router is not None:
+            self.poller.register(self.link_router, zmq.POLLIN)
+
+    def _router(self, endpoint: str, keys: tuple[bytes, bytes] | None = None) -> zmq.Socket:
+        router = self.context.socket(zmq.ROUTER)
+        router.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
+        # At most this many messages wait per connection; past it ZeroMQ stops reading that
+        # connection (TCP pushes back on the sender), so a flood from outside holds a bounded
+        # amount of memory instead of gigabytes.  Honest peers lose nothing: they are slowed.
+        router.setsockopt(zmq.RCVHWM, ROUTER_QUEUE)
+        router.setsockopt(zmq.LINGER, 0)
+        router.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a peer that reconnects takes over its old slot
+        if keys is not None:
+            router.setsockopt(zmq.CURVE_SERVER, 1)
+            router.setsockopt(zmq.CURVE_SECRETKEY, keys[1])
+        _heartbeats(router)
+        try:
+            router.bind(endpoint)
+        except zmq.ZMQError as exc:
+            router.close(linger=0)
+            raise CannotListen(f"cannot listen at {endpoint}: {os.strerror(exc.errno or 0)}") from None
+        return router
 
     def advertised(self, towards: str) -> str:
-        """The endpoint a peer at ``towards`` (an endpoint or host) should use to reach us.
+        """The link endpoint a peer at ``towards`` (an endpoint or host) should use to reach us.
 
         A table bound to every interface (0.0.0.0) is announced at the address of the
         interface that routes to that peer, never as the wildcard, which on the peer's
         machine would mean the peer itself.
         """
-        host = endpoint_host(self.endpoint)
+        host = endpoint_host(self.link_endpoint)
         if not is_wildcard(host):
-            return self.endpoint
-        port = self.endpoint.rsplit(":", 1)[1]
+            return self.link_endpoint
+        port = self.link_endpoint.rsplit(":", 1)[1]
         return f"tcp://{local_address_towards(endpoint_host(towards))}:{port}"
 
-    def connect(self, endpoint: str, watch: bool = False) -> bool:
+    def connect(self, endpoint: str, watch: bool = False, server_key: bytes | None = None) -> bool:
         """Open (once) the outbound link to a peer's bound endpoint; False if it is not one (or
-        no socket can be had).  ``watch``: report its first handshake to ``_proven``."""
+        no socket can be had).  ``watch``: report its first handshake to ``_proven``.
+        ``server_key``: the peer's X25519 key, for its encrypted link endpoint (this peer's
+        own keys are then needed too)."""
         if endpoint in self.dealers:
             return True
         if not valid_endpoint(endpoint):
@@ -162,6 +192,10 @@ class Transport:
         dealer.setsockopt(zmq.RECONNECT_IVL, 100)
         dealer.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
         dealer.setsockopt(zmq.CONNECT_TIMEOUT, CONNECT_TIMEOUT_MS)
+        if server_key is not None and self.link_keys is not None:
+            dealer.setsockopt(zmq.CURVE_SERVERKEY, server_key)
+            dealer.setsockopt(zmq.CURVE_PUBLICKEY, self.link_keys[0])
+            dealer.setsockopt(zmq.CURVE_SECRETKEY, self.link_keys[1])
         _heartbeats(dealer)
         self.dealers[endpoint] = dealer
         self.poller.register(dealer, zmq.POLLIN)
@@ -172,7 +206,7 @@ class Transport:
             return False
         return True
 
-    def replace(self, old: str, new: str, keep_old: bool = False) -> bool:
+    def replace(self, old: str, new: str, keep_old: bool = False, server_key: bytes | None = None) -> bool:
         """A peer now listens at ``new``: send there, and to ``old`` as well until ``new`` has
         completed a ZeroMQ handshake (an endpoint that does not work never cuts a good link).
 
@@ -186,7 +220,7 @@ class Transport:
         if pending is not None:
             self.disconnect(old)  # never shook hands: dropped for the newer endpoint
             old = pending
-        if not self.connect(new, watch=old in self.dealers and not keep_old):
+        if not self.connect(new, watch=old in self.dealers and not keep_old, server_key=server_key):
             return False
         if old in self.dealers and not keep_old:
             self.replacing[new] = old
@@ -225,8 +259,11 @@ class Transport:
 
     def reply(self, connection: bytes, data: bytes) -> None:
         """Answer on an inbound connection (lobby replies to a joiner not yet known)."""
+        router = self.router
+        if connection.startswith(LINK_CONNECTION) and self.link_router is not None:
+            router, connection = self.link_router, connection[len(LINK_CONNECTION):]
         with contextlib.suppress(zmq.Again, zmq.ZMQError):  # the joiner went away; nothing to keep
-            self.router.send_multipart([connection, data], zmq.NOBLOCK)
+            router.send_multipart([connection, data], zmq.NOBLOCK)
 
     def poll(self, timeout: float) -> list[Inbound]:
         """The messages that arrive within ``timeout`` seconds (returns early on the first), at
@@ -235,18 +272,19 @@ class Transport:
         out: list[Inbound] = []
         size = 0
         events = dict(self.poller.poll(max(0, int(timeout * 1000))))
-        sockets = [(self.router, b"")] if self.router in events else []
-        sockets += [(d, b"dealer:" + e.encode()) for e, d in self.dealers.items() if d in events]
-        for sock, tag in sockets:
+        routers = [(self.router, b""), (self.link_router, LINK_CONNECTION)]
+        sockets = [(r, prefix, True) for r, prefix in routers if r is not None and r in events]
+        sockets += [(d, b"dealer:" + e.encode(), False) for e, d in self.dealers.items() if d in events]
+        for sock, tag, routed in sockets:
             while size < POLL_BYTES:
                 try:
                     frames = sock.recv_multipart(zmq.NOBLOCK)
                 except zmq.Again:
                     break
-                if tag and len(frames) == 1:
+                if not routed and len(frames) == 1:
                     out.append(Inbound(tag, frames[0]))
-                elif not tag and len(frames) == 2:
-                    out.append(Inbound(frames[0], frames[1]))
+                elif routed and len(frames) == 2:
+                    out.append(Inbound(tag + frames[0], frames[1]))
                 size += sum(len(frame) for frame in frames)
         for monitor in [m for m in self.monitors if m in events]:
             self._proven(monitor)
@@ -281,6 +319,14 @@ class Transport:
         for dealer in self.dealers.values():
             dealer.close()
         self.router.close()
+        if self.link_router is not None:
+            self.link_router.close()
+
+
+def _bound(router: zmq.Socket) -> str:
+    endpoint = router.getsockopt(zmq.LAST_ENDPOINT)
+    assert isinstance(endpoint, bytes)
+    return endpoint.decode()
 
 
 def _heartbeats(sock: zmq.Socket) -> None:

@@ -1,0 +1,102 @@
+"""The sockets (net/transport.py): seats reach each other on an encrypted link endpoint
+(CurveZMQ under their identity keys), which refuses a peer that does not know its key, and
+what crosses the wire there cannot be read.  All on loopback; every wait is bounded."""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import zmq
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.transport import LINK_CONNECTION, Transport
+
+SECRET = b"a move nobody on the LAN should read: path 12 at 3,-1"
+
+
+@pytest.fixture
+def pair() -> Iterator[tuple[Transport, Transport, Identity, Identity]]:
+    context = zmq.Context()
+    alice, bob = Identity.generate(), Identity.generate()
+    a = Transport("127.0.0.1:0", context, link_keys=alice.link_keys())
+    b = Transport("127.0.0.1:0", context, link_keys=bob.link_keys())
+    try:
+        yield a, b, alice, bob
+    finally:
+        a.close()
+        b.close()
+        context.term()
+
+
+def _receive(transport: Transport, seconds: float) -> list[tuple[bytes, bytes]]:
+    got: list[tuple[bytes, bytes]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not got:
+        got += [(inbound.connection, inbound.data) for inbound in transport.poll(0.05)]
+    return got
+
+
+def test_a_seat_that_knows_the_key_reaches_the_link_endpoint_and_is_answered(pair) -> None:
+    a, b, _, bob = pair
+    assert b.link_endpoint != b.endpoint and b.advertised("tcp://127.0.0.1:1") == b.link_endpoint
+    assert a.connect(b.link_endpoint, server_key=bob.public.dh_key)
+    a.send(b.link_endpoint, SECRET)
+    ((connection, data),) = _receive(b, 5)
+    assert data == SECRET and connection.startswith(LINK_CONNECTION)
+    b.reply(connection, b"heard you")
+    assert _receive(a, 5) == [(b"dealer:" + b.link_endpoint.encode(), b"heard you")]
+
+
+@pytest.mark.parametrize("who", ["plaintext", "wrong key"])
+def test_the_link_endpoint_takes_nothing_from_a_peer_that_does_not_know_its_key(pair, who: str) -> None:
+    a, b, alice, _ = pair
+    key = None if who == "plaintext" else alice.public.dh_key  # the key of another seat, not b's
+    assert a.connect(b.link_endpoint, server_key=key)
+    a.send(b.link_endpoint, SECRET)
+    assert _receive(b, 1.5) == []
+
+
+class _Tap:
+    """A TCP relay that keeps every byte it passes on: what someone on the LAN would see."""
+
+    def __init__(self, upstream: str) -> None:
+        host, port = upstream.removeprefix("tcp://").rsplit(":", 1)
+        self.upstream = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.endpoint = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.seen = bytearray()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        self.listener.settimeout(10)
+        with self.listener:
+            inside, _ = self.listener.accept()
+        outside = socket.create_connection(self.upstream, timeout=10)
+        for source, sink in ((inside, outside), (outside, inside)):
+            threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        source.settimeout(10)
+        try:
+            while data := source.recv(65536):
+                self.seen += data
+                sink.sendall(data)
+        except OSError:
+            pass
+
+
+@pytest.mark.parametrize("endpoint", ["link", "table"])
+def test_what_crosses_the_link_cannot_be_read_on_the_wire(pair, endpoint: str) -> None:
+    """The same message through a tap: readable on the table's own endpoint (hellos and
+    spectators), never on the link endpoint the seats use."""
+    a, b, _, bob = pair
+    target = b.link_endpoint if endpoint == "link" else b.endpoint
+    tap = _Tap(target)
+    assert a.connect(tap.endpoint, server_key=bob.public.dh_key if endpoint == "link" else None)
+    a.send(tap.endpoint, SECRET)
+    ((_, data),) = _receive(b, 5)
+    assert data == SECRET
+    assert (SECRET in tap.seen) == (endpoint == "table")
