@@ -27,6 +27,7 @@ from net_doubles import TRICKS, DoubleRun, out_of_turn, start_double
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import TruncatedLog, read_log
+from saboteur_p2p.net.absence import ACCUSED_STAYS
 from saboteur_p2p.net.lobby import SeatInfo, Table
 from saboteur_p2p.net.session import Outcome, Session
 from saboteur_p2p.net.wire import seal
@@ -534,10 +535,14 @@ def test_a_link_may_not_point_us_at_this_machine_in_any_spelling(tmp_path: Path)
 
 
 def test_a_gone_naming_us_while_we_hear_its_sender_blames_only_the_sender(tmp_path: Path) -> None:
+    """We owe nothing yet (what would make our record due may be on its way): we stay a while
+    to make it, then end, naming only the seat that said we were gone."""
     session, identities, _ = _session_for_tests(tmp_path)
     session.log_path = tmp_path / "seat1.log"
     gone = {"game_id": bytes(range(32)), "seat": 2, "absent": 1, "why": "s1 (seat 1) did not come back within 5 s"}
-    result = session._handle(b"c", seal(identities[2], "gone", gone))
+    assert session._handle(b"c", seal(identities[2], "gone", gone)) is None
+    assert session._check_gone(time.monotonic()) is None
+    result = session._check_gone(time.monotonic() + ACCUSED_STAYS + 1)
     assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 2
     assert "we hear each other" in result.message
 
