@@ -242,6 +242,13 @@ class MentalDealer:
 
     # -- bookkeeping for the node ---------------------------------------------------------
 
+    def shown_to_all(self, deck: Deck, handle: int) -> bool:
+        """Whether the card at ``handle`` is known to everyone (its reveal to all is done)."""
+        try:
+            return self._locate(deck, handle) in self.public_faces
+        except KeyError:
+            return False
+
     def _locate(self, deck: Deck, handle: int) -> CardKey:
         if deck is Deck.GOLD:
             found = self.gold_cards.get(handle)

@@ -31,6 +31,8 @@ from ..crypto.log import Entry, LogVerifier, LogViolation, LogWriter, MalformedR
 from ..crypto.proofs import Context, prove_key, verify_key
 from ..crypto.shuffle import ShuffleProofError
 from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
+from ..rules.actions import parse_action
+from ..rules.dealer import Deck
 from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard
 from .errors import IllegalMove, ProtocolViolation
 from .messages import (
@@ -449,7 +451,10 @@ class Node:
                 else:
                     assert self.state is not None and self.work is not None
                     trial = self.state.clone()
+                    hidden = self._as_a_spectator(trial)
                     trial.play(self.work, player=self.work_player)
+                    if hidden is not None:
+                        trial.faces.setdefault(*hidden)  # a card put down unseen: we still know it
             except Blocked as blocked:
                 if not self._queue_for(blocked.need):
                     continue  # the move's own shares opened the card it blocked on: run it again
@@ -474,6 +479,22 @@ class Node:
         if self.on_commit is not None:
             self.on_commit(trial)
         return True
+
+    def _as_a_spectator(self, trial: State) -> tuple[int, Any] | None:
+        """Hide from ``trial`` the face of the card another seat plays, if only this seat
+        knows it (a card it held before a Swap your hand): the engine then asks for it to be
+        shown to all, as a spectator's would, so that a card played as what it is not is
+        refused when everyone can see it is, and the log holds the proof (protocol.md §11.1).
+        Returns the hidden (handle, face)."""
+        if self.work is None or self.work_player is None or self.work_player == self.seat:
+            return None
+        try:
+            card = getattr(parse_action(self.work), "card", None)
+        except InvalidActionError:
+            return None
+        if not isinstance(card, int) or card not in trial.faces or self.dealer.shown_to_all(Deck.DRAW, card):
+            return None
+        return card, trial.faces.pop(card)
 
     def _no_early_shares_left(self) -> None:
         """A move that blocks first on a coin or a shuffle carries no shares."""
