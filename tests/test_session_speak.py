@@ -1,5 +1,6 @@
 """The session loop around a real node, at the moment a seat's own record shows another seat's
-cheat: the honest seat names the cheater with its record as evidence, and never crashes."""
+cheat: the honest seat names the cheater with its record as evidence, and never crashes; and
+after the game's end, when another seat's abort shows a cheat that raced the last record."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,13 +8,17 @@ from typing import Any
 
 import pytest
 from cheats_catalogue import response_changed
-from protocol_helpers import body_for, hear, play_until, seeded_game, signed_record
+from protocol_helpers import body_for, hear, play_until, seeded_bytes, seeded_game, signed_record
 from session_doubles import seated_session
 
 from saboteur_p2p.crypto.group import G, add
+from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.net.session import Outcome, Session
-from saboteur_p2p.net.wire import open_envelope
+from saboteur_p2p.net.wire import open_envelope, seal
+from saboteur_p2p.protocol.ending import Ending
+from saboteur_p2p.protocol.local import play_local_game
 from saboteur_p2p.protocol.node import Expect, ProtocolViolation
+from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
 
 
@@ -124,3 +129,45 @@ def test_the_seat_after_a_shuffler_takes_in_its_bad_shuffle_from_an_abort_and_na
     judge = seated_session(game, game.nodes[2], tmp_path / "2")
     verdict = judge._handle(b"connection", _abort_to(accuser, 2))
     assert verdict is not None and (verdict.outcome, verdict.culprit) == (Outcome.CHEATER, 1), verdict
+
+
+def _finished_with_a_late_cheat(tmp_path: Path) -> tuple[Any, Session, Any, bytes]:
+    """A finished 3-seat game, seat 0's session, and a record out of turn by the seat that did
+    not make the last record: signed, naming the head before the last record (so it reached
+    some seat before that record, while seat 0 took the last record in and finished)."""
+    game = play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=4, rand=seeded_bytes(4))
+    assert game.spectator.finished
+    entries = [decode_record(r) for r in game.records]
+    last = entries[-1]
+    cheater = next(s for s in (1, 2) if s != last.sender)
+    seq = max(e.seq for e in entries if e.sender == cheater) + 1
+    stale = signed_record(game, cheater, "action", {"action": "pass 0"}, seq=seq, prev=last.prev)
+    return game, seated_session(game, game.nodes[0], tmp_path / "0"), cheater, stale
+
+
+def test_a_seat_that_finished_names_a_cheat_another_seat_saw_just_before_the_end(tmp_path: Path) -> None:
+    """The last record raced a record out of turn: one seat took the cheat first and stopped,
+    naming the cheater; a seat that had finished hears its abort while it lingers and names
+    the same cheater, and verify of its log (complete, then the verdict) agrees."""
+    game, session, cheater, stale = _finished_with_a_late_cheat(tmp_path)
+    witness = next(s for s in (1, 2) if s != cheater)
+    abort = {"game_id": game.setup.game_id, "culprit": cheater, "reason": "out-of-turn", "detail": "", "evidence": stale,
+             "chain": []}
+    env = open_envelope(seal(game.nodes[witness].identity, "abort", abort))
+    named = session._late_abort(env, witness)
+    assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater)
+    trailer = Ending("cheater", cheater, session.reason, named.message, session.evidence, 0).to_bytes()
+    verdict = verify_records([*game.records, trailer])
+    assert verdict.culprit == cheater and verdict.finished
+    said = f"stopped: seat {cheater} ({game.setup.names[cheater]}) cheated (out-of-turn), evidence checks"
+    assert verdict.message.startswith(said)
+
+
+def test_a_late_abort_whose_evidence_shows_nothing_changes_nothing(tmp_path: Path) -> None:
+    game, session, cheater, _ = _finished_with_a_late_cheat(tmp_path)
+    witness = next(s for s in (1, 2) if s != cheater)
+    honest = next(r for r in game.records if decode_record(r).sender == cheater)  # a copy of its own record
+    abort = {"game_id": game.setup.game_id, "culprit": cheater, "reason": "out-of-turn", "detail": "", "evidence": honest,
+             "chain": []}
+    assert session._late_abort(open_envelope(seal(game.nodes[witness].identity, "abort", abort)), witness) is None
+    assert session.node.aborted is None and session.node.finished

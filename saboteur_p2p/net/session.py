@@ -487,14 +487,18 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         state = self.node.state
         assert state is not None and state.scores is not None
         self._feed_watchers()  # the game's last records, before we go
-        self._linger()
+        named = self._linger()
+        if named is not None:
+            return named
         scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
         return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)
 
-    def _linger(self, limit: float = 5.0) -> None:
+    def _linger(self, limit: float = 5.0) -> SessionResult | None:
         """Stay until every peer that is here, and every spectator we feed, has confirmed the
         last record (at most ``limit`` seconds), resending what it lacks; our own final count
-        goes out first, so nobody waits for us."""
+        goes out first, so nobody waits for us.  A seat that stopped before the last record
+        because of a cheat shows us its evidence meanwhile: if it checks here too, we name
+        the same cheater (the result returned)."""
         deadline = time.monotonic() + limit
         total = len(self.node.records)
         while True:
@@ -502,7 +506,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             behind = [s for s in self.endpoints if self.records_of[s] < total and s not in self.done | self.presence.away]
             watching = any(w.held < total for w in self.watchers.values())  # a spectator still catching up
             if not (behind or watching) or time.monotonic() >= deadline:
-                break
+                return None
             for inbound in self.transport.poll(0.1):
                 try:
                     env = open_envelope(inbound.data)
@@ -512,6 +516,10 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                         self._heard_ping(env, sender)
                     elif sender is None and env.kind == "watch":
                         self._heard_watch(inbound.connection, env)
+                    elif sender is not None and env.kind == "abort" and env.field("game_id", bytes, 32) == self.setup.game_id:
+                        named = self._late_abort(env, sender)
+                        if named is not None:
+                            return named
                 except BadEnvelope:
                     continue
             self._feed_watchers()

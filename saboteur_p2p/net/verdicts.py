@@ -47,6 +47,7 @@ class Verdicts:
 
     identity: Identity
     setup: GameSetup
+    seat: int
     node: Node
     intake: Intake
     transport: Transport
@@ -97,6 +98,16 @@ class Verdicts:
             "its evidence did not show that here, so nobody is blamed but the one who stopped",
             sender,
         )
+
+    def _late_abort(self, env: Envelope, sender: int) -> SessionResult | None:
+        """An abort that comes after we took the game's last record (its sender stopped just
+        before it): we name its cheater too if the evidence shows the cheat to our log, such
+        as a record out of turn (it names a head we have moved past); else nothing changes."""
+        culprit = env.field("culprit", int)
+        evidence = env.body.get("evidence")
+        if not isinstance(evidence, bytes) or not 0 <= culprit < len(self.names) or culprit == self.seat:
+            return None
+        return self._check_evidence(evidence, sender, culprit)
 
     def _check_evidence(self, evidence: bytes, sender: int, culprit: int) -> SessionResult | None:
         """Our own verdict on another seat's evidence: a proof of equivocation, or a record."""

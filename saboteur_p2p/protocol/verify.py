@@ -79,6 +79,13 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
     if observer.finished and state is not None and state.scores is not None:
         scores = ", ".join(f"{setup.names[i]} {s}" for i, s in enumerate(state.scores))
         summary = f"OK: {len(records)} records, final scores: {scores}"
+        if ending is not None and ending.outcome == "cheater":
+            # a record out of turn that reached another seat before the game's last record
+            # was still a cheat, named by a seat that had finished (after the records)
+            holds, said = judge(ending, observer, setup.names)
+            if holds:
+                summary = f"{said} (after the game's end); {len(records)} records, final scores: {scores}"
+                return Verdict(True, len(records), summary, state.scores, culprit=ending.culprit, finished=True), observer
         return Verdict(True, len(records), summary, state.scores, finished=True), observer
     head = observer.next_expected
     waiting = "" if head is None else f"; the next record was due from seat {head.speaker} ({head.kind})"
