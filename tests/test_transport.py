@@ -23,8 +23,6 @@ def pair() -> Iterator[tuple[Transport, Transport, Identity, Identity]]:
     alice, bob = Identity.generate(), Identity.generate()
     a = Transport("127.0.0.1:0", context, link_keys=alice.link_keys())
     b = Transport("127.0.0.1:0", context, link_keys=bob.link_keys())
-    a.admit({bob.public.dh_key})
-    b.admit({alice.public.dh_key})  # the seats of one game admit each other (a stranger not)
     try:
         yield a, b, alice, bob
     finally:
@@ -59,43 +57,6 @@ def test_the_link_endpoint_takes_nothing_from_a_peer_that_does_not_know_its_key(
     assert a.connect(b.link_endpoint, server_key=key)
     a.send(b.link_endpoint, SECRET)
     assert _receive(b, 1.5) == []
-
-
-@pytest.mark.parametrize("seat", [False, True])
-def test_once_the_game_is_known_the_link_endpoint_admits_only_its_seats(pair, seat: bool) -> None:
-    """An outsider who learnt the endpoint and its key, with a key pair of its own, cannot
-    finish a handshake there (ZAP): it cannot even queue a message.  A seat's key can."""
-    _, b, alice, bob = pair
-    stranger = Identity.generate()
-    if seat:
-        b.admit({alice.public.dh_key, stranger.public.dh_key})
-    outsider = Transport("127.0.0.1:0", b.context, link_keys=stranger.link_keys())
-    try:
-        assert outsider.connect(b.link_endpoint, server_key=bob.public.dh_key)
-        outsider.send(b.link_endpoint, SECRET)
-        assert [data for _, data in _receive(b, 2 if seat else 1.5)] == ([SECRET] if seat else [])
-    finally:
-        outsider.close()
-
-
-def test_before_the_game_is_known_a_link_endpoint_refuses_nobody() -> None:
-    """ZeroMQ does not try a refused handshake again: a seat that reads the table's start
-    first, and dials at once, must get through to one that has not read it yet."""
-    context = zmq.Context()
-    early, late = Identity.generate(), Identity.generate()
-    a = Transport("127.0.0.1:0", context, link_keys=early.link_keys())
-    b = Transport("127.0.0.1:0", context, link_keys=late.link_keys())
-    try:
-        assert a.connect(b.link_endpoint, server_key=late.public.dh_key)
-        a.send(b.link_endpoint, SECRET)
-        assert [data for _, data in _receive(b, 5)] == [SECRET]
-        b.admit({early.public.dh_key})  # it reads the start: the link it has stays
-        a.send(b.link_endpoint, SECRET)
-        assert [data for _, data in _receive(b, 5)] == [SECRET]
-    finally:
-        a.close()
-        b.close()
-        context.term()
 
 
 class _Tap:

@@ -20,17 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import itertools
 import os
 import re
 import socket
-import threading
 from dataclasses import dataclass
-from typing import ClassVar
 
 import zmq
-from zmq.auth.thread import ThreadAuthenticator
-from zmq.utils import z85
 from zmq.utils.monitor import recv_monitor_message
 
 from .wire import MAX_WIRE_MESSAGE
@@ -119,53 +114,6 @@ LINK_CONNECTION = b"L"
 TABLE_MESSAGE_LIMIT = 64 * 1024
 
 
-class _Gate:
-    """Who may connect to a link endpoint: ZeroMQ asks one ZAP handler per context, which
-    admits on each link ROUTER (its own ZAP domain) only the keys of that game's seats once
-    the game is known (``admit``), so an outsider who learns the endpoint then cannot even
-    finish a handshake there.  Until then it admits any key: ZeroMQ does not try again after
-    a refused handshake, and a seat that starts first must not be refused by one that has
-    not read the table's ``start`` yet."""
-
-    _gates: ClassVar[dict[int, _Gate]] = {}
-    _lock = threading.Lock()
-    _domains = itertools.count()
-
-    def __init__(self, context: zmq.Context) -> None:
-        self.context = context
-        self.authenticator = ThreadAuthenticator(context)
-        self.authenticator.start()
-        self.admitted: dict[str, frozenset[bytes] | None] = {}
-
-    @classmethod
-    def open(cls, context: zmq.Context) -> tuple[_Gate, str]:
-        """The gate of ``context`` and a new domain in it, which admits anyone yet."""
-        with cls._lock:
-            gate = cls._gates.get(id(context))
-            if gate is None:
-                gate = cls._gates[id(context)] = cls(context)
-            domain = f"saboteur-link-{next(cls._domains)}"
-            gate.admitted[domain] = None  # anyone, until the game's seats are known
-            gate.authenticator.configure_curve_callback(domain, gate)
-            return gate, domain
-
-    def callback(self, domain: str, key: bytes) -> bool:
-        """The ZAP handler's question: may the client with this (Z85) key connect?"""
-        keys = self.admitted.get(domain, frozenset())
-        return keys is None or key in keys
-
-    def admit(self, domain: str, keys: set[bytes]) -> None:
-        self.admitted[domain] = frozenset(z85.encode(key) for key in keys)
-
-    def close(self, domain: str) -> None:
-        with self._lock:
-            self.admitted.pop(domain, None)
-            self.authenticator.credentials_providers.pop(domain, None)
-            if not self.admitted:
-                self.authenticator.stop()  # the context can be terminated
-                self._gates.pop(id(self.context), None)
-
-
 class Transport:
     def __init__(self, bind: str, context: zmq.Context | None = None, link_keys: tuple[bytes, bytes] | None = None) -> None:
         """Listen at ``bind``; with ``link_keys`` (this peer's X25519 public and private key),
@@ -178,10 +126,8 @@ class Transport:
         self.link_router: zmq.Socket | None = None
         #: where seats reach this peer: the encrypted endpoint, or the table's without keys
         self.link_endpoint = self.endpoint
-        self.gate: tuple[_Gate, str] | None = None
         if link_keys is not None:
-            self.gate = _Gate.open(self.context)
-            self.link_router = self._router(f"{self.endpoint.rsplit(':', 1)[0]}:*", link_keys, zap_domain=self.gate[1])
+            self.link_router = self._router(f"{self.endpoint.rsplit(':', 1)[0]}:*", link_keys)
             self.link_endpoint = _bound(self.link_router)
         self.dealers: dict[str, zmq.Socket] = {}
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
@@ -193,14 +139,7 @@ class Transport:
         if self.link_router is not None:
             self.poller.register(self.link_router, zmq.POLLIN)
 
-    def admit(self, keys: set[bytes]) -> None:
-        """Let peers with these X25519 keys (the other seats') connect to the link endpoint."""
-        if self.gate is not None:
-            self.gate[0].admit(self.gate[1], keys)
-
-    def _router(
-        self, endpoint: str, keys: tuple[bytes, bytes] | None = None, limit: int = MAX_WIRE_MESSAGE, zap_domain: str = "",
-    ) -> zmq.Socket:
+    def _router(self, endpoint: str, keys: tuple[bytes, bytes] | None = None, limit: int = MAX_WIRE_MESSAGE) -> zmq.Socket:
         router = self.context.socket(zmq.ROUTER)
         router.setsockopt(zmq.MAXMSGSIZE, limit)
         # At most this many messages wait per connection; past it ZeroMQ stops reading that
@@ -212,7 +151,6 @@ class Transport:
         if keys is not None:
             router.setsockopt(zmq.CURVE_SERVER, 1)
             router.setsockopt(zmq.CURVE_SECRETKEY, keys[1])
-            router.setsockopt(zmq.ZAP_DOMAIN, zap_domain.encode())
         _heartbeats(router)
         try:
             router.bind(endpoint)
@@ -388,9 +326,6 @@ class Transport:
         self.router.close()
         if self.link_router is not None:
             self.link_router.close()
-        if self.gate is not None:
-            self.gate[0].close(self.gate[1])
-            self.gate = None
 
 
 def _bound(router: zmq.Socket) -> str:
