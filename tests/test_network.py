@@ -559,24 +559,6 @@ def test_a_start_with_two_seats_at_one_endpoint_is_refused() -> None:
         Table.from_envelope(open_envelope(seal(identities[0], "start", table.to_data())))
 
 
-def test_a_seat_that_keeps_moving_holds_at_most_two_links_open() -> None:
-    """Each link to a new endpoint replaces the one still waiting for its handshake."""
-    from saboteur_p2p.net.transport import Transport
-
-    transport = Transport("127.0.0.1:0")
-    try:
-        transport.connect("tcp://127.0.0.1:1")
-        old = "tcp://127.0.0.1:1"
-        for port in range(2, 60):
-            new = f"tcp://192.0.2.9:{port}"  # nobody answers there
-            assert transport.replace(old, new)
-            old = new
-        assert set(transport.dealers) == {"tcp://127.0.0.1:1", "tcp://192.0.2.9:59"}
-        assert len(transport.monitors) == 1 and transport.replacing == {"tcp://192.0.2.9:59": "tcp://127.0.0.1:1"}
-    finally:
-        transport.close()
-
-
 def test_an_outsiders_envelopes_are_dropped_before_their_signature_is_checked_and_reported_once(tmp_path: Path) -> None:
     from saboteur_p2p.net.wire import BadEnvelope, open_envelope
 

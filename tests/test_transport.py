@@ -100,3 +100,19 @@ def test_what_crosses_the_link_cannot_be_read_on_the_wire(pair, endpoint: str) -
     ((_, data),) = _receive(b, 5)
     assert data == SECRET
     assert (SECRET in tap.seen) == (endpoint == "table")
+
+
+def test_a_seat_that_keeps_moving_holds_at_most_two_links_open() -> None:
+    """Each link to a new endpoint replaces the one still waiting for its handshake."""
+    transport = Transport("127.0.0.1:0")
+    try:
+        transport.connect("tcp://127.0.0.1:1")
+        old = "tcp://127.0.0.1:1"
+        for port in range(2, 60):
+            new = f"tcp://192.0.2.9:{port}"  # nobody answers there
+            assert transport.replace(old, new)
+            old = new
+        assert set(transport.dealers) == {"tcp://127.0.0.1:1", "tcp://192.0.2.9:59"}
+        assert len(transport.monitors) == 1 and transport.replacing == {"tcp://192.0.2.9:59": "tcp://127.0.0.1:1"}
+    finally:
+        transport.close()
