@@ -18,7 +18,6 @@ from .group import (
     base_mul,
     check_point,
     mul,
-    random_scalar,
 )
 
 Ciphertext = tuple[Point, Point]
@@ -35,14 +34,6 @@ def initial_deck(cards: Sequence[Point]) -> list[Ciphertext]:
 
 def reencrypt(c: Ciphertext, s: Scalar, joint: Point) -> Ciphertext:
     return add(c[0], base_mul(s)), add(c[1], mul(s, joint))
-
-
-def shuffle_deck(deck: Sequence[Ciphertext], joint: Point, rand: RandomBytes) -> tuple[list[Ciphertext], list[int], list[Scalar]]:
-    """Re-encrypt and permute: output[i] = reencrypt(deck[perm[i]], scalars[i])."""
-    n = len(deck)
-    perm = random_permutation(n, rand)
-    scalars = [random_scalar(rand) for _ in range(n)]
-    return [reencrypt(deck[perm[i]], scalars[i], joint) for i in range(n)], perm, scalars
 
 
 def random_permutation(n: int, rand: RandomBytes) -> list[int]:

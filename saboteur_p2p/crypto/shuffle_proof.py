@@ -288,9 +288,11 @@ def verify_shuffle_proof(
         raise ShuffleProofError(f"expected {n} responses of each kind")
     h, hs = generators(n)
     statement = statement_digest(context, joint, inputs, outputs, proof.commitments)
-    seen = hash_bytes("shuffle-verified", statement, b"".join(proof.chain), proof.challenge, b"".join(proof.responses),
-                      b"".join(proof.chain_responses), b"".join(proof.permuted_responses))
-    if _remember and seen in _verified:
+    seen = _remember and hash_bytes(
+        "shuffle-verified", statement, b"".join(proof.chain), proof.challenge, b"".join(proof.responses),
+        b"".join(proof.chain_responses), b"".join(proof.permuted_responses),
+    )
+    if seen and seen in _verified:
         return
     u = challenges(statement, n)
     c = proof.challenge
@@ -317,7 +319,7 @@ def verify_shuffle_proof(
         raise ShuffleProofError(f"the proof does not compute: {exc}") from None
     if _challenge(statement, proof.chain, (t1, t2, t3, t41, t42), t_hat) != c:
         raise ShuffleProofError("the proof does not check: the output is not a shuffle of the input")
-    if _remember:
+    if seen:
         _verified[seen] = None
         if len(_verified) > _VERIFIED_KEPT:
             _verified.popitem(last=False)

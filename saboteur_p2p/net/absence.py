@@ -93,8 +93,7 @@ class Absence:
     def _check_gone(self, now: float) -> SessionResult | None:
         if self._accused is not None:
             accuser, since, made = self._accused
-            ours = sum(1 for e in self.node.log.entries if e.sender == self.seat)
-            if ours > made or now - since > ACCUSED_STAYS:
+            if self.node.seq > made or now - since > ACCUSED_STAYS:
                 return self._end_accused(accuser)
         claim = self._claim
         if claim is not None:
@@ -170,7 +169,7 @@ class Absence:
             elif mine is None and self._accused is None:
                 # the record it names is not due here yet (what makes it due is on its way):
                 # stay until we have made it, so that no other seat waits for it in vain
-                self._accused = (sender, now, sum(1 for e in self.node.log.entries if e.sender == self.seat))
+                self._accused = (sender, now, self.node.seq)  # our records' count: stay until it grows
                 self._left.add(sender)
                 return None
             return self._end_accused(sender)
