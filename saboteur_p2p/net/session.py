@@ -190,7 +190,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             if busy > BUSY_AFTER:
                 self._not_listened(busy)  # we were computing: the others were not silent
             # work ahead (a shuffle planned before its deck comes) only while nothing waits
-            inbounds = self.transport.poll(0.0 if self.node.prepare() else 0.05)
+            inbounds = self.transport.poll(0.0) or self.transport.poll(0.0 if self.node.prepare() else 0.05)
             polled = time.monotonic()
             for inbound in inbounds:
                 result = self._handle(inbound.connection, inbound.data)
