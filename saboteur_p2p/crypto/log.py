@@ -264,13 +264,9 @@ class LogVerifier:
         """The seq the next accepted entry from ``seat`` must carry."""
         return len(self._by_sender[seat])
 
-    def append(self, entry: Entry, *, in_group: bool = False) -> None:
-        """Accept ``entry`` as the new head, or raise LogViolation and change nothing
-        (except to keep an EquivocationProof in ``proofs``).
-
-        An entry ``in_group`` is one of a group of entries that all follow the same head and
-        may come in any order: it leaves the head as it is, and ``close_group`` moves the head
-        on once the whole group is in."""
+    def check_signed(self, entry: Entry) -> None:
+        """Raise LogViolation unless ``entry`` is of this protocol version and game and carries
+        its sender's signature (checks that prove nothing against the seat it names)."""
         seat = entry.sender
         if entry.version != PROTOCOL_VERSION:
             raise LogViolation(seat, "version", f"protocol version {entry.version}, expected {PROTOCOL_VERSION}")
@@ -281,6 +277,16 @@ class LogVerifier:
             raise LogViolation(seat, "unknown-sender", "no such seat in this game")
         if not key.verify(entry.raw, entry.signature):
             raise LogViolation(seat, "signature", f"bad signature on {entry.kind!r} seq {entry.seq}")
+
+    def append(self, entry: Entry, *, in_group: bool = False) -> None:
+        """Accept ``entry`` as the new head, or raise LogViolation and change nothing
+        (except to keep an EquivocationProof in ``proofs``).
+
+        An entry ``in_group`` is one of a group of entries that all follow the same head and
+        may come in any order: it leaves the head as it is, and ``close_group`` moves the head
+        on once the whole group is in."""
+        self.check_signed(entry)
+        seat = entry.sender
         mine = self._by_sender[seat]
         if entry.seq < len(mine):
             earlier = mine[entry.seq]

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..crypto.log import Entry, EquivocationProof, MalformedRecord, decode_record
+from ..crypto.log import Entry, EquivocationProof, LogViolation, MalformedRecord, decode_record
 from ..protocol.errors import UNSIGNED_REASONS
 from ..protocol.node import Node, ProtocolViolation
 from ..protocol.stale import out_of_turn_at_a_past_point
@@ -28,7 +28,6 @@ class Dropped(enum.StrEnum):
 
     MALFORMED = "malformed"  # it cannot be decoded
     UNSIGNED = "unsigned"  # it fails a check made before or by its signature check (or is of another game)
-    BAD_SIGNATURE = "bad-signature"  # it came early and its signature is bad
 
 
 @dataclass
@@ -113,13 +112,13 @@ class Intake:
 
     def _park(self, entry: Entry, record: bytes, taken: Taken) -> None:
         """Keep a signed record that came before the one it follows (or prove equivocation)."""
-        seats = self.node.setup.seats
         seat = entry.sender
-        if entry.game_id != self.node.setup.game_id:
-            taken.dropped, taken.detail = Dropped.UNSIGNED, "a record of another game"  # a replay: proves nothing here
-            return
-        if not 0 <= seat < len(seats) or not seats[seat].verify(entry.raw, entry.signature):
-            taken.dropped = Dropped.BAD_SIGNATURE
+        try:
+            self.node.log.check_signed(entry)
+        except LogViolation as exc:
+            # a replay from another game or a forgery: it proves nothing against the seat it names,
+            # and is reported as the same record would be at the head of the log
+            taken.dropped, taken.detail = Dropped.UNSIGNED, str(ProtocolViolation(exc.peer, exc.reason, str(exc)))
             return
         index = self.accepted.get((seat, entry.seq))
         earlier = None if index is None else self.node.log.entries[index]

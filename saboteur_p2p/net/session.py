@@ -413,8 +413,6 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             self.say(f"dropped a malformed record relayed by {name}: {taken.detail}")
         elif taken.dropped is Dropped.UNSIGNED:
             self.say(f"dropped a record that {name} relayed: {taken.detail}")
-        elif taken.dropped is Dropped.BAD_SIGNATURE:
-            self.say(f"dropped a record with a bad signature relayed by {name}")
         if taken.violation is not None:
             return self._cheater(taken.violation, taken.evidence)
         return None
