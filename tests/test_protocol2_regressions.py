@@ -34,12 +34,11 @@ def _deal_share_round(seed: int):
 # -- 1. an opened share whose sealed share holds an invalid point is blamed on the opener ----
 
 
-def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_blames_the_sealer_as_everyone_else_does():
-    """protocol.md §6.8 (opened): a peer that had not checked the sealed share checks it now,
-    and a bad one is blamed on the seat that sealed it; §8.4: the culprit is the same for
-    everyone.  ShareBook._checked_opened_share lets the InvalidPoint of the sealed share's E1
-    escape, and Node.receive turns it into ``bad-message`` against the *opener* (the mover),
-    while the spectator (and the recipient) named the sealer at the sealing record."""
+def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_never_blames_the_opener():
+    """protocol.md §6.8 (opened), §7.3.1: an opened share is right when its sender's proof for
+    it verifies, however it was sealed; when it is not, a sealed share holding an invalid point
+    is blamed on the seat that sealed it, as the spectator (and the recipient) named it at the
+    sealing record, never on the opener (§8.4).  (Protocol version 2 blamed the opener.)"""
     game = next(g for g in map(_deal_share_round, range(1, 40)) if g.spectator.state.current == 1)
     mover, sealer, bystander = 1, 0, 2  # seat 1 moves first; seat 0 sealed its draw cards to it
     r1 = game.nodes[1].produce()
@@ -65,26 +64,27 @@ def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_blames_the_se
     bad = signed_record(game, sealer, "shares", body)
     for record in (r1, bad):
         game.nodes[bystander].receive(record)
+    taker = copy_game(game, 2).nodes[bystander]
     spectator = game.spectator
     spectator.receive(r1)
     spectator.receive(r2)
-    try:
+    with pytest.raises(ProtocolViolation) as said:
         spectator.receive(bad)
-    except ProtocolViolation as violation:
-        said = violation
-    else:
-        raise AssertionError("the spectator took a sealed share with an invalid point")
-    assert said.peer == sealer  # the spectator (and the mover, had it been honest) name seat 0
+    assert said.value.peer == sealer  # the spectator (and the mover, had it been honest) name seat 0
 
+    # the move opens seat 0's true share (its own proof for it verifies): the card is right,
+    # and the bystander takes the move (verify of the log still names seat 0, at its record)
+    record = signed_record(game, mover, "action", move.body, seq=taker.log.next_seq(mover), prev=taker.log.head)
+    taker.receive(record)
+
+    # the move opens something else, with a proof from the mover: seat 0 is named, not the mover
+    wrong = [[*o[:2], base_mul(scalar_from_int(7)), *o[3:]] if o[1] == sealer else o for o in move.body["shares"]["opened"]]
+    body = {**move.body, "shares": {**move.body["shares"], "opened": wrong}}
     node = game.nodes[bystander]
-    record = signed_record(game, mover, "action", move.body, seq=node.log.next_seq(mover), prev=node.log.head)
-    try:
+    record = signed_record(game, mover, "action", body, seq=node.log.next_seq(mover), prev=node.log.head)
+    with pytest.raises(ProtocolViolation) as found:
         node.receive(record)
-    except ProtocolViolation as violation:
-        found = violation
-    else:
-        raise AssertionError("the bystander took an opening of an invalid sealed share")
-    assert found.peer == sealer, f"the bystander blames seat {found.peer} ({found.reason}); the spectator blamed {sealer}"
+    assert (found.value.peer, found.value.reason) == (sealer, "bad-message"), found.value
 
 
 # -- 2. a forged verdict trailer names an honest seat ------------------------------------

@@ -151,7 +151,7 @@ def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
     x = random_scalar(seeded_bytes(5))
     ctx = share_context(cheater.setup.game_id, need, 1, recipient)
     E1, E2, proof = seal_share(x, base_mul(x), c1, cheater.keys[recipient], ctx, seeded_bytes(6))
-    body["sealed"][0][3:] = [E1, E2, *proof]
+    body["sealed"][0][3:8] = [E1, E2, *proof]
 
 
 @pytest.mark.parametrize("tamper", [

@@ -5,6 +5,7 @@ test_proofs and test_session_cheats check those).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -158,7 +159,7 @@ def test_a_bad_sealed_share_can_be_shown_to_a_seat_that_did_not_check_it():
     any other seat can check the accused record itself (recheck_sealed_shares)."""
     from saboteur_p2p.crypto.group import add, base_mul
     from saboteur_p2p.protocol.local import step
-    from saboteur_p2p.protocol.messages import SealedShare, Shares
+    from saboteur_p2p.protocol.messages import Shares
     from saboteur_p2p.protocol.node import ProtocolViolation
 
     game = _at_a_move(9)
@@ -175,8 +176,7 @@ def test_a_bad_sealed_share_can_be_shown_to_a_seat_that_did_not_check_it():
 
     def corrupt(needs):
         shares = honest(needs)
-        bent = [SealedShare(s.card, s.audience, s.recipient, s.E1, add(s.E2, base_mul(b"\x01" + bytes(31))), s.proof)
-                for s in shares.sealed]
+        bent = [dataclasses.replace(s, E2=add(s.E2, base_mul(b"\x01" + bytes(31)))) for s in shares.sealed]
         return Shares(shares.public, tuple(bent))
 
     sender._shares_for = corrupt

@@ -9,8 +9,10 @@ random source cannot make two proofs share a nonce.
 
 * ``prove_key`` / ``verify_key``: Schnorr proof of knowledge of x with X = xG.
 * ``prove_dleq`` / ``verify_dleq``: Chaum-Pedersen proof that log_G X = log_H Y.
-* ``prove_sealed_share`` / ``verify_sealed_share``: a decryption share D = x C1, ElGamal-
+* ``seal_share`` / ``verify_sealed_share``: a decryption share D = x C1, ElGamal-
   encrypted to a recipient key Y as (kG, D + kY), proven correct without revealing D.
+  The sealer also gives a ``prove_dleq`` proof for D itself, which nobody can check until
+  D is shown: then it alone shows D is right (protocol.md §7.3.1).
 """
 from __future__ import annotations
 
@@ -111,13 +113,15 @@ def verify_dleq(X: Point, H: Point, Y: Point, proof: tuple[Scalar, Scalar], ctx:
 
 
 def seal_share(
-    x: Scalar, X: Point, C1: Point, recipient: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes
+    x: Scalar, X: Point, C1: Point, recipient: Point, ctx: Context, rand: RandomBytes = secrets.token_bytes,
+    share: Point | None = None,
 ) -> tuple[Point, Point, tuple[Scalar, Scalar, Scalar]]:
-    """Encrypt the share x*C1 to ``recipient`` and prove it; returns (E1, E2, proof)."""
+    """Encrypt the share x*C1 (``share``, when the caller has it) to ``recipient`` and prove
+    it; returns (E1, E2, proof)."""
     statement = (*ctx.parts(), X, C1, recipient)
     k = hedged_nonce(x, rand, "sealed-share/k", *statement)
     E1 = base_mul(k)
-    E2 = add(mul(x, C1), mul(k, recipient))
+    E2 = add(mul(x, C1) if share is None else share, mul(k, recipient))
     a, b = hedged_nonce(x, rand, "sealed-share/a", *statement), hedged_nonce(x, rand, "sealed-share/b", *statement)
     A1, A2, A3 = base_mul(a), base_mul(b), add(mul(a, C1), mul(b, recipient))
     e = hash_to_scalar("sealed-share", *ctx.parts(), X, C1, recipient, E1, E2, A1, A2, A3)

@@ -27,7 +27,7 @@ from ..rules.editions import edition_names
 from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, normal_endpoint, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 5
+LOBBY_VERSION = 6
 #: bytes of a table's random salt for its code, and scrypt's cost (2^14: about 50 ms and 16 MiB)
 CODE_SALT_BYTES = 16
 SCRYPT_N = 2**14

@@ -209,12 +209,16 @@ class PublicShare:
 
 @dataclass(frozen=True)
 class SealedShare:
+    """A seat's share of a card, sealed to one seat of the card's audience (protocol.md §7.3)."""
+
     card: tuple[int, Deck, int]
     audience: tuple[int, ...]
     recipient: int
     E1: bytes
     E2: bytes
     proof: tuple[bytes, bytes, bytes]
+    #: the sender's Chaum-Pedersen proof for the share it seals, checkable once the share is opened
+    share_proof: tuple[bytes, bytes]
 
 
 @dataclass(frozen=True)
@@ -248,14 +252,15 @@ class Shares:
             public.append(PublicShare(_card_key(p[0], "public share card"), _bytes(p[1], 32, "share"), proof))
         sealed = []
         for item in _list(b["sealed"], "shares.sealed", MAX_SHARES):
-            s = _list(item, "sealed share", 8)
-            if len(s) != 8:
-                raise MalformedMessage("sealed share: expected [card, audience, recipient, E1, E2, e, s1, s2]")
+            s = _list(item, "sealed share", 10)
+            if len(s) != 10:
+                raise MalformedMessage("sealed share: expected [card, audience, recipient, E1, E2, e, s1, s2, de, ds]")
             audience = tuple(sorted(_int(a, 0, MAX_PLAYERS - 1, "audience seat") for a in _list(s[1], "audience", MAX_PLAYERS)))
             sealed.append(SealedShare(
                 _card_key(s[0], "sealed share card"), audience, _int(s[2], 0, MAX_PLAYERS - 1, "recipient"),
                 _bytes(s[3], 32, "E1"), _bytes(s[4], 32, "E2"),
                 (_bytes(s[5], 32, "e"), _bytes(s[6], 32, "s1"), _bytes(s[7], 32, "s2")),
+                (_bytes(s[8], 32, "de"), _bytes(s[9], 32, "ds")),
             ))
         opened = []
         for item in _list(b.get("opened", []), "shares.opened", MAX_SHARES):
@@ -271,7 +276,8 @@ class Shares:
     def encode(self) -> dict[str, Any]:
         body: dict[str, Any] = {
             "public": [[card_key_data(p.card), p.share, *p.proof] for p in self.public],
-            "sealed": [[card_key_data(s.card), list(s.audience), s.recipient, s.E1, s.E2, *s.proof] for s in self.sealed],
+            "sealed": [[card_key_data(s.card), list(s.audience), s.recipient, s.E1, s.E2, *s.proof, *s.share_proof]
+                       for s in self.sealed],
         }
         if self.opened:
             body["opened"] = [[card_key_data(o.card), o.ower, o.share, *o.proof] for o in self.opened]

@@ -108,7 +108,7 @@ class Node:
         self.work: str | None = None
         self.work_player: int | None = None
         self.keys: dict[int, Point] = {}
-        self.share_book = ShareBook(setup.game_id, self.dealer, self.keys)
+        self.share_book = ShareBook(setup.game_id, self.dealer, self.keys, seat)
         self.coin_commitments: dict[int, dict[int, bytes]] = {}
         self.coin_values: dict[int, dict[int, bytes]] = {}
         self.my_coin: dict[int, tuple[bytes, bytes]] = {}
@@ -241,13 +241,14 @@ class Node:
 
     def prepare(self) -> bool:
         """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
-        this seat will shuffle (in a queued batch, or else in one like the last), or check a
-        sealed share meant for another seat before its holder opens it.  False when there is
-        nothing to do; each call takes at most a few tens of milliseconds."""
+        this seat will shuffle (in a queued batch, or else in one like the last), or check
+        another seat's proof for a share it sealed to this seat, which the others check when
+        this seat shows the card.  False when there is nothing to do; each call takes at
+        most a few tens of milliseconds."""
         if self.seat is None or self.aborted is not None or self.finished:
             return False
         sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
-        return self.plans.prepare_one(sizes, self.rand) or self.share_book.check_one_ahead()
+        return self.plans.prepare_one(sizes, self.rand) or self.share_book.prove_one()
 
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()

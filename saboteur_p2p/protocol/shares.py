@@ -3,17 +3,20 @@
 A card is opened by every owing seat's decryption share ``D_i = x_i C1`` (protocol.md
 §1.2).  To everyone, a seat publishes ``D_i`` with a Chaum-Pedersen proof that it used the
 key behind its key share (§7.2).  To some seats, it sends each recipient ``D_i`` sealed
-under the recipient's key, with a proof anyone can check (§7.3).  A seat checks the sealed
-shares sent to it (spectators check them all), so a bad sealed share meant for another seat
-goes by unchecked until that seat names its sender; every other seat can then recheck the
-signed record itself (``ShareBook.recheck``, §8.3).
+under the recipient's key, with a proof anyone can check (§7.3), and a Chaum-Pedersen proof
+for ``D_i`` itself that nobody can check while ``D_i`` stays sealed.  A seat checks the
+sealed shares sent to it (spectators check them all); a bad sealed share meant for another
+seat goes by unchecked until that seat names its sender, and every other seat can then
+recheck the signed record itself (``ShareBook.recheck``, §8.3).
 
 A seat that holds a card (every other seat sealed its share of it to that seat) is the one
 seat that owes the card's reveal to all: it publishes its own share and opens the shares
 the others sealed to it, each with a proof that it decrypted the sealed share with its own
-key (§7.3.1).  A move shows its card that way, so the turn needs no round of shares after
-it; and at the end of the game each seat shows its own gold, so a seat that stalls holds up
-only its own.
+key (§7.3.1).  The opened ``D_i`` is checked against its sender's proof for it; only when
+that fails do the sealed share's proof and the opening's say who is to blame.  A move shows
+its card that way, so the turn needs no round of shares after it, and no seat checks the
+shares sealed to others ahead of need; at the end of the game each seat shows its own gold,
+so a seat that stalls holds up only its own.
 """
 from __future__ import annotations
 
@@ -49,21 +52,25 @@ class AheadRefused(ValueError):
 class ShareBook:
     """One seat's (or a spectator's) side of the decryption shares of one game."""
 
-    def __init__(self, game_id: bytes, dealer: MentalDealer, keys: Mapping[int, Point]) -> None:
+    def __init__(self, game_id: bytes, dealer: MentalDealer, keys: Mapping[int, Point], seat: int | None) -> None:
         self.game_id = game_id
         self.dealer = dealer
+        #: the reader's seat (None for a spectator)
+        self.seat = seat
         #: every seat's key share, read as the key records fill it in (the node's own table)
         self.keys = keys
         #: sealed shares opened for this seat, per reveal, until every ower's are in
         self.opened: dict[RevealNeed, dict[int, Point]] = {}
         #: every sealed share in the log, by (card, sender, recipient): the first for each
         self.sealed_seen: dict[tuple[CardKey, int, int], tuple[RevealNeed, SealedShare]] = {}
-        #: the sealed shares of sealed_seen whose proof this reader has checked
-        self.sealed_checked: set[tuple[CardKey, int, int]] = set()
-        #: sealed shares meant for other seats, to check while waiting (check_one_ahead)
-        self.unchecked: deque[tuple[CardKey, int, int]] = deque()
+        #: this seat's own share of each card it sealed: its opening by another seat is compared
+        self.my_shares: dict[CardKey, Point] = {}
         #: the shares sealed to this seat, opened, by (card, sender)
         self.opened_for_me: dict[tuple[CardKey, int], Point] = {}
+        #: whether each sender's proof for its share opened here holds (checked while waiting,
+        #: or when this seat shows the card), and the ones not checked yet
+        self.proven: dict[tuple[CardKey, int], bool] = {}
+        self.unproven: deque[tuple[CardKey, int]] = deque()
         #: sealed shares this seat made before it owed them, sent ahead to their recipients (§12.6)
         self.premade: dict[RevealNeed, tuple[SealedShare, ...]] = {}
         #: shares sent ahead to this seat, checked and opened: by (card, sender), the share and its opening
@@ -110,12 +117,14 @@ class ShareBook:
         assert need.audience is not None
         X = self.keys[seat]
         c1, _ = self.dealer.ciphertext(need.card)
+        D = self.my_shares.setdefault(need.card, mul(secret, c1))
         audience = tuple(sorted(need.audience))
         sealed = []
         for recipient in audience:
             context = share_context(self.game_id, need, seat, recipient)
-            E1, E2, proof = seal_share(secret, X, c1, self.keys[recipient], context, rand)
-            sealed.append(SealedShare(need.card, audience, recipient, E1, E2, proof))
+            E1, E2, proof = seal_share(secret, X, c1, self.keys[recipient], context, rand, share=D)
+            share_proof = prove_dleq(secret, X, c1, D, context, rand)
+            sealed.append(SealedShare(need.card, audience, recipient, E1, E2, proof, share_proof))
         return tuple(sealed)
 
     def make_ahead(self, seat: int, secret: Scalar, rand: RandomBytes) -> dict[int, list[SealedShare]]:
@@ -200,11 +209,9 @@ class ShareBook:
             key = (need.card, sender, recipient)
             self.sealed_seen.setdefault(key, (need, sealed))
             if own:
-                self.sealed_checked.add(key)  # made here: nothing to check when it is opened
-                continue
+                continue  # made here
             if recipient != seat and not verify_all:
-                self.unchecked.append(key)
-                continue
+                continue  # its recipient checks it; if it is ever opened, its proof for D is checked
             ahead = self.ahead.get((need.card, sender)) if recipient == seat else None
             if ahead is not None and ahead[0] == sealed:
                 D: Point | None = ahead[1]  # the very share sent ahead, checked and opened then
@@ -214,11 +221,15 @@ class ShareBook:
                     detail = f"sealed share for {need.card} to seat {recipient} does not verify"
                     raise ProtocolViolation(sender, "bad-share", detail)
                 D = open_sealed_share(secret, *points) if recipient == seat and secret is not None else None
-            self.sealed_checked.add(key)
             if D is not None:
                 self.opened.setdefault(need, {})[sender] = D
-                self.opened_for_me.setdefault((need.card, sender), D)
+                if (need.card, sender) not in self.opened_for_me:
+                    self.opened_for_me[(need.card, sender)] = D
+                    self.unproven.append((need.card, sender))
         for (need, ower), opened in zip(wanted_opened, message.opened, strict=True):
+            if own and not self.share_proof_holds(need.card, ower):
+                detail = f"the proof of the share for {need.card} sealed to seat {sender} is false"
+                raise ProtocolViolation(ower, "bad-share", detail)  # as every other seat finds, from the log
             point = opened.share if own else self._checked_opened_share(sender, need, ower, opened)
             self.dealer.reveals[need].shares[ower] = point
         for need in {n: None for n, _ in wanted_sealed}:
@@ -230,41 +241,51 @@ class ShareBook:
                     self.ahead.pop((need.card, ower), None)
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
-        """``ower``'s share of a card shown to all, opened by ``opener``: the sealed share it
-        opens must verify (else its sender is named) and so must the opening (else the opener)."""
-        key = (need.card, ower, opener)
-        sealed_need, sealed = self.sealed_seen[key]
-        if key not in self.sealed_checked:
-            try:
-                good = self.verified_sealed_share(ower, sealed_need, sealed) is not None
-            except InvalidPoint as exc:  # the sealer's record is at fault, as a seat that checked it said then
-                raise ProtocolViolation(ower, "bad-message", f"sealed share for {need.card} to seat {opener}: {exc}") from None
-            if not good:
-                raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
-            self.sealed_checked.add(key)
+        """``ower``'s share of a card shown to all, opened by ``opener``: right if the ower's
+        proof for the share it sealed verifies for it.  If not, the opening's proof names the
+        opener, else the sealed share's proof names the ower, else the ower's proof for its
+        share was false (§7.3.1)."""
+        sealed_need, sealed = self.sealed_seen[(need.card, ower, opener)]
         D = check_point(opened.share, "opened share")
-        E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
+        c1, _ = self.dealer.ciphertext(need.card)
+        mine = self.my_shares.get(need.card) if ower == self.seat else None
+        if mine is not None:
+            right = mine == D  # our own share, as we made it: no proof to check
+        else:
+            context = share_context(self.game_id, sealed_need, ower, opener)
+            right = verify_dleq(self.keys[ower], c1, D, sealed.share_proof, context)
+        if right:
+            return D
+        try:
+            E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
+        except InvalidPoint as exc:  # the sealer's record is at fault, as a seat that checked it said then
+            raise ProtocolViolation(ower, "bad-message", f"sealed share for {need.card} to seat {opener}: {exc}") from None
         if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, opened_context(self.game_id, need, opener, ower)):
             raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
-        return D
+        if self.verified_sealed_share(ower, sealed_need, sealed) is None:
+            raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
+        raise ProtocolViolation(ower, "bad-share", f"the proof of the share for {need.card} sealed to seat {opener} is false")
 
-    def check_one_ahead(self) -> bool:
-        """Check one sealed share meant for another seat, as a seat may while it waits: the
-        card's holder may later show it to all by opening that share, and the share's proof
-        is then checked already.  A share that does not verify is left for then, when its
-        sender is named (its recipient will have named it first).  False when none is left."""
-        while self.unchecked:
-            key = self.unchecked.popleft()
-            if key in self.sealed_checked:
-                continue
-            need, sealed = self.sealed_seen[key]
-            try:
-                good = self.verified_sealed_share(key[1], need, sealed) is not None
-            except InvalidPoint:
-                good = False
-            if good:
-                self.sealed_checked.add(key)
-            return True
+    def share_proof_holds(self, card: CardKey, ower: int) -> bool:
+        """Whether ``ower``'s proof for its share of ``card`` sealed to this seat holds for the
+        share as opened here (the check every other seat makes when this seat shows the card)."""
+        key = (card, ower)
+        if key not in self.proven:
+            assert self.seat is not None
+            need, sealed = self.sealed_seen[(card, ower, self.seat)]
+            c1, _ = self.dealer.ciphertext(card)
+            context = share_context(self.game_id, need, ower, self.seat)
+            self.proven[key] = verify_dleq(self.keys[ower], c1, self.opened_for_me[key], sealed.share_proof, context)
+        return self.proven[key]
+
+    def prove_one(self) -> bool:
+        """Check one proof of a share sealed to this seat, as a seat may while it waits (so
+        showing the card later costs nothing more).  False when none is left."""
+        while self.unproven:
+            key = self.unproven.popleft()
+            if key not in self.proven:
+                self.share_proof_holds(*key)
+                return True
         return False
 
     def verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:

@@ -1,0 +1,70 @@
+"""A sealed share carries its sender's proof for the share it hides (protocol.md §7.3,
+§7.3.1): a seat checks only the sealed shares sent to it, and a card shown to all is
+checked by those proofs alone, unless one fails and blame must be found."""
+from __future__ import annotations
+
+import pytest
+from protocol_helpers import hear, path_first, play_until, seeded_bytes, seeded_game, signed_record
+
+from saboteur_p2p.protocol.local import play_local_game
+from saboteur_p2p.protocol.node import ProtocolViolation
+from saboteur_p2p.protocol.shares import ShareBook
+from saboteur_p2p.rules import GameConfig
+
+
+def test_a_seat_checks_the_proofs_of_only_the_sealed_shares_sent_to_it(monkeypatch):
+    checked: list[tuple[int | None, int]] = []
+    verified = ShareBook.verified_sealed_share
+
+    def spy(book, sender, need, sealed):
+        checked.append((book.seat, sealed.recipient))
+        return verified(book, sender, need, sealed)
+
+    monkeypatch.setattr(ShareBook, "verified_sealed_share", spy)
+    game = play_local_game(GameConfig(4, rounds=1), ["random"] * 4, seed=2, rand=seeded_bytes(2))
+    assert game.spectator.finished and all(node.state.scores == game.spectator.state.scores for node in game.nodes)
+    by_seats = [(reader, recipient) for reader, recipient in checked if reader is not None]
+    assert by_seats and all(reader == recipient for reader, recipient in by_seats)
+    assert any(reader is None for reader, _ in checked)  # a spectator checks them all
+
+
+def _share_round_before_seat_1_moves():
+    """A 3-seat game at its first share round, where seat 1 moves first."""
+    for seed in range(1, 40):
+        game = seeded_game(GameConfig(3, rounds=1), seed)
+        play_until(game, lambda e: e.kind == "shares")
+        if game.spectator.state.current == 1:
+            return game
+    raise AssertionError("no deal where seat 1 moves first")
+
+
+def test_a_false_proof_for_a_sealed_share_is_blamed_on_its_sender_when_the_card_is_shown():
+    """Seat 0 seals its shares to seat 1 correctly but signs a false proof for them.  Seat 1
+    cannot show that before it shows the card (the proof is of a share only it sees); when
+    it plays the card, every seat, seat 1 included, and the spectator name seat 0."""
+    game = _share_round_before_seat_1_moves()
+    sealer, mover, bystander = 0, 1, 2
+    own = {seat: game.nodes[seat].produce() for seat in (1, 2)}
+    expect = next(e for e in game.nodes[sealer].outstanding if e.speaker == sealer)
+    body = game.nodes[sealer]._make_shares(expect)
+    body["sealed"] = [[*s[:8], s[9], s[8]] if s[2] == mover else s for s in body["sealed"]]
+    false = signed_record(game, sealer, "shares", body)
+    for seat, record in own.items():
+        assert set(hear(game, record, seat).values()) == {None}
+    assert set(hear(game, false).values()) == {None}  # the sealed shares themselves are right
+
+    node = game.nodes[mover]
+    while node.prepare():
+        pass  # while it waits, seat 1 checks the proofs of the shares sealed to it
+    assert (sealer, False) in {(ower, holds) for (_, ower), holds in node.share_book.proven.items()}
+    assert all(holds for (_, ower), holds in node.share_book.proven.items() if ower == bystander)
+
+    with pytest.raises(ProtocolViolation) as refused:
+        node.move(path_first(mover, node))  # its own node finds what the others will
+    assert (refused.value.peer, refused.value.reason) == (sealer, "bad-share")
+    assert "is false" in refused.value.detail
+    verdicts = hear(game, node.log.entries[-1].record, mover)
+    for judge in (bystander, None):
+        assert verdicts[judge] is not None, judge
+        assert (verdicts[judge].peer, verdicts[judge].reason) == (sealer, "bad-share"), verdicts[judge]
+        assert "is false" in verdicts[judge].detail
