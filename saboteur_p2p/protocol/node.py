@@ -241,14 +241,12 @@ class Node:
 
     def prepare(self) -> bool:
         """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
-        this seat will shuffle (in a queued batch, or else in one like the last), or check
-        another seat's proof for a share it sealed to this seat, which the others check when
-        this seat shows the card.  False when there is nothing to do; each call takes at
-        most a few tens of milliseconds."""
+        this seat will shuffle (in a queued batch, or else in one like the last).  False when
+        there is nothing to do; each call takes at most a few tens of milliseconds."""
         if self.seat is None or self.aborted is not None or self.finished:
             return False
         sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
-        return self.plans.prepare_one(sizes, self.rand) or self.share_book.prove_one()
+        return self.plans.prepare_one(sizes, self.rand)
 
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()

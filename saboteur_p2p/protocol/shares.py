@@ -20,7 +20,6 @@ so a seat that stalls holds up only its own.
 """
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 
 from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, check_point, mul, sub
@@ -67,14 +66,13 @@ class ShareBook:
         self.my_shares: dict[CardKey, Point] = {}
         #: the shares sealed to this seat, opened, by (card, sender)
         self.opened_for_me: dict[tuple[CardKey, int], Point] = {}
-        #: whether each sender's proof for its share opened here holds (checked while waiting,
-        #: or when this seat shows the card), and the ones not checked yet
+        #: whether each sender's proof for its share opened here holds for it (§7.3.1)
         self.proven: dict[tuple[CardKey, int], bool] = {}
-        self.unproven: deque[tuple[CardKey, int]] = deque()
         #: sealed shares this seat made before it owed them, sent ahead to their recipients (§12.6)
         self.premade: dict[RevealNeed, tuple[SealedShare, ...]] = {}
-        #: shares sent ahead to this seat, checked and opened: by (card, sender), the share and its opening
-        self.ahead: dict[tuple[CardKey, int], tuple[SealedShare, Point]] = {}
+        #: shares sent ahead to this seat, checked and opened: by (card, sender), the share, its
+        #: opening and whether the share proof holds for it
+        self.ahead: dict[tuple[CardKey, int], tuple[SealedShare, Point, bool]] = {}
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
         """The seats whose shares ``opener`` opens for a reveal to all: none, unless it holds the
@@ -156,12 +154,12 @@ class ShareBook:
             if sender in state.shares or (need.card, sender) in self.ahead:
                 continue
             try:
-                points = self.verified_sealed_share(sender, need, sealed)
+                mine = self._open_mine(sender, need, sealed, secret)
             except InvalidPoint as exc:
                 raise AheadRefused(f"sealed share for {need.card}: {exc}") from None
-            if points is None:
+            if mine is None:
                 raise AheadRefused(f"sealed share for {need.card} does not verify")
-            self.ahead[(need.card, sender)] = (sealed, open_sealed_share(secret, *points))
+            self.ahead[(need.card, sender)] = (sealed, *mine)
             shares_of = {**self.opened.get(need, {})}
             for ower in state.owers:
                 if ower not in shares_of and (need.card, ower) in self.ahead:
@@ -212,22 +210,23 @@ class ShareBook:
                 continue  # made here
             if recipient != seat and not verify_all:
                 continue  # its recipient checks it; if it is ever opened, its proof for D is checked
-            ahead = self.ahead.get((need.card, sender)) if recipient == seat else None
-            if ahead is not None and ahead[0] == sealed:
-                D: Point | None = ahead[1]  # the very share sent ahead, checked and opened then
-            else:
-                points = self.verified_sealed_share(sender, need, sealed)
-                if points is None:
-                    detail = f"sealed share for {need.card} to seat {recipient} does not verify"
+            detail = f"sealed share for {need.card} to seat {recipient} does not verify"
+            if recipient != seat or secret is None:
+                if self.verified_sealed_share(sender, need, sealed) is None:
                     raise ProtocolViolation(sender, "bad-share", detail)
-                D = open_sealed_share(secret, *points) if recipient == seat and secret is not None else None
-            if D is not None:
-                self.opened.setdefault(need, {})[sender] = D
-                if (need.card, sender) not in self.opened_for_me:
-                    self.opened_for_me[(need.card, sender)] = D
-                    self.unproven.append((need.card, sender))
+                continue
+            ahead = self.ahead.get((need.card, sender))
+            if ahead is not None and ahead[0] == sealed:
+                mine: tuple[Point, bool] | None = ahead[1:]  # the very share sent ahead, checked and opened then
+            else:
+                mine = self._open_mine(sender, need, sealed, secret)
+            if mine is None:
+                raise ProtocolViolation(sender, "bad-share", detail)
+            self.opened.setdefault(need, {})[sender] = mine[0]
+            if (need.card, sender) not in self.opened_for_me:
+                self.opened_for_me[(need.card, sender)], self.proven[(need.card, sender)] = mine
         for (need, ower), opened in zip(wanted_opened, message.opened, strict=True):
-            if own and not self.share_proof_holds(need.card, ower):
+            if own and not self.proven[(need.card, ower)]:
                 detail = f"the proof of the share for {need.card} sealed to seat {sender} is false"
                 raise ProtocolViolation(ower, "bad-share", detail)  # as every other seat finds, from the log
             point = opened.share if own else self._checked_opened_share(sender, need, ower, opened)
@@ -266,27 +265,20 @@ class ShareBook:
             raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
         raise ProtocolViolation(ower, "bad-share", f"the proof of the share for {need.card} sealed to seat {opener} is false")
 
-    def share_proof_holds(self, card: CardKey, ower: int) -> bool:
-        """Whether ``ower``'s proof for its share of ``card`` sealed to this seat holds for the
-        share as opened here (the check every other seat makes when this seat shows the card)."""
-        key = (card, ower)
-        if key not in self.proven:
-            assert self.seat is not None
-            need, sealed = self.sealed_seen[(card, ower, self.seat)]
-            c1, _ = self.dealer.ciphertext(card)
-            context = share_context(self.game_id, need, ower, self.seat)
-            self.proven[key] = verify_dleq(self.keys[ower], c1, self.opened_for_me[key], sealed.share_proof, context)
-        return self.proven[key]
-
-    def prove_one(self) -> bool:
-        """Check one proof of a share sealed to this seat, as a seat may while it waits (so
-        showing the card later costs nothing more).  False when none is left."""
-        while self.unproven:
-            key = self.unproven.popleft()
-            if key not in self.proven:
-                self.share_proof_holds(*key)
-                return True
-        return False
+    def _open_mine(self, sender: int, need: RevealNeed, sealed: SealedShare, secret: Scalar) -> tuple[Point, bool] | None:
+        """Open a share sealed to this seat: the share, and whether the sender's share proof
+        holds for it; None when the sealed share is bad (its own proof fails too).  An
+        invalid point raises InvalidPoint.  The share proof holding shows the share is the
+        sender's true share, so the sealed share's proof is then not checked (§6.8)."""
+        c1, _ = self.dealer.ciphertext(need.card)
+        E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
+        D = open_sealed_share(secret, E1, E2)
+        context = share_context(self.game_id, need, sender, sealed.recipient)
+        if verify_dleq(self.keys[sender], c1, D, sealed.share_proof, context):
+            return D, True
+        if not verify_sealed_share(self.keys[sender], c1, self.keys[sealed.recipient], E1, E2, sealed.proof, context):
+            return None
+        return D, False  # the true share, with a false proof: showing the card names its sender (§7.3.1)
 
     def verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:
         """The share's points (E1, E2) when its proof verifies, else None; an invalid point
