@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from protocol_helpers import hear, path_first, play_until, seeded_bytes, seeded_game, signed_record
 
+from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.protocol import shares
 from saboteur_p2p.protocol.local import play_local_game
 from saboteur_p2p.protocol.node import ProtocolViolation
@@ -75,3 +76,14 @@ def test_a_false_proof_for_a_sealed_share_is_blamed_on_its_sender_when_the_card_
         assert verdicts[judge] is not None, judge
         assert (verdicts[judge].peer, verdicts[judge].reason) == (sealer, "bad-share"), verdicts[judge]
         assert "is false" in verdicts[judge].detail
+
+
+def test_a_card_shown_opens_its_shares_without_opening_proofs_when_their_share_proofs_hold():
+    game = _share_round_before_seat_1_moves()
+    for seat in (0, 1, 2):
+        assert set(hear(game, game.nodes[seat].produce(), seat).values()) == {None}
+    node = game.nodes[1]
+    record = node.move(path_first(1, node))
+    opened = decode_record(record).body["shares"]["opened"]
+    assert [o[1] for o in opened] == [0, 2] and all(len(o) == 3 for o in opened)  # [card, ower, D]
+    assert set(hear(game, record, 1).values()) == {None}

@@ -223,13 +223,14 @@ class SealedShare:
 
 @dataclass(frozen=True)
 class OpenedShare:
-    """Another seat's share of a card, opened by the seat it was sealed to, with the proof
-    that the opener decrypted that sealed share with its own key (protocol.md §7.3.1)."""
+    """Another seat's share of a card, opened by the seat it was sealed to; with the proof
+    that the opener decrypted that sealed share with its own key only when the ower's share
+    proof fails for it (protocol.md §7.3.1)."""
 
     card: tuple[int, Deck, int]
     ower: int
     share: bytes
-    proof: tuple[bytes, bytes]
+    proof: tuple[bytes, bytes] | None = None
 
 
 @dataclass(frozen=True)
@@ -265,11 +266,11 @@ class Shares:
         opened = []
         for item in _list(b.get("opened", []), "shares.opened", MAX_SHARES):
             o = _list(item, "opened share", 5)
-            if len(o) != 5:
-                raise MalformedMessage("opened share: expected [card, ower, D, e, s]")
+            if len(o) not in (3, 5):
+                raise MalformedMessage("opened share: expected [card, ower, D] or [card, ower, D, e, s]")
             opened.append(OpenedShare(
                 _card_key(o[0], "opened share card"), _int(o[1], 0, MAX_PLAYERS - 1, "ower"), _bytes(o[2], 32, "share"),
-                (_bytes(o[3], 32, "e"), _bytes(o[4], 32, "s")),
+                (_bytes(o[3], 32, "e"), _bytes(o[4], 32, "s")) if len(o) == 5 else None,
             ))
         return cls(tuple(public), tuple(sealed), tuple(opened))
 
@@ -280,7 +281,7 @@ class Shares:
                        for s in self.sealed],
         }
         if self.opened:
-            body["opened"] = [[card_key_data(o.card), o.ower, o.share, *o.proof] for o in self.opened]
+            body["opened"] = [[card_key_data(o.card), o.ower, o.share, *(o.proof or ())] for o in self.opened]
         return body
 
 

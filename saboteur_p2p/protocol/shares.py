@@ -105,9 +105,12 @@ class ShareBook:
         for need in needs:
             for ower in self.openable(seat, need):
                 D = self.opened_for_me[(need.card, ower)]
-                _, kept = self.sealed_seen[(need.card, ower, seat)]
-                proof = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), opened_context(self.game_id, need, seat, ower), rand)
-                opened.append(OpenedShare(need.card, ower, D, proof))
+                opening: tuple[Scalar, Scalar] | None = None
+                if not self.proven[(need.card, ower)]:  # the others must see that the ower is at fault, not us
+                    _, kept = self.sealed_seen[(need.card, ower, seat)]
+                    context = opened_context(self.game_id, need, seat, ower)
+                    opening = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), context, rand)
+                opened.append(OpenedShare(need.card, ower, D, opening))
         return Shares(tuple(public), tuple(sealed), tuple(opened))
 
     def _seal(self, seat: int, secret: Scalar, need: RevealNeed, rand: RandomBytes) -> tuple[SealedShare, ...]:
@@ -259,7 +262,8 @@ class ShareBook:
             E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
         except InvalidPoint as exc:  # the sealer's record is at fault, as a seat that checked it said then
             raise ProtocolViolation(ower, "bad-message", f"sealed share for {need.card} to seat {opener}: {exc}") from None
-        if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, opened_context(self.game_id, need, opener, ower)):
+        context = opened_context(self.game_id, need, opener, ower)
+        if opened.proof is None or not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, context):
             raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
         if self.verified_sealed_share(ower, sealed_need, sealed) is None:
             raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
