@@ -9,6 +9,7 @@ import pytest
 
 from saboteur_p2p.crypto.group import base_mul, hash_to_point, random_scalar
 from saboteur_p2p.crypto.shuffle import initial_deck
+from saboteur_p2p.crypto.shuffle_proof import plan_shuffle
 from saboteur_p2p.protocol.dealer import ShuffleNeed
 from saboteur_p2p.protocol.errors import ProtocolViolation
 from saboteur_p2p.protocol.shuffles import ShufflePlans, ShuffleRun, make_shuffle, read_shuffle
@@ -51,10 +52,38 @@ def _batch_with_empty_gold() -> tuple[ShuffleRun, bytes]:
 def test_planning_ahead_skips_an_empty_deck_and_stops() -> None:
     _, joint = _batch_with_empty_gold()
     plans = ShufflePlans(joint)
-    made = 0
+    steps = 0
     while plans.prepare_one([3, 0], secrets.token_bytes):
-        made += 1
-    assert made == 1 and list(plans.ready) == [3]
+        steps += 1
+    assert steps == 2 and list(plans.ready) == [3] and len(plans.ready[3]) == 1  # 3 cards: one step, and the end
+
+
+def seeded(seed: int):
+    rng = random.Random(seed)
+    return rng.randbytes
+
+
+def test_a_plan_made_a_step_at_a_time_is_the_plan_made_at_once() -> None:
+    joint = base_mul(random_scalar())
+    plans = ShufflePlans(joint)
+    rand = seeded(7)
+    steps = 0
+    while plans.prepare_one([20], rand):
+        steps += 1
+    assert steps == 4  # 8 + 8 + 4 cards, and the end
+    assert plans.ready[20][0] == plan_shuffle(20, joint, seeded(7))
+
+
+def test_a_plan_half_made_is_finished_when_its_deck_comes() -> None:
+    run, joint = _batch_with_empty_gold()
+    plans = ShufflePlans(joint)
+    plans.prepare_one([3], secrets.token_bytes)
+    assert plans.making is not None and not plans.ready
+    made = make_shuffle(run, GAME, 0, plans, secrets.token_bytes)
+    assert plans.making is None and plans.ready[3] == []
+    outputs, check = read_shuffle(run, made, 0, False, GAME, joint)
+    assert len(outputs[Deck.DRAW]) == 3
+    check()
 
 
 def test_an_empty_deck_is_shuffled_to_nothing_and_the_rest_is_proven() -> None:
@@ -81,7 +110,8 @@ def test_anything_in_an_empty_deck_s_place_is_malformed(field: str) -> None:
 def test_a_planned_shuffle_is_used_once() -> None:
     run, joint = _batch_with_empty_gold()
     plans = ShufflePlans(joint)
-    plans.prepare_one([3], secrets.token_bytes)
+    while plans.prepare_one([3], secrets.token_bytes):
+        pass
     planned = plans.ready[3][0]
     first = make_shuffle(run, GAME, 0, plans, secrets.token_bytes)
     second = make_shuffle(run, GAME, 0, plans, secrets.token_bytes)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -173,19 +173,41 @@ class ShufflePlan:
 
 def plan_shuffle(n: int, joint: Point, rand: RandomBytes = secrets.token_bytes) -> ShufflePlan:
     """Draw the permutation and every random value, and compute what needs no input deck."""
+    steps = plan_shuffle_in_steps(n, joint, rand)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            plan: ShufflePlan = done.value
+            return plan
+
+
+def plan_shuffle_in_steps(
+    n: int, joint: Point, rand: RandomBytes = secrets.token_bytes, cards_a_step: int = 8,
+) -> Generator[None, None, ShufflePlan]:
+    """``plan_shuffle`` a few cards at a time: each ``next`` does about 1.5 ms of work (for a
+    seat that plans while it waits, and must not keep a move waiting long); the plan is the
+    generator's return value.  The random values are all drawn first, as ``plan_shuffle``
+    draws them, so a seeded source gives the same plan either way."""
     _, hs = generators(n)
     perm = random_permutation(n, rand)
     scalars = [random_scalar(rand) for _ in range(n)]
-    pads = [(base_mul(s), mul(s, joint)) for s in scalars]
     randomness = [random_scalar(rand) for _ in range(n)]
-    commitments: list[Point] = [IDENTITY] * n
-    for i, j in enumerate(perm):
-        commitments[j] = add(base_mul(randomness[j]), hs[i])
     nonces = [random_scalar(rand) for _ in range(4)]
     chain_nonces = [random_scalar(rand) for _ in range(n)]
     permuted_nonces = [random_scalar(rand) for _ in range(n)]
+    pads: list[tuple[Point, Point]] = []
+    commitments: list[Point] = [IDENTITY] * n
+    terms: list[Point] = []
+    for start in range(0, n, cards_a_step):
+        for i in range(start, min(n, start + cards_a_step)):
+            pads.append((base_mul(scalars[i]), mul(scalars[i], joint)))
+            j = perm[i]
+            commitments[j] = add(base_mul(randomness[j]), hs[i])
+            terms.append(mul(permuted_nonces[i], hs[i]))
+        yield
     t1 = base_mul(nonces[0])
-    t3 = add(base_mul(nonces[2]), total([mul(w, h) for w, h in zip(permuted_nonces, hs, strict=True)]))
+    t3 = add(base_mul(nonces[2]), total(terms))
     return ShufflePlan(joint, perm, scalars, pads, randomness, commitments, nonces, chain_nonces, permuted_nonces, t1, t3)
 
 

@@ -242,7 +242,7 @@ class Node:
     def prepare(self) -> bool:
         """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
         this seat will shuffle (in a queued batch, or else in one like the last).  False when
-        there is nothing to do; each call takes at most a few tens of milliseconds."""
+        there is nothing to do; each call takes about 1.5 ms (eight cards of a plan)."""
         if self.seat is None or self.aborted is not None or self.finished:
             return False
         sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
