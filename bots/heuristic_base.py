@@ -41,7 +41,7 @@ from saboteur_p2p.rules import (
 )
 
 from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
-from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, joined_edges, urgency_of
+from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Spot, joined_edges, joins_of, urgency_of
 
 
 class Turn:
@@ -179,25 +179,27 @@ class BaseGameHeuristic(BaseBot):
         turn = self._turn(view)
         faces = dict(view.hand)
         path_scores: dict[tuple[Cell, int, bool], float] = {}
-        card_info: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
+        #: (card, turned) -> its joined edges for each incoming mask, and whether it is a dead end
+        shapes: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
         net = turn.net
+        spots = net.spots
         scores: list[float] = []
         for action in legal:
             if isinstance(action, PlacePath):
                 key = (action.card, action.turned)
-                info = card_info.get(key)
-                if info is None:
+                shape = shapes.get(key)
+                if shape is None:
                     card = faces[action.card]
                     assert isinstance(card, PathCard)
-                    info = card_info[key] = (card.turned_segments(action.turned), card.is_dead_end)
-                segments, dead_end = info
+                    shape = shapes[key] = (joins_of(card.turned_segments(action.turned)), card.is_dead_end)
+                joins, dead_end = shape
                 cell = (action.x, action.y)
-                incoming = net.incoming(cell)
-                joined = joined_edges(segments, incoming)
+                spot = spots.get(cell) or net.spot(cell)
+                joined = joins[spot.incoming]
                 memo = (cell, joined, dead_end)
                 score = path_scores.get(memo)
                 if score is None:
-                    placed = self._placed(turn, cell, joined, incoming)
+                    placed = self._placed(turn, cell, spot, joined)
                     score = path_scores[memo] = self._path_score(turn, placed, dead_end, joined)
             elif isinstance(action, Pass):
                 score = 10.0 - self._keep_value(turn, faces[action.card])
@@ -214,9 +216,10 @@ class BaseGameHeuristic(BaseBot):
             scores.append(score)
         return scores
 
-    def _placed(self, turn: Turn, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
-        """The network's cost once a card joins ``joined`` at ``cell``, and the goal slots it reaches."""
-        return turn.net.place(cell, joined, incoming)
+    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> tuple[float, list[int]]:
+        """The network's cost once a card joins ``joined`` at ``cell`` (``spot``: what lies
+        around it), and the goal slots it reaches."""
+        return turn.net.extend(spot, joined & ~spot.incoming)
 
     def score_actions(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[tuple[AnyAction, float]]:
         """Every legal action with this bot's score for it (higher is better).

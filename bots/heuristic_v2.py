@@ -43,7 +43,7 @@ from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 from .heuristic2 import Saboteur2Heuristic
 from .heuristic_base import BaseGameHeuristic, Turn
 from .reading import SUSPECT, TRUSTED
-from .tunnels import CLOSED, EDGES, Cell, Network, goal_distance
+from .tunnels import CLOSED, EDGES, Cell, Network, Spot, goal_distance
 
 #: a saboteur blocks openly only once the network is this near a goal...
 BLOCK_DISTANCE = 3
@@ -119,20 +119,13 @@ class FixesV2(BaseGameHeuristic):
             turn.quiet = turn.net.best > BLOCK_DISTANCE and view.draw_pile_size > LATE_PILE
         return turn
 
-    def _placed(self, turn: Turn, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
+    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> tuple[float, list[int]]:
         net = turn.net
-        board = turn.view.board
-        out = joined & ~incoming
-        x, y = cell
-        cut_off = False
-        for edge, dx, dy, _ in EDGES:
-            if out & edge:
-                tile = board.tiles.get((x + dx, y + dy))
-                if tile is not None and tile.card is not None and (x + dx, y + dy) not in board.connected:
-                    cut_off = True
-        if not cut_off:
-            return net.place(cell, joined, incoming)
+        out = joined & ~spot.incoming
+        if not out & spot.cut_off:
+            return net.extend(spot, out)
         # the card joins a part cut off by a rockfall: measure the whole network afterwards
+        board = turn.view.board
         after = board.clone()
         reached = after.place(cell, PathCard(PathKind.TUNNEL, (joined,)), False)
         slots = [board.tiles[c].goal_slot for c in reached]

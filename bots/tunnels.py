@@ -10,6 +10,7 @@ rockfall walks the network again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
@@ -58,6 +59,18 @@ def joined_edges(segments: tuple[int, ...], incoming: int) -> int:
     return joined
 
 
+#: segments -> for each ``incoming`` mask (0..15), ``joined_edges(segments, incoming)``
+_JOINS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def joins_of(segments: tuple[int, ...]) -> tuple[int, ...]:
+    """``joined_edges(segments, incoming)`` for every ``incoming`` mask, indexed by the mask."""
+    joins = _JOINS.get(segments)
+    if joins is None:
+        joins = _JOINS[segments] = tuple(joined_edges(segments, incoming) for incoming in range(16))
+    return joins
+
+
 def urgency_of(best: int) -> int:
     """How near the gold-diggers are to a goal (0..3), from the network's best distance."""
     return 3 if best <= 1 else 2 if best == 2 else 1 if best == 3 else 0
@@ -75,29 +88,42 @@ def network_cost(counts: list[int], lowest: int = 0) -> float:
     return 10.0 * CLOSED
 
 
+class Spot(NamedTuple):
+    """What placing a card at one empty cell does to the network, apart from the card itself."""
+
+    #: the edges of the cell that face a connected opening
+    incoming: int
+    #: the distance of the open end at the cell (a card there closes it), or -1
+    end: int
+    #: (edge, distance of the new open end beyond it or -1, goal slot beyond it or -1), for
+    #: the edges beyond which an opening of the card adds an end or reaches a face-down goal
+    steps: tuple[tuple[int, int, int], ...]
+    #: the edges beyond which lies a face-up card cut off from the network
+    cut_off: int
+
+
 class Network:
     """The open ends of the start's network, measured against a set of goal slots.
 
-    A network lives for one ``act`` call: the board does not change under it.
+    A network lives for one ``act`` call: the board does not change under it.  What a
+    placement at a cell depends on (``Spot``) is worked out once per cell and shared by
+    every card and turn that may go there.
     """
 
-    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "incoming_of", "table")
+    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "spots", "table")
 
     def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
         """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
         self.board = board
+        own = connected is None or connected is board.connected
         self.connected = connected = board.connected if connected is None else connected
         self.goal_mask = goal_mask
         table = self.table = _DISTANCES[goal_mask]
-        tiles = board.tiles
         ends: dict[Cell, int] = {}
-        for (x, y), mask in connected.items():
-            for edge, dx, dy, _ in EDGES:
-                if mask & edge:
-                    other = (x + dx, y + dy)
-                    if other not in tiles and other not in ends:
-                        d = table.get(other)
-                        ends[other] = min(d if d is not None else goal_distance(goal_mask, other), CLOSED)
+        # the board keeps its own network's open ends: they are its frontier (board.py)
+        for other in board.frontier if own else self._open_cells(board, connected):
+            d = table.get(other)
+            ends[other] = min(d if d is not None else goal_distance(goal_mask, other), CLOSED)
         counts = [0] * (CLOSED + 2)
         for d in ends.values():
             counts[d] += 1
@@ -105,8 +131,21 @@ class Network:
         self.counts = counts
         self.cost = network_cost(counts)
         self.best = next((d for d in range(CLOSED) if counts[d]), CLOSED)
-        #: cell -> ``incoming(cell)``, asked once for every card that may go there
-        self.incoming_of: dict[Cell, int] = {}
+        #: cell -> its ``Spot``, worked out once for every card that may go there
+        self.spots: dict[Cell, Spot] = {}
+
+    @staticmethod
+    def _open_cells(board: Board, connected: dict[Cell, int]) -> dict[Cell, None]:
+        """The empty cells that a connected opening points into."""
+        tiles = board.tiles
+        cells: dict[Cell, None] = {}
+        for (x, y), mask in connected.items():
+            for edge, dx, dy, _ in EDGES:
+                if mask & edge:
+                    other = (x + dx, y + dy)
+                    if other not in tiles:
+                        cells[other] = None
+        return cells
 
     def distance(self, cell: Cell) -> int:
         d = self.table.get(cell)
@@ -117,18 +156,35 @@ class Network:
         gx, gy = goal
         return min([abs(x - gx) + abs(y - gy) for x, y in self.ends] or [abs(gx) + abs(gy)])
 
+    def spot(self, cell: Cell) -> Spot:
+        """What a card placed at the empty ``cell`` meets around it (worked out once per cell)."""
+        spot = self.spots.get(cell)
+        if spot is None:
+            connected, ends, tiles = self.connected, self.ends, self.board.tiles
+            x, y = cell
+            incoming = cut_off = 0
+            steps: list[tuple[int, int, int]] = []
+            for edge, dx, dy, back in EDGES:
+                other = (x + dx, y + dy)
+                mask = connected.get(other)
+                if mask is not None and mask & back:
+                    incoming |= edge
+                    continue
+                tile = tiles.get(other)
+                if tile is None:
+                    if other not in ends:
+                        steps.append((edge, self.distance(other), -1))
+                elif tile.card is None:
+                    if tile.goal_slot is not None:
+                        steps.append((edge, -1, tile.goal_slot))
+                elif mask is None:
+                    cut_off |= edge
+            spot = self.spots[cell] = Spot(incoming, ends.get(cell, -1), tuple(steps), cut_off)
+        return spot
+
     def incoming(self, cell: Cell) -> int:
         """The edges of ``cell`` that face a connected opening."""
-        mask = self.incoming_of.get(cell)
-        if mask is None:
-            connected = self.connected
-            x, y = cell
-            mask = 0
-            for edge, dx, dy, back in EDGES:
-                if connected.get((x + dx, y + dy), 0) & back:
-                    mask |= edge
-            self.incoming_of[cell] = mask
-        return mask
+        return self.spot(cell).incoming
 
     def cost_with(self, removed: Cell | None, added: Sequence[Cell]) -> float:
         """The cost once the end at ``removed`` is gone and ends at ``added`` appear."""
@@ -156,21 +212,33 @@ class Network:
 
         ``joined`` is the union of the card's segments that meet the ``incoming`` edges.
         """
-        added: list[Cell] = []
+        return self.extend(self.spot(cell), joined & ~incoming)
+
+    def extend(self, spot: Spot, out: int) -> tuple[float, list[int]]:
+        """``place`` at the cell of ``spot`` for a card whose joined segments open onto ``out``."""
+        end = spot.end
+        counts = self.counts
+        lowest = self.best
+        if end >= 0:
+            counts[end] -= 1
+        added: list[int] = []
         reached: list[int] = []
-        out = joined & ~incoming
         if out:
-            tiles = self.board.tiles
-            x, y = cell
-            for edge, dx, dy, _ in EDGES:
+            for edge, d, slot in spot.steps:
                 if out & edge:
-                    other = (x + dx, y + dy)
-                    tile = tiles.get(other)
-                    if tile is None:
-                        added.append(other)
-                    elif tile.card is None and tile.goal_slot is not None:
-                        reached.append(tile.goal_slot)
-        return self.cost_with(cell, added), reached
+                    if d >= 0:
+                        counts[d] += 1
+                        added.append(d)
+                        if d < lowest:
+                            lowest = d
+                    else:
+                        reached.append(slot)
+        cost = network_cost(counts, lowest)
+        if end >= 0:
+            counts[end] += 1
+        for d in added:
+            counts[d] -= 1
+        return cost, reached
 
     def cost_without(self, removed: Cell) -> float:
         """The cost once the tunnel at ``removed`` is taken out (walks the whole network)."""
