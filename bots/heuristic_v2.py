@@ -139,6 +139,8 @@ class FixesV2(BaseGameHeuristic):
         layer = self.layer.get(cell)
         if layer == self.seat or (layer is not None and self.suspicion[layer] <= -TRUSTED):
             return -10.0
+        if not net.may_improve_without(cell):
+            return -10.0
         gain = net.cost - net.cost_without(cell)
         if gain <= 0:
             return -10.0

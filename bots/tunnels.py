@@ -240,6 +240,14 @@ class Network:
             counts[d] -= 1
         return cost, reached
 
+    def may_improve_without(self, removed: Cell) -> bool:
+        """Whether taking the tunnel at ``removed`` out may lower the cost (``cost_without``),
+        known without walking the network: without the card, the open ends are some of
+        today's plus the cell itself, and fewer open ends never cost less."""
+        if self.connected is not self.board.connected:
+            return True  # cost_without walks the whole board's network, not this part of it
+        return self.cost_with(None, (removed,)) < self.cost
+
     def cost_without(self, removed: Cell) -> float:
         """The cost once the tunnel at ``removed`` is taken out (walks the whole network)."""
         counts = [0] * (CLOSED + 2)
