@@ -38,6 +38,8 @@ def _goal_cells(goal_mask: int) -> tuple[Cell, ...]:
 
 #: goal mask -> cell -> Manhattan distance to the nearest of those goals (filled lazily).
 _DISTANCES: dict[int, dict[Cell, int]] = {mask: {} for mask in range(8)}
+#: the same, no more than CLOSED: the distance of an open end (filled lazily).
+_END_DISTANCES: dict[int, dict[Cell, int]] = {mask: {} for mask in range(8)}
 
 
 def goal_distance(goal_mask: int, cell: Cell) -> int:
@@ -83,8 +85,10 @@ def network_cost(counts: list[int], lowest: int = 0) -> float:
     several ends at the best distance mean that one dead end cannot close the way.
     """
     for d in range(lowest, CLOSED):
-        if counts[d]:
-            return 10.0 * d - 2.0 * min(counts[d], 3) - 0.5 * min(counts[d + 1], 3)
+        here = counts[d]
+        if here:
+            beyond = counts[d + 1]
+            return 10.0 * d - 2.0 * (here if here < 3 else 3) - 0.5 * (beyond if beyond < 3 else 3)
     return 10.0 * CLOSED
 
 
@@ -95,11 +99,17 @@ class Spot(NamedTuple):
     incoming: int
     #: the distance of the open end at the cell (a card there closes it), or -1
     end: int
-    #: (edge, distance of the new open end beyond it or -1, goal slot beyond it or -1), for
-    #: the edges beyond which an opening of the card adds an end or reaches a face-down goal
-    steps: tuple[tuple[int, int, int], ...]
+    #: (edge, distance): the new open ends an opening of the card on that edge would add
+    ends: tuple[tuple[int, int], ...]
+    #: (edge, slot): the face-down goals an opening of the card on that edge would reach
+    goals: tuple[tuple[int, int], ...]
+    #: the edges of ``goals``
+    goal_edges: int
     #: the edges beyond which lies a face-up card cut off from the network
     cut_off: int
+    #: whether every change a card here can make lies beyond the two best distances, which
+    #: alone decide the cost (``network_cost``): then no card here changes the cost
+    far: bool
 
 
 class Network:
@@ -110,7 +120,7 @@ class Network:
     every card and turn that may go there.
     """
 
-    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "spots", "table")
+    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots")
 
     def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
         """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
@@ -118,19 +128,23 @@ class Network:
         own = connected is None or connected is board.connected
         self.connected = connected = board.connected if connected is None else connected
         self.goal_mask = goal_mask
-        table = self.table = _DISTANCES[goal_mask]
+        near = self.near = _END_DISTANCES[goal_mask]
         ends: dict[Cell, int] = {}
-        # the board keeps its own network's open ends: they are its frontier (board.py)
-        for other in board.frontier if own else self._open_cells(board, connected):
-            d = table.get(other)
-            ends[other] = min(d if d is not None else goal_distance(goal_mask, other), CLOSED)
         counts = [0] * (CLOSED + 2)
-        for d in ends.values():
+        # the board keeps its own network's open ends: they are its frontier (board.py)
+        for cell in board.frontier if own else self._open_cells(board, connected):
+            d = near.get(cell)
+            if d is None:
+                d = self.distance(cell)
+            ends[cell] = d
             counts[d] += 1
         self.ends = ends
         self.counts = counts
         self.cost = network_cost(counts)
-        self.best = next((d for d in range(CLOSED) if counts[d]), CLOSED)
+        best = 0
+        while best < CLOSED and not counts[best]:
+            best += 1
+        self.best = best
         #: cell -> its ``Spot``, worked out once for every card that may go there
         self.spots: dict[Cell, Spot] = {}
 
@@ -148,8 +162,11 @@ class Network:
         return cells
 
     def distance(self, cell: Cell) -> int:
-        d = self.table.get(cell)
-        return min(d if d is not None else goal_distance(self.goal_mask, cell), CLOSED)
+        """The distance an open end at ``cell`` counts at (the goals', at most CLOSED)."""
+        d = self.near.get(cell)
+        if d is None:
+            d = self.near[cell] = min(goal_distance(self.goal_mask, cell), CLOSED)
+        return d
 
     def distance_to(self, goal: Cell) -> int:
         """The distance from the nearest open end (or the start) to ``goal``."""
@@ -160,10 +177,13 @@ class Network:
         """What a card placed at the empty ``cell`` meets around it (worked out once per cell)."""
         spot = self.spots.get(cell)
         if spot is None:
-            connected, ends, tiles = self.connected, self.ends, self.board.tiles
+            connected, ends, tiles, near = self.connected, self.ends, self.board.tiles, self.near
             x, y = cell
-            incoming = cut_off = 0
-            steps: list[tuple[int, int, int]] = []
+            incoming = cut_off = goal_edges = 0
+            new_ends: list[tuple[int, int]] = []
+            goals: list[tuple[int, int]] = []
+            end = ends.get(cell, -1)
+            far = end < 0 or end > self.best + 1
             for edge, dx, dy, back in EDGES:
                 other = (x + dx, y + dy)
                 mask = connected.get(other)
@@ -173,13 +193,19 @@ class Network:
                 tile = tiles.get(other)
                 if tile is None:
                     if other not in ends:
-                        steps.append((edge, self.distance(other), -1))
+                        d = near.get(other)
+                        if d is None:
+                            d = self.distance(other)
+                        new_ends.append((edge, d))
+                        if d <= self.best + 1:
+                            far = False
                 elif tile.card is None:
                     if tile.goal_slot is not None:
-                        steps.append((edge, -1, tile.goal_slot))
+                        goals.append((edge, tile.goal_slot))
+                        goal_edges |= edge
                 elif mask is None:
                     cut_off |= edge
-            spot = self.spots[cell] = Spot(incoming, ends.get(cell, -1), tuple(steps), cut_off)
+            spot = self.spots[cell] = Spot(incoming, end, tuple(new_ends), tuple(goals), goal_edges, cut_off, far)
         return spot
 
     def incoming(self, cell: Cell) -> int:
@@ -216,23 +242,26 @@ class Network:
 
     def extend(self, spot: Spot, out: int) -> tuple[float, list[int]]:
         """``place`` at the cell of ``spot`` for a card whose joined segments open onto ``out``."""
+        reached: list[int] = []
+        if out & spot.goal_edges:
+            for edge, slot in spot.goals:
+                if out & edge:
+                    reached.append(slot)
+        if spot.far:
+            return self.cost, reached
         end = spot.end
         counts = self.counts
         lowest = self.best
         if end >= 0:
             counts[end] -= 1
         added: list[int] = []
-        reached: list[int] = []
         if out:
-            for edge, d, slot in spot.steps:
+            for edge, d in spot.ends:
                 if out & edge:
-                    if d >= 0:
-                        counts[d] += 1
-                        added.append(d)
-                        if d < lowest:
-                            lowest = d
-                    else:
-                        reached.append(slot)
+                    counts[d] += 1
+                    added.append(d)
+                    if d < lowest:
+                        lowest = d
         cost = network_cost(counts, lowest)
         if end >= 0:
             counts[end] += 1
