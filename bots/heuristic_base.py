@@ -165,14 +165,8 @@ class BaseGameHeuristic(BaseBot):
 
     def _best(self, legal: Sequence[AnyAction], scores: Sequence[float]) -> AnyAction:
         """The best-scored action; ties broken by the generator, in ``legal``'s order."""
-        best: list[AnyAction] = []
-        best_score = -1e18
-        for action, score in zip(legal, scores, strict=True):
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self._pick(best)
+        best_score = max(scores)
+        return self._pick([action for action, score in zip(legal, scores, strict=True) if score == best_score])
 
     def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
         """A score for every action of the play phase, on one scale (the best is played)."""
