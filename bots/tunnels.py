@@ -100,9 +100,10 @@ class Spot(NamedTuple):
     #: the distance of the open end at the cell (a card there closes it), or -1
     end: int
     #: (edge, distance): the new open ends an opening of the card on that edge would add
-    ends: tuple[tuple[int, int], ...]
+    #: (not worked out when the spot is ``far``)
+    ends: list[tuple[int, int]]
     #: (edge, slot): the face-down goals an opening of the card on that edge would reach
-    goals: tuple[tuple[int, int], ...]
+    goals: list[tuple[int, int]]
     #: the edges of ``goals``
     goal_edges: int
     #: the edges beyond which lies a face-up card cut off from the network
@@ -177,35 +178,39 @@ class Network:
         """What a card placed at the empty ``cell`` meets around it (worked out once per cell)."""
         spot = self.spots.get(cell)
         if spot is None:
-            connected, ends, tiles, near = self.connected, self.ends, self.board.tiles, self.near
+            connected, ends, tiles = self.connected, self.ends, self.board.tiles
             x, y = cell
             incoming = cut_off = goal_edges = 0
             new_ends: list[tuple[int, int]] = []
             goals: list[tuple[int, int]] = []
             end = ends.get(cell, -1)
-            far = end < 0 or end > self.best + 1
+            near_best = self.best + 1
+            far = end < 0 or end > near_best
+            # a step changes the distance by one at most: next to an end this far out, every
+            # new end is far too, and their distances are not needed
+            measure = end < 0 or end <= near_best + 1
             for edge, dx, dy, back in EDGES:
                 other = (x + dx, y + dy)
                 mask = connected.get(other)
-                if mask is not None and mask & back:
-                    incoming |= edge
+                if mask is not None:
+                    if mask & back:
+                        incoming |= edge
                     continue
                 tile = tiles.get(other)
                 if tile is None:
-                    if other not in ends:
-                        d = near.get(other)
+                    if measure and other not in ends:
+                        d = self.near.get(other)
                         if d is None:
                             d = self.distance(other)
                         new_ends.append((edge, d))
-                        if d <= self.best + 1:
+                        if d <= near_best:
                             far = False
-                elif tile.card is None:
-                    if tile.goal_slot is not None:
-                        goals.append((edge, tile.goal_slot))
-                        goal_edges |= edge
-                elif mask is None:
+                elif tile.card is not None:
                     cut_off |= edge
-            spot = self.spots[cell] = Spot(incoming, end, tuple(new_ends), tuple(goals), goal_edges, cut_off, far)
+                elif tile.goal_slot is not None:
+                    goals.append((edge, tile.goal_slot))
+                    goal_edges |= edge
+            spot = self.spots[cell] = Spot(incoming, end, new_ends, goals, goal_edges, cut_off, far)
         return spot
 
     def incoming(self, cell: Cell) -> int:
