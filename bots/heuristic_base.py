@@ -172,15 +172,14 @@ class BaseGameHeuristic(BaseBot):
         """A score for every action of the play phase, on one scale (the best is played)."""
         turn = self._turn(view)
         faces = dict(view.hand)
-        path_scores: dict[tuple[Cell, int, bool], float] = {}
-        #: (card, turned) -> its joined edges for each incoming mask, and whether it is a dead end
-        shapes: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
+        #: card * 2 + turned -> its joined edges for each incoming mask, and whether it is a dead end
+        shapes: dict[int, tuple[tuple[int, ...], bool]] = {}
         net = turn.net
         spots = net.spots
         scores: list[float] = []
         for action in legal:
             if isinstance(action, PlacePath):
-                key = (action.card, action.turned)
+                key = action.card * 2 + action.turned
                 shape = shapes.get(key)
                 if shape is None:
                     card = faces[action.card]
@@ -190,11 +189,7 @@ class BaseGameHeuristic(BaseBot):
                 cell = (action.x, action.y)
                 spot = spots.get(cell) or net.spot(cell)
                 joined = joins[spot.incoming]
-                memo = (cell, joined, dead_end)
-                score = path_scores.get(memo)
-                if score is None:
-                    placed = self._placed(turn, cell, spot, joined)
-                    score = path_scores[memo] = self._path_score(turn, placed, dead_end, joined)
+                score = self._path_score(turn, self._placed(turn, cell, spot, joined), dead_end, joined)
             elif isinstance(action, Pass):
                 score = 10.0 - self._keep_value(turn, faces[action.card])
             elif isinstance(action, BreakTool):
