@@ -32,6 +32,19 @@ CLOSED = 30
 #: Reaching the treasure for certain ends the round; an unseen goal holds it one time in three.
 REACH_SURE = 1000.0
 REACH_UNSURE = 300.0
+#: cell -> (edge, the neighbour beyond it, the neighbour's facing edge) for the four edges
+_AROUND: dict[Cell, tuple[tuple[int, Cell, int], ...]] = {}
+
+
+def around(cell: Cell) -> tuple[tuple[int, Cell, int], ...]:
+    """The four neighbours of ``cell``, each with the edge towards it and its facing edge."""
+    steps = _AROUND.get(cell)
+    if steps is None:
+        x, y = cell
+        steps = _AROUND[cell] = tuple((edge, (x + dx, y + dy), back) for edge, dx, dy, back in EDGES)
+    return steps
+
+
 def _goal_cells(goal_mask: int) -> tuple[Cell, ...]:
     return tuple(GOAL_CELLS[slot] for slot in range(len(GOAL_CELLS)) if goal_mask >> slot & 1)
 
@@ -113,6 +126,9 @@ class Spot(NamedTuple):
     far: bool
 
 
+_new_tuple = tuple.__new__
+
+
 class Network:
     """The open ends of the start's network, measured against a set of goal slots.
 
@@ -179,7 +195,6 @@ class Network:
         spot = self.spots.get(cell)
         if spot is None:
             connected, ends, tiles = self.connected, self.ends, self.board.tiles
-            x, y = cell
             incoming = cut_off = goal_edges = 0
             new_ends: list[tuple[int, int]] = []
             goals: list[tuple[int, int]] = []
@@ -189,8 +204,7 @@ class Network:
             # a step changes the distance by one at most: next to an end this far out, every
             # new end is far too, and their distances are not needed
             measure = end < 0 or end <= near_best + 1
-            for edge, dx, dy, back in EDGES:
-                other = (x + dx, y + dy)
+            for edge, other, back in _AROUND.get(cell) or around(cell):
                 mask = connected.get(other)
                 if mask is not None:
                     if mask & back:
@@ -210,7 +224,8 @@ class Network:
                 elif tile.goal_slot is not None:
                     goals.append((edge, tile.goal_slot))
                     goal_edges |= edge
-            spot = self.spots[cell] = Spot(incoming, end, new_ends, goals, goal_edges, cut_off, far)
+            # tuple.__new__ rather than Spot(): a named tuple's own __new__ is a Python call
+            spot = self.spots[cell] = _new_tuple(Spot, (incoming, end, new_ends, goals, goal_edges, cut_off, far))
         return spot
 
     def incoming(self, cell: Cell) -> int:
