@@ -41,7 +41,7 @@ from saboteur_p2p.rules import (
 )
 
 from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
-from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Spot, joined_edges, joins_of, urgency_of
+from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Placed, Spot, joined_edges, joins_of, urgency_of
 
 
 class Turn:
@@ -189,7 +189,8 @@ class BaseGameHeuristic(BaseBot):
                 cell = (action.x, action.y)
                 spot = spots.get(cell) or net.spot(cell)
                 joined = joins[spot.incoming]
-                score = self._path_score(turn, self._placed(turn, cell, spot, joined), dead_end, joined)
+                placed = net.unchanged if spot.still else self._placed(turn, cell, spot, joined)
+                score = self._path_score(turn, placed, dead_end, joined)
             elif isinstance(action, Pass):
                 score = 10.0 - self._keep_value(turn, faces[action.card])
             elif isinstance(action, BreakTool):
@@ -205,9 +206,10 @@ class BaseGameHeuristic(BaseBot):
             scores.append(score)
         return scores
 
-    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> tuple[float, list[int]]:
+    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
         """The network's cost once a card joins ``joined`` at ``cell`` (``spot``: what lies
-        around it), and the goal slots it reaches."""
+        around it), and the goal slots it reaches.  Not asked for a spot where no card
+        changes anything (``Spot.still``)."""
         return turn.net.extend(spot, joined & ~spot.incoming)
 
     def score_actions(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[tuple[AnyAction, float]]:
@@ -223,7 +225,7 @@ class BaseGameHeuristic(BaseBot):
         chosen = self.act(view, legal)
         return [(action, 1.0 if action == chosen else 0.0) for action in legal]
 
-    def _path_score(self, turn: Turn, result: tuple[float, list[int]], dead_end: bool, joined: int) -> float:
+    def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:
         cost, reached = result
         gain = turn.net.cost - cost  # > 0: the way to the goals got better
         reach = bool(reached) and any(turn.goal_mask >> slot & 1 for slot in reached)
@@ -324,5 +326,7 @@ class BaseGameHeuristic(BaseBot):
             if digger:
                 return 6.0 if max(self.suspicion) >= SUSPECT else 3.0
             return 9.0
-        wanted = any(tool in broken for broken in turn.view.broken for tool in card.tools)
-        return 7.0 + 3.0 * wanted if digger else 3.0
+        if not digger:
+            return 3.0
+        wanted = not set().union(*turn.view.broken).isdisjoint(card.tools)
+        return 7.0 + 3.0 * wanted

@@ -43,7 +43,7 @@ from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 from .heuristic2 import Saboteur2Heuristic
 from .heuristic_base import BaseGameHeuristic, Turn
 from .reading import SUSPECT, TRUSTED
-from .tunnels import CLOSED, EDGES, Cell, Network, Spot, goal_distance
+from .tunnels import CLOSED, EDGES, Cell, Network, Placed, Spot, goal_distance
 
 #: a saboteur blocks openly only once the network is this near a goal...
 BLOCK_DISTANCE = 3
@@ -119,7 +119,7 @@ class FixesV2(BaseGameHeuristic):
             turn.quiet = turn.net.best > BLOCK_DISTANCE and view.draw_pile_size > LATE_PILE
         return turn
 
-    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> tuple[float, list[int]]:
+    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
         net = turn.net
         out = joined & ~spot.incoming
         if not out & spot.cut_off:
@@ -129,7 +129,7 @@ class FixesV2(BaseGameHeuristic):
         after = board.clone()
         reached = after.place(cell, PathCard(PathKind.TUNNEL, (joined,)), False)
         slots = [board.tiles[c].goal_slot for c in reached]
-        return Network(after, net.goal_mask).cost, [s for s in slots if s is not None]
+        return Network(after, net.goal_mask).cost, tuple([s for s in slots if s is not None])
 
     def _rockfall_score(self, turn: Turn, cell: Cell) -> float:
         net = turn.net

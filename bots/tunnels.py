@@ -105,6 +105,10 @@ def network_cost(counts: list[int], lowest: int = 0) -> float:
     return 10.0 * CLOSED
 
 
+#: the network's cost after a placement, and the face-down goal slots the card reaches
+Placed = tuple[float, tuple[int, ...]]
+
+
 class Spot(NamedTuple):
     """What placing a card at one empty cell does to the network, apart from the card itself."""
 
@@ -124,6 +128,9 @@ class Spot(NamedTuple):
     #: whether every change a card here can make lies beyond the two best distances, which
     #: alone decide the cost (``network_cost``): then no card here changes the cost
     far: bool
+    #: far, and no goal or cut-off card beyond any edge: whatever card goes here, the
+    #: network stays as it is (``Network.unchanged``)
+    still: bool
 
 
 _new_tuple = tuple.__new__
@@ -137,7 +144,7 @@ class Network:
     every card and turn that may go there.
     """
 
-    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots")
+    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots", "unchanged")
 
     def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
         """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
@@ -146,14 +153,14 @@ class Network:
         self.connected = connected = board.connected if connected is None else connected
         self.goal_mask = goal_mask
         near = self.near = _END_DISTANCES[goal_mask]
-        ends: dict[Cell, int] = {}
-        counts = [0] * (CLOSED + 2)
         # the board keeps its own network's open ends: they are its frontier (board.py)
-        for cell in board.frontier if own else self._open_cells(board, connected):
-            d = near.get(cell)
-            if d is None:
-                d = self.distance(cell)
-            ends[cell] = d
+        cells = board.frontier if own else self._open_cells(board, connected)
+        try:
+            ends = {cell: near[cell] for cell in cells}
+        except KeyError:  # a cell not measured before
+            ends = {cell: self.distance(cell) for cell in cells}
+        counts = [0] * (CLOSED + 2)
+        for d in ends.values():
             counts[d] += 1
         self.ends = ends
         self.counts = counts
@@ -162,6 +169,8 @@ class Network:
         while best < CLOSED and not counts[best]:
             best += 1
         self.best = best
+        #: what ``extend`` says of a card that changes neither the cost nor a goal
+        self.unchanged: Placed = (self.cost, ())
         #: cell -> its ``Spot``, worked out once for every card that may go there
         self.spots: dict[Cell, Spot] = {}
 
@@ -225,7 +234,9 @@ class Network:
                     goals.append((edge, tile.goal_slot))
                     goal_edges |= edge
             # tuple.__new__ rather than Spot(): a named tuple's own __new__ is a Python call
-            spot = self.spots[cell] = _new_tuple(Spot, (incoming, end, new_ends, goals, goal_edges, cut_off, far))
+            still = far and not goal_edges and not cut_off
+            spot = _new_tuple(Spot, (incoming, end, new_ends, goals, goal_edges, cut_off, far, still))
+            self.spots[cell] = spot
         return spot
 
     def incoming(self, cell: Cell) -> int:
@@ -253,22 +264,20 @@ class Network:
             counts[d] += change
         return cost
 
-    def place(self, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
+    def place(self, cell: Cell, joined: int, incoming: int) -> Placed:
         """The cost after a card joins the edges ``joined`` at ``cell``, and the goal slots it reaches.
 
         ``joined`` is the union of the card's segments that meet the ``incoming`` edges.
         """
         return self.extend(self.spot(cell), joined & ~incoming)
 
-    def extend(self, spot: Spot, out: int) -> tuple[float, list[int]]:
+    def extend(self, spot: Spot, out: int) -> Placed:
         """``place`` at the cell of ``spot`` for a card whose joined segments open onto ``out``."""
-        reached: list[int] = []
+        reached: tuple[int, ...] = ()
         if out & spot.goal_edges:
-            for edge, slot in spot.goals:
-                if out & edge:
-                    reached.append(slot)
+            reached = tuple([slot for edge, slot in spot.goals if out & edge])
         if spot.far:
-            return self.cost, reached
+            return (self.cost, reached) if reached else self.unchanged
         end = spot.end
         counts = self.counts
         lowest = self.best

@@ -73,8 +73,10 @@ def test_a_placement_costs_what_the_maze_costs_after_it(edition):
                 continue  # the network may grow beyond the card's own openings: not measured
             after = board.clone()
             after.place(action.cell, PathCard(PathKind.TUNNEL, (joined,)), False)
-            cost, _ = net.place(action.cell, joined, incoming)
-            assert cost == walked_cost(after, goal_mask)
+            placed = net.place(action.cell, joined, incoming)
+            assert placed[0] == walked_cost(after, goal_mask)
+            if net.spot(action.cell).still:
+                assert placed == net.unchanged == (net.cost, ())
             checked += 1
     assert checked > 100
 
