@@ -174,6 +174,8 @@ class BaseGameHeuristic(BaseBot):
         faces = dict(view.hand)
         #: card * 2 + turned -> its joined edges for each incoming mask, and whether it is a dead end
         shapes: dict[int, tuple[tuple[int, ...], bool]] = {}
+        #: joined * 2 + dead_end -> the score of such a card at a still spot
+        still_scores: dict[int, float] = {}
         net = turn.net
         spots = net.spots
         scores: list[float] = []
@@ -189,8 +191,14 @@ class BaseGameHeuristic(BaseBot):
                 cell = (action.x, action.y)
                 spot = spots.get(cell) or net.spot(cell)
                 joined = joins[spot.incoming]
-                placed = net.unchanged if spot.still else self._placed(turn, cell, spot, joined)
-                score = self._path_score(turn, placed, dead_end, joined)
+                if spot.still:
+                    # the network stays as it is: the score depends on the card alone
+                    key = joined * 2 + dead_end
+                    score = still_scores.get(key)
+                    if score is None:
+                        score = still_scores[key] = self._path_score(turn, net.unchanged, dead_end, joined)
+                else:
+                    score = self._path_score(turn, self._placed(turn, cell, spot, joined), dead_end, joined)
             elif isinstance(action, Pass):
                 score = 10.0 - self._keep_value(turn, faces[action.card])
             elif isinstance(action, BreakTool):
