@@ -43,7 +43,7 @@ from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 from .heuristic2 import Saboteur2Heuristic
 from .heuristic_base import BaseGameHeuristic, Turn
 from .reading import SUSPECT, TRUSTED
-from .tunnels import CLOSED, EDGES, Cell, Network, Placed, Spot, goal_distance
+from .tunnels import CLOSED, Cell, Network, Placed, Spot, around, goal_distance
 
 #: a saboteur blocks openly only once the network is this near a goal...
 BLOCK_DISTANCE = 3
@@ -84,15 +84,12 @@ class FixesV2(BaseGameHeuristic):
         """A trusted player looked at goal ``slot`` and then laid ``card``: where does it head?"""
         candidates = [s for s in range(len(GOAL_CELLS)) if self.believed.get(s, TREASURE).kind is PathKind.TREASURE]
         openings = card.turned_openings if action.turned else card.openings
-        x, y = action.cell
+        cell = action.cell
+        onto = [other for edge, other, _ in around(cell) if openings & edge]
         progress: dict[int, int] = {}
         for s in candidates:
-            here = goal_distance(1 << s, action.cell)
-            onward = min(
-                (goal_distance(1 << s, (x + dx, y + dy)) for edge, dx, dy, _ in EDGES if openings & edge),
-                default=CLOSED,
-            )
-            progress[s] = here - onward
+            onward = min([goal_distance(1 << s, other) for other in onto], default=CLOSED)
+            progress[s] = goal_distance(1 << s, cell) - onward
         if slot not in progress:
             return
         best = max(progress.values())

@@ -32,6 +32,8 @@ CLOSED = 30
 #: Reaching the treasure for certain ends the round; an unseen goal holds it one time in three.
 REACH_SURE = 1000.0
 REACH_UNSURE = 300.0
+#: goal cell -> its slot
+GOAL_SLOT: dict[Cell, int] = {cell: slot for slot, cell in enumerate(GOAL_CELLS)}
 #: cell -> (edge, the neighbour beyond it, the neighbour's facing edge) for the four edges
 _AROUND: dict[Cell, tuple[tuple[int, Cell, int], ...]] = {}
 
