@@ -180,7 +180,8 @@ class BaseGameHeuristic(BaseBot):
         spots = net.spots
         scores: list[float] = []
         for action in legal:
-            if isinstance(action, PlacePath):
+            # exact classes (legal_actions makes no subclasses)
+            if type(action) is PlacePath:
                 key = action.card * 2 + action.turned
                 shape = shapes.get(key)
                 if shape is None:
@@ -199,15 +200,15 @@ class BaseGameHeuristic(BaseBot):
                         score = still_scores[key] = self._path_score(turn, net.unchanged, dead_end, joined)
                 else:
                     score = self._path_score(turn, self._placed(turn, cell, spot, joined), dead_end, joined)
-            elif isinstance(action, Pass):
+            elif type(action) is Pass:
                 score = 10.0 - self._keep_value(turn, faces[action.card])
-            elif isinstance(action, BreakTool):
+            elif type(action) is BreakTool:
                 score = self._break_score(turn, action)
-            elif isinstance(action, RepairTool):
+            elif type(action) is RepairTool:
                 score = self._repair_score(turn, action)
-            elif isinstance(action, MapPeek):
+            elif type(action) is MapPeek:
                 score = self._map_score(turn, action.goal)
-            elif isinstance(action, Rockfall):
+            elif type(action) is Rockfall:
                 score = self._rockfall_score(turn, action.cell)
             else:
                 score = 0.0
