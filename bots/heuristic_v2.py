@@ -25,6 +25,8 @@
 """
 from __future__ import annotations
 
+import functools
+
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     CardPlayed,
@@ -49,6 +51,12 @@ from .tunnels import CLOSED, Cell, Network, Placed, Spot, around, goal_distance
 BLOCK_DISTANCE = 3
 #: ...or once the draw pile holds no more than this many cards
 LATE_PILE = 12
+
+
+@functools.cache
+def _tunnel(edges: int) -> PathCard:
+    """A one-segment tunnel card joining ``edges`` (what a placement adds to the network)."""
+    return PathCard(PathKind.TUNNEL, (edges,))
 
 
 class FixesV2(BaseGameHeuristic):
@@ -124,7 +132,7 @@ class FixesV2(BaseGameHeuristic):
         # the card joins a part cut off by a rockfall: measure the whole network afterwards
         board = turn.view.board
         after = board.clone()
-        reached = after.place(cell, PathCard(PathKind.TUNNEL, (joined,)), False)
+        reached = after.place(cell, _tunnel(joined), False)
         slots = [board.tiles[c].goal_slot for c in reached]
         return Network(after, net.goal_mask).cost, tuple([s for s in slots if s is not None])
 
