@@ -166,6 +166,8 @@ class BaseGameHeuristic(BaseBot):
     def _best(self, legal: Sequence[AnyAction], scores: Sequence[float]) -> AnyAction:
         """The best-scored action; ties broken by the generator, in ``legal``'s order."""
         best_score = max(scores)
+        if scores.count(best_score) == 1:
+            return legal[scores.index(best_score)]
         return self._pick([action for action, score in zip(legal, scores, strict=True) if score == best_score])
 
     def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
