@@ -275,7 +275,8 @@ class BaseGameHeuristic(BaseBot):
         if turn.role is Role.SABOTEUR:
             if turn.quiet or s >= ACCOMPLICE:
                 return -5.0
-            others = [self.suspicion[p] for p in range(turn.view.players) if p != self.seat]
+            suspicion, seat = self.suspicion, self.seat
+            others = suspicion[:seat] + suspicion[seat + 1:]
             return 30.0 + 20.0 * turn.urgency - 5.0 * s + (5.0 if s == min(others) else 0.0) + lasting
         # the selfish dwarf stops whoever builds best
         return 25.0 + 15.0 * turn.urgency - 5.0 * s
