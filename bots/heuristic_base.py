@@ -174,8 +174,11 @@ class BaseGameHeuristic(BaseBot):
         """A score for every action of the play phase, on one scale (the best is played)."""
         turn = self._turn(view)
         faces = dict(view.hand)
-        #: card * 2 + turned -> its joined edges for each incoming mask, and whether it is a dead end
-        shapes: dict[int, tuple[tuple[int, ...], bool]] = {}
+        #: the card and turn (card * 2 + turned) that ``joins`` and ``dead_end`` are of: the
+        #: placements of one card and turn come one after another in ``legal``
+        shape = -1
+        joins: tuple[int, ...] = ()
+        dead_end = False
         #: joined * 2 + dead_end -> the score of such a card at a still spot
         still_scores: dict[int, float] = {}
         net = turn.net
@@ -184,13 +187,11 @@ class BaseGameHeuristic(BaseBot):
         for action in legal:
             # exact classes (legal_actions makes no subclasses)
             if type(action) is PlacePath:
-                key = action.card * 2 + action.turned
-                shape = shapes.get(key)
-                if shape is None:
+                if action.card * 2 + action.turned != shape:
+                    shape = action.card * 2 + action.turned
                     card = faces[action.card]
                     assert isinstance(card, PathCard)
-                    shape = shapes[key] = (joins_of(card.turned_segments(action.turned)), card.is_dead_end)
-                joins, dead_end = shape
+                    joins, dead_end = joins_of(card.turned_segments(action.turned)), card.is_dead_end
                 cell = (action.x, action.y)
                 spot = spots.get(cell) or net.spot(cell)
                 joined = joins[spot.incoming]
