@@ -94,10 +94,14 @@ class BaseGameHeuristic(BaseBot):
     def on_event(self, event: Event) -> None:
         if isinstance(event, CardPlayed):
             self.reading.observe(event, self.role is not Role.SABOTEUR)
+            self._played(event)
         elif isinstance(event, GoalRevealed):
             self.reading.reveal(event)
         elif isinstance(event, RoundStarted):
             self._new_round()
+
+    def _played(self, event: CardPlayed) -> None:
+        """A card play, after the reading of the table has taken it in (for subclasses)."""
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         if view.role is not None:

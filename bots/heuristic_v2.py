@@ -30,7 +30,6 @@ import functools
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     CardPlayed,
-    Event,
     MapPeek,
     PathCard,
     PathKind,
@@ -38,7 +37,6 @@ from saboteur_p2p.rules import (
     PlayerView,
     RepairTool,
     Role,
-    RoundStarted,
 )
 from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 
@@ -73,10 +71,7 @@ class FixesV2(BaseGameHeuristic):
         #: what this bot believes of face-down goals from maps and the cards after them
         self.believed: dict[int, PathCard] = {}
 
-    def on_event(self, event: Event) -> None:
-        super().on_event(event)
-        if isinstance(event, RoundStarted) or not isinstance(event, CardPlayed):
-            return
+    def _played(self, event: CardPlayed) -> None:
         action, player = event.action, event.player
         if isinstance(action, MapPeek) and player != self.seat:
             self.mapped[player] = action.goal
