@@ -119,7 +119,7 @@ class Spot(NamedTuple):
     #: the distance of the open end at the cell (a card there closes it), or -1
     end: int
     #: (edge, distance): the new open ends an opening of the card on that edge would add
-    #: (not worked out when the spot is ``far``)
+    #: (left empty at a far spot whose own end is three beyond the best: see ``spot``)
     ends: list[tuple[int, int]]
     #: (edge, slot): the face-down goals an opening of the card on that edge would reach
     goals: list[tuple[int, int]]
