@@ -167,6 +167,7 @@ class Saboteur2Heuristic(BaseGameHeuristic):
             digger = BASE_ROLE.get(self.role) is Role.GOLD_DIGGER
             self.reading.observe(event, digger)
             self.reading.observe_edition(event, digger, COLOUR.get(self.role))
+            self._played(event)
         elif isinstance(event, PiecesWon):
             self.tally[event.player] += event.pieces
         elif isinstance(event, Stolen):

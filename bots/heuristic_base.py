@@ -41,7 +41,7 @@ from saboteur_p2p.rules import (
 )
 
 from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
-from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, joined_edges, urgency_of
+from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Placed, Spot, joined_edges, joins_of, urgency_of
 
 
 class Turn:
@@ -94,10 +94,14 @@ class BaseGameHeuristic(BaseBot):
     def on_event(self, event: Event) -> None:
         if isinstance(event, CardPlayed):
             self.reading.observe(event, self.role is not Role.SABOTEUR)
+            self._played(event)
         elif isinstance(event, GoalRevealed):
             self.reading.reveal(event)
         elif isinstance(event, RoundStarted):
             self._new_round()
+
+    def _played(self, event: CardPlayed) -> None:
+        """A card play, after the reading of the table has taken it in (for subclasses)."""
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         if view.role is not None:
@@ -165,58 +169,64 @@ class BaseGameHeuristic(BaseBot):
 
     def _best(self, legal: Sequence[AnyAction], scores: Sequence[float]) -> AnyAction:
         """The best-scored action; ties broken by the generator, in ``legal``'s order."""
-        best: list[AnyAction] = []
-        best_score = -1e18
-        for action, score in zip(legal, scores, strict=True):
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self._pick(best)
+        best_score = max(scores)
+        if scores.count(best_score) == 1:
+            return legal[scores.index(best_score)]
+        return self._pick([action for action, score in zip(legal, scores, strict=True) if score == best_score])
 
     def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
         """A score for every action of the play phase, on one scale (the best is played)."""
         turn = self._turn(view)
         faces = dict(view.hand)
-        path_scores: dict[tuple[Cell, int, bool], float] = {}
-        card_info: dict[tuple[int, bool], tuple[tuple[int, ...], bool]] = {}
+        #: the card and turn (card * 2 + turned) that ``joins`` and ``dead_end`` are of: the
+        #: placements of one card and turn come one after another in ``legal``
+        shape = -1
+        joins: tuple[int, ...] = ()
+        dead_end = False
+        #: joined * 2 + dead_end -> the score of such a card at a still spot
+        still_scores: dict[int, float] = {}
         net = turn.net
+        spots = net.spots
         scores: list[float] = []
         for action in legal:
-            if isinstance(action, PlacePath):
-                key = (action.card, action.turned)
-                info = card_info.get(key)
-                if info is None:
+            # exact classes (legal_actions makes no subclasses)
+            if type(action) is PlacePath:
+                if action.card * 2 + action.turned != shape:
+                    shape = action.card * 2 + action.turned
                     card = faces[action.card]
                     assert isinstance(card, PathCard)
-                    info = card_info[key] = (card.turned_segments(action.turned), card.is_dead_end)
-                segments, dead_end = info
+                    joins, dead_end = joins_of(card.turned_segments(action.turned)), card.is_dead_end
                 cell = (action.x, action.y)
-                incoming = net.incoming(cell)
-                joined = joined_edges(segments, incoming)
-                memo = (cell, joined, dead_end)
-                score = path_scores.get(memo)
-                if score is None:
-                    placed = self._placed(turn, cell, joined, incoming)
-                    score = path_scores[memo] = self._path_score(turn, placed, dead_end, joined)
-            elif isinstance(action, Pass):
+                spot = spots.get(cell) or net.spot(cell)
+                joined = joins[spot.incoming]
+                if spot.still:
+                    # the network stays as it is: the score depends on the card alone
+                    key = joined * 2 + dead_end
+                    score = still_scores.get(key)
+                    if score is None:
+                        score = still_scores[key] = self._path_score(turn, net.unchanged, dead_end, joined)
+                else:
+                    score = self._path_score(turn, self._placed(turn, cell, spot, joined), dead_end, joined)
+            elif type(action) is Pass:
                 score = 10.0 - self._keep_value(turn, faces[action.card])
-            elif isinstance(action, BreakTool):
+            elif type(action) is BreakTool:
                 score = self._break_score(turn, action)
-            elif isinstance(action, RepairTool):
+            elif type(action) is RepairTool:
                 score = self._repair_score(turn, action)
-            elif isinstance(action, MapPeek):
+            elif type(action) is MapPeek:
                 score = self._map_score(turn, action.goal)
-            elif isinstance(action, Rockfall):
+            elif type(action) is Rockfall:
                 score = self._rockfall_score(turn, action.cell)
             else:
                 score = 0.0
             scores.append(score)
         return scores
 
-    def _placed(self, turn: Turn, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
-        """The network's cost once a card joins ``joined`` at ``cell``, and the goal slots it reaches."""
-        return turn.net.place(cell, joined, incoming)
+    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
+        """The network's cost once a card joins ``joined`` at ``cell`` (``spot``: what lies
+        around it), and the goal slots it reaches.  Not asked for a spot where no card
+        changes anything (``Spot.still``)."""
+        return turn.net.extend(spot, joined & ~spot.incoming)
 
     def score_actions(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[tuple[AnyAction, float]]:
         """Every legal action with this bot's score for it (higher is better).
@@ -231,7 +241,7 @@ class BaseGameHeuristic(BaseBot):
         chosen = self.act(view, legal)
         return [(action, 1.0 if action == chosen else 0.0) for action in legal]
 
-    def _path_score(self, turn: Turn, result: tuple[float, list[int]], dead_end: bool, joined: int) -> float:
+    def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:
         cost, reached = result
         gain = turn.net.cost - cost  # > 0: the way to the goals got better
         reach = bool(reached) and any(turn.goal_mask >> slot & 1 for slot in reached)
@@ -270,7 +280,8 @@ class BaseGameHeuristic(BaseBot):
         if turn.role is Role.SABOTEUR:
             if turn.quiet or s >= ACCOMPLICE:
                 return -5.0
-            others = [self.suspicion[p] for p in range(turn.view.players) if p != self.seat]
+            suspicion, seat = self.suspicion, self.seat
+            others = suspicion[:seat] + suspicion[seat + 1:]
             return 30.0 + 20.0 * turn.urgency - 5.0 * s + (5.0 if s == min(others) else 0.0) + lasting
         # the selfish dwarf stops whoever builds best
         return 25.0 + 15.0 * turn.urgency - 5.0 * s
@@ -332,5 +343,7 @@ class BaseGameHeuristic(BaseBot):
             if digger:
                 return 6.0 if max(self.suspicion) >= SUSPECT else 3.0
             return 9.0
-        wanted = any(tool in broken for broken in turn.view.broken for tool in card.tools)
-        return 7.0 + 3.0 * wanted if digger else 3.0
+        if not digger:
+            return 3.0
+        wanted = not set().union(*turn.view.broken).isdisjoint(card.tools)
+        return 7.0 + 3.0 * wanted

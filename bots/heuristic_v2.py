@@ -19,16 +19,30 @@
 * **Patient saboteurs.**  A saboteur plays like a cautious digger until the network is
   within ``BLOCK_DISTANCE`` of a goal (the first version blocked from 4 on, where its
   detours were read at once), and blocks anyway once the draw pile runs low.
+* **Steering that looks like progress.**  A saboteur who has seen a goal lays path cards
+  that every reader takes for progress (a step nearer the goals not known to be stones) but
+  that head for a stone it knows, never the treasure; the card right after its own map is
+  worth most, since the table reads where a map-reader builds next (see *What a map tells*).
+* **Cover.**  While it keeps a low profile, a saboteur's path card is worth what the table
+  will read into it (``TableReading.placement_suspicion``): a step that reads as progress
+  earns trust for later, a detour by the start costs it.
+* **The miner most likely to connect.**  Near the goals a saboteur breaks the tools of the
+  player who plays next, not any of the equally trusted.
 * **The right repair.**  A repair of a player with two broken tools does not free them:
-  nobody plays it for a saboteur's sake, and a digger repairs first the tool with fewer
-  repair cards left, which would stay broken longest.
+  nobody plays it for a saboteur's sake, a saboteur does not spend a turn on one of its own
+  two, and a digger repairs first the tool with fewer repair cards left, which would stay
+  broken longest.
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
 from saboteur_p2p.rules import (
     GOAL_CELLS,
+    AnyAction,
+    BreakTool,
     CardPlayed,
-    Event,
     MapPeek,
     PathCard,
     PathKind,
@@ -36,19 +50,31 @@ from saboteur_p2p.rules import (
     PlayerView,
     RepairTool,
     Role,
-    RoundStarted,
 )
 from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 
 from .heuristic2 import Saboteur2Heuristic
 from .heuristic_base import BaseGameHeuristic, Turn
 from .reading import SUSPECT, TRUSTED
-from .tunnels import CLOSED, EDGES, Cell, Network, goal_distance
+from .tunnels import CLOSED, Cell, Network, Placed, Spot, around, goal_distance
 
 #: a saboteur blocks openly only once the network is this near a goal...
 BLOCK_DISTANCE = 3
 #: ...or once the draw pile holds no more than this many cards
 LATE_PILE = 12
+#: what a saboteur's card that looks like progress towards a stone it knows is worth more,
+#: and more again as the first card after its own map (the one the table reads)
+DECOY, DECOY_AFTER_MAP = 14.0, 10.0
+#: a saboteur's break on the next player to play is worth this much more (less further round)
+NEXT_TO_PLAY = 12.0
+#: what a quiet saboteur's card is worth per point of suspicion it earns (or sheds)
+COVER = 8.0
+
+
+@functools.cache
+def _tunnel(edges: int) -> PathCard:
+    """A one-segment tunnel card joining ``edges`` (what a placement adds to the network)."""
+    return PathCard(PathKind.TUNNEL, (edges,))
 
 
 class FixesV2(BaseGameHeuristic):
@@ -64,12 +90,18 @@ class FixesV2(BaseGameHeuristic):
         self.mapped_slots: set[int] = set()
         #: what this bot believes of face-down goals from maps and the cards after them
         self.believed: dict[int, PathCard] = {}
+        #: this bot has looked at a goal and laid no path card since
+        self.own_map = False
+        #: whether this turn's saboteur keeps a low profile (set by ``_turn``)
+        self._quiet = False
 
-    def on_event(self, event: Event) -> None:
-        super().on_event(event)
-        if isinstance(event, RoundStarted) or not isinstance(event, CardPlayed):
-            return
+    def _played(self, event: CardPlayed) -> None:
         action, player = event.action, event.player
+        if player == self.seat:
+            if isinstance(action, MapPeek):
+                self.own_map = True
+            elif isinstance(action, PlacePath):
+                self.own_map = False
         if isinstance(action, MapPeek) and player != self.seat:
             self.mapped[player] = action.goal
             if self.suspicion[player] < SUSPECT:
@@ -84,15 +116,12 @@ class FixesV2(BaseGameHeuristic):
         """A trusted player looked at goal ``slot`` and then laid ``card``: where does it head?"""
         candidates = [s for s in range(len(GOAL_CELLS)) if self.believed.get(s, TREASURE).kind is PathKind.TREASURE]
         openings = card.turned_openings if action.turned else card.openings
-        x, y = action.cell
+        cell = action.cell
+        onto = [other for edge, other, _ in around(cell) if openings & edge]
         progress: dict[int, int] = {}
         for s in candidates:
-            here = goal_distance(1 << s, action.cell)
-            onward = min(
-                (goal_distance(1 << s, (x + dx, y + dy)) for edge, dx, dy, _ in EDGES if openings & edge),
-                default=CLOSED,
-            )
-            progress[s] = here - onward
+            onward = min([goal_distance(1 << s, other) for other in onto], default=CLOSED)
+            progress[s] = goal_distance(1 << s, cell) - onward
         if slot not in progress:
             return
         best = max(progress.values())
@@ -117,26 +146,78 @@ class FixesV2(BaseGameHeuristic):
         if turn.role is Role.SABOTEUR and not turn.quiet:
             # patient: block only near the goals, or when the round is running out
             turn.quiet = turn.net.best > BLOCK_DISTANCE and view.draw_pile_size > LATE_PILE
+        self._quiet = turn.quiet
         return turn
 
-    def _placed(self, turn: Turn, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
+    def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
+        scores = super()._scores(view, legal)
+        if self.role is Role.SABOTEUR:
+            if self._quiet:
+                self._cover(view, legal, scores)
+            stones = self._decoys(view)
+            if stones:
+                self._steer(view, legal, scores, stones)
+        return scores
+
+    def _cover(self, view: PlayerView, legal: Sequence[AnyAction], scores: list[float]) -> None:
+        """While quiet, a saboteur's path card is worth what it makes the table think of it:
+        a step the readers take for progress earns trust, a detour costs it."""
+        faces = dict(view.hand)
+        judge = self.reading.placement_suspicion
+        for i, action in enumerate(legal):
+            if type(action) is PlacePath and scores[i] > -10.0:
+                card = faces[action.card]
+                assert isinstance(card, PathCard)
+                scores[i] -= COVER * judge(action.cell, card, action.turned)
+
+    def _decoys(self, view: PlayerView) -> int:
+        """The face-down goals this saboteur knows hold no treasure, as a mask of slots."""
+        hidden = [slot for slot, cell in enumerate(GOAL_CELLS) if view.board.tiles[cell].card is None]
+        known = view.known_goals
+        if any(known[s].kind is PathKind.TREASURE for s in hidden if s in known):
+            return sum(1 << s for s in hidden if s not in known or known[s].kind is not PathKind.TREASURE)
+        return sum(1 << s for s in hidden if s in known)
+
+    def _steer(self, view: PlayerView, legal: Sequence[AnyAction], scores: list[float], stones: int) -> None:
+        """Raise the scores of path cards that read as progress but head for a stone."""
+        faces = dict(view.hand)
+        tiles = view.board.tiles
+        public = self.reading.goal_mask
+        judge = self.reading.placement_suspicion
+        bonus = DECOY + (DECOY_AFTER_MAP if self.own_map else 0.0)
+        for i, action in enumerate(legal):
+            if type(action) is not PlacePath or scores[i] < -10.0:
+                continue
+            card = faces[action.card]
+            assert isinstance(card, PathCard)
+            if card.is_dead_end:
+                continue
+            cell = action.cell
+            if judge(cell, card, action.turned) >= 0.0:
+                continue  # the table would not read it as progress
+            openings = card.turned_openings if action.turned else card.openings
+            onto = [other for edge, other, _ in around(cell) if openings & edge and other not in tiles]
+            if not onto:
+                continue  # it reads as progress by reaching a goal: no steering left to do
+            progress = {}
+            for slot in range(len(GOAL_CELLS)):
+                if public >> slot & 1:
+                    progress[slot] = goal_distance(1 << slot, cell) - min(goal_distance(1 << slot, o) for o in onto)
+            best = max(progress.values(), default=0)
+            if best > 0 and all(stones >> s & 1 for s, p in progress.items() if p == best):
+                scores[i] = max(scores[i], 0.0) + bonus
+
+    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
         net = turn.net
-        board = turn.view.board
-        out = joined & ~incoming
-        x, y = cell
-        cut_off = False
-        for edge, dx, dy, _ in EDGES:
-            if out & edge:
-                tile = board.tiles.get((x + dx, y + dy))
-                if tile is not None and tile.card is not None and (x + dx, y + dy) not in board.connected:
-                    cut_off = True
-        if not cut_off:
-            return net.place(cell, joined, incoming)
+        out = joined & ~spot.incoming
+        if not out & spot.cut_off:
+            return net.extend(spot, out)
         # the card joins a part cut off by a rockfall: measure the whole network afterwards
+        board = turn.view.board
         after = board.clone()
-        reached = after.place(cell, PathCard(PathKind.TUNNEL, (joined,)), False)
+        reached = after.place(cell, _tunnel(joined), False)
         slots = [board.tiles[c].goal_slot for c in reached]
-        return Network(after, net.goal_mask).cost, [s for s in slots if s is not None]
+        return Network(after, net.goal_mask).cost, tuple([s for s in slots if s is not None])
 
     def _rockfall_score(self, turn: Turn, cell: Cell) -> float:
         net = turn.net
@@ -145,6 +226,8 @@ class FixesV2(BaseGameHeuristic):
         # a through card: worth taking out if the network is nearer the goals without it
         layer = self.layer.get(cell)
         if layer == self.seat or (layer is not None and self.suspicion[layer] <= -TRUSTED):
+            return -10.0
+        if not net.may_improve_without(cell):
             return -10.0
         gain = net.cost - net.cost_without(cell)
         if gain <= 0:
@@ -158,13 +241,22 @@ class FixesV2(BaseGameHeuristic):
             score -= 30.0  # a player we trust has looked there: watch where they build instead
         return score
 
+    def _break_score(self, turn: Turn, action: BreakTool) -> float:
+        score = super()._break_score(turn, action)
+        if turn.role is Role.SABOTEUR and score > 0.0 and turn.urgency and not turn.view.broken[action.target]:
+            # the miner who plays soonest is the one most likely to connect before our next turn
+            players = turn.view.players
+            soon = (action.target - self.seat) % players
+            score += NEXT_TO_PLAY * (players - soon) / (players - 1)
+        return score
+
     def _repair_score(self, turn: Turn, action: RepairTool) -> float:
         score = super()._repair_score(turn, action)
         broken = turn.view.broken[action.target]
         if len(broken) < 2:
             return score
-        if turn.role is Role.SABOTEUR and action.target != self.seat:
-            return -5.0  # one repair does not free them; it only shows whose side we are on
+        if turn.role is Role.SABOTEUR:
+            return -5.0  # one repair frees nobody with two broken tools; a saboteur has better uses for a turn
         # first the tool with the fewest repairs left; the other one comes back sooner
         scarcest = min(broken, key=lambda tool: (self.reading.repairs_left[tool], tool.value))
         return score + (10.0 if action.tool is scarcest else -10.0)

@@ -18,7 +18,7 @@ from saboteur_p2p.rules import (
 )
 from saboteur_p2p.rules.cards import ACTION_COUNTS
 
-from .tunnels import CLOSED, EDGES, Cell, goal_distance
+from .tunnels import CLOSED, GOAL_SLOT, Cell, around, goal_distance
 
 #: A gold-digger breaks the tools of players suspected at least this much...
 SUSPECT = 1.5
@@ -109,28 +109,28 @@ class TableReading:
     def placement_suspicion(self, cell: Cell, card: PathCard, turned: bool) -> float:
         """Dead ends and detours raise suspicion; a step towards the goals lowers it."""
         goal_mask = self.goal_mask
-        weight = self._weight(cell)
+        here = goal_distance(goal_mask, cell)
+        weight = 1.0 + 0.5 * max(0, 4 - here)  # as _weight(cell)
         if card.is_dead_end:
             return 0.8 * weight
         openings = card.turned_openings if turned else card.openings
         seen = self.seen
-        x, y = cell
         onward = CLOSED
-        for edge, dx, dy, _ in EDGES:
+        for edge, other, _ in around(cell):
             if openings & edge:
-                other = (x + dx, y + dy)
-                if other in GOAL_CELLS:
-                    if goal_mask >> GOAL_CELLS.index(other) & 1:
+                slot = GOAL_SLOT.get(other)
+                if slot is not None:
+                    if goal_mask >> slot & 1:
                         onward = 0
                 elif other not in seen:
-                    onward = min(onward, goal_distance(goal_mask, other))
+                    d = goal_distance(goal_mask, other)
+                    if d < onward:
+                        onward = d
         if onward == CLOSED:
             return 0.2 * weight  # a through card that leads nowhere new
-        progress = goal_distance(goal_mask, cell) - onward
+        progress = here - onward
         if progress > 0:
             return -0.5 * weight
         if progress < 0:
             return 0.6 * weight
         return 0.0
-
-

@@ -10,6 +10,7 @@ rockfall walks the network again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
@@ -31,12 +32,29 @@ CLOSED = 30
 #: Reaching the treasure for certain ends the round; an unseen goal holds it one time in three.
 REACH_SURE = 1000.0
 REACH_UNSURE = 300.0
+#: goal cell -> its slot
+GOAL_SLOT: dict[Cell, int] = {cell: slot for slot, cell in enumerate(GOAL_CELLS)}
+#: cell -> (edge, the neighbour beyond it, the neighbour's facing edge) for the four edges
+_AROUND: dict[Cell, tuple[tuple[int, Cell, int], ...]] = {}
+
+
+def around(cell: Cell) -> tuple[tuple[int, Cell, int], ...]:
+    """The four neighbours of ``cell``, each with the edge towards it and its facing edge."""
+    steps = _AROUND.get(cell)
+    if steps is None:
+        x, y = cell
+        steps = _AROUND[cell] = tuple((edge, (x + dx, y + dy), back) for edge, dx, dy, back in EDGES)
+    return steps
+
+
 def _goal_cells(goal_mask: int) -> tuple[Cell, ...]:
     return tuple(GOAL_CELLS[slot] for slot in range(len(GOAL_CELLS)) if goal_mask >> slot & 1)
 
 
 #: goal mask -> cell -> Manhattan distance to the nearest of those goals (filled lazily).
 _DISTANCES: dict[int, dict[Cell, int]] = {mask: {} for mask in range(8)}
+#: the same, no more than CLOSED: the distance of an open end (filled lazily).
+_END_DISTANCES: dict[int, dict[Cell, int]] = {mask: {} for mask in range(8)}
 
 
 def goal_distance(goal_mask: int, cell: Cell) -> int:
@@ -58,6 +76,18 @@ def joined_edges(segments: tuple[int, ...], incoming: int) -> int:
     return joined
 
 
+#: segments -> for each ``incoming`` mask (0..15), ``joined_edges(segments, incoming)``
+_JOINS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def joins_of(segments: tuple[int, ...]) -> tuple[int, ...]:
+    """``joined_edges(segments, incoming)`` for every ``incoming`` mask, indexed by the mask."""
+    joins = _JOINS.get(segments)
+    if joins is None:
+        joins = _JOINS[segments] = tuple(joined_edges(segments, incoming) for incoming in range(16))
+    return joins
+
+
 def urgency_of(best: int) -> int:
     """How near the gold-diggers are to a goal (0..3), from the network's best distance."""
     return 3 if best <= 1 else 2 if best == 2 else 1 if best == 3 else 0
@@ -70,65 +100,150 @@ def network_cost(counts: list[int], lowest: int = 0) -> float:
     several ends at the best distance mean that one dead end cannot close the way.
     """
     for d in range(lowest, CLOSED):
-        if counts[d]:
-            return 10.0 * d - 2.0 * min(counts[d], 3) - 0.5 * min(counts[d + 1], 3)
+        here = counts[d]
+        if here:
+            beyond = counts[d + 1]
+            return 10.0 * d - 2.0 * (here if here < 3 else 3) - 0.5 * (beyond if beyond < 3 else 3)
     return 10.0 * CLOSED
+
+
+#: the network's cost after a placement, and the face-down goal slots the card reaches
+Placed = tuple[float, tuple[int, ...]]
+
+
+class Spot(NamedTuple):
+    """What placing a card at one empty cell does to the network, apart from the card itself."""
+
+    #: the edges of the cell that face a connected opening
+    incoming: int
+    #: the distance of the open end at the cell (a card there closes it), or -1
+    end: int
+    #: (edge, distance): the new open ends an opening of the card on that edge would add
+    #: (left empty at a far spot whose own end is three beyond the best: see ``spot``)
+    ends: list[tuple[int, int]]
+    #: (edge, slot): the face-down goals an opening of the card on that edge would reach
+    goals: list[tuple[int, int]]
+    #: the edges of ``goals``
+    goal_edges: int
+    #: the edges beyond which lies a face-up card cut off from the network
+    cut_off: int
+    #: whether every change a card here can make lies beyond the two best distances, which
+    #: alone decide the cost (``network_cost``): then no card here changes the cost
+    far: bool
+    #: far, and no goal or cut-off card beyond any edge: whatever card goes here, the
+    #: network stays as it is (``Network.unchanged``)
+    still: bool
+
+
+_new_tuple = tuple.__new__
 
 
 class Network:
     """The open ends of the start's network, measured against a set of goal slots.
 
-    A network lives for one ``act`` call: the board does not change under it.
+    A network lives for one ``act`` call: the board does not change under it.  What a
+    placement at a cell depends on (``Spot``) is worked out once per cell and shared by
+    every card and turn that may go there.
     """
 
-    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "incoming_of", "table")
+    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots", "unchanged")
 
     def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
         """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
         self.board = board
+        own = connected is None or connected is board.connected
         self.connected = connected = board.connected if connected is None else connected
         self.goal_mask = goal_mask
-        table = self.table = _DISTANCES[goal_mask]
-        tiles = board.tiles
-        ends: dict[Cell, int] = {}
-        for (x, y), mask in connected.items():
-            for edge, dx, dy, _ in EDGES:
-                if mask & edge:
-                    other = (x + dx, y + dy)
-                    if other not in tiles and other not in ends:
-                        d = table.get(other)
-                        ends[other] = min(d if d is not None else goal_distance(goal_mask, other), CLOSED)
+        near = self.near = _END_DISTANCES[goal_mask]
+        # the board keeps its own network's open ends: they are its frontier (board.py)
+        cells = board.frontier if own else self._open_cells(board, connected)
+        try:
+            ends = {cell: near[cell] for cell in cells}
+        except KeyError:  # a cell not measured before
+            ends = {cell: self.distance(cell) for cell in cells}
         counts = [0] * (CLOSED + 2)
         for d in ends.values():
             counts[d] += 1
         self.ends = ends
         self.counts = counts
         self.cost = network_cost(counts)
-        self.best = next((d for d in range(CLOSED) if counts[d]), CLOSED)
-        #: cell -> ``incoming(cell)``, asked once for every card that may go there
-        self.incoming_of: dict[Cell, int] = {}
+        best = 0
+        while best < CLOSED and not counts[best]:
+            best += 1
+        self.best = best
+        #: what ``extend`` says of a card that changes neither the cost nor a goal
+        self.unchanged: Placed = (self.cost, ())
+        #: cell -> its ``Spot``, worked out once for every card that may go there
+        self.spots: dict[Cell, Spot] = {}
+
+    @staticmethod
+    def _open_cells(board: Board, connected: dict[Cell, int]) -> dict[Cell, None]:
+        """The empty cells that a connected opening points into."""
+        tiles = board.tiles
+        cells: dict[Cell, None] = {}
+        for (x, y), mask in connected.items():
+            for edge, dx, dy, _ in EDGES:
+                if mask & edge:
+                    other = (x + dx, y + dy)
+                    if other not in tiles:
+                        cells[other] = None
+        return cells
 
     def distance(self, cell: Cell) -> int:
-        d = self.table.get(cell)
-        return min(d if d is not None else goal_distance(self.goal_mask, cell), CLOSED)
+        """The distance an open end at ``cell`` counts at (the goals', at most CLOSED)."""
+        d = self.near.get(cell)
+        if d is None:
+            d = self.near[cell] = min(goal_distance(self.goal_mask, cell), CLOSED)
+        return d
 
     def distance_to(self, goal: Cell) -> int:
         """The distance from the nearest open end (or the start) to ``goal``."""
         gx, gy = goal
         return min([abs(x - gx) + abs(y - gy) for x, y in self.ends] or [abs(gx) + abs(gy)])
 
+    def spot(self, cell: Cell) -> Spot:
+        """What a card placed at the empty ``cell`` meets around it (worked out once per cell)."""
+        spot = self.spots.get(cell)
+        if spot is None:
+            connected, ends, tiles = self.connected, self.ends, self.board.tiles
+            incoming = cut_off = goal_edges = 0
+            new_ends: list[tuple[int, int]] = []
+            goals: list[tuple[int, int]] = []
+            end = ends.get(cell, -1)
+            near_best = self.best + 1
+            far = end < 0 or end > near_best
+            # a step changes the distance by one at most: next to an end this far out, every
+            # new end is far too, and their distances are not needed
+            measure = end < 0 or end <= near_best + 1
+            for edge, other, back in _AROUND.get(cell) or around(cell):
+                mask = connected.get(other)
+                if mask is not None:
+                    if mask & back:
+                        incoming |= edge
+                    continue
+                tile = tiles.get(other)
+                if tile is None:
+                    if measure and other not in ends:
+                        d = self.near.get(other)
+                        if d is None:
+                            d = self.distance(other)
+                        new_ends.append((edge, d))
+                        if d <= near_best:
+                            far = False
+                elif tile.card is not None:
+                    cut_off |= edge
+                elif tile.goal_slot is not None:
+                    goals.append((edge, tile.goal_slot))
+                    goal_edges |= edge
+            # tuple.__new__ rather than Spot(): a named tuple's own __new__ is a Python call
+            still = far and not goal_edges and not cut_off
+            spot = _new_tuple(Spot, (incoming, end, new_ends, goals, goal_edges, cut_off, far, still))
+            self.spots[cell] = spot
+        return spot
+
     def incoming(self, cell: Cell) -> int:
         """The edges of ``cell`` that face a connected opening."""
-        mask = self.incoming_of.get(cell)
-        if mask is None:
-            connected = self.connected
-            x, y = cell
-            mask = 0
-            for edge, dx, dy, back in EDGES:
-                if connected.get((x + dx, y + dy), 0) & back:
-                    mask |= edge
-            self.incoming_of[cell] = mask
-        return mask
+        return self.spot(cell).incoming
 
     def cost_with(self, removed: Cell | None, added: Sequence[Cell]) -> float:
         """The cost once the end at ``removed`` is gone and ends at ``added`` appear."""
@@ -151,26 +266,47 @@ class Network:
             counts[d] += change
         return cost
 
-    def place(self, cell: Cell, joined: int, incoming: int) -> tuple[float, list[int]]:
+    def place(self, cell: Cell, joined: int, incoming: int) -> Placed:
         """The cost after a card joins the edges ``joined`` at ``cell``, and the goal slots it reaches.
 
         ``joined`` is the union of the card's segments that meet the ``incoming`` edges.
         """
-        added: list[Cell] = []
-        reached: list[int] = []
-        out = joined & ~incoming
+        return self.extend(self.spot(cell), joined & ~incoming)
+
+    def extend(self, spot: Spot, out: int) -> Placed:
+        """``place`` at the cell of ``spot`` for a card whose joined segments open onto ``out``."""
+        reached: tuple[int, ...] = ()
+        if out & spot.goal_edges:
+            reached = tuple([slot for edge, slot in spot.goals if out & edge])
+        if spot.far:
+            return (self.cost, reached) if reached else self.unchanged
+        end = spot.end
+        counts = self.counts
+        lowest = self.best
+        if end >= 0:
+            counts[end] -= 1
+        added: list[int] = []
         if out:
-            tiles = self.board.tiles
-            x, y = cell
-            for edge, dx, dy, _ in EDGES:
+            for edge, d in spot.ends:
                 if out & edge:
-                    other = (x + dx, y + dy)
-                    tile = tiles.get(other)
-                    if tile is None:
-                        added.append(other)
-                    elif tile.card is None and tile.goal_slot is not None:
-                        reached.append(tile.goal_slot)
-        return self.cost_with(cell, added), reached
+                    counts[d] += 1
+                    added.append(d)
+                    if d < lowest:
+                        lowest = d
+        cost = network_cost(counts, lowest)
+        if end >= 0:
+            counts[end] += 1
+        for d in added:
+            counts[d] -= 1
+        return cost, reached
+
+    def may_improve_without(self, removed: Cell) -> bool:
+        """Whether taking the tunnel at ``removed`` out may lower the cost (``cost_without``),
+        known without walking the network: without the card, the open ends are some of
+        today's plus the cell itself, and fewer open ends never cost less."""
+        if self.connected is not self.board.connected:
+            return True  # cost_without walks the whole board's network, not this part of it
+        return self.cost_with(None, (removed,)) < self.cost
 
     def cost_without(self, removed: Cell) -> float:
         """The cost once the tunnel at ``removed`` is taken out (walks the whole network)."""

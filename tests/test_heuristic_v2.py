@@ -17,6 +17,7 @@ from saboteur_p2p.rules import (
     State,
     Tool,
 )
+from saboteur_p2p.rules.cards import TREASURE
 
 #: a straight tunnel from the start to (6,0)
 CORRIDOR = {(x, 0): "EW" for x in range(1, 7)}
@@ -100,5 +101,52 @@ def test_a_saboteur_does_not_repair_one_of_two_broken_tools():
     old, new = bots(state)
     for bot in (old, new):
         bot.player.reading.suspicion[3] = 3.0  # an accomplice by its plays
+    assert isinstance(choose(state, old), RepairTool)
+    assert not isinstance(choose(state, new), RepairTool)
+
+
+def test_a_quiet_saboteur_lays_the_step_the_table_reads_as_progress():
+    # far from the goals: a card east reads as progress, the same card west of the start as a detour
+    state = build(maze={(x, 0): "EW" for x in range(1, 3)}, roles=[S_, D, D, D, S_], hands={0: ["EW"]},
+                  draw=["NS"] * 20)
+    old, new = bots(state)
+    assert choose(state, old).cell == (-1, 0)
+    assert choose(state, new).cell == (3, 0)
+
+
+def test_a_saboteur_who_knows_the_treasure_steers_towards_a_stone():
+    # the tunnel runs along row 1 to (4,1); the saboteur has seen the treasure at goal 0
+    # (north): it turns the tunnel south, which the table reads as progress towards goal 2,
+    # rather than north towards the gold (the first version plays sideways by the start)
+    maze = {(1, 0): "EW", (2, 0): "EW", (3, 0): "WS", (3, 1): "NE"}
+    state = build(maze=maze, roles=[S_, D, D, D, S_], hands={0: ["WN", "WS"]}, draw=["NS"] * 20)
+    view = state.view_for(0)._replace(known_goals={0: TREASURE})
+    legal = state.legal_actions()
+    old, new = bots(state)
+    before, after = old.act(view, legal), new.act(view, legal)
+    steer = (4, 1), path("WS")[0]
+    assert not (isinstance(before, PlacePath) and (before.cell, state.faces[before.card]) == steer)
+    assert isinstance(after, PlacePath) and (after.cell, state.faces[after.card]) == steer
+
+
+def test_a_saboteur_breaks_the_tools_of_the_next_player_to_play():
+    # the tunnel is two steps from the goals: player 1 plays first and may connect
+    state = build(maze=CORRIDOR, roles=[S_, D, D, D, S_], hands={0: [BREAK[Tool.PICKAXE], "N+S"]},
+                  draw=["NS"] * 20)
+    targets = set()
+    for seed in range(4):
+        old, new = HeuristicV1Bot(), HeuristicBot()
+        old.start(0, state.config, seed)
+        new.start(0, state.config, seed)
+        before, after = choose(state, old), choose(state, new)
+        assert isinstance(before, BreakTool) and isinstance(after, BreakTool) and after.target == 1
+        targets.add(before.target)
+    assert targets != {1}  # the first version picks any of the equally trusted
+
+
+def test_a_saboteur_does_not_repair_its_own_tool_while_two_are_broken():
+    state = build(maze=CORRIDOR, roles=[S_, D, D, D, S_], hands={0: [REPAIR[Tool.PICKAXE], "N+S", "W"]},
+                  broken={0: [Tool.PICKAXE, Tool.LANTERN]}, draw=["NS"] * 20)
+    old, new = bots(state)
     assert isinstance(choose(state, old), RepairTool)
     assert not isinstance(choose(state, new), RepairTool)

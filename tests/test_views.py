@@ -7,7 +7,7 @@ import random
 import pytest
 from conftest import MAP, S_, D, SeatDealer, build, finish_gold, place_text, random_game, shuffle_hidden
 
-from saboteur_p2p.rules import Game, GameConfig
+from saboteur_p2p.rules import Game, GameConfig, PlayerView
 from saboteur_p2p.rules.cards import STONE_NE, STONE_NW, TREASURE
 from saboteur_p2p.rules.state import Phase
 
@@ -25,6 +25,16 @@ def test_a_view_shows_ones_own_hand_and_role_only():
         assert view.draw_pile_size == 10
         assert view.revealed_roles is None
         assert view.my_turn == (seat == 0) and view.players == 4
+
+
+def test_a_view_has_every_field_in_its_place():
+    """view_of builds the named tuple field by field (tuple.__new__): none may be missing."""
+    state = Game(GameConfig(5)).new_state()
+    view = state.view_for(0)
+    assert len(view) == len(PlayerView._fields)
+    assert view.seat == 0 and view.config == state.config and view.phase == "play"
+    assert view.trapped == () and view.known_roles == {} and view.gold_pieces == 0
+    assert len(view.history) == len(state.events)
 
 
 def test_map_is_known_to_the_mapper_only_until_the_round_ends():

@@ -18,6 +18,7 @@ from .cards import Card, face_from_code
 
 
 class Deck(enum.Enum):
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
     ROLES = "roles"
     GOALS = "goals"
     DRAW = "draw"

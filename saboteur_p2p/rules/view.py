@@ -185,7 +185,9 @@ def view_of(state: State, seat: int) -> PlayerView:
             pile = tuple([(g, gold_faces[g]) for g in state.gold_pile if g in gold_faces])
             amount = state.take_queue[0][1]
     mine = state.gold_of[seat]
-    return PlayerView(
+    # tuple.__new__ with every field rather than PlayerView(...): a view is made for every
+    # move, and the named tuple's own __new__ is a Python call that sorts out keywords
+    return _new_view(PlayerView, (
         seat,
         state.config,
         state.round,
@@ -206,5 +208,13 @@ def view_of(state: State, seat: int) -> PlayerView:
         state.revealed_roles,
         state.scores,
         tuple(state.pending_stones),
-        history=History(state.events),
-    )
+        *_EDITION_DEFAULTS,
+        History(state.events),
+    ))
+
+
+_new_view = tuple.__new__
+#: the defaults of the fields an edition fills in (``trapped`` to ``has_gold``), in order
+_EDITION_DEFAULTS = tuple(
+    PlayerView._field_defaults[name] for name in PlayerView._fields[PlayerView._fields.index("trapped"):-1]
+)
