@@ -152,23 +152,38 @@ class FixesV2(BaseGameHeuristic):
     def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
         scores = super()._scores(view, legal)
         if self.role is Role.SABOTEUR:
-            if self._quiet:
-                self._cover(view, legal, scores)
             stones = self._decoys(view)
-            if stones:
-                self._steer(view, legal, scores, stones)
+            if self._quiet or stones:
+                read = self._readings(view, legal)
+                if self._quiet:
+                    self._cover(read, scores)
+                if stones:
+                    self._steer(view, legal, scores, stones, read)
         return scores
 
-    def _cover(self, view: PlayerView, legal: Sequence[AnyAction], scores: list[float]) -> None:
-        """While quiet, a saboteur's path card is worth what it makes the table think of it:
-        a step the readers take for progress earns trust, a detour costs it."""
+    def _readings(self, view: PlayerView, legal: Sequence[AnyAction]) -> dict[int, float]:
+        """What the table will read into each path card that can be laid, by its index in
+        ``legal`` (``TableReading.placement_suspicion``, once per cell and shape)."""
         faces = dict(view.hand)
         judge = self.reading.placement_suspicion
+        known: dict[tuple[Cell, int, bool], float] = {}
+        read = {}
         for i, action in enumerate(legal):
-            if type(action) is PlacePath and scores[i] > -10.0:
+            if type(action) is PlacePath:
                 card = faces[action.card]
                 assert isinstance(card, PathCard)
-                scores[i] -= COVER * judge(action.cell, card, action.turned)
+                key = (action.cell, card.turned_openings if action.turned else card.openings, card.is_dead_end)
+                if key not in known:
+                    known[key] = judge(action.cell, card, action.turned)
+                read[i] = known[key]
+        return read
+
+    def _cover(self, read: dict[int, float], scores: list[float]) -> None:
+        """While quiet, a saboteur's path card is worth what it makes the table think of it:
+        a step the readers take for progress earns trust, a detour costs it."""
+        for i, suspicion in read.items():
+            if scores[i] > -10.0:
+                scores[i] -= COVER * suspicion
 
     def _decoys(self, view: PlayerView) -> int:
         """The face-down goals this saboteur knows hold no treasure, as a mask of slots."""
@@ -178,22 +193,25 @@ class FixesV2(BaseGameHeuristic):
             return sum(1 << s for s in hidden if s not in known or known[s].kind is not PathKind.TREASURE)
         return sum(1 << s for s in hidden if s in known)
 
-    def _steer(self, view: PlayerView, legal: Sequence[AnyAction], scores: list[float], stones: int) -> None:
+    def _steer(
+        self, view: PlayerView, legal: Sequence[AnyAction], scores: list[float], stones: int, read: dict[int, float],
+    ) -> None:
         """Raise the scores of path cards that read as progress but head for a stone."""
         faces = dict(view.hand)
         tiles = view.board.tiles
         public = self.reading.goal_mask
-        judge = self.reading.placement_suspicion
         bonus = DECOY + (DECOY_AFTER_MAP if self.own_map else 0.0)
-        for i, action in enumerate(legal):
-            if type(action) is not PlacePath or scores[i] < -10.0:
+        for i, suspicion in read.items():
+            action = legal[i]
+            if scores[i] < -10.0:
                 continue
+            assert type(action) is PlacePath
             card = faces[action.card]
             assert isinstance(card, PathCard)
             if card.is_dead_end:
                 continue
             cell = action.cell
-            if judge(cell, card, action.turned) >= 0.0:
+            if suspicion >= 0.0:
                 continue  # the table would not read it as progress
             openings = card.turned_openings if action.turned else card.openings
             onto = [other for edge, other, _ in around(cell) if openings & edge and other not in tiles]
