@@ -14,27 +14,30 @@ from saboteur_p2p.protocol.shares import ShareBook
 from saboteur_p2p.rules import GameConfig
 
 
-def test_in_an_honest_game_only_spectators_check_sealed_share_proofs(monkeypatch):
-    """A seat opens the shares sealed to it and checks their share proofs, which show the
-    shares right; it checks no sealed-share proof, its own or another seat's (§6.8)."""
-    readers: list[int | None] = []
+def test_a_seat_checks_only_the_sealed_shares_sent_to_it(monkeypatch):
+    """A seat checks the sealed shares sealed to it (their own proof and their share proof);
+    a shown card's opened shares are checked by their share proofs alone, so no seat checks
+    a sealed share meant for another (§6.8).  A spectator checks them all."""
+    readers: list[tuple[int | None, int]] = []
     verified = ShareBook.verified_sealed_share
     checked = shares.verify_sealed_share
 
     def spy(book, sender, need, sealed):
-        readers.append(book.seat)
+        readers.append((book.seat, sealed.recipient))
         return verified(book, sender, need, sealed)
 
     def count(*args):
-        readers.append(-1)
+        readers.append((-1, -1))
         return checked(*args)
 
     monkeypatch.setattr(ShareBook, "verified_sealed_share", spy)
     monkeypatch.setattr(shares, "verify_sealed_share", count)
     game = play_local_game(GameConfig(4, rounds=1), ["random"] * 4, seed=2, rand=seeded_bytes(2))
     assert game.spectator.finished and all(node.state.scores == game.spectator.state.scores for node in game.nodes)
-    assert readers and set(readers) == {None, -1}  # each proof checked is a spectator's
-    assert readers.count(None) == readers.count(-1)
+    by_seats = [(reader, recipient) for reader, recipient in readers if reader is not None and reader >= 0]
+    assert by_seats and all(reader == recipient for reader, recipient in by_seats)
+    assert any(reader is None for reader, _ in readers)  # the spectator's
+    assert readers.count((-1, -1)) == len(readers) // 2  # every proof checked was checked there
 
 
 def _share_round_before_seat_1_moves():
@@ -87,3 +90,26 @@ def test_a_card_shown_opens_its_shares_without_opening_proofs_when_their_share_p
     opened = decode_record(record).body["shares"]["opened"]
     assert [o[1] for o in opened] == [0, 2] and all(len(o) == 3 for o in opened)  # [card, ower, D]
     assert set(hear(game, record, 1).values()) == {None}
+
+
+def test_a_sealed_share_whose_own_proof_fails_is_named_by_its_recipient_even_when_its_share_proof_holds():
+    """Seat 0 seals its true share to seat 1 with a right share proof but a sealed-share proof
+    that does not verify: seat 1 names seat 0 at once, as the spectator does, and the seat
+    that does not check shares meant for others can check the accusation from the record.
+    (Found by a review: the recipient once skipped that proof when the share proof held, so
+    the table played on with a log that ``verify`` refuses.)"""
+    game = _share_round_before_seat_1_moves()
+    sealer, mover, bystander = 0, 1, 2
+    own = {seat: game.nodes[seat].produce() for seat in (1, 2)}
+    expect = next(e for e in game.nodes[sealer].outstanding if e.speaker == sealer)
+    body = game.nodes[sealer]._make_shares(expect)
+    body["sealed"] = [[*s[:6], s[7], s[6], *s[8:]] if s[2] == mover else s for s in body["sealed"]]
+    bad = signed_record(game, sealer, "shares", body)
+    for seat, record in own.items():
+        assert set(hear(game, record, seat).values()) == {None}
+    verdicts = hear(game, bad, sealer)
+    for judge in (mover, None):
+        assert (verdicts[judge].peer, verdicts[judge].reason) == (sealer, "bad-share"), verdicts[judge]
+    assert verdicts[bystander] is None  # it checks only the sealed shares meant for it ...
+    rechecked = game.nodes[bystander].recheck_sealed_shares(bad)  # ... and the accusation, when it comes
+    assert rechecked is not None and (rechecked.peer, rechecked.reason) == (sealer, "bad-share")

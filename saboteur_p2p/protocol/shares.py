@@ -271,18 +271,16 @@ class ShareBook:
 
     def _open_mine(self, sender: int, need: RevealNeed, sealed: SealedShare, secret: Scalar) -> tuple[Point, bool] | None:
         """Open a share sealed to this seat: the share, and whether the sender's share proof
-        holds for it; None when the sealed share is bad (its own proof fails too).  An
-        invalid point raises InvalidPoint.  The share proof holding shows the share is the
-        sender's true share, so the sealed share's proof is then not checked (§6.8)."""
-        c1, _ = self.dealer.ciphertext(need.card)
-        E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
-        D = open_sealed_share(secret, E1, E2)
-        context = share_context(self.game_id, need, sender, sealed.recipient)
-        if verify_dleq(self.keys[sender], c1, D, sealed.share_proof, context):
-            return D, True
-        if not verify_sealed_share(self.keys[sender], c1, self.keys[sealed.recipient], E1, E2, sealed.proof, context):
+        holds for it; None when the sealed share's own proof fails (its sender is at fault,
+        as anyone can check: §8.3).  An invalid point raises InvalidPoint."""
+        points = self.verified_sealed_share(sender, need, sealed)
+        if points is None:
             return None
-        return D, False  # the true share, with a false proof: showing the card names its sender (§7.3.1)
+        D = open_sealed_share(secret, *points)
+        c1, _ = self.dealer.ciphertext(need.card)
+        context = share_context(self.game_id, need, sender, sealed.recipient)
+        # a false share proof over a right share: showing the card names its sender (§7.3.1)
+        return D, verify_dleq(self.keys[sender], c1, D, sealed.share_proof, context)
 
     def verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:
         """The share's points (E1, E2) when its proof verifies, else None; an invalid point
