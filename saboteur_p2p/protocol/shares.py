@@ -4,7 +4,7 @@ A card is opened by every owing seat's decryption share ``D_i = x_i C1`` (protoc
 §1.2).  To everyone, a seat publishes ``D_i`` with a Chaum-Pedersen proof that it used the
 key behind its key share (§7.2).  To some seats, it sends each recipient ``D_i`` sealed
 under the recipient's key, with a proof anyone can check (§7.3), and a Chaum-Pedersen proof
-for ``D_i`` itself that nobody can check while ``D_i`` stays sealed.  A seat checks the
+for ``D_i`` itself that only the recipient can check while ``D_i`` stays sealed.  A seat checks the
 sealed shares sent to it (spectators check them all); a bad sealed share meant for another
 seat goes by unchecked until that seat names its sender, and every other seat can then
 recheck the signed record itself (``ShareBook.recheck``, §8.3).
@@ -118,7 +118,9 @@ class ShareBook:
         assert need.audience is not None
         X = self.keys[seat]
         c1, _ = self.dealer.ciphertext(need.card)
-        D = self.my_shares.setdefault(need.card, mul(secret, c1))
+        D = self.my_shares.get(need.card)
+        if D is None:
+            D = self.my_shares[need.card] = mul(secret, c1)
         audience = tuple(sorted(need.audience))
         sealed = []
         for recipient in audience:
