@@ -253,9 +253,14 @@ def test_placing_a_path_card_with_keys():
         index = strip_index(snap, lambda c: c == card)
         h.keys(str(index + 1))
         h.wait_for(lambda: h.app.focus.selected == index, "the card to be selected")
-        before = h.app.ui.cursor
+        before = h.app.focus.marks.cursor
         h.keys(TAB)  # to the next legal cell
-        h.wait_for(lambda: h.app.ui.cursor != before and h.app.focus.option_legal, "the next legal cell")
+        # ``focus`` is the last frame's: read the cursor from it too, never from a later ``ui``
+        def moved() -> bool:
+            frame = h.app.focus
+            return frame.marks.cursor != before and bool(frame.option_legal)
+
+        h.wait_for(moved, "the next legal cell")
         focus = h.app.focus
         placed["move"] = focus.option or ""
         # The strip's side note ("✓ legal" and the move) shows only when the hand leaves room
