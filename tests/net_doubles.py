@@ -263,10 +263,13 @@ def two_versions(session: Session) -> None:
 
 
 TRICKS: dict[str, Trick] = {
-    "garbage": Trick((Stage(own_move(1), send_garbage), Stage(own_move(3), send_garbage))),
-    "oversized": Trick((Stage(own_move(1), send_record_too_large), Stage(own_move(2), send_message_too_large))),
-    "malformed": Trick((Stage(own_move(1), send_malformed),)),
-    "bad-signature": Trick((Stage(own_move(1), send_bad_signatures),)),
+    # every kind of bad input, one kind at each of the double's first moves (a one-round game
+    # of three random bots gives each seat many more): garbage twice, an oversized record, then
+    # a message over the wire limit (ZeroMQ drops the connection: the peers resend what was lost)
+    "bad-input": Trick((
+        Stage(own_move(1), send_garbage), Stage(own_move(2), send_record_too_large), Stage(own_move(3), send_malformed),
+        Stage(own_move(4), send_bad_signatures), Stage(own_move(5), send_message_too_large), Stage(own_move(6), send_garbage),
+    )),
     "illegal-action": Trick((Stage(own_move(1), send_illegal_action),), cheats=True),
     # present (it keeps answering pings) but never makes the share or reveal it owes
     "withhold": Trick((Stage(own_protocol_record, lambda session: None),), cheats=True),
@@ -299,6 +302,8 @@ class DoubleRun:
     result: SessionResult | None = None
     error: BaseException | None = None
     seat: int | None = None
+    #: how many of the trick's stages the double played
+    stages_done: int = 0
 
     def finish(self, timeout: float) -> None:
         self.thread.join(timeout)
@@ -322,7 +327,10 @@ def start_double(address: str, name: str, trick: Trick, log_dir: Path, wait: flo
                 trick=trick, stop=stop,
             )
             run.seat = session.seat
-            run.result = session.run()
+            try:
+                run.result = session.run()
+            finally:
+                run.stages_done = session.stages_done
         except BaseException as exc:  # reported by the test, which owns the thread
             run.error = exc
         finally:

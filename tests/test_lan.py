@@ -42,7 +42,7 @@ def assert_finished_alike(peers: list[LanPeer]) -> None:
 
 def test_a_table_bound_to_every_interface_starts_and_finishes_across_machines(tmp_path):
     with NetLab(hosts=3) as lab:
-        peers = start_table(lab, tmp_path, seats=3)
+        peers = start_table(lab, tmp_path, seats=3, rounds=1)  # the change of rounds is played on loopback
         assert f"friends join with: saboteur-p2p join {lab.address(1)}:7777" in peers[0].text()
         assert_finished_alike(peers)
         for peer in peers:
@@ -50,20 +50,15 @@ def test_a_table_bound_to_every_interface_starts_and_finishes_across_machines(tm
             assert "cannot reach it from here" not in peer.text()
 
 
-@pytest.mark.parametrize(
-    "profile",
-    [
-        pytest.param({"delay_ms": 20, "jitter_ms": 10}, id="delay-20ms-jitter-10ms"),
-        pytest.param({"loss": 0.05}, id="loss-5pc"),
-        pytest.param({"delay_ms": 2, "reorder": 0.1, "reorder_ms": 15}, id="reorder-10pc"),
-    ],
-)
-def test_a_game_finishes_on_a_faulty_network(tmp_path, profile):
+def test_a_game_finishes_on_a_faulty_network(tmp_path):
+    """Delay with jitter, 5% of frames lost and 10% held back (so reordered), all at once: one
+    game crosses every fault (three games, one per fault, cost three times the suite's time)."""
     with NetLab(hosts=3) as lab:
-        lab.set_profile(**profile)
+        lab.set_profile(delay_ms=20, jitter_ms=10, loss=0.05, reorder=0.1, reorder_ms=15)
         peers = start_table(lab, tmp_path, seats=3, rounds=1)  # a round's worth of records crosses the faults
         assert_finished_alike(peers)
-        assert lab.stats()["forwarded"] > 0
+        stats = lab.stats()
+        assert stats["forwarded"] > 0 and stats["dropped_loss"] > 0, stats
 
 
 def test_a_peer_cut_off_for_15_s_is_waited_for_and_play_resumes_within_2_s_of_the_heal(tmp_path):

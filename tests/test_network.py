@@ -26,12 +26,12 @@ import pytest
 from net_doubles import TRICKS, DoubleRun, out_of_turn, start_double
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.crypto.log import TruncatedLog, read_log
+from saboteur_p2p.crypto.log import TruncatedLog, decode_record, read_log
 from saboteur_p2p.net.absence import ACCUSED_STAYS
 from saboteur_p2p.net.lobby import SeatInfo, Table
 from saboteur_p2p.net.session import Outcome, Session
 from saboteur_p2p.net.wire import seal
-from saboteur_p2p.protocol.verify import replay_file
+from saboteur_p2p.protocol.verify import replay_file, replay_records
 from saboteur_p2p.rules import GameConfig
 
 #: Bounds on a 3-seat game (5-10 s on two cores) and a 10-seat game (35-70 s).
@@ -228,41 +228,17 @@ def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> str:
 # -- whole games -------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def three_seat_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    """A finished 3-seat game (host and two bot peer processes): its log directory and verdict."""
-    root = tmp_path_factory.mktemp("three-seats")
-    procs = Processes(root)
-    try:
-        host = procs.start("host", host_args(free_port(), 3, bots=2))
-        verdict = assert_finished_table(host, root / "host", 3)
-        yield root / "host", verdict
-    finally:
-        procs.kill_all()
-
-
-@pytest.mark.xdist_group("three-seat-game")  # under pytest-xdist --dist loadgroup: one worker plays the shared game
-def test_three_bot_peers_finish_three_rounds_with_one_log(three_seat_game: tuple[Path, str]) -> None:
-    """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, identical logs, verify accepts each."""
-    log_dir, verdict = three_seat_game
+@pytest.mark.slow
+def test_three_bot_peers_finish_three_rounds_with_one_log_and_replay_tells_it(processes: Processes, tmp_path: Path) -> None:
+    """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, identical logs, verify
+    accepts each, no secret is left on disk; then ``replay LOG`` tells the game from the log:
+    rounds, moves, then the game-over line and the verdict."""
+    host = processes.start("host", host_args(free_port(), 3, bots=2))
+    log_dir = tmp_path / "host"
+    verdict = assert_finished_table(host, log_dir, 3)
     assert verdict.startswith("OK: ")
     # a finished game needs no seat's secrets any more: none is left on disk
     assert list(log_dir.rglob("*.log")) and not list(log_dir.rglob("*.secret"))
-
-
-@pytest.mark.slow
-def test_ten_bot_peers_finish_a_round_with_one_log(processes: Processes, tmp_path: Path) -> None:
-    """The largest table: a bot host and 9 bot peer processes, one round (the change of
-    rounds is played at smaller tables: ten processes on two cores take half a minute a
-    round), one log between them."""
-    host = processes.start("host", host_args(free_port(), 10, bots=9, rounds=1))
-    assert_finished_table(host, tmp_path / "host", 10)
-
-
-@pytest.mark.xdist_group("three-seat-game")
-def test_replay_prints_the_game_move_by_move(three_seat_game: tuple[Path, str]) -> None:
-    """``replay LOG`` tells the game from the log: rounds, moves, then the game-over line and the verdict."""
-    log_dir, verdict = three_seat_game
     log = game_logs(log_dir)[0]
     run = subprocess.run([sys.executable, "-m", "saboteur_p2p", "replay", str(log)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
@@ -280,6 +256,39 @@ def test_replay_prints_the_game_move_by_move(three_seat_game: tuple[Path, str]) 
 
 
 @pytest.mark.slow
+def test_ten_bot_peers_deal_and_play_a_lap_with_one_log(processes: Processes, tmp_path: Path) -> None:
+    """The largest table: a bot host and 9 bot peer processes make the whole deal and play a
+    lap of moves, every seat's log agreeing with every other's record for record, and verify
+    accepting what the host holds.  A round's end and the change of rounds are played at
+    smaller tables: ten processes on two cores take half a minute a round."""
+    host = processes.start("host", host_args(free_port(), 10, bots=9, rounds=1))
+    log_dir = tmp_path / "host"
+    deadline = time.monotonic() + LARGE_GAME
+
+    def moves_in_the_host_log() -> int:
+        logs = list(log_dir.glob("game-*-seat0.log"))  # the bot peers' logs are in folders of their own
+        return sum(decode_record(r).kind == "action" for r in records_in(logs[0])) if logs else 0
+
+    while moves_in_the_host_log() < 10:
+        assert host.proc.poll() is None, host.text()
+        assert time.monotonic() < deadline, f"no lap of moves within {LARGE_GAME} s: {host.text()}"
+        time.sleep(0.2)
+    processes.kill_all()
+    logs = game_logs(log_dir)
+    assert sorted(seat_of(log) for log in logs) == list(range(10))
+    held: dict[tuple[int, int], bytes] = {}
+    for log in logs:
+        entries = [decode_record(record) for record in records_in(log)]  # a kill may cut the last one
+        assert sum(entry.kind == "action" for entry in entries) >= 1, f"{log} holds no move: the deal did not end there"
+        for entry in entries:
+            # two logs never hold two versions of one seat's record
+            assert held.setdefault((entry.sender, entry.seq), entry.raw) == entry.raw, (log, entry.sender, entry.seq)
+    verdict, _ = replay_records(records_in(next(log_dir.glob("game-*-seat0.log"))))
+    assert verdict.ok and verdict.message.startswith("OK so far: "), verdict.message
+    assert " but the game stops in round 1" in verdict.message, verdict.message
+
+
+@pytest.mark.slow
 def test_two_tables_on_one_machine_at_once(processes: Processes, tmp_path: Path) -> None:
     """Two hosts on two ports, each with 2 bot peer processes, play a one-round game at the
     same time: both finish."""
@@ -293,10 +302,11 @@ def test_two_tables_on_one_machine_at_once(processes: Processes, tmp_path: Path)
 
 @pytest.mark.slow
 def test_a_saboteur2_table_of_three_peers_finishes_and_refuses_a_base_game_joiner(processes: Processes, tmp_path: Path) -> None:
-    """A Saboteur 2 host, a bot peer it spawns and one joiner play 3 rounds to the end; a joiner
+    """A Saboteur 2 host, a bot peer it spawns and one joiner play a round to the end (the
+    change of rounds is played in process, test_session_saboteur2); a joiner
     that asks for the base game is refused in the lobby and takes no seat."""
     port = free_port()
-    host = processes.start("host", [*host_args(port, 3, bots=1), "--edition", "saboteur2"])
+    host = processes.start("host", [*host_args(port, 3, bots=1, rounds=1), "--edition", "saboteur2"])
     wrong = processes.start("wrong", [*join_args(port, "wrong"), "--edition", "base"])
     assert wrong.wait(SMALL_GAME) == 2, wrong.text()
     assert "this table plays the saboteur2 edition, not base" in wrong.text()
@@ -320,7 +330,7 @@ def test_killed_peer_rejoins_and_the_game_finishes(processes: Processes, tmp_pat
     """A peer killed with SIGKILL mid-round and started again with the same command takes its
     seat back from its log and secrets; every peer finishes with the same log and scores."""
     port = free_port()
-    host = processes.start("host", host_args(port, 3, wait=60), verbose=True)
+    host = processes.start("host", host_args(port, 3, wait=60, rounds=2), verbose=True)  # a change of rounds after the comeback
     b1 = processes.start("b1", join_args(port, "b1"))
     victim = processes.start("victim", join_args(port, "victim"), verbose=True)
     log = wait_for_records(tmp_path / "victim", 150)
@@ -381,43 +391,43 @@ def start_table_with_double(
     return host, joiner, double
 
 
-@pytest.mark.parametrize("trick, reports", [
-    ("garbage", ["dropped a bad message from seat {seat} (double): not msgpack"]),
-    ("oversized", ["dropped a malformed record relayed by double: record of 4194305 bytes is over the limit"]),
-    ("malformed", [
-        "dropped a bad message from seat {seat} (double): an envelope is [kind, body, key, signature]",
-        "dropped a bad message from seat {seat} (double): unknown kind 'gossip'",
-        "dropped a bad ping from double: ping: field 'records' must be",
-        "dropped a malformed record relayed by double: ",
-        "dropped a bad record from double: record: field 'record' must be",
-        "ignored shares double sent ahead of its record: shares.public",
-        "ignored shares double sent ahead of its record: only sealed shares are sent ahead",
-    ]),
-    ("bad-signature", [
-        "dropped a bad message from seat {seat} (double): ping: bad signature",
-        "dropped a record that double relayed: peer {seat} broke the protocol (signature)",
-        "dropped a record that double relayed: peer 0 broke the protocol (signature)",
-        "dropped a record that double relayed: peer 0 broke the protocol (game-id)",
-    ]),
-])
+#: what the honest peers say of the double's bad input, each at least once
+BAD_INPUT_REPORTS = [
+    "dropped a bad message from seat {seat} (double): not msgpack",
+    "dropped a malformed record relayed by double: record of 4194305 bytes is over the limit",
+    "dropped a bad message from seat {seat} (double): an envelope is [kind, body, key, signature]",
+    "dropped a bad message from seat {seat} (double): unknown kind 'gossip'",
+    "dropped a bad ping from double: ping: field 'records' must be",
+    "dropped a malformed record relayed by double: ",
+    "dropped a bad record from double: record: field 'record' must be",
+    "ignored shares double sent ahead of its record: shares.public",
+    "ignored shares double sent ahead of its record: only sealed shares are sent ahead",
+    "dropped a bad message from seat {seat} (double): ping: bad signature",
+    "dropped a record that double relayed: peer {seat} broke the protocol (signature)",
+    "dropped a record that double relayed: peer 0 broke the protocol (signature)",
+    "dropped a record that double relayed: peer 0 broke the protocol (game-id)",
+]
+
+
 @pytest.mark.slow
-def test_bad_input_is_dropped_and_the_game_goes_on(processes: Processes, tmp_path: Path, trick: str, reports: list[str]) -> None:
+def test_bad_input_is_dropped_and_the_game_goes_on(processes: Processes, tmp_path: Path) -> None:
     """Garbage bytes, oversized messages (a record over the record limit in a good envelope; a
     message over the wire limit, on which ZeroMQ drops the connection and the peers resend what
     was lost), malformed envelopes and bodies, and bad signatures (on the envelope, on the
-    double's own record, on records forged in the host's name) are dropped and reported by the
-    honest peers, naming the sender; nobody is blamed and the (one-round) game finishes for
-    everyone."""
-    host, joiner, double = start_table_with_double(processes, tmp_path, trick, rounds=1)
+    double's own record, on records forged in the host's name), one kind at each of the
+    double's moves, are dropped and reported by the honest peers, naming the sender; nobody is
+    blamed and the (one-round) game finishes for everyone."""
+    host, joiner, double = start_table_with_double(processes, tmp_path, "bad-input", rounds=1)
     for peer in (host, joiner):
         assert peer.wait(SMALL_GAME) == 0, peer.text()
     double.finish(30)
     assert double.error is None, double.error
     assert double.result is not None and double.result.outcome is Outcome.FINISHED, double.said
+    assert double.stages_done == len(TRICKS["bad-input"].stages), "the round ended before the double sent it all"
     for peer in (host, joiner):
         text = peer.text()
         dropped = "\n".join(line for line in text.splitlines() if "dropped" in line)
-        for report in reports:
+        for report in BAD_INPUT_REPORTS:
             assert report.format(seat=double.seat) in text, f"{peer.name} did not report {report!r}; it said:\n{dropped}"
         assert "broke the protocol:" not in text
     assert host.last_line() == joiner.last_line() == double.result.message

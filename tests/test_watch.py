@@ -45,23 +45,32 @@ def _under_way(log_dir: Path) -> None:
     raise AssertionError("the table did not get going")
 
 
-def test_a_spectator_who_comes_late_gets_the_whole_log_checks_it_and_sees_the_same_end(tmp_path: Path) -> None:
+def test_a_spectator_from_the_start_and_one_who_comes_late_both_check_the_whole_game(tmp_path: Path) -> None:
+    """One table, two spectators: the ``watch`` command from the start prints the game move by
+    move; a spectator that comes in the middle gets the whole log, checks it and sees the same end."""
     port = free_port()
     box: dict[str, SessionResult] = {}
     table = _table(tmp_path, port, box)
-    _under_way(tmp_path)  # the spectator must get every record from the first
-    said: list[str] = []
-    updates: list[int] = []
-    seen: dict[str, Node] = {}
+    command = subprocess.Popen([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _under_way(tmp_path)  # the late spectator must get every record from the first
+        said: list[str] = []
+        updates: list[int] = []
+        seen: dict[str, Node] = {}
 
-    def on_update(node: Node) -> None:
-        updates.append(len(node.records))
-        seen["node"] = node
+        def on_update(node: Node) -> None:
+            updates.append(len(node.records))
+            seen["node"] = node
 
-    watched = watch_table(f"127.0.0.1:{port}", on_update, said.append)
-    table.join(60)
+        watched = watch_table(f"127.0.0.1:{port}", on_update, said.append)
+        table.join(60)
+        stdout, stderr = command.communicate(timeout=90)
+    finally:
+        command.kill()
     result = box["result"]
     assert result.outcome is Outcome.FINISHED
+    # the late spectator
     assert watched == Watched(True, "the game is over", len(seen["node"].records))
     node = seen["node"]
     assert node.verify_all and node.seat is None  # it checked every sealed share, and holds no secret
@@ -70,6 +79,15 @@ def test_a_spectator_who_comes_late_gets_the_whole_log_checks_it_and_sees_the_sa
     assert watched.records == updates[-1] and updates == sorted(updates) and updates[0] == 1
     assert said[0].startswith("seats (compare these fingerprints with the players'): 0 host ")
     assert log.exists()
+    # the command, from the start
+    lines = stdout.splitlines()
+    assert command.returncode == 0, stdout + stderr
+    assert lines[0].startswith("seats (compare these fingerprints with the players'):")
+    assert re.search(r"-- round 1: (host|random-\d) starts", stdout)  # players by name (issue 12)
+    assert lines[-1] == f"the game is over ({watched.records} records, every one checked)"
+    gone = subprocess.run([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}", "--connect-timeout", "1"],
+                          capture_output=True, text=True, timeout=30)
+    assert gone.returncode == 2 and gone.stderr.strip() == f"saboteur-p2p watch: no table answered at 127.0.0.1:{port} within 1 s"
 
 
 def test_nothing_to_watch_is_a_clear_error_within_the_timeout() -> None:
@@ -82,23 +100,6 @@ def test_nothing_to_watch_is_a_clear_error_within_the_timeout() -> None:
     else:
         raise AssertionError("watching nothing did not fail")
     assert time.monotonic() - started < 5
-
-
-def test_the_watch_command_prints_the_game_move_by_move(tmp_path: Path) -> None:
-    port = free_port()
-    box: dict[str, SessionResult] = {}
-    table = _table(tmp_path, port, box)
-    run = subprocess.run([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}"],
-                         capture_output=True, text=True, timeout=90)
-    table.join(60)
-    lines = run.stdout.splitlines()
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert lines[0].startswith("seats (compare these fingerprints with the players'):")
-    assert re.search(r"-- round 1: (host|random-\d) starts", run.stdout)  # players by name (issue 12)
-    assert lines[-1].startswith("the game is over (") and lines[-1].endswith(" records, every one checked)")
-    gone = subprocess.run([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}", "--connect-timeout", "1"],
-                          capture_output=True, text=True, timeout=30)
-    assert gone.returncode == 2 and gone.stderr.strip() == f"saboteur-p2p watch: no table answered at 127.0.0.1:{port} within 1 s"
 
 
 def test_a_spectator_that_does_not_read_is_sent_no_more_than_the_window_past_its_count(tmp_path: Path) -> None:
