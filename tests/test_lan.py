@@ -17,7 +17,7 @@ from netlab import NetLab, netlab_available
 AVAILABLE, WHY_NOT = netlab_available()
 pytestmark = [
     pytest.mark.skipif(not AVAILABLE, reason=f"no network lab here: {WHY_NOT}"),
-    pytest.mark.slow,  # whole games with injected faults and a 15 s cut: about 60 s together
+    pytest.mark.slow,  # whole games, one with injected faults, one with a 15 s cut: about 60 s together
 ]
 
 #: bound on a 3-seat game of random bots across the lab, faults included
@@ -63,7 +63,7 @@ def test_a_game_finishes_on_a_faulty_network(tmp_path):
 
 def test_a_peer_cut_off_for_15_s_is_waited_for_and_play_resumes_within_2_s_of_the_heal(tmp_path):
     with NetLab(hosts=3) as lab:
-        peers = start_table(lab, tmp_path, seats=3, wait=60)
+        peers = start_table(lab, tmp_path, seats=3, wait=60, rounds=1)
         wait_for_progress(peers, 20_000, timeout=60)  # the game is under way
         lab.cut(3)
         cut_at = time.monotonic()
