@@ -216,13 +216,13 @@ def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> str:
     logs = game_logs(log_dir)
     assert sorted(seat_of(log) for log in logs) == list(range(seats))
     assert_same_log(logs)
-    # copies of one log get the same verdict: verify each copy at a small table, one at a large one
-    verdicts = verify(*(logs if seats <= 3 else logs[:1]))
-    assert set(verdicts) == {verdicts[0]}
-    match = SCORES.match(verdicts[0])
-    assert match, verdicts[0]
+    # the copies hold the same records (above): verify replays one (each copy once cost the
+    # suite a game's replay; records of a group taken in any order: test_session_game)
+    (verdict,) = verify(logs[0])
+    match = SCORES.match(verdict)
+    assert match, verdict
     assert results[0] == f"game over. nuggets: {match.group(1)}"
-    return verdicts[0]
+    return verdict
 
 
 # -- whole games -------------------------------------------------------------------------

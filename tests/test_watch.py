@@ -21,11 +21,11 @@ from saboteur_p2p.rules import GameConfig
 
 def _table(tmp_path: Path, port: int, box: dict[str, SessionResult]) -> threading.Thread:
     """A 3-seat table of bots (the host's seat a bot in this process, two bot peer processes),
-    three rounds: long enough for a spectator to come in the middle."""
+    two rounds: long enough for a spectator to come in the middle."""
 
     def run() -> None:
         box["result"] = host_table(
-            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3), "random", 2, "random",
+            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3, rounds=2), "random", 2, "random",
             tmp_path, None, 30.0, lambda text: None, started=lambda: False,
         )
 
