@@ -50,6 +50,9 @@ from saboteur_p2p.protocol.node import Expect, Node
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
 
+# the honest games every trial starts from are played once per worker: keep them on one
+pytestmark = pytest.mark.xdist_group("chaos")
+
 EDITIONS = ("base", "saboteur2")
 #: a snapshot of each honest game every this many records (a trial starts at the one before its point)
 STRIDE = 12

@@ -17,6 +17,9 @@ from saboteur_p2p.protocol.local import play_local_game
 from saboteur_p2p.protocol.verify import replay_file
 from saboteur_p2p.rules import CardPlayed, GameConfig, PlacePath, RoundEnded
 
+# the module's finished game (a module fixture) is played once, on one worker
+pytestmark = pytest.mark.xdist_group("replay-game")
+
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -53,6 +53,9 @@ from saboteur_p2p.protocol.node import Expect, ProtocolViolation
 from saboteur_p2p.protocol.shares import share_context
 from saboteur_p2p.rules import Deck
 
+# protocol_helpers.snapshots() plays its honest game once per worker: keep its users on one
+pytestmark = pytest.mark.xdist_group("protocol-snapshots")
+
 
 def play_with_a_changed_shuffle(tamper: Callable[[LocalGame, dict[str, Any]], None]) -> tuple[LocalGame, Expect, Verdicts]:
     """Seat 1's node makes its honest shuffle, ``tamper`` changes it before it is signed, and

@@ -44,6 +44,9 @@ from saboteur_p2p.protocol.node import Expect, ProtocolViolation
 from saboteur_p2p.rules import Deck
 from saboteur_p2p.rules.cards import PathCard
 
+# protocol_helpers.snapshots() plays its honest game once per worker: keep its users on one
+pytestmark = pytest.mark.xdist_group("protocol-snapshots")
+
 # == 4. and 5. signatures and replays ========================================================
 
 

@@ -13,6 +13,9 @@ from saboteur_p2p.protocol.local import play_local_game
 from saboteur_p2p.protocol.verify import replay_records, verify_records
 from saboteur_p2p.rules import GameConfig
 
+# the module's finished game (a module fixture) is played once, on one worker
+pytestmark = pytest.mark.xdist_group("verify-game")
+
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
