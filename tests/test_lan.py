@@ -59,7 +59,7 @@ def test_a_table_bound_to_every_interface_starts_and_finishes_across_machines(tm
 
 def test_a_game_finishes_on_a_faulty_network(tmp_path):
     """Delay with jitter, 5% of frames lost and 10% held back (so reordered), all at once: one
-    game crosses every fault (three games, one per fault, cost three times the suite's time)."""
+    game crosses every fault (a game per fault cost the suite three games)."""
     with NetLab(hosts=3) as lab:
         lab.set_profile(delay_ms=20, jitter_ms=10, loss=0.05, reorder=0.1, reorder_ms=15)
         peers = start_table(lab, tmp_path, seats=3, rounds=1)  # a round's worth of records crosses the faults

@@ -230,8 +230,8 @@ def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> str:
 
 @pytest.mark.slow
 def test_three_bot_peers_finish_three_rounds_with_one_log_and_replay_tells_it(processes: Processes, tmp_path: Path) -> None:
-    """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, identical logs, verify
-    accepts each, no secret is left on disk; then ``replay LOG`` tells the game from the log:
+    """Host and 2 bot peer processes play 3 rounds: exit 0, same scores, the same records in
+    every log, verify accepts them, no secret is left on disk; then ``replay LOG`` tells the game from the log:
     rounds, moves, then the game-over line and the verdict."""
     host = processes.start("host", host_args(free_port(), 3, bots=2))
     log_dir = tmp_path / "host"
