@@ -36,7 +36,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
@@ -163,19 +163,28 @@ class FixesV2(BaseGameHeuristic):
 
     def _readings(self, view: PlayerView, legal: Sequence[AnyAction]) -> dict[int, float]:
         """What the table will read into each path card that can be laid, by its index in
-        ``legal`` (``TableReading.placement_suspicion``, once per cell and shape)."""
+        ``legal`` (``TableReading.placement_suspicion``, worked out once per cell and shape)."""
         faces = dict(view.hand)
-        judge = self.reading.placement_suspicion
+        judge = self.reading.suspicion_of
+        #: the card and turn (card * 2 + turned) that ``openings`` and ``dead_end`` are of: the
+        #: placements of one card and turn come one after another in ``legal``
+        shape = -1
+        openings, dead_end = 0, False
         known: dict[tuple[Cell, int, bool], float] = {}
         read = {}
         for i, action in enumerate(legal):
             if type(action) is PlacePath:
-                card = faces[action.card]
-                assert isinstance(card, PathCard)
-                key = (action.cell, card.turned_openings if action.turned else card.openings, card.is_dead_end)
-                if key not in known:
-                    known[key] = judge(action.cell, card, action.turned)
-                read[i] = known[key]
+                if action.card * 2 + action.turned != shape:
+                    shape = action.card * 2 + action.turned
+                    card = faces[action.card]
+                    assert isinstance(card, PathCard)
+                    openings = card.turned_openings if action.turned else card.openings
+                    dead_end = card.is_dead_end
+                key = ((action.x, action.y), openings, dead_end)
+                value = known.get(key)
+                if value is None:
+                    value = known[key] = judge(key[0], openings, dead_end)
+                read[i] = value
         return read
 
     def _cover(self, read: dict[int, float], scores: list[float]) -> None:
@@ -201,29 +210,39 @@ class FixesV2(BaseGameHeuristic):
         tiles = view.board.tiles
         public = self.reading.goal_mask
         bonus = DECOY + (DECOY_AFTER_MAP if self.own_map else 0.0)
+        #: (cell, openings) -> whether such a card steers: one answer for every card of that shape
+        steers: dict[tuple[Cell, int], bool] = {}
         for i, suspicion in read.items():
+            if suspicion >= 0.0 or scores[i] < -10.0:
+                continue  # the table would not read it as progress, or it is not worth playing
             action = legal[i]
-            if scores[i] < -10.0:
-                continue
             assert type(action) is PlacePath
             card = faces[action.card]
             assert isinstance(card, PathCard)
             if card.is_dead_end:
                 continue
-            cell = action.cell
-            if suspicion >= 0.0:
-                continue  # the table would not read it as progress
+            cell = (action.x, action.y)
             openings = card.turned_openings if action.turned else card.openings
-            onto = [other for edge, other, _ in around(cell) if openings & edge and other not in tiles]
-            if not onto:
-                continue  # it reads as progress by reaching a goal: no steering left to do
-            progress = {}
-            for slot in range(len(GOAL_CELLS)):
-                if public >> slot & 1:
-                    progress[slot] = goal_distance(1 << slot, cell) - min(goal_distance(1 << slot, o) for o in onto)
-            best = max(progress.values(), default=0)
-            if best > 0 and all(stones >> s & 1 for s, p in progress.items() if p == best):
+            key = (cell, openings)
+            steer = steers.get(key)
+            if steer is None:
+                steer = steers[key] = self._heads_for_stone(tiles, cell, openings, public, stones)
+            if steer:
                 scores[i] = max(scores[i], 0.0) + bonus
+
+    @staticmethod
+    def _heads_for_stone(tiles: Mapping[Cell, object], cell: Cell, openings: int, public: int, stones: int) -> bool:
+        """Whether a card with ``openings`` at ``cell`` gets nearest to goals in ``stones`` alone
+        (of the goals in ``public``), and still has an empty cell to go on to."""
+        onto = [other for edge, other, _ in around(cell) if openings & edge and other not in tiles]
+        if not onto:
+            return False  # it reads as progress by reaching a goal: no steering left to do
+        progress = {}
+        for slot in range(len(GOAL_CELLS)):
+            if public >> slot & 1:
+                progress[slot] = goal_distance(1 << slot, cell) - min(goal_distance(1 << slot, o) for o in onto)
+        best = max(progress.values(), default=0)
+        return best > 0 and all(stones >> s & 1 for s, p in progress.items() if p == best)
 
     def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
         net = turn.net

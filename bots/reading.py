@@ -31,6 +31,30 @@ REPAIRS_OF = {
     for tool in Tool
 }
 
+#: goal mask -> cell -> what ``placement_suspicion`` reads at the cell whatever has been seen
+#: (``_read_at``), filled lazily: a saboteur judges every legal placement each turn.
+_READINGS: dict[int, dict[Cell, tuple[float, int, tuple[tuple[int, Cell | None, int], ...]]]] = {
+    mask: {} for mask in range(8)
+}
+
+
+def _read_at(goal_mask: int, cell: Cell) -> tuple[float, int, tuple[tuple[int, Cell | None, int], ...]]:
+    """The weight of a play at ``cell``, its goal distance, and (edge, neighbour, distance) for
+    each edge that may lead somewhere new: into a goal in ``goal_mask`` (distance 0, neighbour
+    None: always new) or into a neighbour that is new while unseen (its goal distance)."""
+    here = goal_distance(goal_mask, cell)
+    weight = 1.0 + 0.5 * max(0, 4 - here)  # as TableReading._weight(cell)
+    onto: list[tuple[int, Cell | None, int]] = []
+    for edge, other, _ in around(cell):
+        slot = GOAL_SLOT.get(other)
+        if slot is not None:
+            if goal_mask >> slot & 1:
+                onto.append((edge, None, 0))
+        else:
+            onto.append((edge, other, goal_distance(goal_mask, other)))
+    entry = _READINGS[goal_mask][cell] = (weight, here, tuple(onto))
+    return entry
+
 
 class TableReading:
     """Who can be trusted, from the public card plays of one round.
@@ -108,24 +132,19 @@ class TableReading:
 
     def placement_suspicion(self, cell: Cell, card: PathCard, turned: bool) -> float:
         """Dead ends and detours raise suspicion; a step towards the goals lowers it."""
-        goal_mask = self.goal_mask
-        here = goal_distance(goal_mask, cell)
-        weight = 1.0 + 0.5 * max(0, 4 - here)  # as _weight(cell)
-        if card.is_dead_end:
+        return self.suspicion_of(cell, card.turned_openings if turned else card.openings, card.is_dead_end)
+
+    def suspicion_of(self, cell: Cell, openings: int, dead_end: bool) -> float:
+        """``placement_suspicion`` of a card with ``openings`` (as laid) at ``cell``."""
+        goal_mask = 7 & ~self.public_stones  # as goal_mask
+        weight, here, onto = _READINGS[goal_mask].get(cell) or _read_at(goal_mask, cell)
+        if dead_end:
             return 0.8 * weight
-        openings = card.turned_openings if turned else card.openings
         seen = self.seen
         onward = CLOSED
-        for edge, other, _ in around(cell):
-            if openings & edge:
-                slot = GOAL_SLOT.get(other)
-                if slot is not None:
-                    if goal_mask >> slot & 1:
-                        onward = 0
-                elif other not in seen:
-                    d = goal_distance(goal_mask, other)
-                    if d < onward:
-                        onward = d
+        for edge, other, d in onto:
+            if openings & edge and d < onward and (other is None or other not in seen):
+                onward = d
         if onward == CLOSED:
             return 0.2 * weight  # a through card that leads nowhere new
         progress = here - onward
