@@ -36,7 +36,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
@@ -75,6 +75,20 @@ COVER = 8.0
 def _tunnel(edges: int) -> PathCard:
     """A one-segment tunnel card joining ``edges`` (what a placement adds to the network)."""
     return PathCard(PathKind.TUNNEL, (edges,))
+
+
+@functools.cache
+def _heads_for_stone(cell: Cell, onto: int, public: int, stones: int) -> bool:
+    """Whether a card at ``cell`` opening onto the empty neighbours on edges ``onto`` gets
+    nearest to goals in ``stones`` alone, of the goals in ``public`` (cached: the answer
+    depends on nothing else, and a saboteur asks it of every card it might lay)."""
+    cells = [other for edge, other, _ in around(cell) if onto & edge]
+    progress = {}
+    for slot in range(len(GOAL_CELLS)):
+        if public >> slot & 1:
+            progress[slot] = goal_distance(1 << slot, cell) - min(goal_distance(1 << slot, o) for o in cells)
+    best = max(progress.values(), default=0)
+    return best > 0 and all(stones >> s & 1 for s, p in progress.items() if p == best)
 
 
 class FixesV2(BaseGameHeuristic):
@@ -226,23 +240,14 @@ class FixesV2(BaseGameHeuristic):
             key = (cell, openings)
             steer = steers.get(key)
             if steer is None:
-                steer = steers[key] = self._heads_for_stone(tiles, cell, openings, public, stones)
+                onto = 0
+                for edge, other, _ in around(cell):
+                    if openings & edge and other not in tiles:
+                        onto |= edge
+                # no empty cell beyond: it reads as progress by reaching a goal, no steering left
+                steer = steers[key] = bool(onto) and _heads_for_stone(cell, onto, public, stones)
             if steer:
                 scores[i] = max(scores[i], 0.0) + bonus
-
-    @staticmethod
-    def _heads_for_stone(tiles: Mapping[Cell, object], cell: Cell, openings: int, public: int, stones: int) -> bool:
-        """Whether a card with ``openings`` at ``cell`` gets nearest to goals in ``stones`` alone
-        (of the goals in ``public``), and still has an empty cell to go on to."""
-        onto = [other for edge, other, _ in around(cell) if openings & edge and other not in tiles]
-        if not onto:
-            return False  # it reads as progress by reaching a goal: no steering left to do
-        progress = {}
-        for slot in range(len(GOAL_CELLS)):
-            if public >> slot & 1:
-                progress[slot] = goal_distance(1 << slot, cell) - min(goal_distance(1 << slot, o) for o in onto)
-        best = max(progress.values(), default=0)
-        return best > 0 and all(stones >> s & 1 for s, p in progress.items() if p == best)
 
     def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
         net = turn.net
