@@ -185,6 +185,8 @@ class BaseGameHeuristic(BaseBot):
         dead_end = False
         #: joined * 2 + dead_end -> the score of such a card at a still spot
         still_scores: dict[int, float] = {}
+        #: (cell, joined * 2 + dead_end) -> the score of such a card there, elsewhere
+        moved_scores: dict[tuple[Cell, int], float] = {}
         net = turn.net
         spots = net.spots
         scores: list[float] = []
@@ -199,14 +201,19 @@ class BaseGameHeuristic(BaseBot):
                 cell = (action.x, action.y)
                 spot = spots.get(cell) or net.spot(cell)
                 joined = joins[spot.incoming]
+                key = joined * 2 + dead_end
                 if spot.still:
                     # the network stays as it is: the score depends on the card alone
-                    key = joined * 2 + dead_end
                     score = still_scores.get(key)
                     if score is None:
                         score = still_scores[key] = self._path_score(turn, net.unchanged, dead_end, joined)
                 else:
-                    score = self._path_score(turn, self._placed(turn, cell, spot, joined), dead_end, joined)
+                    # cards of other shapes often join the same edges at a cell: score that once
+                    placed = (cell, key)
+                    score = moved_scores.get(placed)
+                    if score is None:
+                        result = self._placed(turn, cell, spot, joined)
+                        score = moved_scores[placed] = self._path_score(turn, result, dead_end, joined)
             elif type(action) is Pass:
                 score = 10.0 - self._keep_value(turn, faces[action.card])
             elif type(action) is BreakTool:
