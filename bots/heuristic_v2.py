@@ -91,6 +91,19 @@ def _heads_for_stone(cell: Cell, onto: int, public: int, stones: int) -> bool:
     return best > 0 and all(stones >> s & 1 for s, p in progress.items() if p == best)
 
 
+@functools.cache
+def _progress(cell: Cell, openings: int, candidates: int) -> tuple[tuple[int, int], ...]:
+    """(slot, how much nearer goal ``slot`` a card with ``openings`` at ``cell`` leads) for each
+    slot in the mask ``candidates`` (cached: every bot reads every card laid after a map)."""
+    onto = [other for edge, other, _ in around(cell) if openings & edge]
+    progress = []
+    for s in range(len(GOAL_CELLS)):
+        if candidates >> s & 1:
+            onward = min([goal_distance(1 << s, other) for other in onto], default=CLOSED)
+            progress.append((s, goal_distance(1 << s, cell) - onward))
+    return tuple(progress)
+
+
 class FixesV2(BaseGameHeuristic):
     """The second version's scores (see the module docstring), over either edition's player."""
 
@@ -128,14 +141,12 @@ class FixesV2(BaseGameHeuristic):
 
     def _read_map(self, slot: int, action: PlacePath, card: PathCard) -> None:
         """A trusted player looked at goal ``slot`` and then laid ``card``: where does it head?"""
-        candidates = [s for s in range(len(GOAL_CELLS)) if self.believed.get(s, TREASURE).kind is PathKind.TREASURE]
+        candidates = 0
+        for s in range(len(GOAL_CELLS)):
+            if self.believed.get(s, TREASURE).kind is PathKind.TREASURE:
+                candidates |= 1 << s
         openings = card.turned_openings if action.turned else card.openings
-        cell = action.cell
-        onto = [other for edge, other, _ in around(cell) if openings & edge]
-        progress: dict[int, int] = {}
-        for s in candidates:
-            onward = min([goal_distance(1 << s, other) for other in onto], default=CLOSED)
-            progress[s] = goal_distance(1 << s, cell) - onward
+        progress = dict(_progress(action.cell, openings, candidates))
         if slot not in progress:
             return
         best = max(progress.values())
