@@ -262,8 +262,8 @@ def moves_in(log_dir: Path) -> int:
 
 
 def assert_one_log_so_far(log_dir: Path, seats: int) -> None:
-    """The seats' logs of a game stopped mid-round: each holds a move (its deal ended), no two
-    hold two versions of one seat's record, and the host's records check as far as they go."""
+    """The seats' logs of a game stopped after its deal: each holds a move, no two hold two
+    versions of one seat's record, and the host's records check as far as they go."""
     logs = game_logs(log_dir)
     assert sorted(seat_of(log) for log in logs) == list(range(seats))
     held: dict[tuple[int, int], bytes] = {}
@@ -273,8 +273,10 @@ def assert_one_log_so_far(log_dir: Path, seats: int) -> None:
         for entry in entries:
             assert held.setdefault((entry.sender, entry.seq), entry.raw) == entry.raw, (log, entry.sender, entry.seq)
     verdict, _ = replay_records(records_in(next(log_dir.glob("game-*-seat0.log"))))
-    assert verdict.ok and verdict.message.startswith("OK so far: "), verdict.message
-    assert " but the game stops in round 1" in verdict.message, verdict.message
+    # stopped in its first round, or (a 3-seat round is short) finished while another table
+    # was still on its lap
+    so_far = verdict.message.startswith("OK so far: ") and " but the game stops in round 1" in verdict.message
+    assert verdict.ok and (so_far or verdict.finished), verdict.message
 
 
 def play_a_lap(processes: Processes, hosts: list[Peer], log_dirs: list[Path], seats: int) -> None:
