@@ -78,23 +78,10 @@ def _tunnel(edges: int) -> PathCard:
 
 
 @functools.cache
-def _heads_for_stone(cell: Cell, onto: int, public: int, stones: int) -> bool:
-    """Whether a card at ``cell`` opening onto the empty neighbours on edges ``onto`` gets
-    nearest to goals in ``stones`` alone, of the goals in ``public`` (cached: the answer
-    depends on nothing else, and a saboteur asks it of every card it might lay)."""
-    cells = [other for edge, other, _ in around(cell) if onto & edge]
-    progress = {}
-    for slot in range(len(GOAL_CELLS)):
-        if public >> slot & 1:
-            progress[slot] = goal_distance(1 << slot, cell) - min(goal_distance(1 << slot, o) for o in cells)
-    best = max(progress.values(), default=0)
-    return best > 0 and all(stones >> s & 1 for s, p in progress.items() if p == best)
-
-
-@functools.cache
 def _progress(cell: Cell, openings: int, candidates: int) -> tuple[tuple[int, int], ...]:
     """(slot, how much nearer goal ``slot`` a card with ``openings`` at ``cell`` leads) for each
-    slot in the mask ``candidates`` (cached: every bot reads every card laid after a map)."""
+    slot in the mask ``candidates`` (cached: every bot reads every card laid after a map, and
+    a saboteur asks it of every card it might lay)."""
     onto = [other for edge, other, _ in around(cell) if openings & edge]
     progress = []
     for s in range(len(GOAL_CELLS)):
@@ -102,6 +89,14 @@ def _progress(cell: Cell, openings: int, candidates: int) -> tuple[tuple[int, in
             onward = min([goal_distance(1 << s, other) for other in onto], default=CLOSED)
             progress.append((s, goal_distance(1 << s, cell) - onward))
     return tuple(progress)
+
+
+def _heads_for_stone(cell: Cell, onto: int, public: int, stones: int) -> bool:
+    """Whether a card at ``cell`` opening onto the empty neighbours on edges ``onto`` (some)
+    gets nearest to goals in ``stones`` alone, of the goals in ``public``."""
+    progress = _progress(cell, onto, public)
+    best = max((p for _, p in progress), default=0)
+    return best > 0 and all(stones >> s & 1 for s, p in progress if p == best)
 
 
 class FixesV2(BaseGameHeuristic):

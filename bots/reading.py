@@ -136,7 +136,7 @@ class TableReading:
 
     def suspicion_of(self, cell: Cell, openings: int, dead_end: bool) -> float:
         """``placement_suspicion`` of a card with ``openings`` (as laid) at ``cell``."""
-        goal_mask = 7 & ~self.public_stones  # as goal_mask
+        goal_mask = self.goal_mask
         weight, here, onto = _READINGS[goal_mask].get(cell) or _read_at(goal_mask, cell)
         if dead_end:
             return 0.8 * weight
