@@ -7,7 +7,7 @@ import pytest
 
 from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot
 from saboteur_p2p.match import play_game
-from saboteur_p2p.rules import Game, GameConfig, Pass
+from saboteur_p2p.rules import Game, GameConfig, Pass, PlacePath
 
 
 def test_bundled_bots_load_by_name():
@@ -166,3 +166,25 @@ def test_a_bot_guarded_in_another_thread_never_interrupts_the_watchdog_thread():
         worker.join()
     assert isinstance(answers[0], Pass) and [i.kind for i in seat.incidents] == ["timeout"]
     assert seat.incidents[0].detail.startswith("took ")
+
+
+def _first_placement(state):
+    return next(a for a in state.legal_actions() if type(a) is PlacePath)
+
+
+def test_a_view_keeps_the_maze_it_was_given_while_it_is_held():
+    state = Game(GameConfig(3), seed=2).new_state()
+    view = state.view_for(state.current)
+    before = dict(view.board.tiles)
+    placement = _first_placement(state)
+    state.push(placement)
+    assert view.board.tiles == before and placement.cell not in view.board.tiles
+    assert placement.cell in state.board.tiles and state.board is not view.board
+
+
+def test_a_maze_no_view_holds_any_more_is_not_copied():
+    state = Game(GameConfig(3), seed=2).new_state()
+    maze = id(state.board)
+    state.view_for(state.current)  # handed out and dropped at once, as a bot seat's view is
+    state.push(_first_placement(state))
+    assert id(state.board) == maze and not state._board_shared

@@ -7,6 +7,7 @@ dealer only when the rules reveal them (see dealer.py).
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from . import cards as C
@@ -46,6 +47,9 @@ from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
+#: how many references an object has (one more than expected: the argument); an
+#: interpreter that does not count them says "shared", and the board is copied as before
+_references = getattr(sys, "getrefcount", lambda _: 1 << 30)
 #: the audience of a card shown to one seat, made once (a draw shows one every turn).
 _ONLY = tuple(frozenset((seat,)) for seat in range(16))
 #: the base game's turns: each plays (or, passing, discards) one card from the hand.
@@ -368,8 +372,10 @@ class State:
         """Apply an action known to be legal (from legal_actions or checked by play)."""
         self._legal = None
         if self._board_shared and action.__class__ in _BOARD_ACTIONS:
-            # copy-on-write: a view handed out earlier keeps the maze it was given
-            self.board = self.board.clone()
+            # copy-on-write: a view handed out earlier keeps the maze it was given, unless
+            # nothing holds that maze any more but this state (and getrefcount's argument)
+            if _references(self.board) > 2:
+                self.board = self.board.clone()
             self._board_shared = False
         phase = self.phase
         if phase is Phase.PLAY:
