@@ -25,6 +25,7 @@ import hmac
 import os
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,21 @@ def valid_sign_key(key: bytes) -> bool:
     A small-order key (the identity point, say) has signatures that verify on anything, so a
     seat holding one could disown what it signed: such keys are never anyone's identity.
     """
-    return isinstance(key, bytes) and len(key) == KEY_BYTES and bool(crypto_core_ed25519_is_valid_point(key))
+    return isinstance(key, bytes) and len(key) == KEY_BYTES and _public_key(key) is not None
+
+
+@lru_cache(maxsize=1024)
+def _public_key(key: bytes) -> Ed25519PublicKey | None:
+    """The loaded public key of a valid 32-byte ``key``, or None.  A table checks the
+    signatures of a few keys thousands of times: each is checked for its subgroup and
+    loaded once (the check costs about a scalar multiplication); a flood of other keys
+    only cycles the cache."""
+    if not crypto_core_ed25519_is_valid_point(key):
+        return None
+    try:
+        return Ed25519PublicKey.from_public_bytes(key)
+    except ValueError:
+        return None
 
 
 #: any scalar will do to test an X25519 key: a small-order key sends every scalar to zero
@@ -126,12 +141,15 @@ def valid_dh_key(key: bytes) -> bool:
 
 def verify_signature(sign_key: bytes, data: object, signature: object) -> bool:
     """Whether ``signature`` is a valid Ed25519 signature of ``data`` by a valid ``sign_key``."""
-    if not valid_sign_key(sign_key) or not isinstance(data, (bytes, bytearray, memoryview)):
+    if not isinstance(sign_key, bytes) or len(sign_key) != KEY_BYTES:
+        return False
+    public_key = _public_key(sign_key)
+    if public_key is None or not isinstance(data, (bytes, bytearray, memoryview)):
         return False
     if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(sign_key).verify(signature, bytes(data))
+        public_key.verify(signature, bytes(data))
     except (InvalidSignature, ValueError, TypeError):
         return False
     return True
