@@ -7,7 +7,6 @@ dealer only when the rules reveal them (see dealer.py).
 """
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from . import cards as C
@@ -25,7 +24,7 @@ from .actions import (
     TakeGold,
     parse_action,
 )
-from .board import GOAL_CELLS, Board, Cell
+from .board import GOAL_CELLS, Board, Cell, held_elsewhere
 from .cards import (
     ActionCard,
     ActionKind,
@@ -47,26 +46,6 @@ from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
-
-
-class _Holder:
-    """Holds an attribute the way a ``State`` holds its board (in its ``__dict__``)."""
-
-    board: object
-
-
-def _references_alone() -> int:
-    """What ``sys.getrefcount(x.board)`` says of an object that the attribute alone holds:
-    the argument is counted on CPython 3.11-3.13, but measured here rather than assumed."""
-    holder = _Holder()
-    holder.board = object()
-    return sys.getrefcount(holder.board)
-
-
-#: a maze no view holds any more has this many references (see ``push``); an interpreter
-#: that does not count them always copies the maze, as before
-_references = getattr(sys, "getrefcount", lambda _: 0)
-_ALONE = _references_alone() if hasattr(sys, "getrefcount") else -1
 #: the audience of a card shown to one seat, made once (a draw shows one every turn).
 _ONLY = tuple(frozenset((seat,)) for seat in range(16))
 #: the base game's turns: each plays (or, passing, discards) one card from the hand.
@@ -391,7 +370,7 @@ class State:
         if self._board_shared and action.__class__ in _BOARD_ACTIONS:
             # copy-on-write: a view handed out earlier keeps the maze it was given, unless
             # nothing holds that maze any more but this state
-            if _references(self.board) > _ALONE:
+            if held_elsewhere(self):
                 self.board = self.board.clone()
             self._board_shared = False
         phase = self.phase
