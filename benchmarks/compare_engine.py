@@ -38,7 +38,8 @@ print({games} / (time.process_time() - started))
 def rate(python: str, checkout: Path, code: str) -> float:
     done = subprocess.run([python, "-c", code], cwd=checkout, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise SystemExit(f"{checkout}: {done.stderr.strip().splitlines()[-1:]}")
+        last = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        raise SystemExit(f"{checkout}: {last[0]}")
     return float(done.stdout)
 
 
