@@ -103,6 +103,24 @@ def test_a_file_that_is_not_results_is_refused(tmp_path):
         report_from_file(path)
 
 
+@pytest.mark.parametrize("junk", [b"\xff\xfe\x00garbage\n", b"\x80\x81\n", b"[1, 2]\n", b"null\n"])
+def test_a_first_line_that_is_not_a_header_is_refused_by_name(tmp_path, junk):
+    path = tmp_path / "junk.jsonl"
+    path.write_bytes(junk)
+    with pytest.raises(ResultsFileError, match=r"junk\.jsonl: not a tournament results file"):
+        report_from_file(path)
+
+
+@pytest.mark.parametrize("line", [b"\xff\xff\n", b"[1, 2]\n", b"null\n", b'"text"\n', b'{"index": 0}\n'])
+def test_a_game_line_that_is_not_a_game_is_refused_with_its_line_number(tmp_path, line):
+    path = tmp_path / "games.jsonl"
+    with ResultsFile.open(path, SPEC, StatsCollector(SPEC), False):
+        pass
+    path.write_bytes(path.read_bytes() + line)
+    with pytest.raises(ResultsFileError, match=r"games\.jsonl, line 2: not a game"):
+        list(read_games(path))
+
+
 def test_cli_out_resume_and_report(tmp_path, capsys):
     path = tmp_path / "games.jsonl"
     def base(seed=3):

@@ -61,10 +61,10 @@ def _header(spec: TournamentSpec) -> str:
 
 def read_spec(path: Path) -> TournamentSpec:
     """The spec in a results file's first line."""
-    with open(path, encoding="utf-8") as file:
+    with open(path, "rb") as file:
         first = file.readline()
     try:
-        header = json.loads(first)
+        header = json.loads(first)  # bytes: a file that is not text fails here, named
         if header.get("format") != FORMAT:
             raise ValueError("not a results file")
         if header.get("version") != VERSION:
