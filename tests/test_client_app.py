@@ -40,7 +40,7 @@ from saboteur_p2p.rules import (
     Stolen,
 )
 
-UP, DOWN, RIGHT, LEFT, ENTER, TAB = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\r", "\t"
+UP, DOWN, RIGHT, LEFT, ENTER, TAB, SHIFT_TAB = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\r", "\t", "\x1b[Z"
 
 
 class Harness:
@@ -261,6 +261,14 @@ def test_placing_a_path_card_with_keys():
             return frame.marks.cursor != before and bool(frame.option_legal)
 
         h.wait_for(moved, "the next legal cell")
+        cells = sorted({a.cell for a in legal if a.card == legal[0].card and not a.turned}, key=lambda c: (c[1], c[0]))
+        here = h.app.focus.marks.cursor
+        back = cells[cells.index(here) - 1]  # the one before in reading order, the last one from the first
+        h.keys(SHIFT_TAB)
+        h.wait_for(lambda: h.app.focus.marks.cursor == back, "Shift-Tab to go back a legal cell")
+        if back != here:
+            h.keys(TAB)
+            h.wait_for(lambda: h.app.focus.marks.cursor == here, "Tab to come forward again")
         focus = h.app.focus
         placed["move"] = focus.option or ""
         # The strip's side note ("✓ legal" and the move) shows only when the hand leaves room

@@ -139,6 +139,21 @@ def test_r_turns_the_card_and_the_legal_cells_follow_the_turn():
     assert ctl.enter() and agent.poll_move(node).endswith(" turned")
 
 
+def test_tab_and_shift_tab_step_through_the_legal_cells_in_reading_order_both_ways():
+    state = find(lambda s: holding(s, is_path) and len({a.cell for a in s.legal_actions() if isinstance(a, PlacePath)}) >= 3)
+    _, _, ctl = seated(state)
+    ctl.pick(index_of(ctl, is_path))
+    legal = sorted(ctl.focus().marks.legal, key=lambda c: (c[1], c[0]))  # row by row
+    n = len(legal)
+    assert n >= 2
+    ctl.next_cell()
+    assert ctl.ui.cursor in legal
+    for step in [1] * n + [-1] * (n + 1) + [1]:
+        before = legal.index(ctl.ui.cursor)
+        ctl.next_cell(step)
+        assert ctl.ui.cursor == legal[(before + step) % n]  # the neighbour that way, wrapping round
+
+
 def test_an_illegal_cell_shows_the_rule_it_breaks_and_sends_nothing():
     state = find(lambda s: holding(s, is_path))
     agent, node, ctl = seated(state)

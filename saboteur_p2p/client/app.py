@@ -314,6 +314,7 @@ class ClientApp:
         on("up")(lambda: ctl.arrow(0, -1))
         on("down")(lambda: ctl.arrow(0, 1))
         on("tab")(ctl.next_cell)
+        on("s-tab")(lambda: ctl.next_cell(-1))
         on("r")(ctl.turn)
         on("enter")(ctl.enter)
         on("x")(ctl.discard)

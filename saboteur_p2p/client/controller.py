@@ -300,9 +300,9 @@ class Controller(TypedCommands):
         if item.kind is ItemKind.STONE:
             return "r turns the stone · Enter confirms its turn"
         if item.kind is ItemKind.PATH:
-            return "arrows move · Tab next legal cell · r turn · Enter place · x discard · Esc"
+            return "arrows move · Tab S-Tab legal cells · r turn · Enter place · x discard · Esc"
         if item.action_kind is ActionKind.ROCKFALL:
-            return "arrows/Tab pick the card to remove · Enter play · x discard · Esc"
+            return "arrows/Tab/S-Tab pick the card to remove · Enter play · x discard · Esc"
         if item.action_kind is ActionKind.THEFT:
             return f"{PLAY_ON_HINT[ActionKind.THEFT]} · Enter play · x discard · Esc"
         if item.action_kind in PLAY_ON_HINT:
@@ -360,8 +360,9 @@ class Controller(TypedCommands):
         # one cell beyond the cards and the frontier, to look around (nothing is legal there)
         self.ui.cursor = (max(low_x - 1, min(high_x + 1, x + dx)), max(low_y - 1, min(high_y + 1, y + dy)))
 
-    def next_cell(self) -> None:
-        """Jump the cursor to the next cell where the selected card is legal."""
+    def next_cell(self, step: int = 1) -> None:
+        """Jump the cursor to the next cell where the selected card is legal, in reading
+        order (row by row); ``step`` -1: to the one before."""
         snap = self.snapshot()
         item = self.selected_item(snap)
         if snap.view is None or item is None or not self._cell_mode(item):
@@ -372,8 +373,12 @@ class Controller(TypedCommands):
             self.ui.say(f"no legal cell for this card{hint}", "error")
             return
         cursor = (self.ui.cursor[1], self.ui.cursor[0])
-        later = [c for c in cells if (c[1], c[0]) > cursor]
-        self.ui.cursor = (later or cells)[0]
+        if step < 0:
+            earlier = [c for c in cells if (c[1], c[0]) < cursor]
+            self.ui.cursor = (earlier or cells)[-1]
+        else:
+            later = [c for c in cells if (c[1], c[0]) > cursor]
+            self.ui.cursor = (later or cells)[0]
 
     def turn(self) -> None:
         snap = self.snapshot()

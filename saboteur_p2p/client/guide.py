@@ -21,6 +21,7 @@ Keys
   arrows     move the cursor on the maze; for cards played on a player
              or a goal (and gold to take) ↑↓ choose it
   Tab        jump to the next cell where the card is legal
+  Shift-Tab  jump back to the one before
   r          turn the path card (or the stone) by 180°
   Enter      play the card there / at that target
   x          discard the selected card face down (pass)
