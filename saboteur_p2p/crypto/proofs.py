@@ -63,6 +63,13 @@ def hedged_nonce(secret: Scalar, rand: RandomBytes, label: str, *statement: Part
             return r
 
 
+def _scalars(proof: object, count: int) -> tuple[Scalar, ...]:
+    """A proof's scalars: exactly ``count`` canonical scalars in a tuple or list, else ValueError."""
+    if not isinstance(proof, (tuple, list)) or len(proof) != count:
+        raise ValueError(f"a proof is {count} scalars")
+    return tuple(check_scalar(s) for s in proof)
+
+
 def _lin(s: Scalar, p: Point, e: Scalar, q: Point) -> Point:
     """s*p - e*q, failing cleanly if either product is the identity."""
     return sub(mul(s, p), mul(e, q))
@@ -80,7 +87,7 @@ def prove_key(x: Scalar, X: Point, ctx: Context, rand: RandomBytes = secrets.tok
 
 def verify_key(X: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
     try:
-        e, s = check_scalar(proof[0]), check_scalar(proof[1])
+        e, s = _scalars(proof, 2)
         A = sub(base_mul(s), mul(e, X))
     except (InvalidPoint, ValueError, TypeError, IndexError):
         return False
@@ -101,7 +108,7 @@ def prove_dleq(
 
 def verify_dleq(X: Point, H: Point, Y: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
     try:
-        e, s = check_scalar(proof[0]), check_scalar(proof[1])
+        e, s = _scalars(proof, 2)
         A = sub(base_mul(s), mul(e, X))
         B = _lin(s, H, e, Y)
     except (InvalidPoint, ValueError, TypeError, IndexError):
@@ -132,7 +139,7 @@ def verify_sealed_share(
     X: Point, C1: Point, recipient: Point, E1: Point, E2: Point, proof: tuple[Scalar, Scalar, Scalar], ctx: Context
 ) -> bool:
     try:
-        e, s1, s2 = check_scalar(proof[0]), check_scalar(proof[1]), check_scalar(proof[2])
+        e, s1, s2 = _scalars(proof, 3)
         A1 = sub(base_mul(s1), mul(e, X))
         A2 = sub(base_mul(s2), mul(e, E1))
         A3 = sub(add(mul(s1, C1), mul(s2, recipient)), mul(e, E2))
