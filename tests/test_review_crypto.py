@@ -173,3 +173,51 @@ def test_a_shuffle_proof_point_with_a_torsion_component_is_refused_even_unchecke
         verify_shuffle_proof(b"review", joint, deck, bad_out, proof)
     with pytest.raises(ShuffleProofError):
         ShuffleProof.from_data({**proof.to_data(), "chain": [add(p, ORDER_8) for p in proof.chain]}, 3)
+
+
+# -- hashing: typed, length-prefixed parts never collide ----------------------------------------
+
+
+def test_the_hash_encoding_keeps_parts_apart():
+    from saboteur_p2p.crypto.group import hash_bytes
+
+    pairs = [
+        (("ab", "c"), ("a", "bc")),
+        ((b"", b"x"), (b"x", b"")),
+        ((b"x",), (b"x", b"")),
+        ((1,), ("1",)),
+        ((1,), (b"1",)),
+        (("1",), (b"1",)),
+        ((12, 3), (1, 23)),
+        ((-1,), ("-1",)),
+    ]
+    for a, b in pairs:
+        assert hash_bytes("t", *a) != hash_bytes("t", *b), (a, b)
+    assert hash_bytes("a", "b") != hash_bytes("ab")  # the tag is one part of its own
+
+
+# -- the shuffle verifier's precondition: check_deck is what refuses a card left in the clear ---
+
+
+def test_an_unencrypted_output_deck_is_refused_by_check_deck_not_by_the_proof():
+    """Shuffler 0 permuting the initial deck without re-encrypting it (s_i = 0, every C1 the
+    identity) makes a proof that verifies: the statement is true, re-encryption by 0 is one.
+    What refuses it is check_deck (the identity is no valid point, §2.2), which read_shuffle
+    runs on every deck but its own before the proof; a caller of verify_shuffle_proof must too."""
+    from saboteur_p2p.crypto.group import IDENTITY
+    from saboteur_p2p.crypto.shuffle import check_deck
+    from saboteur_p2p.crypto.shuffle_proof import apply_plan, generators, plan_shuffle, prove_shuffle
+
+    joint = base_mul(scalar_from_int(99))
+    deck = initial_deck([hash_to_point("card", i) for i in range(3)])
+    plan = plan_shuffle(3, joint, rand_of(8))
+    _, hs = generators(3)
+    plan.perm, plan.scalars, plan.pads = [2, 0, 1], [bytes(32)] * 3, [(IDENTITY, IDENTITY)] * 3
+    plan.commitments = [IDENTITY] * 3
+    for i, j in enumerate(plan.perm):
+        plan.commitments[j] = add(base_mul(plan.randomness[j]), hs[i])
+    outputs = apply_plan(plan, deck)
+    assert [c[0] for c in outputs] == [IDENTITY] * 3
+    verify_shuffle_proof(b"review", joint, deck, outputs, prove_shuffle(plan, b"review", deck, outputs, rand_of(9)))
+    with pytest.raises(ShuffleProofError):
+        check_deck(outputs, 3, "output")
