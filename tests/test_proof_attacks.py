@@ -1,6 +1,6 @@
-"""Review of the mental-poker crypto (crypto/proofs.py, crypto/shuffle_proof.py) by attack.
+"""Attacks on the proofs of the mental-poker crypto (crypto/proofs.py, crypto/shuffle_proof.py).
 
-The first group fails on the code before the review's fix: the proof verifiers of §7.1-7.3
+The first group failed on the code before a review's fix: the proof verifiers of §7.1-7.3
 took any indexable value as a proof, so a proof with trailing junk, or a mapping with the
 keys 0 and 1, verified, and a mapping without them raised KeyError instead of False.  The
 wire decoders (messages.py) build exact tuples, so the session never met either; the
