@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..crypto.identity import Identity
 from ..protocol.node import GameSetup, Node
-from .presence import Presence
+from .presence import BUSY_MAX, Presence
 from .transport import Transport
 from .verdicts import Outcome, SessionResult
 from .wire import Envelope, seal
@@ -137,7 +137,10 @@ class Absence:
         # is down), which _check_gone judges
         due = [e for e in self.node.outstanding
                if e.kind != "action" and e.speaker != self.seat and self.presence.heard_lately(e.speaker, now)]
-        head = next((e for e in due if now - max(self._head_since, self.presence.busy_until(e.speaker)) > self.wait), None)
+        # a seat's busy notices move its start on, but by at most BUSY_MAX in one step: one that
+        # says busy again and again does not withhold its record for ever
+        head = next((e for e in due if now - max(self._head_since, min(self.presence.busy_until(e.speaker),
+                                                                     self._head_since + BUSY_MAX)) > self.wait), None)
         if head is None:
             return None
         name = self._seat_name(head.speaker)

@@ -91,9 +91,9 @@ def watch_table(
                 if node is None:
                     try:
                         setup = setup_from_genesis(record)
-                    except (MalformedMessage, ValueError, KeyError, TypeError):
-                        continue  # not the genesis: wait for it (the seat sends from the start)
-                    node = Node(setup, None)
+                        node = Node(setup, None)  # refuses a setup that makes no game (seats for another count)
+                    except (MalformedMessage, ValueError, KeyError, TypeError, OverflowError):
+                        continue  # not the genesis (or not one of a game): wait for it (the seat sends from the start)
                     intake = Intake(node)
                     for line in describe_setup(setup):
                         say(line)

@@ -58,11 +58,17 @@ class GameConfig:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> GameConfig:
+        players, rounds = data["players"], data.get("rounds", 3)
+        for name, value in (("players", players), ("rounds", rounds)):
+            # the data may come from the network or a log file: int() of a float infinity
+            # raises OverflowError (not ValueError), and of 3.7 gives 3
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"{name} must be an integer, not {value!r}")
         return cls(
-            int(data["players"]),
+            players,
             str(data.get("edition", "base")),
             frozenset(data.get("variants", ())),
-            int(data.get("rounds", 3)),
+            rounds,
         )
 
     @staticmethod

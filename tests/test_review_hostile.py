@@ -1,0 +1,154 @@
+"""A hostile peer's review: inputs that crashed a peer, a spectator or ``verify``, or stalled a
+session for ever without naming anyone.  Each test was written failing, before its fix."""
+from __future__ import annotations
+
+import threading
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zmq
+from protocol_helpers import play_until, seeded_game
+from session_doubles import seated_session
+from test_network import free_port
+
+from saboteur_p2p.crypto.log import GENESIS, make_entry
+from saboteur_p2p.net import heartbeat as heartbeat_module
+from saboteur_p2p.net import session as session_module
+from saboteur_p2p.net.presence import BUSY_MAX, Presence
+from saboteur_p2p.net.session import Outcome
+from saboteur_p2p.net.watch import WatchFailed, watch_table
+from saboteur_p2p.net.wire import open_envelope, seal
+from saboteur_p2p.protocol.local import LocalGame
+from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.rules import GameConfig
+
+
+def _genesis_with(game: LocalGame, **changes: Any) -> bytes:
+    """A genesis record validly signed by seat 0, with fields of its body replaced."""
+    body = game.setup.genesis().encode()
+    body.update(changes)
+    identity = game.nodes[0].identity
+    assert identity is not None
+    return make_entry(identity, game.setup.game_id, 0, 0, GENESIS, "genesis", body).record
+
+
+# -- a genesis whose config is not what it should be -------------------------------------
+
+
+@pytest.mark.parametrize("config", [
+    {"players": float("inf")},
+    {"players": 3, "rounds": float("-inf")},
+])
+def test_verify_refuses_a_genesis_whose_config_holds_an_infinite_number_and_does_not_crash(config: dict[str, Any]) -> None:
+    """A log's genesis whose config says ``players: inf`` made ``int()`` raise OverflowError,
+    which ``replay_records`` did not catch: ``saboteur-p2p verify`` died with a traceback on a
+    hostile log file (NaN, a ValueError, was refused cleanly)."""
+    game = seeded_game(GameConfig(3), 5)
+    verdict = verify_records([_genesis_with(game, config=config)])
+    assert not verdict.ok and verdict.culprit == 0
+    assert "not a valid genesis record" in verdict.message
+
+
+def _fake_seat(port: int, records: list[bytes], stop: threading.Event) -> threading.Thread:
+    """A seat's table ROUTER on loopback that answers every ``watch`` with ``watching`` and
+    the given records (a hostile seat feeding a spectator)."""
+    from saboteur_p2p.crypto.identity import Identity
+
+    identity = Identity.generate()
+    context = zmq.Context.instance()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    router.bind(f"tcp://127.0.0.1:{port}")
+
+    def run() -> None:
+        try:
+            while not stop.is_set():
+                if not router.poll(50):
+                    continue
+                connection, data = router.recv_multipart()
+                if open_envelope(data).kind != "watch":
+                    continue
+                router.send_multipart([connection, seal(identity, "watching", {"game_id": b"\0" * 32, "records": 1})])
+                for record in records:
+                    router.send_multipart([connection, seal(identity, "record", {"record": record})])
+        finally:
+            router.close(linger=0)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("change", [
+    {"config": {"players": 4}},  # 3 seats and 3 names for 4 players: Node() refuses the setup
+    {"config": {"players": float("inf")}},
+])
+def test_a_spectator_fed_a_bad_genesis_drops_it_and_fails_only_with_watch_failed(change: dict[str, Any]) -> None:
+    """The seat a spectator watches is untrusted.  A genesis whose setup decodes but does not
+    make a game (``Node(setup)`` raises ValueError), or whose config overflows ``int()``,
+    escaped ``watch_table`` as a bare exception (the CLI catches only WatchFailed there): the
+    spectator died instead of dropping the record and waiting for a genesis."""
+    game = seeded_game(GameConfig(3), 5)
+    bad = _genesis_with(game, **change)
+    port = free_port()
+    stop = threading.Event()
+    seat = _fake_seat(port, [bad], stop)
+    said: list[str] = []
+    started = time.monotonic()
+    try:
+        with pytest.raises(WatchFailed):
+            watch_table(f"127.0.0.1:{port}", lambda node: None, said.append, connect_timeout=1.5, quiet_timeout=3.0)
+    finally:
+        stop.set()
+        seat.join(5)
+    assert time.monotonic() - started < 10
+
+
+# -- busy notices that never end ----------------------------------------------------------
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_ever(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat owes a protocol record (its key share), keeps pinging, and sends ``busy`` with
+    60 s every 30 s.  Each busy moved the start of its silence 60 s on, so the withheld-record
+    rule (``--wait`` from the later of the head's change and the end of the last busy) never
+    fired: the table waited for ever and named nobody.  One step's busy credit must be bounded
+    (at most BUSY_MAX past the head's change), so the seat is named after wait + BUSY_MAX."""
+    game = seeded_game(GameConfig(3), 5)
+    head = play_until(game, lambda e: e.speaker == 1 and e.kind != "action" and len(game.spectator.outstanding) == 1)
+    session = seated_session(game, game.nodes[0], tmp_path)
+    clock = _Clock()
+    fake_time = types.SimpleNamespace(monotonic=clock.monotonic, time=time.time, time_ns=time.time_ns)
+    monkeypatch.setattr(session_module, "time", fake_time)
+    monkeypatch.setattr(heartbeat_module, "time", fake_time)
+    session.wait = 5.0
+    session.presence = Presence(session.endpoints, clock.now)
+    session._start_absence(clock.now)
+    gid = game.setup.game_id
+    staller, other = game.nodes[1].identity, game.nodes[2].identity
+    assert staller is not None and other is not None
+    records = len(session.node.records)
+    result = None
+    started = clock.now
+    while clock.now - started < 600 and result is None:
+        for seat, identity in ((1, staller), (2, other)):
+            ping = {"game_id": gid, "seat": seat, "records": records, "got": [], "away": [], "t": 0, "done": False}
+            assert session._handle(b"L%d" % seat, seal(identity, "ping", ping)) is None
+        if int((clock.now - started) * 2) % 60 == 0:  # every 30 s
+            busy = {"game_id": gid, "seat": 1, "seconds": BUSY_MAX}
+            assert session._handle(b"L1", seal(staller, "busy", busy)) is None
+        result = session._check_gone(clock.now)
+        clock.now += 0.5
+    assert result is not None, f"the table waited {clock.now - started:.0f} s for seat 1's {head.kind} and named nobody"
+    assert (result.outcome, result.culprit) == (Outcome.PEER_GONE, 1)
+    assert clock.now - started <= session.wait + BUSY_MAX + 2
