@@ -152,3 +152,46 @@ def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_eve
     assert result is not None, f"the table waited {clock.now - started:.0f} s for seat 1's {head.kind} and named nobody"
     assert (result.outcome, result.culprit) == (Outcome.PEER_GONE, 1)
     assert clock.now - started <= session.wait + BUSY_MAX + 2
+
+
+# -- envelopes relayed by another seat ----------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="not fixed: an envelope names neither its recipient nor its connection (see report)")
+def test_garbage_after_a_relayed_link_is_not_blamed_on_the_seat_whose_link_was_relayed(tmp_path: Path) -> None:
+    """Seat 2 relays, on its own connection, the ``link`` seat 1 sent it (a signed envelope
+    that names no recipient), then sends garbage there.  The victim maps a connection to the
+    last seat whose ``link`` came on it, so it reported the garbage as seat 1's: the notice
+    names an honest seat, not the one that sent it."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    said: list[str] = []
+    session.say = said.append
+    gid = game.setup.game_id
+    honest, hostile = game.nodes[1].identity, game.nodes[2].identity
+    assert honest is not None and hostile is not None
+    own_link = {"game_id": gid, "seat": 2, "endpoint": session.endpoints[2], "incarnation": 1}
+    assert session._handle(b"Lhostile", seal(hostile, "link", own_link)) is None
+    # what seat 1 sent seat 2 (its endpoint as seat 0 knows it: nothing to relink)
+    relayed = seal(honest, "link", {"game_id": gid, "seat": 1, "endpoint": session.endpoints[1], "incarnation": 1})
+    assert session._handle(b"Lhostile", relayed) is None
+    assert session._handle(b"Lhostile", b"\xc1garbage") is None
+    blamed = [line for line in said if "dropped a bad message" in line]
+    assert blamed and "seat 1" not in blamed[-1], blamed
+
+
+def test_a_seat_that_opens_connection_after_connection_does_not_grow_the_table_of_links_without_bound(tmp_path: Path) -> None:
+    """Every connection a seat signs on is remembered (``links``: connection id -> seat), and
+    nothing forgot one: a seat that reconnects again and again (a new ROUTER id each time,
+    one ping on each) grew the victim's memory for as long as the game lasts."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    hostile = game.nodes[2].identity
+    assert hostile is not None
+    ping = seal(hostile, "ping", {"game_id": game.setup.game_id, "seat": 2, "records": len(session.node.records),
+                                  "got": [], "away": [], "t": 0, "done": False})
+    for n in range(3000):
+        assert session._handle(b"L" + n.to_bytes(4, "big"), ping) is None
+    assert len(session.links) <= 1000, f"{len(session.links)} connections remembered for one seat"

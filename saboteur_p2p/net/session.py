@@ -43,6 +43,9 @@ NOTICE_OUTSIDERS = 10.0
 RELINK_EVERY = 1.0
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
+#: connections remembered with the seat that signs on them, at most (the least recently heard go
+#: first): a seat that reconnects again and again must not grow this for the whole game
+LINKS_KEPT = 256
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal"})
 
@@ -318,7 +321,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             return None  # not one of the seats: nothing it says matters
         # a connection is known by the seat that signs on it, even if we missed its `link`
         # (sent while we were still in the lobby) or ZeroMQ reconnected it under a new id
-        self.links.setdefault(connection, sender)
+        self._know_link(connection, self.links.pop(connection, sender))
         if self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back")
         try:
@@ -326,6 +329,13 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         except BadEnvelope as exc:
             self.say(f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
+
+    def _know_link(self, connection: bytes, seat: int) -> None:
+        """Remember (as the most recently heard) the seat that signs on a connection."""
+        self.links.pop(connection, None)
+        while len(self.links) >= LINKS_KEPT:
+            del self.links[next(iter(self.links))]
+        self.links[connection] = seat
 
     def _outsider(self, text: str) -> None:
         now = time.monotonic()
@@ -340,7 +350,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             return None  # signed for another game: a replay, or a peer's stale message
         if env.kind == "link":
             if env.field("seat", int) == sender:
-                self.links[connection] = sender
+                self._know_link(connection, sender)
                 self._relink(sender, env.field("endpoint", str, 200), env.field("incarnation", int))
         elif env.kind == "ping":
             self._heard_ping(env, sender)
