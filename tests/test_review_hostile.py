@@ -118,7 +118,9 @@ class _Clock:
         return self.now
 
 
-def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_ever(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_ever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A seat owes a protocol record (its key share), keeps pinging, and sends ``busy`` with
     60 s every 30 s.  Each busy moved the start of its silence 60 s on, so the withheld-record
     rule (``--wait`` from the later of the head's change and the end of the last busy) never
