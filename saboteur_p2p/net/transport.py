@@ -1,12 +1,14 @@
-"""Sockets only: two bound ROUTERs for everything inbound, one DEALER out to each peer.
+"""Sockets only: two bound endpoints for everything inbound, one DEALER out to each peer.
 
-The table's own ROUTER (the address friends join at) takes what comes from peers not yet
-known: hellos, a spectator's requests.  A second ROUTER, the *link* endpoint, is encrypted
+The table's own endpoint (the address friends join at) takes what comes from peers not yet
+known: hellos, a spectator's requests.  It speaks ZMTP as a ROUTER would, through a listener
+of our own that bounds whole messages (zmtp.py): a stranger's multipart message cannot fill
+the host's memory there.  A ROUTER, the *link* endpoint, is encrypted
 with CurveZMQ under this peer's X25519 identity key: the seats of a game reach each other
 there, each DEALER knowing the key of the seat it dials (from the table), so moves and chat
 are not readable on the LAN and nobody can stand in the middle.
 
-A ROUTER tags every inbound message with the connection it came on, so the session can
+Both tag every inbound message with the connection it came on, so the session can
 tell which peer sent garbage once that connection has introduced itself with a signed
 ``link``.  Nothing here knows the game: it moves envelopes and says which connection
 they came on.
@@ -29,6 +31,7 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from .wire import MAX_WIRE_MESSAGE
+from .zmtp import ZmtpListener
 
 #: Inbound messages queued per connection before ZeroMQ stops reading it.
 ROUTER_QUEUE = 2
@@ -120,9 +123,13 @@ class Transport:
         also at an encrypted link endpoint on the same address, another port."""
         self.context = context or zmq.Context.instance()
         self.link_keys = link_keys
-        # options are set before binding: ZeroMQ gives a connection the options of its listener
-        self.router = self._router(_endpoint(bind), limit=MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT)
-        self.endpoint = _bound(self.router)
+        # the table's own endpoint bounds whole messages, not only frames (zmtp.py)
+        try:
+            limit = MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT
+            self.table = ZmtpListener(self.context, _endpoint(bind), limit)
+        except zmq.ZMQError as exc:
+            raise CannotListen(f"cannot listen at {_endpoint(bind)}: {os.strerror(exc.errno or 0)}") from None
+        self.endpoint = _bound(self.table.socket)
         self.link_router: zmq.Socket | None = None
         #: where seats reach this peer: the encrypted endpoint, or the table's without keys
         self.link_endpoint = self.endpoint
@@ -135,11 +142,11 @@ class Transport:
         self.monitors: dict[zmq.Socket, str] = {}
         self._monitored = 0
         self.poller = zmq.Poller()
-        self.poller.register(self.router, zmq.POLLIN)
+        self.poller.register(self.table.socket, zmq.POLLIN)
         if self.link_router is not None:
             self.poller.register(self.link_router, zmq.POLLIN)
 
-    def _router(self, endpoint: str, keys: tuple[bytes, bytes] | None = None, limit: int = MAX_WIRE_MESSAGE) -> zmq.Socket:
+    def _router(self, endpoint: str, keys: tuple[bytes, bytes], limit: int = MAX_WIRE_MESSAGE) -> zmq.Socket:
         router = self.context.socket(zmq.ROUTER)
         router.setsockopt(zmq.MAXMSGSIZE, limit)
         # At most this many messages wait per connection; past it ZeroMQ stops reading that
@@ -148,9 +155,8 @@ class Transport:
         router.setsockopt(zmq.RCVHWM, ROUTER_QUEUE)
         router.setsockopt(zmq.LINGER, 0)
         router.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a peer that reconnects takes over its old slot
-        if keys is not None:
-            router.setsockopt(zmq.CURVE_SERVER, 1)
-            router.setsockopt(zmq.CURVE_SECRETKEY, keys[1])
+        router.setsockopt(zmq.CURVE_SERVER, 1)
+        router.setsockopt(zmq.CURVE_SECRETKEY, keys[1])
         _heartbeats(router)
         try:
             router.bind(endpoint)
@@ -264,11 +270,11 @@ class Transport:
 
     def reply(self, connection: bytes, data: bytes) -> None:
         """Answer on an inbound connection (lobby replies to a joiner not yet known)."""
-        router = self.router
         if connection.startswith(LINK_CONNECTION) and self.link_router is not None:
-            router, connection = self.link_router, connection[len(LINK_CONNECTION):]
-        with contextlib.suppress(zmq.Again, zmq.ZMQError):  # the joiner went away; nothing to keep
-            router.send_multipart([connection, data], zmq.NOBLOCK)
+            with contextlib.suppress(zmq.Again, zmq.ZMQError):  # the joiner went away; nothing to keep
+                self.link_router.send_multipart([connection[len(LINK_CONNECTION):], data], zmq.NOBLOCK)
+        else:
+            self.table.send(connection, data)
 
     def poll(self, timeout: float) -> list[Inbound]:
         """The messages that arrive within ``timeout`` seconds (returns early on the first), at
@@ -277,8 +283,12 @@ class Transport:
         out: list[Inbound] = []
         size = 0
         events = dict(self.poller.poll(max(0, int(timeout * 1000))))
-        routers = [(self.router, b""), (self.link_router, LINK_CONNECTION)]
-        sockets = [(r, prefix, True) for r, prefix in routers if r is not None and r in events]
+        for connection, data in self.table.receive(POLL_BYTES):  # also closes silent connections
+            out.append(Inbound(connection, data))
+            size += len(data)
+        sockets: list[tuple[zmq.Socket, bytes, bool]] = []
+        if self.link_router is not None and self.link_router in events:
+            sockets.append((self.link_router, LINK_CONNECTION, True))
         sockets += [(d, b"dealer:" + e.encode(), False) for e, d in self.dealers.items() if d in events]
         for sock, tag, routed in sockets:
             while size < POLL_BYTES:
@@ -323,7 +333,7 @@ class Transport:
             self._stop_monitor(monitor)
         for dealer in self.dealers.values():
             dealer.close()
-        self.router.close()
+        self.table.close()
         if self.link_router is not None:
             self.link_router.close()
 

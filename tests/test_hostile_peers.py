@@ -1,5 +1,6 @@
-"""A hostile peer's review: inputs that crashed a peer, a spectator or ``verify``, or stalled a
-session for ever without naming anyone.  Each test was written failing, before its fix."""
+"""Hostile peers: inputs that crashed a peer, a spectator or ``verify``, stalled a session for
+ever without naming anyone, or could fill a peer's memory.  Each test was written failing,
+before its fix; the one marked xfail is a gap protocol.md section 11 states."""
 from __future__ import annotations
 
 import threading
@@ -159,7 +160,7 @@ def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_eve
 # -- envelopes relayed by another seat ----------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="not fixed: an envelope names neither its recipient nor its connection (see report)")
+@pytest.mark.xfail(strict=True, reason="a known gap: an envelope names no recipient (protocol.md section 11)")
 def test_garbage_after_a_relayed_link_is_not_blamed_on_the_seat_whose_link_was_relayed(tmp_path: Path) -> None:
     """Seat 2 relays, on its own connection, the ``link`` seat 1 sent it (a signed envelope
     that names no recipient), then sends garbage there.  The victim maps a connection to the
@@ -210,7 +211,6 @@ def _rss_mib() -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS from /proc")
-@pytest.mark.xfail(strict=True, reason="not fixed: ZeroMQ buffers every frame of a multipart message (see report)")
 def test_an_outsider_cannot_make_the_table_hold_a_multipart_message_of_unbounded_size() -> None:
     """MAXMSGSIZE (64 KiB on the table's ROUTER, 5 MiB on the others) and RCVHWM (2 messages)
     bound one *frame* and the number of *complete messages*: ZeroMQ buffers every frame of a

@@ -1,0 +1,268 @@
+"""The table's own endpoint: a ZMTP 3.1 listener (NULL mechanism) that bounds whole messages.
+
+Friends join at the table's address, and so can anyone on the LAN, before anyone knows who
+they are.  A ZeroMQ ROUTER there bounds each *frame* (MAXMSGSIZE) and the number of
+*complete* messages it queues (RCVHWM), but it keeps every frame of a multipart message in
+memory until the last one arrives: one message of many frames from a stranger could take
+all of the host's memory (libzmq has no limit on a whole message).  So this endpoint reads
+raw TCP through a ZMQ_STREAM socket and speaks just enough ZMTP 3.1 itself (RFC 37: the
+greeting, the NULL mechanism's READY, message frames, PING/PONG) that a joiner's ordinary
+DEALER socket talks to it unchanged, while it holds at most ``limit`` bytes of a message in
+progress per connection, ``MAX_HELD`` over all of them, and at most ``MAX_CONNECTIONS``
+connections.  The wire is what a
+ROUTER would speak: nothing changes for a compatible peer.
+
+What it takes: single-frame messages, each handed on with the connection it came on.  A
+frame or message past ``limit``, a malformed greeting or frame, a peer that is not a DEALER,
+or one silent for ``SILENCE_S`` (a DEALER pings every second) closes the connection; a
+multipart message within the limit is dropped whole, as the ROUTER's caller did.
+"""
+from __future__ import annotations
+
+import contextlib
+import struct
+import time
+from dataclasses import dataclass, field
+
+import zmq
+
+#: ZMTP 3.1 greeting, as a server of the NULL mechanism (RFC 37 section 3.2)
+GREETING = b"\xff" + bytes(8) + b"\x7f" + b"\x03\x01" + b"NULL".ljust(20, b"\x00") + b"\x00" + bytes(31)
+GREETING_SIZE = 64
+#: frame flags
+MORE, LONG, COMMAND = 0x01, 0x02, 0x04
+#: a connection that has not finished its handshake by then, or is silent that long after, is closed
+HANDSHAKE_S = 10.0
+SILENCE_S = 15.0
+#: connections held at once; a new one past this is closed at once
+MAX_CONNECTIONS = 256
+#: bytes of unfinished messages held over all connections; a connection that would take the
+#: total past this is closed (with a 5 MiB limit, 256 connections could otherwise hold 2.5 GB)
+MAX_HELD = 64 * 1024 * 1024
+#: the socket types a joiner may use (what ZeroMQ lets talk to a ROUTER)
+PEER_TYPES = (b"DEALER", b"REQ", b"ROUTER")
+
+
+class ZmtpError(ValueError):
+    """A peer broke the ZMTP framing (or our limits): its connection is closed."""
+
+
+@dataclass
+class _Connection:
+    opened: float
+    heard: float
+    buffer: bytearray = field(default_factory=bytearray)
+    greeted: bool = False
+    ready: bool = False
+    #: the frames of a message whose last frame has not come yet, and their size
+    parts: list[bytes] = field(default_factory=list)
+    size: int = 0
+
+    @property
+    def held(self) -> int:
+        return len(self.buffer) + self.size
+
+
+def command(name: bytes, body: bytes = b"") -> bytes:
+    """A ZMTP command frame."""
+    data = bytes([len(name)]) + name + body
+    return frame(data, COMMAND)
+
+
+def frame(data: bytes, flags: int = 0) -> bytes:
+    """One ZMTP frame (short or long form by its size)."""
+    if len(data) < 256:
+        return bytes([flags, len(data)]) + data
+    return bytes([flags | LONG]) + struct.pack(">Q", len(data)) + data
+
+
+def ready_command(socket_type: bytes) -> bytes:
+    name = b"Socket-Type"
+    return command(b"READY", bytes([len(name)]) + name + struct.pack(">I", len(socket_type)) + socket_type)
+
+
+def _properties(body: bytes) -> dict[bytes, bytes]:
+    """The metadata of a READY command (name-length, name, value-length, value, ...)."""
+    found: dict[bytes, bytes] = {}
+    i = 0
+    while i < len(body):
+        n = body[i]
+        name = body[i + 1:i + 1 + n]
+        if len(name) != n or i + 1 + n + 4 > len(body):
+            raise ZmtpError("a READY command with broken metadata")
+        (size,) = struct.unpack_from(">I", body, i + 1 + n)
+        start = i + 1 + n + 4
+        if start + size > len(body):
+            raise ZmtpError("a READY command with broken metadata")
+        found[name.lower()] = body[start:start + size]
+        i = start + size
+    return found
+
+
+class ZmtpListener:
+    """A bound ZMQ_STREAM socket speaking ZMTP 3.1 to DEALERs, within a size limit."""
+
+    def __init__(self, context: zmq.Context[zmq.Socket[bytes]], endpoint: str, limit: int) -> None:
+        self.limit = limit
+        self.socket = context.socket(zmq.STREAM)
+        self.socket.setsockopt(zmq.LINGER, 0)
+        # raw TCP chunks of at most 8 KiB each: two queued per connection, then TCP pushes back
+        self.socket.setsockopt(zmq.RCVHWM, 2)
+        self.socket.setsockopt(zmq.TCP_MAXRT, 6000)
+        self.socket.bind(endpoint)
+        self.connections: dict[bytes, _Connection] = {}
+        #: bytes of unfinished messages held over all connections (``MAX_HELD``)
+        self.held = 0
+
+    def close(self) -> None:
+        self.socket.close(linger=0)
+
+    def send(self, connection: bytes, data: bytes) -> bool:
+        """Queue one single-frame message to a connection; False if it is gone or its queue is full."""
+        if connection not in self.connections:
+            return False
+        return self._raw(connection, frame(data))
+
+    def receive(self, budget: int) -> list[tuple[bytes, bytes]]:
+        """The messages complete so far, as (connection, data), reading at most about
+        ``budget`` bytes from the socket; and the housekeeping of silent connections."""
+        out: list[tuple[bytes, bytes]] = []
+        read = 0
+        now = time.monotonic()
+        while read < budget:
+            try:
+                connection, data = self.socket.recv_multipart(zmq.NOBLOCK)
+            except zmq.Again:
+                break
+            except ValueError:  # not two frames: never from a STREAM socket, but not trusted either
+                continue
+            read += len(data)
+            state = self.connections.get(connection)
+            if not data:  # ZeroMQ's notice of a connection opened, or closed by the peer
+                if state is None:
+                    self._opened(connection, now)
+                else:
+                    self._forget(connection)
+                continue
+            if state is None:
+                continue  # bytes after we closed it: ignored
+            state.heard = now
+            before = state.held
+            try:
+                out += self._take(connection, state, data)
+                if self.held - before + state.held > MAX_HELD:
+                    raise ZmtpError("the table holds too much from its connections")
+            except ZmtpError:
+                self.held += state.held - before  # as it stands, for _close to take out
+                self._close(connection)
+                continue
+            self.held += state.held - before
+        self._sweep(now)
+        return out
+
+    def _opened(self, connection: bytes, now: float) -> None:
+        if len(self.connections) >= MAX_CONNECTIONS:
+            self._raw(connection, b"")  # an empty message closes it
+            return
+        self.connections[connection] = _Connection(now, now)
+        self._raw(connection, GREETING)
+
+    def _take(self, connection: bytes, state: _Connection, data: bytes) -> list[tuple[bytes, bytes]]:
+        buffer = state.buffer
+        buffer += data
+        if not state.greeted:
+            if len(buffer) < GREETING_SIZE:
+                if buffer and buffer[0] != 0xFF:
+                    raise ZmtpError("not a ZMTP greeting")
+                return []
+            greeting = bytes(buffer[:GREETING_SIZE])
+            del buffer[:GREETING_SIZE]
+            if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or greeting[12:32] != GREETING[12:32]:
+                raise ZmtpError("not a ZMTP 3 greeting of the NULL mechanism")
+            state.greeted = True
+            self._raw(connection, ready_command(b"ROUTER"))
+        out: list[tuple[bytes, bytes]] = []
+        while True:
+            parsed = self._frame(buffer)
+            if parsed is None:
+                if len(buffer) > self.limit + 9:
+                    raise ZmtpError("a frame past the size limit")
+                return out
+            flags, body = parsed
+            if flags & COMMAND:
+                self._command(connection, state, body)
+                continue
+            if not state.ready:
+                raise ZmtpError("a message before READY")
+            state.parts.append(body)
+            state.size += len(body)
+            if state.size > self.limit:
+                raise ZmtpError("a message past the size limit")
+            if flags & MORE:
+                continue
+            parts, state.parts, state.size = state.parts, [], 0
+            if len(parts) == 1:
+                out.append((connection, parts[0]))
+            # a message of several frames is no envelope of ours: dropped whole
+
+    def _frame(self, buffer: bytearray) -> tuple[int, bytes] | None:
+        """The first whole frame in ``buffer`` (taken out of it), or None if it is not all here."""
+        if len(buffer) < 2:
+            return None
+        flags = buffer[0]
+        if flags & ~(MORE | LONG | COMMAND) or (flags & COMMAND and flags & MORE):
+            raise ZmtpError(f"a frame with flags {flags:#x}")
+        if flags & LONG:
+            if len(buffer) < 9:
+                return None
+            (size,) = struct.unpack_from(">Q", buffer, 1)
+            start = 9
+        else:
+            size, start = buffer[1], 2
+        if size > self.limit:
+            raise ZmtpError("a frame past the size limit")
+        if len(buffer) < start + size:
+            return None
+        body = bytes(buffer[start:start + size])
+        del buffer[:start + size]
+        return flags, body
+
+    def _command(self, connection: bytes, state: _Connection, body: bytes) -> None:
+        if not body or len(body) < 1 + body[0]:
+            raise ZmtpError("a broken command")
+        name, rest = body[1:1 + body[0]], body[1 + body[0]:]
+        if name == b"READY":
+            if state.ready:
+                raise ZmtpError("a second READY")
+            socket_type = _properties(rest).get(b"socket-type")
+            if socket_type not in PEER_TYPES:
+                raise ZmtpError(f"a {socket_type!r} socket cannot talk to a ROUTER")
+            state.ready = True
+        elif name == b"PING":
+            if len(rest) < 2:
+                raise ZmtpError("a broken PING")
+            self._raw(connection, command(b"PONG", rest[2:18]))
+        elif name == b"ERROR":
+            raise ZmtpError("the peer gave up")
+        # PONG and commands of later versions: nothing to do
+
+    def _sweep(self, now: float) -> None:
+        """Close connections that never finished their handshake, or fell silent."""
+        for connection, state in list(self.connections.items()):
+            if (not state.ready and now - state.opened > HANDSHAKE_S) or now - state.heard > SILENCE_S:
+                self._close(connection)
+
+    def _close(self, connection: bytes) -> None:
+        self._forget(connection)
+        self._raw(connection, b"")
+
+    def _forget(self, connection: bytes) -> None:
+        state = self.connections.pop(connection, None)
+        if state is not None:
+            self.held -= state.held
+
+    def _raw(self, connection: bytes, data: bytes) -> bool:
+        with contextlib.suppress(zmq.ZMQError):
+            self.socket.send_multipart([connection, data], zmq.NOBLOCK)
+            return True
+        return False

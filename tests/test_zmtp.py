@@ -1,0 +1,189 @@
+"""The table's endpoint speaks ZMTP itself (net/zmtp.py): an ordinary DEALER talks to it as
+to a ROUTER, and whatever a stranger sends, it holds a bounded amount.  All on loopback;
+every wait is bounded."""
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+import zmq
+
+from saboteur_p2p.net import transport as transport_module
+from saboteur_p2p.net import zmtp
+from saboteur_p2p.net.transport import TABLE_MESSAGE_LIMIT, Transport, _heartbeats
+
+
+@pytest.fixture
+def context() -> Iterator[zmq.Context]:
+    context = zmq.Context()
+    yield context
+    context.term()
+
+
+@pytest.fixture
+def table(context: zmq.Context) -> Iterator[Transport]:
+    from saboteur_p2p.crypto.identity import Identity
+
+    transport = Transport("127.0.0.1:0", context, link_keys=Identity.generate().link_keys())
+    yield transport
+    transport.close()
+
+
+def _dealer(context: zmq.Context, endpoint: str) -> zmq.Socket:
+    """A joiner's socket, as Transport.connect makes it (heartbeats included)."""
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    _heartbeats(dealer)
+    dealer.connect(endpoint)
+    return dealer
+
+
+def _receive(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
+    got: list[tuple[bytes, bytes]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and len(got) < want:
+        got += [(inbound.connection, inbound.data) for inbound in transport.poll(0.05)]
+    return got
+
+
+def _answer(dealer: zmq.Socket, seconds: float = 5.0) -> bytes | None:
+    if dealer.poll(int(seconds * 1000)):
+        return dealer.recv()
+    return None
+
+
+@pytest.mark.parametrize("size", [0, 1, 255, 256, 5000, TABLE_MESSAGE_LIMIT])
+def test_a_dealer_talks_to_the_table_as_to_a_router(context, table, size) -> None:
+    dealer = _dealer(context, table.endpoint)
+    try:
+        message = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+        dealer.send(message)
+        ((connection, data),) = _receive(table, 5)
+        assert data == message
+        table.reply(connection, message + b"!")  # long frames both ways past 255 bytes
+        assert _answer(dealer) == message + b"!"
+    finally:
+        dealer.close()
+
+
+def test_a_message_past_the_limit_closes_its_connection_and_nobody_else_s(context, table) -> None:
+    big, honest = _dealer(context, table.endpoint), _dealer(context, table.endpoint)
+    try:
+        honest.send(b"hello")
+        big.send(b"hi")
+        ids = {data: connection for connection, data in _receive(table, 5, want=2)}
+        big.send(b"x" * (TABLE_MESSAGE_LIMIT + 1))
+        assert _receive(table, 1.0) == []
+        # closed (its DEALER dials again at once, on a new connection); the other one kept
+        assert ids[b"hi"] not in table.table.connections and ids[b"hello"] in table.table.connections
+        honest.send(b"still here")
+        assert _receive(table, 5) == [(ids[b"hello"], b"still here")]
+    finally:
+        big.close()
+        honest.close()
+
+
+def test_a_multipart_message_is_dropped_whole_and_one_past_the_limit_in_total_closes_the_connection(context, table) -> None:
+    dealer = _dealer(context, table.endpoint)
+    try:
+        dealer.send_multipart([b"a", b"b"])
+        dealer.send(b"single")
+        ((connection, data),) = _receive(table, 5)
+        assert data == b"single"  # the two-frame message never surfaced; the connection goes on
+        part = b"y" * 1000
+        dealer.send_multipart([part] * (TABLE_MESSAGE_LIMIT // len(part) + 1))  # each frame small, the whole too big
+        time.sleep(0.3)
+        assert _receive(table, 0.5) == [] and connection not in table.table.connections
+    finally:
+        dealer.close()
+
+
+CURVE_GREETING = b"\xff" + bytes(8) + b"\x7f\x03\x01" + b"CURVE".ljust(20, b"\0") + bytes(32)
+
+
+@pytest.mark.parametrize("garbage", [b"GET / HTTP/1.0\r\n\r\n", CURVE_GREETING])
+def test_bytes_that_are_not_a_zmtp_null_greeting_close_the_connection(table, garbage) -> None:
+    host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=5) as raw:
+        raw.sendall(garbage)
+        deadline = time.monotonic() + 5
+        closed = False
+        raw.settimeout(0.2)
+        while time.monotonic() < deadline and not closed:
+            table.poll(0.05)
+            try:
+                closed = raw.recv(4096) == b""  # the greeting first, then the close
+            except TimeoutError:
+                continue
+            except ConnectionResetError:
+                closed = True
+        assert closed and not table.table.connections
+
+
+def test_a_connection_that_never_finishes_its_handshake_is_closed(table, monkeypatch) -> None:
+    monkeypatch.setattr(zmtp, "HANDSHAKE_S", 0.3)
+    host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=5):
+        _receive(table, 0.2)
+        assert len(table.table.connections) == 1
+        _receive(table, 0.6)
+        assert not table.table.connections
+
+
+def test_connections_past_the_cap_are_closed_at_once(table, monkeypatch) -> None:
+    monkeypatch.setattr(zmtp, "MAX_CONNECTIONS", 2)
+    host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
+    raws = [socket.create_connection((host, int(port)), timeout=5) for _ in range(4)]
+    try:
+        _receive(table, 0.5)
+        assert len(table.table.connections) == 2
+    finally:
+        for raw in raws:
+            raw.close()
+
+
+def test_the_table_answers_heartbeats_so_an_idle_joiner_keeps_its_connection(context, table, monkeypatch) -> None:
+    monkeypatch.setattr(transport_module, "HEARTBEAT_IVL_MS", 100)
+    monkeypatch.setattr(transport_module, "HEARTBEAT_TIMEOUT_MS", 400)
+    dealer = _dealer(context, table.endpoint)
+    try:
+        dealer.send(b"first")
+        ((first, _),) = _receive(table, 5)
+        _receive(table, 1.5)  # ten pings' worth of silence from the joiner's side
+        dealer.send(b"second")
+        ((second, data),) = _receive(table, 5)
+        assert data == b"second" and second == first  # the same connection: never dropped
+    finally:
+        dealer.close()
+
+
+def _raw_joiner(endpoint: str) -> socket.socket:
+    """A TCP connection that has done the ZMTP handshake as a DEALER, by hand: free to send
+    any frames, as a DEALER socket never would (it sends only whole messages)."""
+    host, port = endpoint.removeprefix("tcp://").rsplit(":", 1)
+    raw = socket.create_connection((host, int(port)), timeout=5)
+    raw.sendall(zmtp.GREETING + zmtp.ready_command(b"DEALER"))
+    return raw
+
+
+def test_unfinished_messages_over_all_connections_are_bounded_and_counted_back_down(table, monkeypatch) -> None:
+    monkeypatch.setattr(zmtp, "MAX_HELD", 150_000)
+    raws = [_raw_joiner(table.endpoint) for _ in range(4)]
+    try:
+        for i, raw in enumerate(raws):
+            raw.sendall(zmtp.frame(str(i).encode()))
+        ids = {data: connection for connection, data in _receive(table, 5, want=4)}
+        assert len(ids) == 4 and table.table.held == 0
+        for raw in raws:  # each starts a message of 60,000 bytes that never ends
+            raw.sendall(zmtp.frame(b"z" * 60_000, zmtp.MORE))
+            _receive(table, 0.3)
+        kept = [c for c in ids.values() if c in table.table.connections]
+        assert kept == list(ids.values())[:2] and 120_000 <= table.table.held <= 150_000  # the last two were closed
+        assert table.table.held == sum(state.held for state in table.table.connections.values())
+    finally:
+        for raw in raws:
+            raw.close()
+    _receive(table, 1.0)  # the peers' closing is noticed, and what they held let go
+    assert table.table.held == 0 and not table.table.connections
