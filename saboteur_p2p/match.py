@@ -118,13 +118,14 @@ def replay(config: GameConfig, seed: int, actions: Sequence[str]) -> State:
     return state
 
 
-#: Saboteur 2 action cards played on a player, told in words ({t}: the target).
+#: Saboteur 2 action cards played on a player, told in words ({t}: the target, {ts}: whose,
+#: {self}: the player themself or yourself, {their}: their or your).
 _PLAYED_ON = {
-    ActionKind.THEFT: "puts a Theft in front of themself",
-    ActionKind.HANDS_OFF: "takes away {t}'s Theft",
+    ActionKind.THEFT: "puts a Theft in front of {self}",
+    ActionKind.HANDS_OFF: "takes away {ts} Theft",
     ActionKind.SWAP_HAND: "swaps hands with {t}",
-    ActionKind.INSPECTION: "looks at {t}'s dwarf card",
-    ActionKind.SWAP_HATS: "makes {t} swap their dwarf card",
+    ActionKind.INSPECTION: "looks at {ts} dwarf card",
+    ActionKind.SWAP_HATS: "makes {t} swap {their} dwarf card",
     ActionKind.TRAPPED: "traps {t}",
     ActionKind.FREE: "frees {t}",
 }
@@ -182,15 +183,19 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
         turned = " turned" if action.turned else ""
         what = f"{card_words(card)} at {action.x},{action.y}{turned}"
     elif isinstance(action, BreakTool):
-        what = f"breaks {_whose(who, action.target)} {action.tool.value}"
+        what = f"breaks {_whose(who, action.target, event.player)} {action.tool.value}"
     elif isinstance(action, RepairTool):
-        what = f"repairs {_whose(who, action.target)} {action.tool.value}"
+        what = f"repairs {_whose(who, action.target, event.player)} {action.tool.value}"
     elif isinstance(action, Rockfall):
         what = f"rockfall at {action.x},{action.y}"
     elif isinstance(action, MapPeek):
         what = f"looks at goal {action.goal} with a map"
     elif isinstance(action, PlayOn):
-        what = _PLAYED_ON[action.kind].format(t=who[action.target])
+        you = who[action.target] == "you"
+        what = _PLAYED_ON[action.kind].format(
+            t=who[action.target], ts=_whose(who, action.target, event.player),
+            self="yourself" if you else "themself", their="your" if you else "their",
+        )
     elif isinstance(action, Clear):
         removed = action.what if action.what in ("trapped", "theft") else f"broken {action.what}"
         what = f"discards two cards to remove the {removed} card in front of them"
@@ -210,8 +215,11 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
     return f"{who[event.player]}: {what}"
 
 
-def _whose(who: Sequence[str], seat: int) -> str:
-    return "your" if who[seat] == "you" else f"{who[seat]}'s"
+def _whose(who: Sequence[str], seat: int, actor: int) -> str:
+    """Whose card a move names: "your", "their own" (the player's own), or "bob's"."""
+    if who[seat] == "you":
+        return "your"
+    return "their own" if seat == actor else f"{who[seat]}'s"
 
 
 def _amount(number: int, unit: str) -> str:

@@ -87,6 +87,33 @@ def test_narration_tells_saboteur2_events_in_words():
     assert mine == ["   you win 4 gold pieces", "   a steals a gold piece from you"]
 
 
+@pytest.mark.parametrize(("player", "action", "viewer", "told"), [
+    (1, ("theft", 1), None, "b: puts a Theft in front of themself"),
+    (1, ("theft", 1), 1, "you: puts a Theft in front of yourself"),
+    (0, ("hands-off", 1), 1, "a: takes away your Theft"),
+    (0, ("hands-off", 1), None, "a: takes away b's Theft"),
+    (0, ("inspection", 2), 2, "a: looks at your dwarf card"),
+    (0, ("swap-hats", 2), 2, "a: makes you swap your dwarf card"),
+    (0, ("swap-hats", 2), None, "a: makes c swap their dwarf card"),
+    (2, ("repair", 2), None, "c: repairs their own pickaxe"),
+    (2, ("repair", 2), 2, "you: repairs your pickaxe"),
+    (0, ("break", 2), None, "a: breaks c's pickaxe"),
+    (0, ("break", 0), None, "a: breaks their own pickaxe"),
+])
+def test_a_move_on_a_player_names_whose_card_it_is_in_plain_words(player, action, viewer, told):
+    from saboteur_p2p.rules import ActionCard, ActionKind, BreakTool, CardPlayed, PlayOn, RepairTool, Tool
+
+    kind, target = action
+    if kind == "break":
+        played = CardPlayed(player, BreakTool(Tool.PICKAXE, target, 7), ActionCard(ActionKind.BREAK, (Tool.PICKAXE,)))
+    elif kind == "repair":
+        played = CardPlayed(player, RepairTool(Tool.PICKAXE, target, 7), ActionCard(ActionKind.REPAIR, (Tool.PICKAXE,)))
+    else:
+        card_kind = ActionKind(kind)
+        played = CardPlayed(player, PlayOn(card_kind, target, 7), ActionCard(card_kind))
+    assert list(narrate([played], ["a", "b", "c"], viewer=viewer)) == [told]
+
+
 def test_narration_names_cards_and_players_not_handles():
     from saboteur_p2p.rules import (
         ActionCard,
