@@ -317,3 +317,14 @@ def test_a_round_end_of_twelve_seats_fits_a_short_panel_with_its_key_last():
         assert len(lines) <= height and lines[-1].startswith(" any key")
         assert sum(" dig " in line or " SAB " in line for line in lines) == 12  # a line a seat
         assert any("others: c gold cards" in line for line in lines) == (height >= 18)
+
+
+def test_the_player_list_tells_a_break_or_repair_in_words_not_in_the_marks_of_broken_tools():
+    from saboteur_p2p.client.tracker import _short_move
+    from saboteur_p2p.rules import ActionCard, ActionKind, BreakTool, CardPlayed, RepairTool, Tool
+
+    broke = CardPlayed(0, BreakTool(Tool.CART, 2, 7), ActionCard(ActionKind.BREAK, (Tool.CART,)))
+    fixed = CardPlayed(1, RepairTool(Tool.LANTERN, 0, 8), ActionCard(ActionKind.REPAIR, (Tool.LANTERN,)))
+    assert _short_move(broke) == "brk cart→2"
+    assert _short_move(fixed) == "fix lamp→0"
+    assert "✗" not in _short_move(broke) + _short_move(fixed)  # ✗ marks the seat's own broken tools

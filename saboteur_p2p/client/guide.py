@@ -49,7 +49,8 @@ Symbols
  players   ▶ whose move   * you   6c cards in hand   g0 gold cards
            (how much they are worth is secret until the end)
            ✗CLP broken Cart, Lantern, Pickaxe   away / back: connection
-           SAB dig: roles, once shown   ┼ 1,0 / map g1 / pass: last move
+           SAB dig: roles, once shown   last move: ┼ 1,0 / map g1 / pass /
+           brk cart→2 (broke seat 2's cart) / fix lamp→0 / fall 3,0
  maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
            ○ stone (what your Map showed)   ■ dead end
            ·   · dots: your card fits here as it is turned now

@@ -53,7 +53,7 @@ class LastMove:
     cell: Cell | None
     #: counts every move at the table, so the newest one can be told from the others
     order: int
-    #: a few characters for the player list: "┼ 1,0", "✗lamp", "map", "pass"
+    #: a few characters for the player list: "┼ 1,0", "brk lamp→2", "map g1", "pass"
     short: str = ""
 
 
@@ -138,6 +138,8 @@ class Tracker:
                 self._won_gold[event.player] = True
             elif isinstance(event, Stolen) and event.victim is not None:
                 self._won_gold[event.thief] = True
+                self._pieces[event.thief] += 1  # a round's take counts what was stolen in it
+                self._pieces[event.victim] -= 1
             elif isinstance(event, GameEnded) and self.summaries:
                 self.summaries[-1] = replace(self.summaries[-1], scores=event.scores, settled=True)
         if self.summaries and self.summaries[-1].round == self._round:
@@ -217,8 +219,9 @@ def _short_move(event: CardPlayed) -> str:
     if isinstance(action, Rockfall):
         return f"fall {action.x},{action.y}"
     if isinstance(action, (BreakTool, RepairTool)):
-        mark = "✗" if isinstance(action, BreakTool) else "✓"
-        return f"{mark}{TOOL_SHORT[action.tool.value]}"
+        # words, not the ✗ that marks the player's own broken tools beside it
+        verb = "brk" if isinstance(action, BreakTool) else "fix"
+        return f"{verb} {TOOL_SHORT[action.tool.value]}→{action.target}"
     if isinstance(action, MapPeek):
         return f"map g{action.goal}"
     if isinstance(action, Pass):
