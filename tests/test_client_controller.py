@@ -215,6 +215,26 @@ def test_a_break_card_chooses_a_player_with_the_arrows():
     assert isinstance(state.check(sent), BreakTool) and f"@{second.target_player}" in sent
 
 
+def test_breaking_your_own_tool_with_the_keys_asks_once_before_it_is_sent():
+    state = find(lambda s: holding(s, action_of(ActionKind.BREAK)) and any(
+        isinstance(a, BreakTool) and a.target == s.current for a in s.legal_actions()))
+    agent, node, ctl = seated(state)
+    ctl.pick(index_of(ctl, action_of(ActionKind.BREAK)))
+    while ctl.focus().target_player != agent.seat:
+        ctl.arrow(0, -1)  # up from the first target wraps round to ourselves
+    assert not ctl.enter() and agent.poll_move(node) is None
+    assert "your own" in ctl.ui.message and "Enter again" in ctl.ui.message
+    ctl.cancel()  # Esc: choose again; the question is asked afresh
+    ctl.pick(index_of(ctl, action_of(ActionKind.BREAK)))
+    while ctl.focus().target_player != agent.seat:
+        ctl.arrow(0, -1)
+    assert not ctl.enter()
+    assert ctl.enter()
+    sent = agent.poll_move(node)
+    played = state.check(sent)
+    assert isinstance(played, BreakTool) and played.target == agent.seat
+
+
 def test_a_map_card_targets_a_goal_and_the_cursor_shows_it():
     state = find(lambda s: holding(s, action_of(ActionKind.MAP)))
     _agent, _node, ctl = seated(state)

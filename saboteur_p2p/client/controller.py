@@ -15,6 +15,7 @@ from ..match import card_words
 from ..rules import (
     ActionCard,
     ActionKind,
+    BreakTool,
     IllegalActionError,
     InvalidActionError,
     PathCard,
@@ -399,7 +400,27 @@ class Controller(TypedCommands):
             else:
                 self.ui.say("pick a card first (number keys)", "error")
             return False
-        return self.attempt(focus.option)
+        option = focus.option
+        harm = self._self_harm(option)
+        if harm is not None and self.ui.confirming != option:
+            self.ui.confirming = option  # a target the arrows wrap round to in one key: ask once
+            self.ui.say(f"that breaks your own {harm}: Enter again to play it, Esc to choose again", "error")
+            return False
+        self.ui.confirming = None
+        return self.attempt(option)
+
+    def _self_harm(self, option: str) -> str | None:
+        """The tool a move would break of our own, if it breaks one of ours."""
+        snap = self.snapshot()
+        if snap.view is None:
+            return None
+        try:
+            action = parse_action(option)
+        except InvalidActionError:
+            return None
+        if isinstance(action, BreakTool) and action.target == snap.view.seat:
+            return action.tool.value
+        return None
 
     def mark(self) -> None:
         """Mark (or unmark) the selected card to discard it with others (Saboteur 2)."""
@@ -440,6 +461,7 @@ class Controller(TypedCommands):
         self.ui.selected = None
         self.ui.turned = False
         self.ui.marked = []
+        self.ui.confirming = None
         self.ui.say("")
 
 

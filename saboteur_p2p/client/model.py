@@ -213,6 +213,8 @@ class UIState:
     sent_for: int | None = None
     #: Saboteur 2: hand cards marked (m) to discard together (pass) or to clear with (two)
     marked: list[int] = field(default_factory=list)
+    #: a move on our own tools that Enter has asked about once: the next Enter plays it
+    confirming: str | None = None
     history: list[str] = field(default_factory=list)
 
     def say(self, text: str, kind: str = "info") -> None:
