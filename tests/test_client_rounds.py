@@ -28,12 +28,14 @@ from saboteur_p2p.rules import (
 )
 
 
-def followed_game(seed: int, players: int = 5) -> tuple[State, ClientAgent, list[dict[tuple[int, int], str]]]:
+def followed_game(
+    seed: int, players: int = 5, edition: str = "base",
+) -> tuple[State, ClientAgent, list[dict[tuple[int, int], str]]]:
     """A whole bot game, seat 0's client agent told after every move as the session tells it.
 
     Also returns, for each round, the maze as it stood when the round ended (the engine's
     own, read from the state after the round's last move and before the next deal)."""
-    state = Game(GameConfig(players), TrustedDealer(seed)).new_state()
+    state = Game(GameConfig(players, edition), TrustedDealer(seed)).new_state()
     bots = [load_bot("heuristic") for _ in range(players)]
     for seat, bot in enumerate(bots):
         bot.start(seat, state.config, bot_seed(seed, seat))
@@ -87,6 +89,23 @@ def test_each_round_end_keeps_the_final_maze_roles_winners_and_gold():
         assert summary.won[0] == f"{nuggets} nugget" + ("" if nuggets == 1 else "s")
     assert rounds[-1].scores == state.scores
     assert rounds[-1].totals == tuple(f"{s} nugget" + ("" if s == 1 else "s") for s in state.scores)  # type: ignore[union-attr]
+
+
+def test_saboteur2_rounds_count_our_gold_pieces_with_what_was_stolen_and_add_up_to_the_score():
+    from saboteur_p2p.client.screens import _short
+    from saboteur_p2p.rules import Stolen
+
+    checked = stolen = 0
+    for seed in range(12):
+        state, agent, _ = followed_game(seed, players=5, edition="saboteur2")
+        rounds = agent.snapshot().rounds
+        won = [int(r.won[0].split()[0]) for r in rounds]
+        assert all(r.won[0].endswith(" pieces") for r in rounds)
+        assert sum(won) == state.scores[0]  # type: ignore[index]
+        assert [_short(r.won[0]) for r in rounds] == [f"+{n}" for n in won]  # pieces, never "cards"
+        checked += 1
+        stolen += any(isinstance(e, Stolen) and 0 in (e.thief, e.victim) and e.victim is not None for e in state.events)
+    assert checked == 12 and stolen  # some of these games had a theft from or by seat 0
 
 
 def test_the_round_end_screen_fits_80x24_and_a_key_closes_it():

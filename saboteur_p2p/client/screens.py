@@ -102,10 +102,10 @@ def _compact(text: str) -> str:
 
 
 def _short(won: str) -> str:
-    """A round's winnings, short: "3 nuggets" -> "+3", "2 gold cards" -> "2 cards"."""
+    """A round's winnings, short: "3 nuggets" or "3 pieces" -> "+3", "2 gold cards" -> "2 cards"."""
     number, _, unit = won.partition(" ")
-    if not number.isdigit():
+    if not number.lstrip("-").isdigit():
         return won
-    if unit.startswith(("nugget", "gold piece")):
+    if unit.startswith(("nugget", "gold piece", "piece")):
         return f"+{number}"
     return f"{number} card" + ("" if number == "1" else "s")
