@@ -171,3 +171,52 @@ def test_a_late_abort_whose_evidence_shows_nothing_changes_nothing(tmp_path: Pat
              "chain": []}
     assert session._late_abort(open_envelope(seal(game.nodes[witness].identity, "abort", abort)), witness) is None
     assert session.node.aborted is None and session.node.finished
+
+
+def test_chat_lines_said_quickly_go_out_one_a_second_and_none_is_lost(tmp_path: Path, monkeypatch) -> None:
+    """The others take one chat line a second from a seat, so our own lines wait their turn
+    (a few at most) instead of being dropped while the player was told they were said."""
+    import saboteur_p2p.net.session as session_module
+
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    heard: list[str] = []
+    session.agent = type("Agent", (), {"chat": lambda self, seat, name, text: heard.append(text)})()
+    said: list[str] = []
+    session.say = said.append
+    clock = [1000.0]
+    monkeypatch.setattr(session_module.time, "monotonic", lambda: clock[0])
+
+    def chats() -> list[str]:
+        return [env.body["text"] for env in sent_kinds(session) if env.kind == "chat"]
+
+    for line in ("one", "two", "three"):
+        session._chat(line)
+    assert chats() == ["one"] * (len(session.endpoints))  # to every other seat, once
+    clock[0] += 0.5
+    session._send_chat()
+    assert chats().count("two") == 0
+    clock[0] += 0.6
+    session._send_chat()
+    clock[0] += 1.0
+    session._send_chat()
+    assert heard == ["one", "two", "three"] and chats()[-1] == "three"
+    for n in range(session_module.CHAT_WAITING + 1):  # past the few that may wait: told, not silently lost
+        session._chat(f"more {n}")
+    assert any("not sent: more" in line for line in said)
+
+
+def test_a_finished_saboteur2_game_reports_gold_pieces_not_nuggets(tmp_path: Path) -> None:
+    from protocol_helpers import path_first
+
+    from saboteur_p2p.protocol.local import step
+
+    game = seeded_game(GameConfig(3, "saboteur2", rounds=1), 7)
+    while step(game, path_first):  # to the end
+        pass
+    session = seated_session(game, game.nodes[0], tmp_path)
+    session._linger = lambda limit=5.0: None  # type: ignore[method-assign]
+    session.secrets_path = tmp_path / "seat0.secret"
+    result = session._finish()
+    assert result.outcome is Outcome.FINISHED and result.message.startswith("game over. gold pieces: ")

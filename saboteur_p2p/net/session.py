@@ -7,6 +7,7 @@ the game cleanly when a peer cheats or is gone for too long.
 """
 from __future__ import annotations
 
+import collections
 import json
 import resource
 import time
@@ -35,6 +36,8 @@ from .watchers import Watchers
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 CHAT_EVERY = 1.0
+#: our own lines that wait for their turn to go out, at most
+CHAT_WAITING = 5
 #: records that take long to make before this seat has timed one (seconds, a guess to announce)
 HEAVY_KINDS = {"shuffle": 2.0}
 #: messages from connections no seat signs on are reported at most once in this many seconds
@@ -122,6 +125,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.their_ping: dict[int, tuple[int, float]] = {}
         self.last_ping = 0.0
         self.last_chat = 0.0
+        #: our lines said faster than CHAT_EVERY, sent one a second (a few at most)
+        self.chat_waiting: collections.deque[str] = collections.deque()
         self.stats: dict[str, float] = {"records_sent": 0, "bytes_sent": 0}
         #: seconds from sending each of our moves until the table expects the next move
         self.turn_latencies: list[float] = []
@@ -209,6 +214,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             text = self.agent.poll_chat()
             if text:
                 self._chat(text)
+            self._send_chat()
             if getattr(self.agent, "wants_to_quit", False):
                 if self.on_leave == "end":
                     return self._leave()
@@ -474,11 +480,20 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         return self._end(Outcome.QUIT, "you left the table; the game ends", self.seat)
 
     def _chat(self, text: str) -> None:
+        """Say a line at the table: at once, or after the lines waiting, one a second (CHAT_EVERY:
+        the others take no more from a seat), never lost but for more than CHAT_WAITING at once."""
+        if len(self.chat_waiting) >= CHAT_WAITING:
+            self.say(f"chat: {CHAT_WAITING} lines are waiting to go out (one a second); not sent: {text[:40]}")
+            return
+        self.chat_waiting.append(text)
+        self._send_chat()
+
+    def _send_chat(self) -> None:
         now = time.monotonic()
-        if now - self.last_chat < CHAT_EVERY:
-            self.say("chat: one line a second, please")
+        if not self.chat_waiting or now - self.last_chat < CHAT_EVERY:
             return
         self.last_chat = now
+        text = self.chat_waiting.popleft()
         data = seal(self.identity, "chat", {"game_id": self.setup.game_id, "seat": self.seat, "text": text[:200]})
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
@@ -498,7 +513,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         if named is not None:
             return named
         scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
-        return self._end(Outcome.FINISHED, f"game over. nuggets: {scores}", None, state.scores)
+        unit = state.config.edition_rules.gold_unit  # nugget, or Saboteur 2's gold piece
+        return self._end(Outcome.FINISHED, f"game over. {unit}s: {scores}", None, state.scores)
 
     def _linger(self, limit: float = 5.0) -> SessionResult | None:
         """Stay until every peer that is here, and every spectator we feed, has confirmed the
