@@ -36,6 +36,15 @@ BESIDE_START = [
 ]
 
 
+@pytest.mark.parametrize(("cell", "side"), [((1, 0), "west"), ((-1, 0), "east"), ((0, 1), "north"), ((0, -1), "south")])
+def test_a_card_that_does_not_fit_is_told_which_neighbour_and_what_faces_it(cell, side):
+    board = Board.new_round()
+    wall = {"west": "NS", "east": "NS", "north": "WE", "south": "WE"}[side]  # a wall towards the start
+    assert board.placement_problem(cell, segments_of(wall)) == (
+        f"the card does not fit the card to its {side} at (0, 0), which has a tunnel facing it"
+    )
+
+
 @pytest.mark.parametrize("cell, good, bad", BESIDE_START)
 def test_opening_must_meet_opening_on_every_side(cell, good, bad):
     board = Board.new_round()

@@ -317,10 +317,10 @@ def test_an_illegal_move_shows_the_rule_it_breaks():
         handle = next(a.card for a in snap.decision.legal if isinstance(a, PlacePath))  # type: ignore[union-attr]
         slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[handle]) + 1  # type: ignore[union-attr]
         h.keys(f":path {slot} at 0,0")
-        h.wait_for(lambda: "✗ (0, 0) is the start cell" in h.screen(), "the inline verdict")
+        h.wait_for(lambda: "✗ 0,0 is the start cell" in h.screen(), "the inline verdict")
         h.keys(ENTER)
         h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
-        assert h.app.ui.message == "not allowed: (0, 0) is the start cell"
+        assert h.app.ui.message == "not allowed: 0,0 is the start cell"
         assert h.app.input_area.text == f"path {slot} at 0,0"  # kept, to correct it
         assert h.app.ui.sent_for is None and h.played_by_me() == []
         # with keys: the cursor onto a goal card
@@ -331,8 +331,8 @@ def test_an_illegal_move_shows_the_rule_it_breaks():
         h.wait_for(lambda: h.app.focus.selected == index, "the card")
         h.app.ui.cursor = GOAL_CELLS[1]  # as if moved there with the arrows
         h.keys(ENTER)
-        h.wait_for(lambda: "(8, 0) is a goal cell" in h.app.ui.message, "the goal-cell rule")
-        assert "(8, 0) is a goal cell" in h.screen().splitlines()[-2]
+        h.wait_for(lambda: "8,0 is a goal cell" in h.app.ui.message, "the goal-cell rule")
+        assert "8,0 is a goal cell" in h.screen().splitlines()[-2]
 
     harness.play(script)
 

@@ -161,7 +161,7 @@ def test_an_illegal_cell_shows_the_rule_it_breaks_and_sends_nothing():
     ctl.ui.cursor = (0, 0)
     assert not ctl.enter()
     assert ctl.ui.message_kind == "error"
-    assert ctl.ui.message == "not allowed: (0, 0) is the start cell"
+    assert ctl.ui.message == "not allowed: 0,0 is the start cell"  # a cell as it is typed
     ctl.ui.cursor = (3, 4)
     assert not ctl.enter() and "touches no card" in ctl.ui.message
     assert agent.poll_move(node) is None

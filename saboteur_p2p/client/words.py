@@ -189,6 +189,7 @@ class Words:
             handle = int(match.group(1))
             return f"card {self.slots[handle]}" if handle in self.slots else "that card"
 
+        text = re.sub(r"\((-?\d+), (-?\d+)\)", r"\1,\2", text)  # a cell as the player types it: 3,-1
         text = re.sub(r"\bplayer (\d+)('s)?", player, text)
         text = re.sub(r"\bcard (\d+)\b", card, text)
         text = re.sub(r"'([a-z-]+ [^']*)'", lambda m: repr(self._said(m.group(1))), text)

@@ -99,6 +99,8 @@ class Ways:
 
 
 _NO_TILE = Tile(None, False, ())
+#: where a neighbour lies, in words (y grows southwards)
+_SIDE = {1: "north", 2: "east", 4: "south", 8: "west"}
 
 
 def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
@@ -186,7 +188,8 @@ class Board:
             if theirs is None:
                 continue  # a face-down goal imposes nothing
             if bool(theirs & OPPOSITE[edge]) != bool(openings & edge):
-                return f"the card does not fit the card at {other}"
+                side = "a tunnel" if theirs & OPPOSITE[edge] else "a wall"
+                return f"the card does not fit the card to its {_SIDE[edge]} at {other}, which has {side} facing it"
         if not touches:
             return f"{cell} touches no card"
         if ladder:
