@@ -31,12 +31,13 @@ Keys
 
 KEYS_2 = """\
   m          mark 1-3 cards: x discards them all, and with two marked
-             Enter clears what lies in front of you"""
+             Enter clears what lies in front of you (or, with nothing
+             there, discards them too)"""
 
 COMMANDS = """\
 Typed commands (cards by their number in your hand, players by name, @me for you)
   path 2 at 3,-1 turned   break lantern @bob   repair pickaxe @me
-  rockfall 4,1   map 2   pass 5   keep 1   take 3+2   orient 1 turned
+  rockfall 4,1   map 2 (goal 2)   pass 5   keep 1   take 3+2   orient 1 turned
   legal   rules   say <text>   start (host, in the lobby)   quit"""
 
 COMMANDS_2 = """\
