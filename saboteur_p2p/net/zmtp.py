@@ -54,7 +54,9 @@ class _Connection:
     buffer: bytearray = field(default_factory=bytearray)
     greeted: bool = False
     ready: bool = False
-    #: the frames of a message whose last frame has not come yet, and their size
+    #: the first two frames of a message whose last frame has not come yet (two are enough
+    #: to know it is multipart, and dropped; keeping every one let endless empty frames, which
+    #: add nothing to ``size``, grow a list without bound), and the size of all its frames
     parts: list[bytes] = field(default_factory=list)
     size: int = 0
 
@@ -194,7 +196,8 @@ class ZmtpListener:
                 continue
             if not state.ready:
                 raise ZmtpError("a message before READY")
-            state.parts.append(body)
+            if len(state.parts) < 2:  # a message of more is dropped whole: its parts need not be kept
+                state.parts.append(body)
             state.size += len(body)
             if state.size > self.limit:
                 raise ZmtpError("a message past the size limit")
