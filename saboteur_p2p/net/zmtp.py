@@ -41,6 +41,10 @@ MAX_CONNECTIONS = 256
 MAX_HELD = 64 * 1024 * 1024
 #: the socket types a joiner may use (what ZeroMQ lets talk to a ROUTER)
 PEER_TYPES = (b"DEALER", b"REQ", b"ROUTER")
+#: what each chunk read and each frame parsed costs of ``receive``'s budget, past its bytes:
+#: 2-byte frames (whole empty messages) or connection notices (0 bytes) cost far more work
+#: than their size, and a budget in bytes alone let one call take millions of them
+COST = 1024
 
 
 class ZmtpError(ValueError):
@@ -115,6 +119,8 @@ class ZmtpListener:
         self.connections: dict[bytes, _Connection] = {}
         #: bytes of unfinished messages held over all connections (``MAX_HELD``)
         self.held = 0
+        #: frames parsed so far (each costs COST of ``receive``'s budget)
+        self.frames = 0
 
     def close(self) -> None:
         self.socket.close(linger=0)
@@ -137,8 +143,9 @@ class ZmtpListener:
             except zmq.Again:
                 break
             except ValueError:  # not two frames: never from a STREAM socket, but not trusted either
+                read += COST
                 continue
-            read += len(data)
+            read += len(data) + COST
             state = self.connections.get(connection)
             if not data:  # ZeroMQ's notice of a connection opened, or closed by the peer
                 if state is None:
@@ -149,7 +156,7 @@ class ZmtpListener:
             if state is None:
                 continue  # bytes after we closed it: ignored
             state.heard = now
-            before = state.held
+            before, frames = state.held, self.frames
             try:
                 out += self._take(connection, state, data)
                 if self.held - before + state.held > MAX_HELD:
@@ -158,6 +165,8 @@ class ZmtpListener:
                 self.held += state.held - before  # as it stands, for _close to take out
                 self._close(connection)
                 continue
+            finally:
+                read += COST * (self.frames - frames)
             self.held += state.held - before
         self._sweep(now)
         return out
@@ -228,6 +237,7 @@ class ZmtpListener:
             return None
         body = bytes(buffer[start:start + size])
         del buffer[:start + size]
+        self.frames += 1
         return flags, body
 
     def _command(self, connection: bytes, state: _Connection, body: bytes) -> None:
