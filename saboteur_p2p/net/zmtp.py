@@ -58,6 +58,10 @@ class _Connection:
     buffer: bytearray = field(default_factory=bytearray)
     greeted: bool = False
     ready: bool = False
+    #: the peer speaks ZMTP 3.1 or later (it answers PING)
+    pings: bool = False
+    #: when we last pinged it
+    pinged: float = 0.0
     #: the first two frames of a message whose last frame has not come yet (two are enough
     #: to know it is multipart, and dropped; keeping every one let endless empty frames, which
     #: add nothing to ``size``, grow a list without bound), and the size of all its frames
@@ -191,6 +195,7 @@ class ZmtpListener:
             if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or greeting[12:32] != GREETING[12:32]:
                 raise ZmtpError("not a ZMTP 3 greeting of the NULL mechanism")
             state.greeted = True
+            state.pings = (greeting[10], greeting[11]) >= (3, 1)
             self._raw(connection, ready_command(b"ROUTER"))
         out: list[tuple[bytes, bytes]] = []
         while True:
@@ -260,10 +265,15 @@ class ZmtpListener:
         # PONG and commands of later versions: nothing to do
 
     def _sweep(self, now: float) -> None:
-        """Close connections that never finished their handshake, or fell silent."""
+        """Close connections that never finished their handshake, or fell silent; ping those
+        quiet for a third of SILENCE_S (a DEALER without heartbeats sends nothing while idle,
+        but answers every PING with a PONG: an honest idle peer is never closed)."""
         for connection, state in list(self.connections.items()):
             if (not state.ready and now - state.opened > HANDSHAKE_S) or now - state.heard > SILENCE_S:
                 self._close(connection)
+            elif state.ready and state.pings and now - max(state.heard, state.pinged) > SILENCE_S / 3:
+                state.pinged = now
+                self._raw(connection, command(b"PING", b"\x00\x00"))  # TTL 0: no timeout asked of it
 
     def _close(self, connection: bytes) -> None:
         self._forget(connection)
