@@ -45,6 +45,9 @@ PEER_TYPES = (b"DEALER", b"REQ", b"ROUTER")
 #: 2-byte frames (whole empty messages) or connection notices (0 bytes) cost far more work
 #: than their size, and a budget in bytes alone let one call take millions of them
 COST = 1024
+#: messages queued to one connection, at most (ZeroMQ's SNDHWM): more than a spectator's feed
+#: sends at once (FEED_WINDOW records and an answer)
+SEND_QUEUE = 128
 
 
 class ZmtpError(ValueError):
@@ -119,6 +122,9 @@ class ZmtpListener:
         # raw TCP chunks of at most 8 KiB each: two queued per connection, then TCP pushes back
         self.socket.setsockopt(zmq.RCVHWM, 2)
         self.socket.setsockopt(zmq.TCP_MAXRT, 6000)
+        # replies queued per connection (libzmq's default is 1,000): one that never reads holds
+        # at most this many, not 1,000 x 256 connections
+        self.socket.setsockopt(zmq.SNDHWM, SEND_QUEUE)
         self.socket.bind(endpoint)
         self.connections: dict[bytes, _Connection] = {}
         #: bytes of unfinished messages held over all connections (``MAX_HELD``)
