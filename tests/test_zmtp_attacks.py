@@ -156,3 +156,20 @@ def test_replies_queued_for_a_connection_that_never_reads_are_bounded(listener) 
         assert taken <= 300
     finally:
         raw.close()
+
+
+def test_a_peer_that_closes_while_its_queue_is_full_is_forgotten_soon(listener, monkeypatch) -> None:
+    """The notice that a peer closed is pushed into the same pipe as its data: with RCVHWM 2
+    and two chunks waiting, libzmq drops it, so the connection stayed in ``connections``
+    (a slot of MAX_CONNECTIONS, and what it held counted in MAX_HELD) until SILENCE_S,
+    while the stranger holds no socket at all."""
+    monkeypatch.setattr(zmtp, "SILENCE_S", 3.0)
+    raws = [_raw_joiner(listener) for _ in range(5)]
+    for raw in raws:
+        raw.sendall(zmtp.frame(b"x" * 60_000, zmtp.MORE))  # 60 kB: more than two queued chunks
+    time.sleep(0.3)
+    for raw in raws:
+        raw.close()
+    time.sleep(0.2)
+    _pump(listener, 1.8)  # before SILENCE_S
+    assert not listener.connections and listener.held == 0
