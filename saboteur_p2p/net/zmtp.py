@@ -19,7 +19,6 @@ multipart message within the limit is dropped whole, as the ROUTER's caller did.
 """
 from __future__ import annotations
 
-import contextlib
 import struct
 import time
 from dataclasses import dataclass, field
@@ -291,7 +290,12 @@ class ZmtpListener:
             self.held -= state.held
 
     def _raw(self, connection: bytes, data: bytes) -> bool:
-        with contextlib.suppress(zmq.ZMQError):
+        try:
             self.socket.send_multipart([connection, data], zmq.NOBLOCK)
             return True
-        return False
+        except zmq.ZMQError as exc:
+            if exc.errno == zmq.EHOSTUNREACH:
+                # gone, though we never heard: libzmq drops the notice of a peer's closing when
+                # its queue is full (RCVHWM), so a PING or a reply is how we find out
+                self._forget(connection)
+            return False
