@@ -173,3 +173,35 @@ def test_a_peer_that_closes_while_its_queue_is_full_is_forgotten_soon(listener, 
     time.sleep(0.2)
     _pump(listener, 1.8)  # before SILENCE_S
     assert not listener.connections and listener.held == 0
+
+
+def test_one_address_cannot_take_every_connection_slot(context, listener, monkeypatch) -> None:
+    """MAX_CONNECTIONS counted every connection alike, refusing newcomers: one stranger with
+    256 raw connections (one ping each per SILENCE_S) kept every joiner from the table."""
+    monkeypatch.setattr(zmtp, "MAX_CONNECTIONS", 8)
+    host, port = _endpoint(listener).removeprefix("tcp://").rsplit(":", 1)
+    squatters = []
+    for _ in range(8):  # from another loopback address than the joiner's
+        raw = socket.create_connection((host, int(port)), timeout=5, source_address=("127.0.0.2", 0))
+        raw.sendall(zmtp.GREETING + zmtp.ready_command(b"DEALER"))
+        squatters.append(raw)
+    _pump(listener, 0.3)
+    assert len(listener.connections) == 8
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.setsockopt(zmq.RECONNECT_IVL, 100)
+    dealer.connect(_endpoint(listener))
+    try:
+        dealer.send(b"hello")
+        got = []
+        deadline = time.monotonic() + 3
+        while not got and time.monotonic() < deadline:
+            got = listener.receive(POLL_BYTES)
+            time.sleep(0.01)
+        assert [data for _, data in got] == [b"hello"]
+        assert listener.send(got[0][0], b"welcome") and dealer.poll(2000) and dealer.recv() == b"welcome"
+        assert len(listener.connections) <= 8
+    finally:
+        dealer.close()
+        for raw in squatters:
+            raw.close()
