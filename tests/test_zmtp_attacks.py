@@ -100,11 +100,12 @@ class _Notices:
     def __init__(self, total: int) -> None:
         self.total, self.calls = total, 0
 
-    def recv_multipart(self, flags: int = 0) -> list[bytes]:
+    def recv_multipart(self, flags: int = 0, copy: bool = True) -> list[bytes] | list[zmq.Frame]:
         self.calls += 1
         if self.calls > self.total:
             raise zmq.Again()
-        return [b"\x00" + ((self.calls + 1) // 2).to_bytes(4, "big"), b""]
+        frames = [b"\x00" + ((self.calls + 1) // 2).to_bytes(4, "big"), b""]
+        return frames if copy else [zmq.Frame(frame) for frame in frames]
 
     def send_multipart(self, frames: list[bytes], flags: int = 0) -> None:
         pass

@@ -9,7 +9,7 @@ raw TCP through a ZMQ_STREAM socket and speaks just enough ZMTP 3.1 itself (RFC 
 greeting, the NULL mechanism's READY, message frames, PING/PONG) that a joiner's ordinary
 DEALER socket talks to it unchanged, while it holds at most ``limit`` bytes of a message in
 progress per connection, ``MAX_HELD`` over all of them, and at most ``MAX_CONNECTIONS``
-connections.  The wire is what a
+connections (shared fairly among the addresses they come from).  The wire is what a
 ROUTER would speak: nothing changes for a compatible peer.
 
 What it takes: single-frame messages, each handed on with the connection it came on.  A
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import struct
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 import zmq
@@ -57,6 +58,8 @@ class ZmtpError(ValueError):
 class _Connection:
     opened: float
     heard: float
+    #: the peer's IP address, as libzmq tells it ("" if it does not)
+    address: str = ""
     buffer: bytearray = field(default_factory=bytearray)
     greeted: bool = False
     ready: bool = False
@@ -111,6 +114,14 @@ def _properties(body: bytes) -> dict[bytes, bytes]:
     return found
 
 
+def _peer_address(notice: zmq.Frame) -> str:
+    """The peer's address that libzmq attaches to the notice of a new connection."""
+    try:
+        return str(notice.get("Peer-Address"))
+    except (zmq.ZMQError, ValueError):
+        return ""
+
+
 class ZmtpListener:
     """A bound ZMQ_STREAM socket speaking ZMTP 3.1 to DEALERs, within a size limit."""
 
@@ -148,24 +159,25 @@ class ZmtpListener:
         now = time.monotonic()
         while read < budget:
             try:
-                connection, data = self.socket.recv_multipart(zmq.NOBLOCK)
+                frames = self.socket.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 break
-            except ValueError:  # not two frames: never from a STREAM socket, but not trusted either
+            if len(frames) != 2:  # never from a STREAM socket, but not trusted either
                 read += COST
                 continue
+            connection, data = frames[0].bytes, frames[1].bytes
             read += len(data) + COST
             state = self.connections.get(connection)
             if not data:  # ZeroMQ's notice of a connection opened, or closed by the peer
                 if state is None:
-                    self._opened(connection, now)
+                    self._opened(connection, now, _peer_address(frames[1]))
                 else:
                     self._forget(connection)
                 continue
             if state is None:
                 continue  # bytes after we closed it: ignored
             state.heard = now
-            before, frames = state.held, self.frames
+            before, parsed = state.held, self.frames
             try:
                 out += self._take(connection, state, data)
                 if self.held - before + state.held > MAX_HELD:
@@ -175,16 +187,24 @@ class ZmtpListener:
                 self._close(connection)
                 continue
             finally:
-                read += COST * (self.frames - frames)
+                read += COST * (self.frames - parsed)
             self.held += state.held - before
         self._sweep(now)
         return out
 
-    def _opened(self, connection: bytes, now: float) -> None:
+    def _opened(self, connection: bytes, now: float, address: str = "") -> None:
         if len(self.connections) >= MAX_CONNECTIONS:
-            self._raw(connection, b"")  # an empty message closes it
-            return
-        self.connections[connection] = _Connection(now, now)
+            # full: a newcomer takes the oldest slot of the address that holds the most, if
+            # that is more than its own address would then hold; else it is closed at once.
+            # So one stranger's many connections cannot keep every joiner out.
+            counts = Counter(state.address for state in self.connections.values())
+            most, held = counts.most_common(1)[0]
+            if held <= counts[address] + 1:
+                self._raw(connection, b"")  # an empty message closes it
+                return
+            oldest = min((c for c, s in self.connections.items() if s.address == most), key=lambda c: self.connections[c].opened)
+            self._close(oldest)
+        self.connections[connection] = _Connection(now, now, address)
         self._raw(connection, GREETING)
 
     def _take(self, connection: bytes, state: _Connection, data: bytes) -> list[tuple[bytes, bytes]]:
