@@ -198,7 +198,7 @@ class ZmtpListener:
             # that is more than its own address would then hold; else it is closed at once.
             # So one stranger's many connections cannot keep every joiner out.
             counts = Counter(state.address for state in self.connections.values())
-            most, held = counts.most_common(1)[0]
+            most, held = counts.most_common(1)[0] if counts else ("", 0)
             if held <= counts[address] + 1:
                 self._raw(connection, b"")  # an empty message closes it
                 return
