@@ -187,3 +187,13 @@ def test_unfinished_messages_over_all_connections_are_bounded_and_counted_back_d
             raw.close()
     _receive(table, 1.0)  # the peers' closing is noticed, and what they held let go
     assert table.table.held == 0 and not table.table.connections
+
+
+@pytest.mark.parametrize(("kind", "kept"), [(b"DEALER", True), (b"ROUTER", True), (b"REQ", False), (b"PUB", False)])
+def test_only_sockets_that_send_an_envelope_as_one_frame_are_taken(table, kind, kept) -> None:
+    host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=5) as raw:
+        raw.sendall(zmtp.GREETING + zmtp.ready_command(kind) + zmtp.frame(b"hello"))
+        got = _receive(table, 1.5)
+        assert ([data for _, data in got] == [b"hello"]) is kept
+        assert bool(table.table.connections) is kept

@@ -39,8 +39,9 @@ MAX_CONNECTIONS = 256
 #: bytes of unfinished messages held over all connections; a connection that would take the
 #: total past this is closed (with a 5 MiB limit, 256 connections could otherwise hold 2.5 GB)
 MAX_HELD = 64 * 1024 * 1024
-#: the socket types a joiner may use (what ZeroMQ lets talk to a ROUTER)
-PEER_TYPES = (b"DEALER", b"REQ", b"ROUTER")
+#: the socket types a joiner may use: of those ZeroMQ lets talk to a ROUTER, the ones that
+#: send an envelope as one frame (a REQ puts an empty frame first, and wants one back)
+PEER_TYPES = (b"DEALER", b"ROUTER")
 #: what each chunk read and each frame parsed costs of ``receive``'s budget, past its bytes:
 #: 2-byte frames (whole empty messages) or connection notices (0 bytes) cost far more work
 #: than their size, and a budget in bytes alone let one call take millions of them
