@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
+import zmq
 
 from saboteur_p2p.rules import Game, GameConfig, IllegalActionError, Role, State, Tool
 from saboteur_p2p.rules import cards as C
@@ -463,3 +464,11 @@ def corridor_state(finder: int, roles: Sequence[Role], *, last: Any = ("WE"), ma
     hands = {seat: ["NS", MAP] for seat in range(len(roles))}
     hands[finder] = [last, MAP]
     return build2(len(roles), maze=maze, goals=MIDDLE_TREASURE, hands=hands, roles=roles, current=finder, **kwargs)
+
+
+@pytest.fixture
+def context() -> Iterator[zmq.Context]:
+    """A ZeroMQ context of the test's own, terminated after it (every socket must be closed)."""
+    context = zmq.Context()
+    yield context
+    context.term()

@@ -16,13 +16,6 @@ from saboteur_p2p.net.transport import TABLE_MESSAGE_LIMIT, Transport, _heartbea
 
 
 @pytest.fixture
-def context() -> Iterator[zmq.Context]:
-    context = zmq.Context()
-    yield context
-    context.term()
-
-
-@pytest.fixture
 def table(context: zmq.Context) -> Iterator[Transport]:
     from saboteur_p2p.crypto.identity import Identity
 

@@ -15,13 +15,6 @@ from saboteur_p2p.net.transport import POLL_BYTES, TABLE_MESSAGE_LIMIT
 
 
 @pytest.fixture
-def context() -> Iterator[zmq.Context]:
-    context = zmq.Context()
-    yield context
-    context.term()
-
-
-@pytest.fixture
 def listener(context: zmq.Context) -> Iterator[zmtp.ZmtpListener]:
     listener = zmtp.ZmtpListener(context, "tcp://127.0.0.1:*", TABLE_MESSAGE_LIMIT)
     yield listener

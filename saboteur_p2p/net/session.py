@@ -172,6 +172,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
     def run(self) -> SessionResult:
         self._open_log()
         self.agent.start(self.seat, self.node)
+        self.transport.admit_links({seat.dh_key for seat in self.table.seats})  # nobody else at our link endpoint
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)  # encrypted, to that seat only
             self.transport.send(endpoint, self._link(endpoint))

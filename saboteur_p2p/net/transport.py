@@ -3,10 +3,11 @@
 The table's own endpoint (the address friends join at) takes what comes from peers not yet
 known: hellos, a spectator's requests.  It speaks ZMTP as a ROUTER would, through a listener
 of our own that bounds whole messages (zmtp.py): a stranger's multipart message cannot fill
-the host's memory there.  A ROUTER, the *link* endpoint, is encrypted
-with CurveZMQ under this peer's X25519 identity key: the seats of a game reach each other
-there, each DEALER knowing the key of the seat it dials (from the table), so moves and chat
-are not readable on the LAN and nobody can stand in the middle.
+the host's memory there.  The second, the *link* endpoint, is the same listener speaking
+CurveZMQ (curvezmq.py) under this peer's X25519 identity key: the seats of a game reach each
+other there, each DEALER knowing the key of the seat it dials (from the table), so moves and
+chat are not readable on the LAN and nobody can stand in the middle; once the game starts it
+admits only the seats' keys (``admit_links``).
 
 Both tag every inbound message with the connection it came on, so the session can
 tell which peer sent garbage once that connection has introduced itself with a signed
@@ -33,8 +34,6 @@ from zmq.utils.monitor import recv_monitor_message
 from .wire import MAX_WIRE_MESSAGE
 from .zmtp import ZmtpListener
 
-#: Inbound messages queued per connection before ZeroMQ stops reading it.
-ROUTER_QUEUE = 2
 #: bytes taken from the sockets in one poll, at most (past one large message)
 POLL_BYTES = 8 * 1024 * 1024
 #: Outbound messages queued for a peer that is away, before the oldest are dropped.
@@ -109,11 +108,11 @@ class CannotListen(ValueError):
     """This machine cannot listen at the address asked for (in use, or not one of its own)."""
 
 
-#: the first byte of a connection id from the link ROUTER (ZeroMQ's own ids start with 0)
+#: the first byte of a connection id from the link endpoint (the listeners' ids, ZeroMQ's, start with 0)
 LINK_CONNECTION = b"L"
-#: The largest message the table's own ROUTER takes when the seats talk on a link endpoint:
+#: The largest message the table's own endpoint takes when the seats talk on a link endpoint:
 #: only hellos and spectators' requests come there, a few hundred bytes each, so a flood of
-#: large envelopes there costs a connection, closed by ZeroMQ, not megabytes.
+#: large envelopes there costs a closed connection, not megabytes.
 TABLE_MESSAGE_LIMIT = 64 * 1024
 
 
@@ -130,12 +129,17 @@ class Transport:
         except zmq.ZMQError as exc:
             raise CannotListen(f"cannot listen at {_endpoint(bind)}: {os.strerror(exc.errno or 0)}") from None
         self.endpoint = _bound(self.table.socket)
-        self.link_router: zmq.Socket | None = None
+        self.link: ZmtpListener | None = None
         #: where seats reach this peer: the encrypted endpoint, or the table's without keys
         self.link_endpoint = self.endpoint
         if link_keys is not None:
-            self.link_router = self._router(f"{self.endpoint.rsplit(':', 1)[0]}:*", link_keys)
-            self.link_endpoint = _bound(self.link_router)
+            link = f"{self.endpoint.rsplit(':', 1)[0]}:*"
+            try:
+                self.link = ZmtpListener(self.context, link, MAX_WIRE_MESSAGE, curve=link_keys)
+            except zmq.ZMQError as exc:
+                self.table.close()
+                raise CannotListen(f"cannot listen at {link}: {os.strerror(exc.errno or 0)}") from None
+            self.link_endpoint = _bound(self.link.socket)
         self.dealers: dict[str, zmq.Socket] = {}
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
         self.replacing: dict[str, str] = {}
@@ -143,27 +147,13 @@ class Transport:
         self._monitored = 0
         self.poller = zmq.Poller()
         self.poller.register(self.table.socket, zmq.POLLIN)
-        if self.link_router is not None:
-            self.poller.register(self.link_router, zmq.POLLIN)
+        if self.link is not None:
+            self.poller.register(self.link.socket, zmq.POLLIN)
 
-    def _router(self, endpoint: str, keys: tuple[bytes, bytes], limit: int = MAX_WIRE_MESSAGE) -> zmq.Socket:
-        router = self.context.socket(zmq.ROUTER)
-        router.setsockopt(zmq.MAXMSGSIZE, limit)
-        # At most this many messages wait per connection; past it ZeroMQ stops reading that
-        # connection (TCP pushes back on the sender), so a flood from outside holds a bounded
-        # amount of memory instead of gigabytes.  Honest peers lose nothing: they are slowed.
-        router.setsockopt(zmq.RCVHWM, ROUTER_QUEUE)
-        router.setsockopt(zmq.LINGER, 0)
-        router.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a peer that reconnects takes over its old slot
-        router.setsockopt(zmq.CURVE_SERVER, 1)
-        router.setsockopt(zmq.CURVE_SECRETKEY, keys[1])
-        _heartbeats(router)
-        try:
-            router.bind(endpoint)
-        except zmq.ZMQError as exc:
-            router.close(linger=0)
-            raise CannotListen(f"cannot listen at {endpoint}: {os.strerror(exc.errno or 0)}") from None
-        return router
+    def admit_links(self, keys: set[bytes]) -> None:
+        """Let only these X25519 keys (the seats') in at the encrypted link endpoint."""
+        if self.link is not None:
+            self.link.admit = keys.__contains__
 
     def advertised(self, towards: str) -> str:
         """The link endpoint a peer at ``towards`` (an endpoint or host) should use to reach us.
@@ -270,9 +260,8 @@ class Transport:
 
     def reply(self, connection: bytes, data: bytes) -> None:
         """Answer on an inbound connection (lobby replies to a joiner not yet known)."""
-        if connection.startswith(LINK_CONNECTION) and self.link_router is not None:
-            with contextlib.suppress(zmq.Again, zmq.ZMQError):  # the joiner went away; nothing to keep
-                self.link_router.send_multipart([connection[len(LINK_CONNECTION):], data], zmq.NOBLOCK)
+        if connection.startswith(LINK_CONNECTION) and self.link is not None:
+            self.link.send(connection[len(LINK_CONNECTION):], data)
         else:
             self.table.send(connection, data)
 
@@ -286,20 +275,20 @@ class Transport:
         for connection, data in self.table.receive(POLL_BYTES):  # also closes silent connections
             out.append(Inbound(connection, data))
             size += len(data)
-        sockets: list[tuple[zmq.Socket, bytes, bool]] = []
-        if self.link_router is not None and self.link_router in events:
-            sockets.append((self.link_router, LINK_CONNECTION, True))
-        sockets += [(d, b"dealer:" + e.encode(), False) for e, d in self.dealers.items() if d in events]
-        for sock, tag, routed in sockets:
+        if self.link is not None:
+            for connection, data in self.link.receive(POLL_BYTES):
+                out.append(Inbound(LINK_CONNECTION + connection, data))
+                size += len(data)
+        for endpoint, dealer in self.dealers.items():  # answers in the lobby, a spectator's feed
+            if dealer not in events:
+                continue
             while size < POLL_BYTES:
                 try:
-                    frames = sock.recv_multipart(zmq.NOBLOCK)
+                    frames = dealer.recv_multipart(zmq.NOBLOCK)
                 except zmq.Again:
                     break
-                if not routed and len(frames) == 1:
-                    out.append(Inbound(tag, frames[0]))
-                elif routed and len(frames) == 2:
-                    out.append(Inbound(tag + frames[0], frames[1]))
+                if len(frames) == 1:
+                    out.append(Inbound(b"dealer:" + endpoint.encode(), frames[0]))
                 size += sum(len(frame) for frame in frames)
         for monitor in [m for m in self.monitors if m in events]:
             self._proven(monitor)
@@ -334,8 +323,8 @@ class Transport:
         for dealer in self.dealers.values():
             dealer.close()
         self.table.close()
-        if self.link_router is not None:
-            self.link_router.close()
+        if self.link is not None:
+            self.link.close()
 
 
 def _bound(router: zmq.Socket) -> str:

@@ -1,13 +1,15 @@
-"""The table's own endpoint: a ZMTP 3.1 listener (NULL mechanism) that bounds whole messages.
+"""A peer's two endpoints: a ZMTP 3.1 listener (NULL, or CURVE) that bounds whole messages.
 
 Friends join at the table's address, and so can anyone on the LAN, before anyone knows who
-they are.  A ZeroMQ ROUTER there bounds each *frame* (MAXMSGSIZE) and the number of
+they are; the seats talk at each one's link endpoint, where a hostile seat (or anyone who
+learnt the seat's key) can connect too.  A ZeroMQ ROUTER bounds each *frame* (MAXMSGSIZE) and the number of
 *complete* messages it queues (RCVHWM), but it keeps every frame of a multipart message in
 memory until the last one arrives: one message of many frames from a stranger could take
-all of the host's memory (libzmq has no limit on a whole message).  So this endpoint reads
+all of the host's memory (libzmq has no limit on a whole message).  So each endpoint reads
 raw TCP through a ZMQ_STREAM socket and speaks just enough ZMTP 3.1 itself (RFC 37: the
-greeting, the NULL mechanism's READY, message frames, PING/PONG) that a joiner's ordinary
-DEALER socket talks to it unchanged, while it holds at most ``limit`` bytes of a message in
+greeting, the NULL mechanism's READY or CurveZMQ's handshake and boxes (curvezmq.py),
+message frames, PING/PONG) that a peer's ordinary DEALER socket talks to it unchanged, while
+it holds at most ``limit`` bytes of a message in
 progress per connection, ``MAX_HELD`` over all of them, and at most ``MAX_CONNECTIONS``
 connections (shared fairly among the addresses they come from).  The wire is what a
 ROUTER would speak: nothing changes for a compatible peer.
@@ -22,12 +24,18 @@ from __future__ import annotations
 import struct
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import zmq
 
-#: ZMTP 3.1 greeting, as a server of the NULL mechanism (RFC 37 section 3.2)
+from .curvezmq import CurveError, CurveServer
+
+#: ZMTP 3.1 greeting, as a server of the NULL mechanism (RFC 37 section 3.2), and of CURVE
 GREETING = b"\xff" + bytes(8) + b"\x7f" + b"\x03\x01" + b"NULL".ljust(20, b"\x00") + b"\x00" + bytes(31)
+CURVE_GREETING = b"\xff" + bytes(8) + b"\x7f" + b"\x03\x01" + b"CURVE".ljust(20, b"\x00") + b"\x01" + bytes(31)
+#: what CURVE adds to a frame: the MESSAGE name, a nonce, the box's tag and the inner flags
+CURVE_OVERHEAD = 8 + 8 + 16 + 1
 GREETING_SIZE = 64
 #: frame flags
 MORE, LONG, COMMAND = 0x01, 0x02, 0x04
@@ -73,6 +81,8 @@ class _Connection:
     #: add nothing to ``size``, grow a list without bound), and the size of all its frames
     parts: list[bytes] = field(default_factory=list)
     size: int = 0
+    #: the CurveZMQ state of an encrypted endpoint's connection
+    curve: CurveServer | None = None
 
     @property
     def held(self) -> int:
@@ -92,9 +102,14 @@ def frame(data: bytes, flags: int = 0) -> bytes:
     return bytes([flags | LONG]) + struct.pack(">Q", len(data)) + data
 
 
-def ready_command(socket_type: bytes) -> bytes:
+def _socket_type(socket_type: bytes) -> bytes:
+    """The metadata naming a socket type."""
     name = b"Socket-Type"
-    return command(b"READY", bytes([len(name)]) + name + struct.pack(">I", len(socket_type)) + socket_type)
+    return bytes([len(name)]) + name + struct.pack(">I", len(socket_type)) + socket_type
+
+
+def ready_command(socket_type: bytes) -> bytes:
+    return command(b"READY", _socket_type(socket_type))
 
 
 def _properties(body: bytes) -> dict[bytes, bytes]:
@@ -126,8 +141,16 @@ def _peer_address(notice: zmq.Frame) -> str:
 class ZmtpListener:
     """A bound ZMQ_STREAM socket speaking ZMTP 3.1 to DEALERs, within a size limit."""
 
-    def __init__(self, context: zmq.Context[zmq.Socket[bytes]], endpoint: str, limit: int) -> None:
+    def __init__(
+        self, context: zmq.Context[zmq.Socket[bytes]], endpoint: str, limit: int, curve: tuple[bytes, bytes] | None = None,
+    ) -> None:
+        """``curve``: this endpoint's X25519 key pair (public, private): it speaks CurveZMQ as a
+        server, and ``admit`` says which client keys it lets in (any, until it is set)."""
         self.limit = limit
+        self.curve = curve
+        self.greeting = GREETING if curve is None else CURVE_GREETING
+        self.frame_limit = limit if curve is None else limit + CURVE_OVERHEAD
+        self.admit: Callable[[bytes], bool] = lambda key: True
         self.socket = context.socket(zmq.STREAM)
         self.socket.setsockopt(zmq.LINGER, 0)
         # raw TCP chunks of at most 8 KiB each: two queued per connection, then TCP pushes back
@@ -148,9 +171,17 @@ class ZmtpListener:
 
     def send(self, connection: bytes, data: bytes) -> bool:
         """Queue one single-frame message to a connection; False if it is gone or its queue is full."""
-        if connection not in self.connections:
+        state = self.connections.get(connection)
+        if state is None or not state.ready:
             return False
-        return self._raw(connection, frame(data))
+        return self._raw(connection, frame(data) if state.curve is None else frame(state.curve.seal(0, data)))
+
+    def _command_to(self, connection: bytes, state: _Connection, body: bytes) -> None:
+        """A ZMTP command to a connection: in the clear, or inside a MESSAGE once encrypted."""
+        if state.curve is not None and state.ready:
+            self._raw(connection, frame(state.curve.seal(2, body)))
+        else:
+            self._raw(connection, frame(body, COMMAND))
 
     def receive(self, budget: int) -> list[tuple[bytes, bytes]]:
         """The messages complete so far, as (connection, data), reading at most about
@@ -183,7 +214,7 @@ class ZmtpListener:
                 out += self._take(connection, state, data)
                 if self.held - before + state.held > MAX_HELD:
                     raise ZmtpError("the table holds too much from its connections")
-            except ZmtpError:
+            except (ZmtpError, CurveError):
                 self.held += state.held - before  # as it stands, for _close to take out
                 self._close(connection)
                 continue
@@ -206,7 +237,7 @@ class ZmtpListener:
             oldest = min((c for c, s in self.connections.items() if s.address == most), key=lambda c: self.connections[c].opened)
             self._close(oldest)
         self.connections[connection] = _Connection(now, now, address)
-        self._raw(connection, GREETING)
+        self._raw(connection, self.greeting)
 
     def _take(self, connection: bytes, state: _Connection, data: bytes) -> list[tuple[bytes, bytes]]:
         buffer = state.buffer
@@ -218,16 +249,19 @@ class ZmtpListener:
                 return []
             greeting = bytes(buffer[:GREETING_SIZE])
             del buffer[:GREETING_SIZE]
-            if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or greeting[12:32] != GREETING[12:32]:
-                raise ZmtpError("not a ZMTP 3 greeting of the NULL mechanism")
+            if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or greeting[12:32] != self.greeting[12:32]:
+                raise ZmtpError("not a ZMTP 3 greeting of this endpoint's mechanism")
             state.greeted = True
             state.pings = (greeting[10], greeting[11]) >= (3, 1)
-            self._raw(connection, ready_command(b"ROUTER"))
+            if self.curve is None:
+                self._raw(connection, ready_command(b"ROUTER"))
+            else:
+                state.curve = CurveServer(*self.curve)  # the client says HELLO first
         out: list[tuple[bytes, bytes]] = []
         while True:
             parsed = self._frame(buffer)
             if parsed is None:
-                if len(buffer) > self.limit + 9:
+                if len(buffer) > self.frame_limit + 9:
                     raise ZmtpError("a frame past the size limit")
                 return out
             flags, body = parsed
@@ -236,6 +270,12 @@ class ZmtpListener:
                 continue
             if not state.ready:
                 raise ZmtpError("a message before READY")
+            if state.curve is not None:
+                inner, body = state.curve.open(body)
+                if inner & 2:  # a command inside the box (PING, PONG)
+                    self._command(connection, state, body)
+                    continue
+                flags = inner & MORE
             if len(state.parts) < 2:  # a message of more is dropped whole: its parts need not be kept
                 state.parts.append(body)
             state.size += len(body)
@@ -262,7 +302,7 @@ class ZmtpListener:
             start = 9
         else:
             size, start = buffer[1], 2
-        if size > self.limit:
+        if size > self.frame_limit:
             raise ZmtpError("a frame past the size limit")
         if len(buffer) < start + size:
             return None
@@ -275,20 +315,42 @@ class ZmtpListener:
         if not body or len(body) < 1 + body[0]:
             raise ZmtpError("a broken command")
         name, rest = body[1:1 + body[0]], body[1 + body[0]:]
+        curve = state.curve
+        if curve is not None and not state.ready:
+            if name == b"HELLO":
+                self._raw(connection, frame(curve.hello(body), COMMAND))
+            elif name == b"INITIATE":
+                client, metadata = curve.initiate(body)
+                self._check_type(metadata)
+                if not self.admit(client):
+                    reason = b"not a seat of this table"
+                    self._raw(connection, command(b"ERROR", bytes([len(reason)]) + reason))
+                    raise ZmtpError("a client key this endpoint does not admit")
+                self._raw(connection, frame(curve.ready(_socket_type(b"ROUTER")), COMMAND))
+                state.ready = True
+            elif name == b"ERROR":
+                raise ZmtpError("the peer gave up")
+            else:
+                raise ZmtpError(f"a {name!r} command in a CurveZMQ handshake")
+            return
         if name == b"READY":
-            if state.ready:
-                raise ZmtpError("a second READY")
-            socket_type = _properties(rest).get(b"socket-type")
-            if socket_type not in PEER_TYPES:
-                raise ZmtpError(f"a {socket_type!r} socket cannot talk to a ROUTER")
+            if state.ready or curve is not None:
+                raise ZmtpError("a READY out of turn")
+            self._check_type(rest)
             state.ready = True
         elif name == b"PING":
             if len(rest) < 2:
                 raise ZmtpError("a broken PING")
-            self._raw(connection, command(b"PONG", rest[2:18]))
+            self._command_to(connection, state, bytes([4]) + b"PONG" + rest[2:18])
         elif name == b"ERROR":
             raise ZmtpError("the peer gave up")
         # PONG and commands of later versions: nothing to do
+
+    @staticmethod
+    def _check_type(metadata: bytes) -> None:
+        socket_type = _properties(metadata).get(b"socket-type")
+        if socket_type not in PEER_TYPES:
+            raise ZmtpError(f"a {socket_type!r} socket cannot talk to a ROUTER")
 
     def _sweep(self, now: float) -> None:
         """Close connections that never finished their handshake, or fell silent; ping those
@@ -299,7 +361,7 @@ class ZmtpListener:
                 self._close(connection)
             elif state.ready and state.pings and now - max(state.heard, state.pinged) > SILENCE_S / 3:
                 state.pinged = now
-                self._raw(connection, command(b"PING", b"\x00\x00"))  # TTL 0: no timeout asked of it
+                self._command_to(connection, state, b"\x04PING\x00\x00")  # TTL 0: no timeout asked of it
 
     def _close(self, connection: bytes) -> None:
         self._forget(connection)

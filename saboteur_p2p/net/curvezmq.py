@@ -1,0 +1,126 @@
+"""The server side of CurveZMQ (RFC 26) for one connection: its handshake and message boxes.
+
+The seats' link endpoint speaks ZMTP through our own listener (zmtp.py), so that it bounds
+whole messages as libzmq does not; this is the encryption libzmq would have done there.
+Each connection has its own transient key pair; the client proves its permanent key C (the
+seat's X25519 ``dh_key``) in a vouch, and the listener may admit only the seats' keys.
+Boxes are NaCl's crypto_box (PyNaCl): a 16-byte tag, then the ciphertext.
+"""
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Callable
+
+from nacl.exceptions import CryptoError
+from nacl.public import Box, PrivateKey, PublicKey
+
+#: 8-byte short nonces count up from 1 in each direction; 16-byte prefixes name the box
+HELLO_PREFIX, INITIATE_PREFIX = b"CurveZMQHELLO---", b"CurveZMQINITIATE"
+READY_PREFIX, CLIENT_PREFIX, SERVER_PREFIX = b"CurveZMQREADY---", b"CurveZMQMESSAGEC", b"CurveZMQMESSAGES"
+WELCOME_PREFIX, VOUCH_PREFIX = b"WELCOME-", b"VOUCH---"
+#: sizes of the handshake commands, their names included (RFC 26 section 2.4)
+HELLO_SIZE, INITIATE_MIN, MESSAGE_MIN = 200, 257, 33
+COOKIE_SIZE = 96
+
+
+class CurveError(ValueError):
+    """A box that does not open, a replayed nonce, or a command of the wrong size."""
+
+
+def _open(box: Box, ciphertext: bytes, nonce: bytes) -> bytes:
+    try:
+        return box.decrypt(ciphertext, nonce)
+    except CryptoError:
+        raise CurveError("a box that does not open") from None
+
+
+class CurveServer:
+    """One connection's CurveZMQ state on the server side."""
+
+    def __init__(self, public: bytes, secret: bytes, rand: Callable[[int], bytes] = os.urandom) -> None:
+        self.public = public
+        self.secret = PrivateKey(secret)
+        self.rand = rand
+        self.transient = PrivateKey(rand(32))
+        self.cookie = b""
+        self.client_transient: PublicKey | None = None
+        #: the box between the two transient keys, once the client has said hello
+        self.box: Box | None = None
+        #: the client's permanent key, once it has vouched for its transient one
+        self.client: bytes | None = None
+        self.nonce = 0  # ours: the last we used
+        self.peer_nonce = 0  # theirs: the last we took
+
+    def _next_peer_nonce(self, short: bytes) -> bytes:
+        (value,) = struct.unpack(">Q", short)
+        if value <= self.peer_nonce:
+            raise CurveError("a nonce used before")
+        self.peer_nonce = value
+        return short
+
+    def _next_nonce(self) -> bytes:
+        self.nonce += 1
+        return struct.pack(">Q", self.nonce)
+
+    def hello(self, body: bytes) -> bytes:
+        """Check a HELLO command (``body`` from its name on); the WELCOME to send back."""
+        if len(body) != HELLO_SIZE or body[6:8] != b"\x01\x00":
+            raise CurveError("a HELLO of the wrong size or version")
+        if self.box is not None:
+            raise CurveError("a second HELLO")
+        client_transient = PublicKey(body[80:112])
+        short = self._next_peer_nonce(body[112:120])
+        signature = _open(Box(self.secret, client_transient), body[120:200], HELLO_PREFIX + short)
+        if signature != bytes(64):
+            raise CurveError("a HELLO whose signature box is not zeros")
+        self.client_transient = client_transient
+        self.box = Box(self.transient, client_transient)
+        self.cookie = self.rand(COOKIE_SIZE)  # we keep the state: the cookie only has to come back
+        long_nonce = self.rand(16)
+        welcome = Box(self.secret, client_transient).encrypt(
+            bytes(self.transient.public_key) + self.cookie, WELCOME_PREFIX + long_nonce,
+        ).ciphertext
+        return b"\x07WELCOME" + long_nonce + welcome
+
+    def initiate(self, body: bytes) -> tuple[bytes, bytes]:
+        """Check an INITIATE command: the client's permanent key and its metadata (raw)."""
+        if self.box is None or self.client is not None:
+            raise CurveError("an INITIATE out of turn")
+        if len(body) < INITIATE_MIN or body[9:9 + COOKIE_SIZE] != self.cookie:
+            raise CurveError("an INITIATE of the wrong size, or with another cookie")
+        short = self._next_peer_nonce(body[105:113])
+        plain = _open(self.box, body[113:], INITIATE_PREFIX + short)
+        if len(plain) < 128:
+            raise CurveError("an INITIATE box too short for a vouch")
+        client, vouch_nonce, vouch = plain[:32], plain[32:48], plain[48:128]
+        vouched = _open(Box(self.transient, PublicKey(client)), vouch, VOUCH_PREFIX + vouch_nonce)
+        assert self.client_transient is not None
+        if vouched != bytes(self.client_transient) + self.public:
+            raise CurveError("a vouch for another key or server")
+        self.client = client
+        return client, plain[128:]
+
+    def ready(self, metadata: bytes) -> bytes:
+        """The READY command that ends the handshake."""
+        assert self.box is not None
+        short = self._next_nonce()
+        return b"\x05READY" + short + self.box.encrypt(metadata, READY_PREFIX + short).ciphertext
+
+    def open(self, body: bytes) -> tuple[int, bytes]:
+        """A MESSAGE from the client: its flags (1 more, 2 command) and payload."""
+        if self.box is None or self.client is None:
+            raise CurveError("a MESSAGE before the handshake")
+        if len(body) < MESSAGE_MIN or body[:8] != b"\x07MESSAGE":
+            raise CurveError("not a MESSAGE")
+        short = self._next_peer_nonce(body[8:16])
+        plain = _open(self.box, body[16:], CLIENT_PREFIX + short)
+        if not plain:
+            raise CurveError("a MESSAGE without its flags")
+        return plain[0], plain[1:]
+
+    def seal(self, flags: int, payload: bytes) -> bytes:
+        """A MESSAGE to the client."""
+        assert self.box is not None
+        short = self._next_nonce()
+        return b"\x07MESSAGE" + short + self.box.encrypt(bytes([flags]) + payload, SERVER_PREFIX + short).ciphertext
