@@ -1,0 +1,413 @@
+"""Attacks on the link endpoint's own CurveZMQ server (net/curvezmq.py inside net/zmtp.py):
+crafted handshakes, keys that are not points of use, boxes moved about, a stranger who got in
+before the seats were known, and libzmq CURVE DEALERs as the session configures them.  All on
+loopback; every wait is bounded; the transport is polled in the test's own thread (an
+exception escaping ``Transport.poll`` fails the test where it happens)."""
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import time
+from collections.abc import Iterator
+
+import pytest
+import zmq
+from nacl.public import Box, PrivateKey, PublicKey
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net import curvezmq, transport as transport_module, zmtp
+from saboteur_p2p.net.transport import LINK_CONNECTION, Transport
+from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE
+
+#: X25519 points of small order (u = 0, u = 1, and one of order 8), as libsodium's blacklist has them
+LOW_ORDER = [
+    bytes(32),
+    (1).to_bytes(32, "little"),
+    bytes.fromhex("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800"),
+]
+
+
+@pytest.fixture
+def seat(context: zmq.Context) -> Iterator[tuple[Transport, Identity]]:
+    identity = Identity.generate()
+    transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
+    yield transport, identity
+    transport.close()
+
+
+def _poll(transport: Transport, seconds: float) -> list[tuple[bytes, bytes]]:
+    got: list[tuple[bytes, bytes]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got += [(i.connection, i.data) for i in transport.poll(0.02)]
+    return got
+
+
+class Raw:
+    """A CurveZMQ client by hand, driven step by step: the test polls the server in between."""
+
+    def __init__(self, transport: Transport, server_key: bytes, keys: tuple[bytes, bytes] | None = None) -> None:
+        host, port = transport.link_endpoint.removeprefix("tcp://").rsplit(":", 1)
+        self.transport = transport
+        self.raw = socket.create_connection((host, int(port)), timeout=2)
+        self.raw.settimeout(0.05)
+        public, secret = keys if keys is not None else Identity.generate().link_keys()
+        self.public, self.secret, self.server = public, PrivateKey(secret), PublicKey(server_key)
+        self.transient = PrivateKey.generate()
+        self.nonce = 0
+        self.buffer = b""
+        self.raw.sendall(zmtp.CURVE_GREETING[:32] + b"\x00" + bytes(31))
+
+    def step(self, seconds: float = 0.2) -> list[tuple[bytes, bytes]]:
+        return _poll(self.transport, seconds)
+
+    def _read(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            self.step(0.05)
+            try:
+                chunk = self.raw.recv(1 << 20)
+            except (TimeoutError, BlockingIOError):
+                continue
+            if not chunk:
+                raise ConnectionError("closed")
+            self.buffer += chunk
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def frame(self) -> tuple[int, bytes]:
+        flags = self._read(1)[0]
+        size = struct.unpack(">Q", self._read(8))[0] if flags & zmtp.LONG else self._read(1)[0]
+        return flags, self._read(size)
+
+    def short(self) -> bytes:
+        self.nonce += 1
+        return struct.pack(">Q", self.nonce)
+
+    def hello(self, transient: bytes | None = None) -> None:
+        short = self.short()
+        if transient is None:
+            transient = bytes(self.transient.public_key)
+            signature = Box(self.transient, self.server).encrypt(bytes(64), curvezmq.HELLO_PREFIX + short).ciphertext
+        else:
+            signature = os.urandom(80)  # no box can be made with such a key: the server must refuse it anyway
+        self.raw.sendall(zmtp.frame(b"\x05HELLO\x01\x00" + bytes(72) + transient + short + signature, zmtp.COMMAND))
+
+    def welcome(self) -> None:
+        assert self._read(64)[12:17] == b"CURVE"
+        _, welcome = self.frame()
+        assert welcome[:8] == b"\x07WELCOME"
+        opened = Box(self.transient, self.server).decrypt(welcome[24:], b"WELCOME-" + welcome[8:24])
+        self.server_transient, self.cookie = PublicKey(opened[:32]), opened[32:]
+        self.box = Box(self.transient, self.server_transient)
+
+    def initiate(self, client: bytes | None = None, vouch: bytes | None = None) -> None:
+        vouch_nonce = os.urandom(16)
+        if vouch is None:
+            vouch = Box(self.secret, self.server_transient).encrypt(
+                bytes(self.transient.public_key) + bytes(self.server), curvezmq.VOUCH_PREFIX + vouch_nonce).ciphertext
+        short = self.short()
+        plain = (client or self.public) + vouch_nonce + vouch + zmtp._socket_type(b"DEALER")
+        box = self.box.encrypt(plain, curvezmq.INITIATE_PREFIX + short).ciphertext
+        self.raw.sendall(zmtp.frame(b"\x08INITIATE" + self.cookie + short + box, zmtp.COMMAND))
+
+    def handshake(self) -> bool:
+        self.hello()
+        self.welcome()
+        self.initiate()
+        try:
+            _, body = self.frame()
+        except (ConnectionError, OSError):
+            return False
+        return body.startswith(b"\x05READY")
+
+    def message(self, payload: bytes, flags: int = 0, short: bytes | None = None) -> bytes:
+        short = short or self.short()
+        box = self.box.encrypt(bytes([flags]) + payload, curvezmq.CLIENT_PREFIX + short).ciphertext
+        return zmtp.frame(b"\x07MESSAGE" + short + box)
+
+    def closed(self, seconds: float = 1.0) -> bool:
+        """The server closed this connection (within ``seconds``)."""
+        deadline = time.monotonic() + seconds
+        self.raw.settimeout(0.02)
+        while time.monotonic() < deadline:
+            self.step(0.02)
+            try:
+                chunk = self.raw.recv(1 << 20)
+            except (TimeoutError, BlockingIOError):
+                continue
+            except OSError:
+                return True
+            if not chunk:
+                return True
+            self.buffer += chunk
+        return False
+
+
+# -- crashes: what escapes Transport.poll ------------------------------------------------------
+
+
+@pytest.mark.parametrize("point", range(len(LOW_ORDER)))
+def test_a_hello_from_a_low_order_transient_key_closes_the_connection_without_crashing(seat, point) -> None:
+    """Box(S, C') with C' of small order: libsodium's crypto_box_beforenm refuses the all-zero
+    shared key and PyNaCl raises nacl.exceptions.RuntimeError, which is not a CurveError: it
+    escaped ``ZmtpListener.receive`` and ``Transport.poll``, so any stranger who can reach the
+    link endpoint (no key needed) could stop a seat's session with one 200-byte HELLO."""
+    transport, identity = seat
+    client = Raw(transport, identity.public.dh_key)
+    client.hello(transient=LOW_ORDER[point])
+    assert client.closed()  # raised out of poll before the fix
+    assert transport.link is not None and not transport.link.connections
+    client.raw.close()
+
+
+@pytest.mark.parametrize("point", range(len(LOW_ORDER)))
+def test_an_initiate_for_a_low_order_permanent_key_closes_the_connection_without_crashing(seat, point) -> None:
+    """The same through the vouch: Box(S', C) with the client's claimed permanent key C of small
+    order raised RuntimeError out of ``curve.initiate`` (an honest transient key gets that far)."""
+    transport, identity = seat
+    client = Raw(transport, identity.public.dh_key)
+    client.hello()
+    client.welcome()
+    client.initiate(client=LOW_ORDER[point], vouch=os.urandom(80))
+    assert client.closed()
+    assert transport.link is not None and not transport.link.connections
+    client.raw.close()
+
+
+# -- authentication --------------------------------------------------------------------------
+
+
+def test_a_stranger_connected_before_the_seats_were_known_is_not_heard_after(seat) -> None:
+    """Until ``admit_links`` any key gets in (the lobby); a stranger who shook hands then kept
+    its connection once the game started and the endpoint admitted only the seats' keys, and
+    everything it sent still came through as link traffic."""
+    transport, identity = seat
+    stranger = Raw(transport, identity.public.dh_key)
+    assert stranger.handshake()
+    transport.admit_links({Identity.generate().public.dh_key})  # the game starts: one other seat
+    stranger.raw.sendall(stranger.message(b"still here"))
+    got = _poll(transport, 0.5)
+    assert got == []
+    stranger.raw.close()
+
+
+def test_a_command_in_the_clear_after_the_handshake_closes_the_connection(seat) -> None:
+    """Once encrypted every frame must be a MESSAGE box (RFC 26; libzmq's decode refuses any
+    other): a PING in the clear was answered (keeping the connection 'heard'), and an ERROR in the
+    clear closed it, so anyone who can inject into the TCP stream drives the connection."""
+    transport, identity = seat
+    client = Raw(transport, identity.public.dh_key)
+    assert client.handshake()
+    client.raw.sendall(zmtp.command(b"PING", b"\x00\x00hi"))
+    assert client.closed(0.5)
+    client.raw.close()
+
+
+# -- what holds (each was tried): boxes moved about, handshakes out of order ------------------
+
+
+@pytest.mark.parametrize("attack", [
+    "replayed", "reordered", "reflected server box", "client box with server prefix", "nonce zero",
+    "second hello", "initiate before hello", "message before ready", "another connection's cookie",
+    "bad vouch", "vouch for another server", "wrong version", "short hello", "metadata garbage",
+    "command in box then garbage",
+])
+def test_what_the_server_refuses(seat, attack) -> None:
+    transport, identity = seat
+    client = Raw(transport, identity.public.dh_key)
+    if attack in ("second hello", "initiate before hello", "message before ready", "wrong version", "short hello"):
+        if attack == "initiate before hello":
+            client.raw.sendall(zmtp.frame(b"\x08INITIATE" + os.urandom(300), zmtp.COMMAND))
+        elif attack == "message before ready":
+            client.hello()
+            client.welcome()
+            client.raw.sendall(zmtp.frame(b"\x07MESSAGE" + os.urandom(40)))
+        elif attack == "wrong version":
+            short = client.short()
+            sig = Box(client.transient, client.server).encrypt(bytes(64), curvezmq.HELLO_PREFIX + short).ciphertext
+            client.raw.sendall(zmtp.frame(b"\x05HELLO\x02\x00" + bytes(72) + bytes(client.transient.public_key) + short + sig, zmtp.COMMAND))
+        elif attack == "short hello":
+            client.raw.sendall(zmtp.frame(b"\x05HELLO\x01\x00" + bytes(10), zmtp.COMMAND))
+        else:
+            client.hello()
+            client.welcome()
+            client.hello()
+        assert client.closed()
+        assert transport.link is not None and not transport.link.connections
+        return
+    if attack in ("another connection's cookie", "bad vouch", "vouch for another server", "metadata garbage"):
+        client.hello()
+        client.welcome()
+        if attack == "another connection's cookie":
+            other = Raw(transport, identity.public.dh_key)
+            other.hello()
+            other.welcome()
+            client.cookie = other.cookie
+            client.initiate()
+            assert client.closed()
+            assert transport.link is not None and len(transport.link.connections) == 1  # the other's
+            other.raw.close()
+            return
+        elif attack == "bad vouch":
+            client.initiate(vouch=os.urandom(80))
+        elif attack == "vouch for another server":
+            nonce = bytes(16)
+            vouch = Box(client.secret, client.server_transient).encrypt(
+                bytes(client.transient.public_key) + Identity.generate().public.dh_key, curvezmq.VOUCH_PREFIX + nonce).ciphertext
+            client.initiate(vouch=vouch)
+        else:
+            vouch_nonce = bytes(16)
+            vouch = Box(client.secret, client.server_transient).encrypt(
+                bytes(client.transient.public_key) + bytes(client.server), curvezmq.VOUCH_PREFIX + vouch_nonce).ciphertext
+            short = client.short()
+            box = client.box.encrypt(client.public + vouch_nonce + vouch + b"\x0bSocket-Type\xff\xff\xff\xff", curvezmq.INITIATE_PREFIX + short).ciphertext
+            client.raw.sendall(zmtp.frame(b"\x08INITIATE" + client.cookie + short + box, zmtp.COMMAND))
+        assert client.closed()
+        assert transport.link is not None and not transport.link.connections
+        return
+    assert client.handshake()
+    client.raw.sendall(client.message(b"one"))
+    assert [d for _, d in client.step(0.3)] == [b"one"]
+    if attack == "replayed":
+        client.raw.sendall(client.message(b"two", short=struct.pack(">Q", client.nonce)))
+    elif attack == "reordered":
+        late = client.message(b"three")
+        client.raw.sendall(client.message(b"four") + late)
+    elif attack == "reflected server box":
+        state = next(iter(transport.link.connections.values()))  # type: ignore[union-attr]
+        sealed = state.curve.seal(0, b"from the server")  # what the server would send
+        client.raw.sendall(zmtp.frame(sealed))
+    elif attack == "client box with server prefix":
+        short = client.short()
+        box = client.box.encrypt(b"\x00evil", curvezmq.SERVER_PREFIX + short).ciphertext
+        client.raw.sendall(zmtp.frame(b"\x07MESSAGE" + short + box))
+    elif attack == "nonce zero":
+        client.raw.sendall(client.message(b"zero", short=bytes(8)))
+    else:
+        client.raw.sendall(client.message(b"\x04PING\x00\x00", flags=2) + client.message(b"", flags=2))
+    got = []
+    deadline = time.monotonic() + 1
+    while time.monotonic() < deadline and transport.link.connections:  # type: ignore[union-attr]
+        got += client.step(0.05)
+    assert not transport.link.connections  # type: ignore[union-attr]
+    # a reordered box closes the connection; what came before it in the same read may be dropped too
+    assert [d for _, d in got] in (([], [b"four"]) if attack == "reordered" else ([],))
+    client.raw.close()
+
+
+def test_each_connection_gets_a_fresh_server_transient_key_and_cookie(seat) -> None:
+    transport, identity = seat
+    seen = set()
+    for _ in range(3):
+        client = Raw(transport, identity.public.dh_key)
+        client.hello()
+        client.welcome()
+        seen.add((bytes(client.server_transient), client.cookie))
+        client.raw.close()
+    assert len({t for t, _ in seen}) == 3 and len({c for _, c in seen}) == 3
+
+
+# -- interop: libzmq CURVE DEALERs as the session configures them ---------------------------
+
+
+@pytest.fixture
+def pair(context: zmq.Context) -> Iterator[tuple[Transport, Transport, Identity]]:
+    a_id, b_id = Identity.generate(), Identity.generate()
+    a = Transport("127.0.0.1:0", context, link_keys=a_id.link_keys())
+    b = Transport("127.0.0.1:0", context, link_keys=b_id.link_keys())
+    yield a, b, a_id
+    b.close()
+    a.close()
+
+
+def _until(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
+    got: list[tuple[bytes, bytes]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and len(got) < want:
+        got += [(i.connection, i.data) for i in transport.poll(0.05)]
+    return got
+
+
+def test_a_reply_of_the_largest_wire_message_reaches_a_curve_dealer(pair) -> None:
+    """Transport.connect caps a DEALER at MAXMSGSIZE = MAX_WIRE_MESSAGE, which libzmq checks
+    against the frame on the wire: a CURVE frame is the message plus 33 bytes (MESSAGE name,
+    nonce, tag, flags), so a reply within the wire limit but within 33 bytes of it broke the
+    DEALER's connection (and its reconnects got it no further)."""
+    a, b, a_id = pair
+    assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
+    big = os.urandom(MAX_WIRE_MESSAGE)
+    assert b.send(a.link_endpoint, big)  # the DEALER's way: fine
+    ((connection, data),) = _until(a, 10)
+    assert data == big
+    a.reply(connection, big)
+    got = []
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not got:
+        _poll(a, 0.05)
+        got += [(i.connection, i.data) for i in b.poll(0.05)]
+    assert [d for _, d in got] == [big]
+
+
+def test_an_idle_curve_dealer_keeps_its_connection(pair, monkeypatch) -> None:
+    monkeypatch.setattr(zmtp, "SILENCE_S", 1.5)
+    a, b, a_id = pair
+    assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
+    b.send(a.link_endpoint, b"hi")
+    ((first, _),) = _until(a, 5)
+    deadline = time.monotonic() + 4.5  # three times SILENCE_S, nothing sent
+    while time.monotonic() < deadline:
+        a.poll(0.05)
+        b.poll(0.0)
+    b.send(a.link_endpoint, b"still")
+    ((again, data),) = _until(a, 5)
+    assert data == b"still" and again == first  # the same connection: never closed
+
+
+def test_an_idle_curve_dealer_without_heartbeats_keeps_its_connection(context, seat, monkeypatch) -> None:
+    monkeypatch.setattr(zmtp, "SILENCE_S", 1.5)
+    transport, identity = seat
+    alice = Identity.generate()
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.setsockopt(zmq.CURVE_SERVERKEY, identity.public.dh_key)
+    dealer.setsockopt(zmq.CURVE_PUBLICKEY, alice.link_keys()[0])
+    dealer.setsockopt(zmq.CURVE_SECRETKEY, alice.link_keys()[1])
+    dealer.connect(transport.link_endpoint)
+    try:
+        dealer.send(b"hi")
+        ((first, _),) = _until(transport, 5)
+        _poll(transport, 4.5)
+        dealer.send(b"still")
+        ((again, data),) = _until(transport, 5)
+        assert data == b"still" and again == first
+    finally:
+        dealer.close()
+
+
+def test_a_dealer_with_the_wrong_server_key_gets_nothing_and_holds_nothing(pair, context) -> None:
+    a, b, _ = pair
+    assert b.connect(a.link_endpoint, server_key=Identity.generate().public.dh_key)
+    b.send(a.link_endpoint, b"let me in")
+    server = context.socket(zmq.DEALER)  # and one that thinks it is the server too
+    server.setsockopt(zmq.LINGER, 0)
+    server.setsockopt(zmq.CURVE_SERVER, 1)
+    server.setsockopt(zmq.CURVE_SECRETKEY, Identity.generate().link_keys()[1])
+    server.connect(a.link_endpoint)
+    server.send(b"me too")
+    try:
+        assert _poll(a, 1.5) == []
+        assert a.link is not None and len(a.link.connections) <= 2 and a.link.held == 0
+    finally:
+        server.close()
+
+
+def test_a_curve_dealer_reconnecting_is_heard_again(pair, context) -> None:
+    a, b, a_id = pair
+    for round_ in range(3):
+        assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
+        b.send(a.link_endpoint, b"round %d" % round_)
+        assert [d for _, d in _until(a, 5)] == [b"round %d" % round_]
+        b.disconnect(a.link_endpoint)
+    _poll(a, 0.3)
+    assert a.link is not None and len(a.link.connections) <= 1
