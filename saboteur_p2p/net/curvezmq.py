@@ -28,6 +28,15 @@ class CurveError(ValueError):
     """A box that does not open, a replayed nonce, or a command of the wrong size."""
 
 
+def _box(secret: PrivateKey, public: bytes | PublicKey) -> Box:
+    """The box between our key and a peer's; a key of small order (libsodium refuses the
+    all-zero shared key it gives, and PyNaCl raises its RuntimeError) is the peer's fault."""
+    try:
+        return Box(secret, public if isinstance(public, PublicKey) else PublicKey(public))
+    except CryptoError:  # nacl's RuntimeError and ValueError are CryptoErrors too
+        raise CurveError("a public key of small order") from None
+
+
 def _open(box: Box, ciphertext: bytes, nonce: bytes) -> bytes:
     try:
         return box.decrypt(ciphertext, nonce)
@@ -71,14 +80,15 @@ class CurveServer:
             raise CurveError("a second HELLO")
         client_transient = PublicKey(body[80:112])
         short = self._next_peer_nonce(body[112:120])
-        signature = _open(Box(self.secret, client_transient), body[120:200], HELLO_PREFIX + short)
+        permanent = _box(self.secret, client_transient)
+        signature = _open(permanent, body[120:200], HELLO_PREFIX + short)
         if signature != bytes(64):
             raise CurveError("a HELLO whose signature box is not zeros")
         self.client_transient = client_transient
-        self.box = Box(self.transient, client_transient)
+        self.box = _box(self.transient, client_transient)
         self.cookie = self.rand(COOKIE_SIZE)  # we keep the state: the cookie only has to come back
         long_nonce = self.rand(16)
-        welcome = Box(self.secret, client_transient).encrypt(
+        welcome = permanent.encrypt(
             bytes(self.transient.public_key) + self.cookie, WELCOME_PREFIX + long_nonce,
         ).ciphertext
         return b"\x07WELCOME" + long_nonce + welcome
@@ -94,7 +104,7 @@ class CurveServer:
         if len(plain) < 128:
             raise CurveError("an INITIATE box too short for a vouch")
         client, vouch_nonce, vouch = plain[:32], plain[32:48], plain[48:128]
-        vouched = _open(Box(self.transient, PublicKey(client)), vouch, VOUCH_PREFIX + vouch_nonce)
+        vouched = _open(_box(self.transient, client), vouch, VOUCH_PREFIX + vouch_nonce)
         assert self.client_transient is not None
         if vouched != bytes(self.client_transient) + self.public:
             raise CurveError("a vouch for another key or server")
