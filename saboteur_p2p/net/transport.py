@@ -151,9 +151,10 @@ class Transport:
             self.poller.register(self.link.socket, zmq.POLLIN)
 
     def admit_links(self, keys: set[bytes]) -> None:
-        """Let only these X25519 keys (the seats') in at the encrypted link endpoint."""
+        """Let only these X25519 keys (the seats') in at the encrypted link endpoint; a
+        connection already in with another key is closed."""
         if self.link is not None:
-            self.link.admit = keys.__contains__
+            self.link.admit_only(frozenset(keys).__contains__)
 
     def advertised(self, towards: str) -> str:
         """The link endpoint a peer at ``towards`` (an endpoint or host) should use to reach us.

@@ -169,6 +169,14 @@ class ZmtpListener:
     def close(self) -> None:
         self.socket.close(linger=0)
 
+    def admit_only(self, admit: Callable[[bytes], bool]) -> None:
+        """From now on let in only the client keys ``admit`` accepts, and close the connections
+        that got in before with any other (a stranger who shook hands in the lobby)."""
+        self.admit = admit
+        for connection, state in list(self.connections.items()):
+            if state.curve is not None and state.curve.client is not None and not admit(state.curve.client):
+                self._close(connection)
+
     def send(self, connection: bytes, data: bytes) -> bool:
         """Queue one single-frame message to a connection; False if it is gone or its queue is full."""
         state = self.connections.get(connection)
