@@ -274,6 +274,8 @@ class ZmtpListener:
                 return out
             flags, body = parsed
             if flags & COMMAND:
+                if state.curve is not None and state.ready:
+                    raise ZmtpError("a command in the clear on an encrypted connection")
                 self._command(connection, state, body)
                 continue
             if not state.ready:
