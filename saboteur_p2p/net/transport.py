@@ -32,7 +32,7 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from .wire import MAX_WIRE_MESSAGE
-from .zmtp import ZmtpListener
+from .zmtp import CURVE_OVERHEAD, ZmtpListener
 
 #: bytes taken from the sockets in one poll, at most (past one large message)
 POLL_BYTES = 8 * 1024 * 1024
@@ -190,11 +190,14 @@ class Transport:
             self.poller.register(monitor, zmq.POLLIN)
         dealer.setsockopt(zmq.LINGER, 500)
         dealer.setsockopt(zmq.SNDHWM, SEND_HIGH_WATER)
-        dealer.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE)
+        encrypted = server_key is not None and self.link_keys is not None
+        # libzmq checks MAXMSGSIZE against the frame on the wire: a CURVE box adds 33 bytes
+        dealer.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE + (CURVE_OVERHEAD if encrypted else 0))
         dealer.setsockopt(zmq.RECONNECT_IVL, 100)
         dealer.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
         dealer.setsockopt(zmq.CONNECT_TIMEOUT, CONNECT_TIMEOUT_MS)
-        if server_key is not None and self.link_keys is not None:
+        if encrypted:
+            assert server_key is not None and self.link_keys is not None
             dealer.setsockopt(zmq.CURVE_SERVERKEY, server_key)
             dealer.setsockopt(zmq.CURVE_PUBLICKEY, self.link_keys[0])
             dealer.setsockopt(zmq.CURVE_SECRETKEY, self.link_keys[1])
