@@ -411,3 +411,44 @@ def test_a_curve_dealer_reconnecting_is_heard_again(pair, context) -> None:
         b.disconnect(a.link_endpoint)
     _poll(a, 0.3)
     assert a.link is not None and len(a.link.connections) <= 1
+
+
+# -- resource bounds ------------------------------------------------------------------------
+
+
+def test_a_strangers_handshake_cannot_make_the_server_parse_megabytes_of_metadata(seat, monkeypatch) -> None:
+    """Handshake commands were taken up to the message limit (5 MiB) before anyone is known, and
+    the INITIATE's metadata is parsed in Python property by property (5 bytes each: about 0.6 s
+    of the session's loop per 5 MiB INITIATE, ~100x the cost per byte of a message), before
+    the client's key is even checked against the seats: any stranger, with a key of its own,
+    could keep a seat's loop busy for as long as it sends.  A CURVE handshake command is a few
+    hundred bytes (libzmq's metadata: Socket-Type, Identity <= 255)."""
+    parsed: list[int] = []
+    real = zmtp._properties
+    monkeypatch.setattr(zmtp, "_properties", lambda body: parsed.append(len(body)) or real(body))
+    transport, identity = seat
+    client = Raw(transport, identity.public.dh_key)
+    client.raw.settimeout(2)
+    client.hello()
+    client.welcome()
+    vouch_nonce = bytes(16)
+    vouch = Box(client.secret, client.server_transient).encrypt(
+        bytes(client.transient.public_key) + bytes(client.server), curvezmq.VOUCH_PREFIX + vouch_nonce).ciphertext
+    metadata = zmtp._socket_type(b"DEALER") + b"\x00\x00\x00\x00\x00" * (4 * 1024 * 1024 // 5)
+    short = client.short()
+    box = client.box.encrypt(client.public + vouch_nonce + vouch + metadata, curvezmq.INITIATE_PREFIX + short).ciphertext
+    frame = zmtp.frame(b"\x08INITIATE" + client.cookie + short + box, zmtp.COMMAND)
+    client.raw.settimeout(0.05)
+    sent = 0
+    deadline = time.monotonic() + 10
+    while sent < len(frame) and time.monotonic() < deadline:
+        try:
+            sent += client.raw.send(frame[sent:sent + 65536])
+        except (TimeoutError, BlockingIOError):
+            pass
+        except OSError:
+            break  # closed on us: what it should do
+        client.step(0.01)
+    client.closed(1.0)
+    assert all(size <= zmtp.HANDSHAKE_FRAME for size in parsed), parsed
+    client.raw.close()
