@@ -42,6 +42,9 @@ MORE, LONG, COMMAND = 0x01, 0x02, 0x04
 #: a connection that has not finished its handshake by then, or is silent that long after, is closed
 HANDSHAKE_S = 10.0
 SILENCE_S = 15.0
+#: the largest frame before the handshake is done: a READY or CurveZMQ handshake command is a
+#: few hundred bytes; a stranger's megabytes of metadata cost the loop ~0.1 us a byte to parse
+HANDSHAKE_FRAME = 8192
 #: connections held at once; a new one past this is closed at once
 MAX_CONNECTIONS = 256
 #: bytes of unfinished messages held over all connections; a connection that would take the
@@ -267,7 +270,7 @@ class ZmtpListener:
                 state.curve = CurveServer(*self.curve)  # the client says HELLO first
         out: list[tuple[bytes, bytes]] = []
         while True:
-            parsed = self._frame(buffer)
+            parsed = self._frame(buffer, self.frame_limit if state.ready else min(self.frame_limit, HANDSHAKE_FRAME))
             if parsed is None:
                 if len(buffer) > self.frame_limit + 9:
                     raise ZmtpError("a frame past the size limit")
@@ -298,7 +301,7 @@ class ZmtpListener:
                 out.append((connection, parts[0]))
             # a message of several frames is no envelope of ours: dropped whole
 
-    def _frame(self, buffer: bytearray) -> tuple[int, bytes] | None:
+    def _frame(self, buffer: bytearray, limit: int) -> tuple[int, bytes] | None:
         """The first whole frame in ``buffer`` (taken out of it), or None if it is not all here."""
         if len(buffer) < 2:
             return None
@@ -312,7 +315,7 @@ class ZmtpListener:
             start = 9
         else:
             size, start = buffer[1], 2
-        if size > self.frame_limit:
+        if size > limit:
             raise ZmtpError("a frame past the size limit")
         if len(buffer) < start + size:
             return None
