@@ -397,7 +397,7 @@ def test_a_dealer_with_the_wrong_server_key_gets_nothing_and_holds_nothing(pair,
     server.send(b"me too")
     try:
         assert _poll(a, 1.5) == []
-        assert a.link is not None and len(a.link.connections) <= 2 and a.link.held == 0
+        assert a.link is not None and len(a.link.connections) <= 2 and a.link.held <= 2 * zmtp.GREETING_SIZE  # a greeting begun
     finally:
         server.close()
 
