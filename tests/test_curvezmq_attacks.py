@@ -16,8 +16,8 @@ import zmq
 from nacl.public import Box, PrivateKey, PublicKey
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.net import curvezmq, transport as transport_module, zmtp
-from saboteur_p2p.net.transport import LINK_CONNECTION, Transport
+from saboteur_p2p.net import curvezmq, zmtp
+from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE
 
 #: X25519 points of small order (u = 0, u = 1, and one of order 8), as libsodium's blacklist has them
@@ -226,7 +226,8 @@ def test_what_the_server_refuses(seat, attack) -> None:
         elif attack == "wrong version":
             short = client.short()
             sig = Box(client.transient, client.server).encrypt(bytes(64), curvezmq.HELLO_PREFIX + short).ciphertext
-            client.raw.sendall(zmtp.frame(b"\x05HELLO\x02\x00" + bytes(72) + bytes(client.transient.public_key) + short + sig, zmtp.COMMAND))
+            hello = b"\x05HELLO\x02\x00" + bytes(72) + bytes(client.transient.public_key) + short + sig
+            client.raw.sendall(zmtp.frame(hello, zmtp.COMMAND))
         elif attack == "short hello":
             client.raw.sendall(zmtp.frame(b"\x05HELLO\x01\x00" + bytes(10), zmtp.COMMAND))
         else:
@@ -261,7 +262,8 @@ def test_what_the_server_refuses(seat, attack) -> None:
             vouch = Box(client.secret, client.server_transient).encrypt(
                 bytes(client.transient.public_key) + bytes(client.server), curvezmq.VOUCH_PREFIX + vouch_nonce).ciphertext
             short = client.short()
-            box = client.box.encrypt(client.public + vouch_nonce + vouch + b"\x0bSocket-Type\xff\xff\xff\xff", curvezmq.INITIATE_PREFIX + short).ciphertext
+            garbage = b"\x0bSocket-Type\xff\xff\xff\xff"
+            box = client.box.encrypt(client.public + vouch_nonce + vouch + garbage, curvezmq.INITIATE_PREFIX + short).ciphertext
             client.raw.sendall(zmtp.frame(b"\x08INITIATE" + client.cookie + short + box, zmtp.COMMAND))
         assert client.closed()
         assert transport.link is not None and not transport.link.connections
