@@ -7,6 +7,7 @@ import pytest
 
 from saboteur_p2p.botapi import load_bot
 from saboteur_p2p.client.agent import ClientAgent
+from saboteur_p2p.client.commands import legal_lines
 from saboteur_p2p.client.controller import Controller
 from saboteur_p2p.client.local import LocalNode, LocalSetup
 from saboteur_p2p.client.model import ItemKind, LogKind
@@ -318,7 +319,16 @@ def test_chat_help_quit_and_legal_commands():
     assert ctl.command("help") and ctl.ui.help_open
     assert ctl.command("quit") and ctl.ui.confirm_quit
     assert ctl.command("legal")
-    assert agent.log_lines()[-1].text.startswith(f"legal now ({len(state.legal_actions())}): ")
+    lines = [line.text for line in agent.log_lines()]
+    start = max(i for i, text in enumerate(lines) if text.startswith("legal now ("))
+    shown = lines[start + 1:]
+    legal = list(dict.fromkeys(ctl.words(ctl.snapshot()).say(a) for a in state.legal_actions()))
+    assert lines[start] == f"legal now ({len(legal)} moves):" and 1 <= len(shown) <= 13
+    assert legal_lines(["path 2 at 1,0", "path 2 at 2,0 turned", "break lantern @bob", "break lantern @carol",
+                        "pass 1", "pass 2", "theft"]) == [
+        "path 2 at 1,0 · 2,0 turned", "break lantern @bob @carol", "pass: 1 · 2", "theft"]
+    listed = [line for line in shown if not line.startswith("  ... and ")]
+    assert listed == ["  " + line for line in legal_lines(legal)][:12]  # every move, by card and kind
     assert not ctl.command("start") and "only the host" in ctl.ui.message
 
 

@@ -26,6 +26,33 @@ VERBS_2 = (
     "theft", "hands-off @", "swap-hand @", "inspection @", "swap-hats @", "trapped @", "free @", "clear ", "steal @",
 )
 #: the words that are commands, not moves
+#: lines of moves ``legal`` writes to the log, at most
+LEGAL_LINES = 12
+
+
+def legal_lines(texts: list[str]) -> list[str]:
+    """Legal moves, one line per card and kind: "path 2 at 1,0 · 2,0 turned", "break lantern
+    @bob @carol", "pass: 1 · 2 · 3" (not a paragraph of forty moves that pushes the log away)."""
+    placed: dict[str, list[str]] = {}  # "path 2" -> cells
+    aimed: dict[str, list[str]] = {}  # "break lantern" -> @players
+    plain: dict[str, list[str]] = {}  # "pass" -> what follows the verb
+    for text in texts:
+        card, at, place = text.partition(" at ")
+        if at:
+            placed.setdefault(card, []).append(place)
+            continue
+        card, on, target = text.partition(" @")
+        if on:
+            aimed.setdefault(card, []).append("@" + target)
+            continue
+        verb, _, rest = text.partition(" ")
+        plain.setdefault(verb, []).append(rest)
+    lines = [f"{card} at {' · '.join(cells)}" for card, cells in placed.items()]
+    lines += [f"{card} {' '.join(targets)}" for card, targets in aimed.items()]
+    lines += [f"{verb}: {' · '.join(rest)}" if any(rest) else verb for verb, rest in plain.items()]
+    return lines
+
+
 COMMAND_WORDS = ("?", "help", "legal", "moves", "rules", "start", "quit", "exit", "bye")
 
 
@@ -77,7 +104,12 @@ class TypedCommands:
                 self.ui.say("it is not your move", "error")
                 return False
             texts = list(dict.fromkeys(words.say(a) for a in snap.decision.legal))
-            self.link.note(f"legal now ({len(texts)}): " + "; ".join(texts[:60]) + (" ..." if len(texts) > 60 else ""))
+            lines = legal_lines(texts)
+            self.link.note(f"legal now ({len(texts)} moves):")
+            for line in lines[:LEGAL_LINES]:
+                self.link.note("  " + line)
+            if len(lines) > LEGAL_LINES:
+                self.link.note(f"  ... and {len(lines) - LEGAL_LINES} more (Tab after a verb lists them)")
             return True
         return self.attempt(text, typed=True)
 
