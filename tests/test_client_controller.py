@@ -160,6 +160,7 @@ def test_an_illegal_cell_shows_the_rule_it_breaks_and_sends_nothing():
     agent, node, ctl = seated(state)
     ctl.pick(index_of(ctl, is_path))
     ctl.ui.cursor = (0, 0)
+    assert ctl.focus().problem == "0,0 is the start cell"  # beside the card, before Enter
     assert not ctl.enter()
     assert ctl.ui.message_kind == "error"
     assert ctl.ui.message == "not allowed: 0,0 is the start cell"  # a cell as it is typed

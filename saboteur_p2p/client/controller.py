@@ -77,6 +77,8 @@ class Focus:
     marked: tuple[int, ...] = ()
     #: ``option`` in a person's words (hand slots, player names), for the screen
     said: str | None = None
+    #: why ``option`` is not legal on our move, in a person's words (the rule it breaks)
+    problem: str | None = None
 
 
 class Controller(TypedCommands):
@@ -272,8 +274,15 @@ class Controller(TypedCommands):
             marks = MazeMarks(cursor=GOAL_CELLS[item.handle], preview=None)
         legal = None if option is None or snap.decision is None else self._plausible(snap, option)
         hint = self._hint(snap, item, options)
-        said = Words(view, snap.names).say(option) if option is not None else None
-        return Focus(items, index, ui.turned, marks, target, options, option, legal, hint, self.marked(snap), said)
+        words = Words(view, snap.names)
+        said = words.say(option) if option is not None else None
+        problem = None
+        if legal is False and snap.decision is not None and option is not None:
+            try:
+                snap.decision.checker.check(option, player=snap.seat)
+            except (IllegalActionError, InvalidActionError) as exc:
+                problem = words.explain(exc)  # shown beside the card before Enter, not only after
+        return Focus(items, index, ui.turned, marks, target, options, option, legal, hint, self.marked(snap), said, problem)
 
     def _hint(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> str:
         view = snap.view

@@ -215,7 +215,7 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         used += TILE_STEP
     if not focus.items:
         rows[1].append(("class:hand", " (no cards in hand)"))
-    side = [f" {focus.said}" if focus.said else "", _legality(focus), "", ""]
+    side = [f" {focus.said}" if focus.said else "", _legality(focus), f" {focus.problem}" if focus.problem else "", ""]
     out: Fragments = []
     for r, row in enumerate(rows):
         length = sum(len(t) for _, t in row)
