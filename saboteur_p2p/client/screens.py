@@ -107,5 +107,5 @@ def _short(won: str) -> str:
     if not number.lstrip("-").isdigit():
         return won
     if unit.startswith(("nugget", "gold piece", "piece")):
-        return f"+{number}"
+        return f"{int(number):+d}"  # a seat robbed of its only piece: -1
     return f"{number} card" + ("" if number == "1" else "s")
