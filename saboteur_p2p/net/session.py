@@ -328,7 +328,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             return None  # not one of the seats: nothing it says matters
         # a connection is known by the seat that signs on it, even if we missed its `link`
         # (sent while we were still in the lobby) or ZeroMQ reconnected it under a new id
-        self._know_link(connection, self.links.pop(connection, sender))
+        self._know_link(connection, self.links.get(connection, sender))
         if self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back")
         try:

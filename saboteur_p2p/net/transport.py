@@ -122,23 +122,18 @@ class Transport:
         also at an encrypted link endpoint on the same address, another port."""
         self.context = context or zmq.Context.instance()
         self.link_keys = link_keys
-        # the table's own endpoint bounds whole messages, not only frames (zmtp.py)
-        try:
-            limit = MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT
-            self.table = ZmtpListener(self.context, _endpoint(bind), limit)
-        except zmq.ZMQError as exc:
-            raise CannotListen(f"cannot listen at {_endpoint(bind)}: {os.strerror(exc.errno or 0)}") from None
+        # both endpoints bound whole messages, not only frames (zmtp.py)
+        self.table = self._listen(_endpoint(bind), MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT)
         self.endpoint = _bound(self.table.socket)
         self.link: ZmtpListener | None = None
         #: where seats reach this peer: the encrypted endpoint, or the table's without keys
         self.link_endpoint = self.endpoint
         if link_keys is not None:
-            link = f"{self.endpoint.rsplit(':', 1)[0]}:*"
             try:
-                self.link = ZmtpListener(self.context, link, MAX_WIRE_MESSAGE, curve=link_keys)
-            except zmq.ZMQError as exc:
+                self.link = self._listen(f"{self.endpoint.rsplit(':', 1)[0]}:*", MAX_WIRE_MESSAGE, link_keys)
+            except CannotListen:
                 self.table.close()
-                raise CannotListen(f"cannot listen at {link}: {os.strerror(exc.errno or 0)}") from None
+                raise
             self.link_endpoint = _bound(self.link.socket)
         self.dealers: dict[str, zmq.Socket] = {}
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
@@ -149,6 +144,12 @@ class Transport:
         self.poller.register(self.table.socket, zmq.POLLIN)
         if self.link is not None:
             self.poller.register(self.link.socket, zmq.POLLIN)
+
+    def _listen(self, endpoint: str, limit: int, curve: tuple[bytes, bytes] | None = None) -> ZmtpListener:
+        try:
+            return ZmtpListener(self.context, endpoint, limit, curve)
+        except zmq.ZMQError as exc:
+            raise CannotListen(f"cannot listen at {endpoint}: {os.strerror(exc.errno or 0)}") from None
 
     def admit_links(self, keys: set[bytes]) -> None:
         """Let only these X25519 keys (the seats') in at the encrypted link endpoint; a
@@ -276,13 +277,12 @@ class Transport:
         out: list[Inbound] = []
         size = 0
         events = dict(self.poller.poll(max(0, int(timeout * 1000))))
-        for connection, data in self.table.receive(POLL_BYTES):  # also closes silent connections
-            out.append(Inbound(connection, data))
-            size += len(data)
+        # the seats' link first: strangers at the table's address get what budget is left
         if self.link is not None:
-            for connection, data in self.link.receive(POLL_BYTES):
-                out.append(Inbound(LINK_CONNECTION + connection, data))
-                size += len(data)
+            out += [Inbound(LINK_CONNECTION + connection, data) for connection, data in self.link.receive(POLL_BYTES)]
+            size += self.link.used
+        out += [Inbound(connection, data) for connection, data in self.table.receive(max(0, POLL_BYTES - size))]
+        size += self.table.used
         for endpoint, dealer in self.dealers.items():  # answers in the lobby, a spectator's feed
             if dealer not in events:
                 continue
@@ -331,8 +331,8 @@ class Transport:
             self.link.close()
 
 
-def _bound(router: zmq.Socket) -> str:
-    endpoint = router.getsockopt(zmq.LAST_ENDPOINT)
+def _bound(sock: zmq.Socket) -> str:
+    endpoint = sock.getsockopt(zmq.LAST_ENDPOINT)
     assert isinstance(endpoint, bytes)
     return endpoint.decode()
 

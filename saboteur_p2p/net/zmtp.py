@@ -42,6 +42,8 @@ MORE, LONG, COMMAND = 0x01, 0x02, 0x04
 #: a connection that has not finished its handshake by then, or is silent that long after, is closed
 HANDSHAKE_S = 10.0
 SILENCE_S = 15.0
+#: connections are looked at for those timeouts at most this often (seconds)
+SWEEP_S = 0.25
 #: the largest frame before the handshake is done: a READY or CurveZMQ handshake command is a
 #: few hundred bytes; a stranger's megabytes of metadata cost the loop ~0.1 us a byte to parse
 HANDSHAKE_FRAME = 8192
@@ -162,12 +164,20 @@ class ZmtpListener:
         # replies queued per connection (libzmq's default is 1,000): one that never reads holds
         # at most this many, not 1,000 x 256 connections
         self.socket.setsockopt(zmq.SNDHWM, SEND_QUEUE)
-        self.socket.bind(endpoint)
+        try:
+            self.socket.bind(endpoint)
+        except zmq.ZMQError:
+            self.socket.close(linger=0)
+            raise
         self.connections: dict[bytes, _Connection] = {}
         #: bytes of unfinished messages held over all connections (``MAX_HELD``)
         self.held = 0
         #: frames parsed so far (each costs COST of ``receive``'s budget)
         self.frames = 0
+        #: when connections were last swept for silence (``_sweep``: at most every SWEEP_S)
+        self.swept = 0.0
+        #: how much of its budget the last ``receive`` took
+        self.used = 0
 
     def close(self) -> None:
         self.socket.close(linger=0)
@@ -196,7 +206,8 @@ class ZmtpListener:
 
     def receive(self, budget: int) -> list[tuple[bytes, bytes]]:
         """The messages complete so far, as (connection, data), reading at most about
-        ``budget`` bytes from the socket; and the housekeeping of silent connections."""
+        ``budget`` bytes from the socket (``used`` says how much it took); and, now and then,
+        the housekeeping of silent connections."""
         out: list[tuple[bytes, bytes]] = []
         read = 0
         now = time.monotonic()
@@ -232,7 +243,10 @@ class ZmtpListener:
             finally:
                 read += COST * (self.frames - parsed)
             self.held += state.held - before
-        self._sweep(now)
+        if now - self.swept >= SWEEP_S:  # its timeouts are whole seconds: not at every poll
+            self.swept = now
+            self._sweep(now)
+        self.used = read
         return out
 
     def _opened(self, connection: bytes, now: float, address: str = "") -> None:
@@ -271,9 +285,7 @@ class ZmtpListener:
         out: list[tuple[bytes, bytes]] = []
         while True:
             parsed = self._frame(buffer, self.frame_limit if state.ready else min(self.frame_limit, HANDSHAKE_FRAME))
-            if parsed is None:
-                if len(buffer) > self.frame_limit + 9:
-                    raise ZmtpError("a frame past the size limit")
+            if parsed is None:  # a frame past the limit raised already: this one is within it
                 return out
             flags, body = parsed
             if flags & COMMAND:
