@@ -26,6 +26,8 @@ VERBS_2 = (
     "theft", "hands-off @", "swap-hand @", "inspection @", "swap-hats @", "trapped @", "free @", "clear ", "steal @",
 )
 #: the words that are commands, not moves
+COMMAND_WORDS = ("?", "help", "legal", "moves", "rules", "start", "quit", "exit", "bye")
+
 #: lines of moves ``legal`` writes to the log, at most
 LEGAL_LINES = 12
 
@@ -51,9 +53,6 @@ def legal_lines(texts: list[str]) -> list[str]:
     lines += [f"{card} {' '.join(targets)}" for card, targets in aimed.items()]
     lines += [f"{verb}: {' · '.join(rest)}" if any(rest) else verb for verb, rest in plain.items()]
     return lines
-
-
-COMMAND_WORDS = ("?", "help", "legal", "moves", "rules", "start", "quit", "exit", "bye")
 
 
 class TypedCommands:

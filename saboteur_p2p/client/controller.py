@@ -165,14 +165,20 @@ class Controller(TypedCommands):
         clears = [f"clear {what} with {cards}" for what in self.lying(snap)] if len(marked) == 2 else []
         return (*clears, f"pass {cards}")
 
+    @staticmethod
+    def _refusal(snap: Snapshot, text: str) -> IllegalActionError | InvalidActionError | None:
+        """Why the engine refuses a move on our move, or None when it takes it."""
+        assert snap.decision is not None
+        try:
+            snap.decision.checker.check(text, player=snap.seat)
+        except (IllegalActionError, InvalidActionError) as exc:
+            return exc
+        return None
+
     def _plausible(self, snap: Snapshot, text: str) -> bool:
         """Whether a target option is legal: the engine says so on our move, else the view."""
         if snap.decision is not None:
-            try:
-                snap.decision.checker.check(text, player=snap.seat)
-                return True
-            except (IllegalActionError, InvalidActionError):
-                return False
+            return self._refusal(snap, text) is None
         view = snap.view
         assert view is not None
         action = parse_action(text)
@@ -272,16 +278,16 @@ class Controller(TypedCommands):
         elif item is not None and item.kind is ItemKind.STONE:
             option = f"orient {item.handle}" + (" turned" if ui.turned else "")
             marks = MazeMarks(cursor=GOAL_CELLS[item.handle], preview=None)
-        legal = None if option is None or snap.decision is None else self._plausible(snap, option)
-        hint = self._hint(snap, item, options)
         words = Words(view, snap.names)
-        said = words.say(option) if option is not None else None
+        legal: bool | None = None
         problem = None
-        if legal is False and snap.decision is not None and option is not None:
-            try:
-                snap.decision.checker.check(option, player=snap.seat)
-            except (IllegalActionError, InvalidActionError) as exc:
-                problem = words.explain(exc)  # shown beside the card before Enter, not only after
+        if option is not None and snap.decision is not None:
+            refusal = self._refusal(snap, option)
+            legal = refusal is None
+            if refusal is not None:
+                problem = words.explain(refusal)  # shown beside the card before Enter, not only after
+        hint = self._hint(snap, item, options)
+        said = words.say(option) if option is not None else None
         return Focus(items, index, ui.turned, marks, target, options, option, legal, hint, self.marked(snap), said, problem)
 
     def _hint(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> str:
@@ -410,7 +416,7 @@ class Controller(TypedCommands):
                 self.ui.say("pick a card first (number keys)", "error")
             return False
         option = focus.option
-        harm = self._self_harm(option)
+        harm = self._self_harm(self.snapshot(), option)
         if harm is not None and self.ui.confirming != option:
             self.ui.confirming = option  # a target the arrows wrap round to in one key: ask once
             self.ui.say(f"that breaks your own {harm}: Enter again to play it, Esc to choose again", "error")
@@ -418,9 +424,9 @@ class Controller(TypedCommands):
         self.ui.confirming = None
         return self.attempt(option)
 
-    def _self_harm(self, option: str) -> str | None:
+    @staticmethod
+    def _self_harm(snap: Snapshot, option: str) -> str | None:
         """The tool a move would break of our own, if it breaks one of ours."""
-        snap = self.snapshot()
         if snap.view is None:
             return None
         try:

@@ -89,7 +89,7 @@ def verify_key(X: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
     try:
         e, s = _scalars(proof, 2)
         A = sub(base_mul(s), mul(e, X))
-    except (InvalidPoint, ValueError, TypeError, IndexError):
+    except (InvalidPoint, ValueError, TypeError):
         return False
     return hash_to_scalar("pok", *ctx.parts(), X, A) == e
 
@@ -111,7 +111,7 @@ def verify_dleq(X: Point, H: Point, Y: Point, proof: tuple[Scalar, Scalar], ctx:
         e, s = _scalars(proof, 2)
         A = sub(base_mul(s), mul(e, X))
         B = _lin(s, H, e, Y)
-    except (InvalidPoint, ValueError, TypeError, IndexError):
+    except (InvalidPoint, ValueError, TypeError):
         return False
     return hash_to_scalar("dleq", *ctx.parts(), X, H, Y, A, B) == e
 
@@ -143,7 +143,7 @@ def verify_sealed_share(
         A1 = sub(base_mul(s1), mul(e, X))
         A2 = sub(base_mul(s2), mul(e, E1))
         A3 = sub(add(mul(s1, C1), mul(s2, recipient)), mul(e, E2))
-    except (InvalidPoint, ValueError, TypeError, IndexError):
+    except (InvalidPoint, ValueError, TypeError):
         return False
     return hash_to_scalar("sealed-share", *ctx.parts(), X, C1, recipient, E1, E2, A1, A2, A3) == e
 
