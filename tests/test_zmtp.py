@@ -138,13 +138,13 @@ def test_connections_past_the_cap_are_closed_at_once(table, monkeypatch) -> None
 
 
 def test_the_table_answers_heartbeats_so_an_idle_joiner_keeps_its_connection(context, table, monkeypatch) -> None:
-    monkeypatch.setattr(transport_module, "HEARTBEAT_IVL_MS", 100)
-    monkeypatch.setattr(transport_module, "HEARTBEAT_TIMEOUT_MS", 400)
+    monkeypatch.setattr(transport_module, "HEARTBEAT_IVL_MS", 200)
+    monkeypatch.setattr(transport_module, "HEARTBEAT_TIMEOUT_MS", 1500)  # a stall of the test's own loop is no silence
     dealer = _dealer(context, table.endpoint)
     try:
         dealer.send(b"first")
         ((first, _),) = _receive(table, 5)
-        _receive(table, 1.5)  # ten pings' worth of silence from the joiner's side
+        _receive(table, 4.0)  # nearly three timeouts of silence from the joiner's side: PONGs keep it
         dealer.send(b"second")
         ((second, data),) = _receive(table, 5)
         assert data == b"second" and second == first  # the same connection: never dropped

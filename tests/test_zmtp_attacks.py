@@ -157,7 +157,7 @@ def test_a_peer_that_closes_while_its_queue_is_full_is_forgotten_soon(listener, 
     and two chunks waiting, libzmq drops it, so the connection stayed in ``connections``
     (a slot of MAX_CONNECTIONS, and what it held counted in MAX_HELD) until SILENCE_S,
     while the stranger holds no socket at all."""
-    monkeypatch.setattr(zmtp, "SILENCE_S", 3.0)
+    monkeypatch.setattr(zmtp, "SILENCE_S", 4.0)
     raws = [_raw_joiner(listener) for _ in range(5)]
     for raw in raws:
         raw.sendall(zmtp.frame(b"x" * 60_000, zmtp.MORE))  # 60 kB: more than two queued chunks
@@ -165,7 +165,7 @@ def test_a_peer_that_closes_while_its_queue_is_full_is_forgotten_soon(listener, 
     for raw in raws:
         raw.close()
     time.sleep(0.2)
-    _pump(listener, 1.8)  # before SILENCE_S
+    _pump(listener, 3.0)  # a ping goes out after SILENCE_S / 3 (and a sweep), and finds them gone: before SILENCE_S
     assert not listener.connections and listener.held == 0
 
 
