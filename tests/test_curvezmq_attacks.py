@@ -6,14 +6,14 @@ exception escaping ``Transport.poll`` fails the test where it happens)."""
 from __future__ import annotations
 
 import os
-import socket
 import struct
 import time
 from collections.abc import Iterator
 
 import pytest
 import zmq
-from nacl.public import Box, PrivateKey, PublicKey
+from curve_client import CurveClient, poll_for
+from nacl.public import Box
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net import curvezmq, zmtp
@@ -36,114 +36,6 @@ def seat(context: zmq.Context) -> Iterator[tuple[Transport, Identity]]:
     transport.close()
 
 
-def _poll(transport: Transport, seconds: float) -> list[tuple[bytes, bytes]]:
-    got: list[tuple[bytes, bytes]] = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        got += [(i.connection, i.data) for i in transport.poll(0.02)]
-    return got
-
-
-class Raw:
-    """A CurveZMQ client by hand, driven step by step: the test polls the server in between."""
-
-    def __init__(self, transport: Transport, server_key: bytes, keys: tuple[bytes, bytes] | None = None) -> None:
-        host, port = transport.link_endpoint.removeprefix("tcp://").rsplit(":", 1)
-        self.transport = transport
-        self.raw = socket.create_connection((host, int(port)), timeout=2)
-        self.raw.settimeout(0.05)
-        public, secret = keys if keys is not None else Identity.generate().link_keys()
-        self.public, self.secret, self.server = public, PrivateKey(secret), PublicKey(server_key)
-        self.transient = PrivateKey.generate()
-        self.nonce = 0
-        self.buffer = b""
-        self.raw.sendall(zmtp.CURVE_GREETING[:32] + b"\x00" + bytes(31))
-
-    def step(self, seconds: float = 0.2) -> list[tuple[bytes, bytes]]:
-        return _poll(self.transport, seconds)
-
-    def _read(self, n: int) -> bytes:
-        while len(self.buffer) < n:
-            self.step(0.05)
-            try:
-                chunk = self.raw.recv(1 << 20)
-            except (TimeoutError, BlockingIOError):
-                continue
-            if not chunk:
-                raise ConnectionError("closed")
-            self.buffer += chunk
-        out, self.buffer = self.buffer[:n], self.buffer[n:]
-        return out
-
-    def frame(self) -> tuple[int, bytes]:
-        flags = self._read(1)[0]
-        size = struct.unpack(">Q", self._read(8))[0] if flags & zmtp.LONG else self._read(1)[0]
-        return flags, self._read(size)
-
-    def short(self) -> bytes:
-        self.nonce += 1
-        return struct.pack(">Q", self.nonce)
-
-    def hello(self, transient: bytes | None = None) -> None:
-        short = self.short()
-        if transient is None:
-            transient = bytes(self.transient.public_key)
-            signature = Box(self.transient, self.server).encrypt(bytes(64), curvezmq.HELLO_PREFIX + short).ciphertext
-        else:
-            signature = os.urandom(80)  # no box can be made with such a key: the server must refuse it anyway
-        self.raw.sendall(zmtp.frame(b"\x05HELLO\x01\x00" + bytes(72) + transient + short + signature, zmtp.COMMAND))
-
-    def welcome(self) -> None:
-        assert self._read(64)[12:17] == b"CURVE"
-        _, welcome = self.frame()
-        assert welcome[:8] == b"\x07WELCOME"
-        opened = Box(self.transient, self.server).decrypt(welcome[24:], b"WELCOME-" + welcome[8:24])
-        self.server_transient, self.cookie = PublicKey(opened[:32]), opened[32:]
-        self.box = Box(self.transient, self.server_transient)
-
-    def initiate(self, client: bytes | None = None, vouch: bytes | None = None) -> None:
-        vouch_nonce = os.urandom(16)
-        if vouch is None:
-            vouch = Box(self.secret, self.server_transient).encrypt(
-                bytes(self.transient.public_key) + bytes(self.server), curvezmq.VOUCH_PREFIX + vouch_nonce).ciphertext
-        short = self.short()
-        plain = (client or self.public) + vouch_nonce + vouch + zmtp._socket_type(b"DEALER")
-        box = self.box.encrypt(plain, curvezmq.INITIATE_PREFIX + short).ciphertext
-        self.raw.sendall(zmtp.frame(b"\x08INITIATE" + self.cookie + short + box, zmtp.COMMAND))
-
-    def handshake(self) -> bool:
-        self.hello()
-        self.welcome()
-        self.initiate()
-        try:
-            _, body = self.frame()
-        except (ConnectionError, OSError):
-            return False
-        return body.startswith(b"\x05READY")
-
-    def message(self, payload: bytes, flags: int = 0, short: bytes | None = None) -> bytes:
-        short = short or self.short()
-        box = self.box.encrypt(bytes([flags]) + payload, curvezmq.CLIENT_PREFIX + short).ciphertext
-        return zmtp.frame(b"\x07MESSAGE" + short + box)
-
-    def closed(self, seconds: float = 1.0) -> bool:
-        """The server closed this connection (within ``seconds``)."""
-        deadline = time.monotonic() + seconds
-        self.raw.settimeout(0.02)
-        while time.monotonic() < deadline:
-            self.step(0.02)
-            try:
-                chunk = self.raw.recv(1 << 20)
-            except (TimeoutError, BlockingIOError):
-                continue
-            except OSError:
-                return True
-            if not chunk:
-                return True
-            self.buffer += chunk
-        return False
-
-
 # -- crashes: what escapes Transport.poll ------------------------------------------------------
 
 
@@ -154,7 +46,7 @@ def test_a_hello_from_a_low_order_transient_key_closes_the_connection_without_cr
     escaped ``ZmtpListener.receive`` and ``Transport.poll``, so any stranger who can reach the
     link endpoint (no key needed) could stop a seat's session with one 200-byte HELLO."""
     transport, identity = seat
-    client = Raw(transport, identity.public.dh_key)
+    client = CurveClient(transport, identity.public.dh_key)
     client.hello(transient=LOW_ORDER[point])
     assert client.closed()  # raised out of poll before the fix
     assert transport.link is not None and not transport.link.connections
@@ -166,7 +58,7 @@ def test_an_initiate_for_a_low_order_permanent_key_closes_the_connection_without
     """The same through the vouch: Box(S', C) with the client's claimed permanent key C of small
     order raised RuntimeError out of ``curve.initiate`` (an honest transient key gets that far)."""
     transport, identity = seat
-    client = Raw(transport, identity.public.dh_key)
+    client = CurveClient(transport, identity.public.dh_key)
     client.hello()
     client.welcome()
     client.initiate(client=LOW_ORDER[point], vouch=os.urandom(80))
@@ -183,11 +75,11 @@ def test_a_stranger_connected_before_the_seats_were_known_is_not_heard_after(sea
     its connection once the game started and the endpoint admitted only the seats' keys, and
     everything it sent still came through as link traffic."""
     transport, identity = seat
-    stranger = Raw(transport, identity.public.dh_key)
+    stranger = CurveClient(transport, identity.public.dh_key)
     assert stranger.handshake()
     transport.admit_links({Identity.generate().public.dh_key})  # the game starts: one other seat
     stranger.raw.sendall(stranger.message(b"still here"))
-    got = _poll(transport, 0.5)
+    got = poll_for(transport, 0.5)
     assert got == []
     stranger.raw.close()
 
@@ -197,7 +89,7 @@ def test_a_command_in_the_clear_after_the_handshake_closes_the_connection(seat) 
     other): a PING in the clear was answered (keeping the connection 'heard'), and an ERROR in the
     clear closed it, so anyone who can inject into the TCP stream drives the connection."""
     transport, identity = seat
-    client = Raw(transport, identity.public.dh_key)
+    client = CurveClient(transport, identity.public.dh_key)
     assert client.handshake()
     client.raw.sendall(zmtp.command(b"PING", b"\x00\x00hi"))
     assert client.closed(0.5)
@@ -215,7 +107,7 @@ def test_a_command_in_the_clear_after_the_handshake_closes_the_connection(seat) 
 ])
 def test_what_the_server_refuses(seat, attack) -> None:
     transport, identity = seat
-    client = Raw(transport, identity.public.dh_key)
+    client = CurveClient(transport, identity.public.dh_key)
     if attack in ("second hello", "initiate before hello", "message before ready", "wrong version", "short hello"):
         if attack == "initiate before hello":
             client.raw.sendall(zmtp.frame(b"\x08INITIATE" + os.urandom(300), zmtp.COMMAND))
@@ -241,7 +133,7 @@ def test_what_the_server_refuses(seat, attack) -> None:
         client.hello()
         client.welcome()
         if attack == "another connection's cookie":
-            other = Raw(transport, identity.public.dh_key)
+            other = CurveClient(transport, identity.public.dh_key)
             other.hello()
             other.welcome()
             client.cookie = other.cookie
@@ -302,7 +194,7 @@ def test_each_connection_gets_a_fresh_server_transient_key_and_cookie(seat) -> N
     transport, identity = seat
     seen = set()
     for _ in range(3):
-        client = Raw(transport, identity.public.dh_key)
+        client = CurveClient(transport, identity.public.dh_key)
         client.hello()
         client.welcome()
         seen.add((bytes(client.server_transient), client.cookie))
@@ -346,7 +238,7 @@ def test_a_reply_of_the_largest_wire_message_reaches_a_curve_dealer(pair) -> Non
     got = []
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and not got:
-        _poll(a, 0.05)
+        poll_for(a, 0.05)
         got += [(i.connection, i.data) for i in b.poll(0.05)]
     assert [d for _, d in got] == [big]
 
@@ -379,7 +271,7 @@ def test_an_idle_curve_dealer_without_heartbeats_keeps_its_connection(context, s
     try:
         dealer.send(b"hi")
         ((first, _),) = _until(transport, 5)
-        _poll(transport, 4.5)
+        poll_for(transport, 4.5)
         dealer.send(b"still")
         ((again, data),) = _until(transport, 5)
         assert data == b"still" and again == first
@@ -398,7 +290,7 @@ def test_a_dealer_with_the_wrong_server_key_gets_nothing_and_holds_nothing(pair,
     server.connect(a.link_endpoint)
     server.send(b"me too")
     try:
-        assert _poll(a, 1.5) == []
+        assert poll_for(a, 1.5) == []
         assert a.link is not None and len(a.link.connections) <= 2 and a.link.held <= 2 * zmtp.GREETING_SIZE  # a greeting begun
     finally:
         server.close()
@@ -411,7 +303,7 @@ def test_a_curve_dealer_reconnecting_is_heard_again(pair, context) -> None:
         b.send(a.link_endpoint, b"round %d" % round_)
         assert [d for _, d in _until(a, 5)] == [b"round %d" % round_]
         b.disconnect(a.link_endpoint)
-    _poll(a, 0.3)
+    poll_for(a, 0.3)
     assert a.link is not None and len(a.link.connections) <= 1
 
 
@@ -429,7 +321,7 @@ def test_a_strangers_handshake_cannot_make_the_server_parse_megabytes_of_metadat
     real = zmtp._properties
     monkeypatch.setattr(zmtp, "_properties", lambda body: parsed.append(len(body)) or real(body))
     transport, identity = seat
-    client = Raw(transport, identity.public.dh_key)
+    client = CurveClient(transport, identity.public.dh_key)
     client.raw.settimeout(2)
     client.hello()
     client.welcome()
