@@ -54,6 +54,7 @@ Symbols
            brk cart→2 (broke seat 2's cart) / fix lamp→0 / fall 3,0
  maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
            ○ stone (what your Map showed)   ■ dead end
+           ╵ ╷ ╴ ╶ a dead end beside a tunnel that goes through
            ·   · dots: your card fits here as it is turned now
            ˙   ˙ dots: it fits only turned the other way (press r)
            a seat's number in a cell's corner: that seat's last move;
