@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 import zmq
 
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.rules import Game, GameConfig, IllegalActionError, Role, State, Tool
 from saboteur_p2p.rules import cards as C
 from saboteur_p2p.rules.actions import AnyAction
@@ -472,3 +474,12 @@ def context() -> Iterator[zmq.Context]:
     context = zmq.Context()
     yield context
     context.term()
+
+
+@pytest.fixture
+def link_seat(context: zmq.Context) -> Iterator[tuple[Transport, Identity]]:
+    """A peer's transport with an encrypted link endpoint, and its identity."""
+    identity = Identity.generate()
+    transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
+    yield transport, identity
+    transport.close()

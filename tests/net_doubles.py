@@ -10,6 +10,7 @@ takes its seat through ``join_lobby`` like any other joiner.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -339,3 +340,12 @@ def start_double(address: str, name: str, trick: Trick, log_dir: Path, wait: flo
     run.thread = threading.Thread(name=f"double-{name}", daemon=True, target=main)
     run.thread.start()
     return run
+
+
+def receive_until(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
+    """What a transport takes in, as (connection, data), until ``want`` messages came or ``seconds`` passed."""
+    got: list[tuple[bytes, bytes]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and len(got) < want:
+        got += [(inbound.connection, inbound.data) for inbound in transport.poll(0.05)]
+    return got

@@ -6,36 +6,19 @@ is bounded."""
 from __future__ import annotations
 
 import struct
-import time
-from collections.abc import Iterator
 
 import pytest
 import zmq
 from curve_client import CurveClient
+from net_doubles import receive_until
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net import zmtp
-from saboteur_p2p.net.transport import LINK_CONNECTION, Transport
+from saboteur_p2p.net.transport import LINK_CONNECTION
 
 
-@pytest.fixture
-def seat(context: zmq.Context) -> Iterator[tuple[Transport, Identity]]:
-    identity = Identity.generate()
-    transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
-    yield transport, identity
-    transport.close()
-
-
-def _receive(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
-    got: list[tuple[bytes, bytes]] = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and len(got) < want:
-        got += [(i.connection, i.data) for i in transport.poll(0.05)]
-    return got
-
-
-def test_a_libzmq_curve_dealer_is_answered_through_the_box(context, seat) -> None:
-    transport, identity = seat
+def test_a_libzmq_curve_dealer_is_answered_through_the_box(context, link_seat) -> None:
+    transport, identity = link_seat
     alice = Identity.generate()
     dealer = context.socket(zmq.DEALER)
     dealer.setsockopt(zmq.LINGER, 0)
@@ -46,7 +29,7 @@ def test_a_libzmq_curve_dealer_is_answered_through_the_box(context, seat) -> Non
     try:
         big = bytes(range(256)) * 4096  # a megabyte: long frames inside and out
         dealer.send(big)
-        ((connection, data),) = _receive(transport, 5)
+        ((connection, data),) = receive_until(transport, 5)
         assert data == big and connection.startswith(LINK_CONNECTION)
         transport.reply(connection, b"and back")
         assert dealer.poll(5000) and dealer.recv() == b"and back"
@@ -54,8 +37,8 @@ def test_a_libzmq_curve_dealer_is_answered_through_the_box(context, seat) -> Non
         dealer.close()
 
 
-def test_once_the_seats_are_known_only_their_keys_get_in(seat) -> None:
-    transport, identity = seat
+def test_once_the_seats_are_known_only_their_keys_get_in(link_seat) -> None:
+    transport, identity = link_seat
     table_seat, stranger = Identity.generate(), Identity.generate()
     transport.admit_links({table_seat.public.dh_key})
     for who, admitted in ((stranger, False), (table_seat, True)):
@@ -68,8 +51,8 @@ def test_once_the_seats_are_known_only_their_keys_get_in(seat) -> None:
 
 
 @pytest.mark.parametrize("fault", ["replayed nonce", "tampered box", "plaintext frame"])
-def test_a_message_that_is_replayed_or_tampered_with_closes_the_connection(seat, fault) -> None:
-    transport, identity = seat
+def test_a_message_that_is_replayed_or_tampered_with_closes_the_connection(link_seat, fault) -> None:
+    transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     assert client.handshake()
     client.raw.sendall(client.message(b"first"))
@@ -86,9 +69,9 @@ def test_a_message_that_is_replayed_or_tampered_with_closes_the_connection(seat,
     client.raw.close()
 
 
-def test_an_endless_multipart_message_inside_the_box_is_bounded(seat, monkeypatch) -> None:
+def test_an_endless_multipart_message_inside_the_box_is_bounded(link_seat, monkeypatch) -> None:
     monkeypatch.setattr(zmtp, "MAX_HELD", 200_000)
-    transport, identity = seat
+    transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     assert client.handshake()
     got = []

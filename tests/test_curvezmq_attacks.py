@@ -14,6 +14,7 @@ import pytest
 import zmq
 from curve_client import CurveClient, poll_for
 from nacl.public import Box
+from net_doubles import receive_until
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net import curvezmq, zmtp
@@ -28,24 +29,16 @@ LOW_ORDER = [
 ]
 
 
-@pytest.fixture
-def seat(context: zmq.Context) -> Iterator[tuple[Transport, Identity]]:
-    identity = Identity.generate()
-    transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
-    yield transport, identity
-    transport.close()
-
-
 # -- crashes: what escapes Transport.poll ------------------------------------------------------
 
 
 @pytest.mark.parametrize("point", range(len(LOW_ORDER)))
-def test_a_hello_from_a_low_order_transient_key_closes_the_connection_without_crashing(seat, point) -> None:
+def test_a_hello_from_a_low_order_transient_key_closes_the_connection_without_crashing(link_seat, point) -> None:
     """Box(S, C') with C' of small order: libsodium's crypto_box_beforenm refuses the all-zero
     shared key and PyNaCl raises nacl.exceptions.RuntimeError, which is not a CurveError: it
     escaped ``ZmtpListener.receive`` and ``Transport.poll``, so any stranger who can reach the
     link endpoint (no key needed) could stop a seat's session with one 200-byte HELLO."""
-    transport, identity = seat
+    transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     client.hello(transient=LOW_ORDER[point])
     assert client.closed()  # raised out of poll before the fix
@@ -54,10 +47,10 @@ def test_a_hello_from_a_low_order_transient_key_closes_the_connection_without_cr
 
 
 @pytest.mark.parametrize("point", range(len(LOW_ORDER)))
-def test_an_initiate_for_a_low_order_permanent_key_closes_the_connection_without_crashing(seat, point) -> None:
+def test_an_initiate_for_a_low_order_permanent_key_closes_the_connection_without_crashing(link_seat, point) -> None:
     """The same through the vouch: Box(S', C) with the client's claimed permanent key C of small
     order raised RuntimeError out of ``curve.initiate`` (an honest transient key gets that far)."""
-    transport, identity = seat
+    transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     client.hello()
     client.welcome()
@@ -70,11 +63,11 @@ def test_an_initiate_for_a_low_order_permanent_key_closes_the_connection_without
 # -- authentication --------------------------------------------------------------------------
 
 
-def test_a_stranger_connected_before_the_seats_were_known_is_not_heard_after(seat) -> None:
+def test_a_stranger_connected_before_the_seats_were_known_is_not_heard_after(link_seat) -> None:
     """Until ``admit_links`` any key gets in (the lobby); a stranger who shook hands then kept
     its connection once the game started and the endpoint admitted only the seats' keys, and
     everything it sent still came through as link traffic."""
-    transport, identity = seat
+    transport, identity = link_seat
     stranger = CurveClient(transport, identity.public.dh_key)
     assert stranger.handshake()
     transport.admit_links({Identity.generate().public.dh_key})  # the game starts: one other seat
@@ -84,11 +77,11 @@ def test_a_stranger_connected_before_the_seats_were_known_is_not_heard_after(sea
     stranger.raw.close()
 
 
-def test_a_command_in_the_clear_after_the_handshake_closes_the_connection(seat) -> None:
+def test_a_command_in_the_clear_after_the_handshake_closes_the_connection(link_seat) -> None:
     """Once encrypted every frame must be a MESSAGE box (RFC 26; libzmq's decode refuses any
     other): a PING in the clear was answered (keeping the connection 'heard'), and an ERROR in the
     clear closed it, so anyone who can inject into the TCP stream drives the connection."""
-    transport, identity = seat
+    transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     assert client.handshake()
     client.raw.sendall(zmtp.command(b"PING", b"\x00\x00hi"))
@@ -105,8 +98,8 @@ def test_a_command_in_the_clear_after_the_handshake_closes_the_connection(seat) 
     "bad vouch", "vouch for another server", "wrong version", "short hello", "metadata garbage",
     "command in box then garbage",
 ])
-def test_what_the_server_refuses(seat, attack) -> None:
-    transport, identity = seat
+def test_what_the_server_refuses(link_seat, attack) -> None:
+    transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     if attack in ("second hello", "initiate before hello", "message before ready", "wrong version", "short hello"):
         if attack == "initiate before hello":
@@ -190,8 +183,8 @@ def test_what_the_server_refuses(seat, attack) -> None:
     client.raw.close()
 
 
-def test_each_connection_gets_a_fresh_server_transient_key_and_cookie(seat) -> None:
-    transport, identity = seat
+def test_each_connection_gets_a_fresh_server_transient_key_and_cookie(link_seat) -> None:
+    transport, identity = link_seat
     seen = set()
     for _ in range(3):
         client = CurveClient(transport, identity.public.dh_key)
@@ -215,14 +208,6 @@ def pair(context: zmq.Context) -> Iterator[tuple[Transport, Transport, Identity]
     a.close()
 
 
-def _until(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
-    got: list[tuple[bytes, bytes]] = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and len(got) < want:
-        got += [(i.connection, i.data) for i in transport.poll(0.05)]
-    return got
-
-
 def test_a_reply_of_the_largest_wire_message_reaches_a_curve_dealer(pair) -> None:
     """Transport.connect caps a DEALER at MAXMSGSIZE = MAX_WIRE_MESSAGE, which libzmq checks
     against the frame on the wire: a CURVE frame is the message plus 33 bytes (MESSAGE name,
@@ -232,7 +217,7 @@ def test_a_reply_of_the_largest_wire_message_reaches_a_curve_dealer(pair) -> Non
     assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
     big = os.urandom(MAX_WIRE_MESSAGE)
     assert b.send(a.link_endpoint, big)  # the DEALER's way: fine
-    ((connection, data),) = _until(a, 10)
+    ((connection, data),) = receive_until(a, 10)
     assert data == big
     a.reply(connection, big)
     got = []
@@ -248,19 +233,19 @@ def test_an_idle_curve_dealer_keeps_its_connection(pair, monkeypatch) -> None:
     a, b, a_id = pair
     assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
     b.send(a.link_endpoint, b"hi")
-    ((first, _),) = _until(a, 5)
+    ((first, _),) = receive_until(a, 5)
     deadline = time.monotonic() + 4.5  # three times SILENCE_S, nothing sent
     while time.monotonic() < deadline:
         a.poll(0.05)
         b.poll(0.0)
     b.send(a.link_endpoint, b"still")
-    ((again, data),) = _until(a, 5)
+    ((again, data),) = receive_until(a, 5)
     assert data == b"still" and again == first  # the same connection: never closed
 
 
-def test_an_idle_curve_dealer_without_heartbeats_keeps_its_connection(context, seat, monkeypatch) -> None:
+def test_an_idle_curve_dealer_without_heartbeats_keeps_its_connection(context, link_seat, monkeypatch) -> None:
     monkeypatch.setattr(zmtp, "SILENCE_S", 1.5)
-    transport, identity = seat
+    transport, identity = link_seat
     alice = Identity.generate()
     dealer = context.socket(zmq.DEALER)
     dealer.setsockopt(zmq.LINGER, 0)
@@ -270,10 +255,10 @@ def test_an_idle_curve_dealer_without_heartbeats_keeps_its_connection(context, s
     dealer.connect(transport.link_endpoint)
     try:
         dealer.send(b"hi")
-        ((first, _),) = _until(transport, 5)
+        ((first, _),) = receive_until(transport, 5)
         poll_for(transport, 4.5)
         dealer.send(b"still")
-        ((again, data),) = _until(transport, 5)
+        ((again, data),) = receive_until(transport, 5)
         assert data == b"still" and again == first
     finally:
         dealer.close()
@@ -301,7 +286,7 @@ def test_a_curve_dealer_reconnecting_is_heard_again(pair, context) -> None:
     for round_ in range(3):
         assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
         b.send(a.link_endpoint, b"round %d" % round_)
-        assert [d for _, d in _until(a, 5)] == [b"round %d" % round_]
+        assert [d for _, d in receive_until(a, 5)] == [b"round %d" % round_]
         b.disconnect(a.link_endpoint)
     poll_for(a, 0.3)
     assert a.link is not None and len(a.link.connections) <= 1
@@ -310,7 +295,7 @@ def test_a_curve_dealer_reconnecting_is_heard_again(pair, context) -> None:
 # -- resource bounds ------------------------------------------------------------------------
 
 
-def test_a_strangers_handshake_cannot_make_the_server_parse_megabytes_of_metadata(seat, monkeypatch) -> None:
+def test_a_strangers_handshake_cannot_make_the_server_parse_megabytes_of_metadata(link_seat, monkeypatch) -> None:
     """Handshake commands were taken up to the message limit (5 MiB) before anyone is known, and
     the INITIATE's metadata is parsed in Python property by property (5 bytes each: about 0.6 s
     of the session's loop per 5 MiB INITIATE, ~100x the cost per byte of a message), before
@@ -320,7 +305,7 @@ def test_a_strangers_handshake_cannot_make_the_server_parse_megabytes_of_metadat
     parsed: list[int] = []
     real = zmtp._properties
     monkeypatch.setattr(zmtp, "_properties", lambda body: parsed.append(len(body)) or real(body))
-    transport, identity = seat
+    transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     client.raw.settimeout(2)
     client.hello()

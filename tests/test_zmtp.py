@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 import zmq
+from net_doubles import receive_until
 
 from saboteur_p2p.net import transport as transport_module
 from saboteur_p2p.net import zmtp
@@ -33,14 +34,6 @@ def _dealer(context: zmq.Context, endpoint: str) -> zmq.Socket:
     return dealer
 
 
-def _receive(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
-    got: list[tuple[bytes, bytes]] = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and len(got) < want:
-        got += [(inbound.connection, inbound.data) for inbound in transport.poll(0.05)]
-    return got
-
-
 def _answer(dealer: zmq.Socket, seconds: float = 5.0) -> bytes | None:
     if dealer.poll(int(seconds * 1000)):
         return dealer.recv()
@@ -53,7 +46,7 @@ def test_a_dealer_talks_to_the_table_as_to_a_router(context, table, size) -> Non
     try:
         message = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
         dealer.send(message)
-        ((connection, data),) = _receive(table, 5)
+        ((connection, data),) = receive_until(table, 5)
         assert data == message
         table.reply(connection, message + b"!")  # long frames both ways past 255 bytes
         assert _answer(dealer) == message + b"!"
@@ -66,13 +59,13 @@ def test_a_message_past_the_limit_closes_its_connection_and_nobody_else_s(contex
     try:
         honest.send(b"hello")
         big.send(b"hi")
-        ids = {data: connection for connection, data in _receive(table, 5, want=2)}
+        ids = {data: connection for connection, data in receive_until(table, 5, want=2)}
         big.send(b"x" * (TABLE_MESSAGE_LIMIT + 1))
-        assert _receive(table, 1.0) == []
+        assert receive_until(table, 1.0) == []
         # closed (its DEALER dials again at once, on a new connection); the other one kept
         assert ids[b"hi"] not in table.table.connections and ids[b"hello"] in table.table.connections
         honest.send(b"still here")
-        assert _receive(table, 5) == [(ids[b"hello"], b"still here")]
+        assert receive_until(table, 5) == [(ids[b"hello"], b"still here")]
     finally:
         big.close()
         honest.close()
@@ -83,12 +76,12 @@ def test_a_multipart_message_is_dropped_whole_and_one_past_the_limit_in_total_cl
     try:
         dealer.send_multipart([b"a", b"b"])
         dealer.send(b"single")
-        ((connection, data),) = _receive(table, 5)
+        ((connection, data),) = receive_until(table, 5)
         assert data == b"single"  # the two-frame message never surfaced; the connection goes on
         part = b"y" * 1000
         dealer.send_multipart([part] * (TABLE_MESSAGE_LIMIT // len(part) + 1))  # each frame small, the whole too big
         time.sleep(0.3)
-        assert _receive(table, 0.5) == [] and connection not in table.table.connections
+        assert receive_until(table, 0.5) == [] and connection not in table.table.connections
     finally:
         dealer.close()
 
@@ -119,9 +112,9 @@ def test_a_connection_that_never_finishes_its_handshake_is_closed(table, monkeyp
     monkeypatch.setattr(zmtp, "HANDSHAKE_S", 0.3)
     host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=5):
-        _receive(table, 0.2)
+        receive_until(table, 0.2)
         assert len(table.table.connections) == 1
-        _receive(table, 0.6)
+        receive_until(table, 0.6)
         assert not table.table.connections
 
 
@@ -130,7 +123,7 @@ def test_connections_past_the_cap_are_closed_at_once(table, monkeypatch) -> None
     host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
     raws = [socket.create_connection((host, int(port)), timeout=5) for _ in range(4)]
     try:
-        _receive(table, 0.5)
+        receive_until(table, 0.5)
         assert len(table.table.connections) == 2
     finally:
         for raw in raws:
@@ -143,10 +136,10 @@ def test_the_table_answers_heartbeats_so_an_idle_joiner_keeps_its_connection(con
     dealer = _dealer(context, table.endpoint)
     try:
         dealer.send(b"first")
-        ((first, _),) = _receive(table, 5)
-        _receive(table, 4.0)  # nearly three timeouts of silence from the joiner's side: PONGs keep it
+        ((first, _),) = receive_until(table, 5)
+        receive_until(table, 4.0)  # nearly three timeouts of silence from the joiner's side: PONGs keep it
         dealer.send(b"second")
-        ((second, data),) = _receive(table, 5)
+        ((second, data),) = receive_until(table, 5)
         assert data == b"second" and second == first  # the same connection: never dropped
     finally:
         dealer.close()
@@ -167,18 +160,18 @@ def test_unfinished_messages_over_all_connections_are_bounded_and_counted_back_d
     try:
         for i, raw in enumerate(raws):
             raw.sendall(zmtp.frame(str(i).encode()))
-        ids = {data: connection for connection, data in _receive(table, 5, want=4)}
+        ids = {data: connection for connection, data in receive_until(table, 5, want=4)}
         assert len(ids) == 4 and table.table.held == 0
         for raw in raws:  # each starts a message of 60,000 bytes that never ends
             raw.sendall(zmtp.frame(b"z" * 60_000, zmtp.MORE))
-            _receive(table, 0.3)
+            receive_until(table, 0.3)
         kept = [ids[data] for data in sorted(ids) if ids[data] in table.table.connections]
         assert kept == [ids[b"0"], ids[b"1"]] and 120_000 <= table.table.held <= 150_000  # the last two were closed
         assert table.table.held == sum(state.held for state in table.table.connections.values())
     finally:
         for raw in raws:
             raw.close()
-    _receive(table, 1.0)  # the peers' closing is noticed, and what they held let go
+    receive_until(table, 1.0)  # the peers' closing is noticed, and what they held let go
     assert table.table.held == 0 and not table.table.connections
 
 
@@ -187,6 +180,6 @@ def test_only_sockets_that_send_an_envelope_as_one_frame_are_taken(table, kind, 
     host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=5) as raw:
         raw.sendall(zmtp.GREETING + zmtp.ready_command(kind) + zmtp.frame(b"hello"))
-        got = _receive(table, 1.5)
+        got = receive_until(table, 1.5)
         assert ([data for _, data in got] == [b"hello"]) is kept
         assert bool(table.table.connections) is kept
