@@ -22,7 +22,7 @@ import statistics
 import time
 from typing import Any
 
-from saboteur_p2p.crypto.group import base_mul, check_point, hash_to_point, mul, random_scalar
+from saboteur_p2p.crypto.group import base_mul, check_point, hash_to_point, mul, random_scalar, remember_points
 from saboteur_p2p.crypto.proofs import Context, open_sealed_share, prove_dleq, seal_share, verify_dleq, verify_sealed_share
 from saboteur_p2p.crypto.shuffle_proof import remember_verified
 from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
@@ -102,7 +102,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     args = parser.parse_args()
-    remember_verified(False)  # every seat checks every shuffle itself, as on its own machine
+    # every seat checks every shuffle and every point itself, as on its own machine
+    remember_verified(False)
+    remember_points(False)
     figures = [round_setup(int(p), args.edition, args.runs) for p in args.players.split(",")]
     reveal_costs(5)
     if args.json:

@@ -18,7 +18,9 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from nacl.bindings import crypto_core_ed25519_is_valid_point as is_valid_point
 
+from saboteur_p2p.crypto import group
 from saboteur_p2p.crypto.group import (
     IDENTITY,
     G,
@@ -496,6 +498,33 @@ def test_the_bad_points_really_are_refused_by_check_point():
         with pytest.raises(ValueError):
             check_point(bad)
     assert check_point(G) == G
+
+
+def test_check_point_remembers_only_the_points_it_accepted(monkeypatch):
+    """Seats in one process check a point once; a bad point is checked, and refused, every time."""
+    checked: list[bytes] = []
+
+    def counting(data: bytes) -> bool:
+        checked.append(data)
+        return is_valid_point(data)
+
+    monkeypatch.setattr(group, "crypto_core_ed25519_is_valid_point", counting)
+    fresh = base_mul(random_scalar())
+    assert check_point(fresh) == check_point(fresh) == fresh
+    for _ in range(2):
+        for bad in BAD_POINTS:
+            with pytest.raises(ValueError):
+                check_point(bad)
+    assert checked.count(fresh) == 1
+    assert all(checked.count(bad) == 2 for bad in BAD_POINTS)
+    # a benchmark of each seat's own work checks every time
+    group.remember_points(False)
+    try:
+        check_point(fresh)
+        check_point(fresh)
+    finally:
+        group.remember_points(True)
+    assert checked.count(fresh) == 3
 
 
 def test_a_proof_for_another_deck_size_is_malformed():

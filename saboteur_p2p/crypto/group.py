@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from nacl.bindings import (
@@ -52,13 +53,35 @@ class InvalidScalar(ValueError):
     """Bytes that are not a canonical scalar below the group order."""
 
 
+#: Encodings that passed ``check_point``, oldest first.  The subgroup check costs about a
+#: scalar multiplication and depends on the 32 bytes alone, so seats that share one process
+#: (tests, ``play_local_game``, ``verify`` of several copies of a log) check each point once,
+#: not once per seat.  A benchmark that times each seat's work turns it off (``remember_points``).
+_valid: OrderedDict[bytes, None] = OrderedDict()
+_VALID_KEPT = 1 << 15
+_remember_points = True
+
+
+def remember_points(enabled: bool) -> None:
+    """Whether check_point skips the subgroup check of an encoding it has already accepted."""
+    global _remember_points
+    _remember_points = enabled
+    _valid.clear()
+
+
 def check_point(data: object, what: str = "point") -> Point:
     """Accept only a 32-byte encoding of a prime-order-subgroup point that is not small-order."""
     if not isinstance(data, bytes) or len(data) != POINT_BYTES:
         length = len(data) if isinstance(data, (bytes, str, list)) else "?"
         raise InvalidPoint(f"{what}: expected {POINT_BYTES} bytes, got {type(data).__name__} of length {length}")
+    if data in _valid:
+        return data
     if not crypto_core_ed25519_is_valid_point(data):
         raise InvalidPoint(f"{what}: not a valid point of the prime-order subgroup (or of small order)")
+    if _remember_points:
+        _valid[bytes(data)] = None
+        if len(_valid) > _VALID_KEPT:
+            _valid.popitem(last=False)
     return data
 
 
