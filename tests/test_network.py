@@ -206,8 +206,8 @@ def assert_same_log(logs: list[Path]) -> None:
     assert len(heads) == 1, f"the logs end at different heads: {logs}"
 
 
-def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> str:
-    """The host and its bot peers finished with the same scores, and the same log that verify accepts."""
+def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> Path:
+    """The host and its bot peers finished with the same scores and the same log (returned)."""
     assert host.wait(LARGE_GAME) == 0, host.text()
     bot_outputs = [(log_dir / f"random-{i}" / "output.txt").read_text() for i in range(1, seats)]
     results = [host.last_line()] + [text.strip().splitlines()[-1] for text in bot_outputs]
@@ -216,13 +216,7 @@ def assert_finished_table(host: Peer, log_dir: Path, seats: int) -> str:
     logs = game_logs(log_dir)
     assert sorted(seat_of(log) for log in logs) == list(range(seats))
     assert_same_log(logs)
-    # the copies hold the same records (above): verify replays one (each copy once cost the
-    # suite a game's replay; records of a group taken in any order: test_session_game)
-    (verdict,) = verify(logs[0])
-    match = SCORES.match(verdict)
-    assert match, verdict
-    assert results[0] == f"game over. nuggets: {match.group(1)}"
-    return verdict
+    return logs[0]
 
 
 # -- whole games -------------------------------------------------------------------------
@@ -235,21 +229,24 @@ def test_three_bot_peers_finish_three_rounds_with_one_log_and_replay_tells_it(pr
     rounds, moves, then the game-over line and the verdict."""
     host = processes.start("host", host_args(free_port(), 3, bots=2))
     log_dir = tmp_path / "host"
-    verdict = assert_finished_table(host, log_dir, 3)
-    assert verdict.startswith("OK: ")
+    log = assert_finished_table(host, log_dir, 3)
     # a finished game needs no seat's secrets any more: none is left on disk
     assert list(log_dir.rglob("*.log")) and not list(log_dir.rglob("*.secret"))
-    log = game_logs(log_dir)[0]
+    # the copies hold the same records (above): replay checks one, as verify does, and ends
+    # with verify's verdict (records of a group taken in any order: test_session_game)
     run = subprocess.run([sys.executable, "-m", "saboteur_p2p", "replay", str(log)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
+    verdict = lines[-1]
+    match = SCORES.match(verdict)
+    assert verdict.startswith("OK: ") and match, verdict
+    assert host.last_line() == f"game over. nuggets: {match.group(1)}"
     # players by name (issue 12): "host", "random-1"
     assert re.fullmatch(r"-- round 1: (host|random-\d+) starts", lines[0]), lines[0]
     assert sum(1 for line in lines if re.fullmatch(r"-- round \d: (host|random-\d+) starts", line)) == 3
     assert sum(1 for line in lines if re.match(r"-- round \d won by ", line)) == 3
     assert sum(1 for line in lines if re.match(r"(host|random-\d+): ", line)) > 20
     assert lines[-2].startswith("== game over. nuggets: host "), lines[-2]
-    assert lines[-1] == verdict
     # the replay's nuggets are the verified scores, seat by seat
     nuggets = re.findall(r"(?:host|random-\d+) (\d+)", lines[-2].split(". winner")[0])
     assert nuggets == re.findall(r" (\d+)(?:,|$)", verdict.split("final scores: ")[1])
