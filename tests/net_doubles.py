@@ -23,7 +23,7 @@ from saboteur_p2p.crypto.log import MAX_RECORD_SIZE, decode_record, make_entry
 from saboteur_p2p.net.agents import BotAgent
 from saboteur_p2p.net.lobby import join_lobby
 from saboteur_p2p.net.session import Session, SessionResult
-from saboteur_p2p.net.transport import Transport
+from saboteur_p2p.net.transport import Inbound, Transport
 from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE, WIRE_TAG, seal
 
 
@@ -342,10 +342,15 @@ def start_double(address: str, name: str, trick: Trick, log_dir: Path, wait: flo
     return run
 
 
-def receive_until(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
-    """What a transport takes in, as (connection, data), until ``want`` messages came or ``seconds`` passed."""
-    got: list[tuple[bytes, bytes]] = []
+def receive_inbound(transport: Transport, seconds: float, want: int = 1) -> list[Inbound]:
+    """What a transport takes in until ``want`` messages came or ``seconds`` passed."""
+    got: list[Inbound] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and len(got) < want:
-        got += [(inbound.connection, inbound.data) for inbound in transport.poll(0.05)]
+        got += transport.poll(0.05)
     return got
+
+
+def receive_until(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
+    """What a transport takes in, as (connection, data), until ``want`` messages came or ``seconds`` passed."""
+    return [(inbound.connection, inbound.data) for inbound in receive_inbound(transport, seconds, want)]

@@ -10,7 +10,7 @@ import struct
 import pytest
 import zmq
 from curve_client import CurveClient
-from net_doubles import receive_until
+from net_doubles import receive_inbound, receive_until
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net import zmtp
@@ -31,6 +31,10 @@ def test_a_libzmq_curve_dealer_is_answered_through_the_box(context, link_seat) -
         dealer.send(big)
         ((connection, data),) = receive_until(transport, 5)
         assert data == big and connection.startswith(LINK_CONNECTION)
+        dealer.send(b"who am I")
+        # the session is told the key the dealer proved, to know whose link it is (net/links.py)
+        (inbound,) = receive_inbound(transport, 5)
+        assert (inbound.connection, inbound.data, inbound.key) == (connection, b"who am I", alice.public.dh_key)
         transport.reply(connection, b"and back")
         assert dealer.poll(5000) and dealer.recv() == b"and back"
     finally:

@@ -1,6 +1,6 @@
 """Hostile peers: inputs that crashed a peer, a spectator or ``verify``, stalled a session for
 ever without naming anyone, or could fill a peer's memory.  Each test was written failing,
-before its fix; the one marked xfail is a gap protocol.md section 11 states."""
+before its fix."""
 from __future__ import annotations
 
 import threading
@@ -160,12 +160,12 @@ def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_eve
 # -- envelopes relayed by another seat ----------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="a known gap: an envelope names no recipient (protocol.md section 11)")
-def test_garbage_after_a_relayed_link_is_not_blamed_on_the_seat_whose_link_was_relayed(tmp_path: Path) -> None:
-    """Seat 2 relays, on its own connection, the ``link`` seat 1 sent it (a signed envelope
-    that names no recipient), then sends garbage there.  The victim maps a connection to the
-    last seat whose ``link`` came on it, so it reported the garbage as seat 1's: the notice
-    names an honest seat, not the one that sent it."""
+def test_a_seat_that_relays_another_seats_link_or_ping_on_its_own_link_is_named_and_gains_nothing(tmp_path: Path) -> None:
+    """Seat 2 relays, on its own link, the ``link`` and a ``ping`` seat 1 sent it (signed
+    envelopes that name no recipient), then sends garbage there.  The victim once mapped a
+    connection to the last seat whose ``link`` came on it, so it reported the garbage as seat
+    1's, and seat 1's relayed pings made it look present.  A link proves its seat's key
+    (CurveZMQ): what another seat signed is dropped on it, and the relayer is the one named."""
     game = seeded_game(GameConfig(3), 5)
     play_until(game, lambda e: e.kind == "action")
     session = seated_session(game, game.nodes[0], tmp_path)
@@ -174,14 +174,26 @@ def test_garbage_after_a_relayed_link_is_not_blamed_on_the_seat_whose_link_was_r
     gid = game.setup.game_id
     honest, hostile = game.nodes[1].identity, game.nodes[2].identity
     assert honest is not None and hostile is not None
+    proven = hostile.public.dh_key  # the key seat 2's link proved in its handshake
     own_link = {"game_id": gid, "seat": 2, "endpoint": session.endpoints[2], "incarnation": 1}
-    assert session._handle(b"Lhostile", seal(hostile, "link", own_link)) is None
+    assert session._handle(b"Lhostile", seal(hostile, "link", own_link), proven) is None
+    assert not said
     # what seat 1 sent seat 2 (its endpoint as seat 0 knows it: nothing to relink)
     relayed = seal(honest, "link", {"game_id": gid, "seat": 1, "endpoint": session.endpoints[1], "incarnation": 1})
-    assert session._handle(b"Lhostile", relayed) is None
-    assert session._handle(b"Lhostile", b"\xc1garbage") is None
-    blamed = [line for line in said if "dropped a bad message" in line]
-    assert blamed and "seat 1" not in blamed[-1], blamed
+    heard_before = dict(session.presence.last_heard)
+    assert session._handle(b"Lhostile", relayed, proven) is None
+    ping = {"game_id": gid, "seat": 1, "records": len(session.node.records), "got": [], "away": [], "t": 0, "done": False}
+    assert session._handle(b"Lhostile", seal(honest, "ping", ping), proven) is None
+    assert session.presence.last_heard[1] == heard_before[1], "seat 1 was heard through seat 2's relay"
+    assert session._handle(b"Lhostile", b"\xc1garbage", proven) is None
+    assert said == [
+        f"dropped a link signed by {session.names[1]} (seat 1) that {session.names[2]} (seat 2) relayed on its link",
+        f"dropped a bad message from seat 2 ({session.names[2]}): not msgpack: FormatError",
+    ], said
+    # the same messages on a connection at the table's endpoint (which proves no key) still
+    # count as seat 1's: a seat's own messages are never refused for where they came
+    assert session._handle(b"table", seal(honest, "ping", ping)) is None
+    assert session.presence.last_heard[1] > heard_before[1]
 
 
 def test_a_seat_that_opens_connection_after_connection_does_not_grow_the_table_of_links_without_bound(tmp_path: Path) -> None:

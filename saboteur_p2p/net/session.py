@@ -26,6 +26,7 @@ from ..rules import State
 from .absence import Absence
 from .heartbeat import Heartbeat
 from .intake import Dropped, Intake
+from .links import Links
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .seatstate import restore, save_secrets
@@ -46,9 +47,6 @@ NOTICE_OUTSIDERS = 10.0
 RELINK_EVERY = 1.0
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
-#: connections remembered with the seat that signs on them, at most (the least recently heard go
-#: first): a seat that reconnects again and again must not grow this for the whole game
-LINKS_KEPT = 256
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal"})
 
@@ -110,7 +108,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
         self.last_chat_from: dict[int, float] = {}
-        self.links: dict[bytes, int] = {}
+        self.links = Links([info.dh_key for info in table.seats], seat, self.names)
         now = time.monotonic()
         self.presence = Presence(self.endpoints, now)
         self._start_absence(now)
@@ -202,7 +200,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             inbounds = self.transport.poll(0.0) or self.transport.poll(0.0 if self.node.prepare() else 0.05)
             polled = time.monotonic()
             for inbound in inbounds:
-                result = self._handle(inbound.connection, inbound.data)
+                result = self._handle(inbound.connection, inbound.data, inbound.key)
                 if result is not None:
                     return result
             now = time.monotonic()
@@ -303,11 +301,12 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         spectator ``watch``."""
         return self.table.seat_of(key) is not None or kind in ("hello", "watch")
 
-    def _handle(self, connection: bytes, data: bytes) -> SessionResult | None:
+    def _handle(self, connection: bytes, data: bytes, key: bytes | None = None) -> SessionResult | None:
+        """One message from a connection; ``key``: the link key it proved (CurveZMQ), if any."""
         try:
             env = open_envelope(data, self._admits)
         except BadEnvelope as exc:
-            sender = self.links.get(connection)
+            sender = self.links.owner(connection, key)
             if sender is not None:
                 self.say(f"dropped a bad message from seat {sender} ({self.names[sender]}): {exc}")
             else:
@@ -326,23 +325,21 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             return None
         if sender is None:
             return None  # not one of the seats: nothing it says matters
-        # a connection is known by the seat that signs on it, even if we missed its `link`
-        # (sent while we were still in the lobby) or ZeroMQ reconnected it under a new id
-        self._know_link(connection, self.links.get(connection, sender))
+        # an unproven connection is known by the seat that signs on it, even if we missed its
+        # `link` (sent while we were still in the lobby) or ZeroMQ reconnected it under a new id
+        if not self.links.heard(connection, key, sender):
+            notice = self.links.relayed(connection, key, env.kind, sender, time.monotonic())
+            if notice is not None:
+                self.say(notice)
+            return None
         if self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back")
         try:
-            return self._dispatch(connection, env, sender)
+            return self._dispatch(connection, env, sender, key)
         except BadEnvelope as exc:
             self.say(f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
 
-    def _know_link(self, connection: bytes, seat: int) -> None:
-        """Remember (as the most recently heard) the seat that signs on a connection."""
-        self.links.pop(connection, None)
-        while len(self.links) >= LINKS_KEPT:
-            del self.links[next(iter(self.links))]
-        self.links[connection] = seat
 
     def _outsider(self, text: str) -> None:
         now = time.monotonic()
@@ -350,14 +347,14 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             self._outsider_noticed = now  # an outsider's flood does not flood the log
             self.say(text)
 
-    def _dispatch(self, connection: bytes, env: Envelope, sender: int) -> SessionResult | None:
+    def _dispatch(self, connection: bytes, env: Envelope, sender: int, key: bytes | None = None) -> SessionResult | None:
         if env.kind == "record":
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
         if env.field("game_id", bytes, 32) != self.setup.game_id:
             return None  # signed for another game: a replay, or a peer's stale message
         if env.kind == "link":
             if env.field("seat", int) == sender:
-                self._know_link(connection, sender)
+                self.links.linked(connection, key, sender)
                 self._relink(sender, env.field("endpoint", str, 200), env.field("incarnation", int))
         elif env.kind == "ping":
             self._heard_ping(env, sender)

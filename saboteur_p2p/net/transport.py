@@ -102,6 +102,8 @@ def normal_endpoint(endpoint: str) -> str | None:
 class Inbound:
     connection: bytes
     data: bytes
+    #: the X25519 key the sender proved in its CurveZMQ handshake (at the link endpoint), or None
+    key: bytes | None = None
 
 
 class CannotListen(ValueError):
@@ -279,7 +281,8 @@ class Transport:
         events = dict(self.poller.poll(max(0, int(timeout * 1000))))
         # the seats' link first: strangers at the table's address get what budget is left
         if self.link is not None:
-            out += [Inbound(LINK_CONNECTION + connection, data) for connection, data in self.link.receive(POLL_BYTES)]
+            proven = self.link.receive_proven(POLL_BYTES)
+            out += [Inbound(LINK_CONNECTION + connection, data, key) for connection, data, key in proven]
             size += self.link.used
         out += [Inbound(connection, data) for connection, data in self.table.receive(max(0, POLL_BYTES - size))]
         size += self.table.used

@@ -205,10 +205,15 @@ class ZmtpListener:
             self._raw(connection, frame(body, COMMAND))
 
     def receive(self, budget: int) -> list[tuple[bytes, bytes]]:
-        """The messages complete so far, as (connection, data), reading at most about
-        ``budget`` bytes from the socket (``used`` says how much it took); and, now and then,
-        the housekeeping of silent connections."""
-        out: list[tuple[bytes, bytes]] = []
+        """The messages complete so far, as (connection, data) (``receive_proven``)."""
+        return [(connection, data) for connection, data, _ in self.receive_proven(budget)]
+
+    def receive_proven(self, budget: int) -> list[tuple[bytes, bytes, bytes | None]]:
+        """The messages complete so far, as (connection, data, the client's permanent key if
+        it proved one in a CurveZMQ handshake), reading at most about ``budget`` bytes from
+        the socket (``used`` says how much it took); and, now and then, the housekeeping of
+        silent connections."""
+        out: list[tuple[bytes, bytes, bytes | None]] = []
         read = 0
         now = time.monotonic()
         while read < budget:
@@ -264,7 +269,7 @@ class ZmtpListener:
         self.connections[connection] = _Connection(now, now, address)
         self._raw(connection, self.greeting)
 
-    def _take(self, connection: bytes, state: _Connection, data: bytes) -> list[tuple[bytes, bytes]]:
+    def _take(self, connection: bytes, state: _Connection, data: bytes) -> list[tuple[bytes, bytes, bytes | None]]:
         buffer = state.buffer
         buffer += data
         if not state.greeted:
@@ -282,7 +287,7 @@ class ZmtpListener:
                 self._raw(connection, ready_command(b"ROUTER"))
             else:
                 state.curve = CurveServer(*self.curve)  # the client says HELLO first
-        out: list[tuple[bytes, bytes]] = []
+        out: list[tuple[bytes, bytes, bytes | None]] = []
         while True:
             parsed = self._frame(buffer, self.frame_limit if state.ready else min(self.frame_limit, HANDSHAKE_FRAME))
             if parsed is None:  # a frame past the limit raised already: this one is within it
@@ -310,7 +315,7 @@ class ZmtpListener:
                 continue
             parts, state.parts, state.size = state.parts, [], 0
             if len(parts) == 1:
-                out.append((connection, parts[0]))
+                out.append((connection, parts[0], None if state.curve is None else state.curve.client))
             # a message of several frames is no envelope of ours: dropped whole
 
     def _frame(self, buffer: bytearray, limit: int) -> tuple[int, bytes] | None:

@@ -1,0 +1,68 @@
+"""Which seat a connection belongs to, for the notices about what comes on it.
+
+A connection at the encrypted link endpoint (CurveZMQ, §12.1) is the seat whose X25519 key
+it proved in its handshake: only that seat's own signed messages count on it.  A seat that
+relays, on its own link, a ``link`` or ``ping`` another seat signed is caught at once, and
+a bad message sent on that link is pinned on the seat that sent it, never on the seat whose
+message was relayed.  A connection at the table's endpoint (not encrypted) proves nothing:
+it is known, as before, by the seat that signs on it.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: connections remembered with the seat that signs on them, at most (the least recently heard go
+#: first): a seat that reconnects again and again must not grow this for the whole game
+LINKS_KEPT = 256
+#: relays are reported at most once in this many seconds for each connection's owner: a flood of
+#: relayed messages does not flood the log
+NOTICE_RELAYS = 10.0
+
+
+class Links:
+    def __init__(self, dh_keys: Sequence[bytes], me: int, names: Sequence[str]) -> None:
+        #: the seats' link keys (our own is nobody else's to prove)
+        self.by_key = {key: seat for seat, key in enumerate(dh_keys) if seat != me}
+        self.names = names
+        #: unproven connections, by the seat that signs on them (most recently heard last)
+        self.signed: dict[bytes, int] = {}
+        #: when a relay was last reported, by the relaying seat (None: a key that is no seat's)
+        self.noticed: dict[int | None, float] = {}
+
+    def __len__(self) -> int:
+        return len(self.signed)
+
+    def owner(self, connection: bytes, key: bytes | None) -> int | None:
+        """The seat a connection belongs to: the one whose key it proved, if it proved one."""
+        if key is not None:
+            return self.by_key.get(key)
+        return self.signed.get(connection)
+
+    def heard(self, connection: bytes, key: bytes | None, sender: int) -> bool:
+        """A message ``sender`` signed came on ``connection``: False if the connection proved
+        another key (a relay, dropped); an unproven connection is known from now on by the
+        seat that first signed on it."""
+        if key is not None:
+            return self.by_key.get(key) == sender
+        self._remember(connection, self.signed.get(connection, sender))
+        return True
+
+    def relayed(self, connection: bytes, key: bytes | None, kind: str, signer: int, now: float) -> str | None:
+        """The notice for a message ``heard`` refused (None if one was given lately)."""
+        by = self.owner(connection, key)
+        if now - self.noticed.get(by, -NOTICE_RELAYS) <= NOTICE_RELAYS:
+            return None
+        self.noticed[by] = now
+        relayer = "a connection that proved no seat's key" if by is None else f"{self.names[by]} (seat {by})"
+        return f"dropped a {kind} signed by {self.names[signer]} (seat {signer}) that {relayer} relayed on its link"
+
+    def linked(self, connection: bytes, key: bytes | None, seat: int) -> None:
+        """A seat's ``link`` came on an unproven connection: the connection is that seat's."""
+        if key is None:
+            self._remember(connection, seat)
+
+    def _remember(self, connection: bytes, seat: int) -> None:
+        self.signed.pop(connection, None)
+        while len(self.signed) >= LINKS_KEPT:
+            del self.signed[next(iter(self.signed))]
+        self.signed[connection] = seat
