@@ -9,7 +9,7 @@ import time
 import pytest
 import zmq
 
-from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.crypto.identity import Identity, PublicIdentity
 from saboteur_p2p.net.lobby import (
     LOBBY_VERSION,
     LobbyError,
@@ -253,22 +253,28 @@ def test_a_joiner_refuses_a_start_that_gives_its_seat_another_link_key(context):
         router.close()
 
 
-@pytest.mark.parametrize("endpoint, refused", [
-    ("tcp://0.0.0.0:5000", "not a wildcard"),
-    ("tcp://127.0.0.1:5001", "another seat has that endpoint"),
+@pytest.mark.parametrize("endpoint, same_key, refused", [
+    ("tcp://0.0.0.0:5000", False, "not a wildcard"),
+    ("tcp://127.0.0.1:5001", False, "another seat has that endpoint"),
+    # its link would prove that seat's key, not its own (net/links.py)
+    ("tcp://127.0.0.1:5002", True, "another seat has that link key"),
 ])
-def test_a_hello_from_a_wildcard_or_a_seated_endpoint_is_refused(context, endpoint, refused):
+def test_a_hello_from_a_wildcard_or_a_seated_endpoint_or_key_is_refused(context, endpoint, same_key, refused):
     host = HostedTable(players=3)
     try:
+        ann = Identity.generate()
         first = context.socket(zmq.DEALER)
         first.setsockopt(zmq.LINGER, 0)
         first.connect(host.transport.endpoint)
-        first.send(hello(Identity.generate(), "ann", "tcp://127.0.0.1:5001", None))
+        first.send(hello(ann, "ann", "tcp://127.0.0.1:5001", None))
         assert first.poll(10_000) and open_envelope(first.recv()).kind == "welcome"
         second = context.socket(zmq.DEALER)
         second.setsockopt(zmq.LINGER, 0)
         second.connect(host.transport.endpoint)
-        second.send(hello(Identity.generate(), "bob", endpoint, None))
+        bob = Identity.generate()
+        if same_key:
+            bob.public = PublicIdentity(bob.public.sign_key, ann.public.dh_key)
+        second.send(hello(bob, "bob", endpoint, None))
         assert second.poll(10_000)
         answer = open_envelope(second.recv())
         assert answer.kind == "reject" and refused in answer.body["reason"]

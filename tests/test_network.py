@@ -10,6 +10,7 @@ test_session_cheats check those).  The long tables are marked ``slow``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import random
 import re
@@ -547,15 +548,23 @@ def test_a_gone_naming_us_while_we_hear_its_sender_blames_only_the_sender(tmp_pa
     assert "we hear each other" in result.message
 
 
-def test_a_start_with_two_seats_at_one_endpoint_is_refused() -> None:
+@pytest.mark.parametrize("shared, refused", [
+    ("endpoint", "two seats have one endpoint"),
+    # a link is known by the key it proves (net/links.py): one seat's traffic must never be
+    # taken for another's
+    ("dh_key", "two seats have one key"),
+    ("sign_key", "two seats have one key"),
+])
+def test_a_start_with_two_seats_at_one_endpoint_or_with_one_key_is_refused(shared: str, refused: str) -> None:
     from saboteur_p2p.net.lobby import joint_game_id
     from saboteur_p2p.net.wire import BadEnvelope, open_envelope
 
     identities = [Identity.generate() for _ in range(3)]
-    seats = tuple(SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, "tcp://127.0.0.1:5") for n, i in enumerate(identities))
+    seats = [SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 5}") for n, i in enumerate(identities)]
+    seats[2] = dataclasses.replace(seats[2], **{shared: getattr(seats[1], shared)})
     nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
-    table = Table(joint_game_id(nonces), GameConfig(3), seats, nonces)
-    with pytest.raises(BadEnvelope, match="two seats have one endpoint"):
+    table = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces)
+    with pytest.raises(BadEnvelope, match=refused):
         Table.from_envelope(open_envelope(seal(identities[0], "start", table.to_data())))
 
 

@@ -21,8 +21,9 @@ NOTICE_RELAYS = 10.0
 
 class Links:
     def __init__(self, dh_keys: Sequence[bytes], me: int, names: Sequence[str]) -> None:
-        #: the seats' link keys (our own is nobody else's to prove)
-        self.by_key = {key: seat for seat, key in enumerate(dh_keys) if seat != me}
+        #: the seats' link keys (our own is nobody else's to prove; ``start`` gives no key to
+        #: two seats, and one that did would prove neither)
+        self.by_key = {key: seat for seat, key in enumerate(dh_keys) if seat != me and dh_keys.count(key) == 1}
         self.names = names
         #: unproven connections, by the seat that signs on them (most recently heard last)
         self.signed: dict[bytes, int] = {}

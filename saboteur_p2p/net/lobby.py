@@ -105,6 +105,9 @@ class Table:
         endpoints = [normal_endpoint(s.endpoint) or s.endpoint for s in seats]
         if len(set(endpoints)) != len(endpoints):
             raise BadEnvelope("start: two seats have one endpoint")
+        # a link is known by the key it proves (net/links.py): one key, one seat
+        if len({s.sign_key for s in seats}) != len(seats) or len({s.dh_key for s in seats}) != len(seats):
+            raise BadEnvelope("start: two seats have one key")
         nonces = tuple(env.field("nonces", list, 12))
         if len(nonces) != len(seats) or not all(isinstance(n, bytes) and len(n) == NONCE_BYTES for n in nonces):
             raise BadEnvelope(f"start: one {NONCE_BYTES}-byte nonce per seat is needed")
@@ -182,6 +185,8 @@ def host_lobby(
                 reason = SEATED_IDENTITY
             if reason is None and any(normal_endpoint(s.endpoint) == normal_endpoint(env.body["endpoint"]) for s in seats):
                 reason = "another seat has that endpoint"
+            if reason is None and any(s.dh_key == env.body["dh_key"] for s in seats):
+                reason = "another seat has that link key"  # its link would be taken for that seat's
             if reason is None and any(s.name == env.body["name"] for s in seats):
                 reason = f"the name {env.body['name']!r} is taken at this table; choose another (--name)"
             if reason is None and (len(seats) >= config.players or (started is not None and started() and len(seats) >= fewest)):
