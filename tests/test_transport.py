@@ -4,12 +4,15 @@ what crosses the wire there cannot be read.  All on loopback; every wait is boun
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 import zmq
+from test_network import free_port
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.transport import LINK_CONNECTION, Transport
@@ -116,3 +119,36 @@ def test_a_seat_that_keeps_moving_holds_at_most_two_links_open() -> None:
         assert len(transport.monitors) == 1 and transport.replacing == {"tcp://192.0.2.9:59": "tcp://127.0.0.1:1"}
     finally:
         transport.close()
+
+
+LAST_WORDS = """
+import sys
+from saboteur_p2p.net.transport import Transport
+transport = Transport("127.0.0.1:0")
+transport.connect(sys.argv[1])
+assert transport.send(sys.argv[1], b"last words")
+print("sent", flush=True)
+transport.close()
+"""
+
+
+def test_what_a_peer_sends_just_before_it_stops_still_goes_out() -> None:
+    """A seat that names a cheater sends its ``abort`` and stops.  Its process ended with the
+    message still queued, and the ZeroMQ context (shared, never terminated) took it along: an
+    honest peer then waited out the whole ``--wait`` for a verdict that never came.  The peer
+    it goes to starts listening only after the sender has closed its transport."""
+    port = free_port()
+    sender = subprocess.Popen([sys.executable, "-c", LAST_WORDS, f"tcp://127.0.0.1:{port}"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert sender.stdout is not None and sender.stdout.readline().strip() == "sent"
+        receiver = Transport(f"127.0.0.1:{port}")
+        try:
+            got = _receive(receiver, 5.0)
+        finally:
+            receiver.close()
+        assert [data for _, data in got] == [b"last words"]
+        assert sender.wait(10) == 0
+    finally:
+        sender.kill()
+        sender.wait()

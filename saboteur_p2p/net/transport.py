@@ -46,6 +46,9 @@ ENDPOINT = re.compile(r"tcp://[A-Za-z0-9.\-]{1,253}:[0-9]{1,5}")
 #: cross a lossy link (any traffic counts as an answer).
 HEARTBEAT_IVL_MS = 1000
 HEARTBEAT_TIMEOUT_MS = 6000
+#: What a DEALER still holds when it is closed goes out for up to this long (ms): a peer that
+#: names a cheater sends its ``abort`` and stops at once.
+LINGER_MS = 1000
 #: Reconnect attempts start after 100 ms and back off to at most this (ms) ...
 RECONNECT_IVL_MAX_MS = 500
 #: ... and a TCP connect that has not completed by then (ms) is abandoned and tried again,
@@ -122,10 +125,17 @@ class Transport:
     def __init__(self, bind: str, context: zmq.Context | None = None, link_keys: tuple[bytes, bytes] | None = None) -> None:
         """Listen at ``bind``; with ``link_keys`` (this peer's X25519 public and private key),
         also at an encrypted link endpoint on the same address, another port."""
-        self.context = context or zmq.Context.instance()
+        #: a context of its own (none given) is terminated at ``close``: without that, a process
+        #: that stops at once (after its ``abort``) took what its DEALERs still held with it
+        self._own_context = context is None
+        self.context = context or zmq.Context()
         self.link_keys = link_keys
         # both endpoints bound whole messages, not only frames (zmtp.py)
-        self.table = self._listen(_endpoint(bind), MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT)
+        try:
+            self.table = self._listen(_endpoint(bind), MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT)
+        except CannotListen:
+            self._end_context()
+            raise
         self.endpoint = _bound(self.table.socket)
         self.link: ZmtpListener | None = None
         #: where seats reach this peer: the encrypted endpoint, or the table's without keys
@@ -135,6 +145,7 @@ class Transport:
                 self.link = self._listen(f"{self.endpoint.rsplit(':', 1)[0]}:*", MAX_WIRE_MESSAGE, link_keys)
             except CannotListen:
                 self.table.close()
+                self._end_context()
                 raise
             self.link_endpoint = _bound(self.link.socket)
         self.dealers: dict[str, zmq.Socket] = {}
@@ -191,7 +202,7 @@ class Transport:
             monitor = dealer.get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED, f"inproc://link-monitor-{id(self)}-{self._monitored}")
             self.monitors[monitor] = endpoint
             self.poller.register(monitor, zmq.POLLIN)
-        dealer.setsockopt(zmq.LINGER, 500)
+        dealer.setsockopt(zmq.LINGER, LINGER_MS)
         dealer.setsockopt(zmq.SNDHWM, SEND_HIGH_WATER)
         encrypted = server_key is not None and self.link_keys is not None
         # libzmq checks MAXMSGSIZE against the frame on the wire: a CURVE box adds 33 bytes
@@ -332,6 +343,13 @@ class Transport:
         self.table.close()
         if self.link is not None:
             self.link.close()
+        self._end_context()
+
+    def _end_context(self) -> None:
+        if self._own_context:
+            # waits while a DEALER still sends (LINGER_MS at most); any socket left open
+            # is closed, bounded the same way
+            self.context.destroy(linger=LINGER_MS)
 
 
 def _bound(sock: zmq.Socket) -> str:
