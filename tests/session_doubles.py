@@ -14,6 +14,9 @@ from saboteur_p2p.protocol.node import Node
 class SentLog:
     """A transport that keeps what it is given to send."""
 
+    #: no encrypted link endpoint: every connection is unproven, as on a peer without link keys
+    link = None
+
     def __init__(self) -> None:
         self.sent: list[tuple[str | bytes, bytes]] = []
 
@@ -29,15 +32,16 @@ class SentLog:
         return "tcp://127.0.0.1:9"
 
 
-def seated_session(game: LocalGame, node: Node, tmp_path: Path) -> Session:
-    """A Session for ``node``'s seat that drives ``node`` itself (at its point in the game)."""
+def seated_session(game: LocalGame, node: Node, tmp_path: Path, transport: object | None = None) -> Session:
+    """A Session for ``node``'s seat that drives ``node`` itself (at its point in the game);
+    ``transport``: a real one instead of a ``SentLog``."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     setup = game.setup
     seats = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
                   for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
     table = Table(setup.game_id, setup.config, seats)
     assert node.identity is not None
-    session = Session(table, node.identity, SentLog(), None, tmp_path, lambda text: None)  # type: ignore[arg-type]
+    session = Session(table, node.identity, transport or SentLog(), None, tmp_path, lambda text: None)  # type: ignore[arg-type]
     session.node = node
     session.intake = Intake(node)
     for index in range(len(node.log.entries)):

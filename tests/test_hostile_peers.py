@@ -190,10 +190,46 @@ def test_a_seat_that_relays_another_seats_link_or_ping_on_its_own_link_is_named_
         f"dropped a link signed by {session.names[1]} (seat 1) that {session.names[2]} (seat 2) relayed on its link",
         f"dropped a bad message from seat 2 ({session.names[2]}): not msgpack: FormatError",
     ], said
-    # the same messages on a connection at the table's endpoint (which proves no key) still
-    # count as seat 1's: a seat's own messages are never refused for where they came
+    # on a peer without a link endpoint (this one's stand-in transport), a connection that
+    # proves no key is known by the seat that signs on it: seat 1's messages there count
     assert session._handle(b"table", seal(honest, "ping", ping)) is None
     assert session.presence.last_heard[1] > heard_before[1]
+
+
+def test_a_seats_envelopes_replayed_at_the_table_endpoint_do_not_make_it_look_present(tmp_path: Path) -> None:
+    """A spectator is fed ``record`` envelopes signed by the seat it watches, in the clear at
+    that seat's table endpoint (protocol.md section 12.8), so anyone on the LAN can hold
+    envelopes a seat signed, and a hostile seat holds its pings.  Once the seats talk on
+    encrypted links, a seat sends nothing at another's table endpoint but a ``hello``; yet an
+    envelope signed by a seat that came there (or back on a DEALER we opened) counted as that
+    seat heard: replayed there every few seconds, a seat that had vanished never looked away
+    (a move it owed was waited for for ever), and a seat that said it was gone was blamed,
+    since the vanished one was "still heard here"."""
+    from saboteur_p2p.net.transport import Transport
+
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    me, vanished = game.nodes[0].identity, game.nodes[1].identity
+    assert me is not None and vanished is not None
+    transport = Transport("127.0.0.1:0", link_keys=me.link_keys())
+    try:
+        session = seated_session(game, game.nodes[0], tmp_path, transport)
+        said: list[str] = []
+        session.say = said.append
+        fed = seal(vanished, "record", {"record": session.node.records[0]})  # what seat 1 fed a spectator
+        ping = seal(vanished, "ping", {"game_id": game.setup.game_id, "seat": 1, "records": len(session.node.records),
+                                       "got": [], "away": [], "t": 0, "done": False})  # relayed by seat 2
+        heard, count = session.presence.last_heard[1], session.presence.count[1]
+        for connection in (b"\0table", b"dealer:" + session.endpoints[2].encode()):
+            for data in (fed, ping):
+                assert session._handle(connection, data) is None
+        assert (session.presence.last_heard[1], session.presence.count[1]) == (heard, count), "seat 1 heard through a replay"
+        assert said and "seat 1" in said[0] and "proved no key" in said[0], said
+        # on its own link, seat 1 is heard as ever
+        assert session._handle(b"Lseat1", ping, vanished.public.dh_key) is None
+        assert session.presence.count[1] == count + 1
+    finally:
+        transport.close()
 
 
 def test_a_seat_that_opens_connection_after_connection_does_not_grow_the_table_of_links_without_bound(tmp_path: Path) -> None:

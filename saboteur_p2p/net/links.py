@@ -4,8 +4,11 @@ A connection at the encrypted link endpoint (CurveZMQ, §12.1) is the seat whose
 it proved in its handshake: only that seat's own signed messages count on it.  A seat that
 relays, on its own link, a ``link`` or ``ping`` another seat signed is caught at once, and
 a bad message sent on that link is pinned on the seat that sent it, never on the seat whose
-message was relayed.  A connection at the table's endpoint (not encrypted) proves nothing:
-it is known, as before, by the seat that signs on it.
+message was relayed.  A peer with a link endpoint hears the seats on their links only: a
+seat's envelope on a connection that proved no key (the table's endpoint, or the way back
+on a DEALER we opened) is a relay or a replay (a spectator is fed envelopes the seat signed,
+in the clear), dropped like one.  Without a link endpoint, a connection proves nothing: it
+is known, as before, by the seat that signs on it.
 """
 from __future__ import annotations
 
@@ -20,11 +23,14 @@ NOTICE_RELAYS = 10.0
 
 
 class Links:
-    def __init__(self, dh_keys: Sequence[bytes], me: int, names: Sequence[str]) -> None:
+    def __init__(self, dh_keys: Sequence[bytes], me: int, names: Sequence[str], proven_only: bool = False) -> None:
         #: the seats' link keys (our own is nobody else's to prove; ``start`` gives no key to
         #: two seats, and one that did would prove neither)
         self.by_key = {key: seat for seat, key in enumerate(dh_keys) if seat != me and dh_keys.count(key) == 1}
         self.names = names
+        #: the seats speak to us on their links only (we have a link endpoint): a seat's
+        #: envelope on a connection that proved no key is not that seat speaking
+        self.proven_only = proven_only
         #: unproven connections, by the seat that signs on them (most recently heard last)
         self.signed: dict[bytes, int] = {}
         #: when a relay was last reported, by the relaying seat (None: a key that is no seat's)
@@ -45,6 +51,8 @@ class Links:
         seat that first signed on it."""
         if key is not None:
             return self.by_key.get(key) == sender
+        if self.proven_only:
+            return False
         self._remember(connection, self.signed.get(connection, sender))
         return True
 
@@ -54,8 +62,11 @@ class Links:
         if now - self.noticed.get(by, -NOTICE_RELAYS) <= NOTICE_RELAYS:
             return None
         self.noticed[by] = now
+        signed = f"dropped a {kind} signed by {self.names[signer]} (seat {signer})"
+        if key is None:
+            return f"{signed} that came on a connection that proved no key (the seats speak on their links)"
         relayer = "a connection that proved no seat's key" if by is None else f"{self.names[by]} (seat {by})"
-        return f"dropped a {kind} signed by {self.names[signer]} (seat {signer}) that {relayer} relayed on its link"
+        return f"{signed} that {relayer} relayed on its link"
 
     def linked(self, connection: bytes, key: bytes | None, seat: int) -> None:
         """A seat's ``link`` came on an unproven connection: the connection is that seat's."""

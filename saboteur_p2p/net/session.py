@@ -108,7 +108,10 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
         self.last_chat_from: dict[int, float] = {}
-        self.links = Links([info.dh_key for info in table.seats], seat, self.names)
+        # with a link endpoint, the seats speak to us there only (a connection there proves its
+        # key); tests' stand-in transports have none
+        proven_only = getattr(transport, "link", None) is not None
+        self.links = Links([info.dh_key for info in table.seats], seat, self.names, proven_only)
         now = time.monotonic()
         self.presence = Presence(self.endpoints, now)
         self._start_absence(now)
