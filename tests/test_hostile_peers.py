@@ -18,6 +18,7 @@ from test_network import free_port
 from saboteur_p2p.crypto.log import GENESIS, make_entry
 from saboteur_p2p.net import heartbeat as heartbeat_module
 from saboteur_p2p.net import session as session_module
+from saboteur_p2p.net.links import NOTICE_BURST, NOTICE_EVERY
 from saboteur_p2p.net.presence import BUSY_MAX, Presence
 from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.net.watch import WatchFailed, watch_table
@@ -291,3 +292,24 @@ def test_an_outsider_cannot_make_the_table_hold_a_multipart_message_of_unbounded
         sender.wait(5)
         transport.close()
     assert grown < 40, f"the table held {grown} MiB for one message from an outsider"
+
+
+def test_a_seat_that_floods_its_link_with_garbage_gets_a_few_notices_not_one_a_message(tmp_path: Path) -> None:
+    """Each bad message was told as it came: a seat sending garbage as fast as it could filled
+    every other player's screen and output with notices.  Now a seat's notices come at most
+    NOTICE_BURST at once, then one a second, and the next one told says how many went untold."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    said: list[str] = []
+    session.say = said.append
+    hostile = game.nodes[2].identity
+    assert hostile is not None
+    for _ in range(1000):
+        assert session._handle(b"Lhostile", b"\xc1garbage", hostile.public.dh_key) is None
+    assert NOTICE_BURST <= len(said) <= NOTICE_BURST + 2, len(said)
+    assert all(line.startswith(f"dropped a bad message from seat 2 ({session.names[2]})") for line in said)
+    # later, the next notice tells what went untold
+    session.links.dropped(2, "dropped a bad message from seat 2", time.monotonic() + 5 * NOTICE_EVERY)
+    told = int(said[-1].rsplit("(and ", 1)[1].split()[0])
+    assert len(said) + told == 1001, said[-1]  # every message: told, or counted in the last notice

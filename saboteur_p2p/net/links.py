@@ -12,7 +12,8 @@ is known, as before, by the seat that signs on it.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 #: connections remembered with the seat that signs on them, at most (the least recently heard go
 #: first): a seat that reconnects again and again must not grow this for the whole game
@@ -20,10 +21,15 @@ LINKS_KEPT = 256
 #: relays are reported at most once in this many seconds for each connection's owner: a flood of
 #: relayed messages does not flood the log
 NOTICE_RELAYS = 10.0
+#: notices of a seat's bad messages: at most this many at once, then one every NOTICE_EVERY
+#: seconds (a seat that floods garbage on its link does not flood the log)
+NOTICE_BURST = 20
+NOTICE_EVERY = 1.0
 
 
 class Links:
-    def __init__(self, dh_keys: Sequence[bytes], me: int, names: Sequence[str], proven_only: bool = False) -> None:
+    def __init__(self, dh_keys: Sequence[bytes], me: int, names: Sequence[str], proven_only: bool = False,
+                 say: Callable[[str], None] = print) -> None:
         #: the seats' link keys (our own is nobody else's to prove; ``start`` gives no key to
         #: two seats, and one that did would prove neither)
         self.by_key = {key: seat for seat, key in enumerate(dh_keys) if seat != me and dh_keys.count(key) == 1}
@@ -35,6 +41,11 @@ class Links:
         self.signed: dict[bytes, int] = {}
         #: when a relay was last reported, by the relaying seat (None: a key that is no seat's)
         self.noticed: dict[int | None, float] = {}
+        self.say = say
+        #: each seat's notices in hand (NOTICE_BURST at most), when they were counted, and how
+        #: many of its dropped messages went untold since the last notice
+        self.quota: dict[int, tuple[float, float]] = {}
+        self.untold: dict[int, int] = {}
 
     def __len__(self) -> int:
         return len(self.signed)
@@ -67,6 +78,20 @@ class Links:
             return f"{signed} that came on a connection that proved no key (the seats speak on their links)"
         relayer = "a connection that proved no seat's key" if by is None else f"{self.names[by]} (seat {by})"
         return f"{signed} that {relayer} relayed on its link"
+
+    def dropped(self, seat: int, text: str, now: float | None = None) -> None:
+        """Tell that a message of ``seat``'s was dropped, unless its notices are spent; the
+        next notice says how many went untold meanwhile."""
+        now = time.monotonic() if now is None else now
+        held, since = self.quota.get(seat, (float(NOTICE_BURST), now))
+        held = min(float(NOTICE_BURST), held + (now - since) / NOTICE_EVERY)
+        if held < 1:
+            self.quota[seat] = (held, now)
+            self.untold[seat] = self.untold.get(seat, 0) + 1
+            return
+        self.quota[seat] = (held - 1, now)
+        untold = self.untold.pop(seat, 0)
+        self.say(f"{text} (and {untold} more of {self.names[seat]}'s, untold)" if untold else text)
 
     def linked(self, connection: bytes, key: bytes | None, seat: int) -> None:
         """A seat's ``link`` came on an unproven connection: the connection is that seat's."""

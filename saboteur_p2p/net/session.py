@@ -111,7 +111,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         # with a link endpoint, the seats speak to us there only (a connection there proves its
         # key); tests' stand-in transports have none
         proven_only = getattr(transport, "link", None) is not None
-        self.links = Links([info.dh_key for info in table.seats], seat, self.names, proven_only)
+        self.links = Links([info.dh_key for info in table.seats], seat, self.names, proven_only, lambda text: self.say(text))
         now = time.monotonic()
         self.presence = Presence(self.endpoints, now)
         self._start_absence(now)
@@ -271,7 +271,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         try:
             learnt = self.node.take_ahead(sender, env.field("shares", dict))
         except (MalformedMessage, AheadRefused) as exc:
-            self.say(f"ignored shares {self.names[sender]} sent ahead of its record: {exc}")
+            self.links.dropped(sender, f"ignored shares {self.names[sender]} sent ahead of its record: {exc}")
             return
         if learnt and self.node.state is not None:
             self.agent.heard(self.node.state)
@@ -311,7 +311,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         except BadEnvelope as exc:
             sender = self.links.owner(connection, key)
             if sender is not None:
-                self.say(f"dropped a bad message from seat {sender} ({self.names[sender]}): {exc}")
+                self.links.dropped(sender, f"dropped a bad message from seat {sender} ({self.names[sender]}): {exc}")
             else:
                 self._outsider(f"dropped a bad message from an unidentified connection: {exc}")
             return None
@@ -340,7 +340,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         try:
             return self._dispatch(connection, env, sender, key)
         except BadEnvelope as exc:
-            self.say(f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
+            self.links.dropped(sender, f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
 
 
@@ -427,9 +427,9 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         taken = self.intake.take(record, self._took_one)
         name = self.names[relayed_by]
         if taken.dropped is Dropped.MALFORMED:
-            self.say(f"dropped a malformed record relayed by {name}: {taken.detail}")
+            self.links.dropped(relayed_by, f"dropped a malformed record relayed by {name}: {taken.detail}")
         elif taken.dropped is Dropped.UNSIGNED:
-            self.say(f"dropped a record that {name} relayed: {taken.detail}")
+            self.links.dropped(relayed_by, f"dropped a record that {name} relayed: {taken.detail}")
         if taken.violation is not None:
             return self._cheater(taken.violation, taken.evidence)
         return None
