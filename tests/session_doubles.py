@@ -19,6 +19,8 @@ class SentLog:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str | bytes, bytes]] = []
+        #: where each inbound connection comes from (a test may set these)
+        self.addresses: dict[bytes, str] = {}
 
     def send(self, endpoint: str, data: bytes) -> bool:
         self.sent.append((endpoint, data))
@@ -27,6 +29,9 @@ class SentLog:
     def reply(self, connection: bytes, data: bytes) -> None:
         """An answer on the connection a message came in on (kept as if sent to it)."""
         self.sent.append((connection, data))
+
+    def address_of(self, connection: bytes) -> str:
+        return self.addresses.get(connection, "")
 
     def advertised(self, towards: str) -> str:
         return "tcp://127.0.0.1:9"

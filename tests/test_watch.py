@@ -133,3 +133,39 @@ def test_a_spectator_that_does_not_read_is_sent_no_more_than_the_window_past_its
     session._handle(b"spectator", seal(spectator, "watch", {"version": 2, "records": 0}))
     refused = open_envelope(session.transport.sent[-1][1])  # type: ignore[attr-defined]
     assert refused.kind == "reject" and "watch version 1" in refused.body["reason"]
+
+
+def test_one_machine_that_takes_every_spectators_place_gives_one_up_to_another(tmp_path: Path) -> None:
+    """Anyone on the LAN may watch, and a seat feeds MAX_WATCHERS spectators: one machine that
+    took every place kept everyone else out for the whole game.  The places are now shared
+    by address, as the listener shares its connections: a newcomer from another machine
+    takes the longest-fed place of the machine fed most, never one that machine would need
+    to keep its fair share."""
+    from protocol_helpers import seeded_game
+    from session_doubles import SentLog, seated_session
+
+    from saboteur_p2p.net.watchers import MAX_WATCHERS
+
+    game = seeded_game(GameConfig(3), 3)
+    session = seated_session(game, game.nodes[0], tmp_path)
+    transport = session.transport
+    assert isinstance(transport, SentLog)
+
+    def watch(connection: bytes, address: str) -> str:
+        transport.addresses[connection] = address
+        session._handle(connection, seal(Identity.generate(), "watch", {"version": 1, "records": 0}))
+        return str(open_envelope(transport.sent[-1][1]).kind)
+
+    squatters = [b"squat%d" % n for n in range(MAX_WATCHERS)]
+    assert [watch(c, "10.0.0.66") for c in squatters] == ["watching"] * MAX_WATCHERS
+    assert watch(b"squat-more", "10.0.0.66") == "reject"  # no more for the machine that has them all
+    assert watch(b"friend", "10.0.0.7") == "watching"  # the longest-fed squatter made room
+    assert squatters[0] not in session.watchers and b"friend" in session.watchers
+    evicted = [open_envelope(d) for c, d in transport.sent if c == squatters[0]][-1]
+    assert evicted.kind == "reject" and "other machines" in evicted.body["reason"]
+    assert watch(b"squat-again", "10.0.0.66") == "reject"  # it cannot take the place back
+    # fair shares: 4 each for two machines, and then nobody's place is taken
+    for n in range(3):
+        assert watch(b"friend%d" % n, "10.0.0.7") == "watching"
+    assert watch(b"friend-more", "10.0.0.7") == "reject"
+    assert sorted(w.address for w in session.watchers.values()) == ["10.0.0.66"] * 4 + ["10.0.0.7"] * 4

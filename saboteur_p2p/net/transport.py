@@ -283,6 +283,12 @@ class Transport:
         else:
             self.table.send(connection, data)
 
+    def address_of(self, connection: bytes) -> str:
+        """The IP address an inbound connection comes from ("" if unknown, or not one of ours)."""
+        if connection.startswith(LINK_CONNECTION) and self.link is not None:
+            return self.link.address_of(connection[len(LINK_CONNECTION):])
+        return self.table.address_of(connection)
+
     def poll(self, timeout: float) -> list[Inbound]:
         """The messages that arrive within ``timeout`` seconds (returns early on the first), at
         most POLL_BYTES of them at once: a sender faster than we read never grows the batch

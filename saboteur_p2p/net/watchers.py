@@ -5,11 +5,14 @@ how many records it holds; the peer answers ``watching`` and sends it, in log or
 record it lacks.  Records are what every seat already broadcast to every other seat, so a
 spectator never gets anything a seat could not publish: no shares sent ahead, no chat, no
 secrets (protocol.md §12.8).  A peer feeds at most a few spectators, a bounded batch each
-poll, and forgets one that has not said ``watch`` for a while.
+poll, and forgets one that has not said ``watch`` for a while.  The places are shared
+fairly among the addresses spectators come from: one machine that takes them all gives one
+up to a newcomer from elsewhere.
 """
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..crypto.identity import Identity
@@ -33,6 +36,9 @@ class Watcher:
     sent: int = 0
     held: int = 0
     heard: float = field(default_factory=time.monotonic)
+    #: where it comes from, and since when it is fed
+    address: str = ""
+    since: float = field(default_factory=time.monotonic)
 
 
 class Watchers:
@@ -55,15 +61,28 @@ class Watchers:
             return
         watcher = self.watchers.get(connection)
         if watcher is None:
-            if len(self.watchers) >= MAX_WATCHERS:
+            address = self.transport.address_of(connection)
+            if len(self.watchers) >= MAX_WATCHERS and not self._make_room(address):
                 self._to_watcher(connection, "reject", {"reason": f"this seat feeds {MAX_WATCHERS} spectators already"})
                 return
-            watcher = self.watchers[connection] = Watcher()
+            watcher = self.watchers[connection] = Watcher(address=address)
         watcher.held = max(0, held)
         if watcher.held < watcher.sent:
             watcher.sent = watcher.held  # it lost some (or they are on their way): send them again
         watcher.heard = time.monotonic()
         self._to_watcher(connection, "watching", {"game_id": self.setup.game_id, "records": len(self.node.records)})
+
+    def _make_room(self, address: str) -> bool:
+        """Full: forget the longest-fed spectator of the address fed most, if that address
+        would still be fed more than ``address`` is (the listener's rule for connections)."""
+        counts = Counter(w.address for w in self.watchers.values())
+        most, held = counts.most_common(1)[0]
+        if held <= counts[address] + 1:
+            return False
+        oldest = min((c for c, w in self.watchers.items() if w.address == most), key=lambda c: self.watchers[c].since)
+        self._to_watcher(oldest, "reject", {"reason": "this seat feeds spectators from other machines now"})
+        del self.watchers[oldest]
+        return True
 
     def _feed_watchers(self) -> None:
         """Send each spectator the records it lacks, at most FEED_WINDOW past what it says it

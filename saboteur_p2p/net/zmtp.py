@@ -190,6 +190,10 @@ class ZmtpListener:
             if state.curve is not None and state.curve.client is not None and not admit(state.curve.client):
                 self._close(connection)
 
+    def address_of(self, connection: bytes) -> str:
+        state = self.connections.get(connection)
+        return "" if state is None else state.address
+
     def send(self, connection: bytes, data: bytes) -> bool:
         """Queue one single-frame message to a connection; False if it is gone or its queue is full."""
         state = self.connections.get(connection)
