@@ -9,6 +9,7 @@ import socket
 import struct
 import time
 
+import zmq
 from nacl.public import Box, PrivateKey, PublicKey
 
 from saboteur_p2p.crypto.identity import Identity
@@ -22,6 +23,19 @@ def poll_for(transport: Transport, seconds: float) -> list[tuple[bytes, bytes]]:
     while time.monotonic() < deadline:
         got += [(i.connection, i.data) for i in transport.poll(0.02)]
     return got
+
+
+def curve_dealer(context: zmq.Context, transport: Transport, server: Identity) -> tuple[zmq.Socket, Identity]:
+    """A libzmq CURVE DEALER, as a seat opens one, connected to ``transport``'s link endpoint
+    (``server``'s), with a fresh identity of its own (returned with it)."""
+    client = Identity.generate()
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.setsockopt(zmq.CURVE_SERVERKEY, server.public.dh_key)
+    dealer.setsockopt(zmq.CURVE_PUBLICKEY, client.link_keys()[0])
+    dealer.setsockopt(zmq.CURVE_SECRETKEY, client.link_keys()[1])
+    dealer.connect(transport.link_endpoint)
+    return dealer, client
 
 
 class CurveClient:

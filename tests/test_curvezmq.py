@@ -8,8 +8,7 @@ from __future__ import annotations
 import struct
 
 import pytest
-import zmq
-from curve_client import CurveClient
+from curve_client import CurveClient, curve_dealer
 from net_doubles import receive_inbound, receive_until
 
 from saboteur_p2p.crypto.identity import Identity
@@ -19,13 +18,7 @@ from saboteur_p2p.net.transport import LINK_CONNECTION
 
 def test_a_libzmq_curve_dealer_is_answered_through_the_box(context, link_seat) -> None:
     transport, identity = link_seat
-    alice = Identity.generate()
-    dealer = context.socket(zmq.DEALER)
-    dealer.setsockopt(zmq.LINGER, 0)
-    dealer.setsockopt(zmq.CURVE_SERVERKEY, identity.public.dh_key)
-    dealer.setsockopt(zmq.CURVE_PUBLICKEY, alice.link_keys()[0])
-    dealer.setsockopt(zmq.CURVE_SECRETKEY, alice.link_keys()[1])
-    dealer.connect(transport.link_endpoint)
+    dealer, alice = curve_dealer(context, transport, identity)
     try:
         big = bytes(range(256)) * 4096  # a megabyte: long frames inside and out
         dealer.send(big)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 import zmq
-from curve_client import CurveClient, poll_for
+from curve_client import CurveClient, curve_dealer, poll_for
 from nacl.public import Box
 from net_doubles import receive_until
 
@@ -246,13 +246,7 @@ def test_an_idle_curve_dealer_keeps_its_connection(pair, monkeypatch) -> None:
 def test_an_idle_curve_dealer_without_heartbeats_keeps_its_connection(context, link_seat, monkeypatch) -> None:
     monkeypatch.setattr(zmtp, "SILENCE_S", 1.5)
     transport, identity = link_seat
-    alice = Identity.generate()
-    dealer = context.socket(zmq.DEALER)
-    dealer.setsockopt(zmq.LINGER, 0)
-    dealer.setsockopt(zmq.CURVE_SERVERKEY, identity.public.dh_key)
-    dealer.setsockopt(zmq.CURVE_PUBLICKEY, alice.link_keys()[0])
-    dealer.setsockopt(zmq.CURVE_SECRETKEY, alice.link_keys()[1])
-    dealer.connect(transport.link_endpoint)
+    dealer, _ = curve_dealer(context, transport, identity)
     try:
         dealer.send(b"hi")
         ((first, _),) = receive_until(transport, 5)
