@@ -343,7 +343,6 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             self.links.dropped(sender, f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
 
-
     def _outsider(self, text: str) -> None:
         now = time.monotonic()
         if now - self._outsider_noticed > NOTICE_OUTSIDERS:
