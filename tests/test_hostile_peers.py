@@ -313,3 +313,13 @@ def test_a_seat_that_floods_its_link_with_garbage_gets_a_few_notices_not_one_a_m
     session.links.dropped(2, "dropped a bad message from seat 2", time.monotonic() + 5 * NOTICE_EVERY)
     told = int(said[-1].rsplit("(and ", 1)[1].split()[0])
     assert len(said) + told == 1001, said[-1]  # every message: told, or counted in the last notice
+    # a flood that stops is still counted, once the seat may be told of again
+    later = time.monotonic() + 100 * NOTICE_EVERY  # its notices are all back
+    for _ in range(NOTICE_BURST + 100):
+        session.links.dropped(2, "dropped a bad message from seat 2", later)
+    session.links.tell_untold(later)
+    assert said[-1] == "dropped a bad message from seat 2", "told before its notices came back"
+    session.links.tell_untold(later + 10 * NOTICE_EVERY)
+    assert said[-1] == f"dropped 100 more bad messages of {session.names[2]}'s, untold", said[-1]
+    session.links.tell_untold(later + 20 * NOTICE_EVERY)
+    assert said.count(said[-1]) == 1  # told once

@@ -81,17 +81,26 @@ class Links:
 
     def dropped(self, seat: int, text: str, now: float | None = None) -> None:
         """Tell that a message of ``seat``'s was dropped, unless its notices are spent; the
-        next notice says how many went untold meanwhile."""
+        next notice (or ``tell_untold``) says how many went untold meanwhile."""
         now = time.monotonic() if now is None else now
-        held, since = self.quota.get(seat, (float(NOTICE_BURST), now))
-        held = min(float(NOTICE_BURST), held + (now - since) / NOTICE_EVERY)
-        if held < 1:
-            self.quota[seat] = (held, now)
+        if not self._spend(seat, now):
             self.untold[seat] = self.untold.get(seat, 0) + 1
             return
-        self.quota[seat] = (held - 1, now)
         untold = self.untold.pop(seat, 0)
         self.say(f"{text} (and {untold} more of {self.names[seat]}'s, untold)" if untold else text)
+
+    def tell_untold(self, now: float) -> None:
+        """Say how many of a seat's dropped messages went untold, once it may be told again
+        (a flood that stopped is still counted)."""
+        for seat in [s for s in self.untold if self._spend(s, now)]:
+            self.say(f"dropped {self.untold.pop(seat)} more bad messages of {self.names[seat]}'s, untold")
+
+    def _spend(self, seat: int, now: float) -> bool:
+        """Take one of ``seat``'s notices, if it has one in hand."""
+        held, since = self.quota.get(seat, (float(NOTICE_BURST), now))
+        held = min(float(NOTICE_BURST), held + max(0.0, now - since) / NOTICE_EVERY)
+        self.quota[seat] = (held - 1 if held >= 1 else held, now)
+        return held >= 1
 
     def linked(self, connection: bytes, key: bytes | None, seat: int) -> None:
         """A seat's ``link`` came on an unproven connection: the connection is that seat's."""

@@ -210,6 +210,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             if now - self.last_ping >= PING_EVERY:
                 self._ping(now)
             self._check_away(now)
+            self.links.tell_untold(now)
             result = self._check_gone(now)
             if result is not None:
                 return result
