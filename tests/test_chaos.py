@@ -51,7 +51,7 @@ from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
 
 # the honest games every trial starts from are played once per worker: keep them on one
-pytestmark = pytest.mark.xdist_group("chaos")
+pytestmark = [pytest.mark.xdist_group("chaos"), pytest.mark.slow]  # about 45 s together: started first
 
 EDITIONS = ("base", "saboteur2")
 #: a snapshot of each honest game every this many records (a trial starts at the one before its point)

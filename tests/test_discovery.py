@@ -208,6 +208,7 @@ def _wait_for_line(path: Path, text: str, seconds: float) -> str:
     raise AssertionError(f"{text!r} not in {path}:\n{path.read_text(errors='replace') if path.exists() else ''}")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not LAB, reason=WHY_NO_LAB)
 def test_tables_finds_the_host_join_takes_the_only_table_and_the_start_withdraws_it(tmp_path: Path):
     """Three machines on a lab LAN, every command with its defaults (bound to 0.0.0.0, every interface)."""

@@ -10,6 +10,7 @@ from test_network import SMALL_GAME, Processes, only_log, start_table_with_doubl
 from test_network import processes as processes  # the fixture: the tests below take it by name
 
 
+@pytest.mark.slow
 def test_a_present_seat_that_withholds_its_share_is_named_after_the_wait(processes: Processes, tmp_path: Path) -> None:
     """A seat that keeps answering pings but never makes the protocol record it owes (a share,
     say) is not away, yet the game cannot go on: after --wait the honest peers end it (exit 4)
@@ -27,6 +28,7 @@ def test_a_present_seat_that_withholds_its_share_is_named_after_the_wait(process
         assert verdict.startswith(f"stopped: seat {double.seat} (double) went silent"), verdict
 
 
+@pytest.mark.slow
 def test_a_seat_that_falsely_says_another_withholds_its_record_is_the_one_named(processes: Processes, tmp_path: Path) -> None:
     """A seat that ends the game the moment another seat's protocol record is due, saying that
     seat withholds it, is not believed: each honest peer waits for the record itself, and when

@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from test_network import free_port
 
 from saboteur_p2p.crypto.identity import Identity
@@ -45,6 +46,7 @@ def _under_way(log_dir: Path) -> None:
     raise AssertionError("the table did not get going")
 
 
+@pytest.mark.slow
 def test_a_spectator_from_the_start_and_one_who_comes_late_both_check_the_whole_game(tmp_path: Path) -> None:
     """One table, two spectators: the ``watch`` command from the start prints the game move by
     move; a spectator that comes in the middle gets the whole log, checks it and sees the same end."""
