@@ -12,13 +12,13 @@ up to a newcomer from elsewhere.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 
 from ..crypto.identity import Identity
 from ..protocol.node import GameSetup, Node
 from .transport import Transport
 from .wire import Envelope, seal
+from .zmtp import make_room_for
 
 WATCH_VERSION = 1
 #: spectators one seat feeds at most
@@ -75,11 +75,9 @@ class Watchers:
     def _make_room(self, address: str) -> bool:
         """Full: forget the longest-fed spectator of the address fed most, if that address
         would still be fed more than ``address`` is (the listener's rule for connections)."""
-        counts = Counter(w.address for w in self.watchers.values())
-        most, held = counts.most_common(1)[0]
-        if held <= counts[address] + 1:
+        oldest = make_room_for(address, {c: (w.address, w.since) for c, w in self.watchers.items()})
+        if oldest is None:
             return False
-        oldest = min((c for c, w in self.watchers.items() if w.address == most), key=lambda c: self.watchers[c].since)
         self._to_watcher(oldest, "reject", {"reason": "this seat feeds spectators from other machines now"})
         del self.watchers[oldest]
         return True

@@ -24,8 +24,9 @@ from __future__ import annotations
 import struct
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import zmq
 
@@ -62,6 +63,9 @@ COST = 1024
 #: messages queued to one connection, at most (ZeroMQ's SNDHWM): more than a spectator's feed
 #: sends at once (FEED_WINDOW records and an answer)
 SEND_QUEUE = 128
+
+
+K = TypeVar("K")
 
 
 class ZmtpError(ValueError):
@@ -133,6 +137,20 @@ def _properties(body: bytes) -> dict[bytes, bytes]:
         found[name.lower()] = body[start:start + size]
         i = start + size
     return found
+
+
+def make_room_for(address: str, held: Mapping[K, tuple[str, float]]) -> K | None:
+    """Places shared fairly among addresses, all taken (``held``: place -> its address and
+    since when it is held): the place a newcomer from ``address`` takes, the oldest of the
+    address that holds the most, if that address would still hold more than the newcomer's;
+    None if the newcomer is turned away.  So one machine's many places keep nobody out."""
+    counts = Counter(owner for owner, _ in held.values())
+    if not counts:
+        return None
+    most, most_held = counts.most_common(1)[0]
+    if most_held <= counts[address] + 1:
+        return None
+    return min((place for place, (owner, _) in held.items() if owner == most), key=lambda place: held[place][1])
 
 
 def _peer_address(notice: zmq.Frame) -> str:
@@ -260,15 +278,11 @@ class ZmtpListener:
 
     def _opened(self, connection: bytes, now: float, address: str = "") -> None:
         if len(self.connections) >= MAX_CONNECTIONS:
-            # full: a newcomer takes the oldest slot of the address that holds the most, if
-            # that is more than its own address would then hold; else it is closed at once.
-            # So one stranger's many connections cannot keep every joiner out.
-            counts = Counter(state.address for state in self.connections.values())
-            most, held = counts.most_common(1)[0] if counts else ("", 0)
-            if held <= counts[address] + 1:
+            # full: one stranger's many connections cannot keep every joiner out
+            oldest = make_room_for(address, {c: (s.address, s.opened) for c, s in self.connections.items()})
+            if oldest is None:
                 self._raw(connection, b"")  # an empty message closes it
                 return
-            oldest = min((c for c, s in self.connections.items() if s.address == most), key=lambda c: self.connections[c].opened)
             self._close(oldest)
         self.connections[connection] = _Connection(now, now, address)
         self._raw(connection, self.greeting)
