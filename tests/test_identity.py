@@ -130,6 +130,14 @@ def test_directory_in_place_of_the_file_is_reported(tmp_path: Path) -> None:
     assert path.is_dir()
 
 
+def test_a_file_in_place_of_the_folder_is_reported_with_the_identity_path(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    path = blocker / "identity"
+    with pytest.raises(IdentityError, match=f"identity file {path}: cannot be written: Not a directory"):
+        load_or_create(path)
+
+
 def test_load_of_missing_file_says_so(tmp_path: Path) -> None:
     with pytest.raises(IdentityError, match="does not exist"):
         Identity.load(tmp_path / "nothing")

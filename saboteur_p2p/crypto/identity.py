@@ -350,7 +350,7 @@ def _write_private_file(path: Path, data: bytes, *, overwrite: bool) -> None:
     except OSError as exc:
         raise fail(f"cannot be written: {exc.strerror or exc}") from None
     finally:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):  # gone already, or never made: the error above tells why
             os.unlink(tmp)
 
 
