@@ -216,6 +216,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     spec.validate()  # a wrong player count or variant fails here, before any worker starts
     if args.resume and not args.out:
         raise ValueError("--resume continues the tournament in an --out FILE: name it")
+    if args.json:
+        _check_writable(args.json, "--json")
     collector = StatsCollector(spec)
     with contextlib.ExitStack() as stack:
         sink = None
@@ -252,6 +254,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .tournament import format_report
     from .tournament.results import report_from_file
 
+    if args.plot:
+        _check_writable(args.plot, "--plot")
     reports = [report_from_file(Path(name)) for name in args.files]
     if args.json:
         data = [report.to_data() for report in reports]
@@ -265,6 +269,18 @@ def cmd_report(args: argparse.Namespace) -> int:
         plot_reports(reports, Path(args.plot), [Path(name).name for name in args.files])
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def _check_writable(path: str, option: str) -> None:
+    """Refuse a file to write at the end that could not be written, before the work, not after it."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise ValueError(f"{option} {path}: that is a folder, not a file")
+    if not folder.is_dir():
+        raise ValueError(f"{option} {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ValueError(f"{option} {path}: this user may not write it")
 
 
 @contextlib.contextmanager
@@ -428,6 +444,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (e.g. `| head`); say nothing more on a closed pipe
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # a file or folder named on the command line that cannot be read or written
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"saboteur-p2p: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("saboteur-p2p: interrupted", file=sys.stderr)
         return 130

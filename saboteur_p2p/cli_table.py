@@ -58,12 +58,21 @@ def _check_port_free(address: str, port: int) -> None:
 
 def _log_dir(args: argparse.Namespace) -> Path:
     """Where this seat keeps its signed game logs: --log-dir, else the platform's user data
-    directory (platformdirs: ~/.local/share/saboteur-p2p/logs on Linux), never the current one."""
+    directory (platformdirs: ~/.local/share/saboteur-p2p/logs on Linux), never the current one.
+    Made now, so a folder that cannot be is refused before a table opens, not when its game starts."""
     if args.log_dir:
-        return Path(args.log_dir)
-    from platformdirs import user_data_path
+        folder = Path(args.log_dir)
+    else:
+        from platformdirs import user_data_path
 
-    return user_data_path("saboteur-p2p", appauthor=False) / "logs"
+        folder = user_data_path("saboteur-p2p", appauthor=False) / "logs"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"cannot keep the game logs in {folder}: {exc.strerror}") from None
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"cannot keep the game logs in {folder}: this user may not write there")
+    return folder
 
 
 def _check_bots(specs: Sequence[str | None]) -> None:

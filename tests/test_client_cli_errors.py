@@ -51,6 +51,17 @@ def test_a_port_in_use_is_one_line(tmp_path: Path):
     assert f"cannot listen at 127.0.0.1:{port}: Address already in use" in line
 
 
+@pytest.mark.parametrize("command", ["host", "join 127.0.0.1:9", "play"])
+def test_a_log_folder_that_cannot_be_made_is_one_line_naming_it(command: str, tmp_path: Path):
+    """Before any table opens or is looked for: not when the game starts, with people seated."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    started = time.monotonic()
+    line = one_line_error(run(*command.split(), "--plain", "--log-dir", str(blocker / "logs"), timeout=20))
+    assert line == f"saboteur-p2p: error: cannot keep the game logs in {blocker / 'logs'}: Not a directory"
+    assert time.monotonic() - started < 8  # refused at once, not when a game starts
+
+
 def test_joining_a_table_that_is_not_there_fails_within_the_connect_timeout(tmp_path: Path):
     started = time.monotonic()
     done = run("join", f"127.0.0.1:{free_port()}", "--plain", "--connect-timeout", "1", "--log-dir", str(tmp_path),

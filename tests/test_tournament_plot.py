@@ -58,3 +58,14 @@ def test_without_matplotlib_the_error_names_the_extra(tmp_path, monkeypatch, cap
     assert main(["report", str(path), "--plot", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert EXTRA in err and err.count("\n") == 1
+
+
+def test_a_picture_that_could_not_be_written_is_refused_before_the_report(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    _tournament(path, 3, 2, 1)
+    capsys.readouterr()
+    nowhere = tmp_path / "no" / "x.png"
+    assert main(["report", str(path), "--plot", str(nowhere)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"saboteur-p2p: error: --plot {nowhere}: there is no folder {nowhere.parent}\n"
+    assert captured.out == ""

@@ -165,3 +165,33 @@ def test_a_report_holds_as_much_after_ten_times_the_games(tmp_path, monkeypatch)
 
     small, large = size(300), size(3000)
     assert large < small * 1.05
+
+
+def _one_error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("saboteur-p2p: error: "), captured.err
+    return lines[0]
+
+
+def test_a_results_file_that_cannot_be_read_is_one_line_naming_it(tmp_path, capsys):
+    missing = tmp_path / "missing.jsonl"
+    assert main(["report", str(missing)]) == 2
+    assert _one_error_line(capsys).endswith(f"No such file or directory: {missing}")
+    assert main(["report", str(tmp_path)]) == 2
+    assert str(tmp_path) in _one_error_line(capsys)
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2", "--out", str(tmp_path),
+                 "--resume"]) == 2
+    assert str(tmp_path) in _one_error_line(capsys)
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2",
+                 "--out", str(tmp_path / "no" / "games.jsonl")]) == 2
+    assert "no/games.jsonl" in _one_error_line(capsys)
+
+
+def test_a_json_file_that_could_not_be_written_is_refused_before_any_game(tmp_path, capsys):
+    nowhere = tmp_path / "no" / "report.json"
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2", "--json", str(nowhere)]) == 2
+    assert _one_error_line(capsys) == f"saboteur-p2p: error: --json {nowhere}: there is no folder {nowhere.parent}"
+    assert capsys.readouterr().out == ""  # no game was played
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2", "--json", str(tmp_path)]) == 2
+    assert "that is a folder, not a file" in _one_error_line(capsys)
