@@ -23,7 +23,8 @@ from saboteur_p2p.net.lobby import (
     table_key,
 )
 from saboteur_p2p.net.transport import Transport
-from saboteur_p2p.net.wire import open_envelope, seal
+from saboteur_p2p.net.wire import BadEnvelope, open_envelope, seal
+from saboteur_p2p.protocol.messages import NAME_RULE, Genesis, MalformedMessage
 from saboteur_p2p.rules import GameConfig
 
 #: distinct endpoints for the joiners' hellos (a table refuses two seats at one endpoint)
@@ -132,6 +133,38 @@ def test_a_name_is_taken_once_at_a_table(context):
     finally:
         host.close()
     assert host.table is not None and [s.name for s in host.table.seats] == ["host", "ann", "bob"]
+
+
+@pytest.mark.parametrize("name", ["", " ", " ann", "ann ", "a\x1b[2Jnn", "ann\nbob", "a\u200bnn", "x" * 41])
+def test_a_name_that_every_screen_would_show_badly_is_refused(context, name):
+    """Names reach every seat's screen: no terminal escapes, line breaks, invisible or blank names."""
+    host = HostedTable(players=3)
+    try:
+        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), name)], context)
+        assert sockets[0].poll(10_000)
+        answer = open_envelope(sockets[0].recv())
+        assert answer.kind == "reject" and answer.body["reason"] == f"{NAME_RULE}; choose another (--name)"
+        others = send_hellos(host.transport.endpoint, [(Identity.generate(), "ann"), (Identity.generate(), "bob")],
+                             context)
+        assert all("start" in got for got in replies(others))
+        for dealer in [*sockets, *others]:
+            dealer.close()
+    finally:
+        host.close()
+    assert host.table is not None and sorted(s.name for s in host.table.seats) == ["ann", "bob", "host"]
+
+
+@pytest.mark.parametrize("name", ["", "a\x07", "\t", "ann\r"])
+def test_a_start_or_setup_naming_a_seat_badly_is_refused(name):
+    info = SeatInfo("ann", Identity.generate().public.sign_key, Identity.generate().public.dh_key, "tcp://127.0.0.1:1")
+    data = info.to_data()
+    assert SeatInfo.from_data(data) == info
+    with pytest.raises(BadEnvelope, match="bad seat name"):
+        SeatInfo.from_data([name, *data[1:]])
+    keys = [info.sign_key, info.dh_key]
+    assert Genesis.decode({"config": {}, "seats": [keys], "names": ["ann"]}).names == ("ann",)
+    with pytest.raises(MalformedMessage, match=r"genesis\.names"):
+        Genesis.decode({"config": {}, "seats": [keys], "names": [name]})
 
 
 def test_a_small_order_key_exchange_key_is_refused(context):

@@ -21,6 +21,7 @@ from typing import Any
 from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity, PublicIdentity, valid_dh_key, valid_sign_key
 from ..crypto.log import PROTOCOL_VERSION
+from ..protocol.messages import NAME_RULE, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
@@ -62,8 +63,10 @@ class SeatInfo:
         if not isinstance(data, list) or len(data) != 4:
             raise BadEnvelope("a seat is [name, sign_key, dh_key, endpoint]")
         name, sign_key, dh_key, endpoint = data
-        if not (isinstance(name, str) and len(name) <= 40 and isinstance(endpoint, str) and len(endpoint) <= 200):
-            raise BadEnvelope("bad seat name or endpoint")
+        if not valid_name(name):
+            raise BadEnvelope(f"bad seat name {name!r}: {NAME_RULE}")
+        if not (isinstance(endpoint, str) and len(endpoint) <= 200):
+            raise BadEnvelope("bad seat endpoint")
         if not (valid_sign_key(sign_key) and valid_dh_key(dh_key)):
             raise BadEnvelope("bad seat keys: not canonical keys of prime (large) order")
         return cls(name, sign_key, dh_key, endpoint)
@@ -231,7 +234,8 @@ def _check_hello(env: Envelope, key: bytes | None, edition: str) -> str | None:
         if env.field("version", int) != LOBBY_VERSION:
             return (f"this table speaks lobby version {LOBBY_VERSION} (game protocol {PROTOCOL_VERSION}): "
                     "both need the same saboteur-p2p release")
-        env.field("name", str, 40)
+        if not valid_name(env.field("name", str, 200)):
+            return f"{NAME_RULE}; choose another (--name)"
         endpoint = env.field("endpoint", str, 200)
         if not valid_endpoint(endpoint):
             return "the endpoint must be tcp://host:port"

@@ -24,6 +24,17 @@ from ..rules.dealer import Deck
 MAX_PLAYERS = 12
 MAX_DECK = 128
 MAX_SHARES = 4096
+#: a player's display name: what every seat shows of it, so what anyone may choose is bounded
+MAX_NAME = 40
+NAME_RULE = f"a name is 1 to {MAX_NAME} printable characters, not beginning or ending with a space"
+
+
+def valid_name(name: object) -> bool:
+    """Whether ``name`` may be a player's name (``NAME_RULE``): no control or invisible characters
+    (a terminal escape or a line break in a name would reach every seat's screen), nothing blank."""
+    return (
+        isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable() and name.strip() == name
+    )
 
 
 class MalformedMessage(ValueError):
@@ -112,7 +123,7 @@ class Genesis:
             for s in _list(b["seats"], "genesis.seats", MAX_PLAYERS)
         )
         names = tuple(
-            n if isinstance(n, str) and len(n) <= 40 else _bad("genesis.names: names are strings of at most 40 characters")
+            n if valid_name(n) else _bad(f"genesis.names: {NAME_RULE}")
             for n in _list(b["names"], "genesis.names", MAX_PLAYERS)
         )
         return cls(b["config"], seats, names)
