@@ -59,6 +59,14 @@ def _bot_specs(text: str) -> tuple[str, ...]:
     return tuple(specs)
 
 
+def _name(text: str) -> str:
+    from .protocol.messages import NAME_RULE, valid_name
+
+    if not valid_name(text):
+        raise argparse.ArgumentTypeError(f"{NAME_RULE}, not {text!r}")
+    return text
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -105,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--resume", action="store_true", help="continue the tournament whose results --out FILE holds "
                       "(the same options; a larger --games extends it)")
     tour.add_argument("--json", metavar="FILE", help="also write the statistics as JSON to FILE")
-    tour.add_argument("--time-limit", type=float, default=5.0, help="seconds a bot may think per move (default 5)")
+    tour.add_argument("--time-limit", type=_within(0.001, 3600, float, " seconds"), default=5.0, metavar="S",
+                      help="seconds a bot may think per move (default 5)")
     tour.set_defaults(run=cmd_tournament)
 
     report = commands.add_parser("report", help="print the report of a tournament from its results file (--out)")
@@ -130,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     host = commands.add_parser("host", help="open a table on the network and play at it")
     host.add_argument("--bind", default="0.0.0.0:7777",
                       help="ADDR:PORT to listen on: an address of this machine, or 0.0.0.0 for all (default 0.0.0.0:7777)")
-    host.add_argument("--name", default="host")
+    host.add_argument("--name", type=_name, default="host")
     host.add_argument("--seats", type=int, default=5, help=f"players at the table: {players_help()} (default 5)")
     host.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     host.add_argument("--variant", type=_variants, default=frozenset())
@@ -148,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("address", metavar="HOST:PORT", nargs="?",
                       help="the table's address (default: look for tables on the LAN and offer them)")
     join.add_argument("--yes", action="store_true", help="without an address: join the only table found, without asking")
-    join.add_argument("--name", default=os.environ.get("USER", "player"))
+    join.add_argument("--name", type=_name, default=os.environ.get("USER", "player"))
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
     _bot_delay_option(join, "the --bot seat (default 0)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
@@ -175,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     play.add_argument("--variant", type=_variants, default=frozenset())
     _rounds_option(play)
-    play.add_argument("--name", default=os.environ.get("USER", "you"))
+    play.add_argument("--name", type=_name, default=os.environ.get("USER", "you"))
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
     play.add_argument("--seed", type=int, default=None, help="deal seed for --offline (default: random)")
     _bot_delay_option(play, f"the bot seats (default {DEFAULT_BOT_DELAY})")
@@ -326,10 +335,12 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--log-dir", default=None,
                      help="where the signed game log is kept (default: logs in this user's data directory, as printed)")
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
-    sub.add_argument("--wait", type=float, default=120.0, help="seconds the table waits for a peer that dropped (default 120)")
+    sub.add_argument("--wait", type=_within(0, 3600, float, " seconds"), default=120.0, metavar="S",
+                     help="seconds the table waits for a peer that dropped, 0 to 3600 (default 120)")
     sub.add_argument("--quiet", action="store_true", help="print only the result")
-    sub.add_argument("--turn-time", type=float, default=None, metavar="S",
-                     help="a person who has not moved within S seconds has a bot move for them (default: no timer)")
+    sub.add_argument("--turn-time", type=_within(1, 3600, float, " seconds"), default=None, metavar="S",
+                     help="a person who has not moved within S seconds (1 to 3600) has a bot move for them "
+                     "(default: no timer)")
 
 
 def _within(low: float, high: float, convert: Callable[[str], float], unit: str = "") -> Callable[[str], float]:

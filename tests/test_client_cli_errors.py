@@ -107,3 +107,20 @@ def test_the_client_shows_a_refusal_and_its_hint_whole_at_80x24():
         screen = ClientApp(agent, input=pipe, output=DummyOutput()).render_text(80, 24)
     maze = " ".join(line.split("│")[0].strip() for line in screen.splitlines())
     assert "this identity already has a seat" in maze and "saboteur-p2p join ... --identity FILE" in " ".join(maze.split())
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["host", "--name", "a\x1b[2J"], "a name is 1 to 40 printable characters"),
+    (["join", "127.0.0.1:9", "--name", " "], "a name is 1 to 40 printable characters"),
+    (["play", "--name", "x" * 41], "a name is 1 to 40 printable characters"),
+    (["host", "--wait", "-3"], "argument --wait: must be 0 to 3600 seconds, not -3"),
+    (["join", "127.0.0.1:9", "--turn-time", "0"], "argument --turn-time: must be 1 to 3600 seconds, not 0"),
+    (["tournament", "--time-limit", "-1"], "argument --time-limit: must be 0.001 to 3600 seconds, not -1"),
+])
+def test_options_out_of_their_range_are_refused_before_anything_starts(argv: list[str], says: str, capsys):
+    from saboteur_p2p.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    assert says in capsys.readouterr().err
