@@ -331,7 +331,8 @@ def join_lobby(
                 seat_of = f"seat {env.body.get('seat')} of {env.body.get('seats_total')}"
                 say(f"seated at {address} as {seat_of}{played}; waiting for the others")
             elif env.kind == "table":
-                names = [s[0] for s in env.body.get("seats", []) if isinstance(s, list) and s]
+                listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
+                names = [s[0] for s in listed if isinstance(s, list) and s] if isinstance(listed, list) else []
                 say(f"at the table: {', '.join(map(str, names))}")
             elif env.kind == "start":
                 try:
