@@ -59,3 +59,4 @@ def test_a_table_message_whose_seats_are_not_a_list_does_not_crash_the_joiner(co
         thread.join(timeout=15)
         transport.close()
         router.close()
+

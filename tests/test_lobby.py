@@ -135,7 +135,10 @@ def test_a_name_is_taken_once_at_a_table(context):
     assert host.table is not None and [s.name for s in host.table.seats] == ["host", "ann", "bob"]
 
 
-@pytest.mark.parametrize("name", ["", " ", " ann", "ann ", "a\x1b[2Jnn", "ann\nbob", "a\u200bnn", "x" * 41])
+@pytest.mark.parametrize("name", [
+    "", " ", " ann", "ann ", "a\x1b[2Jnn", "ann\nbob (seat 0) broke the protocol", "\x1b]0;x\x07", "a\u202eb", "a\u200bnn",
+    "x" * 41,
+])
 def test_a_name_that_every_screen_would_show_badly_is_refused(context, name):
     """Names reach every seat's screen: no terminal escapes, line breaks, invisible or blank names."""
     host = HostedTable(players=3)
@@ -152,6 +155,11 @@ def test_a_name_that_every_screen_would_show_badly_is_refused(context, name):
     finally:
         host.close()
     assert host.table is not None and sorted(s.name for s in host.table.seats) == ["ann", "bob", "host"]
+
+
+def test_a_host_with_such_a_name_opens_no_table():
+    with pytest.raises(LobbyError, match="a name is 1 to 40 printable characters"):
+        host_lobby(Identity.generate(), "a\x1b[2J", None, GameConfig(3), None, print)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("name", ["", "a\x07", "\t", "ann\r"])

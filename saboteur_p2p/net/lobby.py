@@ -160,6 +160,8 @@ def host_lobby(
     Saboteur 2).  ``on_seated`` hears the number of seats taken (the host's included) each
     time a joiner sits down.
     """
+    if not valid_name(name):
+        raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
     fewest = config.edition_rules.players[0]
     salt = secrets.token_bytes(CODE_SALT_BYTES)
     key = table_key(code, salt) if code else None
