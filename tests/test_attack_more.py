@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import threading
 
+import msgpack
 import pytest
 import zmq
+from protocol_helpers import path_first
 
 from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.net.lobby import LobbyError, join_lobby
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import seal
+from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.rules import GameConfig
 
 
 @pytest.fixture
@@ -60,3 +65,116 @@ def test_a_table_message_whose_seats_are_not_a_list_does_not_crash_the_joiner(co
         transport.close()
         router.close()
 
+
+# -- names: text every other player's terminal prints --------------------------------------
+
+#: names that would move the cursor, clear the screen, retitle the terminal or forge a line
+#: in another player's terminal (chat text and a gone's "why" are cleaned; names were not)
+CONTROL_NAMES = ["\x1b[2J\x1b[Hhost", "ann\nbob (seat 0) broke the protocol", "\x1b]0;x\x07", "a\u202eb"]
+
+
+@pytest.mark.parametrize("name", CONTROL_NAMES)
+def test_a_hello_whose_name_holds_control_characters_is_refused(context, name):
+    """The host printed a joiner's name as it came (``... takes seat 1``), and every seat
+    prints it again in every line about that seat: a joiner could write escape sequences and
+    forged lines into the others' terminals.  The host refuses such a name."""
+    from test_lobby import HostedTable, replies, send_hellos
+
+    from saboteur_p2p.net.wire import open_envelope
+
+    host = HostedTable(players=3)
+    try:
+        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), name)], context)
+        assert sockets[0].poll(10_000)
+        answer = open_envelope(sockets[0].recv())
+        sockets += send_hellos(host.transport.endpoint, [(Identity.generate(), "bob"), (Identity.generate(), "cy")], context)
+        replies(sockets[1:])  # the table fills and the lobby ends
+        for dealer in sockets:
+            dealer.close()
+    finally:
+        host.close()
+    assert answer.kind == "reject" and "printable" in answer.body["reason"]
+    assert host.table is not None and [s.name for s in host.table.seats] == ["host", "bob", "cy"]
+
+
+@pytest.mark.parametrize("name", CONTROL_NAMES)
+def test_a_start_or_a_genesis_naming_a_seat_with_control_characters_is_refused(name):
+    """A host (or the author of a log handed to ``verify``) names the seats; their names are
+    printed by every joiner, spectator and ``verify``: such a start and genesis are refused."""
+    from saboteur_p2p.net.lobby import SeatInfo
+    from saboteur_p2p.net.wire import BadEnvelope
+    from saboteur_p2p.protocol.messages import Genesis, MalformedMessage
+
+    who = Identity.generate().public
+    with pytest.raises(BadEnvelope, match="name"):
+        SeatInfo.from_data([name, who.sign_key, who.dh_key, "tcp://127.0.0.1:1"])
+    body = {"config": {"players": 3}, "seats": [[who.sign_key, who.dh_key]], "names": [name]}
+    with pytest.raises(MalformedMessage, match="names"):
+        Genesis.decode(body)
+
+
+# -- verify: what a log file that anyone may have edited proves ----------------------------
+
+
+@pytest.fixture(scope="module")
+def finished_log() -> list[bytes]:
+    from protocol_helpers import seeded_game
+
+    from saboteur_p2p.protocol.local import step
+
+    game = seeded_game(GameConfig(3, rounds=1), 3)
+    while not game.spectator.finished and len(game.spectator.records) < 30:
+        step(game, path_first)
+    return list(game.spectator.records)
+
+
+def _flip(record: bytes) -> bytes:
+    """The record with one byte of its signed entry changed and its signature kept."""
+    entry = decode_record(record)
+    raw = bytearray(entry.raw)
+    raw[-2] ^= 1
+    return msgpack.packb([bytes(raw), entry.signature], use_bin_type=True)
+
+
+@pytest.mark.parametrize("index", [3, 20])
+def test_verify_does_not_name_the_seat_a_record_with_a_broken_signature_claims(finished_log, index):
+    """A record whose bytes no longer match its signature (a bit flipped on disk, or an edit)
+    was reported as '<reason> by seat N (name)' with ``culprit`` N: verify pinned on an honest
+    seat a record it never signed.  Every peer treats such a record as proving nothing
+    against the seat it names (UNSIGNED_REASONS); so does verify now."""
+    records = list(finished_log)
+    named = decode_record(records[index]).sender
+    records[index] = _flip(records[index])
+    verdict = verify_records(records)
+    assert not verdict.ok and verdict.records == index
+    assert verdict.culprit is None
+    assert f"by seat {named}" not in verdict.message and "signature" in verdict.message
+
+
+@pytest.mark.parametrize("edit", ["drop", "repeat", "swap"])
+def test_verify_does_not_name_the_seat_of_a_record_a_file_edit_put_out_of_place(finished_log, edit):
+    """A record dropped from a log file, repeated, or two swapped: the record after the gap was
+    reported as 'chain (or sequence) by seat N (name)' with ``culprit`` N, though seat N signed
+    exactly that record in its place.  Such a record proves nothing against its signer (as
+    ending.NOT_PROOF says of a verdict's evidence), and verify now says the file is at fault."""
+    records = list(finished_log)
+    if edit == "drop":
+        del records[20]
+    elif edit == "repeat":
+        records.insert(20, records[19])
+    else:
+        records[20], records[21] = records[21], records[20]
+    verdict = verify_records(records)
+    assert not verdict.ok and verdict.culprit is None
+    assert "proves nothing against it" in verdict.message
+
+
+@pytest.mark.parametrize("first", ["flipped", "garbage"])
+def test_verify_does_not_name_seat_0_for_a_genesis_it_did_not_sign(finished_log, first):
+    """A first record that does not decode, or whose signature does not match, was reported
+    with ``culprit`` 0: seat 0 blamed for bytes it never signed (a genesis validly signed by
+    seat 0 that makes no game is still seat 0's: test_hostile_peers)."""
+    records = list(finished_log)
+    records[0] = _flip(records[0]) if first == "flipped" else b"\x93garbage"
+    verdict = verify_records(records)
+    assert not verdict.ok and verdict.culprit is None

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..crypto.identity import PublicIdentity
+from ..crypto.identity import PublicIdentity, verify_signature
 from ..crypto.log import LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
 from ..rules import GameConfig
-from .ending import judge, split_ending
+from .ending import NOT_PROOF, judge, split_ending
 from .errors import UNSIGNED_REASONS
 from .forfeit import forfeit_scores
 from .messages import Genesis, MalformedMessage
@@ -38,6 +38,17 @@ def setup_from_genesis(record: bytes) -> GameSetup:
     return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names)
 
 
+def _genesis_signer(record: bytes) -> int | None:
+    """0 if seat 0 (by the key the genesis itself gives it) signed this first record, which
+    then is its own however wrong; else None: anyone may have made or changed it."""
+    try:
+        entry = decode_record(record)
+        sign_key = Genesis.decode(entry.body).seats[0][0]
+    except (MalformedRecord, MalformedMessage, IndexError):
+        return None
+    return 0 if entry.sender == 0 and verify_signature(sign_key, entry.raw, entry.signature) else None
+
+
 def verify_records(records: list[bytes]) -> Verdict:
     return replay_records(records)[0]
 
@@ -55,7 +66,7 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
         setup = setup_from_genesis(records[0])
         observer = Node(setup, None)
     except (MalformedRecord, MalformedMessage, ValueError, KeyError, TypeError) as exc:
-        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc!r}", culprit=0), None
+        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc!r}", culprit=_genesis_signer(records[0])), None
     for index, record in enumerate(records):
         try:
             observer.receive(record)
@@ -64,6 +75,15 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
                 who = f"seat {violation.peer} ({setup.names[violation.peer]})"
             else:
                 who = "an unknown sender"
+            if violation.reason in NOT_PROOF:
+                # not signed by the seat it names (or not of this game), or signed but not in its
+                # place (the file lost, repeated or reordered records): anyone may have made the
+                # file so, and it proves nothing against that seat, as at every peer (§8)
+                what = "is not signed as it claims" if violation.reason in UNSIGNED_REASONS else \
+                    "does not follow the records before it (the file misses, repeats or reorders records)"
+                why = f"record {index}: {violation.reason}: the record {what}; it names {who}, " \
+                      f"but proves nothing against it: {violation.detail}"
+                return Verdict(False, index, why), observer
             why = f"record {index}: {violation.reason} by {who}: {violation.detail}"
             if ending is not None and ending.outcome == "cheater" and ending.culprit == violation.peer \
                     and violation.reason not in UNSIGNED_REASONS:
