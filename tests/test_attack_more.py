@@ -94,7 +94,7 @@ def test_a_hello_whose_name_holds_control_characters_is_refused(context, name):
     finally:
         host.close()
     assert answer.kind == "reject" and "printable" in answer.body["reason"]
-    assert host.table is not None and [s.name for s in host.table.seats] == ["host", "bob", "cy"]
+    assert host.table is not None and sorted(s.name for s in host.table.seats) == ["bob", "cy", "host"]
 
 
 @pytest.mark.parametrize("name", CONTROL_NAMES)
@@ -178,3 +178,68 @@ def test_verify_does_not_name_seat_0_for_a_genesis_it_did_not_sign(finished_log,
     records[0] = _flip(records[0]) if first == "flipped" else b"\x93garbage"
     verdict = verify_records(records)
     assert not verdict.ok and verdict.culprit is None
+
+
+# -- other text from a peer or a file, printed in a player's terminal ---------------------
+
+ESCAPE = "\x1b]0;owned\x07\x1b[2J\nseat 0 broke the protocol"
+
+
+def clean(text: str) -> bool:
+    """No escape sequence or forged line of ESCAPE's in ``text`` (its own line breaks are fine)."""
+    return "\x1b" not in text and "\x07" not in text and "\nseat 0 broke" not in text
+
+
+def test_an_abort_whose_reason_holds_control_characters_is_printed_clean(tmp_path):
+    """A seat's ``abort`` says why in ``reason`` (64 characters), which the others printed as it
+    came ('... saying X broke the protocol (REASON)'): chat and a gone's why are cleaned, not it."""
+    from protocol_helpers import play_until, seeded_game
+    from session_doubles import seated_session
+
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    said: list[str] = []
+    session.say = said.append
+    hostile = game.nodes[2].identity
+    assert hostile is not None
+    abort = {"game_id": game.setup.game_id, "culprit": 1, "reason": ESCAPE[:64], "detail": "", "evidence": b"", "chain": []}
+    result = session._handle(b"Lhostile", seal(hostile, "abort", abort), hostile.public.dh_key)
+    assert result is not None and result.culprit == 2
+    assert clean(result.message) and all(clean(line) for line in said), (result.message, said)
+
+
+def test_a_verdict_trailer_whose_reason_holds_control_characters_is_printed_clean(finished_log):
+    """The verdict after a stopped game's records is not signed: anyone may write its reason,
+    which verify printed as it came ('the log says X cheated (REASON), but ...')."""
+    from saboteur_p2p.protocol.ending import Ending
+
+    trailer = Ending("cheater", 1, ESCAPE, ESCAPE, None, 0).to_bytes()
+    verdict = verify_records([*finished_log[:20], trailer])
+    assert verdict.culprit is None and clean(verdict.message), verdict.message
+
+
+@pytest.mark.parametrize("answer", ["reject", "welcome", "table"])
+def test_what_a_host_says_to_a_joiner_is_printed_clean(context, answer):
+    """A host's reject reason, its welcome's seat numbers and its table's names were printed
+    by the joiner as they came (the names in ``start`` are checked, not these)."""
+    host = Identity.generate()
+    bodies = {
+        "reject": {"reason": ESCAPE},
+        "welcome": {"seat": ESCAPE, "seats_total": ESCAPE, "config": {"edition": ESCAPE}},
+        "table": {"seats": [[ESCAPE]], "seats_total": 3},
+    }
+    messages = [seal(host, answer, bodies[answer])]
+    if answer != "reject":
+        messages.append(seal(host, "reject", {"reason": "full"}))
+    router, port, thread = _table_that_answers(context, *messages)
+    transport = Transport("127.0.0.1:0", context)
+    said: list[str] = []
+    try:
+        with pytest.raises(LobbyError) as refused:
+            join_lobby(Identity.generate(), "me", transport, f"127.0.0.1:{port}", None, said.append, timeout=10)
+    finally:
+        thread.join(timeout=15)
+        transport.close()
+        router.close()
+    assert all(clean(line) for line in [*said, str(refused.value)]), (said, refused.value)

@@ -21,7 +21,7 @@ from typing import Any
 from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity, PublicIdentity, valid_dh_key, valid_sign_key
 from ..crypto.log import PROTOCOL_VERSION
-from ..protocol.messages import NAME_RULE, valid_name
+from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
@@ -325,17 +325,18 @@ def join_lobby(
                 continue
             if env.kind == "reject":
                 reason = env.body.get("reason")
-                raise LobbyError(f"the table refused us: {reason}" + (IDENTITY_HINT if reason == SEATED_IDENTITY else ""))
+                said = printable(reason)[:200]
+                raise LobbyError(f"the table refused us: {said}" + (IDENTITY_HINT if reason == SEATED_IDENTITY else ""))
             if env.kind == "welcome":
                 rules = env.body.get("config")
                 their_edition = rules.get("edition") if isinstance(rules, dict) else None
-                played = f" ({their_edition} edition)" if isinstance(their_edition, str) else ""
-                seat_of = f"seat {env.body.get('seat')} of {env.body.get('seats_total')}"
+                played = f" ({printable(their_edition)[:20]} edition)" if isinstance(their_edition, str) else ""
+                seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
                 say(f"seated at {address} as {seat_of}{played}; waiting for the others")
             elif env.kind == "table":
                 listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
                 names = [s[0] for s in listed if isinstance(s, list) and s] if isinstance(listed, list) else []
-                say(f"at the table: {', '.join(map(str, names))}")
+                say(f"at the table: {', '.join(printable(n)[:40] for n in names)}")
             elif env.kind == "start":
                 try:
                     table = Table.from_envelope(env)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..crypto.identity import Identity
 from ..crypto.log import EquivocationProof, MalformedRecord
+from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node, ProtocolViolation
 from .intake import Intake
 from .transport import Transport
@@ -66,7 +67,7 @@ class Verdicts:
     def _heard_abort(self, env: Envelope, sender: int) -> SessionResult:
         """Another seat stopped the game naming a cheater: check its evidence ourselves."""
         culprit = env.field("culprit", int)
-        reason = env.field("reason", str, 64)
+        reason = printable(env.field("reason", str, 64))
         evidence = env.body.get("evidence")
         if isinstance(evidence, bytes):
             self.evidence = evidence

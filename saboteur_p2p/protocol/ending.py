@@ -16,6 +16,7 @@ import msgpack
 
 from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord, decode_record
 from .errors import UNSIGNED_REASONS
+from .messages import printable
 from .node import Node, ProtocolViolation
 from .stale import out_of_turn_at_a_past_point
 
@@ -62,7 +63,7 @@ class Ending:
         reason, detail = body.get("reason", ""), body.get("detail", "")
         return cls(
             outcome, culprit,
-            reason if isinstance(reason, str) else "", detail if isinstance(detail, str) else "",
+            printable(reason) if isinstance(reason, str) else "", printable(detail) if isinstance(detail, str) else "",
             evidence if isinstance(evidence, bytes) else None, seat,
         )
 

@@ -136,6 +136,12 @@ class Genesis:
         }
 
 
+def printable(text: object) -> str:
+    """What a peer (or a file) says, fit to print: its printable characters only, so it can
+    write no escape sequence or line of its own into a player's terminal."""
+    return "".join(c for c in str(text) if c.isprintable())
+
+
 def _bad(message: str) -> Any:
     raise MalformedMessage(message)
 
