@@ -243,3 +243,84 @@ def test_what_a_host_says_to_a_joiner_is_printed_clean(context, answer):
         transport.close()
         router.close()
     assert all(clean(line) for line in [*said, str(refused.value)]), (said, refused.value)
+
+
+# -- a spectator's feed: only the seat it watches may feed it -------------------------------
+
+
+@pytest.fixture(scope="module")
+def whole_game() -> list[bytes]:
+    from protocol_helpers import seeded_bytes
+
+    from saboteur_p2p.protocol.local import play_local_game
+
+    game = play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=7, rand=seeded_bytes(7))
+    return list(game.records)
+
+
+@pytest.mark.parametrize("outsider_says", ["reject", "genesis"])
+def test_a_spectator_takes_its_feed_only_from_the_seat_it_watches(context, monkeypatch, whole_game, outsider_says):
+    """A spectator listens at a port of its own (its Transport's table endpoint), and
+    ``watch_table`` took every message that came in, on any connection: anyone who reached
+    that port could end the watch with a ``reject``, or feed it a genesis of a game of its own
+    making first, so the real records were dropped as another game's.  ``join_lobby`` already
+    takes only what comes on the connection it opened to the table; so does the spectator."""
+    import time
+
+    from protocol_helpers import seeded_game
+
+    from saboteur_p2p.crypto.log import GENESIS, make_entry
+    from saboteur_p2p.net import watch as watch_module
+    from saboteur_p2p.net.watch import watch_table
+    from saboteur_p2p.net.wire import open_envelope
+
+    seat = Identity.generate()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    stop = threading.Event()
+    spectators: list[Transport] = []
+
+    class Captured(Transport):
+        def __init__(self, bind: str) -> None:
+            super().__init__(bind, context)
+            spectators.append(self)
+
+    monkeypatch.setattr(watch_module, "Transport", Captured)
+    fake = seeded_game(GameConfig(3), 11)  # a game of the outsider's own making
+    fake_genesis = make_entry(fake.nodes[0].identity, fake.setup.game_id, 0, 0, GENESIS, "genesis",
+                              fake.setup.genesis().encode()).record
+    outsider_message = seal(Identity.generate(), "reject", {"reason": "go away"}) if outsider_says == "reject" \
+        else seal(Identity.generate(), "record", {"record": fake_genesis})
+
+    def run_seat() -> None:
+        told = False
+        while not stop.is_set():
+            if not router.poll(50):
+                continue
+            connection, data = router.recv_multipart()
+            if open_envelope(data).kind != "watch":
+                continue
+            if told:
+                continue  # the whole game goes once: a spectator that took another's genesis waits in vain
+            told = True
+            router.send_multipart([connection, seal(seat, "watching", {"game_id": b"\0" * 32, "records": 1})])
+            outsider = context.socket(zmq.DEALER)  # the outsider speaks first
+            outsider.setsockopt(zmq.LINGER, 0)
+            outsider.connect(spectators[0].endpoint)
+            outsider.send(outsider_message)
+            time.sleep(0.5)
+            outsider.close()
+            for record in whole_game:
+                router.send_multipart([connection, seal(seat, "record", {"record": record})])
+
+    thread = threading.Thread(target=run_seat, daemon=True)
+    thread.start()
+    try:
+        watched = watch_table(f"127.0.0.1:{port}", lambda node: None, lambda text: None,
+                              connect_timeout=5, quiet_timeout=3)
+    finally:
+        stop.set()
+        thread.join(5)
+        router.close()
+    assert watched.finished and watched.records == len(whole_game), watched

@@ -58,6 +58,7 @@ def watch_table(
     identity = Identity.generate()  # a spectator needs no lasting name: nobody trusts it with anything
     node: Node | None = None
     intake: Intake | None = None
+    from_seat = b"dealer:" + endpoint.encode()  # the connection we open to the seat (as join_lobby's)
     try:
         transport.connect(endpoint)
         started = heard = time.monotonic()
@@ -74,6 +75,8 @@ def watch_table(
             if node is not None and now - heard > quiet_timeout:
                 raise WatchFailed(f"the seat at {address} went quiet for {quiet_timeout:g} s (its game may have been stopped)")
             for inbound in transport.poll(0.1):
+                if inbound.connection != from_seat:
+                    continue  # the spectator's own port is open to anyone: only the seat watched feeds it
                 try:
                     env = open_envelope(inbound.data)
                     if env.kind == "reject":
