@@ -324,3 +324,38 @@ def test_a_spectator_takes_its_feed_only_from_the_seat_it_watches(context, monke
         thread.join(5)
         router.close()
     assert watched.finished and watched.records == len(whole_game), watched
+
+
+# -- the intake's parking: one seat cannot take all of it ---------------------------------
+
+
+def test_one_seat_cannot_fill_the_intake_s_parking_and_stop_the_others_records_coming_early():
+    """A record that comes before the one it follows is parked (REORDER_LIMIT records at
+    most).  A seat that signs that many records of its own naming heads that never come
+    filled the parking for the rest of the game: every honest record that came early was then
+    dropped without a word, and came only when a heartbeat had it sent again.  Each seat now
+    has its share of the parking."""
+    from protocol_helpers import seeded_bytes
+    from test_intake import game_of, played
+
+    from saboteur_p2p.crypto.log import make_entry
+    from saboteur_p2p.net.intake import REORDER_LIMIT, Intake
+    from saboteur_p2p.protocol.node import Node
+
+    identities = [Identity.generate(seeded_bytes(n)) for n in range(3)]
+    game = game_of(identities, 5)
+    records = played(game, 14)
+    # a record that follows the one before it alone (not one of a group's)
+    k = next(k for k in range(4, 13) if decode_record(records[k + 1]).prev == decode_record(records[k]).hash)
+    intake = Intake(Node(game.setup, None))
+    for record in records[:k]:
+        assert intake.take(record).accepted == 1
+    hostile = next(s for s in range(3) if s not in (decode_record(records[k]).sender, decode_record(records[k + 1]).sender))
+    first = intake.node.log.next_seq(hostile) + 1
+    for n in range(REORDER_LIMIT):
+        nowhere = b"\xee" + n.to_bytes(31, "big")  # a head that never comes
+        junk = make_entry(identities[hostile], game.setup.game_id, hostile, first + n, nowhere, "action", {})
+        taken = intake.take(junk.record)
+        assert taken.violation is None and taken.accepted == 0
+    assert intake.take(records[k + 1]).accepted == 0  # early: parked, if there is room
+    assert intake.take(records[k]).accepted == 2  # its predecessor brings it in

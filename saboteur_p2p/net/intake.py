@@ -51,6 +51,10 @@ class Intake:
         self.waiting: dict[bytes, list[bytes]] = {}
         self.waiting_count = 0
         self.waiting_bytes = 0
+        #: records parked, by sender: each seat has its share of the parking (REORDER_LIMIT
+        #: and WAITING_BYTES over the seats), so one seat's records that name heads that never
+        #: come cannot fill it for the others
+        self.waiting_of: dict[int, tuple[int, int]] = {}
         #: index in the log of each accepted (sender, seq): a parked record that contradicts
         #: one is equivocation
         self.accepted: dict[tuple[int, int], int] = {}
@@ -105,9 +109,9 @@ class Intake:
             if on_accept is not None:
                 on_accept()
             for early in self.waiting.pop(self.node.log.head, []):
-                self.waiting_bytes -= len(early)
-                self.waiting_count -= 1
-                queue.append((early, decode_record(early)))  # it decoded when it was parked
+                parked = decode_record(early)  # it decoded when it was parked
+                self._unpark(parked.sender, len(early))
+                queue.append((early, parked))
         return taken
 
     def _park(self, entry: Entry, record: bytes, taken: Taken) -> None:
@@ -136,8 +140,19 @@ class Intake:
             return  # an old record of a branch we did not take
         if self.waiting_count >= REORDER_LIMIT or self.waiting_bytes + len(record) > WAITING_BYTES:
             return
+        seats = len(self.node.setup.seats)
+        count, size = self.waiting_of.get(seat, (0, 0))
+        if count >= max(1, REORDER_LIMIT // seats) or size + len(record) > WAITING_BYTES // seats:
+            return  # this seat's share of the parking is full
         parked = self.waiting.setdefault(entry.prev, [])
         if record not in parked:
             parked.append(record)  # came before the one it follows
             self.waiting_bytes += len(record)
             self.waiting_count += 1
+            self.waiting_of[seat] = (count + 1, size + len(record))
+
+    def _unpark(self, seat: int, size: int) -> None:
+        self.waiting_bytes -= size
+        self.waiting_count -= 1
+        count, held = self.waiting_of.get(seat, (1, size))
+        self.waiting_of[seat] = (count - 1, held - size)
