@@ -359,3 +359,23 @@ def test_one_seat_cannot_fill_the_intake_s_parking_and_stop_the_others_records_c
         assert taken.violation is None and taken.accepted == 0
     assert intake.take(records[k + 1]).accepted == 0  # early: parked, if there is room
     assert intake.take(records[k]).accepted == 2  # its predecessor brings it in
+
+
+# -- the genesis: equal in Python is not the same record ----------------------------------
+
+
+@pytest.mark.parametrize("change", [{"players": 3.0}, {"rounds": True}])
+def test_a_genesis_whose_config_equals_the_agreed_one_only_in_python_is_bad_genesis(change):
+    """Seat 0's genesis was compared with the agreed one as Python values, where 3.0 == 3 and
+    True == 1: a genesis saying ``players: 3.0`` (or ``rounds: true``) was taken by every seat,
+    and the game played on, but ``verify`` (and a spectator) reads the config strictly and
+    refuses that log: seat 0 could make its game one nobody can check afterwards.  The seats
+    now refuse it as ``bad-genesis`` by seat 0."""
+    from protocol_helpers import assert_blamed, game_at, hear, signed_record
+
+    game = game_at("genesis")
+    body = game.setup.genesis().encode()
+    body["config"] = {**body["config"], **change}
+    assert verify_records([signed_record(game, 0, "genesis", body)]).ok is False  # verify refuses it
+    verdicts = hear(game, signed_record(game, 0, "genesis", body), 0)
+    assert_blamed(game, verdicts, 0, "bad-genesis")
