@@ -66,53 +66,6 @@ def test_a_table_message_whose_seats_are_not_a_list_does_not_crash_the_joiner(co
         router.close()
 
 
-# -- names: text every other player's terminal prints --------------------------------------
-
-#: names that would move the cursor, clear the screen, retitle the terminal or forge a line
-#: in another player's terminal (chat text and a gone's "why" are cleaned; names were not)
-CONTROL_NAMES = ["\x1b[2J\x1b[Hhost", "ann\nbob (seat 0) broke the protocol", "\x1b]0;x\x07", "a\u202eb"]
-
-
-@pytest.mark.parametrize("name", CONTROL_NAMES)
-def test_a_hello_whose_name_holds_control_characters_is_refused(context, name):
-    """The host printed a joiner's name as it came (``... takes seat 1``), and every seat
-    prints it again in every line about that seat: a joiner could write escape sequences and
-    forged lines into the others' terminals.  The host refuses such a name."""
-    from test_lobby import HostedTable, replies, send_hellos
-
-    from saboteur_p2p.net.wire import open_envelope
-
-    host = HostedTable(players=3)
-    try:
-        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), name)], context)
-        assert sockets[0].poll(10_000)
-        answer = open_envelope(sockets[0].recv())
-        sockets += send_hellos(host.transport.endpoint, [(Identity.generate(), "bob"), (Identity.generate(), "cy")], context)
-        replies(sockets[1:])  # the table fills and the lobby ends
-        for dealer in sockets:
-            dealer.close()
-    finally:
-        host.close()
-    assert answer.kind == "reject" and "printable" in answer.body["reason"]
-    assert host.table is not None and sorted(s.name for s in host.table.seats) == ["bob", "cy", "host"]
-
-
-@pytest.mark.parametrize("name", CONTROL_NAMES)
-def test_a_start_or_a_genesis_naming_a_seat_with_control_characters_is_refused(name):
-    """A host (or the author of a log handed to ``verify``) names the seats; their names are
-    printed by every joiner, spectator and ``verify``: such a start and genesis are refused."""
-    from saboteur_p2p.net.lobby import SeatInfo
-    from saboteur_p2p.net.wire import BadEnvelope
-    from saboteur_p2p.protocol.messages import Genesis, MalformedMessage
-
-    who = Identity.generate().public
-    with pytest.raises(BadEnvelope, match="name"):
-        SeatInfo.from_data([name, who.sign_key, who.dh_key, "tcp://127.0.0.1:1"])
-    body = {"config": {"players": 3}, "seats": [[who.sign_key, who.dh_key]], "names": [name]}
-    with pytest.raises(MalformedMessage, match="names"):
-        Genesis.decode(body)
-
-
 # -- verify: what a log file that anyone may have edited proves ----------------------------
 
 
