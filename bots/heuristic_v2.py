@@ -32,6 +32,9 @@
   nobody plays it for a saboteur's sake, a saboteur does not spend a turn on one of its own
   two, and a digger repairs first the tool with fewer repair cards left, which would stay
   broken longest.
+* **Burning the draw pile (Saboteur 2).**  A pass there discards up to three cards and draws
+  as many, so each card beyond the first is a turn less for the diggers before the pile and
+  the hands run out; a saboteur with nothing better to do passes three (``BURN``).
 """
 from __future__ import annotations
 
@@ -69,6 +72,9 @@ DECOY, DECOY_AFTER_MAP = 14.0, 10.0
 NEXT_TO_PLAY = 12.0
 #: what a quiet saboteur's card is worth per point of suspicion it earns (or sheds)
 COVER = 8.0
+#: Saboteur 2: what a saboteur's pass is worth for each card it burns from the draw pile
+#: beyond the one of any turn (a pass may discard up to three and draw as many)
+BURN = 60.0
 
 
 @functools.cache
@@ -321,4 +327,14 @@ class BaseGameHeuristicV2(FixesV2):
 
 class Saboteur2HeuristicV2(FixesV2, Saboteur2Heuristic):
     """The Saboteur 2 heuristic player with the second version's fixes."""
+
+    def _pass_score(self, turn: Turn, values: list[float]) -> float:
+        score = super()._pass_score(turn, values)
+        if self.role is Role.SABOTEUR:
+            # every card discarded beyond one is a card less in the draw pile: a turn less
+            # for the diggers before the pile and the hands run out and the saboteurs win
+            burnt = min(len(values), turn.view.draw_pile_size) - 1
+            if burnt > 0:
+                score += BURN * burnt
+        return score
 

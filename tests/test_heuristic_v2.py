@@ -2,7 +2,7 @@
 first version (``heuristic-v1``) plays wrong and the second right."""
 from __future__ import annotations
 
-from conftest import BREAK, MAP, REPAIR, ROCKFALL, S_, D, build, path
+from conftest import BREAK, MAP, REPAIR, ROCKFALL, S_, D, build, build2, path
 from heuristic_helpers import choose
 from saboteur_bots.heuristic import HeuristicBot, HeuristicV1Bot
 from saboteur_bots.tunnels import Network
@@ -12,10 +12,12 @@ from saboteur_p2p.rules import (
     BreakTool,
     CardPlayed,
     MapPeek,
+    Pass,
     PathCard,
     PlacePath,
     RepairTool,
     Rockfall,
+    Role,
     State,
     Tool,
 )
@@ -161,3 +163,15 @@ def test_seats_reading_one_maze_share_its_network_until_the_maze_changes():
     card, turned = path("WE")
     board.place((1, 0), card, turned)
     assert Network.of(board, 0b111) is not net and Network.of(board, 0b111).cost < net.cost
+
+
+def test_a_saboteur2_saboteur_burns_the_draw_pile_three_cards_at_a_time():
+    # far from the goals, with nothing to block: the first version lays a quiet path card,
+    # the second discards three cards, and the pile runs out two turns sooner
+    blue, green = Role.BLUE_DIGGER, Role.GREEN_DIGGER
+    state = build2(5, maze={(1, 0): "EW", (2, 0): "EW"}, roles=[S_, blue, blue, green, green],
+                   hands={0: ["NS", "WN", "ES", "N+S"]}, draw=["NS"] * 20)
+    old, new = bots(state)
+    assert not isinstance(choose(state, old), Pass)
+    after = choose(state, new)
+    assert isinstance(after, Pass) and len(after.cards) == 3
