@@ -63,7 +63,7 @@ class Turn:
                 break
         self.goal_mask = mask
         self.candidates = mask.bit_count()
-        self.net = Network.of(view.board, mask)
+        self.net = Network(view.board, mask)
         best = self.net.best
         #: how near the gold-diggers are to a goal that may hold the treasure (0..3)
         self.urgency = urgency_of(best)

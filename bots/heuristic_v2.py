@@ -267,16 +267,11 @@ class FixesV2(BaseGameHeuristic):
         if not out & spot.cut_off:
             return net.extend(spot, out)
         # the card joins a part cut off by a rockfall: measure the whole network afterwards
-        placed = net.rejoined.get((cell, joined))
-        if placed is None:
-            board = turn.view.board
-            after = board.clone()
-            reached = after.place(cell, _tunnel(joined), False)
-            slots = [board.tiles[c].goal_slot for c in reached]
-            placed = net.rejoined[cell, joined] = (
-                Network(after, net.goal_mask).cost, tuple([s for s in slots if s is not None])
-            )
-        return placed
+        board = turn.view.board
+        after = board.clone()
+        reached = after.place(cell, _tunnel(joined), False)
+        slots = [board.tiles[c].goal_slot for c in reached]
+        return Network(after, net.goal_mask).cost, tuple([s for s in slots if s is not None])
 
     def _rockfall_score(self, turn: Turn, cell: Cell) -> float:
         net = turn.net

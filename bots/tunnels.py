@@ -146,9 +146,7 @@ class Network:
     every card and turn that may go there.
     """
 
-    __slots__ = (
-        "best", "board", "connected", "cost", "counts", "ends", "goal_mask", "near", "rejoined", "spots", "unchanged",
-    )
+    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots", "unchanged")
 
     def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
         """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
@@ -177,21 +175,6 @@ class Network:
         self.unchanged: Placed = (self.cost, ())
         #: cell -> its ``Spot``, worked out once for every card that may go there
         self.spots: dict[Cell, Spot] = {}
-        #: (cell, joined edges) -> what a card joining a part cut off by a rockfall leads to
-        #: (``Placed``; a walk of the whole network, kept for whoever asks again)
-        self.rejoined: dict[tuple[Cell, int], Placed] = {}
-
-    @classmethod
-    def of(cls, board: Board, goal_mask: int) -> Network:
-        """The board's own network measured against ``goal_mask``: one object while the board
-        stays as it is (kept in ``Board.memo``), so every seat reading the same maze shares
-        the spots worked out for it."""
-        key = (cls, goal_mask)
-        net = board.memo.get(key)
-        if net is None:
-            net = board.memo[key] = cls(board, goal_mask)
-        assert isinstance(net, Network)
-        return net
 
     @staticmethod
     def _open_cells(board: Board, connected: dict[Cell, int]) -> dict[Cell, None]:

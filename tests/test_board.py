@@ -264,21 +264,3 @@ def test_frontier_agrees_with_reference_through_random_games(seed):
                 assert cell in cells
             assert {a for a in state.legal_actions() if isinstance(a, PlacePath)} == reference_placements(state, cells)
         state.push(action)
-
-
-def test_the_memo_is_emptied_by_every_change_to_the_maze():
-    """What readers keep in ``Board.memo`` is never stale: place, a goal turned up, a rockfall,
-    and a copy all start it afresh."""
-    board = Board.new_round()
-    straight = PathCard(PathKind.TUNNEL, segments_of("WE"))
-    for change in (
-        lambda: board.place((1, 0), straight, False),
-        lambda: board.place((2, 0), straight, False),
-        lambda: board.remove((2, 0)),
-        lambda: board.reveal_goal(GOAL_CELLS[1], straight, False),
-    ):
-        board.memo["reader"] = "what it worked out"
-        change()
-        assert board.memo == {}
-    board.memo["reader"] = "what it worked out"
-    assert board.clone().memo == {} and board.memo

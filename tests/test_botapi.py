@@ -188,19 +188,3 @@ def test_a_maze_no_view_holds_any_more_is_not_copied():
     state.view_for(state.current)  # handed out and dropped at once, as a bot seat's view is
     state.push(_first_placement(state))
     assert id(state.board) == maze and not state._board_shared
-
-
-def test_what_readers_kept_of_a_maze_neither_makes_it_copied_nor_outlives_a_change():
-    """``Board.memo`` (the heuristic keeps its network there, which holds the maze) is emptied
-    before the change, so it counts as no holder; a view still held keeps its maze unchanged."""
-    state = Game(GameConfig(3), seed=2).new_state()
-    maze = id(state.board)
-    state.view_for(state.current).board.memo["reader"] = state.board  # as a network of it does
-    state.push(_first_placement(state))
-    assert id(state.board) == maze and state.board.memo == {}
-    view = state.view_for(state.current)
-    view.board.memo["reader"] = view.board
-    before = dict(view.board.tiles)
-    state.push(_first_placement(state))
-    assert id(view.board) == maze and view.board.tiles == before and id(state.board) != maze
-    assert view.board.memo == {} and state.board.memo == {}

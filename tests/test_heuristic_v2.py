@@ -5,10 +5,8 @@ from __future__ import annotations
 from conftest import BREAK, MAP, REPAIR, ROCKFALL, S_, D, build, build2, path
 from heuristic_helpers import choose
 from saboteur_bots.heuristic import HeuristicBot, HeuristicV1Bot
-from saboteur_bots.tunnels import Network
 
 from saboteur_p2p.rules import (
-    Board,
     BreakTool,
     CardPlayed,
     MapPeek,
@@ -154,15 +152,6 @@ def test_a_saboteur_does_not_repair_its_own_tool_while_two_are_broken():
     old, new = bots(state)
     assert isinstance(choose(state, old), RepairTool)
     assert not isinstance(choose(state, new), RepairTool)
-
-
-def test_seats_reading_one_maze_share_its_network_until_the_maze_changes():
-    board = Board.new_round()
-    net = Network.of(board, 0b111)
-    assert Network.of(board, 0b111) is net and Network.of(board, 0b010) is not net
-    card, turned = path("WE")
-    board.place((1, 0), card, turned)
-    assert Network.of(board, 0b111) is not net and Network.of(board, 0b111).cost < net.cost
 
 
 def test_a_saboteur2_saboteur_burns_the_draw_pile_three_cards_at_a_time():

@@ -113,7 +113,7 @@ def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
 class Board:
     """The maze of one round."""
 
-    __slots__ = ("_ladder_spots", "cells_for_openings", "connected", "frontier", "memo", "openings", "tiles", "tunnels")
+    __slots__ = ("_ladder_spots", "cells_for_openings", "connected", "frontier", "openings", "tiles", "tunnels")
 
     def __init__(self) -> None:
         self.tiles: dict[Cell, Tile] = {}
@@ -126,9 +126,6 @@ class Board:
         self.tunnels: dict[Cell, None] = {}
         #: the empty cells touching a card and next to no goal (ladder_cells), until tiles change
         self._ladder_spots: tuple[Cell, ...] | None = None
-        #: what readers work out from the maze as it stands (bots' analyses, under keys of
-        #: their own): emptied by every change, so an entry is never stale
-        self.memo: dict[object, object] = {}
 
     @classmethod
     def new_round(cls) -> Board:
@@ -151,7 +148,6 @@ class Board:
         other.cells_for_openings = [dict(cells) for cells in self.cells_for_openings]
         other.tunnels = dict(self.tunnels)
         other._ladder_spots = self._ladder_spots
-        other.memo = {}
         return other
 
     # -- queries -----------------------------------------------------------------
@@ -323,7 +319,6 @@ class Board:
         segments = card.turned_segments(turned)
         self.tiles[cell] = Tile(card, turned, segments)
         self._ladder_spots = None
-        self.memo = {}
         openings = 0
         for segment in segments:
             openings |= segment
@@ -340,7 +335,6 @@ class Board:
         tile = Tile(card, turned, segments, goal_slot=slot)
         self.tiles[cell] = tile
         self._ladder_spots = None
-        self.memo = {}
         self.openings[cell] = tile.openings
         return self._join(cell)
 
@@ -353,7 +347,6 @@ class Board:
     def rebuild(self) -> None:
         """Recompute the network and the frontier from the tiles alone."""
         self._ladder_spots = None
-        self.memo = {}
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
         self.tunnels = {
             cell: None for cell, t in self.tiles.items() if t.card is not None and t.card.kind is PathKind.TUNNEL

@@ -369,9 +369,7 @@ class State:
         self._legal = None
         if self._board_shared and action.__class__ in _BOARD_ACTIONS:
             # copy-on-write: a view handed out earlier keeps the maze it was given, unless
-            # nothing holds that maze any more but this state (what readers worked out from it,
-            # which may hold it, goes stale with the change)
-            self.board.memo.clear()
+            # nothing holds that maze any more but this state
             if held_elsewhere(self):
                 self.board = self.board.clone()
             self._board_shared = False
