@@ -122,6 +122,26 @@ def test_verify_does_not_name_the_seat_of_a_record_a_file_edit_put_out_of_place(
     assert "proves nothing against it" in verdict.message
 
 
+def test_verify_names_the_seat_that_signed_a_record_in_its_place_with_the_wrong_seq():
+    """A record that follows the head, so that nothing is missing before it in the file, but
+    with a seq its sender did not have next: only its sender could sign that, and it is named."""
+    from protocol_helpers import seeded_game
+
+    from saboteur_p2p.crypto.log import make_entry
+    from saboteur_p2p.protocol.local import step
+
+    game = seeded_game(GameConfig(3, rounds=1), 3)
+    while len(game.spectator.records) < 20:
+        step(game, path_first)
+    head = game.spectator.next_expected
+    assert head is not None
+    node = game.nodes[head.speaker]
+    skipped = make_entry(node.identity, game.setup.game_id, head.speaker, node.log.next_seq(head.speaker) + 1,
+                         game.spectator.log.head, "action", {"action": "pass 0"})
+    verdict = verify_records([*game.spectator.records, skipped.record])
+    assert not verdict.ok and verdict.culprit == head.speaker and f"sequence by seat {head.speaker}" in verdict.message
+
+
 @pytest.mark.parametrize("first", ["flipped", "garbage"])
 def test_verify_does_not_name_seat_0_for_a_genesis_it_did_not_sign(finished_log, first):
     """A first record that does not decode, or whose signature does not match, was reported

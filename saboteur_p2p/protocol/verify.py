@@ -49,6 +49,17 @@ def _genesis_signer(record: bytes) -> int | None:
     return 0 if entry.sender == 0 and verify_signature(sign_key, entry.raw, entry.signature) else None
 
 
+def _signed_out_of_sequence(violation: ProtocolViolation, record: bytes, observer: Node) -> bool:
+    """A record that follows the head (so nothing is missing before it in the file) with a seq
+    other than its sender's next: its sender signed that very mistake, and is named for it."""
+    if violation.reason != "sequence":
+        return False
+    try:
+        return decode_record(record).prev == observer.log.head
+    except MalformedRecord:
+        return False
+
+
 def verify_records(records: list[bytes]) -> Verdict:
     return replay_records(records)[0]
 
@@ -75,7 +86,7 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
                 who = f"seat {violation.peer} ({setup.names[violation.peer]})"
             else:
                 who = "an unknown sender"
-            if violation.reason in NOT_PROOF:
+            if violation.reason in NOT_PROOF and not _signed_out_of_sequence(violation, record, observer):
                 # not signed by the seat it names (or not of this game), or signed but not in its
                 # place (the file lost, repeated or reordered records): anyone may have made the
                 # file so, and it proves nothing against that seat, as at every peer (§8)
