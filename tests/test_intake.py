@@ -61,7 +61,7 @@ def test_a_forged_record_is_reported_alike_whether_it_comes_early_or_at_the_head
         reports.append((taken.dropped, taken.detail.split(":")[0]))
     assert reports == [("unsigned", f"peer {decode_record(records[4]).sender} broke the protocol (signature)"),
                        ("unsigned", f"peer {decode_record(records[6]).sender} broke the protocol (signature)")]
-    assert intake.waiting_count == 0
+    assert intake.waiting == {} and all(count == 0 for count, _ in intake.waiting_of.values())
 
 
 def test_two_records_of_this_game_for_one_seq_prove_equivocation():

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
+from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 from .presence import BUSY_MAX, Presence
 from .transport import Transport
@@ -181,7 +182,7 @@ class Absence:
         name = self._seat_name(absent)
         silent = self.presence.silent_for(absent, now)
         if self.presence.is_silent(absent, now):
-            said = "".join(c for c in env.field("why", str, 200) if c.isprintable())
+            said = printable(env.field("why", str, 200))
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
             return self._end(Outcome.PEER_GONE, why, absent)
         head = next((e for e in self.node.outstanding if e.speaker == absent), None)

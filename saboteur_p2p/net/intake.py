@@ -49,9 +49,7 @@ class Intake:
         self.seen: set[bytes] = set()
         #: prev hash -> the records that came before it (several: the records of a group)
         self.waiting: dict[bytes, list[bytes]] = {}
-        self.waiting_count = 0
-        self.waiting_bytes = 0
-        #: records parked, by sender: each seat has its share of the parking (REORDER_LIMIT
+        #: (records, bytes) parked, by sender: each seat has its share of the parking (REORDER_LIMIT
         #: and WAITING_BYTES over the seats), so one seat's records that name heads that never
         #: come cannot fill it for the others
         self.waiting_of: dict[int, tuple[int, int]] = {}
@@ -138,21 +136,15 @@ class Intake:
             return
         if entry.seq < self.node.log.next_seq(seat):
             return  # an old record of a branch we did not take
-        if self.waiting_count >= REORDER_LIMIT or self.waiting_bytes + len(record) > WAITING_BYTES:
-            return
         seats = len(self.node.setup.seats)
         count, size = self.waiting_of.get(seat, (0, 0))
         if count >= max(1, REORDER_LIMIT // seats) or size + len(record) > WAITING_BYTES // seats:
-            return  # this seat's share of the parking is full
+            return  # this seat's share of the parking (REORDER_LIMIT, WAITING_BYTES over the seats) is full
         parked = self.waiting.setdefault(entry.prev, [])
         if record not in parked:
             parked.append(record)  # came before the one it follows
-            self.waiting_bytes += len(record)
-            self.waiting_count += 1
             self.waiting_of[seat] = (count + 1, size + len(record))
 
     def _unpark(self, seat: int, size: int) -> None:
-        self.waiting_bytes -= size
-        self.waiting_count -= 1
         count, held = self.waiting_of.get(seat, (1, size))
         self.waiting_of[seat] = (count - 1, held - size)

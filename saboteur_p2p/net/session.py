@@ -19,7 +19,7 @@ from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
 from ..protocol.ending import Ending
 from ..protocol.forfeit import forfeit_scores
-from ..protocol.messages import MalformedMessage
+from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
 from ..rules import State
@@ -365,7 +365,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             now = time.monotonic()
             if now - self.last_chat_from.get(sender, 0.0) >= CHAT_EVERY:
                 self.last_chat_from[sender] = now
-                text = "".join(c for c in env.field("text", str, 200) if c.isprintable())
+                text = printable(env.field("text", str, 200))
                 self.agent.chat(sender, self.names[sender], text)
         elif env.kind == "abort":
             return self._heard_abort(env, sender)
