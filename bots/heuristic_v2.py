@@ -56,7 +56,7 @@ from saboteur_p2p.rules import (
 )
 from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 
-from .heuristic2 import Saboteur2Heuristic
+from .heuristic2 import Saboteur2Heuristic, Turn2
 from .heuristic_base import BaseGameHeuristic, Turn
 from .reading import SUSPECT, TRUSTED
 from .tunnels import CLOSED, Cell, Network, Placed, Spot, around, goal_distance
@@ -323,7 +323,7 @@ class BaseGameHeuristicV2(FixesV2):
 class Saboteur2HeuristicV2(FixesV2, Saboteur2Heuristic):
     """The Saboteur 2 heuristic player with the second version's fixes."""
 
-    def _pass_score(self, turn: Turn, values: list[float]) -> float:
+    def _pass_score(self, turn: Turn2, values: list[float]) -> float:
         score = super()._pass_score(turn, values)
         if self.role is Role.SABOTEUR:
             # every card discarded beyond one is a card less in the draw pile: a turn less
