@@ -24,7 +24,7 @@ from saboteur_p2p.net.lobby import (
 )
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import BadEnvelope, open_envelope, seal
-from saboteur_p2p.protocol.messages import NAME_RULE, Genesis, MalformedMessage
+from saboteur_p2p.protocol.messages import NAME_RULE, Genesis, MalformedMessage, valid_name
 from saboteur_p2p.rules import GameConfig
 
 #: distinct endpoints for the joiners' hellos (a table refuses two seats at one endpoint)
@@ -136,7 +136,8 @@ def test_a_name_is_taken_once_at_a_table(context):
 
 
 @pytest.mark.parametrize("name", [
-    "", " ", " ann", "ann ", "a\x1b[2Jnn", "ann\nbob (seat 0) broke the protocol", "\x1b]0;x\x07", "a\u202eb", "a\u200bnn",
+    "", " ", " ann", "ann ", "a\x1b[2Jnn", "ann\nbob (seat 0) broke the protocol", "\x1b]0;x\x07", "a\u202eb",
+    "a\u200bnn", "a\u00a0b", "\ue000",
     "x" * 41,
 ])
 def test_a_name_that_every_screen_would_show_badly_is_refused(context, name):
@@ -157,8 +158,16 @@ def test_a_name_that_every_screen_would_show_badly_is_refused(context, name):
     assert host.table is not None and sorted(s.name for s in host.table.seats) == ["ann", "bob", "host"]
 
 
+@pytest.mark.parametrize("name", [
+    "ann", "José", "Zoe\u0308", "李小龍", "O\u2019Brien", "\u0645\u0647\u062f\u06cc\u200c\u0632\u0627\u062f\u0647",
+    "\U0001f469\u200d\U0001f4bb", "Mary Ann", "x" * 40,
+])
+def test_names_people_use_are_valid(name):
+    assert valid_name(name)
+
+
 def test_a_host_with_such_a_name_opens_no_table():
-    with pytest.raises(LobbyError, match="a name is 1 to 40 printable characters"):
+    with pytest.raises(LobbyError, match="a name is 1 to 40 letters, digits, marks, symbols or spaces"):
         host_lobby(Identity.generate(), "a\x1b[2J", None, GameConfig(3), None, print)  # type: ignore[arg-type]
 
 

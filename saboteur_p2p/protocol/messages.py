@@ -16,6 +16,7 @@ full specification.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,14 +27,23 @@ MAX_DECK = 128
 MAX_SHARES = 4096
 #: a player's display name: what every seat shows of it, so what anyone may choose is bounded
 MAX_NAME = 40
-NAME_RULE = f"a name is 1 to {MAX_NAME} printable characters, not beginning or ending with a space"
+NAME_RULE = f"a name is 1 to {MAX_NAME} letters, digits, marks, symbols or spaces, not beginning or ending with a space"
+#: the Unicode categories no name holds: controls, format characters (bidi overrides,
+#: invisible ones), surrogates, private use, and every separator but the plain space
+_NOT_IN_NAMES = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"))
+#: format characters some scripts spell names with: the zero-width non-joiner (Persian) and
+#: joiner (Indic scripts, emoji sequences)
+_JOINERS = frozenset("\u200c\u200d")
 
 
 def valid_name(name: object) -> bool:
-    """Whether ``name`` may be a player's name (``NAME_RULE``): no control or invisible characters
-    (a terminal escape or a line break in a name would reach every seat's screen), nothing blank."""
-    return (
-        isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable() and name.strip() == name
+    """Whether ``name`` may be a player's name (``NAME_RULE``; protocol.md §6.1): nothing that
+    could act on a terminal or hide in it (a control, a line break, a bidi override, an
+    invisible or odd space), as every seat's screen shows it; nothing blank."""
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or name.strip(" ") != name:
+        return False
+    return all(
+        char == " " or char in _JOINERS or unicodedata.category(char) not in _NOT_IN_NAMES for char in name
     )
 
 
