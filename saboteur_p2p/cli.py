@@ -67,6 +67,15 @@ def _name(text: str) -> str:
     return text
 
 
+def _user_name(otherwise: str) -> str:
+    """The login name ($USER) as the default name at a table, or ``otherwise`` if it is not a
+    valid name (empty, say, or a long mail address): nobody is refused for a name they never typed."""
+    from .protocol.messages import valid_name
+
+    login = os.environ.get("USER", "")
+    return login if valid_name(login) else otherwise
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -157,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("address", metavar="HOST:PORT", nargs="?",
                       help="the table's address (default: look for tables on the LAN and offer them)")
     join.add_argument("--yes", action="store_true", help="without an address: join the only table found, without asking")
-    join.add_argument("--name", type=_name, default=os.environ.get("USER", "player"))
+    join.add_argument("--name", type=_name, default=_user_name("player"),
+                      help="your name at the table (default: your login name, if it is a valid name)")
     join.add_argument("--bot", metavar="NAME", help="play the seat with this bot (headless)")
     _bot_delay_option(join, "the --bot seat (default 0)")
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
@@ -184,7 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     play.add_argument("--variant", type=_variants, default=frozenset())
     _rounds_option(play)
-    play.add_argument("--name", type=_name, default=os.environ.get("USER", "you"))
+    play.add_argument("--name", type=_name, default=_user_name("you"),
+                      help="your name at the table (default: your login name, if it is a valid name)")
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
     play.add_argument("--seed", type=int, default=None, help="deal seed for --offline (default: random)")
     _bot_delay_option(play, f"the bot seats (default {DEFAULT_BOT_DELAY})")
@@ -288,7 +299,8 @@ def _check_writable(path: str, option: str) -> None:
         raise ValueError(f"{option} {path}: that is a folder, not a file")
     if not folder.is_dir():
         raise ValueError(f"{option} {path}: there is no folder {folder}")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+    # an existing file needs only its own permission (open(path, "w") truncates it in place)
+    if not os.access(target if target.exists() else folder, os.W_OK):
         raise ValueError(f"{option} {path}: this user may not write it")
 
 
@@ -456,7 +468,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:
-        # a file or folder named on the command line that cannot be read or written
+        # what the commands do not word themselves (they do for an address they cannot listen
+        # at): mostly a file or folder named on the command line that cannot be read or written
         where = f": {exc.filename}" if exc.filename else ""
         print(f"saboteur-p2p: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2

@@ -110,12 +110,13 @@ def cmd_host(args: argparse.Namespace) -> int:
     _check_bots([args.bot, args.bots_kind if args.bots else None])
     _check_bind(args.bind)
     identity = _identity(args)
+    log_dir = _log_dir(args)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
     if _wants_client(args):
         from .client.app import run_in_client
 
         return _client_status(run_in_client(lambda agent, children: host_table(
-            identity, args.name, args.bind, config, None, args.bots, args.bots_kind, _log_dir(args),
+            identity, args.name, args.bind, config, None, args.bots, args.bots_kind, log_dir,
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
             turn_time=args.turn_time, announce=not args.no_announce,
         ), hosting=True))
@@ -123,7 +124,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     agent = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, args.bot,
-        args.bots, args.bots_kind, _log_dir(args), args.code, args.wait, say, agent=agent, bot_delay=delay,
+        args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
         turn_time=args.turn_time, announce=not args.no_announce,
     )
     if args.quiet:
@@ -136,6 +137,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     _check_bots([args.bot])
     _check_bind(args.bind)
+    log_dir = _log_dir(args)
     if args.address is None:
         args.address = _found_table(args)
     if _wants_client(args):
@@ -143,14 +145,14 @@ def cmd_join(args: argparse.Namespace) -> int:
 
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
-            identity, args.name, args.address, args.bind, None, _log_dir(args), args.code, args.wait, agent.say,
+            identity, args.name, args.address, args.bind, None, log_dir, args.code, args.wait, agent.say,
             agent=agent, edition=args.edition,
             connect_timeout=args.connect_timeout, turn_time=args.turn_time,
         )))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
     result = join_table(
-        _identity(args), args.name, args.address, args.bind, args.bot, _log_dir(args), args.code, args.wait,
+        _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
         say, agent=agent, edition=args.edition,
         bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time,
     )

@@ -110,9 +110,9 @@ def test_the_client_shows_a_refusal_and_its_hint_whole_at_80x24():
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["host", "--name", "a\x1b[2J"], "a name is 1 to 40 printable characters"),
-    (["join", "127.0.0.1:9", "--name", " "], "a name is 1 to 40 printable characters"),
-    (["play", "--name", "x" * 41], "a name is 1 to 40 printable characters"),
+    (["host", "--name", "a\x1b[2J"], "a name is 1 to 40 letters, digits, marks, symbols or spaces"),
+    (["join", "127.0.0.1:9", "--name", " "], "a name is 1 to 40 letters, digits, marks, symbols or spaces"),
+    (["play", "--name", "x" * 41], "a name is 1 to 40 letters, digits, marks, symbols or spaces"),
     (["host", "--wait", "-3"], "argument --wait: must be 0 to 3600 seconds, not -3"),
     (["join", "127.0.0.1:9", "--turn-time", "0"], "argument --turn-time: must be 1 to 3600 seconds, not 0"),
     (["tournament", "--time-limit", "-1"], "argument --time-limit: must be 0.001 to 3600 seconds, not -1"),
@@ -124,3 +124,31 @@ def test_options_out_of_their_range_are_refused_before_anything_starts(argv: lis
         main(argv)
     assert exited.value.code == 2
     assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("login, name", [("", "you"), ("first.last@a-long-company-name.example.com", "you"), ("zoë", "zoë")])
+def test_a_login_name_that_is_no_valid_name_is_not_the_default(login: str, name: str, monkeypatch):
+    """argparse checks a default as if typed: an empty or long $USER stopped `play` and `join`
+    with an error about --name, which the player never gave."""
+    from saboteur_p2p.cli import build_parser
+
+    monkeypatch.setenv("USER", login)
+    assert build_parser().parse_args(["play"]).name == name
+    assert build_parser().parse_args(["join", "127.0.0.1:9"]).name == (name if name != "you" else "player")
+
+
+@pytest.mark.parametrize("command", [["host"], ["join", "127.0.0.1:9"]])
+def test_with_the_full_screen_client_a_bad_log_folder_is_refused_before_it_opens(command, tmp_path, monkeypatch, capsys):
+    from saboteur_p2p import cli_table
+    from saboteur_p2p.cli import main
+    from saboteur_p2p.client import app
+
+    def never(*args, **kwargs):
+        raise AssertionError("the client opened")
+
+    monkeypatch.setattr(cli_table, "_wants_client", lambda args: True)
+    monkeypatch.setattr(app, "run_in_client", never)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert main([*command, "--log-dir", str(blocker / "logs"), "--identity", str(tmp_path / "id")]) == 2
+    assert f"cannot keep the game logs in {blocker / 'logs'}: Not a directory" in capsys.readouterr().err

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -195,3 +197,21 @@ def test_a_json_file_that_could_not_be_written_is_refused_before_any_game(tmp_pa
     assert capsys.readouterr().out == ""  # no game was played
     assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2", "--json", str(tmp_path)]) == 2
     assert "that is a folder, not a file" in _one_error_line(capsys)
+
+
+def test_an_existing_json_file_in_a_folder_this_user_may_not_write_is_still_written(tmp_path, monkeypatch):
+    """Writing a file needs its own permission only, not the folder's (open(path, "w")
+    truncates it in place): the folder is asked about only for a file still to be made."""
+    report = tmp_path / "report.json"
+    report.write_text("{}")
+    asked = []
+
+    def access(path, mode):
+        asked.append(Path(path))
+        return Path(path) != tmp_path  # the folder is read-only for this user
+
+    monkeypatch.setattr(os, "access", access)
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2", "--json", str(report)]) == 0
+    assert json.loads(report.read_text())["games"] == 2 and asked == [report]
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2",
+                 "--json", str(tmp_path / "new.json")]) == 2
