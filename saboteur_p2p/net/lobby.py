@@ -25,7 +25,15 @@ from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
-from .transport import Transport, endpoint_host, interface_addresses, is_wildcard, normal_endpoint, valid_endpoint
+from .transport import (
+    Transport,
+    dealer_connection,
+    endpoint_host,
+    interface_addresses,
+    is_wildcard,
+    normal_endpoint,
+    valid_endpoint,
+)
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 LOBBY_VERSION = 6
@@ -297,7 +305,7 @@ def join_lobby(
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), None, edition, nonce))
     keyed = False
-    from_table = b"dealer:" + endpoint.encode()
+    from_table = dealer_connection(endpoint)
     deadline = time.monotonic() + timeout
     answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
     while time.monotonic() < deadline:

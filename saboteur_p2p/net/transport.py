@@ -56,6 +56,12 @@ RECONNECT_IVL_MAX_MS = 500
 CONNECT_TIMEOUT_MS = 1000
 
 
+def dealer_connection(endpoint: str) -> bytes:
+    """What ``Inbound.connection`` says of a message on the connection we opened to ``endpoint``
+    (an answer in the lobby, a spectator's feed): only that peer can send on it."""
+    return b"dealer:" + endpoint.encode()
+
+
 def valid_endpoint(endpoint: object) -> bool:
     if not isinstance(endpoint, str) or ENDPOINT.fullmatch(endpoint) is None:
         return False
@@ -312,7 +318,7 @@ class Transport:
                 except zmq.Again:
                     break
                 if len(frames) == 1:
-                    out.append(Inbound(b"dealer:" + endpoint.encode(), frames[0]))
+                    out.append(Inbound(dealer_connection(endpoint), frames[0]))
                 size += sum(len(frame) for frame in frames)
         for monitor in [m for m in self.monitors if m in events]:
             self._proven(monitor)

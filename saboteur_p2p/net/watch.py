@@ -19,7 +19,7 @@ from ..protocol.messages import MalformedMessage
 from ..protocol.node import Node
 from ..protocol.verify import describe_setup, setup_from_genesis
 from .intake import Dropped, Intake
-from .transport import Transport, local_address_towards
+from .transport import Transport, dealer_connection, local_address_towards
 from .watchers import FEED_WINDOW, WATCH_VERSION
 from .wire import BadEnvelope, open_envelope, seal
 
@@ -58,7 +58,7 @@ def watch_table(
     identity = Identity.generate()  # a spectator needs no lasting name: nobody trusts it with anything
     node: Node | None = None
     intake: Intake | None = None
-    from_seat = b"dealer:" + endpoint.encode()  # the connection we open to the seat (as join_lobby's)
+    from_seat = dealer_connection(endpoint)  # the connection we open to the seat (as join_lobby's)
     try:
         transport.connect(endpoint)
         started = heard = time.monotonic()
