@@ -23,6 +23,7 @@ from saboteur_p2p.rules import (
     GameConfig,
     Pass,
     PathCard,
+    PathKind,
     PiecesWon,
     PlacePath,
     PlayOn,
@@ -153,6 +154,37 @@ def test_tab_and_shift_tab_step_through_the_legal_cells_in_reading_order_both_wa
         before = legal.index(ctl.ui.cursor)
         ctl.next_cell(step)
         assert ctl.ui.cursor == legal[(before + step) % n]  # the neighbour that way, wrapping round
+
+
+def _goal_distance(state: State, cell: tuple[int, int]) -> int:
+    """How far a cell is from the nearest face-down goal the player to move does not know is a stone."""
+    view = state.view_for(state.current)
+    hoped = [c for slot, c in enumerate(GOAL_CELLS) if view.board.tiles[c].card is None and (
+        slot not in view.known_goals or view.known_goals[slot].kind is not PathKind.STONE)]
+    return min(abs(cell[0] - x) + abs(cell[1] - y) for x, y in hoped)
+
+
+def _first_path_cells(state: State) -> set[tuple[int, int]]:
+    """Where the first path card in the hand of the player to move is legal upright."""
+    card = next((state.faces[h] for h in state.hands[state.current] if isinstance(state.faces.get(h), PathCard)), None)
+    return {a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and not a.turned
+            and state.faces[a.card] == card}
+
+
+def test_a_picked_path_card_starts_on_the_legal_cell_nearest_a_goal_not_beside_the_last_card():
+    """The cursor stays where our last card went; picking a card must not suggest the legal
+    cell nearest that (behind the start, say) but the one nearest a goal worth reaching."""
+    state = find(lambda s: holding(s, is_path) and min(_first_path_cells(s)) < (0, 0) and max(_first_path_cells(s)) >= (3, 0))
+    _, _, ctl = seated(state)
+    i = index_of(ctl, is_path)
+    card = ctl.items(ctl.snapshot())[i].card
+    cells = {a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card
+             and (not a.turned or card.symmetric)}
+    west = min(cells)
+    ctl.ui.cursor = (west[0] - 1, west[1])  # beside the westmost cell, as after a card played there
+    ctl.pick(i)
+    assert ctl.ui.cursor in cells
+    assert _goal_distance(state, ctl.ui.cursor) == min(_goal_distance(state, c) for c in cells)
 
 
 def test_an_illegal_cell_shows_the_rule_it_breaks_and_sends_nothing():

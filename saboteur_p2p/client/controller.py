@@ -19,6 +19,7 @@ from ..rules import (
     IllegalActionError,
     InvalidActionError,
     PathCard,
+    PathKind,
     PlacePath,
     PlayerView,
     PlayOn,
@@ -343,8 +344,8 @@ class Controller(TypedCommands):
         if item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL:
             cells = self.legal_cells(snap, item, False) or self.legal_cells(snap, item, True)
             if cells and self.ui.cursor not in cells:
-                cx, cy = self.ui.cursor
-                self.ui.cursor = min(cells, key=lambda c: (abs(c[0] - cx) + abs(c[1] - cy), -c[0], c[1]))
+                assert snap.view is not None
+                self.ui.cursor = suggested_cell(snap.view, cells, self.ui.cursor)
 
     def cycle(self, step: int) -> None:
         """Select the next (or previous) strip item."""
@@ -478,6 +479,26 @@ class Controller(TypedCommands):
         self.ui.marked = []
         self.ui.confirming = None
         self.ui.say("")
+
+
+def hoped_goals(view: PlayerView) -> list[Cell]:
+    """The face-down goals still worth reaching: those not known to be a stone (all of them
+    when every one is)."""
+    face_down = [slot for slot, cell in enumerate(GOAL_CELLS) if view.board.tiles[cell].card is None]
+    hoped = [slot for slot in face_down if slot not in view.known_goals or view.known_goals[slot].kind is not PathKind.STONE]
+    return [GOAL_CELLS[slot] for slot in hoped or face_down]
+
+
+def suggested_cell(view: PlayerView, cells: frozenset[Cell], cursor: Cell) -> Cell:
+    """Where a picked path or rockfall card starts: the legal cell nearest a goal still worth
+    reaching, where the game is played, and among those the one nearest the cursor.  (The
+    cursor alone would keep it where our last card went: beside the start, or behind it.)"""
+    goals = hoped_goals(view)
+
+    def distance(a: Cell, b: Cell) -> int:
+        return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+    return min(cells, key=lambda c: (min((distance(c, g) for g in goals), default=0), distance(c, cursor), -c[0], c[1]))
 
 
 def _play_on_plausible(view: PlayerView, action: PlayOn) -> bool:
