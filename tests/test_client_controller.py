@@ -90,6 +90,11 @@ def index_of(controller: Controller, test: Callable[[object], bool]) -> int:
     return next(i for i, item in enumerate(items) if test(item.card))
 
 
+def slot_of(controller: Controller, handle: int) -> int:
+    """The index in the hand strip of the card with this handle."""
+    return next(i for i, item in enumerate(controller.items(controller.snapshot())) if item.handle == handle)
+
+
 def is_path(card: object) -> bool:
     return isinstance(card, PathCard)
 
@@ -185,6 +190,53 @@ def test_a_picked_path_card_starts_on_the_legal_cell_nearest_a_goal_not_beside_t
     ctl.pick(i)
     assert ctl.ui.cursor in cells
     assert _goal_distance(state, ctl.ui.cursor) == min(_goal_distance(state, c) for c in cells)
+
+
+def _repair_looked_at_then_needed(seen: dict[str, object]) -> Callable[[State], bool]:
+    """A ``drive`` stop: seat 0 looks at a repair card nobody needs (picks it, then Esc), and
+    the game stops at seat 0's move when another player has that tool broken."""
+
+    def until(state: State) -> bool:
+        if state.phase.value != "play":
+            return False
+        if "handle" not in seen:
+            for h in state.hands[0]:
+                card = state.faces.get(h)
+                if state.current != 0 and isinstance(card, ActionCard) and card.kind is ActionKind.REPAIR and not any(
+                        t in state.broken[p] for t in card.tools for p in range(state.players)):
+                    agent, node, ctl = seated(state, 0)
+                    ctl.pick(slot_of(ctl, h))
+                    assert ctl.focus().option is not None
+                    ctl.cancel()
+                    seen.update(handle=h, round=state.round, agent=agent, node=node, ctl=ctl)
+                    break
+            return False
+        if state.round != seen["round"] or seen["handle"] not in state.hands[0]:
+            seen.clear()
+            return False
+        card = state.faces[seen["handle"]]
+        return state.current == 0 and not state.broken[0] and any(
+            t in state.broken[p] for t in card.tools for p in range(1, state.players))
+
+    return until
+
+
+def test_a_target_chosen_at_an_earlier_move_gives_way_when_it_is_no_longer_the_legal_one():
+    """A repair card looked at while nobody had that tool broken starts on a target where it is
+    not legal; at our next move, with another player's tool broken, it starts on that player."""
+    for seed in range(200):
+        seen: dict[str, object] = {}
+        state = drive(seed, _repair_looked_at_then_needed(seen))
+        if state is None or "handle" not in seen:
+            continue
+        agent, node, ctl = seen["agent"], seen["node"], seen["ctl"]
+        agent.heard(state)
+        assert agent.poll_move(node) is None
+        ctl.pick(slot_of(ctl, seen["handle"]))
+        focus = ctl.focus()
+        assert focus.option_legal, focus.option
+        return
+    raise AssertionError("no seed reaches the wanted position")
 
 
 def test_an_illegal_cell_shows_the_rule_it_breaks_and_sends_nothing():

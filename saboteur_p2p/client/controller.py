@@ -195,10 +195,19 @@ class Controller(TypedCommands):
         return True
 
     def _choice(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> int:
-        """The index of the chosen option; a new card starts on its first sensible target."""
-        key = (item.handle if item else None, snap.view.phase if snap.view else None, options)
+        """The index of the chosen option; a new card starts on its first sensible target.
+
+        At a new decision (our move came, or another one) a target chosen earlier stays only if
+        it is still legal: the card was perhaps looked at when nothing was broken.
+        """
+        card_key = (item.handle if item else None, snap.view.phase if snap.view else None, options)
+        key = (card_key, snap.decision.id if snap.decision is not None else None)
         if self.ui.choice_for != key:
+            earlier = self.ui.choice_for
+            still = isinstance(earlier, tuple) and earlier[0] == card_key and options
             self.ui.choice_for = key
+            if still and self._plausible(snap, options[self.ui.choice % len(options)]):
+                return self.ui.choice % len(options)
             self.ui.choice = 0
             legal = [i for i, text in enumerate(options) if self._plausible(snap, text)]
             others = [i for i in legal if getattr(parse_action(options[i]), "target", None) != snap.seat]
