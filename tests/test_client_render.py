@@ -328,3 +328,13 @@ def test_the_player_list_tells_a_break_or_repair_in_words_not_in_the_marks_of_br
     assert _short_move(broke) == "brk cart→2"
     assert _short_move(fixed) == "fix lamp→0"
     assert "✗" not in _short_move(broke) + _short_move(fixed)  # ✗ marks the seat's own broken tools
+
+
+def test_the_player_list_shows_a_turned_path_card_as_it_lies_in_the_maze():
+    from saboteur_p2p.client.tracker import _short_move
+    from saboteur_p2p.rules import CardPlayed, PlacePath
+
+    t_up = tunnel("NEW")  # ┴, turned ┬
+    assert _short_move(CardPlayed(0, PlacePath(3, 7, -1, turned=False), t_up)) == "┴ 7,-1"
+    assert _short_move(CardPlayed(0, PlacePath(3, 7, -1, turned=True), t_up)) == "┬ 7,-1"
+    assert _short_move(CardPlayed(0, PlacePath(4, 5, 0, turned=True), tunnel("NE"))) == "┐ 5,0"

@@ -214,7 +214,10 @@ def _short_move(event: CardPlayed) -> str:
     """A move in a few characters, for the player list (the log has it in full)."""
     action = event.action
     if isinstance(action, PlacePath):
-        shape = card_words(event.card).split(" (")[0].split()[-1]  # "path ┬ (crystal)" -> "┬"
+        card = event.card
+        if action.turned and isinstance(card, PathCard):
+            card = replace(card, segments=card.segments_turned)  # the shape as it lies in the maze
+        shape = card_words(card).split(" (")[0].split()[-1]  # "path ┬ (crystal)" -> "┬"
         return f"{shape} {action.x},{action.y}"
     if isinstance(action, Rockfall):
         return f"fall {action.x},{action.y}"
