@@ -116,7 +116,7 @@ def test_the_round_end_screen_fits_80x24_and_a_key_closes_it():
     screen, app = screen_of(state, 80, 24, round_end=True)
     lines = screen.splitlines()
     assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
-    assert lines[0].startswith(" ROUND 1/3 OVER · any key: next round")
+    assert lines[0].startswith(" ROUND 1/3 OVER · any key: back to the table")  # the saboteurs take gold first
     assert any("round 1/3 is over" in line for line in lines)
     assert any("the saboteurs won" in line or "nobody won" in line for line in lines)
     assert any("you " in line.split("│")[-1] for line in lines)
@@ -125,6 +125,18 @@ def test_the_round_end_screen_fits_80x24_and_a_key_closes_it():
     assert any("H" in line for line in lines)  # the final maze with the start
     app.ui.round_seen = 1  # what the key binding does
     assert "OVER" not in app.render_text(80, 24).splitlines()[0]
+
+
+def test_while_the_gold_is_handed_out_a_key_leads_back_to_the_table_not_to_the_final_ranking():
+    """The last round's end, with a gold card to keep: the key closes the screen to keep it."""
+    from test_client_controller import find
+
+    state = find(lambda s: s.phase.value == "keep-gold" and s.round == s.config.rounds)
+    screen, _app = screen_of(state, 80, 24, round_end=True)
+    lines = screen.splitlines()
+    assert lines[0].startswith(" ROUND 3/3 OVER · any key: back to the table"), lines[0]
+    assert "final ranking" not in screen and "gold is being handed out" in screen
+    assert any(line.rstrip().endswith("any key: back to the table") for line in lines)
 
 
 def test_the_last_move_of_each_seat_shows_on_the_maze_and_in_the_player_list():

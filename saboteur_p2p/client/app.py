@@ -60,7 +60,7 @@ from .render import (
     render_players,
     render_status,
 )
-from .screens import GAME_END_KEYS, ROUND_END_KEYS, render_ranking, render_round_end, round_end_open
+from .screens import render_ranking, render_round_end, round_end_keys, round_end_open
 
 SIDE_MIN = 26
 SIDE_MAX = 60
@@ -250,8 +250,7 @@ class ClientApp:
         summary = round_end_open(self.snap, self.ui.round_seen)
         if summary is None:
             return render_status(self.snap, width)
-        last = summary.round == summary.rounds
-        text = f" ROUND {summary.round}/{summary.rounds} OVER · {GAME_END_KEYS if last else ROUND_END_KEYS}"
+        text = f" ROUND {summary.round}/{summary.rounds} OVER · {round_end_keys(summary)}"
         return [("class:status.mine", text[:width].ljust(width))]
 
     def _maze(self, width: int, height: int) -> Fragments:

@@ -13,6 +13,16 @@ Fragments = list[tuple[str, str]]
 #: what closes the round-end screen, on its last line and the status line
 ROUND_END_KEYS = "any key: next round"
 GAME_END_KEYS = "any key: the final ranking"
+#: while the round's gold is still handed out: a key goes back to keep, take or watch it
+SETTLING_KEYS = "any key: back to the table"
+
+
+def round_end_keys(summary: RoundSummary) -> str:
+    """What closing the round-end screen leads to: the table while the gold is handed out,
+    else the next round or, after the last one, the final ranking."""
+    if not summary.settled:
+        return SETTLING_KEYS
+    return GAME_END_KEYS if summary.round == summary.rounds or summary.scores is not None else ROUND_END_KEYS
 
 
 def round_end_open(snap: Snapshot, seen: int) -> RoundSummary | None:
@@ -27,8 +37,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
 
     Two lines a player when the panel is tall enough, else one line each.
     """
-    last = summary.round == summary.rounds or summary.scores is not None
-    keys = GAME_END_KEYS if last else ROUND_END_KEYS
+    keys = round_end_keys(summary)
     out: Fragments = [
         ("class:title", f" round {summary.round}/{summary.rounds} is over"[:width].ljust(width) + "\n"),
         ("class:info.result", f" {summary.winners}"[:width].ljust(width) + "\n"),
