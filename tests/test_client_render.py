@@ -338,3 +338,26 @@ def test_the_player_list_shows_a_turned_path_card_as_it_lies_in_the_maze():
     assert _short_move(CardPlayed(0, PlacePath(3, 7, -1, turned=False), t_up)) == "┴ 7,-1"
     assert _short_move(CardPlayed(0, PlacePath(3, 7, -1, turned=True), t_up)) == "┬ 7,-1"
     assert _short_move(CardPlayed(0, PlacePath(4, 5, 0, turned=True), tunnel("NE"))) == "┐ 5,0"
+
+
+def test_a_round_end_has_two_lines_a_seat_only_when_each_fits_whole():
+    """At a width where "won 1 gold card · total 1 gold card" does not fit, one line a seat."""
+    import dataclasses
+
+    from saboteur_p2p.client.model import Snapshot
+    from saboteur_p2p.client.screens import render_round_end
+    from saboteur_p2p.client.tracker import RoundSummary
+    from saboteur_p2p.rules import Board
+
+    roles = (Role.GOLD_DIGGER,) * 3 + (Role.SABOTEUR,)
+    won = ("0 nuggets", "1 gold card", "1 gold card", "-")
+    totals = ("0 nuggets", "1 gold card", "1 gold card", "0 gold cards")
+    summary = RoundSummary(1, 1, "the gold-diggers won", roles, Board.new_round(), {}, won, totals)
+    snap = dataclasses.replace(Snapshot(), seat=0, names=("Ann", "heuristic-1", "heuristic-2", "Bob"))
+    for width in (36, 37, 40, 44):
+        lines = text(render_round_end(summary, snap, width, 30)).splitlines()
+        assert all(len(line) <= width for line in lines)
+        for line in lines:
+            if "won " in line and "total " in line:  # the two-line form: nothing cut off
+                assert line.rstrip().endswith(("nuggets", "gold card", "gold cards")), (width, line)
+        assert sum("heuristic-" in line for line in lines) == 2

@@ -44,15 +44,20 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     ]
     if not summary.settled:
         out.append(("class:hand.note", " gold is being handed out"[:width].ljust(width) + "\n"))
-    roomy = width >= 36 and 2 * len(summary.roles) + 4 <= height
+    gold = [
+        (summary.won[seat] if seat < len(summary.won) else "-", summary.totals[seat] if seat < len(summary.totals) else "-")
+        for seat in range(len(summary.roles))
+    ]
+    # two lines a seat only when each fits whole: "won 1 gold card · total 1 gold ca" misleads
+    fits = all(len(f"   won {won} · total {total}") <= width for won, total in gold)
+    roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 <= height
     name_width = max(3, width - 19)
     if not roomy:
         out.append(("class:hand.note", f" {'who':<{name_width}} {'role':<5}{'won':>6}{'total':>6}"[:width].ljust(width) + "\n"))
     for seat, role in enumerate(summary.roles):
         name = "you" if seat == snap.seat else snap.name(seat)
         style = f"class:players.{ROLE_STYLE.get(role.value, 'role')}"
-        won = summary.won[seat] if seat < len(summary.won) else "-"
-        total = summary.totals[seat] if seat < len(summary.totals) else "-"
+        won, total = gold[seat]
         if roomy:
             out.append((style, f" {name}: {role.value}"[:width].ljust(width) + "\n"))
             out.append(("", f"   won {won} · total {total}"[:width].ljust(width) + "\n"))
