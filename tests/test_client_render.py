@@ -361,3 +361,24 @@ def test_a_round_end_has_two_lines_a_seat_only_when_each_fits_whole():
             if "won " in line and "total " in line:  # the two-line form: nothing cut off
                 assert line.rstrip().endswith(("nuggets", "gold card", "gold cards")), (width, line)
         assert sum("heuristic-" in line for line in lines) == 2
+
+
+def test_why_a_move_is_not_legal_is_shown_whole_beside_the_hand_at_80_columns():
+    """"you have a broken tool (pickaxe) and may not play path cards" wraps onto the rows under
+    the move instead of stopping at "and may not"."""
+    from test_client_controller import index_of, is_path
+
+    state = find(lambda s: s.phase.value == "play" and len(s.broken[s.current]) == 1 and len(s.hands[s.current]) == 6
+                 and any(isinstance(s.faces.get(h), PathCard) for h in s.hands[s.current]))
+    agent, _node, _ctl = seated(state)
+    with create_pipe_input() as pipe:
+        app = ClientApp(agent, input=pipe, output=DummyOutput())
+        app.ui.round_seen = state.round
+        app.controller.pick(index_of(app.controller, is_path))
+        problem = app.controller.focus().problem
+        assert problem is not None and problem.endswith("may not play path cards")
+        for width in (80, 100):
+            lines = app.render_text(width, 24).splitlines()
+            assert all(len(line) <= width for line in lines)
+            notes = " ".join(line[55:].strip() for line in lines[-5:-2]).strip()  # right of the six tiles
+            assert f"✗ {problem}" == notes, (width, lines[-6:-2])

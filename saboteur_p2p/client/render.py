@@ -215,7 +215,11 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         used += TILE_STEP
     if not focus.items:
         rows[1].append(("class:hand", " (no cards in hand)"))
-    side = [f" {focus.said}" if focus.said else "", _legality(focus), f" {focus.problem}" if focus.problem else "", ""]
+    said = f" {focus.said}" if focus.said else ""
+    if focus.problem:  # why it is not legal, whole, on the three rows under the move
+        side = [said, *_note_lines(f"✗ {focus.problem}", width - sum(len(t) for _, t in rows[0]), HAND_HEIGHT - 1)]
+    else:
+        side = [said, _legality(focus), "", ""]
     out: Fragments = []
     for r, row in enumerate(rows):
         length = sum(len(t) for _, t in row)
@@ -225,6 +229,18 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         if r < HAND_HEIGHT - 1:
             out.append(("", "\n"))
     return out
+
+
+def _note_lines(note: str, room: int, rows: int) -> list[str]:
+    """A note beside the hand tiles wrapped onto ``rows`` rows of ``room`` characters (cut
+    with … only if they cannot hold it): one row cut "you have a broken tool (pickaxe) and
+    may not" before the rule's point."""
+    if room < 3:
+        return [""] * rows
+    lines = textwrap.wrap(note, room - 1) or [""]
+    if len(lines) > rows:
+        lines = [*lines[: rows - 1], lines[rows - 1][: room - 2] + "…"]
+    return [f" {line}" for line in lines] + [""] * (rows - len(lines))
 
 
 def _amount(number: int, unit: str) -> str:
