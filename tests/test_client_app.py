@@ -337,6 +337,31 @@ def test_an_illegal_move_shows_the_rule_it_breaks():
     harness.play(script)
 
 
+def test_esc_and_a_digit_typed_quickly_pick_the_card_and_no_count_swallows_later_keys():
+    """Esc then 3 within the key timeout arrive as one Meta-3, which prompt_toolkit's Emacs
+    bindings took as a numeric argument: the 3 and every later digit were swallowed, and the
+    next letter typed was repeated that many times."""
+    harness = Harness(seed=1)
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys(":path 9")
+        h.wait_for(lambda: h.app.input_area.text == "path 9", "the typed line")
+        h.keys("\x1b3")  # from the command line
+        h.wait_for(lambda: h.app.application.layout.has_focus(h.app.maze_window), "the board")
+        h.wait_for(lambda: h.app.focus.selected == 2, "card 3")
+        h.keys("\x1b2")  # on the board: cancel, then card 2
+        h.wait_for(lambda: h.app.focus.selected == 1, "card 2")
+        h.keys("4")
+        h.wait_for(lambda: h.app.focus.selected == 3, "card 4, a digit alone")
+        h.keys(":a")
+        h.wait_for(lambda: h.app.input_area.text == "a", "one letter typed once")
+        time.sleep(0.05)
+        assert h.app.input_area.text == "a"
+
+    harness.play(script)
+
+
 def test_a_chat_line_reaches_the_table_and_the_log():
     harness = Harness(seed=1)
 

@@ -329,6 +329,10 @@ class ClientApp:
         on("pageup", filter=~overlay)(lambda: self._scroll(5))
         on("pagedown", filter=~overlay)(lambda: self._scroll(-5))
         on("escape", filter=typing)(self._leave_input)
+        # Esc then a digit within the key timeout is Emacs's numeric argument to prompt_toolkit:
+        # the digit, and every digit after it, went into the count instead of picking a card
+        for digit in range(10):
+            on("escape", str(digit), filter=~overlay)(functools.partial(self._escape_then_pick, digit))
 
         reading = Condition(lambda: ui.help_open or ui.rules_open)
         for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10), ("home", -10**6), ("end", 10**6)):
@@ -374,6 +378,15 @@ class ClientApp:
         if self._game_over():
             self.ui.ranking_hidden = not self.ui.ranking_hidden
         self.controller.cancel()
+
+    def _escape_then_pick(self, digit: int) -> None:
+        """Esc and a digit typed quickly: what each does alone (leave the line or cancel, then pick)."""
+        if self.application.layout.has_focus(self.input_area):
+            self._leave_input()
+        else:
+            self._escape()
+        if digit:
+            self.controller.pick(digit - 1)
 
     def _type(self, text: str) -> None:
         self.input_area.text = text
