@@ -116,7 +116,7 @@ def test_the_round_end_screen_fits_80x24_and_a_key_closes_it():
     screen, app = screen_of(state, 80, 24, round_end=True)
     lines = screen.splitlines()
     assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
-    assert lines[0].startswith(" ROUND 1/3 OVER · any key: back to the table")  # the saboteurs take gold first
+    assert lines[0].startswith(" ROUND 1/3 OVER · any key: to the table")  # the saboteurs take gold first
     assert any("round 1/3 is over" in line for line in lines)
     assert any("the saboteurs won" in line or "nobody won" in line for line in lines)
     assert any("you " in line.split("│")[-1] for line in lines)
@@ -132,11 +132,15 @@ def test_while_the_gold_is_handed_out_a_key_leads_back_to_the_table_not_to_the_f
     from test_client_controller import find
 
     state = find(lambda s: s.phase.value == "keep-gold" and s.round == s.config.rounds)
-    screen, _app = screen_of(state, 80, 24, round_end=True)
+    from saboteur_p2p.client.app import SIDE_MIN
+    from saboteur_p2p.client.screens import render_round_end
+
+    screen, app = screen_of(state, 80, 24, round_end=True)
     lines = screen.splitlines()
-    assert lines[0].startswith(" ROUND 3/3 OVER · any key: back to the table"), lines[0]
+    assert lines[0].startswith(" ROUND 3/3 OVER · any key: to the table"), lines[0]
     assert "final ranking" not in screen and "gold is being handed out" in screen
-    assert any(line.rstrip().endswith("any key: back to the table") for line in lines)
+    panel = "".join(t for _, t in render_round_end(app.snap.rounds[-1], app.snap, SIDE_MIN, 24)).splitlines()
+    assert panel[-1].strip() == "any key: to the table"  # whole in the narrowest panel
 
 
 def test_the_last_move_of_each_seat_shows_on_the_maze_and_in_the_player_list():

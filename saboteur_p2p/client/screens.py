@@ -14,7 +14,7 @@ Fragments = list[tuple[str, str]]
 ROUND_END_KEYS = "any key: next round"
 GAME_END_KEYS = "any key: the final ranking"
 #: while the round's gold is still handed out: a key goes back to keep, take or watch it
-SETTLING_KEYS = "any key: back to the table"
+SETTLING_KEYS = "any key: to the table"
 
 
 def round_end_keys(summary: RoundSummary) -> str:
