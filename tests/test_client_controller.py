@@ -433,6 +433,19 @@ def test_away_and_back_come_from_the_sessions_lines(line: str, away: set[int], b
     assert sum(line.presence for line in agent.log_lines()) == 1  # the second notice replaced the first
 
 
+def test_the_sessions_closing_message_is_logged_once():
+    """The session says its result and where the log is saved; the launcher then hands the
+    same result to ``session_ended``, which logged it a second time."""
+    agent = ClientAgent()
+    agent.say("game over. nuggets: Ann 1, Bob 6")
+    agent.say("log saved: /tmp/game.log")
+    agent.session_ended("game over. nuggets: Ann 1, Bob 6")
+    assert [line.text for line in agent.log_lines()].count("game over. nuggets: Ann 1, Bob 6") == 1
+    assert agent.snapshot().ended == "game over. nuggets: Ann 1, Bob 6"
+    agent.session_ended("the session failed: boom")  # nothing said it before: logged
+    assert agent.log_lines()[-1].text == "the session failed: boom"
+
+
 def test_many_away_and_back_notices_are_one_log_line_and_the_newest_move_is_marked():
     state = find(lambda s: s.phase.value == "play" and s.round == 1 and len(s.events) > 6)
     agent, _node, _ctl = seated(state)

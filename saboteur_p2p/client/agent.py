@@ -173,10 +173,16 @@ class ClientAgent:
         self._changed()
 
     def session_ended(self, message: str) -> None:
-        """The session returned (or failed): no more moves will be asked for."""
+        """The session returned (or failed): no more moves will be asked for.
+
+        Its closing message is logged unless the session has just said it (it says its
+        result, then where the log is saved): the game's result showed twice.
+        """
         with self._lock:
             self._snapshot = replace(self._snapshot, decision=None, ended=message)
-        self.say(message)
+            recent = {line.text for line in self._log[-(len(message.splitlines()) + 4):]}
+        if not all(line in recent for line in message.splitlines() or [""]):
+            self.say(message)
 
     # -- the UI side (main thread) ---------------------------------------------------------
 
