@@ -382,3 +382,21 @@ def test_why_a_move_is_not_legal_is_shown_whole_beside_the_hand_at_80_columns():
             assert all(len(line) <= width for line in lines)
             notes = " ".join(line[55:].strip() for line in lines[-5:-2]).strip()  # right of the six tiles
             assert f"✗ {problem}" == notes, (width, lines[-6:-2])
+
+
+def test_two_goals_known_to_be_stones_show_the_third_as_the_treasure():
+    """Each edition has one treasure among its three goals: after Maps showed two stones, the
+    last face-down goal is shown as the treasure on the maze and in the info panel."""
+    state = find(lambda s: s.phase.value == "play")
+    screen, app = screen_of(state, 80, 24)
+    assert "$" not in screen and "TREASURE" not in screen
+    snap = app.agent.snapshot()
+    view = snap.view._replace(known_goals={0: STONE_NW, 2: STONE_NW})
+    app.agent._snapshot = replace(snap, view=view)  # as after two Maps
+    screen = app.render_text(80, 24)
+    info = text(render_info(app.agent.snapshot(), 40))
+    assert "maps: g0 stone, g2 stone → g1 TREASURE" in info
+    goal_rows = [line for line in screen.splitlines() if "║" in line]
+    assert any("║ $ ║" in line for line in goal_rows) and sum("║ ○ ║" in line for line in goal_rows) == 2
+    one_map = snap.view._replace(known_goals={0: STONE_NW})
+    assert "TREASURE" not in text(render_info(replace(snap, view=one_map), 40))  # one stone: two goals remain

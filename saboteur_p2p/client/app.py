@@ -48,7 +48,7 @@ from .agent import ClientAgent
 from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import UIState
+from .model import UIState, goal_faces
 from .render import (
     HAND_HEIGHT,
     Fragments,
@@ -272,7 +272,7 @@ class ClientApp:
             return [("", "\n".join(line.ljust(width) for line in lines))]
         last, latest = last_move_marks(self.snap)
         marks = replace(self.focus.marks, last=last, latest=latest)
-        fragments, origin = render_maze(view.board, view.known_goals, marks, width, height, self.ui.origin)
+        fragments, origin = render_maze(view.board, goal_faces(view), marks, width, height, self.ui.origin)
         self.ui.origin = origin
         return fragments
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ..rules import ActionCard, ActionKind, AnyAction, Card, GoldCard, PathCard, PlayerView, State
+from ..rules import GOAL_CELLS, ActionCard, ActionKind, AnyAction, Card, GoldCard, PathCard, PathKind, PlayerView, State
+from ..rules.cards import TREASURE
 
 if TYPE_CHECKING:
     from .tracker import LastMove, RoundSummary
@@ -163,6 +164,16 @@ class Item:
         if isinstance(card, ActionCard):
             return ACTION_SHORT[card.kind.value]
         return "?"
+
+
+def goal_faces(view: PlayerView) -> dict[int, PathCard]:
+    """The goal faces this seat knows (Maps, goals turned up), and the treasure when every
+    other goal is known to be a stone: each edition has one treasure among its three goals."""
+    known = dict(view.known_goals)
+    unknown = [slot for slot in range(len(GOAL_CELLS)) if slot not in known]
+    if len(unknown) == 1 and all(card.kind is PathKind.STONE for card in known.values()):
+        known[unknown[0]] = TREASURE
+    return known
 
 
 def strip_items(view: PlayerView | None, deciding: bool) -> tuple[Item, ...]:

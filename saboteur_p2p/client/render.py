@@ -11,7 +11,19 @@ from collections.abc import Sequence
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
-from .model import ROLE_SHORT, ROLE_STYLE, Cell, Item, LogKind, LogLine, Snapshot, UIState, fit_name, gold_total
+from .model import (
+    ROLE_SHORT,
+    ROLE_STYLE,
+    Cell,
+    Item,
+    LogKind,
+    LogLine,
+    Snapshot,
+    UIState,
+    fit_name,
+    goal_faces,
+    gold_total,
+)
 
 Fragments = list[tuple[str, str]]
 
@@ -161,7 +173,9 @@ def render_info(snap: Snapshot, width: int) -> Fragments:
     for slot, card in sorted(view.known_goals.items()):
         if view.board.tiles[GOAL_CELLS[slot]].card is None:
             mapped.append(f"g{slot} {'TREASURE' if card.kind is PathKind.TREASURE else 'stone'}")
-    lines.append(("class:info.maps", " maps: " + (", ".join(mapped) if mapped else "-")))
+    worked_out = [slot for slot in goal_faces(view) if slot not in view.known_goals]
+    maps = (", ".join(mapped) if mapped else "-") + "".join(f" → g{slot} TREASURE" for slot in worked_out)
+    lines.append(("class:info.maps", " maps: " + maps))
     if second:
         lines.append(("class:info", f" your gold: {_amount(view.gold_pieces, 'piece')}"))
         lines.append(("class:info", f" crystals in the maze: {view.board.crystals()}"))
