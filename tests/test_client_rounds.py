@@ -215,3 +215,24 @@ def test_leaving_is_a_normal_exit_and_one_nugget_is_singular():
     snap = agent.snapshot()
     snap = replace(snap, view=snap.view._replace(scores=(1, 0, 2, 1, 1), phase="game-over"), rounds=())  # type: ignore[union-attr]
     assert "1 nugget\n" in render_ranking(snap) + "\n" and "1 nuggets" not in render_ranking(snap)
+
+
+def test_every_round_end_key_line_fits_the_narrowest_side_panel():
+    """The line that says how to go on is the panel's last: at 80x24 (a 26-column panel)
+    'any key: the final ranking' lost its last letter."""
+    import dataclasses
+
+    from saboteur_p2p.client.app import SIDE_MIN
+    from saboteur_p2p.client.model import Snapshot
+    from saboteur_p2p.client.screens import render_round_end
+    from saboteur_p2p.client.tracker import RoundSummary
+    from saboteur_p2p.rules import Board, Role
+
+    roles = (Role.GOLD_DIGGER,) * 3 + (Role.SABOTEUR,)
+    snap = dataclasses.replace(Snapshot(), seat=0, names=("Ann", "heuristic-1", "heuristic-2", "Bob"))
+    for number, settled in ((1, True), (3, True), (3, False)):
+        summary = RoundSummary(number, 3, "the gold-diggers won", roles, Board.new_round(), {}, ("-",) * 4, ("0",) * 4,
+                               settled=settled)
+        last = "".join(t for _, t in render_round_end(summary, snap, SIDE_MIN, 24)).splitlines()[-1]
+        assert last.startswith(" any key: ")
+        assert len(last.rstrip()) < SIDE_MIN, last  # whole, with room to spare

@@ -12,7 +12,7 @@ Fragments = list[tuple[str, str]]
 
 #: what closes the round-end screen, on its last line and the status line
 ROUND_END_KEYS = "any key: next round"
-GAME_END_KEYS = "any key: the final ranking"
+GAME_END_KEYS = "any key: final ranking"
 #: while the round's gold is still handed out: a key goes back to keep, take or watch it
 SETTLING_KEYS = "any key: to the table"
 
