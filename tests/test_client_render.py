@@ -400,3 +400,22 @@ def test_two_goals_known_to_be_stones_show_the_third_as_the_treasure():
     assert any("║ $ ║" in line for line in goal_rows) and sum("║ ○ ║" in line for line in goal_rows) == 2
     one_map = snap.view._replace(known_goals={0: STONE_NW})
     assert "TREASURE" not in text(render_info(replace(snap, view=one_map), 40))  # one stone: two goals remain
+
+
+def test_our_turn_before_our_cards_are_readable_says_they_are_being_dealt():
+    """At a round's start the table counts our cards before the deal lets us read them: the
+    top line said "Ann's move" (as if someone else's) over "(no cards in hand)"."""
+    from saboteur_p2p.client.render import render_status
+
+    state = find(lambda s: s.phase.value == "play" and len(s.hands[s.current]) == 6)
+    agent, _node, ctl = seated(state)
+    snap = agent.snapshot()
+    agent._snapshot = replace(snap, decision=None, view=snap.view._replace(hand=()))  # as during the deal
+    dealt = agent.snapshot()
+    assert "your move: your cards are being dealt" in text(render_status(dealt, 100))
+    assert "(your cards are being dealt…)" in text(render_hand(dealt, ctl.focus(), 100))
+    agent._snapshot = replace(snap, decision=None)  # the move sent, not yet played
+    assert "your move: waiting for the table" in text(render_status(agent.snapshot(), 100))
+    empty = replace(snap, decision=None, view=snap.view._replace(hand=(), hand_sizes=(0,) * state.players))
+    agent._snapshot = empty
+    assert "(no cards in hand)" in text(render_hand(empty, ctl.focus(), 100))

@@ -166,6 +166,12 @@ class Item:
         return "?"
 
 
+def dealing(view: PlayerView) -> bool:
+    """Whether some of our cards are dealt but not yet readable here: the mental-poker deal
+    of a round takes a few seconds, in which the table already counts them."""
+    return view.phase == "play" and len(view.hand) < view.hand_sizes[view.seat]
+
+
 def goal_faces(view: PlayerView) -> dict[int, PathCard]:
     """The goal faces this seat knows (Maps, goals turned up), and the treasure when every
     other goal is known to be a stone: each edition has one treasure among its three goals."""

@@ -20,6 +20,7 @@ from .model import (
     LogLine,
     Snapshot,
     UIState,
+    dealing,
     fit_name,
     goal_faces,
     gold_total,
@@ -59,6 +60,10 @@ def render_status(snap: Snapshot, width: int) -> Fragments:
                 "orient": "YOUR MOVE: turn the stone",
                 "steal": "YOUR MOVE: steal a gold piece",
             }.get(phase, "YOUR MOVE")
+        elif view.current_player == view.seat and phase == "play":
+            # our turn, but nothing to choose yet: the deal is still being decrypted, or the
+            # move sent is on its way ("Ann's move" read as someone else's, with no cards)
+            left += "your move: your cards are being dealt…" if dealing(view) else "your move: waiting for the table…"
         else:
             who = snap.name(view.current_player)
             left += {
@@ -228,7 +233,7 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             row.append(("", " "))
         used += TILE_STEP
     if not focus.items:
-        rows[1].append(("class:hand", " (no cards in hand)"))
+        rows[1].append(("class:hand", " (your cards are being dealt…)" if dealing(view) else " (no cards in hand)"))
     said = f" {focus.said}" if focus.said else ""
     if focus.problem:  # why it is not legal, whole, on the three rows under the move
         side = [said, *_note_lines(f"✗ {focus.problem}", width - sum(len(t) for _, t in rows[0]), HAND_HEIGHT - 1)]
