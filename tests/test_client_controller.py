@@ -27,6 +27,7 @@ from saboteur_p2p.rules import (
     PiecesWon,
     PlacePath,
     PlayOn,
+    RepairTool,
     State,
     Steal,
     TrustedDealer,
@@ -299,6 +300,34 @@ def test_a_break_card_chooses_a_player_with_the_arrows():
     assert ctl.enter()
     sent = agent.poll_move(node)
     assert isinstance(state.check(sent), BreakTool) and f"@{second.target_player}" in sent
+
+
+def _repairs_another_before_yourself(state: State) -> bool:
+    """The player to move holds a repair card that mends their own tool, and the same card is
+    legal on another player's tool listed first (a lantern before our cart, a lower seat)."""
+    if state.phase.value != "play" or not state.broken[state.current]:
+        return False
+    for h in state.hands[state.current]:
+        card = state.faces.get(h)
+        if not (isinstance(card, ActionCard) and card.kind is ActionKind.REPAIR):
+            continue
+        order = [(t, p) for t in card.tools for p in range(state.players)]
+        legal = [(a.tool, a.target) for a in state.legal_actions() if isinstance(a, RepairTool) and a.card == h]
+        firsts = sorted(legal, key=order.index)
+        if firsts and firsts[0][1] != state.current and any(p == state.current for _, p in legal):
+            return True
+    return False
+
+
+def test_a_repair_card_that_can_mend_your_own_tool_starts_on_you():
+    state = find(_repairs_another_before_yourself, seeds=range(400))
+    agent, _node, ctl = seated(state)
+    items = ctl.items(ctl.snapshot())
+    index = next(i for i, item in enumerate(items) if isinstance(item.card, ActionCard)
+                 and item.card.kind is ActionKind.REPAIR and any(t in state.broken[agent.seat] for t in item.card.tools))
+    ctl.pick(index)
+    focus = ctl.focus()
+    assert focus.target_player == agent.seat and focus.option_legal, focus.option
 
 
 def test_breaking_your_own_tool_with_the_keys_asks_once_before_it_is_sent():

@@ -211,7 +211,10 @@ class Controller(TypedCommands):
             self.ui.choice = 0
             legal = [i for i, text in enumerate(options) if self._plausible(snap, text)]
             others = [i for i in legal if getattr(parse_action(options[i]), "target", None) != snap.seat]
+            ours = [i for i in legal if i not in others]
             preferred = others if item is not None and item.action_kind in AIMED_AT_OTHERS and others else legal
+            if item is not None and item.action_kind is ActionKind.REPAIR and ours:
+                preferred = ours  # a repair that can mend our own tool starts there, to dig again
             if preferred:
                 self.ui.choice = preferred[0]
         return self.ui.choice % len(options) if options else 0
