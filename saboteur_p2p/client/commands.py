@@ -78,7 +78,9 @@ class TypedCommands:
             chat = text[3:].strip()
             if chat:
                 self.link.send_chat(chat)
-                self.ui.say("said it")
+                # in the lobby the line waits for the game to start: nobody, not even the
+                # log here, shows it before then
+                self.ui.say("said it" if self.snapshot().view is not None else "said it: the table hears it when the game starts")
             return bool(chat)
         if word in ("?", "help"):
             self.ui.help_open = True
