@@ -472,6 +472,15 @@ def test_a_chat_line_typed_in_the_lobby_says_when_the_table_hears_it():
     assert agent.poll_chat() == "hello bob"
 
 
+def test_enter_on_an_empty_chat_line_says_why_nothing_was_sent():
+    """c then Enter: the line stayed, with no word of why (the hint line showed the board's keys)."""
+    agent = ClientAgent()
+    ctl = Controller(agent)
+    assert not ctl.command("say ")
+    assert ctl.ui.message_kind == "error" and "nothing to say" in ctl.ui.message
+    assert agent.poll_chat() is None
+
+
 def test_the_sessions_closing_message_is_logged_once():
     """The session says its result and where the log is saved; the launcher then hands the
     same result to ``session_ended``, which logged it a second time."""

@@ -81,6 +81,8 @@ class TypedCommands:
                 # in the lobby the line waits for the game to start: nobody, not even the
                 # log here, shows it before then
                 self.ui.say("said it" if self.snapshot().view is not None else "said it: the table hears it when the game starts")
+            else:
+                self.ui.say("nothing to say: type the line after 'say' (Esc leaves)", "error")
             return bool(chat)
         if word in ("?", "help"):
             self.ui.help_open = True
