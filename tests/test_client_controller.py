@@ -330,6 +330,26 @@ def test_a_repair_card_that_can_mend_your_own_tool_starts_on_you():
     assert focus.target_player == agent.seat and focus.option_legal, focus.option
 
 
+def test_tab_jumps_to_the_players_a_break_card_is_legal_on():
+    """↑↓ stop on every player, legal or not; Tab (Shift-Tab) skips to the next legal one
+    (it did nothing for a card played on a player)."""
+    state = find(lambda s: holding(s, action_of(ActionKind.BREAK)) and sum(
+        isinstance(a, BreakTool) for a in s.legal_actions()) < s.players)
+    _agent, _node, ctl = seated(state)
+    ctl.pick(index_of(ctl, action_of(ActionKind.BREAK)))
+    focus = ctl.focus()
+    legal = [i for i, option in enumerate(focus.options) if ctl._refusal(ctl.snapshot(), option) is None]
+    assert focus.option_legal and 0 < len(legal) < len(focus.options)
+    seen = []
+    for _ in range(len(legal)):
+        ctl.next_cell()
+        seen.append(ctl.focus().options.index(ctl.focus().option))
+        assert ctl.focus().option_legal
+    assert sorted(seen) == legal
+    ctl.next_cell(-1)
+    assert ctl.focus().options.index(ctl.focus().option) == seen[-2 % len(seen)]
+
+
 def test_breaking_your_own_tool_with_the_keys_asks_once_before_it_is_sent():
     state = find(lambda s: holding(s, action_of(ActionKind.BREAK)) and any(
         isinstance(a, BreakTool) and a.target == s.current for a in s.legal_actions()))

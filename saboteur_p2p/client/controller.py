@@ -391,10 +391,23 @@ class Controller(TypedCommands):
 
     def next_cell(self, step: int = 1) -> None:
         """Jump the cursor to the next cell where the selected card is legal, in reading
-        order (row by row); ``step`` -1: to the one before."""
+        order (row by row); ``step`` -1: to the one before.  For a card played on a player
+        or a goal: to the next target where it is legal (↑↓ also stop where it is not)."""
         snap = self.snapshot()
         item = self.selected_item(snap)
-        if snap.view is None or item is None or not self._cell_mode(item):
+        if snap.view is None or item is None:
+            return
+        options = self.options(snap, item)
+        if options and not self._cell_mode(item):
+            current = self._choice(snap, item, options)
+            for k in range(1, len(options) + 1):
+                index = (current + step * k) % len(options)
+                if self._plausible(snap, options[index]):
+                    self.ui.choice = index
+                    return
+            self.ui.say("this card is legal on nobody now", "error")
+            return
+        if not self._cell_mode(item):
             return
         cells = sorted(self.legal_cells(snap, item, self.ui.turned), key=lambda c: (c[1], c[0]))
         if not cells:

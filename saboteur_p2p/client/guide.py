@@ -20,7 +20,7 @@ Keys
   1-9 [ ]    pick a card of your hand (or the gold passed to you)
   arrows     move the cursor on the maze; for cards played on a player
              or a goal (and gold to take) ↑↓ choose it
-  Tab        jump to the next cell where the card is legal
+  Tab        jump to the next cell (or player, goal) where the card is legal
   Shift-Tab  jump back to the one before
   r          turn the path card (or the stone) by 180°
   Enter      play the card there / at that target
