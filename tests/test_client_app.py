@@ -261,7 +261,9 @@ def test_placing_a_path_card_with_keys():
             return frame.marks.cursor != before and bool(frame.option_legal)
 
         h.wait_for(moved, "the next legal cell")
-        cells = sorted({a.cell for a in legal if a.card == legal[0].card and not a.turned}, key=lambda c: (c[1], c[0]))
+        turned = h.app.focus.turned  # a card that fits nearest a goal only turned is picked turned
+        cells = sorted({a.cell for a in legal if a.card == legal[0].card and (a.turned == turned or card.symmetric)},
+                       key=lambda c: (c[1], c[0]))
         here = h.app.focus.marks.cursor
         back = cells[cells.index(here) - 1]  # the one before in reading order, the last one from the first
         h.keys(SHIFT_TAB)

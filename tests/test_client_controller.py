@@ -116,15 +116,16 @@ def test_picking_a_path_card_highlights_the_engines_legal_cells_and_enter_places
     focus = ctl.focus()
     card = focus.items[i].card
     expected = {
-        a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card and not a.turned
+        a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card
+        and (a.turned == focus.turned or card.symmetric)
     }
     assert focus.marks.legal == expected and expected
-    assert ctl.ui.cursor in expected  # the cursor jumped to a legal cell
+    assert ctl.ui.cursor in expected  # the cursor jumped to a legal cell (the card turned if it fits only so)
     assert focus.option_legal is True and focus.marks.preview_legal
     assert ctl.enter()
     move = agent.poll_move(node)
     x, y = ctl.ui.cursor
-    assert move == f"path {focus.items[i].handle} at {x},{y}"
+    assert move == f"path {focus.items[i].handle} at {x},{y}" + (" turned" if focus.turned else "")
     state.play(move, player=agent.seat)  # the engine takes what the client sent
 
 
@@ -136,6 +137,8 @@ def test_r_turns_the_card_and_the_legal_cells_follow_the_turn():
     i = next(i for i, item in enumerate(ctl.items(ctl.snapshot()))
              if is_asymmetric_path(item.card) and any(state.faces[h] == item.card for h in turnable))
     ctl.pick(i)
+    if ctl.ui.turned:
+        ctl.turn()  # picked turned (it fits nearest a goal only so): upright first
     ctl.turn()
     focus = ctl.focus()
     card = focus.items[i].card
@@ -191,6 +194,33 @@ def test_a_picked_path_card_starts_on_the_legal_cell_nearest_a_goal_not_beside_t
     ctl.pick(i)
     assert ctl.ui.cursor in cells
     assert _goal_distance(state, ctl.ui.cursor) == min(_goal_distance(state, c) for c in cells)
+
+
+def _best_cell_only_turned(state: State) -> bool:
+    """The first path card in hand is legal nearer a goal turned than upright."""
+    if not holding(state, is_path):
+        return False
+    card = next(state.faces[h] for h in state.hands[state.current] if isinstance(state.faces.get(h), PathCard))
+    if card.symmetric:
+        return False
+    placed = [a for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card]
+    upright = {a.cell for a in placed if not a.turned}
+    turned = {a.cell for a in placed if a.turned} - upright
+    return bool(upright and turned) and min(_goal_distance(state, c) for c in turned) < min(
+        _goal_distance(state, c) for c in upright)
+
+
+def test_a_picked_path_card_that_fits_nearest_a_goal_only_turned_starts_there_turned():
+    state = find(_best_cell_only_turned)
+    _, _, ctl = seated(state)
+    ctl.ui.cursor = (0, 0)
+    ctl.pick(index_of(ctl, is_path))
+    focus = ctl.focus()
+    card = focus.items[focus.selected].card
+    turned = {a.cell for a in state.legal_actions() if isinstance(a, PlacePath) and state.faces[a.card] == card and a.turned}
+    assert ctl.ui.turned and ctl.ui.cursor in turned and focus.option_legal, focus.option
+    assert focus.option.endswith(" turned")
+    assert _goal_distance(state, ctl.ui.cursor) == min(_goal_distance(state, c) for c in turned)
 
 
 def _repair_looked_at_then_needed(seen: dict[str, object]) -> Callable[[State], bool]:

@@ -354,10 +354,15 @@ class Controller(TypedCommands):
         self.ui.turned = False
         self.ui.say(f"{index + 1}: {card_words(item.card)}")
         if item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL:
-            cells = self.legal_cells(snap, item, False) or self.legal_cells(snap, item, True)
-            if cells and self.ui.cursor not in cells:
+            upright = self.legal_cells(snap, item, False)
+            turned = self.legal_cells(snap, item, True) - upright if item.kind is ItemKind.PATH else frozenset()
+            if self.ui.cursor in upright:
+                return
+            if self.ui.cursor not in turned and (upright or turned):
                 assert snap.view is not None
-                self.ui.cursor = suggested_cell(snap.view, cells, self.ui.cursor)
+                self.ui.cursor = suggested_cell(snap.view, upright | turned, self.ui.cursor)
+            # a cell where the card fits only the other way round comes with the card turned
+            self.ui.turned = self.ui.cursor in turned
 
     def cycle(self, step: int) -> None:
         """Select the next (or previous) strip item."""
