@@ -34,9 +34,10 @@ PORTS = itertools.count(20_000)
 class HostedTable:
     """A host's lobby in a thread of this process, on a loopback port."""
 
-    def __init__(self, players: int, code: str | None = None) -> None:
+    def __init__(self, players: int, code: str | None = None, invite: bool = True) -> None:
         self.identity = Identity.generate()
         self.code = code
+        self.invite = invite
         self.transport = Transport("127.0.0.1:0", zmq.Context())
         self.said: list[str] = []
         self.table: Table | None = None
@@ -47,7 +48,8 @@ class HostedTable:
 
     def _run(self) -> None:
         try:
-            self.table = host_lobby(self.identity, "host", self.transport, self.config, self.code, self.said.append)
+            self.table = host_lobby(self.identity, "host", self.transport, self.config, self.code, self.said.append,
+                                    invite=self.invite)
         except BaseException as exc:  # reported by the test
             self.error = exc
 
@@ -182,6 +184,26 @@ def test_a_start_or_setup_naming_a_seat_badly_is_refused(name):
     assert Genesis.decode({"config": {}, "seats": [keys], "names": ["ann"]}).names == ("ann",)
     with pytest.raises(MalformedMessage, match=r"genesis\.names"):
         Genesis.decode({"config": {}, "seats": [keys], "names": [name]})
+
+
+@pytest.mark.parametrize("invite", [True, False])
+def test_friends_are_told_how_to_join_only_at_a_table_they_may_join(context, invite):
+    """``play`` fills every other seat with bot peers of this machine: its log does not say
+    how friends join, nor that the table waits for players."""
+    host = HostedTable(players=3, invite=invite)
+    try:
+        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), "ann"), (Identity.generate(), "bob")], context)
+        assert all("start" in got for got in replies(sockets))
+        for dealer in sockets:
+            dealer.close()
+    finally:
+        host.close()
+    opening = host.said[0]
+    if invite:
+        assert opening.endswith("waiting for 2 more player(s)") and host.said[1].startswith("friends join with")
+    else:
+        assert opening.endswith("for you and 2 bot(s) of this machine")
+        assert not any("join" in line or "waiting" in line for line in host.said)
 
 
 def test_a_small_order_key_exchange_key_is_refused(context):

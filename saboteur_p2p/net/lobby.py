@@ -161,12 +161,14 @@ def host_lobby(
     started: Callable[[], bool] | None = None,
     on_ready: Callable[[], None] | None = None,
     on_seated: Callable[[int], None] | None = None,
+    invite: bool = True,
 ) -> Table:
     """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
 
     An early start needs at least the edition's fewest players (3 for the base game, 2 for
     Saboteur 2).  ``on_seated`` hears the number of seats taken (the host's included) each
-    time a joiner sits down.
+    time a joiner sits down.  Without ``invite`` (bot peers of this machine take every other
+    seat) nobody is told how friends join.
     """
     if not valid_name(name):
         raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
@@ -176,8 +178,11 @@ def host_lobby(
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint)]
     nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
     connections: list[bytes] = []
-    say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
-    say(where_to_join(transport.endpoint))
+    if invite:
+        say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
+        say(where_to_join(transport.endpoint))
+    else:
+        say(f"table open at {transport.endpoint} for you and {config.players - 1} bot(s) of this machine")
     if on_ready is not None:
         on_ready()
     while len(seats) < config.players and not (started is not None and started() and len(seats) >= fewest):

@@ -83,7 +83,9 @@ def host_table(
     start_now = threading.Event()
     if agent is None:
         agent = _agent(bot, say, 0, bot_delay)
-    if not bot:
+    #: whether anyone but our bot peers may take a seat (``play`` fills every seat with them)
+    invite = bot_peers < config.players - 1
+    if not bot and invite:
         say("type 'start' to begin before every seat is taken")
         if started is None and isinstance(agent, LineAgent):
             started = agent.start_requested  # one reader of stdin: the line prompt's
@@ -114,7 +116,7 @@ def host_table(
         try:
             table = host_lobby(
                 identity, name, transport, config, code, _lobby_say(say, transport.endpoint),
-                start_or_leave, spawn, on_seated=announcer.seats_taken if announcer else None,
+                start_or_leave, spawn, on_seated=announcer.seats_taken if announcer else None, invite=invite,
             )
         except _ClosedLobby:
             for child in children:
