@@ -139,12 +139,13 @@ _SHAPES = {
 _TOOL_WORDS = {"pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 
 
-def card_words(card: Card | None) -> str:
-    """A card's name for people: "path ┼", "dead end ┤", "break lantern", "map", "gold 2"."""
+def card_words(card: Card | None, turned: bool = False) -> str:
+    """A card's name for people: "path ┼", "dead end ┤", "break lantern", "map", "gold 2"; a
+    path card ``turned`` is drawn as it lies, turned."""
     if card is None:
         return "a card face down"
     if isinstance(card, PathCard):
-        shape = _SHAPES.get(card.openings, "?")
+        shape = _SHAPES.get(card.turned_openings if turned else card.openings, "?")
         if card.kind is PathKind.START:
             return "the start"
         if card.kind is PathKind.TREASURE:
@@ -176,12 +177,12 @@ def _labels(names: Sequence[str], viewer: int | None) -> list[str]:
 
 
 def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = None) -> str:
-    """One turn told in words, without the deck's card handles: "bob: path ┼ at 1,0 turned"."""
+    """One turn told in words, without the deck's card handles: "bob: path ┬ at 1,0" (a path
+    card drawn as it lies, turned or not, as the maze shows it)."""
     who = _labels(names, viewer)
     action, card = event.action, event.card
     if isinstance(action, PlacePath):
-        turned = " turned" if action.turned else ""
-        what = f"{card_words(card)} at {action.x},{action.y}{turned}"
+        what = f"{card_words(card, action.turned)} at {action.x},{action.y}"
     elif isinstance(action, BreakTool):
         what = f"breaks {_whose(who, action.target, event.player)} {action.tool.value}"
     elif isinstance(action, RepairTool):
@@ -241,8 +242,7 @@ def narrate(events: Sequence[Event], names: Sequence[str], viewer: int | None = 
         elif isinstance(event, CardPlayed):
             yield move_words(event, names, viewer)
         elif isinstance(event, GoalRevealed):
-            turn = " (turned)" if event.turned else ""
-            yield f"   goal {event.slot} turned up: {card_words(event.card)}{turn}"
+            yield f"   goal {event.slot} turned up: {card_words(event.card, event.turned)}"
         elif isinstance(event, RoundEnded):
             if _SABOTEUR2_ROLES.intersection(event.roles):
                 unit = "gold piece"

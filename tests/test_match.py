@@ -139,5 +139,5 @@ def test_narration_names_cards_and_players_not_handles():
         CardPlayed(0, Pass(33), None),
     ]
     assert list(narrate(events, ["ann", "bob", "cy"], viewer=0)) == [
-        "bob: path ┴ at 1,1 turned", "cy: breaks your lantern", "you: looks at goal 1 with a map", "you: discards a card",
+        "bob: path ┬ at 1,1", "cy: breaks your lantern", "you: looks at goal 1 with a map", "you: discards a card",
     ]

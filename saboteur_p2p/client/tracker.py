@@ -214,10 +214,8 @@ def _short_move(event: CardPlayed) -> str:
     """A move in a few characters, for the player list (the log has it in full)."""
     action = event.action
     if isinstance(action, PlacePath):
-        card = event.card
-        if action.turned and isinstance(card, PathCard):
-            card = replace(card, segments=card.segments_turned)  # the shape as it lies in the maze
-        shape = card_words(card).split(" (")[0].split()[-1]  # "path ┬ (crystal)" -> "┬"
+        # the shape as it lies in the maze: "path ┬ (crystal)" -> "┬"
+        shape = card_words(event.card, action.turned).split(" (")[0].split()[-1]
         return f"{shape} {action.x},{action.y}"
     if isinstance(action, Rockfall):
         return f"fall {action.x},{action.y}"
