@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from protocol_helpers import play_until, seeded_game
+
+from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.intake import Intake
 from saboteur_p2p.net.lobby import SeatInfo, Table
 from saboteur_p2p.net.session import Session
 from saboteur_p2p.protocol.local import LocalGame
 from saboteur_p2p.protocol.node import Node
+from saboteur_p2p.rules import GameConfig
 
 
 class SentLog:
@@ -35,6 +39,19 @@ class SentLog:
 
     def advertised(self, towards: str) -> str:
         return "tcp://127.0.0.1:9"
+
+
+def listening_seat(tmp_path: Path) -> tuple[LocalGame, Session, list[str], Identity]:
+    """Seat 0's session of a 3-seat game at its first move, what it says kept in the list, and
+    seat 2's identity: a hostile peer's, to send it messages with."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    said: list[str] = []
+    session.say = said.append  # type: ignore[method-assign]
+    hostile = game.nodes[2].identity
+    assert hostile is not None
+    return game, session, said, hostile
 
 
 def seated_session(game: LocalGame, node: Node, tmp_path: Path, transport: object | None = None) -> Session:

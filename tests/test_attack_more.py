@@ -166,16 +166,9 @@ def clean(text: str) -> bool:
 def test_an_abort_whose_reason_holds_control_characters_is_printed_clean(tmp_path):
     """A seat's ``abort`` says why in ``reason`` (64 characters), which the others printed as it
     came ('... saying X broke the protocol (REASON)'): chat and a gone's why are cleaned, not it."""
-    from protocol_helpers import play_until, seeded_game
-    from session_doubles import seated_session
+    from session_doubles import listening_seat
 
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
-    session = seated_session(game, game.nodes[0], tmp_path)
-    said: list[str] = []
-    session.say = said.append
-    hostile = game.nodes[2].identity
-    assert hostile is not None
+    game, session, said, hostile = listening_seat(tmp_path)
     abort = {"game_id": game.setup.game_id, "culprit": 1, "reason": ESCAPE[:64], "detail": "", "evidence": b"", "chain": []}
     result = session._handle(b"Lhostile", seal(hostile, "abort", abort), hostile.public.dh_key)
     assert result is not None and result.culprit == 2

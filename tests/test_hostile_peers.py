@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import zmq
 from protocol_helpers import play_until, seeded_game
-from session_doubles import seated_session
+from session_doubles import listening_seat, seated_session
 from test_network import free_port
 
 from saboteur_p2p.crypto.log import GENESIS, make_entry
@@ -237,11 +237,7 @@ def test_a_seat_that_opens_connection_after_connection_does_not_grow_the_table_o
     """Every connection a seat signs on is remembered (``links``: connection id -> seat), and
     nothing forgot one: a seat that reconnects again and again (a new connection id each time,
     one ping on each) grew the victim's memory for as long as the game lasts."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
-    session = seated_session(game, game.nodes[0], tmp_path)
-    hostile = game.nodes[2].identity
-    assert hostile is not None
+    game, session, _, hostile = listening_seat(tmp_path)
     ping = seal(hostile, "ping", {"game_id": game.setup.game_id, "seat": 2, "records": len(session.node.records),
                                   "got": [], "away": [], "t": 0, "done": False})
     for n in range(3000):
@@ -298,13 +294,7 @@ def test_a_seat_that_floods_its_link_with_garbage_gets_a_few_notices_not_one_a_m
     """Each bad message was told as it came: a seat sending garbage as fast as it could filled
     every other player's screen and output with notices.  Now a seat's notices come at most
     NOTICE_BURST at once, then one a second, and the next one told says how many went untold."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
-    session = seated_session(game, game.nodes[0], tmp_path)
-    said: list[str] = []
-    session.say = said.append
-    hostile = game.nodes[2].identity
-    assert hostile is not None
+    _, session, said, hostile = listening_seat(tmp_path)
     for _ in range(1000):
         assert session._handle(b"Lhostile", b"\xc1garbage", hostile.public.dh_key) is None
     assert NOTICE_BURST <= len(said) <= NOTICE_BURST + 2, len(said)
