@@ -58,6 +58,11 @@ def find(until: Callable[[State], bool], seeds: range = range(200), edition: str
     raise AssertionError("no seed reaches the wanted position")
 
 
+def find2(until: Callable[[State], bool], seeds: range = range(300)) -> State:
+    """A Saboteur 2 position, reached by random bots (they play every new card)."""
+    return find(until, seeds, "saboteur2", "random")
+
+
 def said(state: State, action: object) -> str:
     """A legal action as the player to move types it (hand slots, player names)."""
     names = [f"p{i}" for i in range(state.players)]

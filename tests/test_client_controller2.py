@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from test_client_controller import action_of, find, index_of, said, seated
+from test_client_controller import action_of, find, find2, index_of, said, seated
 
 from saboteur_p2p.client.model import LogKind
 from saboteur_p2p.rules import (
@@ -19,11 +19,6 @@ from saboteur_p2p.rules import (
     State,
     Steal,
 )
-
-
-def find2(until: Callable[[State], bool], seeds: range = range(300)) -> State:
-    """A Saboteur 2 position, reached by random bots (they play every new card)."""
-    return find(until, seeds, "saboteur2", "random")
 
 
 def can_play_on(kind: ActionKind) -> Callable[[State], bool]:
