@@ -151,7 +151,7 @@ def card_words(card: Card | None, turned: bool = False) -> str:
         if card.kind is PathKind.TREASURE:
             return "the treasure"
         if card.kind is PathKind.STONE:
-            return "a stone"
+            return f"a stone {shape}"  # its curve, as it lies, matters to the maze
         through = [s for s in card.segments if bin(s).count("1") > 1]
         name = "path" if through and len(through) == len(card.segments) else "dead end" if not through else "path"
         if len(through) > 1:

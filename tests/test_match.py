@@ -141,3 +141,12 @@ def test_narration_names_cards_and_players_not_handles():
     assert list(narrate(events, ["ann", "bob", "cy"], viewer=0)) == [
         "bob: path ┬ at 1,1", "cy: breaks your lantern", "you: looks at goal 1 with a map", "you: discards a card",
     ]
+
+
+def test_a_goal_turned_up_is_told_as_it_lies():
+    """A stone's curve decides where the tunnel may go on: the account tells it as it lies."""
+    from saboteur_p2p.match import card_words
+    from saboteur_p2p.rules.cards import STONE_NW
+
+    upright, turned = card_words(STONE_NW), card_words(STONE_NW, True)
+    assert upright.startswith("a stone ") and turned.startswith("a stone ") and upright != turned
