@@ -408,3 +408,36 @@ def test_a_table_code_is_proven_with_a_slow_key_from_the_table_s_own_salt(contex
         assert len(seated) == 2 and sorted(s.name for s in seated[0].seats) == ["cy", "dee", "host"]
     finally:
         table.close()
+
+
+@pytest.mark.parametrize("bot_peers, announced", [(2, False), (1, True)])
+def test_a_table_only_bot_peers_of_this_machine_may_fill_is_not_announced(bot_peers, announced, tmp_path, monkeypatch):
+    """``play`` (bot peers in every other seat) says nothing of friends joining, so it does not
+    call them on the LAN either; a table with a free seat does."""
+    from saboteur_p2p.net import play
+
+    calls: list[str] = []
+
+    class Announcer:
+        @classmethod
+        def start(cls, *args, **kwargs):
+            calls.append("announced")
+            return cls()
+
+        seats_taken = None
+
+        def withdraw(self) -> None:
+            calls.append("withdrawn")
+
+        def close(self) -> None:
+            calls.append("closed")
+
+    def closed(*args, **kwargs):
+        raise play._ClosedLobby
+
+    monkeypatch.setattr(play, "TableAnnouncer", Announcer)
+    monkeypatch.setattr(play, "host_lobby", closed)
+    result = play.host_table(Identity.generate(), "ann", "127.0.0.1:0", GameConfig(3), "random", bot_peers, "random",
+                             tmp_path, None, 5.0, lambda text: None, announce=True)
+    assert "closed the table" in result.message
+    assert ("announced" in calls) == announced

@@ -85,8 +85,9 @@ def host_table(
         agent = _agent(bot, say, 0, bot_delay)
     #: whether anyone but our bot peers may take a seat (``play`` fills every seat with them)
     invite = bot_peers < config.players - 1
-    if not bot and invite:
-        say("type 'start' to begin before every seat is taken")
+    if not bot:
+        if invite:
+            say("type 'start' to begin before every seat is taken")
         if started is None and isinstance(agent, LineAgent):
             started = agent.start_requested  # one reader of stdin: the line prompt's
         elif started is None:
@@ -111,7 +112,7 @@ def host_table(
 
     announcer: TableAnnouncer | None = None
     try:
-        if announce:
+        if announce and invite:
             announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say)
         try:
             table = host_lobby(
