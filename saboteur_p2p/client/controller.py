@@ -200,11 +200,11 @@ class Controller(TypedCommands):
         At a new decision (our move came, or another one) a target chosen earlier stays only if
         it is still legal: the card was perhaps looked at when nothing was broken.
         """
-        card_key = (item.handle if item else None, snap.view.phase if snap.view else None, options)
-        key = (card_key, snap.decision.id if snap.decision is not None else None)
+        card_key = self._card_key(snap, item, options)
+        key = (card_key, self._decision(snap))
         if self.ui.choice_for != key:
             earlier = self.ui.choice_for
-            still = isinstance(earlier, tuple) and earlier[0] == card_key and options
+            still = isinstance(earlier, tuple) and earlier[0] == card_key and options and self.ui.choice_by_hand == card_key
             self.ui.choice_for = key
             if still and self._plausible(snap, options[self.ui.choice % len(options)]):
                 return self.ui.choice % len(options)
@@ -218,6 +218,15 @@ class Controller(TypedCommands):
             if preferred:
                 self.ui.choice = preferred[0]
         return self.ui.choice % len(options) if options else 0
+
+    @staticmethod
+    def _card_key(snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> object:
+        """A card with its targets, as ``_choice`` tells one choice from another."""
+        return (item.handle if item else None, snap.view.phase if snap.view else None, options)
+
+    @staticmethod
+    def _decision(snap: Snapshot) -> object:
+        return snap.decision.id if snap.decision is not None else None
 
     # -- cells -------------------------------------------------------------------------
 
@@ -356,9 +365,12 @@ class Controller(TypedCommands):
         if item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL:
             upright = self.legal_cells(snap, item, False)
             turned = self.legal_cells(snap, item, True) - upright if item.kind is ItemKind.PATH else frozenset()
-            if self.ui.cursor in upright:
+            # a rockfall keeps only a cell the player moved to: the cursor is left on the
+            # card we laid last, which is a tunnel a rockfall may take, but seldom the one wanted
+            chosen = item.kind is ItemKind.PATH or self.ui.cursor_by_hand == self._decision(snap)
+            if self.ui.cursor in upright and chosen:
                 return
-            if self.ui.cursor not in turned and (upright or turned):
+            if (self.ui.cursor not in turned or not chosen) and (upright or turned):
                 assert snap.view is not None
                 self.ui.cursor = suggested_cell(snap.view, upright | turned, self.ui.cursor)
             # a cell where the card fits only the other way round comes with the card turned
@@ -385,6 +397,7 @@ class Controller(TypedCommands):
         if options:
             self._choice(snap, item, options)
             self.ui.choice = (self.ui.choice + (dy or dx)) % len(options)
+            self.ui.choice_by_hand = self._card_key(snap, item, options)
             return
         if item is not None and item.kind is ItemKind.GOLD:
             self.cycle(dx or dy)
@@ -393,6 +406,7 @@ class Controller(TypedCommands):
         low_x, low_y, high_x, high_y = maze_bounds(view.board)
         # one cell beyond the cards and the frontier, to look around (nothing is legal there)
         self.ui.cursor = (max(low_x - 1, min(high_x + 1, x + dx)), max(low_y - 1, min(high_y + 1, y + dy)))
+        self.ui.cursor_by_hand = self._decision(snap)
 
     def next_cell(self, step: int = 1) -> None:
         """Jump the cursor to the next cell where the selected card is legal, in reading
@@ -409,6 +423,7 @@ class Controller(TypedCommands):
                 index = (current + step * k) % len(options)
                 if self._plausible(snap, options[index]):
                     self.ui.choice = index
+                    self.ui.choice_by_hand = self._card_key(snap, item, options)
                     return
             self.ui.say("this card is legal on nobody now", "error")
             return
@@ -426,6 +441,7 @@ class Controller(TypedCommands):
         else:
             later = [c for c in cells if (c[1], c[0]) > cursor]
             self.ui.cursor = (later or cells)[0]
+        self.ui.cursor_by_hand = self._decision(snap)
 
     def turn(self) -> None:
         snap = self.snapshot()
@@ -512,10 +528,12 @@ class Controller(TypedCommands):
 
 
 def hoped_goals(view: PlayerView) -> list[Cell]:
-    """The face-down goals still worth reaching: those not known to be a stone (all of them
-    when every one is)."""
+    """The face-down goals still worth reaching: the one known to hold the treasure, else those
+    not known to be a stone (all of them when every one is)."""
     face_down = [slot for slot, cell in enumerate(GOAL_CELLS) if view.board.tiles[cell].card is None]
-    hoped = [slot for slot in face_down if slot not in view.known_goals or view.known_goals[slot].kind is not PathKind.STONE]
+    known = view.known_goals
+    treasure = [slot for slot in face_down if slot in known and known[slot].kind is PathKind.TREASURE]
+    hoped = treasure or [slot for slot in face_down if slot not in known or known[slot].kind is not PathKind.STONE]
     return [GOAL_CELLS[slot] for slot in hoped or face_down]
 
 

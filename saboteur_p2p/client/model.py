@@ -214,6 +214,12 @@ class UIState:
     #: index into the options of a card that chooses a target (break, repair, map, take)
     choice: int = 0
     choice_for: object = None
+    #: the card (``Controller._card_key``) whose target the player chose with the keys: that
+    #: choice is kept while it is legal; a target the client chose is chosen afresh
+    choice_by_hand: object = None
+    #: the decision during which the player moved the cursor with the keys (``Controller._decision``):
+    #: a rockfall keeps such a cell, not the one the last card was laid on
+    cursor_by_hand: object = None
     message: str = ""
     message_kind: str = "info"  # info, ok, error
     log_scroll: int = 0

@@ -1,0 +1,60 @@
+"""Where a picked card starts (its cell or its target) when the player has not chosen one."""
+from __future__ import annotations
+
+from test_client_controller import _repairs_another_before_yourself, action_of, find, index_of, seated
+
+from saboteur_p2p.client.controller import hoped_goals, suggested_cell
+from saboteur_p2p.rules import GOAL_CELLS, ActionCard, ActionKind, Rockfall
+from saboteur_p2p.rules.cards import STONE_NW, TREASURE
+
+
+def _rockfall_cells(state) -> list[tuple[int, int]]:
+    return [a.cell for a in state.legal_actions() if isinstance(a, Rockfall)]
+
+
+def test_a_rockfall_starts_on_the_suggested_tunnel_unless_the_player_moved_there():
+    """The cursor is left on the card we laid last, a tunnel a rockfall may take: the rockfall
+    started there.  It keeps only a cell the player moved to with the keys."""
+    state = find(lambda s: s.phase.value == "play" and len(set(_rockfall_cells(s))) >= 2)
+    _agent, _node, ctl = seated(state)
+    snap = ctl.snapshot()
+    cells = frozenset(_rockfall_cells(state))
+    best = suggested_cell(snap.view, cells, (0, 0))
+    other = next(cell for cell in sorted(cells) if cell != best)
+    ctl.ui.cursor = other  # where our last card went, say
+    ctl.pick(index_of(ctl, action_of(ActionKind.ROCKFALL)))
+    assert ctl.ui.cursor == suggested_cell(snap.view, cells, other) != other or len(cells) == 1
+    ctl.cancel()
+    ctl.ui.cursor = (other[0] - 1, other[1])
+    ctl.arrow(1, 0)  # the player moves onto it
+    assert ctl.ui.cursor == other
+    ctl.pick(index_of(ctl, action_of(ActionKind.ROCKFALL)))
+    assert ctl.ui.cursor == other
+
+
+def test_a_target_the_client_chose_at_an_earlier_decision_is_chosen_afresh_one_the_player_chose_is_kept():
+    state = find(_repairs_another_before_yourself, seeds=range(400))
+    agent, _node, ctl = seated(state)
+    items = ctl.items(ctl.snapshot())
+    index = next(i for i, item in enumerate(items) if isinstance(item.card, ActionCard)
+                 and item.card.kind is ActionKind.REPAIR and any(t in state.broken[agent.seat] for t in item.card.tools))
+    ctl.pick(index)
+    snap = ctl.snapshot()
+    item = ctl.selected_item(snap)
+    options = ctl.options(snap, item)
+    elsewhere = next(i for i, text in enumerate(options) if f"@{agent.seat} " not in text + " " and ctl._plausible(snap, text))
+    for by_hand, kept in ((None, False), (ctl._card_key(snap, item, options), True)):
+        # as if the card was looked at during an earlier decision, its target then on another seat
+        ctl.ui.choice_for = (ctl._card_key(snap, item, options), "an earlier decision")
+        ctl.ui.choice, ctl.ui.choice_by_hand = elsewhere, by_hand
+        focus = ctl.focus()
+        assert (focus.target_player != agent.seat) is kept, (by_hand, focus.option)
+
+
+def test_a_goal_known_to_hold_the_treasure_is_the_only_one_aimed_at():
+    state = find(lambda s: s.phase.value == "play")
+    _agent, _node, ctl = seated(state)
+    view = ctl.snapshot().view
+    assert hoped_goals(view._replace(known_goals={2: TREASURE})) == [GOAL_CELLS[2]]
+    assert hoped_goals(view._replace(known_goals={0: STONE_NW})) == [GOAL_CELLS[1], GOAL_CELLS[2]]
+    assert hoped_goals(view._replace(known_goals={})) == list(GOAL_CELLS)
