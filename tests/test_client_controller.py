@@ -537,11 +537,11 @@ def test_the_sessions_closing_message_is_logged_once():
     agent = ClientAgent()
     agent.say("game over. nuggets: Ann 1, Bob 6")
     agent.say("log saved: /tmp/game.log")
-    agent.session_ended("game over. nuggets: Ann 1, Bob 6")
+    agent.session_ended("game over. nuggets: Ann 1, Bob 6", said=True)
     assert [line.text for line in agent.log_lines()].count("game over. nuggets: Ann 1, Bob 6") == 1
     assert agent.snapshot().ended == "game over. nuggets: Ann 1, Bob 6"
-    agent.session_ended("the session failed: boom")  # nothing said it before: logged
-    assert agent.log_lines()[-1].text == "the session failed: boom"
+    agent.session_ended("you closed the table before the game began")  # no session said it: logged
+    assert agent.log_lines()[-1].text == "you closed the table before the game began"
 
 
 def test_many_away_and_back_notices_are_one_log_line_and_the_newest_move_is_marked():

@@ -172,16 +172,15 @@ class ClientAgent:
                 self._snapshot = replace(snap, away=snap.away - {seat}, back=snap.back | {seat})
         self._changed()
 
-    def session_ended(self, message: str) -> None:
+    def session_ended(self, message: str, said: bool = False) -> None:
         """The session returned (or failed): no more moves will be asked for.
 
-        Its closing message is logged unless the session has just said it (it says its
-        result, then where the log is saved): the game's result showed twice.
+        Its closing message is logged unless the session ``said`` it already (a session that
+        ran says its result, then where the log is saved: the result showed twice).
         """
         with self._lock:
             self._snapshot = replace(self._snapshot, decision=None, ended=message)
-            recent = {line.text for line in self._log[-(len(message.splitlines()) + 4):]}
-        if not all(line in recent for line in message.splitlines() or [""]):
+        if not said:
             self.say(message)
 
     # -- the UI side (main thread) ---------------------------------------------------------

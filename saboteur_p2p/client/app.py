@@ -489,7 +489,7 @@ def run_client(
             agent.session_ended(f"the session failed: {exc}")
             return
         box["result"] = result
-        agent.session_ended(str(getattr(result, "message", "the session has ended")))
+        agent.session_ended(str(getattr(result, "message", "the session has ended")), bool(getattr(result, "said", False)))
 
     thread = threading.Thread(target=work, name="saboteur-session", daemon=True)
     thread.start()

@@ -567,7 +567,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.say(message)
         self.say(f"log saved: {self.log_path}")
         self._write_stats(outcome)
-        return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies))
+        return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies),
+                             said=True)
 
     def _write_stats(self, outcome: Outcome) -> None:
         """Figures for benchmarks: records and bytes sent, turn latencies, peak memory."""

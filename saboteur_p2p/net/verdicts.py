@@ -41,6 +41,9 @@ class SessionResult:
     log_path: Path | None = None
     stats: dict[str, float] = field(default_factory=dict)
     turn_latencies: list[float] = field(default_factory=list)
+    #: the session told its agent ``message`` itself (a session that ran does; a lobby
+    #: closed before the game did not)
+    said: bool = False
 
 
 class Verdicts:
