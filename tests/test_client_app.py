@@ -532,7 +532,7 @@ def saboteur2_keys(snap: Snapshot, turn: int) -> str:
 def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     """Saboteur 2 from the keyboard: cards played on players, clears, a ladder, passes of
     three cards, a steal, until the final ranking by gold pieces."""
-    harness = Harness(seed=95, edition="saboteur2")  # a deal where we place a ladder and steal once (with the v2 heuristic)
+    harness = Harness(seed=97, edition="saboteur2")  # a deal where we place a ladder and steal once (with the v2 heuristic)
     seen: dict[str, str] = {}
 
     def script(h: Harness) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from test_client_controller import _repairs_another_before_yourself, action_of, find, index_of, seated
 
 from saboteur_p2p.client.controller import hoped_goals, suggested_cell
-from saboteur_p2p.rules import GOAL_CELLS, ActionCard, ActionKind, Rockfall
+from saboteur_p2p.rules import GOAL_CELLS, ActionCard, ActionKind, PathCard, PathKind, Rockfall, Role
 from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 
 
@@ -58,3 +58,16 @@ def test_a_goal_known_to_hold_the_treasure_is_the_only_one_aimed_at():
     assert hoped_goals(view._replace(known_goals={2: TREASURE})) == [GOAL_CELLS[2]]
     assert hoped_goals(view._replace(known_goals={0: STONE_NW})) == [GOAL_CELLS[1], GOAL_CELLS[2]]
     assert hoped_goals(view._replace(known_goals={})) == list(GOAL_CELLS)
+
+
+def test_a_dead_end_goes_to_the_front_only_for_a_saboteur():
+    """A digger who pressed Enter at once on a dead end aimed at the goals closed its own way."""
+    state = find(lambda s: s.phase.value == "play")
+    _agent, _node, ctl = seated(state)
+    view = ctl.snapshot().view
+    cells = frozenset({(1, 0), (5, 0)})
+    dead_end = PathCard(PathKind.TUNNEL, (1, 4))
+    for role, start in ((Role.GOLD_DIGGER, (1, 0)), (Role.SABOTEUR, (5, 0))):
+        assert suggested_cell(view._replace(role=role), cells, (0, 0), dead_end) == start
+    through = PathCard(PathKind.TUNNEL, (5,))
+    assert suggested_cell(view._replace(role=Role.GOLD_DIGGER), cells, (0, 0), through) == (5, 0)

@@ -24,6 +24,7 @@ from ..rules import (
     PlayerView,
     PlayOn,
     Rockfall,
+    Role,
     parse_action,
 )
 from ..rules.actions import CLEARABLE, TARGETED_KINDS
@@ -372,7 +373,7 @@ class Controller(TypedCommands):
                 return
             if (self.ui.cursor not in turned or not chosen) and (upright or turned):
                 assert snap.view is not None
-                self.ui.cursor = suggested_cell(snap.view, upright | turned, self.ui.cursor)
+                self.ui.cursor = suggested_cell(snap.view, upright | turned, self.ui.cursor, item.card)
             # a cell where the card fits only the other way round comes with the card turned
             self.ui.turned = self.ui.cursor in turned
 
@@ -537,11 +538,14 @@ def hoped_goals(view: PlayerView) -> list[Cell]:
     return [GOAL_CELLS[slot] for slot in hoped or face_down]
 
 
-def suggested_cell(view: PlayerView, cells: frozenset[Cell], cursor: Cell) -> Cell:
+def suggested_cell(view: PlayerView, cells: frozenset[Cell], cursor: Cell, card: object = None) -> Cell:
     """Where a picked path or rockfall card starts: the legal cell nearest a goal still worth
     reaching, where the game is played, and among those the one nearest the cursor.  (The
-    cursor alone would keep it where our last card went: beside the start, or behind it.)"""
-    goals = hoped_goals(view)
+    cursor alone would keep it where our last card went: beside the start, or behind it.)
+    A dead end goes to the front only for a saboteur: a digger who pressed Enter at once would
+    close its own way, so it starts nearest the cursor."""
+    blocking = isinstance(card, PathCard) and card.is_dead_end
+    goals = hoped_goals(view) if not blocking or view.role is Role.SABOTEUR else []
 
     def distance(a: Cell, b: Cell) -> int:
         return abs(a[0] - b[0]) + abs(a[1] - b[1])
