@@ -355,13 +355,20 @@ def _repairs_another_before_yourself(state: State) -> bool:
     return False
 
 
-def test_a_repair_card_that_can_mend_your_own_tool_starts_on_you():
+def picked_own_repair() -> tuple[ClientAgent, Controller]:
+    """Seated at a move where a repair in hand can mend our own broken tool or another's (the
+    other seat coming first in the card's order), with that repair picked."""
     state = find(_repairs_another_before_yourself, seeds=range(400))
     agent, _node, ctl = seated(state)
     items = ctl.items(ctl.snapshot())
     index = next(i for i, item in enumerate(items) if isinstance(item.card, ActionCard)
                  and item.card.kind is ActionKind.REPAIR and any(t in state.broken[agent.seat] for t in item.card.tools))
     ctl.pick(index)
+    return agent, ctl
+
+
+def test_a_repair_card_that_can_mend_your_own_tool_starts_on_you():
+    agent, ctl = picked_own_repair()
     focus = ctl.focus()
     assert focus.target_player == agent.seat and focus.option_legal, focus.option
 

@@ -1,10 +1,10 @@
 """Where a picked card starts (its cell or its target) when the player has not chosen one."""
 from __future__ import annotations
 
-from test_client_controller import _repairs_another_before_yourself, action_of, find, index_of, seated
+from test_client_controller import action_of, find, index_of, picked_own_repair, seated
 
 from saboteur_p2p.client.controller import hoped_goals, suggested_cell
-from saboteur_p2p.rules import GOAL_CELLS, ActionCard, ActionKind, PathCard, PathKind, Rockfall, Role
+from saboteur_p2p.rules import GOAL_CELLS, ActionKind, PathCard, PathKind, Rockfall, Role
 from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 
 
@@ -33,12 +33,7 @@ def test_a_rockfall_starts_on_the_suggested_tunnel_unless_the_player_moved_there
 
 
 def test_a_target_the_client_chose_at_an_earlier_decision_is_chosen_afresh_one_the_player_chose_is_kept():
-    state = find(_repairs_another_before_yourself, seeds=range(400))
-    agent, _node, ctl = seated(state)
-    items = ctl.items(ctl.snapshot())
-    index = next(i for i, item in enumerate(items) if isinstance(item.card, ActionCard)
-                 and item.card.kind is ActionKind.REPAIR and any(t in state.broken[agent.seat] for t in item.card.tools))
-    ctl.pick(index)
+    agent, ctl = picked_own_repair()
     snap = ctl.snapshot()
     item = ctl.selected_item(snap)
     options = ctl.options(snap, item)
