@@ -1,10 +1,10 @@
 """Where a picked card starts (its cell or its target) when the player has not chosen one."""
 from __future__ import annotations
 
-from test_client_controller import action_of, find, index_of, picked_own_repair, seated
+from test_client_controller import action_of, find, holding, index_of, picked_own_repair, seated
 
 from saboteur_p2p.client.controller import hoped_goals, suggested_cell
-from saboteur_p2p.rules import GOAL_CELLS, ActionKind, PathCard, PathKind, Rockfall, Role
+from saboteur_p2p.rules import GOAL_CELLS, ActionKind, PathCard, PathKind, RepairTool, Rockfall, Role
 from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 
 
@@ -66,3 +66,15 @@ def test_a_dead_end_goes_to_the_front_only_for_a_saboteur():
         assert suggested_cell(view._replace(role=role), cells, (0, 0), dead_end) == start
     through = PathCard(PathKind.TUNNEL, (5,))
     assert suggested_cell(view._replace(role=Role.GOLD_DIGGER), cells, (0, 0), through) == (5, 0)
+
+
+def test_tab_with_no_legal_target_says_so_whatever_the_card_aims_at():
+    """Tab with no legal target said "legal on nobody", which read oddly for a Map card (it aims at
+    goals): the words now fit any card; the target stays where it was."""
+    state = find(lambda s: holding(s, action_of(ActionKind.REPAIR)) and not any(
+        isinstance(a, RepairTool) for a in s.legal_actions()))
+    _agent, _node, ctl = seated(state)
+    ctl.pick(index_of(ctl, action_of(ActionKind.REPAIR)))
+    before = ctl.focus().option
+    ctl.next_cell()
+    assert ctl.ui.message == "no target of this card is legal now" and ctl.focus().option == before

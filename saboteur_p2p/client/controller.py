@@ -426,7 +426,7 @@ class Controller(TypedCommands):
                     self.ui.choice = index
                     self.ui.choice_by_hand = self._card_key(snap, item, options)
                     return
-            self.ui.say("this card is legal on nobody now", "error")
+            self.ui.say("no target of this card is legal now", "error")
             return
         if not self._cell_mode(item):
             return
