@@ -36,15 +36,18 @@ _NOT_IN_NAMES = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"))
 _JOINERS = frozenset("\u200c\u200d")
 
 
+def _shown(char: str) -> bool:
+    """Whether a character of what a peer says may reach a screen: nothing that could act on a
+    terminal or hide in it (a control, a line break, a bidi override, an invisible or odd space)."""
+    return char == " " or char in _JOINERS or unicodedata.category(char) not in _NOT_IN_NAMES
+
+
 def valid_name(name: object) -> bool:
-    """Whether ``name`` may be a player's name (``NAME_RULE``; protocol.md §6.1): nothing that
-    could act on a terminal or hide in it (a control, a line break, a bidi override, an
-    invisible or odd space), as every seat's screen shows it; nothing blank."""
+    """Whether ``name`` may be a player's name (``NAME_RULE``; protocol.md §6.1): only characters
+    fit to be shown, as every seat's screen shows it; nothing blank."""
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or name.strip(" ") != name:
         return False
-    return all(
-        char == " " or char in _JOINERS or unicodedata.category(char) not in _NOT_IN_NAMES for char in name
-    )
+    return all(_shown(char) for char in name)
 
 
 class MalformedMessage(ValueError):
@@ -147,9 +150,9 @@ class Genesis:
 
 
 def printable(text: object) -> str:
-    """What a peer (or a file) says, fit to print: its printable characters only, so it can
-    write no escape sequence or line of its own into a player's terminal."""
-    return "".join(c for c in str(text) if c.isprintable())
+    """What a peer (or a file) says, fit to print: the characters a name may hold only, so it
+    can write no escape sequence or line of its own into a player's terminal."""
+    return "".join(c for c in str(text) if _shown(c))
 
 
 def _bad(message: str) -> Any:
