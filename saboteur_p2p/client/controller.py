@@ -31,7 +31,7 @@ from ..rules.actions import CLEARABLE, TARGETED_KINDS
 from ..rules.board import GOAL_CELLS
 from .commands import TypedCommands
 from .maze import MazeMarks, maze_bounds
-from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, strip_items
+from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, goal_faces, strip_items
 from .words import Words
 
 #: Saboteur 2 cards played on somebody else first (the choice starts on another player)
@@ -198,8 +198,9 @@ class Controller(TypedCommands):
     def _choice(self, snap: Snapshot, item: Item | None, options: tuple[str, ...]) -> int:
         """The index of the chosen option; a new card starts on its first sensible target.
 
-        At a new decision (our move came, or another one) a target chosen earlier stays only if
-        it is still legal: the card was perhaps looked at when nothing was broken.
+        At a new decision (our move came, or another one) a target the player chose earlier
+        with the keys stays if it is still legal; any other is chosen afresh, as the card was
+        perhaps looked at when nothing was broken.
         """
         card_key = self._card_key(snap, item, options)
         key = (card_key, self._decision(snap))
@@ -532,7 +533,7 @@ def hoped_goals(view: PlayerView) -> list[Cell]:
     """The face-down goals still worth reaching: the one known to hold the treasure, else those
     not known to be a stone (all of them when every one is)."""
     face_down = [slot for slot, cell in enumerate(GOAL_CELLS) if view.board.tiles[cell].card is None]
-    known = view.known_goals
+    known = goal_faces(view)
     treasure = [slot for slot in face_down if slot in known and known[slot].kind is PathKind.TREASURE]
     hoped = treasure or [slot for slot in face_down if slot not in known or known[slot].kind is not PathKind.STONE]
     return [GOAL_CELLS[slot] for slot in hoped or face_down]
