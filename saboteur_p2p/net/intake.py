@@ -146,5 +146,5 @@ class Intake:
             self.waiting_of[seat] = (count + 1, size + len(record))
 
     def _unpark(self, seat: int, size: int) -> None:
-        count, held = self.waiting_of.get(seat, (1, size))
+        count, held = self.waiting_of[seat]  # counted when it was parked
         self.waiting_of[seat] = (count - 1, held - size)
