@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from saboteur_p2p.net.agents import BotAgent
 from saboteur_p2p.net.lobby import join_lobby
 from saboteur_p2p.net.session import Session, SessionResult
 from saboteur_p2p.net.transport import Inbound, Transport
-from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE, WIRE_TAG, seal
+from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE, WIRE_TAG, open_envelope, seal
 
 
 class DoubleStopped(Exception):
@@ -354,3 +354,14 @@ def receive_inbound(transport: Transport, seconds: float, want: int = 1) -> list
 def receive_until(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
     """What a transport takes in, as (connection, data), until ``want`` messages came or ``seconds`` passed."""
     return [(inbound.connection, inbound.data) for inbound in receive_inbound(transport, seconds, want)]
+
+
+def watch_requests(router: Any, stop: threading.Event) -> Iterator[bytes]:
+    """The connection of each ``watch`` a seat's ROUTER socket gets, until ``stop`` is set:
+    what a stand-in for a watched seat answers."""
+    while not stop.is_set():
+        if not router.poll(50):
+            continue
+        connection, data = router.recv_multipart()
+        if open_envelope(data).kind == "watch":
+            yield connection

@@ -233,12 +233,12 @@ def test_a_spectator_takes_its_feed_only_from_the_seat_it_watches(context, monke
     takes only what comes on the connection it opened to the table; so does the spectator."""
     import time
 
+    from net_doubles import watch_requests
     from protocol_helpers import seeded_game
 
     from saboteur_p2p.crypto.log import GENESIS, make_entry
     from saboteur_p2p.net import watch as watch_module
     from saboteur_p2p.net.watch import watch_table
-    from saboteur_p2p.net.wire import open_envelope
 
     seat = Identity.generate()
     router = context.socket(zmq.ROUTER)
@@ -261,12 +261,7 @@ def test_a_spectator_takes_its_feed_only_from_the_seat_it_watches(context, monke
 
     def run_seat() -> None:
         told = False
-        while not stop.is_set():
-            if not router.poll(50):
-                continue
-            connection, data = router.recv_multipart()
-            if open_envelope(data).kind != "watch":
-                continue
+        for connection in watch_requests(router, stop):
             if told:
                 continue  # the whole game goes once: a spectator that took another's genesis waits in vain
             told = True

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import zmq
+from net_doubles import watch_requests
 from protocol_helpers import play_until, seeded_game
 from session_doubles import listening_seat, seated_session
 from test_network import free_port
@@ -22,7 +23,7 @@ from saboteur_p2p.net.links import NOTICE_BURST, NOTICE_EVERY
 from saboteur_p2p.net.presence import BUSY_MAX, Presence
 from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.net.watch import WatchFailed, watch_table
-from saboteur_p2p.net.wire import open_envelope, seal
+from saboteur_p2p.net.wire import seal
 from saboteur_p2p.protocol.local import LocalGame
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
@@ -67,12 +68,7 @@ def _fake_seat(port: int, records: list[bytes], stop: threading.Event) -> thread
 
     def run() -> None:
         try:
-            while not stop.is_set():
-                if not router.poll(50):
-                    continue
-                connection, data = router.recv_multipart()
-                if open_envelope(data).kind != "watch":
-                    continue
+            for connection in watch_requests(router, stop):
                 router.send_multipart([connection, seal(identity, "watching", {"game_id": b"\0" * 32, "records": 1})])
                 for record in records:
                     router.send_multipart([connection, seal(identity, "record", {"record": record})])
