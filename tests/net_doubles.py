@@ -21,10 +21,11 @@ import msgpack
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import MAX_RECORD_SIZE, decode_record, make_entry
 from saboteur_p2p.net.agents import BotAgent
-from saboteur_p2p.net.lobby import join_lobby
+from saboteur_p2p.net.lobby import SeatInfo, Table, join_lobby
 from saboteur_p2p.net.session import Session, SessionResult
 from saboteur_p2p.net.transport import Inbound, Transport
 from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE, WIRE_TAG, open_envelope, seal
+from saboteur_p2p.rules import GameConfig
 
 
 class DoubleStopped(Exception):
@@ -186,13 +187,15 @@ def send_malformed(session: Session) -> None:
 
 
 def send_bad_signatures(session: Session) -> None:
-    """Broken signatures on the envelope, on the double's own record, and on records in another seat's name."""
+    """Broken signatures on an envelope in another seat's name (the double's own envelopes on
+    its link are vouched for by the link, protocol.md §12.1), on the double's own record, and
+    on records in another seat's name."""
     status = {"game_id": session.setup.game_id, "seat": session.seat, "records": len(session.node.records), "away": []}
-    ping = seal(session.identity, "ping", status)
-    broken_ping = ping[:-1] + bytes([ping[-1] ^ 1])  # the signature is the envelope's last field
+    other = next(s for s in range(len(session.names)) if s != session.seat)
+    kind, body, _, signature = msgpack.unpackb(seal(session.identity, "ping", status))
+    broken_ping = msgpack.packb([kind, body, session.table.seats[other].sign_key, signature], use_bin_type=True)
     own = msgpack.unpackb(next_record(session, {"action": a_legal_move(session)}))
     own_broken = msgpack.packb([own[0], own[1][:-1] + bytes([own[1][-1] ^ 1])], use_bin_type=True)
-    other = next(s for s in range(len(session.names)) if s != session.seat)
     in_other_name = next_record(session, {"action": "pass 0"}, sender=other)  # signed with the double's key
     other_game = next_record(session, {"action": "pass 0"}, sender=other, game_id=bytes(32))
     to_everyone(
@@ -365,3 +368,16 @@ def watch_requests(router: Any, stop: threading.Event) -> Iterator[bytes]:
         connection, data = router.recv_multipart()
         if open_envelope(data).kind == "watch":
             yield connection
+
+
+def session_for_tests(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
+    """Seat 1's session at a 3-seat table (game id bytes 0..31) with no transport, the three
+    identities, and the lines it says."""
+    identities = [Identity.generate() for _ in range(3)]
+    seats = tuple(
+        SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
+    )
+    said: list[str] = []
+    table = Table(bytes(range(32)), GameConfig(3), seats)
+    session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
+    return session, identities, said

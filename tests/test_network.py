@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from net_doubles import TRICKS, DoubleRun, out_of_turn, start_double
+from net_doubles import TRICKS, DoubleRun, out_of_turn, session_for_tests, start_double
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import TruncatedLog, decode_record, read_log
 from saboteur_p2p.net.absence import ACCUSED_STAYS
 from saboteur_p2p.net.lobby import SeatInfo, Table
-from saboteur_p2p.net.session import Outcome, Session
+from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.net.wire import seal
 from saboteur_p2p.protocol.verify import replay_file, replay_records
 from saboteur_p2p.rules import GameConfig
@@ -460,34 +460,17 @@ def test_a_connection_is_known_by_the_seat_that_signs_on_it(tmp_path: Path) -> N
     lobby messages): the session then knows the connection by the first envelope a seat signs
     on it, so garbage sent on it later is still pinned on that seat (found by the tests above,
     which failed now and then under load)."""
-    identities = [Identity.generate() for _ in range(3)]
-    seats = tuple(
-        SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
-    )
-    said: list[str] = []
-    table = Table(bytes(range(32)), GameConfig(3), seats)
-    session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
+    session, identities, said = session_for_tests(tmp_path)
     ping = seal(identities[2], "ping", {"game_id": bytes(range(32)), "seat": 2, "records": 0, "away": []})
     session._handle(b"connection", ping)
     session._handle(b"connection", b"\xc1")
     assert said == ["dropped a bad message from seat 2 (s2): not msgpack: FormatError"]
 
 
-def _session_for_tests(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
-    identities = [Identity.generate() for _ in range(3)]
-    seats = tuple(
-        SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
-    )
-    said: list[str] = []
-    table = Table(bytes(range(32)), GameConfig(3), seats)
-    session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
-    return session, identities, said
-
-
 def test_stale_or_foreign_envelopes_end_nothing(tmp_path: Path) -> None:
     """A bye, abort or link signed for another game (a replay) is ignored; a link whose
     endpoint is not tcp://host:port never reaches ZeroMQ."""
-    session, identities, said = _session_for_tests(tmp_path)
+    session, identities, said = session_for_tests(tmp_path)
     other_game = bytes(32)
     assert session._handle(b"c", seal(identities[2], "bye", {"game_id": other_game, "seat": 2})) is None
     abort = {"game_id": other_game, "culprit": 0, "reason": "bad-share", "detail": "", "evidence": b""}
@@ -501,7 +484,7 @@ def test_stale_or_foreign_envelopes_end_nothing(tmp_path: Path) -> None:
 def test_a_seat_with_a_log_but_no_secrets_refuses_to_come_back(tmp_path: Path) -> None:
     from saboteur_p2p.net.session import SeatLost
 
-    session, _, _ = _session_for_tests(tmp_path)
+    session, _, _ = session_for_tests(tmp_path)
     game = session.setup.game_id.hex()[:16]
     (tmp_path / f"game-{game}-seat1.log").write_bytes(b"")
     with pytest.raises(SeatLost, match="secret"):
@@ -511,7 +494,7 @@ def test_a_seat_with_a_log_but_no_secrets_refuses_to_come_back(tmp_path: Path) -
 def test_a_link_naming_another_seats_endpoint_or_a_wildcard_is_ignored(tmp_path: Path) -> None:
     """A seat cannot take over another seat's link, nor send us to 0.0.0.0 (which would be this
     machine): such links are ignored and the links we have stay as they are."""
-    session, identities, said = _session_for_tests(tmp_path)
+    session, identities, said = session_for_tests(tmp_path)
     for endpoint in (session.endpoints[0], "tcp://0.0.0.0:4000"):
         link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": endpoint, "incarnation": 1}
         session.last_relink.clear()  # (at most one relink a second per seat)
@@ -524,7 +507,7 @@ def test_a_link_naming_another_seats_endpoint_or_a_wildcard_is_ignored(tmp_path:
 def test_a_link_may_not_point_us_at_this_machine_in_any_spelling(tmp_path: Path) -> None:
     """127.1, 0x7f000001, 2130706433 and 0 are loopback or the wildcard too: a seat we reach
     on another address may not send us to them (nor to a name, which could be anything)."""
-    session, identities, said = _session_for_tests(tmp_path)
+    session, identities, said = session_for_tests(tmp_path)
     session.endpoints[2] = "tcp://192.0.2.7:3"  # a seat on another machine
     for n, host in enumerate(("127.1", "0x7f000001", "2130706433", "0", "0177.0.0.1", "example.org")):
         link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": f"tcp://{host}:4000", "incarnation": n + 1}
@@ -538,7 +521,7 @@ def test_a_link_may_not_point_us_at_this_machine_in_any_spelling(tmp_path: Path)
 def test_a_gone_naming_us_while_we_hear_its_sender_blames_only_the_sender(tmp_path: Path) -> None:
     """We owe nothing yet (what would make our record due may be on its way): we stay a while
     to make it, then end, naming only the seat that said we were gone."""
-    session, identities, _ = _session_for_tests(tmp_path)
+    session, identities, _ = session_for_tests(tmp_path)
     session.log_path = tmp_path / "seat1.log"
     gone = {"game_id": bytes(range(32)), "seat": 2, "absent": 1, "why": "s1 (seat 1) did not come back within 5 s"}
     assert session._handle(b"c", seal(identities[2], "gone", gone)) is None
@@ -571,7 +554,7 @@ def test_a_start_with_two_seats_at_one_endpoint_or_with_one_key_is_refused(share
 def test_an_outsiders_envelopes_are_dropped_before_their_signature_is_checked_and_reported_once(tmp_path: Path) -> None:
     from saboteur_p2p.net.wire import BadEnvelope, open_envelope
 
-    session, _, said = _session_for_tests(tmp_path)
+    session, _, said = session_for_tests(tmp_path)
     outsider = Identity.generate()
     chat = seal(outsider, "chat", {"game_id": bytes(range(32)), "seat": 0, "text": "x", "padding": bytes(1 << 20)})
     forged = chat[:-1] + bytes([chat[-1] ^ 1])  # a broken signature: refused before it is checked
@@ -588,7 +571,7 @@ def test_an_outsiders_envelopes_are_dropped_before_their_signature_is_checked_an
 
 
 def test_a_busy_notice_keeps_a_computing_seat_from_being_taken_for_away(tmp_path: Path) -> None:
-    session, identities, _ = _session_for_tests(tmp_path)
+    session, identities, _ = session_for_tests(tmp_path)
     now = time.monotonic()
     busy = {"game_id": bytes(range(32)), "seat": 2, "seconds": 30}
     assert session._handle(b"c", seal(identities[2], "busy", busy)) is None

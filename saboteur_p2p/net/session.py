@@ -307,12 +307,12 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
 
     def _handle(self, connection: bytes, data: bytes, key: bytes | None = None) -> SessionResult | None:
         """One message from a connection; ``key``: the link key it proved (CurveZMQ), if any."""
+        owner = self.links.owner(connection, key)  # a seat's link (it proved its key) vouches for its envelopes
         try:
-            env = open_envelope(data, self._admits)
+            env = open_envelope(data, self._admits, self.table.seats[owner].sign_key if key and owner is not None else None)
         except BadEnvelope as exc:
-            sender = self.links.owner(connection, key)
-            if sender is not None:
-                self.links.dropped(sender, f"dropped a bad message from seat {sender} ({self.names[sender]}): {exc}")
+            if owner is not None:
+                self.links.dropped(owner, f"dropped a bad message from seat {owner} ({self.names[owner]}): {exc}")
             else:
                 self._outsider(f"dropped a bad message from an unidentified connection: {exc}")
             return None

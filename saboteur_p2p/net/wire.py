@@ -74,12 +74,17 @@ def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
     return msgpack.packb([kind, body, identity.public.sign_key, signature], use_bin_type=True)
 
 
-def open_envelope(data: bytes, admit: Callable[[str, bytes], bool] | None = None) -> Envelope:
+def open_envelope(
+    data: bytes, admit: Callable[[str, bytes], bool] | None = None, proven: bytes | None = None,
+) -> Envelope:
     """Decode and check an envelope's shape and signature.
 
     ``admit(kind, key)``, when given, says whether the sender may send this at all (a seat's
     key, say): it is asked before the signature is checked, so an outsider's flood costs a
-    decode, not a signature check over megabytes.
+    decode, not a signature check over megabytes.  ``proven`` is the Ed25519 key of the seat
+    whose link key the connection proved in its CurveZMQ handshake: every box on that link is
+    authenticated by the seat's X25519 key, so that seat's own envelopes there are not checked
+    again (a record is then checked once, by its own signature: protocol.md §12.1).
     """
     if not isinstance(data, bytes) or len(data) > MAX_WIRE_MESSAGE:
         raise BadEnvelope("message too large or not bytes")
@@ -109,6 +114,8 @@ def open_envelope(data: bytes, admit: Callable[[str, bytes], bool] | None = None
         raise BadEnvelope("bad key or signature field")
     if admit is not None and not admit(kind, key):
         raise BadEnvelope(f"{kind} from a key that may not send it")
+    if proven is not None and key == proven:
+        return Envelope(kind, body, key)  # the link vouches for it: its key is the seat's own
     if not valid_sign_key(key):
         raise BadEnvelope("bad key: not a canonical Ed25519 key of prime order")
     if not verify_signature(key, _signed_bytes(kind, body), signature):
