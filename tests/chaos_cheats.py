@@ -20,9 +20,14 @@ from cheats_catalogue import (
 )
 from protocol_helpers import body_for, copy_game, other_point, path_first, signed_record
 
+from saboteur_p2p.crypto.group import check_point
+from saboteur_p2p.crypto.proofs import verify_dleq
+from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import LocalGame, step
+from saboteur_p2p.protocol.messages import ActionMsg
 from saboteur_p2p.protocol.node import Expect, Node
-from saboteur_p2p.rules import IllegalActionError, InvalidActionError
+from saboteur_p2p.protocol.shares import share_context
+from saboteur_p2p.rules import Deck, IllegalActionError, InvalidActionError
 from saboteur_p2p.rules.cards import PathCard
 from saboteur_p2p.rules.state import Phase
 
@@ -147,34 +152,82 @@ def bad_shuffle_proof(p: Point) -> Plan:
     return p.to_all(p.sign(body), "bad-shuffle-proof")
 
 
-def bad_public_share(p: Point) -> Plan | None:
-    body = p.honest_body()
-    if not body["public"]:
+def _with_shares(p: Point) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """An honest body that carries shares, and its shares: the shares record the cheater
+    owes, or (owing a move) its ``path_first`` move with the shares it carries, if any."""
+    if p.head.kind == "shares":
+        body = p.honest_body()
+        return body, body
+    assert p.head.kind == "action"
+    text = path_first(p.cheater, p.node)
+    shares = p.node._shares_with_move(text)
+    if shares is None:
         return None
-    _any_one(p.rng, body["public"], lambda: public_share_of_another_point(p.game, body))
+    move = ActionMsg(text, shares).encode()
+    return move, move["shares"]
+
+
+def _shown_to_all(p: Point, share: list[Any]) -> bool:
+    """Whether an honest public share is of a card shown to all (its proof is for that), not
+    of a card's first reveal to one seat."""
+    batch, deck, position = share[0]
+    need = RevealNeed((batch, Deck(deck), position), None)
+    c1, _ = p.node.dealer.ciphertext(need.card)
+    context = share_context(p.game.setup.game_id, need, p.cheater, None)
+    return verify_dleq(p.node.keys[p.cheater], c1, check_point(share[1]), (share[2], share[3]), context)
+
+
+def _a_bad_public_share(p: Point, shown_to_all: bool) -> Plan | None:
+    made = _with_shares(p)
+    if made is None:
+        return None
+    body, shares = made
+    public = shares["public"]
+    chosen = [i for i, share in enumerate(public) if _shown_to_all(p, share) == shown_to_all]
+    if not chosen:
+        return None
+    i = p.rng.choice(chosen)
+    public[0], public[i] = public[i], public[0]
+    public_share_of_another_point(p.game, shares)
+    public[0], public[i] = public[i], public[0]
     return p.to_all(p.sign(body), "bad-share")
 
 
+def bad_public_share(p: Point) -> Plan | None:
+    """A share of a card shown to all: everyone checks it at once."""
+    return _a_bad_public_share(p, shown_to_all=True)
+
+
+def bad_first_reveal_share(p: Point) -> Plan | None:
+    """A public share of a card's first reveal to one seat: checked by that seat at once; the
+    other honest seat keeps it unchecked, and learns of it from the recipient's abort."""
+    return _a_bad_public_share(p, shown_to_all=False)
+
+
 def bad_sealed_share(p: Point) -> Plan | None:
-    """Checked by its recipient only: the other honest seat takes it in, and learns of it
-    from the recipient's abort."""
-    body = p.honest_body()
-    if not body["sealed"]:
+    """A sealed share (of a card's later reveal to a seat), checked by its recipient only: the
+    other honest seat takes it in, and learns of it from the recipient's abort."""
+    made = _with_shares(p)
+    if made is None or not made[1]["sealed"]:
         return None
-    tampers = [sealed_share_shifted] + ([sealed_share_with_another_share_s_proof] if len(body["sealed"]) > 1 else [])
+    body, shares = made
+    tampers = [sealed_share_shifted] + ([sealed_share_with_another_share_s_proof] if len(shares["sealed"]) > 1 else [])
     tamper = p.rng.choice(tampers)
-    _any_one(p.rng, body["sealed"], lambda: tamper(p.game, body))
+    _any_one(p.rng, shares["sealed"], lambda: tamper(p.game, shares))
     return p.to_all(p.sign(body), "bad-share")
 
 
 def invalid_point_in_a_share(p: Point) -> Plan | None:
-    """Public shares are checked by everyone, sealed ones by their recipient."""
-    body = p.honest_body()
-    where = [("public", 1)] * bool(body["public"]) + [("sealed", 3), ("sealed", 4)] * bool(body["sealed"])
+    """Every seat checks that a public share is a valid point; a sealed one's recipient checks it."""
+    made = _with_shares(p)
+    if made is None:
+        return None
+    body, shares = made
+    where = [("public", 1)] * bool(shares["public"]) + [("sealed", 3), ("sealed", 4)] * bool(shares["sealed"])
     if not where:
         return None
     name, field_ = p.rng.choice(where)
-    p.rng.choice(body[name])[field_] = BAD_POINTS[p.rng.choice(sorted(BAD_POINTS))]
+    p.rng.choice(shares[name])[field_] = BAD_POINTS[p.rng.choice(sorted(BAD_POINTS))]
     return p.to_all(p.sign(body), "bad-message", "bad-share")  # a seat that rechecks it says bad-share
 
 
@@ -310,9 +363,12 @@ CATALOGUE: dict[str, list[Cheat]] = {
     "commit": [wrong_number_of_commitments],
     "reveal": [reveal_another_value, reveal_two_values],
     "shuffle": [shuffle_drops_a_card, shuffle_proof_malformed, shuffle_decks_reordered, bad_shuffle_proof],
-    "shares": [bad_public_share, bad_sealed_share, invalid_point_in_a_share, a_share_missing, an_extra_share,
-               a_share_for_another_card],
-    "action": [a_card_from_another_hand, an_unreadable_move, a_card_played_as_what_it_is_not],
+    "shares": [bad_public_share, bad_first_reveal_share, bad_sealed_share, invalid_point_in_a_share, a_share_missing,
+               an_extra_share, a_share_for_another_card],
+    # the shares a move carries: public ones of the card it shows and of cards drawn since the
+    # mover's last move (their first reveal), sealed ones of cards shown again to a seat
+    "action": [a_card_from_another_hand, an_unreadable_move, a_card_played_as_what_it_is_not, bad_public_share,
+               bad_first_reveal_share, bad_sealed_share, invalid_point_in_a_share],
 }
 #: cheats on a record of any kind, and how often a trial draws each (the rest: the kind's own)
 ANY_KIND: list[tuple[float, Cheat]] = [(0.12, malformed_body), (0.12, equivocation)]

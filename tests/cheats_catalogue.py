@@ -38,7 +38,7 @@ BAD_POINTS = {
 }
 
 
-# -- decryption shares
+# -- decryption shares: each changes a body of shares (a shares record's, or the shares a move carries)
 
 
 def public_share_of_another_point(game: LocalGame, body: dict[str, Any]) -> None:

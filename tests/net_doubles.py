@@ -180,9 +180,10 @@ def send_malformed(session: Session) -> None:
         seal(identity, "ping", {"game_id": session.setup.game_id, "seat": session.seat, "records": "many", "away": []}),
         seal(identity, "record", {"record": b"not a record"}),
         seal(identity, "record", {"record": 42}),
-        # shares sent ahead (§12.6) that are not even sealed shares: ignored, nobody blamed
+        # shares sent ahead (§12.6) that are malformed, or opened shares (never sent ahead):
+        # ignored, nobody blamed
         seal(identity, "ahead", {**status, "shares": {"public": "x", "sealed": []}}),
-        seal(identity, "ahead", {**status, "shares": {"public": [[[0, "roles", 0], *[bytes(32)] * 3]], "sealed": []}}),
+        seal(identity, "ahead", {**status, "shares": {"public": [], "sealed": [], "opened": [[[0, "roles", 0], 0, bytes(32)]]}}),
     )
 
 

@@ -12,9 +12,10 @@ from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import decode_record, make_entry
 from saboteur_p2p.protocol.dealer import GOLD_HANDLE_STRIDE
 from saboteur_p2p.protocol.local import LocalGame, make_setup, step
+from saboteur_p2p.protocol.messages import ActionMsg
 from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
 from saboteur_p2p.rules import Card, Deck, GameConfig, State
-from saboteur_p2p.rules.actions import PlacePath
+from saboteur_p2p.rules.actions import MapPeek, PlacePath
 
 
 def seeded_bytes(seed: int):
@@ -116,6 +117,24 @@ def path_first(seat: int, node: Node) -> str:
     return str(next((a for a in legal if isinstance(a, PlacePath)), legal[0]))
 
 
+def map_goal_first(seat: int, node: Node) -> str:
+    """An honest move that maps the first goal when this seat has not seen it, else as
+    ``path_first``: a second seat's map of that goal is the card's second reveal, which the
+    other seats owe by sealed shares (a first reveal's shares are public, protocol.md §6.8)."""
+    assert node.state is not None
+    if 0 not in node.state.view_for(seat).known_goals:
+        mapping = next((a for a in node.state.legal_actions() if isinstance(a, MapPeek) and a.goal == 0), None)
+        if mapping is not None:
+            return str(mapping)
+    return path_first(seat, node)
+
+
+def owes_sealed(node: Node, seat: int) -> bool:
+    """Whether ``seat`` owes a sealed share now, as ``node`` reads the log."""
+    dealer = node.dealer
+    return any(n.audience is not None and not dealer.reveals[n].public for n in dealer.owed_by(seat))
+
+
 def play_until(game: LocalGame, stop: Callable[[Expect], bool], choose: Callable[[int, Node], str] = path_first) -> Expect:
     """Play honestly until the record expected next satisfies ``stop``; returns that expectation."""
     while True:
@@ -149,10 +168,14 @@ def body_for(node: Node, head: Expect) -> dict[str, Any]:
 
 
 def honest_body(node: Node) -> dict[str, Any]:
-    """The body this seat would honestly send next (its node keeps the secrets it makes)."""
+    """The body this seat would honestly send next (its node keeps the secrets it makes); a
+    move is ``path_first``'s, with the shares the seat owes."""
     head = node.next_expected
-    assert head is not None and head.speaker == node.seat and head.kind != "action"
-    return getattr(node, f"_make_{head.kind}")(head)
+    assert head is not None and head.speaker == node.seat
+    if head.kind == "action":
+        text = path_first(head.speaker, node)
+        return ActionMsg(text, node._shares_with_move(text)).encode()
+    return getattr(node, f"_make_{head.kind}")(head)  # type: ignore[no-any-return]
 
 
 def signed_record(
@@ -187,13 +210,14 @@ Verdicts = dict[int | None, ProtocolViolation | None]
 
 
 def hear(game: LocalGame, record: bytes, *absent: int | None) -> Verdicts:
-    """Deliver a record to every node but the ``absent`` seats', and to the spectator (key None).
+    """Deliver a record to every node but the ``absent`` seats' (None among them: the spectator),
+    and to the spectator (key None).
 
     Returns what each node raised (None: accepted it).  Any other exception propagates.
     """
     verdicts: Verdicts = {}
     for seat, node in [*enumerate(game.nodes), (None, game.spectator)]:
-        if seat is not None and seat in absent:
+        if seat in absent:  # None: the spectator
             continue
         try:
             node.receive(record)
@@ -259,10 +283,23 @@ POINTS: dict[str, Callable[[Expect], bool]] = {
     "coin-reveal": lambda e: e.kind == "reveal" and e.topic[0] == "coin" and e.speaker == 2,
     "shuffle": lambda e: e == Expect(1, "shuffle", (0,)),
     "last-shuffle": lambda e: e == Expect(2, "shuffle", (0,)),
-    "sealed-shares": lambda e: e.kind == "shares" and e.speaker == 1,
+    "dealt-shares": lambda e: e.kind == "shares" and e.speaker == 1,
     "move": lambda e: e.kind == "action",
     "public-shares": lambda e: e.kind == "shares" and e.speaker == 1 and any(n.audience is None for n in e.topic),
 }
+
+
+@functools.cache
+def sealed_snapshot() -> LocalGame:
+    """The honest game played with ``map_goal_first`` until seat 1 is to move owing sealed
+    shares (of the first goal, which a seat before it mapped after another seat had)."""
+    game = seeded_game(CONFIG, SEED)
+    while True:
+        head = game.spectator.next_expected
+        assert head is not None, "nobody mapped a goal another seat had mapped"
+        if head == Expect(1, "action") and owes_sealed(game.spectator, 1):
+            return copy_game(game, 0)
+        step(game, map_goal_first)
 
 
 @functools.cache
@@ -280,8 +317,9 @@ def snapshots() -> dict[str, LocalGame]:
 
 
 def game_at(point: str, seed: int = 0) -> LocalGame:
-    """A fresh copy of the honest game at ``point``."""
-    return copy_game(snapshots()[point], seed)
+    """A fresh copy of the honest game at ``point`` (one of POINTS, or "sealed-move": seat 1
+    to move, owing sealed shares that its move carries)."""
+    return copy_game(sealed_snapshot() if point == "sealed-move" else snapshots()[point], seed)
 
 
 def expected(game: LocalGame) -> Expect:
@@ -316,7 +354,10 @@ def cheat_once(point: str, cheater: int, tamper: Callable[[LocalGame, dict[str, 
     game = game_at(point)
     assert expected(game).speaker == cheater
     body = honest_body(game.nodes[cheater])
-    body = tamper(game, body) or body
+    if expected(game).kind == "action":  # the shares a move carries are tampered with
+        body["shares"] = tamper(game, body["shares"]) or body["shares"]
+    else:
+        body = tamper(game, body) or body
     record = signed_record(game, cheater, expected(game).kind, body)
     return game, hear(game, record, cheater)
 

@@ -1,21 +1,23 @@
-"""Sealed shares sent ahead of the record that logs them (protocol.md §12.6).
+"""Shares sent ahead of the record that logs them (protocol.md §12.6).
 
-A card drawn or a goal mapped is owed to its seat by every other seat's sealed share.  The
-log carries those shares with each other seat's next record; sent ahead as well, they let
-the seat see its card as soon as its move is taken in, not when every other seat has moved.
-Nothing in the log or the schedule changes, and a bad share sent ahead proves nothing, so it
-is refused without blame.
+A card drawn or a goal mapped is owed to its seat by every other seat's share: public for
+the card's first reveal to a seat, sealed for a later one (a goal another seat mapped
+before).  The log carries those shares with each other seat's next record; sent ahead as
+well, they let the seat see its card as soon as its move is taken in, not when every other
+seat has moved.  Nothing in the log or the schedule changes, and a bad share sent ahead
+proves nothing, so it is refused without blame.
 """
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
-from protocol_helpers import seeded_game, true_face
+from protocol_helpers import CONFIG, SEED, map_goal_first, seeded_game, true_face
 
+from saboteur_p2p.crypto.group import base_mul, scalar_from_int
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import LocalGame, deliver, first_move_expected, step
-from saboteur_p2p.protocol.messages import MalformedMessage, Shares
+from saboteur_p2p.protocol.messages import ActionMsg, MalformedMessage, OpenedShare, Shares
 from saboteur_p2p.protocol.node import Node
 from saboteur_p2p.protocol.shares import AheadRefused
 from saboteur_p2p.rules import Deck, GameConfig
@@ -64,39 +66,90 @@ def _ahead_to(game: LocalGame, recipient: int) -> dict[int, Shares]:
     return {seat: ahead[recipient] for seat, ahead in sent.items() if recipient in ahead}
 
 
-def test_a_drawn_card_reaches_its_drawer_with_its_move_not_after_every_other_seat_moved():
-    game = _dealt()
-    mover = game.spectator.next_expected.speaker
-    before = list(game.spectator.state.hands[mover])
+GOAL = (0, Deck.GOALS, 0)
+
+
+def _shares_in(entry) -> Shares:
+    if entry.kind != "action":
+        return Shares((), ())
+    shares = ActionMsg.decode(entry.body).shares
+    return shares if shares is not None else Shares((), ())
+
+
+def _after_a_draw(seed: int) -> tuple[LocalGame, int, tuple[int, Deck, int]]:
+    """A 3-seat game whose first mover discarded and drew, its move taken in with no shares
+    sent ahead: the drawn card's first reveal, owed by the other seats' public shares."""
+    game = _dealt(seed=seed)
+    head, state = game.spectator.next_expected, game.spectator.state
+    assert head is not None and state is not None
+    before = list(state.hands[head.speaker])
     _move_without_ahead(game, _discard)
-    card = _drawn(game, mover, before)
+    return game, head.speaker, _drawn(game, head.speaker, before)
+
+
+def _after_a_second_map() -> tuple[LocalGame, int]:
+    """The honest game of protocol_helpers, played with ``map_goal_first``, just after a seat
+    mapped the first goal that another seat had mapped before (its move taken in, no shares
+    sent ahead): the goal's later reveal, owed by sealed shares."""
+    game = seeded_game(CONFIG, SEED)
+    for _ in range(400):
+        head = game.spectator.next_expected
+        assert head is not None
+        if head.kind == "action" and GOAL in game.spectator.dealer.holding and \
+                map_goal_first(head.speaker, game.nodes[head.speaker]).startswith("map 0"):
+            mover, _ = _move_without_ahead(game, map_goal_first)
+            return game, mover
+        step(game, map_goal_first)
+    raise AssertionError("no seat mapped the first goal after another")
+
+
+def test_a_drawn_card_reaches_its_drawer_with_its_move_not_after_every_other_seat_moved():
+    """The drawn card's first reveal: the other seats' public shares, sent ahead, open it."""
+    game, mover, card = _after_a_draw(7)
     need = RevealNeed(card, frozenset({mover}))
+    assert game.spectator.dealer.reveals[need].public
     drawer = game.nodes[mover]
     assert card not in drawer.dealer.my_faces  # the log alone shows it only as the others move
     ahead = _ahead_to(game, mover)
     assert sorted(ahead) == [s for s in range(3) if s != mover]
+    assert all([p.card for p in shares.public] == [card] and not shares.sealed and not shares.opened
+               for shares in ahead.values())
     learnt = [drawer.take_ahead(seat, shares.encode()) for seat, shares in ahead.items()]
     assert learnt == [False, True]  # the last ower's share opens it
     assert drawer.dealer.my_faces[card] == true_face(game, card)
     assert drawer.state.faces[card[2]] == true_face(game, card)  # the engine, and so the view, knows it
     # the schedule is untouched: the reveal still waits for the logged shares
     assert need in drawer.dealer.pending and need in game.spectator.dealer.pending
-    # the others' next records carry the same sealed shares, premade, and the drawer takes them
+    # the others' next records carry the same public shares, premade, and the drawer takes them
     for _ in range(2):
         step(game, _discard)
     assert need not in drawer.dealer.pending and need not in game.spectator.dealer.pending
-    logged = [s for r in game.spectator.log.entries[-2:] for s in _sealed_in(r) if s.card == card]
-    assert {s for shares in ahead.values() for s in shares.sealed} == set(logged)
+    logged = [p for r in game.spectator.log.entries[-2:] for p in _shares_in(r).public if p.card == card]
+    assert len(logged) == 2 and {p for shares in ahead.values() for p in shares.public} == set(logged)
     assert len({node.log.head for node in game.nodes} | {game.spectator.log.head}) == 1
 
 
-def _sealed_in(entry):
-    from saboteur_p2p.protocol.messages import ActionMsg
-
-    if entry.kind != "action":
-        return ()
-    shares = ActionMsg.decode(entry.body).shares
-    return shares.sealed if shares is not None else ()
+def test_a_goal_mapped_again_reaches_its_mapper_from_sealed_shares_sent_ahead():
+    """A later reveal (a goal another seat mapped first) is sent ahead sealed, as logged."""
+    game, mover = _after_a_second_map()
+    need = RevealNeed(GOAL, frozenset({mover}))
+    assert not game.spectator.dealer.reveals[need].public
+    mapper = game.nodes[mover]
+    assert GOAL not in mapper.dealer.my_faces
+    ahead = _ahead_to(game, mover)
+    assert sorted(ahead) == [s for s in range(3) if s != mover]
+    for shares in ahead.values():  # and public shares of the card the map drew, its first reveal
+        assert [(s.card, s.recipient) for s in shares.sealed] == [(GOAL, mover)] and not shares.opened
+        assert GOAL not in [p.card for p in shares.public]
+    assert [mapper.take_ahead(seat, shares.encode()) for seat, shares in ahead.items()] == [False, True]
+    assert mapper.dealer.my_faces[GOAL] == true_face(game, GOAL)
+    assert mapper.state.view_for(mover).known_goals[0] == true_face(game, GOAL)
+    assert need in mapper.dealer.pending  # the logged shares still complete it
+    while need in game.spectator.dealer.pending:
+        step(game, map_goal_first)
+    logged = [s for r in game.spectator.log.entries for s in _shares_in(r).sealed if s.card == GOAL and s.recipient == mover]
+    assert {s for shares in ahead.values() for s in shares.sealed} == set(logged)
+    assert mapper.aborted is None and game.spectator.aborted is None
 
 
 def test_a_mapped_goal_reaches_the_mapper_as_soon_as_its_move_is_taken_in():
@@ -114,6 +167,7 @@ def test_a_mapped_goal_reaches_the_mapper_as_soon_as_its_move_is_taken_in():
         mapper = game.nodes[mover]
         assert not mapper.state.view_for(mover).known_goals
         for seat, shares in _ahead_to(game, mover).items():
+            assert not shares.sealed and any(p.card[1] is Deck.GOALS for p in shares.public)  # its first reveal
             mapper.take_ahead(seat, shares.encode())
         known = mapper.state.view_for(mover).known_goals
         assert len(known) == 1
@@ -124,31 +178,81 @@ def test_a_mapped_goal_reaches_the_mapper_as_soon_as_its_move_is_taken_in():
 
 
 def test_a_bad_share_sent_ahead_is_refused_and_the_logged_shares_still_open_the_card():
-    game = _dealt(seed=11)
-    mover = game.spectator.next_expected.speaker
-    before = list(game.spectator.state.hands[mover])
-    _move_without_ahead(game, _discard)
-    card = _drawn(game, mover, before)
+    game, mover, card = _after_a_draw(11)
     ahead = _ahead_to(game, mover)
     liar, shares = next(iter(ahead.items()))
-    bad = shares.sealed[0]
-    forged = Shares((), (dataclasses.replace(bad, E2=bad.E1),))
+    bad = shares.public[0]
+    assert bad.card == card
     drawer = game.nodes[mover]
-    with pytest.raises(AheadRefused, match="does not verify"):
-        drawer.take_ahead(liar, forged.encode())
-    with pytest.raises(AheadRefused, match="E1"):
-        drawer.take_ahead(liar, Shares((), (dataclasses.replace(bad, E1=b"\xff" * 32),)).encode())
+    with pytest.raises(AheadRefused, match="does not verify"):  # a false proof
+        drawer.take_ahead(liar, Shares((dataclasses.replace(bad, proof=bad.proof[::-1]),), ()).encode())
+    with pytest.raises(AheadRefused, match="does not verify"):  # another point, with the share's proof
+        drawer.take_ahead(liar, Shares((dataclasses.replace(bad, share=base_mul(scalar_from_int(7))),), ()).encode())
+    with pytest.raises(AheadRefused, match="decryption share"):
+        drawer.take_ahead(liar, Shares((dataclasses.replace(bad, share=b"\xff" * 32),), ()).encode())
     with pytest.raises(MalformedMessage):
         drawer.take_ahead(liar, {"public": "no", "sealed": []})
     # another seat's share passed off as the liar's does not verify under the liar's key
     other = next(s for s in ahead if s != liar)
-    with pytest.raises(AheadRefused):
+    with pytest.raises(AheadRefused, match="does not verify"):
         drawer.take_ahead(liar, ahead[other].encode())
-    assert card not in drawer.dealer.my_faces
+    assert drawer.take_ahead(other, ahead[other].encode()) is False  # the honest one is kept ...
+    assert card not in drawer.dealer.my_faces  # ... but the card waits for the liar's logged share
     for _ in range(2):
         step(game, _discard)
     assert drawer.dealer.my_faces[card] == true_face(game, card)  # from the log, as before
     assert drawer.aborted is None and game.spectator.aborted is None
+
+
+def test_a_bad_sealed_share_sent_ahead_is_refused_and_the_logged_shares_still_open_the_card():
+    game, mover = _after_a_second_map()
+    need = RevealNeed(GOAL, frozenset({mover}))
+    ahead = _ahead_to(game, mover)
+    liar, shares = next(iter(ahead.items()))
+    bad = shares.sealed[0]
+    mapper = game.nodes[mover]
+    with pytest.raises(AheadRefused, match="does not verify"):
+        mapper.take_ahead(liar, Shares((), (dataclasses.replace(bad, E2=bad.E1),)).encode())
+    with pytest.raises(AheadRefused, match="E1"):
+        mapper.take_ahead(liar, Shares((), (dataclasses.replace(bad, E1=b"\xff" * 32),)).encode())
+    other = next(s for s in ahead if s != liar)
+    with pytest.raises(AheadRefused, match="does not verify"):  # another seat's, passed off as the liar's
+        mapper.take_ahead(liar, Shares((), ahead[other].sealed).encode())
+    assert GOAL not in mapper.dealer.my_faces
+    while need in game.spectator.dealer.pending:
+        step(game, map_goal_first)
+    assert mapper.dealer.my_faces[GOAL] == true_face(game, GOAL)  # from the log, as before
+    assert mapper.aborted is None and game.spectator.aborted is None
+
+
+def test_a_share_sent_ahead_in_another_form_than_owed_is_refused():
+    """A first reveal is owed public shares and a later one sealed shares: a share in the other
+    form is refused, and so is an opened share, which is never sent ahead (§12.6)."""
+    game, mover, card = _after_a_draw(11)
+    ahead = _ahead_to(game, mover)
+    liar, shares = next(iter(ahead.items()))
+    drawer = game.nodes[mover]
+    public = shares.public[0]
+    opened = OpenedShare(card, liar, public.share)
+    with pytest.raises(AheadRefused, match="opened shares are not sent ahead"):
+        drawer.take_ahead(liar, Shares((), (), (opened,)).encode())
+    with pytest.raises(AheadRefused, match="opened shares are not sent ahead"):  # even beside the right share
+        drawer.take_ahead(liar, Shares((public,), (), (opened,)).encode())
+    assert not drawer.share_book.ahead
+
+    mapped, mapper_seat = _after_a_second_map()
+    sealed_ahead = _ahead_to(mapped, mapper_seat)
+    mapper = mapped.nodes[mapper_seat]
+    seat, sent = next(iter(sealed_ahead.items()))
+    # the goal's later reveal, owed sealed: a public share for it is refused
+    with pytest.raises(AheadRefused, match="owed sealed"):
+        mapper.take_ahead(seat, Shares((dataclasses.replace(public, card=GOAL),), ()).encode())
+    # the drawn card's first reveal, owed public: a sealed share for it is refused
+    sealed = dataclasses.replace(sent.sealed[0], card=card, audience=(mover,), recipient=mover)
+    with pytest.raises(AheadRefused, match="owed public"):
+        drawer.take_ahead(liar, Shares((), (sealed,)).encode())
+    assert GOAL not in mapper.dealer.my_faces and not mapper.share_book.ahead
+    assert card not in drawer.dealer.my_faces and not drawer.share_book.ahead
 
 
 def test_shares_not_owed_to_the_reader_are_ignored():
@@ -160,7 +264,7 @@ def test_shares_not_owed_to_the_reader_are_ignored():
     reader = game.nodes[bystander]
     for seat, shares in ahead.items():
         if seat != bystander:
-            assert reader.take_ahead(seat, shares.encode()) is False  # sealed to someone else
+            assert reader.take_ahead(seat, shares.encode()) is False  # owed to someone else
     assert not reader.make_ahead()  # made once: nothing new to send
     drawer = game.nodes[mover]
     seat, shares = next(iter(ahead.items()))

@@ -15,8 +15,9 @@ When no seat has anything left to do, the seats still waiting end as the session
 
 Every trial asserts that (a) every honest seat ends the game naming the cheater, including the
 seats that do not check what was bad themselves (a sealed share meant for another seat, a
-shuffle proof checked later), which judge the evidence an ``abort`` offers them; (b) no
-honest seat crashes: anything but a returned result out of the session fails the trial; and
+public share of a card's first reveal to another seat, a shuffle proof checked later), which
+judge the evidence an ``abort`` offers them; (b) no honest seat crashes: anything but a
+returned result out of the session fails the trial; and
 (c) every honest seat's log, ended with the verdict trailer its session writes, verifies as
 "stopped: seat S (name) cheated (reason), evidence checks" naming the cheater.  One outcome
 is allowed besides: a refused genesis leaves an empty log, which verify cannot judge (the
@@ -204,7 +205,7 @@ def setup_table(point: Point, plan: Plan, choose: Callable[[int, Node], str], tm
 class Cheater:
     """The cheater after its cheat: silent, or (``continues``) sending the shares it owes, made
     by its own node, which never took its bad record in; it follows the log through a watcher
-    that checks no sealed share."""
+    that checks no share of a card shown to another seat."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -378,7 +379,8 @@ def check_trial(trial: Trial, table: Table) -> None:
             assert verdict.message == "the log is empty" and verdict.culprit is None, verdict.message
             continue
         # a seat that took the record in before it could check all of it (a sealed share for
-        # another seat, a shuffle proof it checks later) holds it in its log: verify finds the
+        # another seat, a public share of a card's first reveal to another seat, a shuffle
+        # proof it checks later) holds it in its log: verify finds the
         # cheat there, maybe under a sibling reason (an invalid point: bad-message, not bad-share)
         wanted = [f"stopped: seat {cheater} ({names[cheater]}) cheated ({reason}), evidence checks"
                   for reason in {session.reason, *trial.plan.reasons}]
@@ -390,8 +392,10 @@ def check_trial(trial: Trial, table: Table) -> None:
 #: the trials of every run, and seeds kept so that every run tries them: 15, 52 and 165 are
 #: out-of-turn records that reach a seat after it has moved past the point they follow; 328
 #: and 398 are Saboteur 2 cards played as what they are not, by a seat whose card another
-#: seat knows privately
-SEEDS = [*range(TRIALS), 52, 165, 328, 398]
+#: seat knows privately; 27 is a bad sealed share (of a Saboteur 2 card shown to a second
+#: seat), 41 and 150 bad public shares of a card's first reveal, carried by a move and in a
+#: shares record
+SEEDS = [*range(TRIALS), 52, 165, 328, 398, 27, 41, 150]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -406,5 +410,6 @@ def test_every_trial_applies_a_cheat_and_the_trials_cover_the_catalogue() -> Non
     applied = [draw_trial(seed)[0] for seed in SEEDS]
     assert len(applied) == len(SEEDS)
     assert len({t.cheat for t in applied}) >= 10, sorted({t.cheat for t in applied})
+    assert {"bad_sealed_share", "bad_first_reveal_share"} <= {t.cheat for t in applied}
     assert {t.point.head.kind for t in applied} >= set(CATALOGUE) - {"genesis"}
     assert {t.edition for t in applied} == set(EDITIONS)

@@ -391,7 +391,7 @@ BAD_INPUT_REPORTS = [
     "dropped a malformed record relayed by double: ",
     "dropped a bad record from double: record: field 'record' must be",
     "ignored shares double sent ahead of its record: shares.public",
-    "ignored shares double sent ahead of its record: only sealed shares are sent ahead",
+    "ignored shares double sent ahead of its record: opened shares are not sent ahead",
     "dropped a bad message from seat {seat} (double): ping: bad signature",
     "dropped a record that double relayed: peer {seat} broke the protocol (signature)",
     "dropped a record that double relayed: peer 0 broke the protocol (signature)",

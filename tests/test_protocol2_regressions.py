@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from protocol_helpers import copy_game, hear, path_first, play_until, seeded_bytes, seeded_game, signed_record
+from test_share_proofs import BYSTANDER, MOVER, SEALER, share_round_after_a_swap
 
 from saboteur_p2p.crypto.group import IDENTITY, add, base_mul, scalar_from_int
 from saboteur_p2p.crypto.log import decode_record
@@ -23,14 +24,6 @@ from saboteur_p2p.rules import GameConfig
 CONFIG = GameConfig(3, rounds=1)
 
 
-def _deal_share_round(seed: int):
-    """A 3-seat game at the share round of the first deal (a group of all three seats)."""
-    game = seeded_game(CONFIG, seed)
-    play_until(game, lambda e: e.kind == "shares")
-    assert {e.speaker for e in game.spectator.outstanding} == {0, 1, 2}
-    return game
-
-
 # -- 1. an opened share whose sealed share holds an invalid point is blamed on the opener ----
 
 
@@ -38,46 +31,48 @@ def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_never_blames_
     """protocol.md §6.8 (opened), §7.3.1: an opened share is right when its sender's proof for
     it verifies, however it was sealed; when it is not, a sealed share holding an invalid point
     is blamed on the seat that sealed it, as the spectator (and the recipient) named it at the
-    sealing record, never on the opener (§8.4).  (Protocol version 2 blamed the opener.)"""
-    game = next(g for g in map(_deal_share_round, range(1, 40)) if g.spectator.state.current == 1)
-    mover, sealer, bystander = 1, 0, 2  # seat 1 moves first; seat 0 sealed its draw cards to it
-    r1 = game.nodes[1].produce()
-    r2 = game.nodes[2].produce()
-    assert r1 is not None and r2 is not None
+    sealing record, never on the opener (§8.4).  (Protocol version 2 blamed the opener.)
+    Sealed shares are a card's later reveal: here Saboteur 2's Swap your hand shows seat 2's
+    hand to seat 0, which then plays one of its cards (test_share_proofs)."""
+    game = share_round_after_a_swap()
+    mover, sealer, bystander = MOVER, SEALER, BYSTANDER
+    r0 = game.nodes[mover].produce()
+    r1 = game.nodes[bystander].produce()
+    assert r0 is not None and r1 is not None
 
-    # the mover's honest move, made in a copy where seat 0 sealed honestly
+    # the mover's honest move, made in a copy where the sealer sealed honestly
     honest = copy_game(game, 1)
-    r0 = honest.nodes[0].produce()
-    assert r0 is not None
-    for seat, record in ((0, r0), (1, r1), (2, r2)):
+    r2 = honest.nodes[sealer].produce()
+    assert r2 is not None
+    for seat, record in ((mover, r0), (bystander, r1), (sealer, r2)):
         assert set(hear(honest, record, seat).values()) == {None}
     assert honest.spectator.next_expected.speaker == mover
     move = decode_record(honest.nodes[mover].move(path_first(mover, honest.nodes[mover])))
     opened = ActionMsg.decode(move.body).shares
-    assert opened is not None and [o.ower for o in opened.opened] == [sealer, bystander]
+    assert opened is not None and [o.ower for o in opened.opened] == [sealer]
 
-    # seat 0 seals its shares to the mover with E1 an invalid point (the identity); the
+    # the sealer seals its shares to the mover with E1 an invalid point (the identity); the
     # mover colludes and moves on; the bystander does not check shares sealed to others
-    expect = next(e for e in game.nodes[0].outstanding if e.speaker == 0)
-    body = game.nodes[0]._make_shares(expect)
+    expect = next(e for e in game.nodes[sealer].outstanding if e.speaker == sealer)
+    body = game.nodes[sealer]._make_shares(expect)
     body["sealed"] = [[*s[:3], IDENTITY, *s[4:]] if s[2] == mover else s for s in body["sealed"]]
     bad = signed_record(game, sealer, "shares", body)
-    for record in (r1, bad):
+    for record in (r0, bad):
         game.nodes[bystander].receive(record)
     taker = copy_game(game, 2).nodes[bystander]
     spectator = game.spectator
+    spectator.receive(r0)
     spectator.receive(r1)
-    spectator.receive(r2)
     with pytest.raises(ProtocolViolation) as said:
         spectator.receive(bad)
-    assert said.value.peer == sealer  # the spectator (and the mover, had it been honest) name seat 0
+    assert said.value.peer == sealer  # the spectator (and the mover, had it been honest) name the sealer
 
-    # the move opens seat 0's true share (its own proof for it verifies): the card is right,
-    # and the bystander takes the move (verify of the log still names seat 0, at its record)
+    # the move opens the sealer's true share (its own proof for it verifies): the card is
+    # right, and the bystander takes the move (verify of the log still names the sealer, at its record)
     record = signed_record(game, mover, "action", move.body, seq=taker.log.next_seq(mover), prev=taker.log.head)
     taker.receive(record)
 
-    # the move opens something else, with a proof from the mover: seat 0 is named, not the mover
+    # the move opens something else: the sealer, whose sealed share is invalid, is named, not the mover
     wrong = [[*o[:2], base_mul(scalar_from_int(7)), *o[3:]] if o[1] == sealer else o for o in move.body["shares"]["opened"]]
     body = {**move.body, "shares": {**move.body["shares"], "opened": wrong}}
     node = game.nodes[bystander]

@@ -4,13 +4,17 @@ bad decryption shares, shuffles and their proofs, invalid points and keys, and c
 A cheater is one seat whose records are built by hand (or by its own node with one
 ``_make_<kind>`` method swapped) and validly signed, so only the content is wrong.  Each
 record goes to every other seat and to the spectator, which checks everything; each must
-raise ``ProtocolViolation`` naming the cheater and the rule.  By design, sealed shares are
-checked by their recipient and the spectator only, and the seat after a shuffler checks
-its proof only once it has sent its own shuffle (``check_later``).
+raise ``ProtocolViolation`` naming the cheater and the rule.  By design, sealed shares (of
+a card's later reveals) and the public shares of a card's first reveal to one seat are
+checked by their recipient and the spectator only when they arrive (the other seats check
+such a public share when the card is shown to all, or when the recipient names its sender),
+and the seat after a shuffler checks its proof only once it has sent its own shuffle
+(``check_later``).
 
 All games are one 3-player round, played honestly from one seed to
-a few named points (``protocol_helpers.POINTS``); each test gets its own copy of the game
-at its point.  Cheats on the records themselves are in test_session_cheats_records.py.
+a few named points (``protocol_helpers.POINTS``, and "sealed-move", where seat 1's move
+carries a sealed share); each test gets its own copy of the game at its point.  Cheats on
+the records themselves are in test_session_cheats_records.py.
 """
 from __future__ import annotations
 
@@ -25,7 +29,6 @@ from cheats_catalogue import (
     public_share_of_another_point,
     random_proof,
     sealed_share_shifted,
-    sealed_share_with_another_share_s_proof,
     unreduced_proof,
 )
 from protocol_helpers import (
@@ -37,14 +40,15 @@ from protocol_helpers import (
     hear,
     honest_body,
     other_point,
+    path_first,
     play_until_refused,
     seeded_bytes,
     signed_record,
 )
 
-from saboteur_p2p.crypto.group import IDENTITY, Point, base_mul, mul, random_scalar, sadd, sub
+from saboteur_p2p.crypto.group import IDENTITY, Point, base_mul, check_point, mul, random_scalar, sadd, sub
 from saboteur_p2p.crypto.log import decode_record
-from saboteur_p2p.crypto.proofs import open_sealed_share, prove_dleq, prove_key, seal_share
+from saboteur_p2p.crypto.proofs import prove_dleq, prove_key, seal_share
 from saboteur_p2p.crypto.shuffle import reencrypt
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import LocalGame
@@ -98,11 +102,26 @@ def assert_shuffle_blamed(game: LocalGame, verdicts: Verdicts, cheater: int) -> 
 
 
 # == 1. decryption shares ===============================================================
+#
+# The public-share tampers change the body's first public share (the need it is of is found
+# by its card among those the record owes): at "public-shares" a share of a card shown to
+# all, at "dealt-shares" a share of a card's first reveal to one seat.
+
+
+def _need_of(game: LocalGame, share: list[Any]) -> RevealNeed:
+    """The reveal a public share in the record expected next is of."""
+    batch, deck, pos = share[0]
+    card = (batch, Deck(deck), pos)
+    return next(n for n in expected(game).topic if n.card == card)
+
+
+def _next_card(need: RevealNeed, audience: frozenset[int] | None) -> RevealNeed:
+    return RevealNeed((need.card[0], need.card[1], need.card[2] + 1), audience)
 
 
 def _public_share_proven_with_another_key(game: LocalGame, body: dict[str, Any]) -> None:
     cheater = game.nodes[1]
-    need = expected(game).topic[0]
+    need = _need_of(game, body["public"][0])
     c1, _ = cheater.dealer.ciphertext(need.card)
     x = random_scalar(seeded_bytes(2))
     share = mul(x, c1)
@@ -110,22 +129,49 @@ def _public_share_proven_with_another_key(game: LocalGame, body: dict[str, Any])
     body["public"][0][1:] = [share, e, s]
 
 
-def _public_share_with_the_proof_for_another_card(game: LocalGame, body: dict[str, Any]) -> None:
+def _true_share_proven_for(game: LocalGame, body: dict[str, Any], other: RevealNeed, seed: int) -> None:
+    """The first public share, true, with a true proof made for the context of ``other``."""
     cheater = game.nodes[1]
-    need = expected(game).topic[0]
+    need = _need_of(game, body["public"][0])
     c1, _ = cheater.dealer.ciphertext(need.card)
-    other = RevealNeed((need.card[0], need.card[1], need.card[2] + 1), None)
     assert cheater.secret is not None
     ctx = share_context(cheater.setup.game_id, other, 1, None)
-    e, s = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], ctx, seeded_bytes(4))
+    e, s = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], ctx, seeded_bytes(seed))
     body["public"][0][2:] = [e, s]
+
+
+def _public_share_with_the_proof_for_another_card(game: LocalGame, body: dict[str, Any]) -> None:
+    need = _need_of(game, body["public"][0])
+    _true_share_proven_for(game, body, _next_card(need, need.audience), 4)
+
+
+def _public_share_with_the_proof_for_another_recipient(game: LocalGame, body: dict[str, Any]) -> None:
+    # the same share, proven for the card's reveal to the other honest seat
+    need = _need_of(game, body["public"][0])
+    assert need.audience is not None and len(need.audience) == 1
+    _true_share_proven_for(game, body, RevealNeed(need.card, frozenset({0, 2} - need.audience)), 19)
+
+
+def _public_share_with_the_proof_for_all(game: LocalGame, body: dict[str, Any]) -> None:
+    # the same share, proven for the card's reveal to all (the share is the same point)
+    need = _need_of(game, body["public"][0])
+    assert need.audience is not None
+    _true_share_proven_for(game, body, RevealNeed(need.card, None), 20)
+
+
+def _public_share_with_the_proof_for_its_first_reveal(game: LocalGame, body: dict[str, Any]) -> None:
+    # a share of a card shown to all, proven for the card's reveal to its holder (the same point)
+    need = _need_of(game, body["public"][0])
+    assert need.audience is None
+    holder = game.spectator.dealer.holding.get(need.card)
+    _true_share_proven_for(game, body, RevealNeed(need.card, frozenset({0}) if holder is None else holder.audience), 21)
 
 
 def _public_share_for_another_card(game: LocalGame, body: dict[str, Any]) -> None:
     # a true decryption share, with a true proof, of the card next to the one asked for
     cheater = game.nodes[1]
-    need = expected(game).topic[0]
-    other = RevealNeed((need.card[0], need.card[1], need.card[2] + 1), None)
+    need = _need_of(game, body["public"][0])
+    other = _next_card(need, need.audience)
     c1, _ = cheater.dealer.ciphertext(other.card)
     assert cheater.secret is not None
     share = mul(cheater.secret, c1)
@@ -138,11 +184,121 @@ def _public_share_for_another_card(game: LocalGame, body: dict[str, Any]) -> Non
     public_share_of_another_point,
     _public_share_proven_with_another_key,
     _public_share_with_the_proof_for_another_card,
+    _public_share_with_the_proof_for_its_first_reveal,
     _public_share_for_another_card,
 ], ids=lambda f: f.__name__.strip("_"))
 def test_a_bad_public_decryption_share_is_blamed_on_its_sender_by_everyone(tamper):
+    game = game_at("public-shares")
+    assert _need_of(game, honest_body(game.nodes[1])["public"][0]).audience is None  # a card shown to all
     game, verdicts = cheat_once("public-shares", 1, tamper)
     assert_blamed(game, verdicts, 1, "bad-share")
+
+
+#: bad public shares of a card's first reveal to one seat: a wrong point, or a proof for
+#: another card, another recipient, the reveal to all, or by another key
+FIRST_REVEAL_TAMPERS = [
+    public_share_of_another_point,
+    _public_share_proven_with_another_key,
+    _public_share_with_the_proof_for_another_card,
+    _public_share_with_the_proof_for_another_recipient,
+    _public_share_with_the_proof_for_all,
+    _public_share_for_another_card,
+]
+#: those that leave the share itself true (its recipient still decrypts its card with it)
+FIRST_REVEAL_PROOF_TAMPERS = [
+    _public_share_with_the_proof_for_another_card,
+    _public_share_with_the_proof_for_another_recipient,
+    _public_share_with_the_proof_for_all,
+]
+
+
+def _first_reveal_cheat(tamper: Callable[[LocalGame, dict[str, Any]], None]) -> tuple[LocalGame, RevealNeed, bytes, Verdicts]:
+    """At the deal, seat 1 sends its shares with the first (of seat 0's role card) changed by
+    ``tamper``; every other node hears it: (game, that share's reveal, the record, verdicts)."""
+    game = game_at("dealt-shares")
+    body = honest_body(game.nodes[1])
+    need = _need_of(game, body["public"][0])
+    assert need.audience == frozenset({0}) and game.spectator.dealer.reveals[need].public  # a first reveal, to seat 0
+    tamper(game, body)
+    record = signed_record(game, 1, "shares", body)
+    return game, need, record, hear(game, record, 1)
+
+
+@pytest.mark.parametrize("tamper", FIRST_REVEAL_TAMPERS, ids=lambda f: f.__name__.strip("_"))
+def test_a_bad_public_share_of_a_first_reveal_is_blamed_at_once_by_its_recipient_and_the_spectator_only(tamper):
+    game, need, _record, verdicts = _first_reveal_cheat(tamper)
+    assert_blamed(game, verdicts, 1, "bad-share", by=[0, None])
+    # seat 2 cannot tell yet: it keeps the share to check when the card is shown to all
+    assert verdicts[2] is None and game.nodes[2].aborted is None
+    assert (need.card, 1) in game.nodes[2].share_book.unchecked
+
+
+@pytest.mark.parametrize("tamper", FIRST_REVEAL_TAMPERS, ids=lambda f: f.__name__.strip("_"))
+def test_a_seat_named_by_the_recipient_of_a_bad_public_share_is_found_guilty_by_a_recheck(tamper):
+    """Seat 0 aborts naming seat 1; seat 2, which took the record in unchecked, rechecks the
+    record its abort points at and finds the same violation."""
+    game, _need, record, verdicts = _first_reveal_cheat(tamper)
+    accusation = verdicts[0]
+    assert accusation is not None and verdicts[2] is None
+    found = game.nodes[2].recheck_sealed_shares(record)
+    assert found is not None and (found.peer, found.reason) == (accusation.peer, accusation.reason) == (1, "bad-share")
+
+
+def test_a_recheck_of_an_honest_record_of_public_shares_finds_nothing():
+    game = game_at("dealt-shares")
+    record = game.nodes[1].produce()
+    assert record is not None
+    assert set(hear(game, record, 1).values()) == {None}
+    assert game.nodes[2].share_book.unchecked  # the shares of the reveals to seat 0, kept unchecked
+    assert game.nodes[2].recheck_sealed_shares(record) is None
+
+
+def _play_on_without_the_spectator(game: LocalGame, limit: int = 300) -> tuple[Expect, Verdicts]:
+    """Play honestly (``path_first``) among the seats alone until a seat refuses a record:
+    what was expected, and each other seat's verdict."""
+    for _ in range(limit):
+        head = game.nodes[2].next_expected
+        assert head is not None, "the game ended and nobody refused anything"
+        node = game.nodes[head.speaker]
+        record = node.move(path_first(head.speaker, node)) if node.awaiting_move() else node.produce()
+        assert record is not None
+        verdicts = hear(game, record, head.speaker, None)
+        if any(v is not None for v in verdicts.values()):
+            return head, verdicts
+    raise AssertionError(f"no record refused in {limit} records")
+
+
+@pytest.mark.parametrize("tamper", FIRST_REVEAL_PROOF_TAMPERS, ids=lambda f: f.__name__.strip("_"))
+def test_a_bad_public_share_of_a_first_reveal_is_blamed_on_its_sender_when_the_card_is_shown_to_all(tamper):
+    """Seat 1 publishes a true share of the first card seat 0 plays with a false proof, and
+    seat 0 lets it pass (it colludes, say); nobody else hears the record checked.  When seat
+    0's move shows the card to all, seat 1's published share counts towards it: seat 2 checks
+    it then, and names seat 1."""
+    game = game_at("dealt-shares")
+    shown = (0, Deck.DRAW, 3)
+    assert path_first(0, game_at("move").nodes[0]) == "path 3 at 0,-1"  # seat 0's first move shows it
+    cheater, colluder = game.nodes[1], game.nodes[0]
+    honest = cheater._make_shares
+
+    def make_shares(head: Expect) -> dict[str, Any]:
+        cheater._make_shares = honest  # type: ignore[method-assign]  # once
+        body = honest(head)
+        at = next(i for i, share in enumerate(body["public"]) if _need_of(game, share).card == shown)
+        shares = body["public"]
+        shares[0], shares[at] = shares[at], shares[0]
+        tamper(game, body)
+        shares[0], shares[at] = shares[at], shares[0]
+        return body
+
+    cheater._make_shares = make_shares  # type: ignore[method-assign]
+    colluder.share_book._checked_public = (  # type: ignore[method-assign]
+        lambda sender, need, share: (check_point(share.share, "decryption share"), True))
+    head, verdicts = _play_on_without_the_spectator(game)
+    assert head == Expect(0, "action")
+    assert (shown, 1) not in game.nodes[2].share_book.unchecked  # checked now
+    late = verdicts[2]
+    assert late is not None and (late.peer, late.reason) == (1, "bad-share") and game.nodes[2].aborted is late
+    assert verdicts[1] is None
 
 
 def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
@@ -157,24 +313,42 @@ def _sealed_share_of_another_key(game: LocalGame, body: dict[str, Any]) -> None:
     body["sealed"][0][3:8] = [E1, E2, *proof]
 
 
+def _sealed_share_with_the_proofs_for_another_card(game: LocalGame, body: dict[str, Any]) -> None:
+    # the true share, sealed, with the proofs of the sender's share of the next card sealed to
+    # the same seat (the record holds no other sealed share to take the proofs of)
+    cheater = game.nodes[1]
+    batch, deck, pos = body["sealed"][0][0]
+    audience, recipient = body["sealed"][0][1:3]
+    other = RevealNeed((batch, Deck(deck), pos + 1), frozenset(audience))
+    c1, _ = cheater.dealer.ciphertext(other.card)
+    assert cheater.secret is not None
+    ctx = share_context(cheater.setup.game_id, other, 1, recipient)
+    _E1, _E2, proof = seal_share(cheater.secret, cheater.keys[1], c1, cheater.keys[recipient], ctx, seeded_bytes(22))
+    share_proof = prove_dleq(cheater.secret, cheater.keys[1], c1, mul(cheater.secret, c1), ctx, seeded_bytes(23))
+    body["sealed"][0][5:] = [*proof, *share_proof]
+
+
 @pytest.mark.parametrize("tamper", [
-    sealed_share_shifted, _sealed_share_of_another_key, sealed_share_with_another_share_s_proof,
+    sealed_share_shifted, _sealed_share_of_another_key, _sealed_share_with_the_proofs_for_another_card,
 ], ids=lambda f: f.__name__.strip("_"))
 def test_a_bad_sealed_share_is_blamed_on_its_sender_by_its_recipient_and_the_spectator(tamper):
-    game = game_at("sealed-shares")
-    body = honest_body(game.nodes[1])
-    recipient = body["sealed"][0][2]
-    tamper(game, body)
-    verdicts = hear(game, signed_record(game, 1, "shares", body), 1)
-    assert_blamed(game, verdicts, 1, "bad-share", by=[recipient, None])
-    bystander = ({0, 2} - {recipient}).pop()
-    assert verdicts[bystander] is None  # a seat checks only the sealed shares meant for it
+    """Seat 1's move carries its share of goal 0, which seat 0 maps after two seats have:
+    the card's third reveal, owed sealed."""
+    game = game_at("sealed-move")
+    sealed = honest_body(game.nodes[1])["shares"]["sealed"]
+    assert [s[2] for s in sealed] == [0]  # one sealed share, to seat 0
+    game, verdicts = cheat_once("sealed-move", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-share", by=[0, None])
+    assert verdicts[2] is None  # a seat checks only the sealed shares meant for it
 
 
-@pytest.mark.parametrize("point", ["sealed-shares", "public-shares"])
-def test_shares_other_than_those_owed_are_blamed_on_the_sender(point):
+@pytest.mark.parametrize("point,where", [
+    ("sealed-move", "sealed"), ("dealt-shares", "public"), ("public-shares", "public"),
+])
+def test_shares_other_than_those_owed_are_blamed_on_the_sender(point, where):
     def drop_one(game, body):
-        body["sealed" if point == "sealed-shares" else "public"].pop()
+        assert body[where]
+        body[where].pop()
 
     game, verdicts = cheat_once(point, 1, drop_one)
     assert_blamed(game, verdicts, 1, "wrong-shares")
@@ -286,13 +460,27 @@ def test_an_invalid_point_as_a_public_decryption_share_is_refused(bad):
 
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
+def test_an_invalid_point_as_a_public_share_of_a_first_reveal_is_refused_by_everyone(bad):
+    """Only its recipient (and the spectator) checks the proof of such a share when it comes,
+    but every seat checks that it is a valid point."""
+    def tamper(game, body):
+        need = expected(game).topic[0]
+        assert need.audience == frozenset({0}) and game.spectator.dealer.reveals[need].public
+        body["public"][0][1] = BAD_POINTS[bad]
+
+    game, verdicts = cheat_once("dealt-shares", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-message")
+
+
+@pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
 @pytest.mark.parametrize("where", [3, 4], ids=["E1", "E2"])
 def test_an_invalid_point_in_a_sealed_share_is_refused_by_its_recipient_and_the_spectator(bad, where):
-    game = game_at("sealed-shares")
-    body = honest_body(game.nodes[1])
-    body["sealed"][0][where] = BAD_POINTS[bad]
-    verdicts = hear(game, signed_record(game, 1, "shares", body), 1)
-    assert_blamed(game, verdicts, 1, "bad-message", by=[body["sealed"][0][2], None])
+    def tamper(game, shares):
+        assert shares["sealed"][0][2] == 0  # sealed to seat 0
+        shares["sealed"][0][where] = BAD_POINTS[bad]
+
+    game, verdicts = cheat_once("sealed-move", 1, tamper)
+    assert_blamed(game, verdicts, 1, "bad-message", by=[0, None])
 
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
@@ -357,8 +545,9 @@ def test_a_key_share_without_a_valid_proof_of_knowledge_is_refused(tamper):
 def test_all_seats_but_one_pooling_their_secrets_cannot_decrypt_its_cards():
     """The coalition holds every record and every secret but the victim's.  The victim's
     hand, its role, the set-aside role, the goals and the undealt draw pile decrypt (with
-    the coalition's secrets) to points that are no card at all; a card shown to a
-    coalition member decrypts to its face, so the check itself can fail."""
+    the coalition's secrets) to points that are no card at all, and the victim published
+    its share of none of them; a card shown to a coalition member (by the victim's public
+    share) decrypts to its face, so the check itself can fail."""
     game = game_at("move")
     victim = 0  # seats 1 and 2 pool their secrets
     pooled = sadd(game.nodes[1].secret, game.nodes[2].secret)  # type: ignore[arg-type]
@@ -378,10 +567,15 @@ def test_all_seats_but_one_pooling_their_secrets_cannot_decrypt_its_cards():
     assert len(hidden) == 6 + 1 + 1 + 3 + len(state.draw_pile) and len(state.draw_pile) > 40
     for card in hidden:
         assert decrypt(card) not in every_face, f"the coalition decrypted {card}"
+    victim_shares = [Shares.decode(e.body) for e in game.spectator.log.entries if e.kind == "shares" and e.sender == victim]
+    published = {p.card for shares in victim_shares for p in shares.public}
+    assert published and not published & set(hidden), "the victim published its share of a hidden card"
+    assert not any(shares.sealed for shares in victim_shares)
 
+    # the control: a card first shown to a coalition member, by the victim's public share
     member = game.nodes[1]
     shown = (0, Deck.DRAW, state.hands[1][0])
-    victim_shares = [Shares.decode(e.body) for e in game.spectator.log.entries if e.kind == "shares" and e.sender == victim]
-    sealed = next(s for shares in victim_shares for s in shares.sealed if s.card == shown and s.recipient == 1)
-    face_point = sub(decrypt(shown), open_sealed_share(member.secret, sealed.E1, sealed.E2))  # type: ignore[arg-type]
+    public = next(p for shares in victim_shares for p in shares.public if p.card == shown)
+    assert dealer.reveals[RevealNeed(shown, frozenset({1}))].public
+    face_point = sub(decrypt(shown), check_point(public.share))
     assert batch.faces[Deck.DRAW][face_point] == member.dealer.my_faces[shown]

@@ -133,7 +133,7 @@ STAND_IN_BODIES: dict[str, dict[str, list[Any]]] = {
 
 
 @pytest.mark.parametrize("point,speaker", [
-    ("coin-reveal", 2), ("shuffle", 1), ("last-shuffle", 2), ("sealed-shares", 1), ("public-shares", 1),
+    ("coin-reveal", 2), ("shuffle", 1), ("last-shuffle", 2), ("dealt-shares", 1), ("public-shares", 1),
 ])
 def test_a_seat_that_withholds_a_reveal_is_the_one_everyone_waits_for(point, speaker):
     """Nobody can go on without it: every node names it, nobody else has anything to say,
@@ -299,8 +299,15 @@ def test_the_right_seat_sending_the_wrong_kind_is_out_of_turn():
     record = signed_record(game, mover, "shares", {"public": [], "sealed": []})
     assert_blamed(game, hear(game, record, mover), mover, "out-of-turn")
 
-    game = game_at("sealed-shares")
+    game = game_at("dealt-shares")
     record = signed_record(game, 1, "action", {"action": "pass 0"})
+    assert_blamed(game, hear(game, record, 1), 1, "out-of-turn")
+
+    # a seat to move owing sealed shares sends them alone, as a shares record
+    game = game_at("sealed-move")
+    shares = honest_body(game.nodes[1])["shares"]
+    assert shares["sealed"]
+    record = signed_record(game, 1, "shares", shares)
     assert_blamed(game, hear(game, record, 1), 1, "out-of-turn")
 
 

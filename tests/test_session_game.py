@@ -9,9 +9,13 @@ import dataclasses
 import random
 
 import pytest
-from protocol_helpers import copy_game, opened_decks, path_first, seeded_bytes, seeded_game, trusted_replay
+from protocol_helpers import copy_game, game_at, hear, opened_decks, path_first, seeded_bytes, seeded_game, trusted_replay
+from test_share_proofs import BYSTANDER, MOVER, SEALER, share_round_after_a_swap
 
+from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import RecordTiming, critical_path, first_move_expected, play_local_game
+from saboteur_p2p.protocol.messages import ActionMsg
 from saboteur_p2p.rules import Deck, GameConfig
 
 
@@ -109,30 +113,59 @@ def test_a_move_carries_the_mover_s_shares_and_a_bad_one_is_blamed_on_it():
     assert set(_deliver_all(game, record, mover).values()) == {(mover, "bad-share")}
 
 
-def test_a_move_opens_the_other_seats_shares_of_the_card_it_shows_and_a_bad_opening_is_blamed_on_it():
-    """The played card came to the mover sealed by every other seat; the move opens those
-    shares with a proof, so the card is open with the move and no round of shares follows."""
-    from saboteur_p2p.protocol.messages import OpenedShare, Shares
-    from saboteur_p2p.protocol.node import ProtocolViolation
-
+def test_a_move_shows_a_card_first_shown_by_public_shares_with_its_own_share_alone():
+    """A dealt or drawn card came to the mover by every other seat's public share: the move
+    carries the mover's own share and opens nothing, and the shares published for the card
+    count, so the card is open with the move and no round of shares follows."""
     game = _at_a_move(7)
     mover = game.spectator.next_expected.speaker
     node = game.nodes[mover]
     play = next(a for a in node.state.legal_actions() if not str(a).startswith("pass"))
-    honest = node._shares_with_move(str(play))
+    record = node.move(str(play))
+    shares = ActionMsg.decode(decode_record(record).body).shares
+    assert shares is not None and not shares.opened and not shares.sealed
+    (own,) = shares.public
+    card = own.card
+    assert card[1] is Deck.DRAW and card[2] in game.spectator.state.hands[mover]
+    published = game.spectator.dealer.published[card]
+    assert sorted(published) == [s for s in range(3) if s != mover]
+    assert set(_deliver_all(game, record, mover).values()) == {None}
+    assert game.spectator.next_expected.kind == "action"  # the next move, with no shares between
+    assert game.spectator.dealer.reveals[RevealNeed(card, None)].shares == {mover: own.share, **published}
+    assert game.spectator.dealer.public_faces[card] == opened_decks(game)[0][Deck.DRAW][card[2]]
+
+
+def test_a_move_opens_the_shares_sealed_to_the_mover_of_the_card_it_shows_and_a_bad_opening_is_blamed_on_it():
+    """A card shown to the mover again (Saboteur 2's Swap your hand gave it another seat's
+    hand) came to it sealed by the seats that had not published their shares of it: the move
+    opens those shares, so the card is open with the move and no round of shares follows."""
+    from saboteur_p2p.protocol.messages import OpenedShare, Shares
+    from saboteur_p2p.protocol.node import ProtocolViolation
+
+    game = share_round_after_a_swap()
+    for seat in range(3):
+        assert set(hear(game, game.nodes[seat].produce(), seat).values()) == {None}
+    mover = game.spectator.next_expected.speaker
+    assert mover == MOVER
+    node = game.nodes[mover]
+    play = path_first(mover, node)
+    honest = node._shares_with_move(play)
     assert honest is not None
-    assert sorted(o.ower for o in honest.opened) == [s for s in range(len(game.nodes)) if s != mover]
+    assert [o.ower for o in honest.opened] == [SEALER]  # the bystander published its share of it
+    card = honest.public[0].card
+    assert BYSTANDER in game.spectator.dealer.published[card]
     clean = copy_game(game, 0)
-    record = clean.nodes[mover].move(str(play))
+    record = clean.nodes[mover].move(play)
     assert set(_deliver_all(clean, record, mover).values()) == {None}
     assert clean.spectator.next_expected.kind == "action"  # the next move, with no shares between
+    assert card in clean.spectator.dealer.public_faces
 
     forged = honest.opened[0]
     wrong_share = OpenedShare(forged.card, forged.ower, honest.public[0].share, forged.proof)  # the mover's, not the ower's
     bad = Shares(honest.public, honest.sealed, (wrong_share, *honest.opened[1:]))
     node._shares_with_move = lambda text: bad
     with pytest.raises(ProtocolViolation):
-        node.move(str(play))  # its own node takes its openings unchecked: the card opens to nothing
+        node.move(play)  # its own node takes its openings unchecked: the card opens to nothing
     record = node.log.entries[-1].record
     assert set(_deliver_all(game, record, mover).values()) == {(mover, "bad-share")}
 
@@ -154,41 +187,46 @@ def test_shares_sent_with_a_move_that_needs_none_are_refused():
     assert set(_deliver_all(game, record, mover).values()) == {(mover, "wrong-shares")}
 
 
-def test_a_bad_sealed_share_can_be_shown_to_a_seat_that_did_not_check_it():
-    """Seats check only the sealed shares sent to them; when the recipient accuses the sender,
-    any other seat can check the accused record itself (recheck_sealed_shares)."""
+@pytest.mark.parametrize("point", ["sealed-move", "dealt-shares"])
+def test_a_bad_share_can_be_shown_to_a_seat_that_did_not_check_it(point):
+    """Seats check only the sealed shares sent to them, and the public shares of a card's
+    first reveal to them; when the recipient accuses the sender, any other seat can check the
+    accused record itself (recheck_sealed_shares).  At "sealed-move" seat 1's move carries its
+    sealed share of the first goal to seat 0 (a later reveal); at "dealt-shares" seat 1's
+    record publishes its shares of the cards dealt to seats 0 and 2 (first reveals)."""
     from saboteur_p2p.crypto.group import add, base_mul
-    from saboteur_p2p.protocol.local import step
     from saboteur_p2p.protocol.messages import Shares
     from saboteur_p2p.protocol.node import ProtocolViolation
 
-    game = _at_a_move(9)
-    pick = lambda seat, node: str(node.state.legal_actions()[0])  # noqa: E731
-    for _ in range(400):
-        head = game.spectator.next_expected
-        if head.kind == "shares" and any(n.audience is not None for n in head.topic):
-            break
-        step(game, pick)
-    else:
-        raise AssertionError("no sealed shares were owed")
-    sender = game.nodes[head.speaker]
+    game = game_at(point)
+    cheater, recipient, bystander = 1, 0, 2
+    sender = game.nodes[cheater]
     honest = sender._shares_for
+    shift = base_mul(b"\x01" + bytes(31))
 
     def corrupt(needs):
         shares = honest(needs)
-        bent = [dataclasses.replace(s, E2=add(s.E2, base_mul(b"\x01" + bytes(31)))) for s in shares.sealed]
-        return Shares(shares.public, tuple(bent))
+        if point == "sealed-move":  # its sealed shares to seat 0
+            sealed = tuple(dataclasses.replace(s, E2=add(s.E2, shift)) if s.recipient == recipient else s for s in shares.sealed)
+            assert sealed != shares.sealed
+            return Shares(shares.public, sealed, shares.opened)
+        mine = {n.card for n in needs if n.audience == frozenset({recipient})}  # its public shares of seat 0's cards
+        public = tuple(dataclasses.replace(p, share=add(p.share, shift)) if p.card in mine else p for p in shares.public)
+        assert public != shares.public and not shares.sealed
+        return Shares(public, shares.sealed, shares.opened)
 
     sender._shares_for = corrupt
-    record = sender.produce()
-    recipient = next(r for n in head.topic if n.audience is not None for r in n.audience)
-    bystander = next(s for s in range(3) if s not in (head.speaker, recipient))
+    record = sender.produce() if point == "dealt-shares" else sender.move(path_first(cheater, sender))
+    assert record is not None
     with pytest.raises(ProtocolViolation) as caught:
         game.nodes[recipient].receive(record)
-    assert (caught.value.peer, caught.value.reason) == (head.speaker, "bad-share")
+    assert (caught.value.peer, caught.value.reason) == (cheater, "bad-share")
     game.nodes[bystander].receive(record)  # a bystander does not check shares meant for others
     verdict = game.nodes[bystander].recheck_sealed_shares(record)
-    assert verdict is not None and (verdict.peer, verdict.reason) == (head.speaker, "bad-share")
+    assert verdict is not None and (verdict.peer, verdict.reason) == (cheater, "bad-share")
+    with pytest.raises(ProtocolViolation) as spectator:
+        game.spectator.receive(record)
+    assert (spectator.value.peer, spectator.value.reason) == (cheater, "bad-share")
 
 
 def test_records_of_a_group_taken_in_any_order_give_every_peer_the_same_game():

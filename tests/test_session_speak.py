@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from cheats_catalogue import response_changed
-from protocol_helpers import body_for, hear, play_until, seeded_bytes, seeded_game, signed_record
+from protocol_helpers import body_for, expected, game_at, hear, honest_body, play_until, seeded_bytes, seeded_game, signed_record
 from session_doubles import seated_session
 
 from saboteur_p2p.crypto.group import G, add
@@ -28,9 +28,10 @@ def sent_kinds(session: Session) -> list[Any]:
 
 def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_path: Path) -> None:
     """A move sent without its shares leaves the card's reveal to all to a share round, owed by
-    the mover alone (it holds the card: every other seat sealed its share to it).  Its share
-    record shows the card, and every seat (and a session, which does not crash) names the
-    mover, with that record as the evidence."""
+    the mover alone (it holds the card: every other seat published its share of it when it
+    was dealt or drawn, and those shares count).  Its share record shows the card, and every
+    seat (and a session, which does not crash) names the mover, with that record as the
+    evidence."""
     game = seeded_game(GameConfig(3, "saboteur2"), 71)
     play_until(game, lambda e: e.kind == "action")
     mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
@@ -90,27 +91,38 @@ def _abort_to(session: Session, seat: int) -> bytes:
     return next(data for to, data in session.transport.sent if to == endpoint)  # type: ignore[attr-defined]
 
 
-def test_a_seat_that_takes_in_a_bad_sealed_share_meant_for_another_from_an_abort_names_its_sender(tmp_path: Path) -> None:
-    """The recipient refuses the sealed share and sends its abort before the bystander has the
-    record: the bystander takes the evidence in (it checks no sealed share but its own), then
-    must check its sealed shares as it would for a record it held already."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "shares")
-    sender = 1
-    head = next(e for e in game.spectator.outstanding if e.speaker == sender)
-    body = body_for(game.nodes[sender], head)
-    sealed = body["sealed"][0]
-    recipient = sealed[2]
-    bystander = 3 - sender - recipient
-    sealed[4] = add(sealed[4], G)
-    record = signed_record(game, sender, "shares", body)
+@pytest.mark.parametrize("point", ["sealed-move", "dealt-shares"])
+def test_a_seat_that_takes_in_a_bad_share_meant_for_another_from_an_abort_names_its_sender(tmp_path: Path, point: str) -> None:
+    """The recipient refuses the share and sends its abort before the bystander has the
+    record: the bystander takes the evidence in (it checks no sealed share but its own, and
+    keeps the public shares of a card's first reveal to another unchecked), then must check
+    them as it would for a record it held already.  At "sealed-move" the share is seat 1's
+    sealed share of a goal to seat 0, carried by its move (a later reveal); at "dealt-shares"
+    it is seat 1's public share of a card dealt to seat 0 (a first reveal)."""
+    game = game_at(point)
+    sender, recipient, bystander = 1, 0, 2
+    head = expected(game)
+    node = game.nodes[sender]
+    body = honest_body(node)
+    if point == "sealed-move":
+        shares = body["shares"]
+        sealed = next(s for s in shares["sealed"] if s[2] == recipient)
+        sealed[4] = add(sealed[4], G)
+    else:
+        public = [n for n in head.topic if n.audience is None or node.dealer.reveals[n].public]
+        k = next(i for i, n in enumerate(public) if n.audience == frozenset({recipient}))
+        body["public"][k][1] = add(body["public"][k][1], G)
+    record = signed_record(game, sender, head.kind, body)
     with pytest.raises(ProtocolViolation) as refused:
         game.nodes[recipient].receive(record)
+    assert (refused.value.peer, refused.value.reason) == (sender, "bad-share")
     accuser = seated_session(game, game.nodes[recipient], tmp_path / "r")
     accuser._cheater(refused.value, record)
     judge = seated_session(game, game.nodes[bystander], tmp_path / "b")
     verdict = judge._handle(b"connection", _abort_to(accuser, bystander))
     assert verdict is not None and (verdict.outcome, verdict.culprit) == (Outcome.CHEATER, sender), verdict
+    named = game.nodes[bystander].aborted
+    assert named is not None and (named.peer, named.reason) == (sender, "bad-share")
 
 
 def test_the_seat_after_a_shuffler_takes_in_its_bad_shuffle_from_an_abort_and_names_it(tmp_path: Path) -> None:

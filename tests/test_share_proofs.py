@@ -1,23 +1,47 @@
-"""A sealed share carries its sender's proof for the share it hides (protocol.md §7.3,
-§7.3.1): a seat checks only the sealed shares sent to it, and a card shown to all is
-checked by those proofs alone, unless one fails and blame must be found."""
+"""Decryption shares and their proofs (protocol.md §6.8, §7.2, §7.3, §7.3.1).
+
+A card's first reveal to one seat is owed by the other seats' public shares: its recipient
+checks them when they come, every other seat when the card is shown to all (or when the
+recipient names their sender).  A later reveal is owed by sealed shares, each with its
+sender's proof for the share it hides: a seat checks only the sealed shares sent to it, and
+a card shown to all is checked by those proofs alone, unless one fails and blame must be
+found.
+"""
 from __future__ import annotations
 
-import pytest
-from protocol_helpers import hear, path_first, play_until, seeded_bytes, seeded_game, signed_record
+import functools
 
+import pytest
+from protocol_helpers import (
+    copy_game,
+    game_at,
+    hear,
+    owes_sealed,
+    path_first,
+    play_until,
+    seeded_bytes,
+    seeded_game,
+    signed_record,
+)
+
+from saboteur_p2p.crypto.group import check_point
 from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.protocol import shares
-from saboteur_p2p.protocol.local import play_local_game
-from saboteur_p2p.protocol.node import ProtocolViolation
+from saboteur_p2p.protocol.dealer import RevealNeed
+from saboteur_p2p.protocol.local import LocalGame, play_local_game
+from saboteur_p2p.protocol.messages import ActionMsg, PublicShare, Shares
+from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
 from saboteur_p2p.protocol.shares import ShareBook
-from saboteur_p2p.rules import GameConfig
+from saboteur_p2p.rules import Deck, GameConfig
+from saboteur_p2p.rules.actions import PlayOn
+from saboteur_p2p.rules.cards import ActionKind
 
 
 def test_a_seat_checks_only_the_sealed_shares_sent_to_it(monkeypatch):
     """A seat checks the sealed shares sealed to it (their own proof and their share proof);
     a shown card's opened shares are checked by their share proofs alone, so no seat checks
-    a sealed share meant for another (§6.8).  A spectator checks them all."""
+    a sealed share meant for another (§6.8).  A spectator checks them all.  (Sealed shares
+    are a card's later reveals: random bots map goals another seat mapped before.)"""
     readers: list[tuple[int | None, int]] = []
     verified = ShareBook.verified_sealed_share
     checked = shares.verify_sealed_share
@@ -40,76 +64,173 @@ def test_a_seat_checks_only_the_sealed_shares_sent_to_it(monkeypatch):
     assert readers.count((-1, -1)) == len(readers) // 2  # every proof checked was checked there
 
 
-def _share_round_before_seat_1_moves():
-    """A 3-seat game at its first share round, where seat 1 moves first."""
-    for seed in range(1, 40):
-        game = seeded_game(GameConfig(3, rounds=1), seed)
-        play_until(game, lambda e: e.kind == "shares")
-        if game.spectator.state.current == 1:
-            return game
-    raise AssertionError("no deal where seat 1 moves first")
+def swap_hand_first(seat: int, node: Node) -> str:
+    """Saboteur 2: play Swap your hand when this seat can, else as ``path_first``."""
+    assert node.state is not None
+    swap = next((a for a in node.state.legal_actions() if isinstance(a, PlayOn) and a.kind is ActionKind.SWAP_HAND), None)
+    return str(swap) if swap is not None else path_first(seat, node)
+
+
+@functools.cache
+def _after_a_swap() -> LocalGame:
+    game = seeded_game(GameConfig(3, "saboteur2", rounds=1), 0)
+    play_until(game, lambda e: e.kind == "shares" and owes_sealed(game.spectator, e.speaker), swap_hand_first)
+    return game
+
+
+#: the seats of ``share_round_after_a_swap``: seat 0 moves next, playing a card of the hand
+#: seat 2 swapped it; seat 2 seals its shares of that hand to seat 0; seat 1 is a bystander
+MOVER, SEALER, BYSTANDER = 0, 2, 1
+
+
+def share_round_after_a_swap() -> LocalGame:
+    """A 3-seat Saboteur 2 game at the share round (a group of all three seats) after seat 2
+    played Swap your hand on seat 0.  The hand seat 0 gets was first shown to seat 2 by the
+    others' public shares; now it is shown to seat 0 again, by shares that seats 1 and 2 seal
+    to it (a later reveal).  Seat 0 then moves, playing one of those cards: it opens seat 2's
+    sealed share (seat 1's share of the card counts from the one it published)."""
+    game = copy_game(_after_a_swap(), 0)
+    assert {e.speaker for e in game.spectator.outstanding} == {0, 1, 2}
+    assert any(n.audience == frozenset({MOVER}) for n in game.nodes[SEALER].dealer.owed_by(SEALER))
+    return game
+
+
+def _sealer_body(game: LocalGame) -> dict:
+    expect = next(e for e in game.nodes[SEALER].outstanding if e.speaker == SEALER)
+    return game.nodes[SEALER]._make_shares(expect)
 
 
 def test_a_false_proof_for_a_sealed_share_is_blamed_on_its_sender_when_the_card_is_shown():
-    """Seat 0 seals its shares to seat 1 correctly but signs a false proof for them.  Seat 1
+    """Seat 2 seals its shares to seat 0 correctly but signs a false proof for them.  Seat 0
     finds it when it opens them, but cannot show it before it shows the card (the proof is
-    of a share only it sees); when it plays the card, every seat, seat 1 included, and the
-    spectator name seat 0."""
-    game = _share_round_before_seat_1_moves()
-    sealer, mover, bystander = 0, 1, 2
-    own = {seat: game.nodes[seat].produce() for seat in (1, 2)}
-    expect = next(e for e in game.nodes[sealer].outstanding if e.speaker == sealer)
-    body = game.nodes[sealer]._make_shares(expect)
-    body["sealed"] = [[*s[:8], s[9], s[8]] if s[2] == mover else s for s in body["sealed"]]
-    false = signed_record(game, sealer, "shares", body)
+    of a share only it sees); when it plays the card, every seat, seat 0 included, and the
+    spectator name seat 2."""
+    game = share_round_after_a_swap()
+    own = {seat: game.nodes[seat].produce() for seat in (MOVER, BYSTANDER)}
+    body = _sealer_body(game)
+    body["sealed"] = [[*s[:8], s[9], s[8]] if s[2] == MOVER else s for s in body["sealed"]]
+    false = signed_record(game, SEALER, "shares", body)
     for seat, record in own.items():
         assert set(hear(game, record, seat).values()) == {None}
     assert set(hear(game, false).values()) == {None}  # the sealed shares themselves are right
 
-    node = game.nodes[mover]  # it opened the shares sealed to it, and checked their proofs
-    assert (sealer, False) in {(ower, holds) for (_, ower), holds in node.share_book.proven.items()}
-    assert all(holds for (_, ower), holds in node.share_book.proven.items() if ower == bystander)
+    node = game.nodes[MOVER]  # it opened the shares sealed to it, and checked their proofs
+    assert (SEALER, False) in {(ower, holds) for (_, ower), holds in node.share_book.proven.items()}
+    assert all(holds for (_, ower), holds in node.share_book.proven.items() if ower == BYSTANDER)
 
     with pytest.raises(ProtocolViolation) as refused:
-        node.move(path_first(mover, node))  # its own node finds what the others will
-    assert (refused.value.peer, refused.value.reason) == (sealer, "bad-share")
+        node.move(path_first(MOVER, node))  # its own node finds what the others will
+    assert (refused.value.peer, refused.value.reason) == (SEALER, "bad-share")
     assert "is false" in refused.value.detail
-    verdicts = hear(game, node.log.entries[-1].record, mover)
-    for judge in (bystander, None):
+    verdicts = hear(game, node.log.entries[-1].record, MOVER)
+    for judge in (BYSTANDER, None):
         assert verdicts[judge] is not None, judge
-        assert (verdicts[judge].peer, verdicts[judge].reason) == (sealer, "bad-share"), verdicts[judge]
+        assert (verdicts[judge].peer, verdicts[judge].reason) == (SEALER, "bad-share"), verdicts[judge]
         assert "is false" in verdicts[judge].detail
 
 
 def test_a_card_shown_opens_its_shares_without_opening_proofs_when_their_share_proofs_hold():
-    game = _share_round_before_seat_1_moves()
+    """Only the share sealed to the holder by a seat that never published one is opened
+    (seat 1 published its share of the card for its first reveal, to seat 2)."""
+    game = share_round_after_a_swap()
     for seat in (0, 1, 2):
         assert set(hear(game, game.nodes[seat].produce(), seat).values()) == {None}
-    node = game.nodes[1]
-    record = node.move(path_first(1, node))
-    opened = decode_record(record).body["shares"]["opened"]
-    assert [o[1] for o in opened] == [0, 2] and all(len(o) == 3 for o in opened)  # [card, ower, D]
-    assert set(hear(game, record, 1).values()) == {None}
+    node = game.nodes[MOVER]
+    record = node.move(path_first(MOVER, node))
+    shown = decode_record(record).body["shares"]
+    opened = shown["opened"]
+    assert [o[1] for o in opened] == [SEALER] and all(len(o) == 3 for o in opened)  # [card, ower, D]
+    card = (opened[0][0][0], Deck(opened[0][0][1]), opened[0][0][2])
+    assert [p[0] for p in shown["public"]] == [opened[0][0]]  # the mover's own share of it
+    assert BYSTANDER in game.spectator.dealer.published[card] and SEALER not in game.spectator.dealer.published[card]
+    assert set(hear(game, record, MOVER).values()) == {None}
+    assert card in game.spectator.dealer.public_faces
+    assert game.spectator.next_expected.kind == "action"  # open with the move: no share round
 
 
 def test_a_sealed_share_whose_own_proof_fails_is_named_by_its_recipient_even_when_its_share_proof_holds():
-    """Seat 0 seals its true share to seat 1 with a right share proof but a sealed-share proof
-    that does not verify: seat 1 names seat 0 at once, as the spectator does, and the seat
+    """Seat 2 seals its true share to seat 0 with a right share proof but a sealed-share proof
+    that does not verify: seat 0 names seat 2 at once, as the spectator does, and the seat
     that does not check shares meant for others can check the accusation from the record.
     (Found by a review: the recipient once skipped that proof when the share proof held, so
     the table played on with a log that ``verify`` refuses.)"""
-    game = _share_round_before_seat_1_moves()
-    sealer, mover, bystander = 0, 1, 2
-    own = {seat: game.nodes[seat].produce() for seat in (1, 2)}
-    expect = next(e for e in game.nodes[sealer].outstanding if e.speaker == sealer)
-    body = game.nodes[sealer]._make_shares(expect)
-    body["sealed"] = [[*s[:6], s[7], s[6], *s[8:]] if s[2] == mover else s for s in body["sealed"]]
-    bad = signed_record(game, sealer, "shares", body)
+    game = share_round_after_a_swap()
+    own = {seat: game.nodes[seat].produce() for seat in (MOVER, BYSTANDER)}
+    body = _sealer_body(game)
+    body["sealed"] = [[*s[:6], s[7], s[6], *s[8:]] if s[2] == MOVER else s for s in body["sealed"]]
+    bad = signed_record(game, SEALER, "shares", body)
     for seat, record in own.items():
         assert set(hear(game, record, seat).values()) == {None}
-    verdicts = hear(game, bad, sealer)
-    for judge in (mover, None):
-        assert (verdicts[judge].peer, verdicts[judge].reason) == (sealer, "bad-share"), verdicts[judge]
-    assert verdicts[bystander] is None  # it checks only the sealed shares meant for it ...
-    rechecked = game.nodes[bystander].recheck_sealed_shares(bad)  # ... and the accusation, when it comes
-    assert rechecked is not None and (rechecked.peer, rechecked.reason) == (sealer, "bad-share")
+    verdicts = hear(game, bad, SEALER)
+    for judge in (MOVER, None):
+        assert (verdicts[judge].peer, verdicts[judge].reason) == (SEALER, "bad-share"), verdicts[judge]
+    assert verdicts[BYSTANDER] is None  # it checks only the sealed shares meant for it ...
+    rechecked = game.nodes[BYSTANDER].recheck_sealed_shares(bad)  # ... and the accusation, when it comes
+    assert rechecked is not None and (rechecked.peer, rechecked.reason) == (SEALER, "bad-share")
+
+
+@pytest.mark.parametrize("waited", [False, True])
+def test_a_bad_public_share_meant_for_another_is_named_by_every_seat_when_the_card_is_shown(monkeypatch, waited):
+    """At the deal, seat 1 publishes its share of a card dealt to seat 0 (the card seat 0
+    plays first) with a false proof.  The spectator names seat 1 at once; seat 0, the only
+    seat that checks it then, colludes; seat 2 keeps it unchecked (or checks it while it
+    waits, ``Node.prepare``, and only marks it).  When seat 0 plays the card, its own share
+    and the ones published for it open it: seat 2 checks seat 1's share then and names it."""
+    game = game_at("dealt-shares")
+    cheater, recipient, bystander = 1, 0, 2
+    probe = copy_game(game, 0)  # the card seat 0 plays first
+    play_until(probe, lambda e: e.kind == "action")
+    assert probe.spectator.next_expected.speaker == recipient
+    first = probe.nodes[recipient]._shares_with_move(path_first(recipient, probe.nodes[recipient]))
+    assert first is not None and not first.opened
+    (card,) = [p.card for p in first.public]
+    need = RevealNeed(card, frozenset({recipient}))
+    assert game.spectator.dealer.reveals[need].public
+
+    sender = game.nodes[cheater]
+    honest = sender._shares_for
+
+    def false_proof(needs):
+        made = honest(needs)
+        bent = tuple(PublicShare(p.card, p.share, p.proof[::-1]) if p.card == card else p for p in made.public)
+        return Shares(bent, made.sealed, made.opened)
+
+    sender._shares_for = false_proof  # type: ignore[method-assign]
+    record = sender.produce()
+    assert record is not None
+    # the colluding recipient takes the share as if its proof held
+    book = game.nodes[recipient].share_book
+    monkeypatch.setattr(book, "_checked_public", lambda sender, need, share: (check_point(share.share), True))
+    verdicts = hear(game, record, cheater)
+    assert verdicts[recipient] is None and verdicts[bystander] is None
+    assert verdicts[None] is not None and (verdicts[None].peer, verdicts[None].reason) == (cheater, "bad-share")
+    assert game.nodes[bystander].share_book.unchecked[(card, cheater)][0] == need
+    seats = game.nodes
+    while (head := seats[bystander].next_expected) is not None and head.kind != "action":  # the deal goes on
+        made = seats[head.speaker].produce()
+        assert made is not None
+        for seat, node in enumerate(seats):
+            if seat != head.speaker:
+                node.receive(made)
+    assert head == Expect(recipient, "action")
+    if waited:
+        while seats[bystander].prepare():
+            pass
+        assert (card, cheater) in seats[bystander].share_book.found_bad
+        assert seats[bystander].aborted is None  # marked, not named yet
+    else:
+        assert (card, cheater) not in seats[bystander].share_book.found_bad
+    move = seats[recipient].move(path_first(recipient, seats[recipient]))
+    shown = ActionMsg.decode(decode_record(move).body).shares
+    assert shown is not None and [p.card for p in shown.public] == [card] and not shown.opened
+    for seat in (cheater, bystander):
+        try:
+            seats[seat].receive(move)
+        except ProtocolViolation as violation:
+            verdicts[seat] = violation
+        else:
+            verdicts[seat] = None
+    assert verdicts[cheater] is None  # its own share: it does not check it
+    named = verdicts[bystander]
+    assert named is not None and (named.peer, named.reason) == (cheater, "bad-share"), named
+    assert seats[bystander].aborted is named

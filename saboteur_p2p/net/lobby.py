@@ -36,7 +36,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 6
+LOBBY_VERSION = 7
 #: bytes of a table's random salt for its code, and scrypt's cost (2^14: about 50 ms and 16 MiB)
 CODE_SALT_BYTES = 16
 SCRYPT_N = 2**14

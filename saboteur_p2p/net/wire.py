@@ -15,7 +15,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | link      | peer -> peer         | game_id, seat, endpoint (where the receiver reaches the sender), incarnation |
 | record    | peer -> peer         | record (bytes) |
 | ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |
-| ahead     | peer -> one seat     | game_id, seat, shares (sealed shares to that seat, sent before the record that logs them) |
+| ahead     | peer -> one seat     | game_id, seat, shares (shares owed to that seat, sent before the record that logs them) |
 | chat      | peer -> peer         | game_id, seat, text |
 | abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it), chain |
 | standin   | peer -> peer         | game_id, seat, why ("left" or "timer": a bot on the seat's own node plays for its person) |

@@ -10,12 +10,13 @@ waits and never changes.  What blocks:
 * ``reveal(..., to=None)``: every peer's public decryption share.
 
 A reveal to some players never blocks: it is recorded as pending, the peers that owe
-sealed shares send them in the next share round, and the recipient's node then teaches
-its engine the face (``State.learn``).  A card may be shown to one seat after another
-(Saboteur 2's Swap your hand shows a hand to its new owner): each showing is its own
-reveal, owed by every seat outside its audience, the seats that already know the card
-included.  The engine's course never depends on a face only
-some players know, so every peer's engine makes the same requests in the same order.
+shares send them in the next share round (public for a card's first reveal to a seat,
+sealed for a later one), and the recipient's node then teaches its engine the face
+(``State.learn``).  A card may be shown to one seat after another (a goal mapped twice,
+Saboteur 2's Swap your hand shows a hand to its new owner): each showing is its own reveal,
+owed by every seat outside its audience, the seats that already know the card included.
+The engine's course never depends on a face only some players know, so every peer's engine
+makes the same requests in the same order.
 """
 from __future__ import annotations
 
@@ -90,6 +91,9 @@ class RevealState:
     shares: dict[int, Point] = field(default_factory=dict)
     #: for such a card, the reveal to its holder that made it the holder
     held_by: RevealNeed | None = None
+    #: a card's first reveal, to one seat: its owers publish their shares instead of sealing
+    #: them (the holder's own share, never published, keeps it from everyone else)
+    public: bool = False
 
     def complete(self, players: int) -> bool:
         """Every seat's share is in (shown to all), or every ower's sealed shares (to some)."""
@@ -123,6 +127,9 @@ class MentalDealer:
         #: each card's latest reveal to one seat (in the order asked): its holder, who alone
         #: owes the card's reveal to all
         self.holding: dict[CardKey, RevealNeed] = {}
+        #: the shares of each card published for its first reveal to one seat, by seat: they
+        #: count towards the card's reveal to all, which then needs only its holder's
+        self.published: dict[CardKey, dict[int, Point]] = {}
         self.learned: list[tuple[Deck, int, Card]] = []
         self._cursor_shuffles = 0
         self._cursor_coins = 0
@@ -267,6 +274,7 @@ class MentalDealer:
         state = self.reveals.get(need)
         if state is None:
             held_by = self.holding.get(need.card) if need.audience is None else None
+            public = False
             if held_by is not None:
                 assert held_by.audience is not None
                 owers = tuple(held_by.audience)  # the holder shows it, opening the others' shares
@@ -275,8 +283,9 @@ class MentalDealer:
             else:
                 owers = tuple(s for s in range(self.players) if s not in need.audience)
                 if len(need.audience) == 1:
+                    public = need.card not in self.holding  # the card's first reveal to a seat
                     self.holding[need.card] = need
-            state = RevealState(need, owers, held_by=held_by)
+            state = RevealState(need, owers, held_by=held_by, public=public)
             self.reveals[need] = state
             self.pending[need] = None
         return state

@@ -7,7 +7,7 @@
 | commit   | every seat, in seat order  | commitments [bytes32, ...] |
 | reveal   | every seat, in seat order  | values [[value, nonce], ...] |
 | shuffle  | each shuffler in turn      | decks [[deck, cards, proof]] |
-| shares   | each seat that owes shares | public [[card, D, e, s]], sealed [[card, audience, recipient, E1, E2, e, s1, s2]] |
+| shares   | each seat that owes shares | public [[card, D, e, s]], sealed [[card, audience, ...]], opened (§6.8) |
 | action   | the seat whose move it is  | action (text) |
 
 Bodies are msgpack maps with string keys.  Every field is type- and size-checked here;

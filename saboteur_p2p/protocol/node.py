@@ -90,9 +90,10 @@ class Node:
         self.seat = seat
         self.identity = identity
         self.rand = rand
-        #: Check sealed shares meant for other seats too.  A seat need not: the recipient
-        #: checks its own and names a cheater with the signed record as evidence, which
-        #: anyone can check.  Spectators and `verify` check everything.
+        #: Check the shares of reveals to other seats (sealed, or public for a first reveal)
+        #: when they come.  A seat need not: the recipient checks its own and names a cheater
+        #: with the signed record as evidence, which anyone can check, and a public one is
+        #: checked when its card is shown.  Spectators and `verify` check everything at once.
         self.verify_all = seat is None if verify_all is None else verify_all
         self.secret: Scalar | None = random_scalar(rand) if seat is not None else None
         self.dealer = MentalDealer(setup.game_id, n, seat, self.secret)
@@ -240,11 +241,15 @@ class Node:
         return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
 
     def prepare(self) -> bool:
-        """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
-        this seat will shuffle (in a queued batch, or else in one like the last).  False when
-        there is nothing to do; each call takes about 1.5 ms (eight cards of a plan)."""
+        """Do one piece of work ahead of need, while the seat waits: check a public share of
+        a card drawn by another seat (so that showing it costs one proof), else plan a
+        shuffle of a deck this seat will shuffle (in a queued batch, or else in one like the
+        last).  False when there is nothing to do; each call takes about 1.5 ms at most
+        (eight cards of a plan)."""
         if self.seat is None or self.aborted is not None or self.finished:
             return False
+        if self.share_book.check_one():
+            return True
         sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
         return self.plans.prepare_one(sizes, self.rand)
 
@@ -256,12 +261,12 @@ class Node:
         return self.share_book.make(self.seat, self.secret, needs, self.rand)
 
     def make_ahead(self) -> dict[int, Shares]:
-        """Sealed shares this seat will owe for cards just shown to some seats, by recipient,
-        to send them at once (unlogged, §12.6): a card drawn or a goal mapped reaches its
-        seat with the move, not only when each other seat has moved."""
+        """The shares this seat will owe for cards just shown to some seats, by recipient, to
+        send them at once (unlogged, §12.6): a card drawn or a goal mapped reaches its seat
+        with the move, not only when each other seat has moved."""
         if self.seat is None or self.secret is None or self.aborted is not None or self.finished:
             return {}
-        return {r: Shares((), tuple(s)) for r, s in self.share_book.make_ahead(self.seat, self.secret, self.rand).items()}
+        return self.share_book.make_ahead(self.seat, self.secret, self.rand)
 
     def take_ahead(self, sender: int, body: Any) -> bool:
         """Shares another seat sent ahead of its record; True when this seat learnt a card.
@@ -403,8 +408,9 @@ class Node:
             self.plans.wanted = [len(cards) for cards in outputs.values()]
 
     def recheck_sealed_shares(self, record: bytes) -> ProtocolViolation | None:
-        """Check every sealed share in a record already taken in (a seat checks only its own
-        when they arrive): how a seat tests another's accusation of a bad sealed share."""
+        """Check every sealed share in a record already taken in, and its public shares of
+        reveals to others not checked yet (a seat checks only its own when they arrive): how a
+        seat tests another's accusation of a bad share."""
         return self.share_book.recheck(record)
 
     def run_deferred_checks(self) -> None:

@@ -2,21 +2,24 @@
 
 A card is opened by every owing seat's decryption share ``D_i = x_i C1`` (protocol.md
 §1.2).  To everyone, a seat publishes ``D_i`` with a Chaum-Pedersen proof that it used the
-key behind its key share (§7.2).  To some seats, it sends each recipient ``D_i`` sealed
-under the recipient's key, with a proof anyone can check (§7.3), and a Chaum-Pedersen proof
-for ``D_i`` itself that only the recipient can check while ``D_i`` stays sealed.  A seat checks the
-sealed shares sent to it (spectators check them all); a bad sealed share meant for another
-seat goes by unchecked until that seat names its sender, and every other seat can then
-recheck the signed record itself (``ShareBook.recheck``, §8.3).
+key behind its key share (§7.2).  A card's first reveal to one seat is public too: the
+recipient's own share, which it never publishes, keeps the card from everyone else; its
+recipient checks those shares at once, and the other seats when the card is shown to all
+(or when the recipient names their sender: ``ShareBook.recheck``, §8.3).  A later reveal of
+the card to another seat would show it to all if published, so there a seat sends each
+recipient ``D_i`` sealed under the recipient's key, with a proof anyone can check (§7.3),
+and a Chaum-Pedersen proof for ``D_i`` itself that only the recipient can check while
+``D_i`` stays sealed.  A seat checks the sealed shares sent to it (spectators check them
+all); a bad sealed share meant for another seat goes by unchecked until that seat names its
+sender, and every other seat can then recheck the signed record itself.
 
-A seat that holds a card (every other seat sealed its share of it to that seat) is the one
-seat that owes the card's reveal to all: it publishes its own share and opens the shares
-the others sealed to it, each with a proof that it decrypted the sealed share with its own
-key (§7.3.1).  The opened ``D_i`` is checked against its sender's proof for it; only when
-that fails do the sealed share's proof and the opening's say who is to blame.  A move shows
-its card that way, so the turn needs no round of shares after it, and no seat checks the
-shares sealed to others ahead of need; at the end of the game each seat shows its own gold,
-so a seat that stalls holds up only its own.
+A seat that holds a card is the one seat that owes the card's reveal to all: it publishes
+its own share; the others' shares published for the card's first reveal count as theirs,
+and it opens the shares sealed to it, each with a proof that it decrypted the sealed share
+with its own key (§7.3.1).  The opened ``D_i`` is checked against its sender's proof for
+it; only when that fails do the sealed share's proof and the opening's say who is to blame.
+A move shows its card that way, so the turn needs no round of shares after it; at the end
+of the game each seat shows its own gold, so a seat that stalls holds up only its own.
 """
 from __future__ import annotations
 
@@ -69,10 +72,16 @@ class ShareBook:
         #: whether each sender's proof for its share opened here holds for it (§7.3.1)
         self.proven: dict[tuple[CardKey, int], bool] = {}
         #: sealed shares this seat made before it owed them, sent ahead to their recipients (§12.6)
-        self.premade: dict[RevealNeed, tuple[SealedShare, ...]] = {}
+        self.premade: dict[RevealNeed, PublicShare | tuple[SealedShare, ...]] = {}
         #: shares sent ahead to this seat, checked and opened: by (card, sender), the share, its
         #: opening and whether the share proof holds for it
-        self.ahead: dict[tuple[CardKey, int], tuple[SealedShare, Point, bool]] = {}
+        self.ahead: dict[tuple[CardKey, int], tuple[PublicShare | SealedShare, Point, bool]] = {}
+        #: public shares of reveals to other seats, not checked yet, by (card, sender): each is
+        #: checked when its card is shown to all, or when its sender is named for it
+        self.unchecked: dict[tuple[CardKey, int], tuple[RevealNeed, PublicShare]] = {}
+        #: those of them found bad while the seat waited (``check_one``): named when the
+        #: card is shown, as they would have been (everyone names them at the same point)
+        self.found_bad: set[tuple[CardKey, int]] = set()
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
         """The seats whose shares ``opener`` opens for a reveal to all: none, unless it holds the
@@ -81,8 +90,9 @@ class ShareBook:
         state = self.dealer.reveals[need]
         if need.audience is not None or state.owers != (opener,):
             return []
-        return [i for i in range(self.dealer.players)
-                if i != opener and i not in state.shares and (need.card, i, opener) in self.sealed_seen]
+        published = self.dealer.published.get(need.card, {})
+        return [i for i in range(self.dealer.players) if i != opener and i not in state.shares and i not in published
+                and (need.card, i, opener) in self.sealed_seen]
 
     def make(
         self, seat: int, secret: Scalar, needs: tuple[RevealNeed, ...], rand: RandomBytes,
@@ -94,14 +104,11 @@ class ShareBook:
         sealed: list[SealedShare] = []
         opened: list[OpenedShare] = []
         for need in needs:
-            c1, _ = self.dealer.ciphertext(need.card)
-            if need.audience is None:
-                share = mul(secret, c1)
-                proof = prove_dleq(secret, X, c1, share, share_context(self.game_id, need, seat, None), rand)
-                public.append(PublicShare(need.card, share, proof))
-                continue
             made = self.premade.pop(need, None)
-            sealed.extend(made if made is not None else self._seal(seat, secret, need, rand))
+            if need.audience is None or self.dealer.reveals[need].public:
+                public.append(made if isinstance(made, PublicShare) else self._publish(seat, secret, need, rand))
+            else:
+                sealed.extend(made if isinstance(made, tuple) else self._seal(seat, secret, need, rand))
         for need in needs:
             for ower in self.openable(seat, need):
                 D = self.opened_for_me[(need.card, ower)]
@@ -112,6 +119,16 @@ class ShareBook:
                     opening = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), context, rand)
                 opened.append(OpenedShare(need.card, ower, D, opening))
         return Shares(tuple(public), tuple(sealed), tuple(opened))
+
+    def _publish(self, seat: int, secret: Scalar, need: RevealNeed, rand: RandomBytes) -> PublicShare:
+        """``seat``'s share of a card shown to all, or of a card's first reveal to one seat,
+        with its proof."""
+        c1, _ = self.dealer.ciphertext(need.card)
+        D = self.my_shares.get(need.card)
+        if D is None:
+            D = self.my_shares[need.card] = mul(secret, c1)
+        proof = prove_dleq(secret, self.keys[seat], c1, D, share_context(self.game_id, need, seat, None), rand)
+        return PublicShare(need.card, D, proof)
 
     def _seal(self, seat: int, secret: Scalar, need: RevealNeed, rand: RandomBytes) -> tuple[SealedShare, ...]:
         """``seat``'s share of a card shown to some seats, sealed to each of them (ascending)."""
@@ -130,41 +147,57 @@ class ShareBook:
             sealed.append(SealedShare(need.card, audience, recipient, E1, E2, proof, share_proof))
         return tuple(sealed)
 
-    def make_ahead(self, seat: int, secret: Scalar, rand: RandomBytes) -> dict[int, list[SealedShare]]:
-        """The sealed shares ``seat`` will owe for cards just shown to some seats, made now
-        (once each) so they can go to their recipients at once, by recipient (§12.6).  Its
-        record sends the same shares later; the log stays the record of them."""
-        out: dict[int, list[SealedShare]] = {}
+    def make_ahead(self, seat: int, secret: Scalar, rand: RandomBytes) -> dict[int, Shares]:
+        """The shares ``seat`` will owe for cards just shown to some seats, made now (once
+        each) so they can go to their recipients at once, by recipient (§12.6).  Its record
+        sends the same shares later; the log stays the record of them."""
+        public: dict[int, list[PublicShare]] = {}
+        sealed: dict[int, list[SealedShare]] = {}
         for need in self.dealer.owed_by(seat):
             if need.audience is None or need in self.premade:
                 continue
-            self.premade[need] = self._seal(seat, secret, need, rand)
-            for share in self.premade[need]:
-                out.setdefault(share.recipient, []).append(share)
-        return out
+            if self.dealer.reveals[need].public:
+                made = self.premade[need] = self._publish(seat, secret, need, rand)
+                (recipient,) = need.audience
+                public.setdefault(recipient, []).append(made)
+                continue
+            made_sealed = self.premade[need] = self._seal(seat, secret, need, rand)
+            for share in made_sealed:
+                sealed.setdefault(share.recipient, []).append(share)
+        return {r: Shares(tuple(public.get(r, ())), tuple(sealed.get(r, ()))) for r in sorted({*public, *sealed})}
 
     def take_ahead(self, sender: int, shares: Shares, seat: int, secret: Scalar) -> bool:
-        """Sealed shares ``sender`` sent ahead of its record: check each and open it, and
-        decrypt every card whose owers' shares are then all here.  True when a card was learnt.
-        The log is untouched, so a bad share here proves nothing: it raises AheadRefused, and
-        the reveal waits for the logged shares as it would have anyway."""
-        if shares.public or shares.opened:
-            raise AheadRefused("only sealed shares are sent ahead")
+        """Shares ``sender`` sent ahead of its record (public ones of a card's first reveal to
+        this seat, sealed ones of a later reveal): check each (and open a sealed one), and
+        decrypt every card whose owers' shares are then all here.  True when a card was
+        learnt.  The log is untouched, so a bad share here proves nothing: it raises
+        AheadRefused, and the reveal waits for the logged shares as it would have anyway."""
+        if shares.opened:
+            raise AheadRefused("opened shares are not sent ahead")
+        sent: list[tuple[RevealNeed, PublicShare | SealedShare]] = [
+            *((RevealNeed(p.card, frozenset((seat,))), p) for p in shares.public),
+            *((RevealNeed(s.card, frozenset(s.audience)), s) for s in shares.sealed),
+        ]
         learnt = False
-        for sealed in shares.sealed:
-            need = RevealNeed(sealed.card, frozenset(sealed.audience))
+        for need, share in sent:
             state = self.dealer.reveals.get(need)
-            if state is None or need not in self.dealer.pending or sealed.recipient != seat or sender not in state.owers:
+            if state is None or need not in self.dealer.pending or sender not in state.owers:
                 continue  # not (or no longer) owed to us by this sender: late, or never asked
             if sender in state.shares or (need.card, sender) in self.ahead:
                 continue
+            if isinstance(share, PublicShare) != state.public or (isinstance(share, SealedShare) and share.recipient != seat):
+                raise AheadRefused(f"a {'public' if isinstance(share, PublicShare) else 'sealed'} share for {need.card}, "
+                                   f"which is owed {'public' if state.public else 'sealed'} to this seat")
             try:
-                mine = self._open_mine(sender, need, sealed, secret)
+                if isinstance(share, PublicShare):
+                    mine: tuple[Point, bool] | None = self._checked_public(sender, need, share)
+                else:
+                    mine = self._open_mine(sender, need, share, secret)
             except InvalidPoint as exc:
-                raise AheadRefused(f"sealed share for {need.card}: {exc}") from None
+                raise AheadRefused(f"share for {need.card}: {exc}") from None
             if mine is None:
-                raise AheadRefused(f"sealed share for {need.card} does not verify")
-            self.ahead[(need.card, sender)] = (sealed, *mine)
+                raise AheadRefused(f"share for {need.card} does not verify")
+            self.ahead[(need.card, sender)] = (share, *mine)
             shares_of = {**self.opened.get(need, {})}
             for ower in state.owers:
                 if ower not in shares_of and (need.card, ower) in self.ahead:
@@ -176,6 +209,16 @@ class ShareBook:
                     continue  # every share checked, so the deck is at fault: the log's shares will say so
                 learnt = True
         return learnt
+
+    def _checked_public(self, sender: int, need: RevealNeed, share: PublicShare) -> tuple[Point, bool] | None:
+        """A public share of a card's first reveal to one seat, when its proof holds (with True,
+        as an opened sealed share comes with whether its share proof holds), else None; an
+        invalid point raises InvalidPoint."""
+        c1, _ = self.dealer.ciphertext(need.card)
+        D = check_point(share.share, "decryption share")
+        if not verify_dleq(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None)):
+            return None
+        return D, True
 
     def take(
         self,
@@ -189,25 +232,30 @@ class ShareBook:
         """Check and keep a seat's shares, which must be exactly the ones it owes (and exactly
         the other seats' shares of the cards it holds and shows to all, opened).
 
-        ``seat`` and ``secret`` are the reader's: it checks the sealed shares sent to it, and
-        all of them when ``verify_all``.
+        ``seat`` and ``secret`` are the reader's: it checks the shares of the reveals to it,
+        and all of them when ``verify_all``; the public shares of a reveal to another seat are
+        checked when the card is shown to all (or when that seat names their sender).
         """
-        X = self.keys[sender]
-        wanted_public = [n for n in owed if n.audience is None]
-        wanted_sealed = [(n, r) for n in owed if n.audience is not None for r in sorted(n.audience)]
+        reveals = self.dealer.reveals
+        wanted_public = [n for n in owed if n.audience is None or reveals[n].public]
+        wanted_sealed = [(n, r) for n in owed if n.audience is not None and not reveals[n].public for r in sorted(n.audience)]
         wanted_opened = [(n, i) for n in wanted_public for i in self.openable(sender, n)]
-        got_public = [RevealNeed(p.card, None) for p in message.public]
+        got_public = [p.card for p in message.public]
         got_sealed = [(RevealNeed(s.card, frozenset(s.audience)), s.recipient) for s in message.sealed]
         got_opened = [(RevealNeed(o.card, None), o.ower) for o in message.opened]
-        if got_public != wanted_public or got_sealed != wanted_sealed or got_opened != wanted_opened:
+        if got_public != [n.card for n in wanted_public] or got_sealed != wanted_sealed or got_opened != wanted_opened:
             raise ProtocolViolation(sender, "wrong-shares", "the shares sent are not exactly the shares owed")
         own = sender == seat
         for need, share in zip(wanted_public, message.public, strict=True):
-            c1, _ = self.dealer.ciphertext(need.card)
             point = share.share if own else check_point(share.share, "decryption share")
-            if not own and not verify_dleq(X, c1, point, share.proof, share_context(self.game_id, need, sender, None)):
+            if need.audience is not None:
+                self._take_published(sender, need, share, point, own or not (seat in need.audience or verify_all))
+                continue
+            c1, _ = self.dealer.ciphertext(need.card)
+            context = share_context(self.game_id, need, sender, None)
+            if not own and not verify_dleq(self.keys[sender], c1, point, share.proof, context):
                 raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
-            self.dealer.reveals[need].shares[sender] = point
+            reveals[need].shares[sender] = point
         for (need, recipient), sealed in zip(wanted_sealed, message.sealed, strict=True):
             key = (need.card, sender, recipient)
             self.sealed_seen.setdefault(key, (need, sealed))
@@ -235,14 +283,61 @@ class ShareBook:
                 detail = f"the proof of the share for {need.card} sealed to seat {sender} is false"
                 raise ProtocolViolation(ower, "bad-share", detail)  # as every other seat finds, from the log
             point = opened.share if own else self._checked_opened_share(sender, need, ower, opened)
-            self.dealer.reveals[need].shares[ower] = point
-        for need in {n: None for n, _ in wanted_sealed}:
-            state = self.dealer.reveals[need]
-            state.shares[sender] = b""
+            reveals[need].shares[ower] = point
+        for need in wanted_public:
+            if need.audience is None and reveals[need].owers == (sender,):
+                self._count_published(need)
+        for need in {n: None for n in owed if n.audience is not None}:
+            state = reveals[need]
+            state.shares.setdefault(sender, b"")  # the sealed shares of a seat in: its part is done
             if len(state.shares) == len(state.owers):
                 self.dealer.complete_private(need, self.opened.pop(need, {}))
                 for ower in state.owers:
                     self.ahead.pop((need.card, ower), None)
+
+    def _take_published(self, sender: int, need: RevealNeed, share: PublicShare, point: Point, later: bool) -> None:
+        """A seat's public share of a card's first reveal to one seat: checked now by that seat
+        (and with ``verify_all``), or ``later``, when the card is shown to all (§6.8)."""
+        card = need.card
+        if later:
+            if sender != self.seat:
+                self.unchecked[(card, sender)] = (need, share)
+        else:
+            ahead = self.ahead.get((card, sender))
+            if not (ahead is not None and ahead[0] == share) and self._checked_public(sender, need, share) is None:
+                raise ProtocolViolation(sender, "bad-share", f"decryption share for {card} does not verify")
+            self.opened.setdefault(need, {})[sender] = point
+        self.dealer.published.setdefault(card, {})[sender] = point
+        self.dealer.reveals[need].shares[sender] = point
+
+    def _count_published(self, need: RevealNeed) -> None:
+        """A card its holder shows to all: the shares the others published for its first
+        reveal count as theirs (each checked now, if it was not when it came)."""
+        state = self.dealer.reveals[need]
+        for ower, point in sorted(self.dealer.published.get(need.card, {}).items()):
+            if not self._holds(need.card, ower, self.unchecked.pop((need.card, ower), None)):
+                raise ProtocolViolation(ower, "bad-share", f"decryption share for {need.card} does not verify")
+            state.shares.setdefault(ower, point)  # the holder's share in its record stands
+
+    def _holds(self, card: CardKey, sender: int, waiting: tuple[RevealNeed, PublicShare] | None) -> bool:
+        """Whether an unchecked public share (None: none waits) proves right."""
+        if waiting is None:
+            return True
+        return (card, sender) not in self.found_bad and self._checked_public(sender, *waiting) is not None
+
+    def check_one(self) -> bool:
+        """Check one public share of a reveal to another seat, while this seat waits, so that
+        showing the card costs one proof, the holder's; False when none waits.  A bad one is
+        only marked: it is named when the card is shown, as it would have been."""
+        for key, waiting in self.unchecked.items():
+            if key in self.found_bad:
+                continue
+            if self._checked_public(key[1], *waiting) is None:
+                self.found_bad.add(key)
+            else:
+                del self.unchecked[key]
+            return True
+        return False
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: right if the ower's
@@ -295,8 +390,9 @@ class ShareBook:
         return E1, E2
 
     def recheck(self, record: bytes) -> ProtocolViolation | None:
-        """Check every sealed share in a record already taken in (a seat checks only its own
-        when they arrive): how a seat tests another's accusation of a bad sealed share."""
+        """Check every sealed share in a record already taken in, and the public shares in it
+        of reveals to other seats not checked yet (a seat checks only its own when they
+        arrive): how a seat tests another's accusation of a bad share."""
         try:
             entry = decode_record(record)
             if entry.kind == "shares":
@@ -309,6 +405,10 @@ class ShareBook:
             return None
         if shares is None or entry.sender not in self.keys:
             return None
+        for public in shares.public:
+            waiting = self.unchecked.get((public.card, entry.sender))
+            if waiting is not None and waiting[1] == public and not self._holds(public.card, entry.sender, waiting):
+                return ProtocolViolation(entry.sender, "bad-share", f"decryption share for {public.card} does not verify")
         for sealed in shares.sealed:
             need = RevealNeed(sealed.card, frozenset(sealed.audience))
             try:
