@@ -241,15 +241,11 @@ class Node:
         return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
 
     def prepare(self) -> bool:
-        """Do one piece of work ahead of need, while the seat waits: check a public share of
-        a card drawn by another seat (so that showing it costs one proof), else plan a
-        shuffle of a deck this seat will shuffle (in a queued batch, or else in one like the
-        last).  False when there is nothing to do; each call takes about 1.5 ms at most
-        (eight cards of a plan)."""
+        """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
+        this seat will shuffle (in a queued batch, or else in one like the last).  False when
+        there is nothing to do; each call takes about 1.5 ms (eight cards of a plan)."""
         if self.seat is None or self.aborted is not None or self.finished:
             return False
-        if self.share_book.check_one():
-            return True
         sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
         return self.plans.prepare_one(sizes, self.rand)
 

@@ -79,9 +79,6 @@ class ShareBook:
         #: public shares of reveals to other seats, not checked yet, by (card, sender): each is
         #: checked when its card is shown to all, or when its sender is named for it
         self.unchecked: dict[tuple[CardKey, int], tuple[RevealNeed, PublicShare]] = {}
-        #: those of them found bad while the seat waited (``check_one``): named when the
-        #: card is shown, as they would have been (everyone names them at the same point)
-        self.found_bad: set[tuple[CardKey, int]] = set()
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
         """The seats whose shares ``opener`` opens for a reveal to all: none, unless it holds the
@@ -315,29 +312,13 @@ class ShareBook:
         reveal count as theirs (each checked now, if it was not when it came)."""
         state = self.dealer.reveals[need]
         for ower, point in sorted(self.dealer.published.get(need.card, {}).items()):
-            if not self._holds(need.card, ower, self.unchecked.pop((need.card, ower), None)):
+            if not self._holds(ower, self.unchecked.pop((need.card, ower), None)):
                 raise ProtocolViolation(ower, "bad-share", f"decryption share for {need.card} does not verify")
             state.shares.setdefault(ower, point)  # the holder's share in its record stands
 
-    def _holds(self, card: CardKey, sender: int, waiting: tuple[RevealNeed, PublicShare] | None) -> bool:
+    def _holds(self, sender: int, waiting: tuple[RevealNeed, PublicShare] | None) -> bool:
         """Whether an unchecked public share (None: none waits) proves right."""
-        if waiting is None:
-            return True
-        return (card, sender) not in self.found_bad and self._checked_public(sender, *waiting) is not None
-
-    def check_one(self) -> bool:
-        """Check one public share of a reveal to another seat, while this seat waits, so that
-        showing the card costs one proof, the holder's; False when none waits.  A bad one is
-        only marked: it is named when the card is shown, as it would have been."""
-        for key, waiting in self.unchecked.items():
-            if key in self.found_bad:
-                continue
-            if self._checked_public(key[1], *waiting) is None:
-                self.found_bad.add(key)
-            else:
-                del self.unchecked[key]
-            return True
-        return False
+        return waiting is None or self._checked_public(sender, *waiting) is not None
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: right if the ower's
@@ -407,7 +388,7 @@ class ShareBook:
             return None
         for public in shares.public:
             waiting = self.unchecked.get((public.card, entry.sender))
-            if waiting is not None and waiting[1] == public and not self._holds(public.card, entry.sender, waiting):
+            if waiting is not None and waiting[1] == public and not self._holds(entry.sender, waiting):
                 return ProtocolViolation(entry.sender, "bad-share", f"decryption share for {public.card} does not verify")
         for sealed in shares.sealed:
             need = RevealNeed(sealed.card, frozenset(sealed.audience))
