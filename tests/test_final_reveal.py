@@ -14,7 +14,7 @@ from saboteur_p2p.protocol.ending import Ending
 from saboteur_p2p.protocol.forfeit import _state_at_block, forfeit_scores
 from saboteur_p2p.protocol.local import LocalGame, deliver, play_local_game
 from saboteur_p2p.protocol.verify import verify_records
-from saboteur_p2p.rules import Deck, GameConfig
+from saboteur_p2p.rules import Deck, GameConfig, Role
 
 
 def _final_reveal_due(game: LocalGame) -> bool:
@@ -94,3 +94,23 @@ def test_a_session_and_verify_give_the_forfeit_score_of_a_seat_gone_at_the_final
     assert verdict.ok and verdict.culprit == staller and verdict.scores == forfeit.scores
     assert verdict.message.startswith(f"stopped: seat {staller} ({session.names[staller]}) went silent")
     assert "forfeit" in verdict.message
+
+
+def test_a_gold_card_given_to_a_seat_it_was_offered_to_before_others_is_shown_by_that_seat() -> None:
+    """gold-per-player, 3 gold-diggers and 4 cards: the cards are offered to each digger in
+    turn, and the first digger then gets the last card, which it was shown first and two
+    others after it.  It holds that card, so it alone shows it at the end: the digger who saw
+    it last and stalls there forfeits only its own gold (found by review: the last seat shown
+    a card stayed its holder)."""
+    config = GameConfig(4, variants={"gold-per-player"}, rounds=1)
+    game = play_local_game(config, ["heuristic"] * 4, 1, rand=seeded_bytes(1), until=_final_reveal_due)
+    assert _final_reveal_due(game)
+    state = _state_at_block(game.spectator)
+    assert state is not None and sum(map(len, state.gold_of)) == 4
+    assert state.revealed_roles is not None and state.revealed_roles.count(Role.GOLD_DIGGER) == 3  # one gets two cards
+    for seat in range(4):
+        for card in _gold_cards(game, seat):
+            for node in (*game.nodes, game.spectator):
+                assert node.dealer.holding[card].audience == {seat}, (seat, card)
+    for e in game.spectator.outstanding:
+        assert {n.card for n in e.topic} <= set(_gold_cards(game, e.speaker))  # each shows its own gold only

@@ -216,6 +216,10 @@ class MentalDealer:
         knowers = self.knowers.get(card, set())
         if not to <= knowers:
             self._ensure(need)
+        if len(to) == 1 and need in self.reveals:
+            # asked again for a seat that was shown it (a gold card given to a seat it was
+            # offered to before others were): that seat holds the card now, and shows it
+            self.holding[card] = need
         if self.seat is not None and self.seat in to:
             return self.my_faces.get(card)
         return None
