@@ -61,6 +61,6 @@ def test_a_card_swapped_away_and_back_is_held_again_by_the_seat_it_came_back_to(
     checked = 0
     while step(game, choose):
         checked += _holders_are_owners(game)
-    assert checked
+    assert checked and game.spectator.state is not None
     verdict = verify_records(game.records)
     assert verdict.ok and verdict.finished and verdict.scores == game.spectator.state.scores, verdict
