@@ -61,17 +61,19 @@ class ShareBook:
         self.seat = seat
         #: every seat's key share, read as the key records fill it in (the node's own table)
         self.keys = keys
-        #: sealed shares opened for this seat, per reveal, until every ower's are in
+        #: the shares of each reveal to this seat (public, or sealed and opened), until every
+        #: ower's are in
         self.opened: dict[RevealNeed, dict[int, Point]] = {}
         #: every sealed share in the log, by (card, sender, recipient): the first for each
         self.sealed_seen: dict[tuple[CardKey, int, int], tuple[RevealNeed, SealedShare]] = {}
-        #: this seat's own share of each card it sealed: its opening by another seat is compared
+        #: this seat's own share of each card it published or sealed: its opening by another
+        #: seat is compared with it
         self.my_shares: dict[CardKey, Point] = {}
         #: the shares sealed to this seat, opened, by (card, sender)
         self.opened_for_me: dict[tuple[CardKey, int], Point] = {}
         #: whether each sender's proof for its share opened here holds for it (§7.3.1)
         self.proven: dict[tuple[CardKey, int], bool] = {}
-        #: sealed shares this seat made before it owed them, sent ahead to their recipients (§12.6)
+        #: shares this seat made before it owed them, sent ahead to their recipients (§12.6)
         self.premade: dict[RevealNeed, PublicShare | tuple[SealedShare, ...]] = {}
         #: shares sent ahead to this seat, checked and opened: by (card, sender), the share, its
         #: opening and whether the share proof holds for it
@@ -82,8 +84,8 @@ class ShareBook:
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
         """The seats whose shares ``opener`` opens for a reveal to all: none, unless it holds the
-        card and so owes the reveal alone; then every other seat, whose share of the card was
-        sealed to it (in the log), that has not given one."""
+        card and so owes the reveal alone; then every other seat whose share of the card was
+        sealed to it (in the log), that has not given one and published none of the card."""
         state = self.dealer.reveals[need]
         if need.audience is not None or state.owers != (opener,):
             return []
