@@ -291,8 +291,7 @@ def test_a_bad_public_share_of_a_first_reveal_is_blamed_on_its_sender_when_the_c
         return body
 
     cheater._make_shares = make_shares  # type: ignore[method-assign]
-    colluder.share_book._checked_public = (  # type: ignore[method-assign]
-        lambda sender, need, share: (check_point(share.share, "decryption share"), True))
+    colluder.share_book._proven = lambda sender, need, share, point: True  # type: ignore[method-assign]
     head, verdicts = _play_on_without_the_spectator(game)
     assert head == Expect(0, "action")
     assert (shown, 1) not in game.nodes[2].share_book.unchecked  # checked now

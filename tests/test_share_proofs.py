@@ -24,7 +24,6 @@ from protocol_helpers import (
     signed_record,
 )
 
-from saboteur_p2p.crypto.group import check_point
 from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.protocol import shares
 from saboteur_p2p.protocol.dealer import RevealNeed
@@ -199,7 +198,7 @@ def test_a_bad_public_share_meant_for_another_is_named_by_every_seat_when_the_ca
     assert record is not None
     # the colluding recipient takes the share as if its proof held
     book = game.nodes[recipient].share_book
-    monkeypatch.setattr(book, "_checked_public", lambda sender, need, share: (check_point(share.share), True))
+    monkeypatch.setattr(book, "_proven", lambda sender, need, share, point: True)
     verdicts = hear(game, record, cheater)
     assert verdicts[recipient] is None and verdicts[bystander] is None
     assert verdicts[None] is not None and (verdicts[None].peer, verdicts[None].reason) == (cheater, "bad-share")

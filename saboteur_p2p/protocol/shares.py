@@ -122,21 +122,23 @@ class ShareBook:
     def _publish(self, seat: int, secret: Scalar, need: RevealNeed, rand: RandomBytes) -> PublicShare:
         """``seat``'s share of a card shown to all, or of a card's first reveal to one seat,
         with its proof."""
-        c1, _ = self.dealer.ciphertext(need.card)
-        D = self.my_shares.get(need.card)
-        if D is None:
-            D = self.my_shares[need.card] = mul(secret, c1)
+        c1, D = self._my_share(secret, need.card)
         proof = prove_dleq(secret, self.keys[seat], c1, D, share_context(self.game_id, need, seat, None), rand)
         return PublicShare(need.card, D, proof)
+
+    def _my_share(self, secret: Scalar, card: CardKey) -> tuple[Point, Point]:
+        """The card's C1, and this seat's share of the card ``x·C1`` (made once)."""
+        c1, _ = self.dealer.ciphertext(card)
+        D = self.my_shares.get(card)
+        if D is None:
+            D = self.my_shares[card] = mul(secret, c1)
+        return c1, D
 
     def _seal(self, seat: int, secret: Scalar, need: RevealNeed, rand: RandomBytes) -> tuple[SealedShare, ...]:
         """``seat``'s share of a card shown to some seats, sealed to each of them (ascending)."""
         assert need.audience is not None
         X = self.keys[seat]
-        c1, _ = self.dealer.ciphertext(need.card)
-        D = self.my_shares.get(need.card)
-        if D is None:
-            D = self.my_shares[need.card] = mul(secret, c1)
+        c1, D = self._my_share(secret, need.card)
         audience = tuple(sorted(need.audience))
         sealed = []
         for recipient in audience:
@@ -189,7 +191,8 @@ class ShareBook:
                                    f"which is owed {'public' if state.public else 'sealed'} to this seat")
             try:
                 if isinstance(share, PublicShare):
-                    mine: tuple[Point, bool] | None = self._checked_public(sender, need, share)
+                    D = check_point(share.share, "decryption share")
+                    mine: tuple[Point, bool] | None = (D, True) if self._proven(sender, need, share, D) else None
                 else:
                     mine = self._open_mine(sender, need, share, secret)
             except InvalidPoint as exc:
@@ -209,15 +212,11 @@ class ShareBook:
                 learnt = True
         return learnt
 
-    def _checked_public(self, sender: int, need: RevealNeed, share: PublicShare) -> tuple[Point, bool] | None:
-        """A public share of a card's first reveal to one seat, when its proof holds (with True,
-        as an opened sealed share comes with whether its share proof holds), else None; an
-        invalid point raises InvalidPoint."""
+    def _proven(self, sender: int, need: RevealNeed, share: PublicShare, D: Point) -> bool:
+        """Whether the proof of ``sender``'s public share ``D`` for ``need`` holds (``D`` has
+        passed ``check_point`` already)."""
         c1, _ = self.dealer.ciphertext(need.card)
-        D = check_point(share.share, "decryption share")
-        if not verify_dleq(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None)):
-            return None
-        return D, True
+        return verify_dleq(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None))
 
     def take(
         self,
@@ -250,9 +249,7 @@ class ShareBook:
             if need.audience is not None:
                 self._take_published(sender, need, share, point, own or not (seat in need.audience or verify_all))
                 continue
-            c1, _ = self.dealer.ciphertext(need.card)
-            context = share_context(self.game_id, need, sender, None)
-            if not own and not verify_dleq(self.keys[sender], c1, point, share.proof, context):
+            if not own and not self._proven(sender, need, share, point):
                 raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
             reveals[need].shares[sender] = point
         for (need, recipient), sealed in zip(wanted_sealed, message.sealed, strict=True):
@@ -303,7 +300,7 @@ class ShareBook:
                 self.unchecked[(card, sender)] = (need, share)
         else:
             ahead = self.ahead.get((card, sender))
-            if not (ahead is not None and ahead[0] == share) and self._checked_public(sender, need, share) is None:
+            if not (ahead is not None and ahead[0] == share) and not self._proven(sender, need, share, point):
                 raise ProtocolViolation(sender, "bad-share", f"decryption share for {card} does not verify")
             self.opened.setdefault(need, {})[sender] = point
         self.dealer.published.setdefault(card, {})[sender] = point
@@ -319,8 +316,9 @@ class ShareBook:
             state.shares.setdefault(ower, point)  # the holder's share in its record stands
 
     def _holds(self, sender: int, waiting: tuple[RevealNeed, PublicShare] | None) -> bool:
-        """Whether an unchecked public share (None: none waits) proves right."""
-        return waiting is None or self._checked_public(sender, *waiting) is not None
+        """Whether an unchecked public share (None: none waits; its point passed
+        ``check_point`` when it came) proves right."""
+        return waiting is None or self._proven(sender, *waiting, waiting[1].share)
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: right if the ower's
