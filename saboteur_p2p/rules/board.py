@@ -141,12 +141,13 @@ class Board:
 
     def clone(self) -> Board:
         other = Board.__new__(Board)
-        other.tiles = dict(self.tiles)
-        other.openings = dict(self.openings)
-        other.connected = dict(self.connected)
-        other.frontier = dict(self.frontier)
-        other.cells_for_openings = [dict(cells) for cells in self.cells_for_openings]
-        other.tunnels = dict(self.tunnels)
+        # dict.copy() rather than dict(): about twice as fast for the small dicts of a board
+        other.tiles = self.tiles.copy()
+        other.openings = self.openings.copy()
+        other.connected = self.connected.copy()
+        other.frontier = self.frontier.copy()
+        other.cells_for_openings = [cells.copy() for cells in self.cells_for_openings]
+        other.tunnels = self.tunnels.copy()
         other._ladder_spots = self._ladder_spots
         return other
 
