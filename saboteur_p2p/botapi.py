@@ -148,10 +148,23 @@ def _check_parameters(factory: Callable[..., Any], params: dict[str, Any], spec:
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
         return
     names = [name for name, p in accepted.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    for key in params:
+    for key, value in params.items():
         if key not in names:
             known = ", ".join(names) if names else "none"
             raise BotLoadError(f"bot {spec!r} has no parameter {key!r} (its parameters: {known})")
+        default = accepted[key].default
+        wanted = _PARAMETER_KINDS.get(type(default))
+        if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != isinstance(default, bool)):
+            raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {value!r}")
+
+
+#: the type of a parameter's default -> the values it takes, and their name (a parameter
+#: with no default, or a default of another type, takes any value)
+_PARAMETER_KINDS: dict[type, tuple[type | tuple[type, ...], str]] = {
+    bool: (bool, "true or false"),
+    int: (int, "a whole number"),
+    float: ((int, float), "a number"),
+}
 
 
 @functools.lru_cache(maxsize=256)

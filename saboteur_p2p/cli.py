@@ -45,13 +45,14 @@ def _bots(text: str) -> tuple[str, ...]:
 
 def _bot_specs(text: str) -> tuple[str, ...]:
     """Bot specs separated by commas; a piece with '=' and no ':' continues the previous spec's
-    parameters (``ismcts:playouts=200,depth=3,heuristic`` is two bots)."""
+    parameters (``ismcts:playouts=200,cutoff=8,heuristic`` is two bots, the first
+    ``ismcts:playouts=200:cutoff=8``)."""
     specs: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
         if not piece:
             continue
         if specs and "=" in piece and ":" not in piece:
-            specs[-1] += "," + piece
+            specs[-1] += ":" + piece
         else:
             specs.append(piece)
     if not specs:
@@ -77,7 +78,10 @@ def _user_name(otherwise: str) -> str:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number is wanted, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
@@ -97,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Bot-only games with statistics. Paired tournaments play the same deals more than once: "
         "--duplicate plays each deal in every rotation of the lineup; --candidate C plays each deal with the "
         "--bots lineup and again with C in one seat (every seat in turn), and reports C's gold minus the baseline's "
-        "in that seat, with its 95%% interval. With either, --games counts deals.",
+        "in that seat, with its 95% interval. With either, --games counts deals.",
     )
     tour.add_argument("--players", type=int, default=5, help=f"players per game: {players_help()} (default 5)")
     tour.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
@@ -228,6 +232,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     from .tournament import StatsCollector, TournamentSpec, format_report, run_tournament
     from .tournament.results import ResultsFile
+    from .tournament.runners import check_bots
 
     spec = TournamentSpec(
         args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
@@ -237,7 +242,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.resume and not args.out:
         raise ValueError("--resume continues the tournament in an --out FILE: name it")
     if args.json:
-        _check_writable(args.json, "--json")
+        _check_writable(args.json, "--json", keep=[args.out] if args.out else [])
+    check_bots(spec)  # before the results file is touched
     collector = StatsCollector(spec)
     with contextlib.ExitStack() as stack:
         sink = None
@@ -246,7 +252,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             sink = results.write
         done_before = collector.report.games
         if done_before:
-            print(f"{args.out}: {done_before} games done, {spec.total_games - done_before} to play", flush=True)
+            _say(f"{args.out}: {done_before} games done, {spec.total_games - done_before} to play")
         started = time.perf_counter()
         try:
             with _progress(spec.total_games, spec.players, done_before) as progress:
@@ -257,10 +263,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                       "goes on from there", file=sys.stderr)
             raise
         elapsed = time.perf_counter() - started
-    print(format_report(report))
+    _say(format_report(report))
     played = report.games - done_before
     where = f"cluster {args.cluster}" if args.cluster else f"{spec.jobs} job(s)"
-    print(f"\n{played} games played in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s, {where})")
+    _say(f"\n{played} games played in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s, {where})")
     if args.json:
         data = report.to_data()
         data["seconds"] = round(elapsed, 3)
@@ -275,7 +281,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .tournament.results import report_from_file
 
     if args.plot:
-        _check_writable(args.plot, "--plot")
+        if Path(args.plot).suffix.lower() != ".png":
+            raise ValueError(f"--plot {args.plot}: the picture is a PNG file; name it FILE.png")
+        _check_writable(args.plot, "--plot", keep=args.files)
     reports = [report_from_file(Path(name)) for name in args.files]
     if args.json:
         data = [report.to_data() for report in reports]
@@ -291,17 +299,35 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_writable(path: str, option: str) -> None:
-    """Refuse a file to write at the end that could not be written, before the work, not after it."""
+def _check_writable(path: str, option: str, keep: Sequence[str] = ()) -> None:
+    """Refuse a file to write at the end that could not be written, before the work, not after
+    it; and refuse to write over one of the files in ``keep`` or over any tournament's results."""
+    from .tournament.results import FORMAT
+
     target = Path(path)
     folder = target.parent
     if target.is_dir():
         raise ValueError(f"{option} {path}: that is a folder, not a file")
+    if any(target.resolve() == Path(other).resolve() for other in keep):
+        raise ValueError(f"{option} {path}: that file holds the tournament's results; name another file")
+    if target.is_file():
+        with open(target, "rb") as file:
+            if FORMAT.encode() in file.readline(200):
+                raise ValueError(f"{option} {path}: that file holds a tournament's results; name another file")
     if not folder.is_dir():
         raise ValueError(f"{option} {path}: there is no folder {folder}")
     # an existing file needs only its own permission (open(path, "w") truncates it in place)
     if not os.access(target if target.exists() else folder, os.W_OK):
         raise ValueError(f"{option} {path}: this user may not write it")
+
+
+def _say(text: str) -> None:
+    """Print to stdout; once its reader has gone (``| head``), print nothing more and go on:
+    a tournament is not stopped, nor its results lost, by a closed pipe."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 @contextlib.contextmanager
@@ -318,7 +344,7 @@ def _progress(total: int, players: int, done: int = 0) -> Iterator[Callable[[int
 
     def plain(done: int) -> None:
         if done % step == 0 or done == total:
-            print(f"{done}/{total} games", flush=True)
+            _say(f"{done}/{total} games")
 
     yield plain
 

@@ -5,6 +5,7 @@ import math
 
 import pytest
 
+from saboteur_p2p.botapi import bot_factory
 from saboteur_p2p.cli import _bot_specs, main
 from saboteur_p2p.tournament import PairedStats, TournamentSpec, run_games, run_tournament, seating
 
@@ -98,7 +99,10 @@ def test_paired_specs_are_checked():
 
 def test_bot_specs_keep_their_parameters():
     assert _bot_specs("ismcts:playouts=200,heuristic") == ("ismcts:playouts=200", "heuristic")
-    assert _bot_specs("ismcts:playouts=200,depth=3, heuristic") == ("ismcts:playouts=200,depth=3", "heuristic")
+    specs = _bot_specs("ismcts:playouts=200,cutoff=3, heuristic")
+    assert specs == ("ismcts:playouts=200:cutoff=3", "heuristic")
+    bot = bot_factory(specs[0])()  # both parameters reach the bot
+    assert (bot.playouts, bot.cutoff) == (200, 3)
     assert _bot_specs("bots/mine.py:Bot,random") == ("bots/mine.py:Bot", "random")
 
 

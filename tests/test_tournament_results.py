@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from saboteur_p2p.cli import main
-from saboteur_p2p.tournament import StatsCollector, TournamentSpec, run_tournament, stats
+from saboteur_p2p.tournament import StatsCollector, TournamentSpec, game_seed, run_tournament, stats
 from saboteur_p2p.tournament.results import ResultsFile, ResultsFileError, read_games, report_from_file
 
 SPEC = TournamentSpec(4, 12, ("heuristic", "random"), seed=6)
@@ -67,7 +67,7 @@ def test_a_resumed_tournament_loses_no_game_and_counts_none_twice(tmp_path):
     _run_to_file(stopped, SPEC, stop_after=5)
     with open(stopped, "a") as file:
         file.write('{"index": 5, "seed": 60')  # killed in the middle of writing game 5
-    assert len(list(read_games(stopped))) == 5
+    assert len(list(read_games(stopped, SPEC))) == 5
     resumed = _run_to_file(stopped, SPEC, resume=True)
     assert _game_lines(stopped) == _game_lines(whole)
     assert _results(resumed) == _results(expected)
@@ -120,7 +120,7 @@ def test_a_game_line_that_is_not_a_game_is_refused_with_its_line_number(tmp_path
         pass
     path.write_bytes(path.read_bytes() + line)
     with pytest.raises(ResultsFileError, match=r"games\.jsonl, line 2: not a game"):
-        list(read_games(path))
+        list(read_games(path, SPEC))
 
 
 def test_cli_out_resume_and_report(tmp_path, capsys):
@@ -160,7 +160,7 @@ def test_a_report_holds_as_much_after_ten_times_the_games(tmp_path, monkeypatch)
         with open(path, "w") as file:
             file.write(header + "\n")
             for index in range(games):
-                file.write(json.dumps({**data, "index": index}) + "\n")
+                file.write(json.dumps({**data, "index": index, "seed": game_seed(1, index)}) + "\n")
         report = report_from_file(path)
         assert report.games == games and report.incidents == games
         return len(pickle.dumps(report))

@@ -9,6 +9,9 @@ Every worker must be able to import ``saboteur_p2p`` and the bots the spec names
 from __future__ import annotations
 
 import contextlib
+import logging
+import signal
+import threading
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -32,6 +35,10 @@ def _distributed() -> Any:
     return distributed
 
 
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 def local_workers(address: str) -> int | None:
     """N for ``local:N`` (checked), None for a scheduler's address."""
     if not address.startswith("local:"):
@@ -52,10 +59,24 @@ def connect(address: str) -> Iterator[Any]:
     workers = local_workers(address)
     distributed = _distributed()
     if workers is not None:
-        with distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-        ) as cluster, distributed.Client(cluster) as client:
-            yield client
+        # the worker processes inherit an ignored Ctrl-C: this process stops them, quietly
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+        try:
+            cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+                # its processes' logs say nothing a player needs: a batch that fails reaches
+                # us through its future, and at Ctrl-C they would only print tracebacks
+                silence_logs=logging.CRITICAL,
+            )
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+        try:
+            with cluster, distributed.Client(cluster) as client:
+                yield client
+        except KeyboardInterrupt:
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)  # no shutdown warnings after Ctrl-C
+            raise
         return
     try:
         client = distributed.Client(address, timeout=CONNECT_TIMEOUT)

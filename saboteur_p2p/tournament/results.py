@@ -4,18 +4,30 @@ The first line names the format and the tournament's spec; every later line is o
 game order, written (and flushed) as soon as the game is folded into the statistics.  The
 file is read line by line, never whole.  A run killed while writing leaves at most one
 partial last line: a report skips it and ``--resume`` cuts it off and plays that game again.
+
+A file is read as untrusted input: every field of every line is type- and range-checked,
+and each game must be the one the header's tournament plays at its index (its seed and
+lineup), so a line from another tournament is named, not folded in.  A run holds an
+exclusive lock on its file (where the system has ``fcntl``), so two runs never append to one.
 """
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from ..rules import Role, Winners
-from .spec import GameSummary, TournamentSpec
+from .spec import GameSummary, TournamentSpec, seating
 from .stats import StatsCollector, TournamentReport
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: runs there are not kept apart
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = "saboteur-p2p tournament results"
 VERSION = 1
@@ -40,18 +52,64 @@ def game_to_data(game: GameSummary) -> dict[str, Any]:
     }
 
 
-def game_from_data(data: dict[str, Any]) -> GameSummary:
+#: bounds on what a results file may say: far beyond any real game, far below what breaks arithmetic
+MAX_SCORE = 10_000
+MAX_SECONDS = 1e9
+
+
+def _whole(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data[key]
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{key} is {value!r}, not a whole number from {low} to {high}")
+    return value
+
+
+def _items(data: dict[str, Any], key: str, size: int | None = None) -> list[Any]:
+    value = data[key]
+    if type(value) is not list or (size is not None and len(value) != size):
+        raise ValueError(f"{key} is {value!r}, not a list" + (f" of {size}" if size is not None else ""))
+    return value
+
+
+def _seats(values: list[Any], key: str, players: int) -> tuple[int, ...]:
+    if any(type(v) is not int or not 0 <= v < players for v in values) or len(set(values)) != len(values):
+        raise ValueError(f"{key} is {values!r}, not distinct seats 0 to {players - 1}")
+    return tuple(values)
+
+
+def game_from_data(data: Any, players: int) -> GameSummary:
+    """A game line's summary, every field checked (ValueError, KeyError or TypeError names it)."""
+    if type(data) is not dict:
+        raise ValueError(f"{data!r} is not an object")
+    lineup = _items(data, "lineup", players)
+    if not all(type(name) is str for name in lineup):
+        raise ValueError(f"lineup is {lineup!r}, not bot names")
+    scores = _items(data, "scores", players)
+    if any(type(v) is not int or not 0 <= v <= MAX_SCORE for v in scores):
+        raise ValueError(f"scores are {scores!r}, not gold from 0 to {MAX_SCORE}")
+    rounds = _items(data, "roles")
+    roles = tuple(tuple(Role(r) for r in _items({"roles": seat_roles}, "roles", players)) for seat_roles in rounds)
+    winners = tuple(Winners(w) for w in _items(data, "round_winners", len(rounds)))
+    trapped = _items(data, "round_trapped")
+    if trapped and len(trapped) != len(rounds):
+        raise ValueError(f"round_trapped has {len(trapped)} rounds, not {len(rounds)}")
+    incidents = _items(data, "incidents")
+    if not all(type(text) is str for text in incidents):
+        raise ValueError("incidents are not texts")
+    seconds = data.get("seconds", 0.0)
+    if type(seconds) not in (int, float) or not (math.isfinite(seconds) and 0 <= seconds <= MAX_SECONDS):
+        raise ValueError(f"seconds is {seconds!r}, not a time from 0 to {MAX_SECONDS:g}")
     return GameSummary(
-        int(data["index"]),
-        tuple(data["lineup"]),
-        tuple(data["scores"]),
-        tuple(data["winners"]),
-        tuple(tuple(Role(r) for r in roles) for roles in data["roles"]),
-        tuple(Winners(w) for w in data["round_winners"]),
-        tuple(data["incidents"]),
-        tuple(tuple(t) for t in data["round_trapped"]),
-        int(data["seed"]),
-        float(data.get("seconds", 0.0)),
+        _whole(data, "index", 0, 2**62),
+        tuple(lineup),
+        tuple(scores),
+        _seats(_items(data, "winners"), "winners", players),
+        roles,
+        winners,
+        tuple(incidents),
+        tuple(_seats(t if type(t) is list else [None], "round_trapped", players) for t in trapped),
+        _whole(data, "seed", -(2**100), 2**100),
+        float(seconds),
     )
 
 
@@ -60,22 +118,25 @@ def _header(spec: TournamentSpec) -> str:
 
 
 def read_spec(path: Path) -> TournamentSpec:
-    """The spec in a results file's first line."""
+    """The spec in a results file's first line (checked as a tournament to play would be)."""
     with open(path, "rb") as file:
         first = file.readline()
     try:
         header = json.loads(first)  # bytes: a file that is not text fails here, named
-        if header.get("format") != FORMAT:
+        if type(header) is not dict or header.get("format") != FORMAT:
             raise ValueError("not a results file")
         if header.get("version") != VERSION:
             raise ValueError(f"format version {header.get('version')}, this program reads {VERSION}")
-        return TournamentSpec.from_data(header["spec"])
+        spec = TournamentSpec.from_data(header["spec"])
+        spec.validate()
+        return spec
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ResultsFileError(f"{path}: not a tournament results file ({exc})") from None
 
 
-def read_games(path: Path) -> Iterator[tuple[int, GameSummary]]:
-    """The games of a results file, one line at a time, each with the byte offset just past its line.
+def read_games(path: Path, spec: TournamentSpec) -> Iterator[tuple[int, GameSummary]]:
+    """The games of ``spec``'s results file, one line at a time, each with the byte offset just
+    past its line.  Every game must be the one ``spec`` plays at its index (seed and lineup).
 
     A last line without its newline is a write the run did not finish: it is left out.
     """
@@ -85,17 +146,24 @@ def read_games(path: Path) -> Iterator[tuple[int, GameSummary]]:
             if not raw.endswith(b"\n"):
                 return
             try:
-                game = game_from_data(json.loads(raw))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ResultsFileError(f"{path}, line {number}: not a game ({exc!r})") from None
+                game = game_from_data(json.loads(raw), spec.players)
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:
+                raise ResultsFileError(f"{path}, line {number}: not a game ({exc})") from None
+            seed, seats = seating(spec, game.index)
+            if (game.seed, game.lineup) != (seed, seats):
+                raise ResultsFileError(
+                    f"{path}, line {number}: game {game.index} is not this tournament's (seed {game.seed} and "
+                    f"lineup {list(game.lineup)}, where its header plays seed {seed} and {list(seats)})"
+                )
             offset += len(raw)
             yield offset, game
 
 
 def report_from_file(path: Path) -> TournamentReport:
     """The report of the games a results file holds, folded one line at a time."""
-    collector = StatsCollector(read_spec(path))
-    for _, game in read_games(path):
+    spec = read_spec(path)
+    collector = StatsCollector(spec)
+    for _, game in read_games(path, spec):
         _fold(collector, game, path)
     return collector.report
 
@@ -104,11 +172,22 @@ def _fold(collector: StatsCollector, game: GameSummary, path: Path) -> None:
     try:
         collector.add(game)
     except (ValueError, KeyError, IndexError) as exc:
-        raise ResultsFileError(f"{path}: game {game.index} does not belong here ({exc!r})") from None
+        raise ResultsFileError(f"{path}: game {game.index} does not belong here ({exc})") from None
 
 
 def _differences(there: dict[str, Any], here: dict[str, Any]) -> list[str]:
     return [f"{key} {there.get(key)!r} there, {here[key]!r} here" for key in here if there.get(key) != here[key]]
+
+
+def _lock(path: Path, file: IO[str]) -> None:
+    """Hold an exclusive lock on ``file`` until it is closed, or refuse a file another run holds."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        file.close()
+        raise ResultsFileError(f"{path} is in use by another tournament run; wait for it or name a new file") from None
 
 
 class ResultsFile:
@@ -122,23 +201,46 @@ class ResultsFile:
     def open(cls, path: Path, spec: TournamentSpec, collector: StatsCollector, resume: bool) -> ResultsFile:
         """Start ``path`` for ``spec``; with ``resume``, first fold the games it holds into ``collector``.
 
-        Refuses a file that exists without ``resume``, and on resuming a file written for
-        another tournament (another seed, lineup, player count ...) or with more games than asked.
+        Refuses a folder, a file that is not a results file, a file that holds games without
+        ``resume``, and on resuming a file written for another tournament (another seed,
+        lineup, player count ...) or with more games than asked.  A results file that holds
+        no game yet (a run that stopped before its first) is started anew.
         """
-        exists = path.exists() and path.stat().st_size > 0
-        if exists and not resume:
-            raise ResultsFileError(f"{path} already holds results: --resume to continue that tournament, or name a new file")
-        if not exists:
-            with open(path, "w", encoding="utf-8") as new:
-                new.write(_header(spec) + "\n")
-            return cls(path, open(path, "a", encoding="utf-8"))
+        if path.is_dir():
+            raise ResultsFileError(f"{path} is a folder: name a file for the results")
+        out = open(path, "a", encoding="utf-8")  # noqa: SIM115 (kept open: the run appends to it)
+        _lock(path, out)
+        try:
+            end = cls._resumable(path, spec, collector, resume)
+            if end is None:
+                out.truncate(0)
+                out.write(_header(spec) + "\n")
+                out.flush()
+            else:
+                out.truncate(end)  # a partial last line: that game is played again
+        except BaseException:
+            out.close()
+            raise
+        return cls(path, out)
+
+    @staticmethod
+    def _resumable(path: Path, spec: TournamentSpec, collector: StatsCollector, resume: bool) -> int | None:
+        """The byte offset to go on from after folding the file's games into ``collector``, or
+        None for a file to start anew (empty, or a results file with no game in it)."""
+        if path.stat().st_size == 0:
+            return None
         there = read_spec(path)
+        games = read_games(path, there)
+        first = next(games, None)
+        if first is None:
+            return None
+        if not resume:
+            raise ResultsFileError(f"{path} already holds results: --resume to continue that tournament, or name a new file")
         differ = _differences(there.identity(), spec.identity())
         if differ:
             raise ResultsFileError(f"{path} is another tournament's results: {'; '.join(differ)}")
-        with open(path, "rb") as file:
-            end = len(file.readline())
-        for after, game in read_games(path):
+        end = 0
+        for after, game in itertools.chain((first,), games):
             _fold(collector, game, path)
             end = after
         if collector.report.games > spec.total_games:
@@ -146,9 +248,7 @@ class ResultsFile:
                 f"{path} holds {collector.report.games} games, more than the {spec.total_games} asked for: "
                 "ask for at least as many"
             )
-        with open(path, "r+b") as raw:
-            raw.truncate(end)  # a partial last line: that game is played again
-        return cls(path, open(path, "a", encoding="utf-8"))
+        return end
 
     def write(self, game: GameSummary) -> None:
         self.out.write(json.dumps(game_to_data(game), separators=(",", ":")) + "\n")

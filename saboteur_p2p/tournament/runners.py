@@ -8,12 +8,13 @@ the number of games.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..botapi import bot_factory
+from ..botapi import BotLoadError, bot_factory
 from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch, run_one
 from .stats import StatsCollector, TournamentReport
 
@@ -22,9 +23,14 @@ if TYPE_CHECKING:
 
 
 def check_bots(spec: TournamentSpec) -> None:
-    """Fail early, in the parent, on a bad bot spec."""
+    """Fail early, in the parent, on a bad bot spec: each bot is loaded and made once (a
+    parameter its class refuses fails here, named, not in every game)."""
     for name in spec.names:
-        bot_factory(name)
+        factory = bot_factory(name)
+        try:
+            factory()
+        except Exception as exc:
+            raise BotLoadError(f"bot {name!r} could not be made: {exc}") from None
 
 
 def run_games(spec: TournamentSpec, start: int = 0, cluster: str | None = None) -> Iterator[GameSummary]:
@@ -45,11 +51,17 @@ def run_games(spec: TournamentSpec, start: int = 0, cluster: str | None = None) 
         yield from _run_in_processes(spec, start)
 
 
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which stops the workers and says
+    where the results stand (a worker's own KeyboardInterrupt would only print a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_in_processes(spec: TournamentSpec, start: int) -> Iterator[GameSummary]:
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     size = batch_size(spec.total_games - start, spec.jobs)
     work = batches(start, spec.total_games, size)
-    with context.Pool(spec.jobs) as pool:
+    with context.Pool(spec.jobs, initializer=ignore_interrupts) as pool:
         pending: deque[AsyncResult[list[GameSummary]]] = deque()
         for first, stop in work:
             pending.append(pool.apply_async(run_batch, (spec, first, stop)))

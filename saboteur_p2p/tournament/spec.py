@@ -16,6 +16,7 @@ indices that share one deal seed.
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -88,9 +89,27 @@ class TournamentSpec:
 
     @classmethod
     def from_data(cls, data: dict[str, Any], jobs: int = 1) -> TournamentSpec:
+        """The spec ``to_data`` wrote, every field's type checked (``validate`` checks the rest)."""
+        def field_of(key: str, kinds: tuple[type, ...], default: Any = ...) -> Any:
+            value = data[key] if default is ... else data.get(key, default)
+            if type(value) not in kinds:
+                raise ValueError(f"{key} is {value!r}")
+            return value
+
+        bots = field_of("bots", (list,))
+        variants = field_of("variants", (list,))
+        if not all(type(b) is str and b for b in bots) or not all(type(v) is str for v in variants):
+            raise ValueError(f"bots {bots!r} or variants {variants!r} are not names")
+        time_limit = field_of("time_limit", (int, float, type(None)), None)
+        if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+            raise ValueError(f"time_limit is {time_limit!r}")
+        games = field_of("games", (int,))
+        if games < 1:
+            raise ValueError(f"games is {games!r}")
         return cls(
-            int(data["players"]), int(data["games"]), tuple(data["bots"]), int(data["seed"]), frozenset(data["variants"]),
-            jobs, data.get("time_limit"), str(data["edition"]), bool(data["duplicate"]), data.get("candidate"),
+            field_of("players", (int,)), games, tuple(bots), field_of("seed", (int,)), frozenset(variants), jobs,
+            time_limit, field_of("edition", (str,)), field_of("duplicate", (bool,)),
+            field_of("candidate", (str, type(None)), None),
         )
 
 

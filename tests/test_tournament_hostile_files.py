@@ -1,0 +1,137 @@
+"""A results file is untrusted input, and no mistake on the command line may lose one.
+
+Every bad field of a results file is one error line naming the file and line, never a
+traceback; a game from another tournament is refused; two runs never append to one file;
+--json and --plot never write over results; a bad bot parameter is refused before any game.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from saboteur_p2p.cli import main
+from saboteur_p2p.tournament import StatsCollector, TournamentSpec, run_tournament
+from saboteur_p2p.tournament.results import ResultsFile, ResultsFileError, report_from_file
+
+SPEC = TournamentSpec(4, 3, ("random",), seed=1)
+
+
+def _write(path, spec=SPEC):
+    collector = StatsCollector(spec)
+    with ResultsFile.open(path, spec, collector, False) as results:
+        run_tournament(spec, collector=collector, sink=results.write)
+    return path.read_text().splitlines()
+
+
+def _error(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("saboteur-p2p: error: "), err
+    return err[0]
+
+
+@pytest.mark.parametrize(("field", "text"), [
+    ("index", "1e400"), ("index", '"0"'), ("index", "0.9"), ("index", "true"),
+    ("scores", '["a","b","c","d"]'), ("scores", "1" + "0" * 400), ("scores", "[1,2]"),
+    ("seconds", "1e400"), ("seconds", "-5"), ("winners", "[7]"), ("roles", '[["nobody"]]'),
+    ("round_winners", "[]"), ("incidents", "[1]"),
+])
+def test_a_bad_field_of_a_game_line_is_one_error_naming_the_line(tmp_path, capsys, field, text):
+    header, first, *_ = _write(tmp_path / "good.jsonl")
+    data = json.loads(first)
+    data[field] = "@"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(header + "\n" + json.dumps(data).replace('"@"', text) + "\n")
+    assert main(["report", str(bad)]) == 2
+    assert "bad.jsonl, line 2: not a game" in _error(capsys)
+    assert main(["report", "--json", str(bad)]) == 2
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("players", 0), ("players", -3), ("bots", [[1]]), ("duplicate", "no"), ("variants", "abc"),
+    ("time_limit", -1), ("games", 0), ("seed", 1.5),
+])
+def test_a_bad_header_is_one_error_naming_the_file(tmp_path, capsys, field, value):
+    header, first, *_ = _write(tmp_path / "good.jsonl")
+    data = json.loads(header)
+    data["spec"][field] = value
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(data) + "\n" + first + "\n")
+    assert main(["report", str(bad)]) == 2
+    assert "bad.jsonl: not a tournament results file" in _error(capsys)
+
+
+def test_games_of_another_tournament_are_refused_not_folded_in(tmp_path):
+    ours = _write(tmp_path / "ours.jsonl")
+    theirs = _write(tmp_path / "theirs.jsonl", TournamentSpec(4, 3, ("random",), seed=2))
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("\n".join([ours[0], *theirs[1:]]) + "\n")
+    with pytest.raises(ResultsFileError, match=r"line 2: game 0 is not this tournament's"):
+        report_from_file(mixed)
+    with pytest.raises(ResultsFileError, match="not this tournament's"):
+        ResultsFile.open(mixed, TournamentSpec(4, 5, ("random",), seed=1), StatsCollector(SPEC), True)
+
+
+def test_a_file_in_use_by_another_run_is_refused(tmp_path):
+    path = tmp_path / "games.jsonl"
+    lines = _write(path)
+    with open(path, "a") as other_run:
+        fcntl.flock(other_run.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(ResultsFileError, match="in use by another tournament run"):
+            ResultsFile.open(path, TournamentSpec(4, 5, ("random",), seed=1), StatsCollector(SPEC), True)
+    assert path.read_text().splitlines() == lines  # untouched
+
+
+def test_a_file_that_holds_no_game_yet_is_started_anew(tmp_path, capsys):
+    """A run that failed before its first game (a bad bot, an unreachable cluster) leaves no
+    file that blocks the corrected command."""
+    path = tmp_path / "games.jsonl"
+    assert main(["tournament", "--players", "4", "--bots", "random,randon", "--games", "2", "--out", str(path)]) == 2
+    assert "unknown bot 'randon'" in _error(capsys)
+    assert not path.exists()
+    path.write_text(json.dumps({"format": "saboteur-p2p tournament results", "version": 1,
+                                "spec": {**SPEC.to_data(), "bots": ["heuristic"]}}) + "\n")
+    assert main(["tournament", "--players", "4", "--bots", "random", "--games", "2", "--seed", "1",
+                 "--out", str(path)]) == 0
+    assert len(path.read_text().splitlines()) == 3 and '"bots":["random"]' in path.read_text()
+
+
+def test_json_and_plot_never_write_over_results(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    lines = _write(path)
+    assert main(["tournament", "--players", "4", "--bots", "random", "--games", "2", "--out",
+                 str(tmp_path / "new.jsonl"), "--json", str(path)]) == 2
+    assert "holds a tournament's results" in _error(capsys)
+    same = tmp_path / "same.jsonl"
+    assert main(["tournament", "--players", "4", "--bots", "random", "--games", "2", "--out", str(same),
+                 "--json", str(same)]) == 2
+    assert "holds the tournament's results" in _error(capsys)
+    assert main(["report", str(path), "--plot", str(path)]) == 2
+    assert "name it FILE.png" in _error(capsys)
+    assert path.read_text().splitlines() == lines
+
+
+@pytest.mark.parametrize(("bots", "message"), [
+    ("ismcts:playouts=abc", "parameter 'playouts' takes a whole number, not 'abc'"),
+    ("ismcts:playouts=true", "parameter 'playouts' takes a whole number, not True"),
+    ("ismcts:margin=abc", "parameter 'margin' takes a number, not 'abc'"),
+    ("ismcts:playouts=-1", "could not be made: playouts must be at least 0"),
+])
+def test_a_bad_bot_parameter_is_refused_before_any_game(tmp_path, capsys, bots, message):
+    path = tmp_path / "games.jsonl"
+    assert main(["tournament", "--players", "3", "--bots", f"random,{bots}", "--games", "2", "--out", str(path)]) == 2
+    assert message in _error(capsys)
+    assert not path.exists()
+
+
+def test_a_closed_stdout_does_not_stop_the_tournament(tmp_path):
+    path = tmp_path / "games.jsonl"
+    command = (f"{sys.executable} -m saboteur_p2p tournament --players 4 --bots random --games 40 "
+               f"--out {path} | head -1")
+    done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, env={**os.environ, "CI": "1"})
+    assert done.stdout.strip() == "4/40 games"
+    assert len(path.read_text().splitlines()) == 41  # every game played and kept
