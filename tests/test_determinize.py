@@ -9,7 +9,7 @@ import pytest
 from conftest import random_game, shuffle_hidden
 from test_saboteur2_properties import shuffle_hidden as shuffle_hidden2
 
-from saboteur_p2p.rules import Deck, GameConfig, PlayerView, Role, State, determinize
+from saboteur_p2p.rules import Deck, Game, GameConfig, GoalRevealed, PlayerView, Role, State, determinize
 
 TABLES = [("base", n) for n in range(3, 11)] + [("saboteur2", n) for n in range(2, 13)]
 BASE_VARIANTS = ("stone-nuggets", "selfish-dwarf", "tournament-roles", "gold-per-player", "broken-tools-forfeit")
@@ -121,3 +121,52 @@ def test_only_the_play_and_orient_phases_are_sampled() -> None:
                 determinize(state.view_for(0), random.Random(0))
             return
     pytest.fail("no finished game")
+
+
+def _public_book(state: State) -> tuple[object, ...]:
+    """What a sample must agree with the real state on, though no view field shows it whole:
+    the results so far, and in Saboteur 2 the turn count and when each Theft was played."""
+    return (state.results, getattr(state, "turns", None), getattr(state, "theft_played", None))
+
+
+def test_a_sample_keeps_the_public_bookkeeping_and_plays_the_next_move_as_the_game() -> None:
+    """Every position of whole games (orient phases included): the sample's results, turn
+    count and Theft stamps are the real ones, and a move that neither ends the round (the gold
+    goes by hidden roles) nor turns over a goal (whose face the seat may not know) leaves both
+    on the same player and phase; an orient hands on the turn from whoever reached the stone."""
+    from saboteur_bots.heuristic import HeuristicBot  # heuristic players reach the goals: orient phases
+
+    orients = 0
+    for edition, players in (("base", 4), ("base", 7), ("saboteur2", 4), ("saboteur2", 7)):
+        for seed in range(10):
+            rng = random.Random(seed)
+            config = GameConfig(players, edition)
+            state = Game(config, seed=seed).new_state()
+            bots = [HeuristicBot() for _ in range(players)]
+            for seat, bot in enumerate(bots):
+                bot.start(seat, config, seed + seat)
+            heard = 0
+            while not state.is_terminal():
+                for event in state.events[heard:]:
+                    for bot in bots:
+                        bot.on_event(event)
+                heard = len(state.events)
+                legal = state.legal_actions()
+                if rng.random() < 0.95:  # the heuristic's moves, a few random ones
+                    legal = [bots[state.current].act(state.view_for(state.current), legal)]
+                move = rng.choice(legal)
+                if state.phase.value not in ("play", "orient"):
+                    state.push(move)
+                    continue
+                world = determinize(state.view_for(state.current), random.Random(seed))
+                assert _public_book(world) == _public_book(state)
+                orienting = state.phase.value == "orient"
+                orients += orienting
+                counts, round_before = (len(world.events), len(state.events)), state.round
+                world.push(move)
+                state.push(move)
+                turned = [e for e in world.events[counts[0]:] + state.events[counts[1]:] if isinstance(e, GoalRevealed)]
+                goes_on = state.round == round_before and state.phase.value in ("play", "orient")
+                if goes_on and (orienting or not turned):
+                    assert (world.current, world.phase) == (state.current, state.phase)
+    assert orients > 0  # the orient phase was met

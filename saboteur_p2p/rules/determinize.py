@@ -80,7 +80,6 @@ class _RoundFacts:
         self.first_player = view.current_player
         self.last_player: int | None = None
         self.last_path_player: int | None = None
-        self.orienter = view.current_player
         self.treasure_reached = False
         self.placed: dict[Cell, int] = {}
         self.broken: list[dict[Tool, int]] = [{} for _ in range(n)]
@@ -98,21 +97,21 @@ class _RoundFacts:
         self.set_aside_roles = list(range(n, self.role_count))
         self.discarded_roles: list[int] = []
         self.role_seen: list[set[int]] = [{s} for s in range(n)]
-        self.turns = 0
         history = view.history
         start = 0
         for i, event in enumerate(history):
-            if isinstance(event, CardPlayed):
-                self.turns += 1
-            elif isinstance(event, RoundStarted):
+            if isinstance(event, RoundStarted):
                 start = i
+        #: turns played so far, counted as the engine does (a Theft is stamped with the count
+        #: of its own turn, so the count must run along the round, not be the final one)
+        self.turns = sum(1 for event in history[:start] if isinstance(event, CardPlayed))
         for event in history[start:]:
             if isinstance(event, RoundStarted):
                 self.first_player = event.first_player
             elif isinstance(event, GoalRevealed):
-                self.orienter = event.reached_by
                 self.treasure_reached |= event.card.kind is PathKind.TREASURE
             elif isinstance(event, CardPlayed):
+                self.turns += 1
                 self._played(event)
         self.turns_at_end = self.turns
 
@@ -278,7 +277,9 @@ def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights 
     world.first_player = facts.first_player
     world.last_player = facts.last_player if facts.last_player is not None else (facts.first_player - 1) % n
     world.last_path_player = facts.last_path_player
-    world.orienter = facts.orienter if phase is Phase.ORIENT else view.current_player
+    # the player to orient a stone is the one who reached it (``goal_reveal``), as is the one
+    # to play: either way, the view's current player
+    world.orienter = view.current_player
     world.treasure_reached = facts.treasure_reached
     world.board = view.board.clone()
     world.placed = dict(facts.placed)
@@ -289,7 +290,7 @@ def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights 
     world.pending_stones = list(view.pending_stones)
     world.revealed_roles = view.revealed_roles
     world.events = list(view.history)
-    world.results = _results(view.history, n)
+    world.results = _results(view.history, n, view.config.edition == "saboteur2")
     _deal_gold(world, dealer, view, rng)
     part = _EDITION_PARTS.get(config.edition)
     if part is not None:
@@ -412,23 +413,41 @@ def _deal_gold(world: State, dealer: WorldDealer, view: PlayerView, rng: random.
     world.gold_faces = {h: gold[h] for golds in world.gold_of for h in golds}
 
 
-def _results(history: Sequence[Event], n: int) -> list[RoundResult]:
-    """The results of the rounds played, from the public events."""
+def _results(history: Sequence[Event], n: int, saboteur2: bool) -> list[RoundResult]:
+    """The results of the rounds played, from the public events (as the edition's engine
+    makes them: Saboteur 2's also say the pieces and who was trapped at the round's end)."""
     results: list[RoundResult] = []
     cards = [0] * n
     pieces = [0] * n
+    trapped: set[int] = set()
     ended: RoundEnded | None = None
+    at_end: tuple[int, ...] = ()
 
     def close() -> None:
-        if ended is not None:
-            results.append(RoundResult(ended.round, Winners(ended.winners), ended.roles, tuple(cards), tuple(pieces)))
+        if ended is None:
+            return
+        if saboteur2:
+            results.append(RoundResult(
+                ended.round, Winners(ended.winners), ended.roles, tuple(cards), tuple(pieces), at_end,
+            ))
+        else:
+            results.append(RoundResult(ended.round, Winners(ended.winners), ended.roles, tuple(cards)))
 
     for event in history:
         if isinstance(event, RoundStarted):
             close()
-            ended, cards, pieces = None, [0] * n, [0] * n
+            ended, cards, pieces, trapped = None, [0] * n, [0] * n, set()
         elif isinstance(event, RoundEnded):
-            ended = event
+            ended, at_end = event, tuple(sorted(trapped))
+        elif isinstance(event, CardPlayed) and isinstance(event.action, (PlayOn, Clear)):
+            action = event.action
+            if isinstance(action, Clear):
+                if action.what == "trapped":
+                    trapped.discard(event.player)
+            elif action.kind is ActionKind.TRAPPED:
+                trapped.add(action.target)
+            elif action.kind is ActionKind.FREE:
+                trapped.discard(action.target)
         elif isinstance(event, GoldReceived):
             cards[event.player] += event.cards
         elif isinstance(event, PiecesWon):
