@@ -8,11 +8,10 @@
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from saboteur_p2p.botapi import BaseBot
-from saboteur_p2p.rules import AnyAction, Event, GameConfig, PlayerView, determinize
+from saboteur_p2p.rules import AnyAction, Event, GameConfig, PlayerView, legal_actions_of
 
 from .heuristic2 import Saboteur2Heuristic
 from .heuristic_base import BaseGameHeuristic
@@ -57,12 +56,12 @@ class HeuristicBot(BaseBot):
 
     def score_actions(self, view: PlayerView, legal: Sequence[AnyAction] | None = None) -> list[tuple[AnyAction, float]]:
         """Every legal action of this bot's seat with its score, higher is better (see
-        ``BaseGameHeuristic.score_actions``).  Without ``legal``, the legal actions are
-        those of a state sampled from the view (the seat's own moves are the same in any)."""
+        ``BaseGameHeuristic.score_actions``).  Without ``legal``, the seat's legal actions
+        worked out from the view (``legal_actions_of``; none when it is not its turn)."""
         if legal is None:
-            if not view.my_turn:
+            legal = legal_actions_of(view)
+            if not legal:
                 return []
-            legal = determinize(view, random.Random(0)).legal_actions()
         return self.player.score_actions(view, legal)
 
 

@@ -220,13 +220,17 @@ class Saboteur2Heuristic(BaseGameHeuristic):
     def _turn(self, view: PlayerView) -> Turn:
         return Turn2(view, self.role)
 
-    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+    def _see(self, view: PlayerView) -> None:
+        """The view's role and the roles this seat has inspected (neither comes as an event)."""
         if view.role is not None and view.role is not self.role:
             self.role = view.role
             self._hostility = None
         if dict(view.known_roles) != self.known:
             self.known = dict(view.known_roles)
             self._hostility = None
+
+    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        self._see(view)
         first = legal[0]
         if isinstance(first, Steal):
             return self._steal(view, legal)

@@ -103,9 +103,14 @@ class BaseGameHeuristic(BaseBot):
     def _played(self, event: CardPlayed) -> None:
         """A card play, after the reading of the table has taken it in (for subclasses)."""
 
-    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+    def _see(self, view: PlayerView) -> None:
+        """Take in what a view tells the bot that no event does (its role), before it
+        scores or chooses anything."""
         if view.role is not None:
             self.role = view.role
+
+    def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
+        self._see(view)
         first = legal[0]
         if isinstance(first, KeepGold):
             return self._keep_gold(view, legal)
@@ -138,26 +143,26 @@ class BaseGameHeuristic(BaseBot):
 
     def _orient(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         """Turn a stone so that it leads towards the other goals, or away for a saboteur."""
+        scores = self._orient_scores(view, legal)
+        return legal[0] if scores is None else self._best(legal, scores)
+
+    def _orient_scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float] | None:
+        """A score for each turn of the stone; None when the bot was not shown the stone
+        (either turn will do)."""
         turn = self._turn(view)
         net = turn.net
-        best: list[OrientStone] = []
-        best_score = -1e18
+        scores = []
         for action in legal:
             assert isinstance(action, OrientStone)
             face = view.known_goals.get(action.goal)
             if face is None:
-                return action  # not shown the stone: either turn will do
+                return None
             cell = GOAL_CELLS[action.goal]
             incoming = net.incoming(cell)
             cost, reached = net.place(cell, joined_edges(face.turned_segments(action.turned), incoming), incoming)
             score = net.cost - cost + (turn.reach_value if any(turn.goal_mask >> r & 1 for r in reached) else 0.0)
-            if not turn.digger:
-                score = -score
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self._pick(best)
+            scores.append(score if turn.digger else -score)
+        return scores
 
     def _turn(self, view: PlayerView) -> Turn:
         return Turn(view, self.role)
@@ -238,14 +243,19 @@ class BaseGameHeuristic(BaseBot):
     def score_actions(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[tuple[AnyAction, float]]:
         """Every legal action with this bot's score for it (higher is better).
 
-        In the play phase these are the scores ``act`` plays the best of; in the other phases
-        (orient, keep-gold, take-gold) the action ``act`` would choose scores 1, the rest 0.
+        In the play and orient phases these are the scores ``act`` plays the best of (an
+        unseen stone's two turns both score 0); when handing out gold or stealing, where
+        ``act`` chooses by a rule rather than a score, its choice scores 1 and the rest 0.
+        Scoring never draws from the bot's generator, so it does not change later play.
         """
-        if view.role is not None:
-            self.role = view.role
-        if Phase(view.phase) is Phase.PLAY:
+        self._see(view)
+        phase = Phase(view.phase)
+        if phase is Phase.PLAY:
             return list(zip(legal, self._scores(view, legal), strict=True))
-        chosen = self.act(view, legal)
+        if phase is Phase.ORIENT:
+            scores = self._orient_scores(view, legal)
+            return list(zip(legal, scores if scores is not None else [0.0] * len(legal), strict=True))
+        chosen = self.act(view, legal)  # a rule, no tie left to the generator
         return [(action, 1.0 if action == chosen else 0.0) for action in legal]
 
     def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:

@@ -54,6 +54,7 @@ from .events import (
 )
 from .phases import Phase, RoundResult, Winners
 from .saboteur2 import Saboteur2State
+from .seat_moves import legal_actions_of
 from .state import Game, State
 from .view import PlayerView
 
@@ -114,6 +115,7 @@ __all__ = [
     "determinize",
     "edition_named",
     "edition_names",
+    "legal_actions_of",
     "parse_action",
     "register",
 ]
