@@ -63,6 +63,9 @@ TEMPERATURE = 6.0
 NOISE = 0.15
 #: the chance a digger's break hits a player of their own side... by mistake of judgement
 MISJUDGED = 0.25
+#: the least relative weight a role keeps in ``role_weights`` however unlikely play made it,
+#: so that the weights never rule out every deal (``determinize`` refuses such weights)
+FLOOR = 1e-12
 
 DIGGING = frozenset((Role.GOLD_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.BOSS, Role.SELFISH_DWARF))
 BLOCKING = frozenset((Role.SABOTEUR,))
@@ -102,7 +105,8 @@ class RoleBelief:
                 out.append({self.known[seat]: 1.0})
                 continue
             top = max(logs.values())
-            out.append({role: math.exp(v - top) for role, v in logs.items()})
+            # play alone never rules a role out: only what the seat knows does
+            out.append({role: max(math.exp(v - top), FLOOR) for role, v in logs.items()})
         return out
 
     def marginal(self, seat: int) -> dict[Role, float]:

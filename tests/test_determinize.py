@@ -2,6 +2,7 @@
 and every table size."""
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -170,3 +171,34 @@ def test_a_sample_keeps_the_public_bookkeeping_and_plays_the_next_move_as_the_ga
                 if goes_on and (orienting or not turned):
                     assert (world.current, world.phase) == (state.current, state.phase)
     assert orients > 0  # the orient phase was met
+
+
+@pytest.mark.parametrize(("weights", "message"), [
+    ([{Role.SABOTEUR: 1.0}] * 4, "4 rows for a table of 5"),
+    ([{Role.SABOTEUR: -1.0, Role.GOLD_DIGGER: 1.0}] * 5, "not a finite weight"),
+    ([{Role.SABOTEUR: math.inf}] * 5, "not a finite weight"),
+    ([{Role.SABOTEUR: math.nan}] * 5, "not a finite weight"),
+    ([{Role.SABOTEUR: "1"}] * 5, "not a finite weight"),
+    ([{Role.SABOTEUR: True}] * 5, "not a finite weight"),
+    ([{"saboteur": 1.0}] * 5, "not a Role"),
+    ([[1.0, 2.0]] * 5, "not a mapping"),
+    ([{Role.SABOTEUR: 0.0, Role.GOLD_DIGGER: 0.0}] * 5, "no weight for any role"),
+    ([{Role.SABOTEUR: 1.0}] * 5, "rule out every deal"),  # more saboteurs than saboteur cards
+])
+def test_malformed_or_impossible_role_weights_are_refused_by_name(weights, message) -> None:
+    state, _ = random_game(GameConfig(5), seed=3, steps=4)
+    with pytest.raises(ValueError, match=message):
+        determinize(state.view_for(0), random.Random(1), weights)
+
+
+def test_role_weights_count_by_their_ratios_however_small() -> None:
+    """Weights of 1e-200 against 2e-200 draw as 1 against 2 would: a seat's row is taken
+    relative to its largest weight, so products over the table never underflow."""
+    state, _ = random_game(GameConfig(10), seed=3, steps=4)
+    seat = 0
+    view = state.view_for(seat)
+    tiny = [{Role.GOLD_DIGGER: 2e-200, Role.SABOTEUR: 1e-200} for _ in range(10)]
+    plain = [{Role.GOLD_DIGGER: 2.0, Role.SABOTEUR: 1.0} for _ in range(10)]
+    for k in range(20):
+        a, b = determinize(view, random.Random(k), tiny), determinize(view, random.Random(k), plain)
+        assert [a.role_of(s) for s in range(10)] == [b.role_of(s) for s in range(10)]

@@ -6,7 +6,10 @@ seat has not seen is dealt at random from the cards it has not seen: the other h
 draw pile, the face-down discards and (Saboteur 2) the cards put aside; the goals it has
 not seen are drawn from the goal cards left; the roles it does not know are drawn from the
 role cards left, each seat with chances proportional to ``role_weights[seat][role]`` times
-the cards of that role still undealt, so the role counts are always exact.  Everything
+the cards of that role still undealt, so the role counts are always exact.  ``role_weights``
+has a row per seat; only the ratios within a row count (a seat whose role is known may have
+any row).  A weight that is not a finite number >= 0, or weights under which no deal of the
+roles left is possible, raise ValueError rather than being quietly ignored.  Everything
 public is taken from the view and its history: the maze, broken tools, who looked at
 which goal, the handles of the cards played.
 
@@ -23,6 +26,7 @@ raise ValueError.  Randomness comes only from ``rng``.
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -317,11 +321,12 @@ def _deal_roles(
     unknown = [s for s in range(view.players) if s not in fixed]
     roles = sorted((r for r, k in left.items() if k > 0), key=lambda r: r.value)
     counts = tuple(left[r] for r in roles)
-    table = [
-        tuple(1.0 if weights is None else max(0.0, weights[seat].get(r, 0.0)) for r in roles) for seat in unknown
-    ]
-    if weights is not None and _deal_weight(tuple(table), counts, 0, (0,) * len(roles)) <= 0.0:
-        table = [(1.0,) * len(roles) for _ in unknown]  # the weights rule out every deal: ignore them
+    if weights is None:
+        table = [(1.0,) * len(roles) for _ in unknown]
+    else:
+        table = _weight_table(weights, view.players, unknown, roles)
+        if _deal_weight(tuple(table), counts, 0, (0,) * len(roles)) <= 0.0:
+            raise ValueError("role_weights rule out every deal of the role cards the seat has not seen")
     used = [0] * len(roles)
     for i, seat in enumerate(unknown):
         # the chance of each card for this seat: its weight times the cards of it left times
@@ -345,6 +350,30 @@ def _deal_roles(
     for face in faces:
         out.append(face if face is not None else rest.pop())
     return out
+
+
+def _weight_table(weights: RoleWeights, players: int, unknown: list[int], roles: list[Role]) -> list[tuple[float, ...]]:
+    """The rows of ``weights`` for the seats whose roles are drawn, each divided by its
+    largest weight (so that no product of them underflows); ValueError names a malformed
+    weight or a seat left with no role it can still have."""
+    if len(weights) != players:
+        raise ValueError(f"role_weights has {len(weights)} rows for a table of {players} players")
+    table = []
+    for seat in unknown:
+        row = weights[seat]
+        if not isinstance(row, Mapping):
+            raise ValueError(f"role_weights[{seat}] is not a mapping of roles to weights")
+        for role, weight in row.items():
+            if not isinstance(role, Role):
+                raise ValueError(f"role_weights[{seat}] has a key that is not a Role: {role!r}")
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0.0 <= weight < math.inf:
+                raise ValueError(f"role_weights[{seat}][{role.value}] is not a finite weight >= 0: {weight!r}")
+        values = [float(row.get(r, 0.0)) for r in roles]
+        top = max(values)
+        if top <= 0.0:
+            raise ValueError(f"role_weights gives seat {seat} no weight for any role it can still have")
+        table.append(tuple(v / top for v in values))
+    return table
 
 
 def deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> float:
