@@ -11,7 +11,9 @@ has a row per seat; only the ratios within a row count (a seat whose role is kno
 any row).  A weight that is not a finite number >= 0, or weights under which no deal of the
 roles left is possible, raise ValueError rather than being quietly ignored.  Everything
 public is taken from the view and its history: the maze, broken tools, who looked at
-which goal, the handles of the cards played.
+which goal, the handles of the cards played.  In the base game the other seats' gold cards
+are drawn to fit every public hand-out (a saboteur's take is worth what was owed,
+gold_sample.py).
 
 The seat's own cards keep their handles, so the mapping of the seat's moves between the
 view and the sampled state is the identity: an action legal for the seat in the real game
@@ -46,6 +48,7 @@ from .board import Cell
 from .cards import ActionKind, Card, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
 from .dealer import Audience, Deck, TrustedDealer
 from .events import CardPlayed, Event, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
+from .gold_sample import hand_outs, sample_gold
 from .phases import Phase, RoundResult, Winners
 from .state import State
 from .view import PlayerView
@@ -414,24 +417,25 @@ def _deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...])
 
 
 def _deal_gold(world: State, dealer: WorldDealer, view: PlayerView, rng: random.Random) -> None:
-    """Base game: the seat's gold as shown, the other seats' and the pile's drawn from the rest."""
+    """Base game: the seat's gold as shown, the other seats' and the pile's drawn from the
+    rest to fit the public hand-outs (gold_sample.py)."""
     if view.config.edition_rules.public_gold:
         return
-    pile = [c for c in C.gold_cards(view.config.has("stone-nuggets")) if isinstance(c, GoldCard)]
-    for _, face in view.gold:
-        pile.remove(face)
+    cards = [c for c in C.gold_cards(view.config.has("stone-nuggets")) if isinstance(c, GoldCard)]
+    outs = hand_outs(view.history, view.config)
+    others, pile = sample_gold(cards, [face for _, face in view.gold], view.seat, view.players, outs, rng)
     rng.shuffle(pile)
     own = [h for h, _ in view.gold]
     gold: dict[int, GoldCard] = dict(view.gold)
     spare = (h for h in range(1 << 30) if h not in gold)  # new handles, apart from the seat's
     world.gold_of = [[] for _ in range(view.players)]
-    for seat, count in enumerate(view.gold_counts):
+    for seat, faces in enumerate(others):
         if seat == view.seat:
             world.gold_of[seat] = list(own)
             continue
-        for _ in range(count):
+        for face in faces:
             h = next(spare)
-            gold[h] = pile.pop()
+            gold[h] = face
             world.gold_of[seat].append(h)
     world.gold_pile = []
     for face in pile:
