@@ -82,7 +82,7 @@ def _attribute(module: Any, attr: str, spec: str, source: str) -> Any:
 def _load_attr(module_name: str, attr: str, spec: str) -> Any:
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
+    except (ImportError, ValueError, TypeError) as exc:  # ValueError, TypeError: a name import cannot take
         raise BotLoadError(f"cannot load bot {spec!r}: no module {module_name!r} ({exc})") from exc
     return _attribute(module, attr, spec, f"module {module_name!r}")
 
@@ -188,6 +188,11 @@ def _resolve(spec: str, full: str) -> Any:
     """What a spec without parameters names (``full`` is quoted in errors)."""
     if ":" in spec:
         target, attr = spec.rsplit(":", 1)
+        if not target or not attr:
+            raise BotLoadError(
+                f"bot {full!r} names no {'module or file' if not target else 'class'}: "
+                "a bot is a name, module:Class or file.py:Class, then any :key=value parameters"
+            )
         if target.endswith(".py") or "/" in target or "\\" in target:
             return _load_file(target, attr, full)
         return _load_attr(target, attr, full)

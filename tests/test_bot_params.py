@@ -52,6 +52,10 @@ def test_a_bundled_bot_takes_its_parameters():
     ("ismcts:9x=3", "bad parameter"),
     ("ismcts:a=1:a=2", "given twice"),
     ("nosuchbot:a=1", "unknown bot"),
+    (":x", "names no module or file"),
+    ("heuristic:", "names no class"),
+    ("ismcts::playouts=3", "names no class"),
+    (".x:y", "no module '.x'"),
 ])
 def test_bad_parameters_say_what_failed(spec, message):
     with pytest.raises(BotLoadError, match=message):

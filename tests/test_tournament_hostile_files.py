@@ -128,6 +128,19 @@ def test_a_bad_bot_parameter_is_refused_before_any_game(tmp_path, capsys, bots, 
     assert not path.exists()
 
 
+def test_a_resume_with_another_time_limit_is_refused(tmp_path, capsys):
+    """A bot past its time has a move played for it, so the limit is part of every result."""
+    path = tmp_path / "games.jsonl"
+    command = ["tournament", "--players", "3", "--bots", "random", "--games", "2", "--out", str(path)]
+    assert main([*command, "--time-limit", "2"]) == 0
+    lines = path.read_text().splitlines()
+    assert main([*command, "--games", "3", "--resume"]) == 2
+    assert "was played with --time-limit 2; resume it with the same, not --time-limit 5" in _error(capsys)
+    assert path.read_text().splitlines() == lines
+    assert main([*command, "--games", "3", "--resume", "--time-limit", "2"]) == 0
+    assert len(path.read_text().splitlines()) == len(lines) + 1
+
+
 def test_a_closed_stdout_does_not_stop_the_tournament(tmp_path):
     path = tmp_path / "games.jsonl"
     command = (f"{sys.executable} -m saboteur_p2p tournament --players 4 --bots random --games 40 "

@@ -179,6 +179,10 @@ def _differences(there: dict[str, Any], here: dict[str, Any]) -> list[str]:
     return [f"{key} {there.get(key)!r} there, {here[key]!r} here" for key in here if there.get(key) != here[key]]
 
 
+def _limit(seconds: float | None) -> str:
+    return "no time limit" if seconds is None else f"--time-limit {seconds:g}"
+
+
 def _lock(path: Path, file: IO[str]) -> None:
     """Hold an exclusive lock on ``file`` until it is closed, or refuse a file another run holds."""
     if fcntl is None:
@@ -239,6 +243,11 @@ class ResultsFile:
         differ = _differences(there.identity(), spec.identity())
         if differ:
             raise ResultsFileError(f"{path} is another tournament's results: {'; '.join(differ)}")
+        if there.time_limit != spec.time_limit:
+            # a bot past its time has a move played for it: the limit is part of every result
+            raise ResultsFileError(
+                f"{path} was played with {_limit(there.time_limit)}; resume it with the same, not {_limit(spec.time_limit)}"
+            )
         end = 0
         for after, game in itertools.chain((first,), games):
             _fold(collector, game, path)
