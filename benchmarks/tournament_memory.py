@@ -17,6 +17,7 @@ from pathlib import Path
 
 from saboteur_p2p.tournament import StatsCollector, TournamentSpec, run_tournament
 from saboteur_p2p.tournament.results import ResultsFile, read_games, read_spec
+from saboteur_p2p.tournament.spec import seating
 
 
 def resident_mib() -> float:
@@ -50,15 +51,19 @@ def fold_many(source: Path, lines: int) -> None:
     header = source.open(encoding="utf-8").readline()
     games = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()[1:1001]]
     big = source.with_name("million.jsonl")
+    spec = read_spec(source)
     with open(big, "w", encoding="utf-8") as out:
         out.write(header)
         for index in range(lines):
-            out.write(json.dumps({**games[index % len(games)], "index": index}, separators=(",", ":")) + "\n")
+            # each line must be the game the header's tournament plays at its index
+            seed, seats = seating(spec, index)
+            game = {**games[index % len(games)], "index": index, "seed": seed, "lineup": list(seats)}
+            out.write(json.dumps(game, separators=(",", ":")) + "\n")
     print(f"report: folding {lines} lines ({big.stat().st_size / 2**20:.0f} MiB) one at a time")
-    collector = StatsCollector(read_spec(big))
+    collector = StatsCollector(spec)
     step = max(1, lines // 10)
     started = time.perf_counter()
-    for _, game in read_games(big):
+    for _, game in read_games(big, spec):
         collector.add(game)
         if collector.report.games % step == 0:
             print(f"  {collector.report.games:>9} games folded   {resident_mib():7.1f} MiB   "

@@ -22,7 +22,7 @@ def main() -> None:
     report = run_tournament(spec)
     elapsed = time.perf_counter() - started
     print(f"{report.games} heuristic games, {args.players} players, {args.jobs} jobs: "
-          f"{elapsed:.1f} s wall ({report.games / elapsed:.1f} games/s), {len(report.incidents)} bot incidents")
+          f"{elapsed:.1f} s wall ({report.games / elapsed:.1f} games/s), {report.incidents} bot incidents")
 
 
 if __name__ == "__main__":
