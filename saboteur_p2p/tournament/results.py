@@ -64,10 +64,10 @@ def _whole(data: dict[str, Any], key: str, low: int, high: int) -> int:
     return value
 
 
-def _items(data: dict[str, Any], key: str, size: int | None = None) -> list[Any]:
-    value = data[key]
+def _list(value: Any, name: str, size: int | None = None) -> list[Any]:
+    """``value`` (the field ``name``, or a part of it) if it is a list (of ``size`` items)."""
     if type(value) is not list or (size is not None and len(value) != size):
-        raise ValueError(f"{key} is {value!r}, not a list" + (f" of {size}" if size is not None else ""))
+        raise ValueError(f"{name} is {value!r}, not a list" + (f" of {size}" if size is not None else ""))
     return value
 
 
@@ -81,19 +81,19 @@ def game_from_data(data: Any, players: int) -> GameSummary:
     """A game line's summary, every field checked (ValueError, KeyError or TypeError names it)."""
     if type(data) is not dict:
         raise ValueError(f"{data!r} is not an object")
-    lineup = _items(data, "lineup", players)
+    lineup = _list(data["lineup"], "lineup", players)
     if not all(type(name) is str for name in lineup):
         raise ValueError(f"lineup is {lineup!r}, not bot names")
-    scores = _items(data, "scores", players)
+    scores = _list(data["scores"], "scores", players)
     if any(type(v) is not int or not 0 <= v <= MAX_SCORE for v in scores):
         raise ValueError(f"scores are {scores!r}, not gold from 0 to {MAX_SCORE}")
-    rounds = _items(data, "roles")
-    roles = tuple(tuple(Role(r) for r in _items({"roles": seat_roles}, "roles", players)) for seat_roles in rounds)
-    winners = tuple(Winners(w) for w in _items(data, "round_winners", len(rounds)))
-    trapped = _items(data, "round_trapped")
+    rounds = _list(data["roles"], "roles")
+    roles = tuple(tuple(Role(r) for r in _list(seat_roles, "roles", players)) for seat_roles in rounds)
+    winners = tuple(Winners(w) for w in _list(data["round_winners"], "round_winners", len(rounds)))
+    trapped = _list(data["round_trapped"], "round_trapped")
     if trapped and len(trapped) != len(rounds):
         raise ValueError(f"round_trapped has {len(trapped)} rounds, not {len(rounds)}")
-    incidents = _items(data, "incidents")
+    incidents = _list(data["incidents"], "incidents")
     if not all(type(text) is str for text in incidents):
         raise ValueError("incidents are not texts")
     seconds = data.get("seconds", 0.0)
@@ -103,11 +103,11 @@ def game_from_data(data: Any, players: int) -> GameSummary:
         _whole(data, "index", 0, 2**62),
         tuple(lineup),
         tuple(scores),
-        _seats(_items(data, "winners"), "winners", players),
+        _seats(_list(data["winners"], "winners"), "winners", players),
         roles,
         winners,
         tuple(incidents),
-        tuple(_seats(t if type(t) is list else [None], "round_trapped", players) for t in trapped),
+        tuple(_seats(_list(t, "round_trapped"), "round_trapped", players) for t in trapped),
         _whole(data, "seed", -(2**100), 2**100),
         float(seconds),
     )
