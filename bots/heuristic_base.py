@@ -137,7 +137,7 @@ class BaseGameHeuristic(BaseBot):
 
         def key(action: TakeGold) -> tuple[int, int, tuple[int, ...]]:
             golds = action.golds
-            return (max(value.get(g, 0) for g in golds), -len(golds), golds)
+            return (max((value.get(g, 0) for g in golds), default=0), -len(golds), golds)  # TakeGold(()): nothing to take
 
         return min([a for a in legal if isinstance(a, TakeGold)], key=key)
 

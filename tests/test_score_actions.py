@@ -6,10 +6,20 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from saboteur_bots.heuristic import HeuristicBot
+from saboteur_bots.heuristic import HeuristicBot, HeuristicV1Bot
 
 from saboteur_p2p.match import play_game
-from saboteur_p2p.rules import AnyAction, BreakTool, Game, GameConfig, PlayerView, Role, legal_actions_of
+from saboteur_p2p.rules import (
+    AnyAction,
+    BreakTool,
+    Game,
+    GameConfig,
+    GoldCard,
+    PlayerView,
+    Role,
+    TakeGold,
+    legal_actions_of,
+)
 
 TABLES = [
     GameConfig(5, "base"),
@@ -101,3 +111,17 @@ def test_an_inspected_role_counts_in_the_scores_before_any_act() -> None:
         plain.start(seat, config, 0)
         changed += plain.score_actions(view, legal) != fresh.score_actions(inspected, legal)
     assert changed >= 3
+
+
+def test_a_take_from_a_pile_with_nothing_to_give_is_scored_and_played() -> None:
+    """Owed two nuggets from a pile of threes and stones, the only legal take is nothing."""
+    config = GameConfig(8, "base", frozenset({"stone-nuggets", "tournament-roles"}))
+    state = Game(config, seed=1).new_state()
+    pile = ((40, GoldCard(3)), (41, GoldCard(0)), (42, GoldCard(3)))
+    view = state.view_for(state.current)._replace(phase="take-gold", gold_pile=pile, take_amount=2)
+    assert legal_actions_of(view) == [TakeGold(())]
+    for bot_class in (HeuristicBot, HeuristicV1Bot):
+        bot = bot_class()
+        bot.start(view.seat, config, 0)
+        assert bot.score_actions(view) == [(TakeGold(()), 1.0)]
+        assert bot.act(view, [TakeGold(())]) == TakeGold(())
