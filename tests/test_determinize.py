@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 from conftest import random_game, shuffle_hidden
@@ -180,6 +181,7 @@ def test_a_sample_keeps_the_public_bookkeeping_and_plays_the_next_move_as_the_ga
     ([{Role.SABOTEUR: math.nan}] * 5, "not a finite weight"),
     ([{Role.SABOTEUR: "1"}] * 5, "not a finite weight"),
     ([{Role.SABOTEUR: True}] * 5, "not a finite weight"),
+    ([{Role.SABOTEUR: 10**400, Role.GOLD_DIGGER: 1}] * 5, "not a finite weight"),
     ([{"saboteur": 1.0}] * 5, "not a Role"),
     ([[1.0, 2.0]] * 5, "not a mapping"),
     ([{Role.SABOTEUR: 0.0, Role.GOLD_DIGGER: 0.0}] * 5, "no weight for any role"),
@@ -199,6 +201,13 @@ def test_role_weights_count_by_their_ratios_however_small() -> None:
     view = state.view_for(seat)
     tiny = [{Role.GOLD_DIGGER: 2e-200, Role.SABOTEUR: 1e-200} for _ in range(10)]
     plain = [{Role.GOLD_DIGGER: 2.0, Role.SABOTEUR: 1.0} for _ in range(10)]
+    exact = [{Role.GOLD_DIGGER: 2, Role.SABOTEUR: Fraction(1, 1)} for _ in range(10)]
     for k in range(20):
-        a, b = determinize(view, random.Random(k), tiny), determinize(view, random.Random(k), plain)
-        assert [a.role_of(s) for s in range(10)] == [b.role_of(s) for s in range(10)]
+        a, b, c = (determinize(view, random.Random(k), w) for w in (tiny, plain, exact))
+        assert [a.role_of(s) for s in range(10)] == [b.role_of(s) for s in range(10)] == [c.role_of(s) for s in range(10)]
+    # a deal needs saboteurs at three or more seats whose saboteur weight is 1e-120: the
+    # products (1e-360) are far below a float's range, yet every deal is possible
+    unlikely = [{Role.GOLD_DIGGER: 1.0, Role.SABOTEUR: 1e-120} for _ in range(10)]
+    world = determinize(view, random.Random(1), unlikely)
+    others = sum(world.role_of(s) is Role.SABOTEUR for s in range(1, 10))
+    assert others == 4 - (view.role is Role.SABOTEUR) - 1  # as few as the deal allows: one card stays out

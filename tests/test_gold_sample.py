@@ -70,3 +70,11 @@ def test_samples_of_real_games_give_every_taker_what_the_take_was_worth() -> Non
                 assert sum(world.gold_faces[g].nuggets for g in world.gold_of[player]) == real
             checked += 1
     assert checked >= 10
+
+
+def test_the_seat_s_own_short_take_rules_out_piles_that_could_have_paid_it_more() -> None:
+    """The seat was owed 3 and took a single 2: it saw the pile could not make 3, so the pile
+    was 2 and 2, and the card player 1 kept before is the 1."""
+    for k in range(50):
+        others, pile = sample_gold(_gold(1, 2, 2), _gold(2), 0, 2, [(1, 1, None), (0, 1, 3)], random.Random(k))
+        assert [c.nuggets for c in others[1]] == [1] and [c.nuggets for c in pile] == [2]

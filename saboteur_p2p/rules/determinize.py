@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -324,25 +325,28 @@ def _deal_roles(
     unknown = [s for s in range(view.players) if s not in fixed]
     roles = sorted((r for r, k in left.items() if k > 0), key=lambda r: r.value)
     counts = tuple(left[r] for r in roles)
-    if weights is None:
-        table = [(1.0,) * len(roles) for _ in unknown]
-    else:
-        table = _weight_table(weights, view.players, unknown, roles)
-        if _deal_weight(tuple(table), counts, 0, (0,) * len(roles)) <= 0.0:
-            raise ValueError("role_weights rule out every deal of the role cards the seat has not seen")
+    table = (
+        [(1.0,) * len(roles) for _ in unknown] if weights is None else _weight_table(weights, view.players, unknown, roles)
+    )
+    # in logarithms: a product of weights over many seats may underflow a float
+    log_weight = _log_deal_weights(tuple(table), counts)
+    if log_weight(0, (0,) * len(roles)) == -math.inf:
+        raise ValueError("role_weights rule out every deal of the role cards the seat has not seen")
     used = [0] * len(roles)
     for i, seat in enumerate(unknown):
         # the chance of each card for this seat: its weight times the cards of it left times
         # the weight of all deals of the cards left to the seats after it (exact sampling)
-        chances = []
+        logs = []
         for j in range(len(roles)):
             k = counts[j] - used[j]
             if k <= 0 or table[i][j] <= 0.0:
-                chances.append(0.0)
+                logs.append(-math.inf)
                 continue
             used[j] += 1
-            chances.append(table[i][j] * k * _deal_weight(tuple(table), counts, i + 1, tuple(used)))
+            logs.append(math.log(table[i][j] * k) + log_weight(i + 1, tuple(used)))
             used[j] -= 1
+        top = max(logs)
+        chances = [math.exp(x - top) for x in logs]
         j = rng.choices(range(len(roles)), chances)[0]
         used[j] += 1
         left[roles[j]] -= 1
@@ -357,8 +361,8 @@ def _deal_roles(
 
 def _weight_table(weights: RoleWeights, players: int, unknown: list[int], roles: list[Role]) -> list[tuple[float, ...]]:
     """The rows of ``weights`` for the seats whose roles are drawn, each divided by its
-    largest weight (so that no product of them underflows); ValueError names a malformed
-    weight or a seat left with no role it can still have."""
+    largest weight; ValueError names a malformed weight or a seat left with no role it can
+    still have.  A weight is any real number (int, float, Fraction, NumPy's) >= 0 and finite."""
     if len(weights) != players:
         raise ValueError(f"role_weights has {len(weights)} rows for a table of {players} players")
     table = []
@@ -369,7 +373,11 @@ def _weight_table(weights: RoleWeights, players: int, unknown: list[int], roles:
         for role, weight in row.items():
             if not isinstance(role, Role):
                 raise ValueError(f"role_weights[{seat}] has a key that is not a Role: {role!r}")
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0.0 <= weight < math.inf:
+            try:
+                number = float(weight) if isinstance(weight, numbers.Real) and not isinstance(weight, bool) else math.nan
+            except OverflowError:
+                number = math.inf
+            if not 0.0 <= number < math.inf:
                 raise ValueError(f"role_weights[{seat}][{role.value}] is not a finite weight >= 0: {weight!r}")
         values = [float(row.get(r, 0.0)) for r in roles]
         top = max(values)
@@ -384,19 +392,14 @@ def deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -
     the columns of ``table``) to the seats (its rows): over every deal, the product of each
     seat's weight of its card times the number of ways a fair deal gives it.  A belief over
     roles divides two of these to get a seat's exact chance of a role."""
-    return _deal_weight(table, counts, 0, (0,) * len(counts))
-
-
-def _deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...], i: int, used: tuple[int, ...]) -> float:
-    """The total weight of dealing the role cards left (``counts`` less ``used``) to the
-    seats ``i`` onwards: over every deal, the product of each seat's weight of its card
-    times the number of ways to draw it (a fair deal's chances)."""
-    return _deal_weights(table, counts)(i, used)
+    return _deal_weights(table, counts)(0, (0,) * len(counts))
 
 
 @functools.lru_cache(maxsize=64)
 def _deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
-    """``_deal_weight`` for one table of weights, remembering every partial deal it sums."""
+    """The total weight of dealing the role cards left (``counts`` less ``used``) to the seats
+    ``i`` onwards, as a function of ``(i, used)`` for one table of weights, remembering every
+    partial deal it sums (``deal_weight`` for the whole deal)."""
     memo: dict[tuple[int, tuple[int, ...]], float] = {}
 
     def weight(i: int, used: tuple[int, ...]) -> float:
@@ -414,6 +417,35 @@ def _deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...])
         return total
 
     return weight
+
+
+@functools.lru_cache(maxsize=64)
+def _log_deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
+    """The logarithm of ``_deal_weights`` (-inf where no deal is left), which no table of
+    finite weights underflows."""
+    memo: dict[tuple[int, tuple[int, ...]], float] = {}
+
+    def log_weight(i: int, used: tuple[int, ...]) -> float:
+        if i == len(table):
+            return 0.0
+        found = memo.get((i, used))
+        if found is not None:
+            return found
+        terms = []
+        for j, w in enumerate(table[i]):
+            k = counts[j] - used[j]
+            if k > 0 and w > 0.0:
+                rest = log_weight(i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
+                if rest > -math.inf:
+                    terms.append(math.log(w * k) + rest)
+        total = -math.inf
+        if terms:
+            top = max(terms)
+            total = top + math.log(sum(math.exp(t - top) for t in terms))
+        memo[(i, used)] = total
+        return total
+
+    return log_weight
 
 
 def _deal_gold(world: State, dealer: WorldDealer, view: PlayerView, rng: random.Random) -> None:

@@ -10,7 +10,8 @@ who took two cards holds 1+3 or 2+2, never 1+1.
 ``sample_gold`` replays every hand-out of the game in order against a pile that starts as
 every gold card: the seat's own cards leave it when the seat received them, a card kept from
 the gold-diggers' hand-out is any card of the pile, and a take is a set of that many cards of
-the owed total.  A replay can paint itself into a corner (an early draw takes a card a later
+the owed total (the seat's own takes, whose cards it knows, rule out piles that could have
+paid it more).  A replay can paint itself into a corner (an early draw takes a card a later
 take needs), so it is repeated until one works; a history that no replay fits (it cannot come
 from a game by the rules) gets the cards dealt with only the counts kept.
 """
@@ -90,6 +91,11 @@ def _replay(
         if player == seat:
             if count > len(ahead):
                 return None
+            if amount is not None:
+                # the seat saw the pile it took from: its take was the most that pile made
+                best = _best_total([c.nuggets for c in pile] + [c.nuggets for c in ahead], amount)
+                if best != sum(c.nuggets for c in ahead[:count]):
+                    return None
             del ahead[:count]
             continue
         if amount is None:
