@@ -52,7 +52,7 @@ from saboteur_p2p.rules import (
     RoleCard,
     RoundStarted,
 )
-from saboteur_p2p.rules.determinize import deal_weight
+from saboteur_p2p.rules.determinize import log_deal_weight
 from saboteur_p2p.rules.moves import placements
 
 from .tunnels import Network, joined_edges
@@ -113,12 +113,12 @@ class RoleBelief:
         """``seat``'s posterior chance of each role (exact, summed over every deal)."""
         counts = tuple(self.deck[r] for r in self.roles)
         table = [tuple(w.get(r, 0.0) for r in self.roles) for w in self.role_weights()]
-        total = deal_weight(tuple(table), counts)
+        total = log_deal_weight(tuple(table), counts)
         chances = {}
         row = table[seat]
         for j, role in enumerate(self.roles):
             table[seat] = tuple(row[k] if k == j else 0.0 for k in range(len(self.roles)))
-            chances[role] = deal_weight(tuple(table), counts) / total if total else 0.0
+            chances[role] = math.exp(log_deal_weight(tuple(table), counts) - total) if total > -math.inf else 0.0
         return chances
 
     def marginals(self) -> list[dict[Role, float]]:

@@ -387,42 +387,20 @@ def _weight_table(weights: RoleWeights, players: int, unknown: list[int], roles:
     return table
 
 
-def deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> float:
-    """The total weight of every deal of the role cards (``counts`` of each kind, in the order of
-    the columns of ``table``) to the seats (its rows): over every deal, the product of each
-    seat's weight of its card times the number of ways a fair deal gives it.  A belief over
-    roles divides two of these to get a seat's exact chance of a role."""
-    return _deal_weights(table, counts)(0, (0,) * len(counts))
-
-
-@functools.lru_cache(maxsize=64)
-def _deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
-    """The total weight of dealing the role cards left (``counts`` less ``used``) to the seats
-    ``i`` onwards, as a function of ``(i, used)`` for one table of weights, remembering every
-    partial deal it sums (``deal_weight`` for the whole deal)."""
-    memo: dict[tuple[int, tuple[int, ...]], float] = {}
-
-    def weight(i: int, used: tuple[int, ...]) -> float:
-        if i == len(table):
-            return 1.0
-        found = memo.get((i, used))
-        if found is not None:
-            return found
-        total = 0.0
-        for j, w in enumerate(table[i]):
-            k = counts[j] - used[j]
-            if k > 0 and w > 0.0:
-                total += w * k * weight(i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
-        memo[(i, used)] = total
-        return total
-
-    return weight
+def log_deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> float:
+    """The logarithm of the total weight of every deal of the role cards (``counts`` of each
+    kind, in the order of the columns of ``table``) to the seats (its rows): over every deal,
+    the product of each seat's weight of its card times the number of ways a fair deal gives
+    it; -inf when no deal is possible.  A belief over roles takes a seat's exact chance of a
+    role from the difference of two of these (a ratio of sums that would underflow a float)."""
+    return _log_deal_weights(table, counts)(0, (0,) * len(counts))
 
 
 @functools.lru_cache(maxsize=64)
 def _log_deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
-    """The logarithm of ``_deal_weights`` (-inf where no deal is left), which no table of
-    finite weights underflows."""
+    """The logarithm of the total weight of dealing the role cards left (``counts`` less
+    ``used``) to the seats ``i`` onwards (-inf where no deal is left), as a function of
+    ``(i, used)`` for one table of weights, remembering every partial deal it sums."""
     memo: dict[tuple[int, tuple[int, ...]], float] = {}
 
     def log_weight(i: int, used: tuple[int, ...]) -> float:
