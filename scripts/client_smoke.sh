@@ -42,7 +42,7 @@ wait_for() {
 keys() { tmux send-keys -t "$session" "$@"; }
 
 tmux new-session -d -s "$session" -x 80 -y 24 \
-    "cd '$work' && NO_COLOR=${NO_COLOR:-} $PYTHON -m saboteur_p2p play --players 3 --shuffle-rounds 2 --bot-delay 0 \
+    "cd '$work' && NO_COLOR=${NO_COLOR:-} $PYTHON -m saboteur_p2p play --players 3 --bot-delay 0 \
         --name smoke --identity '$work/me.identity' --log-dir '$work/logs'; echo \$? > '$work/exit'; sleep 5"
 
 wait_for "YOUR MOVE" 90                  # the table filled and the first deal reached us
