@@ -68,6 +68,12 @@ def test_a_typed_move_names_slots_and_players():
     assert words.read("repair cart @me") == f"repair cart @{seat}"
     with pytest.raises(InvalidActionError, match="there is no card 7 in your hand"):
         words.read("pass 7")
+    for slot in (7, 9, 40):
+        # said as read: "card 9" there is the hand's slot, not the deck handle 9 ("that card")
+        try:
+            words.read(f"path {slot} at 1,0")
+        except InvalidActionError as exc:
+            assert words.explain(exc) == f"there is no card {slot} in your hand (1-{len(state.hands[seat])})"
     with pytest.raises(InvalidActionError, match="no player called 'zed'"):
         words.read("break cart @zed")
 

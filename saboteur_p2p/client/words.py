@@ -36,6 +36,12 @@ from ..rules import (
 )
 from ..rules.actions import CLEARABLE, TARGETED_KINDS
 
+
+class WordsError(InvalidActionError):
+    """A typed move that cannot be read, already said in the player's words (cards by hand
+    slot, players by name): ``explain`` passes it on as it is."""
+
+
 #: the short tool names the hand strip shows, read as the tools
 TOOL_ALIASES = {"pick": "pickaxe", "lamp": "lantern", "pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 _TOOL = r"(pickaxe|lantern|cart|pick|lamp)"
@@ -103,7 +109,7 @@ class Words:
             match = re.fullmatch(pattern, clean)
             if match is not None:
                 return make(*match.groups())
-        raise InvalidActionError(
+        raise WordsError(
             f"cannot read {text.strip()!r}: try path 2 at 1,0 [turned] · break lantern @name · repair cart @me · "
             "rockfall 3,1 · map 2 · pass 4 · legal"
         )
@@ -130,7 +136,7 @@ class Words:
         """The handle of the card in this hand slot."""
         number = int(slot)
         if number not in self.handles:
-            raise InvalidActionError(f"there is no card {number} in your hand (1-{len(self.handles)})"
+            raise WordsError(f"there is no card {number} in your hand (1-{len(self.handles)})"
                                      if self.handles else "you hold no cards")
         return self.handles[number]
 
@@ -145,14 +151,14 @@ class Words:
         if len(found) == 1:
             return found[0]
         if found:
-            raise InvalidActionError(f"{word!r} could be " + " or ".join(self.names[s] for s in found))
-        raise InvalidActionError(f"no player called {word!r} here: " + ", ".join(["me", *self.names]))
+            raise WordsError(f"{word!r} could be " + " or ".join(self.names[s] for s in found))
+        raise WordsError(f"no player called {word!r} here: " + ", ".join(["me", *self.names]))
 
     def offered(self, number: str) -> int:
         offered = [g for g, _ in self.view.offered]
         index = int(number) - 1
         if not 0 <= index < len(offered):
-            raise InvalidActionError(f"there is no gold card {number} to keep (1-{len(offered)})")
+            raise WordsError(f"there is no gold card {number} to keep (1-{len(offered)})")
         return offered[index]
 
     def take(self, worth: str) -> str:
@@ -164,7 +170,7 @@ class Words:
         for value in re.split(r"[+,]", worth):
             pick = next((g for g, c in left if c.nuggets == int(value)), None)
             if pick is None:
-                raise InvalidActionError(f"the gold pile has no (more) cards worth {value}")
+                raise WordsError(f"the gold pile has no (more) cards worth {value}")
             handles.append(pick)
             left = [(g, c) for g, c in left if g != pick]
         return "take " + ",".join(str(h) for h in handles)
@@ -175,6 +181,8 @@ class Words:
         """A refusal in a person's words: players by name (you, your), cards by slot, no handles."""
         if isinstance(error, IllegalActionError):
             return self.words_of(error.rule)
+        if isinstance(error, WordsError):
+            return str(error)  # "card 9" there is the hand's slot 9, not the card of handle 9
         return self.words_of(str(error))
 
     def words_of(self, text: str) -> str:
