@@ -1,4 +1,4 @@
-"""The heuristic bot's Saboteur 2 play (RULES.md 8): dwarf roles, team doors, crystals, the new cards.
+"""The heuristic bot's Saboteur 2 play (rules.md 8): dwarf roles, team doors, crystals, the new cards.
 
 ``HeuristicBot`` (heuristic.py) hands a Saboteur 2 game to ``Saboteur2Heuristic``, which keeps the base
 bot's way of scoring every legal action and adds what the expansion changes:

@@ -1,4 +1,4 @@
-"""Action text forms, and the action cards of RULES.md 3: broken tools, repairs, rockfalls, maps, passes."""
+"""Action text forms, and the action cards of rules.md 3: broken tools, repairs, rockfalls, maps, passes."""
 from __future__ import annotations
 
 import pytest

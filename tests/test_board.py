@@ -1,4 +1,4 @@
-"""Path card placement (RULES.md 2.1 and 3, "Path card") and the maze's tunnel network."""
+"""Path card placement (rules.md 2.1 and 3, "Path card") and the maze's tunnel network."""
 from __future__ import annotations
 
 import pytest
@@ -206,7 +206,7 @@ def reference_connected(board: Board) -> dict[tuple[int, int], int]:
 
 
 def reference_legal(board: Board, cell: tuple[int, int], openings: int) -> bool:
-    """RULES.md 3: empty cell, touches a card, fits face-up neighbours, joins the network."""
+    """rules.md 3: empty cell, touches a card, fits face-up neighbours, joins the network."""
     if cell in board.tiles:
         return False
     connected = reference_connected(board)

@@ -1,4 +1,4 @@
-"""The card catalogue (RULES.md 1): tunnels, actions, gold, roles, hand sizes and the deal."""
+"""The card catalogue (rules.md 1): tunnels, actions, gold, roles, hand sizes and the deal."""
 from __future__ import annotations
 
 from collections import Counter
@@ -98,7 +98,7 @@ def test_stone_nuggets_replace_six_one_nugget_cards():
     assert Counter(g.nuggets for g in gold) == {0: 6, 1: 10, 2: 8, 3: 4}
 
 
-ROLE_ROWS = {  # players: (saboteurs, gold-diggers, hand size) from RULES.md 1
+ROLE_ROWS = {  # players: (saboteurs, gold-diggers, hand size) from rules.md 1
     3: (1, 3, 6), 4: (1, 4, 6), 5: (2, 4, 6), 6: (2, 5, 5),
     7: (3, 5, 5), 8: (3, 6, 4), 9: (3, 7, 4), 10: (4, 7, 4),
 }

@@ -175,7 +175,7 @@ def test_an_inspection_and_the_gold_of_a_round_reach_the_log():
         if event.player == seat:
             line = f"   you win {event.pieces} gold piece" + ("" if event.pieces == 1 else "s")
             assert f"you won {event.pieces} gold piece" in result
-        else:  # how much the others won is secret until the end (RULES.md 8)
+        else:  # how much the others won is secret until the end (rules.md 8)
             line = f"   p{event.player} wins gold"
             assert f"p{event.player} won gold" in result
             assert f"p{event.player} wins {event.pieces}" not in " ".join(events)

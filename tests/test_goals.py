@@ -1,4 +1,4 @@
-"""Reaching goal cards (RULES.md 4): reveals, stone turns, the orient choice, the treasure."""
+"""Reaching goal cards (rules.md 4): reveals, stone turns, the orient choice, the treasure."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Handing out gold (RULES.md 5): the miners' hand-out, saboteurs' exact shares, shortages."""
+"""Handing out gold (rules.md 5): the miners' hand-out, saboteurs' exact shares, shortages."""
 from __future__ import annotations
 
 import pytest

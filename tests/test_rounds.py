@@ -1,4 +1,4 @@
-"""Rounds and the game (RULES.md 2, 4, 6): round endings, the next first player, final ranking."""
+"""Rounds and the game (rules.md 2, 4, 6): round endings, the next first player, final ranking."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Saboteur 2 (RULES.md 8) through the real State: set-up and the new path cards (ladders,
+"""Saboteur 2 (rules.md 8) through the real State: set-up and the new path cards (ladders,
 bridges and double curves, doors, crystals).
 
 Scenarios come from conftest's ``build2``: the trusted dealer's decks are rebuilt so every

@@ -1,4 +1,4 @@
-"""Saboteur 2 (RULES.md 8) through the real State: the seven new action cards, the four
+"""Saboteur 2 (rules.md 8) through the real State: the seven new action cards, the four
 kinds of turn, the end of a round, thieves and gold pieces.
 
 Scenarios come from conftest's ``build2``: the trusted dealer's decks are rebuilt so every
@@ -109,7 +109,7 @@ def test_swap_your_hand_then_only_the_other_player_draws():
     refused(state, PlayOn(ActionKind.SWAP_HAND, 0, card), "another player")
     state.play(PlayOn(ActionKind.SWAP_HAND, 1, card))
     assert sorted(state.hands[1]) == sorted([*mine, top])  # the other player draws one card...
-    assert sorted(state.hands[0]) == sorted(theirs)  # ...and the player of the card none (RULES.md 8)
+    assert sorted(state.hands[0]) == sorted(theirs)  # ...and the player of the card none (rules.md 8)
     assert state.draw_pile == [second]
     assert {h for h, _ in state.view_for(0).hand} == set(theirs)
     assert {h for h, _ in state.view_for(1).hand} == {*mine, top}

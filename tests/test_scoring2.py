@@ -1,4 +1,4 @@
-"""Saboteur 2 scoring (RULES.md 8): seed 004's two worked examples in every alternative they
+"""Saboteur 2 scoring (rules.md 8): seed 004's two worked examples in every alternative they
 list, then each scoring rule on its own."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Saboteur 2 (RULES.md 4 and 8, decision 4): when one card reaches the treasure and a stone at
+"""Saboteur 2 (rules.md 4 and 8, decision 4): when one card reaches the treasure and a stone at
 once, and the stone fits both turns or neither, the reacher picks its turn before the round is
 scored, because that turn can open a route to the treasure and so change who wins.
 

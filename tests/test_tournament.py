@@ -93,7 +93,7 @@ def test_a_trapped_player_on_the_winning_side_is_not_counted_a_winner():
     collector.add(GameSummary(0, ("a", "b", "c"), (3, 0, 0), (0,), (roles,), (Winners.BLUE_TEAM,), (), ((1,),)))
     bots = collector.report.bots
     assert (bots["a"].miner_rounds, bots["a"].miner_wins) == (1, 1)
-    assert (bots["b"].miner_rounds, bots["b"].miner_wins) == (1, 0)  # trapped: RULES.md 8
+    assert (bots["b"].miner_rounds, bots["b"].miner_wins) == (1, 0)  # trapped: rules.md 8
     assert bots["b"].roles[Role.BLUE_DIGGER] == [1, 0]
 
 

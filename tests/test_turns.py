@@ -1,4 +1,4 @@
-"""A turn (RULES.md 3): play one card then draw, turn order, empty hands, and bad input."""
+"""A turn (rules.md 3): play one card then draw, turn order, empty hands, and bad input."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""The named rule variants of RULES.md 7 (and gold-per-player of section 5)."""
+"""The named rule variants of rules.md 7 (and gold-per-player of section 5)."""
 from __future__ import annotations
 
 from collections import Counter

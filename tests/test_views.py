@@ -1,4 +1,4 @@
-"""Player views: what one player may know, and nothing more (RULES.md 1-5 on secrets)."""
+"""Player views: what one player may know, and nothing more (rules.md 1-5 on secrets)."""
 from __future__ import annotations
 
 import json

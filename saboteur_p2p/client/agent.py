@@ -237,7 +237,7 @@ class ClientAgent:
     def _gold_line(self, event: PiecesWon | Stolen) -> str:
         if isinstance(event, PiecesWon):
             if event.player != self.seat:
-                return f"{self._who(event.player)} won gold"  # how much is secret (RULES.md 8)
+                return f"{self._who(event.player)} won gold"  # how much is secret (rules.md 8)
             return f"you won {event.pieces} gold piece" + ("" if event.pieces == 1 else "s")
         if event.victim is None:
             return f"{self._who(event.thief)} stole nothing"

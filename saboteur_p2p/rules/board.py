@@ -203,7 +203,7 @@ class Board:
         return None
 
     def ladder_cells(self, openings: int) -> list[Cell]:
-        """The cells where a ladder card with these openings may go (RULES.md 8): touching a
+        """The cells where a ladder card with these openings may go (rules.md 8): touching a
         card, next to no goal, fitting every neighbour."""
         spots = self._ladder_spots
         if spots is None:
@@ -238,7 +238,7 @@ class Board:
 
     def open_ways(self, target: Cell) -> Ways:
         """Whether the blue team, the green team, and a route with no door at all reach the
-        card at ``target`` from the start or a ladder (RULES.md 8)."""
+        card at ``target`` from the start or a ladder (rules.md 8)."""
         return Ways(
             target in self.network(frozenset((Door.GREEN,))),
             target in self.network(frozenset((Door.BLUE,))),

@@ -50,7 +50,7 @@ class Role(enum.Enum):
     GOLD_DIGGER = "gold-digger"
     SABOTEUR = "saboteur"
     SELFISH_DWARF = "selfish-dwarf"
-    # Saboteur 2 dwarf cards (RULES.md 8); SABOTEUR above is shared
+    # Saboteur 2 dwarf cards (rules.md 8); SABOTEUR above is shared
     BLUE_DIGGER = "blue-digger"
     GREEN_DIGGER = "green-digger"
     BOSS = "boss"
@@ -84,7 +84,7 @@ class ActionKind(enum.Enum):
     REPAIR = "repair"
     MAP = "map"
     ROCKFALL = "rockfall"
-    # Saboteur 2 (RULES.md 8)
+    # Saboteur 2 (rules.md 8)
     THEFT = "theft"
     HANDS_OFF = "hands-off"
     SWAP_HAND = "swap-hand"
@@ -112,7 +112,7 @@ class PathCard:
     turned_openings: int = field(init=False, compare=False, repr=False)
     #: True when turning the card gives the same card.
     symmetric: bool = field(init=False, compare=False, repr=False)
-    #: index of the segment the door sits on, the one with the most edges (RULES.md 8); None
+    #: index of the segment the door sits on, the one with the most edges (rules.md 8); None
     #: without a door.  Door walks ask it for every segment they pass.
     door_segment: int | None = field(init=False, compare=False, repr=False)
     #: True when every segment is a dead end (one edge each).  Bots ask it of every placement
@@ -251,18 +251,18 @@ ROLE_TABLE: dict[int, tuple[int, int, int]] = {
     9: (3, 7, 4),
     10: (4, 7, 4),
 }
-#: RULES.md 7, selfish dwarf: players -> (saboteurs, gold-diggers); plus one selfish dwarf.
+#: rules.md 7, selfish dwarf: players -> (saboteurs, gold-diggers); plus one selfish dwarf.
 SELFISH_ROLE_TABLE: dict[int, tuple[int, int]] = {
     3: (1, 2), 4: (1, 3), 5: (2, 3), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (3, 6), 10: (4, 6),
 }
-#: RULES.md 7, tournament roles (5-9 players): players -> (saboteurs, gold-diggers); plus one
+#: rules.md 7, tournament roles (5-9 players): players -> (saboteurs, gold-diggers); plus one
 #: selfish dwarf; as many role cards as players.
 TOURNAMENT_ROLE_TABLE: dict[int, tuple[int, int]] = {
     5: (1, 3), 6: (2, 3), 7: (2, 4), 8: (2, 5), 9: (3, 5),
 }
 
 
-#: The 30 Saboteur 2 path cards (RULES.md 8; the shapes within each class are ours).
+#: The 30 Saboteur 2 path cards (rules.md 8; the shapes within each class are ours).
 EXPANSION_PATH_COUNTS: tuple[tuple[PathCard, int], ...] = (
     # 1 segment, 1 edge
     (_tunnel("S", ladder=True), 2),
@@ -297,7 +297,7 @@ EXPANSION_PATH_COUNTS: tuple[tuple[PathCard, int], ...] = (
     (_tunnel("NS", "E", "W"), 1),
 )
 
-#: The 20 Saboteur 2 action cards (RULES.md 8: the 20 listed, not the 21 of 002's contents).
+#: The 20 Saboteur 2 action cards (rules.md 8: the 20 listed, not the 21 of 002's contents).
 EXPANSION_ACTION_COUNTS: tuple[tuple[ActionCard, int], ...] = (
     (ActionCard(ActionKind.THEFT), 4),
     (ActionCard(ActionKind.HANDS_OFF), 3),
@@ -348,7 +348,7 @@ def goal_cards() -> list[Card]:
 def gold_cards(stone_nuggets: bool = False) -> list[Card]:
     cards = expand(GOLD_COUNTS)
     if stone_nuggets:
-        # RULES.md 7: six one-nugget cards are replaced by six worthless stones.
+        # rules.md 7: six one-nugget cards are replaced by six worthless stones.
         cards = cards[6:] + [GoldCard(0)] * 6
     return cards
 

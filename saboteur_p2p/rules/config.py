@@ -7,7 +7,7 @@ from typing import Any
 
 from .editions import Edition, edition_named
 
-#: RULES.md section 7 variants plus the first-player option of section 2.
+#: rules.md section 7 variants plus the first-player option of section 2.
 VARIANTS: dict[str, str] = {
     "stone-nuggets": "six one-nugget gold cards are replaced by six worthless stones",
     "broken-tools-forfeit": "a gold-digger with a broken tool at the end of a round gets no gold",

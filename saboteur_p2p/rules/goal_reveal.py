@@ -1,4 +1,4 @@
-"""Turning goal cards over when the maze reaches them (RULES.md 4).
+"""Turning goal cards over when the maze reaches them (rules.md 4).
 
 A goal reached by a placed card is revealed to everyone.  A stone is laid in the turn that
 fits every face-up neighbour, or in the turn its reacher chooses when both or neither fit

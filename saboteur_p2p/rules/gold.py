@@ -1,9 +1,9 @@
-"""Choosing gold cards worth an exact amount from the gold pile (RULES.md 5 and 7)."""
+"""Choosing gold cards worth an exact amount from the gold pile (rules.md 5 and 7)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-#: saboteurs in play -> nuggets each (RULES.md 5).
+#: saboteurs in play -> nuggets each (rules.md 5).
 SABOTEUR_SHARES = {1: 4, 2: 3, 3: 3, 4: 2}
 
 

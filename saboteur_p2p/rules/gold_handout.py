@@ -1,4 +1,4 @@
-"""The base game's gold hand-out at the end of a round (RULES.md 5 and the variants of 7).
+"""The base game's gold hand-out at the end of a round (rules.md 5 and the variants of 7).
 
 The gold-diggers pass the gold cards drawn by the treasure finder round against turn order,
 each keeping one (phase keep-gold); saboteurs, a selfish dwarf and tournament-roles diggers
@@ -92,17 +92,17 @@ def plan_digger_gold(state: State, finder: int, roles: tuple[Role, ...]) -> None
         state.round_winners = Winners.NOBODY
         return
     state.round_winners = Winners.GOLD_DIGGERS
-    # RULES.md 5, gold-per-player: one card per player, but 9 with 10 players
+    # rules.md 5, gold-per-player: one card per player, but 9 with 10 players
     count = min(n, 9) if state.config.has("gold-per-player") else len(diggers)
     if state.config.has("broken-tools-forfeit"):
-        # RULES.md 7: a digger with a broken tool gets nothing; with tournament roles the
+        # rules.md 7: a digger with a broken tool gets nothing; with tournament roles the
         # "first" is then the first one without, counting on against turn order
         diggers = [d for d in diggers if not state.broken[d]]
     if state.config.has("tournament-roles"):
         state.take_queue = [(diggers[0], 3)] + [(d, 2) for d in diggers[1:]] if diggers else []
         return
     if not diggers:
-        return  # RULES.md 7: every gold-digger has a broken tool; the gold stays in the pile
+        return  # rules.md 7: every gold-digger has a broken tool; the gold stays in the pile
     state.keep_order = diggers
     state.offered = [state.gold_pile.pop() for _ in range(min(count, len(state.gold_pile)))]
 

@@ -4,7 +4,7 @@ How many gold cards each player received is public, and so, once the roles are t
 round's end, is what a taker was owed: a saboteur takes gold worth exactly their share (four
 nuggets for a lone saboteur), a winning selfish dwarf four, and with tournament roles the
 first gold-digger three and the others two, each from the pile as it then was (the largest
-total below the amount when the pile cannot make it, RULES.md 5 and 7).  So a lone saboteur
+total below the amount when the pile cannot make it, rules.md 5 and 7).  So a lone saboteur
 who took two cards holds 1+3 or 2+2, never 1+1.
 
 ``sample_gold`` replays every hand-out of the game in order against a pile that starts as

@@ -1,4 +1,4 @@
-"""Move generation: the legal plays of a turn of the base game's cards (RULES.md 3).
+"""Move generation: the legal plays of a turn of the base game's cards (rules.md 3).
 
 ``State.legal_actions`` asks ``base_game_moves`` during the play phase; an edition's state
 builds its own list from ``placements`` and ``base_action_moves`` plus its new cards.  Cards

@@ -20,7 +20,7 @@ class Winners(enum.Enum):
     GOLD_DIGGERS = "gold-diggers"
     SABOTEURS = "saboteurs"
     SELFISH_DWARF = "selfish-dwarf"
-    # Saboteur 2 (RULES.md 8)
+    # Saboteur 2 (rules.md 8)
     BLUE_TEAM = "blue-team"
     GREEN_TEAM = "green-team"
     BOTH_TEAMS = "both-teams"
@@ -39,4 +39,4 @@ class RoundResult:
     gold_pieces: tuple[int, ...] = ()
     """Saboteur 2: the gold pieces each seat gained (or lost to thieves) this round."""
     trapped: tuple[int, ...] = ()
-    """Saboteur 2: the seats trapped at the round's end (never winners, RULES.md 8)."""
+    """Saboteur 2: the seats trapped at the round's end (never winners, rules.md 8)."""

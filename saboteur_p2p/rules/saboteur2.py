@@ -1,4 +1,4 @@
-"""Saboteur 2 as an edition of the engine (RULES.md 8): its set-up, turns, roles and gold.
+"""Saboteur 2 as an edition of the engine (rules.md 8): its set-up, turns, roles and gold.
 
 ``Saboteur2State`` keeps the base game's maze, goals, stones and checked/unchecked entry
 points, and changes what differs: 117 cards of which 10 lie aside unseen, 6 cards each, the
@@ -89,7 +89,7 @@ class Saboteur2State(State):
         #: when each Theft in front of a player was played (a turn number), for the thieves' order
         self.theft_played: list[int | None] = [None] * n
         self.turns = 0
-        #: gold pieces per player (RULES.md 8: an unlimited supply, a number per player)
+        #: gold pieces per player (rules.md 8: an unlimited supply, a number per player)
         self.pieces: list[int] = [0] * n
         self.round_pieces: list[int] = [0] * n
         self.steal_queue: list[int] = []
@@ -396,7 +396,7 @@ class Saboteur2State(State):
                     self._show_card(h, owner)  # as a draw shows a card to its new owner
             if self.draw_pile:
                 self._draw(t)  # the other player draws; the player holds the other's whole hand
-        # RULES.md 8: only the other player draws after Swap your hand
+        # rules.md 8: only the other player draws after Swap your hand
         self._finish_turn(p, action, shown, 0 if kind is ActionKind.SWAP_HAND else 1)
 
     def _show_role(self, handle: int, seat: int) -> None:
@@ -464,7 +464,7 @@ class Saboteur2State(State):
     # -- set-up of a round -------------------------------------------------------------
 
     def _shuffle_and_deal(self) -> None:
-        """RULES.md 8: shuffle the 117 cards and the 15 dwarf cards, put 10 cards aside
+        """rules.md 8: shuffle the 117 cards and the 15 dwarf cards, put 10 cards aside
         unseen, deal one dwarf card and 6 cards to every player."""
         n = self.players
         self.trapped = [None] * n

@@ -1,6 +1,6 @@
 """Saboteur 2 scoring: who wins a round, the gold each player gets, and the thieves' order.
 
-Pure functions of public facts at the end of a round (RULES.md 8): the dwarf cards, who
+Pure functions of public facts at the end of a round (rules.md 8): the dwarf cards, who
 reached the treasure, which teams' ways to it are open, who is trapped, and the crystals
 in the maze.  Seed 004's two worked examples are tests of this module.
 """
@@ -74,7 +74,7 @@ def base_gold(winners: int) -> int:
 def score_round(
     roles: Sequence[Role], finder: int | None, ways: Ways | None, trapped: Sequence[bool], crystals: int,
 ) -> Outcome:
-    """Gold for every seat at the end of a round, before thefts (RULES.md 8).
+    """Gold for every seat at the end of a round, before thefts (rules.md 8).
 
     ``finder`` is the seat that reached the treasure, or None if nobody did; ``ways`` then
     says which teams' ways to the treasure are open.
@@ -98,7 +98,7 @@ def theft_order(played: Sequence[int | None], trapped: Sequence[bool]) -> list[i
     """The thieves in the order they steal: the last Theft played first, then clockwise.
 
     ``played[seat]`` is when the Theft in front of ``seat`` was played (a growing turn
-    number), or None.  A trapped thief steals nothing (RULES.md 8) but keeps their place:
+    number), or None.  A trapped thief steals nothing (rules.md 8) but keeps their place:
     the order still starts at the last Theft played, even when its owner is trapped.
     """
     thieves = {s: when for s, when in enumerate(played) if when is not None}

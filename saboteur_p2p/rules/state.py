@@ -303,7 +303,7 @@ class State:
         return bool(self.broken[seat])
 
     def _path_block(self, seat: int) -> str | None:
-        """Why ``seat`` may not play path cards now (RULES.md 3: a broken tool), or None."""
+        """Why ``seat`` may not play path cards now (rules.md 3: a broken tool), or None."""
         if self.broken[seat]:
             tools = ", ".join(sorted(t.value for t in self.broken[seat]))
             return f"player {seat} has a broken tool ({tools}) and may not play path cards"
@@ -500,7 +500,7 @@ class State:
         return RoundResult(self.round, self.round_winners, self.revealed_roles or (), tuple(self.round_gold))
 
     def _next_first_player(self) -> int:
-        """RULES.md 2.5: left of whoever played the last path card (or of the last first player)."""
+        """rules.md 2.5: left of whoever played the last path card (or of the last first player)."""
         n = self.players
         if self.config.has("left-of-first-starter") or self.last_path_player is None:
             return (self.first_player + 1) % n
@@ -511,7 +511,7 @@ class State:
         self._declare_winners()
 
     def _declare_winners(self) -> None:
-        """The game is over: everyone's gold is the score; the most gold wins (RULES.md 6)."""
+        """The game is over: everyone's gold is the score; the most gold wins (rules.md 6)."""
         scores = tuple(self.gold_total(s) for s in range(self.players))
         best = max(scores)
         self.scores = scores
@@ -545,7 +545,7 @@ class State:
         self.events.append(RoundStarted(self.round, first))
 
     def _shuffle_and_deal(self) -> None:
-        """Shuffle this round's decks, deal the roles and the hands (RULES.md 2)."""
+        """Shuffle this round's decks, deal the roles and the hands (rules.md 2)."""
         cfg = self.config
         n = cfg.players
         edition = cfg.edition_rules
@@ -556,7 +556,7 @@ class State:
         if self.round == 1:
             fresh[Deck.GOLD] = C.gold_cards(cfg.has("stone-nuggets"))
         elif self.gold_pile_seen:
-            # The gold not yet won is shuffled again (RULES.md 2.4).  Only a player who took
+            # The gold not yet won is shuffled again (rules.md 2.4).  Only a player who took
             # gold from the pile has seen its order; when nobody has, its order is still
             # unknown to all and shuffling it again would change nothing anyone knows.
             again[Deck.GOLD] = self.gold_pile

@@ -84,7 +84,7 @@ class PlayerView(NamedTuple):
 
     Saboteur 2 adds what lies in front of each player (``trapped``, ``thefts``), the dwarf
     cards this player has inspected (``known_roles``, by seat), this player's gold pieces
-    and whether each player has any gold (the totals of others are secret, RULES.md 8).
+    and whether each player has any gold (the totals of others are secret, rules.md 8).
 
     ``history`` holds every public event of the game so far, in order (see ``History``).
     """

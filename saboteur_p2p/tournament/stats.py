@@ -12,7 +12,7 @@ from typing import Any
 from ..rules import Role, Winners
 from .spec import GameSummary, TournamentSpec, candidate_seat, deal_of
 
-#: The kinds of round result each role wins (RULES.md 8 for Saboteur 2's dwarfs); a
+#: The kinds of round result each role wins (rules.md 8 for Saboteur 2's dwarfs); a
 #: geologist is never a winner, whatever gold the crystals bring.
 ROLE_WINS: dict[Role, frozenset[Winners]] = {
     Role.GOLD_DIGGER: frozenset((Winners.GOLD_DIGGERS,)),
