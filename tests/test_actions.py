@@ -67,6 +67,8 @@ MALFORMED = [
     "break hammer @1", "break lantern 2", "break lantern @", "repair @1", "rockfall", "rockfall 1;2",
     "map", "map x", "pass", "pass 1 2", "orient", "orient 1 upside", "keep", "take", "take 1,,2",
     "fly 1", "path 1 at 1,2 #3",
+    # other scripts' digits and letters that int() or lower() would take for ASCII ones
+    "path \u0661\u0664 at \u0661,\u0660", "path \uff11\uff14 at 1,0", "brea\u212a cart @1 #3", "pass 4\u00a0",
 ]
 
 

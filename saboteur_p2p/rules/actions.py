@@ -253,6 +253,10 @@ def parse_action(text: str) -> AnyAction:
         raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
     if len(text) > MAX_ACTION_TEXT:
         raise InvalidActionError(f"action text too long ({len(text)} characters)")
+    if not text.isascii():
+        # other scripts' digits and letters would read as ASCII ones (int('١٤'), 'K'.lower()):
+        # the text a log keeps must read the same in any implementation
+        raise InvalidActionError(f"action text is ASCII only: {text!r}")
     clean = " ".join(text.strip().lower().split())
     for pattern, kind in _PATTERNS:
         match = pattern.fullmatch(clean)
