@@ -16,6 +16,7 @@ from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import (
     GENESIS,
     MAX_BODY_DEPTH,
+    MAX_LOG_SIZE,
     MAX_RECORD_SIZE,
     PROTOCOL_VERSION,
     Entry,
@@ -279,6 +280,7 @@ MALFORMED = {
         [b"\x97\x01\xc4\x20" + GAME + b"\x00\x00\xc4\x20" + GENESIS + b"\xa4play\x82\xa1a\x01\xa1a\x02", bytes(64)],
         use_bin_type=True,
     ),
+    "too many maps": signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", [[{}] * 50_000, [{}] * 50_001]]),
     "huge array header": b"\x92\xdd\xff\xff\xff\xff",
     "huge bin header": b"\x92\xc6\xff\xff\xff\xff",
 }
@@ -288,6 +290,8 @@ def test_well_formed_baseline_decodes() -> None:
     decode_record(signed_raw(IDS[0], good_fields()))
     decode_record(signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", nested(MAX_BODY_DEPTH)]))
     decode_record(signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "k" * 64, None]))
+    # the entry's array, the body's three lists and 99 996 maps: 100 000 arrays and maps
+    decode_record(signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", [[{}] * 49_998, [{}] * 49_998]]))
 
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))
@@ -436,7 +440,29 @@ def test_truncated_tail_is_reported(tmp_path: Path) -> None:
 def test_corrupt_length_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "game.log"
     path.write_bytes(b"\xff\xff\xff\xff" + bytes(10))
-    with pytest.raises(LogFileError, match="over the limit"):
+    with pytest.raises(LogFileError, match=r"claims 4294967295 bytes, outside 1\.\.4194304"):
+        read_log(path)
+
+
+def test_a_file_of_zeros_is_corrupt_at_its_first_record_not_millions_of_empty_ones(tmp_path: Path) -> None:
+    """The writer never writes an empty record, so a length of 0 is a corrupt file."""
+    path = tmp_path / "game.log"
+    records = some_records(2)
+    with LogWriter(path) as writer:
+        for record in records:
+            writer.append(record)
+    at = path.stat().st_size
+    with open(path, "ab") as file:
+        file.write(bytes(16 * 2**20))
+    with pytest.raises(LogFileError, match=f"the record at byte {at} claims 0 bytes"):
+        read_log(path)
+
+
+def test_a_file_larger_than_any_game_s_log_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "game.log"
+    with open(path, "wb") as file:
+        file.truncate(MAX_LOG_SIZE + 1)  # sparse: nothing is written to the disk
+    with pytest.raises(LogFileError, match="over the limit of 256 MiB"):
         read_log(path)
 
 

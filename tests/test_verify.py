@@ -169,3 +169,16 @@ def test_verify_reports_its_progress_record_by_record_and_on_a_terminal_only(pla
     with cli._Progress(quiet) as progress:
         progress(1, total)
     assert quiet.getvalue() == ""
+
+
+def test_a_record_of_another_protocol_version_is_called_so_not_unsigned(game):
+    """Signed by its seat, but under another protocol version: proves nothing against the
+    seat, and the message says what is wrong with it."""
+    records = list(game.records)
+    entry = decode_record(records[7])
+    identity = game.nodes[entry.sender].identity
+    raw = msgpack.packb([4, entry.game_id, entry.sender, entry.seq, entry.prev, entry.kind, entry.body], use_bin_type=True)
+    records[7] = msgpack.packb([raw, identity.sign(raw)], use_bin_type=True)
+    verdict = verify_records(records)
+    assert not verdict.ok and verdict.records == 7 and verdict.culprit is None
+    assert "record 7: version: the record is of another protocol version" in verdict.message

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -42,9 +42,13 @@ GENESIS = bytes(HASH_BYTES)
 MAX_KIND_CHARS = 64
 #: Largest record accepted by default, in bytes.
 MAX_RECORD_SIZE = 4 * 1024 * 1024
+#: the largest log file a reader takes in: a 12-seat game of 10 rounds writes a few tens of MiB
+MAX_LOG_SIZE = 256 * 1024 * 1024
 #: Longest msgpack array and map (in entries) inside a record.
 MAX_ARRAY_LEN = 100_000
 MAX_MAP_LEN = 10_000
+#: arrays and maps in one unpacked record or entry, all levels together
+MAX_CONTAINERS = 100_000
 #: Deepest nesting of arrays and maps inside an entry's body.
 MAX_BODY_DEPTH = 32
 
@@ -171,7 +175,27 @@ def decode_record(record_bytes: object, max_size: int = MAX_RECORD_SIZE) -> Entr
     return Entry(version, game_id, sender, seq, prev, kind, body, raw, signature, entry_hash(raw))
 
 
+class _TooManyContainers(Exception):
+    pass
+
+
+def _counted() -> Callable[[Any], Any]:
+    """A hook msgpack calls with every array and map it makes: past MAX_CONTAINERS it stops
+    the unpacking (a 4 MiB record of four million empty maps would take 650 MB)."""
+    made = 0
+
+    def hook(container: Any) -> Any:
+        nonlocal made
+        made += 1
+        if made > MAX_CONTAINERS:
+            raise _TooManyContainers(f"more than {MAX_CONTAINERS} arrays and maps")
+        return container
+
+    return hook
+
+
 def _unpack(data: bytes, max_size: int, what: str) -> Any:
+    hook = _counted()
     try:
         return msgpack.unpackb(
             data,
@@ -183,6 +207,8 @@ def _unpack(data: bytes, max_size: int, what: str) -> Any:
             max_array_len=MAX_ARRAY_LEN,
             max_map_len=MAX_MAP_LEN,
             max_ext_len=0,
+            list_hook=hook,
+            object_hook=hook,
         )
     # msgpack signals bad input with a spread of types (ValueError and its subclasses,
     # TypeError for some map keys, its own UnpackException); none of them may escape.
@@ -190,18 +216,27 @@ def _unpack(data: bytes, max_size: int, what: str) -> Any:
         raise MalformedRecord(f"{what} is not valid msgpack within the limits: {type(exc).__name__}: {exc}"[:300]) from None
 
 
+#: the types msgpack gives for plain values (exact types: unpacking makes no subclasses)
+_PLAIN = frozenset((type(None), bool, int, float, str, bytes))
+
+
 def _check_body(body: Any) -> None:
-    """Only plain msgpack types, nested at most MAX_BODY_DEPTH deep (iteratively: no recursion)."""
-    stack: list[tuple[Any, int]] = [(body, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (list, dict)):
-            if depth >= MAX_BODY_DEPTH:
-                raise MalformedRecord(f"body is nested more than {MAX_BODY_DEPTH} deep")
-            children = value if isinstance(value, list) else [*value.keys(), *value.values()]
-            stack.extend((child, depth + 1) for child in children)
-        elif value is not None and not isinstance(value, (bool, int, float, str, bytes)):
-            raise MalformedRecord(f"body holds an unsupported msgpack type {type(value).__name__}")
+    """Only plain msgpack types, nested at most MAX_BODY_DEPTH deep: level by level, each value
+    looked at once, with no recursion."""
+    level, depth = [body], 0
+    while level:
+        below: list[Any] = []
+        for value in level:
+            kind = type(value)
+            if kind is list or kind is dict:
+                if depth >= MAX_BODY_DEPTH:
+                    raise MalformedRecord(f"body is nested more than {MAX_BODY_DEPTH} deep")
+                below += value
+                if kind is dict:
+                    below += value.values()
+            elif kind not in _PLAIN:
+                raise MalformedRecord(f"body holds an unsupported msgpack type {kind.__name__}")
+        level, depth = below, depth + 1
 
 
 # -- verification ----------------------------------------------------------------------
@@ -374,19 +409,30 @@ def read_log(path: str | os.PathLike[str]) -> list[bytes]:
 
 
 def _scan(path: str) -> list[bytes]:
+    """The records of a log file, read one at a time (an untrusted file: every length is
+    checked before it is read, and the whole file is bounded by MAX_LOG_SIZE)."""
     with open(path, "rb") as f:
-        data = f.read()
-    records: list[bytes] = []
-    offset = 0
-    while offset < len(data):
-        if len(data) - offset < _LENGTH.size:
-            raise TruncatedLog(path, records, offset, len(data))
-        (length,) = _LENGTH.unpack_from(data, offset)
-        if length > MAX_RECORD_SIZE:
-            raise LogFileError(f"log file {path}: record at byte {offset} claims {length} bytes, over the limit (corrupt)")
-        end = offset + _LENGTH.size + length
-        if end > len(data):
-            raise TruncatedLog(path, records, offset, len(data))
-        records.append(data[offset + _LENGTH.size : end])
-        offset = end
-    return records
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_LOG_SIZE:
+            raise LogFileError(
+                f"log file {path} holds {size / 2**20:.0f} MiB, over the limit of {MAX_LOG_SIZE >> 20} MiB "
+                "for one game's log (not a log, or corrupt)"
+            )
+        records: list[bytes] = []
+        offset = 0
+        while offset < size:
+            prefix = f.read(_LENGTH.size)
+            if len(prefix) < _LENGTH.size:
+                raise TruncatedLog(path, records, offset, size)
+            (length,) = _LENGTH.unpack(prefix)
+            if not 0 < length <= MAX_RECORD_SIZE:
+                raise LogFileError(
+                    f"log file {path}: the record at byte {offset} claims {length} bytes, "
+                    f"outside 1..{MAX_RECORD_SIZE} (corrupt)"
+                )
+            record = f.read(length)
+            if len(record) < length:
+                raise TruncatedLog(path, records, offset, size)
+            records.append(record)
+            offset += _LENGTH.size + length
+        return records

@@ -50,10 +50,12 @@ class Ending:
     def from_bytes(cls, data: bytes) -> Ending | None:
         """The verdict in ``data``; None if it is not one (a record); an *unreadable* verdict
         if it is tagged as one but cannot be read (it is never taken for a record)."""
+        if data[:len(_TAGGED)] != _TAGGED:
+            return None  # a record (or junk): not unpacked here, whatever its size
         try:
             value: Any = msgpack.unpackb(data, raw=False, max_bin_len=MAX_RECORD_SIZE, max_str_len=4096)
         except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
-            return cls("unreadable", None) if data[:9] == _TAGGED else None
+            return cls("unreadable", None)
         if not (isinstance(value, list) and value and value[0] == VERDICT_TAG):
             return None
         body = value[1] if len(value) == 2 and isinstance(value[1], dict) else {}

@@ -60,6 +60,15 @@ def _signed_out_of_sequence(violation: ProtocolViolation, record: bytes, observe
         return False
 
 
+#: what a record refused for a reason that proves nothing against its named sender is
+_UNPROVEN = {
+    "version": "is of another protocol version",
+    "game-id": "is of another game",
+    "malformed-record": "cannot be read as a record",
+    "unknown-sender": "names a sender this game does not have",
+}
+
+
 def verify_records(records: list[bytes]) -> Verdict:
     return replay_records(records)[0]
 
@@ -90,8 +99,8 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
                 # not signed by the seat it names (or not of this game), or signed but not in its
                 # place (the file lost, repeated or reordered records): anyone may have made the
                 # file so, and it proves nothing against that seat, as at every peer (§8)
-                what = "is not signed as it claims" if violation.reason in UNSIGNED_REASONS else \
-                    "does not follow the records before it (the file misses, repeats or reorders records)"
+                what = _UNPROVEN.get(violation.reason, "is not signed as it claims") if violation.reason in UNSIGNED_REASONS \
+                    else "does not follow the records before it (the file misses, repeats or reorders records)"
                 why = f"record {index}: {violation.reason}: the record {what}; it names {who}, " \
                       f"but proves nothing against it: {violation.detail}"
                 return Verdict(False, index, why), observer
