@@ -13,7 +13,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 RUNS = [
-    ("engine_speed", ["--games", "3", "--repeat", "1", "--edition", "both"], "games/s"),
+    ("engine_speed", ["--games", "2", "--repeat", "1", "--edition", "base"], "games/s"),
     ("tournament_wall", ["--games", "6", "--jobs", "1"], "games/s"),
     ("tournament_memory", ["--games", "20", "--jobs", "1", "--lines", "300"], "games folded"),
     ("bot_strength", ["--candidate", "heuristic", "--baseline", "heuristic-v1", "--players", "3", "--games", "2", "--jobs", "1"],
