@@ -25,6 +25,7 @@ from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
+from .notices import Notices
 from .transport import (
     Transport,
     dealer_connection,
@@ -178,6 +179,7 @@ def host_lobby(
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint)]
     nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
     connections: list[bytes] = []
+    notice = Notices(say)  # what strangers send wrong, said at a bounded rate
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
         say(where_to_join(transport.endpoint))
@@ -190,7 +192,7 @@ def host_lobby(
             try:
                 env = open_envelope(inbound.data)
             except BadEnvelope as exc:
-                say(f"lobby: dropped a bad message ({exc})")
+                notice(f"lobby: dropped a bad message ({exc})")
                 continue
             if env.kind != "hello":
                 continue
@@ -310,6 +312,7 @@ def join_lobby(
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), None, edition, nonce))
     keyed = False
+    notice = Notices(say)
     from_table = dealer_connection(endpoint)
     deadline = time.monotonic() + timeout
     answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
@@ -354,7 +357,7 @@ def join_lobby(
                 try:
                     table = Table.from_envelope(env)
                 except BadEnvelope as exc:
-                    say(f"ignored a bad start message: {exc}")
+                    notice(f"ignored a bad start message: {exc}")
                     continue
                 mine = table.seat_of(identity.public.sign_key)
                 if mine is None:

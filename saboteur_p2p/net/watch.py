@@ -19,6 +19,7 @@ from ..protocol.messages import MalformedMessage
 from ..protocol.node import Node
 from ..protocol.verify import describe_setup, setup_from_genesis
 from .intake import Dropped, Intake
+from .notices import Notices
 from .transport import Transport, dealer_connection, local_address_towards
 from .watchers import FEED_WINDOW, WATCH_VERSION
 from .wire import BadEnvelope, open_envelope, seal
@@ -59,6 +60,7 @@ def watch_table(
     node: Node | None = None
     intake: Intake | None = None
     from_seat = dealer_connection(endpoint)  # the connection we open to the seat (as join_lobby's)
+    notice = Notices(say)  # what the seat sends wrong, said at a bounded rate
     try:
         transport.connect(endpoint)
         started = heard = time.monotonic()
@@ -88,7 +90,7 @@ def watch_table(
                         continue
                     record = env.field("record", bytes, 5 * 1024 * 1024)
                 except BadEnvelope as exc:
-                    say(f"dropped a bad message from the seat at {address}: {exc}")
+                    notice(f"dropped a bad message from the seat at {address}: {exc}")
                     continue
                 heard = time.monotonic()
                 if node is None:
@@ -103,7 +105,7 @@ def watch_table(
                 assert intake is not None
                 taken = intake.take(record, functools.partial(on_update, node))
                 if taken.dropped is not None and taken.dropped is not Dropped.MALFORMED:
-                    say(f"dropped a record from the seat at {address}: {taken.detail or taken.dropped.value}")
+                    notice(f"dropped a record from the seat at {address}: {taken.detail or taken.dropped.value}")
                 if taken.violation is not None:
                     v = taken.violation
                     who = f"seat {v.peer} ({node.setup.names[v.peer]})" if 0 <= v.peer < node.players else "the seat watched"
