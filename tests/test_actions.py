@@ -69,6 +69,7 @@ MALFORMED = [
     "fly 1", "path 1 at 1,2 #3",
     # other scripts' digits and letters that int() or lower() would take for ASCII ones
     "path \u0661\u0664 at \u0661,\u0660", "path \uff11\uff14 at 1,0", "brea\u212a cart @1 #3", "pass 4\u00a0",
+    "path\x1c1\x1dat\x1e0,0", "pass 4\n", "pass\x7f4",
 ]
 
 

@@ -340,3 +340,13 @@ def test_a_genesis_whose_config_equals_the_agreed_one_only_in_python_is_bad_gene
     assert verify_records([signed_record(game, 0, "genesis", body)]).ok is False  # verify refuses it
     verdicts = hear(game, signed_record(game, 0, "genesis", body), 0)
     assert_blamed(game, verdicts, 0, "bad-genesis")
+
+
+def test_an_item_tagged_as_a_verdict_is_unpacked_within_a_verdict_s_size():
+    """Four million empty maps after a verdict's tag were built in full (327 MB) before the
+    item was found unreadable: a verdict is an array and its body, no more."""
+    from saboteur_p2p.protocol.ending import Ending
+
+    bomb = b"\x92\xa7verdict" + msgpack.packb([{}] * 100_000) * 40
+    assert Ending.from_bytes(bomb[:4 * 2**20]) == Ending("unreadable", None)
+    assert Ending.from_bytes(Ending("quit", 1, seat=0).to_bytes()) == Ending("quit", 1, seat=0)

@@ -181,7 +181,7 @@ def test_a_sample_keeps_the_public_bookkeeping_and_plays_the_next_move_as_the_ga
     ([{Role.SABOTEUR: math.nan}] * 5, "not a finite weight"),
     ([{Role.SABOTEUR: "1"}] * 5, "not a finite weight"),
     ([{Role.SABOTEUR: True}] * 5, "not a finite weight"),
-    ([{Role.SABOTEUR: 10**400, Role.GOLD_DIGGER: 1}] * 5, "not a finite weight"),
+    ([{Role.SABOTEUR: Fraction(-1, 2), Role.GOLD_DIGGER: 1}] * 5, "not a finite weight"),
     ([{"saboteur": 1.0}] * 5, "not a Role"),
     ([[1.0, 2.0]] * 5, "not a mapping"),
     ([{Role.SABOTEUR: 0.0, Role.GOLD_DIGGER: 0.0}] * 5, "no weight for any role"),
@@ -211,3 +211,8 @@ def test_role_weights_count_by_their_ratios_however_small() -> None:
     world = determinize(view, random.Random(1), unlikely)
     others = sum(world.role_of(s) is Role.SABOTEUR for s in range(1, 10))
     assert others == 4 - (view.role is Role.SABOTEUR) - 1  # as few as the deal allows: one card stays out
+    # ratios no float holds (1e-330, 10**-400): still weights, drawn by their logarithms
+    fars = ({Role.GOLD_DIGGER: 1e300, Role.SABOTEUR: 1e-30}, {Role.GOLD_DIGGER: 10**400, Role.SABOTEUR: Fraction(1, 10**400)})
+    for far in fars:
+        world = determinize(view, random.Random(2), [far] * 10)
+        assert sum(world.role_of(s) is Role.SABOTEUR for s in range(1, 10)) == others

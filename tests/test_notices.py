@@ -27,3 +27,14 @@ def test_a_notice_quoting_a_long_message_is_cut():
     said: list[str] = []
     Notices(said.append, width=50)("unknown kind " + repr("A" * 60_000))
     assert len(said[0]) == 50 and said[0].endswith("…")
+
+
+def test_what_was_kept_back_is_counted_when_the_flood_ends():
+    said: list[str] = []
+    notice = Notices(said.append, burst=2, clock=lambda: 0.0)
+    for i in range(7):
+        notice(f"bad {i}")
+    notice.flush()
+    assert said == ["bad 0", "bad 1", "5 more such notices were kept back"]
+    notice.flush()
+    assert len(said) == 3

@@ -179,23 +179,24 @@ class _TooManyContainers(Exception):
     pass
 
 
-def _counted() -> Callable[[Any], Any]:
-    """A hook msgpack calls with every array and map it makes: past MAX_CONTAINERS it stops
-    the unpacking (a 4 MiB record of four million empty maps would take 650 MB)."""
+def counted_containers(limit: int = MAX_CONTAINERS) -> Callable[[Any], Any]:
+    """A hook for msgpack's ``list_hook`` and ``object_hook``, called with every array and map
+    it makes: past ``limit`` it stops the unpacking (a 4 MiB record of four million empty
+    maps would take 650 MB)."""
     made = 0
 
     def hook(container: Any) -> Any:
         nonlocal made
         made += 1
-        if made > MAX_CONTAINERS:
-            raise _TooManyContainers(f"more than {MAX_CONTAINERS} arrays and maps")
+        if made > limit:
+            raise _TooManyContainers(f"more than {limit} arrays and maps")
         return container
 
     return hook
 
 
 def _unpack(data: bytes, max_size: int, what: str) -> Any:
-    hook = _counted()
+    hook = counted_containers()
     try:
         return msgpack.unpackb(
             data,

@@ -227,6 +227,7 @@ def host_lobby(
             table = {"seats": [s.to_data() for s in seats], "seats_total": config.players}
             for connection in connections:
                 transport.reply(connection, seal(identity, "table", table))
+    notice.flush()
     if len(seats) != config.players:
         config = GameConfig(len(seats), config.edition, config.variants, config.rounds)
     table_ = Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces))

@@ -17,6 +17,8 @@ class Notices:
         self, say: Callable[[str], object], every: float = 1.0, burst: int = 20, width: int = 300,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if every <= 0 or burst < 1:
+            raise ValueError("notices need a positive interval and a burst of at least one")
         self.say = say
         self.every = every
         self.burst = burst
@@ -41,3 +43,9 @@ class Notices:
             text += f" ({self.unsaid} more such notices kept back)"
             self.unsaid = 0
         self.say(text)
+
+    def flush(self) -> None:
+        """Say how many notices were kept back since the last one said (when the flood ends)."""
+        if self.unsaid:
+            self.say(f"{self.unsaid} more such notices were kept back")
+            self.unsaid = 0

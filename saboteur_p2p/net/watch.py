@@ -113,6 +113,7 @@ def watch_table(
                 if node.finished:
                     return Watched(True, "the game is over", len(node.records))
     finally:
+        notice.flush()
         transport.close()
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord, decode_record
+from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord, counted_containers, decode_record
 from .errors import UNSIGNED_REASONS
 from .messages import printable
 from .node import Node, ProtocolViolation
@@ -52,9 +52,13 @@ class Ending:
         if it is tagged as one but cannot be read (it is never taken for a record)."""
         if data[:len(_TAGGED)] != _TAGGED:
             return None  # a record (or junk): not unpacked here, whatever its size
+        hook = counted_containers(2)  # the array and its body: no more
         try:
-            value: Any = msgpack.unpackb(data, raw=False, max_bin_len=MAX_RECORD_SIZE, max_str_len=4096)
-        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+            value: Any = msgpack.unpackb(
+                data, raw=False, max_bin_len=MAX_RECORD_SIZE, max_str_len=4096, max_array_len=2, max_map_len=16,
+                list_hook=hook, object_hook=hook,
+            )
+        except Exception:  # msgpack's spread of error types, and the hook's: none may escape
             return cls("unreadable", None)
         if not (isinstance(value, list) and value and value[0] == VERDICT_TAG):
             return None

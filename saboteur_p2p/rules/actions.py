@@ -253,10 +253,11 @@ def parse_action(text: str) -> AnyAction:
         raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
     if len(text) > MAX_ACTION_TEXT:
         raise InvalidActionError(f"action text too long ({len(text)} characters)")
-    if not text.isascii():
-        # other scripts' digits and letters would read as ASCII ones (int('١٤'), 'K'.lower()):
-        # the text a log keeps must read the same in any implementation
-        raise InvalidActionError(f"action text is ASCII only: {text!r}")
+    if not text.replace("\t", " ").isascii() or not text.replace("\t", " ").isprintable():
+        # other scripts' digits and letters would read as ASCII ones (int('١٤'), 'K'.lower()),
+        # and Python splits at control characters other regular expressions do not: the text
+        # a log keeps must read the same in any implementation
+        raise InvalidActionError(f"action text is printable ASCII (spaces and tabs between words) only: {text!r}")
     clean = " ".join(text.strip().lower().split())
     for pattern, kind in _PATTERNS:
         match = pattern.fullmatch(clean)

@@ -325,10 +325,10 @@ def _deal_roles(
     unknown = [s for s in range(view.players) if s not in fixed]
     roles = sorted((r for r, k in left.items() if k > 0), key=lambda r: r.value)
     counts = tuple(left[r] for r in roles)
+    # in logarithms: a product of weights over many seats, or one ratio, may underflow a float
     table = (
-        [(1.0,) * len(roles) for _ in unknown] if weights is None else _weight_table(weights, view.players, unknown, roles)
+        [(0.0,) * len(roles) for _ in unknown] if weights is None else _log_weight_table(weights, view.players, unknown, roles)
     )
-    # in logarithms: a product of weights over many seats may underflow a float
     log_weight = _log_deal_weights(tuple(table), counts)
     if log_weight(0, (0,) * len(roles)) == -math.inf:
         raise ValueError("role_weights rule out every deal of the role cards the seat has not seen")
@@ -339,11 +339,11 @@ def _deal_roles(
         logs = []
         for j in range(len(roles)):
             k = counts[j] - used[j]
-            if k <= 0 or table[i][j] <= 0.0:
+            if k <= 0 or table[i][j] == -math.inf:
                 logs.append(-math.inf)
                 continue
             used[j] += 1
-            logs.append(math.log(table[i][j] * k) + log_weight(i + 1, tuple(used)))
+            logs.append(table[i][j] + math.log(k) + log_weight(i + 1, tuple(used)))
             used[j] -= 1
         top = max(logs)
         chances = [math.exp(x - top) for x in logs]
@@ -359,10 +359,10 @@ def _deal_roles(
     return out
 
 
-def _weight_table(weights: RoleWeights, players: int, unknown: list[int], roles: list[Role]) -> list[tuple[float, ...]]:
-    """The rows of ``weights`` for the seats whose roles are drawn, each divided by its
-    largest weight; ValueError names a malformed weight or a seat left with no role it can
-    still have.  A weight is any real number (int, float, Fraction, NumPy's) >= 0 and finite."""
+def _log_weight_table(weights: RoleWeights, players: int, unknown: list[int], roles: list[Role]) -> list[tuple[float, ...]]:
+    """The logarithms of the rows of ``weights`` for the seats whose roles are drawn, each less
+    its largest; ValueError names a malformed weight or a seat left with no role it can still
+    have.  A weight is any real number (int, float, Fraction, NumPy's) >= 0, not infinite."""
     if len(weights) != players:
         raise ValueError(f"role_weights has {len(weights)} rows for a table of {players} players")
     table = []
@@ -373,18 +373,30 @@ def _weight_table(weights: RoleWeights, players: int, unknown: list[int], roles:
         for role, weight in row.items():
             if not isinstance(role, Role):
                 raise ValueError(f"role_weights[{seat}] has a key that is not a Role: {role!r}")
-            try:
-                number = float(weight) if isinstance(weight, numbers.Real) and not isinstance(weight, bool) else math.nan
-            except OverflowError:
-                number = math.inf
-            if not 0.0 <= number < math.inf:
+            if _log_of(weight) is None:
                 raise ValueError(f"role_weights[{seat}][{role.value}] is not a finite weight >= 0: {weight!r}")
-        values = [float(row.get(r, 0.0)) for r in roles]
-        top = max(values)
-        if top <= 0.0:
+        logs = [_log_of(row.get(r, 0)) for r in roles]
+        top = max(x for x in logs if x is not None)
+        if top == -math.inf:
             raise ValueError(f"role_weights gives seat {seat} no weight for any role it can still have")
-        table.append(tuple(v / top for v in values))
+        table.append(tuple(x - top for x in logs if x is not None))
     return table
+
+
+def _log_of(weight: object) -> float | None:
+    """log(weight) of a real number >= 0 (-inf for 0), exact for a fraction or an integer of
+    any size; None for anything else."""
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+        return None
+    if isinstance(weight, numbers.Rational):
+        top, bottom = int(weight.numerator), int(weight.denominator)
+        if top < 0:
+            return None
+        return -math.inf if top == 0 else math.log(top) - math.log(bottom)
+    number = float(weight)
+    if not 0.0 <= number < math.inf:
+        return None
+    return math.log(number) if number > 0.0 else -math.inf
 
 
 def log_deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> float:
@@ -393,14 +405,16 @@ def log_deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...
     the product of each seat's weight of its card times the number of ways a fair deal gives
     it; -inf when no deal is possible.  A belief over roles takes a seat's exact chance of a
     role from the difference of two of these (a ratio of sums that would underflow a float)."""
-    return _log_deal_weights(table, counts)(0, (0,) * len(counts))
+    logs = tuple(tuple(math.log(w) if w > 0.0 else -math.inf for w in row) for row in table)
+    return _log_deal_weights(logs, counts)(0, (0,) * len(counts))
 
 
 @functools.lru_cache(maxsize=64)
 def _log_deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
     """The logarithm of the total weight of dealing the role cards left (``counts`` less
     ``used``) to the seats ``i`` onwards (-inf where no deal is left), as a function of
-    ``(i, used)`` for one table of weights, remembering every partial deal it sums."""
+    ``(i, used)`` for one table of the weights' logarithms, remembering every partial deal
+    it sums."""
     memo: dict[tuple[int, tuple[int, ...]], float] = {}
 
     def log_weight(i: int, used: tuple[int, ...]) -> float:
@@ -412,10 +426,10 @@ def _log_deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, .
         terms = []
         for j, w in enumerate(table[i]):
             k = counts[j] - used[j]
-            if k > 0 and w > 0.0:
+            if k > 0 and w > -math.inf:
                 rest = log_weight(i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
                 if rest > -math.inf:
-                    terms.append(math.log(w * k) + rest)
+                    terms.append(w + math.log(k) + rest)
         total = -math.inf
         if terms:
             top = max(terms)
