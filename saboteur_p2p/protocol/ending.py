@@ -60,9 +60,7 @@ class Ending:
             )
         except Exception:  # msgpack's spread of error types, and the hook's: none may escape
             return cls("unreadable", None)
-        if not (isinstance(value, list) and value and value[0] == VERDICT_TAG):
-            return None
-        body = value[1] if len(value) == 2 and isinstance(value[1], dict) else {}
+        body = value[1] if isinstance(value[1], dict) else {}  # value is [VERDICT_TAG, ...]: its bytes begin so
         outcome, culprit, seat, evidence = body.get("outcome"), body.get("culprit"), body.get("seat"), body.get("evidence")
         if outcome not in OUTCOMES or not (_seat_or_none(culprit) and _seat_or_none(seat)):
             return cls("unreadable", None)

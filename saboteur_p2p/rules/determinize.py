@@ -370,16 +370,19 @@ def _log_weight_table(weights: RoleWeights, players: int, unknown: list[int], ro
         row = weights[seat]
         if not isinstance(row, Mapping):
             raise ValueError(f"role_weights[{seat}] is not a mapping of roles to weights")
+        logged: dict[Role, float] = {}
         for role, weight in row.items():
             if not isinstance(role, Role):
                 raise ValueError(f"role_weights[{seat}] has a key that is not a Role: {role!r}")
-            if _log_of(weight) is None:
+            log = _log_of(weight)
+            if log is None:
                 raise ValueError(f"role_weights[{seat}][{role.value}] is not a finite weight >= 0: {weight!r}")
-        logs = [_log_of(row.get(r, 0)) for r in roles]
-        top = max(x for x in logs if x is not None)
+            logged[role] = log
+        logs = [logged.get(r, -math.inf) for r in roles]
+        top = max(logs)
         if top == -math.inf:
             raise ValueError(f"role_weights gives seat {seat} no weight for any role it can still have")
-        table.append(tuple(x - top for x in logs if x is not None))
+        table.append(tuple(x - top for x in logs))
     return table
 
 
