@@ -105,6 +105,39 @@ def test_a_spectator_fed_a_bad_genesis_drops_it_and_fails_only_with_watch_failed
     assert time.monotonic() - started < 10
 
 
+def test_a_table_that_floods_a_spectator_with_bad_messages_gets_a_few_short_notices() -> None:
+    """Each bad envelope from the seat watched was one notice, quoting the message's kind in
+    full (up to 64 KiB): a fake table grew the full-screen viewer's list of notices by
+    gigabytes.  Now 20 at once, each cut short, and then how many were kept back."""
+    port = free_port()
+    stop = threading.Event()
+    context = zmq.Context.instance()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    router.bind(f"tcp://127.0.0.1:{port}")
+
+    def run() -> None:
+        try:
+            for connection in watch_requests(router, stop):
+                for _ in range(500):
+                    router.send_multipart([connection, b"\xa9" + b"not an envelope" * 500])
+        finally:
+            router.close(linger=0)
+
+    seat = threading.Thread(target=run, daemon=True)
+    seat.start()
+    said: list[str] = []
+    try:
+        with pytest.raises(WatchFailed):
+            watch_table(f"127.0.0.1:{port}", lambda node: None, said.append, connect_timeout=1.5, quiet_timeout=3.0)
+    finally:
+        stop.set()
+        seat.join(5)
+    bad = [line for line in said if "dropped a bad message" in line]
+    assert 1 <= len(bad) <= 20 + 4 and all(len(line) <= 300 for line in bad)  # the burst, then one a second
+    assert said[-1].endswith("more such notices were kept back")
+
+
 # -- busy notices that never end ----------------------------------------------------------
 
 
