@@ -1,6 +1,8 @@
 """The results file: one JSON line per game, so a stopped tournament resumes and a report is rebuilt.
 
-The first line names the format and the tournament's spec; every later line is one game, in
+The first line names the format and the tournament's spec as the run that started the file
+gave it (a ``--resume`` that asks for more games leaves it: its ``games`` is that first plan,
+and nothing reads it but people; the games are the lines); every later line is one game, in
 game order, written (and flushed) as soon as the game is folded into the statistics.  The
 file is read line by line, never whole.  A run killed while writing leaves at most one
 partial last line: a report skips it and ``--resume`` cuts it off and plays that game again.
