@@ -1,18 +1,24 @@
 """Hosting and joining a table from the command line: lobby, bot peers, session, exit status."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: a second join there is not stopped
+    fcntl = None  # type: ignore[assignment]
 
 from ..crypto.identity import Identity
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
-from .lobby import host_lobby, join_lobby
+from .lobby import LobbyError, host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
@@ -171,22 +177,44 @@ def join_table(
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
     taken to be absent."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
-    transport = Transport(bind or f"{local_address_towards(host)}:0", link_keys=identity.link_keys())
-    say(f"the signed game log is kept in {log_dir}")
-    try:
-        table = join_lobby(
-            identity, name, transport, address, code, say,
-            timeout=max(wait, 60),
-            edition=edition,
-            resumable=logged_games(log_dir),
-            connect_timeout=connect_timeout,
-        )
-        seat = table.seat_of(identity.public.sign_key)
-        say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
-        agent = agent or _agent(bot, say, seat or 0, bot_delay)
-        return Session(table, identity, transport, agent, log_dir, say, wait, turn_time, stand_in_delay=stand_in_delay).run()
-    finally:
-        transport.close()
+    with _one_process_per_identity(log_dir, identity):
+        transport = Transport(bind or f"{local_address_towards(host)}:0", link_keys=identity.link_keys())
+        say(f"the signed game log is kept in {log_dir}")
+        try:
+            resumable = logged_games(log_dir)
+            table = join_lobby(
+                identity, name, transport, address, code, say,
+                timeout=max(wait, 60),
+                edition=edition,
+                resumable=resumable,
+                connect_timeout=connect_timeout,
+            )
+            seat = table.seat_of(identity.public.sign_key)
+            say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
+            agent = agent or _agent(bot, say, seat or 0, bot_delay)
+            return Session(
+                table, identity, transport, agent, log_dir, say, wait, turn_time, stand_in_delay=stand_in_delay,
+                resuming=table.game_id.hex()[:16] in resumable,
+            ).run()
+        finally:
+            transport.close()
+
+
+@contextlib.contextmanager
+def _one_process_per_identity(log_dir: Path, identity: Identity) -> Iterator[None]:
+    """Hold a lock for this identity in ``log_dir`` while a seat is taken and played: a second
+    ``join`` with the same identity and folder (launched twice by mistake) would play the same
+    seat from the same files, and its records would make the seat look an equivocating cheater."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    with open(log_dir / f"join-{identity.public.fingerprint()}.lock", "a", encoding="ascii") as lock:
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise LobbyError(
+                    f"another saboteur-p2p is playing with this identity and the log folder {log_dir}: one process per seat"
+                ) from None
+        yield
 
 
 def logged_games(log_dir: Path) -> frozenset[str]:

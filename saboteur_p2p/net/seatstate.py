@@ -13,8 +13,9 @@ from typing import Any
 
 import msgpack
 
-from ..crypto.log import TruncatedLog, read_log
+from ..crypto.log import LogFileError, TruncatedLog, read_log
 from ..protocol.ending import split_ending
+from ..protocol.errors import ProtocolViolation
 from ..protocol.node import Node
 
 SECRETS_FORMAT = "saboteur-p2p/seat-secrets/2"
@@ -30,13 +31,26 @@ def export_secrets(node: Node) -> bytes:
     }, use_bin_type=True)
 
 
+class DamagedSeatFiles(ValueError):
+    """This seat's own files cannot be read back as they were written: not another seat's fault."""
+
+
 def import_secrets(node: Node, data: bytes) -> None:
-    saved: dict[str, Any] = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    try:
+        saved: Any = msgpack.unpackb(data, raw=False, strict_map_key=False, max_array_len=10_000, max_map_len=16)
+    except Exception as exc:  # msgpack's spread of error types, some with no message
+        raise DamagedSeatFiles(f"the saved seat secrets cannot be read ({type(exc).__name__})") from None
+    if not isinstance(saved, dict):
+        raise DamagedSeatFiles("the saved seat secrets are not a map")
     if saved.get("format") != SECRETS_FORMAT or saved.get("game_id") != node.setup.game_id or saved.get("seat") != node.seat:
         raise ValueError("the saved seat secrets belong to another game or seat")
-    node.secret = saved["x"]
-    node.dealer.secret = saved["x"]
-    node.my_coin = {int(i): (v, n) for i, v, n in saved["coins"]}
+    try:
+        secret, coins = saved["x"], {int(i): (v, n) for i, v, n in saved["coins"]}
+    except (KeyError, TypeError, ValueError):
+        raise DamagedSeatFiles("the saved seat secrets lack the deck key or the coins") from None
+    node.secret = secret
+    node.dealer.secret = secret
+    node.my_coin = coins
 
 
 def save_secrets(node: Node, path: Path) -> None:
@@ -58,8 +72,16 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
     except TruncatedLog as cut:
         records = cut.records
         os.truncate(log_path, cut.offset)  # the tail that was being written when we died
+    except LogFileError as exc:
+        raise DamagedSeatFiles(str(exc)) from None
     assert node.seat is not None
-    for record in split_ending(records)[0]:  # a verdict written when the game stopped is no record
-        node.receive(record)
+    for index, record in enumerate(split_ending(records)[0]):  # a verdict written when the game stopped is no record
+        try:
+            node.receive(record)
+        except ProtocolViolation as violation:
+            # every record in our log was checked when it came: one that fails now was damaged here
+            raise DamagedSeatFiles(
+                f"record {index} of the log no longer checks ({violation.reason}): the file was damaged on this machine"
+            ) from None
     node.seq = node.log.next_seq(node.seat)
     return len(records)

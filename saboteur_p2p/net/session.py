@@ -29,7 +29,7 @@ from .intake import Dropped, Intake
 from .links import Links
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
-from .seatstate import restore, save_secrets
+from .seatstate import DamagedSeatFiles, restore, save_secrets
 from .standin import StandIn
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
@@ -82,6 +82,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         turn_time: float | None = None,
         on_leave: str = "bot",
         stand_in_delay: float = 0.0,
+        resuming: bool = False,
     ) -> None:
         seat = table.seat_of(identity.public.sign_key)
         if seat is None:
@@ -95,6 +96,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.say = say
         self.wait = wait
         self.log_dir = log_dir
+        #: the game was running when we joined: our seat's own files must be here
+        self.resuming = resuming
         self.endpoints = {s: info.endpoint for s, info in enumerate(table.seats) if s != seat}
         self.names = [info.name for info in table.seats]
         self.node = Node(self.setup, seat, identity)
@@ -150,13 +153,21 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.log_path = self.log_dir / f"game-{game}-seat{self.seat}.log"
         self.secrets_path = self.log_dir / f"game-{game}-seat{self.seat}.secret"
         if self.secrets_path.exists() and self.log_path.exists():
-            count = restore(self.node, self.secrets_path, self.log_path)
+            try:
+                count = restore(self.node, self.secrets_path, self.log_path)
+            except DamagedSeatFiles as exc:
+                raise SeatLost(f"cannot take seat {self.seat} back: its files in {self.log_dir} are damaged: {exc}") from None
             for index in range(len(self.node.log.entries)):
                 self.intake.remember(index)
             self.say(f"resumed seat {self.seat} from {count} saved records")
         elif self.log_path.exists() or self.secrets_path.exists():
             missing = self.secrets_path if self.log_path.exists() else self.log_path
             raise SeatLost(f"cannot take seat {self.seat} back: {missing} is missing (a seat needs both its log and its secrets)")
+        elif self.resuming:
+            raise SeatLost(
+                f"cannot take seat {self.seat} back: {self.log_dir} holds no log or secrets of seat {self.seat} "
+                "of this game (a seat needs both its log and its secrets)"
+            )
         else:
             save_secrets(self.node, self.secrets_path)
         self.node.writer = LogWriter(self.log_path, repair=True)
