@@ -128,6 +128,11 @@ def test_a_name_is_taken_once_at_a_table(context):
         assert twin.poll(10_000)
         answer = open_envelope(twin.recv())
         assert answer.kind == "reject" and "name 'ann' is taken" in answer.body["reason"]
+        for alike in ("ANN", "\uff41\uff4e\uff4e", "\u24d0nn"):  # upper case, fullwidth, circled: all read 'ann'
+            twin.send(hello(Identity.generate(), alike, f"tcp://127.0.0.1:{next(PORTS)}", None))
+            assert twin.poll(10_000)
+            answer = open_envelope(twin.recv())
+            assert answer.kind == "reject" and f"name {alike!r} reads as 'ann', taken" in answer.body["reason"]
         last = send_hellos(host.transport.endpoint, [(Identity.generate(), "bob")], context)
         assert "start" in replies(last)[0]
         for dealer in [*sockets, twin, *last]:

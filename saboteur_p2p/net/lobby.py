@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
@@ -207,8 +208,10 @@ def host_lobby(
                 reason = "another seat has that endpoint"
             if reason is None and any(s.dh_key == env.body["dh_key"] for s in seats):
                 reason = "another seat has that link key"  # its link would be taken for that seat's
-            if reason is None and any(s.name == env.body["name"] for s in seats):
-                reason = f"the name {env.body['name']!r} is taken at this table; choose another (--name)"
+            like = next((s.name for s in seats if same_name(s.name, env.body["name"])), None) if reason is None else None
+            if like is not None:
+                taken = "is taken" if like == env.body["name"] else f"reads as {like!r}, taken"
+                reason = f"the name {env.body['name']!r} {taken} at this table; choose another (--name)"
             if reason is None and (len(seats) >= config.players or (started is not None and started() and len(seats) >= fewest)):
                 reason = "the table is full"  # several hellos may come in one poll: each is counted
             if reason is not None:
@@ -245,6 +248,12 @@ def where_to_join(endpoint: str) -> str:
     if not addresses:
         return f"no network interface but loopback: friends on this machine join with: saboteur-p2p join 127.0.0.1:{port}"
     return "friends join with: " + " or ".join(f"saboteur-p2p join {address}:{port}" for address in addresses)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names read the same to the players: equal once their compatibility forms
+    (NFKC: fullwidth and circled letters ...) are folded to one case: 'ann' and 'ANN'."""
+    return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
 
 
 def _check_hello(env: Envelope, key: bytes | None, edition: str) -> str | None:
