@@ -23,7 +23,7 @@ from .cli_table import (
 )
 from .crypto.identity import IdentityError
 from .net.lobby import LobbyError
-from .net.session import SeatLost
+from .net.seatstate import SeatLost
 from .rules import VARIANTS, GameConfig
 from .rules.editions import edition_named, edition_names, players_help
 

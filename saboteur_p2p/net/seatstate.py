@@ -85,3 +85,33 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
             ) from None
     node.seq = node.log.next_seq(node.seat)
     return len(records)
+
+
+class SeatLost(RuntimeError):
+    """This seat's saved state is incomplete: it cannot rejoin its game."""
+
+
+def open_seat(node: Node, log_dir: Path, resuming: bool) -> tuple[Path, Path, int | None]:
+    """The seat's log and secrets paths in ``log_dir``, and how many records it was rebuilt
+    from (None for a fresh seat, whose secrets are written now).  SeatLost when the seat
+    cannot be taken back: a file missing, none of them for a game running when we joined
+    (the seat must not start over with new secrets), or files damaged here."""
+    assert node.seat is not None
+    log_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"game-{node.setup.game_id.hex()[:16]}-seat{node.seat}"
+    log_path, secrets_path = log_dir / f"{stem}.log", log_dir / f"{stem}.secret"
+    if secrets_path.exists() and log_path.exists():
+        try:
+            return log_path, secrets_path, restore(node, secrets_path, log_path)
+        except DamagedSeatFiles as exc:
+            raise SeatLost(f"cannot take seat {node.seat} back: its files in {log_dir} are damaged: {exc}") from None
+    if log_path.exists() or secrets_path.exists():
+        missing = secrets_path if log_path.exists() else log_path
+        raise SeatLost(f"cannot take seat {node.seat} back: {missing} is missing (a seat needs both its log and its secrets)")
+    if resuming:
+        raise SeatLost(
+            f"cannot take seat {node.seat} back: {log_dir} holds no log or secrets of seat {node.seat} "
+            "of this game (a seat needs both its log and its secrets)"
+        )
+    save_secrets(node, secrets_path)
+    return log_path, secrets_path, None

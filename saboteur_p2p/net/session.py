@@ -29,7 +29,7 @@ from .intake import Dropped, Intake
 from .links import Links
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
-from .seatstate import DamagedSeatFiles, restore, save_secrets
+from .seatstate import open_seat, save_secrets
 from .standin import StandIn
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
@@ -63,10 +63,6 @@ class Agent(Protocol):
     def chat(self, seat: int, name: str, text: str) -> None: ...
 
     def poll_chat(self) -> str | None: ...
-
-
-class SeatLost(RuntimeError):
-    """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
 class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
@@ -148,28 +144,11 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
     # -- start and resume ------------------------------------------------------------
 
     def _open_log(self) -> None:
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        game = self.setup.game_id.hex()[:16]
-        self.log_path = self.log_dir / f"game-{game}-seat{self.seat}.log"
-        self.secrets_path = self.log_dir / f"game-{game}-seat{self.seat}.secret"
-        if self.secrets_path.exists() and self.log_path.exists():
-            try:
-                count = restore(self.node, self.secrets_path, self.log_path)
-            except DamagedSeatFiles as exc:
-                raise SeatLost(f"cannot take seat {self.seat} back: its files in {self.log_dir} are damaged: {exc}") from None
+        self.log_path, self.secrets_path, count = open_seat(self.node, self.log_dir, self.resuming)
+        if count is not None:
             for index in range(len(self.node.log.entries)):
                 self.intake.remember(index)
             self.say(f"resumed seat {self.seat} from {count} saved records")
-        elif self.log_path.exists() or self.secrets_path.exists():
-            missing = self.secrets_path if self.log_path.exists() else self.log_path
-            raise SeatLost(f"cannot take seat {self.seat} back: {missing} is missing (a seat needs both its log and its secrets)")
-        elif self.resuming:
-            raise SeatLost(
-                f"cannot take seat {self.seat} back: {self.log_dir} holds no log or secrets of seat {self.seat} "
-                "of this game (a seat needs both its log and its secrets)"
-            )
-        else:
-            save_secrets(self.node, self.secrets_path)
         self.node.writer = LogWriter(self.log_path, repair=True)
         self.node.on_commit = self.agent.heard
 
