@@ -61,6 +61,12 @@ def _fake_seat(port: int, records: list[bytes], stop: threading.Event) -> thread
     from saboteur_p2p.crypto.identity import Identity
 
     identity = Identity.generate()
+    watching = seal(identity, "watching", {"game_id": b"\0" * 32, "records": 1})
+    return _fake_table(port, stop, [watching, *(seal(identity, "record", {"record": r}) for r in records)])
+
+
+def _fake_table(port: int, stop: threading.Event, messages: list[bytes]) -> threading.Thread:
+    """A table's ROUTER on loopback that answers every ``watch`` with ``messages``."""
     context = zmq.Context.instance()
     router = context.socket(zmq.ROUTER)
     router.setsockopt(zmq.LINGER, 0)
@@ -69,9 +75,8 @@ def _fake_seat(port: int, records: list[bytes], stop: threading.Event) -> thread
     def run() -> None:
         try:
             for connection in watch_requests(router, stop):
-                router.send_multipart([connection, seal(identity, "watching", {"game_id": b"\0" * 32, "records": 1})])
-                for record in records:
-                    router.send_multipart([connection, seal(identity, "record", {"record": record})])
+                for message in messages:
+                    router.send_multipart([connection, message])
         finally:
             router.close(linger=0)
 
@@ -111,21 +116,7 @@ def test_a_table_that_floods_a_spectator_with_bad_messages_gets_a_few_short_noti
     gigabytes.  Now 20 at once, each cut short, and then how many were kept back."""
     port = free_port()
     stop = threading.Event()
-    context = zmq.Context.instance()
-    router = context.socket(zmq.ROUTER)
-    router.setsockopt(zmq.LINGER, 0)
-    router.bind(f"tcp://127.0.0.1:{port}")
-
-    def run() -> None:
-        try:
-            for connection in watch_requests(router, stop):
-                for _ in range(500):
-                    router.send_multipart([connection, b"\xa9" + b"not an envelope" * 500])
-        finally:
-            router.close(linger=0)
-
-    seat = threading.Thread(target=run, daemon=True)
-    seat.start()
+    seat = _fake_table(port, stop, [b"\xa9" + b"not an envelope" * 500] * 500)
     said: list[str] = []
     try:
         with pytest.raises(WatchFailed):
