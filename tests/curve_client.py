@@ -101,7 +101,7 @@ class CurveClient:
             vouch = Box(self.secret, self.server_transient).encrypt(
                 bytes(self.transient.public_key) + bytes(self.server), curvezmq.VOUCH_PREFIX + vouch_nonce).ciphertext
         short = self.short()
-        plain = (client or self.public) + vouch_nonce + vouch + zmtp._socket_type(b"DEALER")
+        plain = (client or self.public) + vouch_nonce + vouch + zmtp.socket_type_property(b"DEALER")
         box = self.box.encrypt(plain, curvezmq.INITIATE_PREFIX + short).ciphertext
         self.raw.sendall(zmtp.frame(b"\x08INITIATE" + self.cookie + short + box, zmtp.COMMAND))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -346,18 +346,24 @@ def start_double(address: str, name: str, trick: Trick, log_dir: Path, wait: flo
     return run
 
 
-def receive_inbound(transport: Transport, seconds: float, want: int = 1) -> list[Inbound]:
-    """What a transport takes in until ``want`` messages came or ``seconds`` passed."""
+def receive_inbound(transport: Transport, seconds: float, want: int = 1, senders: Sequence[Transport] = ()) -> list[Inbound]:
+    """What a transport takes in until ``want`` messages came or ``seconds`` passed, polling
+    the ``senders`` too (a link's handshake goes on as its owner polls, as a session's loop
+    always does; what they take in is dropped)."""
     got: list[Inbound] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and len(got) < want:
-        got += transport.poll(0.05)
+        for sender in senders:
+            sender.poll(0)
+        got += transport.poll(0.05 if not senders else 0.01)
     return got
 
 
-def receive_until(transport: Transport, seconds: float, want: int = 1) -> list[tuple[bytes, bytes]]:
+def receive_until(
+    transport: Transport, seconds: float, want: int = 1, senders: Sequence[Transport] = (),
+) -> list[tuple[bytes, bytes]]:
     """What a transport takes in, as (connection, data), until ``want`` messages came or ``seconds`` passed."""
-    return [(inbound.connection, inbound.data) for inbound in receive_inbound(transport, seconds, want)]
+    return [(inbound.connection, inbound.data) for inbound in receive_inbound(transport, seconds, want, senders)]
 
 
 def watch_requests(router: Any, stop: threading.Event) -> Iterator[bytes]:

@@ -217,7 +217,7 @@ def test_a_reply_of_the_largest_wire_message_reaches_a_curve_dealer(pair) -> Non
     assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
     big = os.urandom(MAX_WIRE_MESSAGE)
     assert b.send(a.link_endpoint, big)  # the DEALER's way: fine
-    ((connection, data),) = receive_until(a, 10)
+    ((connection, data),) = receive_until(a, 10, senders=[b])
     assert data == big
     a.reply(connection, big)
     got = []
@@ -233,13 +233,13 @@ def test_an_idle_curve_dealer_keeps_its_connection(pair, monkeypatch) -> None:
     a, b, a_id = pair
     assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
     b.send(a.link_endpoint, b"hi")
-    ((first, _),) = receive_until(a, 5)
+    ((first, _),) = receive_until(a, 5, senders=[b])
     deadline = time.monotonic() + 4.5  # three times SILENCE_S, nothing sent
     while time.monotonic() < deadline:
         a.poll(0.05)
         b.poll(0.0)
     b.send(a.link_endpoint, b"still")
-    ((again, data),) = receive_until(a, 5)
+    ((again, data),) = receive_until(a, 5, senders=[b])
     assert data == b"still" and again == first  # the same connection: never closed
 
 
@@ -280,7 +280,7 @@ def test_a_curve_dealer_reconnecting_is_heard_again(pair, context) -> None:
     for round_ in range(3):
         assert b.connect(a.link_endpoint, server_key=a_id.public.dh_key)
         b.send(a.link_endpoint, b"round %d" % round_)
-        assert [d for _, d in receive_until(a, 5)] == [b"round %d" % round_]
+        assert [d for _, d in receive_until(a, 5, senders=[b])] == [b"round %d" % round_]
         b.disconnect(a.link_endpoint)
     poll_for(a, 0.3)
     assert a.link is not None and len(a.link.connections) <= 1
@@ -297,8 +297,8 @@ def test_a_strangers_handshake_cannot_make_the_server_parse_megabytes_of_metadat
     could keep a seat's loop busy for as long as it sends.  A CURVE handshake command is a few
     hundred bytes (libzmq's metadata: Socket-Type, Identity <= 255)."""
     parsed: list[int] = []
-    real = zmtp._properties
-    monkeypatch.setattr(zmtp, "_properties", lambda body: parsed.append(len(body)) or real(body))
+    real = zmtp.properties
+    monkeypatch.setattr(zmtp, "properties", lambda body: parsed.append(len(body)) or real(body))
     transport, identity = link_seat
     client = CurveClient(transport, identity.public.dh_key)
     client.raw.settimeout(2)
@@ -307,7 +307,7 @@ def test_a_strangers_handshake_cannot_make_the_server_parse_megabytes_of_metadat
     vouch_nonce = bytes(16)
     vouch = Box(client.secret, client.server_transient).encrypt(
         bytes(client.transient.public_key) + bytes(client.server), curvezmq.VOUCH_PREFIX + vouch_nonce).ciphertext
-    metadata = zmtp._socket_type(b"DEALER") + b"\x00\x00\x00\x00\x00" * (4 * 1024 * 1024 // 5)
+    metadata = zmtp.socket_type_property(b"DEALER") + b"\x00\x00\x00\x00\x00" * (4 * 1024 * 1024 // 5)
     short = client.short()
     box = client.box.encrypt(client.public + vouch_nonce + vouch + metadata, curvezmq.INITIATE_PREFIX + short).ciphertext
     frame = zmtp.frame(b"\x08INITIATE" + client.cookie + short + box, zmtp.COMMAND)

@@ -11,9 +11,8 @@ import pytest
 import zmq
 from net_doubles import receive_until
 
-from saboteur_p2p.net import transport as transport_module
 from saboteur_p2p.net import zmtp
-from saboteur_p2p.net.transport import TABLE_MESSAGE_LIMIT, Transport, _heartbeats
+from saboteur_p2p.net.transport import TABLE_MESSAGE_LIMIT, Transport
 
 
 @pytest.fixture
@@ -25,11 +24,14 @@ def table(context: zmq.Context) -> Iterator[Transport]:
     transport.close()
 
 
-def _dealer(context: zmq.Context, endpoint: str) -> zmq.Socket:
-    """A joiner's socket, as Transport.connect makes it (heartbeats included)."""
+def _dealer(context: zmq.Context, endpoint: str, heartbeat_ms: int = 1000, timeout_ms: int = 6000) -> zmq.Socket:
+    """A libzmq DEALER with ZeroMQ's heartbeats, as a peer of another implementation may dial
+    a table: it must be taken as our own links are."""
     dealer = context.socket(zmq.DEALER)
     dealer.setsockopt(zmq.LINGER, 0)
-    _heartbeats(dealer)
+    dealer.setsockopt(zmq.HEARTBEAT_IVL, heartbeat_ms)
+    dealer.setsockopt(zmq.HEARTBEAT_TIMEOUT, timeout_ms)
+    dealer.setsockopt(zmq.HEARTBEAT_TTL, timeout_ms)
     dealer.connect(endpoint)
     return dealer
 
@@ -130,10 +132,9 @@ def test_connections_past_the_cap_are_closed_at_once(table, monkeypatch) -> None
             raw.close()
 
 
-def test_the_table_answers_heartbeats_so_an_idle_joiner_keeps_its_connection(context, table, monkeypatch) -> None:
-    monkeypatch.setattr(transport_module, "HEARTBEAT_IVL_MS", 200)
-    monkeypatch.setattr(transport_module, "HEARTBEAT_TIMEOUT_MS", 1500)  # a stall of the test's own loop is no silence
-    dealer = _dealer(context, table.endpoint)
+def test_the_table_answers_heartbeats_so_an_idle_joiner_keeps_its_connection(context, table) -> None:
+    # a stall of the test's own loop is no silence
+    dealer = _dealer(context, table.endpoint, heartbeat_ms=200, timeout_ms=1500)
     try:
         dealer.send(b"first")
         ((first, _),) = receive_until(table, 5)

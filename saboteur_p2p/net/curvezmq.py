@@ -1,10 +1,11 @@
-"""The server side of CurveZMQ (RFC 26) for one connection: its handshake and message boxes.
+"""CurveZMQ (RFC 26) for one connection, server side and client side: handshakes and boxes.
 
-The seats' link endpoint speaks ZMTP through our own listener (zmtp.py), so that it bounds
-whole messages as libzmq does not; this is the encryption libzmq would have done there.
-Each connection has its own transient key pair; the client proves its permanent key C (the
-seat's X25519 ``dh_key``) in a vouch, and the listener may admit only the seats' keys.
-Boxes are NaCl's crypto_box (PyNaCl): a 16-byte tag, then the ciphertext.
+The seats' link endpoints speak ZMTP through our own listener (zmtp.py), and a seat dials
+the others' through our own client (dialer.py), so that both bound whole messages as libzmq
+does not; this is the encryption libzmq would have done there.  Each connection has its own
+transient key pairs; the client proves its permanent key C (the seat's X25519 ``dh_key``) in
+a vouch, and the listener may admit only the seats' keys.  Boxes are NaCl's crypto_box
+(PyNaCl): a 16-byte tag, then the ciphertext.  Sans-I/O: bytes of commands in and out.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ READY_PREFIX, CLIENT_PREFIX, SERVER_PREFIX = b"CurveZMQREADY---", b"CurveZMQMESS
 WELCOME_PREFIX, VOUCH_PREFIX = b"WELCOME-", b"VOUCH---"
 #: sizes of the handshake commands, their names included (RFC 26 section 2.4)
 HELLO_SIZE, INITIATE_MIN, MESSAGE_MIN = 200, 257, 33
+WELCOME_SIZE, READY_MIN = 168, 30
 COOKIE_SIZE = 96
 
 
@@ -44,22 +46,23 @@ def _open(box: Box, ciphertext: bytes, nonce: bytes) -> bytes:
         raise CurveError("a box that does not open") from None
 
 
-class CurveServer:
-    """One connection's CurveZMQ state on the server side."""
+class _Boxes:
+    """The MESSAGE boxes of a connection whose handshake is done, and the short nonces of both
+    directions: ours count up from 1; the peer's must only go up."""
 
-    def __init__(self, public: bytes, secret: bytes, rand: Callable[[int], bytes] = os.urandom) -> None:
-        self.public = public
-        self.secret = PrivateKey(secret)
-        self.rand = rand
-        self.transient = PrivateKey(rand(32))
-        self.cookie = b""
-        self.client_transient: PublicKey | None = None
-        #: the box between the two transient keys, once the client has said hello
+    #: the nonce prefixes of our MESSAGEs and of the peer's
+    OURS: bytes
+    THEIRS: bytes
+
+    def __init__(self) -> None:
+        #: the box between the two transient keys, once the handshake has made it
         self.box: Box | None = None
-        #: the client's permanent key, once it has vouched for its transient one
-        self.client: bytes | None = None
         self.nonce = 0  # ours: the last we used
         self.peer_nonce = 0  # theirs: the last we took
+
+    def _next_nonce(self) -> bytes:
+        self.nonce += 1
+        return struct.pack(">Q", self.nonce)
 
     def _next_peer_nonce(self, short: bytes) -> bytes:
         (value,) = struct.unpack(">Q", short)
@@ -68,9 +71,47 @@ class CurveServer:
         self.peer_nonce = value
         return short
 
-    def _next_nonce(self) -> bytes:
-        self.nonce += 1
-        return struct.pack(">Q", self.nonce)
+    def _done(self) -> bool:
+        """The handshake is over: MESSAGEs may come."""
+        raise NotImplementedError
+
+    def open(self, body: bytes) -> tuple[int, bytes]:
+        """A MESSAGE from the peer: its flags (1 more, 2 command) and payload."""
+        if self.box is None or not self._done():
+            raise CurveError("a MESSAGE before the handshake")
+        if len(body) < MESSAGE_MIN or body[:8] != b"\x07MESSAGE":
+            raise CurveError("not a MESSAGE")
+        short = self._next_peer_nonce(body[8:16])
+        plain = _open(self.box, body[16:], self.THEIRS + short)
+        if not plain:
+            raise CurveError("a MESSAGE without its flags")
+        return plain[0], plain[1:]
+
+    def seal(self, flags: int, payload: bytes) -> bytes:
+        """A MESSAGE to the peer."""
+        assert self.box is not None
+        short = self._next_nonce()
+        return b"\x07MESSAGE" + short + self.box.encrypt(bytes([flags]) + payload, self.OURS + short).ciphertext
+
+
+class CurveServer(_Boxes):
+    """One connection's CurveZMQ state on the server side."""
+
+    OURS, THEIRS = SERVER_PREFIX, CLIENT_PREFIX
+
+    def __init__(self, public: bytes, secret: bytes, rand: Callable[[int], bytes] = os.urandom) -> None:
+        self.public = public
+        self.secret = PrivateKey(secret)
+        super().__init__()
+        self.rand = rand
+        self.transient = PrivateKey(rand(32))
+        self.cookie = b""
+        self.client_transient: PublicKey | None = None
+        #: the client's permanent key, once it has vouched for its transient one
+        self.client: bytes | None = None
+
+    def _done(self) -> bool:
+        return self.client is not None
 
     def hello(self, body: bytes) -> bytes:
         """Check a HELLO command (``body`` from its name on); the WELCOME to send back."""
@@ -117,20 +158,51 @@ class CurveServer:
         short = self._next_nonce()
         return b"\x05READY" + short + self.box.encrypt(metadata, READY_PREFIX + short).ciphertext
 
-    def open(self, body: bytes) -> tuple[int, bytes]:
-        """A MESSAGE from the client: its flags (1 more, 2 command) and payload."""
-        if self.box is None or self.client is None:
-            raise CurveError("a MESSAGE before the handshake")
-        if len(body) < MESSAGE_MIN or body[:8] != b"\x07MESSAGE":
-            raise CurveError("not a MESSAGE")
-        short = self._next_peer_nonce(body[8:16])
-        plain = _open(self.box, body[16:], CLIENT_PREFIX + short)
-        if not plain:
-            raise CurveError("a MESSAGE without its flags")
-        return plain[0], plain[1:]
 
-    def seal(self, flags: int, payload: bytes) -> bytes:
-        """A MESSAGE to the client."""
-        assert self.box is not None
+class CurveClient(_Boxes):
+    """One connection's CurveZMQ state on the client side: a DEALER's, knowing the server's
+    permanent key and proving its own (``public``, ``secret``) in the vouch."""
+
+    OURS, THEIRS = CLIENT_PREFIX, SERVER_PREFIX
+
+    def __init__(self, server: bytes, public: bytes, secret: bytes, rand: Callable[[int], bytes] = os.urandom) -> None:
+        super().__init__()
+        self.server = PublicKey(server)
+        self.public = public
+        self.secret = PrivateKey(secret)
+        self.rand = rand
+        self.transient = PrivateKey(rand(32))
+        self.ready = False  # (our nonce counts HELLO and INITIATE too)
+
+    def _done(self) -> bool:
+        return self.ready
+
+    def hello(self) -> bytes:
+        """The HELLO command (its body, name included) that opens the handshake."""
         short = self._next_nonce()
-        return b"\x07MESSAGE" + short + self.box.encrypt(bytes([flags]) + payload, SERVER_PREFIX + short).ciphertext
+        signature = _box(self.transient, self.server).encrypt(bytes(64), HELLO_PREFIX + short).ciphertext
+        return b"\x05HELLO\x01\x00" + bytes(72) + bytes(self.transient.public_key) + short + signature
+
+    def welcome(self, body: bytes, metadata: bytes) -> bytes:
+        """Check the server's WELCOME; the INITIATE to send back, carrying ``metadata``."""
+        if self.box is not None or len(body) != WELCOME_SIZE or body[:8] != b"\x07WELCOME":
+            raise CurveError("a WELCOME out of turn, or of the wrong size")
+        opened = _open(_box(self.transient, self.server), body[24:], WELCOME_PREFIX + body[8:24])
+        server_transient, cookie = opened[:32], opened[32:]
+        self.box = _box(self.transient, server_transient)
+        vouch_nonce = self.rand(16)
+        vouch = _box(self.secret, server_transient).encrypt(
+            bytes(self.transient.public_key) + bytes(self.server), VOUCH_PREFIX + vouch_nonce,
+        ).ciphertext
+        short = self._next_nonce()
+        plain = self.public + vouch_nonce + vouch + metadata
+        return b"\x08INITIATE" + cookie + short + self.box.encrypt(plain, INITIATE_PREFIX + short).ciphertext
+
+    def ready_from(self, body: bytes) -> bytes:
+        """Check the server's READY, which ends the handshake: its metadata (raw)."""
+        if self.box is None or self.ready or len(body) < READY_MIN or body[:6] != b"\x05READY":
+            raise CurveError("a READY out of turn, or of the wrong size")
+        short = self._next_peer_nonce(body[6:14])
+        metadata = _open(self.box, body[14:], READY_PREFIX + short)
+        self.ready = True
+        return metadata

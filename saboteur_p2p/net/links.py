@@ -6,7 +6,7 @@ relays, on its own link, a ``link`` or ``ping`` another seat signed is caught at
 a bad message sent on that link is pinned on the seat that sent it, never on the seat whose
 message was relayed.  A peer with a link endpoint hears the seats on their links only: a
 seat's envelope on a connection that proved no key (the table's endpoint, or the way back
-on a DEALER we opened) is a relay or a replay (a spectator is fed envelopes the seat signed,
+on a link we opened) is a relay or a replay (a spectator is fed envelopes the seat signed,
 in the clear), dropped like one.  Without a link endpoint, a connection proves nothing: it
 is known, as before, by the seat that signs on it.
 """

@@ -1,23 +1,27 @@
-"""Sockets only: two bound endpoints for everything inbound, one DEALER out to each peer.
+"""Sockets only: two bound endpoints for everything inbound, one outbound link to each peer.
 
 The table's own endpoint (the address friends join at) takes what comes from peers not yet
 known: hellos, a spectator's requests.  It speaks ZMTP as a ROUTER would, through a listener
 of our own that bounds whole messages (zmtp.py): a stranger's multipart message cannot fill
 the host's memory there.  The second, the *link* endpoint, is the same listener speaking
 CurveZMQ (curvezmq.py) under this peer's X25519 identity key: the seats of a game reach each
-other there, each DEALER knowing the key of the seat it dials (from the table), so moves and
-chat are not readable on the LAN and nobody can stand in the middle; once the game starts it
-admits only the seats' keys (``admit_links``).
+other there, each outbound link knowing the key of the seat it dials (from the table), so
+moves and chat are not readable on the LAN and nobody can stand in the middle; once the
+game starts it admits only the seats' keys (``admit_links``).  The outbound links speak ZMTP
+as a DEALER would, through a client of our own (dialer.py) that bounds what the peer it
+dials can make it hold, in the same way.
 
-Both tag every inbound message with the connection it came on, so the session can
+Both endpoints tag every inbound message with the connection it came on, so the session can
 tell which peer sent garbage once that connection has introduced itself with a signed
 ``link``.  Nothing here knows the game: it moves envelopes and says which connection
 they came on.
 
-Links are meant to survive a flaky LAN: ZeroMQ heartbeats notice a dead connection within
-seconds (not after TCP's own retry backoff), reconnects are capped at a second apart, and a
-connect attempt that hangs is abandoned.  A peer that says it moved to another endpoint is
-reached at both until the new one has completed a handshake (``replace``).
+Links are meant to survive a flaky LAN: a connection whose bytes TCP cannot get
+acknowledged for a few seconds is dropped and dialled again (each link PINGs every second),
+redials are capped at half a second apart, and a connect attempt that hangs is abandoned.
+A peer that says it moved to another endpoint is reached at both until the new one has
+completed a handshake (``replace``).  A peer that stops first hands what its links still
+hold to the peers it is connected to (``close``, at most ``DRAIN_S``).
 """
 from __future__ import annotations
 
@@ -26,13 +30,14 @@ import ipaddress
 import os
 import re
 import socket
+import time
 from dataclasses import dataclass
 
 import zmq
-from zmq.utils.monitor import recv_monitor_message
 
+from .dialer import Dialer
 from .wire import MAX_WIRE_MESSAGE
-from .zmtp import CURVE_OVERHEAD, ZmtpListener
+from .zmtp import ZmtpListener
 
 #: bytes taken from the sockets in one poll, at most (past one large message)
 POLL_BYTES = 8 * 1024 * 1024
@@ -41,23 +46,17 @@ SEND_HIGH_WATER = 10_000
 #: What a peer may give as its endpoint: tcp://host:port, nothing else.
 ENDPOINT = re.compile(r"tcp://[A-Za-z0-9.\-]{1,253}:[0-9]{1,5}")
 
-#: ZeroMQ heartbeats (ms): a PING each interval; a connection that answers nothing for the
-#: timeout is closed and reconnected.  The timeout is long enough for a large record to
-#: cross a lossy link (any traffic counts as an answer).
-HEARTBEAT_IVL_MS = 1000
-HEARTBEAT_TIMEOUT_MS = 6000
-#: What a DEALER still holds when it is closed goes out for up to this long (ms): a peer that
-#: names a cheater sends its ``abort`` and stops at once.
+#: What a closed link has handed to libzmq still goes out for up to this long (ms) ...
 LINGER_MS = 1000
-#: Reconnect attempts start after 100 ms and back off to at most this (ms) ...
-RECONNECT_IVL_MAX_MS = 500
-#: ... and a TCP connect that has not completed by then (ms) is abandoned and tried again,
-#: so a peer is talking again within about a second of the network healing.
-CONNECT_TIMEOUT_MS = 1000
+#: ... and before that, a peer that stops waits up to this long (s) for each link that is
+#: connected but still holds messages to finish its handshake and take them: a peer that
+#: names a cheater sends its ``abort`` and stops at once, and the others must get it even
+#: if the one it tells is busy computing and has not yet answered the handshake.
+DRAIN_S = 5.0
 
 
 def dealer_connection(endpoint: str) -> bytes:
-    """What ``Inbound.connection`` says of a message on the connection we opened to ``endpoint``
+    """What ``Inbound.connection`` says of a message on the link we opened to ``endpoint``
     (an answer in the lobby, a spectator's feed): only that peer can send on it."""
     return b"dealer:" + endpoint.encode()
 
@@ -132,7 +131,7 @@ class Transport:
         """Listen at ``bind``; with ``link_keys`` (this peer's X25519 public and private key),
         also at an encrypted link endpoint on the same address, another port."""
         #: a context of its own (none given) is terminated at ``close``: without that, a process
-        #: that stops at once (after its ``abort``) took what its DEALERs still held with it
+        #: that stops at once (after its ``abort``) took what its links had handed to libzmq with it
         self._own_context = context is None
         self.context = context or zmq.Context()
         self.link_keys = link_keys
@@ -154,15 +153,10 @@ class Transport:
                 self._end_context()
                 raise
             self.link_endpoint = _bound(self.link.socket)
-        self.dealers: dict[str, zmq.Socket] = {}
+        #: our outbound links, by the endpoint each dials
+        self.dealers: dict[str, Dialer] = {}
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
         self.replacing: dict[str, str] = {}
-        self.monitors: dict[zmq.Socket, str] = {}
-        self._monitored = 0
-        self.poller = zmq.Poller()
-        self.poller.register(self.table.socket, zmq.POLLIN)
-        if self.link is not None:
-            self.poller.register(self.link.socket, zmq.POLLIN)
 
     def _listen(self, endpoint: str, limit: int, curve: tuple[bytes, bytes] | None = None) -> ZmtpListener:
         try:
@@ -189,46 +183,21 @@ class Transport:
         port = self.link_endpoint.rsplit(":", 1)[1]
         return f"tcp://{local_address_towards(endpoint_host(towards))}:{port}"
 
-    def connect(self, endpoint: str, watch: bool = False, server_key: bytes | None = None) -> bool:
+    def connect(self, endpoint: str, server_key: bytes | None = None) -> bool:
         """Open (once) the outbound link to a peer's bound endpoint; False if it is not one (or
-        no socket can be had).  ``watch``: report its first handshake to ``_proven``.
-        ``server_key``: the peer's X25519 key, for its encrypted link endpoint (this peer's
-        own keys are then needed too)."""
+        no socket can be had).  ``server_key``: the peer's X25519 key, for its encrypted link
+        endpoint (this peer's own keys are then needed too)."""
         if endpoint in self.dealers:
             return True
         if not valid_endpoint(endpoint):
             return False
+        curve = None
+        if server_key is not None and self.link_keys is not None:
+            curve = (server_key, *self.link_keys)
         try:
-            dealer = self.context.socket(zmq.DEALER)
+            self.dealers[endpoint] = Dialer(self.context, endpoint, MAX_WIRE_MESSAGE, SEND_HIGH_WATER, curve, LINGER_MS)
         except zmq.ZMQError:
-            return False  # out of sockets or file descriptors: refuse the link, keep running
-        if watch:
-            # watched before it connects, so even the quickest handshake is seen
-            self._monitored += 1  # a fresh inproc address: a reused socket number never collides
-            monitor = dealer.get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED, f"inproc://link-monitor-{id(self)}-{self._monitored}")
-            self.monitors[monitor] = endpoint
-            self.poller.register(monitor, zmq.POLLIN)
-        dealer.setsockopt(zmq.LINGER, LINGER_MS)
-        dealer.setsockopt(zmq.SNDHWM, SEND_HIGH_WATER)
-        encrypted = server_key is not None and self.link_keys is not None
-        # libzmq checks MAXMSGSIZE against the frame on the wire: a CURVE box adds 33 bytes
-        dealer.setsockopt(zmq.MAXMSGSIZE, MAX_WIRE_MESSAGE + (CURVE_OVERHEAD if encrypted else 0))
-        dealer.setsockopt(zmq.RECONNECT_IVL, 100)
-        dealer.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
-        dealer.setsockopt(zmq.CONNECT_TIMEOUT, CONNECT_TIMEOUT_MS)
-        if encrypted:
-            assert server_key is not None and self.link_keys is not None
-            dealer.setsockopt(zmq.CURVE_SERVERKEY, server_key)
-            dealer.setsockopt(zmq.CURVE_PUBLICKEY, self.link_keys[0])
-            dealer.setsockopt(zmq.CURVE_SECRETKEY, self.link_keys[1])
-        _heartbeats(dealer)
-        self.dealers[endpoint] = dealer
-        self.poller.register(dealer, zmq.POLLIN)
-        try:
-            dealer.connect(endpoint)
-        except zmq.ZMQError:
-            self.disconnect(endpoint)
-            return False
+            return False  # out of sockets or file descriptors, or an address libzmq refuses: keep running
         return True
 
     def replace(self, old: str, new: str, keep_old: bool = False, server_key: bytes | None = None) -> bool:
@@ -245,7 +214,7 @@ class Transport:
         if pending is not None:
             self.disconnect(old)  # never shook hands: dropped for the newer endpoint
             old = pending
-        if not self.connect(new, watch=old in self.dealers and not keep_old, server_key=server_key):
+        if not self.connect(new, server_key=server_key):
             return False
         if old in self.dealers and not keep_old:
             self.replacing[new] = old
@@ -256,13 +225,8 @@ class Transport:
         self.replacing.pop(endpoint, None)
         for new in [n for n, o in self.replacing.items() if o == endpoint]:
             del self.replacing[new]
-        dealer = self.dealers.get(endpoint)
+        dealer = self.dealers.pop(endpoint, None)
         if dealer is not None:
-            for monitor, watched in list(self.monitors.items()):
-                if watched == endpoint:
-                    self._stop_monitor(monitor)  # while the dealer is known: its monitor is disabled too
-            del self.dealers[endpoint]
-            self.poller.unregister(dealer)
             dealer.close()
 
     def send(self, endpoint: str, data: bytes) -> bool:
@@ -274,13 +238,7 @@ class Transport:
 
     def _send(self, endpoint: str, data: bytes) -> bool:
         dealer = self.dealers.get(endpoint)
-        if dealer is None:
-            return False
-        try:
-            dealer.send(data, zmq.NOBLOCK)
-            return True
-        except zmq.Again:
-            return False
+        return dealer is not None and dealer.send(data)
 
     def reply(self, connection: bytes, data: bytes) -> None:
         """Answer on an inbound connection (lobby replies to a joiner not yet known)."""
@@ -301,7 +259,14 @@ class Transport:
         without bound (the rest wait in ZeroMQ, which then stops reading that connection)."""
         out: list[Inbound] = []
         size = 0
-        events = dict(self.poller.poll(max(0, int(timeout * 1000))))
+        poller = zmq.Poller()
+        poller.register(self.table.socket, zmq.POLLIN)
+        if self.link is not None:
+            poller.register(self.link.socket, zmq.POLLIN)
+        for dealer in self.dealers.values():
+            if dealer.socket is not None:
+                poller.register(dealer.socket, zmq.POLLIN)
+        events = dict(poller.poll(max(0, int(timeout * 1000))))
         # the seats' link first: strangers at the table's address get what budget is left
         if self.link is not None:
             proven = self.link.receive_proven(POLL_BYTES)
@@ -309,47 +274,50 @@ class Transport:
             size += self.link.used
         out += [Inbound(connection, data) for connection, data in self.table.receive(max(0, POLL_BYTES - size))]
         size += self.table.used
-        for endpoint, dealer in self.dealers.items():  # answers in the lobby, a spectator's feed
-            if dealer not in events:
-                continue
-            while size < POLL_BYTES:
-                try:
-                    frames = dealer.recv_multipart(zmq.NOBLOCK)
-                except zmq.Again:
-                    break
-                if len(frames) == 1:
-                    out.append(Inbound(dealer_connection(endpoint), frames[0]))
-                size += sum(len(frame) for frame in frames)
-        for monitor in [m for m in self.monitors if m in events]:
-            self._proven(monitor)
+        now = time.monotonic()
+        for endpoint, dealer in list(self.dealers.items()):  # answers in the lobby, a spectator's feed
+            if dealer.socket is not None and dealer.socket in events and size < POLL_BYTES:
+                messages, used = dealer.receive(POLL_BYTES - size)
+                out += [Inbound(dealer_connection(endpoint), data) for data in messages]
+                size += used
+            dealer.tick(now)
+        self._proven()
         return out
 
-    def _proven(self, monitor: zmq.Socket) -> None:
-        """The new endpoint of a replaced link shook hands: the old link is closed."""
-        new = self.monitors[monitor]
-        try:
-            event = recv_monitor_message(monitor, zmq.NOBLOCK)
-        except zmq.ZMQError:
-            return  # nothing to read after all: still waiting
-        if event["event"] != zmq.EVENT_HANDSHAKE_SUCCEEDED:
-            return
-        self._stop_monitor(monitor)
-        old = self.replacing.pop(new, None)
-        if old is not None and old not in self.replacing.values() and old not in self.replacing:
-            self.disconnect(old)
+    def _proven(self) -> None:
+        """The new endpoint of a replaced link that has shaken hands: the old link is closed."""
+        for new, old in list(self.replacing.items()):
+            dealer = self.dealers.get(new)
+            if dealer is None or not dealer.shaken:
+                continue
+            del self.replacing[new]
+            if old not in self.replacing.values() and old not in self.replacing:
+                self.disconnect(old)
 
-    def _stop_monitor(self, monitor: zmq.Socket) -> None:
-        endpoint = self.monitors.pop(monitor)
-        self.poller.unregister(monitor)
-        dealer = self.dealers.get(endpoint)
-        if dealer is not None:
-            with contextlib.suppress(zmq.ZMQError):
-                dealer.disable_monitor()
-        monitor.close(linger=0)
+    def drain(self, seconds: float = DRAIN_S) -> None:
+        """Wait until every link has handed over what it holds: one that is connected for at
+        most ``seconds``, one that is not (its peer is not there yet, or gone) for LINGER_MS,
+        as libzmq would linger.  What comes meanwhile is dropped."""
+        started = time.monotonic()
+        while True:
+            waited = time.monotonic() - started
+            waiting = [
+                d for d in self.dealers.values()
+                if d.pending and d.socket is not None and waited < (seconds if d.connected else LINGER_MS / 1000)
+            ]
+            if not waiting:
+                return
+            poller = zmq.Poller()
+            for dealer in waiting:
+                poller.register(dealer.socket, zmq.POLLIN)
+            poller.poll(20)
+            now = time.monotonic()
+            for dealer in waiting:
+                dealer.receive(POLL_BYTES)
+                dealer.tick(now)
 
     def close(self) -> None:
-        for monitor in list(self.monitors):
-            self._stop_monitor(monitor)
+        self.drain()
         for dealer in self.dealers.values():
             dealer.close()
         self.table.close()
@@ -359,8 +327,8 @@ class Transport:
 
     def _end_context(self) -> None:
         if self._own_context:
-            # waits while a DEALER still sends (LINGER_MS at most); any socket left open
-            # is closed, bounded the same way
+            # waits while a link still sends what it was handed (LINGER_MS at most); any
+            # socket left open is closed, bounded the same way
             self.context.destroy(linger=LINGER_MS)
 
 
@@ -368,18 +336,6 @@ def _bound(sock: zmq.Socket) -> str:
     endpoint = sock.getsockopt(zmq.LAST_ENDPOINT)
     assert isinstance(endpoint, bytes)
     return endpoint.decode()
-
-
-def _heartbeats(sock: zmq.Socket) -> None:
-    sock.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
-    sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
-    sock.setsockopt(zmq.HEARTBEAT_TTL, HEARTBEAT_TIMEOUT_MS)
-    # A connection whose send buffer is full never gets ZeroMQ's PING onto the wire, so the
-    # heartbeat cannot find it dead; TCP then retries with a backoff that, after an outage of
-    # 15 s, waits about 12 s more once the network is back.  TCP_USER_TIMEOUT drops such a
-    # connection after this long without an acknowledgement; ZeroMQ reconnects at once and
-    # the resending of records makes up what was queued on it.
-    sock.setsockopt(zmq.TCP_MAXRT, HEARTBEAT_TIMEOUT_MS)
 
 
 def _endpoint(address: str) -> str:

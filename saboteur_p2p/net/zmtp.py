@@ -26,7 +26,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import zmq
 
@@ -35,6 +35,8 @@ from .curvezmq import CurveError, CurveServer
 #: ZMTP 3.1 greeting, as a server of the NULL mechanism (RFC 37 section 3.2), and of CURVE
 GREETING = b"\xff" + bytes(8) + b"\x7f" + b"\x03\x01" + b"NULL".ljust(20, b"\x00") + b"\x00" + bytes(31)
 CURVE_GREETING = b"\xff" + bytes(8) + b"\x7f" + b"\x03\x01" + b"CURVE".ljust(20, b"\x00") + b"\x01" + bytes(31)
+#: the greeting of a CURVE client (dialer.py): as-server is 0
+CURVE_CLIENT_GREETING = CURVE_GREETING[:32] + bytes(32)
 #: what CURVE adds to a frame: the MESSAGE name, a nonce, the box's tag and the inner flags
 CURVE_OVERHEAD = 8 + 8 + 16 + 1
 GREETING_SIZE = 64
@@ -111,17 +113,17 @@ def frame(data: bytes, flags: int = 0) -> bytes:
     return bytes([flags | LONG]) + struct.pack(">Q", len(data)) + data
 
 
-def _socket_type(socket_type: bytes) -> bytes:
+def socket_type_property(socket_type: bytes) -> bytes:
     """The metadata naming a socket type."""
     name = b"Socket-Type"
     return bytes([len(name)]) + name + struct.pack(">I", len(socket_type)) + socket_type
 
 
 def ready_command(socket_type: bytes) -> bytes:
-    return command(b"READY", _socket_type(socket_type))
+    return command(b"READY", socket_type_property(socket_type))
 
 
-def _properties(body: bytes) -> dict[bytes, bytes]:
+def properties(body: bytes) -> dict[bytes, bytes]:
     """The metadata of a READY command (name-length, name, value-length, value, ...)."""
     found: dict[bytes, bytes] = {}
     i = 0
@@ -137,6 +139,70 @@ def _properties(body: bytes) -> dict[bytes, bytes]:
         found[name.lower()] = body[start:start + size]
         i = start + size
     return found
+
+
+def take_greeting(buffer: bytearray, ours: bytes) -> bytes | None:
+    """The peer's whole greeting, taken out of ``buffer`` (None until all 64 bytes are in):
+    ZMTP 3 or later, of the same mechanism as ``ours``, else ZmtpError (at its first byte
+    for a stranger who is not speaking ZMTP at all)."""
+    if len(buffer) < GREETING_SIZE:
+        if buffer and buffer[0] != 0xFF:
+            raise ZmtpError("not a ZMTP greeting")
+        return None
+    greeting = bytes(buffer[:GREETING_SIZE])
+    del buffer[:GREETING_SIZE]
+    if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or greeting[12:32] != ours[12:32]:
+        raise ZmtpError("not a ZMTP 3 greeting of this mechanism")
+    return greeting
+
+
+def take_frame(buffer: bytearray, limit: int) -> tuple[int, bytes] | None:
+    """The first whole frame in ``buffer`` as (flags, body), taken out of it; None if it is not
+    all here yet.  A frame past ``limit`` or with unknown flags raises ZmtpError as soon as
+    its header is in, before its body is waited for."""
+    if len(buffer) < 2:
+        return None
+    flags = buffer[0]
+    if flags & ~(MORE | LONG | COMMAND) or (flags & COMMAND and flags & MORE):
+        raise ZmtpError(f"a frame with flags {flags:#x}")
+    if flags & LONG:
+        if len(buffer) < 9:
+            return None
+        (size,) = struct.unpack_from(">Q", buffer, 1)
+        start = 9
+    else:
+        size, start = buffer[1], 2
+    if size > limit:
+        raise ZmtpError("a frame past the size limit")
+    if len(buffer) < start + size:
+        return None
+    body = bytes(buffer[start:start + size])
+    del buffer[:start + size]
+    return flags, body
+
+
+class Assembling(Protocol):
+    """What a connection holds of the message whose frames are coming in."""
+
+    parts: list[bytes]
+    size: int
+
+
+def add_frame(held: Assembling, body: bytes, more: bool, limit: int) -> bytes | None:
+    """Add a frame to the message in ``held``: the message once its last frame is in, if it is
+    a single frame (one of several is no envelope of ours: dropped whole); else None.  Only
+    the first two frames are kept (two are enough to know it is multipart: keeping every one
+    let endless empty frames, which add nothing to the size, grow a list without bound); a
+    message past ``limit`` raises ZmtpError."""
+    if len(held.parts) < 2:
+        held.parts.append(body)
+    held.size += len(body)
+    if held.size > limit:
+        raise ZmtpError("a message past the size limit")
+    if more:
+        return None
+    parts, held.parts, held.size = held.parts, [], 0
+    return parts[0] if len(parts) == 1 else None
 
 
 def make_room_for(address: str, held: Mapping[K, tuple[str, float]]) -> K | None:
@@ -291,14 +357,9 @@ class ZmtpListener:
         buffer = state.buffer
         buffer += data
         if not state.greeted:
-            if len(buffer) < GREETING_SIZE:
-                if buffer and buffer[0] != 0xFF:
-                    raise ZmtpError("not a ZMTP greeting")
+            greeting = take_greeting(buffer, self.greeting)
+            if greeting is None:
                 return []
-            greeting = bytes(buffer[:GREETING_SIZE])
-            del buffer[:GREETING_SIZE]
-            if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or greeting[12:32] != self.greeting[12:32]:
-                raise ZmtpError("not a ZMTP 3 greeting of this endpoint's mechanism")
             state.greeted = True
             state.pings = (greeting[10], greeting[11]) >= (3, 1)
             if self.curve is None:
@@ -324,40 +385,15 @@ class ZmtpListener:
                     self._command(connection, state, body)
                     continue
                 flags = inner & MORE
-            if len(state.parts) < 2:  # a message of more is dropped whole: its parts need not be kept
-                state.parts.append(body)
-            state.size += len(body)
-            if state.size > self.limit:
-                raise ZmtpError("a message past the size limit")
-            if flags & MORE:
-                continue
-            parts, state.parts, state.size = state.parts, [], 0
-            if len(parts) == 1:
-                out.append((connection, parts[0], None if state.curve is None else state.curve.client))
-            # a message of several frames is no envelope of ours: dropped whole
+            message = add_frame(state, body, bool(flags & MORE), self.limit)
+            if message is not None:
+                out.append((connection, message, None if state.curve is None else state.curve.client))
 
     def _frame(self, buffer: bytearray, limit: int) -> tuple[int, bytes] | None:
-        """The first whole frame in ``buffer`` (taken out of it), or None if it is not all here."""
-        if len(buffer) < 2:
-            return None
-        flags = buffer[0]
-        if flags & ~(MORE | LONG | COMMAND) or (flags & COMMAND and flags & MORE):
-            raise ZmtpError(f"a frame with flags {flags:#x}")
-        if flags & LONG:
-            if len(buffer) < 9:
-                return None
-            (size,) = struct.unpack_from(">Q", buffer, 1)
-            start = 9
-        else:
-            size, start = buffer[1], 2
-        if size > limit:
-            raise ZmtpError("a frame past the size limit")
-        if len(buffer) < start + size:
-            return None
-        body = bytes(buffer[start:start + size])
-        del buffer[:start + size]
-        self.frames += 1
-        return flags, body
+        parsed = take_frame(buffer, limit)
+        if parsed is not None:
+            self.frames += 1
+        return parsed
 
     def _command(self, connection: bytes, state: _Connection, body: bytes) -> None:
         if not body or len(body) < 1 + body[0]:
@@ -374,7 +410,7 @@ class ZmtpListener:
                     reason = b"not a seat of this table"
                     self._raw(connection, command(b"ERROR", bytes([len(reason)]) + reason))
                     raise ZmtpError("a client key this endpoint does not admit")
-                self._raw(connection, frame(curve.ready(_socket_type(b"ROUTER")), COMMAND))
+                self._raw(connection, frame(curve.ready(socket_type_property(b"ROUTER")), COMMAND))
                 state.ready = True
             elif name == b"ERROR":
                 raise ZmtpError("the peer gave up")
@@ -396,7 +432,7 @@ class ZmtpListener:
 
     @staticmethod
     def _check_type(metadata: bytes) -> None:
-        socket_type = _properties(metadata).get(b"socket-type")
+        socket_type = properties(metadata).get(b"socket-type")
         if socket_type not in PEER_TYPES:
             raise ZmtpError(f"a {socket_type!r} socket cannot talk to a ROUTER")
 

@@ -1,0 +1,253 @@
+"""Our outbound links (net/dialer.py): they talk to libzmq's own ROUTER sockets (NULL and
+CURVE) as a DEALER would, and a peer they dial cannot make them hold more than a message's
+limit however it frames its bytes.  All on loopback; every wait is bounded."""
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+import zmq
+from net_doubles import receive_until
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net import zmtp
+from saboteur_p2p.net.dialer import ClientConnection, Dialer
+from saboteur_p2p.net.transport import Transport, dealer_connection
+from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE
+
+
+class RawServer:
+    """A TCP server that speaks ZMTP by hand, as a ROUTER (NULL), one step at a time: free to
+    send what no ZeroMQ socket would."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(5)
+        self.endpoint = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.conn: socket.socket | None = None
+
+    def accept(self, dialer: Dialer, greet: bool = True) -> socket.socket:
+        """Take the dialer's next connection (polling it meanwhile); with ``greet``, do the
+        NULL handshake as a ROUTER."""
+        self.listener.setblocking(False)
+        deadline = time.monotonic() + 5
+        while True:
+            pump(dialer, 0.02)
+            try:
+                self.conn, _ = self.listener.accept()
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, "the dialer never connected"
+        self.conn.settimeout(5)
+        if greet:
+            assert self.read(zmtp.GREETING_SIZE, dialer)[:12] == zmtp.GREETING[:12]
+            self.conn.sendall(zmtp.GREETING + zmtp.ready_command(b"ROUTER"))
+            ready = zmtp.ready_command(b"DEALER")
+            assert self.read(len(ready), dialer) == ready
+            assert dialer.ready
+        return self.conn
+
+    def read(self, n: int, dialer: Dialer) -> bytes:
+        assert self.conn is not None
+        self.conn.setblocking(False)
+        data = b""
+        deadline = time.monotonic() + 5
+        while len(data) < n and time.monotonic() < deadline:
+            pump(dialer, 0.02)
+            try:
+                data += self.conn.recv(n - len(data))
+            except BlockingIOError:
+                continue
+        return data
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+        self.listener.close()
+
+
+def pump(dialer: Dialer, seconds: float) -> list[bytes]:
+    """Poll a dialer as Transport.poll does, for ``seconds``."""
+    got: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    while True:
+        if dialer.socket is not None and dialer.socket.poll(10):
+            got += dialer.receive(1 << 20)[0]
+        dialer.tick(time.monotonic())
+        if time.monotonic() >= deadline:
+            return got
+
+
+@pytest.fixture
+def server() -> Iterator[RawServer]:
+    raw = RawServer()
+    yield raw
+    raw.close()
+
+
+@pytest.fixture
+def dialer(context: zmq.Context, server: RawServer) -> Iterator[Dialer]:
+    link = Dialer(context, server.endpoint, limit=64 * 1024, queue=100, linger_ms=0)
+    yield link
+    link.close(0)
+
+
+@pytest.mark.parametrize("part", [b"x" * 1000, b""])
+def test_a_message_that_never_ends_holds_at_most_the_limit(server: RawServer, dialer: Dialer, part: bytes) -> None:
+    """A libzmq DEALER kept every frame of a multipart message until its last one came: the
+    peer it dialled (a fake table, a hostile seat) could grow its memory without bound.  Ours
+    keeps two parts at most and closes the link once the message passes the limit; empty
+    parts, which add nothing to its size, are counted and dropped."""
+    conn = server.accept(dialer)
+    most = 0
+    for _ in range(100):
+        try:
+            conn.sendall(zmtp.frame(part, zmtp.MORE) * 20)  # 20 kB a step, or 40 bytes of empty frames
+        except OSError:
+            break  # closed by the dialer
+        pump(dialer, 0.01)
+        if dialer.state is not None:
+            assert len(dialer.state.parts) <= 2
+            most = max(most, dialer.state.held)
+    assert most <= 64 * 1024 + 8 * 1024  # the limit, and at most a chunk of raw TCP
+    if part:
+        assert "past the size limit" in dialer.trouble and dialer.state is None
+
+
+def test_a_frame_past_the_limit_is_refused_from_its_header(server: RawServer, dialer: Dialer) -> None:
+    conn = server.accept(dialer)
+    conn.sendall(bytes([zmtp.LONG]) + (1 << 40).to_bytes(8, "big"))  # a terabyte is announced
+    pump(dialer, 0.2)
+    assert dialer.trouble == "a frame past the size limit" and dialer.state is None
+
+
+@pytest.mark.parametrize("garbage", [
+    b"GET / HTTP/1.1\r\n\r\n",  # not ZMTP
+    zmtp.CURVE_GREETING,  # another mechanism
+    zmtp.GREETING + zmtp.ready_command(b"PUB"),  # a socket a DEALER cannot talk to
+    zmtp.GREETING + zmtp.frame(b"before ready"),
+])
+def test_a_peer_that_breaks_zmtp_is_hung_up_on_and_dialled_again(server: RawServer, dialer: Dialer, garbage: bytes) -> None:
+    conn = server.accept(dialer, greet=False)
+    conn.sendall(garbage)
+    pump(dialer, 0.2)
+    assert dialer.trouble and dialer.state is None and not dialer.shaken
+    server.accept(dialer)  # redialled after REDIAL_S, and this time it goes well
+    assert dialer.send(b"hello again")
+    assert server.read(2 + len(b"hello again"), dialer) == zmtp.frame(b"hello again")
+
+
+def test_messages_wait_for_the_handshake_and_the_queue_is_bounded(server: RawServer, dialer: Dialer) -> None:
+    assert all(dialer.send(b"m%d" % i) for i in range(100))
+    assert not dialer.send(b"one too many")
+    server.accept(dialer)
+    wanted = b"".join(zmtp.frame(b"m%d" % i) for i in range(100))
+    assert server.read(len(wanted), dialer) == wanted
+
+
+def test_the_link_answers_pings_and_pings_when_idle(server: RawServer, dialer: Dialer) -> None:
+    conn = server.accept(dialer)
+    conn.sendall(zmtp.command(b"PING", b"\x00\x00ctx"))
+    assert server.read(2 + 8, dialer) == zmtp.command(b"PONG", b"ctx")
+    assert server.read(2 + 7, dialer) == zmtp.command(b"PING", b"\x00\x00")  # after a second of nothing
+
+
+def test_the_link_talks_to_a_libzmq_router(context: zmq.Context) -> None:
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    transport = Transport("127.0.0.1:0", context)
+    endpoint = f"tcp://127.0.0.1:{port}"
+    try:
+        assert transport.connect(endpoint)
+        transport.send(endpoint, b"hello router")
+        deadline = time.monotonic() + 5
+        while not router.poll(10):
+            transport.poll(0.01)
+            assert time.monotonic() < deadline
+        who, data = router.recv_multipart()
+        assert data == b"hello router"
+        router.send_multipart([who, b"hello dealer"])
+        assert receive_until(transport, 5) == [(dealer_connection(endpoint), b"hello dealer")]
+    finally:
+        transport.close()
+        router.close()
+
+
+def test_the_link_talks_to_a_libzmq_curve_router(context: zmq.Context) -> None:
+    server, client = Identity.generate(), Identity.generate()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    router.setsockopt(zmq.CURVE_SERVER, 1)
+    router.setsockopt(zmq.CURVE_SECRETKEY, server.link_keys()[1])
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    transport = Transport("127.0.0.1:0", context, link_keys=client.link_keys())
+    endpoint = f"tcp://127.0.0.1:{port}"
+    try:
+        assert transport.connect(endpoint, server_key=server.public.dh_key)
+        transport.send(endpoint, b"secret")
+        deadline = time.monotonic() + 5
+        while not router.poll(10):
+            transport.poll(0.01)
+            assert time.monotonic() < deadline
+        frames = router.recv_multipart(copy=False)
+        assert frames[1].bytes == b"secret"
+        router.send_multipart([frames[0].bytes, b"x" * 70_000])  # a long frame back, boxed
+        assert receive_until(transport, 5) == [(dealer_connection(endpoint), b"x" * 70_000)]
+    finally:
+        transport.close()
+        router.close()
+
+
+def test_a_link_to_the_wrong_server_key_never_completes(context: zmq.Context) -> None:
+    """A CURVE server that is not the one we meant cannot open our HELLO: the link gets
+    nowhere (libzmq's server drops it), and nothing we queued goes out."""
+    server = Identity.generate()
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    router.setsockopt(zmq.CURVE_SERVER, 1)
+    router.setsockopt(zmq.CURVE_SECRETKEY, server.link_keys()[1])
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    transport = Transport("127.0.0.1:0", context, link_keys=Identity.generate().link_keys())
+    endpoint = f"tcp://127.0.0.1:{port}"
+    try:
+        assert transport.connect(endpoint, server_key=Identity.generate().public.dh_key)
+        transport.send(endpoint, b"for someone else")
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            transport.poll(0.01)
+            assert not router.poll(0)
+        assert not transport.dealers[endpoint].shaken
+    finally:
+        transport.dealers[endpoint].pending.clear()  # nothing to wait for at close
+        transport.close()
+        router.close()
+
+
+def test_a_replaced_link_is_closed_once_the_new_one_has_shaken_hands(context: zmq.Context) -> None:
+    a, b = Transport("127.0.0.1:0", context), Transport("127.0.0.1:0", context)
+    silent = socket.create_server(("127.0.0.1", 0))  # takes the connection, never greets
+    old = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+    try:
+        assert a.connect(old) and a.replace(old, b.endpoint)
+        a.send(b.endpoint, b"to both")  # while the new one is unproven, the old one gets it too
+        assert [data for _, data in receive_until(b, 5, senders=[a])] == [b"to both"]
+        assert old not in a.dealers and not a.replacing
+    finally:
+        a.close()
+        b.close()
+        silent.close()
+
+
+def test_the_client_state_machine_needs_no_socket() -> None:
+    """Sans-I/O: two halves of a handshake joined in memory."""
+    client = ClientConnection(MAX_WIRE_MESSAGE)
+    assert client.start() == zmtp.GREETING
+    assert client.take(zmtp.GREETING[:30]) == [] and not client.out
+    rest = zmtp.GREETING[30:] + zmtp.ready_command(b"ROUTER") + zmtp.frame(b"one") + zmtp.frame(b"two")
+    assert client.take(rest) == [b"one", b"two"]
+    assert client.ready and client.out == [zmtp.ready_command(b"DEALER")]
+    assert client.take(zmtp.frame(b"a", zmtp.MORE) + zmtp.frame(b"b")) == []  # a multipart message is dropped whole
+    assert client.message(b"hi") == zmtp.frame(b"hi")
