@@ -204,8 +204,8 @@ def pair(context: zmq.Context) -> Iterator[tuple[Transport, Transport, Identity]
     a = Transport("127.0.0.1:0", context, link_keys=a_id.link_keys())
     b = Transport("127.0.0.1:0", context, link_keys=b_id.link_keys())
     yield a, b, a_id
-    b.close()
-    a.close()
+    a.close()  # the receiver first: a sender whose peer is there but not polled would
+    b.close()  # wait for its handshake (Transport.drain)
 
 
 def test_a_reply_of_the_largest_wire_message_reaches_a_curve_dealer(pair) -> None:

@@ -4,6 +4,7 @@ limit however it frames its bytes.  All on loopback; every wait is bounded."""
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from collections.abc import Iterator
 
@@ -251,3 +252,36 @@ def test_the_client_state_machine_needs_no_socket() -> None:
     assert client.ready and client.out == [zmtp.ready_command(b"DEALER")]
     assert client.take(zmtp.frame(b"a", zmtp.MORE) + zmtp.frame(b"b")) == []  # a multipart message is dropped whole
     assert client.message(b"hi") == zmtp.frame(b"hi")
+
+
+def test_a_peer_that_drops_the_link_does_not_hold_a_stopping_peer() -> None:
+    """A stopping peer waits for a connected link to hand over what it holds (up to DRAIN_S,
+    5 s), but not for one whose peer keeps dropping it (refuses us): that peer will not take
+    it, and the stop takes about what libzmq's linger took (1 s)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.05)
+    stop = threading.Event()
+
+    def refuse() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            time.sleep(0.3)  # connected a while (a CURVE server checking our HELLO) ...
+            conn.sendall(b"no")  # ... then not ZMTP: hung up on, as by a peer that refuses us
+            conn.close()
+
+    thread = threading.Thread(target=refuse)
+    thread.start()
+    transport = Transport("127.0.0.1:0")
+    endpoint = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        assert transport.connect(endpoint) and transport.send(endpoint, b"unwanted")
+        started = time.monotonic()
+        transport.close()
+        assert time.monotonic() - started < 2.5
+    finally:
+        stop.set()
+        thread.join()
+        server.close()

@@ -29,8 +29,8 @@ def pair() -> Iterator[tuple[Transport, Transport, Identity, Identity]]:
     try:
         yield a, b, alice, bob
     finally:
-        a.close()
-        b.close()
+        b.close()  # the receiver first: a sender whose peer is there but not polled would
+        a.close()  # wait for its handshake (Transport.drain)
         context.term()
 
 

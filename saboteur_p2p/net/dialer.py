@@ -51,6 +51,10 @@ TCP_MAXRT_MS = 6000
 RECONNECT_IVL_MAX_MS = 500
 #: ... and abandons a TCP connect that has not completed by then (ms)
 CONNECT_TIMEOUT_MS = 1000
+#: raw TCP chunks (of at most 8 KiB) libzmq reads ahead of us on a link, at most: a large
+#: message then crosses at TCP's pace rather than two chunks per poll of ours (an endpoint,
+#: with up to 256 connections, reads two ahead: zmtp.py)
+READ_AHEAD = 64
 #: a link we hung up on (its peer broke ZMTP, or never finished the handshake) is dialled
 #: again after this long (seconds)
 REDIAL_S = 0.5
@@ -192,13 +196,15 @@ class Dialer:
         self.shaken = False
         #: why we last hung up ("" if never): a peer that breaks ZMTP, for the curious
         self.trouble = ""
+        #: connections lost so far (closed by the peer, or hung up on)
+        self.drops = 0
         self.redial_at: float | None = None
         self._open_socket()
 
     def _open_socket(self) -> None:
         sock = self.context.socket(zmq.STREAM)
         sock.setsockopt(zmq.LINGER, self.linger_ms)
-        sock.setsockopt(zmq.RCVHWM, 2)  # raw chunks of at most 8 KiB: then TCP pushes back
+        sock.setsockopt(zmq.RCVHWM, READ_AHEAD)  # then TCP pushes back
         sock.setsockopt(zmq.TCP_MAXRT, TCP_MAXRT_MS)
         sock.setsockopt(zmq.RECONNECT_IVL, 100)
         sock.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
@@ -294,6 +300,8 @@ class Dialer:
 
     def _closed(self) -> None:
         """The connection closed; libzmq dials again by itself."""
+        if self.connection is not None:
+            self.drops += 1
         self.connection = None
         self.state = None
 

@@ -297,13 +297,16 @@ class Transport:
     def drain(self, seconds: float = DRAIN_S) -> None:
         """Wait until every link has handed over what it holds: one that is connected for at
         most ``seconds``, one that is not (its peer is not there yet, or gone) for LINGER_MS,
-        as libzmq would linger.  What comes meanwhile is dropped."""
+        as libzmq would linger; one whose connection drops meanwhile (its peer refused us, or
+        went) no longer.  What comes meanwhile is dropped."""
         started = time.monotonic()
+        drops = {endpoint: dealer.drops for endpoint, dealer in self.dealers.items()}
         while True:
             waited = time.monotonic() - started
             waiting = [
-                d for d in self.dealers.values()
-                if d.pending and d.socket is not None and waited < (seconds if d.connected else LINGER_MS / 1000)
+                d for e, d in self.dealers.items()
+                if d.pending and d.socket is not None and d.drops == drops[e]
+                and waited < (seconds if d.connected else LINGER_MS / 1000)
             ]
             if not waiting:
                 return
