@@ -4,6 +4,7 @@ limit however it frames its bytes.  All on loopback; every wait is bounded."""
 from __future__ import annotations
 
 import socket
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from net_doubles import receive_until
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net import zmtp
 from saboteur_p2p.net.dialer import ClientConnection, Dialer
-from saboteur_p2p.net.transport import Transport, dealer_connection
+from saboteur_p2p.net.transport import POLL_BYTES, Transport, dealer_connection
 from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE
 
 
@@ -50,12 +51,13 @@ class RawServer:
             assert dialer.ready
         return self.conn
 
-    def read(self, n: int, dialer: Dialer) -> bytes:
+    def read(self, n: int, dialer: Dialer, until: bytes | None = None) -> bytes:
+        """``n`` bytes from the dialer (or fewer, once ``until`` is among them), within 5 s."""
         assert self.conn is not None
         self.conn.setblocking(False)
         data = b""
         deadline = time.monotonic() + 5
-        while len(data) < n and time.monotonic() < deadline:
+        while len(data) < n and time.monotonic() < deadline and not (until and until in data):
             pump(dialer, 0.02)
             try:
                 data += self.conn.recv(n - len(data))
@@ -220,9 +222,9 @@ def test_a_link_to_the_wrong_server_key_never_completes(context: zmq.Context) ->
         while time.monotonic() < deadline:
             transport.poll(0.01)
             assert not router.poll(0)
-        assert not transport.dealers[endpoint].shaken
+        assert not transport.outbound[endpoint].shaken
     finally:
-        transport.dealers[endpoint].pending.clear()  # nothing to wait for at close
+        transport.outbound[endpoint].pending.clear()  # nothing to wait for at close
         transport.close()
         router.close()
 
@@ -235,7 +237,7 @@ def test_a_replaced_link_is_closed_once_the_new_one_has_shaken_hands(context: zm
         assert a.connect(old) and a.replace(old, b.endpoint)
         a.send(b.endpoint, b"to both")  # while the new one is unproven, the old one gets it too
         assert [data for _, data in receive_until(b, 5, senders=[a])] == [b"to both"]
-        assert old not in a.dealers and not a.replacing
+        assert old not in a.outbound and not a.replacing
     finally:
         a.close()
         b.close()
@@ -285,3 +287,31 @@ def test_a_peer_that_drops_the_link_does_not_hold_a_stopping_peer() -> None:
         stop.set()
         thread.join()
         server.close()
+
+
+def test_one_poll_takes_a_bounded_number_of_tiny_messages(server: RawServer, dialer: Dialer) -> None:
+    """2-byte frames (empty messages) cost the budget as much as their work, not their bytes:
+    one receive charged a whole 8 KiB chunk of them as one, and a fake table's flood of them
+    made one Transport.poll take 18 s and return 3.7 million messages."""
+    conn = server.accept(dialer)
+    conn.setblocking(True)
+    conn.sendall(zmtp.frame(b"") * 200_000)  # 400 kB: within what libzmq reads ahead
+    time.sleep(0.3)
+    messages, used = dialer.receive(POLL_BYTES)
+    assert used >= POLL_BYTES and len(messages) <= POLL_BYTES // zmtp.COST + 8 * 1024 // 2
+
+
+def test_after_a_drop_the_next_connection_starts_with_our_greeting(server: RawServer, dialer: Dialer) -> None:
+    """libzmq dials again on the same socket and keeps its send queue: what was framed for
+    the dead connection went out first on the next one, and the peer saw no greeting."""
+    server.listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # little room in TCP
+    first = server.accept(dialer)
+    for i in range(100):  # frames handed to libzmq, and more, while the peer reads nothing
+        assert dialer.send(b"%d " % i + b"." * 60_000)
+    pump(dialer, 0.3)
+    first.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    first.close()  # reset, with our frames unread
+    server.accept(dialer)  # greets, and checks that our greeting and READY come first
+    assert dialer.send(b"after")
+    tail = zmtp.frame(b"after")
+    assert tail in server.read(7_000_000, dialer, until=tail)  # (after what was still queued)

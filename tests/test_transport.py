@@ -119,7 +119,7 @@ def test_a_seat_that_keeps_moving_holds_at_most_two_links_open() -> None:
             new = f"tcp://192.0.2.9:{port}"  # nobody answers there
             assert transport.replace(old, new)
             old = new
-        assert set(transport.dealers) == {"tcp://127.0.0.1:1", "tcp://192.0.2.9:59"}
+        assert set(transport.outbound) == {"tcp://127.0.0.1:1", "tcp://192.0.2.9:59"}
         assert transport.replacing == {"tcp://192.0.2.9:59": "tcp://127.0.0.1:1"}
     finally:
         transport.close()

@@ -57,19 +57,22 @@ class _Boxes:
     def __init__(self) -> None:
         #: the box between the two transient keys, once the handshake has made it
         self.box: Box | None = None
-        self.nonce = 0  # ours: the last we used
+        self.nonce = 0  # ours: the last we used (a client's counts its HELLO and INITIATE too)
         self.peer_nonce = 0  # theirs: the last we took
 
     def _next_nonce(self) -> bytes:
         self.nonce += 1
         return struct.pack(">Q", self.nonce)
 
-    def _next_peer_nonce(self, short: bytes) -> bytes:
-        (value,) = struct.unpack(">Q", short)
-        if value <= self.peer_nonce:
+    def _peer_nonce(self, short: bytes) -> bytes:
+        """A short nonce of the peer's: it must be above the last one taken (``_took``)."""
+        if struct.unpack(">Q", short)[0] <= self.peer_nonce:
             raise CurveError("a nonce used before")
-        self.peer_nonce = value
         return short
+
+    def _took(self, short: bytes) -> None:
+        """The box under the peer's nonce ``short`` opened: it is the last one taken now."""
+        (self.peer_nonce,) = struct.unpack(">Q", short)
 
     def _done(self) -> bool:
         """The handshake is over: MESSAGEs may come."""
@@ -81,8 +84,9 @@ class _Boxes:
             raise CurveError("a MESSAGE before the handshake")
         if len(body) < MESSAGE_MIN or body[:8] != b"\x07MESSAGE":
             raise CurveError("not a MESSAGE")
-        short = self._next_peer_nonce(body[8:16])
+        short = self._peer_nonce(body[8:16])
         plain = _open(self.box, body[16:], self.THEIRS + short)
+        self._took(short)
         if not plain:
             raise CurveError("a MESSAGE without its flags")
         return plain[0], plain[1:]
@@ -120,9 +124,10 @@ class CurveServer(_Boxes):
         if self.box is not None:
             raise CurveError("a second HELLO")
         client_transient = PublicKey(body[80:112])
-        short = self._next_peer_nonce(body[112:120])
+        short = self._peer_nonce(body[112:120])
         permanent = _box(self.secret, client_transient)
         signature = _open(permanent, body[120:200], HELLO_PREFIX + short)
+        self._took(short)
         if signature != bytes(64):
             raise CurveError("a HELLO whose signature box is not zeros")
         self.client_transient = client_transient
@@ -140,8 +145,9 @@ class CurveServer(_Boxes):
             raise CurveError("an INITIATE out of turn")
         if len(body) < INITIATE_MIN or body[9:9 + COOKIE_SIZE] != self.cookie:
             raise CurveError("an INITIATE of the wrong size, or with another cookie")
-        short = self._next_peer_nonce(body[105:113])
+        short = self._peer_nonce(body[105:113])
         plain = _open(self.box, body[113:], INITIATE_PREFIX + short)
+        self._took(short)
         if len(plain) < 128:
             raise CurveError("an INITIATE box too short for a vouch")
         client, vouch_nonce, vouch = plain[:32], plain[32:48], plain[48:128]
@@ -172,10 +178,11 @@ class CurveClient(_Boxes):
         self.secret = PrivateKey(secret)
         self.rand = rand
         self.transient = PrivateKey(rand(32))
-        self.ready = False  # (our nonce counts HELLO and INITIATE too)
+        #: the server's READY has come: the handshake is over
+        self.done = False
 
     def _done(self) -> bool:
-        return self.ready
+        return self.done
 
     def hello(self) -> bytes:
         """The HELLO command (its body, name included) that opens the handshake."""
@@ -200,9 +207,10 @@ class CurveClient(_Boxes):
 
     def ready_from(self, body: bytes) -> bytes:
         """Check the server's READY, which ends the handshake: its metadata (raw)."""
-        if self.box is None or self.ready or len(body) < READY_MIN or body[:6] != b"\x05READY":
+        if self.box is None or self.done or len(body) < READY_MIN or body[:6] != b"\x05READY":
             raise CurveError("a READY out of turn, or of the wrong size")
-        short = self._next_peer_nonce(body[6:14])
+        short = self._peer_nonce(body[6:14])
         metadata = _open(self.box, body[14:], READY_PREFIX + short)
-        self.ready = True
+        self._took(short)
+        self.done = True
         return metadata

@@ -10,10 +10,11 @@ HELLO/INITIATE (curvezmq.py), message frames, PING/PONG.  What it holds of a mes
 progress is at most ``limit``, its send queue at most ``queue`` messages.
 
 ``ClientConnection`` is the protocol alone (bytes in, messages and bytes out, no socket);
-``Dialer`` runs one over a STREAM socket that libzmq connects and reconnects.  Liveness is
-TCP's: a PING goes out each second that nothing else does, and a connection whose bytes
-go unacknowledged for TCP_MAXRT is dropped by the kernel and redialled; a peer that is
-merely busy (it answers PINGs only between its records) is never hung up on.
+``Dialer`` runs one over a STREAM socket per TCP connection (libzmq dials until one opens;
+a closed one takes its socket with it, and a new socket dials).  Liveness is TCP's: a PING
+goes out each second that nothing else does, and a connection whose bytes go
+unacknowledged for TCP_MAXRT is dropped by the kernel and redialled; a peer that is merely
+busy (it answers PINGs only between its records) is never hung up on.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from .zmtp import (
     HANDSHAKE_S,
     MORE,
     PEER_TYPES,
+    TCP_MAXRT_MS,
     ZmtpError,
     add_frame,
     frame,
@@ -45,19 +47,28 @@ from .zmtp import (
 
 #: a PING goes out on a ready link when nothing else has for this long (seconds)
 PING_S = 1.0
-#: a TCP connection whose bytes are not acknowledged for this long (ms) is dropped and redialled
-TCP_MAXRT_MS = 6000
-#: libzmq redials a dropped connection after 100 ms, backing off to at most this (ms) ...
+#: until a connection opens, libzmq tries again after 100 ms, backing off to at most this (ms),
+#: and abandons a TCP connect that has not completed by CONNECT_TIMEOUT_MS.  Once one has
+#: opened, the socket is ours for that connection alone: when it closes, the socket is closed
+#: (with what libzmq still held for it) and a new one dials.  libzmq would dial again on the
+#: same socket, keeping its send queue, and write what was framed (and, under CURVE, boxed)
+#: for the dead connection onto the new one, ahead of our greeting.
 RECONNECT_IVL_MAX_MS = 500
-#: ... and abandons a TCP connect that has not completed by then (ms)
 CONNECT_TIMEOUT_MS = 1000
+#: a link whose peer closed the connection dials again after this long (seconds) ...
+REDIAL_S = 0.1
+#: ... and one we hung up on (its peer broke ZMTP, refused our key, or never finished the
+#: handshake) after this long, doubled for each such hang-up in a row up to REDIAL_MAX_S:
+#: a peer that refuses us is not made to do a CurveZMQ handshake twice a second for ever
+HANG_UP_REDIAL_S = 0.5
+REDIAL_MAX_S = 8.0
 #: raw TCP chunks (of at most 8 KiB) libzmq reads ahead of us on a link, at most: a large
 #: message then crosses at TCP's pace rather than two chunks per poll of ours (an endpoint,
 #: with up to 256 connections, reads two ahead: zmtp.py)
 READ_AHEAD = 64
-#: a link we hung up on (its peer broke ZMTP, or never finished the handshake) is dialled
-#: again after this long (seconds)
-REDIAL_S = 0.5
+#: frames handed to libzmq and not yet on the wire, at most: the rest wait in our own queue,
+#: which outlives a connection (what libzmq holds when one closes is lost)
+SEND_AHEAD = 64
 
 
 class ClientConnection:
@@ -80,6 +91,10 @@ class ClientConnection:
         #: the first two frames of an unfinished message (one of more is dropped whole) and its size
         self.parts: list[bytes] = []
         self.size = 0
+        #: frames parsed so far (each costs the caller's budget)
+        self.frames = 0
+        #: the server speaks ZMTP 3.1 or later, so it answers PING (3.0 would not know it)
+        self.pings = False
 
     def start(self) -> bytes:
         return GREETING if self.curve is None else CURVE_CLIENT_GREETING
@@ -106,16 +121,19 @@ class ClientConnection:
         buffer = self.buffer
         buffer += data
         if not self.greeted:
-            # (as-server is not checked: libzmq's CURVE server sends 0 there)
-            if take_greeting(buffer, self.start()) is None:
+            # (as-server is not checked: libzmq's CURVE server sends 0 there, ours 1)
+            greeting = take_greeting(buffer, self.start())
+            if greeting is None:
                 return []
             self.greeted = True
+            self.pings = (greeting[10], greeting[11]) >= (3, 1)
             self.out.append(ready_command(b"DEALER") if self.curve is None else frame(self.curve.hello(), COMMAND))
         messages: list[bytes] = []
         while True:
             parsed = take_frame(buffer, self.frame_limit if self.ready else min(self.frame_limit, HANDSHAKE_FRAME))
             if parsed is None:
                 return messages
+            self.frames += 1
             flags, body = parsed
             if flags & COMMAND:
                 if self.curve is not None and self.ready:
@@ -143,6 +161,8 @@ class ClientConnection:
             raise ZmtpError(f"the peer refused the link: {reason.decode('ascii', 'replace')[:100]}")
         if not self.ready:
             self._handshake(name, body, rest)
+        elif name == b"READY":
+            raise ZmtpError("a READY out of turn")
         elif name == b"PING":
             if len(rest) < 2:
                 raise ZmtpError("a broken PING")
@@ -169,16 +189,17 @@ class ClientConnection:
 
 
 class Dialer:
-    """One outbound link to ``endpoint``: a STREAM socket that libzmq connects (and redials
-    when the connection drops), a ``ClientConnection`` for each connection, and a queue of
-    messages waiting for a ready connection (at most ``queue``)."""
+    """One outbound link to ``endpoint``: a STREAM socket per TCP connection, a
+    ``ClientConnection`` for its ZMTP, and a queue of messages waiting for a ready connection
+    (at most ``queue``), which outlives each connection."""
 
     def __init__(
         self, context: zmq.Context[zmq.Socket[bytes]], endpoint: str, limit: int, queue: int,
         curve: tuple[bytes, bytes, bytes] | None = None, linger_ms: int = 1000,
     ) -> None:
         """``curve``: the server's X25519 key, then ours (public, private): the link is
-        encrypted, and proves our key to the server."""
+        encrypted, and proves our key to the server.  ``linger_ms``: how long what was handed
+        to libzmq may still go out once the link is closed."""
         self.context = context
         self.endpoint = endpoint
         self.limit = limit
@@ -187,24 +208,27 @@ class Dialer:
         self.pending: deque[bytes] = deque()
         self.queue = queue
         self.socket: zmq.Socket[bytes] | None = None
-        #: the connection libzmq has open (its id on the STREAM socket), and its ZMTP state
+        #: the socket's one connection, once libzmq says it is open (its id), and its ZMTP state
         self.connection: bytes | None = None
         self.state: ClientConnection | None = None
-        self.opened = 0.0
+        self.opened = 0.0  # when its connection opened
         self.sent = 0.0  # when we last sent anything on the connection
         #: a handshake has been completed (Transport.replace waits for one)
         self.shaken = False
         #: why we last hung up ("" if never): a peer that breaks ZMTP, for the curious
         self.trouble = ""
+        #: hang-ups since the last completed handshake (each doubles the wait to redial)
+        self.refusals = 0
         #: connections lost so far (closed by the peer, or hung up on)
         self.drops = 0
         self.redial_at: float | None = None
-        self._open_socket()
+        self._dial()
 
-    def _open_socket(self) -> None:
+    def _dial(self) -> None:
         sock = self.context.socket(zmq.STREAM)
         sock.setsockopt(zmq.LINGER, self.linger_ms)
         sock.setsockopt(zmq.RCVHWM, READ_AHEAD)  # then TCP pushes back
+        sock.setsockopt(zmq.SNDHWM, SEND_AHEAD)
         sock.setsockopt(zmq.TCP_MAXRT, TCP_MAXRT_MS)
         sock.setsockopt(zmq.RECONNECT_IVL, 100)
         sock.setsockopt(zmq.RECONNECT_IVL_MAX, RECONNECT_IVL_MAX_MS)
@@ -235,7 +259,7 @@ class Dialer:
         return True
 
     def flush(self) -> None:
-        """Hand queued messages to the connection, while it is ready and takes them."""
+        """Hand queued messages to the connection, while it is ready and libzmq takes them."""
         while self.pending and self.ready:
             assert self.state is not None
             if not self._raw(self.state.message(self.pending[0])):
@@ -247,17 +271,16 @@ class Dialer:
             return False
         try:
             self.socket.send_multipart([self.connection, data], zmq.NOBLOCK)
-        except zmq.Again:
-            return False
-        except zmq.ZMQError:  # the connection went before libzmq told us
-            self._closed()
+        except zmq.ZMQError:  # libzmq's queue is full (Again), or the connection is going
             return False
         self.sent = time.monotonic()
         return True
 
     def receive(self, budget: int) -> tuple[list[bytes], int]:
-        """The whole messages the peer sent so far, reading at most about ``budget`` bytes,
-        and how many bytes that took."""
+        """The whole messages the peer sent so far, reading at most about ``budget`` (each
+        raw chunk and each frame in it costs COST more than its bytes, as at the endpoints:
+        a flood of 2-byte frames is not 4,000 times cheaper than its work), and how much of
+        the budget that took."""
         messages: list[bytes] = []
         read = 0
         while self.socket is not None and read < budget:
@@ -265,29 +288,38 @@ class Dialer:
                 frames = self.socket.recv_multipart(zmq.NOBLOCK)
             except zmq.Again:
                 break
+            read += COST
             if len(frames) != 2:  # never from a STREAM socket
                 continue
             connection, data = frames
-            read += len(data) + COST
-            if not data:  # libzmq's notice: a connection opened, or (the one we have) closed
-                if connection == self.connection:
-                    self._closed()
-                else:
+            read += len(data)
+            if not data:  # libzmq's notice: the socket's connection opened, or closed
+                if self.connection is None:
                     self._opened(connection)
-                continue
-            if connection != self.connection or self.state is None:
+                else:
+                    self._lost(REDIAL_S)  # (before libzmq dials again on this socket)
+                    break
                 continue
             state = self.state
+            if connection != self.connection or state is None:
+                continue
+            parsed = state.frames
             try:
                 messages += state.take(data)
             except (ZmtpError, CurveError) as exc:
                 self.hang_up(str(exc))
                 break
+            finally:
+                read += COST * (state.frames - parsed)
             for out in state.out:
-                self._raw(out)
+                if not self._raw(out):  # a handshake command or a PONG libzmq would not take
+                    self.hang_up("could not answer the peer")
+                    break
             state.out.clear()
             if state.ready and not self.shaken:
                 self.shaken = True
+            if state.ready:
+                self.refusals = 0
             self.flush()
         return messages, read
 
@@ -296,48 +328,51 @@ class Dialer:
         curve = None if self.curve is None else CurveClient(*self.curve)
         self.state = ClientConnection(self.limit, curve)
         self.opened = time.monotonic()
-        self._raw(self.state.start())
+        if not self._raw(self.state.start()):
+            self.hang_up("could not greet the peer")
 
-    def _closed(self) -> None:
-        """The connection closed; libzmq dials again by itself."""
+    def _lost(self, redial: float) -> None:
+        """The connection is over: the socket goes (with what libzmq still held for it) and
+        a new one dials after ``redial`` seconds."""
         if self.connection is not None:
             self.drops += 1
         self.connection = None
         self.state = None
-
-    def hang_up(self, why: str) -> None:
-        """Close the link (a STREAM socket does not redial a connection its owner closed) and
-        dial again after REDIAL_S."""
-        self.trouble = why
-        self._closed()
         if self.socket is not None:
             self.socket.close(linger=0)
             self.socket = None
-        self.redial_at = time.monotonic() + REDIAL_S
+        self.redial_at = time.monotonic() + redial
+
+    def hang_up(self, why: str) -> None:
+        """Close the link on a peer that broke ZMTP or refused us; dial again later."""
+        self.trouble = why
+        self.refusals += 1
+        self._lost(min(REDIAL_MAX_S, HANG_UP_REDIAL_S * 2 ** (self.refusals - 1)))
 
     def tick(self, now: float) -> None:
-        """Timers: dial again after a hang-up, give up on a handshake that hangs, PING an
-        idle link, hand over what waits."""
+        """Timers: dial again, give up on a connect or a handshake that hangs, PING an idle
+        link, hand over what waits."""
         if self.socket is None:
             if self.redial_at is not None and now >= self.redial_at:
                 try:
-                    self._open_socket()
-                except zmq.ZMQError:
-                    self.redial_at = now + REDIAL_S
+                    self._dial()
+                except zmq.ZMQError:  # out of sockets: try again later
+                    self.redial_at = now + HANG_UP_REDIAL_S
             return
         if self.state is None:
-            return
+            return  # libzmq is dialling
         if not self.state.ready:
             if now - self.opened > HANDSHAKE_S:
-                self.hang_up("no handshake within 10 s")
+                self.hang_up(f"no handshake within {HANDSHAKE_S:.0f} s")
             return
         self.flush()
-        if now - self.sent >= PING_S:
+        if self.state.pings and now - self.sent >= PING_S:
             self._raw(self.state.ping())
 
     def close(self, linger_ms: int | None = None) -> None:
         if self.socket is not None:
             self.socket.close(linger=self.linger_ms if linger_ms is None else linger_ms)
             self.socket = None
-        self._closed()
-
+        self.connection = None
+        self.state = None
+        self.redial_at = None

@@ -17,8 +17,9 @@ tell which peer sent garbage once that connection has introduced itself with a s
 they came on.
 
 Links are meant to survive a flaky LAN: a connection whose bytes TCP cannot get
-acknowledged for a few seconds is dropped and dialled again (each link PINGs every second),
-redials are capped at half a second apart, and a connect attempt that hangs is abandoned.
+acknowledged for a few seconds is dropped and dialled again (a link PINGs after a second
+of sending nothing, so it always has bytes in flight), and a connect attempt that has not
+completed within a second is abandoned and tried again.
 A peer that says it moved to another endpoint is reached at both until the new one has
 completed a handshake (``replace``).  A peer that stops first hands what its links still
 hold to the peers it is connected to (``close``, at most ``DRAIN_S``).
@@ -53,6 +54,8 @@ LINGER_MS = 1000
 #: names a cheater sends its ``abort`` and stops at once, and the others must get it even
 #: if the one it tells is busy computing and has not yet answered the handshake.
 DRAIN_S = 5.0
+#: ... and for a link that is not connected, at most this long (s), as libzmq would linger
+UNCONNECTED_S = 1.0
 
 
 def dealer_connection(endpoint: str) -> bytes:
@@ -153,8 +156,8 @@ class Transport:
                 self._end_context()
                 raise
             self.link_endpoint = _bound(self.link.socket)
-        #: our outbound links, by the endpoint each dials
-        self.dealers: dict[str, Dialer] = {}
+        #: our outbound links (dialer.py), by the endpoint each dials
+        self.outbound: dict[str, Dialer] = {}
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
         self.replacing: dict[str, str] = {}
 
@@ -187,7 +190,7 @@ class Transport:
         """Open (once) the outbound link to a peer's bound endpoint; False if it is not one (or
         no socket can be had).  ``server_key``: the peer's X25519 key, for its encrypted link
         endpoint (this peer's own keys are then needed too)."""
-        if endpoint in self.dealers:
+        if endpoint in self.outbound:
             return True
         if not valid_endpoint(endpoint):
             return False
@@ -195,7 +198,7 @@ class Transport:
         if server_key is not None and self.link_keys is not None:
             curve = (server_key, *self.link_keys)
         try:
-            self.dealers[endpoint] = Dialer(self.context, endpoint, MAX_WIRE_MESSAGE, SEND_HIGH_WATER, curve, LINGER_MS)
+            self.outbound[endpoint] = Dialer(self.context, endpoint, MAX_WIRE_MESSAGE, SEND_HIGH_WATER, curve, LINGER_MS)
         except zmq.ZMQError:
             return False  # out of sockets or file descriptors, or an address libzmq refuses: keep running
         return True
@@ -208,15 +211,15 @@ class Transport:
         replaces a link still waiting for its own handshake takes that link's place (the
         untried one is closed), so a peer that keeps moving holds at most two links open.
         """
-        if new == old or new in self.dealers:
-            return new in self.dealers
+        if new == old or new in self.outbound:
+            return new in self.outbound
         pending = self.replacing.pop(old, None)
         if pending is not None:
             self.disconnect(old)  # never shook hands: dropped for the newer endpoint
             old = pending
         if not self.connect(new, server_key=server_key):
             return False
-        if old in self.dealers and not keep_old:
+        if old in self.outbound and not keep_old:
             self.replacing[new] = old
         return True
 
@@ -225,9 +228,9 @@ class Transport:
         self.replacing.pop(endpoint, None)
         for new in [n for n, o in self.replacing.items() if o == endpoint]:
             del self.replacing[new]
-        dealer = self.dealers.pop(endpoint, None)
-        if dealer is not None:
-            dealer.close()
+        link = self.outbound.pop(endpoint, None)
+        if link is not None:
+            link.close()
 
     def send(self, endpoint: str, data: bytes) -> bool:
         """Queue a message to a peer; False if its queue is full (it has been away long)."""
@@ -237,8 +240,8 @@ class Transport:
         return self._send(endpoint, data)
 
     def _send(self, endpoint: str, data: bytes) -> bool:
-        dealer = self.dealers.get(endpoint)
-        return dealer is not None and dealer.send(data)
+        link = self.outbound.get(endpoint)
+        return link is not None and link.send(data)
 
     def reply(self, connection: bytes, data: bytes) -> None:
         """Answer on an inbound connection (lobby replies to a joiner not yet known)."""
@@ -263,9 +266,9 @@ class Transport:
         poller.register(self.table.socket, zmq.POLLIN)
         if self.link is not None:
             poller.register(self.link.socket, zmq.POLLIN)
-        for dealer in self.dealers.values():
-            if dealer.socket is not None:
-                poller.register(dealer.socket, zmq.POLLIN)
+        for link in self.outbound.values():
+            if link.socket is not None:
+                poller.register(link.socket, zmq.POLLIN)
         events = dict(poller.poll(max(0, int(timeout * 1000))))
         # the seats' link first: strangers at the table's address get what budget is left
         if self.link is not None:
@@ -275,20 +278,20 @@ class Transport:
         out += [Inbound(connection, data) for connection, data in self.table.receive(max(0, POLL_BYTES - size))]
         size += self.table.used
         now = time.monotonic()
-        for endpoint, dealer in list(self.dealers.items()):  # answers in the lobby, a spectator's feed
-            if dealer.socket is not None and dealer.socket in events and size < POLL_BYTES:
-                messages, used = dealer.receive(POLL_BYTES - size)
+        for endpoint, link in list(self.outbound.items()):  # answers in the lobby, a spectator's feed
+            if link.socket is not None and link.socket in events and size < POLL_BYTES:
+                messages, used = link.receive(POLL_BYTES - size)
                 out += [Inbound(dealer_connection(endpoint), data) for data in messages]
                 size += used
-            dealer.tick(now)
+            link.tick(now)
         self._proven()
         return out
 
     def _proven(self) -> None:
         """The new endpoint of a replaced link that has shaken hands: the old link is closed."""
         for new, old in list(self.replacing.items()):
-            dealer = self.dealers.get(new)
-            if dealer is None or not dealer.shaken:
+            link = self.outbound.get(new)
+            if link is None or not link.shaken:
                 continue
             del self.replacing[new]
             if old not in self.replacing.values() and old not in self.replacing:
@@ -296,33 +299,35 @@ class Transport:
 
     def drain(self, seconds: float = DRAIN_S) -> None:
         """Wait until every link has handed over what it holds: one that is connected for at
-        most ``seconds``, one that is not (its peer is not there yet, or gone) for LINGER_MS,
-        as libzmq would linger; one whose connection drops meanwhile (its peer refused us, or
-        went) no longer.  What comes meanwhile is dropped."""
+        most ``seconds`` from the start, one that is not (its peer is not there yet, or gone)
+        while UNCONNECTED_S has not passed (it dials meanwhile, and once connected it is
+        waited for as one that is); one whose connection drops meanwhile (its peer refused
+        us, or went) no longer.  What comes meanwhile is dropped."""
         started = time.monotonic()
-        drops = {endpoint: dealer.drops for endpoint, dealer in self.dealers.items()}
+        drops = {endpoint: link.drops for endpoint, link in self.outbound.items()}
         while True:
             waited = time.monotonic() - started
             waiting = [
-                d for e, d in self.dealers.items()
-                if d.pending and d.socket is not None and d.drops == drops[e]
-                and waited < (seconds if d.connected else LINGER_MS / 1000)
+                d for e, d in self.outbound.items()
+                if d.pending and d.drops == drops[e] and waited < (seconds if d.connected else UNCONNECTED_S)
             ]
             if not waiting:
                 return
             poller = zmq.Poller()
-            for dealer in waiting:
-                poller.register(dealer.socket, zmq.POLLIN)
+            for link in waiting:
+                if link.socket is not None:
+                    poller.register(link.socket, zmq.POLLIN)
             poller.poll(20)
             now = time.monotonic()
-            for dealer in waiting:
-                dealer.receive(POLL_BYTES)
-                dealer.tick(now)
+            for link in waiting:
+                if link.socket is not None:
+                    link.receive(POLL_BYTES)
+                link.tick(now)
 
     def close(self) -> None:
         self.drain()
-        for dealer in self.dealers.values():
-            dealer.close()
+        for link in self.outbound.values():
+            link.close()
         self.table.close()
         if self.link is not None:
             self.link.close()

@@ -16,7 +16,7 @@ ROUTER would speak: nothing changes for a compatible peer.
 
 What it takes: single-frame messages, each handed on with the connection it came on.  A
 frame or message past ``limit``, a malformed greeting or frame, a peer that is not a DEALER,
-or one silent for ``SILENCE_S`` (a DEALER pings every second) closes the connection; a
+or one silent for ``SILENCE_S`` (our links PING after a second of sending nothing) closes the connection; a
 multipart message within the limit is dropped whole, as the ROUTER's caller did.
 """
 from __future__ import annotations
@@ -56,12 +56,16 @@ MAX_CONNECTIONS = 256
 #: total past this is closed (with a 5 MiB limit, 256 connections could otherwise hold 2.5 GB)
 MAX_HELD = 64 * 1024 * 1024
 #: the socket types a joiner may use: of those ZeroMQ lets talk to a ROUTER, the ones that
-#: send an envelope as one frame (a REQ puts an empty frame first, and wants one back)
+#: send an envelope as one frame (a REQ puts an empty frame first, and wants one back); and
+#: the types of server our own links (dialer.py, a DEALER on the wire) talk to
 PEER_TYPES = (b"DEALER", b"ROUTER")
 #: what each chunk read and each frame parsed costs of ``receive``'s budget, past its bytes:
 #: 2-byte frames (whole empty messages) or connection notices (0 bytes) cost far more work
 #: than their size, and a budget in bytes alone let one call take millions of them
 COST = 1024
+#: a TCP connection whose bytes go unacknowledged this long (ms) is dropped (TCP_USER_TIMEOUT),
+#: rather than waiting out TCP's retransmission backoff after an outage
+TCP_MAXRT_MS = 6000
 #: messages queued to one connection, at most (ZeroMQ's SNDHWM): more than a spectator's feed
 #: sends at once (FEED_WINDOW records and an answer)
 SEND_QUEUE = 128
@@ -124,7 +128,7 @@ def ready_command(socket_type: bytes) -> bytes:
 
 
 def properties(body: bytes) -> dict[bytes, bytes]:
-    """The metadata of a READY command (name-length, name, value-length, value, ...)."""
+    """The metadata of a READY or INITIATE command (name-length, name, value-length, value, ...)."""
     found: dict[bytes, bytes] = {}
     i = 0
     while i < len(body):
@@ -244,7 +248,7 @@ class ZmtpListener:
         self.socket.setsockopt(zmq.LINGER, 0)
         # raw TCP chunks of at most 8 KiB each: two queued per connection, then TCP pushes back
         self.socket.setsockopt(zmq.RCVHWM, 2)
-        self.socket.setsockopt(zmq.TCP_MAXRT, 6000)
+        self.socket.setsockopt(zmq.TCP_MAXRT, TCP_MAXRT_MS)
         # replies queued per connection (libzmq's default is 1,000): one that never reads holds
         # at most this many, not 1,000 x 256 connections
         self.socket.setsockopt(zmq.SNDHWM, SEND_QUEUE)
