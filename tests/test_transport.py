@@ -50,9 +50,11 @@ def test_a_seat_that_knows_the_key_reaches_the_link_endpoint_and_is_answered(pai
     a, b, _, bob = pair
     assert b.link_endpoint != b.endpoint and b.advertised("tcp://127.0.0.1:1") == b.link_endpoint
     assert a.connect(b.link_endpoint, server_key=bob.public.dh_key)
+    assert not a.all_ready([b.link_endpoint])  # nobody polled: no handshake yet
     a.send(b.link_endpoint, SECRET)
     ((connection, data),) = _receive(b, 5, a)
     assert data == SECRET and connection.startswith(LINK_CONNECTION)
+    assert a.all_ready([b.link_endpoint]) and not a.all_ready([b.link_endpoint, b.endpoint])
     b.reply(connection, b"heard you")
     assert _receive(a, 5, b) == [(b"dealer:" + b.link_endpoint.encode(), b"heard you")]
 

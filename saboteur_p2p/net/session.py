@@ -31,7 +31,7 @@ from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .seatstate import open_seat, save_secrets
 from .standin import StandIn
-from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
+from .transport import Inbound, Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
 from .watchers import Watchers
 from .wire import BadEnvelope, Envelope, open_envelope, seal
@@ -49,6 +49,8 @@ RELINK_EVERY = 1.0
 BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal"})
+#: at the start, how long (s) a seat waits at most for its links' handshakes before any work
+SHAKE_HANDS_S = 1.0
 
 
 class Agent(Protocol):
@@ -167,15 +169,30 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)  # encrypted, to that seat only
             self.transport.send(endpoint, self._link(endpoint))
+        pending = self._shake_hands()
         try:
-            return self._loop()
+            return self._loop(pending)
         finally:
             if self.node.writer is not None:
                 self.node.writer.close()
 
     # -- the loop ----------------------------------------------------------------------
 
-    def _loop(self) -> SessionResult:
+    def _shake_hands(self, limit: float = SHAKE_HANDS_S) -> list[Inbound]:
+        """Poll (at most ``limit`` seconds) until every link to the seats has done its
+        handshake, before the first record's work: a handshake goes on only while both of
+        its ends poll, and the seats all start at once.  What came meanwhile is returned."""
+        got: list[Inbound] = []
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline and not self.transport.all_ready(self.endpoints.values()):
+            got += self.transport.poll(0.01)
+        return got
+
+    def _loop(self, pending: list[Inbound]) -> SessionResult:
+        for inbound in pending:
+            result = self._handle(inbound.connection, inbound.data, inbound.key)
+            if result is not None:
+                return result
         polled = time.monotonic()
         while True:
             if self.node.finished:

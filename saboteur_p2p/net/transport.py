@@ -32,6 +32,7 @@ import os
 import re
 import socket
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import zmq
@@ -286,6 +287,10 @@ class Transport:
             link.tick(now)
         self._proven()
         return out
+
+    def all_ready(self, endpoints: Iterable[str]) -> bool:
+        """Every link to these endpoints has done its handshake."""
+        return all(endpoint in self.outbound and self.outbound[endpoint].ready for endpoint in endpoints)
 
     def _proven(self) -> None:
         """The new endpoint of a replaced link that has shaken hands: the old link is closed."""
