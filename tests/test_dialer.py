@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 import zmq
 from net_doubles import receive_until
+from test_network import free_port
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net import zmtp
@@ -315,3 +316,30 @@ def test_after_a_drop_the_next_connection_starts_with_our_greeting(server: RawSe
     assert dialer.send(b"after")
     tail = zmtp.frame(b"after")
     assert tail in server.read(7_000_000, dialer, until=tail)  # (after what was still queued)
+
+
+def test_shake_hands_waits_for_the_handshakes_and_keeps_what_came(context: zmq.Context) -> None:
+    """A seat polls until its links have shaken hands before its first record's work; a
+    message that came meanwhile is handed back, not dropped."""
+    router = context.socket(zmq.ROUTER)  # libzmq's thread answers the handshake
+    router.setsockopt(zmq.LINGER, 0)
+    endpoint = f"tcp://127.0.0.1:{router.bind_to_random_port('tcp://127.0.0.1')}"
+    nowhere = f"tcp://127.0.0.1:{free_port()}"
+    transport = Transport("127.0.0.1:0", context)
+    try:
+        assert transport.connect(endpoint) and transport.connect(nowhere)
+        transport.send(endpoint, b"hello")
+        assert router.poll(300) == 0  # nothing can go out before the handshake ...
+        got = transport.shake_hands([endpoint], 5.0)
+        assert transport.all_ready([endpoint]) and got == []
+        who, data = router.recv_multipart()
+        assert data == b"hello"  # ... and it went out once the handshake was done
+        router.send_multipart([who, b"welcome"])
+        time.sleep(0.2)
+        started = time.monotonic()
+        got = transport.shake_hands([endpoint, nowhere], 0.5)  # one never answers: the limit
+        assert 0.5 <= time.monotonic() - started < 2.0
+        assert [inbound.data for inbound in got] == [b"welcome"]
+    finally:
+        transport.close()
+        router.close()

@@ -169,7 +169,9 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)  # encrypted, to that seat only
             self.transport.send(endpoint, self._link(endpoint))
-        pending = self._shake_hands()
+        # before the first record's work: the seats all start at once, and a link's
+        # handshake goes on only while both of its ends poll
+        pending = self.transport.shake_hands(self.endpoints.values(), SHAKE_HANDS_S)
         try:
             return self._loop(pending)
         finally:
@@ -177,16 +179,6 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                 self.node.writer.close()
 
     # -- the loop ----------------------------------------------------------------------
-
-    def _shake_hands(self, limit: float = SHAKE_HANDS_S) -> list[Inbound]:
-        """Poll (at most ``limit`` seconds) until every link to the seats has done its
-        handshake, before the first record's work: a handshake goes on only while both of
-        its ends poll, and the seats all start at once.  What came meanwhile is returned."""
-        got: list[Inbound] = []
-        deadline = time.monotonic() + limit
-        while time.monotonic() < deadline and not self.transport.all_ready(self.endpoints.values()):
-            got += self.transport.poll(0.01)
-        return got
 
     def _loop(self, pending: list[Inbound]) -> SessionResult:
         for inbound in pending:

@@ -32,7 +32,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 import zmq
@@ -291,6 +291,15 @@ class Transport:
     def all_ready(self, endpoints: Iterable[str]) -> bool:
         """Every link to these endpoints has done its handshake."""
         return all(endpoint in self.outbound and self.outbound[endpoint].ready for endpoint in endpoints)
+
+    def shake_hands(self, endpoints: Collection[str], limit: float) -> list[Inbound]:
+        """Poll (at most ``limit`` seconds) until every link to these endpoints has done its
+        handshake; what came meanwhile is returned, to be handled as any poll's."""
+        got: list[Inbound] = []
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline and not self.all_ready(endpoints):
+            got += self.poll(0.01)
+        return got
 
     def _proven(self) -> None:
         """The new endpoint of a replaced link that has shaken hands: the old link is closed."""
