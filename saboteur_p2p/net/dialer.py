@@ -311,14 +311,12 @@ class Dialer:
                 break
             finally:
                 read += COST * (state.frames - parsed)
-            for out in state.out:
-                if not self._raw(out):  # a handshake command or a PONG libzmq would not take
-                    self.hang_up("could not answer the peer")
-                    break
+            if not all(self._raw(out) for out in state.out):  # a handshake command or PONG libzmq would not take
+                self.hang_up("could not answer the peer")
+                break
             state.out.clear()
-            if state.ready and not self.shaken:
-                self.shaken = True
             if state.ready:
+                self.shaken = True
                 self.refusals = 0
             self.flush()
         return messages, read
@@ -350,8 +348,8 @@ class Dialer:
         self._lost(min(REDIAL_MAX_S, HANG_UP_REDIAL_S * 2 ** (self.refusals - 1)))
 
     def tick(self, now: float) -> None:
-        """Timers: dial again, give up on a connect or a handshake that hangs, PING an idle
-        link, hand over what waits."""
+        """Timers: dial again after a close or a hang-up, give up on a handshake that hangs,
+        PING an idle link, hand over what waits (libzmq times out a connect itself)."""
         if self.socket is None:
             if self.redial_at is not None and now >= self.redial_at:
                 try:

@@ -327,16 +327,7 @@ class Transport:
             ]
             if not waiting:
                 return
-            poller = zmq.Poller()
-            for link in waiting:
-                if link.socket is not None:
-                    poller.register(link.socket, zmq.POLLIN)
-            poller.poll(20)
-            now = time.monotonic()
-            for link in waiting:
-                if link.socket is not None:
-                    link.receive(POLL_BYTES)
-                link.tick(now)
+            self.poll(0.02)
 
     def close(self) -> None:
         self.drain()
