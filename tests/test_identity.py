@@ -17,6 +17,7 @@ from saboteur_p2p.crypto.identity import (
     load_or_create,
     valid_dh_key,
     valid_sign_key,
+    verify_link_key,
     verify_signature,
 )
 
@@ -234,6 +235,49 @@ def test_key_agreement_is_symmetric() -> None:
     a, b = seeded(8), seeded(9)
     assert a.exchange(b.public.dh_key) == b.exchange(a.public.dh_key)
     assert len(a.exchange(b.public.dh_key)) == 32
+
+
+def test_a_link_key_proof_holds_for_its_key_signing_key_and_nonce_only() -> None:
+    ann, bob = seeded(10), seeded(11)
+    nonce = bytes(range(32))
+    proof = ann.prove_link_key(nonce)
+    assert len(proof) == 96
+    assert verify_link_key(ann.public.dh_key, ann.public.sign_key, nonce, proof)
+    assert ann.prove_link_key(nonce) != proof  # a fresh nonce in every proof
+    # another key, another signer (a copied proof), another nonce (a proof from an earlier lobby)
+    assert not verify_link_key(bob.public.dh_key, ann.public.sign_key, nonce, proof)
+    assert not verify_link_key(ann.public.dh_key, bob.public.sign_key, nonce, proof)
+    assert not verify_link_key(ann.public.dh_key, ann.public.sign_key, bytes(32), proof)
+    # bob's own proof, given for ann's key: his twin maps to his key, not hers
+    assert not verify_link_key(ann.public.dh_key, bob.public.sign_key, nonce, bob.prove_link_key(nonce))
+    for index in range(len(proof)):
+        for bit in range(8):
+            bad = bytearray(proof)
+            bad[index] ^= 1 << bit
+            assert not verify_link_key(ann.public.dh_key, ann.public.sign_key, nonce, bytes(bad))
+
+
+def test_a_link_key_proof_needs_the_private_key_not_only_the_twin() -> None:
+    """Anyone can work out the twin point of a public link key; the proof of its logarithm is
+    what they cannot make."""
+    ann = seeded(12)
+    nonce = bytes(32)
+    twin = ann.prove_link_key(nonce)[:32]
+    rng = random.Random(1)
+    for _ in range(20):
+        forged = twin + rng.randbytes(31) + bytes(1) + rng.randbytes(31) + bytes(1)
+        assert not verify_link_key(ann.public.dh_key, ann.public.sign_key, nonce, forged)
+
+
+@pytest.mark.parametrize("proof", [
+    None, "x" * 96, bytes(95), bytes(97), bytes(96), b"\xff" * 96,
+    bytes([1]) + bytes(95),  # the identity point as the twin
+    (2**255 - 20).to_bytes(32, "little") + bytes(64),  # a point of order 2
+    [bytes(32)] * 3,
+])
+def test_verify_link_key_never_raises_on_bad_input(proof: object) -> None:
+    ann = seeded(13)
+    assert verify_link_key(ann.public.dh_key, ann.public.sign_key, bytes(32), proof) is False
 
 
 def test_an_identity_file_open_to_other_users_is_refused(tmp_path: Path) -> None:

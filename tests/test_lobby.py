@@ -9,7 +9,7 @@ import time
 import pytest
 import zmq
 
-from saboteur_p2p.crypto.identity import Identity, PublicIdentity
+from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.lobby import (
     LOBBY_VERSION,
     LobbyError,
@@ -349,9 +349,8 @@ def test_a_hello_from_a_wildcard_or_a_seated_endpoint_or_key_is_refused(context,
         second = context.socket(zmq.DEALER)
         second.setsockopt(zmq.LINGER, 0)
         second.connect(host.transport.endpoint)
-        bob = Identity.generate()
-        if same_key:
-            bob.public = PublicIdentity(bob.public.sign_key, ann.public.dh_key)
+        # the same key: a second identity built on ann's private link key (it can prove it)
+        bob = Identity.from_private_bytes(secrets.token_bytes(32), ann.link_keys()[1]) if same_key else Identity.generate()
         second.send(hello(bob, "bob", endpoint, None))
         assert second.poll(10_000)
         answer = open_envelope(second.recv())
@@ -362,6 +361,52 @@ def test_a_hello_from_a_wildcard_or_a_seated_endpoint_or_key_is_refused(context,
             dealer.close()
     finally:
         host.close()
+
+
+def _squatting_hello(victim: Identity, squatter: Identity, how: str) -> bytes:
+    """A hello from ``squatter`` giving ``victim``'s link key, with a proof made ``how``."""
+    nonce = secrets.token_bytes(32)
+    theirs = open_envelope(hello(victim, "ann", "tcp://127.0.0.1:5001", None, nonce=nonce)).body
+    body = open_envelope(hello(squatter, "mallory", "tcp://127.0.0.1:5002", None, nonce=nonce)).body
+    body["dh_key"] = victim.public.dh_key
+    if how == "none":
+        del body["dh_proof"]
+    elif how == "copied":
+        body["dh_proof"] = theirs["dh_proof"]  # bound to the victim's signing key
+    elif how == "own":
+        body["dh_proof"] = squatter.prove_link_key(nonce)  # its own key's twin: maps to another key
+    return seal(squatter, "hello", body)
+
+
+@pytest.mark.parametrize("how", ["none", "copied", "own", "garbage"])
+def test_a_hello_giving_a_link_key_its_sender_does_not_hold_is_refused(context, how):
+    """The squatter of protocol.md 11 (before lobby 8): someone who has seen a player's link key
+    takes a seat with it first.  Without a proof of the key the host refuses it, and the
+    player, coming later, is seated."""
+    host = HostedTable(players=3)
+    victim, squatter = Identity.generate(), Identity.generate()
+    try:
+        mallory = context.socket(zmq.DEALER)
+        mallory.setsockopt(zmq.LINGER, 0)
+        mallory.connect(host.transport.endpoint)
+        data = _squatting_hello(victim, squatter, "none" if how == "garbage" else how)
+        if how == "garbage":
+            env = open_envelope(data)
+            data = seal(squatter, "hello", {**env.body, "dh_proof": secrets.token_bytes(96)})
+        mallory.send(data)
+        assert mallory.poll(10_000)
+        answer = open_envelope(mallory.recv())
+        reason = answer.body.get("reason", "")
+        assert answer.kind == "reject" and ("does not prove its link key" in reason or "dh_proof" in reason), answer.body
+        honest = send_hellos(host.transport.endpoint, [(victim, "ann"), (Identity.generate(), "bob")], context)
+        assert all("start" in got for got in replies(honest))
+        for dealer in [mallory, *honest]:
+            dealer.close()
+    finally:
+        host.close()
+    assert host.error is None and host.table is not None
+    assert [s.dh_key for s in host.table.seats[1:]].count(victim.public.dh_key) == 1
+    assert squatter.public.sign_key not in [s.sign_key for s in host.table.seats]
 
 
 def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, key: bytes | None, nonce: bytes) -> object:

@@ -15,7 +15,8 @@ creates the file only when none exists; a file that is there but cannot be used 
 ``IdentityError`` naming the file and the problem, and is never replaced.
 
 ``PublicIdentity`` is what peers exchange: the two public keys and a short fingerprint for
-people to compare aloud.
+people to compare aloud.  ``Identity.prove_link_key`` / ``verify_link_key`` show that the
+signer of a lobby hello holds the X25519 key it gives (protocol.md 7.1, 12.2).
 """
 from __future__ import annotations
 
@@ -34,9 +35,10 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_scalarmult
+from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_scalarmult, crypto_sign_ed25519_pk_to_curve25519
 
-from .group import RandomBytes, hash_bytes
+from .group import InvalidPoint, L, RandomBytes, base_mul, check_point, hash_bytes, scalar_from_int
+from .proofs import Context, prove_key, verify_key
 
 KEY_BYTES = 32
 SIGNATURE_BYTES = 64
@@ -139,6 +141,31 @@ def valid_dh_key(key: bytes) -> bool:
     return True
 
 
+LINK_KEY_PROOF_BYTES = 96
+
+
+def _link_key_context(sign_key: bytes, nonce: bytes) -> Context:
+    return Context(sign_key + nonce, "link-key", "", 0)
+
+
+def verify_link_key(dh_key: bytes, sign_key: bytes, nonce: bytes, proof: object) -> bool:
+    """Whether ``proof`` shows that the holder of ``sign_key`` knows the private half of the
+    X25519 key ``dh_key``: the edwards25519 twin T = x*G of the clamped private scalar x
+    (reduced modulo the group order) maps to ``dh_key`` under the birational map to
+    Curve25519, with a Schnorr proof of knowledge of log_G T for ``sign_key`` and ``nonce``.
+    Never raises."""
+    if not isinstance(proof, bytes) or len(proof) != LINK_KEY_PROOF_BYTES:
+        return False
+    twin, e, s = proof[:32], proof[32:64], proof[64:]
+    try:
+        check_point(twin, "link key twin")
+        if crypto_sign_ed25519_pk_to_curve25519(twin) != dh_key:
+            return False
+    except (InvalidPoint, ValueError, TypeError, RuntimeError):  # PyNaCl's own RuntimeError included
+        return False
+    return verify_key(twin, (e, s), _link_key_context(sign_key, nonce))
+
+
 def verify_signature(sign_key: bytes, data: object, signature: object) -> bool:
     """Whether ``signature`` is a valid Ed25519 signature of ``data`` by a valid ``sign_key``."""
     if not isinstance(sign_key, bytes) or len(sign_key) != KEY_BYTES:
@@ -201,6 +228,14 @@ class Identity:
     def link_keys(self) -> tuple[bytes, bytes]:
         """The X25519 key pair (public, private) as CurveZMQ takes it, for encrypted links."""
         return self.public.dh_key, self._private_bytes()[1]
+
+    def prove_link_key(self, nonce: bytes, rand: RandomBytes = secrets.token_bytes) -> bytes:
+        """Proof (96 bytes) that this identity holds the private half of its X25519 key,
+        bound to its signing key and ``nonce`` (``verify_link_key``; protocol.md 12.2)."""
+        x = scalar_from_int(int.from_bytes(self._private_bytes()[1], "little") % L)
+        twin = base_mul(x)
+        e, s = prove_key(x, twin, _link_key_context(self.public.sign_key, nonce), rand)
+        return twin + e + s
 
     def exchange(self, peer_dh_key: bytes) -> bytes:
         """The X25519 shared secret with a peer's DH key; ValueError if the result is all zeros."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..crypto.group import hash_bytes
-from ..crypto.identity import Identity, PublicIdentity, valid_dh_key, valid_sign_key
+from ..crypto.identity import LINK_KEY_PROOF_BYTES, Identity, PublicIdentity, valid_dh_key, valid_sign_key, verify_link_key
 from ..crypto.log import PROTOCOL_VERSION
 from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..protocol.node import GameSetup
@@ -38,7 +38,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 7
+LOBBY_VERSION = 8
 #: bytes of a table's random salt for its code, and scrypt's cost (2^14: about 50 ms and 16 MiB)
 CODE_SALT_BYTES = 16
 SCRYPT_N = 2**14
@@ -270,8 +270,11 @@ def _check_hello(env: Envelope, key: bytes | None, edition: str) -> str | None:
             return "the endpoint must be an address of the joiner's machine, not a wildcard"
         if not valid_dh_key(env.field("dh_key", bytes, 32)):
             return "bad key: the X25519 key is not canonical or of small order"
-        if len(env.field("nonce", bytes, NONCE_BYTES)) != NONCE_BYTES:
+        nonce = env.field("nonce", bytes, NONCE_BYTES)
+        if len(nonce) != NONCE_BYTES:
             return f"the nonce must be {NONCE_BYTES} bytes"
+        if not verify_link_key(env.body["dh_key"], env.key, nonce, env.field("dh_proof", bytes, LINK_KEY_PROOF_BYTES)):
+            return "the hello does not prove its link key (dh_key): no seat for a key its sender does not hold"
         proof = env.field("code_proof", bytes, 32)
         wanted = env.field("edition", str, 20) if "edition" in env.body else None
     except BadEnvelope as exc:
@@ -289,10 +292,11 @@ def hello(identity: Identity, name: str, endpoint: str, key: bytes | None, editi
           nonce: bytes | None = None) -> bytes:
     """A joiner's hello; ``edition``, when given, is the only edition it will sit down to;
     ``nonce`` (fresh when not given) goes into the game id."""
+    nonce = nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES)
     body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
         "endpoint": endpoint, "code_proof": code_proof(key, identity.public.sign_key),
-        "nonce": nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES),
+        "nonce": nonce, "dh_proof": identity.prove_link_key(nonce),
     }
     if edition is not None:
         body["edition"] = edition
