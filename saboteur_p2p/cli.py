@@ -224,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("log", metavar="LOGFILE")
     verify.add_argument("--expect", metavar="FPR,...", help="the fingerprints the seats must have (any order); "
                         "without it, compare the printed fingerprints with the players' yourself")
+    verify.add_argument("--finished", action="store_true",
+                        help="exit 1 unless the log holds a whole game to its final scores (a valid log that stops "
+                             "early exits 0 without it)")
     verify.set_defaults(run=cmd_verify)
     return parser
 
@@ -477,6 +480,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     wrong = unexpected_seats(observer.setup, args.expect.split(",")) if args.expect else None
     if wrong is not None:
         print(wrong)
+        return 1
+    if verdict.ok and args.finished and not verdict.finished:
+        print("not a finished game (--finished)")
         return 1
     return 0 if verdict.ok else 1
 

@@ -92,6 +92,20 @@ def test_verify_prints_the_seats_fingerprints_and_the_proof_parameters_and_pins_
     assert f"the log's seats are not the expected ones: seat 2 (seat2) is {fingerprints[2]}; nobody is {stranger}" in out
 
 
+def test_verify_finished_refuses_a_valid_log_that_stops_early(played, tmp_path, capsys):
+    game, log_dir = played
+    whole = log_dir / "seat1.log"
+    assert main(["verify", str(whole), "--finished"]) == 0
+    cut = tmp_path / "cut.log"
+    with LogWriter(cut) as writer:
+        for record in game.records[:40]:
+            writer.append(record)
+    assert main(["verify", str(cut)]) == 0  # valid so far
+    assert main(["verify", str(cut), "--finished"]) == 1
+    out = capsys.readouterr().out
+    assert "OK so far" in out and "not a finished game (--finished)" in out
+
+
 def _stopped_at(game, count, ending):
     """The first ``count`` records of the game, and a verdict written after them."""
     return [*game.records[:count], ending.to_bytes()]
