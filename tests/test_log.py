@@ -45,6 +45,12 @@ def signed_raw(identity: Identity, fields: list[Any]) -> bytes:
     return msgpack.packb([raw, identity.sign(raw)], use_bin_type=True)
 
 
+def _resign_header(record: bytes) -> bytes:
+    """``record`` with its signature's bin8 header widened to bin16 (the same bytes inside)."""
+    assert record[-66:-64] == b"\xc4\x40"
+    return record[:-66] + b"\xc5\x00\x40" + record[-64:]
+
+
 class Table:
     """Three honest seats writing to one chain, as a session would."""
 
@@ -281,6 +287,9 @@ MALFORMED = {
         use_bin_type=True,
     ),
     "too many maps": signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", [[{}] * 50_000, [{}] * 50_001]]),
+    # one signed entry in another encoding of the record: the log files would differ
+    "record as array16": b"\xdc\x00\x02" + signed_raw(IDS[0], good_fields())[1:],
+    "signature as bin16": _resign_header(signed_raw(IDS[0], good_fields())),
     "huge array header": b"\x92\xdd\xff\xff\xff\xff",
     "huge bin header": b"\x92\xc6\xff\xff\xff\xff",
 }

@@ -152,6 +152,9 @@ def decode_record(record_bytes: object, max_size: int = MAX_RECORD_SIZE) -> Entr
         raise MalformedRecord("entry_bytes is not a msgpack bin")
     if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
         raise MalformedRecord(f"the signature is not a {SIGNATURE_BYTES}-byte bin")
+    if msgpack.packb(outer, use_bin_type=True) != data:
+        # else one entry could travel (and be logged) in several encodings
+        raise MalformedRecord("the record is not in canonical msgpack form")
 
     fields = _unpack(raw, max_size, "entry")
     if not isinstance(fields, list) or len(fields) != 7:
