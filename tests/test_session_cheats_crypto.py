@@ -52,7 +52,7 @@ from saboteur_p2p.crypto.proofs import prove_dleq, prove_key, seal_share
 from saboteur_p2p.crypto.shuffle import reencrypt
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import LocalGame
-from saboteur_p2p.protocol.messages import Shares
+from saboteur_p2p.protocol.messages import MalformedMessage, Shares
 from saboteur_p2p.protocol.node import Expect, ProtocolViolation
 from saboteur_p2p.protocol.shares import share_context
 from saboteur_p2p.rules import Deck
@@ -339,6 +339,26 @@ def test_a_bad_sealed_share_is_blamed_on_its_sender_by_its_recipient_and_the_spe
     game, verdicts = cheat_once("sealed-move", 1, tamper)
     assert_blamed(game, verdicts, 1, "bad-share", by=[0, None])
     assert verdicts[2] is None  # a seat checks only the sealed shares meant for it
+
+
+@pytest.mark.parametrize("audience, ok", [([1, 2], True), ([2, 1], False), ([1, 1], False), ([1, 2, 2], False)])
+def test_an_audience_decodes_only_listed_once_each_in_ascending_order(audience, ok):
+    body = {"public": [], "sealed": [[[0, Deck.GOALS.value, 0], audience, 1, *[bytes(32)] * 7]]}
+    if ok:
+        assert Shares.decode(body).sealed[0].audience == tuple(audience)
+    else:
+        with pytest.raises(MalformedMessage, match="once each, in ascending order"):
+            Shares.decode(body)
+
+
+def test_a_sealed_share_whose_audience_lists_a_seat_twice_is_blamed_on_its_sender():
+    """An audience is listed once each, ascending: the signed body says it one way only, so
+    every log of the game holds it so (the same set used to be taken in any form)."""
+    def relist(game, body):
+        body["sealed"][0][1] = body["sealed"][0][1] * 2
+
+    game, verdicts = cheat_once("sealed-move", 1, relist)
+    assert_blamed(game, verdicts, 1, "bad-message")
 
 
 @pytest.mark.parametrize("point,where", [

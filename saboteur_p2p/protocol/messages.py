@@ -286,7 +286,9 @@ class Shares:
             s = _list(item, "sealed share", 10)
             if len(s) != 10:
                 raise MalformedMessage("sealed share: expected [card, audience, recipient, E1, E2, e, s1, s2, de, ds]")
-            audience = tuple(sorted(_int(a, 0, MAX_PLAYERS - 1, "audience seat") for a in _list(s[1], "audience", MAX_PLAYERS)))
+            audience = tuple(_int(a, 0, MAX_PLAYERS - 1, "audience seat") for a in _list(s[1], "audience", MAX_PLAYERS))
+            if list(audience) != sorted(set(audience)):
+                raise MalformedMessage("sealed share: the audience must list its seats once each, in ascending order")
             sealed.append(SealedShare(
                 _card_key(s[0], "sealed share card"), audience, _int(s[2], 0, MAX_PLAYERS - 1, "recipient"),
                 _bytes(s[3], 32, "E1"), _bytes(s[4], 32, "E2"),
