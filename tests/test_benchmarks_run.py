@@ -38,3 +38,17 @@ def test_a_benchmark_runs_to_its_figures(tmp_path, script, args, says):
         data = json.loads(figures.read_text())
         rows = data if isinstance(data, list) else [data]  # deal_speed: a row per table measured
         assert [row["players"] for row in rows] == [3]
+
+
+def test_the_instruction_count_benchmarks_game_program_plays_its_games():
+    """engine_instructions.py runs its game program under valgrind (too slow for the suite, and
+    not on every machine); the program itself must still play, here without valgrind."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import engine_instructions
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    code = engine_instructions._RUN.format(bot="random", games=1, edition="base") + "\nprint('played')\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=BENCHMARKS.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "played"
