@@ -43,6 +43,7 @@ from .zmtp import (
     socket_type_property,
     take_frame,
     take_greeting,
+    unwrap_frame,
 )
 
 #: a PING goes out on a ready link when nothing else has for this long (seconds)
@@ -134,20 +135,10 @@ class ClientConnection:
             if parsed is None:
                 return messages
             self.frames += 1
-            flags, body = parsed
-            if flags & COMMAND:
-                if self.curve is not None and self.ready:
-                    raise ZmtpError("a command in the clear on an encrypted link")
+            is_command, flags, body = unwrap_frame(*parsed, self.curve, self.ready)
+            if is_command:
                 self._on_command(body)
                 continue
-            if not self.ready:
-                raise ZmtpError("a message before READY")
-            if self.curve is not None:
-                inner, body = self.curve.open(body)
-                if inner & 2:  # a command inside the box (PING, PONG)
-                    self._on_command(body)
-                    continue
-                flags = inner & MORE
             message = add_frame(self, body, bool(flags & MORE), self.limit)
             if message is not None:
                 messages.append(message)

@@ -209,6 +209,28 @@ def add_frame(held: Assembling, body: bytes, more: bool, limit: int) -> bytes | 
     return parts[0] if len(parts) == 1 else None
 
 
+class Opens(Protocol):
+    """CurveZMQ's MESSAGE boxes, either end (curvezmq.py)."""
+
+    def open(self, body: bytes) -> tuple[int, bytes]: ...
+
+
+def unwrap_frame(flags: int, body: bytes, curve: Opens | None, ready: bool) -> tuple[bool, int, bytes]:
+    """A frame as either end of a connection takes it: whether it is a command, its flags and
+    its body, CURVE's box opened (a command inside a box is a PING or a PONG).  ZmtpError for
+    a command in the clear once CURVE is ready, or a message before READY."""
+    if flags & COMMAND:
+        if curve is not None and ready:
+            raise ZmtpError("a command in the clear on an encrypted connection")
+        return True, flags, body
+    if not ready:
+        raise ZmtpError("a message before READY")
+    if curve is None:
+        return False, flags, body
+    inner, body = curve.open(body)
+    return bool(inner & 2), inner & MORE, body
+
+
 def make_room_for(address: str, held: Mapping[K, tuple[str, float]]) -> K | None:
     """Places shared fairly among addresses, all taken (``held``: place -> its address and
     since when it is held): the place a newcomer from ``address`` takes, the oldest of the
@@ -375,20 +397,10 @@ class ZmtpListener:
             parsed = self._frame(buffer, self.frame_limit if state.ready else min(self.frame_limit, HANDSHAKE_FRAME))
             if parsed is None:  # a frame past the limit raised already: this one is within it
                 return out
-            flags, body = parsed
-            if flags & COMMAND:
-                if state.curve is not None and state.ready:
-                    raise ZmtpError("a command in the clear on an encrypted connection")
+            is_command, flags, body = unwrap_frame(*parsed, state.curve, state.ready)
+            if is_command:
                 self._command(connection, state, body)
                 continue
-            if not state.ready:
-                raise ZmtpError("a message before READY")
-            if state.curve is not None:
-                inner, body = state.curve.open(body)
-                if inner & 2:  # a command inside the box (PING, PONG)
-                    self._command(connection, state, body)
-                    continue
-                flags = inner & MORE
             message = add_frame(state, body, bool(flags & MORE), self.limit)
             if message is not None:
                 out.append((connection, message, None if state.curve is None else state.curve.client))
