@@ -9,21 +9,22 @@ import time
 import pytest
 import zmq
 
+from saboteur_p2p.crypto.group import IDENTITY as IDENTITY_POINT
+from saboteur_p2p.crypto.group import check_point
 from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.crypto.table_code import prove_code, table_key
 from saboteur_p2p.net.lobby import (
     LOBBY_VERSION,
     LobbyError,
     SeatInfo,
     Table,
-    code_proof,
     hello,
     host_lobby,
     join_lobby,
     joint_game_id,
-    table_key,
 )
 from saboteur_p2p.net.transport import Transport
-from saboteur_p2p.net.wire import BadEnvelope, open_envelope, seal
+from saboteur_p2p.net.wire import BadEnvelope, Envelope, open_envelope, seal
 from saboteur_p2p.protocol.messages import NAME_RULE, Genesis, MalformedMessage, valid_name
 from saboteur_p2p.rules import GameConfig
 
@@ -68,7 +69,7 @@ def send_hellos(address: str, joiners: list[tuple[Identity, str]], context: zmq.
         dealer.connect(address)
         sockets.append(dealer)
     for dealer, (identity, name) in zip(sockets, joiners, strict=True):
-        dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}", None))
+        dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}"))
     return sockets
 
 
@@ -124,12 +125,12 @@ def test_a_name_is_taken_once_at_a_table(context):
         twin = context.socket(zmq.DEALER)
         twin.setsockopt(zmq.LINGER, 0)
         twin.connect(host.transport.endpoint)
-        twin.send(hello(Identity.generate(), "ann", f"tcp://127.0.0.1:{next(PORTS)}", None))
+        twin.send(hello(Identity.generate(), "ann", f"tcp://127.0.0.1:{next(PORTS)}"))
         assert twin.poll(10_000)
         answer = open_envelope(twin.recv())
         assert answer.kind == "reject" and "name 'ann' is taken" in answer.body["reason"]
         for alike in ("ANN", "\uff41\uff4e\uff4e", "\u24d0nn"):  # upper case, fullwidth, circled: all read 'ann'
-            twin.send(hello(Identity.generate(), alike, f"tcp://127.0.0.1:{next(PORTS)}", None))
+            twin.send(hello(Identity.generate(), alike, f"tcp://127.0.0.1:{next(PORTS)}"))
             assert twin.poll(10_000)
             answer = open_envelope(twin.recv())
             assert answer.kind == "reject" and f"name {alike!r} reads as 'ann', taken" in answer.body["reason"]
@@ -216,7 +217,7 @@ def test_a_small_order_key_exchange_key_is_refused(context):
     try:
         joiner = Identity.generate()
         body = {"version": LOBBY_VERSION, "name": "mallory", "dh_key": bytes(32), "endpoint": "tcp://127.0.0.1:9",
-                "code_proof": code_proof(None, joiner.public.sign_key), "nonce": bytes(32)}
+                "code_proof": b"", "nonce": bytes(32)}
         dealer = context.socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.connect(host.transport.endpoint)
@@ -244,7 +245,7 @@ def test_the_game_id_is_the_hash_of_every_seats_fresh_nonce(context):
             dealer = context.socket(zmq.DEALER)
             dealer.setsockopt(zmq.LINGER, 0)
             dealer.connect(host.transport.endpoint)
-            dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}", None, nonce=nonce))
+            dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}", nonce=nonce))
             sockets.append(dealer)
         starts = []
         deadline = time.monotonic() + 10
@@ -344,14 +345,14 @@ def test_a_hello_from_a_wildcard_or_a_seated_endpoint_or_key_is_refused(context,
         first = context.socket(zmq.DEALER)
         first.setsockopt(zmq.LINGER, 0)
         first.connect(host.transport.endpoint)
-        first.send(hello(ann, "ann", "tcp://127.0.0.1:5001", None))
+        first.send(hello(ann, "ann", "tcp://127.0.0.1:5001"))
         assert first.poll(10_000) and open_envelope(first.recv()).kind == "welcome"
         second = context.socket(zmq.DEALER)
         second.setsockopt(zmq.LINGER, 0)
         second.connect(host.transport.endpoint)
         # the same key: a second identity built on ann's private link key (it can prove it)
         bob = Identity.from_private_bytes(secrets.token_bytes(32), ann.link_keys()[1]) if same_key else Identity.generate()
-        second.send(hello(bob, "bob", endpoint, None))
+        second.send(hello(bob, "bob", endpoint))
         assert second.poll(10_000)
         answer = open_envelope(second.recv())
         assert answer.kind == "reject" and refused in answer.body["reason"]
@@ -366,8 +367,8 @@ def test_a_hello_from_a_wildcard_or_a_seated_endpoint_or_key_is_refused(context,
 def _squatting_hello(victim: Identity, squatter: Identity, how: str) -> bytes:
     """A hello from ``squatter`` giving ``victim``'s link key, with a proof made ``how``."""
     nonce = secrets.token_bytes(32)
-    theirs = open_envelope(hello(victim, "ann", "tcp://127.0.0.1:5001", None, nonce=nonce)).body
-    body = open_envelope(hello(squatter, "mallory", "tcp://127.0.0.1:5002", None, nonce=nonce)).body
+    theirs = open_envelope(hello(victim, "ann", "tcp://127.0.0.1:5001", nonce=nonce)).body
+    body = open_envelope(hello(squatter, "mallory", "tcp://127.0.0.1:5002", nonce=nonce)).body
     body["dh_key"] = victim.public.dh_key
     if how == "none":
         del body["dh_proof"]
@@ -409,29 +410,46 @@ def test_a_hello_giving_a_link_key_its_sender_does_not_hold_is_refused(context, 
     assert squatter.public.sign_key not in [s.sign_key for s in host.table.seats]
 
 
-def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, key: bytes | None, nonce: bytes) -> object:
-    dealer.send(hello(identity, "ann", endpoint, key, nonce=nonce))
+def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, proof: bytes, nonce: bytes) -> Envelope:
+    dealer.send(hello(identity, "ann", endpoint, proof, nonce=nonce))
     assert dealer.poll(10_000)
     return open_envelope(dealer.recv())
 
 
-def test_a_table_code_is_proven_with_a_slow_key_from_the_table_s_own_salt(context):
-    """A hello without a proof is answered with the table's random salt; the joiner proves the
-    code with scrypt(code, salt), so a captured hello costs a guesser one scrypt per guess, at
-    this table only.  A wrong code is refused; so is a proof made with another salt."""
-    table = HostedTable(players=3, code="swordfish")
+def test_a_table_code_is_proven_by_an_exchange_a_captured_lobby_cannot_test_guesses_against(context):
+    """A hello without a proof is answered with the table's salt and its share of a SPAKE2
+    exchange (the same again for the same hello); the joiner proves the code with scrypt(code,
+    salt) and that share.  A wrong code, another salt, another hello's proof (its nonce or its
+    joiner) and proofs that are not points are refused alike; join_lobby does it all."""
+    table = HostedTable(players=4, code="swordfish")
     try:
-        joiner = Identity.generate()
+        joiner, other = Identity.generate(), Identity.generate()
         dealer = context.socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.connect(table.transport.endpoint)
         endpoint = f"tcp://127.0.0.1:{next(PORTS)}"
-        asked = _ask(dealer, joiner, endpoint, None, bytes(32))
-        assert asked.kind == "code" and len(asked.body["salt"]) == 16  # type: ignore[attr-defined]
-        salt = asked.body["salt"]  # type: ignore[attr-defined]
-        for key in (table_key("sword", salt), table_key("swordfish", secrets.token_bytes(16))):
-            refused = _ask(dealer, joiner, endpoint, key, bytes(32))
-            assert refused.kind == "reject" and refused.body["reason"] == "wrong table code"  # type: ignore[attr-defined]
+        nonce = secrets.token_bytes(32)
+        asked = _ask(dealer, joiner, endpoint, b"", nonce)
+        assert asked.kind == "code" and len(asked.body["salt"]) == 16
+        salt, share = asked.body["salt"], asked.body["share"]
+        assert check_point(share) == share
+        assert _ask(dealer, joiner, endpoint, b"", nonce).body["share"] == share  # nothing kept per joiner
+        assert _ask(dealer, joiner, endpoint, b"", bytes(32)).body["share"] != share
+        me = joiner.public.sign_key
+        wrong = [
+            prove_code(table_key("sword", salt), salt, me, nonce, share),
+            prove_code(table_key("swordfish", bytes(16)), salt, me, nonce, share),
+            prove_code(table_key("swordfish", salt), salt, me, bytes(32), share),  # for another hello
+            prove_code(table_key("swordfish", salt), salt, other.public.sign_key, nonce, share),
+            secrets.token_bytes(64),
+            bytes(64),
+            IDENTITY_POINT + prove_code(table_key("swordfish", salt), salt, me, nonce, share)[32:],
+        ]
+        for proof in wrong:
+            refused = _ask(dealer, joiner, endpoint, proof, nonce)
+            assert refused.kind == "reject" and refused.body["reason"] == "wrong table code", refused.body
+        right = prove_code(table_key("swordfish", salt), salt, me, nonce, share)
+        assert _ask(dealer, joiner, endpoint, right, nonce).kind == "welcome"
         dealer.close()
         # join_lobby does it all: hello, the salt, hello again with the proof
         transport = Transport("127.0.0.1:0", context)
@@ -456,7 +474,7 @@ def test_a_table_code_is_proven_with_a_slow_key_from_the_table_s_own_salt(contex
             friend.start()
         for friend in friends:
             friend.join(timeout=20)
-        assert len(seated) == 2 and sorted(s.name for s in seated[0].seats) == ["cy", "dee", "host"]
+        assert len(seated) == 2 and sorted(s.name for s in seated[0].seats) == ["ann", "cy", "dee", "host"]
     finally:
         table.close()
 

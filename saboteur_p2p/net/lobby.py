@@ -11,7 +11,6 @@ config is what binds: a joiner checks the edition there again.
 """
 from __future__ import annotations
 
-import hashlib
 import secrets
 import time
 import unicodedata
@@ -19,9 +18,10 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from ..crypto.group import hash_bytes
+from ..crypto.group import InvalidPoint, hash_bytes
 from ..crypto.identity import LINK_KEY_PROOF_BYTES, Identity, PublicIdentity, valid_dh_key, valid_sign_key, verify_link_key
 from ..crypto.log import PROTOCOL_VERSION
+from ..crypto.table_code import CODE_PROOF_BYTES, CODE_SALT_BYTES, CodeHost, prove_code, table_key
 from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
@@ -38,10 +38,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 8
-#: bytes of a table's random salt for its code, and scrypt's cost (2^14: about 50 ms and 16 MiB)
-CODE_SALT_BYTES = 16
-SCRYPT_N = 2**14
+LOBBY_VERSION = 9
 #: what _check_hello says of a hello with no proof at a table with a code: send the salt
 NEEDS_CODE = "needs-code"
 #: bytes of the fresh random nonce every seat adds to the game id
@@ -141,18 +138,6 @@ def joint_game_id(nonces: tuple[bytes, ...]) -> bytes:
     return hash_bytes("game-id", *nonces, size=32)
 
 
-def table_key(code: str, salt: bytes) -> bytes:
-    """The key a table code stands for: scrypt of the code with the table's random salt, so a
-    captured hello costs a guesser one scrypt per guess, for this table only (protocol.md §12.2)."""
-    return hashlib.scrypt(code.encode(), salt=b"saboteur-p2p/table-code" + salt, n=SCRYPT_N, r=8, p=1, dklen=32)
-
-
-def code_proof(key: bytes | None, joiner: bytes) -> bytes:
-    """Proof of knowing the table code (its ``table_key``), bound to the joiner's signing key;
-    empty when there is no code or the joiner does not have the table's salt yet."""
-    return b"" if not key else hash_bytes("table-code", key, joiner, size=32)
-
-
 def host_lobby(
     identity: Identity,
     name: str,
@@ -176,7 +161,7 @@ def host_lobby(
         raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
     fewest = config.edition_rules.players[0]
     salt = secrets.token_bytes(CODE_SALT_BYTES)
-    key = table_key(code, salt) if code else None
+    coded = CodeHost(code, salt) if code else None
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint)]
     nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
     connections: list[bytes] = []
@@ -197,10 +182,12 @@ def host_lobby(
                 continue
             if env.kind != "hello":
                 continue
-            reason = _check_hello(env, key, config.edition)
-            if reason == NEEDS_CODE:
-                # a joiner with a code hears the salt, works out the key and says hello again
-                transport.reply(inbound.connection, seal(identity, "code", {"salt": salt}))
+            reason = _check_hello(env, coded, config.edition)
+            if reason == NEEDS_CODE and coded is not None:
+                # a joiner with a code hears the salt and our share of the exchange, works out
+                # its proof and says hello again (same nonce: the same share)
+                share = coded.share(env.key, env.body["nonce"])
+                transport.reply(inbound.connection, seal(identity, "code", {"salt": salt, "share": share}))
                 continue
             if reason is None and any(s.sign_key == env.key for s in seats):
                 reason = SEATED_IDENTITY
@@ -256,7 +243,7 @@ def same_name(a: str, b: str) -> bool:
     return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
 
 
-def _check_hello(env: Envelope, key: bytes | None, edition: str) -> str | None:
+def _check_hello(env: Envelope, coded: CodeHost | None, edition: str) -> str | None:
     try:
         if env.field("version", int) != LOBBY_VERSION:
             return (f"this table speaks lobby version {LOBBY_VERSION} (game protocol {PROTOCOL_VERSION}): "
@@ -275,27 +262,28 @@ def _check_hello(env: Envelope, key: bytes | None, edition: str) -> str | None:
             return f"the nonce must be {NONCE_BYTES} bytes"
         if not verify_link_key(env.body["dh_key"], env.key, nonce, env.field("dh_proof", bytes, LINK_KEY_PROOF_BYTES)):
             return "the hello does not prove its link key (dh_key): no seat for a key its sender does not hold"
-        proof = env.field("code_proof", bytes, 32)
+        proof = env.field("code_proof", bytes, CODE_PROOF_BYTES)
         wanted = env.field("edition", str, 20) if "edition" in env.body else None
     except BadEnvelope as exc:
         return str(exc)
     if wanted is not None and wanted != edition:
         return f"this table plays the {edition} edition, not {wanted}"
-    if key is not None and proof == b"":
+    if coded is None:
+        return None if proof == b"" else "this table has no code"
+    if proof == b"":
         return NEEDS_CODE
-    if proof != code_proof(key, env.key):
-        return "wrong table code" if key else "this table has no code"
-    return None
+    return None if coded.check(proof, env.key, nonce) else "wrong table code"
 
 
-def hello(identity: Identity, name: str, endpoint: str, key: bytes | None, edition: str | None = None,
+def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"", edition: str | None = None,
           nonce: bytes | None = None) -> bytes:
-    """A joiner's hello; ``edition``, when given, is the only edition it will sit down to;
-    ``nonce`` (fresh when not given) goes into the game id."""
+    """A joiner's hello; ``code_proof`` (``prove_code``) answers a table's ``code``;
+    ``edition``, when given, is the only edition it will sit down to; ``nonce`` (fresh when
+    not given) goes into the game id."""
     nonce = nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES)
     body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
-        "endpoint": endpoint, "code_proof": code_proof(key, identity.public.sign_key),
+        "endpoint": endpoint, "code_proof": code_proof,
         "nonce": nonce, "dh_proof": identity.prove_link_key(nonce),
     }
     if edition is not None:
@@ -324,7 +312,7 @@ def join_lobby(
     if not transport.connect(endpoint):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
     nonce = secrets.token_bytes(NONCE_BYTES)
-    transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), None, edition, nonce))
+    transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
     keyed = False
     notice = Notices(say)
     from_table = dealer_connection(endpoint)
@@ -343,15 +331,18 @@ def join_lobby(
             except BadEnvelope:
                 continue
             if env.kind == "code":
-                # the table wants its code: show we know it, with the table's own salt
+                # the table wants its code: show we know it, with the table's own salt and share
                 salt = env.body.get("salt")
                 if not code:
                     raise LobbyError("this table needs its code: add --code PASS")
                 if keyed or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
                     raise LobbyError("the table asked for its code in a way this release does not follow")
                 keyed = True
-                key = table_key(code, salt)
-                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), key, edition, nonce))
+                try:
+                    proof = prove_code(table_key(code, salt), salt, identity.public.sign_key, nonce, env.body.get("share"))
+                except InvalidPoint as exc:
+                    raise LobbyError(f"the table asked for its code with a bad share ({exc})") from None
+                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce))
                 continue
             if env.kind == "reject":
                 reason = env.body.get("reason")

@@ -7,7 +7,7 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | kind      | direction            | body |
 |-----------|----------------------|------|
 | hello     | joiner -> any peer   | version, name, dh_key, endpoint, code_proof, nonce; edition (optional) |
-| code      | host -> joiner       | salt (16 bytes: the table code's salt; say hello again with a code_proof) |
+| code      | host -> joiner       | salt (16 bytes), share (32: SPAKE2, protocol.md 12.2); say hello again with a code_proof |
 | welcome   | host -> joiner       | seat, seats_total |
 | reject    | peer -> joiner       | reason |
 | table     | host -> every joiner | seats [[name, sign_key, dh_key, endpoint]], seats_total |
