@@ -277,7 +277,8 @@ def test_a_joiner_refuses_a_start_without_its_nonce_unless_it_is_taking_its_seat
              SeatInfo("me", joiner.public.sign_key, joiner.public.dh_key, "tcp://127.0.0.1:2"),
              SeatInfo("x", other.public.sign_key, other.public.dh_key, "tcp://127.0.0.1:3")]
     nonces = (bytes([1]) * 32, bytes([2]) * 32, bytes([3]) * 32)  # not the joiner's fresh one
-    old = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces)
+    proofs = tuple(i.prove_link_key(n) for i, n in zip((fake_host, joiner, other), nonces, strict=True))
+    old = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, proofs)
 
     def answer_with_old_start() -> None:
         if router.poll(10_000):
@@ -312,7 +313,11 @@ def test_a_joiner_refuses_a_start_that_gives_its_seat_another_link_key(context):
     seats = (SeatInfo("host", fake_host.public.sign_key, fake_host.public.dh_key, "tcp://127.0.0.1:1"),
              SeatInfo("me", joiner.public.sign_key, stranger.public.dh_key, "tcp://127.0.0.1:2"))
     nonces = (bytes([1]) * 32, bytes([2]) * 32)
-    start = Table(joint_game_id(nonces), GameConfig(2, "saboteur2"), seats, nonces)
+    # a host that holds the stranger's link key can prove it for the joiner's signing key (the
+    # proof names the signing key; it needs no signature): here built with the joiner's keys
+    posing = Identity.from_private_bytes(joiner._private_bytes()[0], stranger.link_keys()[1])
+    proofs = (fake_host.prove_link_key(nonces[0]), posing.prove_link_key(nonces[1]))
+    start = Table(joint_game_id(nonces), GameConfig(2, "saboteur2"), seats, nonces, proofs)
 
     def answer() -> None:
         if router.poll(10_000):

@@ -536,9 +536,40 @@ def test_a_start_with_two_seats_at_one_endpoint_or_with_one_key_is_refused(share
     seats = [SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 5}") for n, i in enumerate(identities)]
     seats[2] = dataclasses.replace(seats[2], **{shared: getattr(seats[1], shared)})
     nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
-    table = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces)
+    proofs = tuple(i.prove_link_key(n) for i, n in zip(identities, nonces, strict=True))
+    table = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, proofs)
     with pytest.raises(BadEnvelope, match=refused):
         Table.from_envelope(open_envelope(seal(identities[0], "start", table.to_data())))
+
+
+@pytest.mark.parametrize("forged", ["missing", "one short", "another nonce", "another seat's", "garbage", "the host's"])
+def test_a_start_whose_seat_does_not_prove_its_link_key_is_refused(forged: str) -> None:
+    """Every joiner checks each seat's link-key proof in ``start`` (the host's own too), so a
+    host cannot seat a key its holder does not hold, which would stall the game."""
+    from saboteur_p2p.net.lobby import joint_game_id
+    from saboteur_p2p.net.wire import BadEnvelope, open_envelope
+
+    identities = [Identity.generate() for _ in range(3)]
+    seats = [SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 5}") for n, i in enumerate(identities)]
+    nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
+    proofs = [i.prove_link_key(n) for i, n in zip(identities, nonces, strict=True)]
+    honest = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, tuple(proofs))
+    assert Table.from_envelope(open_envelope(seal(identities[0], "start", honest.to_data()))) == honest
+    if forged == "missing":
+        proofs = []
+    elif forged == "one short":
+        proofs = proofs[:2]
+    elif forged == "another nonce":
+        proofs[2] = identities[2].prove_link_key(bytes([9]) * 32)
+    elif forged == "another seat's":
+        proofs[2] = proofs[1]
+    elif forged == "garbage":
+        proofs[2] = bytes(96)
+    else:
+        proofs[0] = identities[1].prove_link_key(nonces[0])
+    data = dict(honest.to_data(), link_proofs=proofs)
+    with pytest.raises(BadEnvelope, match=r"link-key proof per seat|does not prove that it holds its link key"):
+        Table.from_envelope(open_envelope(seal(identities[0], "start", data)))
 
 
 def test_an_outsiders_envelopes_are_dropped_before_their_signature_is_checked_and_reported_once(tmp_path: Path) -> None:

@@ -88,6 +88,8 @@ class Table:
     seats: tuple[SeatInfo, ...]
     #: each seat's fresh nonce, in seat order: the game id is ``joint_game_id(nonces)``
     nonces: tuple[bytes, ...] = ()
+    #: each seat's proof that it holds its link key (its hello's ``dh_proof``, for its nonce)
+    link_proofs: tuple[bytes, ...] = ()
 
     def setup(self) -> GameSetup:
         return GameSetup(
@@ -98,7 +100,8 @@ class Table:
 
     def to_data(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "config": self.config.to_data(),
-                "seats": [s.to_data() for s in self.seats], "nonces": list(self.nonces)}
+                "seats": [s.to_data() for s in self.seats], "nonces": list(self.nonces),
+                "link_proofs": list(self.link_proofs)}
 
     @classmethod
     def from_envelope(cls, env: Envelope) -> Table:
@@ -123,7 +126,15 @@ class Table:
             raise BadEnvelope(f"start: one {NONCE_BYTES}-byte nonce per seat is needed")
         if game_id != joint_game_id(nonces):
             raise BadEnvelope("start: the game id is not the hash of the seats' nonces")
-        return cls(game_id, config, seats, nonces)
+        # every seat checks what the host checked of each hello: nobody sits with a link key
+        # it does not hold (its links would stall the game), the host's own seat included
+        proofs = tuple(env.field("link_proofs", list, 12))
+        if len(proofs) != len(seats):
+            raise BadEnvelope("start: one link-key proof per seat is needed")
+        for number, (seat, nonce, proof) in enumerate(zip(seats, nonces, proofs, strict=True)):
+            if not verify_link_key(seat.dh_key, seat.sign_key, nonce, proof):
+                raise BadEnvelope(f"start: seat {number} ({seat.name}) does not prove that it holds its link key")
+        return cls(game_id, config, seats, nonces, proofs)
 
     def seat_of(self, key: bytes) -> int | None:
         for seat, info in enumerate(self.seats):
@@ -164,6 +175,7 @@ def host_lobby(
     coded = CodeHost(code, salt) if code else None
     seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint)]
     nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
+    link_proofs: list[bytes] = [identity.prove_link_key(nonces[0])]
     connections: list[bytes] = []
     notice = Notices(say)  # what strangers send wrong, said at a bounded rate
     if invite:
@@ -207,6 +219,7 @@ def host_lobby(
             seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
             seats.append(seat)
             nonces.append(env.body["nonce"])
+            link_proofs.append(env.body["dh_proof"])
             connections.append(inbound.connection)
             transport.reply(inbound.connection, seal(identity, "welcome", {
                 "seat": len(seats) - 1, "seats_total": config.players, "config": config.to_data(),
@@ -220,7 +233,7 @@ def host_lobby(
     notice.flush()
     if len(seats) != config.players:
         config = GameConfig(len(seats), config.edition, config.variants, config.rounds)
-    table_ = Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces))
+    table_ = Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces), tuple(link_proofs))
     start = seal(identity, "start", table_.to_data())
     for connection in connections:
         transport.reply(connection, start)
@@ -385,5 +398,5 @@ def join_lobby(
                 info = seats[answered]
                 reached = f"tcp://{endpoint_host(endpoint)}:{info.endpoint.rsplit(':', 1)[1]}"
                 seats[answered] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
-                return Table(table.game_id, table.config, tuple(seats), table.nonces)
+                return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs)
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")
