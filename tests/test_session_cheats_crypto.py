@@ -84,8 +84,9 @@ def check_later(game: LocalGame, seat: int) -> ProtocolViolation | None:
     shuffle (node.py, deferred_checks)."""
     node = game.nodes[seat]
     assert node.next_expected == Expect(seat, "shuffle", (0,)), node.next_expected
+    assert node.produce() is not None  # our shuffle goes out first ...
     try:
-        node.produce()
+        node.run_deferred_checks()  # ... then the one before it is checked
     except ProtocolViolation as violation:
         return violation
     return None

@@ -143,6 +143,28 @@ def test_the_seat_after_a_shuffler_takes_in_its_bad_shuffle_from_an_abort_and_na
     assert verdict is not None and (verdict.outcome, verdict.culprit) == (Outcome.CHEATER, 1), verdict
 
 
+def test_the_seat_after_a_bad_shuffler_sends_its_own_shuffle_first_then_names_it(tmp_path: Path) -> None:
+    """Seat 2 takes seat 1's shuffle in without checking its proof, makes and sends its own
+    shuffle (checking does not lengthen the chain of shuffles, §5.6.2), then checks seat 1's
+    proof and names seat 1, with its own record as the evidence."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e == Expect(1, "shuffle", (0,)))
+    body = body_for(game.nodes[1], Expect(1, "shuffle", (0,)))
+    response_changed(game, body)
+    record = signed_record(game, 1, "shuffle", body)
+    game.nodes[2].receive(record)  # taken in, its proof kept for later
+    assert game.nodes[2].deferred_checks and game.nodes[2].aborted is None
+    session = seated_session(game, game.nodes[2], tmp_path / "2")
+    result = session._speak()
+    assert result is not None and (result.outcome, result.culprit) == (Outcome.CHEATER, 1), result
+    sent = sent_kinds(session)
+    records = [decode_record(e.body["record"]) for e in sent if e.kind == "record"]
+    assert [(r.sender, r.kind) for r in records][:1] == [(2, "shuffle")]
+    aborts = [e for e in sent if e.kind == "abort"]
+    assert aborts and aborts[0].body["reason"] == "bad-shuffle-proof" and aborts[0].body["culprit"] == 1
+    assert sent.index(aborts[0]) > next(i for i, e in enumerate(sent) if e.kind == "record")
+
+
 def _finished_with_a_late_cheat(tmp_path: Path) -> tuple[Any, Session, Any, bytes]:
     """A finished 3-seat game, seat 0's session, and a record out of turn by the seat that did
     not make the last record: signed, naming the head before the last record (so it reached

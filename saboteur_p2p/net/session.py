@@ -223,9 +223,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                 self._hand_over()
 
     def _speak(self) -> SessionResult | None:
-        """Let the node make every record it owes now; a violation that one of our own records
-        brings to light (a share that completes the reveal of a card played as something it is
-        not) names its culprit, with our record, which shows it to everyone, as the evidence."""
+        """Let the node make every record it owes now; a violation one of our records brings to
+        light (a card played as what it is not) names its culprit, our record the evidence."""
         node = self.node
         while node.my_turn_to_speak() and node.aborted is None:
             try:
@@ -245,9 +244,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                     made = node.produce()
                     if made is None:
                         return None
-                    kind = node.log.entries[-1].kind  # the record just made
+                    record, kind = made, node.log.entries[-1].kind  # the record just made
                     self.make_seconds[kind] = max(self.make_seconds.get(kind, 0.0), node.last_make_seconds)
-                    record = made
             except ProtocolViolation as violation:
                 own = node.log.entries[-1]  # signed and in the log's chain, though refused after
                 return self._cheater(violation, own.record)
@@ -256,6 +254,10 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             if own.kind in SECRET_KINDS:
                 save_secrets(node, self.secrets_path)
             self._broadcast(record)
+            try:
+                node.run_deferred_checks()  # the shuffle before ours, once ours is on its way
+            except ProtocolViolation as violation:
+                return self._cheater(violation, record)
         return None
 
     def _send_ahead(self) -> None:

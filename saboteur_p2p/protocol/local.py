@@ -123,7 +123,9 @@ def step(game: LocalGame, choose: Callable[[int, Node], str]) -> bool:
     if record is None:
         raise RuntimeError(f"seat {head.speaker} has nothing to say for {head.kind}")
     took = deliver(game, record, head.speaker)
-    took[head.speaker] = elapsed - node.last_make_seconds
+    started = time.perf_counter()
+    node.run_deferred_checks()  # as the session does once the record has gone out
+    took[head.speaker] = elapsed - node.last_make_seconds + time.perf_counter() - started
     for seat, seconds in send_ahead(game).items():
         took[seat] = took.get(seat, 0.0) + seconds
     for seat, seconds in prepare(game).items():

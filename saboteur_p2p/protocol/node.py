@@ -172,6 +172,8 @@ class Node:
             return None
         head = self.my_expect()
         assert head is not None
+        if head.kind != "shuffle":
+            self._run_deferred_checks()  # nothing of a batch goes out before its proofs are checked
         self._making_since = time.perf_counter()
         body = getattr(self, f"_make_{head.kind}")(head)
         return self._send(head.kind, body)
@@ -186,6 +188,7 @@ class Node:
         if not self.awaiting_move():
             raise RuntimeError("it is not this seat's move")
         assert self.state is not None
+        self._run_deferred_checks()
         self._making_since = time.perf_counter()
         try:
             text = str(self.state.check(action, player=self.seat))
@@ -392,11 +395,13 @@ class Node:
         outputs, check = read_shuffle(run, message, shuffler, own, self.setup.game_id, self.dealer.joint)
         if not own:
             if self.seat is not None and self.seat == shuffler + 1:
-                self.deferred_checks.append(check)  # after our own shuffle
+                # checked once our own shuffle has gone out (run_deferred_checks), so that
+                # checking does not lengthen the chain of shuffles (protocol.md 5.6.2)
+                self.deferred_checks.append(check)
             else:
                 check()
-        if own or shuffler == self.players - 1:
-            self._run_deferred_checks()
+            if shuffler == self.players - 1:
+                self._run_deferred_checks()
         run.inputs = outputs
         if shuffler == self.players - 1:
             self.dealer.batches[run.need.batch].outputs = outputs
@@ -410,12 +415,18 @@ class Node:
         return self.share_book.recheck(record)
 
     def run_deferred_checks(self) -> None:
-        """Check now the shuffle proofs kept for later (raises ProtocolViolation)."""
+        """Check now the shuffle proofs kept for later (raises ProtocolViolation): the
+        session calls it once each record of ours has gone out; ``produce`` (but for a
+        shuffle) and ``move`` call it before they make anything."""
         self._run_deferred_checks()
 
     def _run_deferred_checks(self) -> None:
         while self.deferred_checks:
-            self.deferred_checks.pop(0)()
+            try:
+                self.deferred_checks.pop(0)()
+            except ProtocolViolation as violation:
+                self.aborted = violation
+                raise
 
     def _on_shares(self, entry: Entry, head: Expect) -> None:
         self._take_shares(entry.sender, Shares.decode(entry.body), head.topic)
