@@ -177,7 +177,6 @@ def send_malformed(session: Session) -> None:
         session,
         msgpack.packb(["record", {"record": b""}, identity.public.sign_key], use_bin_type=True),  # three fields, not four
         unknown_kind,
-        seal(identity, "ping", {"game_id": session.setup.game_id, "seat": session.seat, "records": "many", "away": []}),
         seal(identity, "record", {"record": b"not a record"}),
         seal(identity, "record", {"record": 42}),
         # shares sent ahead (§12.6) that are malformed, or opened shares (never sent ahead):
@@ -185,6 +184,9 @@ def send_malformed(session: Session) -> None:
         seal(identity, "ahead", {**status, "shares": {"public": "x", "sealed": []}}),
         seal(identity, "ahead", {**status, "shares": {"public": [], "sealed": [], "opened": [[[0, "roles", 0], 0, bytes(32)]]}}),
     )
+    for seat, endpoint in session.endpoints.items():  # a ping names its recipient
+        bad = {**status, "to": seat, "records": "many", "away": []}
+        session.transport.send(endpoint, seal(identity, "ping", bad))
 
 
 def send_bad_signatures(session: Session) -> None:

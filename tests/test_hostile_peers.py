@@ -166,7 +166,7 @@ def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_eve
     started = clock.now
     while clock.now - started < 600 and result is None:
         for seat, identity in ((1, staller), (2, other)):
-            ping = {"game_id": gid, "seat": seat, "records": records, "got": [], "away": [], "t": 0, "done": False}
+            ping = {"game_id": gid, "seat": seat, "to": 0, "records": records, "got": [], "away": [], "t": 0, "done": False}
             assert session._handle(b"L%d" % seat, seal(identity, "ping", ping)) is None
         if int((clock.now - started) * 2) % 60 == 0:  # every 30 s
             busy = {"game_id": gid, "seat": 1, "seconds": BUSY_MAX}
@@ -182,11 +182,12 @@ def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_eve
 
 
 def test_a_seat_that_relays_another_seats_link_or_ping_on_its_own_link_is_named_and_gains_nothing(tmp_path: Path) -> None:
-    """Seat 2 relays, on its own link, the ``link`` and a ``ping`` seat 1 sent it (signed
-    envelopes that name no recipient), then sends garbage there.  The victim once mapped a
-    connection to the last seat whose ``link`` came on it, so it reported the garbage as seat
-    1's, and seat 1's relayed pings made it look present.  A link proves its seat's key
-    (CurveZMQ): what another seat signed is dropped on it, and the relayer is the one named."""
+    """Seat 2 relays, on its own link, the ``link`` and a ``ping`` seat 1 sent it, then sends
+    garbage there.  The victim once mapped a connection to the last seat whose ``link`` came
+    on it, so it reported the garbage as seat 1's, and seat 1's relayed pings made it look
+    present.  A link proves its seat's key (CurveZMQ): what another seat signed is dropped on
+    it, and the relayer is the one named.  Where no link vouches (a peer without a link
+    endpoint), the relayed ping names seat 2 as its recipient, not us: it counts for nothing."""
     game = seeded_game(GameConfig(3), 5)
     play_until(game, lambda e: e.kind == "action")
     session = seated_session(game, game.nodes[0], tmp_path)
@@ -196,14 +197,15 @@ def test_a_seat_that_relays_another_seats_link_or_ping_on_its_own_link_is_named_
     honest, hostile = game.nodes[1].identity, game.nodes[2].identity
     assert honest is not None and hostile is not None
     proven = hostile.public.dh_key  # the key seat 2's link proved in its handshake
-    own_link = {"game_id": gid, "seat": 2, "endpoint": session.endpoints[2], "incarnation": 1}
+    own_link = {"game_id": gid, "seat": 2, "to": 0, "endpoint": session.endpoints[2], "incarnation": 1}
     assert session._handle(b"Lhostile", seal(hostile, "link", own_link), proven) is None
     assert not said
     # what seat 1 sent seat 2 (its endpoint as seat 0 knows it: nothing to relink)
-    relayed = seal(honest, "link", {"game_id": gid, "seat": 1, "endpoint": session.endpoints[1], "incarnation": 1})
+    relayed = seal(honest, "link", {"game_id": gid, "seat": 1, "to": 2, "endpoint": session.endpoints[1], "incarnation": 1})
     heard_before = dict(session.presence.last_heard)
     assert session._handle(b"Lhostile", relayed, proven) is None
-    ping = {"game_id": gid, "seat": 1, "records": len(session.node.records), "got": [], "away": [], "t": 0, "done": False}
+    ping = {"game_id": gid, "seat": 1, "to": 2, "records": len(session.node.records), "got": [], "away": [], "t": 0,
+            "done": False}
     assert session._handle(b"Lhostile", seal(honest, "ping", ping), proven) is None
     assert session.presence.last_heard[1] == heard_before[1], "seat 1 was heard through seat 2's relay"
     assert session._handle(b"Lhostile", b"\xc1garbage", proven) is None
@@ -212,8 +214,11 @@ def test_a_seat_that_relays_another_seats_link_or_ping_on_its_own_link_is_named_
         f"dropped a bad message from seat 2 ({session.names[2]}): not msgpack: FormatError",
     ], said
     # on a peer without a link endpoint (this one's stand-in transport), a connection that
-    # proves no key is known by the seat that signs on it: seat 1's messages there count
+    # proves no key is known by the seat that signs on it: seat 1's ping to seat 2, relayed
+    # there, still counts for nothing; its ping to us counts
     assert session._handle(b"table", seal(honest, "ping", ping)) is None
+    assert session.presence.last_heard[1] == heard_before[1], "a ping to seat 2 made seat 1 look present to us"
+    assert session._handle(b"table", seal(honest, "ping", {**ping, "to": 0})) is None
     assert session.presence.last_heard[1] > heard_before[1]
 
 
@@ -238,7 +243,7 @@ def test_a_seats_envelopes_replayed_at_the_table_endpoint_do_not_make_it_look_pr
         said: list[str] = []
         session.say = said.append
         fed = seal(vanished, "record", {"record": session.node.records[0]})  # what seat 1 fed a spectator
-        ping = seal(vanished, "ping", {"game_id": game.setup.game_id, "seat": 1, "records": len(session.node.records),
+        ping = seal(vanished, "ping", {"game_id": game.setup.game_id, "seat": 1, "to": 0, "records": len(session.node.records),
                                        "got": [], "away": [], "t": 0, "done": False})  # relayed by seat 2
         heard, count = session.presence.last_heard[1], session.presence.count[1]
         for connection in (b"\0table", b"dealer:" + session.endpoints[2].encode()):
@@ -258,8 +263,8 @@ def test_a_seat_that_opens_connection_after_connection_does_not_grow_the_table_o
     nothing forgot one: a seat that reconnects again and again (a new connection id each time,
     one ping on each) grew the victim's memory for as long as the game lasts."""
     game, session, _, hostile = listening_seat(tmp_path)
-    ping = seal(hostile, "ping", {"game_id": game.setup.game_id, "seat": 2, "records": len(session.node.records),
-                                  "got": [], "away": [], "t": 0, "done": False})
+    ping = seal(hostile, "ping", {"game_id": game.setup.game_id, "seat": 2, "to": session.seat,
+                                  "records": len(session.node.records), "got": [], "away": [], "t": 0, "done": False})
     for n in range(3000):
         assert session._handle(b"L" + n.to_bytes(4, "big"), ping) is None
     assert len(session.links) <= 1000, f"{len(session.links)} connections remembered for one seat"

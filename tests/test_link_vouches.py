@@ -26,7 +26,7 @@ def broken(envelope: bytes, key: bytes | None = None) -> bytes:
 
 
 def ping(identity: Identity, seat: int, records: int) -> bytes:
-    return seal(identity, "ping", {"game_id": GAME_ID, "seat": seat, "records": records, "away": []})
+    return seal(identity, "ping", {"game_id": GAME_ID, "seat": seat, "to": 1, "records": records, "away": []})
 
 
 def test_open_envelope_skips_the_signature_only_of_the_proven_key() -> None:

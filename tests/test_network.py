@@ -461,7 +461,7 @@ def test_a_connection_is_known_by_the_seat_that_signs_on_it(tmp_path: Path) -> N
     on it, so garbage sent on it later is still pinned on that seat (found by the tests above,
     which failed now and then under load)."""
     session, identities, said = session_for_tests(tmp_path)
-    ping = seal(identities[2], "ping", {"game_id": bytes(range(32)), "seat": 2, "records": 0, "away": []})
+    ping = seal(identities[2], "ping", {"game_id": bytes(range(32)), "seat": 2, "to": 1, "records": 0, "away": []})
     session._handle(b"connection", ping)
     session._handle(b"connection", b"\xc1")
     assert said == ["dropped a bad message from seat 2 (s2): not msgpack: FormatError"]
@@ -475,7 +475,7 @@ def test_stale_or_foreign_envelopes_end_nothing(tmp_path: Path) -> None:
     assert session._handle(b"c", seal(identities[2], "bye", {"game_id": other_game, "seat": 2})) is None
     abort = {"game_id": other_game, "culprit": 0, "reason": "bad-share", "detail": "", "evidence": b""}
     assert session._handle(b"c", seal(identities[2], "abort", abort)) is None
-    link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": "garbage", "incarnation": 1}
+    link = {"game_id": bytes(range(32)), "seat": 2, "to": 1, "endpoint": "garbage", "incarnation": 1}
     assert session._handle(b"c", seal(identities[2], "link", link)) is None
     assert session.endpoints[2] == "tcp://127.0.0.1:3"
     assert any("not tcp://host:port" in line for line in said)
@@ -486,7 +486,7 @@ def test_a_link_naming_another_seats_endpoint_or_a_wildcard_is_ignored(tmp_path:
     machine): such links are ignored and the links we have stay as they are."""
     session, identities, said = session_for_tests(tmp_path)
     for endpoint in (session.endpoints[0], "tcp://0.0.0.0:4000"):
-        link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": endpoint, "incarnation": 1}
+        link = {"game_id": bytes(range(32)), "seat": 2, "to": 1, "endpoint": endpoint, "incarnation": 1}
         session.last_relink.clear()  # (at most one relink a second per seat)
         assert session._handle(b"c", seal(identities[2], "link", link)) is None
         assert session.endpoints == {0: "tcp://127.0.0.1:1", 2: "tcp://127.0.0.1:3"}
@@ -500,7 +500,7 @@ def test_a_link_may_not_point_us_at_this_machine_in_any_spelling(tmp_path: Path)
     session, identities, said = session_for_tests(tmp_path)
     session.endpoints[2] = "tcp://192.0.2.7:3"  # a seat on another machine
     for n, host in enumerate(("127.1", "0x7f000001", "2130706433", "0", "0177.0.0.1", "example.org")):
-        link = {"game_id": bytes(range(32)), "seat": 2, "endpoint": f"tcp://{host}:4000", "incarnation": n + 1}
+        link = {"game_id": bytes(range(32)), "seat": 2, "to": 1, "endpoint": f"tcp://{host}:4000", "incarnation": n + 1}
         session.last_relink.clear()  # (at most one relink a second per seat)
         assert session._handle(b"c", seal(identities[2], "link", link)) is None
         assert session.endpoints[2] == "tcp://192.0.2.7:3", host

@@ -19,6 +19,13 @@ from .transport import Transport
 from .wire import Envelope, seal
 
 
+def addressed_to(env: Envelope, seat: int | None) -> bool:
+    """Whether a ``link`` or ``ping`` names ``seat`` as its recipient: one a seat sent another
+    and that other relayed says nothing of its sender (protocol.md 12.1)."""
+    to = env.body.get("to")
+    return type(to) is int and to == seat
+
+
 class Heartbeat:
     """Session mixin: pings out, pings in, resends (``Session`` provides these attributes)."""
 
@@ -47,7 +54,7 @@ class Heartbeat:
             "done": done,
         }
         for seat, endpoint in self.endpoints.items():
-            body = dict(base)
+            body = dict(base, to=seat)
             theirs = self.their_ping.get(seat)
             if theirs is not None:
                 body["echo"], body["held"] = theirs[0], int((now - theirs[1]) * 1000)

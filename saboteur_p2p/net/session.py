@@ -24,13 +24,14 @@ from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
 from ..rules import State
 from .absence import Absence
-from .heartbeat import Heartbeat
+from .heartbeat import Heartbeat, addressed_to
 from .intake import Dropped, Intake
 from .links import Links
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .seatstate import open_seat, save_secrets
 from .standin import StandIn
+from .timing import Timing
 from .transport import Inbound, Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 from .verdicts import Outcome, SessionResult, Verdicts
 from .watchers import Watchers
@@ -67,7 +68,7 @@ class Agent(Protocol):
     def poll_chat(self) -> str | None: ...
 
 
-class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
+class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
     def __init__(
         self,
         table: Table,
@@ -130,16 +131,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         #: our lines said faster than CHAT_EVERY, sent one a second (a few at most)
         self.chat_waiting: collections.deque[str] = collections.deque()
         self.stats: dict[str, float] = {"records_sent": 0, "bytes_sent": 0}
-        #: seconds from sending each of our moves until the table expects the next move
-        self.turn_latencies: list[float] = []
-        self._sent_move_at: float | None = None
-        self._sent_in_round = 0
-        #: when the game's first move was due (wall clock, for benchmarks across processes),
-        #: and each pause from a round's last move to the next round's first move was due
-        self.first_turn_at: float | None = None
-        self.round_pauses: list[float] = []
-        self._timed_round = 0
-        self._last_move_at: float | None = None
+        self._start_timing()
         self._start_stand_in(turn_time, on_leave, stand_in_delay)
         self._start_watchers()
 
@@ -154,11 +146,11 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.node.writer = LogWriter(self.log_path, repair=True)
         self.node.on_commit = self.agent.heard
 
-    def _link(self, towards: str) -> bytes:
-        """Introduce this connection to the peer at ``towards``; the endpoint (where that peer
-        can reach us, never a wildcard) lets peers reach a seat that came back elsewhere."""
+    def _link(self, towards: str, to: int) -> bytes:
+        """Introduce this connection to seat ``to``, at ``towards``; the endpoint (where that
+        peer can reach us, never a wildcard) lets peers reach a seat that came back elsewhere."""
         return seal(self.identity, "link", {
-            "game_id": self.setup.game_id, "seat": self.seat, "endpoint": self.transport.advertised(towards),
+            "game_id": self.setup.game_id, "seat": self.seat, "to": to, "endpoint": self.transport.advertised(towards),
             "incarnation": self.incarnation,
         })
 
@@ -168,7 +160,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         self.transport.admit_links({seat.dh_key for seat in self.table.seats})  # nobody else at our link endpoint
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)  # encrypted, to that seat only
-            self.transport.send(endpoint, self._link(endpoint))
+            self.transport.send(endpoint, self._link(endpoint, seat))
         # before the first record's work: the seats all start at once, and a link's
         # handshake goes on only while both of its ends poll
         pending = self.transport.shake_hands(self.endpoints.values(), SHAKE_HANDS_S)
@@ -237,8 +229,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                     except IllegalMove as refused:
                         self.say(f"that move is not allowed: {refused}")
                         return None
-                    self._sent_move_at = self._last_move_at = time.monotonic()
-                    self._sent_in_round = node.state.round if node.state is not None else 0
+                    self._sent_move()
                 else:
                     self._announce_busy()
                     made = node.produce()
@@ -330,12 +321,16 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
             return None
         if sender is None:
             return None  # not one of the seats: nothing it says matters
-        # an unproven connection is known by the seat that signs on it, even if we missed its
-        # `link` (sent while we were still in the lobby) or ZeroMQ reconnected it under a new id
-        if not self.links.heard(connection, key, sender):
+        # a link or ping to another seat, relayed here, says nothing of its sender (on a link,
+        # it names the relayer); an unproven connection is known by the seat that signs on it,
+        # even if we missed its `link` (sent while we were in the lobby) or it reconnected
+        to_another = env.kind in ("link", "ping") and not addressed_to(env, self.seat)
+        if (key is not None or not to_another) and not self.links.heard(connection, key, sender):
             notice = self.links.relayed(connection, key, env.kind, sender, time.monotonic())
             if notice is not None:
                 self.say(notice)
+            return None
+        if to_another:
             return None
         if self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back")
@@ -413,7 +408,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         # the seat's owner came back on another port or address: reach it there (and where we
         # reached it, until the new endpoint has answered)
         self.endpoints[seat] = endpoint
-        self.transport.send(endpoint, self._link(endpoint))
+        self.transport.send(endpoint, self._link(endpoint, seat))
         self.last_resend.pop(seat, None)
         self._resend_to(seat)
 
@@ -439,34 +434,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
         """The node took a record in: it is on disk before anything follows from it."""
         if self.node.writer is not None:
             self.node.writer.flush()
-        if self.node.log.entries and self.node.log.entries[-1].kind == "action":
-            self._last_move_at = time.monotonic()
-        self._note_turn()
-
-    def _time_rounds(self) -> None:
-        """When the first move of each round is due: the game's first, and each pause
-        between rounds (from the last move of one round), for the benchmarks."""
-        state, head = self.node.state, self.node.next_expected
-        if state is None or head is None or head.kind != "action" or state.round == self._timed_round:
-            return
-        if self._timed_round == 0:
-            self.first_turn_at = time.time()
-        elif self._last_move_at is not None:
-            self.round_pauses.append(time.monotonic() - self._last_move_at)
-        self._timed_round = state.round
-
-    def _note_turn(self) -> None:
-        """A turn's latency: from sending our move until the next seat's move is taken in
-        (two hops and that seat's choosing), within one round."""
-        if self._sent_move_at is None or not self.node.log.entries:
-            return
-        last = self.node.log.entries[-1]
-        if self.node.finished or (last.kind == "action" and last.sender != self.seat):
-            state = self.node.state
-            if state is not None and state.round == self._sent_in_round and not self.node.finished:
-                # a move that ends a round is followed by the next round's shuffles: not a turn
-                self.turn_latencies.append(time.monotonic() - self._sent_move_at)
-            self._sent_move_at = None
+        self._took_record()
 
     def _answer_hello(self, connection: bytes, env: Envelope, seat: int | None) -> None:
         if seat is None:
@@ -536,7 +504,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat):
                 try:
                     env = open_envelope(inbound.data)
                     sender = self._seat_of_key(env.key)
-                    if sender is not None and env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id:
+                    ours = env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id
+                    if sender is not None and ours and addressed_to(env, self.seat):
                         self.presence.heard(sender, time.monotonic())
                         self._heard_ping(env, sender)
                     elif sender is None and env.kind == "watch":

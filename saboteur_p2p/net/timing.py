@@ -1,0 +1,60 @@
+"""What the benchmarks read of a session: each turn's latency, when the game's first move was
+due and each pause between rounds (``benchmarks/network_game.py``)."""
+from __future__ import annotations
+
+import time
+
+from ..protocol.node import Node
+
+
+class Timing:
+    """Session mixin: the times of moves and rounds (``Session`` provides ``node`` and ``seat``)."""
+
+    node: Node
+    seat: int
+
+    def _start_timing(self) -> None:
+        #: seconds from sending each of our moves until the next seat's move is taken in
+        self.turn_latencies: list[float] = []
+        self._sent_move_at: float | None = None
+        self._sent_in_round = 0
+        #: when the game's first move was due (wall clock, for benchmarks across processes),
+        #: and each pause from a round's last move to the next round's first move was due
+        self.first_turn_at: float | None = None
+        self.round_pauses: list[float] = []
+        self._timed_round = 0
+        self._last_move_at: float | None = None
+
+    def _sent_move(self) -> None:
+        self._sent_move_at = self._last_move_at = time.monotonic()
+        self._sent_in_round = self.node.state.round if self.node.state is not None else 0
+
+    def _took_record(self) -> None:
+        if self.node.log.entries and self.node.log.entries[-1].kind == "action":
+            self._last_move_at = time.monotonic()
+        self._note_turn()
+
+    def _time_rounds(self) -> None:
+        """When the first move of each round is due: the game's first, and each pause
+        between rounds (from the last move of one round), for the benchmarks."""
+        state, head = self.node.state, self.node.next_expected
+        if state is None or head is None or head.kind != "action" or state.round == self._timed_round:
+            return
+        if self._timed_round == 0:
+            self.first_turn_at = time.time()
+        elif self._last_move_at is not None:
+            self.round_pauses.append(time.monotonic() - self._last_move_at)
+        self._timed_round = state.round
+
+    def _note_turn(self) -> None:
+        """A turn's latency: from sending our move until the next seat's move is taken in
+        (two hops and that seat's choosing), within one round."""
+        if self._sent_move_at is None or not self.node.log.entries:
+            return
+        last = self.node.log.entries[-1]
+        if self.node.finished or (last.kind == "action" and last.sender != self.seat):
+            state = self.node.state
+            if state is not None and state.round == self._sent_in_round and not self.node.finished:
+                # a move that ends a round is followed by the next round's shuffles: not a turn
+                self.turn_latencies.append(time.monotonic() - self._sent_move_at)
+            self._sent_move_at = None
