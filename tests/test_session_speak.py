@@ -165,6 +165,24 @@ def test_the_seat_after_a_bad_shuffler_sends_its_own_shuffle_first_then_names_it
     assert sent.index(aborts[0]) > next(i for i, e in enumerate(sent) if e.kind == "record")
 
 
+def test_a_seat_that_stopped_before_its_postponed_check_makes_it_when_it_comes_back(tmp_path: Path) -> None:
+    """Seat 2 sent its own shuffle and stopped before checking seat 1's (bad) proof: its log,
+    replayed, leaves that check pending.  The session it comes back in makes it first, and
+    names seat 1, rather than waiting for a shuffle that the others, who named seat 1 at
+    once, will never send (and then blaming that seat for its absence)."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e == Expect(1, "shuffle", (0,)))
+    body = body_for(game.nodes[1], Expect(1, "shuffle", (0,)))
+    response_changed(game, body)
+    game.nodes[2].receive(signed_record(game, 1, "shuffle", body))
+    assert game.nodes[2].produce() is not None and game.nodes[2].deferred_checks  # sent, then stopped
+    session = seated_session(game, game.nodes[2], tmp_path / "2")
+    result = session._loop([])
+    assert (result.outcome, result.culprit) == (Outcome.CHEATER, 1), result
+    aborts = [e.body["reason"] for e in sent_kinds(session) if e.kind == "abort"]
+    assert aborts and set(aborts) == {"bad-shuffle-proof"}, aborts
+
+
 def _finished_with_a_late_cheat(tmp_path: Path) -> tuple[Any, Session, Any, bytes]:
     """A finished 3-seat game, seat 0's session, and a record out of turn by the seat that did
     not make the last record: signed, naming the head before the last record (so it reached

@@ -173,6 +173,10 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
     # -- the loop ----------------------------------------------------------------------
 
     def _loop(self, pending: list[Inbound]) -> SessionResult:
+        try:
+            self.node.run_deferred_checks()  # one our own shuffle left when this seat stopped
+        except ProtocolViolation as violation:
+            return self._cheater(violation, self.node.log.entries[-1].record)
         for inbound in pending:
             result = self._handle(inbound.connection, inbound.data, inbound.key)
             if result is not None:
