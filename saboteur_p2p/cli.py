@@ -177,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--bind", help="ADDR:PORT to listen on (default: the interface towards the host, any port)")
     join.add_argument("--connect-timeout", type=_seconds, default=10.0, metavar="S",
                       help="give up when no table answers at HOST:PORT within S seconds (default 10)")
+    join.add_argument("--key", metavar="KEY", help="the table's key, as its host printed it (or as it announced it: "
+                      "taken from there when none is given): the lobby is encrypted, and only that table can answer")
     join.add_argument("--edition", default=None, choices=edition_names(),
                       help="sit only at a table of this edition (default: whatever the table plays)")
     _session_options(join)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .crypto.identity import Identity
-from .net.lobby import LobbyError
+from .net.lobby import LobbyError, key_text, parse_key_text
 from .rules import GameConfig
 
 if TYPE_CHECKING:
@@ -140,6 +140,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     log_dir = _log_dir(args)
     if args.address is None:
         args.address = _found_table(args)
+    host_key = None if args.key is None else parse_key_text(args.key)
     if _wants_client(args):
         from .client.app import run_in_client
 
@@ -147,7 +148,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, log_dir, args.code, args.wait, agent.say,
             agent=agent, edition=args.edition,
-            connect_timeout=args.connect_timeout, turn_time=args.turn_time,
+            connect_timeout=args.connect_timeout, turn_time=args.turn_time, host_key=host_key,
         )))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
@@ -155,6 +156,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
         say, agent=agent, edition=args.edition,
         bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time,
+        host_key=host_key,
     )
     if args.quiet:
         print(result.message)
@@ -171,6 +173,8 @@ def _found_table(args: argparse.Namespace) -> str:
     table = pick_table(found, args.edition, args.yes, ask, print, args.browse)
     if table.code and not args.code:
         raise LobbyError(f"{table.name}'s table needs its code: add --code PASS")
+    if args.key is None and table.key is not None:
+        args.key = key_text(table.key)  # the lobby is encrypted to the key the table announced
     address = reachable_address(table)
     print(f"joining {table.name} at {address} (to take this seat back after a crash: saboteur-p2p join {address})",
           flush=True)

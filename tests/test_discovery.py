@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from netlab import NetLab, netlab_available
 
+from saboteur_p2p.crypto.identity import Identity, load_or_create
 from saboteur_p2p.net.discovery import (
     NAME_LIMIT,
     TableAd,
@@ -33,7 +34,7 @@ from saboteur_p2p.net.discovery import (
     pick_table,
     table_properties,
 )
-from saboteur_p2p.net.lobby import LOBBY_VERSION, LobbyError
+from saboteur_p2p.net.lobby import LOBBY_VERSION, LobbyError, parse_key_text
 
 LAB, WHY_NO_LAB = netlab_available()
 BROWSE = "1.5"  # a query within 1 s of an announcement is answered up to 1 s late (RFC 6762 §14)
@@ -82,10 +83,18 @@ def test_free_seats_above_the_table_size_are_unknown():
 
 
 def test_what_a_host_announces_reads_back():
-    properties = table_properties("ann\nlee", "saboteur2", 6, 4, True)
+    key = Identity.generate().public.dh_key
+    properties = table_properties("ann\nlee", "saboteur2", 6, 4, True, key)
     ad = TableAd.from_service("x", {k.encode(): v.encode() for k, v in properties.items()}, ["192.168.1.5"], 7777)
-    assert ad == TableAd("ann lee", "saboteur2", 6, 4, True, LOBBY_VERSION, ("192.168.1.5",), 7777, "x")
+    assert ad == TableAd("ann lee", "saboteur2", 6, 4, True, LOBBY_VERSION, ("192.168.1.5",), 7777, "x", key)
+    assert ad.to_data()["key"] == properties["key"]
     assert clean_text("a\u200bb\tc  d", 10) == "a b c d"
+
+
+@pytest.mark.parametrize("key", [b"", b"x" * 42, b"\x1b[2J" + b"A" * 40, b"A" * 43, b"AAAA" * 100])
+def test_an_announced_key_that_is_not_a_key_is_none(key: bytes):
+    ad = TableAd.from_service("t", {b"key": key}, ["10.0.0.1"], 7777)
+    assert ad is not None and ad.key is None and ad.to_data()["key"] is None
 
 
 # ---------------------------------------------------------------- choosing a table
@@ -233,8 +242,9 @@ def test_tables_finds_the_host_join_takes_the_only_table_and_the_start_withdraws
         assert found["7777"] == {
             "name": "alice", "edition": "base", "seats": 3, "free": 2, "code": True, "lobby": LOBBY_VERSION,
             "addresses": [lab.address(1)], "port": 7777, "address": f"{lab.address(1)}:7777",
-            "instance": found["7777"]["instance"],
+            "instance": found["7777"]["instance"], "key": found["7777"]["key"],
         }
+        assert parse_key_text(str(found["7777"]["key"])) == load_or_create(tmp_path / "alice.id").public.dh_key
         evil = found["7778"]
         assert str(evil["name"]).isprintable() and len(str(evil["name"])) <= NAME_LIMIT and "\x1b" not in json.dumps(evil)
         assert evil["edition"] == "?" and evil["free"] is None and evil["seats"] is None
@@ -261,7 +271,7 @@ zc = Zeroconf(ip_version=IPVersion.V4Only)
 info = ServiceInfo(TYPE, "\\u202eevil\\u200b table." + TYPE, port=7778, server="evil.local.",
                    parsed_addresses=["224.0.0.1", "ADDRESS", "0.0.0.0"],
                    properties={"name": "\\x1b]0;pwned\\x07" + "A" * 200, "edition": "base; rm -rf /",
-                               "seats": "99", "free": "-1", "code": "maybe", "lobby": "3"})
+                               "seats": "99", "free": "-1", "code": "maybe", "lobby": "3", "key": "\\x1b" * 20})
 zc.register_service(info)
 print("announced", flush=True)
 time.sleep(60)

@@ -22,6 +22,8 @@ from saboteur_p2p.net.lobby import (
     host_lobby,
     join_lobby,
     joint_game_id,
+    key_text,
+    parse_key_text,
 )
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import BadEnvelope, Envelope, open_envelope, seal
@@ -35,11 +37,11 @@ PORTS = itertools.count(20_000)
 class HostedTable:
     """A host's lobby in a thread of this process, on a loopback port."""
 
-    def __init__(self, players: int, code: str | None = None, invite: bool = True) -> None:
+    def __init__(self, players: int, code: str | None = None, invite: bool = True, keyed: bool = False) -> None:
         self.identity = Identity.generate()
         self.code = code
         self.invite = invite
-        self.transport = Transport("127.0.0.1:0", zmq.Context())
+        self.transport = Transport("127.0.0.1:0", zmq.Context(), link_keys=self.identity.link_keys() if keyed else None)
         self.said: list[str] = []
         self.table: Table | None = None
         self.error: BaseException | None = None
@@ -515,3 +517,52 @@ def test_a_table_only_bot_peers_of_this_machine_may_fill_is_not_announced(bot_pe
                              tmp_path, None, 5.0, lambda text: None, announce=True)
     assert "closed the table" in result.message
     assert ("announced" in calls) == announced
+
+
+def test_a_joiner_given_the_table_s_key_speaks_to_it_encrypted_and_a_wrong_key_is_refused_at_once(context):
+    """The host prints its key in the command friends join with; a joiner given it (--key, or
+    the table's announcement) speaks CurveZMQ to the table's endpoint from its first message,
+    and is seated; one given another key is told so at once (no table holding that key
+    answers), and nobody is seated for it."""
+    table = HostedTable(players=3, keyed=True)
+    try:
+        key = table.identity.public.dh_key
+        deadline = time.monotonic() + 10
+        while len(table.said) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert f"--key {key_text(key)}" in table.said[1] and parse_key_text(key_text(key)) == key
+        wrong = Transport("127.0.0.1:0", context, link_keys=Identity.generate().link_keys())
+        try:
+            started = time.monotonic()
+            with pytest.raises(LobbyError, match="does not hold the key given"):
+                join_lobby(Identity.generate(), "eve", wrong, table.transport.endpoint, None, lambda text: None,
+                           timeout=20, host_key=Identity.generate().public.dh_key)
+            assert time.monotonic() - started < 10
+        finally:
+            wrong.close()
+        seated: list[Table] = []
+
+        def join(name: str) -> None:
+            identity = Identity.generate()
+            transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
+            try:
+                seated.append(join_lobby(identity, name, transport, table.transport.endpoint, None, lambda text: None,
+                                         timeout=15, host_key=key))
+            finally:
+                transport.close()
+
+        friends = [threading.Thread(target=join, args=(name,)) for name in ("cy", "dee")]
+        for friend in friends:
+            friend.start()
+        for friend in friends:
+            friend.join(timeout=20)
+        assert len(seated) == 2 and sorted(s.name for s in seated[0].seats) == ["cy", "dee", "host"]
+    finally:
+        table.close()
+    assert table.table is not None and "eve" not in [s.name for s in table.table.seats]
+
+
+@pytest.mark.parametrize("text", ["", "abc", "A" * 42, "A" * 44, "!" * 43, key_text(bytes(32))])
+def test_a_table_key_that_is_not_one_is_refused(text):
+    with pytest.raises(LobbyError, match="not a table key"):
+        parse_key_text(text)

@@ -42,6 +42,37 @@ def _answer(dealer: zmq.Socket, seconds: float = 5.0) -> bytes | None:
     return None
 
 
+@pytest.mark.parametrize("keyed", ["right", "wrong"])
+def test_a_curve_dealer_that_knows_the_table_s_key_talks_to_it_encrypted(context, table, keyed) -> None:
+    """The table's endpoint takes NULL or CURVE, as each client's greeting says: a libzmq
+    DEALER given the table's key is answered (the wire carries boxes, not the message); one
+    given another key never gets in, and the endpoint stays open to everyone else."""
+    from saboteur_p2p.crypto.identity import Identity
+
+    assert table.link_keys is not None
+    server = table.link_keys[0] if keyed == "right" else Identity.generate().link_keys()[0]
+    public, secret = Identity.generate().link_keys()
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    for option, key in ((zmq.CURVE_SERVERKEY, server), (zmq.CURVE_PUBLICKEY, public), (zmq.CURVE_SECRETKEY, secret)):
+        dealer.setsockopt(option, key)
+    dealer.connect(table.endpoint)
+    plain = _dealer(context, table.endpoint)
+    try:
+        dealer.send(b"secret hello")
+        plain.send(b"plain hello")
+        got = receive_until(table, 3, want=2)
+        assert (b"secret hello" in [d for _, d in got]) == (keyed == "right"), got
+        assert b"plain hello" in [d for _, d in got]
+        if keyed == "right":
+            ((connection, _),) = [(c, d) for c, d in got if d == b"secret hello"]
+            table.reply(connection, b"welcome")
+            assert _answer(dealer) == b"welcome"
+    finally:
+        dealer.close()
+        plain.close()
+
+
 @pytest.mark.parametrize("size", [0, 1, 255, 256, 5000, TABLE_MESSAGE_LIMIT])
 def test_a_dealer_talks_to_the_table_as_to_a_router(context, table, size) -> None:
     dealer = _dealer(context, table.endpoint)
@@ -88,11 +119,11 @@ def test_a_multipart_message_is_dropped_whole_and_one_past_the_limit_in_total_cl
         dealer.close()
 
 
-CURVE_GREETING = b"\xff" + bytes(8) + b"\x7f\x03\x01" + b"CURVE".ljust(20, b"\0") + bytes(32)
+PLAIN_GREETING = b"\xff" + bytes(8) + b"\x7f\x03\x01" + b"PLAIN".ljust(20, b"\0") + bytes(32)
 
 
-@pytest.mark.parametrize("garbage", [b"GET / HTTP/1.0\r\n\r\n", CURVE_GREETING])
-def test_bytes_that_are_not_a_zmtp_null_greeting_close_the_connection(table, garbage) -> None:
+@pytest.mark.parametrize("garbage", [b"GET / HTTP/1.0\r\n\r\n", PLAIN_GREETING])
+def test_bytes_that_are_not_a_zmtp_null_or_curve_greeting_close_the_connection(table, garbage) -> None:
     host, port = table.endpoint.removeprefix("tcp://").rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=5) as raw:
         raw.sendall(garbage)

@@ -288,6 +288,10 @@ class Dialer:
                 if self.connection is None:
                     self._opened(connection)
                 else:
+                    state = self.state
+                    if state is not None and state.curve is not None and state.greeted and not state.ready:
+                        # closed on our HELLO: a server that cannot open it holds another key
+                        self.trouble = "the peer closed the CurveZMQ handshake: it does not hold the key we dialled"
                     self._lost(REDIAL_S)  # (before libzmq dials again on this socket)
                     break
                 continue

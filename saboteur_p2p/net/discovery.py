@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..rules.editions import edition_names
-from .lobby import LOBBY_VERSION, LobbyError
+from .lobby import LOBBY_VERSION, LobbyError, key_text, parse_key_text
 from .transport import endpoint_host, interface_addresses, is_wildcard, numeric_host
 
 if TYPE_CHECKING:
@@ -99,6 +99,8 @@ class TableAd:
     addresses: tuple[str, ...]
     port: int
     instance: str
+    #: the host's link key, if it gave a well-formed one: the lobby is then encrypted (lobby.py)
+    key: bytes | None = None
 
     @classmethod
     def from_service(cls, instance: str, properties: dict[bytes, bytes | None], addresses: Sequence[str],
@@ -117,12 +119,16 @@ class TableAd:
         if seats is not None and free is not None and free > seats:
             free = None
         lobby = prop("lobby")
+        try:
+            key: bytes | None = parse_key_text(clean_text(prop("key"), 60))
+        except LobbyError:
+            key = None
         return cls(
             name=name,
             edition=edition if _EDITION.fullmatch(edition) else "?",
             seats=seats, free=free, code=clean_flag(prop("code")),
             lobby=int(lobby) if lobby is not None and lobby.isdigit() and len(lobby) <= 4 else None,
-            addresses=addresses_, port=port, instance=instance_,
+            addresses=addresses_, port=port, instance=instance_, key=key,
         )
 
     @property
@@ -145,13 +151,14 @@ class TableAd:
     def to_data(self) -> dict[str, Any]:
         return {"name": self.name, "edition": self.edition, "seats": self.seats, "free": self.free,
                 "code": self.code, "lobby": self.lobby, "addresses": list(self.addresses), "port": self.port,
-                "address": self.address, "instance": self.instance}
+                "address": self.address, "instance": self.instance, "key": None if self.key is None else key_text(self.key)}
 
 
-def table_properties(name: str, edition: str, seats: int, free: int, code: bool) -> dict[str, str]:
+def table_properties(name: str, edition: str, seats: int, free: int, code: bool, key: bytes | None = None) -> dict[str, str]:
     """The TXT record of a table (protocol.md §12.9)."""
     return {"txtvers": str(TXT_VERSION), "lobby": str(LOBBY_VERSION), "name": clean_text(name, NAME_LIMIT),
-            "edition": edition, "seats": str(seats), "free": str(max(0, free)), "code": "1" if code else "0"}
+            "edition": edition, "seats": str(seats), "free": str(max(0, free)), "code": "1" if code else "0",
+            **({} if key is None else {"key": key_text(key)})}
 
 
 def instance_label(name: str, port: int) -> str:
@@ -188,7 +195,7 @@ class TableAnnouncer:
 
     @classmethod
     def start(cls, endpoint: str, name: str, edition: str, seats: int, taken: int, code: bool,
-              say: Callable[[str], None]) -> TableAnnouncer | None:
+              say: Callable[[str], None], key: bytes | None = None) -> TableAnnouncer | None:
         """Announce the table listening at ``endpoint``: on the interface it is bound to, or on
         every interface for a wildcard bind.  None (and a word why) when multicast is not possible."""
         host, port = endpoint_host(endpoint), int(endpoint.rsplit(":", 1)[1])
@@ -205,7 +212,7 @@ class TableAnnouncer:
         label = instance_label(name, port)
         server = f"saboteur-{re.sub(r'[^a-z0-9-]', '-', socket.gethostname().lower())[:30]}-{port}.local."
         return cls(zc, SERVICE_TYPE, label, port, addresses, server,
-                   table_properties(name, edition, seats, seats - taken, code), say)
+                   table_properties(name, edition, seats, seats - taken, code, key), say)
 
     def seats_taken(self, taken: int) -> None:
         """Publish the count of free seats now that ``taken`` seats (the host's included) are taken."""

@@ -11,6 +11,8 @@ config is what binds: a joiner checks the edition there again.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import secrets
 import time
 import unicodedata
@@ -180,7 +182,7 @@ def host_lobby(
     notice = Notices(say)  # what strangers send wrong, said at a bounded rate
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
-        say(where_to_join(transport.endpoint))
+        say(where_to_join(transport.endpoint, transport.link_keys[0] if transport.link_keys else None))
     else:
         say(f"table open at {transport.endpoint} for you and {config.players - 1} bot(s) of this machine")
     if on_ready is not None:
@@ -240,14 +242,32 @@ def host_lobby(
     return table_
 
 
-def where_to_join(endpoint: str) -> str:
+def where_to_join(endpoint: str, key: bytes | None = None) -> str:
     """What the host tells its friends: the command to join, at each address of this machine
-    (a table bound to every interface is reachable at all of them)."""
+    (a table bound to every interface is reachable at all of them), with the table's key
+    (``--key``: the lobby is then encrypted, and only this table can answer it)."""
     host, port = endpoint_host(endpoint), endpoint.rsplit(":", 1)[1]
     addresses = interface_addresses() if is_wildcard(host) else [host]
+    keyed = "" if key is None else f" --key {key_text(key)}"
     if not addresses:
-        return f"no network interface but loopback: friends on this machine join with: saboteur-p2p join 127.0.0.1:{port}"
-    return "friends join with: " + " or ".join(f"saboteur-p2p join {address}:{port}" for address in addresses)
+        return f"no network interface but loopback: friends on this machine join with: saboteur-p2p join 127.0.0.1:{port}{keyed}"
+    return "friends join with: " + " or ".join(f"saboteur-p2p join {address}:{port}{keyed}" for address in addresses)
+
+
+def key_text(key: bytes) -> str:
+    """A table's key (its host's X25519 link key) as people pass it on: base64url, unpadded."""
+    return base64.urlsafe_b64encode(key).rstrip(b"=").decode()
+
+
+def parse_key_text(text: str) -> bytes:
+    """The key ``key_text`` wrote; LobbyError for anything else."""
+    try:
+        key = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)) if len(text) == 43 else b""
+    except (binascii.Error, ValueError):
+        key = b""
+    if not valid_dh_key(key):
+        raise LobbyError(f"not a table key: {text[:60]!r} (43 characters, as the host printed it)")
+    return key
 
 
 def same_name(a: str, b: str) -> bool:
@@ -308,6 +328,7 @@ def join_lobby(
     identity: Identity, name: str, transport: Transport, address: str, code: str | None,
     say: Callable[[str], None], timeout: float = 120.0,
     edition: str | None = None, resumable: Collection[str] = (), connect_timeout: float | None = None,
+    host_key: bytes | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
 
@@ -317,12 +338,14 @@ def join_lobby(
     Only replies on the connection we opened to the table count.  With ``edition`` given, a
     table of another edition is refused.  A new game's ``start`` must carry our fresh nonce at our seat (so its id is
     fresh); a game already running is taken back only if its id's first 16 hex digits are in
-    ``resumable`` (we have its log, named by them).
+    ``resumable`` (we have its log, named by them).  With ``host_key`` (the host's link key:
+    ``--key``, or the table's announcement) the lobby is encrypted (CurveZMQ) from the first
+    message, and a table that does not hold that key cannot answer.
     """
     if edition is not None and edition not in edition_names():
         raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(edition_names())}")
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
-    if not transport.connect(endpoint):
+    if not transport.connect(endpoint, server_key=host_key):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
@@ -331,14 +354,19 @@ def join_lobby(
     from_table = dealer_connection(endpoint)
     deadline = time.monotonic() + timeout
     answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
+    answered = False
     while time.monotonic() < deadline:
+        dialer = transport.outbound.get(endpoint)
+        if host_key is not None and not answered and dialer is not None and dialer.trouble:
+            raise LobbyError(f"the table at {address} does not hold the key given (--key), or is of another "
+                             f"release: {dialer.trouble}")
         if answer_by is not None and time.monotonic() > answer_by:
             raise LobbyError(f"no table answers at {address} (waited {connect_timeout:g} s): "
                              "check the address and that the host is running `saboteur-p2p host`")
         for inbound in transport.poll(0.2):
             if inbound.connection != from_table:
                 continue
-            answer_by = None  # the table is there: now wait for it to fill and start
+            answer_by, answered = None, True  # the table is there: now wait for it to fill and start
             try:
                 env = open_envelope(inbound.data)
             except BadEnvelope:
@@ -391,12 +419,12 @@ def join_lobby(
                     raise LobbyError("the table lists a seat whose endpoint is not tcp://host:port")
                 # the peer that answered may have bound a wildcard address (0.0.0.0): reach
                 # its link endpoint at the address we reached it
-                answered = table.seat_of(env.key)
-                if answered is None:
+                signer = table.seat_of(env.key)
+                if signer is None:
                     continue
                 seats = list(table.seats)
-                info = seats[answered]
+                info = seats[signer]
                 reached = f"tcp://{endpoint_host(endpoint)}:{info.endpoint.rsplit(':', 1)[1]}"
-                seats[answered] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
+                seats[signer] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
                 return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs)
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

@@ -119,7 +119,8 @@ def host_table(
     announcer: TableAnnouncer | None = None
     try:
         if announce and invite:
-            announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say)
+            announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
+                                             identity.public.dh_key)
         try:
             table = host_lobby(
                 identity, name, transport, config, code, _lobby_say(say, transport.endpoint),
@@ -172,10 +173,11 @@ def join_table(
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
     edition: str | None = None, bot_delay: float = 0.0,
     connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
+    host_key: bytes | None = None,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
-    taken to be absent."""
+    taken to be absent; with ``host_key`` (the host's link key) the lobby is encrypted."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     with _one_process_per_identity(log_dir, identity):
         transport = Transport(bind or f"{local_address_towards(host)}:0", link_keys=identity.link_keys())
@@ -188,6 +190,7 @@ def join_table(
                 edition=edition,
                 resumable=resumable,
                 connect_timeout=connect_timeout,
+                host_key=host_key,
             )
             seat = table.seat_of(identity.public.sign_key)
             say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")

@@ -141,7 +141,10 @@ class Transport:
         self.link_keys = link_keys
         # both endpoints bound whole messages, not only frames (zmtp.py)
         try:
-            self.table = self._listen(_endpoint(bind), MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT)
+            # with keys, a joiner who knows ours (--key, or the table's announcement) may speak
+            # CurveZMQ there too, so the lobby and a spectator's feed are not in the clear
+            self.table = self._listen(_endpoint(bind), MAX_WIRE_MESSAGE if link_keys is None else TABLE_MESSAGE_LIMIT,
+                                      link_keys, either=True)
         except CannotListen:
             self._end_context()
             raise
@@ -162,9 +165,9 @@ class Transport:
         #: a new endpoint of a peer -> the old one, kept until the new one has shaken hands
         self.replacing: dict[str, str] = {}
 
-    def _listen(self, endpoint: str, limit: int, curve: tuple[bytes, bytes] | None = None) -> ZmtpListener:
+    def _listen(self, endpoint: str, limit: int, curve: tuple[bytes, bytes] | None = None, either: bool = False) -> ZmtpListener:
         try:
-            return ZmtpListener(self.context, endpoint, limit, curve)
+            return ZmtpListener(self.context, endpoint, limit, curve, either)
         except zmq.ZMQError as exc:
             raise CannotListen(f"cannot listen at {endpoint}: {os.strerror(exc.errno or 0)}") from None
 

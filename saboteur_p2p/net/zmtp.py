@@ -145,17 +145,17 @@ def properties(body: bytes) -> dict[bytes, bytes]:
     return found
 
 
-def take_greeting(buffer: bytearray, ours: bytes) -> bytes | None:
+def take_greeting(buffer: bytearray, *ours: bytes) -> bytes | None:
     """The peer's whole greeting, taken out of ``buffer`` (None until all 64 bytes are in):
-    ZMTP 3 or later, of the same mechanism as ``ours``, else ZmtpError (at its first byte
-    for a stranger who is not speaking ZMTP at all)."""
+    ZMTP 3 or later, of the same mechanism as one of ``ours``, else ZmtpError (at its first
+    byte for a stranger who is not speaking ZMTP at all)."""
     if len(buffer) < GREETING_SIZE:
         if buffer and buffer[0] != 0xFF:
             raise ZmtpError("not a ZMTP greeting")
         return None
     greeting = bytes(buffer[:GREETING_SIZE])
     del buffer[:GREETING_SIZE]
-    if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or greeting[12:32] != ours[12:32]:
+    if greeting[0] != 0xFF or not greeting[9] & 1 or greeting[10] < 3 or all(greeting[12:32] != g[12:32] for g in ours):
         raise ZmtpError("not a ZMTP 3 greeting of this mechanism")
     return greeting
 
@@ -258,13 +258,18 @@ class ZmtpListener:
 
     def __init__(
         self, context: zmq.Context[zmq.Socket[bytes]], endpoint: str, limit: int, curve: tuple[bytes, bytes] | None = None,
+        either: bool = False,
     ) -> None:
         """``curve``: this endpoint's X25519 key pair (public, private): it speaks CurveZMQ as a
-        server, and ``admit`` says which client keys it lets in (any, until it is set)."""
+        server, and ``admit`` says which client keys it lets in (any, until it is set).  With
+        ``either``, each client chooses: NULL or CURVE.  The greeting's first 11 bytes are
+        the same for both; the rest goes out once the client's greeting has named its
+        mechanism (ZMTP lets a peer send its greeting in parts, and libzmq sends the rest of
+        its own once it has read our major version)."""
         self.limit = limit
         self.curve = curve
+        self.either = either and curve is not None
         self.greeting = GREETING if curve is None else CURVE_GREETING
-        self.frame_limit = limit if curve is None else limit + CURVE_OVERHEAD
         self.admit: Callable[[bytes], bool] = lambda key: True
         self.socket = context.socket(zmq.STREAM)
         self.socket.setsockopt(zmq.LINGER, 0)
@@ -377,24 +382,29 @@ class ZmtpListener:
                 return
             self._close(oldest)
         self.connections[connection] = _Connection(now, now, address)
-        self._raw(connection, self.greeting)
+        self._raw(connection, self.greeting[:11] if self.either else self.greeting)
 
     def _take(self, connection: bytes, state: _Connection, data: bytes) -> list[tuple[bytes, bytes, bytes | None]]:
         buffer = state.buffer
         buffer += data
         if not state.greeted:
-            greeting = take_greeting(buffer, self.greeting)
+            greeting = take_greeting(buffer, *((GREETING, CURVE_GREETING) if self.either else (self.greeting,)))
             if greeting is None:
                 return []
             state.greeted = True
             state.pings = (greeting[10], greeting[11]) >= (3, 1)
-            if self.curve is None:
+            curve = self.curve is not None and greeting[12:32] == CURVE_GREETING[12:32]
+            if self.either:
+                self._raw(connection, (CURVE_GREETING if curve else GREETING)[11:])
+            if not curve:
                 self._raw(connection, ready_command(b"ROUTER"))
             else:
+                assert self.curve is not None
                 state.curve = CurveServer(*self.curve)  # the client says HELLO first
         out: list[tuple[bytes, bytes, bytes | None]] = []
+        frame_limit = self.limit if state.curve is None else self.limit + CURVE_OVERHEAD
         while True:
-            parsed = self._frame(buffer, self.frame_limit if state.ready else min(self.frame_limit, HANDSHAKE_FRAME))
+            parsed = self._frame(buffer, frame_limit if state.ready else min(frame_limit, HANDSHAKE_FRAME))
             if parsed is None:  # a frame past the limit raised already: this one is within it
                 return out
             is_command, flags, body = unwrap_frame(*parsed, state.curve, state.ready)
