@@ -417,6 +417,28 @@ def test_a_hello_giving_a_link_key_its_sender_does_not_hold_is_refused(context, 
     assert squatter.public.sign_key not in [s.sign_key for s in host.table.seats]
 
 
+def _join_together(context: zmq.Context, table: HostedTable, names: tuple[str, ...], code: str | None = None,
+                   host_key: bytes | None = None) -> list[Table]:
+    """The tables ``join_lobby`` returns to friends who join at once, one thread each."""
+    seated: list[Table] = []
+
+    def join(name: str) -> None:
+        identity = Identity.generate()
+        transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
+        try:
+            seated.append(join_lobby(identity, name, transport, table.transport.endpoint, code, lambda text: None,
+                                     timeout=15, host_key=host_key))
+        finally:
+            transport.close()
+
+    friends = [threading.Thread(target=join, args=(name,)) for name in names]
+    for friend in friends:
+        friend.start()
+    for friend in friends:
+        friend.join(timeout=20)
+    return seated
+
+
 def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, proof: bytes, nonce: bytes) -> Envelope:
     dealer.send(hello(identity, "ann", endpoint, proof, nonce=nonce))
     assert dealer.poll(10_000)
@@ -466,21 +488,7 @@ def test_a_table_code_is_proven_by_an_exchange_a_captured_lobby_cannot_test_gues
                            timeout=10)
         finally:
             transport.close()
-        seated: list[Table] = []
-
-        def join(name: str) -> None:
-            transport = Transport("127.0.0.1:0", context)
-            try:
-                seated.append(join_lobby(Identity.generate(), name, transport, table.transport.endpoint, "swordfish",
-                                         lambda text: None, timeout=15))
-            finally:
-                transport.close()
-
-        friends = [threading.Thread(target=join, args=(name,)) for name in ("cy", "dee")]
-        for friend in friends:
-            friend.start()
-        for friend in friends:
-            friend.join(timeout=20)
+        seated = _join_together(context, table, ("cy", "dee"), code="swordfish")
         assert len(seated) == 2 and sorted(s.name for s in seated[0].seats) == ["ann", "cy", "dee", "host"]
     finally:
         table.close()
@@ -540,22 +548,7 @@ def test_a_joiner_given_the_table_s_key_speaks_to_it_encrypted_and_a_wrong_key_i
             assert time.monotonic() - started < 10
         finally:
             wrong.close()
-        seated: list[Table] = []
-
-        def join(name: str) -> None:
-            identity = Identity.generate()
-            transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
-            try:
-                seated.append(join_lobby(identity, name, transport, table.transport.endpoint, None, lambda text: None,
-                                         timeout=15, host_key=key))
-            finally:
-                transport.close()
-
-        friends = [threading.Thread(target=join, args=(name,)) for name in ("cy", "dee")]
-        for friend in friends:
-            friend.start()
-        for friend in friends:
-            friend.join(timeout=20)
+        seated = _join_together(context, table, ("cy", "dee"), host_key=key)
         assert len(seated) == 2 and sorted(s.name for s in seated[0].seats) == ["cy", "dee", "host"]
     finally:
         table.close()
