@@ -13,6 +13,7 @@ from saboteur_p2p.crypto.group import IDENTITY as IDENTITY_POINT
 from saboteur_p2p.crypto.group import check_point
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.table_code import prove_code, table_key
+from saboteur_p2p.net import lobby
 from saboteur_p2p.net.lobby import (
     LOBBY_VERSION,
     LobbyError,
@@ -445,11 +446,12 @@ def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, proof: bytes, no
     return open_envelope(dealer.recv())
 
 
-def test_a_table_code_is_proven_by_an_exchange_a_captured_lobby_cannot_test_guesses_against(context):
+def test_a_table_code_is_proven_by_an_exchange_a_captured_lobby_cannot_test_guesses_against(context, monkeypatch):
     """A hello without a proof is answered with the table's salt and its share of a SPAKE2
     exchange (the same again for the same hello); the joiner proves the code with scrypt(code,
     salt) and that share.  A wrong code, another salt, another hello's proof (its nonce or its
     joiner) and proofs that are not points are refused alike; join_lobby does it all."""
+    monkeypatch.setattr(lobby, "WRONG_CODES_PER_ADDRESS", 20)  # every case from this one address
     table = HostedTable(players=4, code="swordfish")
     try:
         joiner, other = Identity.generate(), Identity.generate()
@@ -559,3 +561,29 @@ def test_a_joiner_given_the_table_s_key_speaks_to_it_encrypted_and_a_wrong_key_i
 def test_a_table_key_that_is_not_one_is_refused(text):
     with pytest.raises(LobbyError, match="not a table key"):
         parse_key_text(text)
+
+
+def test_an_address_that_tries_too_many_wrong_codes_is_refused_and_the_host_hears_of_it(context):
+    """Each wrong code costs its guesser a scrypt, but guesses online were not bounded: an
+    address gets WRONG_CODES_PER_ADDRESS of them, then even a hello is refused there, and the
+    host is told of each wrong code."""
+    table = HostedTable(players=3, code="swordfish")
+    try:
+        joiner = Identity.generate()
+        dealer = context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(table.transport.endpoint)
+        endpoint = f"tcp://127.0.0.1:{next(PORTS)}"
+        me = joiner.public.sign_key
+        for n in range(lobby.WRONG_CODES_PER_ADDRESS):
+            nonce = secrets.token_bytes(32)
+            asked = _ask(dealer, joiner, endpoint, b"", nonce)
+            salt, share = asked.body["salt"], asked.body["share"]
+            wrong = prove_code(table_key(f"guess{n}", salt), salt, me, nonce, share)
+            assert _ask(dealer, joiner, endpoint, wrong, nonce).body["reason"] == "wrong table code"
+        refused = _ask(dealer, joiner, endpoint, b"", secrets.token_bytes(32))
+        assert refused.kind == "reject" and refused.body["reason"].startswith("too many wrong table codes")
+        dealer.close()
+        assert sum("a wrong table code from 127.0.0.1" in line for line in table.said) == lobby.WRONG_CODES_PER_ADDRESS
+    finally:
+        table.close()

@@ -41,6 +41,11 @@ from .transport import (
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 LOBBY_VERSION = 9
+#: wrong table codes one address may try before its hellos are refused for the lobby's life
+#: (each costs the guesser a scrypt; this bounds the guesses, and the host hears of them)
+WRONG_CODES_PER_ADDRESS = 5
+WRONG_CODE = "wrong table code"
+TOO_MANY_WRONG_CODES = "too many wrong table codes from this address: ask the host for the code, and a new table"
 #: what _check_hello says of a hello with no proof at a table with a code: send the salt
 NEEDS_CODE = "needs-code"
 #: bytes of the fresh random nonce every seat adds to the game id
@@ -179,6 +184,7 @@ def host_lobby(
     nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
     link_proofs: list[bytes] = [identity.prove_link_key(nonces[0])]
     connections: list[bytes] = []
+    wrong_codes: dict[str, int] = {}  # by address
     notice = Notices(say)  # what strangers send wrong, said at a bounded rate
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
@@ -196,7 +202,16 @@ def host_lobby(
                 continue
             if env.kind != "hello":
                 continue
+            address = transport.address_of(inbound.connection)
+            if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
+                transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
+                continue
             reason = _check_hello(env, coded, config.edition)
+            if reason == WRONG_CODE:
+                address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"  # bounded
+                wrong_codes[address] = wrong_codes.get(address, 0) + 1
+                notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
+                       f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
             if reason == NEEDS_CODE and coded is not None:
                 # a joiner with a code hears the salt and our share of the exchange, works out
                 # its proof and says hello again (same nonce: the same share)
@@ -305,7 +320,7 @@ def _check_hello(env: Envelope, coded: CodeHost | None, edition: str) -> str | N
         return None if proof == b"" else "this table has no code"
     if proof == b"":
         return NEEDS_CODE
-    return None if coded.check(proof, env.key, nonce) else "wrong table code"
+    return None if coded.check(proof, env.key, nonce) else WRONG_CODE
 
 
 def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"", edition: str | None = None,
