@@ -79,9 +79,8 @@ def play_with_a_changed_shuffle(tamper: Callable[[LocalGame, dict[str, Any]], No
 
 
 def check_later(game: LocalGame, seat: int) -> ProtocolViolation | None:
-    """Let ``seat`` (alone) make its own shuffle, which it owes next, and return what it
-    raised: the next shuffler checks the proof before its own only after sending its own
-    shuffle (node.py, deferred_checks)."""
+    """Let ``seat`` (alone) make and send its own shuffle, which it owes next, then check the
+    one before it (node.py, deferred_checks), and return what that raised."""
     node = game.nodes[seat]
     assert node.next_expected == Expect(seat, "shuffle", (0,)), node.next_expected
     assert node.produce() is not None  # our shuffle goes out first ...
