@@ -219,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("address", metavar="HOST:PORT", help="any seated peer's address (the host's, say)")
     watch.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
                        help="give up if no table answers within S seconds (default 10)")
+    watch.add_argument("--key", metavar="KEY", help="that seat's key (the host's, as it printed it): the feed is "
+                       "encrypted, and only that seat can answer")
     _client_options(watch)
     watch.set_defaults(run=cmd_watch)
 

@@ -279,7 +279,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
         told[0] = len(state.events)
 
     try:
-        watched = watch_table(args.address, show, lambda text: print(text, flush=True), args.connect_timeout)
+        watched = watch_table(args.address, show, lambda text: print(text, flush=True), args.connect_timeout,
+                              seat_key=None if args.key is None else parse_key_text(args.key))
     except WatchFailed as exc:
         print(f"saboteur-p2p watch: {exc}", file=sys.stderr)
         return 2
@@ -303,7 +304,8 @@ def _watch_in_viewer(args: argparse.Namespace) -> int:
             if node.state is not None:
                 viewer.update(list(node.state.events), list(node.setup.names))
         try:
-            watched = ended["end"] = watch_table(args.address, show, said.append, args.connect_timeout)
+            watched = ended["end"] = watch_table(args.address, show, said.append, args.connect_timeout,
+                                                         seat_key=None if args.key is None else parse_key_text(args.key))
             verdict = f"{watched.message} ({watched.records} records, every one checked)"
         except WatchFailed as exc:
             ended["end"] = exc

@@ -20,13 +20,13 @@ from saboteur_p2p.protocol.node import Node
 from saboteur_p2p.rules import GameConfig
 
 
-def _table(tmp_path: Path, port: int, box: dict[str, SessionResult]) -> threading.Thread:
+def _table(tmp_path: Path, port: int, box: dict[str, SessionResult], host: Identity | None = None) -> threading.Thread:
     """A 3-seat table of bots (the host's seat a bot in this process, two bot peer processes),
     two rounds: long enough for a spectator to come in the middle."""
 
     def run() -> None:
         box["result"] = host_table(
-            Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3, rounds=2), "random", 2, "random",
+            host or Identity.generate(), "host", f"127.0.0.1:{port}", GameConfig(3, rounds=2), "random", 2, "random",
             tmp_path, None, 30.0, lambda text: None, started=lambda: False,
         )
 
@@ -49,10 +49,12 @@ def _under_way(log_dir: Path) -> None:
 @pytest.mark.slow
 def test_a_spectator_from_the_start_and_one_who_comes_late_both_check_the_whole_game(tmp_path: Path) -> None:
     """One table, two spectators: the ``watch`` command from the start prints the game move by
-    move; a spectator that comes in the middle gets the whole log, checks it and sees the same end."""
+    move; a spectator that comes in the middle (given the host's key: its feed is encrypted)
+    gets the whole log, checks it and sees the same end; one given another key is refused."""
     port = free_port()
     box: dict[str, SessionResult] = {}
-    table = _table(tmp_path, port, box)
+    host = Identity.generate()
+    table = _table(tmp_path, port, box, host)
     command = subprocess.Popen([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -65,7 +67,9 @@ def test_a_spectator_from_the_start_and_one_who_comes_late_both_check_the_whole_
             updates.append(len(node.records))
             seen["node"] = node
 
-        watched = watch_table(f"127.0.0.1:{port}", on_update, said.append)
+        with pytest.raises(WatchFailed, match="does not hold the key given"):
+            watch_table(f"127.0.0.1:{port}", lambda node: None, lambda text: None, seat_key=Identity.generate().public.dh_key)
+        watched = watch_table(f"127.0.0.1:{port}", on_update, said.append, seat_key=host.public.dh_key)
         table.join(60)
         stdout, stderr = command.communicate(timeout=90)
     finally:

@@ -190,17 +190,18 @@ class Transport:
         port = self.link_endpoint.rsplit(":", 1)[1]
         return f"tcp://{local_address_towards(endpoint_host(towards))}:{port}"
 
-    def connect(self, endpoint: str, server_key: bytes | None = None) -> bool:
+    def connect(self, endpoint: str, server_key: bytes | None = None, client_keys: tuple[bytes, bytes] | None = None) -> bool:
         """Open (once) the outbound link to a peer's bound endpoint; False if it is not one (or
         no socket can be had).  ``server_key``: the peer's X25519 key, for its encrypted link
-        endpoint (this peer's own keys are then needed too)."""
+        endpoint (this peer's own keys are then needed too: ``client_keys``, else its link keys)."""
         if endpoint in self.outbound:
             return True
         if not valid_endpoint(endpoint):
             return False
         curve = None
-        if server_key is not None and self.link_keys is not None:
-            curve = (server_key, *self.link_keys)
+        own = client_keys or self.link_keys
+        if server_key is not None and own is not None:
+            curve = (server_key, *own)
         try:
             self.outbound[endpoint] = Dialer(self.context, endpoint, MAX_WIRE_MESSAGE, SEND_HIGH_WATER, curve, LINGER_MS)
         except zmq.ZMQError:

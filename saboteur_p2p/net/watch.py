@@ -47,11 +47,14 @@ def watch_table(
     say: Callable[[str], None],
     connect_timeout: float = 10.0,
     quiet_timeout: float = 30.0,
+    seat_key: bytes | None = None,
 ) -> Watched:
     """Watch the table of the seat at ``address`` (HOST:PORT) until its game ends.
 
     ``on_update(node)`` is called after every record taken in.  Raises WatchFailed when
     nothing answers within ``connect_timeout`` or the seat goes quiet for ``quiet_timeout``.
+    With ``seat_key`` (that seat's link key: ``--key``) the feed is encrypted, and a peer that
+    does not hold the key cannot answer.
     """
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
@@ -62,7 +65,7 @@ def watch_table(
     from_seat = dealer_connection(endpoint)  # the connection we open to the seat (as join_lobby's)
     notice = Notices(say)  # what the seat sends wrong, said at a bounded rate
     try:
-        transport.connect(endpoint)
+        transport.connect(endpoint, server_key=seat_key, client_keys=identity.link_keys())
         started = heard = time.monotonic()
         said_watch, said_held = 0.0, 0
         while True:
@@ -72,6 +75,9 @@ def watch_table(
                 # now and then, and whenever half the window the seat sends ahead has come in
                 transport.send(endpoint, seal(identity, "watch", {"version": WATCH_VERSION, "records": held}))
                 said_watch, said_held = now, held
+            dialer = transport.outbound.get(endpoint)
+            if seat_key is not None and node is None and dialer is not None and dialer.trouble:
+                raise WatchFailed(f"the seat at {address} does not hold the key given (--key): {dialer.trouble}")
             if node is None and now - started > connect_timeout:
                 raise WatchFailed(f"no table answered at {address} within {connect_timeout:g} s")
             if node is not None and now - heard > quiet_timeout:
