@@ -75,7 +75,10 @@ class CodeHost:
 
     def share(self, joiner: bytes, nonce: bytes) -> Point:
         """``Y = y·G + w·N`` for the joiner's signing key and its hello's nonce."""
-        return add(base_mul(self._y(joiner, nonce)), self.code.w_n)
+        return self._share(self._y(joiner, nonce))
+
+    def _share(self, y: Scalar) -> Point:
+        return add(base_mul(y), self.code.w_n)
 
     def check(self, proof: bytes, joiner: bytes, nonce: bytes) -> bool:
         """Whether ``proof`` shows the joiner used the table's code (constant-time on the tag)."""
@@ -88,7 +91,7 @@ class CodeHost:
             secret = mul(y, sub(x_share, self.code.w_m))
         except InvalidPoint:
             return False
-        expected = _tag(self.salt, joiner, nonce, x_share, self.share(joiner, nonce), secret)
+        expected = _tag(self.salt, joiner, nonce, x_share, self._share(y), secret)
         return hmac.compare_digest(tag, expected)
 
 

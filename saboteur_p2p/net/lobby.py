@@ -371,10 +371,9 @@ def join_lobby(
     answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
     answered = False
     while time.monotonic() < deadline:
-        dialer = transport.outbound.get(endpoint)
-        if host_key is not None and not answered and dialer is not None and dialer.trouble:
+        if host_key is not None and not answered and transport.refused(endpoint):
             raise LobbyError(f"the table at {address} does not hold the key given (--key), or is of another "
-                             f"release: {dialer.trouble}")
+                             f"release: {transport.refused(endpoint)}")
         if answer_by is not None and time.monotonic() > answer_by:
             raise LobbyError(f"no table answers at {address} (waited {connect_timeout:g} s): "
                              "check the address and that the host is running `saboteur-p2p host`")

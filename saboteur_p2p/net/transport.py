@@ -208,6 +208,12 @@ class Transport:
             return False  # out of sockets or file descriptors, or an address libzmq refuses: keep running
         return True
 
+    def refused(self, endpoint: str) -> str:
+        """Why the link to ``endpoint`` last broke off in its handshake (a CurveZMQ server that
+        holds another key, say), or "" when it has not."""
+        dialer = self.outbound.get(endpoint)
+        return "" if dialer is None else dialer.trouble
+
     def replace(self, old: str, new: str, keep_old: bool = False, server_key: bytes | None = None) -> bool:
         """A peer now listens at ``new``: send there, and to ``old`` as well until ``new`` has
         completed a ZeroMQ handshake (an endpoint that does not work never cuts a good link).

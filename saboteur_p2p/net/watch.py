@@ -75,9 +75,8 @@ def watch_table(
                 # now and then, and whenever half the window the seat sends ahead has come in
                 transport.send(endpoint, seal(identity, "watch", {"version": WATCH_VERSION, "records": held}))
                 said_watch, said_held = now, held
-            dialer = transport.outbound.get(endpoint)
-            if seat_key is not None and node is None and dialer is not None and dialer.trouble:
-                raise WatchFailed(f"the seat at {address} does not hold the key given (--key): {dialer.trouble}")
+            if seat_key is not None and node is None and transport.refused(endpoint):
+                raise WatchFailed(f"the seat at {address} does not hold the key given (--key): {transport.refused(endpoint)}")
             if node is None and now - started > connect_timeout:
                 raise WatchFailed(f"no table answered at {address} within {connect_timeout:g} s")
             if node is not None and now - heard > quiet_timeout:
