@@ -203,12 +203,13 @@ def host_lobby(
             if env.kind != "hello":
                 continue
             address = transport.address_of(inbound.connection)
+            # past 4096 addresses, the newcomers share one count: memory stays bounded
+            address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"
             if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
                 transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
                 continue
             reason = _check_hello(env, coded, config.edition)
             if reason == WRONG_CODE:
-                address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"  # bounded
                 wrong_codes[address] = wrong_codes.get(address, 0) + 1
                 notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
                        f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
