@@ -199,14 +199,15 @@ def test_the_hash_encoding_keeps_parts_apart():
 # -- the shuffle verifier's precondition: check_deck is what refuses a card left in the clear ---
 
 
-def test_an_unencrypted_output_deck_is_refused_by_check_deck_not_by_the_proof():
+def test_an_unencrypted_output_deck_is_refused_as_a_bad_point():
     """Shuffler 0 permuting the initial deck without re-encrypting it (s_i = 0, every C1 the
-    identity) makes a proof that verifies: the statement is true, re-encryption by 0 is one.
-    What refuses it is check_deck (the identity is no valid point, §2.2), which read_shuffle
-    runs on every deck but its own before the proof; a caller of verify_shuffle_proof must too."""
+    identity) makes a proof whose equations hold: the statement is true, re-encryption by 0 is
+    one.  What refuses it is the identity, no valid point (§2.2): the proof check multiplies
+    every output point with the check (``checked_mul``), and ``invalid_point`` (as check_deck)
+    names it, so read_shuffle calls it a malformed record (§6.7)."""
     from saboteur_p2p.crypto.group import IDENTITY
     from saboteur_p2p.crypto.shuffle import check_deck
-    from saboteur_p2p.crypto.shuffle_proof import apply_plan, generators, plan_shuffle, prove_shuffle
+    from saboteur_p2p.crypto.shuffle_proof import apply_plan, generators, invalid_point, plan_shuffle, prove_shuffle
 
     joint = base_mul(scalar_from_int(99))
     deck = initial_deck([hash_to_point("card", i) for i in range(3)])
@@ -218,6 +219,9 @@ def test_an_unencrypted_output_deck_is_refused_by_check_deck_not_by_the_proof():
         plan.commitments[j] = add(base_mul(plan.randomness[j]), hs[i])
     outputs = apply_plan(plan, deck)
     assert [c[0] for c in outputs] == [IDENTITY] * 3
-    verify_shuffle_proof(b"review", joint, deck, outputs, prove_shuffle(plan, b"review", deck, outputs, rand_of(9)))
+    proof = prove_shuffle(plan, b"review", deck, outputs, rand_of(9))
+    with pytest.raises(ShuffleProofError, match="does not compute"):
+        verify_shuffle_proof(b"review", joint, deck, outputs, proof)
+    assert "not a valid point" in (invalid_point(outputs, proof, "output") or "")
     with pytest.raises(ShuffleProofError):
         check_deck(outputs, 3, "output")

@@ -8,11 +8,9 @@ raise ``ProtocolViolation`` naming the cheater and the rule.  By design, sealed 
 a card's later reveals) and the public shares of a card's first reveal to one seat are
 checked by their recipient and the spectator only when they arrive (the other seats check
 such a public share when the card is shown to all, or when the recipient names its sender),
-and the seat after a shuffler checks its proof only once it has sent its own shuffle
-(``check_later``).
-
-All games are one 3-player round, played honestly from one seed to
-a few named points (``protocol_helpers.POINTS``, and "sealed-move", where seat 1's move
+and the seat after a shuffler checks its proof and points only once it has sent its own
+shuffle (``check_later``).  All games are one 3-player round, played honestly from one seed
+to a few named points (``protocol_helpers.POINTS``, and "sealed-move", where seat 1's move
 carries a sealed share); each test gets its own copy of the game at its point.  Cheats on
 the records themselves are in test_session_cheats_records.py.
 """
@@ -78,26 +76,28 @@ def play_with_a_changed_shuffle(tamper: Callable[[LocalGame, dict[str, Any]], No
     return game, head, verdicts
 
 
-def check_later(game: LocalGame, seat: int) -> ProtocolViolation | None:
+def check_later(game: LocalGame, seat: int, input_point: bool = False) -> ProtocolViolation | None:
     """Let ``seat`` (alone) make and send its own shuffle, which it owes next, then check the
-    one before it (node.py, deferred_checks), and return what that raised."""
+    one before it (node.py, deferred_checks), and return what that raised.  With a point
+    outside the group in its input (``input_point``), making its own may check it first."""
     node = game.nodes[seat]
     assert node.next_expected == Expect(seat, "shuffle", (0,)), node.next_expected
-    assert node.produce() is not None  # our shuffle goes out first ...
     try:
+        assert node.produce() is not None  # our shuffle goes out first ...
         node.run_deferred_checks()  # ... then the one before it is checked
     except ProtocolViolation as violation:
+        assert input_point or game.nodes[seat].log.entries[-1].sender == seat, "refused before its own shuffle"
         return violation
     return None
 
 
-def assert_shuffle_blamed(game: LocalGame, verdicts: Verdicts, cheater: int) -> None:
-    """Everyone refuses a bad shuffle proof from seat 1: at once, or (seat 2) after its own shuffle."""
+def assert_shuffle_blamed(game: LocalGame, verdicts: Verdicts, cheater: int, reason: str = "bad-shuffle-proof") -> None:
+    """Everyone refuses a bad shuffle from seat 1: at once, or (seat 2) after its own shuffle."""
     assert cheater == 1
-    assert_blamed(game, verdicts, 1, "bad-shuffle-proof", by=[0, None])
+    assert_blamed(game, verdicts, 1, reason, by=[0, None])
     assert verdicts[2] is None and game.nodes[2].deferred_checks
-    late = check_later(game, 2)
-    assert late is not None and (late.peer, late.reason) == (1, "bad-shuffle-proof")
+    late = check_later(game, 2, input_point=reason == "bad-message")
+    assert late is not None and (late.peer, late.reason) == (1, reason)
     assert game.nodes[2].aborted is late
 
 
@@ -509,17 +509,17 @@ def test_an_invalid_point_as_a_card_in_a_shuffled_deck_is_refused(bad, where):
         _goals(body)[1][where] = BAD_POINTS[bad]
 
     game, verdicts = cheat_once("shuffle", 1, tamper)
-    assert_blamed(game, verdicts, 1, "bad-message")
+    assert_shuffle_blamed(game, verdicts, 1, "bad-message")  # not a false proof: a malformed record
 
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
 @pytest.mark.parametrize("where", ["commitments", "chain"])
-def test_an_invalid_point_in_a_shuffle_proof_is_refused_at_once(bad, where):
+def test_an_invalid_point_in_a_shuffle_proof_is_refused(bad, where):
     def tamper(game: LocalGame, body: dict[str, Any]) -> None:
         body["decks"][0][2][where][0] = BAD_POINTS[bad]
 
     game, verdicts = cheat_once("shuffle", 1, tamper)
-    assert_blamed(game, verdicts, 1, "bad-message")
+    assert_shuffle_blamed(game, verdicts, 1, "bad-message")
 
 
 def test_a_key_share_equal_to_another_s_is_refused_even_with_a_valid_proof():

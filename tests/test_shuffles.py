@@ -2,14 +2,16 @@
 read, shuffles planned ahead, and the empty deck a long game can ask to shuffle."""
 from __future__ import annotations
 
+import dataclasses
 import random
 import secrets
 
 import pytest
+from test_shuffle_proof import BAD_POINTS, CONTEXT, JOINT, POINT_FIELDS, rejects, small_honest
 
 from saboteur_p2p.crypto.group import base_mul, hash_to_point, random_scalar
-from saboteur_p2p.crypto.shuffle import initial_deck
-from saboteur_p2p.crypto.shuffle_proof import plan_shuffle
+from saboteur_p2p.crypto.shuffle import check_deck, initial_deck
+from saboteur_p2p.crypto.shuffle_proof import ShuffleProof, checked_mul, invalid_point, plan_shuffle
 from saboteur_p2p.protocol.dealer import ShuffleNeed
 from saboteur_p2p.protocol.errors import ProtocolViolation
 from saboteur_p2p.protocol.shuffles import ShufflePlans, ShuffleRun, make_shuffle, read_shuffle
@@ -117,3 +119,24 @@ def test_a_planned_shuffle_is_used_once() -> None:
     second = make_shuffle(run, GAME, 0, plans, secrets.token_bytes)
     assert plans.ready[3] == [] and first.decks[0][1] != second.decks[0][1]
     assert first.decks[0][2]["commitments"] == planned.commitments
+
+
+@pytest.mark.parametrize("field", ["outputs", *POINT_FIELDS])
+def test_a_point_left_to_the_proof_check_fails_it_and_is_named(field):
+    """Read as ``read_shuffle`` reads them (``points=False``), each point outside the group fails
+    the proof (multiplied by 0, it is checked on its own: ``checked_mul``), and ``invalid_point``
+    names it."""
+    inputs, outputs, proof = small_honest()
+    assert invalid_point(outputs, proof, "output") is None
+    for i, bad in enumerate(BAD_POINTS):
+        outs, prf = list(outputs), proof
+        if field == "outputs":
+            outs[i % 3] = (bad, outs[i % 3][1]) if i % 2 else (outs[i % 3][0], bad)
+        else:
+            points = tuple(bad if j == i % 3 else p for j, p in enumerate(getattr(proof, field)))
+            prf = dataclasses.replace(proof, **{field: points})
+        assert ShuffleProof.from_data(prf.to_data(), 3, points=False) == prf
+        rejects(CONTEXT, JOINT, inputs, check_deck(outs, 3, "output", points=False), prf)
+        assert invalid_point(outs, prf, "output") is not None
+        with pytest.raises(ValueError):
+            checked_mul(bytes(32), bad)

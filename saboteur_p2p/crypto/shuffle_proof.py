@@ -49,7 +49,7 @@ from .group import (
     sub,
 )
 from .group import mul as _group_mul
-from .shuffle import Ciphertext, ShuffleProofError, random_permutation
+from .shuffle import Ciphertext, ShuffleProofError, check_deck, random_permutation
 
 ZERO: Scalar = bytes(32)
 ONE: Scalar = (1).to_bytes(32, "little")
@@ -73,6 +73,16 @@ def remember_verified(enabled: bool) -> None:
 def mul(s: Scalar, p: Point) -> Point:
     """s·p, with the identity allowed on either side (an initial deck's C1 is the identity)."""
     if s == ZERO or p == IDENTITY:
+        return IDENTITY
+    return _group_mul(s, p)
+
+
+def checked_mul(s: Scalar, p: Point) -> Point:
+    """s·p for a point from the shuffler (its output or its proof), which the product checks
+    as ``check_point`` would (libsodium refuses a non-canonical, small-order or out-of-subgroup
+    point, InvalidPoint); with s = 0 the point is checked on its own."""
+    if s == ZERO:
+        check_point(p)
         return IDENTITY
     return _group_mul(s, p)
 
@@ -119,14 +129,20 @@ class ShuffleProof:
         }
 
     @classmethod
-    def from_data(cls, data: object, n: int) -> ShuffleProof:
-        """Check the shape (and every point and scalar) of a proof for an n-card deck."""
+    def from_data(cls, data: object, n: int, points: bool = True) -> ShuffleProof:
+        """Check the shape (and every point and scalar) of a proof for an n-card deck;
+        ``points=False`` leaves the points to ``verify_shuffle_proof``, which multiplies each
+        (``checked_mul``), and to ``invalid_points`` if it fails."""
         fields = ("commitments", "chain", "challenge", "responses", "chain_responses", "permuted_responses")
         if not isinstance(data, dict) or len(data) != len(fields) or any(f not in data for f in fields):
             raise ShuffleProofError(f"a shuffle proof is a map of {', '.join(fields)}")
 
-        def points(name: str) -> tuple[Point, ...]:
+        def points_of(name: str) -> tuple[Point, ...]:
             items = _items(data[name], n, name)
+            if not points:
+                if not all(isinstance(p, bytes) and len(p) == 32 for p in items):
+                    raise ShuffleProofError(f"proof {name}: expected {n} 32-byte points")
+                return tuple(items)
             try:
                 return tuple(check_point(p, f"proof {name} {i}") for i, p in enumerate(items))
             except InvalidPoint as exc:
@@ -144,7 +160,7 @@ class ShuffleProof:
         except InvalidScalar as exc:
             raise ShuffleProofError(str(exc)) from None
         s1, s2, s3, s4 = scalars("responses", 4)
-        return cls(points("commitments"), points("chain"), challenge, (s1, s2, s3, s4),
+        return cls(points_of("commitments"), points_of("chain"), challenge, (s1, s2, s3, s4),
                    scalars("chain_responses", n), scalars("permuted_responses", n))
 
 
@@ -300,9 +316,10 @@ def verify_shuffle_proof(
 ) -> None:
     """Raise ShuffleProofError unless ``proof`` shows ``outputs`` to shuffle ``inputs``.
 
-    Every point of ``outputs`` and of the proof must already have passed ``check_point``
-    (``ShuffleProof.from_data`` checks the proof's); ``inputs`` are the checked outputs of the
-    shuffle before, or an initial deck."""
+    The points of ``outputs`` and of the proof need not have passed ``check_point``: each is
+    multiplied here (``checked_mul``), so an invalid one fails the proof, and ``invalid_point``
+    then tells it from a false proof.  ``inputs`` are the checked outputs of the shuffle
+    before, or an initial deck."""
     n = len(inputs)
     if len(outputs) != n or len(proof.commitments) != n or len(proof.chain) != n:
         raise ShuffleProofError(f"the output, the commitment and the chain must each hold {n} entries")
@@ -323,18 +340,18 @@ def verify_shuffle_proof(
     try:
         c_bar = sub(total(proof.commitments), total(hs))
         c_hat = sub(proof.chain[-1], mul(_product(u), h))
-        c_tilde = total([mul(uj, cj) for uj, cj in zip(u, proof.commitments, strict=True)])
+        c_tilde = total([checked_mul(uj, cj) for uj, cj in zip(u, proof.commitments, strict=True)])
         a1 = total([mul(uj, e[0]) for uj, e in zip(u, inputs, strict=True)])
         a2 = total([mul(uj, e[1]) for uj, e in zip(u, inputs, strict=True)])
         t1 = add(mul(c, c_bar), base_mul_or_identity(s1))
         t2 = add(mul(c, c_hat), base_mul_or_identity(s2))
         t3 = add(add(mul(c, c_tilde), base_mul_or_identity(s3)), total([mul(sp, hi) for sp, hi in zip(s_prime, hs, strict=True)]))
-        b1 = total([mul(sp, e[0]) for sp, e in zip(s_prime, outputs, strict=True)])
-        b2 = total([mul(sp, e[1]) for sp, e in zip(s_prime, outputs, strict=True)])
+        b1 = total([checked_mul(sp, e[0]) for sp, e in zip(s_prime, outputs, strict=True)])
+        b2 = total([checked_mul(sp, e[1]) for sp, e in zip(s_prime, outputs, strict=True)])
         t41 = sub(add(mul(c, a1), b1), base_mul_or_identity(s4))
         t42 = sub(add(mul(c, a2), b2), mul(s4, joint))
         t_hat = [
-            add(add(mul(c, ci), base_mul_or_identity(sh)), mul(sp, prev))
+            add(add(checked_mul(c, ci), base_mul_or_identity(sh)), checked_mul(sp, prev))
             for ci, sh, sp, prev in zip(proof.chain, s_hat, s_prime, [h, *proof.chain[:-1]], strict=True)
         ]
     except InvalidPoint as exc:
@@ -345,6 +362,20 @@ def verify_shuffle_proof(
         _verified[seen] = None
         if len(_verified) > _VERIFIED_KEPT:
             _verified.popitem(last=False)
+
+
+def invalid_point(outputs: Sequence[Ciphertext], proof: ShuffleProof, what: str) -> str | None:
+    """What is wrong with the first point of a shuffler's output deck or proof that fails
+    ``check_point`` (None when every one passes): a proof that fails for it is a malformed
+    record, not a false proof (protocol.md §6.7)."""
+    try:
+        check_deck(outputs, len(outputs), what)
+        for name, points in (("commitments", proof.commitments), ("chain", proof.chain)):
+            for i, p in enumerate(points):
+                check_point(p, f"proof {name} {i}")
+    except (ShuffleProofError, InvalidPoint) as exc:
+        return str(exc)
+    return None
 
 
 def base_mul_or_identity(s: Scalar) -> Point:

@@ -241,7 +241,13 @@ class Node:
     def _make_shuffle(self, head: Expect) -> dict[str, Any]:
         assert self.seat is not None
         run = self.shuffles[head.topic[0]]
-        return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
+        try:
+            return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
+        except InvalidPoint:
+            # our input, the shuffle before ours, is not checked yet (§5.6.2): it holds a
+            # point outside the group, and its check names its shuffler
+            self._run_deferred_checks()
+            raise
 
     def prepare(self) -> bool:
         """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck

@@ -12,6 +12,7 @@ from ..crypto.shuffle_proof import (
     ShufflePlan,
     ShuffleProof,
     apply_plan,
+    invalid_point,
     plan_shuffle,
     plan_shuffle_in_steps,
     prove_shuffle,
@@ -127,8 +128,9 @@ def read_shuffle(
             outputs[deck] = []
             continue
         try:
-            outputs[deck] = check_deck(cards, n, f"{deck.value} deck", points=not own)
-            proofs[deck] = ShuffleProof.from_data(data, n)
+            # shape only: the proof's check multiplies every point, which checks it (§6.7)
+            outputs[deck] = check_deck(cards, n, f"{deck.value} deck", points=False)
+            proofs[deck] = ShuffleProof.from_data(data, n, points=False)
         except (ShuffleProofError, InvalidPoint) as exc:
             raise ProtocolViolation(shuffler, "bad-message", f"{deck.value}: {exc}") from None
     inputs = dict(run.inputs)
@@ -139,6 +141,10 @@ def read_shuffle(
             try:
                 verify_shuffle_proof(context, joint, inputs[deck], outputs[deck], proofs[deck])
             except ShuffleProofError as exc:
+                for each in proofs:  # an invalid point anywhere makes the record malformed
+                    invalid = invalid_point(outputs[each], proofs[each], f"{each.value} deck")
+                    if invalid is not None:
+                        raise ProtocolViolation(shuffler, "bad-message", f"{each.value}: {invalid}") from None
                 raise ProtocolViolation(shuffler, "bad-shuffle-proof", f"{deck.value}: {exc}") from None
 
     return outputs, check
