@@ -132,7 +132,7 @@ class ShuffleProof:
     def from_data(cls, data: object, n: int, points: bool = True) -> ShuffleProof:
         """Check the shape (and every point and scalar) of a proof for an n-card deck;
         ``points=False`` leaves the points to ``verify_shuffle_proof``, which multiplies each
-        (``checked_mul``), and to ``invalid_points`` if it fails."""
+        (``checked_mul``), and to ``invalid_point`` if it fails."""
         fields = ("commitments", "chain", "challenge", "responses", "chain_responses", "permuted_responses")
         if not isinstance(data, dict) or len(data) != len(fields) or any(f not in data for f in fields):
             raise ShuffleProofError(f"a shuffle proof is a map of {', '.join(fields)}")
