@@ -50,6 +50,7 @@ from .group import (
 )
 from .group import mul as _group_mul
 from .shuffle import Ciphertext, ShuffleProofError, check_deck, random_permutation
+from .workers import split
 
 ZERO: Scalar = bytes(32)
 ONE: Scalar = (1).to_bytes(32, "little")
@@ -269,27 +270,40 @@ def prove_shuffle(
     u = challenges(statement, n)
     u_perm = [u[j] for j in plan.perm]
     chain_randomness = [random_scalar(rand) for _ in range(n)]
-    chain: list[Point] = []
-    previous = h
+    # ĉ_i = r̂_i·G + u'_i·ĉ_{i-1} = a_i·H + b_i·G, with a_i = u'_1·…·u'_i and b_i = u'_i·b_{i-1} + r̂_i:
+    # computed that way, the chain's points do not wait for one another
+    a_i, b_i = ONE, ZERO
+    chain_scalars: list[tuple[Scalar, Scalar]] = []
     for r_hat, ui in zip(chain_randomness, u_perm, strict=True):
-        previous = add(base_mul(r_hat), mul(ui, previous))
-        chain.append(previous)
+        a_i, b_i = smul(a_i, ui), sadd(smul(b_i, ui), r_hat)
+        chain_scalars.append((a_i, b_i))
+    chain = [
+        point for part in split(lambda start, stop: [add(mul(a, h), base_mul(b)) for a, b in chain_scalars[start:stop]], n)
+        for point in part
+    ]
     # r̂ = Σ r̂_i·v_i with v_i = u'_{i+1}·…·u'_n, so that ĉ_n = (Π u)·H + r̂·G
-    r_hat_total, v = ZERO, ONE
-    for i in range(n - 1, -1, -1):
-        r_hat_total = sadd(r_hat_total, smul(chain_randomness[i], v))
-        v = smul(v, u_perm[i])
+    r_hat_total = b_i
     r_bar = _sum(plan.randomness)
     r_tilde = _sum([smul(r, uj) for r, uj in zip(plan.randomness, u, strict=True)])
     r_prime = _sum([smul(s, ui) for s, ui in zip(plan.scalars, u_perm, strict=True)])
     w1, w2, w3, w4 = plan.nonces
     t2 = base_mul(w2)
-    t41 = sub(total([mul(w, c[0]) for w, c in zip(plan.permuted_nonces, outputs, strict=True)]), base_mul(w4))
-    t42 = sub(total([mul(w, c[1]) for w, c in zip(plan.permuted_nonces, outputs, strict=True)]), mul(w4, plan.joint))
-    t_hat = [
-        add(base_mul(wh), mul(wp, prev))
-        for wh, wp, prev in zip(plan.chain_nonces, plan.permuted_nonces, [h, *chain[:-1]], strict=True)
-    ]
+    chain_before = [h, *chain[:-1]]
+
+    def chunk(start: int, stop: int) -> tuple[Point, Point, list[Point]]:
+        """For cards ``start..stop-1``: the sums of ω'·output (both halves), and their t̂."""
+        cards = range(start, stop)
+        w = plan.permuted_nonces
+        return (
+            total([mul(w[i], outputs[i][0]) for i in cards]),
+            total([mul(w[i], outputs[i][1]) for i in cards]),
+            [add(base_mul(plan.chain_nonces[i]), mul(w[i], chain_before[i])) for i in cards],
+        )
+
+    parts = split(chunk, n)
+    t41 = sub(total([part[0] for part in parts]), base_mul(w4))
+    t42 = sub(total([part[1] for part in parts]), mul(w4, plan.joint))
+    t_hat = [t for part in parts for t in part[2]]
     c = _challenge(statement, chain, (plan.t1, t2, plan.t3, t41, t42), t_hat)
     responses = (ssub(w1, smul(c, r_bar)), ssub(w2, smul(c, r_hat_total)), ssub(w3, smul(c, r_tilde)), ssub(w4, smul(c, r_prime)))
     chain_responses = tuple(ssub(w, smul(c, r)) for w, r in zip(plan.chain_nonces, chain_randomness, strict=True))
@@ -337,23 +351,37 @@ def verify_shuffle_proof(
     c = proof.challenge
     s1, s2, s3, s4 = proof.responses
     s_hat, s_prime = proof.chain_responses, proof.permuted_responses
+    chain_before = [h, *proof.chain[:-1]]
+
+    def chunk(start: int, stop: int) -> tuple[list[Point], list[Point]]:
+        """For cards ``start..stop-1``: the six sums over them (c̃, a1, a2, Σ s'·H, b1, b2),
+        and their t̂."""
+        cards = range(start, stop)
+        sums = [
+            total([checked_mul(u[j], proof.commitments[j]) for j in cards]),
+            total([mul(u[j], inputs[j][0]) for j in cards]),
+            total([mul(u[j], inputs[j][1]) for j in cards]),
+            total([mul(s_prime[i], hs[i]) for i in cards]),
+            total([checked_mul(s_prime[i], outputs[i][0]) for i in cards]),
+            total([checked_mul(s_prime[i], outputs[i][1]) for i in cards]),
+        ]
+        t_hat = [
+            add(add(checked_mul(c, proof.chain[i]), base_mul_or_identity(s_hat[i])), checked_mul(s_prime[i], chain_before[i]))
+            for i in cards
+        ]
+        return sums, t_hat
+
     try:
+        parts = split(chunk, n)  # the cards' multiplications, shared among threads
+        c_tilde, a1, a2, s_h, b1, b2 = (total([sums[k] for sums, _ in parts]) for k in range(6))
+        t_hat = [t for _, chunk_t_hat in parts for t in chunk_t_hat]
         c_bar = sub(total(proof.commitments), total(hs))
         c_hat = sub(proof.chain[-1], mul(_product(u), h))
-        c_tilde = total([checked_mul(uj, cj) for uj, cj in zip(u, proof.commitments, strict=True)])
-        a1 = total([mul(uj, e[0]) for uj, e in zip(u, inputs, strict=True)])
-        a2 = total([mul(uj, e[1]) for uj, e in zip(u, inputs, strict=True)])
         t1 = add(mul(c, c_bar), base_mul_or_identity(s1))
         t2 = add(mul(c, c_hat), base_mul_or_identity(s2))
-        t3 = add(add(mul(c, c_tilde), base_mul_or_identity(s3)), total([mul(sp, hi) for sp, hi in zip(s_prime, hs, strict=True)]))
-        b1 = total([checked_mul(sp, e[0]) for sp, e in zip(s_prime, outputs, strict=True)])
-        b2 = total([checked_mul(sp, e[1]) for sp, e in zip(s_prime, outputs, strict=True)])
+        t3 = add(add(mul(c, c_tilde), base_mul_or_identity(s3)), s_h)
         t41 = sub(add(mul(c, a1), b1), base_mul_or_identity(s4))
         t42 = sub(add(mul(c, a2), b2), mul(s4, joint))
-        t_hat = [
-            add(add(checked_mul(c, ci), base_mul_or_identity(sh)), checked_mul(sp, prev))
-            for ci, sh, sp, prev in zip(proof.chain, s_hat, s_prime, [h, *proof.chain[:-1]], strict=True)
-        ]
     except InvalidPoint as exc:
         raise ShuffleProofError(f"the proof does not compute: {exc}") from None
     if _challenge(statement, proof.chain, (t1, t2, t3, t41, t42), t_hat) != c:
