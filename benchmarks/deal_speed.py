@@ -2,14 +2,19 @@
 and the critical path.
 
 Prints figures (the median and range of ``--runs`` runs); asserts nothing.  All seats run in this one process, so "work" adds up
-every seat's time; "critical path" replays the measured times as if each seat had its own
-machine (each seat takes records in one after another; a seat speaks only after taking in
-all earlier records; 0.2 ms network latency per record).  Usage:
-    python benchmarks/deal_speed.py [--players 3,5,10] [--edition saboteur2] [--runs 5] [--json FILE]
+every seat's time (wall time; and the CPU time of every thread, spectator left out);
+"critical path" replays the measured wall times as if each seat had its own machine (each
+seat takes records in one after another; a seat speaks only after taking in all earlier
+records; 0.2 ms network latency per record).  A seat splits the multiplications of a
+shuffle proof among ``--threads`` threads (default: this machine's cores, at most 4; see
+``saboteur_p2p/crypto/workers.py``), so on a machine with two or more cores its wall time is
+below its CPU time.  Usage:
+    python benchmarks/deal_speed.py [--players 3,5,10] [--edition saboteur2] [--runs 5] [--threads T] [--json FILE]
 
 Seats that are not to speak next plan their shuffles ahead (Node.prepare), and that work is
 counted in their time, as if done at once.  ``--json FILE`` writes, per player count,
-``players``, ``critical_path_s`` and ``all_work_s`` (medians) with every run's figures.
+``players``, ``threads``, ``critical_path_s``, ``all_work_s`` and ``all_work_cpu_s``
+(medians) with every run's figures.
 
 The base game shuffles 4 decks (roles, goals, 67 draw cards, 28 gold cards); Saboteur 2
 shuffles 3 (15 dwarf cards, goals, 117 draw cards), puts 10 draw cards aside and deals 6 each.
@@ -25,17 +30,19 @@ from typing import Any
 from saboteur_p2p.crypto.group import base_mul, check_point, hash_to_point, mul, random_scalar, remember_points
 from saboteur_p2p.crypto.proofs import Context, open_sealed_share, prove_dleq, seal_share, verify_dleq, verify_sealed_share
 from saboteur_p2p.crypto.shuffle_proof import remember_verified
+from saboteur_p2p.crypto.workers import set_threads, threads
 from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
 from saboteur_p2p.rules import GameConfig
 from saboteur_p2p.rules.editions import edition_names
 
 
 def round_setup(players: int, edition: str = "base", runs: int = 5) -> dict[str, Any]:
-    paths, works = [], []
+    paths, works, cpus = [], [], []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         game = play_local_game(GameConfig(players, edition, rounds=1), ["random"] * players, until=first_move_expected)
         wall = time.perf_counter() - started
+        cpus.append(time.process_time() - cpu - game.spectator_cpu)
         works.append(sum(t.make + sum(t.take_in.values()) for t in game.timings))
         paths.append(critical_path(game.timings, players, latency=0.0002))
     size = sum(len(r) for r in game.records)
@@ -43,10 +50,11 @@ def round_setup(players: int, edition: str = "base", runs: int = 5) -> dict[str,
     decks = "+".join(str(len(cards)) for cards in batch.inputs.values())
     print(f"{edition} {players:>2} players: round set-up (keys, first-player coin, {len(batch.inputs)} decks "
           f"of {decks} cards shuffled with proofs, hands and roles dealt), {runs} runs: "
-          f"critical path {_spread(paths)} s, all seats' work {_spread(works)} s "
+          f"critical path {_spread(paths)} s, all seats' work {_spread(works)} s, their CPU time {_spread(cpus)} s "
           f"(last run: wall {wall:.1f} s in one process, spectator included), {len(game.records)} records, {size / 1e6:.2f} MB")
     return {"players": players, "edition": edition, "critical_path_s": statistics.median(paths),
-            "all_work_s": statistics.median(works), "runs": {"critical_path_s": paths, "all_work_s": works}}
+            "all_work_s": statistics.median(works), "all_work_cpu_s": statistics.median(cpus),
+            "threads": threads(), "runs": {"critical_path_s": paths, "all_work_s": works, "all_work_cpu_s": cpus}}
 
 
 def _spread(values: list[float]) -> str:
@@ -102,8 +110,11 @@ def main() -> None:
     parser.add_argument("--players", default="3,5,10")
     parser.add_argument("--edition", default="base", choices=edition_names())
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--threads", type=int, help="threads a seat uses for a shuffle proof (default: the cores, at most 4)")
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     args = parser.parse_args()
+    if args.threads is not None:
+        set_threads(args.threads)
     # every seat checks every shuffle and every point itself, as on its own machine
     remember_verified(False)
     remember_points(False)

@@ -29,6 +29,8 @@ class LocalGame:
     spectator: Node
     records: list[bytes] = field(default_factory=list)
     timings: list[RecordTiming] = field(default_factory=list)
+    #: the CPU seconds the spectator spent taking records in (every thread of this process)
+    spectator_cpu: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,9 @@ def deliver(game: LocalGame, record: bytes, sender: int) -> dict[int, float]:
             started = time.perf_counter()
             node.receive(record)
             took[seat] = time.perf_counter() - started
+    started = time.process_time()
     game.spectator.receive(record)
+    game.spectator_cpu += time.process_time() - started
     return took
 
 
