@@ -1,6 +1,7 @@
 """Identity files, fingerprints and signatures."""
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import stat
@@ -8,7 +9,11 @@ from pathlib import Path
 
 import msgpack
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
+from saboteur_p2p.crypto.group import L
 from saboteur_p2p.crypto.identity import (
     Identity,
     IdentityError,
@@ -209,6 +214,61 @@ def test_signature_verifies_and_fails_on_any_bit_flip() -> None:
 )
 def test_verify_never_raises_on_bad_input(data: object, signature: object) -> None:
     assert seeded(6).public.verify(data, signature) is False
+
+
+def _openssl_verdict(identity: Identity, data: bytes, signature: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(identity.public.sign_key).verify(signature, data)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def _secret_scalar(identity: Identity) -> int:
+    """The signing scalar a of RFC 8032 (A = a·B), from the key's seed."""
+    seed = identity._sign.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    head = bytearray(hashlib.sha512(seed).digest()[:32])
+    head[0] &= 248
+    head[31] = (head[31] & 127) | 64
+    return int.from_bytes(head, "little")
+
+
+def _sign_with_r(identity: Identity, data: bytes, r_point: bytes) -> bytes:
+    """A "signature" with the given R: S = h·a, which passes only when R is the identity."""
+    h = int.from_bytes(hashlib.sha512(r_point + identity.public.sign_key + data).digest(), "little") % L
+    return r_point + (h * _secret_scalar(identity) % L).to_bytes(32, "little")
+
+
+def test_signatures_are_accepted_exactly_as_openssl_accepts_them() -> None:
+    """libsodium checks signatures (verify_signature); it must accept what OpenSSL accepts
+    (protocol.md §3), no more, no less: honest signatures, S + L, every small-order R (the
+    identity's passes with S = h·a, a signature only the key's holder can make), R written
+    non-canonically, and bits flipped anywhere."""
+    rng = random.Random(9)
+    small_order_r = [
+        bytes([1]) + bytes(31), (2**255 - 20).to_bytes(32, "little"), bytes(32), bytes(31) + b"\x80",
+        bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
+        bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),
+    ]
+    for case in range(40):
+        identity = seeded(100 + case)
+        data = rng.randbytes(rng.randrange(0, 300))
+        signature = identity.sign(data)
+        r, s = signature[:32], int.from_bytes(signature[32:], "little")
+        candidates = [signature, signature[:32] + (s + L).to_bytes(32, "little")]
+        candidates += [_sign_with_r(identity, data, r_point) for r_point in small_order_r]
+        # R's y written as y + p (when that fits in 255 bits): the same point, another encoding
+        y = int.from_bytes(r, "little") & (2**255 - 1)
+        if y + 2**255 - 19 < 2**255:
+            candidates.append(((y + 2**255 - 19) | (r[31] >> 7) << 255).to_bytes(32, "little") + signature[32:])
+        flipped = bytearray(signature)
+        flipped[rng.randrange(64)] ^= 1 << rng.randrange(8)
+        candidates.append(bytes(flipped))
+        for candidate in candidates:
+            expected = _openssl_verdict(identity, data, candidate)
+            assert verify_signature(identity.public.sign_key, data, candidate) is expected, candidate.hex()
+        assert verify_signature(identity.public.sign_key, data, signature)
+        assert _openssl_verdict(identity, data, candidates[2])  # R the identity, S = h·a
 
 
 def test_invalid_or_small_order_public_keys_are_never_identities() -> None:
