@@ -479,16 +479,14 @@ def test_an_invalid_point_as_a_public_decryption_share_is_refused(bad):
 
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
-def test_an_invalid_point_as_a_public_share_of_a_first_reveal_is_refused_by_everyone(bad):
-    """Only its recipient (and the spectator) checks the proof of such a share when it comes,
-    but every seat checks that it is a valid point."""
-    def tamper(game, body):
-        need = expected(game).topic[0]
-        assert need.audience == frozenset({0}) and game.spectator.dealer.reveals[need].public
-        body["public"][0][1] = BAD_POINTS[bad]
-
-    game, verdicts = cheat_once("dealt-shares", 1, tamper)
-    assert_blamed(game, verdicts, 1, "bad-message")
+def test_an_invalid_point_as_a_public_share_of_a_first_reveal_is_malformed_for_all_who_check_it(bad):
+    """Its point is checked with its proof (e·D): at once by its recipient and the spectator;
+    seat 2 keeps it unchecked, and a recheck (the recipient's abort names seat 1) agrees."""
+    game, need, record, verdicts = _first_reveal_cheat(lambda game, body: body["public"][0].__setitem__(1, BAD_POINTS[bad]))
+    assert_blamed(game, verdicts, 1, "bad-message", by=[0, None])
+    assert verdicts[2] is None and (need.card, 1) in game.nodes[2].share_book.unchecked
+    found = game.nodes[2].recheck_sealed_shares(record)
+    assert found is not None and (found.peer, found.reason) == (1, "bad-message")
 
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)

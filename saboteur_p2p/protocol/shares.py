@@ -191,7 +191,7 @@ class ShareBook:
                                    f"which is owed {'public' if state.public else 'sealed'} to this seat")
             try:
                 if isinstance(share, PublicShare):
-                    D = check_point(share.share, "decryption share")
+                    D = share.share
                     mine: tuple[Point, bool] | None = (D, True) if self._proven(sender, need, share, D) else None
                 else:
                     mine = self._open_mine(sender, need, share, secret)
@@ -213,10 +213,15 @@ class ShareBook:
         return learnt
 
     def _proven(self, sender: int, need: RevealNeed, share: PublicShare, D: Point) -> bool:
-        """Whether the proof of ``sender``'s public share ``D`` for ``need`` holds (``D`` has
-        passed ``check_point`` already)."""
+        """Whether the proof of ``sender``'s public share ``D`` for ``need`` holds.  ``D``'s
+        ``check_point`` is left to the proof check, whose multiplication ``e·D`` refuses what
+        it refuses; when the proof fails, an invalid ``D`` raises InvalidPoint (the record is
+        malformed, protocol.md §6.8), else the answer is False."""
         c1, _ = self.dealer.ciphertext(need.card)
-        return verify_dleq(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None))
+        if verify_dleq(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None)):
+            return True
+        check_point(D, "decryption share")
+        return False
 
     def take(
         self,
@@ -245,7 +250,7 @@ class ShareBook:
             raise ProtocolViolation(sender, "wrong-shares", "the shares sent are not exactly the shares owed")
         own = sender == seat
         for need, share in zip(wanted_public, message.public, strict=True):
-            point = share.share if own else check_point(share.share, "decryption share")
+            point = share.share  # its check_point comes with its proof's (_proven)
             if need.audience is not None:
                 self._take_published(sender, need, share, point, own or not (seat in need.audience or verify_all))
                 continue
@@ -311,14 +316,23 @@ class ShareBook:
         reveal count as theirs (each checked now, if it was not when it came)."""
         state = self.dealer.reveals[need]
         for ower, point in sorted(self.dealer.published.get(need.card, {}).items()):
-            if not self._holds(ower, self.unchecked.pop((need.card, ower), None)):
-                raise ProtocolViolation(ower, "bad-share", f"decryption share for {need.card} does not verify")
+            verdict = self._held(ower, need.card, self.unchecked.pop((need.card, ower), None))
+            if verdict is not None:
+                raise verdict
             state.shares.setdefault(ower, point)  # the holder's share in its record stands
 
-    def _holds(self, sender: int, waiting: tuple[RevealNeed, PublicShare] | None) -> bool:
-        """Whether an unchecked public share (None: none waits; its point passed
-        ``check_point`` when it came) proves right."""
-        return waiting is None or self._proven(sender, *waiting, waiting[1].share)
+    def _held(self, sender: int, card: CardKey, waiting: tuple[RevealNeed, PublicShare] | None) -> ProtocolViolation | None:
+        """What is wrong with ``sender``'s unchecked public share of ``card`` (None: none
+        waits), checked now: nothing (None), a point outside the group (``bad-message``) or a
+        false proof (``bad-share``), blamed on ``sender`` whichever record is being read."""
+        if waiting is None:
+            return None
+        try:
+            if self._proven(sender, *waiting, waiting[1].share):
+                return None
+        except InvalidPoint as exc:
+            return ProtocolViolation(sender, "bad-message", f"decryption share for {card}: {exc}")
+        return ProtocolViolation(sender, "bad-share", f"decryption share for {card} does not verify")
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: right if the ower's
@@ -388,8 +402,9 @@ class ShareBook:
             return None
         for public in shares.public:
             waiting = self.unchecked.get((public.card, entry.sender))
-            if waiting is not None and waiting[1] == public and not self._holds(entry.sender, waiting):
-                return ProtocolViolation(entry.sender, "bad-share", f"decryption share for {public.card} does not verify")
+            verdict = self._held(entry.sender, public.card, waiting) if waiting is not None and waiting[1] == public else None
+            if verdict is not None:
+                return verdict
         for sealed in shares.sealed:
             need = RevealNeed(sealed.card, frozenset(sealed.audience))
             try:
