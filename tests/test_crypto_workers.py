@@ -65,6 +65,22 @@ def test_an_error_in_a_chunk_is_raised_after_every_chunk_is_done() -> None:
     assert sorted(finished) == [1, 20]
 
 
+@pytest.mark.usefixtures("threads")
+def test_a_worker_that_splits_again_does_its_chunk_alone() -> None:
+    """Two workers each splitting again would wait for each other's places in the pool."""
+    def inner(start: int, stop: int) -> list[list[int]]:
+        return workers.split(lambda a, b: list(range(start + a, start + b)), stop - start)
+
+    done: list[list[list[list[int]]]] = []
+    caller = threading.Thread(target=lambda: done.append(workers.split(inner, 108)), daemon=True)
+    caller.start()
+    caller.join(timeout=20)
+    assert done, "the split waited for itself"
+    parts = done[0]
+    assert [len(part) for part in parts] == [3, 1, 1]  # the caller's chunk split in three, the workers' not
+    assert [i for part in parts for chunk in part for i in chunk] == list(range(108))
+
+
 def _split_in_child(queue: multiprocessing.Queue[list[list[int]]]) -> None:
     queue.put(workers.split(lambda start, stop: list(range(start, stop)), 40))
 

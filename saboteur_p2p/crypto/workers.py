@@ -12,6 +12,7 @@ use, at most 4; 1 = no worker threads); ``set_threads`` changes it in a running 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TypeVar
@@ -69,13 +70,14 @@ def _workers() -> ThreadPoolExecutor:
 def split(work: Callable[[int, int], R], n: int) -> list[R]:
     """``[work(start, stop), …]`` for consecutive chunks covering ``range(n)``, in order: one
     chunk in this thread, the others in worker threads.  One chunk (and one thread) when the
-    cards are few; if chunks raise, the first of them raises, once all have finished."""
+    cards are few, or when a worker thread splits again (it would wait for the pool it is
+    part of); if chunks raise, the first of them raises, once all have finished."""
     chunks = min(_threads, max(1, n // MIN_CHUNK))
-    if chunks == 1:
+    if chunks == 1 or getattr(_here, "worker", False):
         return [work(0, n)]
     bounds = [n * k // chunks for k in range(chunks + 1)]
     pool = _workers()
-    futures: list[Future[R]] = [pool.submit(work, bounds[k], bounds[k + 1]) for k in range(1, chunks)]
+    futures: list[Future[R]] = [pool.submit(_as_worker, work, bounds[k], bounds[k + 1]) for k in range(1, chunks)]
     try:
         first = work(bounds[0], bounds[1])
     finally:
@@ -83,4 +85,11 @@ def split(work: Callable[[int, int], R], n: int) -> list[R]:
     return [first, *(future.result() for future in futures)]
 
 
+def _as_worker(work: Callable[[int, int], R], start: int, stop: int) -> R:
+    _here.worker = True
+    return work(start, stop)
+
+
+#: ``worker``: whether this thread is one of the pool's
+_here = threading.local()
 _threads = _default_threads()
