@@ -237,8 +237,24 @@ class ShareBook:
 
         ``seat`` and ``secret`` are the reader's: it checks the shares of the reveals to it,
         and all of them when ``verify_all``; the public shares of a reveal to another seat are
-        checked when the card is shown to all (or when that seat names their sender).
+        checked when the card is shown to all (or when that seat names their sender).  A
+        share of the sender's that fails its proof makes the record malformed (bad-message)
+        if any point in it is invalid, checked or not, else false (bad-share): so every
+        reader blames the record alike, whichever of its shares it checks first.
         """
+        try:
+            self._take(sender, message, owed, seat, secret, verify_all)
+        except ProtocolViolation as violation:
+            if violation.peer == sender and violation.reason == "bad-share":
+                invalid = _invalid_point(message)
+                if invalid is not None:
+                    raise ProtocolViolation(sender, "bad-message", invalid) from None
+            raise
+
+    def _take(
+        self, sender: int, message: Shares, owed: tuple[RevealNeed, ...], seat: int | None, secret: Scalar | None,
+        verify_all: bool,
+    ) -> None:
         reveals = self.dealer.reveals
         wanted_public = [n for n in owed if n.audience is None or reveals[n].public]
         wanted_sealed = [(n, r) for n in owed if n.audience is not None and not reveals[n].public for r in sorted(n.audience)]
@@ -400,21 +416,45 @@ class ShareBook:
             return None
         if shares is None or entry.sender not in self.keys:
             return None
+        verdict = self._recheck(entry.sender, shares)
+        if verdict is not None and verdict.reason == "bad-share":  # as ``take`` judges the record
+            invalid = _invalid_point(shares)
+            if invalid is not None:
+                return ProtocolViolation(entry.sender, "bad-message", invalid)
+        return verdict
+
+    def _recheck(self, sender: int, shares: Shares) -> ProtocolViolation | None:
         for public in shares.public:
-            waiting = self.unchecked.get((public.card, entry.sender))
-            verdict = self._held(entry.sender, public.card, waiting) if waiting is not None and waiting[1] == public else None
+            waiting = self.unchecked.get((public.card, sender))
+            verdict = self._held(sender, public.card, waiting) if waiting is not None and waiting[1] == public else None
             if verdict is not None:
                 return verdict
         for sealed in shares.sealed:
             need = RevealNeed(sealed.card, frozenset(sealed.audience))
             try:
-                good = self.verified_sealed_share(entry.sender, need, sealed) is not None
+                good = self.verified_sealed_share(sender, need, sealed) is not None
             except (InvalidPoint, KeyError, IndexError, TypeError):
                 good = False
             if not good:
                 detail = f"sealed share for {sealed.card} to seat {sealed.recipient} does not verify"
-                return ProtocolViolation(entry.sender, "bad-share", detail)
+                return ProtocolViolation(sender, "bad-share", detail)
         return None
+
+
+def _invalid_point(message: Shares) -> str | None:
+    """What is wrong with the first point in ``message`` that fails ``check_point`` (public
+    and opened shares, then sealed shares' E1 and E2), or None when every one passes."""
+    try:
+        for public in message.public:
+            check_point(public.share, f"decryption share for {public.card}")
+        for opened in message.opened:
+            check_point(opened.share, f"opened share for {opened.card}")
+        for sealed in message.sealed:
+            check_point(sealed.E1, f"sealed share E1 for {sealed.card}")
+            check_point(sealed.E2, f"sealed share E2 for {sealed.card}")
+    except InvalidPoint as exc:
+        return str(exc)
+    return None
 
 
 __all__ = ["AheadRefused", "ShareBook", "opened_context", "share_context"]
