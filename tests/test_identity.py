@@ -271,6 +271,21 @@ def test_signatures_are_accepted_exactly_as_openssl_accepts_them() -> None:
         assert _openssl_verdict(identity, data, candidates[2])  # R the identity, S = h·a
 
 
+def test_a_signature_is_read_as_its_bytes_whatever_its_class_says() -> None:
+    identity = seeded(7)
+    good = identity.sign(b"m")
+
+    class Lying(bytes):
+        def __add__(self, other: bytes) -> bytes:  # type: ignore[override]
+            return good + other
+
+        def __getitem__(self, index):  # type: ignore[no-untyped-def]
+            return good[index]
+
+    assert not verify_signature(identity.public.sign_key, b"m", Lying(bytes(64)))
+    assert verify_signature(identity.public.sign_key, b"m", Lying(good))
+
+
 def test_invalid_or_small_order_public_keys_are_never_identities() -> None:
     identity = seeded(6)
     signature = identity.sign(b"x")

@@ -187,6 +187,7 @@ def verify_signature(sign_key: bytes, data: object, signature: object) -> bool:
         return False
     if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
         return False
+    signature = bytes(signature)  # the bytes themselves: a subclass's own + or [] would not be read
     if signature[:32] == IDENTITY:
         try:
             public_key.verify(signature, bytes(data))
