@@ -79,3 +79,22 @@ def test_a_false_proof_alone_is_still_a_false_proof() -> None:
     heard, (culprit, message) = _verdicts(game, body)
     assert heard == {0: (1, "bad-share"), 2: None, None: (1, "bad-share")}
     assert culprit == 1 and "bad-share" in message
+
+
+@pytest.mark.parametrize("bad", POINTS)
+def test_a_share_checked_when_its_card_is_shown_is_judged_with_its_record(bad: str) -> None:
+    """Seat 2 keeps both bad shares of cards shown to seat 0 unchecked (seat 0 keeps quiet, say);
+    when the card with the false proof is shown to all, seat 2 checks that share alone
+    (``_count_published`` asks ``_held``), and still calls seat 1's record malformed, as the
+    spectator and ``verify`` did when it came."""
+    game = game_at("dealt-shares")
+    body = honest_body(game.nodes[1])
+    first, later = _shown_to(game, body, 0)[:2]
+    body["public"][first][1] = other_point(2)
+    body["public"][later][1] = BAD_POINTS[bad]
+    heard, _ = _verdicts(game, body)
+    assert heard[2] is None and heard[None] == (1, "bad-message")
+    book = game.nodes[2].share_book
+    card = next(card for card, sender in book.unchecked if sender == 1 and book.unchecked[(card, 1)][1].share == other_point(2))
+    verdict = book._held(1, card, book.unchecked[(card, 1)])
+    assert verdict is not None and (verdict.peer, verdict.reason) == (1, "bad-message")

@@ -80,7 +80,8 @@ class ShareBook:
         self.ahead: dict[tuple[CardKey, int], tuple[PublicShare | SealedShare, Point, bool]] = {}
         #: public shares of reveals to other seats, not checked yet, by (card, sender): each is
         #: checked when its card is shown to all, or when its sender is named for it
-        self.unchecked: dict[tuple[CardKey, int], tuple[RevealNeed, PublicShare]] = {}
+        #: (with the shares of the record it came in, which judge a false proof: ``take``)
+        self.unchecked: dict[tuple[CardKey, int], tuple[RevealNeed, PublicShare, Shares]] = {}
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
         """The seats whose shares ``opener`` opens for a reveal to all: none, unless it holds the
@@ -268,7 +269,7 @@ class ShareBook:
         for need, share in zip(wanted_public, message.public, strict=True):
             point = share.share  # its check_point comes with its proof's (_proven)
             if need.audience is not None:
-                self._take_published(sender, need, share, point, own or not (seat in need.audience or verify_all))
+                self._take_published(sender, need, share, point, own or not (seat in need.audience or verify_all), message)
                 continue
             if not own and not self._proven(sender, need, share, point):
                 raise ProtocolViolation(sender, "bad-share", f"decryption share for {need.card} does not verify")
@@ -312,13 +313,15 @@ class ShareBook:
                 for ower in state.owers:
                     self.ahead.pop((need.card, ower), None)
 
-    def _take_published(self, sender: int, need: RevealNeed, share: PublicShare, point: Point, later: bool) -> None:
+    def _take_published(
+        self, sender: int, need: RevealNeed, share: PublicShare, point: Point, later: bool, message: Shares,
+    ) -> None:
         """A seat's public share of a card's first reveal to one seat: checked now by that seat
         (and with ``verify_all``), or ``later``, when the card is shown to all (§6.8)."""
         card = need.card
         if later:
             if sender != self.seat:
-                self.unchecked[(card, sender)] = (need, share)
+                self.unchecked[(card, sender)] = (need, share, message)
         else:
             ahead = self.ahead.get((card, sender))
             if not (ahead is not None and ahead[0] == share) and not self._proven(sender, need, share, point):
@@ -337,17 +340,24 @@ class ShareBook:
                 raise verdict
             state.shares.setdefault(ower, point)  # the holder's share in its record stands
 
-    def _held(self, sender: int, card: CardKey, waiting: tuple[RevealNeed, PublicShare] | None) -> ProtocolViolation | None:
+    def _held(
+        self, sender: int, card: CardKey, waiting: tuple[RevealNeed, PublicShare, Shares] | None,
+    ) -> ProtocolViolation | None:
         """What is wrong with ``sender``'s unchecked public share of ``card`` (None: none
-        waits), checked now: nothing (None), a point outside the group (``bad-message``) or a
-        false proof (``bad-share``), blamed on ``sender`` whichever record is being read."""
+        waits), checked now: nothing (None); a point outside the group, here or anywhere in
+        the record it came in (``bad-message``, as ``take`` judges a record); or a false proof
+        (``bad-share``); blamed on ``sender`` whichever record is being read."""
         if waiting is None:
             return None
+        need, share, message = waiting
         try:
-            if self._proven(sender, *waiting, waiting[1].share):
+            if self._proven(sender, need, share, share.share):
                 return None
         except InvalidPoint as exc:
             return ProtocolViolation(sender, "bad-message", f"decryption share for {card}: {exc}")
+        invalid = _invalid_point(message)
+        if invalid is not None:
+            return ProtocolViolation(sender, "bad-message", invalid)
         return ProtocolViolation(sender, "bad-share", f"decryption share for {card} does not verify")
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
