@@ -9,6 +9,8 @@ import multiprocessing
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from test_shuffle_proof import BAD_POINTS, CONTEXT, JOINT, honest, rejects
@@ -16,6 +18,7 @@ from test_shuffle_proof import BAD_POINTS, CONTEXT, JOINT, honest, rejects
 from saboteur_p2p.crypto import workers
 from saboteur_p2p.crypto.shuffle import check_deck
 from saboteur_p2p.crypto.shuffle_proof import invalid_point, verify_shuffle_proof
+from saboteur_p2p.net import play
 
 
 @pytest.fixture
@@ -144,3 +147,40 @@ def test_a_bad_point_in_a_worker_s_chunk_fails_the_proof(field: str) -> None:
     swapped = list(outputs)
     swapped[last - 1], swapped[last] = swapped[last], swapped[last - 1]
     rejects(CONTEXT, JOINT, inputs, swapped, proof)
+
+
+@pytest.mark.parametrize(("cores", "peers", "variable", "threads"), [
+    (2, 1, None, 2), (2, 5, None, 1), (8, 5, None, 1), (16, 2, None, 4), (1, 1, None, 1),
+    (2, 5, "3", 3), (2, 1, "1", 1), (2, 1, "0", 1), (2, 1, " 2 ", 2), (2, 5, "lots", 1), (8, 1, "-3", 4),
+])
+def test_seats_on_one_machine_share_its_cores(
+    monkeypatch: pytest.MonkeyPatch, cores: int, peers: int, variable: str | None, threads: int,
+) -> None:
+    """The variable decides when it is a whole number (anything else is ignored, never fatal);
+    else the cores are shared among the seats on this machine, at most four each."""
+    monkeypatch.setattr(workers, "cores", lambda: cores)
+    if variable is None:
+        monkeypatch.delenv(workers.THREADS_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(workers.THREADS_VARIABLE, variable)
+    assert workers.share_cores(peers) == threads
+
+
+def test_bot_peers_started_on_this_machine_are_told_their_share_of_its_cores(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    started: list[dict[str, str]] = []
+
+    def popen(command: list[str], **options: Any) -> object:
+        started.append(options["env"])
+        return object()
+
+    monkeypatch.setattr(workers, "cores", lambda: 2)
+    monkeypatch.delenv(workers.THREADS_VARIABLE, raising=False)
+    monkeypatch.setattr(play.subprocess, "Popen", popen)
+    play.spawn_bot_peers("127.0.0.1:1", 4, "random", tmp_path, None, 1.0)
+    assert [env[workers.THREADS_VARIABLE] for env in started] == ["1"] * 4
+    monkeypatch.setenv(workers.THREADS_VARIABLE, "2")  # the player's own choice goes to them as it is
+    started.clear()
+    play.spawn_bot_peers("127.0.0.1:1", 4, "random", tmp_path, None, 1.0)
+    assert [env[workers.THREADS_VARIABLE] for env in started] == ["2"] * 4

@@ -8,6 +8,8 @@ an error raised in any chunk is raised again, the first chunk's first.
 
 ``SABOTEUR_P2P_THREADS`` sets the number of threads (default: the cores this process may
 use, at most 4; 1 = no worker threads); ``set_threads`` changes it in a running process.
+Seats that share a machine share its cores (``share_cores``): ``play`` and ``host --bots``
+give each of their seats its part, one thread each for five seats on two cores.
 """
 from __future__ import annotations
 
@@ -29,18 +31,27 @@ _pool: ThreadPoolExecutor | None = None
 _pool_pid = 0
 
 
-def _default_threads() -> int:
-    text = os.environ.get("SABOTEUR_P2P_THREADS", "").strip()
-    if text:
-        try:
-            return max(1, min(int(text), 64))
-        except ValueError:
-            raise ValueError(f"SABOTEUR_P2P_THREADS must be a whole number, not {text!r}") from None
+#: the environment variable that sets the threads of every split (a whole number; anything
+#: else is ignored)
+THREADS_VARIABLE = "SABOTEUR_P2P_THREADS"
+
+
+def cores() -> int:
+    """The cores this process may run on."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MOST_THREADS))
+        return os.cpu_count() or 1
+
+
+def share_cores(peers: int) -> int:
+    """The threads each of ``peers`` seats on this machine should use: what
+    ``SABOTEUR_P2P_THREADS`` says, else the cores shared among them, at most ``MOST_THREADS``
+    (so five seats on two cores use one each: their threads would only take turns)."""
+    text = os.environ.get(THREADS_VARIABLE, "").strip()
+    if text.isdigit():
+        return max(1, min(int(text), 64))
+    return max(1, min(cores() // max(peers, 1), MOST_THREADS))
 
 
 def set_threads(count: int) -> None:
@@ -92,4 +103,4 @@ def _as_worker(work: Callable[[int, int], R], start: int, stop: int) -> R:
 
 #: ``worker``: whether this thread is one of the pool's
 _here = threading.local()
-_threads = _default_threads()
+_threads = share_cores(1)

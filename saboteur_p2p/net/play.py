@@ -15,6 +15,7 @@ except ImportError:  # not on Windows: a second join there is not stopped
     fcntl = None  # type: ignore[assignment]
 
 from ..crypto.identity import Identity
+from ..crypto.workers import THREADS_VARIABLE, set_threads, share_cores
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
@@ -46,6 +47,8 @@ def spawn_bot_peers(
     """
     kinds = [kind] if isinstance(kind, str) else list(kind)
     peers = []
+    # the peers and the host share this machine's cores (a proof's threads would take turns)
+    env = {**os.environ, THREADS_VARIABLE: str(share_cores(count + 1))}
     for i in range(count):
         kind = kinds[i % len(kinds)]
         name = f"{kind}-{i + 1}"
@@ -62,7 +65,7 @@ def spawn_bot_peers(
             command += ["--bot-delay", str(bot_delay)]
         (log_dir / name).mkdir(parents=True, exist_ok=True)
         with open(log_dir / name / "output.txt", "ab") as output:
-            peers.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT))
+            peers.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env))
     return peers
 
 
@@ -98,6 +101,9 @@ def host_table(
             started = agent.start_requested  # one reader of stdin: the line prompt's
         elif started is None:
             threading.Thread(target=_wait_for_start, args=(start_now,), daemon=True).start()
+
+    if bot_peers:
+        set_threads(share_cores(bot_peers + 1))  # our seat's part of the cores it shares with them
 
     def spawn() -> None:
         host_port = transport.endpoint.rsplit(":", 1)[1]
