@@ -278,8 +278,8 @@ def prove_shuffle(
         a_i, b_i = smul(a_i, ui), sadd(smul(b_i, ui), r_hat)
         chain_scalars.append((a_i, b_i))
     chain = [
-        add(*pair) for part in split(lambda start, stop: [(mul(a, h), base_mul(b)) for a, b in chain_scalars[start:stop]], n)
-        for pair in part
+        point for part in split(lambda start, stop: [add(mul(a, h), base_mul(b)) for a, b in chain_scalars[start:stop]], n)
+        for point in part
     ]
     # r̂ = Σ r̂_i·v_i with v_i = u'_{i+1}·…·u'_n, so that ĉ_n = (Π u)·H + r̂·G
     r_hat_total = b_i
@@ -290,19 +290,20 @@ def prove_shuffle(
     t2 = base_mul(w2)
     chain_before = [h, *chain[:-1]]
 
-    def chunk(start: int, stop: int) -> list[tuple[Point, Point, Point, Point]]:
-        """For cards ``start..stop-1``: ω'·output (both halves), and the two products of t̂
-        (the multiplications only, as in ``verify_shuffle_proof``)."""
+    def chunk(start: int, stop: int) -> tuple[Point, Point, list[Point]]:
+        """For cards ``start..stop-1``: the sums of ω'·output (both halves), and their t̂."""
+        cards = range(start, stop)
         w = plan.permuted_nonces
-        return [
-            (mul(w[i], outputs[i][0]), mul(w[i], outputs[i][1]), base_mul(plan.chain_nonces[i]), mul(w[i], chain_before[i]))
-            for i in range(start, stop)
-        ]
+        return (
+            total([mul(w[i], outputs[i][0]) for i in cards]),
+            total([mul(w[i], outputs[i][1]) for i in cards]),
+            [add(base_mul(plan.chain_nonces[i]), mul(w[i], chain_before[i])) for i in cards],
+        )
 
-    products = [four for part in split(chunk, n) for four in part]
-    t41 = sub(total([p[0] for p in products]), base_mul(w4))
-    t42 = sub(total([p[1] for p in products]), mul(w4, plan.joint))
-    t_hat = [add(p[2], p[3]) for p in products]
+    parts = split(chunk, n)
+    t41 = sub(total([part[0] for part in parts]), base_mul(w4))
+    t42 = sub(total([part[1] for part in parts]), mul(w4, plan.joint))
+    t_hat = [t for part in parts for t in part[2]]
     c = _challenge(statement, chain, (plan.t1, t2, plan.t3, t41, t42), t_hat)
     responses = (ssub(w1, smul(c, r_bar)), ssub(w2, smul(c, r_hat_total)), ssub(w3, smul(c, r_tilde)), ssub(w4, smul(c, r_prime)))
     chain_responses = tuple(ssub(w, smul(c, r)) for w, r in zip(plan.chain_nonces, chain_randomness, strict=True))
@@ -352,28 +353,28 @@ def verify_shuffle_proof(
     s_hat, s_prime = proof.chain_responses, proof.permuted_responses
     chain_before = [h, *proof.chain[:-1]]
 
-    def chunk(start: int, stop: int) -> list[list[Point]]:
-        """For cards ``start..stop-1``: the products that the six sums (c̃, a1, a2, Σ s'·H, b1,
-        b2) add up, and the three that each t̂ adds up.  Only the multiplications: a thread
-        that also added would trade the lock with the other at every short call."""
+    def chunk(start: int, stop: int) -> tuple[list[Point], list[Point]]:
+        """For cards ``start..stop-1``: the six sums over them (c̃, a1, a2, Σ s'·H, b1, b2),
+        and their t̂."""
         cards = range(start, stop)
-        return [
-            [checked_mul(u[j], proof.commitments[j]) for j in cards],
-            [mul(u[j], inputs[j][0]) for j in cards],
-            [mul(u[j], inputs[j][1]) for j in cards],
-            [mul(s_prime[i], hs[i]) for i in cards],
-            [checked_mul(s_prime[i], outputs[i][0]) for i in cards],
-            [checked_mul(s_prime[i], outputs[i][1]) for i in cards],
-            [checked_mul(c, proof.chain[i]) for i in cards],
-            [base_mul_or_identity(s_hat[i]) for i in cards],
-            [checked_mul(s_prime[i], chain_before[i]) for i in cards],
+        sums = [
+            total([checked_mul(u[j], proof.commitments[j]) for j in cards]),
+            total([mul(u[j], inputs[j][0]) for j in cards]),
+            total([mul(u[j], inputs[j][1]) for j in cards]),
+            total([mul(s_prime[i], hs[i]) for i in cards]),
+            total([checked_mul(s_prime[i], outputs[i][0]) for i in cards]),
+            total([checked_mul(s_prime[i], outputs[i][1]) for i in cards]),
         ]
+        t_hat = [
+            add(add(checked_mul(c, proof.chain[i]), base_mul_or_identity(s_hat[i])), checked_mul(s_prime[i], chain_before[i]))
+            for i in cards
+        ]
+        return sums, t_hat
 
     try:
         parts = split(chunk, n)  # the cards' multiplications, shared among threads
-        products = [[p for part in parts for p in part[k]] for k in range(9)]
-        c_tilde, a1, a2, s_h, b1, b2 = (total(products[k]) for k in range(6))
-        t_hat = [add(add(ci, sh), sp) for ci, sh, sp in zip(products[6], products[7], products[8], strict=True)]
+        c_tilde, a1, a2, s_h, b1, b2 = (total([sums[k] for sums, _ in parts]) for k in range(6))
+        t_hat = [t for _, chunk_t_hat in parts for t in chunk_t_hat]
         c_bar = sub(total(proof.commitments), total(hs))
         c_hat = sub(proof.chain[-1], mul(_product(u), h))
         t1 = add(mul(c, c_bar), base_mul_or_identity(s1))
