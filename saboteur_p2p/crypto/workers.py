@@ -49,7 +49,7 @@ def share_cores(peers: int) -> int:
     ``SABOTEUR_P2P_THREADS`` says, else the cores shared among them, at most ``MOST_THREADS``
     (so five seats on two cores use one each: their threads would only take turns)."""
     text = os.environ.get(THREADS_VARIABLE, "").strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # int() refuses some digits isdigit() takes ("²")
         return max(1, min(int(text), 64))
     return max(1, min(cores() // max(peers, 1), MOST_THREADS))
 
