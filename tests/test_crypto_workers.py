@@ -152,7 +152,7 @@ def test_a_bad_point_in_a_worker_s_chunk_fails_the_proof(field: str) -> None:
 @pytest.mark.parametrize(("cores", "peers", "variable", "threads"), [
     (2, 1, None, 2), (2, 5, None, 1), (8, 5, None, 1), (16, 2, None, 4), (1, 1, None, 1),
     (2, 5, "3", 3), (2, 1, "1", 1), (2, 1, "0", 1), (2, 1, " 2 ", 2), (2, 5, "lots", 1), (8, 1, "-3", 4),
-    (2, 1, "²", 2), (2, 1, "٣", 2), (2, 1, "1e3", 2),
+    (2, 1, "²", 2), (2, 1, "٣", 2), (2, 1, "1e3", 2), (2, 1, "0" * 5000, 2),
 ])
 def test_seats_on_one_machine_share_its_cores(
     monkeypatch: pytest.MonkeyPatch, cores: int, peers: int, variable: str | None, threads: int,

@@ -49,20 +49,19 @@ def share_cores(peers: int) -> int:
     ``SABOTEUR_P2P_THREADS`` says, else the cores shared among them, at most ``MOST_THREADS``
     (so five seats on two cores use one each: their threads would only take turns)."""
     text = os.environ.get(THREADS_VARIABLE, "").strip()
-    if text.isascii() and text.isdigit():  # int() refuses some digits isdigit() takes ("²")
+    if text.isascii() and text.isdigit() and len(text) <= 4:  # int() refuses some digits isdigit() takes ("²")
         return max(1, min(int(text), 64))
     return max(1, min(cores() // max(peers, 1), MOST_THREADS))
 
 
 def set_threads(count: int) -> None:
-    """Use ``count`` threads (the caller's and ``count - 1`` workers) for each split from now on."""
+    """Use ``count`` threads (the caller's and ``count - 1`` workers) for each split from now on
+    (a split already under way finishes with the pool it took)."""
     global _threads, _pool
     if count < 1:
         raise ValueError(f"at least one thread, not {count}")
     _threads = count
-    if _pool is not None:
-        _pool.shutdown(wait=False)
-        _pool = None
+    _pool = None  # not shut down: a split in another thread may still be using it
 
 
 def threads() -> int:
@@ -70,12 +69,13 @@ def threads() -> int:
     return _threads
 
 
-def _workers() -> ThreadPoolExecutor:
+def _workers(count: int) -> ThreadPoolExecutor:
     global _pool, _pool_pid
-    if _pool is None or _pool_pid != os.getpid():  # a forked child has the pool but not its threads
-        _pool = ThreadPoolExecutor(max_workers=_threads - 1, thread_name_prefix="crypto")
-        _pool_pid = os.getpid()
-    return _pool
+    pool = _pool
+    if pool is None or _pool_pid != os.getpid() or pool._max_workers != count - 1:  # a forked child has no threads
+        pool = ThreadPoolExecutor(max_workers=count - 1, thread_name_prefix="crypto")
+        _pool, _pool_pid = pool, os.getpid()
+    return pool
 
 
 def split(work: Callable[[int, int], R], n: int) -> list[R]:
@@ -83,11 +83,12 @@ def split(work: Callable[[int, int], R], n: int) -> list[R]:
     chunk in this thread, the others in worker threads.  One chunk (and one thread) when the
     cards are few, or when a worker thread splits again (it would wait for the pool it is
     part of); if chunks raise, the first of them raises, once all have finished."""
-    chunks = min(_threads, max(1, n // MIN_CHUNK))
+    count = _threads  # one reading: another thread may change it (set_threads)
+    chunks = min(count, max(1, n // MIN_CHUNK))
     if chunks == 1 or getattr(_here, "worker", False):
         return [work(0, n)]
     bounds = [n * k // chunks for k in range(chunks + 1)]
-    pool = _workers()
+    pool = _workers(count)
     futures: list[Future[R]] = [pool.submit(_as_worker, work, bounds[k], bounds[k + 1]) for k in range(1, chunks)]
     try:
         first = work(bounds[0], bounds[1])
