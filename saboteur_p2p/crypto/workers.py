@@ -29,6 +29,8 @@ MIN_CHUNK = 12
 _threads = 1
 _pool: ThreadPoolExecutor | None = None
 _pool_pid = 0
+#: the thread count the pool was made for (its workers and the caller)
+_pool_size = 0
 
 
 #: the environment variable that sets the threads of every split (a whole number; anything
@@ -70,11 +72,11 @@ def threads() -> int:
 
 
 def _workers(count: int) -> ThreadPoolExecutor:
-    global _pool, _pool_pid
+    global _pool, _pool_pid, _pool_size
     pool = _pool
-    if pool is None or _pool_pid != os.getpid() or pool._max_workers != count - 1:  # a forked child has no threads
+    if pool is None or _pool_pid != os.getpid() or _pool_size != count:  # a forked child has no threads
         pool = ThreadPoolExecutor(max_workers=count - 1, thread_name_prefix="crypto")
-        _pool, _pool_pid = pool, os.getpid()
+        _pool, _pool_pid, _pool_size = pool, os.getpid(), count
     return pool
 
 
