@@ -9,8 +9,10 @@ replays exactly.
 """
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
+from typing import Self, TypeVar
 
 from saboteur_p2p.botapi import BaseBot
 from saboteur_p2p.rules import (
@@ -42,6 +44,17 @@ from saboteur_p2p.rules import (
 
 from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
 from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Placed, Spot, joined_edges, joins_of, urgency_of
+
+_T = TypeVar("_T")
+
+
+def _copied(obj: _T) -> _T:
+    """A shallow copy of ``obj`` whose list, dict and set attributes are copies too."""
+    twin = copy.copy(obj)
+    for name, value in vars(obj).items():
+        if isinstance(value, list | dict | set):
+            setattr(twin, name, value.copy())
+    return twin
 
 
 class Turn:
@@ -90,6 +103,17 @@ class BaseGameHeuristic(BaseBot):
     @property
     def suspicion(self) -> list[float]:
         return self.reading.suspicion
+
+    def fork(self) -> Self:
+        """A copy that hears and plays on without changing this player: what it has read of
+        the round is copied, the config shared, and its generator is its own, seeded 0 (seed
+        it as a playout needs).  A search's playouts use forks, so that the players there
+        react to the moves tried.  Lists, dicts and sets held by the player or its reading
+        are copied one level deep: a subclass that keeps nested ones copies them here."""
+        twin = _copied(self)
+        twin.reading = _copied(self.reading)
+        twin.rng = random.Random(0)
+        return twin
 
     def on_event(self, event: Event) -> None:
         if isinstance(event, CardPlayed):

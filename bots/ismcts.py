@@ -6,6 +6,9 @@ sampled worlds: each world is a whole state consistent with its view
 (``saboteur_p2p.rules.determinize``, roles drawn from the ``RoleBelief`` posterior), and in
 each world every candidate is played once, followed by heuristic players (one per seat, told
 every public event of the real game) for at most ``cutoff`` turns or until the round ends.
+The playout players are forks of those (``BaseGameHeuristic.fork``) and hear the playout's
+events too, so they react to the move tried as the table would: a saboteur's open block
+raises their suspicion and draws broken tools in the playout as it would in the game.
 Every candidate meets the same worlds and the same random numbers of the playout players
 (common random numbers), so the comparison between candidates is paired.  A finished round
 scores what this seat's side won (1 for a win; Saboteur 2: the pieces won, over 5); a round
@@ -171,9 +174,12 @@ class IsmctsBot(BaseBot):
             seed = self.rng.getrandbits(32)
             row = []
             for i, action in enumerate(chosen):
-                for sim in self.players:
+                # forks, so that the playout players read the moves tried and the real ones stay
+                # as the real game left them
+                sims = [sim.fork() for sim in self.players]
+                for sim in sims:
                     sim.rng.seed(seed + sim.seat)
-                row.append(self._playout(world.clone() if i < k - 1 else world, action))
+                row.append(self._playout(world.clone() if i < k - 1 else world, action, sims))
             rewards.append(row)
             done += k
             if deadline is not None and clock.monotonic() > deadline:
@@ -185,15 +191,19 @@ class IsmctsBot(BaseBot):
         best = max(range(k), key=lambda j: (gains[j], -j))
         return chosen[best] if gains[best] > self.margin else chosen[0]
 
-    def _playout(self, world: State, action: AnyAction) -> float:
+    def _playout(self, world: State, action: AnyAction, players: list[BaseGameHeuristic]) -> float:
         """Play ``action`` in ``world`` and heuristic play after it; this seat's reward in [0, 1]."""
-        start = len(world.events)
+        start = told = len(world.events)
         round_ = world.round
         world.push(action)
-        players = self.players
         for _ in range(self.cutoff):
             if world.round != round_ or (world.phase is not Phase.PLAY and world.phase is not Phase.ORIENT):
                 break  # the round is over
+            events = world.events
+            for event in events[told:]:  # the playout players hear the playout, as a table would
+                for sim in players:
+                    sim.on_event(event)
+            told = len(events)
             p = world.current
             legal = world.legal_actions()
             if len(legal) > 40:

@@ -38,8 +38,8 @@ def test_heuristic_games_are_pinned(edition, seats, pinned):
 
 
 @pytest.mark.parametrize(("edition", "spec", "pinned"), [
-    ("base", "ismcts:playouts=24:cutoff=12", "faaa65e92157b6a0e2cc0d7e87bcb4b8"),
-    ("saboteur2", "ismcts:playouts=8:cutoff=8", "c541870fcceedffccc4d4293c2e21a15"),
+    ("base", "ismcts:playouts=24:cutoff=12", "6e04d083e3dd5688e148100207779666"),
+    ("saboteur2", "ismcts:playouts=8:cutoff=8", "eeb6407dc85889c63d8db8eac07dc24b"),
 ])
 def test_an_ismcts_game_is_pinned(edition, spec, pinned):
     bot = load_bot(spec)
