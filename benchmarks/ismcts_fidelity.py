@@ -104,7 +104,7 @@ def play(seed: int, worlds: int) -> tuple[list[tuple[int, Role, int, dict[str, f
         told = len(state.events)
         p = state.current
         state.push(bots[p].act(state.view_for(p), state.legal_actions()))
-    return probe.predictions, [getattr(r.winners, "value", str(r.winners)) for r in state.results]
+    return probe.predictions, [r.winners.value for r in state.results]
 
 
 def main() -> None:
