@@ -174,12 +174,7 @@ class IsmctsBot(BaseBot):
             seed = self.rng.getrandbits(32)
             row = []
             for i, action in enumerate(chosen):
-                # forks, so that the playout players read the moves tried and the real ones stay
-                # as the real game left them
-                sims = [sim.fork() for sim in self.players]
-                for sim in sims:
-                    sim.rng.seed(seed + sim.seat)
-                row.append(self._playout(world.clone() if i < k - 1 else world, action, sims))
+                row.append(self._playout(world.clone() if i < k - 1 else world, action, self._forks(seed)))
             rewards.append(row)
             done += k
             if deadline is not None and clock.monotonic() > deadline:
@@ -190,6 +185,14 @@ class IsmctsBot(BaseBot):
         gains = [sum(row[j] - row[0] for row in rewards) / len(rewards) for j in range(k)]
         best = max(range(k), key=lambda j: (gains[j], -j))
         return chosen[best] if gains[best] > self.margin else chosen[0]
+
+    def _forks(self, seed: int) -> list[BaseGameHeuristic]:
+        """A playout's players: forks of the real ones, so that they read the moves tried and the
+        real ones stay as the real game left them, each seeded from ``seed`` and its seat."""
+        forks = [sim.fork() for sim in self.players]
+        for sim in forks:
+            sim.rng.seed(seed + sim.seat)
+        return forks
 
     def _playout(self, world: State, action: AnyAction, players: list[BaseGameHeuristic]) -> float:
         """Play ``action`` in ``world`` and heuristic play after it; this seat's reward in [0, 1]."""
