@@ -23,7 +23,6 @@ cannot remove.  Usage:
 from __future__ import annotations
 
 import argparse
-import random
 from collections import defaultdict
 
 from saboteur_bots.heuristic import HeuristicBot
@@ -37,16 +36,15 @@ SIDE = {Role.GOLD_DIGGER: "gold-diggers", Role.SABOTEUR: "saboteurs"}
 
 def with_true_hands(world: State, real: State, seat: int) -> State:
     """``world`` with each other seat's hand holding its real faces: a face is swapped in from
-    the draw pile or another hand of the world where it lies."""
+    the draw pile, the face-down discards or a hand not yet made true, where the sample put it."""
     others = [s for s in range(real.players) if s != seat]
-    for s in others:
+    for i, s in enumerate(others):
+        # a face comes from where the sample put it: never from a hand already made true
+        sources = [*world.draw_pile, *world.hidden_discards, *(g for t in others[i + 1:] for g in world.hands[t])]
         for h, want in zip(world.hands[s], [real.faces[g] for g in real.hands[s]], strict=True):
             have = world.faces[h]
-            if have is want:
-                continue
-            elsewhere = [g for t in others if t != s for g in world.hands[t]]
-            source = next((g for g in (*world.draw_pile, *elsewhere) if world.faces[g] is want), None)
-            if source is not None:
+            if have is not want:
+                source = next(g for g in sources if world.faces[g] is want)
                 world.faces[h], world.faces[source] = want, have
     world.dealer.decks[Deck.DRAW] = [world.faces[h] for h in range(len(world.faces))]  # type: ignore[attr-defined]
     return world
@@ -65,6 +63,7 @@ class Probe(IsmctsBot):
         real = self.real
         assert real is not None and view.role is not None
         truth = [{role: 1.0} for role in map(real.role_of, range(real.players)) if role is not None]
+        assert len(truth) == real.players, "every seat of a base game has a role"
         makers = {
             "belief": lambda: determinize(view, self.rng, self.belief.role_weights()),
             "roles": lambda: determinize(view, self.rng, truth),
@@ -76,11 +75,7 @@ class Probe(IsmctsBot):
             total = 0.0
             for _ in range(self.worlds):
                 world = makers[kind]()
-                seed = self.rng.getrandbits(32)
-                sims = [sim.fork() for sim in self.players]
-                for sim in sims:
-                    sim.rng.seed(seed + sim.seat)
-                total += self._playout(world, chosen[0], sims)
+                total += self._playout(world, chosen[0], self._forks(self.rng.getrandbits(32)))
             found[kind] = total / self.worlds
         self.predictions.append((view.round, view.role, view.draw_pile_size, found))
         return chosen[0]
@@ -113,7 +108,6 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=20, help="playouts per prediction")
     parser.add_argument("--seed", type=int, default=300)
     args = parser.parse_args()
-    random.seed(args.seed)
     #: (role, pile part) -> [searches, rounds won, sum of predictions, sum of squared errors]
     table: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0] * (2 + 2 * len(KINDS)))
     for seed in range(args.seed, args.seed + args.games):
