@@ -36,15 +36,17 @@ SIDE = {Role.GOLD_DIGGER: "gold-diggers", Role.SABOTEUR: "saboteurs"}
 
 def with_true_hands(world: State, real: State, seat: int) -> State:
     """``world`` with each other seat's hand holding its real faces: a face is swapped in from
-    the draw pile, the face-down discards or a hand not yet made true, where the sample put it."""
+    the rest of its own hand, the draw pile, the face-down discards or a hand not yet made
+    true, where the sample put it."""
     others = [s for s in range(real.players) if s != seat]
     for i, s in enumerate(others):
         # a face comes from where the sample put it: never from a hand already made true
         sources = [*world.draw_pile, *world.hidden_discards, *(g for t in others[i + 1:] for g in world.hands[t])]
-        for h, want in zip(world.hands[s], [real.faces[g] for g in real.hands[s]], strict=True):
-            have = world.faces[h]
-            if have is not want:
-                source = next(g for g in sources if world.faces[g] is want)
+        hand = world.hands[s]
+        for j, want in enumerate([real.faces[g] for g in real.hands[s]]):
+            h, have = hand[j], world.faces[hand[j]]
+            if have != want:
+                source = next(g for g in (*hand[j + 1:], *sources) if world.faces[g] == want)
                 world.faces[h], world.faces[source] = want, have
     world.dealer.decks[Deck.DRAW] = [world.faces[h] for h in range(len(world.faces))]  # type: ignore[attr-defined]
     return world
