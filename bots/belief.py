@@ -109,10 +109,11 @@ class RoleBelief:
             out.append({role: max(math.exp(v - top), FLOOR) for role, v in logs.items()})
         return out
 
-    def marginal(self, seat: int) -> dict[Role, float]:
-        """``seat``'s posterior chance of each role (exact, summed over every deal)."""
+    def marginal(self, seat: int, weights: Sequence[Mapping[Role, float]] | None = None) -> dict[Role, float]:
+        """``seat``'s posterior chance of each role (exact, summed over every deal), under
+        ``weights`` if given (rows like ``role_weights``'s) rather than this belief's."""
         counts = tuple(self.deck[r] for r in self.roles)
-        table = [tuple(w.get(r, 0.0) for r in self.roles) for w in self.role_weights()]
+        table = [tuple(w.get(r, 0.0) for r in self.roles) for w in (weights or self.role_weights())]
         total = log_deal_weight(tuple(table), counts)
         chances = {}
         row = table[seat]

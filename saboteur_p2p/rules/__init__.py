@@ -38,7 +38,7 @@ from .cards import (
 )
 from .config import VARIANTS, GameConfig
 from .dealer import Dealer, Deck, TrustedDealer
-from .determinize import RoleWeights, determinize
+from .determinize import HandWeights, RoleWeights, determinize
 from .editions import Edition, edition_named, edition_names, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import (
@@ -82,6 +82,7 @@ __all__ = [
     "GoalRevealed",
     "GoldCard",
     "GoldReceived",
+    "HandWeights",
     "IllegalActionError",
     "InvalidActionError",
     "KeepGold",

@@ -56,6 +56,9 @@ from .view import PlayerView
 
 #: per seat, a weight for each role (missing roles weigh 0); None: every role weighs 1
 RoleWeights = Sequence[Mapping[Role, float]]
+#: (seat, its role in the sample) -> per card of its hand, a weight for each face (missing
+#: faces weigh 1), or None: every face weighs 1
+HandWeights = Callable[[int, Role], "Sequence[Mapping[Card, float]] | None"]
 
 
 class WorldDealer(TrustedDealer):
@@ -204,9 +207,12 @@ def _take(pool: list[Card], face: Card) -> None:
         raise ValueError(f"the view shows more {face.code} cards than the game has") from None
 
 
-def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights | None = None) -> State:
+def determinize(
+    view: PlayerView, rng: random.Random, role_weights: RoleWeights | None = None, hand_weights: HandWeights | None = None,
+) -> State:
     """A full state consistent with ``view``, its unseen parts drawn with ``rng`` (see the
-    module's docstring); ``role_weights[seat][role]`` tilts the roles drawn for each seat."""
+    module's docstring); ``role_weights[seat][role]`` tilts the roles drawn for each seat and
+    ``hand_weights`` the faces dealt to each other seat's hand."""
     phase = Phase(view.phase)
     if phase not in (Phase.PLAY, Phase.ORIENT):
         raise ValueError(f"a state is sampled in the play and orient phases, not in {phase.value!r}")
@@ -217,6 +223,9 @@ def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights 
     world = edition.state_class(config, WorldDealer(rng, {}))
     dealer = world.dealer
     assert isinstance(dealer, WorldDealer)
+    role_deck = [c for c in edition.role_cards(config) if isinstance(c, RoleCard)]
+    # the hands' faces may depend on the roles: then the roles are drawn first
+    role_faces = _deal_roles(view, facts, role_deck, rng, role_weights) if hand_weights is not None else None
 
     # -- the draw deck: the seat's hand keeps its handles, the unseen cards are shuffled
     deck = edition.draw_cards()
@@ -239,9 +248,6 @@ def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights 
         faces[h] = face
     for h, face in facts.played_faces.items():
         faces[h] = face
-    for h, face in zip(free + facts.hidden, unseen, strict=True):
-        faces[h] = face
-    dealer.decks[Deck.DRAW] = [f if f is not None else deck[0] for f in faces]
     hands: list[list[int]] = []
     at = 0
     for s in range(n):
@@ -250,6 +256,16 @@ def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights 
         else:
             hands.append(free[at:at + view.hand_sizes[s]])
             at += view.hand_sizes[s]
+    dealt: set[int] = set()
+    if role_faces is not None and hand_weights is not None:
+        for s in range(n):
+            rows = hand_weights(s, role_faces[facts.roles[s]].role) if s != view.seat else None
+            if rows is not None:
+                _deal_weighted(s, hands[s], rows, unseen, faces, rng)
+                dealt.update(hands[s])
+    for h, face in zip([h for h in free if h not in dealt] + facts.hidden, unseen, strict=True):
+        faces[h] = face
+    dealer.decks[Deck.DRAW] = [f if f is not None else deck[0] for f in faces]
     world.set_aside_cards = free[at:at + set_aside] if set_aside else []  # type: ignore[attr-defined]
     at += set_aside
     world.draw_pile = free[at:]
@@ -271,8 +287,8 @@ def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights 
     world.goal_faces = {slot: f for slot, f in enumerate(goal_faces) if slot in shown and isinstance(f, PathCard)}
 
     # -- roles: exact counts, the unknown ones tilted by the weights
-    role_deck = [c for c in edition.role_cards(config) if isinstance(c, RoleCard)]
-    role_faces = _deal_roles(view, facts, role_deck, rng, role_weights)
+    if role_faces is None:
+        role_faces = _deal_roles(view, facts, role_deck, rng, role_weights)
     dealer.decks[Deck.ROLES] = list(role_faces)
     world.roles = list(facts.roles)
     world.set_aside_roles = list(facts.set_aside_roles)
@@ -304,6 +320,24 @@ def determinize(view: PlayerView, rng: random.Random, role_weights: RoleWeights 
     if part is not None:
         part(world, view, facts)
     return world
+
+
+def _deal_weighted(
+    seat: int, hand: list[int], rows: Sequence[Mapping[Card, float]], pool: list[Card], faces: list[Card | None],
+    rng: random.Random,
+) -> None:
+    """Deal ``hand``'s handles faces taken from ``pool``, one after another, each with chances
+    proportional to its row's weight (a slot whose faces left all weigh 0 takes any)."""
+    if len(rows) != len(hand):
+        raise ValueError(f"hand_weights has {len(rows)} rows for seat {seat}'s {len(hand)} cards")
+    for h, row in zip(hand, rows, strict=True):
+        for face, weight in row.items():
+            real = type(weight) is float or (isinstance(weight, numbers.Real) and not isinstance(weight, bool))
+            if not real or not 0.0 <= weight < math.inf:
+                raise ValueError(f"hand_weights for seat {seat} gives {face.code} a weight not finite and >= 0: {weight!r}")
+        chances = [row.get(face, 1.0) for face in pool]
+        i = rng.choices(range(len(pool)), chances)[0] if sum(chances) > 0.0 else rng.randrange(len(pool))
+        faces[h] = pool.pop(i)
 
 
 def _deal_roles(
