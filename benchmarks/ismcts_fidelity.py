@@ -3,11 +3,15 @@
 Plays seeded 5-player base games, ``ismcts`` in seat ``seed mod 5`` and the heuristic
 elsewhere.  At each of its searches the probe plays the heuristic's move (so the games are
 all-heuristic games) and predicts its side's chance of winning the round from ``--worlds``
-playouts of that move (the bot's own playout, its forks of the heuristic players) in four
+playouts of that move (the bot's own playout, its forks of the heuristic players) in six
 kinds of world:
 
-- ``belief``: what the bot searches, roles drawn from its role belief, every unseen card
-  dealt at random (``determinize``);
+- ``belief``: roles drawn from the bot's role belief (from play alone), every unseen card
+  dealt at random (``determinize``): what ``ismcts:hands=false`` searches;
+- ``belief+model``: the same roles, the other hands dealt by the hand model (``HandModel``:
+  a card its player would have played by now is less likely still held);
+- ``model+roles``: the hand model's hands and its tilt of the role belief by the cards kept:
+  what ``ismcts`` searches;
 - ``roles``: the true roles, unseen cards at random;
 - ``roles+hands``: the true roles and the other players' true hands, the draw pile's order
   and the unseen goals at random;
@@ -28,9 +32,9 @@ from collections import defaultdict
 from saboteur_bots.heuristic import HeuristicBot
 from saboteur_bots.ismcts import IsmctsBot
 
-from saboteur_p2p.rules import AnyAction, Deck, Game, GameConfig, PlayerView, Role, State, TrustedDealer, determinize
+from saboteur_p2p.rules import AnyAction, Deck, Game, GameConfig, HandWeights, PlayerView, Role, State, TrustedDealer, determinize
 
-KINDS = ("belief", "roles", "roles+hands", "truth")
+KINDS = ("belief", "belief+model", "model+roles", "roles", "roles+hands", "truth")
 SIDE = {Role.GOLD_DIGGER: "gold-diggers", Role.SABOTEUR: "saboteurs"}
 
 
@@ -61,13 +65,17 @@ class Probe(IsmctsBot):
         self.real: State | None = None
         self.predictions: list[tuple[int, Role, int, dict[str, float]]] = []
 
-    def _search(self, view: PlayerView, chosen: list[AnyAction]) -> AnyAction:
+    def _search(
+        self, view: PlayerView, chosen: list[AnyAction], weights: list[dict[Role, float]], hands: HandWeights | None,
+    ) -> AnyAction:
         real = self.real
         assert real is not None and view.role is not None
         truth = [{role: 1.0} for role in map(real.role_of, range(real.players)) if role is not None]
         assert len(truth) == real.players, "every seat of a base game has a role"
         makers = {
             "belief": lambda: determinize(view, self.rng, self.belief.role_weights()),
+            "belief+model": lambda: determinize(view, self.rng, self.belief.role_weights(), self.hand_model.weights),
+            "model+roles": lambda: determinize(view, self.rng, weights, self.hand_model.weights),
             "roles": lambda: determinize(view, self.rng, truth),
             "roles+hands": lambda: with_true_hands(determinize(view, self.rng, truth), real, self.seat),
             "truth": real.clone,

@@ -1,9 +1,12 @@
-"""The ``ismcts`` bot: determinized search over worlds sampled from the role belief.
+"""The ``ismcts`` bot: determinized search over worlds sampled from the role belief and the
+hand model.
 
 On a turn of play with a real choice, the bot takes the heuristic's best few moves as
 candidates (``candidates``; one pass at most) and spends its budget of ``playouts`` on
 sampled worlds: each world is a whole state consistent with its view
-(``saboteur_p2p.rules.determinize``, roles drawn from the ``RoleBelief`` posterior), and in
+(``saboteur_p2p.rules.determinize``, roles drawn from the ``RoleBelief`` posterior; in the
+base game, with ``hands``, the other hands dealt and the roles tilted by ``HandModel``,
+which reads what each player kept from the plays it made instead), and in
 each world every candidate is played once, followed by heuristic players (one per seat, told
 every public event of the real game) for at most ``cutoff`` turns or until the round ends.
 The playout players are forks of those (``BaseGameHeuristic.fork``) and hear the playout's
@@ -31,9 +34,11 @@ from saboteur_p2p.botapi import BaseBot
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     AnyAction,
+    CardPlayed,
     Deck,
     Event,
     GameConfig,
+    HandWeights,
     Pass,
     PathKind,
     Phase,
@@ -47,6 +52,7 @@ from saboteur_p2p.rules import (
 )
 
 from .belief import BLOCKING, DIGGING, RoleBelief
+from .hands import HandModel
 from .heuristic import PLAYERS, HeuristicBot
 from .heuristic_base import BaseGameHeuristic
 from .tunnels import Network
@@ -102,6 +108,7 @@ class IsmctsBot(BaseBot):
         candidates: int = 6,
         margin: float = 0.03,
         time: float = 0.0,
+        hands: bool = True,
     ) -> None:
         if playouts < 0 or cutoff < 1 or candidates < 1:
             raise ValueError("playouts must be at least 0 (0: the edition's default), cutoff and candidates at least 1")
@@ -111,6 +118,8 @@ class IsmctsBot(BaseBot):
         self.cutoff = cutoff
         self.candidates = candidates
         self.time = time
+        #: whether sampled hands follow the players' past choices (``HandModel``)
+        self.hands = hands
 
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
         super().start(seat, config, seed)
@@ -119,6 +128,7 @@ class IsmctsBot(BaseBot):
         self.guide = HeuristicBot()
         self.guide.start(seat, config, seed)
         self.belief = RoleBelief(config, seat)
+        self.hand_model = HandModel(config, seat)
         player = PLAYERS[config.edition]
         #: the heuristic players of the playouts, one per seat, told every public event
         self.players: list[BaseGameHeuristic] = []
@@ -130,6 +140,9 @@ class IsmctsBot(BaseBot):
         self.searched: list[int] = []
 
     def on_event(self, event: Event) -> None:
+        if self.hands:  # before the belief's maze and the players take the event in
+            mover = self.players[event.player] if isinstance(event, CardPlayed) else None
+            self.hand_model.observe(event, self.belief.board, mover)
         self.guide.on_event(event)
         self.belief.observe(event)
         for sim in self.players:
@@ -156,11 +169,17 @@ class IsmctsBot(BaseBot):
         if len(chosen) == 1 or scored[ranked[0]][1] >= 1000.0:
             return chosen[0]  # one sensible move, or the treasure for sure
         self.belief.know({self.seat: view.role, **view.known_roles})
-        return self._search(view, chosen)
-
-    def _search(self, view: PlayerView, chosen: list[AnyAction]) -> AnyAction:
-        k = len(chosen)
         weights = self.belief.role_weights()
+        hands = None
+        if self.hands and self.hand_model.consistent(view):
+            weights = self.hand_model.role_weights(view, weights)
+            hands = self.hand_model.weights
+        return self._search(view, chosen, weights, hands)
+
+    def _search(
+        self, view: PlayerView, chosen: list[AnyAction], weights: list[dict[Role, float]], hands: HandWeights | None,
+    ) -> AnyAction:
+        k = len(chosen)
         deadline = clock.monotonic() + self.time if self.time > 0 else None
         #: per world, each candidate's reward (common random numbers: every candidate is
         #: played in the same worlds, by playout players drawing the same random numbers)
@@ -168,7 +187,7 @@ class IsmctsBot(BaseBot):
         done = 0
         while done + k <= max(self.budget, k):
             try:
-                world = determinize(view, self.rng, weights)
+                world = determinize(view, self.rng, weights, hands)
             except ValueError:
                 return chosen[0]  # a view whose history does not add up: trust the heuristic
             seed = self.rng.getrandbits(32)

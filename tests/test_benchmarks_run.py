@@ -23,6 +23,7 @@ RUNS = [
      "ratio this / other"),
     ("deal_speed", ["--players", "3", "--runs", "1"], "critical path"),
     ("network_game", ["--players", "3", "--runs", "1"], "turn latency p50"),
+    ("ismcts_fidelity", ["--games", "1", "--worlds", "1"], "Brier score"),
 ]
 
 

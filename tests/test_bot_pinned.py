@@ -38,7 +38,9 @@ def test_heuristic_games_are_pinned(edition, seats, pinned):
 
 
 @pytest.mark.parametrize(("edition", "spec", "pinned"), [
-    ("base", "ismcts:playouts=24:cutoff=12", "6e04d083e3dd5688e148100207779666"),
+    ("base", "ismcts:playouts=24:cutoff=12", "b9d744e6e8f0bbb2fa803366b178d439"),
+    # without the hand model: the same game as before it came
+    ("base", "ismcts:playouts=24:cutoff=12:hands=false", "6e04d083e3dd5688e148100207779666"),
     ("saboteur2", "ismcts:playouts=8:cutoff=8", "eeb6407dc85889c63d8db8eac07dc24b"),
 ])
 def test_an_ismcts_game_is_pinned(edition, spec, pinned):
