@@ -85,7 +85,10 @@ class HandModel:
         self._new_round()
 
     def _new_round(self) -> None:
-        n, size = self.config.players, C.hand_size(self.config.players)
+        # an edition the model does not cover follows no hands (Saboteur 2 seats 2-12 players,
+        # beyond the base game's table of hand sizes)
+        n = self.config.players
+        size = C.hand_size(n) if self.covers else 0
         #: per seat, its cards' handles -> the keep chances of each turn the card was held through
         self.held: list[dict[int, list[KeepChances]]] = [
             {h: [] for h in range(s * size, (s + 1) * size)} for s in range(n)

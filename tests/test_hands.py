@@ -118,12 +118,15 @@ def test_without_hand_weights_the_sample_is_unchanged_and_with_uniform_ones_it_d
 MAP = C.ActionCard(C.ActionKind.MAP)
 
 
-@pytest.mark.parametrize("bad", [[{}], [{MAP: -1.0}] * 99, [{MAP: math.nan}] * 99, [{MAP: True}] * 99, [{MAP: "1"}] * 99])
+@pytest.mark.parametrize("bad", [
+    [{}], [{MAP: -1.0}] * 99, [{MAP: math.nan}] * 99, [{MAP: True}] * 99, [{MAP: "1"}] * 99, ["row"] * 99, 7,
+    [{"map": 1.0}] * 99,
+])
 def test_malformed_hand_weights_are_refused(bad):
     state = _position(6)
     view = state.view_for(state.current)
     seat = (state.current + 1) % 5
-    rows = bad if len(bad) == 1 else bad[:len(state.hands[seat])]
+    rows = bad if not isinstance(bad, list) or len(bad) == 1 else bad[:len(state.hands[seat])]
     with pytest.raises(ValueError, match="hand_weights"):
         determinize(view, random.Random(0), None, lambda s, role: rows if s == seat else None)
 
@@ -160,3 +163,28 @@ def test_the_cards_kept_sharpen_the_role_belief():
 
     _heuristic_games(range(3), watch)
     assert loss["kept"] < 0.85 * loss["play"]
+
+
+def test_no_seat_has_the_first_pick_of_the_faces_the_weights_favour():
+    """Every other seat told it most likely holds a rockfall: over many samples the rockfalls
+    not seen are spread over those seats, not all dealt to the first."""
+    state = _position(4)
+    view = state.view_for(state.current)
+    rockfall = C.ActionCard(C.ActionKind.ROCKFALL)
+    weights = lambda s, role: [{rockfall: 1000.0}] * len(state.hands[s])  # noqa: E731
+    got: Counter[int] = Counter()
+    for i in range(200):
+        world = determinize(view, random.Random(i), None, weights)
+        for s in range(5):
+            if s != view.seat:
+                got[s] += sum(1 for h in world.hands[s] if world.faces[h] == rockfall)
+    others = [s for s in range(5) if s != view.seat]
+    assert min(got[s] for s in others) > 0.15 * sum(got.values())
+
+
+@pytest.mark.parametrize(("edition", "players"), [("saboteur2", 2), ("saboteur2", 12), ("saboteur2", 5), ("base", 10)])
+def test_ismcts_plays_every_table_size_with_the_hand_model_on(edition, players):
+    from saboteur_p2p.match import play_game
+    config = GameConfig(players, edition, rounds=1)
+    record = play_game(config, ["ismcts:playouts=4:cutoff=4"] + ["random"] * (players - 1), 3, time_limit=None)
+    assert not record.incidents

@@ -9,7 +9,10 @@ role cards left, each seat with chances proportional to ``role_weights[seat][rol
 the cards of that role still undealt, so the role counts are always exact.  ``role_weights``
 has a row per seat; only the ratios within a row count (a seat whose role is known may have
 any row).  A weight that is not a finite number >= 0, or weights under which no deal of the
-roles left is possible, raise ValueError rather than being quietly ignored.  Everything
+roles left is possible, raise ValueError rather than being quietly ignored.  With
+``hand_weights(seat, role)`` (a row of face weights per card of that seat's hand, or None)
+the roles are drawn first and the other hands' cards are dealt one by one, in a random
+order, by weight (an approximation of the posterior, not an exact one).  Everything
 public is taken from the view and its history: the maze, broken tools, who looked at
 which goal, the handles of the cards played.  In the base game the other seats' gold cards
 are drawn to fit every public hand-out (a saboteur's take is worth what was owed,
@@ -46,7 +49,7 @@ from .actions import (
     Rockfall,
 )
 from .board import Cell
-from .cards import ActionKind, Card, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
+from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
 from .dealer import Audience, Deck, TrustedDealer
 from .events import CardPlayed, Event, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
 from .gold_sample import hand_outs, sample_gold
@@ -258,11 +261,14 @@ def determinize(
             at += view.hand_sizes[s]
     dealt: set[int] = set()
     if role_faces is not None and hand_weights is not None:
+        slots: list[tuple[int, Mapping[Card, float]]] = []
         for s in range(n):
             rows = hand_weights(s, role_faces[facts.roles[s]].role) if s != view.seat else None
             if rows is not None:
-                _deal_weighted(s, hands[s], rows, unseen, faces, rng)
+                slots += _weighted_slots(s, hands[s], rows)
                 dealt.update(hands[s])
+        rng.shuffle(slots)  # dealt in a random order: no seat has the first pick of the faces
+        _deal_weighted(slots, unseen, faces, rng)
     for h, face in zip([h for h in free if h not in dealt] + facts.hidden, unseen, strict=True):
         faces[h] = face
     dealer.decks[Deck.DRAW] = [f if f is not None else deck[0] for f in faces]
@@ -322,19 +328,28 @@ def determinize(
     return world
 
 
-def _deal_weighted(
-    seat: int, hand: list[int], rows: Sequence[Mapping[Card, float]], pool: list[Card], faces: list[Card | None],
-    rng: random.Random,
-) -> None:
-    """Deal ``hand``'s handles faces taken from ``pool``, one after another, each with chances
-    proportional to its row's weight (a slot whose faces left all weigh 0 takes any)."""
-    if len(rows) != len(hand):
-        raise ValueError(f"hand_weights has {len(rows)} rows for seat {seat}'s {len(hand)} cards")
-    for h, row in zip(hand, rows, strict=True):
+def _weighted_slots(seat: int, hand: list[int], rows: object) -> list[tuple[int, Mapping[Card, float]]]:
+    """``hand``'s handles, each with its row of ``hand_weights``; ValueError names a malformed row."""
+    if not isinstance(rows, Sequence) or len(rows) != len(hand):
+        raise ValueError(f"hand_weights gives seat {seat} no row for each of its {len(hand)} cards: {rows!r}")
+    for row in rows:
+        if not isinstance(row, Mapping):
+            raise ValueError(f"hand_weights gives seat {seat} a row that is not a mapping of faces to weights: {row!r}")
         for face, weight in row.items():
+            if not isinstance(face, (PathCard, ActionCard)):
+                raise ValueError(f"hand_weights gives seat {seat} a key that is not a draw card's face: {face!r}")
             real = type(weight) is float or (isinstance(weight, numbers.Real) and not isinstance(weight, bool))
             if not real or not 0.0 <= weight < math.inf:
                 raise ValueError(f"hand_weights for seat {seat} gives {face.code} a weight not finite and >= 0: {weight!r}")
+    return list(zip(hand, rows, strict=True))
+
+
+def _deal_weighted(
+    slots: list[tuple[int, Mapping[Card, float]]], pool: list[Card], faces: list[Card | None], rng: random.Random,
+) -> None:
+    """Deal each slot's handle a face taken from ``pool``, one after another, with chances
+    proportional to the slot's row's weights (a slot whose faces left all weigh 0 takes any)."""
+    for h, row in slots:
         chances = [row.get(face, 1.0) for face in pool]
         i = rng.choices(range(len(pool)), chances)[0] if sum(chances) > 0.0 else rng.randrange(len(pool))
         faces[h] = pool.pop(i)
