@@ -26,11 +26,11 @@ import dataclasses
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     ActionCard,
-    ActionKind,
     AnyAction,
     Board,
     BreakTool,
@@ -49,8 +49,8 @@ from saboteur_p2p.rules import (
     Tool,
 )
 from saboteur_p2p.rules import cards as C
-from saboteur_p2p.rules.actions import break_tool, map_peek, pass_card, repair_tool, rockfall
-from saboteur_p2p.rules.moves import placements
+from saboteur_p2p.rules.actions import pass_card
+from saboteur_p2p.rules.moves import base_action_moves, placements
 
 from .belief import BLOCKING, DIGGING, FLOOR
 from .heuristic_base import BaseGameHeuristic
@@ -64,11 +64,20 @@ NOISE = 0.1
 #: games, 0.5 gave the seats' roles the lowest log loss: 0.21 a seat, against 0.24 at 1 and
 #: 0.30 from play alone)
 EVIDENCE = 0.5
-#: the sides a role plays for, and the role that scores each
+#: a role of each side, digging and blocking, in that order
 SIDES = (Role.GOLD_DIGGER, Role.SABOTEUR)
 
 #: a turn's keep chances: face -> (under digging, under blocking)
 KeepChances = dict[Card, tuple[float, float]]
+
+
+class _Table(NamedTuple):
+    """The public table as ``base_action_moves`` reads it (no stone waits to be turned
+    during a turn of play)."""
+
+    board: Board
+    broken: Sequence[set[Tool]]
+    pending_stones: tuple[int, ...]
 
 
 class HandModel:
@@ -79,9 +88,10 @@ class HandModel:
         self.seat = seat
         #: whether the edition's handles follow the base game's order of dealing
         self.covers = config.edition == "base"
-        draw_cards = config.edition_rules.draw_cards()
-        self.deck_size = len(draw_cards)
-        self.faces: list[Card] = list(dict.fromkeys(draw_cards))
+        #: the round's draw deck, by face
+        self.deck = Counter(config.edition_rules.draw_cards())
+        self.deck_size = self.deck.total()
+        self.faces: list[Card] = list(self.deck)
         self._new_round()
 
     def _new_round(self) -> None:
@@ -184,6 +194,7 @@ class HandModel:
         """Every play of ``hand`` by seat ``p`` on ``board`` (as the engine lists them)."""
         moves: list[AnyAction] = []
         passes: list[AnyAction] = []
+        table = _Table(board, self.broken, ())
         for h, face in hand:
             passes.append(pass_card(h))
             if isinstance(face, PathCard):
@@ -191,15 +202,7 @@ class HandModel:
                     moves += placements(board, h, face)
                 continue
             assert isinstance(face, ActionCard)
-            kind = face.kind
-            if kind is ActionKind.BREAK:
-                moves += [break_tool(face.tools[0], t, h) for t, tools in enumerate(self.broken) if face.tools[0] not in tools]
-            elif kind is ActionKind.REPAIR:
-                moves += [repair_tool(tool, t, h) for tool in face.tools for t, tools in enumerate(self.broken) if tool in tools]
-            elif kind is ActionKind.MAP:
-                moves += [map_peek(slot, h) for slot, cell in enumerate(GOAL_CELLS) if board.tiles[cell].card is None]
-            elif kind is ActionKind.ROCKFALL:
-                moves += [rockfall(x, y, h) for x, y in board.tunnels]
+            moves += base_action_moves(table, h, face)
         return moves + passes
 
     def _view(self, p: int, board: Board, hand: tuple[tuple[int, Card], ...], role: Role) -> PlayerView:
@@ -253,23 +256,15 @@ class HandModel:
         """Per seat, the log-likelihood of the cards it kept under digging and under blocking:
         for each card of its hand, the mean of its faces' weights over the cards ``view``'s
         seat has not seen (as if the card were any of them)."""
-        pool = Counter(self.config.edition_rules.draw_cards()) - self.shown - Counter(face for _, face in view.hand)
+        pool = self.deck - self.shown - Counter(face for _, face in view.hand)
         total = sum(pool.values())
         out = []
         for seat in range(self.config.players):
             logs = [0.0, 0.0]
             if seat != self.seat and total:
-                for turns in self.held[seat].values():
-                    if not turns:
-                        continue
-                    for side in (0, 1):
-                        mean = 0.0
-                        for face, k in pool.items():
-                            w = 1.0
-                            for chances in turns:
-                                w *= chances[face][side]
-                            mean += k * w
-                        logs[side] += math.log(mean / total)
+                for side, role in enumerate(SIDES):
+                    for row in self.weights(seat, role) or ():
+                        logs[side] += math.log(sum(k * row[face] for face, k in pool.items()) / total)
             out.append((logs[0], logs[1]))
         return out
 

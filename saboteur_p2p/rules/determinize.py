@@ -338,8 +338,8 @@ def _weighted_slots(seat: int, hand: list[int], rows: object) -> list[tuple[int,
         for face, weight in row.items():
             if not isinstance(face, (PathCard, ActionCard)):
                 raise ValueError(f"hand_weights gives seat {seat} a key that is not a draw card's face: {face!r}")
-            real = type(weight) is float or (isinstance(weight, numbers.Real) and not isinstance(weight, bool))
-            if not real or not 0.0 <= weight < math.inf:
+            # the rule of role weights (``_log_of``), floats checked without its logarithm
+            if not (0.0 <= weight < math.inf if type(weight) is float else _log_of(weight) is not None):
                 raise ValueError(f"hand_weights for seat {seat} gives {face.code} a weight not finite and >= 0: {weight!r}")
     return list(zip(hand, rows, strict=True))
 

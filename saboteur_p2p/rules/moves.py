@@ -7,7 +7,8 @@ symmetric path card is listed upright only.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Container, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from .actions import (
     AnyAction,
@@ -19,7 +20,7 @@ from .actions import (
     rockfall,
 )
 from .board import GOAL_CELLS, Board
-from .cards import ActionCard, ActionKind, PathCard
+from .cards import ActionCard, ActionKind, PathCard, Tool
 
 if TYPE_CHECKING:
     from .state import State
@@ -74,7 +75,19 @@ def placements(board: Board, h: int, face: PathCard) -> list[AnyAction]:
     return moves
 
 
-def base_action_moves(state: State, h: int, face: ActionCard) -> list[AnyAction]:
+class ActionTable(Protocol):
+    """What the base game's action cards need of a table: a ``State``, or a bot's picture of
+    one (bots/hands.py weighs the cards a player may hold)."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def broken(self) -> Sequence[Container[Tool]]: ...
+    @property
+    def pending_stones(self) -> Container[int]: ...
+
+
+def base_action_moves(state: ActionTable, h: int, face: ActionCard) -> list[AnyAction]:
     """The legal plays of the base game's action card ``h`` (break, repair, map, rockfall)."""
     actions: list[AnyAction] = []
     kind = face.kind
