@@ -9,10 +9,21 @@ import dataclasses
 import random
 
 import pytest
-from protocol_helpers import copy_game, game_at, hear, opened_decks, path_first, seeded_bytes, seeded_game, trusted_replay
+from protocol_helpers import (
+    copy_game,
+    game_at,
+    hear,
+    opened_decks,
+    path_first,
+    play_until,
+    seeded_bytes,
+    seeded_game,
+    trusted_replay,
+)
 from test_share_proofs import BYSTANDER, MOVER, SEALER, share_round_after_a_swap
 
 from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.protocol import local
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import RecordTiming, critical_path, first_move_expected, play_local_game
 from saboteur_p2p.protocol.messages import ActionMsg
@@ -267,3 +278,19 @@ def test_the_critical_path_counts_a_group_s_records_as_made_at_once():
     chained = [RecordTiming(0, "commit", 1.0, take, step=1), RecordTiming(1, "commit", 1.0, take, step=2)]
     assert critical_path(grouped, 3, latency=0.5) == 1.5
     assert critical_path(chained, 3, latency=0.5) == 3.0
+
+
+def test_every_seat_is_told_when_a_logged_share_round_shows_it_its_hand(monkeypatch):
+    # the hands dealt at a round's start reach every seat in the share round before the first
+    # move, when the shares sent ahead of it did not (they came before the seat knew the
+    # cards were owed, and were passed over): a person who does not move first must see
+    # their cards then, not only once the first move is made
+    monkeypatch.setattr(local, "send_ahead", lambda game: {})
+    game = seeded_game(GameConfig(4, rounds=1), 11)
+    told: dict[int, list[int]] = {seat: [] for seat in range(4)}
+    for seat, node in enumerate(game.nodes):
+        node.on_learn = lambda state, seat=seat: told[seat].append(len(state.view_for(seat).hand))
+    head = play_until(game, lambda head: head.kind == "action")
+    for seat, node in enumerate(game.nodes):
+        hand = len(node.state.hands[seat])
+        assert hand > 0 and told[seat] and told[seat][-1] == hand, (seat, head.speaker, told)

@@ -145,6 +145,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
             self.say(f"resumed seat {self.seat} from {count} saved records")
         self.node.writer = LogWriter(self.log_path, repair=True)
         self.node.on_commit = self.agent.heard
+        self.node.on_learn = self.agent.heard  # a hand dealt shows before the first move is made
 
     def _link(self, towards: str, to: int) -> bytes:
         """Introduce this connection to seat ``to``, at ``towards``; the endpoint (where that

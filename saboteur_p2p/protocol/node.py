@@ -127,6 +127,9 @@ class Node:
         self.aborted: ProtocolViolation | None = None
         self.finished = False
         self.on_commit: Callable[[State], None] | None = None
+        #: called with the committed state when a logged share round shows this seat a card
+        #: (its hand at a round's start, a card drawn): the state changed without a commit
+        self.on_learn: Callable[[State], None] | None = None
         #: where accepted records are appended as they come (fsync'd at round boundaries)
         self.writer: LogWriter | None = None
 
@@ -435,12 +438,15 @@ class Node:
                 raise
 
     def _on_shares(self, entry: Entry, head: Expect) -> None:
-        self._take_shares(entry.sender, Shares.decode(entry.body), head.topic)
+        learnt = self._take_shares(entry.sender, Shares.decode(entry.body), head.topic)
+        if learnt and self.on_learn is not None and self.state is not None:
+            self.on_learn(self.state)
 
-    def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...]) -> None:
-        """Check and keep a seat's shares, which must be exactly the ones it owes."""
+    def _take_shares(self, sender: int, message: Shares, owed: tuple[RevealNeed, ...]) -> bool:
+        """Check and keep a seat's shares, which must be exactly the ones it owes; True when
+        the engine learnt a card face from them."""
         self.share_book.take(sender, message, owed, self.seat, self.secret, self.verify_all)
-        self._teach_engine()
+        return self._teach_engine()
 
     def _on_action(self, entry: Entry, head: Expect) -> None:
         message = ActionMsg.decode(entry.body)
@@ -556,12 +562,16 @@ class Node:
         if owers:
             self.expect.append(owers)
 
-    def _teach_engine(self) -> None:
+    def _teach_engine(self) -> bool:
+        """Tell the committed engine the faces the dealer learnt since; True if there were any."""
         if self.state is None:
-            return  # the engine's first run asks the dealer, which remembers what this seat saw
-        for deck, handle, face in self.dealer.learned:
+            return False  # the engine's first run asks the dealer, which remembers what this seat saw
+        learned = self.dealer.learned
+        for deck, handle, face in learned:
             self.state.learn(deck, handle, face)
-        self.dealer.learned.clear()
+        taught = bool(learned)
+        learned.clear()
+        return taught
 
     # -- contexts ------------------------------------------------------------------------
 
