@@ -97,7 +97,9 @@ class StandIn:
         self._timer = None
         move = self._stand_in_bot().poll_move(self.node)
         self._tell_table("timer")
-        self.say(f"your {self.turn_time:g} s ran out: a bot chose your move ({move})")
+        # the move itself is told by the log in the player's words (cards by slot), not
+        # in the engine's text, whose numbers are the deck's handles
+        self.say(f"your {self.turn_time:g} s ran out: a bot chose your move")
         return move
 
     def _tell_table(self, why: str) -> None:
