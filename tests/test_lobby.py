@@ -5,6 +5,7 @@ import itertools
 import secrets
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 import zmq
@@ -38,8 +39,12 @@ PORTS = itertools.count(20_000)
 class HostedTable:
     """A host's lobby in a thread of this process, on a loopback port."""
 
-    def __init__(self, players: int, code: str | None = None, invite: bool = True, keyed: bool = False) -> None:
+    def __init__(
+        self, players: int, code: str | None = None, invite: bool = True, keyed: bool = False,
+        started: Callable[[], bool] | None = None,
+    ) -> None:
         self.identity = Identity.generate()
+        self.started = started
         self.code = code
         self.invite = invite
         self.transport = Transport("127.0.0.1:0", zmq.Context(), link_keys=self.identity.link_keys() if keyed else None)
@@ -53,7 +58,7 @@ class HostedTable:
     def _run(self) -> None:
         try:
             self.table = host_lobby(self.identity, "host", self.transport, self.config, self.code, self.said.append,
-                                    invite=self.invite)
+                                    started=self.started, invite=self.invite)
         except BaseException as exc:  # reported by the test
             self.error = exc
 
@@ -98,6 +103,24 @@ def context():
     ctx = zmq.Context()
     yield ctx
     ctx.destroy(linger=0)
+
+
+def test_an_early_start_with_too_few_seated_says_why_it_waits_and_starts_once_enough_are(context):
+    host = HostedTable(players=5, started=lambda: True)  # the host asked to start at once
+    try:
+        deadline = time.monotonic() + 10
+        while not any("needs at least" in line for line in host.said) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        waiting = [line for line in host.said if "needs at least" in line]
+        assert waiting == ["a game needs at least 3 players and 1 is seated: it starts as soon as 3 are"]
+        assert host.table is None
+        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), f"friend-{i}") for i in range(2)], context)
+        replies(sockets)
+        host.thread.join(timeout=10)
+        assert host.error is None and host.table is not None and len(host.table.seats) == 3
+        assert len([line for line in host.said if "needs at least" in line]) == 1  # said once
+    finally:
+        host.close()
 
 
 def test_hellos_arriving_together_never_seat_more_players_than_the_table_has(context):

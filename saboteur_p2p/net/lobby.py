@@ -193,7 +193,13 @@ def host_lobby(
         say(f"table open at {transport.endpoint} for you and {config.players - 1} bot(s) of this machine")
     if on_ready is not None:
         on_ready()
+    told_too_few = False
     while len(seats) < config.players and not (started is not None and started() and len(seats) >= fewest):
+        if started is not None and not told_too_few and started():
+            # asked to start early, with fewer seated than a game needs: say why it waits
+            seated = f"{len(seats)} is" if len(seats) == 1 else f"{len(seats)} are"
+            say(f"a game needs at least {fewest} players and {seated} seated: it starts as soon as {fewest} are")
+            told_too_few = True
         for inbound in transport.poll(0.2):
             try:
                 env = open_envelope(inbound.data)
