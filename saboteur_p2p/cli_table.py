@@ -274,7 +274,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         state = node.state
         if state is None:
             return
-        for line in narrate(state.events[told[0]:], list(node.setup.names)):
+        for line in narrate(state.events[told[0]:], list(node.setup.names), edition=state.config.edition):
             print(line, flush=True)
         told[0] = len(state.events)
 

@@ -193,13 +193,16 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
         what = f"looks at goal {action.goal} with a map"
     elif isinstance(action, PlayOn):
         you = who[action.target] == "you"
+        self_word = "yourself" if you else "themself"
         what = _PLAYED_ON[action.kind].format(
-            t=who[action.target], ts=_whose(who, action.target, event.player),
-            self="yourself" if you else "themself", their="your" if you else "their",
+            t=self_word if action.target == event.player else who[action.target],
+            ts=_whose(who, action.target, event.player),
+            self=self_word, their="your" if you else "their",
         )
     elif isinstance(action, Clear):
         removed = action.what if action.what in ("trapped", "theft") else f"broken {action.what}"
-        what = f"discards two cards to remove the {removed} card in front of them"
+        them = "you" if who[event.player] == "you" else "them"
+        what = f"discards two cards to remove the {removed} card in front of {them}"
     elif isinstance(action, Pass):
         count = 1 + len(action.more)
         what = "discards a card" if count == 1 else f"discards {count} cards"
@@ -227,15 +230,19 @@ def _amount(number: int, unit: str) -> str:
     return f"{number} {unit}" + ("" if number == 1 else "s")
 
 
-def narrate(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> Iterator[str]:
+def narrate(
+    events: Sequence[Event], names: Sequence[str], viewer: int | None = None, edition: str | None = None,
+) -> Iterator[str]:
     """Public events as lines of text, for a move-by-move account of a game, in players' names.
 
     With a ``viewer`` (a seat at the table, not an onlooker), that seat is "you" and the
     Saboteur 2 gold pieces won by others are not counted out: their totals are secret until
-    the game ends (rules.md 8).
+    the game ends (rules.md 8).  The scores' unit is the ``edition``'s; without it, the unit
+    of the roles of a round's end among ``events`` (a caller that tells a game in pieces, as
+    its events come, names the edition: the game's end may come without a round's end).
     """
     who = _labels(names, viewer)
-    unit = "nugget"
+    unit = "gold piece" if edition == "saboteur2" else "nugget"
     for event in events:
         if isinstance(event, RoundStarted):
             yield f"-- round {event.round}: {who[event.first_player]} start" + ("" if who[event.first_player] == "you" else "s")

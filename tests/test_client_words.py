@@ -96,6 +96,19 @@ def test_a_refusal_says_you_and_names_not_player_numbers():
         assert Words(state.view_for(waiting), NAMES).explain(exc) == f"it is {NAMES[seat]}'s turn, not yours"
 
 
+@pytest.mark.parametrize(("rule", "said"), [
+    ("player {me} already has a Theft card in front of them", "you already have a Theft card in front of you"),
+    ("player {me} is trapped and may not play a Theft card", "you are trapped and may not play a Theft card"),
+    ("player {me} has no broken lantern in front of them", "you have no broken lantern in front of you"),
+    ("player {other} has no Theft card in front of them", "{name} has no Theft card in front of them"),
+])
+def test_a_rule_about_the_player_reads_in_the_second_person(rule, said):
+    state = find(lambda s: s.phase.value == "play")
+    me, other = state.current, (state.current + 1) % 5
+    words = Words(state.view_for(me), NAMES)
+    assert words.words_of(rule.format(me=me, other=other)) == said.format(name=NAMES[other])
+
+
 def test_the_log_and_the_hand_strip_show_no_deck_handles():
     state = find2(lambda s: s.phase.value == "play" and s.round == 2)
     agent, _node, ctl = seated(state)

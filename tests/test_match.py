@@ -85,6 +85,20 @@ def test_narration_tells_saboteur2_events_in_words():
     # a seat reading its own account is "you"
     mine = list(narrate(events[2:4], ["a", "b", "c"], viewer=1))
     assert mine == ["   you win 4 gold pieces", "   a steals a gold piece from you"]
+    assert list(narrate(events[1:2], ["a", "b", "c"], viewer=2)) == [
+        "you: discards two cards to remove the trapped card in front of you",
+    ]
+
+
+def test_a_game_told_as_its_events_come_gives_its_end_in_the_edition_s_unit():
+    from saboteur_p2p.rules import GameEnded
+
+    # a game's end can come in a later batch than its last round's end (after the thefts)
+    end = [GameEnded((3, 5, 0), (1,))]
+    assert list(narrate(end, ["a", "b", "c"], edition="saboteur2")) == [
+        "== game over. gold pieces: a 3, b 5, c 0. winner: b",
+    ]
+    assert list(narrate(end, ["a", "b", "c"], edition="base")) == ["== game over. nuggets: a 3, b 5, c 0. winner: b"]
 
 
 @pytest.mark.parametrize(("player", "action", "viewer", "told"), [
@@ -99,6 +113,9 @@ def test_narration_tells_saboteur2_events_in_words():
     (2, ("repair", 2), 2, "you: repairs your pickaxe"),
     (0, ("break", 2), None, "a: breaks c's pickaxe"),
     (0, ("break", 0), None, "a: breaks their own pickaxe"),
+    (1, ("free", 1), None, "b: frees themself"),
+    (1, ("free", 1), 1, "you: frees yourself"),
+    (0, ("free", 1), 1, "a: frees you"),
 ])
 def test_a_move_on_a_player_names_whose_card_it_is_in_plain_words(player, action, viewer, told):
     from saboteur_p2p.rules import ActionCard, ActionKind, BreakTool, CardPlayed, PlayOn, RepairTool, Tool

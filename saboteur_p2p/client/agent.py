@@ -79,7 +79,8 @@ class ClientAgent:
         events = state.events[self._heard_events:]
         self._heard_events = len(state.events)
         moves = {move_words(e, self.names, self.seat) for e in events if isinstance(e, CardPlayed)}
-        lines = [LogLine(LogKind.EVENT, line, move=line in moves) for line in narrate(events, self.names, self.seat)]
+        told = narrate(events, self.names, self.seat, state.config.edition)
+        lines = [LogLine(LogKind.EVENT, line, move=line in moves) for line in told]
         last_round = None
         played = set()
         for event in events:

@@ -202,7 +202,9 @@ class Words:
         text = re.sub(r"\bcard (\d+)\b", card, text)
         text = re.sub(r"'([a-z-]+ [^']*)'", lambda m: repr(self._said(m.group(1))), text)
         text = re.sub(r"\byour(?=$|[.,;)])", "yours", text)  # "not player 2's" at the end: "not yours"
-        return text.replace("you holds", "you hold").replace("you has", "you have")
+        verbs = {"holds": "hold", "has": "have", "is": "are"}
+        text = re.sub(r"\byou ((?:already |still )?)(holds|has|is)\b", lambda m: f"you {m.group(1)}{verbs[m.group(2)]}", text)
+        return re.sub(r"\byou\b([^.;]*?) in front of them\b", r"you\1 in front of you", text)
 
     def _said(self, action_text: str) -> str:
         try:

@@ -139,7 +139,7 @@ class LineAgent:
             self.say(line)
 
     def heard(self, state: State) -> None:
-        for line in narrate(state.events[self.heard_events:], self.names, self.seat_no):
+        for line in narrate(state.events[self.heard_events:], self.names, self.seat_no, state.config.edition):
             self.say(line)
         self.heard_events = len(state.events)
 
