@@ -109,6 +109,26 @@ def test_a_rule_about_the_player_reads_in_the_second_person(rule, said):
     assert words.words_of(rule.format(me=me, other=other)) == said.format(name=NAMES[other])
 
 
+def test_the_hand_strip_s_labels_read_as_the_verbs_they_stand_for():
+    state = find2(lambda s: s.phase.value == "play")
+    words = Words(state.view_for(state.current), NAMES)
+    other = NAMES[(state.current + 1) % 5]
+    assert words.read("discard 1") == words.read("pass 1")
+    assert words.read(f"trap @{other}") == words.read(f"trapped @{other}")
+    assert words.read(f"hats @{other}") == words.read(f"swap-hats @{other}")
+    assert words.read(f"look @{other}") == words.read(f"inspection @{other}")
+    assert words.read("fix cart @me") == words.read("repair cart @me")
+    assert words.read("rock 1,0") == "rockfall 1,0"
+
+
+def test_an_unread_move_is_answered_with_examples_of_the_edition_s_moves():
+    for state, shown, absent in ((find2(lambda s: s.phase.value == "play"), "trapped @name", "map 2"),
+                                 (find(lambda s: s.phase.value == "play"), "map 2", "trapped")):
+        with pytest.raises(InvalidActionError) as refused:
+            Words(state.view_for(state.current), NAMES).read("dig a tunnel")
+        assert shown in str(refused.value) and absent not in str(refused.value)
+
+
 def test_the_log_and_the_hand_strip_show_no_deck_handles():
     state = find2(lambda s: s.phase.value == "play" and s.round == 2)
     agent, _node, ctl = seated(state)

@@ -46,6 +46,9 @@ class WordsError(InvalidActionError):
 TOOL_ALIASES = {"pick": "pickaxe", "lamp": "lantern", "pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 _TOOL = r"(pickaxe|lantern|cart|pick|lamp)"
 _WHO = r"@(\S+)"
+#: the words the hand strip labels cards with (model.ACTION_SHORT), read as the verbs they stand for
+VERB_ALIASES = {"fix": "repair", "rock": "rockfall", "discard": "pass", "trap": "trapped", "hats": "swap-hats",
+                "swap": "swap-hand", "look": "inspection", "inspect": "inspection", "h.off": "hands-off"}
 _PLAYED_ON = "|".join(kind.value for kind in TARGETED_KINDS)
 
 
@@ -105,14 +108,18 @@ class Words:
     def read(self, text: str) -> str:
         """A typed move in the engine's text; raises InvalidActionError saying what is wrong."""
         clean = " ".join(text.strip().lower().replace(" ,", ",").replace(", ", ",").split())
+        verb, _, rest = clean.partition(" ")
+        if verb in VERB_ALIASES:
+            clean = f"{VERB_ALIASES[verb]} {rest}".strip()
         for pattern, make in self._forms():
             match = re.fullmatch(pattern, clean)
             if match is not None:
                 return make(*match.groups())
-        raise WordsError(
-            f"cannot read {text.strip()!r}: try path 2 at 1,0 [turned] · break lantern @name · repair cart @me · "
-            "rockfall 3,1 · map 2 · pass 4 · legal"
-        )
+        if self.view.config.edition == "saboteur2":
+            examples = "path 2 at 1,0 [turned] · trapped @name · clear cart with 3,4 · pass 4 · legal (all your moves)"
+        else:
+            examples = "path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · legal"
+        raise WordsError(f"cannot read {text.strip()!r}: try {examples}")
 
     def _forms(self) -> list[tuple[str, Callable[..., str]]]:
         card, who = self.card, self.player
