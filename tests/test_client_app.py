@@ -339,6 +339,33 @@ def test_an_illegal_move_shows_the_rule_it_breaks():
     harness.play(script)
 
 
+def fits_only_turned(state: State) -> bool:
+    legal = state.legal_actions()
+    return any(isinstance(a, PlacePath) and a.turned and PlacePath(a.card, a.x, a.y, False) not in legal for a in legal)
+
+
+def test_a_refused_typed_move_closes_the_completion_menu_so_the_refusal_shows():
+    harness = Harness(seed_where(fits_only_turned))
+
+    def script(h: Harness) -> None:
+        snap = h.decision()
+        legal = snap.decision.legal  # type: ignore[union-attr]
+        move = next(a for a in legal if isinstance(a, PlacePath) and a.turned
+                    and PlacePath(a.card, a.x, a.y, False) not in legal)
+        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[move.card]) + 1  # type: ignore[union-attr]
+        typed = f"path {slot} at {move.x},{move.y}"
+        h.keys(":" + typed)
+        # the menu offers the turned form of the line typed so far
+        h.wait_for(lambda: h.app.input_area.buffer.complete_state is not None, "the completion menu")
+        h.keys(ENTER)
+        h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
+        assert h.app.input_area.text == typed  # kept, to correct it
+        h.wait_for(lambda: h.app.input_area.buffer.complete_state is None, "the menu to close")
+        h.wait_for(lambda: "not allowed: " in h.screen(), "the refusal on the screen")
+
+    harness.play(script)
+
+
 def test_esc_and_a_digit_typed_quickly_pick_the_card_and_no_count_swallows_later_keys():
     """Esc then 3 within the key timeout arrive as one Meta-3, which prompt_toolkit's Emacs
     bindings took as a numeric argument: the 3 and every later digit were swallowed, and the

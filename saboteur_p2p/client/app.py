@@ -402,6 +402,8 @@ class ClientApp:
         if done or not text.strip():
             self.application.layout.focus(self.maze_window)
         self._refused = None if done else text  # its refusal shows until the line is edited
+        if not done:
+            self.input_area.buffer.cancel_completion()  # the menu would cover the refusal
         return not done  # keep a refused line in the box to correct it
 
     def _scroll(self, lines: int) -> None:
