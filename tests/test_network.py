@@ -591,6 +591,24 @@ def test_an_outsiders_envelopes_are_dropped_before_their_signature_is_checked_an
     assert said[-1].startswith("replied")
 
 
+def test_an_envelope_of_millions_of_empty_containers_is_refused_before_it_is_built() -> None:
+    import msgpack
+
+    from saboteur_p2p.net.wire import MAX_WIRE_MESSAGE, BadEnvelope, open_envelope
+
+    # 5 MiB of empty maps would take about 300 MiB and half a second to build: a seat on its
+    # own proven link (no signature check) could send one a poll
+    seat = Identity.generate()
+    body = {f"k{i}": [{}] * 100_000 for i in range(52)}
+    data = msgpack.packb(["ping", body, seat.public.sign_key, bytes(64)], use_bin_type=True)
+    assert len(data) <= MAX_WIRE_MESSAGE
+    with pytest.raises(BadEnvelope, match="more than 100000 arrays and maps"):
+        open_envelope(data, proven=seat.public.sign_key)
+    # as many as a record may hold pass
+    fine = msgpack.packb(["ping", {"k": [{}] * 99_990}, seat.public.sign_key, bytes(64)], use_bin_type=True)
+    assert len(open_envelope(fine, proven=seat.public.sign_key).body["k"]) == 99_990
+
+
 def test_a_busy_notice_keeps_a_computing_seat_from_being_taken_for_away(tmp_path: Path) -> None:
     session, identities, _ = session_for_tests(tmp_path)
     now = time.monotonic()

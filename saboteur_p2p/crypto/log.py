@@ -178,8 +178,8 @@ def decode_record(record_bytes: object, max_size: int = MAX_RECORD_SIZE) -> Entr
     return Entry(version, game_id, sender, seq, prev, kind, body, raw, signature, entry_hash(raw))
 
 
-class _TooManyContainers(Exception):
-    pass
+class TooManyContainers(Exception):
+    """More arrays and maps than ``counted_containers`` allows (raised from inside msgpack)."""
 
 
 def counted_containers(limit: int = MAX_CONTAINERS) -> Callable[[Any], Any]:
@@ -192,7 +192,7 @@ def counted_containers(limit: int = MAX_CONTAINERS) -> Callable[[Any], Any]:
         nonlocal made
         made += 1
         if made > limit:
-            raise _TooManyContainers(f"more than {limit} arrays and maps")
+            raise TooManyContainers(f"more than {limit} arrays and maps")
         return container
 
     return hook

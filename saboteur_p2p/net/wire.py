@@ -34,6 +34,7 @@ from typing import Any
 import msgpack
 
 from ..crypto.identity import Identity, valid_sign_key, verify_signature
+from ..crypto.log import MAX_CONTAINERS, TooManyContainers, counted_containers
 
 WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
@@ -88,10 +89,12 @@ def open_envelope(
     """
     if not isinstance(data, bytes) or len(data) > MAX_WIRE_MESSAGE:
         raise BadEnvelope("message too large or not bytes")
+    # a record's bound on arrays and maps in all: 5 MiB of empty maps would take 300 MiB
+    hook = counted_containers(MAX_CONTAINERS)
     try:
         unpacker = msgpack.Unpacker(
             raw=False, max_buffer_size=MAX_WIRE_MESSAGE, max_bin_len=MAX_WIRE_MESSAGE, max_str_len=1 << 16,
-            max_array_len=100_000, max_map_len=1_000, strict_map_key=True,
+            max_array_len=100_000, max_map_len=1_000, strict_map_key=True, list_hook=hook, object_hook=hook,
         )
         unpacker.feed(data)
         value = unpacker.unpack()
@@ -104,7 +107,8 @@ def open_envelope(
     except BadEnvelope:
         raise
     except Exception as exc:  # msgpack raises many types on hostile input
-        raise BadEnvelope(f"not msgpack: {type(exc).__name__}") from None
+        reason = str(exc) if isinstance(exc, TooManyContainers) else type(exc).__name__
+        raise BadEnvelope(f"not msgpack: {reason}") from None
     if not isinstance(value, list) or len(value) != 4:
         raise BadEnvelope("an envelope is [kind, body, key, signature]")
     kind, body, key, signature = value
