@@ -114,6 +114,27 @@ def test_the_players_panel_shows_turn_hands_broken_tools_roles_and_connection():
     assert all(len(line) <= 40 for line in lines)
 
 
+def test_the_players_panel_lines_up_its_columns_and_shows_a_last_move_whole_or_not_at_all():
+    from saboteur_p2p.client.tracker import LastMove
+
+    state = find(lambda s: any(s.broken[p] for p in range(s.players)))
+    agent, _node, _ctl = seated(state)
+    snap = agent.snapshot()
+    names = tuple(f"heuristic-{seat}" for seat in range(state.players))
+    moves = {seat: LastMove(seat, "", (7, -1), seat, "┤ 7,-1") for seat in range(state.players)}
+    snap = replace(snap, names=names, last_moves=moves)
+    for width in (22, 26, 30, 40):
+        lines = text(render_players(snap, Controller(agent).focus(), width)).splitlines()[1:]
+        # the hand counts stand in one column, whichever seat has broken tools or the turn
+        columns = {re.search(r" \d+c ", line).start() for line in lines}  # type: ignore[union-attr]
+        assert len(columns) == 1, (width, lines)
+        assert all(len(line) <= width for line in lines)
+        for line in lines:  # a last move is shown whole, or not at all
+            assert ("┤ 7,-1" in line) or ("┤" not in line and "7,-" not in line), (width, line)
+    wide = text(render_players(snap, Controller(agent).focus(), 60)).splitlines()[1:]
+    assert all("┤ 7,-1" in line for line in wide)
+
+
 def test_the_ranking_at_the_end_of_the_game():
     state = find(lambda s: s.phase.value == "play")
     agent, _node, _ctl = seated(state, 0)

@@ -93,8 +93,8 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         return out
     second = view.config.edition == "saboteur2"
     newest = max((move.order for move in snap.last_moves.values()), default=None)
+    rows = []
     for seat in range(view.players):
-        marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         broken = "".join(t.value[0].upper() for t in sorted(view.broken[seat], key=lambda t: t.value))
         tail = f" {view.hand_sizes[seat]}c " + (_pieces(view, seat) if second else f"g{view.gold_counts[seat]}")
         extra: list[tuple[str, str]] = []
@@ -112,23 +112,29 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             extra.append(("class:players.away", " away"))
         elif seat in snap.back:
             extra.append(("class:players.back", " back"))
-        extra_len = sum(len(t) for _, t in extra)
-        # the last move comes after, in what room is left: it never shortens a name
-        last = snap.last_moves.get(seat)
-        if last is not None and last.short:
-            extra.append(("class:players.last", f" {last.short}"))
+        rows.append((tail, extra))
+    # one width for every name, so that the columns after the names line up
+    digits = len(str(view.players - 1))
+    longest = max(len(name) for name in snap.names) + 1 if snap.names else width
+    widest = max(len(tail) + sum(len(t) for _, t in extra) for tail, extra in rows)
+    room = max(3, min(longest, width - 2 - digits - widest))
+    for seat, (tail, extra) in enumerate(rows):
+        marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         you = "*" if seat == snap.seat else ""
-        longest = max(len(name) for name in snap.names) + 1 if snap.names else width
-        room = max(3, min(longest, width - 3 - len(tail) - extra_len - len(str(seat))))
         name = fit_name(snap.name(seat) + you, room).ljust(room)
+        last = snap.last_moves.get(seat)
         style = "class:players.turn" if marker == "▶" else ""
         if last is not None and last.order == newest:
             style += " class:players.latest"
         if seat == focus.target_player:
             style = "class:players.target"
             marker = "◀" if marker == " " else marker
-        line = _clip([(style, f"{marker}{seat} {name}{tail}"), *extra], width)
+        line = _clip([(style, f"{marker}{str(seat).rjust(digits)} {name}{tail}"), *extra], width)
         used = sum(len(t) for _, t in line)
+        # the last move comes after, whole or not at all: it never shortens a name
+        if last is not None and last.short and used + 1 + len(last.short) <= width:
+            line.append(("class:players.last", f" {last.short}"))
+            used += 1 + len(last.short)
         out += [*line, ("", " " * max(0, width - used) + "\n")]
     return out
 
