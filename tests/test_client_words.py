@@ -156,6 +156,15 @@ def test_the_plain_prompt_speaks_in_slots_and_names_and_quit_leaves_with_status_
     assert "you: discards a card" in out and "you left the table" in out
 
 
+def test_the_plain_prompt_draws_the_maze_on_board():
+    done = plain("board", "quit")
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()
+    start = next(i for i, row in enumerate(rows) if "──H──" in row)  # the start card, as the client draws it
+    assert rows[start].lstrip().startswith("0 ") and sum("╔═" in row for row in rows) == 3  # the three goals
+    assert "board: the maze" in done.stdout  # the help names it
+
+
 def test_the_end_of_the_input_leaves_the_plain_prompt():
     done = plain()  # Ctrl-D at once
     assert done.returncode == 0 and "leaving the table" in done.stdout and "Traceback" not in done.stderr

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..match import card_words
 from ..net.agents import LineAgent
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
+from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .words import Words
 
 if TYPE_CHECKING:
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 
 HELP = (
     "moves: path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · "
-    "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; say TEXT: chat; quit (or Ctrl-D): leave"
+    "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; board: the maze; say TEXT: chat; "
+    "quit (or Ctrl-D): leave"
 )
 HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name · swap-hand @name · inspection @name · " \
     "swap-hats @name · pass 4,5,6 · clear trapped with 3,5 · steal @name or steal nobody"
@@ -59,6 +61,10 @@ class PlainAgent(LineAgent):
             legal = list(dict.fromkeys(words.say(a) for a in state.legal_actions()))
             self.say("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
             return None
+        if line in ("board", "maze"):
+            for row in plain_maze(state.view_for(self.seat_no)):
+                self.say(row)
+            return None
         try:
             move = state.check(words.read(line), player=self.seat_no)
         except (IllegalActionError, InvalidActionError) as refused:
@@ -70,6 +76,16 @@ class PlainAgent(LineAgent):
     def _show(self, state: State) -> None:
         for line in plain_view(state.view_for(self.seat_no), self.names):
             self.say(line)
+
+
+def plain_maze(view: PlayerView) -> list[str]:
+    """The whole maze as the full-screen client draws it, as lines of text (the goals this
+    seat knows shown face up)."""
+    low_x, low_y, high_x, high_y = maze_bounds(view.board)
+    width = GUTTER + (high_x - low_x + 1) * CELL_W
+    height = 1 + (high_y - low_y + 1) * CELL_H
+    fragments, _ = render_maze(view.board, dict(view.known_goals), MazeMarks(), width, height)
+    return [row.rstrip() for row in "".join(text for _, text in fragments).splitlines()]
 
 
 def plain_view(view: PlayerView, names: list[str]) -> list[str]:
