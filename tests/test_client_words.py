@@ -121,6 +121,39 @@ def test_the_hand_strip_s_labels_read_as_the_verbs_they_stand_for():
     assert words.read("rock 1,0") == "rockfall 1,0"
 
 
+def test_a_tool_card_may_be_named_by_its_slot():
+    from saboteur_p2p.rules import ActionCard, ActionKind
+
+    state = find(lambda s: s.phase.value == "play" and any(
+        isinstance(s.faces[h], ActionCard) and s.faces[h].kind is ActionKind.BREAK for h in s.hands[s.current]))
+    me = state.current
+    words = Words(state.view_for(me), NAMES)
+    slot, face = next((i, c) for i, (_, c) in enumerate(state.view_for(me).hand, 1)
+                      if isinstance(c, ActionCard) and c.kind is ActionKind.BREAK)
+    other = (me + 1) % 5
+    assert words.read(f"break {slot} @{NAMES[other]}").startswith(f"break {face.tools[0].value} @{other} #")
+    not_break = next((i for i, (_, c) in enumerate(state.view_for(me).hand, 1)
+                      if not (isinstance(c, ActionCard) and c.kind is ActionKind.BREAK)), None)
+    if not_break is not None:
+        with pytest.raises(InvalidActionError, match=f"card {not_break} is not a break card"):
+            words.read(f"break {not_break} @{NAMES[other]}")
+
+
+def test_a_two_tool_repair_card_named_by_its_slot_repairs_the_one_tool_broken():
+    from saboteur_p2p.rules import ActionCard, ActionKind, Tool
+
+    state = find(lambda s: s.phase.value == "play")
+    me, other = state.current, (state.current + 1) % 5
+    card = ActionCard(ActionKind.REPAIR, (Tool.PICKAXE, Tool.LANTERN))
+    broken = [frozenset()] * 5
+    broken[other] = frozenset({Tool.LANTERN})
+    view = state.view_for(me)._replace(hand=((99, card),), broken=tuple(broken))
+    words = Words(view, NAMES)
+    assert words.read(f"repair 1 @{NAMES[other]}") == f"repair lantern @{other} #99"
+    with pytest.raises(InvalidActionError, match="card 1 repairs a pickaxe or lantern: say which"):
+        words.read("repair 1 @me")
+
+
 def test_an_unread_move_is_answered_with_examples_of_the_edition_s_moves():
     for state, shown, absent in ((find2(lambda s: s.phase.value == "play"), "trapped @name", "map 2"),
                                  (find(lambda s: s.phase.value == "play"), "map 2", "trapped")):

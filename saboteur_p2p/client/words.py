@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..rules import (
+    ActionCard,
     AnyAction,
     BreakTool,
     Clear,
@@ -127,6 +128,7 @@ class Words:
             (r"path (\d+) at (-?\d+),(-?\d+)( turned)?",
              lambda s, x, y, t: f"path {card(s)} at {x},{y}" + (" turned" if t else "")),
             (rf"(break|repair) {_TOOL} {_WHO}", lambda verb, tool, p: f"{verb} {TOOL_ALIASES[tool]} @{who(p)}"),
+            (rf"(break|repair) (\d+) {_WHO}", lambda verb, slot, p: self.tool_card(verb, slot, who(p))),
             (r"rockfall (-?\d+),(-?\d+)", lambda x, y: f"rockfall {x},{y}"),
             (r"map (\d+)", lambda goal: f"map {goal}"),
             (r"pass (\d+(?:,\d+){0,2})", lambda slots: "pass " + ",".join(str(card(s)) for s in slots.split(","))),
@@ -138,6 +140,22 @@ class Words:
             (r"keep (\d+)", lambda n: f"keep {self.offered(n)}"),
             (r"take (nothing|none|\d+(?:[+,]\d+)*)", lambda worth: self.take(worth)),
         ]
+
+    def tool_card(self, verb: str, slot: str, target: int) -> str:
+        """``break 3 @bob``: the tool card in slot 3 played on a player (a repair card that
+        names two tools repairs the one of them that is broken, if only one is)."""
+        handle = self.card(slot)
+        face = dict(self.view.hand)[handle]
+        if not isinstance(face, ActionCard) or face.kind.value != verb:
+            raise WordsError(f"card {slot} is not a {verb} card")
+        tools = list(face.tools)
+        if verb == "repair" and len(tools) > 1:
+            broken = [tool for tool in tools if tool in self.view.broken[target]]
+            if len(broken) != 1:
+                either = " or ".join(tool.value for tool in tools)
+                raise WordsError(f"card {slot} repairs a {either}: say which (repair {tools[0].value} @name)")
+            tools = broken
+        return f"{verb} {tools[0].value} @{target} #{handle}"
 
     def card(self, slot: str) -> int:
         """The handle of the card in this hand slot."""
