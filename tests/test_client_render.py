@@ -122,7 +122,10 @@ def test_the_players_panel_lines_up_its_columns_and_shows_a_last_move_whole_or_n
     snap = agent.snapshot()
     names = tuple(f"heuristic-{seat}" for seat in range(state.players))
     moves = {seat: LastMove(seat, "", (7, -1), seat, "┤ 7,-1") for seat in range(state.players)}
-    snap = replace(snap, names=names, last_moves=moves)
+    roles = (Role.SABOTEUR,) + (Role.GOLD_DIGGER,) * (state.players - 1)
+    snap = replace(snap, names=names, last_moves=moves, view=snap.view._replace(revealed_roles=roles))
+    lines = text(render_players(snap, Controller(agent).focus(), 40)).splitlines()[1:]
+    assert len({re.search(r" (SAB|dig)", line).start() for line in lines}) == 1, lines  # type: ignore[union-attr]
     for width in (22, 26, 30, 40):
         lines = text(render_players(snap, Controller(agent).focus(), width)).splitlines()[1:]
         # the hand counts stand in one column, whichever seat has broken tools or the turn

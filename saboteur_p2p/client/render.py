@@ -94,12 +94,16 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     second = view.config.edition == "saboteur2"
     newest = max((move.order for move in snap.last_moves.values()), default=None)
     rows = []
+    marks = ["".join(t.value[0].upper() for t in sorted(tools, key=lambda t: t.value)) for tools in view.broken]
+    # the broken tools take one width on every line, so that what follows them lines up too
+    marks_width = max(len(mark) for mark in marks)
     for seat in range(view.players):
-        broken = "".join(t.value[0].upper() for t in sorted(view.broken[seat], key=lambda t: t.value))
+        broken = marks[seat]
         tail = f" {view.hand_sizes[seat]}c " + (_pieces(view, seat) if second else f"g{view.gold_counts[seat]}")
         extra: list[tuple[str, str]] = []
-        if broken:
-            extra.append(("class:players.broken", f" ✗{broken}"))
+        if marks_width:
+            extra.append(("class:players.broken" if broken else "", f" ✗{broken}".ljust(marks_width + 2) if broken
+                          else " " * (marks_width + 2)))
         if second and view.trapped[seat]:
             extra.append(("class:players.trapped", " trap"))
         if second and view.thefts[seat]:
