@@ -154,6 +154,19 @@ def test_a_two_tool_repair_card_named_by_its_slot_repairs_the_one_tool_broken():
         words.read("repair 1 @me")
 
 
+def test_the_legal_moves_tell_saboteur2_s_passes_of_several_cards_as_one():
+    from saboteur_p2p.client.commands import legal_lines
+    from saboteur_p2p.client.words import fewer_passes
+
+    state = find2(lambda s: s.phase.value == "play" and len(s.hands[s.current]) >= 4)
+    words = Words(state.view_for(state.current), NAMES)
+    texts = list(dict.fromkeys(words.say(a) for a in state.legal_actions()))
+    assert sum("," in t for t in texts if t.startswith("pass ")) > 10  # 1,2 · 1,3 · ... · 4,5,6
+    (line,) = [line for line in legal_lines(fewer_passes(texts)) if line.startswith("pass")]
+    singles = [t.removeprefix("pass ") for t in texts if t.startswith("pass ") and "," not in t]
+    assert line == "pass: " + " · ".join(singles) + " · 1,2 (or any two or three cards)"
+
+
 def test_an_unread_move_is_answered_with_examples_of_the_edition_s_moves():
     for state, shown, absent in ((find2(lambda s: s.phase.value == "play"), "trapped @name", "map 2"),
                                  (find(lambda s: s.phase.value == "play"), "map 2", "trapped")):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import IllegalActionError, InvalidActionError
 from .model import Snapshot
-from .words import Words
+from .words import Words, fewer_passes
 
 if TYPE_CHECKING:
     from .controller import TableLink
@@ -107,7 +107,7 @@ class TypedCommands:
                 self.ui.say("it is not your move", "error")
                 return False
             texts = list(dict.fromkeys(words.say(a) for a in snap.decision.legal))
-            lines = legal_lines(texts)
+            lines = legal_lines(fewer_passes(texts))
             self.link.note(f"legal now ({len(texts)} moves):")
             for line in lines[:LEGAL_LINES]:
                 self.link.note("  " + line)

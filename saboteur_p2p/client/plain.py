@@ -16,7 +16,7 @@ from ..match import card_words
 from ..net.agents import LineAgent
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .words import Words
+from .words import Words, fewer_passes
 
 if TYPE_CHECKING:
     from ..protocol.node import Node
@@ -58,7 +58,7 @@ class PlainAgent(LineAgent):
             return None
         words = Words(state.view_for(self.seat_no), self.names)
         if line in ("?", "help", "legal", "moves"):
-            legal = list(dict.fromkeys(words.say(a) for a in state.legal_actions()))
+            legal = fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions())))
             self.say("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
             return None
         if line in ("board", "maze"):

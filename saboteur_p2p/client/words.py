@@ -38,6 +38,17 @@ from ..rules import (
 from ..rules.actions import CLEARABLE, TARGETED_KINDS
 
 
+def fewer_passes(texts: Sequence[str]) -> list[str]:
+    """Typed moves with Saboteur 2's passes of two or three cards (up to 41 of them) told as
+    one: "pass 1,2 (or any two or three cards)" after the passes of one card."""
+    several = [text for text in texts if text.startswith("pass ") and "," in text]
+    if not several:
+        return list(texts)
+    out = [text for text in texts if text not in several]
+    out.append(f"{several[0]} (or any two or three cards)")
+    return out
+
+
 class WordsError(InvalidActionError):
     """A typed move that cannot be read, already said in the player's words (cards by hand
     slot, players by name): ``explain`` passes it on as it is."""
