@@ -357,6 +357,8 @@ def test_a_refused_typed_move_closes_the_completion_menu_so_the_refusal_shows():
         h.keys(":" + typed)
         # the menu offers the turned form of the line typed so far
         h.wait_for(lambda: h.app.input_area.buffer.complete_state is not None, "the completion menu")
+        # the menu leaves the live check under it readable
+        h.wait_for(lambda: h.screen().splitlines()[-2].lstrip().startswith("✗ the card does not fit"), "the check")
         h.keys(ENTER)
         h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
         assert h.app.input_area.text == typed  # kept, to correct it

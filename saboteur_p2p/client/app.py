@@ -220,7 +220,8 @@ class ClientApp:
                   top=0, bottom=0, left=0, right=0),
             Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
             Float(ConditionalContainer(self._overlay(lambda: render_ranking(self.snap), "the end"), ranking)),
-            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1)),
+            # above the message line (the input's live check), not over it
+            Float(xcursor=True, bottom=2, content=CompletionsMenu(max_height=8, scroll_offset=1)),
         ])
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
