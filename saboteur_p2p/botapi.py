@@ -228,8 +228,9 @@ class Incident:
     fallback: str
 
 
-class BotTimeout(Exception):
-    pass
+class BotTimeout(BaseException):
+    """A bot's move ran past its time limit.  Not an ``Exception``: a bot's own
+    ``except Exception`` (a search that shrugs off its errors) must not swallow it."""
 
 
 def safe_action(view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
@@ -293,17 +294,18 @@ class GuardedSeat:
             return _harmless(legal, playing)
         limit = self.time_limit
         started = time.monotonic()
+        mine = list(legal)  # the bot's own copy: what it does to it changes nothing here
         try:
             if limit is not None and _alarm.ticks_here():
                 # the game's watchdog timer is ticking: a deadline is all a move needs
                 _alarm.deadline = started + limit
                 try:
-                    action = self.bot.act(view, legal)
+                    action = self.bot.act(view, mine)
                 finally:
                     _alarm.deadline = None
             else:
                 with _alarm(limit):
-                    action = self.bot.act(view, legal)
+                    action = self.bot.act(view, mine)
         except BotTimeout:
             return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s")
         except Exception as exc:

@@ -108,6 +108,45 @@ def test_a_bot_that_overruns_inside_a_game_is_interrupted():
     assert record.incidents[0].seat == 0
 
 
+class Emptying(Raising):
+    """Takes a legal action out of the list it is given and empties it."""
+
+    def act(self, view, legal):
+        action = legal.pop()
+        legal.clear()
+        return action
+
+
+class Shrugging(Raising):
+    """A search that shrugs off every Exception: its time limit must still stop it."""
+
+    def act(self, view, legal):
+        gives_up = time.monotonic() + 2.0  # so that a timeout that does not stop it fails, not hangs
+        while time.monotonic() < gives_up:
+            try:  # noqa: SIM105 (written out as a bot author writes it)
+                time.sleep(0.05)
+            except Exception:
+                pass
+        return legal[0]
+
+
+def test_a_bot_that_empties_the_legal_list_it_is_given_changes_nothing_but_its_copy():
+    record = play_game(GameConfig(3), [Emptying(), "random", "random"], seed=4)
+    assert record.scores and record.incidents == []  # its moves were legal: nothing to report
+    state = Game(GameConfig(3), seed=2).new_state()
+    legal = state.legal_actions()
+    before = list(legal)
+    action = GuardedSeat(Emptying(), "e", state.current).act(state.view_for(state.current), legal)
+    assert legal == before and action is before[-1]
+
+
+def test_a_bot_that_catches_every_exception_is_still_stopped_at_its_time_limit():
+    started = time.perf_counter()
+    record = play_game(GameConfig(3, rounds=1), [Shrugging(), "random", "random"], seed=1, time_limit=0.1)
+    assert time.perf_counter() - started < 15  # each move stopped at its limit (0.1 s), not after 2 s
+    assert record.incidents and {i.kind for i in record.incidents} == {"timeout"}
+
+
 class Looking(Raising):
     def act(self, view, legal):
         self.seen = view
