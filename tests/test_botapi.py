@@ -227,3 +227,16 @@ def test_a_maze_no_view_holds_any_more_is_not_copied():
     state.view_for(state.current)  # handed out and dropped at once, as a bot seat's view is
     state.push(_first_placement(state))
     assert id(state.board) == maze and not state._board_shared
+
+
+def test_the_game_command_reports_a_bot_s_failures(tmp_path, capsys):
+    from saboteur_p2p.cli import main
+
+    bot = tmp_path / "failing.py"
+    bot.write_text("class Failing:\n    def start(self, seat, config, seed): pass\n"
+                   "    def on_event(self, event): pass\n"
+                   "    def act(self, view, legal): raise RuntimeError('boom in act')\n")
+    assert main(["game", "--players", "3", "--bots", f"{bot}:Failing,random", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "bot incident: seat 0 (" in err and "raised: act(): RuntimeError('boom in act')" in err
+    assert "played instead: pass " in err and "bot incident(s) in this game" in err
