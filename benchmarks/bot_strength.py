@@ -31,6 +31,8 @@ class Pair:
     seat: int
     candidate: int
     baseline: int
+    #: the candidate's and the baseline's failures in the two games (a failed move is a safe discard)
+    incidents: tuple[str, ...] = ()
 
 
 def play_pair(args: tuple[str, str, int, str, int]) -> Pair:
@@ -41,7 +43,8 @@ def play_pair(args: tuple[str, str, int, str, int]) -> Pair:
     base = play_game(config, bots, seed, time_limit=None, record_actions=False)
     bots[seat] = candidate
     cand = play_game(config, bots, seed, time_limit=None, record_actions=False)
-    return Pair(seat, cand.scores[seat], base.scores[seat])
+    failed = tuple(f"seed {seed} seat {i.seat} ({i.bot}) {i.kind}: {i.detail}" for i in base.incidents + cand.incidents)
+    return Pair(seat, cand.scores[seat], base.scores[seat], failed)
 
 
 def mean_interval(values: list[float]) -> tuple[float, float]:
@@ -67,6 +70,9 @@ def paired(args: argparse.Namespace) -> None:
     print(f"  paired gold difference {mean:+.3f} per game, 95% interval [{mean - half:+.3f}, {mean + half:+.3f}]")
     print(f"  mean gold: candidate {cand:.3f}, baseline {base:.3f}, ratio {ratio:.3f}")
     print(f"  {2 * len(pairs) / elapsed:.2f} games/s with {args.jobs} jobs ({elapsed:.1f} s)")
+    failures = [text for p in pairs for text in p.incidents]
+    if failures:  # a bot that fails plays safe discards: its gold measures its failures, not its play
+        print(f"  bot incidents: {len(failures)} (first: {failures[0]})")
 
 
 def balance_at(args: tuple[str, int, str, int, int]) -> tuple[int, int, int]:
