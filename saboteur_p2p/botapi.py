@@ -188,6 +188,9 @@ def _resolve(spec: str, full: str) -> Any:
     """What a spec without parameters names (``full`` is quoted in errors)."""
     if ":" in spec:
         target, attr = spec.rsplit(":", 1)
+        head, _, name = target.rpartition(":")
+        if len(head) > 1 and name.isidentifier():  # module:Class:word or file.py:Class:word (not C:\\x.py)
+            raise BotLoadError(f"bot {full!r}: after the class come key=value parameters only, and {attr!r} has no '='")
         if not target or not attr:
             raise BotLoadError(
                 f"bot {full!r} names no {'module or file' if not target else 'class'}: "

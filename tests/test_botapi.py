@@ -41,6 +41,8 @@ def test_bot_loads_from_a_file(tmp_path):
         ("no_such_module_xyz:Bot", "no module 'no_such_module_xyz'"),
         ("saboteur_bots.random_bot:Missing", "has no 'Missing'"),
         ("/nonexistent/bot.py:Bot", "no file"),
+        ("/some/bot.py:Bot:verbose", "after the class come key=value parameters only, and 'verbose' has no '='"),
+        ("saboteur_bots.random_bot:RandomBot:fast", "and 'fast' has no '='"),
     ],
 )
 def test_bad_bot_specs_say_what_failed(spec, message):
