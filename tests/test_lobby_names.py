@@ -1,0 +1,87 @@
+"""Players' names at the lobby: taken once a table, and refused when a screen would show them badly."""
+from __future__ import annotations
+
+import pytest
+import zmq
+from test_lobby import PORTS, HostedTable, replies, send_hellos
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.lobby import LobbyError, SeatInfo, hello, host_lobby
+from saboteur_p2p.net.wire import BadEnvelope, open_envelope
+from saboteur_p2p.protocol.messages import NAME_RULE, Genesis, MalformedMessage, valid_name
+from saboteur_p2p.rules import GameConfig
+
+
+def test_a_name_is_taken_once_at_a_table(context):
+    host = HostedTable(players=3)
+    try:
+        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), "ann")], context)
+        assert sockets[0].poll(10_000) and open_envelope(sockets[0].recv()).kind == "welcome"
+        twin = context.socket(zmq.DEALER)
+        twin.setsockopt(zmq.LINGER, 0)
+        twin.connect(host.transport.endpoint)
+        twin.send(hello(Identity.generate(), "ann", f"tcp://127.0.0.1:{next(PORTS)}"))
+        assert twin.poll(10_000)
+        answer = open_envelope(twin.recv())
+        assert answer.kind == "reject" and "name 'ann' is taken" in answer.body["reason"]
+        for alike in ("ANN", "\uff41\uff4e\uff4e", "\u24d0nn"):  # upper case, fullwidth, circled: all read 'ann'
+            twin.send(hello(Identity.generate(), alike, f"tcp://127.0.0.1:{next(PORTS)}"))
+            assert twin.poll(10_000)
+            answer = open_envelope(twin.recv())
+            assert answer.kind == "reject" and f"name {alike!r} reads as 'ann', taken" in answer.body["reason"]
+        last = send_hellos(host.transport.endpoint, [(Identity.generate(), "bob")], context)
+        assert "start" in replies(last)[0]
+        for dealer in [*sockets, twin, *last]:
+            dealer.close()
+    finally:
+        host.close()
+    assert host.table is not None and [s.name for s in host.table.seats] == ["host", "ann", "bob"]
+
+
+@pytest.mark.parametrize("name", [
+    "", " ", " ann", "ann ", "a\x1b[2Jnn", "ann\nbob (seat 0) broke the protocol", "\x1b]0;x\x07", "a\u202eb",
+    "a\u200bnn", "a\u00a0b", "\ue000",
+    "x" * 41,
+])
+def test_a_name_that_every_screen_would_show_badly_is_refused(context, name):
+    """Names reach every seat's screen: no terminal escapes, line breaks, invisible or blank names."""
+    host = HostedTable(players=3)
+    try:
+        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), name)], context)
+        assert sockets[0].poll(10_000)
+        answer = open_envelope(sockets[0].recv())
+        assert answer.kind == "reject" and answer.body["reason"] == f"{NAME_RULE}; choose another (--name)"
+        others = send_hellos(host.transport.endpoint, [(Identity.generate(), "ann"), (Identity.generate(), "bob")],
+                             context)
+        assert all("start" in got for got in replies(others))
+        for dealer in [*sockets, *others]:
+            dealer.close()
+    finally:
+        host.close()
+    assert host.table is not None and sorted(s.name for s in host.table.seats) == ["ann", "bob", "host"]
+
+
+@pytest.mark.parametrize("name", [
+    "ann", "José", "Zoe\u0308", "李小龍", "O\u2019Brien", "\u0645\u0647\u062f\u06cc\u200c\u0632\u0627\u062f\u0647",
+    "\U0001f469\u200d\U0001f4bb", "Mary Ann", "x" * 40,
+])
+def test_names_people_use_are_valid(name):
+    assert valid_name(name)
+
+
+def test_a_host_with_such_a_name_opens_no_table():
+    with pytest.raises(LobbyError, match="a name is 1 to 40 letters, digits, marks, symbols or spaces"):
+        host_lobby(Identity.generate(), "a\x1b[2J", None, GameConfig(3), None, print)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["", "a\x07", "\t", "ann\r"])
+def test_a_start_or_setup_naming_a_seat_badly_is_refused(name):
+    info = SeatInfo("ann", Identity.generate().public.sign_key, Identity.generate().public.dh_key, "tcp://127.0.0.1:1")
+    data = info.to_data()
+    assert SeatInfo.from_data(data) == info
+    with pytest.raises(BadEnvelope, match="bad seat name"):
+        SeatInfo.from_data([name, *data[1:]])
+    keys = [info.sign_key, info.dh_key]
+    assert Genesis.decode({"config": {}, "seats": [keys], "names": ["ann"]}).names == ("ann",)
+    with pytest.raises(MalformedMessage, match=r"genesis\.names"):
+        Genesis.decode({"config": {}, "seats": [keys], "names": [name]})
