@@ -36,6 +36,7 @@ from ..rules import (
     parse_action,
 )
 from ..rules.actions import CLEARABLE, TARGETED_KINDS
+from .model import ACTION_SHORT
 
 
 def fewer_passes(texts: Sequence[str]) -> list[str]:
@@ -58,9 +59,12 @@ class WordsError(InvalidActionError):
 TOOL_ALIASES = {"pick": "pickaxe", "lamp": "lantern", "pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 _TOOL = r"(pickaxe|lantern|cart|pick|lamp)"
 _WHO = r"@(\S+)"
-#: the words the hand strip labels cards with (model.ACTION_SHORT), read as the verbs they stand for
-VERB_ALIASES = {"fix": "repair", "rock": "rockfall", "discard": "pass", "trap": "trapped", "hats": "swap-hats",
-                "swap": "swap-hand", "look": "inspection", "inspect": "inspection", "h.off": "hands-off"}
+#: the words the hand strip labels cards with, read as the verbs they stand for (and two more)
+VERB_ALIASES = {short: verb for verb, short in ACTION_SHORT.items() if short != verb} | {
+    "discard": "pass", "inspect": "inspection",
+}
+#: a rule's verb after "player N" became "you"
+_SECOND_PERSON = {"holds": "hold", "has": "have", "is": "are"}
 _PLAYED_ON = "|".join(kind.value for kind in TARGETED_KINDS)
 
 
@@ -238,8 +242,8 @@ class Words:
         text = re.sub(r"\bcard (\d+)\b", card, text)
         text = re.sub(r"'([a-z-]+ [^']*)'", lambda m: repr(self._said(m.group(1))), text)
         text = re.sub(r"\byour(?=$|[.,;)])", "yours", text)  # "not player 2's" at the end: "not yours"
-        verbs = {"holds": "hold", "has": "have", "is": "are"}
-        text = re.sub(r"\byou ((?:already |still )?)(holds|has|is)\b", lambda m: f"you {m.group(1)}{verbs[m.group(2)]}", text)
+        text = re.sub(r"\byou ((?:already |still )?)(holds|has|is)\b",
+                      lambda m: f"you {m.group(1)}{_SECOND_PERSON[m.group(2)]}", text)
         return re.sub(r"\byou\b([^.;]*?) in front of them\b", r"you\1 in front of you", text)
 
     def _said(self, action_text: str) -> str:
