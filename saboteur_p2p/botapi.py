@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -87,6 +88,15 @@ def _load_attr(module_name: str, attr: str, spec: str) -> Any:
     return _attribute(module, attr, spec, f"module {module_name!r}")
 
 
+def raised(exc: BaseException) -> str:
+    """An exception a bot raised, with where: ``RuntimeError('boom') at mybot.py:12`` (the
+    frame it was raised in; for a syntax error, the line that does not parse)."""
+    if isinstance(exc, SyntaxError) and exc.lineno is not None:
+        return f"{type(exc).__name__}: {exc.msg} at {Path(exc.filename or '?').name}:{exc.lineno}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else repr(exc)
+
+
 def _load_file(path: str, attr: str, spec: str) -> Any:
     file = Path(path)
     if not file.is_file():
@@ -100,7 +110,7 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:
-        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {exc!r}") from exc
+        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {raised(exc)}") from exc
     return _attribute(module, attr, spec, repr(path))
 
 
@@ -271,7 +281,7 @@ class GuardedSeat:
             self.bot.start(self.seat, config, seed)
         except Exception as exc:
             self.broken = True
-            self.incidents.append(Incident(self.seat, self.name, "raised", f"start(): {exc!r}", "every turn"))
+            self.incidents.append(Incident(self.seat, self.name, "raised", f"start(): {raised(exc)}", "every turn"))
 
     def notify(self, event: Event) -> None:
         if self.broken or not self.listens:
@@ -280,7 +290,7 @@ class GuardedSeat:
             self.bot.on_event(event)
         except Exception as exc:
             self.broken = True
-            self.incidents.append(Incident(self.seat, self.name, "raised", f"on_event(): {exc!r}", "every turn"))
+            self.incidents.append(Incident(self.seat, self.name, "raised", f"on_event(): {raised(exc)}", "every turn"))
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         """The bot's choice among ``legal``, or a safe action (and an incident) if it fails."""
@@ -312,7 +322,7 @@ class GuardedSeat:
         except BotTimeout:
             return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s")
         except Exception as exc:
-            return self._fall_back(legal, playing, "raised", f"act(): {exc!r}")
+            return self._fall_back(legal, playing, "raised", f"act(): {raised(exc)}")
         elapsed = time.monotonic() - started
         if limit is not None and elapsed > limit:
             return self._fall_back(legal, playing, "timeout", f"took {elapsed:.2f} s")

@@ -240,5 +240,16 @@ def test_the_game_command_reports_a_bot_s_failures(tmp_path, capsys):
                    "    def act(self, view, legal): raise RuntimeError('boom in act')\n")
     assert main(["game", "--players", "3", "--bots", f"{bot}:Failing,random", "--seed", "1"]) == 0
     err = capsys.readouterr().err
-    assert "bot incident: seat 0 (" in err and "raised: act(): RuntimeError('boom in act')" in err
+    assert "bot incident: seat 0 (" in err and "raised: act(): RuntimeError('boom in act') at failing.py:4" in err
     assert "played instead: pass " in err and "bot incident(s) in this game" in err
+
+
+def test_a_bot_file_that_does_not_parse_or_raises_on_load_names_its_line(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import random\n\nclass Oops(:\n    pass\n")
+    with pytest.raises(BotLoadError, match=r"raised SyntaxError: invalid syntax at broken.py:3"):
+        bot_factory(f"{broken}:Oops")
+    raising = tmp_path / "raising.py"
+    raising.write_text("x = 1\nraise RuntimeError('not today')\n")
+    with pytest.raises(BotLoadError, match=r"raised RuntimeError\('not today'\) at raising.py:2"):
+        bot_factory(f"{raising}:Bot")
