@@ -43,7 +43,7 @@ def play_pair(args: tuple[str, str, int, str, int]) -> Pair:
     base = play_game(config, bots, seed, time_limit=None, record_actions=False)
     bots[seat] = candidate
     cand = play_game(config, bots, seed, time_limit=None, record_actions=False)
-    failed = tuple(f"seed {seed} seat {i.seat} ({i.bot}) {i.kind}: {i.detail}" for i in base.incidents + cand.incidents)
+    failed = tuple(f"seed {seed} {incident}" for incident in base.incidents + cand.incidents)
     return Pair(seat, cand.scores[seat], base.scores[seat], failed)
 
 

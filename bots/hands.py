@@ -126,8 +126,7 @@ class HandModel:
         self._weights.clear()
         p, action = event.player, event.action
         held = self.held[p]
-        played = action.cards if isinstance(action, Pass) else (getattr(action, "card", None),)
-        for h in played:
+        for h in _cards_of(action):
             held.pop(h, None)  # type: ignore[arg-type]
         if event.card is not None:
             self.shown[event.card] += 1
@@ -273,9 +272,14 @@ class HandModel:
         return self.covers and all(len(h) == size for h, size in zip(self.held, view.hand_sizes, strict=True))
 
 
+def _cards_of(action: AnyAction) -> tuple[int | None, ...]:
+    """The handles of the cards an action plays (a Saboteur 2 pass: up to three)."""
+    return action.cards if isinstance(action, Pass) else (getattr(action, "card", None),)
+
+
 def _card_of(action: AnyAction) -> int:
     """The handle of the card an action of the model's hand plays."""
-    card = action.cards[0] if isinstance(action, Pass) else getattr(action, "card", None)
+    card = _cards_of(action)[0]
     assert isinstance(card, int)
     return card
 

@@ -240,6 +240,9 @@ class Incident:
     detail: str
     fallback: str
 
+    def __str__(self) -> str:
+        return f"seat {self.seat} ({self.bot}) {self.kind}: {self.detail}"
+
 
 class BotTimeout(BaseException):
     """A bot's move ran past its time limit.  Not an ``Exception``: a bot's own

@@ -366,8 +366,7 @@ def cmd_game(args: argparse.Namespace) -> int:
         print(line)
     # a bot that failed played a safe move instead: say so, or its failures look like play
     for incident in record.incidents:
-        print(f"bot incident: seat {incident.seat} ({incident.bot}) {incident.kind}: {incident.detail}; "
-              f"played instead: {incident.fallback}", file=sys.stderr)
+        print(f"bot incident: {incident}; played instead: {incident.fallback}", file=sys.stderr)
     if record.incidents:
         print(f"{len(record.incidents)} bot incident(s) in this game", file=sys.stderr)
     return 0

@@ -102,8 +102,7 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         tail = f" {view.hand_sizes[seat]}c " + (_pieces(view, seat) if second else f"g{view.gold_counts[seat]}")
         extra: list[tuple[str, str]] = []
         if marks_width:
-            extra.append(("class:players.broken" if broken else "", f" ✗{broken}".ljust(marks_width + 2) if broken
-                          else " " * (marks_width + 2)))
+            extra.append(("class:players.broken" if broken else "", (f" ✗{broken}" if broken else "").ljust(marks_width + 2)))
         if second and view.trapped[seat]:
             extra.append(("class:players.trapped", " trap"))
         if second and view.thefts[seat]:

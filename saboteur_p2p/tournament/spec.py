@@ -175,7 +175,7 @@ def run_one(spec: TournamentSpec, index: int) -> GameSummary:
         record.winners,
         tuple(record.roles),
         tuple(record.round_winners),
-        tuple(f"game {index} seat {i.seat} ({i.bot}) {i.kind}: {i.detail}" for i in record.incidents),
+        tuple(f"game {index} {incident}" for incident in record.incidents),
         tuple(record.round_trapped),
         seed,
         time.perf_counter() - started,
