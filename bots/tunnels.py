@@ -107,6 +107,12 @@ def network_cost(counts: list[int], lowest: int = 0) -> float:
     return 10.0 * CLOSED
 
 
+def distance_of(cost: float) -> int:
+    """The best distance of a network whose ``network_cost`` is ``cost``: a cost lies in
+    (10·d - 7.5, 10·d - 2] for best distance d (CLOSED when no open end is left)."""
+    return -int(-cost // 10)
+
+
 #: the network's cost after a placement, and the face-down goal slots the card reaches
 Placed = tuple[float, tuple[int, ...]]
 

@@ -138,7 +138,10 @@ def test_a_discard_makes_a_digger_unlikely_to_hold_what_would_have_dug():
 
     def watch(state: State, model: HandModel, belief: RoleBelief) -> None:
         last = state.events[-1] if state.events else None
-        if isinstance(last, CardPlayed) and isinstance(last.action, Pass) and last.player != 0 and not state.broken[last.player]:
+        if (
+            isinstance(last, CardPlayed) and isinstance(last.action, Pass) and last.player != 0
+            and not state.broken[last.player] and state.hands[last.player]  # a hand played out holds nothing
+        ):
             cross = next(f for f in C.base_draw_cards() if isinstance(f, C.PathCard) and f.openings == 15 and not f.is_dead_end)
             dead = next(f for f in C.base_draw_cards() if isinstance(f, C.PathCard) and f.is_dead_end)
             row = model.weights(last.player, Role.GOLD_DIGGER)[0]
@@ -150,7 +153,9 @@ def test_a_discard_makes_a_digger_unlikely_to_hold_what_would_have_dug():
 
 def test_the_cards_kept_sharpen_the_role_belief():
     """Over heuristic games, the role belief tilted by the cards each player kept gives the
-    true roles more probability (a lower log loss) than the belief from play alone."""
+    true roles more probability (a lower log loss) than the belief from play alone.  Over 24
+    games: a few games where the belief is sure of a wrong role carry most of the loss, so a
+    handful of games can go either way."""
     loss = {"play": 0.0, "kept": 0.0}
 
     def watch(state: State, model: HandModel, belief: RoleBelief) -> None:
@@ -161,7 +166,7 @@ def test_the_cards_kept_sharpen_the_role_belief():
             for s in range(1, 5):
                 loss[name] -= math.log(max(belief.marginal(s, weights)[state.role_of(s)], 1e-9))
 
-    _heuristic_games(range(3), watch)
+    _heuristic_games(range(24), watch)
     assert loss["kept"] < 0.85 * loss["play"]
 
 

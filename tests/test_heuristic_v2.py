@@ -164,3 +164,22 @@ def test_a_saboteur2_saboteur_burns_the_draw_pile_three_cards_at_a_time():
     assert not isinstance(choose(state, old), Pass)
     after = choose(state, new)
     assert isinstance(after, Pass) and len(after.cards) == 3
+
+
+def test_a_digger_leaves_the_last_step_to_the_goals_to_itself_until_the_pile_runs_low():
+    # the corridor ends at (5,0): a straight card at (6,0) would leave goal 1 (8,0) one step
+    # away, for the next player to reach and draw the gold first
+    def state_with(pile: int) -> State:
+        maze = {(x, 0): "EW" for x in range(1, 6)}
+        return build(maze=maze, roles=[D, D, D, S_, S_], hands={0: ["EW", "NS", "NE"]}, draw=["NS"] * pile)
+
+    long_pile = state_with(20)
+    old, new = bots(long_pile)
+    step = choose(long_pile, old)
+    assert isinstance(step, PlacePath) and step.cell == (6, 0)
+    waits = choose(long_pile, new)
+    assert not (isinstance(waits, PlacePath) and waits.cell == (6, 0))
+    short_pile = state_with(8)
+    _, new = bots(short_pile)
+    late = choose(short_pile, new)
+    assert isinstance(late, PlacePath) and late.cell == (6, 0)
