@@ -496,13 +496,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
+def _printable_lines(error: BaseException) -> str:
+    """An error's text fit for a terminal: it may quote what a peer or a file said, so each
+    line keeps only what a name may hold (no escape sequence); our own line breaks stay."""
+    from .protocol.messages import printable
+
+    return "\n".join(printable(line) for line in str(error).split("\n"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
     except (BotLoadError, ValueError, IdentityError, LobbyError, SeatLost) as exc:
-        print(f"saboteur-p2p: error: {exc}", file=sys.stderr)
+        print(f"saboteur-p2p: error: {_printable_lines(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (e.g. `| head`); say nothing more on a closed pipe

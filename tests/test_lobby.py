@@ -68,16 +68,51 @@ class HostedTable:
 
 
 def send_hellos(address: str, joiners: list[tuple[Identity, str]], context: zmq.Context) -> list[zmq.Socket]:
-    """Every joiner says hello on its own connection, all at once; their sockets are returned."""
+    """Every joiner says hello on its own connection, all at once, and again with the salt the
+    table's challenge gives (``bound_hello``); their sockets are returned."""
     sockets = []
     for _ in joiners:
         dealer = context.socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.connect(address)
         sockets.append(dealer)
+    said = []
     for dealer, (identity, name) in zip(sockets, joiners, strict=True):
-        dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}"))
+        endpoint, nonce = f"tcp://127.0.0.1:{next(PORTS)}", secrets.token_bytes(32)
+        dealer.send(hello(identity, name, endpoint, nonce=nonce))
+        said.append((identity, name, endpoint, nonce))
+    for dealer, (identity, name, endpoint, nonce) in zip(sockets, said, strict=True):
+        dealer.send(hello(identity, name, endpoint, nonce=nonce, table=challenge_salt(dealer)))
     return sockets
+
+
+def challenge_salt(dealer: zmq.Socket) -> bytes:
+    """The salt of the ``challenge`` a table answers a first hello with."""
+    assert dealer.poll(10_000), "the table did not answer the hello"
+    env = open_envelope(dealer.recv())
+    assert env.kind == "challenge", env.kind
+    return bytes(env.body["salt"])
+
+
+def greet(dealer: zmq.Socket, identity: Identity, name: str, endpoint: str, nonce: bytes | None = None) -> Envelope:
+    """The table's answer to a joiner's hello: said once, and again with the table's salt if
+    it challenges the first (a hello it refuses at once is not challenged)."""
+    nonce = nonce or secrets.token_bytes(32)
+    dealer.send(hello(identity, name, endpoint, nonce=nonce))
+    assert dealer.poll(10_000), "the table did not answer the hello"
+    answer = open_envelope(dealer.recv())
+    if answer.kind == "challenge":
+        dealer.send(hello(identity, name, endpoint, nonce=nonce, table=bytes(answer.body["salt"])))
+        assert dealer.poll(10_000), "the table did not answer the bound hello"
+        answer = open_envelope(dealer.recv())
+    return answer
+
+
+def bound_hello(dealer: zmq.Socket, identity: Identity, name: str, endpoint: str, nonce: bytes | None = None) -> None:
+    """Say hello on ``dealer`` as a joiner does: once, then again with the table's salt."""
+    nonce = nonce or secrets.token_bytes(32)
+    dealer.send(hello(identity, name, endpoint, nonce=nonce))
+    dealer.send(hello(identity, name, endpoint, nonce=nonce, table=challenge_salt(dealer)))
 
 
 def replies(sockets: list[zmq.Socket], timeout: float = 10.0, enough: int | None = None) -> list[list[str]]:
@@ -195,7 +230,7 @@ def test_the_game_id_is_the_hash_of_every_seats_fresh_nonce(context):
             dealer = context.socket(zmq.DEALER)
             dealer.setsockopt(zmq.LINGER, 0)
             dealer.connect(host.transport.endpoint)
-            dealer.send(hello(identity, name, f"tcp://127.0.0.1:{next(PORTS)}", nonce=nonce))
+            bound_hello(dealer, identity, name, f"tcp://127.0.0.1:{next(PORTS)}", nonce)
             sockets.append(dealer)
         starts = []
         deadline = time.monotonic() + 10
@@ -300,16 +335,13 @@ def test_a_hello_from_a_wildcard_or_a_seated_endpoint_or_key_is_refused(context,
         first = context.socket(zmq.DEALER)
         first.setsockopt(zmq.LINGER, 0)
         first.connect(host.transport.endpoint)
-        first.send(hello(ann, "ann", "tcp://127.0.0.1:5001"))
-        assert first.poll(10_000) and open_envelope(first.recv()).kind == "welcome"
+        assert greet(first, ann, "ann", "tcp://127.0.0.1:5001").kind == "welcome"
         second = context.socket(zmq.DEALER)
         second.setsockopt(zmq.LINGER, 0)
         second.connect(host.transport.endpoint)
         # the same key: a second identity built on ann's private link key (it can prove it)
         bob = Identity.from_private_bytes(secrets.token_bytes(32), ann.link_keys()[1]) if same_key else Identity.generate()
-        second.send(hello(bob, "bob", endpoint))
-        assert second.poll(10_000)
-        answer = open_envelope(second.recv())
+        answer = greet(second, bob, "bob", endpoint)
         assert answer.kind == "reject" and refused in answer.body["reason"]
         last = send_hellos(host.transport.endpoint, [(Identity.generate(), "cy")], context)
         assert "start" in replies(last)[0]
@@ -387,8 +419,8 @@ def _join_together(context: zmq.Context, table: HostedTable, names: tuple[str, .
     return seated
 
 
-def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, proof: bytes, nonce: bytes) -> Envelope:
-    dealer.send(hello(identity, "ann", endpoint, proof, nonce=nonce))
+def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, proof: bytes, nonce: bytes, table: bytes = b"") -> Envelope:
+    dealer.send(hello(identity, "ann", endpoint, proof, nonce=nonce, table=table))
     assert dealer.poll(10_000)
     return open_envelope(dealer.recv())
 
@@ -424,10 +456,11 @@ def test_a_table_code_is_proven_by_an_exchange_a_captured_lobby_cannot_test_gues
             IDENTITY_POINT + prove_code(table_key("swordfish", salt), salt, me, nonce, share)[32:],
         ]
         for proof in wrong:
-            refused = _ask(dealer, joiner, endpoint, proof, nonce)
+            refused = _ask(dealer, joiner, endpoint, proof, nonce, salt)
             assert refused.kind == "reject" and refused.body["reason"] == "wrong table code", refused.body
         right = prove_code(table_key("swordfish", salt), salt, me, nonce, share)
-        assert _ask(dealer, joiner, endpoint, right, nonce).kind == "welcome"
+        assert _ask(dealer, joiner, endpoint, right, nonce).kind == "code"  # not bound to this table: asked again
+        assert _ask(dealer, joiner, endpoint, right, nonce, salt).kind == "welcome"
         dealer.close()
         # join_lobby does it all: hello, the salt, hello again with the proof
         transport = Transport("127.0.0.1:0", context)
@@ -527,7 +560,7 @@ def test_an_address_that_tries_too_many_wrong_codes_is_refused_and_the_host_hear
             asked = _ask(dealer, joiner, endpoint, b"", nonce)
             salt, share = asked.body["salt"], asked.body["share"]
             wrong = prove_code(table_key(f"guess{n}", salt), salt, me, nonce, share)
-            assert _ask(dealer, joiner, endpoint, wrong, nonce).body["reason"] == "wrong table code"
+            assert _ask(dealer, joiner, endpoint, wrong, nonce, salt).body["reason"] == "wrong table code"
         refused = _ask(dealer, joiner, endpoint, b"", secrets.token_bytes(32))
         assert refused.kind == "reject" and refused.body["reason"].startswith("too many wrong table codes")
         dealer.close()

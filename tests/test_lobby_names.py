@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 import zmq
-from test_lobby import PORTS, HostedTable, replies, send_hellos
+from test_lobby import PORTS, HostedTable, greet, replies, send_hellos
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.net.lobby import LobbyError, SeatInfo, hello, host_lobby
+from saboteur_p2p.net.lobby import LobbyError, SeatInfo, host_lobby
 from saboteur_p2p.net.wire import BadEnvelope, open_envelope
 from saboteur_p2p.protocol.messages import NAME_RULE, Genesis, MalformedMessage, valid_name
 from saboteur_p2p.rules import GameConfig
@@ -20,14 +20,11 @@ def test_a_name_is_taken_once_at_a_table(context):
         twin = context.socket(zmq.DEALER)
         twin.setsockopt(zmq.LINGER, 0)
         twin.connect(host.transport.endpoint)
-        twin.send(hello(Identity.generate(), "ann", f"tcp://127.0.0.1:{next(PORTS)}"))
-        assert twin.poll(10_000)
-        answer = open_envelope(twin.recv())
+        answer = greet(twin, Identity.generate(), "ann", f"tcp://127.0.0.1:{next(PORTS)}")
         assert answer.kind == "reject" and "name 'ann' is taken" in answer.body["reason"]
-        for alike in ("ANN", "\uff41\uff4e\uff4e", "\u24d0nn"):  # upper case, fullwidth, circled: all read 'ann'
-            twin.send(hello(Identity.generate(), alike, f"tcp://127.0.0.1:{next(PORTS)}"))
-            assert twin.poll(10_000)
-            answer = open_envelope(twin.recv())
+        # upper case, fullwidth, circled; and with a character drawn as nothing: all read 'ann'
+        for alike in ("ANN", "\uff41\uff4e\uff4e", "\u24d0nn", "ann\u200d", "an\u034fn", "ann\ufe0f", "ann\u3164"):
+            answer = greet(twin, Identity.generate(), alike, f"tcp://127.0.0.1:{next(PORTS)}")
             assert answer.kind == "reject" and f"name {alike!r} reads as 'ann', taken" in answer.body["reason"]
         last = send_hellos(host.transport.endpoint, [(Identity.generate(), "bob")], context)
         assert "start" in replies(last)[0]
@@ -42,14 +39,19 @@ def test_a_name_is_taken_once_at_a_table(context):
     "", " ", " ann", "ann ", "a\x1b[2Jnn", "ann\nbob (seat 0) broke the protocol", "\x1b]0;x\x07", "a\u202eb",
     "a\u200bnn", "a\u00a0b", "\ue000",
     "x" * 41,
+    # blank: only characters drawn as nothing or as a space (Hangul fillers, the blank braille
+    # pattern, a joiner alone)
+    "\u3164", "\u2800", "\u115f\u1160", "\u200d", "\u3164 \u2800",
 ])
 def test_a_name_that_every_screen_would_show_badly_is_refused(context, name):
     """Names reach every seat's screen: no terminal escapes, line breaks, invisible or blank names."""
     host = HostedTable(players=3)
     try:
-        sockets = send_hellos(host.transport.endpoint, [(Identity.generate(), name)], context)
-        assert sockets[0].poll(10_000)
-        answer = open_envelope(sockets[0].recv())
+        dealer = context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(host.transport.endpoint)
+        sockets = [dealer]
+        answer = greet(dealer, Identity.generate(), name, f"tcp://127.0.0.1:{next(PORTS)}")
         assert answer.kind == "reject" and answer.body["reason"] == f"{NAME_RULE}; choose another (--name)"
         others = send_hellos(host.transport.endpoint, [(Identity.generate(), "ann"), (Identity.generate(), "bob")],
                              context)

@@ -5,6 +5,13 @@ is sent, every peer checks the genesis record against what it was told, and the 
 peer like the others.  A seat's owner that comes back after a crash sends ``hello`` again
 (to the host or to any peer) and gets ``start`` back.
 
+A ``hello`` is bound to the table: it carries the salt the table drew when it opened (a
+first hello without it is answered with ``challenge``, or ``code`` at a table with a
+code), so a hello captured at one table seats nobody at another.  A joiner seated before
+the start that comes back (its process crashed) says hello again with a fresh nonce and
+takes its seat back; while the table fills, the host repeats ``table`` to the seated every
+``TABLE_EVERY`` seconds, so a joiner knows the table is still there however long it fills.
+
 A joiner may name the edition it wants to play in ``hello``; a table of another edition
 refuses it, and ``welcome`` tells every joiner the table's rules.  The ``start`` message's
 config is what binds: a joiner checks the edition there again.
@@ -24,7 +31,7 @@ from ..crypto.group import InvalidPoint, hash_bytes
 from ..crypto.identity import LINK_KEY_PROOF_BYTES, Identity, PublicIdentity, valid_dh_key, valid_sign_key, verify_link_key
 from ..crypto.log import PROTOCOL_VERSION
 from ..crypto.table_code import CODE_PROOF_BYTES, CODE_SALT_BYTES, CodeHost, prove_code, table_key
-from ..protocol.messages import NAME_RULE, printable, valid_name
+from ..protocol.messages import NAME_RULE, invisible, printable, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
@@ -40,7 +47,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 9
+LOBBY_VERSION = 10
 #: wrong table codes one address may try before its hellos are refused for the lobby's life
 #: (each costs the guesser a scrypt; this bounds the guesses, and the host hears of them)
 WRONG_CODES_PER_ADDRESS = 5
@@ -48,8 +55,14 @@ WRONG_CODE = "wrong table code"
 TOO_MANY_WRONG_CODES = "too many wrong table codes from this address: ask the host for the code, and a new table"
 #: what _check_hello says of a hello with no proof at a table with a code: send the salt
 NEEDS_CODE = "needs-code"
+#: what _check_hello says of a hello that does not carry this table's salt: send it
+NEEDS_SALT = "needs-salt"
 #: bytes of the fresh random nonce every seat adds to the game id
 NONCE_BYTES = 32
+#: how often (seconds) the host tells its seated joiners the table while it fills...
+TABLE_EVERY = 10.0
+#: ...and how long a seated joiner waits without a word from the table before it gives up
+TABLE_QUIET = 4 * TABLE_EVERY
 
 
 class LobbyError(RuntimeError):
@@ -180,10 +193,8 @@ def host_lobby(
     fewest = config.edition_rules.players[0]
     salt = secrets.token_bytes(CODE_SALT_BYTES)
     coded = CodeHost(code, salt) if code else None
-    seats: list[SeatInfo] = [SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint)]
-    nonces: list[bytes] = [secrets.token_bytes(NONCE_BYTES)]
-    link_proofs: list[bytes] = [identity.prove_link_key(nonces[0])]
-    connections: list[bytes] = []
+    seating = _Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
+                       identity.prove_link_key)
     wrong_codes: dict[str, int] = {}  # by address
     notice = Notices(say)  # what strangers send wrong, said at a bounded rate
     if invite:
@@ -194,12 +205,25 @@ def host_lobby(
     if on_ready is not None:
         on_ready()
     told_too_few = False
-    while len(seats) < config.players and not (started is not None and started() and len(seats) >= fewest):
+    told_table = time.monotonic()
+
+    def seated() -> int:
+        return len(seating.seats)
+
+    def tell_table() -> None:
+        table = seal(identity, "table", {"seats": [s.to_data() for s in seating.seats], "seats_total": config.players})
+        for connection in seating.connections:
+            transport.reply(connection, table)
+
+    while seated() < config.players and not (started is not None and started() and seated() >= fewest):
         if started is not None and not told_too_few and started():
             # asked to start early, with fewer seated than a game needs: say why it waits
-            seated = f"{len(seats)} is" if len(seats) == 1 else f"{len(seats)} are"
-            say(f"a game needs at least {fewest} players and {seated} seated: it starts as soon as {fewest} are")
+            are = f"{seated()} is" if seated() == 1 else f"{seated()} are"
+            say(f"a game needs at least {fewest} players and {are} seated: it starts as soon as {fewest} are")
             told_too_few = True
+        if time.monotonic() - told_table >= TABLE_EVERY:
+            tell_table()  # the seated hear that the table is still there
+            told_table = time.monotonic()
         for inbound in transport.poll(0.2):
             try:
                 env = open_envelope(inbound.data)
@@ -214,54 +238,103 @@ def host_lobby(
             if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
                 transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
                 continue
-            reason = _check_hello(env, coded, config.edition)
+            reason = _check_hello(env, coded, config.edition, salt)
             if reason == WRONG_CODE:
                 wrong_codes[address] = wrong_codes.get(address, 0) + 1
                 notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
                        f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
-            if reason == NEEDS_CODE and coded is not None:
-                # a joiner with a code hears the salt and our share of the exchange, works out
-                # its proof and says hello again (same nonce: the same share)
-                share = coded.share(env.key, env.body["nonce"])
-                transport.reply(inbound.connection, seal(identity, "code", {"salt": salt, "share": share}))
+            if reason in (NEEDS_SALT, NEEDS_CODE):
+                # bind the hello to this table: the joiner says it again with our salt (and, with
+                # a code, the proof of it worked out from our share; same nonce: the same share)
+                answer = {"salt": salt} if coded is None else {"salt": salt, "share": coded.share(env.key, env.body["nonce"])}
+                transport.reply(inbound.connection, seal(identity, "challenge" if coded is None else "code", answer))
                 continue
-            if reason is None and any(s.sign_key == env.key for s in seats):
-                reason = SEATED_IDENTITY
-            if reason is None and any(normal_endpoint(s.endpoint) == normal_endpoint(env.body["endpoint"]) for s in seats):
-                reason = "another seat has that endpoint"
-            if reason is None and any(s.dh_key == env.body["dh_key"] for s in seats):
-                reason = "another seat has that link key"  # its link would be taken for that seat's
-            like = next((s.name for s in seats if same_name(s.name, env.body["name"])), None) if reason is None else None
-            if like is not None:
-                taken = "is taken" if like == env.body["name"] else f"reads as {like!r}, taken"
-                reason = f"the name {env.body['name']!r} {taken} at this table; choose another (--name)"
-            if reason is None and (len(seats) >= config.players or (started is not None and started() and len(seats) >= fewest)):
-                reason = "the table is full"  # several hellos may come in one poll: each is counted
+            back = seating.seat_of(env.key)
+            full = seated() >= config.players or (started is not None and started() and seated() >= fewest)
+            reason = reason or seating.refusal(env, back, full)
             if reason is not None:
                 transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
                 continue
-            seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
-            seats.append(seat)
-            nonces.append(env.body["nonce"])
-            link_proofs.append(env.body["dh_proof"])
-            connections.append(inbound.connection)
+            seat = seating.take(env, inbound.connection, back)
             transport.reply(inbound.connection, seal(identity, "welcome", {
-                "seat": len(seats) - 1, "seats_total": config.players, "config": config.to_data(),
+                "seat": seat, "seats_total": config.players, "config": config.to_data(),
             }))
-            say(f"{seat.name} takes seat {len(seats) - 1} ({PublicIdentity(seat.sign_key, seat.dh_key).fingerprint()})")
-            if on_seated is not None:
-                on_seated(len(seats))
-            table = {"seats": [s.to_data() for s in seats], "seats_total": config.players}
-            for connection in connections:
-                transport.reply(connection, seal(identity, "table", table))
+            info = seating.seats[seat]
+            fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
+            if back is None:
+                say(f"{info.name} takes seat {seat} ({fingerprint})")
+                if on_seated is not None:
+                    on_seated(seated())
+            else:
+                say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again, from a new connection")
+            tell_table()
+            told_table = time.monotonic()
     notice.flush()
-    if len(seats) != config.players:
-        config = GameConfig(len(seats), config.edition, config.variants, config.rounds)
-    table_ = Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces), tuple(link_proofs))
+    if seated() != config.players:
+        config = GameConfig(seated(), config.edition, config.variants, config.rounds)
+    table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
+                   tuple(seating.link_proofs))
     start = seal(identity, "start", table_.to_data())
-    for connection in connections:
+    for connection in seating.connections:
         transport.reply(connection, start)
     return table_
+
+
+class _Seating:
+    """The host's seats while the table fills: who sits where, with the nonce, link proof and
+    lobby connection of each (the host is seat 0 and has no connection)."""
+
+    def __init__(self, host: SeatInfo, prove_link_key: Callable[[bytes], bytes]) -> None:
+        nonce = secrets.token_bytes(NONCE_BYTES)
+        self.seats = [host]
+        self.nonces = [nonce]
+        self.link_proofs = [prove_link_key(nonce)]
+        #: each joiner's lobby connection, by seat - 1
+        self.connections: list[bytes] = []
+        #: every nonce a seat was taken with: a hello said again (replayed) moves no seat
+        self.used: set[bytes] = {nonce}
+
+    def seat_of(self, sign_key: bytes) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.sign_key == sign_key), None)
+
+    def refusal(self, env: Envelope, back: int | None, full: bool) -> str | None:
+        """Why a checked ``hello`` gets no seat (``back``: the seat its signer has), or None."""
+        body = env.body
+        if back == 0:
+            return SEATED_IDENTITY  # the host's own identity
+        if back is not None and body["nonce"] in self.used:
+            return "this hello was said before (a seat is taken back with a fresh nonce)"
+        others = [s for i, s in enumerate(self.seats) if i != back]
+        # a host name (not dotted) is compared as written: two names are not one endpoint
+        endpoint = normal_endpoint(body["endpoint"]) or body["endpoint"]
+        if any((normal_endpoint(s.endpoint) or s.endpoint) == endpoint for s in others):
+            return "another seat has that endpoint"
+        if any(s.dh_key == body["dh_key"] for s in others):
+            return "another seat has that link key"  # its link would be taken for that seat's
+        like = next((s.name for s in others if same_name(s.name, body["name"])), None)
+        if like is not None:
+            taken = "is taken" if like == body["name"] else f"reads as {like!r}, taken"
+            return f"the name {body['name']!r} {taken} at this table; choose another (--name)"
+        if back is None and full:
+            return "the table is full"  # several hellos may come in one poll: each is counted
+        return None
+
+    def take(self, env: Envelope, connection: bytes, back: int | None) -> int:
+        """Seat the signer of a checked ``hello`` (again, at ``back``); its seat number."""
+        seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
+        nonce = env.body["nonce"]
+        self.used.add(nonce)
+        if back is None:
+            self.seats.append(seat)
+            self.nonces.append(nonce)
+            self.link_proofs.append(env.body["dh_proof"])
+            self.connections.append(connection)
+            return len(self.seats) - 1
+        self.seats[back] = seat
+        self.nonces[back] = nonce
+        self.link_proofs[back] = env.body["dh_proof"]
+        self.connections[back - 1] = connection
+        return back
 
 
 def where_to_join(endpoint: str, key: bytes | None = None) -> str:
@@ -294,11 +367,17 @@ def parse_key_text(text: str) -> bytes:
 
 def same_name(a: str, b: str) -> bool:
     """Whether two names read the same to the players: equal once their compatibility forms
-    (NFKC: fullwidth and circled letters ...) are folded to one case: 'ann' and 'ANN'."""
-    return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
+    (NFKC: fullwidth and circled letters ...) are folded to one case and the characters drawn
+    as nothing are left out: 'ann', 'ANN' and 'ann' with a zero-width joiner."""
+    return _read(a) == _read(b)
 
 
-def _check_hello(env: Envelope, coded: CodeHost | None, edition: str) -> str | None:
+def _read(name: str) -> str:
+    """A name as the players read it (``same_name``)."""
+    return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if not invisible(c))
+
+
+def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: bytes) -> str | None:
     try:
         if env.field("version", int) != LOBBY_VERSION:
             return (f"this table speaks lobby version {LOBBY_VERSION} (game protocol {PROTOCOL_VERSION}): "
@@ -319,10 +398,13 @@ def _check_hello(env: Envelope, coded: CodeHost | None, edition: str) -> str | N
             return "the hello does not prove its link key (dh_key): no seat for a key its sender does not hold"
         proof = env.field("code_proof", bytes, CODE_PROOF_BYTES)
         wanted = env.field("edition", str, 20) if "edition" in env.body else None
+        bound = env.field("table", bytes, CODE_SALT_BYTES)
     except BadEnvelope as exc:
         return str(exc)
     if wanted is not None and wanted != edition:
         return f"this table plays the {edition} edition, not {wanted}"
+    if not secrets.compare_digest(bound, salt):
+        return NEEDS_SALT
     if coded is None:
         return None if proof == b"" else "this table has no code"
     if proof == b"":
@@ -331,14 +413,15 @@ def _check_hello(env: Envelope, coded: CodeHost | None, edition: str) -> str | N
 
 
 def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"", edition: str | None = None,
-          nonce: bytes | None = None) -> bytes:
-    """A joiner's hello; ``code_proof`` (``prove_code``) answers a table's ``code``;
+          nonce: bytes | None = None, table: bytes = b"") -> bytes:
+    """A joiner's hello; ``table`` is the salt the table sent (``challenge`` or ``code``:
+    empty in the first hello), ``code_proof`` (``prove_code``) answers a table's ``code``;
     ``edition``, when given, is the only edition it will sit down to; ``nonce`` (fresh when
     not given) goes into the game id."""
     nonce = nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES)
     body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
-        "endpoint": endpoint, "code_proof": code_proof,
+        "endpoint": endpoint, "code_proof": code_proof, "table": table,
         "nonce": nonce, "dh_proof": identity.prove_link_key(nonce),
     }
     if edition is not None:
@@ -371,13 +454,18 @@ def join_lobby(
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
-    keyed = False
+    bound = False  # said hello again with the table's salt
     notice = Notices(say)
     from_table = dealer_connection(endpoint)
     deadline = time.monotonic() + timeout
     answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
     answered = False
-    while time.monotonic() < deadline:
+    heard: float | None = None  # once seated: when the table last spoke
+    at_table = ""
+    while heard is not None or time.monotonic() < deadline:
+        if heard is not None and time.monotonic() - heard > TABLE_QUIET:
+            raise LobbyError(f"the table at {address} seated us, then said nothing for {TABLE_QUIET:.0f} s: "
+                             "its host seems to have stopped")
         if host_key is not None and not answered and transport.refused(endpoint):
             raise LobbyError(f"the table at {address} does not hold the key given (--key), or is of another "
                              f"release: {transport.refused(endpoint)}")
@@ -392,19 +480,29 @@ def join_lobby(
                 env = open_envelope(inbound.data)
             except BadEnvelope:
                 continue
+            if heard is not None:
+                heard = time.monotonic()
+            if env.kind == "challenge":
+                # bind our hello to this table: say it again with the table's salt
+                salt = env.body.get("salt")
+                if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
+                    raise LobbyError("the table asked for our hello in a way this release does not follow")
+                bound = True
+                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce, salt))
+                continue
             if env.kind == "code":
                 # the table wants its code: show we know it, with the table's own salt and share
                 salt = env.body.get("salt")
                 if not code:
                     raise LobbyError("this table needs its code: add --code PASS")
-                if keyed or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
+                if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
                     raise LobbyError("the table asked for its code in a way this release does not follow")
-                keyed = True
+                bound = True
                 try:
                     proof = prove_code(table_key(code, salt), salt, identity.public.sign_key, nonce, env.body.get("share"))
                 except InvalidPoint as exc:
                     raise LobbyError(f"the table asked for its code with a bad share ({exc})") from None
-                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce))
+                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce, salt))
                 continue
             if env.kind == "reject":
                 reason = env.body.get("reason")
@@ -416,15 +514,19 @@ def join_lobby(
                 played = f" ({printable(their_edition)[:20]} edition)" if isinstance(their_edition, str) else ""
                 seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
                 say(f"seated at {address} as {seat_of}{played}; waiting for the others")
+                heard = time.monotonic()  # seated: wait for the start as long as the table speaks
             elif env.kind == "table":
                 listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
                 names = [s[0] for s in listed if isinstance(s, list) and s] if isinstance(listed, list) else []
-                say(f"at the table: {', '.join(printable(n)[:40] for n in names)}")
+                now_at_table = f"at the table: {', '.join(printable(n)[:40] for n in names)}"
+                if now_at_table != at_table:  # the host repeats it while the table fills
+                    say(now_at_table)
+                    at_table = now_at_table
             elif env.kind == "start":
                 try:
                     table = Table.from_envelope(env)
                 except BadEnvelope as exc:
-                    notice(f"ignored a bad start message: {exc}")
+                    notice(f"ignored a bad start message: {printable(exc)}")
                     continue
                 mine = table.seat_of(identity.public.sign_key)
                 if mine is None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from ..protocol.messages import printable
+
 
 class Notices:
     def __init__(
@@ -37,6 +39,7 @@ class Notices:
             self.unsaid += 1
             return
         self.tokens -= 1.0
+        text = printable(text)  # a notice quotes what a peer sent: no escape or line of its own
         if len(text) > self.width:
             text = text[: self.width - 1] + "…"
         if self.unsaid:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
-from ..protocol.messages import MalformedMessage
+from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import Node
 from ..protocol.verify import describe_setup, setup_from_genesis
 from .intake import Dropped, Intake
@@ -87,7 +87,7 @@ def watch_table(
                 try:
                     env = open_envelope(inbound.data)
                     if env.kind == "reject":
-                        raise WatchFailed(f"the seat at {address} refused: {env.field('reason', str, 200)}")
+                        raise WatchFailed(f"the seat at {address} refused: {printable(env.field('reason', str, 200))}")
                     if env.kind == "watching":
                         heard = time.monotonic()
                         continue

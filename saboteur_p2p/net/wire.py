@@ -40,7 +40,8 @@ WIRE_TAG = "saboteur-p2p/wire/1"
 #: Largest ZeroMQ message accepted (a record may be up to 4 MiB).
 MAX_WIRE_MESSAGE = 5 * 1024 * 1024
 KINDS = (
-    "hello", "code", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat", "abort", "gone", "busy",
+    "hello", "challenge", "code", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat",
+    "abort", "gone", "busy",
     "standin", "bye", "watch", "watching",
 )
 

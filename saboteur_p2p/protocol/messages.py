@@ -36,6 +36,23 @@ _NOT_IN_NAMES = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"))
 _JOINERS = frozenset("\u200c\u200d")
 
 
+#: Unicode's default-ignorable code points (DerivedCoreProperties.txt, Unicode 15): drawn as
+#: nothing, so two names that differ only by them read the same, and a name of them alone
+#: is blank; and U+2800, the blank braille pattern, which is drawn as a space
+_INVISIBLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+
+
+def invisible(char: str) -> bool:
+    """Whether ``char`` is drawn as nothing (or as a blank) on a screen."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in _INVISIBLE_RANGES)
+
+
 def _shown(char: str) -> bool:
     """Whether a character of what a peer says may reach a screen: nothing that could act on a
     terminal or hide in it (a control, a line break, a bidi override, an invisible or odd space)."""
@@ -44,10 +61,11 @@ def _shown(char: str) -> bool:
 
 def valid_name(name: object) -> bool:
     """Whether ``name`` may be a player's name (``NAME_RULE``; protocol.md §6.1): only characters
-    fit to be shown, as every seat's screen shows it; nothing blank."""
+    fit to be shown, as every seat's screen shows it; nothing blank (at least one character
+    that is neither a space nor ``invisible``)."""
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or name.strip(" ") != name:
         return False
-    return all(_shown(char) for char in name)
+    return all(_shown(char) for char in name) and any(char != " " and not invisible(char) for char in name)
 
 
 class MalformedMessage(ValueError):

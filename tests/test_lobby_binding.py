@@ -1,0 +1,229 @@
+"""The lobby against a replayed hello, a joiner that crashes before the start, a table that
+fills slowly, and peers that write escape sequences into the text a person reads."""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+
+import pytest
+import zmq
+from test_lobby import PORTS, HostedTable, greet, replies, send_hellos
+
+from saboteur_p2p import cli
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net import lobby
+from saboteur_p2p.net.lobby import LobbyError, hello, join_lobby
+from saboteur_p2p.net.notices import Notices
+from saboteur_p2p.net.transport import Transport
+from saboteur_p2p.net.watch import WatchFailed, watch_table
+from saboteur_p2p.net.wire import open_envelope, seal
+
+#: what a hostile peer puts in a text: a window title, a cleared screen, colour, a forged line
+ESCAPES = "\x1b]0;PWNED\x07\x1b[2J\x1b[1;31mred\nbob (seat 0) broke the protocol"
+
+
+@pytest.fixture
+def context():
+    ctx = zmq.Context()
+    yield ctx
+    ctx.destroy(linger=0)
+
+
+def dealer_to(context: zmq.Context, table: HostedTable) -> zmq.Socket:
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.connect(table.transport.endpoint)
+    return dealer
+
+
+def test_a_hello_said_at_one_table_seats_nobody_at_another(context):
+    """A table that captures a joiner's hello (bound to its own salt) and replays it to another
+    table gets a challenge back, not a seat; the joiner then takes its seat there itself."""
+    first, second = HostedTable(players=3), HostedTable(players=3)
+    victim = Identity.generate()
+    try:
+        at_first = dealer_to(context, first)
+        nonce, endpoint = secrets.token_bytes(32), f"tcp://127.0.0.1:{next(PORTS)}"
+        assert greet(at_first, victim, "ann", endpoint, nonce).kind == "welcome"
+        # what the first table heard: the hello bound to its salt (asked for again here)
+        at_first.send(hello(victim, "ann", endpoint, nonce=nonce))
+        kinds = []
+        while at_first.poll(10_000):
+            answer = open_envelope(at_first.recv())
+            kinds.append(answer.kind)
+            if answer.kind == "challenge":
+                break
+        assert kinds[-1] == "challenge", kinds  # after the table it was told when it sat down
+        first_salt = bytes(answer.body["salt"])
+        captured = hello(victim, "ann", endpoint, nonce=nonce, table=first_salt)
+        replayer = dealer_to(context, second)
+        replayer.send(captured)
+        assert replayer.poll(10_000)
+        answer = open_envelope(replayer.recv())
+        assert answer.kind == "challenge" and bytes(answer.body["salt"]) != first_salt
+        time.sleep(0.3)
+        assert not any("takes seat" in line for line in second.said)
+        # the victim is free to sit down at the second table
+        honest = send_hellos(second.transport.endpoint, [(victim, "ann"), (Identity.generate(), "bob")], context)
+        assert all("start" in got for got in replies(honest))
+        for dealer in [at_first, replayer, *honest]:
+            dealer.close()
+    finally:
+        first.transport.close()  # the first table never fills: stop it where it waits
+        second.close()
+    assert second.table is not None and victim.public.sign_key in [s.sign_key for s in second.table.seats]
+
+
+def test_a_joiner_that_comes_back_before_the_start_takes_its_seat_back(context):
+    """A seated joiner whose process crashed says hello again (a fresh nonce, a new connection,
+    another endpoint): it gets the same seat, the start reaches it there and carries its new
+    nonce.  The old hello said again moves nothing."""
+    table = HostedTable(players=3)
+    ann, bob = Identity.generate(), Identity.generate()
+    try:
+        crashed = dealer_to(context, table)
+        old_nonce = secrets.token_bytes(32)
+        assert greet(crashed, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}", old_nonce).kind == "welcome"
+        crashed.close()
+        again = dealer_to(context, table)
+        new_nonce, endpoint = secrets.token_bytes(32), f"tcp://127.0.0.1:{next(PORTS)}"
+        welcome = greet(again, ann, "ann", endpoint, new_nonce)
+        assert welcome.kind == "welcome" and welcome.body["seat"] == 1
+        deadline = time.monotonic() + 10  # the host says so once it has answered
+        while not any("ann takes seat 1 back" in line for line in table.said) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert any("ann takes seat 1 back" in line for line in table.said)
+        replayed = dealer_to(context, table)
+        answer = greet(replayed, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}", old_nonce)
+        assert answer.kind == "reject" and "said before" in answer.body["reason"]
+        last = send_hellos(table.transport.endpoint, [(bob, "bob")], context)
+        assert "start" in replies(last)[0]
+        assert "start" in replies([again])[0]
+        for dealer in [again, replayed, *last]:
+            dealer.close()
+    finally:
+        table.close()
+    assert table.table is not None
+    assert [s.sign_key for s in table.table.seats[1:]] == [ann.public.sign_key, bob.public.sign_key]
+    assert table.table.nonces[1] == new_nonce and table.table.seats[1].endpoint == endpoint
+
+
+def test_the_host_s_own_identity_still_gets_no_second_seat(context):
+    table = HostedTable(players=3)
+    try:
+        dealer = dealer_to(context, table)
+        answer = greet(dealer, table.identity, "me-again", f"tcp://127.0.0.1:{next(PORTS)}")
+        assert answer.kind == "reject" and answer.body["reason"] == lobby.SEATED_IDENTITY
+        others = send_hellos(table.transport.endpoint, [(Identity.generate(), "ann"), (Identity.generate(), "bob")],
+                             context)
+        assert all("start" in got for got in replies(others))
+        for d in [dealer, *others]:
+            d.close()
+    finally:
+        table.close()
+
+
+def test_a_seated_joiner_waits_as_long_as_the_table_fills_and_no_longer_than_it_is_silent(context, monkeypatch):
+    """The host repeats ``table`` while it waits, so a seated joiner waits past its own timeout
+    for a table that fills slowly; a table that stops speaking is given up with a reason."""
+    monkeypatch.setattr(lobby, "TABLE_EVERY", 0.2)
+    monkeypatch.setattr(lobby, "TABLE_QUIET", 1.5)
+    table = HostedTable(players=3)
+    seated: list[object] = []
+    said: list[str] = []
+
+    def join() -> None:
+        transport = Transport("127.0.0.1:0", context)
+        try:
+            seated.append(join_lobby(Identity.generate(), "ann", transport, table.transport.endpoint, None, said.append,
+                                     timeout=1.0))
+        except LobbyError as exc:
+            seated.append(exc)
+        finally:
+            transport.close()
+
+    joiner = threading.Thread(target=join)
+    joiner.start()
+    try:
+        time.sleep(3.0)  # three times the joiner's timeout, and twice its patience with silence
+        last = send_hellos(table.transport.endpoint, [(Identity.generate(), "bob")], context)
+        assert "start" in replies(last)[0]
+        joiner.join(timeout=10)
+        last[0].close()
+    finally:
+        table.close()
+    assert len(seated) == 1 and not isinstance(seated[0], LobbyError), seated
+    assert sum(line.startswith("at the table:") for line in said) == 2  # said when it changed only
+
+    # a host that seats the joiner and then says nothing more
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    fake_host = Identity.generate()
+
+    def seat_then_fall_silent() -> None:
+        if router.poll(10_000):
+            connection, _ = router.recv_multipart()
+            router.send_multipart([connection, seal(fake_host, "welcome", {"seat": 1, "seats_total": 3, "config": {}})])
+
+    replier = threading.Thread(target=seat_then_fall_silent)
+    replier.start()
+    transport = Transport("127.0.0.1:0", context)
+    try:
+        with pytest.raises(LobbyError, match="seated us, then said nothing for 2 s"):
+            join_lobby(Identity.generate(), "cy", transport, f"127.0.0.1:{port}", None, lambda text: None, timeout=60)
+    finally:
+        replier.join(timeout=10)
+        transport.close()
+        router.close()
+
+
+def test_two_joiners_named_by_different_host_names_are_not_one_endpoint(context):
+    table = HostedTable(players=4)
+    try:
+        ann, bob = dealer_to(context, table), dealer_to(context, table)
+        assert greet(ann, Identity.generate(), "ann", "tcp://alpha-host:5001").kind == "welcome"
+        assert greet(bob, Identity.generate(), "bob", "tcp://beta-host:6002").kind == "welcome"
+        twin = dealer_to(context, table)
+        answer = greet(twin, Identity.generate(), "cy", "tcp://alpha-host:5001")
+        assert answer.kind == "reject" and answer.body["reason"] == "another seat has that endpoint"
+        last = send_hellos(table.transport.endpoint, [(Identity.generate(), "dee")], context)
+        assert "start" in replies(last)[0]
+        for dealer in (ann, bob, twin, *last):
+            dealer.close()
+    finally:
+        table.close()
+
+
+def test_notices_and_errors_print_no_escape_sequence_a_peer_sent():
+    said: list[str] = []
+    Notices(said.append)(f"ignored a bad start message: {ESCAPES}")
+    assert len(said) == 1 and "\x1b" not in said[0] and "\x07" not in said[0] and "\n" not in said[0]
+    assert "red" in said[0]
+    shown = cli._printable_lines(LobbyError(f"the table refused us: {ESCAPES}\nour own second line"))
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert shown.endswith("\nour own second line") and shown.count("\n") == 2  # the peer's line break was its own
+
+
+def test_a_spectator_shows_a_refusal_without_the_escape_sequences_in_it(context):
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    seat = Identity.generate()
+
+    def refuse() -> None:
+        if router.poll(10_000):
+            connection, _ = router.recv_multipart()
+            router.send_multipart([connection, seal(seat, "reject", {"reason": ESCAPES})])
+
+    replier = threading.Thread(target=refuse)
+    replier.start()
+    try:
+        with pytest.raises(WatchFailed) as failed:
+            watch_table(f"127.0.0.1:{port}", lambda node: None, lambda text: None, connect_timeout=10)
+    finally:
+        replier.join(timeout=10)
+        router.close()
+    text = str(failed.value)
+    assert "refused" in text and "\x1b" not in text and "\x07" not in text and "\n" not in text
