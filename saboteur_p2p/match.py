@@ -136,6 +136,9 @@ _SHAPES = {
     1: "╵", 2: "╶", 4: "╷", 8: "╴", 5: "│", 10: "─", 3: "└", 9: "┘", 6: "┌", 12: "┐",
     7: "├", 13: "┤", 11: "┴", 14: "┬", 15: "┼",
 }
+#: the centre of two curves that do not meet, by either curve (N=1 E=2 S=4 W=8): the diagonal
+#: that keeps them apart, as the narration and the client's maze draw a double curve
+CURVES_APART = {9: "╱", 6: "╱", 3: "╲", 12: "╲"}  # noqa: RUF001 (box drawing, not a slash)
 _TOOL_WORDS = {"pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 
 
@@ -156,6 +159,9 @@ def card_words(card: Card | None, turned: bool = False) -> str:
         name = "path" if through and len(through) == len(card.segments) else "dead end" if not through else "path"
         if len(through) > 1:
             name = "bridge" if 5 in through or 10 in through else "double curve"
+            # its two tunnels do not meet: drawn as the maze draws them, not as a crossing
+            lying = [s for s in card.turned_segments(turned) if bin(s).count("1") > 1]
+            shape = "─│─" if 5 in lying else CURVES_APART[lying[0]]
         extras = [word for word, on in (("ladder", card.ladder), ("crystal", card.crystals)) if on]
         if card.door is not None:
             extras.append(f"{card.door.value} door")

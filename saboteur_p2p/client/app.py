@@ -65,6 +65,10 @@ from .screens import render_ranking, render_round_end, round_end_keys, round_end
 SIDE_MIN = 26
 SIDE_MAX = 60
 #: the overlay shown when the player asks to quit
+#: the command line while the keys act on the board (not a prompt: nothing typed goes there)
+KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)"
+#: the keys bound on the board: any other letter starts a typed command with itself
+BOARD_LETTERS = frozenset("rxmcqR")
 LEAVE_QUESTION = "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay"
 
 COLOUR_STYLE = {
@@ -156,7 +160,7 @@ class ClientApp:
         self.snap = agent.snapshot()
         self.focus: Focus = self.controller.focus()
         self.input_area = TextArea(
-            multiline=False, prompt=": ", completer=MoveCompleter(self.controller), complete_while_typing=True,
+            multiline=False, prompt=self._prompt, completer=MoveCompleter(self.controller), complete_while_typing=True,
             history=InMemoryHistory(), accept_handler=self._accept, style="class:input",
         )
         self.maze_window = Window(SizedControl(self._maze, focusable=True))
@@ -200,7 +204,7 @@ class ClientApp:
             Condition(lambda: self._round_end() is None),
         )
         log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=1, style="class:title")
-        log = Window(SizedControl(lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h)))
+        log = Window(SizedControl(lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h, self.ui.log_anchor)))
         # the round-end screen takes the whole side panel: the log comes back after it
         log_shown = Condition(lambda: self._round_end() is None)
         side = HSplit([players, info, ConditionalContainer(HSplit([log_title, log]), log_shown)], width=self._side_width)
@@ -209,7 +213,7 @@ class ClientApp:
             Window(SizedControl(self._status), height=1),
             middle,
             Window(SizedControl(lambda w, h: render_hand(self.snap, self.focus, w)), height=HAND_HEIGHT),
-            Window(SizedControl(self._message), height=1),
+            Window(SizedControl(self._message), height=self._message_height),
             self.input_area,
         ])
         page = Condition(lambda: self.ui.help_open or self.ui.rules_open)
@@ -223,6 +227,13 @@ class ClientApp:
             # above the message line (the input's live check), not over it
             Float(xcursor=True, bottom=2, content=CompletionsMenu(max_height=8, scroll_offset=1)),
         ])
+
+    def _prompt(self) -> StyleAndTextTuples:
+        """": " while typing; on the board a line that says keys act at once, so a key
+        pressed there is never taken for text typed at a prompt."""
+        if self.application.layout.has_focus(self.input_area):
+            return [("class:prompt", ": ")]
+        return [("class:message.hint", KEYS_PROMPT)]
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
         window = Window(FormattedTextControl(text), dont_extend_width=True, dont_extend_height=True)
@@ -280,9 +291,14 @@ class ClientApp:
     def _message(self, width: int, height: int) -> Fragments:
         typed = self.input_area.text
         if self.application.layout.has_focus(self.input_area) and typed != self._refused:
-            kind, text = self.controller.assess(typed)
-            return [(f"class:message.{kind}", (" " + text)[:width].ljust(width))]
+            return render_message(self.ui, self.focus, width, self.controller.assess(typed))
         return render_message(self.ui, self.focus, width)
+
+    def _message_height(self) -> Dimension:
+        """One row, or two for a message that does not fit on one."""
+        columns = self._columns or self.application.output.get_size().columns
+        text = "".join(t for _, t in self._message(columns, 1))
+        return Dimension.exact(text.count("\n") + 1)
 
     def _game_over(self) -> bool:
         view = self.snap.view
@@ -330,6 +346,15 @@ class ClientApp:
         on("pageup", filter=~overlay)(lambda: self._scroll(5))
         on("pagedown", filter=~overlay)(lambda: self._scroll(-5))
         on("escape", filter=typing)(self._leave_input)
+
+        @kb.add("<any>", filter=board)
+        def _(event: KeyPressEvent) -> None:
+            # a word typed on the board ("pass 2", "what 3") goes to the command line whole,
+            # instead of its digits picking cards and a later x discarding one
+            letter = event.data
+            if len(letter) == 1 and letter.isalpha() and letter not in BOARD_LETTERS:
+                ui.message = ""
+                self._type(letter)
         # Esc then a digit within the key timeout is Emacs's numeric argument to prompt_toolkit:
         # the digit, and every digit after it, went into the count instead of picking a card
         for digit in range(10):
@@ -339,17 +364,24 @@ class ClientApp:
         for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10), ("home", -10**6), ("end", 10**6)):
             kb.add(key, filter=reading)(functools.partial(self._scroll_page, step))
 
+        # each overlay binds Escape by name too: from the command line, the line's own
+        # Escape binding would otherwise win over "<any>" and the overlay would stay open
         @kb.add("<any>", filter=reading)
+        @kb.add("escape", filter=reading)
         def _(event: KeyPressEvent) -> None:
             ui.help_open = ui.rules_open = False
 
-        @kb.add("<any>", filter=Condition(lambda: self._round_end() is not None and not reading() and not ui.confirm_quit))
+        round_end = Condition(lambda: self._round_end() is not None and not reading() and not ui.confirm_quit)
+
+        @kb.add("<any>", filter=round_end)
+        @kb.add("escape", filter=round_end)
         def _(event: KeyPressEvent) -> None:
             summary = round_end_open(self.snap, ui.round_seen)
             if summary is not None:
                 ui.round_seen = summary.round
 
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
+        @kb.add("escape", filter=Condition(lambda: ui.confirm_quit))
         def _(event: KeyPressEvent) -> None:
             ui.confirm_quit = False
             if event.key_sequence[0].data.lower() == "y":
@@ -395,12 +427,16 @@ class ClientApp:
         self.application.layout.focus(self.input_area)
 
     def _leave_input(self) -> None:
+        self.input_area.text = ""  # nothing half-typed waits on the line while keys act on the board
         self.application.layout.focus(self.maze_window)
 
     def _accept(self, buffer: object) -> bool:
         text = self.input_area.text
         done = self.controller.command(text)
-        if done or not text.strip():
+        ui = self.ui
+        # a page or question opened from the command line returns to it when it closes
+        opened = ui.help_open or ui.rules_open or ui.confirm_quit
+        if (done and not opened) or not text.strip():
             self.application.layout.focus(self.maze_window)
         self._refused = None if done else text  # its refusal shows until the line is edited
         if not done:
@@ -409,7 +445,12 @@ class ClientApp:
 
     def _scroll(self, lines: int) -> None:
         # wrapped lines outnumber log lines; the log panel clamps what is beyond the top
-        self.ui.log_scroll = max(0, min(self.ui.log_scroll + lines, 3 * len(self.agent.log_lines())))
+        count = len(self.agent.log_lines())
+        self.ui.log_scroll = max(0, min(self.ui.log_scroll + lines, 3 * count))
+        if not self.ui.log_scroll:
+            self.ui.log_anchor = None  # at the bottom: follow the newest again
+        elif self.ui.log_anchor is None:
+            self.ui.log_anchor = count  # scrolled back: stay on these lines as new ones come
 
     def request_quit(self) -> None:
         """Ask before leaving a game in progress; leave at once when it is over."""

@@ -1,4 +1,4 @@
-"""Typed commands: a move in a person's words, or say/help/legal/rules/start/quit.
+"""Typed commands: a move in a person's words, or say/help/legal/rules/start/quit/what.
 
 A typed move names cards by hand slot and players by name (``client/words.py`` reads it
 into the engine's text); it is checked with the engine before it is sent, and a refusal
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules import IllegalActionError, InvalidActionError
+from .cardinfo import card_does
 from .model import Snapshot
 from .words import Words, fewer_passes
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from .model import UIState
 
 #: typed commands that are not moves
-COMMANDS = ("say ", "help", "legal", "rules", "start", "quit")
+COMMANDS = ("say ", "help", "legal", "rules", "start", "quit", "what ")
 #: the moves as a person types them, offered when it is not our move (on our move: every legal one)
 VERBS = ("path ", "break ", "repair ", "rockfall ", "map ", "pass ", "orient ", "keep ", "take ")
 #: Saboteur 2's own verbs (rules.md 8)
@@ -26,7 +27,7 @@ VERBS_2 = (
     "theft", "hands-off @", "swap-hand @", "inspection @", "swap-hats @", "trapped @", "free @", "clear ", "steal @",
 )
 #: the words that are commands, not moves
-COMMAND_WORDS = ("?", "help", "legal", "moves", "rules", "start", "quit", "exit", "bye")
+COMMAND_WORDS = ("?", "help", "legal", "moves", "rules", "start", "quit", "exit", "bye", "what", "info")
 
 #: lines of moves ``legal`` writes to the log, at most
 LEGAL_LINES = 12
@@ -100,6 +101,8 @@ class TypedCommands:
                 return True
             self.ui.say("only the host starts a game, before it begins", "error")
             return False
+        if word in ("what", "info"):
+            return self.what(text.split()[1:])
         if word in ("legal", "moves"):
             snap = self.snapshot()
             words = self.words(snap)
@@ -116,14 +119,31 @@ class TypedCommands:
             return True
         return self.attempt(text, typed=True)
 
+    def what(self, args: list[str]) -> bool:
+        """``what 3``: what the card in hand slot 3 does, on the message line."""
+        view = self.snapshot().view
+        if view is None:
+            self.ui.say("the game has not started yet", "error")
+            return False
+        hand = view.hand
+        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= len(hand):
+            slots = f"1-{len(hand)}" if hand else "you hold no cards"
+            self.ui.say(f"what N: what the card in slot N of your hand does ({slots})", "error")
+            return False
+        slot = int(args[0])
+        self.ui.say(f"{slot}: {card_does(hand[slot - 1][1], view.config.edition)}")
+        return True
+
     def assess(self, text: str) -> tuple[str, str]:
         """Inline validation of a half-typed line: (kind, message); kind is ok, error or info."""
         text = text.strip()
         if not text:
-            return "info", "a move (path 2 at 3,-1 turned), say ..., legal, rules, help, quit · Tab completes"
+            return "info", "a move (path 2 at 3,-1 turned), what 2, say ..., legal, rules, help, quit · Tab completes"
         word = text.split()[0].lower()
         if word == "say":
             return "info", "Enter sends this line to the table"
+        if word in ("what", "info"):
+            return "info", "Enter: what the card in this slot of your hand does"
         if word in COMMAND_WORDS:
             return "info", f"Enter: {word}"
         snap = self.snapshot()

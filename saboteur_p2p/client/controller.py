@@ -412,7 +412,8 @@ class Controller(TypedCommands):
 
     def next_cell(self, step: int = 1) -> None:
         """Jump the cursor to the next cell where the selected card is legal, in reading
-        order (row by row); ``step`` -1: to the one before.  For a card played on a player
+        order (row by row), as the card is turned now; ``step`` -1: to the one before.  A path card
+        that fits nowhere this way round is turned first.  For a card played on a player
         or a goal: to the next target where it is legal (↑↓ also stop where it is not)."""
         snap = self.snapshot()
         item = self.selected_item(snap)
@@ -432,9 +433,14 @@ class Controller(TypedCommands):
         if not self._cell_mode(item):
             return
         cells = sorted(self.legal_cells(snap, item, self.ui.turned), key=lambda c: (c[1], c[0]))
+        if not cells and item.kind is ItemKind.PATH:
+            # it fits nowhere this way round: turn it to where it fits the other way
+            cells = sorted(self.legal_cells(snap, item, not self.ui.turned), key=lambda c: (c[1], c[0]))
+            if cells:
+                self.ui.turned = not self.ui.turned
+                self.ui.say("turned 180°: it fits only so" if self.ui.turned else "upright: it fits only so")
         if not cells:
-            hint = " this way round: r turns it" if item.kind is ItemKind.PATH else ""
-            self.ui.say(f"no legal cell for this card{hint}", "error")
+            self.ui.say("no legal cell for this card", "error")
             return
         cursor = (self.ui.cursor[1], self.ui.cursor[0])
         if step < 0:

@@ -20,7 +20,9 @@ Keys
   1-9 [ ]    pick a card of your hand (or the gold passed to you)
   arrows     move the cursor on the maze; for cards played on a player
              or a goal (and gold to take) ↑↓ choose it
-  Tab        jump to the next cell (or player, goal) where the card is legal
+  Tab        jump to the next cell where the card is legal as it is turned
+             now (· dots; r turns it for the ˙ dots; a card that fits only
+             the other way is turned for you), or to the next player or goal
   Shift-Tab  jump back to the one before
   r          turn the path card (or the stone) by 180°
   Enter      play the card there / at that target
@@ -37,45 +39,78 @@ KEYS_2 = """\
 COMMANDS = """\
 Typed commands (cards by their number in your hand, players by name, @me for you)
   path 2 at 3,-1 turned   break lantern @bob   repair pickaxe @me
-  rockfall 4,1   map 2 (goal 2)   pass 5   keep 1   take 3+2   orient 1 turned
-  legal   rules   say <text>   start (host, in the lobby)   quit"""
+  rockfall 4,1   map 1 (look at goal 1)   map 5 1 (the Map in slot 5 on goal 1)"""
+
+COMMANDS_BASE = """\
+  pass 5   keep 1   take 3+2   orient 1 turned"""
 
 COMMANDS_2 = """\
-  trapped @bob   free @bob   theft   hands-off @bob   swap-hand @bob
-  inspection @bob   swap-hats @bob   pass 4,5,6   steal @bob   steal nobody
-  clear trapped with 3,5   (clear: pickaxe, lantern, cart, trapped, theft)"""
+  pass 5   pass 4,5,6   orient 1 turned   trapped @bob   free @bob   theft
+  hands-off @bob   swap-hand @bob   inspection @bob   swap-hats @bob
+  steal @bob   steal nobody   clear trapped with 3,5
+  (clear: pickaxe, lantern, cart, trapped, theft)"""
+
+COMMANDS_ALL = """\
+  what 3 (what card 3 does)   legal   rules   say <text>   quit
+  start (the host, in the lobby)"""
 
 LEGEND = """\
 Symbols
- players   ▶ whose move   * you   6c cards in hand   g0 gold cards
-           (how much they are worth is secret until the end)
+ players   ▶ whose move   * you   6c cards in hand"""
+
+LEGEND_BASE = """\
+           g0 gold cards (how much they are worth is secret until the end)"""
+
+LEGEND_2 = """\
+           $3 your gold pieces   $ has gold   - has none
+           trap: trapped   thief: a Theft lies before them"""
+
+LEGEND_MOVES = """\
            ✗CLP broken Cart, Lantern, Pickaxe   away / back: connection
            SAB dig: roles, once shown   last move: ┼ 1,0 / map g1 / pass /
-           brk cart→2 (broke seat 2's cart) / fix lamp→0 / fall 3,0
+           brk cart→2 (broke seat 2's cart) / fix lamp→0 / fall 3,0"""
+
+LEGEND_MOVES_2 = """\
+           trp→4 (laid a Trapped! on seat 4) / free→4 / look→4 / clr cart"""
+
+LEGEND_MAZE = """\
  maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
            ○ stone (what your Map showed)   ■ dead end
            ╵ ╷ ╴ ╶ a dead end beside a tunnel that goes through
            ·   · dots: your card fits here as it is turned now
            ˙   ˙ dots: it fits only turned the other way (press r)
            a seat's number in a cell's corner: that seat's last move;
-           the newest is highlighted   × a card a rockfall removed
- hand      a path card shows twice: as it is ( left) and turned 180°
+           the newest is highlighted   × a card a rockfall removed"""
+
+LEGEND_MAZE_2 = """\
+           ╫ ladder   B G blue / green door   ◆ crystal
+           ──│── bridge   ╱ ╲ two curves that do not meet"""
+
+LEGEND_HAND = """\
+ hand      a path card shows twice: as it is (left) and turned 180°
            (right); the one you would play is shown in reverse
            ▶ the card picked   ✓ legal / ✗ not legal: the move now"""
 
-LEGEND_2 = """\
- Saboteur 2  $3 your gold pieces   $ has gold   - has none
-           trap: trapped   thief: a Theft lies before them
-           ╫ ladder   B G blue / green door   ◆ crystal
-           ──│── bridge   ╱ ╲ two curves that do not meet   × marked"""
+LEGEND_HAND_2 = """\
+           • a card marked (m) to discard or clear with"""
 
 
 def help_text(edition: str) -> str:
-    """The help page for this edition: keys, typed commands and the legend."""
+    """The help page for this edition: keys, typed commands and the legend, naming only
+    what this edition has (no gold cards in Saboteur 2, no Trapped! in the base game)."""
     second = edition == "saboteur2"
-    parts = [KEYS + ("\n" + KEYS_2 if second else ""), COMMANDS + ("\n" + COMMANDS_2 if second else ""),
-             LEGEND + ("\n" + LEGEND_2 if second else "")]
-    return "\n\n".join(parts)
+
+    def part(*pieces: str) -> str:
+        return "\n".join(pieces)
+
+    if second:
+        return "\n\n".join([
+            part(KEYS, KEYS_2), part(COMMANDS, COMMANDS_2, COMMANDS_ALL),
+            part(LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_MAZE, LEGEND_MAZE_2, LEGEND_HAND, LEGEND_HAND_2),
+        ])
+    return "\n\n".join([
+        KEYS, part(COMMANDS, COMMANDS_BASE, COMMANDS_ALL), part(LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_MAZE, LEGEND_HAND),
+    ])
 
 
 @cache

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..match import CURVES_APART
 from ..rules import ActionCard, ActionKind, Board, Door, GoldCard, PathCard, PathKind
 from ..rules.cards import E, N, S, W
 from .model import TOOL_SHORT
@@ -46,8 +47,6 @@ UNKNOWN_GOAL = "?"
 LADDER_MARK = "╫"
 CRYSTAL_MARK = "◆"
 DOOR_MARK = {Door.BLUE: "B", Door.GREEN: "G"}
-#: the centre of two curves that do not meet: the diagonal that keeps them apart
-CURVES_APART = {N | W: "╱", E | S: "╱", N | E: "╲", S | W: "╲"}
 #: where the crystal goes: a corner no tunnel ever crosses (cell and hand tile)
 CRYSTAL_CELL = (0, 4)
 CRYSTAL_MINI = (0, 2)

@@ -223,6 +223,8 @@ class UIState:
     message: str = ""
     message_kind: str = "info"  # info, ok, error
     log_scroll: int = 0
+    #: how many log lines there were when the player scrolled back (None: following the newest)
+    log_anchor: int | None = None
     help_open: bool = False
     confirm_quit: bool = False
     #: the end-of-game ranking was put aside to look at the board

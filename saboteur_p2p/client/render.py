@@ -231,7 +231,7 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         marked = item.handle in focus.marked
         style = "class:hand.selected" if selected else "class:hand"
         style += " class:hand.marked" if marked else ""
-        rows[0].append(("class:hand.label", "▶" if selected else "×" if marked else " "))
+        rows[0].append(("class:hand.label", "▶" if selected else "•" if marked else " "))
         for row in rows[1:]:
             row.append(("", " "))
         label = f"{index + 1} {item.label()}"[:TILE_W].ljust(TILE_W)
@@ -346,11 +346,13 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     return out
 
 
-def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int) -> Fragments:
+def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, anchor: int | None = None) -> Fragments:
     """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end.
 
-    The newest move is marked (▸).  At the bottom of the log, the last chat line stays
-    pinned on top when newer lines have pushed it out of sight.
+    While the player has scrolled back, ``anchor`` is how many log lines there were then:
+    the view stays on what they were reading and a mark at the bottom counts the lines that
+    came since ("↓ 3 new below (PgDn)").  The newest move is marked (▸).  At the bottom of
+    the log, the last chat line stays pinned on top when newer lines have pushed it out of sight.
     """
     newest = max((i for i, line in enumerate(lines) if line.move), default=None)
     wrapped: list[tuple[str, str, int]] = []
@@ -361,6 +363,10 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int) -
             style, text = "class:log.latest", "▸" + text
         for part in textwrap.wrap(text, max(8, width), subsequent_indent="  ") or [""]:
             wrapped.append((style, part, index))
+    fresh = 0
+    if scroll and anchor is not None and anchor < len(lines):
+        fresh = len(lines) - anchor
+        scroll += sum(1 for _, _, index in wrapped if index >= anchor)  # stay on the lines being read
     scroll = max(0, min(scroll, len(wrapped) - height))
     end = len(wrapped) - scroll
     shown = wrapped[max(0, end - height):end]
@@ -369,13 +375,34 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int) -
         pinned = [("class:log.chat", part, chat) for part in textwrap.wrap(lines[chat].text, max(8, width))][:1]
         shown = pinned + shown[len(pinned):]
     out: Fragments = [(style, text.ljust(width) + "\n") for style, text, _ in shown]
-    if scroll:
+    if fresh:
+        out.append(("class:log.latest", f"  ↓ {fresh} new below (PgDn)".ljust(width)))
+    elif scroll:
         out.append(("class:log.more", f"  ↓ {scroll} more (PgDn)".ljust(width)))
     return out
 
 
-def render_message(ui: UIState, focus: Focus, width: int) -> Fragments:
-    """The message line: the last result or error, else what the keys do now."""
+#: the message line grows to this many rows for a message that does not fit on one
+MESSAGE_ROWS = 2
+
+
+def message_rows(text: str, width: int, rows: int = MESSAGE_ROWS) -> list[str]:
+    """A message wrapped to the screen's width on at most ``rows`` rows (cut with … only
+    beyond them), so a refusal and its hint show whole."""
+    lines = textwrap.wrap(text, max(10, width - 1), subsequent_indent=" ") or [""]
+    if len(lines) > rows:
+        lines = [*lines[: rows - 1], lines[rows - 1][: max(0, width - 3)] + "…"]
+    return [(" " + line)[:width].ljust(width) for line in lines]
+
+
+def render_message(ui: UIState, focus: Focus, width: int, typed: tuple[str, str] | None = None) -> Fragments:
+    """The message line: the check of a line being typed (``typed``: its kind and text, on
+    one row, as it changes at every key), else the last result or error, else what the keys
+    do now."""
+    if typed is not None:
+        return [(f"class:message.{typed[0]}", message_rows(typed[1], width, 1)[0])]
     if ui.message:
-        return [(f"class:message.{ui.message_kind}", (" " + ui.message)[:width].ljust(width))]
-    return [("class:message.hint", (" " + focus.hint)[:width].ljust(width))]
+        style, text = f"class:message.{ui.message_kind}", ui.message
+    else:
+        style, text = "class:message.hint", focus.hint
+    return [(style, "\n".join(message_rows(text, width)))]

@@ -5,6 +5,8 @@ styled fragments or plain text, as ``render`` does for the panels.
 """
 from __future__ import annotations
 
+import textwrap
+
 from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name
 from .tracker import RoundSummary
 
@@ -42,6 +44,8 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         ("class:title", f" round {summary.round}/{summary.rounds} is over"[:width].ljust(width) + "\n"),
         ("class:info.result", f" {summary.winners}"[:width].ljust(width) + "\n"),
     ]
+    how = textwrap.wrap(_how_it_ended(summary, snap), max(10, width - 1), subsequent_indent="  ")
+    out += [("class:info.result", f" {line}"[:width].ljust(width) + "\n") for line in how]
     if not summary.settled:
         out.append(("class:hand.note", " gold is being handed out"[:width].ljust(width) + "\n"))
     gold = [
@@ -50,27 +54,42 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     ]
     # two lines a seat only when each fits whole: "won 1 gold card · total 1 gold ca" misleads
     fits = all(len(f"   won {won} · total {total}") <= width for won, total in gold)
-    roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 <= height
-    name_width = max(3, width - 19)
+    roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 + len(how) <= height
+    stole = [seat < len(summary.stole) and summary.stole[seat] for seat in range(len(summary.roles))]
+    # a thief's stolen piece is no win: "-" (or "gold") and a mark of its own
+    won_width = 8 if any(stole) else 6
+    name_width = max(3, width - 13 - won_width)
     if not roomy:
-        out.append(("class:hand.note", f" {'who':<{name_width}} {'role':<5}{'won':>6}{'total':>6}"[:width].ljust(width) + "\n"))
+        header = f" {'who':<{name_width}} {'role':<5}{'won':>{won_width}}{'total':>6}"
+        out.append(("class:hand.note", header[:width].ljust(width) + "\n"))
     for seat, role in enumerate(summary.roles):
         name = "you" if seat == snap.seat else snap.name(seat)
         style = f"class:players.{ROLE_STYLE.get(role.value, 'role')}"
         won, total = gold[seat]
         if roomy:
+            theft = " · stole a piece" if stole[seat] else ""
             out.append((style, f" {name}: {role.value}"[:width].ljust(width) + "\n"))
-            out.append(("", f"   won {won} · total {total}"[:width].ljust(width) + "\n"))
+            out.append(("", f"   won {won}{theft} · total {total}"[:width].ljust(width) + "\n"))
         else:
             short = ROLE_SHORT.get(role.value, role.value)
-            line = f" {fit_name(name, name_width):<{name_width}} {short:<5}{_compact(won):>6}{_compact(total):>6}"
+            cell = _compact(won) + ("+st" if stole[seat] else "")
+            line = f" {fit_name(name, name_width):<{name_width}} {short:<5}{cell:>{won_width}}{_compact(total):>6}"
             out.append((style, line[:width].ljust(width) + "\n"))
     if not roomy and len(out) + 3 <= height:  # the legend, when it fits above the keys (? has it too)
         second = any(r.value not in BASE_ROLES for r in summary.roles)
-        notes = (" yours: gold pieces", " others: $ has gold") if second else (" yours: nuggets", " others: c gold cards")
+        notes = (" yours: gold pieces", " others: $ has gold" + (" · +st stole" if any(stole) else "")) if second \
+            else (" yours: nuggets", " others: c gold cards")
         out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
     out.append(("class:hand.note", f" {keys}"[:width].ljust(width)))
     return out
+
+
+def _how_it_ended(summary: RoundSummary, snap: Snapshot) -> str:
+    """Who reached the treasure, and in Saboteur 2 what the doors left open; "" if nobody did."""
+    if summary.reached is None:
+        return ""
+    who = "you" if summary.reached == snap.seat else snap.name(summary.reached)
+    return f"{who} reached the treasure" + (f"; {summary.doors}" if summary.doors else "")
 
 
 def render_ranking(snap: Snapshot) -> str:

@@ -15,9 +15,11 @@ from dataclasses import dataclass, replace
 from ..match import card_words, move_words
 from ..rules import (
     GOAL_CELLS,
+    ActionKind,
     Board,
     BreakTool,
     CardPlayed,
+    Clear,
     Event,
     GameEnded,
     GoalRevealed,
@@ -25,9 +27,11 @@ from ..rules import (
     MapPeek,
     Pass,
     PathCard,
+    PathKind,
     PiecesWon,
     PlacePath,
     PlayerView,
+    PlayOn,
     RepairTool,
     Rockfall,
     Role,
@@ -37,6 +41,12 @@ from ..rules import (
 )
 from .model import TOOL_SHORT, WINNERS_TEXT, Cell
 
+#: a Saboteur 2 card played on a player, as the player list names the move ("trp→4"): never
+#: "trap" or "thief", the marks of what lies before a player now
+PLAYED_ON_SHORT = {
+    ActionKind.THEFT: "theft", ActionKind.HANDS_OFF: "h.off", ActionKind.SWAP_HAND: "swap",
+    ActionKind.INSPECTION: "look", ActionKind.SWAP_HATS: "hats", ActionKind.TRAPPED: "trp", ActionKind.FREE: "free",
+}
 #: the base game's kinds of win, as a round's result says them
 BASE_WINNERS = {
     "gold-diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "selfish-dwarf": "the selfish dwarf won",
@@ -78,6 +88,12 @@ class RoundSummary:
     live: bool = True
     #: False while the round's gold is still being handed out (the gold columns may grow)
     settled: bool = False
+    #: Saboteur 2: per seat, whether its Theft took a gold piece this round (not a win)
+    stole: tuple[bool, ...] = ()
+    #: the seat that reached the treasure, if it was reached
+    reached: int | None = None
+    #: Saboteur 2, the treasure reached: which teams' ways to it the doors left open, in words
+    doors: str = ""
 
 
 class Tracker:
@@ -96,6 +112,7 @@ class Tracker:
         self._cards = [0] * players
         self._pieces = [0] * players
         self._won_gold = [False] * players
+        self._stole = [False] * players
         #: how many gold cards this seat received in each round, in order (base game)
         self._my_cards: dict[int, int] = {}
 
@@ -124,9 +141,12 @@ class Tracker:
             elif isinstance(event, RoundEnded):
                 live = board is not None or view.round == event.round
                 final = board if board is not None else view.board
+                treasure = _treasure_cell(final)
                 winners = WINNERS_TEXT.get(event.winners) or BASE_WINNERS.get(event.winners, event.winners)
                 self.summaries.append(RoundSummary(
                     event.round, view.config.rounds, winners, event.roles, final, goals, (), (), live=live,
+                    reached=event.last_player if treasure is not None else None,
+                    doors=_doors(final, treasure) if view.config.edition == "saboteur2" else "",
                 ))
                 self._refresh(view)
             elif isinstance(event, GoldReceived):
@@ -137,7 +157,7 @@ class Tracker:
                 self._pieces[event.player] += event.pieces
                 self._won_gold[event.player] = True
             elif isinstance(event, Stolen) and event.victim is not None:
-                self._won_gold[event.thief] = True
+                self._stole[event.thief] = True  # a theft, not a win: the round-end marks it apart
                 self._pieces[event.thief] += 1  # a round's take counts what was stolen in it
                 self._pieces[event.victim] -= 1
             elif isinstance(event, GameEnded) and self.summaries:
@@ -154,6 +174,7 @@ class Tracker:
         self._cards = [0] * self.players
         self._pieces = [0] * self.players
         self._won_gold = [False] * self.players
+        self._stole = [False] * self.players
         self.last_moves = {}
 
     def _refresh(self, view: PlayerView) -> None:
@@ -180,7 +201,7 @@ class Tracker:
         if last.scores is not None:
             unit = view.config.edition_rules.gold_unit
             totals = [_count(score, unit) for score in last.scores]
-        self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals))
+        self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals), stole=tuple(self._stole))
 
 
     def _mine_in(self, number: int, view: PlayerView) -> str:
@@ -227,7 +248,36 @@ def _short_move(event: CardPlayed) -> str:
         return f"map g{action.goal}"
     if isinstance(action, Pass):
         return "pass"
-    return action.verb if action.verb != "play-on" else str(action).split()[0]
+    if isinstance(action, PlayOn):
+        if action.target == event.player:
+            return PLAYED_ON_SHORT[action.kind]  # a Theft lies before its own player
+        return f"{PLAYED_ON_SHORT[action.kind]}→{action.target}"
+    if isinstance(action, Clear):
+        return f"clr {TOOL_SHORT.get(action.what, action.what)}"
+    return action.verb
+
+
+def _treasure_cell(board: Board) -> Cell | None:
+    """Where the treasure lies face up in the maze (somebody reached it), else None."""
+    for cell in GOAL_CELLS:
+        tile = board.tiles.get(cell)
+        if tile is not None and isinstance(tile.card, PathCard) and tile.card.kind is PathKind.TREASURE:
+            return cell
+    return None
+
+
+def _doors(board: Board, treasure: Cell | None) -> str:
+    """What the doors on the ways to the treasure left open, which decides the winners."""
+    if treasure is None:
+        return ""
+    ways = board.open_ways(treasure)
+    if ways.doorless:
+        return "a way without doors"
+    if ways.blue and ways.green:
+        return "each team has a way past the doors"
+    if ways.blue or ways.green:
+        return f"only the {'blue' if ways.blue else 'green'} team gets past the doors"
+    return "the doors stop both teams"
 
 
 def _cell_of(event: CardPlayed) -> Cell | None:

@@ -8,16 +8,20 @@ and a player by seat number (``break lantern @2``): exact, and meaningless to a 
   ``keep 2`` (the second gold card offered), ``take 3+2`` (gold worth 3 and 2),
   ``steal @bob``, ``trapped @bob``, ``theft``, ``clear trapped with 3,5``;
 * ``read(text)``: the same forms back to the engine's text (``@me`` is yourself; a name
-  may be shortened while it stays unambiguous);
+  may be shortened while it stays unambiguous; ``map 5 1`` or ``map 5 (goal 1)`` names the
+  Map card by slot too);
 * ``explain(error)``: a refusal in those words: "your lantern", not "player 0's".
 """
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Sequence
 
 from ..rules import (
+    GOAL_CELLS,
     ActionCard,
+    ActionKind,
     AnyAction,
     BreakTool,
     Clear,
@@ -62,6 +66,25 @@ _WHO = r"@(\S+)"
 #: the words the hand strip labels cards with, read as the verbs they stand for (and two more)
 VERB_ALIASES = {short: verb for verb, short in ACTION_SHORT.items() if short != verb} | {
     "discard": "pass", "inspect": "inspection",
+}
+#: how each move is typed, for a line that could not be read (Saboteur 2 adds ``USAGE_2``)
+USAGE = {
+    "path": "path SLOT at X,Y [turned], e.g. path 2 at 1,0",
+    "break": "break TOOL @name (pick, lamp, cart), e.g. break lamp @bob",
+    "repair": "repair TOOL @name, e.g. repair cart @me",
+    "rockfall": "rockfall X,Y, e.g. rockfall 3,1",
+    "map": "map GOAL or map SLOT GOAL, e.g. map 1 or map 5 1",
+    "pass": "pass SLOT, e.g. pass 4",
+    "keep": "keep N (the gold card offered), e.g. keep 1",
+    "take": "take the values, e.g. take 3+2, or take nothing",
+    "orient": "orient GOAL [turned], e.g. orient 1 turned",
+}
+USAGE_2 = {
+    "pass": "pass SLOT[,SLOT,SLOT], e.g. pass 4 or pass 4,5,6",
+    "clear": "clear WHAT with SLOT,SLOT, e.g. clear trapped with 3,5",
+    "steal": "steal @name or steal nobody",
+    "theft": "theft (it lies before you)",
+    **{kind.value: f"{kind.value} @name" for kind in TARGETED_KINDS},
 }
 #: a rule's verb after "player N" became "you"
 _SECOND_PERSON = {"holds": "hold", "has": "have", "is": "are"}
@@ -131,11 +154,22 @@ class Words:
             match = re.fullmatch(pattern, clean)
             if match is not None:
                 return make(*match.groups())
-        if self.view.config.edition == "saboteur2":
-            examples = "path 2 at 1,0 [turned] · trapped @name · clear cart with 3,4 · pass 4 · legal (all your moves)"
-        else:
-            examples = "path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · legal"
-        raise WordsError(f"cannot read {text.strip()!r}: try {examples}")
+        raise WordsError(f"cannot read {text.strip()!r}: {self._usage(clean.partition(' ')[0])}")
+
+    def _usage(self, verb: str) -> str:
+        """How a move with this verb is typed, or the verb nearest a typo: short enough to
+        show whole on the message line."""
+        second = self.view.config.edition == "saboteur2"
+        usage = USAGE | (USAGE_2 if second else {})
+        if verb in usage:
+            return usage[verb]
+        near = difflib.get_close_matches(verb, [*usage, *VERB_ALIASES], n=1, cutoff=0.6)
+        if near:
+            word = VERB_ALIASES.get(near[0], near[0])
+            return f"did you mean {word}? {usage.get(word, '')}".rstrip()
+        if second:
+            return "try path 2 at 1,0 [turned] · trapped @name · clear cart with 3,4 · pass 4,5 · legal lists all"
+        return "try path 2 at 1,0 [turned] · break lamp @name · map 2 · pass 4 · legal lists all"
 
     def _forms(self) -> list[tuple[str, Callable[..., str]]]:
         card, who = self.card, self.player
@@ -145,8 +179,9 @@ class Words:
             (rf"(break|repair) {_TOOL} {_WHO}", lambda verb, tool, p: f"{verb} {TOOL_ALIASES[tool]} @{who(p)}"),
             (rf"(break|repair) (\d+) {_WHO}", lambda verb, slot, p: self.tool_card(verb, slot, who(p))),
             (r"rockfall (-?\d+),(-?\d+)", lambda x, y: f"rockfall {x},{y}"),
-            (r"map (\d+)", lambda goal: f"map {goal}"),
-            (r"pass (\d+(?:,\d+){0,2})", lambda slots: "pass " + ",".join(str(card(s)) for s in slots.split(","))),
+            (r"map (?:goal )?(\d+)", lambda goal: self.map_goal(None, goal)),
+            (r"map (\d+) \(?(?:goal )?(\d+)\)?", lambda slot, goal: self.map_goal(slot, goal)),
+            (r"pass (\d+(?:,\d+)*)", self.passed),
             (r"theft(?: @me)?", lambda: f"theft @{self.seat}"),
             (rf"({_PLAYED_ON}) {_WHO}", lambda kind, p: f"{kind} @{who(p)}"),
             (rf"clear ({'|'.join(CLEARABLE)}) with (\d+),(\d+)", lambda what, a, b: f"clear {what} with {card(a)},{card(b)}"),
@@ -155,6 +190,14 @@ class Words:
             (r"keep (\d+)", lambda n: f"keep {self.offered(n)}"),
             (r"take (nothing|none|\d+(?:[+,]\d+)*)", lambda worth: self.take(worth)),
         ]
+
+    def passed(self, slots: str) -> str:
+        """``pass 4`` or, in Saboteur 2, ``pass 4,5,6``: one to three cards discarded."""
+        cards = slots.split(",")
+        most = 3 if self.view.config.edition == "saboteur2" else 1
+        if len(cards) > most:
+            raise WordsError("you discard one card at a time" if most == 1 else "at most three cards are discarded at once")
+        return "pass " + ",".join(str(self.card(s)) for s in cards)
 
     def tool_card(self, verb: str, slot: str, target: int) -> str:
         """``break 3 @bob``: the tool card in slot 3 played on a player (a repair card that
@@ -171,6 +214,25 @@ class Words:
                 raise WordsError(f"card {slot} repairs a {either}: say which (repair {tools[0].value} @name)")
             tools = broken
         return f"{verb} {tools[0].value} @{target} #{handle}"
+
+    def map_goal(self, slot: str | None, goal: str) -> str:
+        """``map 1`` (a Map on goal 1), ``map 5 1`` or ``map 5 (goal 1)`` (the Map in slot 5):
+        a goal is numbered as the maze shows it, 0-2; the card, as every card, by hand slot."""
+        number = int(goal)
+        goals = len(GOAL_CELLS)
+        if slot is None and number >= goals:
+            face = dict(self.view.hand).get(self.handles.get(number, -1))
+            if isinstance(face, ActionCard) and face.kind is ActionKind.MAP:
+                raise WordsError(f"card {number} is a Map: say which goal it looks at (map {number} 1, goals 0-{goals - 1})")
+        if number >= goals:
+            raise WordsError(f"there is no goal {number}: the goals are 0-{goals - 1} (map 1, or map 5 1 for the Map in slot 5)")
+        if slot is None:
+            return f"map {number}"
+        handle = self.card(slot)
+        face = dict(self.view.hand)[handle]
+        if not isinstance(face, ActionCard) or face.kind is not ActionKind.MAP:
+            raise WordsError(f"card {slot} is not a Map")
+        return f"map {number} #{handle}"
 
     def card(self, slot: str) -> int:
         """The handle of the card in this hand slot."""

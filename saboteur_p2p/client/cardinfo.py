@@ -1,0 +1,47 @@
+"""What a card does, in a line or two, for the ``what N`` command (both editions).
+
+The card's name comes from ``match.card_words`` ("break lantern", "path ┼ (ladder)"); what
+follows it is the rule in brief, as docs/rules.md has it in full (``R`` shows the rules).
+"""
+from __future__ import annotations
+
+from ..match import card_words
+from ..rules import ActionCard, ActionKind, Card, GoldCard, PathCard
+
+#: what each action card does, played (Saboteur 2's seven kinds are in rules.md 8)
+ACTION_DOES = {
+    ActionKind.BREAK: "lay it before another player: they may not lay path cards until a repair mends it",
+    ActionKind.REPAIR: "mends that broken tool of any player, yourself too (one of the two tools it shows)",
+    ActionKind.MAP: "look at a face-down goal card in secret: map 1 (goal 1), or map SLOT GOAL",
+    ActionKind.ROCKFALL: "removes a path card from the maze (not the start or a goal): rockfall X,Y",
+    ActionKind.THEFT: "lay it before you: after the round, if you still have it, steal a gold piece",
+    ActionKind.HANDS_OFF: "removes a Theft lying before a player (hands-off @name)",
+    ActionKind.SWAP_HAND: "swap your hand with another player's (swap-hand @name)",
+    ActionKind.INSPECTION: "look at another player's dwarf card in secret (inspection @name)",
+    ActionKind.SWAP_HATS: "the player (you too) takes a new dwarf card in secret (swap-hats @name)",
+    ActionKind.TRAPPED: "lay it before another player: they may not lay path cards until freed",
+    ActionKind.FREE: "frees a player from a Trapped! (free @name)",
+}
+
+
+def card_does(card: Card, edition: str) -> str:
+    """``break lantern: lay it before another player: ...``: the card's name and its rule."""
+    name = card_words(card)
+    if isinstance(card, ActionCard):
+        return f"{name}: {ACTION_DOES[card.kind]}"
+    if isinstance(card, GoldCard):
+        return f"{name}: gold worth {card.nuggets} at the end of the game"
+    if not isinstance(card, PathCard):
+        return name
+    where = "lay it beside a card so every side matches its neighbours (path SLOT at X,Y [turned])"
+    extras = []
+    if card.ladder:
+        extras.append("a ladder joins the start wherever it lies")
+    if card.door is not None:
+        extras.append(f"a {card.door.value} door: a route through it keeps the other team out")
+    if card.crystals:
+        extras.append("a crystal pays the geologists")
+    if card.is_dead_end:
+        extras.append("a dead end: its tunnels stop here")
+    tail = "; ".join(extras)
+    return f"{name}: {where}" + (f"; {tail}" if tail else "")
