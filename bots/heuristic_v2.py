@@ -37,7 +37,8 @@
   the network to a goal's door (one step away) while the draw pile is still long: the next
   player would walk through it.  It plays something else (``SET_UP``), until the pile is
   down to ``SET_UP_PILE`` cards.  Measured: +0.14 gold a game at 4 players, +0.05 at 5,
-  none at 10 (docs/bots.md).
+  none at 10 (docs/bots.md); the diggers get there later, so a 5-player game of this bot
+  lasts about 157 moves instead of 143.
 * **Burning the draw pile (Saboteur 2).**  A pass there discards up to three cards and draws
   as many, so each card beyond the first is a turn less for the diggers before the pile and
   the hands run out; a saboteur with nothing better to do passes three (``BURN``).
