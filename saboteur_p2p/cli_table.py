@@ -118,7 +118,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, None, args.bots, args.bots_kind, log_dir,
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
-            turn_time=args.turn_time, announce=not args.no_announce,
+            turn_time=args.turn_time, announce=not args.no_announce, on_lobby=agent.lobby,
         ), hosting=True))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
@@ -220,7 +220,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir, args.code, args.wait,
         agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
-        turn_time=args.turn_time, on_leave="end",
+        turn_time=args.turn_time, on_leave="end", on_lobby=agent.lobby,
     ), hosting=True))
 
 

@@ -129,6 +129,8 @@ _PLAYED_ON = {
     ActionKind.TRAPPED: "traps {t}",
     ActionKind.FREE: "frees {t}",
 }
+#: a card a player plays on themself that _PLAYED_ON would tell wrongly ("makes yourself swap")
+_PLAYED_ON_SELF = {ActionKind.SWAP_HATS: "swaps {ts} dwarf card"}
 #: Roles only Saboteur 2 deals: their gold is counted in pieces, not nuggets.
 _SABOTEUR2_ROLES = frozenset((Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.BOSS, Role.PROFITEER, Role.GEOLOGIST))
 #: the junction a path card's openings make, drawn as the client's maze draws it (N=1 E=2 S=4 W=8)
@@ -200,7 +202,8 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
     elif isinstance(action, PlayOn):
         you = who[action.target] == "you"
         self_word = "yourself" if you else "themself"
-        what = _PLAYED_ON[action.kind].format(
+        own = _PLAYED_ON_SELF.get(action.kind) if action.target == event.player else None
+        what = (own or _PLAYED_ON[action.kind]).format(
             t=self_word if action.target == event.player else who[action.target],
             ts=_whose(who, action.target, event.player),
             self=self_word, their="your" if you else "their",

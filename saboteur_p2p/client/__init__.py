@@ -5,10 +5,11 @@ Layers, from pure to thin:
 * ``model``: immutable snapshots of what the seat knows (``Snapshot``, ``Decision``,
   ``LogLine``) and the UI's own state (``UIState``);
 * ``maze``: path cards and the maze as box-drawing text;
-* ``render``: the other panels (status, players, hand, log) as styled text fragments;
+* ``render``: the other panels (status, hand, log) as styled text fragments; ``players``:
+  the players panel, its columns fitted to the width; ``styles``: the colours;
 * ``words``: moves as a person reads and types them (hand slots, player names) and back;
 * ``tracker``: each seat's last move and each round's end (its final maze, roles, gold);
-* ``screens``: the round-end screen and the final ranking; ``guide``: the help page with
+* ``screens``: the lobby, the round-end screen and the final ranking; ``guide``: the help page with
   its legend, and the rules (docs/rules.md, shipped as ``client/rules.md``);
 * ``controller`` (keys) and ``commands`` (typed lines) -> action texts, checked with the engine;
 * ``agent``: ``ClientAgent``, the thread-safe bridge to the blocking network session;

@@ -34,7 +34,7 @@ from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, VSplit, Window
-from prompt_toolkit.layout.containers import ConditionalContainer
+from prompt_toolkit.layout.containers import ConditionalContainer, WindowAlign
 from prompt_toolkit.layout.controls import FormattedTextControl, UIContent, UIControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
@@ -49,6 +49,7 @@ from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import UIState, goal_faces
+from .players import render_players
 from .render import (
     HAND_HEIGHT,
     Fragments,
@@ -57,61 +58,19 @@ from .render import (
     render_info,
     render_log,
     render_message,
-    render_players,
     render_status,
 )
-from .screens import render_ranking, render_round_end, round_end_keys, round_end_open
+from .screens import render_lobby, render_ranking, render_round_end, round_end_hint, round_end_keys, round_end_open
+from .styles import COLOUR_STYLE, MONO_STYLE
 
 SIDE_MIN = 26
 SIDE_MAX = 60
-#: the overlay shown when the player asks to quit
 #: the command line while the keys act on the board (not a prompt: nothing typed goes there)
 KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)"
 #: the keys bound on the board: any other letter starts a typed command with itself
 BOARD_LETTERS = frozenset("rxmcqR")
+#: the overlay shown when the player asks to quit
 LEAVE_QUESTION = "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay"
-
-COLOUR_STYLE = {
-    "status": "bg:#303030 #ffffff", "status.mine": "bg:#005f00 #ffffff bold", "status.keys": "bg:#303030 #a8a8a8",
-    "title": "bg:#262626 #ffd75f bold", "rule": "#4e4e4e",
-    "maze.coord": "#6c6c6c", "maze.tunnel": "#d7af87", "maze.start": "#ffd700 bold", "maze.goal": "#5f87af",
-    "maze.mapped": "#87d7ff bold", "maze.treasure": "#ffd700 bold", "maze.stone": "#8a8a8a",
-    "maze.legal": "#5fd75f bold", "maze.legal-turned": "#5f875f", "maze.target": "bg:#5f0000",
-    "maze.preview-ok": "#5fff5f bold", "maze.preview-bad": "#ff5f5f bold", "maze.cursor": "reverse",
-    "hand.label": "bold", "hand.selected": "bg:#3a3a3a", "hand.active": "reverse", "hand.legal": "#5fd75f",
-    "hand.note": "#a8a8a8",
-    "players.turn": "#ffd75f bold", "players.target": "reverse", "players.broken": "#ff5f5f bold",
-    "players.away": "#ff8700 bold", "players.back": "#5fd75f", "players.saboteur": "#ff5f5f", "players.role": "#87afd7",
-    "info.role": "#87afd7 bold", "info.role.saboteur": "#ff5f5f bold", "info.maps": "#87d7ff", "info.result": "#ffd75f",
-    "log.chat": "#5fd7ff", "log.notice": "#d7af5f", "log.private": "#87d7ff bold", "log.error": "#ff5f5f",
-    "log.more": "#6c6c6c", "log.latest": "bold", "maze.last": "underline", "maze.latest": "bg:#3a3a00",
-    "maze.who": "#ffd75f bold", "players.latest": "underline", "players.last": "#8a8a8a",
-    "message.ok": "#5fd75f", "message.error": "#ff5f5f bold", "message.hint": "#8a8a8a",
-    "overlay": "bg:#1c1c1c #ffffff", "frame.border": "#5f87af",
-    # Saboteur 2: doors in their team's colour, ladders, crystals, what lies before a player, roles
-    "maze.ladder": "#ffd700 bold", "maze.door-blue": "bg:#005faf #ffffff bold", "maze.door-green": "bg:#008700 #ffffff bold",
-    "maze.crystal": "#d787ff bold", "hand.ladder": "#ffd700 bold", "hand.door-blue": "bg:#005faf #ffffff bold",
-    "hand.door-green": "bg:#008700 #ffffff bold", "hand.crystal": "#d787ff bold", "hand.marked": "bg:#5f0000",
-    "players.trapped": "#ff8700 bold", "players.theft": "#d7af00 bold", "players.blue": "#5f87ff bold",
-    "players.green": "#5fd75f bold", "players.boss": "#ffd75f bold", "players.profiteer": "#d787ff",
-    "players.geologist": "#87d7d7", "info.role.blue": "#5f87ff bold", "info.role.green": "#5fd75f bold",
-    "info.role.boss": "#ffd75f bold", "info.role.profiteer": "#d787ff bold", "info.role.geologist": "#87d7d7 bold",
-}
-#: NO_COLOR: attributes only, so the cursor, highlights and turn still show
-MONO_STYLE = {
-    "status": "reverse", "status.mine": "reverse bold", "status.keys": "reverse", "title": "bold underline",
-    "maze.start": "bold", "maze.mapped": "bold", "maze.treasure": "bold", "maze.legal": "bold",
-    "maze.target": "underline", "maze.preview-ok": "bold", "maze.preview-bad": "underline", "maze.cursor": "reverse",
-    "hand.label": "bold", "hand.selected": "underline", "hand.active": "reverse",
-    "players.turn": "bold", "players.target": "reverse", "players.broken": "bold", "players.away": "bold underline",
-    "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold", "log.latest": "bold",
-    "maze.last": "underline", "maze.latest": "bold underline", "maze.who": "bold", "players.latest": "underline",
-    "message.ok": "bold", "message.error": "bold reverse",
-    # the door letters B and G tell the doors apart; the styles only make the marks stand out
-    "maze.ladder": "bold", "maze.door-blue": "bold", "maze.door-green": "bold underline", "maze.crystal": "bold",
-    "hand.door-blue": "bold", "hand.door-green": "bold underline", "hand.marked": "underline",
-    "players.trapped": "bold", "players.theft": "underline", "players.blue": "bold", "players.green": "bold underline",
-}
 
 
 class SizedControl(UIControl):
@@ -223,7 +182,8 @@ class ClientApp:
             Float(ConditionalContainer(Window(SizedControl(self._page), style="class:overlay"), page),
                   top=0, bottom=0, left=0, right=0),
             Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
-            Float(ConditionalContainer(self._overlay(lambda: render_ranking(self.snap), "the end"), ranking)),
+            # across the whole screen: a box narrower than it left cut-off words of the side panel
+            Float(ConditionalContainer(self._band(lambda: render_ranking(self.snap), "the end"), ranking), left=0, right=0),
             # above the message line (the input's live check), not over it
             Float(xcursor=True, bottom=2, content=CompletionsMenu(max_height=8, scroll_offset=1)),
         ])
@@ -233,10 +193,23 @@ class ClientApp:
         pressed there is never taken for text typed at a prompt."""
         if self.application.layout.has_focus(self.input_area):
             return [("class:prompt", ": ")]
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is not None:  # the round-end screen takes every key: no command is typed there
+            return [("class:message.hint", f": ({round_end_keys(summary)})")]
         return [("class:message.hint", KEYS_PROMPT)]
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
         window = Window(FormattedTextControl(text), dont_extend_width=True, dont_extend_height=True)
+        return Frame(window, title=title, style="class:overlay")
+
+    def _band(self, text: Callable[[], str], title: str) -> Frame:
+        """A box as wide as the screen, its text a block in the middle."""
+        def block() -> str:
+            lines = text().splitlines()
+            wide = max((len(line) for line in lines), default=0)
+            return "\n".join(line.ljust(wide) for line in lines)
+
+        window = Window(FormattedTextControl(block), dont_extend_height=True, align=WindowAlign.CENTER)
         return Frame(window, title=title, style="class:overlay")
 
     def _side_width(self) -> Dimension:
@@ -277,11 +250,7 @@ class ClientApp:
             lines = ["", *("  " + line for line in ended), "", "  q leaves"]
             return [("", "\n".join(line.ljust(width) for line in lines))]
         if view is None:
-            lines = ["", "  Waiting for the table...", ""]
-            if self.snap.hosting:
-                lines.append("  Type :start to begin before every seat is taken.")
-            lines.append("  The lobby speaks in the log on the right.")
-            return [("", "\n".join(line.ljust(width) for line in lines))]
+            return [("", "\n".join(line.ljust(width) for line in render_lobby(self.snap, width)))]
         last, latest = last_move_marks(self.snap)
         marks = replace(self.focus.marks, last=last, latest=latest)
         fragments, origin = render_maze(view.board, goal_faces(view), marks, width, height, self.ui.origin)
@@ -292,7 +261,10 @@ class ClientApp:
         typed = self.input_area.text
         if self.application.layout.has_focus(self.input_area) and typed != self._refused:
             return render_message(self.ui, self.focus, width, self.controller.assess(typed))
-        return render_message(self.ui, self.focus, width)
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        # the round-end screen takes every key: the hand's keys do nothing there
+        hint = round_end_hint(summary) if summary is not None else None
+        return render_message(self.ui, self.focus, width, hint=hint)
 
     def _message_height(self) -> Dimension:
         """One row, or two for a message that does not fit on one."""

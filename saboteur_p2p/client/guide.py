@@ -63,7 +63,8 @@ LEGEND_BASE = """\
 
 LEGEND_2 = """\
            $3 your gold pieces   $ has gold   - has none
-           trap: trapped   thief: a Theft lies before them"""
+           trap: trapped   thief: a Theft lies before them
+           in a narrow panel: tr th, blu grn BOS prf slf, aw away"""
 
 LEGEND_MOVES = """\
            ✗CLP broken Cart, Lantern, Pickaxe   away / back: connection

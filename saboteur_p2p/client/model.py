@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -45,13 +46,47 @@ WINNERS_TEXT = {
 }
 
 
+def text_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: a wide (CJK) character takes two, a
+    combining mark none."""
+    return sum(_char_width(char) for char in text)
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def cut_to_width(text: str, width: int) -> str:
+    """The start of ``text`` that fits in ``width`` columns."""
+    used = 0
+    for index, char in enumerate(text):
+        used += _char_width(char)
+        if used > width:
+            return text[:index]
+    return text
+
+
+def pad_to_width(text: str, width: int) -> str:
+    """``text`` cut or padded with spaces to exactly ``width`` columns."""
+    text = cut_to_width(text, width)
+    return text + " " * (width - text_width(text))
+
+
 def fit_name(name: str, width: int) -> str:
-    """A name in ``width`` characters, keeping its end ("heuristic-2" -> "heu…c-2"): seats
-    named alike differ at the end."""
-    if len(name) <= width:
+    """A name in ``width`` columns, keeping its end ("heuristic-2" -> "heu…c-2"): seats
+    named alike differ at the end.  Measured in columns, so a wide (CJK) name fits too."""
+    if text_width(name) <= width:
         return name
-    tail = min(3, width // 2)
-    return name[: width - tail - 1] + "…" + name[-tail:]
+    if width < 2:
+        return cut_to_width(name, width)
+    tail = ""
+    for char in reversed(name):  # up to three columns of the end
+        if text_width(char + tail) > min(3, width // 2):
+            break
+        tail = char + tail
+    return cut_to_width(name, width - text_width(tail) - 1) + "…" + tail
 
 
 def path_label(card: PathCard) -> str:
@@ -122,6 +157,9 @@ class Snapshot:
     ended: str | None = None
     #: True while we are the host waiting in the lobby (the ``start`` command applies)
     hosting: bool = False
+    #: the host's lobby: the table's edition, and how friends join it ("" when nobody is invited)
+    edition: str = ""
+    joining: str = ""
     #: every round that has ended, as this seat saw its end (the round-end screen)
     rounds: tuple[RoundSummary, ...] = ()
     #: each seat's last move this round

@@ -8,11 +8,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView, Role
+from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
 from .model import (
-    ROLE_SHORT,
     ROLE_STYLE,
     Cell,
     Item,
@@ -21,10 +20,12 @@ from .model import (
     Snapshot,
     UIState,
     dealing,
-    fit_name,
     goal_faces,
     gold_total,
 )
+
+# the players panel has a module of its own; its renderer is named here with the other panels'
+from .players import render_players as render_players
 
 Fragments = list[tuple[str, str]]
 
@@ -34,17 +35,20 @@ TILE_STEP = TILE_W + 2
 HAND_HEIGHT = 4
 
 
+#: the status line's name of each edition
+TITLES = {"base": "SABOTEUR", "saboteur2": "SABOTEUR 2"}
+
 
 def render_status(snap: Snapshot, width: int) -> Fragments:
     """The top line: round, whose move, and the two keys everyone needs."""
     view = snap.view
     right = " ? help · q quit "
     if view is None:
-        left = " SABOTEUR · waiting for the table"
+        left = f" {TITLES.get(snap.edition, 'SABOTEUR')} · waiting for the table"
         style = "class:status"
     else:
         phase = view.phase
-        title = "SABOTEUR 2" if view.config.edition == "saboteur2" else "SABOTEUR"
+        title = TITLES.get(view.config.edition, "SABOTEUR")
         left = f" {title} · round {view.round}/{view.config.rounds} · "
         style = "class:status"
         if snap.ended is not None and phase != "game-over":
@@ -81,96 +85,6 @@ def last_move_marks(snap: Snapshot) -> tuple[dict[Cell, str], Cell | None]:
     last = {move.cell: str(move.seat) for move in moves if move.cell is not None}
     newest = max(snap.last_moves.values(), key=lambda m: m.order, default=None)
     return last, newest.cell if newest is not None else None
-
-
-def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
-    """One line per seat: turn, name, cards in hand, gold cards, broken tools, role, connection."""
-    view = snap.view
-    out: Fragments = [("class:title", " players".ljust(width) + "\n")]
-    if view is None:
-        for seat, name in enumerate(snap.names):
-            out.append(("", f"  {seat} {name}"[:width] + "\n"))
-        return out
-    second = view.config.edition == "saboteur2"
-    newest = max((move.order for move in snap.last_moves.values()), default=None)
-    rows = []
-    marks = ["".join(t.value[0].upper() for t in sorted(tools, key=lambda t: t.value)) for tools in view.broken]
-    # the broken tools take one width on every line, so that what follows them lines up too
-    marks_width = max(len(mark) for mark in marks)
-    for seat in range(view.players):
-        broken = marks[seat]
-        tail = f" {view.hand_sizes[seat]}c " + (_pieces(view, seat) if second else f"g{view.gold_counts[seat]}")
-        extra: list[tuple[str, str]] = []
-        if marks_width:
-            extra.append(("class:players.broken" if broken else "", (f" ✗{broken}" if broken else "").ljust(marks_width + 2)))
-        if second and view.trapped[seat]:
-            extra.append(("class:players.trapped", " trap"))
-        if second and view.thefts[seat]:
-            extra.append(("class:players.theft", " thief"))
-        role_seen = _role_seen(view, seat)
-        if role_seen is not None:
-            role = role_seen.value
-            extra.append((f"class:players.{ROLE_STYLE.get(role, 'role')}", f" {ROLE_SHORT.get(role, role)}"))
-        if seat in snap.away:
-            extra.append(("class:players.away", " away"))
-        elif seat in snap.back:
-            extra.append(("class:players.back", " back"))
-        rows.append((tail, extra))
-    # one width for every name, so that the columns after the names line up
-    digits = len(str(view.players - 1))
-    longest = max(len(name) for name in snap.names) + 1 if snap.names else width
-    widest = max(len(tail) + sum(len(t) for _, t in extra) for tail, extra in rows)
-    room = max(3, min(longest, width - 2 - digits - widest))
-    for seat, (tail, extra) in enumerate(rows):
-        marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
-        you = "*" if seat == snap.seat else ""
-        name = fit_name(snap.name(seat) + you, room).ljust(room)
-        last = snap.last_moves.get(seat)
-        style = "class:players.turn" if marker == "▶" else ""
-        if last is not None and last.order == newest:
-            style += " class:players.latest"
-        if seat == focus.target_player:
-            style = "class:players.target"
-            marker = "◀" if marker == " " else marker
-        line = _clip([(style, f"{marker}{str(seat).rjust(digits)} {name}{tail}"), *extra], width)
-        used = sum(len(t) for _, t in line)
-        # the last move comes after, whole or not at all: it never shortens a name
-        if last is not None and last.short and used + 1 + len(last.short) <= width:
-            line.append(("class:players.last", f" {last.short}"))
-            used += 1 + len(last.short)
-        out += [*line, ("", " " * max(0, width - used) + "\n")]
-    return out
-
-
-def _pieces(view: PlayerView, seat: int) -> str:
-    """Saboteur 2 gold: your own pieces; of the others only whether they have any (public)."""
-    if seat == view.seat:
-        return f"${view.gold_pieces}"
-    return "$" if view.has_gold and view.has_gold[seat] else "-"
-
-
-def _role_seen(view: PlayerView, seat: int) -> Role | None:
-    """The role a seat's line shows: all at the end of a round, else those this seat knows
-    (in Saboteur 2 your own, and those an Inspection showed you)."""
-    if view.revealed_roles is not None:
-        return view.revealed_roles[seat]
-    if view.config.edition != "saboteur2":
-        return None
-    if seat == view.seat:
-        return view.role
-    return view.known_roles.get(seat)
-
-
-def _clip(line: Fragments, width: int) -> Fragments:
-    """The fragments that fit in ``width`` characters."""
-    out: Fragments = []
-    room = width
-    for style, text in line:
-        if room <= 0:
-            break
-        out.append((style, text[:room]))
-        room -= len(text[:room])
-    return out
 
 
 def render_info(snap: Snapshot, width: int) -> Fragments:
@@ -361,7 +275,8 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
         text = line.text
         if index == newest:
             style, text = "class:log.latest", "▸" + text
-        for part in textwrap.wrap(text, max(8, width), subsequent_indent="  ") or [""]:
+        # never at a hyphen: a table's key holds "-" (base64url), and a name may
+        for part in textwrap.wrap(text, max(8, width), subsequent_indent="  ", break_on_hyphens=False) or [""]:
             wrapped.append((style, part, index))
     fresh = 0
     if scroll and anchor is not None and anchor < len(lines):
@@ -395,14 +310,16 @@ def message_rows(text: str, width: int, rows: int = MESSAGE_ROWS) -> list[str]:
     return [(" " + line)[:width].ljust(width) for line in lines]
 
 
-def render_message(ui: UIState, focus: Focus, width: int, typed: tuple[str, str] | None = None) -> Fragments:
+def render_message(
+    ui: UIState, focus: Focus, width: int, typed: tuple[str, str] | None = None, hint: str | None = None,
+) -> Fragments:
     """The message line: the check of a line being typed (``typed``: its kind and text, on
     one row, as it changes at every key), else the last result or error, else what the keys
-    do now."""
+    do now (``hint`` when a screen over the board takes the keys, else the focus's)."""
     if typed is not None:
         return [(f"class:message.{typed[0]}", message_rows(typed[1], width, 1)[0])]
     if ui.message:
         style, text = f"class:message.{ui.message_kind}", ui.message
     else:
-        style, text = "class:message.hint", focus.hint
+        style, text = "class:message.hint", hint or focus.hint
     return [(style, "\n".join(message_rows(text, width)))]

@@ -33,10 +33,11 @@ from ..rules import (
     RoundEnded,
     RoundStarted,
 )
-from .app import COLOUR_STYLE, MONO_STYLE, SizedControl
+from .app import SizedControl
 from .maze import MazeMarks, render_maze
 from .model import LogKind, LogLine
 from .render import Fragments, render_log
+from .styles import COLOUR_STYLE, MONO_STYLE
 
 KEYS = " → n next · ← b back · e round's end · Home End · q leave "
 

@@ -6,8 +6,10 @@ styled fragments or plain text, as ``render`` does for the panels.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 
-from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name
+from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name, pad_to_width, text_width
+from .players import ROLE_TINY
 from .tracker import RoundSummary
 
 Fragments = list[tuple[str, str]]
@@ -25,6 +27,11 @@ def round_end_keys(summary: RoundSummary) -> str:
     if not summary.settled:
         return SETTLING_KEYS
     return GAME_END_KEYS if summary.round == summary.rounds or summary.scores is not None else ROUND_END_KEYS
+
+
+def round_end_hint(summary: RoundSummary) -> str:
+    """The message line while the round-end screen is open: what a key does there."""
+    return f"{round_end_keys(summary)} · the maze is as round {summary.round} ended"
 
 
 def round_end_open(snap: Snapshot, seen: int) -> RoundSummary | None:
@@ -56,25 +63,20 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     fits = all(len(f"   won {won} · total {total}") <= width for won, total in gold)
     roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 + len(how) <= height
     stole = [seat < len(summary.stole) and summary.stole[seat] for seat in range(len(summary.roles))]
-    # a thief's stolen piece is no win: "-" (or "gold") and a mark of its own
-    won_width = 8 if any(stole) else 6
-    name_width = max(3, width - 13 - won_width)
+    names = ["you" if seat == snap.seat else snap.name(seat) for seat in range(len(summary.roles))]
     if not roomy:
-        header = f" {'who':<{name_width}} {'role':<5}{'won':>{won_width}}{'total':>6}"
-        out.append(("class:hand.note", header[:width].ljust(width) + "\n"))
+        table = _table(summary, names, gold, stole, width)
+        out.append(("class:hand.note", pad_to_width(table.header, width) + "\n"))
     for seat, role in enumerate(summary.roles):
-        name = "you" if seat == snap.seat else snap.name(seat)
         style = f"class:players.{ROLE_STYLE.get(role.value, 'role')}"
         won, total = gold[seat]
         if roomy:
             theft = " · stole a piece" if stole[seat] else ""
-            out.append((style, f" {name}: {role.value}"[:width].ljust(width) + "\n"))
+            name = fit_name(names[seat], width - 3 - len(role.value))
+            out.append((style, pad_to_width(f" {name}: {role.value}", width) + "\n"))
             out.append(("", f"   won {won}{theft} · total {total}"[:width].ljust(width) + "\n"))
         else:
-            short = ROLE_SHORT.get(role.value, role.value)
-            cell = _compact(won) + ("+st" if stole[seat] else "")
-            line = f" {fit_name(name, name_width):<{name_width}} {short:<5}{cell:>{won_width}}{_compact(total):>6}"
-            out.append((style, line[:width].ljust(width) + "\n"))
+            out.append((style, pad_to_width(table.row(seat), width) + "\n"))
     if not roomy and len(out) + 3 <= height:  # the legend, when it fits above the keys (? has it too)
         second = any(r.value not in BASE_ROLES for r in summary.roles)
         notes = (" yours: gold pieces", " others: $ has gold" + (" · +st stole" if any(stole) else "")) if second \
@@ -82,6 +84,66 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
     out.append(("class:hand.note", f" {keys}"[:width].ljust(width)))
     return out
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The one-line-a-seat table of a round's end: each column as wide as what it holds, and
+    the names given what is left (whole, when the short role names, "$" and "tot" make room)."""
+
+    cells: list[tuple[str, str, str, str]]  # name, role, won, total
+    widths: tuple[int, int, int, int]
+    total_label: str
+
+    @property
+    def header(self) -> str:
+        return self._line(("who", "role", "won", self.total_label))
+
+    def row(self, seat: int) -> str:
+        return self._line(self.cells[seat])
+
+    def _line(self, cells: tuple[str, str, str, str]) -> str:
+        name_w, role_w, won_w, total_w = self.widths
+        name, role, won, total = cells
+        return f" {pad_to_width(fit_name(name, name_w), name_w)} {role:<{role_w}}{won:>{won_w}}{total:>{total_w}}"
+
+
+def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]], stole: list[bool], width: int) -> _Table:
+    totals = [_compact(total) for _, total in gold]
+    longest = max(text_width(name) for name in names)
+    for tight in (False, True):
+        # tight, another seat's secret win is "$" as in its total ("has gold")
+        won = [("$" if tight and w == "gold" else _compact(w)) + ("+st" if theft else "")
+               for (w, _), theft in zip(gold, stole, strict=True)]
+        short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
+        roles = [ROLE_TINY.get(role, role) for role in short] if tight else short
+        label = "tot" if tight else "total"
+        role_w = max(4, *(len(role) for role in roles))
+        won_w = max(3, *(len(cell) for cell in won)) + 1
+        total_w = max(len(label), *(len(cell) for cell in totals)) + 1
+        name_w = max(3, width - 2 - role_w - won_w - total_w)
+        if name_w >= longest:
+            break
+    cells = [(names[seat], roles[seat], won[seat], totals[seat]) for seat in range(len(names))]
+    return _Table(cells, (name_w, role_w, won_w, total_w), label)
+
+
+def render_lobby(snap: Snapshot, width: int) -> list[str]:
+    """The maze panel while the table fills: what to do, and the host's join commands one a
+    line, each ``--key`` on a line of its own: a key may hold a "-", so it is never broken."""
+    lines = ["", "  Waiting for the table...", ""]
+    if snap.hosting:
+        lines.append("  Type :start to begin before every seat is taken.")
+    lines.append("  The lobby speaks in the log on the right.")
+    if snap.joining:
+        intro, _, commands = snap.joining.partition(": ")
+        lines += ["", f"  {intro}:"]
+        for command in commands.split(" or "):
+            join, _, key = command.partition(" --key ")
+            lines += textwrap.wrap(join, max(10, width - 4), initial_indent="    ", subsequent_indent="      ")
+            if key:
+                lines += [f"    --key {key}"] if len(key) + 10 <= width else ["    --key", f"  {key}"]
+    return lines
 
 
 def _how_it_ended(summary: RoundSummary, snap: Snapshot) -> str:
@@ -106,7 +168,8 @@ def render_ranking(snap: Snapshot) -> str:
     place = 0
     previous = None
     names = {seat: "you" if seat == snap.seat else snap.name(seat) for seat in range(len(scores))}
-    wide = max(len(name) for name in names.values())
+    names = {seat: fit_name(name, RANKING_NAME) for seat, name in names.items()}
+    wide = max(text_width(name) for name in names.values())
     amounts = {seat: f"{score} {unit}" + ("" if score == 1 else "s") for seat, score in enumerate(scores)}
     amount_wide = max(len(text) for text in amounts.values())
     for rank, seat in enumerate(order):
@@ -114,13 +177,17 @@ def render_ranking(snap: Snapshot) -> str:
             place, previous = rank + 1, scores[seat]
         star = "★ " if scores[seat] == best else "  "
         rounds = "  ".join(f"r{r.round} {_short(r.won[seat])}" for r in snap.rounds if seat < len(r.won))
-        line = f"{star}{place}. {names[seat]:<{wide}}  {amounts[seat]:<{amount_wide}}" + (f"   ({rounds})" if rounds else "")
+        line = f"{star}{place}. {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
+        line += f"   ({rounds})" if rounds else ""
         lines.append(line.rstrip())
     if snap.rounds:
         lines += ["", "rounds: " + " · ".join(f"{r.round} {r.winners.removeprefix('the ')}" for r in snap.rounds)]
     lines += ["", "q leaves · Esc looks at the board"]
     return "\n".join(lines)
 
+
+#: the columns a name takes at most in the final ranking (a name may have 40)
+RANKING_NAME = 24
 
 #: the base game's roles (any other role means Saboteur 2, where gold comes in pieces)
 BASE_ROLES = frozenset(("gold-digger", "saboteur", "selfish-dwarf"))

@@ -178,14 +178,14 @@ def host_lobby(
     say: Callable[[str], None],
     started: Callable[[], bool] | None = None,
     on_ready: Callable[[], None] | None = None,
-    on_seated: Callable[[int], None] | None = None,
+    on_seated: Callable[[tuple[str, ...]], None] | None = None,
     invite: bool = True,
 ) -> Table:
     """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
 
     An early start needs at least the edition's fewest players (3 for the base game, 2 for
-    Saboteur 2).  ``on_seated`` hears the number of seats taken (the host's included) each
-    time a joiner sits down.  Without ``invite`` (bot peers of this machine take every other
+    Saboteur 2).  ``on_seated`` hears the names seated (the host's first) each time a
+    joiner sits down or takes its seat back.  Without ``invite`` (bot peers of this machine take every other
     seat) nobody is told how friends join.
     """
     if not valid_name(name):
@@ -263,10 +263,10 @@ def host_lobby(
             fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
             if back is None:
                 say(f"{info.name} takes seat {seat} ({fingerprint})")
-                if on_seated is not None:
-                    on_seated(seated())
             else:
                 say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again, from a new connection")
+            if on_seated is not None:
+                on_seated(tuple(s.name for s in seating.seats))
             tell_table()
             told_table = time.monotonic()
     notice.flush()

@@ -19,7 +19,7 @@ from ..crypto.workers import THREADS_VARIABLE, set_threads, share_cores
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
-from .lobby import LobbyError, host_lobby, join_lobby
+from .lobby import LobbyError, host_lobby, join_lobby, where_to_join
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
@@ -75,6 +75,7 @@ def host_table(
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
     children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0, turn_time: float | None = None,
     on_leave: str = "bot", announce: bool = False, stand_in_delay: float = STAND_IN_DELAY,
+    on_lobby: LobbyListener | None = None,
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
 
@@ -84,7 +85,9 @@ def host_table(
     ``started`` says when to start before every seat is taken (else typing ``start`` on
     stdin does); the bot peers started are also added to ``children`` when it is given.
     ``bot_delay`` paces the bot peers (and a bot in our own seat).  With ``announce``, the
-    table is announced on the LAN until the game starts.
+    table is announced on the LAN until the game starts.  ``on_lobby`` hears the table's
+    edition, the names seated so far and how friends join, as the lobby opens and as each
+    joiner sits down (the full-screen client shows them).
     """
     transport = Transport(bind, link_keys=identity.link_keys())
     say(f"the signed game log is kept in {log_dir}")
@@ -127,10 +130,13 @@ def host_table(
         if announce and invite:
             announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
                                              identity.public.dh_key)
+        key = transport.link_keys[0] if transport.link_keys else None
+        watch = _LobbyWatch(name, config.edition, where_to_join(transport.endpoint, key) if invite else "",
+                            on_lobby, announcer.seats_taken if announcer else None)
         try:
             table = host_lobby(
-                identity, name, transport, config, code, _lobby_say(say, transport.endpoint),
-                start_or_leave, spawn, on_seated=announcer.seats_taken if announcer else None, invite=invite,
+                identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
+                on_seated=watch.seated, invite=invite,
             )
         except _ClosedLobby:
             for child in children:
@@ -151,6 +157,28 @@ def host_table(
             child.kill()
             child.wait()
     return result
+
+
+#: what ``on_lobby`` hears: the table's edition, the names seated (the host's first), how friends join
+LobbyListener = Callable[[str, tuple[str, ...], str], None]
+
+
+class _LobbyWatch:
+    """Tells the host's lobby screen (``on_lobby``) and the LAN announcement (``on_count``)
+    who sits at the table, as the lobby seats them."""
+
+    def __init__(self, host: str, edition: str, joining: str, on_lobby: LobbyListener | None,
+                 on_count: Callable[[int], None] | None) -> None:
+        self.edition, self.joining = edition, joining
+        self._on_lobby, self._on_count = on_lobby, on_count
+        if on_lobby is not None:
+            on_lobby(edition, (host,), joining)
+
+    def seated(self, names: tuple[str, ...]) -> None:
+        if self._on_lobby is not None:
+            self._on_lobby(self.edition, names, self.joining)
+        if self._on_count is not None:
+            self._on_count(len(names))
 
 
 class _ClosedLobby(Exception):

@@ -1,0 +1,166 @@
+"""The players panel: a line a seat, its columns fitted to the panel's width.
+
+A seat's line reads: turn, seat number, name, cards in hand, gold, then what lies before
+the player (broken tools, Trapped!, a Theft), the role when it is known, the connection,
+and the last move when there is room for it whole.  Names come first: when they do not
+fit whole, the marks after them take their short forms ("tr" for "trap", "grn" for
+"green"), then the lines drop what the screen says elsewhere (one's own role is on the info
+line) or what no longer matters (at the game's end, what lay before the players), and only
+then are names cut, by display width (a CJK character takes two columns).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import PlayerView, Role
+from .controller import Focus
+from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, cut_to_width, fit_name, pad_to_width, text_width
+
+Fragments = list[tuple[str, str]]
+
+#: the roles in three letters or fewer, for a narrow panel
+ROLE_TINY = {"self": "slf", "blue": "blu", "green": "grn", "BOSS": "BOS", "prof": "prf"}
+
+#: the forms a line's marks take, from the fullest: words, short words, and short words
+#: without what the screen says elsewhere
+FULL, SHORT, SPARE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One mark after a seat's hand and gold: its style, its text in full and short ("" when
+    the short form leaves it out), and whether the sparest form leaves it out (the screen
+    says it elsewhere, or the game is over and it no longer matters)."""
+
+    style: str
+    full: str
+    short: str
+    spared: bool = False
+
+    def text(self, form: int) -> str:
+        if form == FULL:
+            return self.full
+        return "" if form == SPARE and self.spared else self.short
+
+
+def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
+    """One line per seat: turn, name, cards in hand, gold cards, broken tools, role, connection."""
+    view = snap.view
+    out: Fragments = [("class:title", " players".ljust(width) + "\n")]
+    if view is None:  # the lobby: the seats taken so far
+        for seat, name in enumerate(snap.names):
+            out.append(("", pad_to_width(f"  {seat} " + fit_name(name, max(3, width - 5)), width) + "\n"))
+        return out
+    newest = max((move.order for move in snap.last_moves.values()), default=None)
+    tails = [_tail(view, seat) for seat in range(view.players)]
+    tail_width = max(len(tail) for tail in tails)
+    marks = _marks(snap, view)
+    labels = [snap.name(seat) + ("*" if seat == snap.seat else "") for seat in range(view.players)]
+    digits = len(str(view.players - 1))
+    lead = 2 + digits + tail_width
+    longest = max(text_width(label) for label in labels)
+    # the fullest form in which every name shows whole; else the sparest, and names cut to fit
+    for form in (FULL, SHORT, SPARE):
+        widest = max(sum(text_width(mark.text(form)) for mark in row) for row in marks)
+        if lead + longest + widest <= width:
+            break
+    room = max(3, min(longest, width - lead - widest))
+    for seat in range(view.players):
+        marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
+        last = snap.last_moves.get(seat)
+        style = "class:players.turn" if marker == "▶" else ""
+        if last is not None and last.order == newest:
+            style += " class:players.latest"
+        if seat == focus.target_player:
+            style = "class:players.target"
+            marker = "◀" if marker == " " else marker
+        name = pad_to_width(fit_name(labels[seat], room), room)
+        head = (style, f"{marker}{str(seat).rjust(digits)} {name}{tails[seat].ljust(tail_width)}")
+        shown = [(mark.style, mark.text(form)) for mark in marks[seat]]
+        used = text_width(head[1]) + sum(text_width(text) for _, text in shown)
+        move = f" {last.short}" if last is not None and last.short else ""
+        if move and used + text_width(move) > width:
+            # the last move rather than what the screen says elsewhere (your role: the info line)
+            spare = [(mark.style, mark.text(SPARE if mark.spared else form)) for mark in marks[seat]]
+            spare_used = text_width(head[1]) + sum(text_width(text) for _, text in spare)
+            if spare_used + text_width(move) <= width:
+                shown, used = spare, spare_used
+        line = _clip([head, *shown], width)
+        used = sum(text_width(text) for _, text in line)
+        # the last move comes after, whole or not at all: it never shortens a name
+        if move and used + text_width(move) <= width:
+            line.append(("class:players.last", move))
+            used += text_width(move)
+        out += [*line, ("", " " * max(0, width - used) + "\n")]
+    return out
+
+
+def _tail(view: PlayerView, seat: int) -> str:
+    """Cards in hand and gold: " 6c g2" (gold cards), or in Saboteur 2 " 6c $3" / " 6c $" / " 6c -"."""
+    if view.config.edition == "saboteur2":
+        return f" {view.hand_sizes[seat]}c {_pieces(view, seat)}"
+    return f" {view.hand_sizes[seat]}c g{view.gold_counts[seat]}"
+
+
+def _marks(snap: Snapshot, view: PlayerView) -> list[list[Mark]]:
+    """Each seat's marks after its hand and gold, in full and short."""
+    second = view.config.edition == "saboteur2"
+    over = view.phase == "game-over"  # what lay before the players in the last round
+    broken = ["".join(t.value[0].upper() for t in sorted(tools, key=lambda t: t.value)) for tools in view.broken]
+    # the broken tools take one width on every line, so that what follows them lines up too
+    broken_width = max(len(mark) for mark in broken)
+    rows = []
+    for seat in range(view.players):
+        row: list[Mark] = []
+        if broken_width:
+            # short, the marks after it no longer line up: names come first
+            short = f" ✗{broken[seat]}" if broken[seat] else ""
+            row.append(Mark("class:players.broken" if broken[seat] else "", short.ljust(broken_width + 2), short, spared=over))
+        if second and view.trapped[seat]:
+            row.append(Mark("class:players.trapped", " trap", " tr", spared=over))
+        if second and view.thefts[seat]:
+            row.append(Mark("class:players.theft", " thief", " th", spared=over))
+        role = _role_seen(view, seat)
+        if role is not None:
+            short = ROLE_SHORT.get(role.value, role.value)
+            own = seat == view.seat and view.revealed_roles is None  # the info line names it
+            row.append(Mark(f"class:players.{ROLE_STYLE.get(role.value, 'role')}", f" {short}",
+                            f" {ROLE_TINY.get(short, short)}", spared=own))
+        if seat in snap.away:
+            row.append(Mark("class:players.away", " away", " aw"))
+        elif seat in snap.back:
+            row.append(Mark("class:players.back", " back", ""))
+        rows.append(row)
+    return rows
+
+
+def _pieces(view: PlayerView, seat: int) -> str:
+    """Saboteur 2 gold: your own pieces; of the others only whether they have any (public)."""
+    if seat == view.seat:
+        return f"${view.gold_pieces}"
+    return "$" if view.has_gold and view.has_gold[seat] else "-"
+
+
+def _role_seen(view: PlayerView, seat: int) -> Role | None:
+    """The role a seat's line shows: all at the end of a round, else those this seat knows
+    (in Saboteur 2 your own, and those an Inspection showed you)."""
+    if view.revealed_roles is not None:
+        return view.revealed_roles[seat]
+    if view.config.edition != "saboteur2":
+        return None
+    if seat == view.seat:
+        return view.role
+    return view.known_roles.get(seat)
+
+
+def _clip(line: Fragments, width: int) -> Fragments:
+    """The fragments that fit in ``width`` columns."""
+    out: Fragments = []
+    room = width
+    for style, text in line:
+        if room <= 0:
+            break
+        part = cut_to_width(text, room)
+        out.append((style, part))
+        room -= text_width(part)
+    return out
