@@ -213,7 +213,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         say = _say(args, args.name)
         agent = _plain_agent(args, say)
         result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
-                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end")
+                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end",
+                            turn_time=args.turn_time)
         return _plain_status(result, agent)
     from .client.app import run_in_client
 

@@ -227,3 +227,100 @@ def test_a_spectator_shows_a_refusal_without_the_escape_sequences_in_it(context)
         router.close()
     text = str(failed.value)
     assert "refused" in text and "\x1b" not in text and "\x07" not in text and "\n" not in text
+
+
+def test_a_refused_hello_said_again_seats_nobody_and_a_seat_is_taken_back_at_a_bounded_rate(context):
+    """A hello bound to this table and refused (its name was taken) is spent: replayed once
+    what refused it has gone (the name freed by a seat taken back under another name), it
+    still seats nobody.  A seat is taken back once in TAKE_BACK_EVERY seconds at most, and
+    the connection it was taken from is told so."""
+    table = HostedTable(players=4)
+    mallory, victim = Identity.generate(), Identity.generate()
+    try:
+        first = dealer_to(context, table)
+        assert greet(first, mallory, "bob", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"
+        # the victim's hello, as an eavesdropper on a clear lobby records it: refused
+        listener = dealer_to(context, table)
+        listener.send(hello(victim, "bob", "tcp://127.0.0.1:5555", nonce=bytes(32)))
+        assert listener.poll(10_000)
+        salt = bytes(open_envelope(listener.recv()).body["salt"])
+        recorded = hello(victim, "bob", "tcp://127.0.0.1:5555", nonce=bytes(32), table=salt)
+        listener.send(recorded)
+        assert listener.poll(10_000)
+        refused = open_envelope(listener.recv())
+        assert refused.kind == "reject" and "'bob' is taken" in refused.body["reason"]
+        # mallory takes her seat back under another name: 'bob' is free again
+        again = dealer_to(context, table)
+        assert greet(again, mallory, "mallory", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"
+        kinds = []
+        while first.poll(2_000):
+            told = open_envelope(first.recv())
+            kinds.append(told.kind)
+            if told.kind == "reject":
+                assert told.body["reason"] == lobby.SEAT_TAKEN_BACK
+                break
+        assert kinds[-1] == "reject", kinds  # the connection the seat was taken from hears why
+        replayer = dealer_to(context, table)
+        replayer.send(recorded)
+        assert replayer.poll(10_000)
+        answer = open_envelope(replayer.recv())
+        assert answer.kind == "reject" and "said before" in answer.body["reason"]
+        # and at once again: too soon
+        third = dealer_to(context, table)
+        soon = greet(third, mallory, "mallory", f"tcp://127.0.0.1:{next(PORTS)}")
+        assert soon.kind == "reject" and "taken back less than" in soon.body["reason"]
+        last = send_hellos(table.transport.endpoint, [(Identity.generate(), "cy"), (Identity.generate(), "dee")], context)
+        assert all("start" in got for got in replies(last))
+        for dealer in (first, listener, again, replayer, third, *last):
+            dealer.close()
+    finally:
+        table.close()
+    assert table.table is not None and victim.public.sign_key not in [s.sign_key for s in table.table.seats]
+    assert [s.name for s in table.table.seats] == ["host", "mallory", "cy", "dee"]
+
+
+def test_a_table_that_says_welcome_and_table_over_and_over_does_not_flood_the_joiner(context):
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    fake_host = Identity.generate()
+
+    def flood() -> None:
+        if not router.poll(10_000):
+            return
+        connection, _ = router.recv_multipart()
+        welcome = seal(fake_host, "welcome", {"seat": 1, "seats_total": 3, "config": {}})
+        tables = [seal(fake_host, "table", {"seats": [[name]], "seats_total": 3}) for name in ("a", "b")]
+        for i in range(300):
+            router.send_multipart([connection, welcome])
+            router.send_multipart([connection, tables[i % 2]])
+        router.send_multipart([connection, seal(fake_host, "reject", {"reason": "done"})])
+
+    replier = threading.Thread(target=flood)
+    replier.start()
+    transport = Transport("127.0.0.1:0", context)
+    said: list[str] = []
+    try:
+        with pytest.raises(LobbyError, match="refused us: done"):
+            join_lobby(Identity.generate(), "cy", transport, f"127.0.0.1:{port}", None, said.append, timeout=30)
+    finally:
+        replier.join(timeout=10)
+        transport.close()
+        router.close()
+    assert sum(line.startswith("seated at") for line in said) == 1
+    assert sum(line.startswith("at the table") for line in said) <= 21  # a burst, then one a second
+
+
+def test_play_with_the_line_prompt_keeps_its_turn_timer(monkeypatch, tmp_path):
+    from saboteur_p2p.net import play
+
+    got: dict[str, object] = {}
+
+    def host_table(*args: object, **kwargs: object) -> object:
+        got.update(kwargs)
+        raise LobbyError("stopped here")
+
+    monkeypatch.setattr(play, "host_table", host_table)
+    status = cli.main(["play", "--plain", "--turn-time", "7", "--identity", str(tmp_path / "id"),
+                       "--log-dir", str(tmp_path)])
+    assert status == 2 and got["turn_time"] == 7.0

@@ -63,6 +63,13 @@ NONCE_BYTES = 32
 TABLE_EVERY = 10.0
 #: ...and how long a seated joiner waits without a word from the table before it gives up
 TABLE_QUIET = 4 * TABLE_EVERY
+#: a seat is taken back (a joiner's restart) at most once in this many seconds
+TAKE_BACK_EVERY = 5.0
+#: the bound hellos a table remembers (each one's nonce may not come again): past this many,
+#: a flood rather than a table filling, the table takes no more hellos
+MAX_HELLOS = 65_536
+#: what the connection a seat was taken back from hears
+SEAT_TAKEN_BACK = "this seat was taken back by a newer run of this player's program (its hello came on another connection)"
 
 
 class LobbyError(RuntimeError):
@@ -255,7 +262,10 @@ def host_lobby(
             if reason is not None:
                 transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
                 continue
+            left = seating.connections[back - 1] if back else None
             seat = seating.take(env, inbound.connection, back)
+            if left is not None and left != inbound.connection:
+                transport.reply(left, seal(identity, "reject", {"reason": SEAT_TAKEN_BACK}))
             transport.reply(inbound.connection, seal(identity, "welcome", {
                 "seat": seat, "seats_total": config.players, "config": config.to_data(),
             }))
@@ -264,7 +274,7 @@ def host_lobby(
             if back is None:
                 say(f"{info.name} takes seat {seat} ({fingerprint})")
             else:
-                say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again, from a new connection")
+                say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
             if on_seated is not None:
                 on_seated(tuple(s.name for s in seating.seats))
             tell_table()
@@ -291,8 +301,11 @@ class _Seating:
         self.link_proofs = [prove_link_key(nonce)]
         #: each joiner's lobby connection, by seat - 1
         self.connections: list[bytes] = []
-        #: every nonce a seat was taken with: a hello said again (replayed) moves no seat
+        #: the nonce of every hello bound to this table and checked, seated or refused: such
+        #: a hello said again (replayed, when what refused it has changed) seats nobody
         self.used: set[bytes] = {nonce}
+        #: when each seat was last taken back, by seat
+        self.taken_back: dict[int, float] = {}
 
     def seat_of(self, sign_key: bytes) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.sign_key == sign_key), None)
@@ -302,8 +315,13 @@ class _Seating:
         body = env.body
         if back == 0:
             return SEATED_IDENTITY  # the host's own identity
-        if back is not None and body["nonce"] in self.used:
-            return "this hello was said before (a seat is taken back with a fresh nonce)"
+        if body["nonce"] in self.used:
+            return "this hello was said before (every hello has a fresh nonce)"
+        if len(self.used) >= MAX_HELLOS:
+            return "this table has heard too many hellos; ask the host for a new table"
+        self.used.add(body["nonce"])  # from here on, refused or seated, it is spent
+        if back is not None and time.monotonic() - self.taken_back.get(back, -TAKE_BACK_EVERY) < TAKE_BACK_EVERY:
+            return f"this seat was taken back less than {TAKE_BACK_EVERY:g} s ago; try again in a moment"
         others = [s for i, s in enumerate(self.seats) if i != back]
         # a host name (not dotted) is compared as written: two names are not one endpoint
         endpoint = normal_endpoint(body["endpoint"]) or body["endpoint"]
@@ -323,13 +341,13 @@ class _Seating:
         """Seat the signer of a checked ``hello`` (again, at ``back``); its seat number."""
         seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
         nonce = env.body["nonce"]
-        self.used.add(nonce)
         if back is None:
             self.seats.append(seat)
             self.nonces.append(nonce)
             self.link_proofs.append(env.body["dh_proof"])
             self.connections.append(connection)
             return len(self.seats) - 1
+        self.taken_back[back] = time.monotonic()
         self.seats[back] = seat
         self.nonces[back] = nonce
         self.link_proofs[back] = env.body["dh_proof"]
@@ -456,6 +474,7 @@ def join_lobby(
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
     bound = False  # said hello again with the table's salt
     notice = Notices(say)
+    seated_list = Notices(say)  # who is at the table, as the host tells it
     from_table = dealer_connection(endpoint)
     deadline = time.monotonic() + timeout
     answer_by = None if connect_timeout is None else time.monotonic() + connect_timeout
@@ -513,14 +532,15 @@ def join_lobby(
                 their_edition = rules.get("edition") if isinstance(rules, dict) else None
                 played = f" ({printable(their_edition)[:20]} edition)" if isinstance(their_edition, str) else ""
                 seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
-                say(f"seated at {address} as {seat_of}{played}; waiting for the others")
+                if heard is None:  # said once: a table that says welcome again is not heard twice
+                    say(f"seated at {address} as {seat_of}{played}; waiting for the others")
                 heard = time.monotonic()  # seated: wait for the start as long as the table speaks
             elif env.kind == "table":
                 listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
                 names = [s[0] for s in listed if isinstance(s, list) and s] if isinstance(listed, list) else []
                 now_at_table = f"at the table: {', '.join(printable(n)[:40] for n in names)}"
                 if now_at_table != at_table:  # the host repeats it while the table fills
-                    say(now_at_table)
+                    seated_list(now_at_table)  # at a bounded rate: a table may change it every message
                     at_table = now_at_table
             elif env.kind == "start":
                 try:
@@ -534,8 +554,10 @@ def join_lobby(
                 if table.seats[mine].dh_key != identity.public.dh_key:
                     raise LobbyError("the table's start gives our seat another key: our links would be readable")
                 if table.nonces[mine] != nonce and table.game_id.hex()[:16] not in resumable:
-                    raise LobbyError("the table's start does not carry our nonce, and we have no log of that game: "
-                                     "its game id is not fresh (a replayed or forged start)")
+                    raise LobbyError("the table's start does not carry our nonce, and this machine keeps no log of "
+                                     "that game: either it started with an earlier run of this player's program "
+                                     "(without its log the seat cannot be taken back), or the start is replayed "
+                                     "or forged")
                 if edition is not None and table.config.edition != edition:
                     raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
                 if any(not valid_endpoint(s.endpoint) for s in table.seats):
