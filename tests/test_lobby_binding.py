@@ -2,9 +2,11 @@
 fills slowly, and peers that write escape sequences into the text a person reads."""
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
 import zmq
@@ -28,6 +30,34 @@ def context():
     ctx = zmq.Context()
     yield ctx
     ctx.destroy(linger=0)
+
+
+@contextlib.contextmanager
+def scripted_table(context: zmq.Context, answers: Callable[[Identity], list[bytes]]) -> Iterator[str]:
+    """A table at the address yielded that answers the first message it gets with
+    ``answers(its identity)``, in order, and then says nothing more."""
+    router = context.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    fake_host = Identity.generate()
+
+    def answer() -> None:
+        if router.poll(10_000):
+            connection, _ = router.recv_multipart()
+            for data in answers(fake_host):
+                router.send_multipart([connection, data])
+
+    replier = threading.Thread(target=answer)
+    replier.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        replier.join(timeout=10)
+        router.close()
+
+
+def welcome(fake_host: Identity) -> bytes:
+    return seal(fake_host, "welcome", {"seat": 1, "seats_total": 3, "config": {}})
 
 
 def dealer_to(context: zmq.Context, table: HostedTable) -> zmq.Socket:
@@ -157,26 +187,13 @@ def test_a_seated_joiner_waits_as_long_as_the_table_fills_and_no_longer_than_it_
     assert sum(line.startswith("at the table:") for line in said) == 2  # said when it changed only
 
     # a host that seats the joiner and then says nothing more
-    router = context.socket(zmq.ROUTER)
-    router.setsockopt(zmq.LINGER, 0)
-    port = router.bind_to_random_port("tcp://127.0.0.1")
-    fake_host = Identity.generate()
-
-    def seat_then_fall_silent() -> None:
-        if router.poll(10_000):
-            connection, _ = router.recv_multipart()
-            router.send_multipart([connection, seal(fake_host, "welcome", {"seat": 1, "seats_total": 3, "config": {}})])
-
-    replier = threading.Thread(target=seat_then_fall_silent)
-    replier.start()
     transport = Transport("127.0.0.1:0", context)
     try:
-        with pytest.raises(LobbyError, match="seated us, then said nothing for 2 s"):
-            join_lobby(Identity.generate(), "cy", transport, f"127.0.0.1:{port}", None, lambda text: None, timeout=60)
+        with scripted_table(context, lambda host: [welcome(host)]) as address, \
+                pytest.raises(LobbyError, match="seated us, then said nothing for 2 s"):
+            join_lobby(Identity.generate(), "cy", transport, address, None, lambda text: None, timeout=60)
     finally:
-        replier.join(timeout=10)
         transport.close()
-        router.close()
 
 
 def test_two_joiners_named_by_different_host_names_are_not_one_endpoint(context):
@@ -207,24 +224,9 @@ def test_notices_and_errors_print_no_escape_sequence_a_peer_sent():
 
 
 def test_a_spectator_shows_a_refusal_without_the_escape_sequences_in_it(context):
-    router = context.socket(zmq.ROUTER)
-    router.setsockopt(zmq.LINGER, 0)
-    port = router.bind_to_random_port("tcp://127.0.0.1")
-    seat = Identity.generate()
-
-    def refuse() -> None:
-        if router.poll(10_000):
-            connection, _ = router.recv_multipart()
-            router.send_multipart([connection, seal(seat, "reject", {"reason": ESCAPES})])
-
-    replier = threading.Thread(target=refuse)
-    replier.start()
-    try:
-        with pytest.raises(WatchFailed) as failed:
-            watch_table(f"127.0.0.1:{port}", lambda node: None, lambda text: None, connect_timeout=10)
-    finally:
-        replier.join(timeout=10)
-        router.close()
+    with scripted_table(context, lambda seat: [seal(seat, "reject", {"reason": ESCAPES})]) as address, \
+            pytest.raises(WatchFailed) as failed:
+        watch_table(address, lambda node: None, lambda text: None, connect_timeout=10)
     text = str(failed.value)
     assert "refused" in text and "\x1b" not in text and "\x07" not in text and "\n" not in text
 
@@ -280,33 +282,18 @@ def test_a_refused_hello_said_again_seats_nobody_and_a_seat_is_taken_back_at_a_b
 
 
 def test_a_table_that_says_welcome_and_table_over_and_over_does_not_flood_the_joiner(context):
-    router = context.socket(zmq.ROUTER)
-    router.setsockopt(zmq.LINGER, 0)
-    port = router.bind_to_random_port("tcp://127.0.0.1")
-    fake_host = Identity.generate()
+    def flood(host: Identity) -> list[bytes]:
+        tables = [seal(host, "table", {"seats": [[name]], "seats_total": 3}) for name in ("a", "b")]
+        return [*(data for i in range(300) for data in (welcome(host), tables[i % 2])),
+                seal(host, "reject", {"reason": "done"})]
 
-    def flood() -> None:
-        if not router.poll(10_000):
-            return
-        connection, _ = router.recv_multipart()
-        welcome = seal(fake_host, "welcome", {"seat": 1, "seats_total": 3, "config": {}})
-        tables = [seal(fake_host, "table", {"seats": [[name]], "seats_total": 3}) for name in ("a", "b")]
-        for i in range(300):
-            router.send_multipart([connection, welcome])
-            router.send_multipart([connection, tables[i % 2]])
-        router.send_multipart([connection, seal(fake_host, "reject", {"reason": "done"})])
-
-    replier = threading.Thread(target=flood)
-    replier.start()
     transport = Transport("127.0.0.1:0", context)
     said: list[str] = []
     try:
-        with pytest.raises(LobbyError, match="refused us: done"):
-            join_lobby(Identity.generate(), "cy", transport, f"127.0.0.1:{port}", None, said.append, timeout=30)
+        with scripted_table(context, flood) as address, pytest.raises(LobbyError, match="refused us: done"):
+            join_lobby(Identity.generate(), "cy", transport, address, None, said.append, timeout=30)
     finally:
-        replier.join(timeout=10)
         transport.close()
-        router.close()
     assert sum(line.startswith("seated at") for line in said) == 1
     assert sum(line.startswith("at the table") for line in said) <= 21  # a burst, then one a second
 
