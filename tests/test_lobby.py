@@ -81,8 +81,10 @@ def send_hellos(address: str, joiners: list[tuple[Identity, str]], context: zmq.
         endpoint, nonce = f"tcp://127.0.0.1:{next(PORTS)}", secrets.token_bytes(32)
         dealer.send(hello(identity, name, endpoint, nonce=nonce))
         said.append((identity, name, endpoint, nonce))
-    for dealer, (identity, name, endpoint, nonce) in zip(sockets, said, strict=True):
-        dealer.send(hello(identity, name, endpoint, nonce=nonce, table=challenge_salt(dealer)))
+    # every challenge first: the table fills (and stops answering) only once bound hellos come
+    salts = [challenge_salt(dealer) for dealer in sockets]
+    for dealer, (identity, name, endpoint, nonce), salt in zip(sockets, said, salts, strict=True):
+        dealer.send(hello(identity, name, endpoint, nonce=nonce, table=salt))
     return sockets
 
 
