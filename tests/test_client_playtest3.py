@@ -143,7 +143,7 @@ def test_the_hosts_lobby_names_the_edition_lists_the_seated_and_shows_the_key_wh
     from saboteur_p2p.net.play import _LobbyWatch
 
     key = "qwcS8hmoVZyzOiu-HKI_5gj6Gma0ZmJTalinRV1FXnc"
-    joining = f"friends join with: saboteur-p2p join 192.168.1.20:7777 --key {key}"
+    joining = (f"saboteur-p2p join 192.168.1.20:7777 --key {key}",)
     agent = ClientAgent(hosting=True)
     seats: list[int] = []
     watch = _LobbyWatch("tester", "saboteur2", joining, agent.lobby, seats.append)

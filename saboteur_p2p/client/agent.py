@@ -173,9 +173,9 @@ class ClientAgent:
                 self._snapshot = replace(snap, away=snap.away - {seat}, back=snap.back | {seat})
         self._changed()
 
-    def lobby(self, edition: str, names: tuple[str, ...], joining: str) -> None:
+    def lobby(self, edition: str, names: tuple[str, ...], joining: tuple[str, ...]) -> None:
         """The host's lobby (``host_table``'s ``on_lobby``): the table's edition, the names
-        seated so far and how friends join."""
+        seated so far and the commands friends join with."""
         self._publish(edition=edition, names=names, joining=joining)
 
     def session_ended(self, message: str, said: bool = False) -> None:

@@ -157,9 +157,10 @@ class Snapshot:
     ended: str | None = None
     #: True while we are the host waiting in the lobby (the ``start`` command applies)
     hosting: bool = False
-    #: the host's lobby: the table's edition, and how friends join it ("" when nobody is invited)
+    #: the host's lobby: the table's edition, and the commands friends join it with (none when
+    #: nobody is invited)
     edition: str = ""
-    joining: str = ""
+    joining: tuple[str, ...] = ()
     #: every round that has ended, as this seat saw its end (the round-end screen)
     rounds: tuple[RoundSummary, ...] = ()
     #: each seat's last move this round

@@ -129,20 +129,17 @@ def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]],
 
 
 def render_lobby(snap: Snapshot, width: int) -> list[str]:
-    """The maze panel while the table fills: what to do, and the host's join commands one a
-    line, each ``--key`` on a line of its own: a key may hold a "-", so it is never broken."""
+    """The maze panel while the table fills: what to do, and the host's join commands, each
+    wrapped between its words only: a key may hold a "-", so it is never broken."""
     lines = ["", "  Waiting for the table...", ""]
     if snap.hosting:
         lines.append("  Type :start to begin before every seat is taken.")
     lines.append("  The lobby speaks in the log on the right.")
     if snap.joining:
-        intro, _, commands = snap.joining.partition(": ")
-        lines += ["", f"  {intro}:"]
-        for command in commands.split(" or "):
-            join, _, key = command.partition(" --key ")
-            lines += textwrap.wrap(join, max(10, width - 4), initial_indent="    ", subsequent_indent="      ")
-            if key:
-                lines += [f"    --key {key}"] if len(key) + 10 <= width else ["    --key", f"  {key}"]
+        lines += ["", "  friends join with:"]
+        for command in snap.joining:
+            lines += textwrap.wrap(command, max(10, width - 4), initial_indent="    ", subsequent_indent="    ",
+                                   break_on_hyphens=False, break_long_words=False)
     return lines
 
 

@@ -357,14 +357,22 @@ class _Seating:
 
 def where_to_join(endpoint: str, key: bytes | None = None) -> str:
     """What the host tells its friends: the command to join, at each address of this machine
-    (a table bound to every interface is reachable at all of them), with the table's key
-    (``--key``: the lobby is then encrypted, and only this table can answer it)."""
+    (``join_commands``)."""
+    commands = join_commands(endpoint, key)
+    if is_wildcard(endpoint_host(endpoint)) and not interface_addresses():
+        return f"no network interface but loopback: friends on this machine join with: {commands[0]}"
+    return "friends join with: " + " or ".join(commands)
+
+
+def join_commands(endpoint: str, key: bytes | None = None) -> list[str]:
+    """The command that joins the table at ``endpoint``, one for each address of this machine
+    (a table bound to every interface is reachable at all of them; loopback when there is no
+    other), with the table's key (``--key``: the lobby is then encrypted, and only this table
+    can answer it)."""
     host, port = endpoint_host(endpoint), endpoint.rsplit(":", 1)[1]
-    addresses = interface_addresses() if is_wildcard(host) else [host]
+    addresses = (interface_addresses() or ["127.0.0.1"]) if is_wildcard(host) else [host]
     keyed = "" if key is None else f" --key {key_text(key)}"
-    if not addresses:
-        return f"no network interface but loopback: friends on this machine join with: saboteur-p2p join 127.0.0.1:{port}{keyed}"
-    return "friends join with: " + " or ".join(f"saboteur-p2p join {address}:{port}{keyed}" for address in addresses)
+    return [f"saboteur-p2p join {address}:{port}{keyed}" for address in addresses]
 
 
 def key_text(key: bytes) -> str:

@@ -19,7 +19,7 @@ from ..crypto.workers import THREADS_VARIABLE, set_threads, share_cores
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
-from .lobby import LobbyError, host_lobby, join_lobby, where_to_join
+from .lobby import LobbyError, host_lobby, join_commands, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
@@ -131,7 +131,7 @@ def host_table(
             announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
                                              identity.public.dh_key)
         key = transport.link_keys[0] if transport.link_keys else None
-        watch = _LobbyWatch(name, config.edition, where_to_join(transport.endpoint, key) if invite else "",
+        watch = _LobbyWatch(name, config.edition, tuple(join_commands(transport.endpoint, key)) if invite else (),
                             on_lobby, announcer.seats_taken if announcer else None)
         try:
             table = host_lobby(
@@ -159,15 +159,16 @@ def host_table(
     return result
 
 
-#: what ``on_lobby`` hears: the table's edition, the names seated (the host's first), how friends join
-LobbyListener = Callable[[str, tuple[str, ...], str], None]
+#: what ``on_lobby`` hears: the table's edition, the names seated (the host's first), and the
+#: commands friends join with (none when nobody is invited)
+LobbyListener = Callable[[str, tuple[str, ...], tuple[str, ...]], None]
 
 
 class _LobbyWatch:
     """Tells the host's lobby screen (``on_lobby``) and the LAN announcement (``on_count``)
     who sits at the table, as the lobby seats them."""
 
-    def __init__(self, host: str, edition: str, joining: str, on_lobby: LobbyListener | None,
+    def __init__(self, host: str, edition: str, joining: tuple[str, ...], on_lobby: LobbyListener | None,
                  on_count: Callable[[int], None] | None) -> None:
         self.edition, self.joining = edition, joining
         self._on_lobby, self._on_count = on_lobby, on_count
