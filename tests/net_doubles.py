@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from session_doubles import SentLog
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import MAX_RECORD_SIZE, decode_record, make_entry
@@ -380,13 +381,13 @@ def watch_requests(router: Any, stop: threading.Event) -> Iterator[bytes]:
 
 
 def session_for_tests(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
-    """Seat 1's session at a 3-seat table (game id bytes 0..31) with no transport, the three
-    identities, and the lines it says."""
+    """Seat 1's session at a 3-seat table (game id bytes 0..31), its transport a ``SentLog``
+    (it keeps what it is given to send), the three identities, and the lines it says."""
     identities = [Identity.generate() for _ in range(3)]
     seats = tuple(
         SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
     )
     said: list[str] = []
     table = Table(bytes(range(32)), GameConfig(3), seats)
-    session = Session(table, identities[1], None, None, tmp_path, said.append)  # type: ignore[arg-type]
+    session = Session(table, identities[1], SentLog(), None, tmp_path, said.append)  # type: ignore[arg-type]
     return session, identities, said

@@ -50,6 +50,9 @@ RELINK_EVERY = 1.0
 BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal"})
+#: a seat's word that it ends the game: taken from any seat's link, and passed on to every
+#: seat by a peer whose game it ended, so nobody takes that peer's silence for its absence
+ENDINGS = frozenset({"bye", "abort", "gone"})
 #: at the start, how long (s) a seat waits at most for its links' handshakes before any work
 SHAKE_HANDS_S = 1.0
 
@@ -110,6 +113,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
         self.last_chat_from: dict[int, float] = {}
+        #: the last word of an ending (ENDINGS) each seat signed, as it came: passed on when we end
+        self.endings_heard: dict[int, bytes] = {}
         # with a link endpoint, the seats speak to us there only (a connection there proves its
         # key); tests' stand-in transports have none
         proven_only = getattr(transport, "link", None) is not None
@@ -330,15 +335,19 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
         # it names the relayer); an unproven connection is known by the seat that signs on it,
         # even if we missed its `link` (sent while we were in the lobby) or it reconnected
         to_another = env.kind in ("link", "ping") and not addressed_to(env, self.seat)
-        if (key is not None or not to_another) and not self.links.heard(connection, key, sender):
+        ending = env.kind in ENDINGS  # the signer's own word, whoever carries it (§12.5)
+        if (key is not None or not to_another) and not self.links.heard(connection, key, sender) and not ending:
             notice = self.links.relayed(connection, key, env.kind, sender, time.monotonic())
             if notice is not None:
                 self.say(notice)
             return None
         if to_another:
             return None
-        if self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
+        carried = self.links.owner(connection, key) not in (None, sender)  # passed on by another seat
+        if not carried and self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back")
+        if ending and env.body.get("game_id") == self.setup.game_id:
+            self.endings_heard[sender] = data  # before it is judged: judging it may end our game
         try:
             return self._dispatch(connection, env, sender, key)
         except BadEnvelope as exc:
@@ -524,6 +533,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
             self._feed_watchers()
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
+        if outcome is not Outcome.FINISHED:
+            self._pass_on_endings()
         if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:
             forfeit = forfeit_scores(self.node, culprit)  # gone at the final reveal of the gold: it forfeits
             if forfeit is not None:
@@ -556,6 +567,15 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
         stats["round_pauses"] = self.round_pauses  # type: ignore[assignment]
         path = self.log_path.with_suffix(".stats.json")
         path.write_text(json.dumps(stats))
+
+    def _pass_on_endings(self) -> None:
+        """Before we stop, every other seat gets the endings other seats sent us, as signed: one
+        sent to us alone (a `bye`, an `abort`, a `gone`) would otherwise leave the others waiting
+        for us, and then naming us as gone."""
+        for signer, data in self.endings_heard.items():
+            for seat, endpoint in self.endpoints.items():
+                if seat != signer:
+                    self.transport.send(endpoint, data)
 
     def _what_the_log_supports(self) -> str:
         state = self.node.state

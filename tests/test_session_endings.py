@@ -1,0 +1,82 @@
+"""A seat's word that it ends the game (`bye`, `abort`, `gone`) is its own, whoever carries it.
+
+A hostile seat that sent such a word to one peer alone made that peer stop in silence; the
+other peers then waited for it, named it as gone, and, at the final reveal of the gold, gave
+its gold away (protocol.md §12.5). A peer now passes on, as signed, every ending another seat
+sent it before it stops, and a peer takes such a word from any seat's link.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from net_doubles import session_for_tests
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.session import Session
+from saboteur_p2p.net.verdicts import Outcome
+from saboteur_p2p.net.wire import seal
+
+GAME = bytes(range(32))
+#: seat 1's session reaches seat 0 and seat 2 here (net_doubles.session_for_tests)
+SEAT0, SEAT2 = "tcp://127.0.0.1:1", "tcp://127.0.0.1:3"
+
+
+def seat1(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    session, identities, said = session_for_tests(tmp_path)
+    session.log_path = tmp_path / "seat1.log"
+    return session, identities, said
+
+
+def test_a_bye_sent_to_us_alone_is_passed_on_to_the_other_seats(tmp_path: Path) -> None:
+    session, identities, _ = seat1(tmp_path)
+    bye = seal(identities[2], "bye", {"game_id": GAME, "seat": 2})
+    result = session._handle(b"seat 2's link", bye, identities[2].public.dh_key)
+    assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 2
+    sent = session.transport.sent  # type: ignore[attr-defined]
+    assert (SEAT0, bye) in sent  # as signed: seat 0 can check whose word it is
+    assert all(endpoint != SEAT2 for endpoint, data in sent if data == bye)  # not back to its signer
+
+
+def test_a_bye_another_seat_carries_ends_the_game_naming_its_signer(tmp_path: Path) -> None:
+    """Seat 0 stopped because seat 2 said bye to it alone, and passed the bye on: we end too,
+    naming seat 2 (before, a word signed by another seat on seat 0's link was dropped, and we
+    waited for seat 0, then named it as gone)."""
+    session, identities, said = seat1(tmp_path)
+    bye = seal(identities[2], "bye", {"game_id": GAME, "seat": 2})
+    result = session._handle(b"seat 0's link", bye, identities[0].public.dh_key)
+    assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 2
+    assert "s2 (seat 2) left the table" in result.message
+    assert not any("dropped" in line for line in said)
+
+
+def test_an_abort_whose_evidence_shows_nothing_is_passed_on_and_taken_from_a_carrier(tmp_path: Path) -> None:
+    """Seat 2 stops us alone with an accusation that does not hold: we name seat 2 and pass its
+    abort on; a peer that gets it from another seat judges the same evidence, and names seat 2."""
+    for carrier in (2, 0):
+        session, identities, _ = seat1(tmp_path / f"carried by {carrier}")
+        abort = seal(identities[2], "abort", {"game_id": GAME, "culprit": 0, "reason": "bad-share", "detail": "",
+                                              "evidence": b"nothing", "chain": []})
+        result = session._handle(b"a link", abort, identities[carrier].public.dh_key)
+        assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 2, carrier
+        assert (SEAT0, abort) in session.transport.sent  # type: ignore[attr-defined]
+
+
+def test_other_words_of_a_seat_carried_by_another_are_still_dropped(tmp_path: Path) -> None:
+    """Only endings travel that way: a chat or a busy signed by seat 2 on seat 0's link proves
+    nothing of seat 2 (it would make a vanished seat look present), and is dropped."""
+    session, identities, said = seat1(tmp_path)
+    chat = seal(identities[2], "chat", {"game_id": GAME, "seat": 2, "text": "hello"})
+    busy = seal(identities[2], "busy", {"game_id": GAME, "seat": 2, "seconds": 30.0})
+    for data in (chat, busy):
+        assert session._handle(b"seat 0's link", data, identities[0].public.dh_key) is None
+    assert session.presence.busy_until(2) < 1.0  # no busy taken from seat 2
+    assert any("dropped a chat signed by s2 (seat 2) that s0 (seat 0) relayed" in line for line in said)
+
+
+def test_an_ending_carried_by_another_seat_does_not_count_as_its_signer_heard(tmp_path: Path) -> None:
+    session, identities, _ = seat1(tmp_path)
+    before = session.presence.count[2]
+    gone = seal(identities[2], "gone", {"game_id": GAME, "seat": 2, "absent": 0, "why": "s0 did not come back"})
+    session._handle(b"seat 0's link", gone, identities[0].public.dh_key)
+    assert session.presence.count[2] == before
