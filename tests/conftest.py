@@ -389,6 +389,9 @@ class SeatDealer:
     def shuffle(self, fresh, again):
         return self.inner.shuffle(fresh, again)
 
+    def shuffle_ahead(self, fresh):
+        self.inner.shuffle_ahead(fresh)
+
     def public_random(self, n: int) -> int:
         return self.inner.public_random(n)
 

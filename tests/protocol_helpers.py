@@ -32,13 +32,13 @@ def joint_secret(game: LocalGame) -> Scalar:
 
 
 def opened_decks(game: LocalGame) -> list[dict[Deck, list[Card]]]:
-    """Every shuffled batch's decks, decrypted with all seats' secrets pooled."""
+    """Every shuffled batch's decks, decrypted with all seats' secrets pooled (none for a
+    batch opened ahead whose shuffles are not all in yet)."""
     x = joint_secret(game)
     batches = []
     for batch in game.spectator.dealer.batches:
-        assert batch.outputs is not None
         decks = {}
-        for deck, cards in batch.outputs.items():
+        for deck, cards in (batch.outputs or {}).items():
             decks[deck] = [batch.faces[deck][sub(c2, mul(x, c1))] for c1, c2 in cards]
         batches.append(decks)
     return batches
@@ -67,6 +67,9 @@ class ScriptedDealer:
                 for i, h in enumerate(handles[deck]):
                     self.gold[h] = decks[deck][i]
         return handles
+
+    def shuffle_ahead(self, fresh):
+        """The batch it announces is the next one ``shuffle`` takes: nothing to do here."""
 
     def reveal(self, deck, handle, to):
         return self.gold[handle] if deck is Deck.GOLD else self.current[deck][handle]

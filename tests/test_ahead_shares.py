@@ -76,6 +76,17 @@ def _shares_in(entry) -> Shares:
     return shares if shares is not None else Shares((), ())
 
 
+def _two_more_moves(game: LocalGame) -> None:
+    """Play on until two more moves are in (a seat's first move of a round that is not the
+    last is followed by its shuffle of the next round's decks, protocol.md §5.6.2)."""
+    moves = 0
+    while moves < 2:
+        head = game.spectator.next_expected
+        assert head is not None
+        moves += head.kind == "action"
+        step(game, _discard)
+
+
 def _after_a_draw(seed: int) -> tuple[LocalGame, int, tuple[int, Deck, int]]:
     """A 3-seat game whose first mover discarded and drew, its move taken in with no shares
     sent ahead: the drawn card's first reveal, owed by the other seats' public shares."""
@@ -120,11 +131,11 @@ def test_a_drawn_card_reaches_its_drawer_with_its_move_not_after_every_other_sea
     assert drawer.state.faces[card[2]] == true_face(game, card)  # the engine, and so the view, knows it
     # the schedule is untouched: the reveal still waits for the logged shares
     assert need in drawer.dealer.pending and need in game.spectator.dealer.pending
-    # the others' next records carry the same public shares, premade, and the drawer takes them
-    for _ in range(2):
-        step(game, _discard)
+    # the others' next moves carry the same public shares, premade, and the drawer takes them
+    _two_more_moves(game)
     assert need not in drawer.dealer.pending and need not in game.spectator.dealer.pending
-    logged = [p for r in game.spectator.log.entries[-2:] for p in _shares_in(r).public if p.card == card]
+    moves = [r for r in game.spectator.log.entries if r.kind == "action"][-2:]
+    logged = [p for r in moves for p in _shares_in(r).public if p.card == card]
     assert len(logged) == 2 and {p for shares in ahead.values() for p in shares.public} == set(logged)
     assert len({node.log.head for node in game.nodes} | {game.spectator.log.head}) == 1
 
@@ -198,8 +209,7 @@ def test_a_bad_share_sent_ahead_is_refused_and_the_logged_shares_still_open_the_
         drawer.take_ahead(liar, ahead[other].encode())
     assert drawer.take_ahead(other, ahead[other].encode()) is False  # the honest one is kept ...
     assert card not in drawer.dealer.my_faces  # ... but the card waits for the liar's logged share
-    for _ in range(2):
-        step(game, _discard)
+    _two_more_moves(game)
     assert drawer.dealer.my_faces[card] == true_face(game, card)  # from the log, as before
     assert drawer.aborted is None and game.spectator.aborted is None
 

@@ -35,7 +35,7 @@ import msgpack  # ships no type hints: what it returns is Any, so results are an
 from .group import hash_bytes
 from .identity import SIGNATURE_BYTES, Identity, PublicIdentity
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 HASH_BYTES = 32
 GAME_ID_BYTES = 32
 GENESIS = bytes(HASH_BYTES)

@@ -99,6 +99,12 @@ def split(work: Callable[[int, int], R], n: int) -> list[R]:
     return [first, *(future.result() for future in futures)]
 
 
+def keep_to_this_thread() -> None:
+    """Every split made in the calling thread from now on runs in it alone: for a thread of
+    background work, which must not take the workers the turns use."""
+    _here.worker = True
+
+
 def _as_worker(work: Callable[[int, int], R], start: int, stop: int) -> R:
     _here.worker = True
     return work(start, stop)

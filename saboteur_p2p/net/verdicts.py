@@ -76,7 +76,7 @@ class Verdicts:
             self.evidence = evidence
         if self.node.aborted is None:
             try:
-                self.node.run_deferred_checks()  # a shuffle proof we meant to check later
+                self.node.finish_checks()  # the shuffle proofs we meant to check later
             except ProtocolViolation as violation:
                 self.node.aborted = violation
         chain = env.body.get("chain")
@@ -131,7 +131,7 @@ class Verdicts:
         # we took that record in (now or before) without checking all of it: sealed shares that
         # are not ours, a shuffle proof that we check only after our own shuffle (§8.3)
         try:
-            self.node.run_deferred_checks()
+            self.node.finish_checks()
         except ProtocolViolation as deferred:
             self.node.aborted = deferred  # _heard_abort names its culprit
             return None

@@ -131,6 +131,9 @@ class MentalDealer:
         #: count towards the card's reveal to all, which then needs only its holder's
         self.published: dict[CardKey, dict[int, Point]] = {}
         self.learned: list[tuple[Deck, int, Card]] = []
+        #: batches the engine opened ahead of its asking for them (``shuffle_ahead``), not yet
+        #: taken up by the node, which schedules their shuffles between moves
+        self.opened_ahead: list[int] = []
         self._cursor_shuffles = 0
         self._cursor_coins = 0
         self._current: dict[Deck, int] = {}
@@ -175,6 +178,17 @@ class MentalDealer:
                     self.gold_handles[(index, deck, i)] = h
                 result[deck] = handles
         return result
+
+    def shuffle_ahead(self, fresh: Mapping[Deck, Sequence[Card]]) -> None:
+        """Open the batch the engine's next ``shuffle`` will ask for (these fresh decks, none
+        again): its index is that call's, and the seats shuffle it while the round is played."""
+        index = self._cursor_shuffles
+        need = ShuffleNeed(index, tuple((deck, len(cards)) for deck, cards in fresh.items()), ())
+        if index == len(self.batches):
+            self.batches.append(self._prepare(need, fresh, {}))
+            self.opened_ahead.append(index)
+        elif self.batches[index].need != need:
+            raise RuntimeError(f"engine opened shuffle {need} ahead, the protocol prepared {self.batches[index].need}")
 
     def _prepare(self, need: ShuffleNeed, fresh: Mapping[Deck, Sequence[Card]], again: Mapping[Deck, Sequence[int]]) -> Batch:
         inputs: dict[Deck, list[Ciphertext]] = {}

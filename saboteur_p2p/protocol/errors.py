@@ -11,11 +11,14 @@ class IllegalMove(ValueError):
 class ProtocolViolation(ValueError):
     """A peer broke the protocol; ``peer`` is the seat to blame."""
 
-    def __init__(self, peer: int, reason: str, detail: str = "") -> None:
+    def __init__(self, peer: int, reason: str, detail: str = "", evidence: bytes | None = None) -> None:
         super().__init__(f"peer {peer} broke the protocol ({reason}){': ' + detail if detail else ''}")
         self.peer = peer
         self.reason = reason
         self.detail = detail
+        #: the record that shows it, when it was found after that record was taken in (a
+        #: shuffle checked in the background); else the record being taken in shows it
+        self.evidence = evidence
 
 
 #: violations found before or by the signature check: the seat a record names may never have

@@ -26,13 +26,14 @@ from typing import Any
 
 from ..crypto.commit import check_reveal, commit, random_below
 from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, base_mul, check_point, hash_bytes, random_scalar
-from ..crypto.identity import Identity, PublicIdentity
+from ..crypto.identity import Identity
 from ..crypto.log import Entry, LogVerifier, LogViolation, LogWriter, MalformedRecord, decode_record, make_entry
 from ..crypto.proofs import Context, prove_key, verify_key
 from ..crypto.shuffle import ShuffleProofError
 from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
 from ..rules.actions import parse_action
 from ..rules.dealer import Deck
+from .ahead import AheadBatches, mover_in_play
 from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard
 from .errors import IllegalMove, ProtocolViolation
 from .messages import (
@@ -43,25 +44,13 @@ from .messages import (
     MalformedMessage,
     Reveal,
     Shares,
-    Shuffle,
 )
+from .setup import GameSetup
 from .shares import ShareBook
-from .shuffles import ShufflePlans, ShuffleRun, make_shuffle, read_shuffle
+from .shuffle_steps import ShuffleSteps
+from .shuffles import ShufflePlans, ShuffleRun
 
 NEW_GAME = "new-game"
-
-
-@dataclass(frozen=True)
-class GameSetup:
-    """What the lobby agreed on: the game id, the rules, the seats and their identities."""
-
-    game_id: bytes
-    config: GameConfig
-    seats: tuple[PublicIdentity, ...]
-    names: tuple[str, ...]
-
-    def genesis(self) -> Genesis:
-        return Genesis(self.config.to_data(), tuple((s.sign_key, s.dh_key) for s in self.seats), self.names)
 
 
 @dataclass(frozen=True)
@@ -71,7 +60,7 @@ class Expect:
     topic: tuple[Any, ...] = ()
 
 
-class Node:
+class Node(ShuffleSteps):
     def __init__(
         self,
         setup: GameSetup,
@@ -113,12 +102,11 @@ class Node:
         self.coin_commitments: dict[int, dict[int, bytes]] = {}
         self.coin_values: dict[int, dict[int, bytes]] = {}
         self.my_coin: dict[int, tuple[bytes, bytes]] = {}
-        self.shuffles: dict[int, ShuffleRun] = {}
-        #: shuffles this seat makes ahead of their input decks (``prepare``)
+        # the shuffle steps' own (ShuffleSteps says what each is)
+        self.shuffles = {}
         self.plans = ShufflePlans()
-        #: shuffle proofs this seat checks later: the next shuffler first sends its own
-        #: shuffle, so checking does not lengthen the chain of shuffles.
-        self.deferred_checks: list[Callable[[], None]] = []
+        self.deferred_checks = []
+        self.ahead = AheadBatches(n)
         #: shares the mover sent with its move, kept until the move blocks on a reveal
         self.early_shares: Shares | None = None
         #: seconds the last record took to make (signing included, taking it in excluded)
@@ -241,31 +229,12 @@ class Node:
     def _make_reveal(self, head: Expect) -> dict[str, Any]:
         return Reveal((self.my_coin[head.topic[1]],)).encode()
 
-    def _make_shuffle(self, head: Expect) -> dict[str, Any]:
-        assert self.seat is not None
-        run = self.shuffles[head.topic[0]]
-        try:
-            return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
-        except InvalidPoint:
-            # our input, the shuffle before ours, is not checked yet (§5.6.2): it holds a
-            # point outside the group, and its check names its shuffler
-            self._run_deferred_checks()
-            raise
-
-    def prepare(self) -> bool:
-        """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
-        this seat will shuffle (in a queued batch, or else in one like the last).  False when
-        there is nothing to do; each call takes about 1.5 ms (eight cards of a plan)."""
-        if self.seat is None or self.aborted is not None or self.finished:
-            return False
-        sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
-        return self.plans.prepare_one(sizes, self.rand)
-
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()
 
     def _shares_for(self, needs: tuple[RevealNeed, ...]) -> Shares:
         assert self.secret is not None and self.seat is not None
+        self._stopping_on(self.ahead.finish)  # no share of a card of a batch whose shuffles are not checked
         return self.share_book.make(self.seat, self.secret, needs, self.rand)
 
     def make_ahead(self) -> dict[int, Shares]:
@@ -274,6 +243,8 @@ class Node:
         with the move, not only when each other seat has moved."""
         if self.seat is None or self.secret is None or self.aborted is not None or self.finished:
             return {}
+        if not self.ahead.settled():
+            return {}  # shuffles still to check: the shares wait for the record that owes them
         return self.share_book.make_ahead(self.seat, self.secret, self.rand)
 
     def take_ahead(self, sender: int, body: Any) -> bool:
@@ -396,46 +367,11 @@ class Node:
             seed = hash_bytes("coin", self.setup.game_id, topic[1], *(values[s] for s in range(self.players)))
             self.dealer.coins[topic[1]] = random_below(seed, need.n)
 
-    def _on_shuffle(self, entry: Entry, head: Expect) -> None:
-        message = Shuffle.decode(entry.body)
-        run = self.shuffles[head.topic[0]]
-        shuffler = entry.sender
-        own = shuffler == self.seat  # our own output and proof need no checking
-        outputs, check = read_shuffle(run, message, shuffler, own, self.setup.game_id, self.dealer.joint)
-        if not own:
-            if self.seat is not None and self.seat == shuffler + 1:
-                # checked once our own shuffle has gone out (run_deferred_checks), so that
-                # checking does not lengthen the chain of shuffles (protocol.md 5.6.2)
-                self.deferred_checks.append(check)
-            else:
-                check()
-            if shuffler == self.players - 1:
-                self._run_deferred_checks()
-        run.inputs = outputs
-        if shuffler == self.players - 1:
-            self.dealer.batches[run.need.batch].outputs = outputs
-            del self.shuffles[run.need.batch]
-            self.plans.wanted = [len(cards) for cards in outputs.values()]
-
     def recheck_sealed_shares(self, record: bytes) -> ProtocolViolation | None:
         """Check every sealed share in a record already taken in, and its public shares of
         reveals to others not checked yet (a seat checks only its own when they arrive): how a
         seat tests another's accusation of a bad share."""
         return self.share_book.recheck(record)
-
-    def run_deferred_checks(self) -> None:
-        """Check now the shuffle proofs kept for later (raises ProtocolViolation): the
-        session calls it once each record of ours has gone out; ``produce`` (but for a
-        shuffle) and ``move`` call it before they make anything."""
-        self._run_deferred_checks()
-
-    def _run_deferred_checks(self) -> None:
-        while self.deferred_checks:
-            try:
-                self.deferred_checks.pop(0)()
-            except ProtocolViolation as violation:
-                self.aborted = violation
-                raise
 
     def _on_shares(self, entry: Entry, head: Expect) -> None:
         learnt = self._take_shares(entry.sender, Shares.decode(entry.body), head.topic)
@@ -457,8 +393,16 @@ class Node:
 
     def _advance(self) -> None:
         while not self.expect and not self.finished:
-            if self.work is not None and not self._attempt():
-                return
+            if self.work is not None:
+                before = self.state
+                if not self._attempt():
+                    return
+                self.ahead.take_up(self.dealer, self.shuffles)
+                mover = mover_in_play(before, self.state)
+                batch = None if mover is None else self.ahead.due_from(mover)
+                if mover is not None and batch is not None:
+                    self.expect.append((Expect(mover, "shuffle", (batch,)),))  # right after its move
+                    return
             state = self.state
             assert state is not None
             if state.is_terminal():
@@ -541,10 +485,13 @@ class Node:
             self.expect.append(tuple(Expect(s, "commit", topic) for s in range(n)))
             self.expect.append(tuple(Expect(s, "reveal", topic) for s in range(n)))
         elif isinstance(need, ShuffleNeed):
-            batch = self.dealer.batches[need.batch]
-            decks = list(batch.inputs)
-            self.shuffles[need.batch] = ShuffleRun(need, decks, dict(batch.inputs))
-            self.expect.extend((Expect(j, "shuffle", (need.batch,)),) for j in range(n))
+            self.ahead.take_up(self.dealer, self.shuffles)
+            if need.batch in self.ahead.shufflers:  # the seats that have not shuffled it yet, in seat order
+                self.expect.extend((Expect(j, "shuffle", (need.batch,)),) for j in self.ahead.remaining(need.batch))
+            else:
+                batch = self.dealer.batches[need.batch]
+                self.shuffles[need.batch] = ShuffleRun(need, list(batch.inputs), dict(batch.inputs))
+                self.expect.extend((Expect(j, "shuffle", (need.batch,)),) for j in range(n))
         else:
             assert isinstance(need, RevealNeed)
             if self.early_shares is not None and need.audience is None:

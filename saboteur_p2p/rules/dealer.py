@@ -32,11 +32,15 @@ Audience = frozenset[int] | None
 class Dealer(Protocol):
     def shuffle(self, fresh: Mapping[Deck, Sequence[Card]], again: Mapping[Deck, Sequence[int]]) -> dict[Deck, list[int]]:
         """Shuffle new decks from these public faces (their handles are 0..len-1), and shuffle
-        again the named cards of existing decks, all at once at the start of a round.
+        again the named cards of existing decks, all at once.
 
         Returns the gold handles: those of a fresh gold deck, or of the reshuffled gold
         pile in its new order (a dealer may give reshuffled cards new handles).
         """
+
+    def shuffle_ahead(self, fresh: Mapping[Deck, Sequence[Card]]) -> None:
+        """The next ``shuffle`` call will ask for these fresh decks (and for no deck again):
+        a dealer may shuffle them while the round is played.  Never blocks, returns nothing."""
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card | None:
         """Show a card to ``to``; the face if this engine may see it, else None."""
@@ -94,6 +98,9 @@ class TrustedDealer:
             self.rng.shuffle(order)
             handles[deck] = order
         return handles
+
+    def shuffle_ahead(self, fresh: Mapping[Deck, Sequence[Card]]) -> None:
+        """Nothing to do ahead: ``shuffle`` is instant here."""
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card:
         return self.decks[deck][handle]

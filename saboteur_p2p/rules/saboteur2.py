@@ -476,7 +476,10 @@ class Saboteur2State(State):
         edition = self.config.edition_rules
         dwarfs = edition.role_cards(self.config)
         draw_cards = edition.draw_cards()
-        self.dealer.shuffle({Deck.ROLES: dwarfs, Deck.GOALS: C.goal_cards(), Deck.DRAW: draw_cards}, {})
+        fresh: dict[Deck, list[Card]] = {Deck.ROLES: dwarfs, Deck.GOALS: C.goal_cards(), Deck.DRAW: draw_cards}
+        self.dealer.shuffle(fresh, {})
+        if self.round < self.config.rounds:
+            self.dealer.shuffle_ahead(fresh)  # the next round's decks, shuffled while this one is played
         self.roles = list(range(n))
         self.set_aside_roles = list(range(n, len(dwarfs)))
         self.role_seen = [set() for _ in range(n)]

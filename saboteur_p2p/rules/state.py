@@ -560,9 +560,15 @@ class State:
             # gold from the pile has seen its order; when nobody has, its order is still
             # unknown to all and shuffling it again would change nothing anyone knows.
             again[Deck.GOLD] = self.gold_pile
-        handles = self.dealer.shuffle(fresh, again)
+        # the fresh decks and the gold shuffled again are two shuffles: the fresh decks of the
+        # next round are shuffled while this one is played (shuffle_ahead), the gold after it
+        handles = self.dealer.shuffle(fresh, {})
+        if again:
+            handles.update(self.dealer.shuffle({}, again))
         self.gold_pile = handles.get(Deck.GOLD, self.gold_pile)
         self.gold_pile_seen = False
+        if self.round < cfg.rounds:
+            self.dealer.shuffle_ahead({deck: cards for deck, cards in fresh.items() if deck is not Deck.GOLD})
         self.roles = list(range(n))
         self.set_aside_roles = list(range(n, len(role_cards)))
         self.draw_pile = list(range(len(draw_cards) - 1, -1, -1))

@@ -1,0 +1,129 @@
+"""Batches opened ahead (protocol.md §5.6.2): the next round's decks, shuffled between the
+moves of this one, so that the pause between rounds holds no shuffle of them.
+
+A seat shuffles such a batch right after one of its moves, and checks the others' shuffles
+of it in one background thread, at the lowest priority the system gives a thread: the
+checks use what the turns leave of the cores.  It must have checked them all before it
+sends a share of any card of the batch, and before it judges another seat's accusation
+(``finish``).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from ..crypto.workers import keep_to_this_thread
+from ..rules import Phase, State
+from .dealer import MentalDealer
+from .errors import ProtocolViolation
+from .shuffles import ShuffleRun
+
+_pool: ThreadPoolExecutor | None = None
+_pool_pid = 0
+
+
+def _low_priority() -> None:
+    """The background thread gives way to every other (Linux: the nice value of one thread)."""
+    keep_to_this_thread()
+    if sys.platform.startswith("linux"):  # elsewhere the call would reprioritize the whole process
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
+def _background() -> ThreadPoolExecutor:
+    """The process's one background thread (shared by every node in it, first come first served)."""
+    global _pool, _pool_pid
+    if _pool is None or _pool_pid != os.getpid():  # a forked child has no threads
+        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ahead-checks", initializer=_low_priority)
+        _pool_pid = os.getpid()
+    return _pool
+
+
+class AheadBatches:
+    """One node's batches opened ahead: who has shuffled each, and the checks under way."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        #: batch -> the seats that have shuffled it, in the order they did
+        self.shufflers: dict[int, list[int]] = {}
+        #: the checks of other seats' shuffles, in the order the records came
+        self._checks: list[Future[None]] = []
+
+    def take_up(self, dealer: MentalDealer, runs: dict[int, ShuffleRun]) -> None:
+        """Start the batches the engine opened ahead (``MentalDealer.shuffle_ahead``)."""
+        while dealer.opened_ahead:
+            index = dealer.opened_ahead.pop(0)
+            batch = dealer.batches[index]
+            runs[index] = ShuffleRun(batch.need, list(batch.inputs), dict(batch.inputs))
+            self.shufflers[index] = []
+
+    def due_from(self, mover: int) -> int | None:
+        """The batch ``mover`` shuffles right after its move: one opened ahead that is not
+        complete and that it has not shuffled."""
+        return next((b for b, seats in self.shufflers.items() if len(seats) < self.players and mover not in seats), None)
+
+    def remaining(self, batch: int) -> list[int]:
+        """The seats that have not shuffled ``batch``, in seat order."""
+        return [s for s in range(self.players) if s not in self.shufflers[batch]]
+
+    def shuffled(self, batch: int, seat: int) -> bool:
+        """Note ``seat``'s shuffle of ``batch``; True when it completes the batch."""
+        seats = self.shufflers[batch]
+        seats.append(seat)
+        return len(seats) == self.players
+
+    def check_later(self, check: Callable[[], None], record: bytes) -> None:
+        """Run ``check`` in the background; a violation it finds carries ``record`` as evidence."""
+        self._checks.append(_background().submit(_with_evidence, check, record))
+
+    def failure(self) -> ProtocolViolation | None:
+        """The first violation the checks done so far found (in the order the records came),
+        without waiting for the rest."""
+        while self._checks and self._checks[0].done():
+            error = self._checks[0].exception()
+            if error is not None:
+                return _violation(error)
+            self._checks.pop(0)
+        return None
+
+    def settled(self) -> bool:
+        """Whether every check is done and none failed."""
+        return self.failure() is None and not self._checks
+
+    def finish(self) -> None:
+        """Wait for every check; raise the first violation, in the order the records came."""
+        while self._checks:
+            error = self._checks[0].exception()  # waits for it
+            if error is not None:
+                raise _violation(error)
+            self._checks.pop(0)
+
+
+def mover_in_play(before: State | None, after: State | None) -> int | None:
+    """The seat whose move took ``before`` to ``after``, if it moved in the play phase and the
+    round goes on: a batch opened ahead is shuffled between such moves, never in the pause
+    between rounds."""
+    if before is None or after is None or before.phase != Phase.PLAY or after.phase != Phase.PLAY:
+        return None
+    return before.current if after.round == before.round else None
+
+
+def _with_evidence(check: Callable[[], None], record: bytes) -> None:
+    try:
+        check()
+    except ProtocolViolation as violation:
+        violation.evidence = record
+        raise
+
+
+def _violation(error: BaseException) -> ProtocolViolation:
+    if isinstance(error, ProtocolViolation):
+        return error
+    raise error
+
+
+__all__ = ["AheadBatches", "mover_in_play"]

@@ -1,0 +1,123 @@
+"""A node's part in the shuffles (protocol.md §5.6.2): making its own, planning them while it
+waits, taking in the others' and checking them now, after its own, or in the background for
+a batch opened ahead."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..crypto.group import InvalidPoint, RandomBytes
+from ..crypto.log import Entry
+from .ahead import AheadBatches
+from .dealer import MentalDealer
+from .errors import ProtocolViolation
+from .messages import Shuffle
+from .setup import GameSetup
+from .shuffles import ShufflePlans, ShuffleRun, make_shuffle, read_shuffle
+
+if TYPE_CHECKING:
+    from .node import Expect
+
+
+class ShuffleSteps:
+    """The shuffle steps of ``Node`` (a part of it: it holds these attributes)."""
+
+    setup: GameSetup
+    players: int
+    seat: int | None
+    rand: RandomBytes
+    dealer: MentalDealer
+    aborted: ProtocolViolation | None
+    finished: bool
+    shuffles: dict[int, ShuffleRun]
+    #: shuffles this seat makes ahead of their input decks (``prepare``)
+    plans: ShufflePlans
+    #: shuffle proofs this seat checks later: the next shuffler first sends its own
+    #: shuffle, so checking does not lengthen the chain of shuffles.
+    deferred_checks: list[Callable[[], None]]
+    #: the next round's batch, shuffled between this round's moves (§5.6.2)
+    ahead: AheadBatches
+
+    def _make_shuffle(self, head: Expect) -> dict[str, Any]:
+        assert self.seat is not None
+        run = self.shuffles[head.topic[0]]
+        try:
+            return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
+        except InvalidPoint:
+            # our input, the shuffle before ours, is not checked yet (§5.6.2): it holds a
+            # point outside the group, and its check names its shuffler
+            self._run_deferred_checks()
+            raise
+
+    def prepare(self) -> bool:
+        """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
+        this seat will shuffle (in a queued batch, or else in one like the last).  False when
+        there is nothing to do; each call takes about 1.5 ms (eight cards of a plan)."""
+        if self.seat is None or self.aborted is not None or self.finished:
+            return False
+        sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
+        return self.plans.prepare_one(sizes, self.rand)
+
+    def _on_shuffle(self, entry: Entry, head: Expect) -> None:
+        message = Shuffle.decode(entry.body)
+        run = self.shuffles[head.topic[0]]
+        shuffler = entry.sender
+        own = shuffler == self.seat  # our own output and proof need no checking
+        outputs, check = read_shuffle(run, message, shuffler, own, self.setup.game_id, self.dealer.joint)
+        batch = run.need.batch
+        ahead = batch in self.ahead.shufflers
+        complete = self.ahead.shuffled(batch, shuffler) if ahead else shuffler == self.players - 1
+        if not own:
+            if ahead and self.seat is not None:
+                self.ahead.check_later(check, entry.record)  # in the background, between the turns
+            elif self.seat is not None and self.seat == shuffler + 1:
+                # checked once our own shuffle has gone out (run_deferred_checks), so that
+                # checking does not lengthen the chain of shuffles (protocol.md 5.6.2)
+                self.deferred_checks.append(check)
+            else:
+                check()
+            if complete:
+                self._run_deferred_checks()
+        run.inputs = outputs
+        if complete:
+            self.dealer.batches[batch].outputs = outputs
+            del self.shuffles[batch]
+            self.plans.wanted = [len(cards) for cards in outputs.values()]
+
+    def run_deferred_checks(self) -> None:
+        """Check now the shuffle proofs kept for later (raises ProtocolViolation), and say
+        what the background checks have found so far: the session calls it once each record
+        of ours has gone out; ``produce`` (but for a shuffle) and ``move`` call it before
+        they make anything."""
+        self._run_deferred_checks()
+        found = self.ahead_failure()
+        if found is not None:
+            raise found
+
+    def ahead_failure(self) -> ProtocolViolation | None:
+        """A violation the background checks have found so far (it also stops this node)."""
+        found = None if self.aborted is not None else self.ahead.failure()
+        if found is not None:
+            self.aborted = found
+        return found
+
+    def finish_checks(self) -> None:
+        """Every check kept for later, the background ones waited for (before judging
+        another seat's accusation: its evidence may be a shuffle not checked yet)."""
+        self._run_deferred_checks()
+        self._stopping_on(self.ahead.finish)
+
+    def _run_deferred_checks(self) -> None:
+        while self.deferred_checks:
+            self._stopping_on(self.deferred_checks.pop(0))
+
+    def _stopping_on(self, check: Callable[[], None]) -> None:
+        """Run ``check``; a violation it raises stops this node."""
+        try:
+            check()
+        except ProtocolViolation as violation:
+            self.aborted = violation
+            raise
+
+
+__all__ = ["ShuffleSteps"]

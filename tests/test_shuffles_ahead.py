@@ -1,0 +1,140 @@
+"""The next round's decks are shuffled between the moves of this one (protocol.md §5.6.2:
+batches opened ahead), so that the pause between rounds holds no shuffle of them."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from protocol_helpers import hear, honest_body, judges, path_first, play_until, seeded_game, signed_record
+
+from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.protocol import node as node_module
+from saboteur_p2p.protocol.local import LocalGame, step
+from saboteur_p2p.protocol.node import ProtocolViolation
+from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.rules import Deck, GameConfig, State, TrustedDealer
+
+
+def played(config: GameConfig, seed: int) -> LocalGame:
+    game = seeded_game(config, seed)
+    while step(game, path_first):
+        pass
+    return game
+
+
+def kinds_and_senders(game: LocalGame) -> list[tuple[str, int, list[str]]]:
+    """Each record's kind, sender and (for a shuffle) the decks it shuffles."""
+    out = []
+    for entry in map(decode_record, game.records):
+        decks = [d[0] for d in entry.body["decks"]] if entry.kind == "shuffle" else []
+        out.append((entry.kind, entry.sender, decks))
+    return out
+
+
+@pytest.mark.parametrize("edition", ["base", "saboteur2"])
+def test_each_seat_shuffles_the_next_rounds_decks_right_after_one_of_its_moves(edition: str) -> None:
+    config = GameConfig(players=3, edition=edition, rounds=3)
+    game = played(config, 11)
+    assert game.spectator.finished
+    records = kinds_and_senders(game)
+    first_action = next(i for i, (kind, _, _) in enumerate(records) if kind == "action")
+    fresh = [i for i, (kind, _, decks) in enumerate(records) if kind == "shuffle" and "draw" in decks and i > first_action]
+    # rounds 2 and 3: every seat once each, each shuffle right after its shuffler's move
+    assert len(fresh) == 2 * config.players
+    for i in fresh:
+        assert records[i - 1][:2] == ("action", records[i][1]), records[i - 3:i + 1]
+    for first, last in ((0, 3), (3, 6)):
+        assert sorted(records[i][1] for i in fresh[first:last]) == [0, 1, 2]
+
+
+def test_the_pause_between_rounds_holds_no_shuffle_of_the_fresh_decks() -> None:
+    """From a round's last move in play to the next round's first move: shares, gold choices
+    and, when a taker saw the gold pile, a shuffle of the gold alone."""
+    game = played(GameConfig(players=4, rounds=3), 5)
+    state = game.spectator.state
+    assert state is not None and state.round == 3
+    records = kinds_and_senders(game)
+    first_action = next(i for i, (kind, _, _) in enumerate(records) if kind == "action")
+    for i, (kind, _, decks) in enumerate(records[first_action:], first_action):
+        if kind == "shuffle" and decks != ["gold"]:
+            assert records[i - 1][0] == "action"
+
+
+def test_the_engine_opens_the_next_rounds_decks_ahead_but_not_after_the_last_round() -> None:
+    """``shuffle_ahead`` names the next round's fresh decks (no gold), and a trusted dealer
+    shuffles the same as before: the gold shuffled again is a call of its own."""
+
+    class Recording(TrustedDealer):
+        def __init__(self) -> None:
+            super().__init__(3)
+            self.calls: list[tuple[str, list[Deck]]] = []
+
+        def shuffle(self, fresh, again):  # type: ignore[no-untyped-def]
+            self.calls.append(("shuffle", [*fresh, *again]))
+            return super().shuffle(fresh, again)
+
+        def shuffle_ahead(self, fresh):  # type: ignore[no-untyped-def]
+            self.calls.append(("ahead", list(fresh)))
+
+    dealer = Recording()
+    state = State.new(GameConfig(players=4, rounds=2), dealer)
+    assert dealer.calls == [("shuffle", [Deck.ROLES, Deck.GOALS, Deck.DRAW, Deck.GOLD]),
+                            ("ahead", [Deck.ROLES, Deck.GOALS, Deck.DRAW])]
+    while state.round == 1:
+        state.play(state.legal_actions()[0])
+    assert dealer.calls[2] == ("shuffle", [Deck.ROLES, Deck.GOALS, Deck.DRAW])
+    assert all(kind == "shuffle" for kind, _ in dealer.calls[2:])  # round 2 of 2: nothing ahead
+
+
+def test_a_false_proof_in_a_shuffle_made_ahead_is_blamed_on_its_shuffler() -> None:
+    """The seats take the record in and check it in the background; the check names the
+    shuffler with its record as evidence, before any share of the batch goes out.  The
+    spectator, and verify, refuse it at once."""
+    game = seeded_game(GameConfig(players=3), 4)
+    head = play_until(game, lambda e: e.kind == "shuffle" and e.topic == (1,))
+    cheater = head.speaker
+    body = honest_body(game.nodes[cheater])
+    draw = next(deck for deck in body["decks"] if deck[0] == "draw")
+    draw[1][0], draw[1][1] = draw[1][1], draw[1][0]  # two output cards swapped: the proof no longer holds
+    record = signed_record(game, cheater, "shuffle", body)
+    verdicts = hear(game, record, cheater)
+    assert verdicts[None] is not None and (verdicts[None].peer, verdicts[None].reason) == (cheater, "bad-shuffle-proof")
+    for seat in judges(game, cheater):
+        if seat is None:
+            continue
+        node = game.nodes[seat]
+        assert verdicts[seat] is None  # taken in: checked between the turns
+        with pytest.raises(ProtocolViolation) as found:
+            node.finish_checks()
+        assert (found.value.peer, found.value.reason, found.value.evidence) == (cheater, "bad-shuffle-proof", record)
+        assert node.aborted is found.value
+        assert node.make_ahead() == {}  # nothing more goes out
+    verdict = verify_records([*game.records, record])
+    assert not verdict.ok and verdict.culprit == cheater and "bad-shuffle-proof" in verdict.message
+
+
+def test_no_share_of_a_batch_goes_out_before_its_shuffles_are_checked() -> None:
+    """A seat that owes shares while a background check is under way waits for it: no
+    shares sent ahead, and its shares record only once every check is done."""
+    game = seeded_game(GameConfig(players=3), 6)
+    head = play_until(game, lambda e: e.kind == "shuffle" and e.topic == (1,))
+    node = game.nodes[next(s for s in range(3) if s != head.speaker)]
+    gate = threading.Event()
+    node.ahead.check_later(gate.wait, b"")  # a check that takes as long as the test says
+    assert not node.ahead.settled() and node.make_ahead() == {}
+    gate.set()
+    node.ahead.finish()
+    assert node.ahead.settled()
+
+
+def test_seats_that_did_not_shuffle_during_the_round_shuffle_in_the_next_set_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round that ends before every seat has moved leaves the rest of the batch to the
+    next set-up: the seats that have not shuffled it, in seat order.  (Here no move is taken
+    for one made in play, so every seat's shuffle of the batch is left to the set-up.)"""
+    monkeypatch.setattr(node_module, "mover_in_play", lambda before, after: None)
+    game = played(GameConfig(players=3, rounds=2), 9)
+    assert game.spectator.finished
+    records = kinds_and_senders(game)
+    fresh = [i for i, (kind, _, decks) in enumerate(records) if kind == "shuffle" and "draw" in decks]
+    assert [records[i][1] for i in fresh] == [0, 1, 2, 0, 1, 2]
+    assert fresh[3:] == [fresh[3], fresh[3] + 1, fresh[3] + 2]  # one after another, in the pause
