@@ -45,6 +45,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from .agent import ClientAgent
+from .boardkeys import BOARD_LETTERS, continuations, word_starts
 from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
@@ -67,8 +68,6 @@ SIDE_MIN = 26
 SIDE_MAX = 60
 #: the command line while the keys act on the board (not a prompt: nothing typed goes there)
 KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)"
-#: the keys bound on the board: any other letter starts a typed command with itself
-BOARD_LETTERS = frozenset("rxmcqR")
 #: the overlay shown when the player asks to quit
 LEAVE_QUESTION = "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay"
 
@@ -272,6 +271,12 @@ class ClientApp:
         text = "".join(t for _, t in self._message(columns, 1))
         return Dimension.exact(text.count("\n") + 1)
 
+    def _goes_on(self, key: str, letter: str) -> bool:
+        """Whether ``letter`` after the board key ``key`` begins a command word of this table's edition."""
+        view = self.snap.view
+        edition = view.config.edition if view is not None else self.snap.edition or "base"
+        return letter in continuations(key, edition)
+
     def _game_over(self) -> bool:
         view = self.snap.view
         return view is not None and view.phase == "game-over"
@@ -318,6 +323,15 @@ class ClientApp:
         on("pageup", filter=~overlay)(lambda: self._scroll(5))
         on("pagedown", filter=~overlay)(lambda: self._scroll(-5))
         on("escape", filter=typing)(self._leave_input)
+        # "repair", "map 1", "quit": a key whose letter begins a command word waits for the
+        # next key (timeoutlen), and a letter that goes on with the word opens the line with both
+        for key, letter in word_starts():
+            goes_on = Condition(functools.partial(self._goes_on, key, letter))
+            on(key, letter, filter=board & goes_on)(functools.partial(self._type, key + letter))
+        # a refused line waits to be corrected; : (or /) starts a new one instead of adding to it
+        refused = typing & Condition(lambda: self.input_area.text == self._refused)
+        on(":", filter=refused)(self._new_line)
+        on("/", filter=refused)(self._new_line)
 
         @kb.add("<any>", filter=board)
         def _(event: KeyPressEvent) -> None:
@@ -397,6 +411,11 @@ class ClientApp:
         self.input_area.text = text
         self.input_area.buffer.cursor_position = len(text)
         self.application.layout.focus(self.input_area)
+
+    def _new_line(self) -> None:
+        """An empty command line in place of a refused one (↑ brings that back from the history)."""
+        self.input_area.buffer.reset()  # the history is read again, the refused line with it
+        self._type("")
 
     def _leave_input(self) -> None:
         self.input_area.text = ""  # nothing half-typed waits on the line while keys act on the board

@@ -10,7 +10,7 @@ from ..rules import ActionCard, ActionKind, Card, GoldCard, PathCard
 
 #: what each action card does, played (Saboteur 2's seven kinds are in rules.md 8)
 ACTION_DOES = {
-    ActionKind.BREAK: "lay it before another player: they may not lay path cards until a repair mends it",
+    ActionKind.BREAK: "lay it before any player, you too: they may not lay path cards until a repair mends it",
     ActionKind.REPAIR: "mends that broken tool of any player, yourself too (one of the two tools it shows)",
     ActionKind.MAP: "look at a face-down goal card in secret: map 1 (goal 1), or map SLOT GOAL",
     ActionKind.ROCKFALL: "removes a path card from the maze (not the start or a goal): rockfall X,Y",
@@ -42,6 +42,8 @@ def card_does(card: Card, edition: str) -> str:
     if card.crystals:
         extras.append("a crystal pays the geologists")
     if card.is_dead_end:
-        extras.append("a dead end: its tunnels stop here")
+        extras.append("a dead end: no tunnel goes through it (■ in the maze)")
+    elif any(bin(segment).count("1") == 1 for segment in card.segments):
+        extras.append("some of its openings are dead ends (╵ ╷ ╴ ╶ in the maze)")
     tail = "; ".join(extras)
     return f"{name}: {where}" + (f"; {tail}" if tail else "")

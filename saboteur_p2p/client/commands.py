@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..rules import IllegalActionError, InvalidActionError
 from .cardinfo import card_does
 from .model import Snapshot
-from .words import Words, fewer_passes
+from .words import VERB_ALIASES, Words, fewer_passes
 
 if TYPE_CHECKING:
     from .controller import TableLink
@@ -28,6 +28,16 @@ VERBS_2 = (
 )
 #: the words that are commands, not moves
 COMMAND_WORDS = ("?", "help", "legal", "moves", "rules", "start", "quit", "exit", "bye", "what", "info")
+
+
+def command_words(edition: str) -> tuple[str, ...]:
+    """Every word a typed line may begin with in this edition: the moves, the words the hand
+    strip names cards by, and the commands."""
+    moves = VERBS + (VERBS_2 if edition == "saboteur2" else ())
+    words = [line.split()[0] for line in (*moves, *COMMANDS)]
+    aliases = [alias for alias, verb in VERB_ALIASES.items() if verb in words]
+    return tuple(dict.fromkeys([*words, *aliases, *COMMAND_WORDS]))
+
 
 #: lines of moves ``legal`` writes to the log, at most
 LEGAL_LINES = 12

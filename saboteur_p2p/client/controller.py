@@ -31,7 +31,7 @@ from ..rules.actions import CLEARABLE, TARGETED_KINDS
 from ..rules.board import GOAL_CELLS
 from .commands import TypedCommands
 from .maze import MazeMarks, maze_bounds
-from .model import Cell, Item, ItemKind, LogKind, Snapshot, UIState, goal_faces, strip_items
+from .model import CURSOR_HOME, Cell, Item, ItemKind, LogKind, Snapshot, UIState, goal_faces, strip_items
 from .words import Words
 
 #: Saboteur 2 cards played on somebody else first (the choice starts on another player)
@@ -275,7 +275,11 @@ class Controller(TypedCommands):
             waiting = "waiting for the table · : type a command · ? help"
             return Focus(items, None, False, MazeMarks(), None, (), None, None, waiting)
         options = self.options(snap, item)
-        marks = MazeMarks(cursor=ui.cursor)
+        if ui.cursor_round != view.round:
+            if ui.cursor_round is not None:  # the last round's cursor means nothing in this maze
+                ui.cursor, ui.cursor_shown = CURSOR_HOME, False
+            ui.cursor_round = view.round
+        marks = MazeMarks(cursor=ui.cursor if ui.cursor_shown else None)
         option: str | None = None
         target: int | None = None
         x, y = ui.cursor
@@ -409,6 +413,7 @@ class Controller(TypedCommands):
         # one cell beyond the cards and the frontier, to look around (nothing is legal there)
         self.ui.cursor = (max(low_x - 1, min(high_x + 1, x + dx)), max(low_y - 1, min(high_y + 1, y + dy)))
         self.ui.cursor_by_hand = self._decision(snap)
+        self.ui.cursor_shown = True
 
     def next_cell(self, step: int = 1) -> None:
         """Jump the cursor to the next cell where the selected card is legal, in reading
@@ -450,6 +455,7 @@ class Controller(TypedCommands):
             later = [c for c in cells if (c[1], c[0]) > cursor]
             self.ui.cursor = (later or cells)[0]
         self.ui.cursor_by_hand = self._decision(snap)
+        self.ui.cursor_shown = True
 
     def turn(self) -> None:
         snap = self.snapshot()
@@ -532,6 +538,7 @@ class Controller(TypedCommands):
         self.ui.turned = False
         self.ui.marked = []
         self.ui.confirming = None
+        self.ui.cursor_shown = False
         self.ui.say("")
 
 

@@ -29,7 +29,9 @@ Keys
   x          discard the selected card face down (pass)
   Esc        cancel · c chat · PgUp PgDn scroll the log · q leave
   ?          this page · R the rules of the game
-  : or /     type a command (Tab completes, Esc returns)"""
+  : or /     type a command (Tab completes, Esc returns), or just type
+             it: a key that begins a word (r for repair, q for quit) waits
+             a moment for the next letter"""
 
 KEYS_2 = """\
   m          mark 1-3 cards: x discards them all, and with two marked
@@ -68,8 +70,9 @@ LEGEND_2 = """\
 
 LEGEND_MOVES = """\
            ✗CLP broken Cart, Lantern, Pickaxe   away / back: connection
-           SAB dig: roles, once shown   last move: ┼ 1,0 / map g1 / pass /
-           brk cart→2 (broke seat 2's cart) / fix lamp→0 / fall 3,0"""
+           SAB dig: roles, once shown   last move: ┼ 1,0 / dead ┤ 2,1 (a
+           dead end) / map g1 / pass / brk cart→2 (broke seat 2's cart) /
+           fix lamp→0 / fall 3,0"""
 
 LEGEND_MOVES_2 = """\
            trp→4 (laid a Trapped! on seat 4) / free→4 / look→4 / clr cart"""

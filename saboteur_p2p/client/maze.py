@@ -199,7 +199,7 @@ def gold_rows(card: GoldCard) -> list[str]:
     """A gold card's tile body: 3 rows of 7 characters."""
     if card.nuggets == 0:
         return ["       ", " stone ", "       "]
-    return ["  ◆◆◆  "[: 7], f"{card.nuggets:^7}", " nugget" if card.nuggets == 1 else "nuggets"]
+    return [f"{'◆' * card.nuggets:^7}"[:7], f"{card.nuggets:^7}", " nugget" if card.nuggets == 1 else "nuggets"]
 
 
 def _tools(card: ActionCard) -> str:

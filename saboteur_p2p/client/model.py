@@ -214,7 +214,12 @@ def dealing(view: PlayerView) -> bool:
 def goal_faces(view: PlayerView) -> dict[int, PathCard]:
     """The goal faces this seat knows (Maps, goals turned up), and the treasure when every
     other goal is known to be a stone: each edition has one treasure among its three goals."""
-    known = dict(view.known_goals)
+    return faces_known(view.known_goals)
+
+
+def faces_known(goals: Mapping[int, PathCard]) -> dict[int, PathCard]:
+    """``goals`` (the faces seen, by slot) and the treasure when every other goal is a stone."""
+    known = dict(goals)
     unknown = [slot for slot in range(len(GOAL_CELLS)) if slot not in known]
     if len(unknown) == 1 and all(card.kind is PathKind.STONE for card in known.values()):
         known[unknown[0]] = TREASURE
@@ -238,6 +243,10 @@ def strip_items(view: PlayerView | None, deciding: bool) -> tuple[Item, ...]:
     return tuple(items)
 
 
+#: where the maze cursor starts a round: beside the start card
+CURSOR_HOME: Cell = (1, 0)
+
+
 @dataclass
 class UIState:
     """The client's own state: selection, cursor, overlays and the message line."""
@@ -247,7 +256,12 @@ class UIState:
     #: which strip the selection belongs to: (round, gold shown, stone shown)
     selected_in: object = None
     turned: bool = False
-    cursor: Cell = (1, 0)
+    cursor: Cell = CURSOR_HOME
+    #: the cursor shows on an empty maze only once the arrows moved it (Esc and a new round
+    #: hide it); a card played on a cell shows it always
+    cursor_shown: bool = False
+    #: the round the cursor belongs to: a new one puts it back beside the start
+    cursor_round: int | None = None
     #: the maze cell shown top-left; None until the maze is first drawn
     origin: Cell | None = None
     #: index into the options of a card that chooses a target (break, repair, map, take)

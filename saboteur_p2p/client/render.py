@@ -275,8 +275,7 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
         text = line.text
         if index == newest:
             style, text = "class:log.latest", "▸" + text
-        # never at a hyphen: a table's key holds "-" (base64url), and a name may
-        for part in textwrap.wrap(text, max(8, width), subsequent_indent="  ", break_on_hyphens=False) or [""]:
+        for part in log_rows(text, max(8, width)):
             wrapped.append((style, part, index))
     fresh = 0
     if scroll and anchor is not None and anchor < len(lines):
@@ -294,6 +293,26 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
         out.append(("class:log.latest", f"  ↓ {fresh} new below (PgDn)".ljust(width)))
     elif scroll:
         out.append(("class:log.more", f"  ↓ {scroll} more (PgDn)".ljust(width)))
+    return out
+
+
+def log_rows(text: str, width: int) -> list[str]:
+    """A log line wrapped to the panel's width (at least 8): between words, never at a hyphen
+    (a table's key holds "-", base64url, and a name may).  A word longer than a row, a file's
+    path, is cut after a folder's "/" where one fits, else after a "-" ("game-…-" of a log's
+    name), and only failing both in the middle of a name."""
+    rows = textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False) or [""]
+    out = []
+    for row in rows:
+        while len(row) > width:
+            cut = max(row.rfind(separator, 0, width) for separator in "/\\") + 1
+            if cut < 4:  # no folder to end the row at (or only the indent's)
+                cut = row.rfind("-", 0, width) + 1
+            if cut < 4:
+                cut = width
+            out.append(row[:cut])
+            row = "  " + row[cut:]
+        out.append(row)
     return out
 
 

@@ -39,7 +39,7 @@ from ..rules import (
     RoundStarted,
     Stolen,
 )
-from .model import TOOL_SHORT, WINNERS_TEXT, Cell
+from .model import TOOL_SHORT, WINNERS_TEXT, Cell, faces_known
 
 #: a Saboteur 2 card played on a player, as the player list names the move ("trp→4"): never
 #: "trap" or "thief", the marks of what lies before a player now
@@ -63,7 +63,7 @@ class LastMove:
     cell: Cell | None
     #: counts every move at the table, so the newest one can be told from the others
     order: int
-    #: a few characters for the player list: "┼ 1,0", "brk lamp→2", "map g1", "pass"
+    #: a few characters for the player list: "┼ 1,0", "dead ┤ 2,1", "brk lamp→2", "map g1", "pass"
     short: str = ""
 
 
@@ -76,6 +76,7 @@ class RoundSummary:
     winners: str
     roles: tuple[Role, ...]
     board: Board
+    #: the goal faces this seat knew as the round ended (worked out ones too), as its maze showed them
     known_goals: dict[int, PathCard]
     #: per seat, what they won this round ("3 nuggets", "2 gold cards", "gold", "-")
     won: tuple[str, ...]
@@ -144,7 +145,7 @@ class Tracker:
                 treasure = _treasure_cell(final)
                 winners = WINNERS_TEXT.get(event.winners) or BASE_WINNERS.get(event.winners, event.winners)
                 self.summaries.append(RoundSummary(
-                    event.round, view.config.rounds, winners, event.roles, final, goals, (), (), live=live,
+                    event.round, view.config.rounds, winners, event.roles, final, faces_known(goals), (), (), live=live,
                     reached=event.last_player if treasure is not None else None,
                     doors=_doors(final, treasure) if view.config.edition == "saboteur2" else "",
                 ))
@@ -235,9 +236,11 @@ def _short_move(event: CardPlayed) -> str:
     """A move in a few characters, for the player list (the log has it in full)."""
     action = event.action
     if isinstance(action, PlacePath):
-        # the shape as it lies in the maze: "path ┬ (crystal)" -> "┬"
+        # the shape as it lies in the maze: "path ┬ (crystal)" -> "┬"; a dead end says so, as
+        # its openings' shape alone ("┼") reads as tunnels that go through
         shape = card_words(event.card, action.turned).split(" (")[0].split()[-1]
-        return f"{shape} {action.x},{action.y}"
+        dead = "dead " if isinstance(event.card, PathCard) and event.card.is_dead_end else ""
+        return f"{dead}{shape} {action.x},{action.y}"
     if isinstance(action, Rockfall):
         return f"fall {action.x},{action.y}"
     if isinstance(action, (BreakTool, RepairTool)):
