@@ -183,7 +183,8 @@ def send_malformed(session: Session) -> None:
         # shares sent ahead (§12.6) that are malformed, or opened shares (never sent ahead):
         # ignored, nobody blamed
         seal(identity, "ahead", {**status, "shares": {"public": "x", "sealed": []}}),
-        seal(identity, "ahead", {**status, "shares": {"public": [], "sealed": [], "opened": [[[0, "roles", 0], 0, bytes(32)]]}}),
+        seal(identity, "ahead", {**status, "shares": {"public": [], "sealed": [],
+                                                      "opened": [[[0, "roles", 0], 0, *[bytes(32)] * 3]]}}),
     )
     for seat, endpoint in session.endpoints.items():  # a ping names its recipient
         bad = {**status, "to": seat, "records": "many", "away": []}

@@ -243,7 +243,7 @@ def test_a_share_sent_ahead_in_another_form_than_owed_is_refused():
     liar, shares = next(iter(ahead.items()))
     drawer = game.nodes[mover]
     public = shares.public[0]
-    opened = OpenedShare(card, liar, public.share)
+    opened = OpenedShare(card, liar, public.share, public.proof)
     with pytest.raises(AheadRefused, match="opened shares are not sent ahead"):
         drawer.take_ahead(liar, Shares((), (), (opened,)).encode())
     with pytest.raises(AheadRefused, match="opened shares are not sent ahead"):  # even beside the right share

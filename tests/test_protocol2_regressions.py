@@ -28,10 +28,10 @@ CONFIG = GameConfig(3, rounds=1)
 
 
 def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_never_blames_the_opener():
-    """protocol.md §6.8 (opened), §7.3.1: an opened share is right when its sender's proof for
-    it verifies, however it was sealed; when it is not, a sealed share holding an invalid point
-    is blamed on the seat that sealed it, as the spectator (and the recipient) named it at the
-    sealing record, never on the opener (§8.4).  (Protocol version 2 blamed the opener.)
+    """protocol.md §6.8 (opened), §7.3.1: a sealed share holding an invalid point is blamed on
+    the seat that sealed it when the share is opened, whatever is opened, as the spectator (and
+    the recipient) named it at the sealing record, never on the opener (§8.4).  (Protocol
+    version 2 blamed the opener.)
     Sealed shares are a card's later reveal: here Saboteur 2's Swap your hand shows seat 2's
     hand to seat 0, which then plays one of its cards (test_share_proofs)."""
     game = share_round_after_a_swap()
@@ -67,10 +67,12 @@ def test_an_opened_share_over_a_sealed_share_with_an_invalid_point_never_blames_
         spectator.receive(bad)
     assert said.value.peer == sealer  # the spectator (and the mover, had it been honest) name the sealer
 
-    # the move opens the sealer's true share (its own proof for it verifies): the card is
-    # right, and the bystander takes the move (verify of the log still names the sealer, at its record)
+    # the move opens the sealer's true share: the bystander checks the sealed share it opens,
+    # finds the invalid point and names the sealer, as the spectator did at its record
     record = signed_record(game, mover, "action", move.body, seq=taker.log.next_seq(mover), prev=taker.log.head)
-    taker.receive(record)
+    with pytest.raises(ProtocolViolation) as opened_true:
+        taker.receive(record)
+    assert (opened_true.value.peer, opened_true.value.reason) == (sealer, "bad-message"), opened_true.value
 
     # the move opens something else: the sealer, whose sealed share is invalid, is named, not the mover
     wrong = [[*o[:2], base_mul(scalar_from_int(7)), *o[3:]] if o[1] == sealer else o for o in move.body["shares"]["opened"]]

@@ -323,8 +323,7 @@ def _sealed_share_with_the_proofs_for_another_card(game: LocalGame, body: dict[s
     assert cheater.secret is not None
     ctx = share_context(cheater.setup.game_id, other, 1, recipient)
     _E1, _E2, proof = seal_share(cheater.secret, cheater.keys[1], c1, cheater.keys[recipient], ctx, seeded_bytes(22))
-    share_proof = prove_dleq(cheater.secret, cheater.keys[1], c1, mul(cheater.secret, c1), ctx, seeded_bytes(23))
-    body["sealed"][0][5:] = [*proof, *share_proof]
+    body["sealed"][0][5:] = list(proof)
 
 
 @pytest.mark.parametrize("tamper", [
@@ -343,7 +342,7 @@ def test_a_bad_sealed_share_is_blamed_on_its_sender_by_its_recipient_and_the_spe
 
 @pytest.mark.parametrize("audience, ok", [([1, 2], True), ([2, 1], False), ([1, 1], False), ([1, 2, 2], False)])
 def test_an_audience_decodes_only_listed_once_each_in_ascending_order(audience, ok):
-    body = {"public": [], "sealed": [[[0, Deck.GOALS.value, 0], audience, 1, *[bytes(32)] * 7]]}
+    body = {"public": [], "sealed": [[[0, Deck.GOALS.value, 0], audience, 1, *[bytes(32)] * 5]]}
     if ok:
         assert Shares.decode(body).sealed[0].audience == tuple(audience)
     else:

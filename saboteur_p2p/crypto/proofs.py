@@ -11,8 +11,8 @@ random source cannot make two proofs share a nonce.
 * ``prove_dleq`` / ``verify_dleq``: Chaum-Pedersen proof that log_G X = log_H Y.
 * ``seal_share`` / ``verify_sealed_share``: a decryption share D = x C1, ElGamal-
   encrypted to a recipient key Y as (kG, D + kY), proven correct without revealing D.
-  The sealer also gives a ``prove_dleq`` proof for D itself, which nobody can check until
-  D is shown: then it alone shows D is right (protocol.md §7.3.1).
+  Nothing that checks D on its own goes with it: D has as few values as a deck has faces,
+  so anyone could test each (protocol.md §7.3).
 """
 from __future__ import annotations
 

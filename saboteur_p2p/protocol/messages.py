@@ -265,20 +265,17 @@ class SealedShare:
     E1: bytes
     E2: bytes
     proof: tuple[bytes, bytes, bytes]
-    #: the sender's Chaum-Pedersen proof for the share it seals, checkable once the share is opened
-    share_proof: tuple[bytes, bytes]
 
 
 @dataclass(frozen=True)
 class OpenedShare:
-    """Another seat's share of a card, opened by the seat it was sealed to; with the proof
-    that the opener decrypted that sealed share with its own key only when the ower's share
-    proof fails for it (protocol.md §7.3.1)."""
+    """Another seat's share of a card, opened by the seat it was sealed to, with the opener's
+    proof that it is the decryption of that sealed share under its own key (protocol.md §7.3.1)."""
 
     card: tuple[int, Deck, int]
     ower: int
     share: bytes
-    proof: tuple[bytes, bytes] | None = None
+    proof: tuple[bytes, bytes]
 
 
 @dataclass(frozen=True)
@@ -301,9 +298,9 @@ class Shares:
             public.append(PublicShare(_card_key(p[0], "public share card"), _bytes(p[1], 32, "share"), proof))
         sealed = []
         for item in _list(b["sealed"], "shares.sealed", MAX_SHARES):
-            s = _list(item, "sealed share", 10)
-            if len(s) != 10:
-                raise MalformedMessage("sealed share: expected [card, audience, recipient, E1, E2, e, s1, s2, de, ds]")
+            s = _list(item, "sealed share", 8)
+            if len(s) != 8:
+                raise MalformedMessage("sealed share: expected [card, audience, recipient, E1, E2, e, s1, s2]")
             audience = tuple(_int(a, 0, MAX_PLAYERS - 1, "audience seat") for a in _list(s[1], "audience", MAX_PLAYERS))
             if list(audience) != sorted(set(audience)):
                 raise MalformedMessage("sealed share: the audience must list its seats once each, in ascending order")
@@ -311,27 +308,26 @@ class Shares:
                 _card_key(s[0], "sealed share card"), audience, _int(s[2], 0, MAX_PLAYERS - 1, "recipient"),
                 _bytes(s[3], 32, "E1"), _bytes(s[4], 32, "E2"),
                 (_bytes(s[5], 32, "e"), _bytes(s[6], 32, "s1"), _bytes(s[7], 32, "s2")),
-                (_bytes(s[8], 32, "de"), _bytes(s[9], 32, "ds")),
             ))
         opened = []
         for item in _list(b.get("opened", []), "shares.opened", MAX_SHARES):
             o = _list(item, "opened share", 5)
-            if len(o) not in (3, 5):
-                raise MalformedMessage("opened share: expected [card, ower, D] or [card, ower, D, e, s]")
+            if len(o) != 5:
+                raise MalformedMessage("opened share: expected [card, ower, D, e, s]")
             opened.append(OpenedShare(
                 _card_key(o[0], "opened share card"), _int(o[1], 0, MAX_PLAYERS - 1, "ower"), _bytes(o[2], 32, "share"),
-                (_bytes(o[3], 32, "e"), _bytes(o[4], 32, "s")) if len(o) == 5 else None,
+                (_bytes(o[3], 32, "e"), _bytes(o[4], 32, "s")),
             ))
         return cls(tuple(public), tuple(sealed), tuple(opened))
 
     def encode(self) -> dict[str, Any]:
         body: dict[str, Any] = {
             "public": [[card_key_data(p.card), p.share, *p.proof] for p in self.public],
-            "sealed": [[card_key_data(s.card), list(s.audience), s.recipient, s.E1, s.E2, *s.proof, *s.share_proof]
+            "sealed": [[card_key_data(s.card), list(s.audience), s.recipient, s.E1, s.E2, *s.proof]
                        for s in self.sealed],
         }
         if self.opened:
-            body["opened"] = [[card_key_data(o.card), o.ower, o.share, *(o.proof or ())] for o in self.opened]
+            body["opened"] = [[card_key_data(o.card), o.ower, o.share, *o.proof] for o in self.opened]
         return body
 
 

@@ -71,13 +71,11 @@ class ShareBook:
         self.my_shares: dict[CardKey, Point] = {}
         #: the shares sealed to this seat, opened, by (card, sender)
         self.opened_for_me: dict[tuple[CardKey, int], Point] = {}
-        #: whether each sender's proof for its share opened here holds for it (§7.3.1)
-        self.proven: dict[tuple[CardKey, int], bool] = {}
         #: shares this seat made before it owed them, sent ahead to their recipients (§12.6)
         self.premade: dict[RevealNeed, PublicShare | tuple[SealedShare, ...]] = {}
-        #: shares sent ahead to this seat, checked and opened: by (card, sender), the share, its
-        #: opening and whether the share proof holds for it
-        self.ahead: dict[tuple[CardKey, int], tuple[PublicShare | SealedShare, Point, bool]] = {}
+        #: shares sent ahead to this seat, checked and opened: by (card, sender), the share and
+        #: its opening
+        self.ahead: dict[tuple[CardKey, int], tuple[PublicShare | SealedShare, Point]] = {}
         #: public shares of reveals to other seats, not checked yet, by (card, sender): each is
         #: checked when its card is shown to all, or when its sender is named for it
         #: (with the shares of the record it came in, which judge a false proof: ``take``)
@@ -112,11 +110,9 @@ class ShareBook:
         for need in needs:
             for ower in self.openable(seat, need):
                 D = self.opened_for_me[(need.card, ower)]
-                opening: tuple[Scalar, Scalar] | None = None
-                if not self.proven[(need.card, ower)]:  # the others must see that the ower is at fault, not us
-                    _, kept = self.sealed_seen[(need.card, ower, seat)]
-                    context = opened_context(self.game_id, need, seat, ower)
-                    opening = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), context, rand)
+                _, kept = self.sealed_seen[(need.card, ower, seat)]
+                context = opened_context(self.game_id, need, seat, ower)
+                opening = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), context, rand)
                 opened.append(OpenedShare(need.card, ower, D, opening))
         return Shares(tuple(public), tuple(sealed), tuple(opened))
 
@@ -145,8 +141,7 @@ class ShareBook:
         for recipient in audience:
             context = share_context(self.game_id, need, seat, recipient)
             E1, E2, proof = seal_share(secret, X, c1, self.keys[recipient], context, rand, share=D)
-            share_proof = prove_dleq(secret, X, c1, D, context, rand)
-            sealed.append(SealedShare(need.card, audience, recipient, E1, E2, proof, share_proof))
+            sealed.append(SealedShare(need.card, audience, recipient, E1, E2, proof))
         return tuple(sealed)
 
     def make_ahead(self, seat: int, secret: Scalar, rand: RandomBytes) -> dict[int, Shares]:
@@ -192,15 +187,14 @@ class ShareBook:
                                    f"which is owed {'public' if state.public else 'sealed'} to this seat")
             try:
                 if isinstance(share, PublicShare):
-                    D = share.share
-                    mine: tuple[Point, bool] | None = (D, True) if self._proven(sender, need, share, D) else None
+                    mine = share.share if self._proven(sender, need, share, share.share) else None
                 else:
                     mine = self._open_mine(sender, need, share, secret)
             except InvalidPoint as exc:
                 raise AheadRefused(f"share for {need.card}: {exc}") from None
             if mine is None:
                 raise AheadRefused(f"share for {need.card} does not verify")
-            self.ahead[(need.card, sender)] = (share, *mine)
+            self.ahead[(need.card, sender)] = (share, mine)
             shares_of = {**self.opened.get(need, {})}
             for ower in state.owers:
                 if ower not in shares_of and (need.card, ower) in self.ahead:
@@ -288,18 +282,14 @@ class ShareBook:
                 continue
             ahead = self.ahead.get((need.card, sender))
             if ahead is not None and ahead[0] == sealed:
-                mine: tuple[Point, bool] | None = ahead[1:]  # the very share sent ahead, checked and opened then
+                mine: Point | None = ahead[1]  # the very share sent ahead, checked and opened then
             else:
                 mine = self._open_mine(sender, need, sealed, secret)
             if mine is None:
                 raise ProtocolViolation(sender, "bad-share", detail)
-            self.opened.setdefault(need, {})[sender] = mine[0]
-            if (need.card, sender) not in self.opened_for_me:
-                self.opened_for_me[(need.card, sender)], self.proven[(need.card, sender)] = mine
+            self.opened.setdefault(need, {})[sender] = mine
+            self.opened_for_me.setdefault((need.card, sender), mine)
         for (need, ower), opened in zip(wanted_opened, message.opened, strict=True):
-            if own and not self.proven[(need.card, ower)]:
-                detail = f"the proof of the share for {need.card} sealed to seat {sender} is false"
-                raise ProtocolViolation(ower, "bad-share", detail)  # as every other seat finds, from the log
             point = opened.share if own else self._checked_opened_share(sender, need, ower, opened)
             reveals[need].shares[ower] = point
         for need in wanted_public:
@@ -361,44 +351,32 @@ class ShareBook:
         return ProtocolViolation(sender, "bad-share", f"decryption share for {card} does not verify")
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
-        """``ower``'s share of a card shown to all, opened by ``opener``: right if the ower's
-        proof for the share it sealed verifies for it.  If not, the opening's proof names the
-        opener, else the sealed share's proof names the ower, else the ower's proof for its
-        share was false (§7.3.1)."""
+        """``ower``'s share of a card shown to all, opened by ``opener``: right when the
+        opening's proof shows it is the decryption of the share the ower sealed to the opener
+        (else the opener is at fault) and that sealed share's proof holds (else the ower is):
+        §7.3.1.  A seat's own share is compared with the one it made."""
         sealed_need, sealed = self.sealed_seen[(need.card, ower, opener)]
         D = check_point(opened.share, "opened share")
-        c1, _ = self.dealer.ciphertext(need.card)
-        mine = self.my_shares.get(need.card) if ower == self.seat else None
-        if mine is not None:
-            right = mine == D  # our own share, as we made it: no proof to check
-        else:
-            context = share_context(self.game_id, sealed_need, ower, opener)
-            right = verify_dleq(self.keys[ower], c1, D, sealed.share_proof, context)
-        if right:
-            return D
+        if ower == self.seat and self.my_shares.get(need.card) == D:
+            return D  # our own share, as we made it: no proof to check
         try:
             E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
         except InvalidPoint as exc:  # the sealer's record is at fault, as a seat that checked it said then
             raise ProtocolViolation(ower, "bad-message", f"sealed share for {need.card} to seat {opener}: {exc}") from None
         context = opened_context(self.game_id, need, opener, ower)
-        if opened.proof is None or not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, context):
+        if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, context):
             raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
         if self.verified_sealed_share(ower, sealed_need, sealed) is None:
             raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
-        raise ProtocolViolation(ower, "bad-share", f"the proof of the share for {need.card} sealed to seat {opener} is false")
+        return D
 
-    def _open_mine(self, sender: int, need: RevealNeed, sealed: SealedShare, secret: Scalar) -> tuple[Point, bool] | None:
-        """Open a share sealed to this seat: the share, and whether the sender's share proof
-        holds for it; None when the sealed share's own proof fails (its sender is at fault,
-        as anyone can check: §8.3).  An invalid point raises InvalidPoint."""
+    def _open_mine(self, sender: int, need: RevealNeed, sealed: SealedShare, secret: Scalar) -> Point | None:
+        """Open a share sealed to this seat; None when the sealed share's proof fails (its
+        sender is at fault, as anyone can check: §8.3).  An invalid point raises InvalidPoint."""
         points = self.verified_sealed_share(sender, need, sealed)
         if points is None:
             return None
-        D = open_sealed_share(secret, *points)
-        c1, _ = self.dealer.ciphertext(need.card)
-        context = share_context(self.game_id, need, sender, sealed.recipient)
-        # a false share proof over a right share: showing the card names its sender (§7.3.1)
-        return D, verify_dleq(self.keys[sender], c1, D, sealed.share_proof, context)
+        return open_sealed_share(secret, *points)
 
     def verified_sealed_share(self, sender: int, need: RevealNeed, sealed: SealedShare) -> tuple[Point, Point] | None:
         """The share's points (E1, E2) when its proof verifies, else None; an invalid point
