@@ -31,7 +31,7 @@ from ..crypto.log import Entry, LogVerifier, LogViolation, LogWriter, MalformedR
 from ..crypto.proofs import Context, prove_key, verify_key
 from ..crypto.shuffle import ShuffleProofError
 from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
-from ..rules.actions import parse_action
+from ..rules.actions import TakeGold, parse_action
 from ..rules.dealer import Deck
 from .ahead import AheadBatches, mover_in_play
 from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard
@@ -51,6 +51,10 @@ from .shuffle_steps import ShuffleSteps
 from .shuffles import ShufflePlans, ShuffleRun
 
 NEW_GAME = "new-game"
+
+
+def _nothing() -> None:
+    """Nothing to put back (``Node._as_a_spectator``)."""
 
 
 @dataclass(frozen=True)
@@ -425,10 +429,9 @@ class Node(ShuffleSteps):
                 else:
                     assert self.state is not None and self.work is not None
                     trial = self.state.clone()
-                    hidden = self._as_a_spectator(trial)
+                    put_back = self._as_a_spectator(trial)
                     trial.play(self.work, player=self.work_player)
-                    if hidden is not None:
-                        trial.faces.setdefault(*hidden)  # a card put down unseen: we still know it
+                    put_back()  # what we know and hid while judging the move: we still know it
             except Blocked as blocked:
                 if not self._queue_for(blocked.need):
                     continue  # the move's own shares opened the card it blocked on: run it again
@@ -454,21 +457,32 @@ class Node(ShuffleSteps):
             self.on_commit(trial)
         return True
 
-    def _as_a_spectator(self, trial: State) -> tuple[int, Any] | None:
-        """Hide from ``trial`` the face of the card another seat plays, if only this seat
-        knows it (a card it held before a Swap your hand): the engine then asks for it to be
-        shown to all, as a spectator's would, so that a card played as what it is not is
-        refused when everyone can see it is, and the log holds the proof (protocol.md §11.1).
-        Returns the hidden (handle, face)."""
+    def _as_a_spectator(self, trial: State) -> Callable[[], None]:
+        """Judge another seat's move as a spectator would, on what every seat knows, so that
+        every seat and ``verify`` name the same culprit (protocol.md §8.4, §11.1).  Hidden from
+        ``trial`` while the move is judged: the face of the card it plays, if only this seat
+        knows it (a card it held before a Swap your hand), so that the engine asks for it to
+        be shown to all; and the gold pile's faces at another seat's take, if this seat was
+        shown the pile (the take is then checked at the game's end, §9.3).  A move that plays
+        a card without naming its handle is refused here, by every seat alike (``Node.move``
+        always names it).  Returns what puts the hidden faces back."""
         if self.work is None or self.work_player is None or self.work_player == self.seat:
-            return None
+            return _nothing
         try:
-            card = getattr(parse_action(self.work), "card", None)
+            action = parse_action(self.work)
         except InvalidActionError:
-            return None
+            return _nothing
+        if getattr(action, "card", 0) is None:
+            raise IllegalActionError(action, "a move sent to the table names its card's handle (#N)")
+        if isinstance(action, TakeGold):
+            faces = trial.gold_faces
+            pile = {g: faces.pop(g) for g in trial.gold_pile if g in faces}
+            return lambda: faces.update(pile)
+        card = getattr(action, "card", None)
         if not isinstance(card, int) or card not in trial.faces or self.dealer.shown_to_all(Deck.DRAW, card):
-            return None
-        return card, trial.faces.pop(card)
+            return _nothing
+        hidden = {card: trial.faces.pop(card)}
+        return lambda: trial.faces.update(hidden)  # put down unseen: still ours to know
 
     def _no_early_shares_left(self) -> None:
         """A move that blocks first on a coin or a shuffle carries no shares."""
