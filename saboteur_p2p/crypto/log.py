@@ -44,6 +44,9 @@ MAX_KIND_CHARS = 64
 MAX_RECORD_SIZE = 4 * 1024 * 1024
 #: the largest log file a reader takes in: a 12-seat game of 10 rounds writes a few tens of MiB
 MAX_LOG_SIZE = 256 * 1024 * 1024
+#: the most records a reader takes from one log file: a 12-seat game of 10 rounds writes a
+#: few thousand; a file of millions of tiny items would take gigabytes as a list
+MAX_LOG_RECORDS = 1 << 16
 #: Longest msgpack array and map (in entries) inside a record.
 MAX_ARRAY_LEN = 100_000
 MAX_MAP_LEN = 10_000
@@ -437,6 +440,11 @@ def _scan(path: str) -> list[bytes]:
             record = f.read(length)
             if len(record) < length:
                 raise TruncatedLog(path, records, offset, size)
+            if len(records) == MAX_LOG_RECORDS:
+                raise LogFileError(
+                    f"log file {path} holds more than {MAX_LOG_RECORDS} records, over the limit for one game's log "
+                    "(not a log, or corrupt)"
+                )
             records.append(record)
             offset += _LENGTH.size + length
         return records
