@@ -9,7 +9,9 @@ from protocol_helpers import hear, honest_body, judges, path_first, play_until, 
 
 from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.protocol import node as node_module
-from saboteur_p2p.protocol.local import LocalGame, step
+from saboteur_p2p.protocol.ahead import AheadBatches
+from saboteur_p2p.protocol.local import LocalGame, play_local_game, step
+from saboteur_p2p.protocol.messages import Shuffle
 from saboteur_p2p.protocol.node import ProtocolViolation
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import Deck, GameConfig, State, TrustedDealer
@@ -138,3 +140,22 @@ def test_seats_that_did_not_shuffle_during_the_round_shuffle_in_the_next_set_up(
     fresh = [i for i, (kind, _, decks) in enumerate(records) if kind == "shuffle" and "draw" in decks]
     assert [records[i][1] for i in fresh] == [0, 1, 2, 0, 1, 2]
     assert fresh[3:] == [fresh[3], fresh[3] + 1, fresh[3] + 2]  # one after another, in the pause
+
+
+def test_a_seat_makes_its_shuffle_of_the_next_rounds_decks_before_its_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With fresh randomness a seat that moves next makes its shuffle of the batch while its
+    move is chosen, on the input it has then, and sends that one right after its move; the
+    game is the same to the others (``verify`` checks it)."""
+    used: list[bool] = []
+    made = AheadBatches.made
+
+    def spy(self: AheadBatches, batch: int) -> Shuffle | None:
+        shuffle = made(self, batch)
+        used.append(shuffle is not None)
+        return shuffle
+
+    monkeypatch.setattr(AheadBatches, "made", spy)
+    game = play_local_game(GameConfig(players=3, rounds=2), ["random"] * 3, seed=3)  # secrets.token_bytes
+    assert game.spectator.finished
+    assert len(used) == 3 and any(used), used  # each seat's shuffle of round 2's decks
+    assert verify_records(game.records).ok

@@ -20,10 +20,13 @@ from ..crypto.workers import keep_to_this_thread
 from ..rules import Phase, State
 from .dealer import MentalDealer
 from .errors import ProtocolViolation
+from .messages import Shuffle
 from .shuffles import ShuffleRun
 
 _pool: ThreadPoolExecutor | None = None
 _pool_pid = 0
+_maker_pool: ThreadPoolExecutor | None = None
+_maker_pid = 0
 
 
 def _low_priority() -> None:
@@ -32,6 +35,20 @@ def _low_priority() -> None:
     if sys.platform.startswith("linux"):  # elsewhere the call would reprioritize the whole process
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
+def _keep_to_itself() -> None:
+    keep_to_this_thread()
+
+
+def _maker() -> ThreadPoolExecutor:
+    """The process's one thread that makes a seat's shuffle before its turn (at the priority
+    of the turns: the work is due anyway)."""
+    global _maker_pool, _maker_pid
+    if _maker_pool is None or _maker_pid != os.getpid():
+        _maker_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ahead-shuffle", initializer=_keep_to_itself)
+        _maker_pid = os.getpid()
+    return _maker_pool
 
 
 def _background() -> ThreadPoolExecutor:
@@ -52,6 +69,8 @@ class AheadBatches:
         self.shufflers: dict[int, list[int]] = {}
         #: the checks of other seats' shuffles, in the order the records came
         self._checks: list[Future[None]] = []
+        #: our own shuffle of a batch, made before our turn: by (batch, shufflers before us)
+        self._made: dict[tuple[int, int], Future[Shuffle]] = {}
 
     def take_up(self, dealer: MentalDealer, runs: dict[int, ShuffleRun]) -> None:
         """Start the batches the engine opened ahead (``MentalDealer.shuffle_ahead``)."""
@@ -75,6 +94,23 @@ class AheadBatches:
         seats = self.shufflers[batch]
         seats.append(seat)
         return len(seats) == self.players
+
+    def make_later(self, batch: int, make: Callable[[], Shuffle]) -> None:
+        """Make our shuffle of ``batch`` on its present input, in a thread of its own."""
+        key = (batch, len(self.shufflers[batch]))
+        if key not in self._made:
+            self._made[key] = _maker().submit(make)
+
+    def made(self, batch: int) -> Shuffle | None:
+        """Our shuffle of ``batch`` made before our turn on the input it has now (waited for if
+        under way), or None: then it is made now (one not started yet is dropped)."""
+        key = (batch, len(self.shufflers[batch]))
+        for other in [k for k in self._made if k[0] == batch and k != key]:
+            self._made.pop(other).cancel()  # made on an input that is no longer ours
+        future = self._made.pop(key, None)
+        if future is None or future.cancel():
+            return None
+        return future.result()
 
     def check_later(self, check: Callable[[], None], record: bytes) -> None:
         """Run ``check`` in the background; a violation it finds carries ``record`` as evidence."""

@@ -402,6 +402,7 @@ class Node(ShuffleSteps):
                 if not self._attempt():
                     return
                 self.ahead.take_up(self.dealer, self.shuffles)
+                self._make_before_our_turn()
                 mover = mover_in_play(before, self.state)
                 batch = None if mover is None else self.ahead.due_from(mover)
                 if mover is not None and batch is not None:

@@ -3,11 +3,13 @@ waits, taking in the others' and checking them now, after its own, or in the bac
 a batch opened ahead."""
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..crypto.group import InvalidPoint, RandomBytes
 from ..crypto.log import Entry
+from ..rules import State
 from .ahead import AheadBatches
 from .dealer import MentalDealer
 from .errors import ProtocolViolation
@@ -29,6 +31,7 @@ class ShuffleSteps:
     dealer: MentalDealer
     aborted: ProtocolViolation | None
     finished: bool
+    state: State | None
     shuffles: dict[int, ShuffleRun]
     #: shuffles this seat makes ahead of their input decks (``prepare``)
     plans: ShufflePlans
@@ -40,14 +43,33 @@ class ShuffleSteps:
 
     def _make_shuffle(self, head: Expect) -> dict[str, Any]:
         assert self.seat is not None
-        run = self.shuffles[head.topic[0]]
+        batch = head.topic[0]
         try:
-            return make_shuffle(run, self.setup.game_id, self.seat, self.plans, self.rand).encode()
+            made = self.ahead.made(batch) if batch in self.ahead.shufflers else None
+            if made is None:
+                made = make_shuffle(self.shuffles[batch], self.setup.game_id, self.seat, self.plans, self.rand)
+            return made.encode()
         except InvalidPoint:
             # our input, the shuffle before ours, is not checked yet (§5.6.2): it holds a
             # point outside the group, and its check names its shuffler
             self._run_deferred_checks()
+            self._stopping_on(self.ahead.finish)
             raise
+
+    def _make_before_our_turn(self) -> None:
+        """Make our shuffle of the batch opened ahead while our move is being chosen, when
+        its input is in and we move next: it goes out right after our move, made already.
+        Only with fresh randomness (a seeded source for tests is drawn from by one thread)."""
+        state = self.state
+        if self.seat is None or self.rand is not secrets.token_bytes or state is None or state.current != self.seat:
+            return
+        batch = self.ahead.due_from(self.seat)
+        if batch is None:
+            return
+        run = self.shuffles[batch]
+        ours = ShuffleRun(run.need, list(run.decks), dict(run.inputs))
+        game_id, seat, plans = self.setup.game_id, self.seat, ShufflePlans(joint=self.plans.joint)
+        self.ahead.make_later(batch, lambda: make_shuffle(ours, game_id, seat, plans, secrets.token_bytes))
 
     def prepare(self) -> bool:
         """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
@@ -83,6 +105,8 @@ class ShuffleSteps:
             self.dealer.batches[batch].outputs = outputs
             del self.shuffles[batch]
             self.plans.wanted = [len(cards) for cards in outputs.values()]
+        elif ahead:
+            self._make_before_our_turn()
 
     def run_deferred_checks(self) -> None:
         """Check now the shuffle proofs kept for later (raises ProtocolViolation), and say
