@@ -12,7 +12,7 @@ from saboteur_p2p.protocol import node as node_module
 from saboteur_p2p.protocol.ahead import AheadBatches
 from saboteur_p2p.protocol.local import LocalGame, play_local_game, step
 from saboteur_p2p.protocol.messages import Shuffle
-from saboteur_p2p.protocol.node import ProtocolViolation
+from saboteur_p2p.protocol.node import Expect, ProtocolViolation
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import Deck, GameConfig, State, TrustedDealer
 
@@ -159,3 +159,23 @@ def test_a_seat_makes_its_shuffle_of_the_next_rounds_decks_before_its_turn(monke
     assert game.spectator.finished
     assert len(used) == 3 and any(used), used  # each seat's shuffle of round 2's decks
     assert verify_records(game.records).ok
+
+
+def test_an_invalid_point_in_a_shuffle_made_ahead_names_its_shuffler_before_the_next_shuffles_on_it() -> None:
+    """The next shuffler meets the point when it makes its own shuffle (or its shares) on that
+    output: it names the seat before it, as the spectator did at once, and raises nothing else."""
+    game = seeded_game(GameConfig(players=3), 4)
+    head = play_until(game, lambda e: e.kind == "shuffle" and e.topic == (1,))
+    cheater = head.speaker
+    body = honest_body(game.nodes[cheater])
+    draw = next(deck for deck in body["decks"] if deck[0] == "draw")
+    draw[1][0] = [bytes([1]) + bytes(31), draw[1][0][1]]  # the identity: not a point a card can be
+    record = signed_record(game, cheater, "shuffle", body)
+    verdicts = hear(game, record, cheater)
+    assert verdicts[None] is not None and (verdicts[None].peer, verdicts[None].reason) == (cheater, "bad-message")
+    nxt = game.spectator.state.current
+    node = game.nodes[nxt]
+    with pytest.raises(ProtocolViolation) as found:
+        node._make_shuffle(Expect(nxt, "shuffle", (1,)))  # as after a move that carried no shares
+    assert (found.value.peer, found.value.reason) == (cheater, "bad-message")
+    assert node.aborted is found.value
