@@ -169,7 +169,7 @@ def test_an_invalid_point_in_a_shuffle_made_ahead_names_its_shuffler_before_the_
     cheater = head.speaker
     body = honest_body(game.nodes[cheater])
     draw = next(deck for deck in body["decks"] if deck[0] == "draw")
-    draw[1][0] = [bytes([1]) + bytes(31), draw[1][0][1]]  # the identity: not a point a card can be
+    draw[1][0] = [bytes([2]) + bytes(31), draw[1][0][1]]  # not a point of the curve
     record = signed_record(game, cheater, "shuffle", body)
     verdicts = hear(game, record, cheater)
     assert verdicts[None] is not None and (verdicts[None].peer, verdicts[None].reason) == (cheater, "bad-message")
