@@ -8,11 +8,12 @@ import pytest
 from protocol_helpers import hear, honest_body, judges, path_first, play_until, seeded_game, signed_record
 
 from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.net.seatstate import export_secrets, import_secrets
 from saboteur_p2p.protocol import node as node_module
 from saboteur_p2p.protocol.ahead import AheadBatches
 from saboteur_p2p.protocol.local import LocalGame, play_local_game, step
 from saboteur_p2p.protocol.messages import Shuffle
-from saboteur_p2p.protocol.node import Expect, ProtocolViolation
+from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import Deck, GameConfig, State, TrustedDealer
 
@@ -179,3 +180,15 @@ def test_an_invalid_point_in_a_shuffle_made_ahead_names_its_shuffler_before_the_
         node._make_shuffle(Expect(nxt, "shuffle", (1,)))  # as after a move that carried no shares
     assert (found.value.peer, found.value.reason) == (cheater, "bad-message")
     assert node.aborted is found.value
+
+
+def test_a_seat_replaying_its_log_keeps_no_shuffle_made_for_a_batch_it_has_shuffled() -> None:
+    """A rejoining seat takes its log in again: the shuffles it would have made before its
+    turns are dropped as soon as its own shuffle of that batch, or the batch's last, is in."""
+    game = play_local_game(GameConfig(players=3, rounds=2), ["random"] * 3, seed=5)  # secrets.token_bytes
+    seat = 1
+    again = Node(game.setup, seat, game.nodes[seat].identity)
+    import_secrets(again, export_secrets(game.nodes[seat]))  # as a seat that rejoins does (net/seatstate.py)
+    for record in game.records:
+        again.receive(record)
+    assert again.finished and not again.ahead._made

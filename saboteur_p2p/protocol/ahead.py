@@ -101,6 +101,12 @@ class AheadBatches:
         if key not in self._made:
             self._made[key] = _maker().submit(make)
 
+    def forget_made(self, batch: int) -> None:
+        """Drop every shuffle of ``batch`` made or under way: ours went out, or the batch is
+        complete (a rejoining seat's replay asks for some it will never send)."""
+        for key in [k for k in self._made if k[0] == batch]:
+            self._made.pop(key).cancel()
+
     def made(self, batch: int) -> Shuffle | None:
         """Our shuffle of ``batch`` made before our turn on the input it has now (waited for if
         under way), or None: then it is made now (one not started yet is dropped)."""

@@ -101,6 +101,8 @@ class ShuffleSteps:
             if complete:
                 self._run_deferred_checks()
         run.inputs = outputs
+        if ahead and (own or complete):
+            self.ahead.forget_made(batch)
         if complete:
             self.dealer.batches[batch].outputs = outputs
             del self.shuffles[batch]
