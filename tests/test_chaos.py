@@ -74,8 +74,8 @@ class HonestGame:
 
 
 @functools.cache
-def honest_game(edition: str) -> HonestGame:
-    game = seeded_game(GameConfig(PLAYERS, edition, rounds=1), 7)
+def honest_game(edition: str, rounds: int = 1) -> HonestGame:
+    game = seeded_game(GameConfig(PLAYERS, edition, rounds=rounds), 7)
     snapshots = []
     owed_at: dict[str, list[int]] = {}
     while True:
@@ -308,17 +308,19 @@ class Trial:
                 f"(owed: {p.head.kind} {p.head.topic!r:.80})")
 
 
-def draw_trial(seed: int) -> tuple[Trial, int]:
+def draw_trial(seed: int, ahead: bool = False) -> tuple[Trial, int]:
     """The trial of ``seed``: a point of an honest game where a cheat from the catalogue applies.
-    Returns it and how many points were drawn and passed over first."""
+    Returns it and how many points were drawn and passed over first.  ``ahead``: a cheat in a
+    shuffle of the next round's decks, made between the moves of a 2-round game's first round."""
     rng = random.Random(seed)
     for attempt in range(50):
         edition = rng.choice(EDITIONS)
         draw = rng.random()
-        anywhere = draw < OUT_OF_TURN
-        kind = KINDS[seed % len(KINDS)]
-        honest = honest_game(edition)
-        at = rng.choice(honest.owed_at[kind])
+        anywhere = draw < OUT_OF_TURN and not ahead
+        kind = "shuffle" if ahead else KINDS[seed % len(KINDS)]
+        honest = honest_game(edition, 2 if ahead else 1)
+        owed = honest.owed_at[kind]
+        at = rng.choice(owed[PLAYERS:2 * PLAYERS] if ahead else owed)  # after the first round's set-up
         game = copy_game(honest.snapshots[at // STRIDE], seed * 100 + attempt)
         choose = random_chooser(random.Random(rng.random()))
         while len(game.records) < at and step(game, choose):
@@ -338,7 +340,7 @@ def draw_trial(seed: int) -> tuple[Trial, int]:
             cheats, cheater = CATALOGUE[kind], head.speaker
             bound = OUT_OF_TURN
             for share, any_kind in ANY_KIND:
-                if bound <= draw < bound + share:
+                if bound <= draw < bound + share and not ahead:
                     cheats = [any_kind]
                 bound += share
         cheat = rng.choice(cheats)
@@ -401,6 +403,15 @@ SEEDS = [*range(TRIALS), 52, 165, 328, 398, 27, 41, 150]
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_random_cheat_at_a_random_point_is_named_by_every_honest_seat_and_its_log(seed: int, tmp_path: Path) -> None:
     trial, _passed_over = draw_trial(seed)
+    check_trial(trial, play_trial(trial, tmp_path))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_random_cheat_in_a_shuffle_made_between_the_moves_is_named_by_every_honest_seat(seed: int, tmp_path: Path) -> None:
+    """The shuffles of the next round's decks (protocol.md §5.6.2), checked by the seats in the
+    background: every honest seat still names the cheater, and its log says so."""
+    trial, _passed_over = draw_trial(seed, ahead=True)
+    assert trial.point.head.kind == "shuffle" and trial.point.head.topic != (0,), trial.describe()
     check_trial(trial, play_trial(trial, tmp_path))
 
 

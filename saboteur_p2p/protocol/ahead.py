@@ -10,11 +10,13 @@ sends a share of any card of the batch, and before it judges another seat's accu
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 from ..crypto.workers import keep_to_this_thread
 from ..rules import Phase, State
@@ -71,6 +73,15 @@ class AheadBatches:
         self._checks: list[Future[None]] = []
         #: our own shuffle of a batch, made before our turn: by (batch, shufflers before us)
         self._made: dict[tuple[int, int], Future[Shuffle]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> AheadBatches:
+        """A copy of a node (tests copy games in progress) shares the checks and the shuffles
+        under way: a future cannot be copied, and its result is the same for both."""
+        twin = AheadBatches(self.players)
+        twin.shufflers = copy.deepcopy(self.shufflers, memo)
+        twin._checks = list(self._checks)
+        twin._made = dict(self._made)
+        return twin
 
     def take_up(self, dealer: MentalDealer, runs: dict[int, ShuffleRun]) -> None:
         """Start the batches the engine opened ahead (``MentalDealer.shuffle_ahead``)."""
