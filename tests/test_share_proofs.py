@@ -115,6 +115,22 @@ def test_an_opening_that_does_not_verify_is_blamed_on_the_opener():
         assert (verdicts[judge].peer, verdicts[judge].reason) == (MOVER, "bad-share"), verdicts[judge]
 
 
+def test_a_false_opening_of_a_right_share_is_blamed_on_the_opener_by_the_ower_too():
+    """Found by a review of protocol 6: the seat whose share is opened compared it with its own
+    and checked nothing more, so with the right share and a false opening proof it took the
+    move that every other seat refused naming the opener, then judged their accusation false."""
+    game = share_round_after_a_swap()
+    for seat in (0, 1, 2):
+        assert set(hear(game, game.nodes[seat].produce(), seat).values()) == {None}
+    node = game.nodes[MOVER]
+    move = decode_record(node.move(path_first(MOVER, node)))
+    false = [[*o[:3], scalar_from_int(5), o[4]] if o[1] == SEALER else o for o in move.body["shares"]["opened"]]
+    body = {**move.body, "shares": {**move.body["shares"], "opened": false}}
+    verdicts = hear(game, signed_record(game, MOVER, "action", body, seq=move.seq, prev=move.prev), MOVER)
+    for judge in (SEALER, BYSTANDER, None):
+        assert verdicts[judge] is not None and (verdicts[judge].peer, verdicts[judge].reason) == (MOVER, "bad-share"), judge
+
+
 def test_nothing_in_a_sealed_share_lets_an_outsider_test_a_guess_of_its_share():
     """Regression (protocol 5): a sealed share carried the sealer's proof for the share it
     hid.  For a card first shown to the sealer, every other share was public, so anyone could

@@ -346,10 +346,10 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
             return None
         if to_another:
             return None
-        carried = self.links.owner(connection, key) not in (None, sender)  # passed on by another seat
+        carried = self.links.owner(connection, key) != sender  # passed on by another seat, or by nobody we know
         if not carried and self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back")
-        if ending and env.body.get("game_id") == self.setup.game_id:
+        if ending and env.body.get("game_id") == self.setup.game_id and env.body.get("seat", sender) == sender:
             self.endings_heard[sender] = data  # before it is judged: judging it may end our game
         try:
             return self._dispatch(connection, env, sender, key)

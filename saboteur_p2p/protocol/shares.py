@@ -8,16 +8,16 @@ recipient checks those shares at once, and the other seats when the card is show
 (or when the recipient names their sender: ``ShareBook.recheck``, §8.3).  A later reveal of
 the card to another seat would show it to all if published, so there a seat sends each
 recipient ``D_i`` sealed under the recipient's key, with a proof anyone can check (§7.3),
-and a Chaum-Pedersen proof for ``D_i`` itself that only the recipient can check while
-``D_i`` stays sealed.  A seat checks the sealed shares sent to it (spectators check them
+and nothing that checks ``D_i`` on its own (``D_i`` has as few values as the deck has faces:
+anyone could try each).  A seat checks the sealed shares sent to it (spectators check them
 all); a bad sealed share meant for another seat goes by unchecked until that seat names its
 sender, and every other seat can then recheck the signed record itself.
 
 A seat that holds a card is the one seat that owes the card's reveal to all: it publishes
 its own share; the others' shares published for the card's first reveal count as theirs,
 and it opens the shares sealed to it, each with a proof that it decrypted the sealed share
-with its own key (§7.3.1).  The opened ``D_i`` is checked against its sender's proof for
-it; only when that fails do the sealed share's proof and the opening's say who is to blame.
+with its own key (§7.3.1).  Every other seat checks that opening proof and the sealed
+share's proof: a false opening is the holder's fault, a false sealed share its sender's.
 A move shows its card that way, so the turn needs no round of shares after it; at the end
 of the game each seat shows its own gold, so a seat that stalls holds up only its own.
 """
@@ -274,7 +274,7 @@ class ShareBook:
             if own:
                 continue  # made here
             if recipient != seat and not verify_all:
-                continue  # its recipient checks it; if it is ever opened, its proof for D is checked
+                continue  # its recipient checks it; if it is ever opened, every seat checks it then
             detail = f"sealed share for {need.card} to seat {recipient} does not verify"
             if recipient != seat or secret is None:
                 if self.verified_sealed_share(sender, need, sealed) is None:
@@ -354,11 +354,10 @@ class ShareBook:
         """``ower``'s share of a card shown to all, opened by ``opener``: right when the
         opening's proof shows it is the decryption of the share the ower sealed to the opener
         (else the opener is at fault) and that sealed share's proof holds (else the ower is):
-        §7.3.1.  A seat's own share is compared with the one it made."""
+        §7.3.1.  The ower itself checks the opening too, though it knows its share: with a
+        right share and a false proof, every other seat names the opener, and so must it."""
         sealed_need, sealed = self.sealed_seen[(need.card, ower, opener)]
         D = check_point(opened.share, "opened share")
-        if ower == self.seat and self.my_shares.get(need.card) == D:
-            return D  # our own share, as we made it: no proof to check
         try:
             E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
         except InvalidPoint as exc:  # the sealer's record is at fault, as a seat that checked it said then
@@ -366,7 +365,7 @@ class ShareBook:
         context = opened_context(self.game_id, need, opener, ower)
         if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, context):
             raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
-        if self.verified_sealed_share(ower, sealed_need, sealed) is None:
+        if ower != self.seat and self.verified_sealed_share(ower, sealed_need, sealed) is None:  # (ours is right)
             raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
         return D
 
