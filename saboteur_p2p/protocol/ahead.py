@@ -25,10 +25,8 @@ from .errors import ProtocolViolation
 from .messages import Shuffle
 from .shuffles import ShuffleRun
 
-_pool: ThreadPoolExecutor | None = None
-_pool_pid = 0
-_maker_pool: ThreadPoolExecutor | None = None
-_maker_pid = 0
+#: the process's threads of this module, by name, with the process they were made in
+_threads: dict[str, tuple[int, ThreadPoolExecutor]] = {}
 
 
 def _low_priority() -> None:
@@ -39,27 +37,24 @@ def _low_priority() -> None:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 
 
-def _keep_to_itself() -> None:
-    keep_to_this_thread()
-
-
-def _maker() -> ThreadPoolExecutor:
-    """The process's one thread that makes a seat's shuffle before its turn (at the priority
-    of the turns: the work is due anyway)."""
-    global _maker_pool, _maker_pid
-    if _maker_pool is None or _maker_pid != os.getpid():
-        _maker_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ahead-shuffle", initializer=_keep_to_itself)
-        _maker_pid = os.getpid()
-    return _maker_pool
+def _thread(name: str, start: Callable[[], None]) -> ThreadPoolExecutor:
+    """The process's one thread called ``name``, shared by every node in it, first come first
+    served (``start`` runs in it first; a forked child makes its own)."""
+    made = _threads.get(name)
+    if made is None or made[0] != os.getpid():
+        made = _threads[name] = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix=name, initializer=start))
+    return made[1]
 
 
 def _background() -> ThreadPoolExecutor:
-    """The process's one background thread (shared by every node in it, first come first served)."""
-    global _pool, _pool_pid
-    if _pool is None or _pool_pid != os.getpid():  # a forked child has no threads
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ahead-checks", initializer=_low_priority)
-        _pool_pid = os.getpid()
-    return _pool
+    """The thread that checks other seats' shuffles, at the lowest priority."""
+    return _thread("ahead-checks", _low_priority)
+
+
+def _maker() -> ThreadPoolExecutor:
+    """The thread that makes a seat's shuffle before its turn, at the priority of the turns:
+    the work is due anyway."""
+    return _thread("ahead-shuffle", keep_to_this_thread)
 
 
 class AheadBatches:
