@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..crypto.group import InvalidPoint, RandomBytes
 from ..crypto.log import Entry
+from ..crypto.shuffle_proof import ShufflePlan
 from ..rules import State
 from .ahead import AheadBatches
 from .dealer import MentalDealer
@@ -68,7 +69,12 @@ class ShuffleSteps:
             return
         run = self.shuffles[batch]
         ours = ShuffleRun(run.need, list(run.decks), dict(run.inputs))
-        game_id, seat, plans = self.setup.game_id, self.seat, ShufflePlans(joint=self.plans.joint)
+        handed: dict[int, list[ShufflePlan]] = {}  # the plans made while waiting, each used once
+        for cards in run.inputs.values():
+            spare = self.plans.ready.get(len(cards))
+            if cards and spare:
+                handed.setdefault(len(cards), []).append(spare.pop())
+        game_id, seat, plans = self.setup.game_id, self.seat, ShufflePlans(joint=self.plans.joint, ready=handed)
         self.ahead.make_later(batch, lambda: make_shuffle(ours, game_id, seat, plans, secrets.token_bytes))
 
     def prepare(self) -> bool:
