@@ -182,7 +182,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
         try:
             self.node.run_deferred_checks()  # one our own shuffle left when this seat stopped
         except ProtocolViolation as violation:
-            return self._cheater(violation, violation.evidence or self.node.log.entries[-1].record)
+            return self._cheater(violation, self.node.log.entries[-1].record)
         for inbound in pending:
             result = self._handle(inbound.connection, inbound.data, inbound.key)
             if result is not None:
@@ -197,7 +197,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
             self._send_ahead()
             found = self.node.ahead_failure()  # a shuffle checked in the background
             if found is not None:
-                return self._cheater(found, found.evidence or self.node.log.entries[-1].record)
+                return self._cheater(found, self.node.log.entries[-1].record)
             self._feed_watchers()
             self._time_rounds()
             busy = time.monotonic() - polled
@@ -252,7 +252,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
                     self.make_seconds[kind] = max(self.make_seconds.get(kind, 0.0), node.last_make_seconds)
             except ProtocolViolation as violation:
                 own = node.log.entries[-1]  # signed and in the log's chain, though refused after
-                return self._cheater(violation, violation.evidence or own.record)
+                return self._cheater(violation, own.record)
             # the node has just taken its own record in: it is the log's last entry
             own = self.intake.remember(len(node.log.entries) - 1)
             if own.kind in SECRET_KINDS:
@@ -261,7 +261,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
             try:
                 node.run_deferred_checks()  # the shuffle before ours, once ours is on its way
             except ProtocolViolation as violation:
-                return self._cheater(violation, violation.evidence or record)
+                return self._cheater(violation, record)
         return None
 
     def _send_ahead(self) -> None:

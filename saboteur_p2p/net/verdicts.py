@@ -142,7 +142,9 @@ class Verdicts:
         return None
 
     def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
-        """Name the cheater to everyone, with the record that shows it, and stop."""
+        """Name the cheater to everyone, with the record that shows it, and stop: the record
+        the violation carries (a shuffle checked in the background), else ``evidence``."""
+        evidence = violation.evidence or evidence
         data = seal(self.identity, "abort", {
             "game_id": self.setup.game_id,
             "culprit": violation.peer,

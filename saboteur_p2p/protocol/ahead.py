@@ -83,7 +83,7 @@ class AheadBatches:
         while dealer.opened_ahead:
             index = dealer.opened_ahead.pop(0)
             batch = dealer.batches[index]
-            runs[index] = ShuffleRun(batch.need, list(batch.inputs), dict(batch.inputs))
+            runs[index] = ShuffleRun.starting(batch.need, batch.inputs)
             self.shufflers[index] = []
 
     def due_from(self, mover: int) -> int | None:

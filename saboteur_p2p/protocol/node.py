@@ -404,8 +404,7 @@ class Node(ShuffleSteps):
                 self.ahead.take_up(self.dealer, self.shuffles)
                 self._make_before_our_turn()
                 mover = mover_in_play(before, self.state)
-                batch = None if mover is None else self.ahead.due_from(mover)
-                if mover is not None and batch is not None:
+                if mover is not None and (batch := self.ahead.due_from(mover)) is not None:
                     self.expect.append((Expect(mover, "shuffle", (batch,)),))  # right after its move
                     return
             state = self.state
@@ -505,7 +504,7 @@ class Node(ShuffleSteps):
                 self.expect.extend((Expect(j, "shuffle", (need.batch,)),) for j in self.ahead.remaining(need.batch))
             else:
                 batch = self.dealer.batches[need.batch]
-                self.shuffles[need.batch] = ShuffleRun(need, list(batch.inputs), dict(batch.inputs))
+                self.shuffles[need.batch] = ShuffleRun.starting(need, batch.inputs)
                 self.expect.extend((Expect(j, "shuffle", (need.batch,)),) for j in range(n))
         else:
             assert isinstance(need, RevealNeed)

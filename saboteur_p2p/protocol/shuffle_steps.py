@@ -68,7 +68,7 @@ class ShuffleSteps:
         if batch is None:
             return
         run = self.shuffles[batch]
-        ours = ShuffleRun(run.need, list(run.decks), dict(run.inputs))
+        ours = ShuffleRun.starting(run.need, run.inputs)
         handed: dict[int, list[ShufflePlan]] = {}  # the plans made while waiting, each used once
         for cards in run.inputs.values():
             spare = self.plans.ready.get(len(cards))

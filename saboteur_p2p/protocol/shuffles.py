@@ -35,6 +35,11 @@ class ShuffleRun:
     #: the decks the next shuffler takes in: the batch's inputs, then each shuffler's output
     inputs: dict[Deck, list[Ciphertext]]
 
+    @classmethod
+    def starting(cls, need: ShuffleNeed, inputs: dict[Deck, list[Ciphertext]]) -> ShuffleRun:
+        """A run of a batch whose next shuffler takes in ``inputs`` (copied: the run moves on)."""
+        return cls(need, list(inputs), dict(inputs))
+
 
 def shuffle_context(game_id: bytes, batch: int, shuffler: int, deck: Deck) -> bytes:
     """What a shuffle proof is bound to besides its decks and the joint key (§6.5)."""
