@@ -24,15 +24,17 @@ from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
 from ..rules import State
 from .absence import Absence
+from .defects import describe, save_traceback
 from .heartbeat import Heartbeat, addressed_to
 from .intake import Dropped, Intake
 from .links import Links
 from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
+from .relink import Relink
 from .seatstate import open_seat, save_secrets
 from .standin import StandIn
 from .timing import Timing
-from .transport import Inbound, Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
+from .transport import Inbound, Transport
 from .verdicts import Outcome, SessionResult, Verdicts
 from .watchers import Watchers
 from .wire import BadEnvelope, Envelope, open_envelope, seal
@@ -44,8 +46,6 @@ CHAT_WAITING = 5
 HEAVY_KINDS = {"shuffle": 2.0}
 #: messages from connections no seat signs on are reported at most once in this many seconds
 NOTICE_OUTSIDERS = 10.0
-#: a seat's link to a new endpoint is taken at most once in this many seconds
-RELINK_EVERY = 1.0
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
@@ -71,7 +71,7 @@ class Agent(Protocol):
     def poll_chat(self) -> str | None: ...
 
 
-class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
+class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
     def __init__(
         self,
         table: Table,
@@ -172,6 +172,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
         pending = self.transport.shake_hands(self.endpoints.values(), SHAKE_HANDS_S)
         try:
             return self._loop(pending)
+        except Exception as error:  # a defect of ours (defects.py), not anything a peer proved
+            return self._defect(error, f"seat {self.seat}'s own work, or a record it took in,")
         finally:
             if self.node.writer is not None:
                 self.node.writer.close()
@@ -356,6 +358,13 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
         except BadEnvelope as exc:
             self.links.dropped(sender, f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
+        except Exception as error:  # a defect of ours (defects.py)
+            what = f"a {env.kind} from {self.names[sender]} (seat {sender})"
+            if env.kind == "record" or self.node.aborted is not None:
+                return self._defect(error, what)
+            save_traceback(self.log_path, error)
+            self.links.dropped(sender, f"dropped {what}: it reached a defect in saboteur-p2p ({describe(error)})")
+            return None
 
     def _outsider(self, text: str) -> None:
         now = time.monotonic()
@@ -394,48 +403,6 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
             return self._end(Outcome.QUIT, f"{self.names[sender]} (seat {sender}) left the table; the game ends", sender)
         return None
 
-    def _relink(self, seat: int, endpoint: str, incarnation: int) -> None:
-        """A seat's newest run says where it listens; an older run's word no longer counts."""
-        if incarnation < self.incarnations.get(seat, 0):
-            return
-        self.incarnations[seat] = incarnation
-        old = self.endpoints[seat]
-        if endpoint == old:
-            return
-        if not valid_endpoint(endpoint):
-            self.say(f"{self.names[seat]} gave an endpoint that is not tcp://host:port; ignored")
-            return
-        now = time.monotonic()
-        if now - self.last_relink.get(seat, -RELINK_EVERY) < RELINK_EVERY:
-            return  # a seat that moves more often than this is not coming back: it is probing us
-        self.last_relink[seat] = now
-        normal = normal_endpoint(endpoint)
-        if normal is None:
-            self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which does not name an IP address; ignored")
-            return
-        taken = next((s for s, e in self.endpoints.items() if s != seat and normal_endpoint(e) == normal), None)
-        if taken is not None:
-            self.say(f"{self.names[seat]} gave the endpoint of {self.names[taken]} (seat {taken}); ignored")
-            return
-        shared = any(s != seat and e == old for s, e in self.endpoints.items())
-        key = self.table.seats[seat].dh_key
-        if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint, keep_old=shared, server_key=key):
-            self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which cannot reach it from here; ignored")
-            return
-        # the seat's owner came back on another port or address: reach it there (and where we
-        # reached it, until the new endpoint has answered)
-        self.endpoints[seat] = endpoint
-        self.transport.send(endpoint, self._link(endpoint, seat))
-        self.last_resend.pop(seat, None)
-        self._resend_to(seat)
-
-    @staticmethod
-    def _reachable(endpoint: str, old: str) -> bool:
-        """Whether another seat's announced ``endpoint`` can be where it is reachable from
-        here: never a wildcard address, and loopback only for a seat we reach on loopback."""
-        host = endpoint_host(endpoint)
-        return not is_wildcard(host) and (not is_loopback(host) or is_loopback(endpoint_host(old)))
-
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
         taken = self.intake.take(record, self._took_one)
         name = self.names[relayed_by]
@@ -459,12 +426,19 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing):
             return
         self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
 
-    def _leave(self) -> SessionResult:
-        """Our player leaves: tell the table (it ends the game) and stop."""
+    def _leave(self, why: str = "you left the table; the game ends") -> SessionResult:
+        """Our player leaves (or this seat cannot go on): tell the table (it ends the game) and stop."""
         data = seal(self.identity, "bye", {"game_id": self.setup.game_id, "seat": self.seat})
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
-        return self._end(Outcome.QUIT, "you left the table; the game ends", self.seat)
+        return self._end(Outcome.QUIT, why, self.seat)
+
+    def _defect(self, error: Exception, what: str) -> SessionResult:
+        """``what`` reached a defect of ours (defects.py): nobody is accused; this seat leaves."""
+        where = save_traceback(self.log_path, error)
+        return self._leave(f"{what} reached a defect in saboteur-p2p ({describe(error)}); it proves nothing "
+                           f"against anyone. This seat cannot trust its state and leaves the game; please report "
+                           f"it with {where}")
 
     def _chat(self, text: str) -> None:
         """Say a line at the table: at once, or after the lines waiting, one a second (CHAT_EVERY:

@@ -1,0 +1,69 @@
+"""A seat that comes back on another port or address: its ``link`` says where it listens now,
+and the session reaches it there, if that endpoint can be the seat's (protocol.md §12.1)."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from .lobby import Table
+from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
+
+#: a seat's announced endpoint is followed at most this often (seconds)
+RELINK_EVERY = 1.0
+
+
+class Relink:
+    """Session mixin: following a seat to its new endpoint (``Session`` provides these attributes)."""
+
+    table: Table
+    transport: Transport
+    endpoints: dict[int, str]
+    names: list[str]
+    incarnations: dict[int, int]
+    last_relink: dict[int, float]
+    last_resend: dict[int, float]
+    say: Callable[[str], None]
+    _link: Callable[[str, int], bytes]
+    _resend_to: Callable[[int], None]
+
+    def _relink(self, seat: int, endpoint: str, incarnation: int) -> None:
+        """A seat's newest run says where it listens; an older run's word no longer counts."""
+        if incarnation < self.incarnations.get(seat, 0):
+            return
+        self.incarnations[seat] = incarnation
+        old = self.endpoints[seat]
+        if endpoint == old:
+            return
+        if not valid_endpoint(endpoint):
+            self.say(f"{self.names[seat]} gave an endpoint that is not tcp://host:port; ignored")
+            return
+        now = time.monotonic()
+        if now - self.last_relink.get(seat, -RELINK_EVERY) < RELINK_EVERY:
+            return  # a seat that moves more often than this is not coming back: it is probing us
+        self.last_relink[seat] = now
+        normal = normal_endpoint(endpoint)
+        if normal is None:
+            self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which does not name an IP address; ignored")
+            return
+        taken = next((s for s, e in self.endpoints.items() if s != seat and normal_endpoint(e) == normal), None)
+        if taken is not None:
+            self.say(f"{self.names[seat]} gave the endpoint of {self.names[taken]} (seat {taken}); ignored")
+            return
+        shared = any(s != seat and e == old for s, e in self.endpoints.items())
+        key = self.table.seats[seat].dh_key
+        if not self._reachable(endpoint, old) or not self.transport.replace(old, endpoint, keep_old=shared, server_key=key):
+            self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which cannot reach it from here; ignored")
+            return
+        # the seat's owner came back on another port or address: reach it there (and where we
+        # reached it, until the new endpoint has answered)
+        self.endpoints[seat] = endpoint
+        self.transport.send(endpoint, self._link(endpoint, seat))
+        self.last_resend.pop(seat, None)
+        self._resend_to(seat)
+
+    @staticmethod
+    def _reachable(endpoint: str, old: str) -> bool:
+        """Whether another seat's announced ``endpoint`` can be where it is reachable from
+        here: never a wildcard address, and loopback only for a seat we reach on loopback."""
+        host = endpoint_host(endpoint)
+        return not is_wildcard(host) and (not is_loopback(host) or is_loopback(endpoint_host(old)))
