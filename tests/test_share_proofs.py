@@ -14,6 +14,7 @@ import functools
 import inspect
 import itertools
 
+import pytest
 from protocol_helpers import (
     copy_game,
     game_at,
@@ -32,7 +33,7 @@ from saboteur_p2p.crypto.proofs import verify_dleq
 from saboteur_p2p.protocol import shares
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.local import LocalGame, play_local_game
-from saboteur_p2p.protocol.messages import ActionMsg, PublicShare, Shares
+from saboteur_p2p.protocol.messages import ActionMsg, MalformedMessage, PublicShare, Shares
 from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
 from saboteur_p2p.protocol.shares import ShareBook
 from saboteur_p2p.rules import Deck, GameConfig
@@ -263,3 +264,12 @@ def test_a_bad_public_share_meant_for_another_is_named_by_every_seat_when_the_ca
     named = verdicts[bystander]
     assert named is not None and (named.peer, named.reason) == (cheater, "bad-share"), named
     assert seats[bystander].aborted is named
+
+
+def test_a_shares_body_has_one_encoding_an_empty_opened_list_is_malformed() -> None:
+    """`opened` is left out when empty; a body that sends it empty is refused (one message,
+    one encoding: every peer reads the same bytes the same way)."""
+    assert Shares.decode({"public": [], "sealed": []}) == Shares((), (), ())
+    assert "opened" not in Shares((), (), ()).encode()
+    with pytest.raises(MalformedMessage, match="never an empty list"):
+        Shares.decode({"public": [], "sealed": [], "opened": []})

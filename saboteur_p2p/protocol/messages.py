@@ -309,6 +309,8 @@ class Shares:
                 _bytes(s[3], 32, "E1"), _bytes(s[4], 32, "E2"),
                 (_bytes(s[5], 32, "e"), _bytes(s[6], 32, "s1"), _bytes(s[7], 32, "s2")),
             ))
+        if b.get("opened", None) == []:
+            raise MalformedMessage("shares.opened: left out when empty, never an empty list")
         opened = []
         for item in _list(b.get("opened", []), "shares.opened", MAX_SHARES):
             o = _list(item, "opened share", 5)
