@@ -62,6 +62,8 @@ def _drawn(game: LocalGame, mover: int, before: list[int]) -> tuple[int, Deck, i
 
 def _ahead_to(game: LocalGame, recipient: int) -> dict[int, Shares]:
     """What every other seat sends ``recipient`` ahead now."""
+    for node in game.nodes:
+        node.finish_checks()  # as a session's loop does: shares wait for the checks under way
     sent = {seat: node.make_ahead() for seat, node in enumerate(game.nodes)}
     return {seat: ahead[recipient] for seat, ahead in sent.items() if recipient in ahead}
 

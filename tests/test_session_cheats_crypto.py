@@ -255,7 +255,8 @@ def test_a_recheck_of_an_honest_record_of_public_shares_finds_nothing():
 
 def _play_on_without_the_spectator(game: LocalGame, limit: int = 300) -> tuple[Expect, Verdicts]:
     """Play honestly (``path_first``) among the seats alone until a seat refuses a record:
-    what was expected, and each other seat's verdict."""
+    what was expected, and each other seat's verdict, the checks it leaves for the background
+    included (it finishes them before it speaks)."""
     for _ in range(limit):
         head = game.nodes[2].next_expected
         assert head is not None, "the game ended and nobody refused anything"
@@ -263,6 +264,12 @@ def _play_on_without_the_spectator(game: LocalGame, limit: int = 300) -> tuple[E
         record = node.move(path_first(head.speaker, node)) if node.awaiting_move() else node.produce()
         assert record is not None
         verdicts = hear(game, record, head.speaker, None)
+        for seat, verdict in verdicts.items():
+            if verdict is None and seat is not None:
+                try:
+                    game.nodes[seat].finish_checks()
+                except ProtocolViolation as violation:
+                    verdicts[seat] = violation
         if any(v is not None for v in verdicts.values()):
             return head, verdicts
     raise AssertionError(f"no record refused in {limit} records")
@@ -294,7 +301,7 @@ def test_a_bad_public_share_of_a_first_reveal_is_blamed_on_its_sender_when_the_c
     colluder.share_book._proven = lambda sender, need, share, point: True  # type: ignore[method-assign]
     head, verdicts = _play_on_without_the_spectator(game)
     assert head == Expect(0, "action")
-    assert (shown, 1) not in game.nodes[2].share_book.unchecked  # checked now
+    assert (shown, 1) not in game.nodes[2].share_book.unchecked  # checked now (in the background)
     late = verdicts[2]
     assert late is not None and (late.peer, late.reason) == (1, "bad-share") and game.nodes[2].aborted is late
     assert verdicts[1] is None

@@ -37,7 +37,7 @@ def _byes(session: Session) -> list[str]:
 
 
 def test_a_record_that_reaches_a_defect_ends_our_game_accusing_nobody(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    session, identities, said = _seat1(tmp_path)
+    session, identities, _ = _seat1(tmp_path)
     record = next_record(session, {"anything": 1}, kind="genesis", sender=0, identity=identities[0])
     monkeypatch.setattr(session.node, "receive", _defect)
     result = session._handle(b"seat 0's link", seal(identities[0], "record", {"record": record}), identities[0].public.dh_key)

@@ -253,9 +253,13 @@ def test_a_bad_public_share_meant_for_another_is_named_by_every_seat_when_the_ca
     move = seats[recipient].move(path_first(recipient, seats[recipient]))
     shown = ActionMsg.decode(decode_record(move).body).shares
     assert shown is not None and [p.card for p in shown.public] == [card] and not shown.opened
+    seats[bystander].receive(move)  # taken in; the share is checked in the background (§8.3) ...
+    assert seats[bystander].make_ahead() == {}  # ... and no share goes out before that check
     for seat in (cheater, bystander):
         try:
-            seats[seat].receive(move)
+            if seat == cheater:
+                seats[seat].receive(move)
+            seats[seat].finish_checks()  # done before the seat speaks
         except ProtocolViolation as violation:
             verdicts[seat] = violation
         else:

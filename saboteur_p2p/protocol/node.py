@@ -111,6 +111,10 @@ class Node(ShuffleSteps):
         self.plans = ShufflePlans()
         self.deferred_checks = []
         self.ahead = AheadBatches(n)
+        if seat is not None and not self.verify_all:
+            self.share_book.check_later = self._check_share_later
+        #: the record being taken in (the evidence of a check it leaves for the background)
+        self._taking = b""
         #: shares the mover sent with its move, kept until the move blocks on a reveal
         self.early_shares: Shares | None = None
         #: seconds the last record took to make (signing included, taking it in excluded)
@@ -282,21 +286,12 @@ class Node(ShuffleSteps):
             if exc.reason in ("equivocation",):
                 self.aborted = refused
             raise refused from None
+        self._taking = record
         try:
             self._accept(entry)
-        except ProtocolViolation as violation:
-            self.aborted = violation
-            raise
-        except UnknownCard as exc:
-            # every share was proven: a shuffle was false, not this record, and whichever
-            # record completed the card would be named by the order it came in
-            bad = ProtocolViolation(-1, "bad-deck", str(exc))
-            self.aborted = bad
-            raise bad from None
-        except (MalformedMessage, ShuffleProofError, InvalidPoint, ValueError) as exc:
-            bad = ProtocolViolation(entry.sender, "bad-message", str(exc))
-            self.aborted = bad
-            raise bad from None
+        except (ProtocolViolation, UnknownCard, MalformedMessage, ShuffleProofError, InvalidPoint, ValueError) as exc:
+            self.aborted = self._earlier_failure() or _refusal(exc, entry.sender)
+            raise self.aborted from None
         self.records.append(record)
         if not self.step_got:
             self.step_starts.append(len(self.records))  # that record completed its step
@@ -304,6 +299,22 @@ class Node(ShuffleSteps):
             self.writer.append(record)
             if self.finished:
                 self.writer.sync()
+        if self.finished:
+            self._stopping_on(self.ahead.finish)  # a game is over once every check of it is done
+
+    def _check_share_later(self, check: Callable[[], None]) -> None:
+        """A share to check when its card is shown to all: in the background (ShareBook.check_later)."""
+        self.ahead.check_later(check, self._taking)
+
+    def _earlier_failure(self) -> ProtocolViolation | None:
+        """What a check of an earlier record, still under way, finds: it, not what a later
+        record shows, stops the game (a card opened with a false share can make a true move
+        look false), as it stops a seat that checks at once."""
+        try:
+            self.ahead.finish()
+        except ProtocolViolation as violation:
+            return violation
+        return None
 
     def _accept(self, entry: Entry) -> None:
         waiting = self.outstanding
@@ -544,4 +555,16 @@ class Node(ShuffleSteps):
         return (self.setup.game_id, topic[0], topic[1], 0, who)
 
 
+def _refusal(error: Exception, sender: int) -> ProtocolViolation:
+    """The violation a record that raised ``error`` while being taken in shows."""
+    if isinstance(error, ProtocolViolation):
+        return error
+    if isinstance(error, UnknownCard):
+        # every share was proven: a shuffle was false, not this record, and whichever
+        # record completed the card would be named by the order it came in
+        return ProtocolViolation(-1, "bad-deck", str(error))
+    return ProtocolViolation(sender, "bad-message", str(error))
+
+
 __all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]
+

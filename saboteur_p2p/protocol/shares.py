@@ -23,7 +23,7 @@ of the game each seat shows its own gold, so a seat that stalls holds up only it
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..crypto.group import InvalidPoint, Point, RandomBytes, Scalar, check_point, mul, sub
 from ..crypto.log import MalformedRecord, decode_record
@@ -80,6 +80,9 @@ class ShareBook:
         #: checked when its card is shown to all, or when its sender is named for it
         #: (with the shares of the record it came in, which judge a false proof: ``take``)
         self.unchecked: dict[tuple[CardKey, int], tuple[RevealNeed, PublicShare, Shares]] = {}
+        #: where a seat sends the checks of such shares at a card's showing, to run them in
+        #: the background (Node); None: they run at once
+        self.check_later: Callable[[Callable[[], None]], None] | None = None
 
     def openable(self, opener: int, need: RevealNeed) -> list[int]:
         """The seats whose shares ``opener`` opens for a reveal to all: none, unless it holds the
@@ -208,15 +211,9 @@ class ShareBook:
         return learnt
 
     def _proven(self, sender: int, need: RevealNeed, share: PublicShare, D: Point) -> bool:
-        """Whether the proof of ``sender``'s public share ``D`` for ``need`` holds.  ``D``'s
-        ``check_point`` is left to the proof check, whose multiplication ``e·D`` refuses what
-        it refuses; when the proof fails, an invalid ``D`` raises InvalidPoint (the record is
-        malformed, protocol.md §6.8), else the answer is False."""
+        """Whether the proof of ``sender``'s public share ``D`` for ``need`` holds (``_share_proven``)."""
         c1, _ = self.dealer.ciphertext(need.card)
-        if verify_dleq(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None)):
-            return True
-        check_point(D, "decryption share")
-        return False
+        return _share_proven(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None))
 
     def take(
         self,
@@ -322,33 +319,43 @@ class ShareBook:
 
     def _count_published(self, need: RevealNeed) -> None:
         """A card its holder shows to all: the shares the others published for its first
-        reveal count as theirs (each checked now, if it was not when it came)."""
+        reveal count as theirs; each not checked when it came is checked now, or, with
+        ``check_later``, in the background (a check reads nothing that changes meanwhile)."""
         state = self.dealer.reveals[need]
         for ower, point in sorted(self.dealer.published.get(need.card, {}).items()):
-            verdict = self._held(ower, need.card, self.unchecked.pop((need.card, ower), None))
+            waiting = self.unchecked.pop((need.card, ower), None)
+            if waiting is not None:
+                check = self._held_check(ower, need.card, waiting)
+                if self.check_later is None:
+                    check()
+                else:
+                    self.check_later(check)
+            state.shares.setdefault(ower, point)  # the holder's share in its record stands
+
+    def _held_check(self, sender: int, card: CardKey, waiting: tuple[RevealNeed, PublicShare, Shares]) -> Callable[[], None]:
+        """A check of ``sender``'s unchecked public share of ``card`` that raises what ``_held``
+        would return."""
+        need, share, message = waiting
+        c1, _ = self.dealer.ciphertext(need.card)
+        key, context = self.keys[sender], share_context(self.game_id, need, sender, None)
+
+        def check() -> None:
+            verdict = _held_verdict(sender, card, key, c1, share, message, context)
             if verdict is not None:
                 raise verdict
-            state.shares.setdefault(ower, point)  # the holder's share in its record stands
+
+        return check
 
     def _held(
         self, sender: int, card: CardKey, waiting: tuple[RevealNeed, PublicShare, Shares] | None,
     ) -> ProtocolViolation | None:
         """What is wrong with ``sender``'s unchecked public share of ``card`` (None: none
-        waits), checked now: nothing (None); a point outside the group, here or anywhere in
-        the record it came in (``bad-message``, as ``take`` judges a record); or a false proof
-        (``bad-share``); blamed on ``sender`` whichever record is being read."""
+        waits), checked now (``_held_verdict``)."""
         if waiting is None:
             return None
         need, share, message = waiting
-        try:
-            if self._proven(sender, need, share, share.share):
-                return None
-        except InvalidPoint as exc:
-            return ProtocolViolation(sender, "bad-message", f"decryption share for {card}: {exc}")
-        invalid = _invalid_point(message)
-        if invalid is not None:
-            return ProtocolViolation(sender, "bad-message", invalid)
-        return ProtocolViolation(sender, "bad-share", f"decryption share for {card} does not verify")
+        c1, _ = self.dealer.ciphertext(need.card)
+        return _held_verdict(sender, card, self.keys[sender], c1, share, message, share_context(self.game_id, need, sender, None))
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: right when the
@@ -426,6 +433,36 @@ class ShareBook:
                 detail = f"sealed share for {sealed.card} to seat {sealed.recipient} does not verify"
                 return ProtocolViolation(sender, "bad-share", detail)
         return None
+
+
+def _share_proven(key: Point, c1: Point, D: Point, proof: tuple[bytes, bytes], context: Context) -> bool:
+    """Whether the proof of a public share ``D`` of the card whose first point is ``c1``
+    holds, for the seat whose key share is ``key``.  ``D``'s ``check_point`` is left to the
+    proof check, whose multiplication ``e·D`` refuses what it refuses; when the proof fails,
+    an invalid ``D`` raises InvalidPoint (the record is malformed, protocol.md §6.8), else
+    the answer is False."""
+    if verify_dleq(key, c1, D, proof, context):
+        return True
+    check_point(D, "decryption share")
+    return False
+
+
+def _held_verdict(
+    sender: int, card: CardKey, key: Point, c1: Point, share: PublicShare, message: Shares, context: Context,
+) -> ProtocolViolation | None:
+    """What is wrong with ``sender``'s public share of ``card``, which came in ``message``:
+    nothing (None); a point outside the group, here or anywhere in the record it came in
+    (``bad-message``, as ``take`` judges a record); or a false proof (``bad-share``); blamed
+    on ``sender`` whichever record is being read."""
+    try:
+        if _share_proven(key, c1, share.share, share.proof, context):
+            return None
+    except InvalidPoint as exc:
+        return ProtocolViolation(sender, "bad-message", f"decryption share for {card}: {exc}")
+    invalid = _invalid_point(message)
+    if invalid is not None:
+        return ProtocolViolation(sender, "bad-message", invalid)
+    return ProtocolViolation(sender, "bad-share", f"decryption share for {card} does not verify")
 
 
 def _invalid_point(message: Shares) -> str | None:
