@@ -5,11 +5,16 @@ at once; a check the background thread has not begun is run by the seat that nee
 from __future__ import annotations
 
 import threading
+from typing import Any
 
-from protocol_helpers import game_at, hear, signed_record
+import pytest
+from protocol_helpers import copy_game, game_at, hear, path_first, play_until, signed_record
 
+from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.protocol import ahead
+from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.errors import ProtocolViolation
+from saboteur_p2p.protocol.messages import PublicShare, Shares
 
 
 def _blame(seat: int) -> ProtocolViolation:
@@ -72,6 +77,78 @@ def test_a_check_the_background_thread_has_not_begun_is_run_by_the_seat_that_nee
         finisher.join(timeout=10)  # it would wait for ``release`` if it waited for the thread
         assert not finisher.is_alive()
         assert ran_in == ["the seat's own"] and seat.ahead.settled()
+    finally:
+        release.set()
+        busy.result(timeout=10)
+
+
+def test_an_equivocation_after_a_card_opened_with_a_false_share_names_the_share_s_sender() -> None:
+    """Seat 1 publishes a false share of the card seat 0 plays first; seat 0 colludes, plays
+    the card, and then signs a second record with the move's number.  A seat still checking
+    the share names seat 1, as the spectator did at once, not seat 0's equivocation: else
+    the colluders would choose which of them is blamed."""
+    game = game_at("dealt-shares")
+    seats = game.nodes
+    probe = copy_game(game, 0)
+    play_until(probe, lambda e: e.kind == "action")
+    first = probe.nodes[0]._shares_with_move(path_first(0, probe.nodes[0]))
+    assert first is not None
+    (card,) = [p.card for p in first.public]
+    honest = seats[1]._shares_for
+
+    def false_proof(needs: Any) -> Shares:
+        made = honest(needs)
+        return Shares(tuple(PublicShare(p.card, p.share, p.proof[::-1]) if p.card == card else p for p in made.public),
+                      made.sealed, made.opened)
+
+    seats[1]._shares_for = false_proof  # type: ignore[method-assign]
+    record = seats[1].produce()
+    assert record is not None
+    seats[0].share_book._proven = lambda *_: True  # type: ignore[method-assign]  # the colluder
+    spectator = hear(game, record, 1)[None]
+    assert spectator is not None and (spectator.peer, spectator.reason) == (1, "bad-share")
+    while (head := seats[2].next_expected) is not None and head.kind != "action":
+        made = seats[head.speaker].produce()
+        assert made is not None
+        for seat in (s for s in range(3) if s != head.speaker):
+            seats[seat].receive(made)
+    release = threading.Event()
+    busy = ahead._background().submit(release.wait)
+    try:
+        move = seats[0].move(path_first(0, seats[0]))
+        seats[2].receive(move)  # its check of seat 1's share waits for the thread
+        shown = decode_record(move)
+        other = signed_record(game, 0, "action", {"action": "discard 0"}, seq=shown.seq, prev=shown.prev)
+        with pytest.raises(ProtocolViolation) as named:
+            seats[2].receive(other)
+        assert (named.value.peer, named.value.reason) == (1, "bad-share")
+        assert seats[2].aborted is named.value
+    finally:
+        release.set()
+        busy.result(timeout=10)
+
+
+def test_a_seat_s_own_record_that_shows_a_card_waits_for_its_checks() -> None:
+    """A seat that shows a card first shown to another seat (Swap your hand) holds other
+    seats' unchecked shares of it: its move, which carries its own shares, must not go out
+    before they are checked (before, the check was left for the background)."""
+    game = game_at("move")
+    mover = game.spectator.next_expected.speaker
+    node = game.nodes[mover]
+    text = path_first(mover, node)
+    first = node._shares_with_move(text)
+    assert first is not None
+    (card,) = [p.card for p in first.public]
+    published = node.dealer.published[card]
+    ower = next(s for s in sorted(published) if s != mover)
+    bent = PublicShare(card, published[ower], (b"\x01" * 32, b"\x02" * 32))
+    node.share_book.unchecked[(card, ower)] = (RevealNeed(card, frozenset({mover})), bent, Shares((bent,), (), ()))
+    release = threading.Event()
+    busy = ahead._background().submit(release.wait)
+    try:
+        with pytest.raises(ProtocolViolation) as named:
+            node.move(text)
+        assert (named.value.peer, named.value.reason) == (ower, "bad-share")
     finally:
         release.set()
         busy.result(timeout=10)

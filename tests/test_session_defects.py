@@ -12,11 +12,12 @@ from net_doubles import next_record, session_for_tests
 from session_doubles import SentLog
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.crypto.log import read_log
+from saboteur_p2p.crypto.log import decode_record, read_log
 from saboteur_p2p.net.session import Session
 from saboteur_p2p.net.verdicts import Outcome
 from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.protocol.ending import split_ending
+from saboteur_p2p.protocol.errors import ProtocolViolation
 
 GAME = bytes(range(32))
 
@@ -103,3 +104,18 @@ def test_a_defect_anywhere_in_the_loop_ends_the_run_cleanly_with_the_log_kept(
     _, ending = split_ending(read_log(result.log_path))
     assert ending is not None and ending.outcome == "quit" and ending.culprit == 1  # why it stopped, after the records
     assert any(line.startswith("log saved:") for line in said)
+
+
+def test_a_seat_named_gone_while_a_check_is_under_way_waits_for_the_check(tmp_path: Path) -> None:
+    """A check left for the background that finds a cheat outweighs an absence: the game ends
+    naming the cheater, not the absent seat (its gold would otherwise be forfeit)."""
+    session, identities, _ = _seat1(tmp_path)
+    genesis = next_record(session, {"anything": 1}, kind="genesis", sender=0, identity=identities[0])
+    session.node.log.entries.append(decode_record(genesis))  # a record for the verdict to point at
+
+    def cheat_found() -> None:
+        raise ProtocolViolation(0, "bad-share", "found late")
+
+    session.node.ahead.check_later(cheat_found, genesis)
+    result = session._end(Outcome.PEER_GONE, "s2 is gone", 2)
+    assert result.outcome is Outcome.CHEATER and result.culprit == 0

@@ -510,6 +510,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
             self._feed_watchers()
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
+        if outcome is Outcome.PEER_GONE and (found := self.node.earlier_failure()) is not None:
+            return self._cheater(found, self.node.log.entries[-1].record)  # a cheat checked late outweighs an absence
         if outcome is not Outcome.FINISHED:
             self._pass_on_endings()
         if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:

@@ -143,7 +143,9 @@ class Verdicts:
 
     def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
         """Name the cheater to everyone, with the record that shows it, and stop: the record
-        the violation carries (a shuffle checked in the background), else ``evidence``."""
+        the violation carries (a shuffle checked in the background), else ``evidence``.  A
+        check of an earlier record still under way is finished first: its fault decides."""
+        violation = self.node.earlier_failure() or violation
         evidence = violation.evidence or evidence
         data = seal(self.identity, "abort", {
             "game_id": self.setup.game_id,

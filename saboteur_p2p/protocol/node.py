@@ -113,8 +113,8 @@ class Node(ShuffleSteps):
         self.ahead = AheadBatches(n)
         if seat is not None and not self.verify_all:
             self.share_book.check_later = self._check_share_later
-        #: the record being taken in (the evidence of a check it leaves for the background)
-        self._taking = b""
+        #: the record being taken in (the evidence of a check it leaves for the background), and its sender
+        self._taking, self._taking_from = b"", -1
         #: shares the mover sent with its move, kept until the move blocks on a reveal
         self.early_shares: Shares | None = None
         #: seconds the last record took to make (signing included, taking it in excluded)
@@ -284,13 +284,13 @@ class Node(ShuffleSteps):
         except LogViolation as exc:
             refused = ProtocolViolation(exc.peer, exc.reason, str(exc))
             if exc.reason in ("equivocation",):
-                self.aborted = refused
+                self.aborted = refused = self.earlier_failure() or refused
             raise refused from None
-        self._taking = record
+        self._taking, self._taking_from = record, entry.sender
         try:
             self._accept(entry)
         except (ProtocolViolation, UnknownCard, MalformedMessage, ShuffleProofError, InvalidPoint, ValueError) as exc:
-            self.aborted = self._earlier_failure() or _refusal(exc, entry.sender)
+            self.aborted = self.earlier_failure() or _refusal(exc, entry.sender)
             raise self.aborted from None
         self.records.append(record)
         if not self.step_got:
@@ -303,12 +303,16 @@ class Node(ShuffleSteps):
             self._stopping_on(self.ahead.finish)  # a game is over once every check of it is done
 
     def _check_share_later(self, check: Callable[[], None]) -> None:
-        """A share to check when its card is shown to all: in the background (ShareBook.check_later)."""
-        self.ahead.check_later(check, self._taking)
+        """A share to check when its card is shown to all: in the background (ShareBook.check_later),
+        unless the record that shows it is our own, which must not go out before the check."""
+        if self._taking_from == self.seat:
+            check()
+        else:
+            self.ahead.check_later(check, self._taking)
 
-    def _earlier_failure(self) -> ProtocolViolation | None:
+    def earlier_failure(self) -> ProtocolViolation | None:
         """What a check of an earlier record, still under way, finds: it, not what a later
-        record shows, stops the game (a card opened with a false share can make a true move
+        record (or anything else) shows, stops the game (a card opened with a false share can make a true move
         look false), as it stops a seat that checks at once."""
         try:
             self.ahead.finish()
