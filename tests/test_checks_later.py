@@ -1,17 +1,15 @@
 """Checks a seat leaves for the background (protocol.md §5.6.2, §8.3): the shuffles of a batch
 opened ahead, and the shares published for a card's first reveal, checked when the card is
 shown to all.  The earliest record at fault decides the verdict, as for a seat that checks
-at once; a check the background thread has not begun is run by the seat that needs it."""
+at once."""
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
 from protocol_helpers import copy_game, game_at, hear, path_first, play_until, signed_record
 
 from saboteur_p2p.crypto.log import decode_record
-from saboteur_p2p.protocol import ahead
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.errors import ProtocolViolation
 from saboteur_p2p.protocol.messages import PublicShare, Shares
@@ -27,59 +25,26 @@ def test_a_check_left_from_an_earlier_record_decides_the_verdict_over_a_later_fa
     seat that checked at once did, not the mover."""
     game = game_at("move")
     seat = game.nodes[2]
-    release = threading.Event()
-    busy = ahead._background().submit(release.wait)  # the thread cannot begin our check
-    try:
-        earlier = game.records[-1]
+    earlier = game.records[-1]
 
-        def failing() -> None:
-            raise _blame(1)
+    def failing() -> None:
+        raise _blame(1)
 
-        seat.ahead.check_later(failing, earlier)
-        out_of_turn = signed_record(game, 2, "action", {"action": "discard 0"})
-        verdicts = hear(game, out_of_turn, 0, 1, None)
-        named = verdicts[2]
-        assert named is not None and (named.peer, named.reason) == (1, "bad-share"), named
-        assert named.evidence == earlier  # its own record, as if checked when it came
-        assert seat.aborted is named
-    finally:
-        release.set()
-        busy.result(timeout=10)
+    seat.ahead.check_later(failing, earlier)
+    out_of_turn = signed_record(game, 2, "action", {"action": "discard 0"})
+    verdicts = hear(game, out_of_turn, 0, 1, None)
+    named = verdicts[2]
+    assert named is not None and (named.peer, named.reason) == (1, "bad-share"), named
+    assert named.evidence == earlier  # its own record, as if checked when it came
+    assert seat.aborted is named
 
 
 def test_without_an_earlier_fault_a_later_record_is_refused_as_it_was() -> None:
     game = game_at("move")
-    release = threading.Event()
-    busy = ahead._background().submit(release.wait)
-    try:
-        game.nodes[2].ahead.check_later(lambda: None, game.records[-1])
-        verdicts = hear(game, signed_record(game, 2, "action", {"action": "discard 0"}), 0, 1, None)
-        named = verdicts[2]
-        assert named is not None and (named.peer, named.reason) == (2, "out-of-turn"), named
-    finally:
-        release.set()
-        busy.result(timeout=10)
-
-
-def test_a_check_the_background_thread_has_not_begun_is_run_by_the_seat_that_needs_it() -> None:
-    """On a busy machine the background thread, at the lowest priority, may wait long for a
-    core: a seat about to send shares does not wait for it."""
-    game = game_at("move")
-    seat = game.nodes[2]
-    release = threading.Event()
-    busy = ahead._background().submit(release.wait)
-    ran_in: list[str] = []
-    try:
-        seat.ahead.check_later(lambda: ran_in.append(threading.current_thread().name), game.records[-1])
-        assert not seat.ahead.settled()
-        finisher = threading.Thread(target=seat.finish_checks, name="the seat's own")
-        finisher.start()
-        finisher.join(timeout=10)  # it would wait for ``release`` if it waited for the thread
-        assert not finisher.is_alive()
-        assert ran_in == ["the seat's own"] and seat.ahead.settled()
-    finally:
-        release.set()
-        busy.result(timeout=10)
+    game.nodes[2].ahead.check_later(lambda: None, game.records[-1])
+    verdicts = hear(game, signed_record(game, 2, "action", {"action": "discard 0"}), 0, 1, None)
+    named = verdicts[2]
+    assert named is not None and (named.peer, named.reason) == (2, "out-of-turn"), named
 
 
 def test_an_equivocation_after_a_card_opened_with_a_false_share_names_the_share_s_sender() -> None:
@@ -112,20 +77,14 @@ def test_an_equivocation_after_a_card_opened_with_a_false_share_names_the_share_
         assert made is not None
         for seat in (s for s in range(3) if s != head.speaker):
             seats[seat].receive(made)
-    release = threading.Event()
-    busy = ahead._background().submit(release.wait)
-    try:
-        move = seats[0].move(path_first(0, seats[0]))
-        seats[2].receive(move)  # its check of seat 1's share waits for the thread
-        shown = decode_record(move)
-        other = signed_record(game, 0, "action", {"action": "discard 0"}, seq=shown.seq, prev=shown.prev)
-        with pytest.raises(ProtocolViolation) as named:
-            seats[2].receive(other)
-        assert (named.value.peer, named.value.reason) == (1, "bad-share")
-        assert seats[2].aborted is named.value
-    finally:
-        release.set()
-        busy.result(timeout=10)
+    move = seats[0].move(path_first(0, seats[0]))
+    seats[2].receive(move)  # its check of seat 1's share waits for the thread
+    shown = decode_record(move)
+    other = signed_record(game, 0, "action", {"action": "discard 0"}, seq=shown.seq, prev=shown.prev)
+    with pytest.raises(ProtocolViolation) as named:
+        seats[2].receive(other)
+    assert (named.value.peer, named.value.reason) == (1, "bad-share")
+    assert seats[2].aborted is named.value
 
 
 def test_a_seat_s_own_record_that_shows_a_card_waits_for_its_checks() -> None:
@@ -143,12 +102,6 @@ def test_a_seat_s_own_record_that_shows_a_card_waits_for_its_checks() -> None:
     ower = next(s for s in sorted(published) if s != mover)
     bent = PublicShare(card, published[ower], (b"\x01" * 32, b"\x02" * 32))
     node.share_book.unchecked[(card, ower)] = (RevealNeed(card, frozenset({mover})), bent, Shares((bent,), (), ()))
-    release = threading.Event()
-    busy = ahead._background().submit(release.wait)
-    try:
-        with pytest.raises(ProtocolViolation) as named:
-            node.move(text)
-        assert (named.value.peer, named.value.reason) == (ower, "bad-share")
-    finally:
-        release.set()
-        busy.result(timeout=10)
+    with pytest.raises(ProtocolViolation) as named:
+        node.move(text)
+    assert (named.value.peer, named.value.reason) == (ower, "bad-share")
