@@ -312,8 +312,8 @@ class Node(ShuffleSteps):
 
     def earlier_failure(self) -> ProtocolViolation | None:
         """What a check of an earlier record, still under way, finds: it, not what a later
-        record (or anything else) shows, stops the game (a card opened with a false share can make a true move
-        look false), as it stops a seat that checks at once."""
+        record (or anything else) shows, stops the game, as it stops a seat that checks at
+        once (a card opened with a false share can make a true move look false)."""
         try:
             self.ahead.finish()
         except ProtocolViolation as violation:
@@ -571,4 +571,3 @@ def _refusal(error: Exception, sender: int) -> ProtocolViolation:
 
 
 __all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]
-

@@ -333,8 +333,8 @@ class ShareBook:
             state.shares.setdefault(ower, point)  # the holder's share in its record stands
 
     def _held_check(self, sender: int, card: CardKey, waiting: tuple[RevealNeed, PublicShare, Shares]) -> Callable[[], None]:
-        """A check of ``sender``'s unchecked public share of ``card`` that raises what ``_held``
-        would return."""
+        """A check of ``sender``'s unchecked public share of ``card`` that raises what is wrong
+        with it (``_held_verdict``); it reads nothing that changes after this call."""
         need, share, message = waiting
         c1, _ = self.dealer.ciphertext(need.card)
         key, context = self.keys[sender], share_context(self.game_id, need, sender, None)
@@ -353,9 +353,11 @@ class ShareBook:
         waits), checked now (``_held_verdict``)."""
         if waiting is None:
             return None
-        need, share, message = waiting
-        c1, _ = self.dealer.ciphertext(need.card)
-        return _held_verdict(sender, card, self.keys[sender], c1, share, message, share_context(self.game_id, need, sender, None))
+        try:
+            self._held_check(sender, card, waiting)()
+        except ProtocolViolation as verdict:
+            return verdict
+        return None
 
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: right when the
