@@ -277,3 +277,31 @@ def test_a_shares_body_has_one_encoding_an_empty_opened_list_is_malformed() -> N
     assert "opened" not in Shares((), (), ()).encode()
     with pytest.raises(MalformedMessage, match="never an empty list"):
         Shares.decode({"public": [], "sealed": [], "opened": []})
+
+
+def test_a_false_sealed_share_found_at_its_opening_is_judged_as_its_record_was():
+    """Seat 2's shares record seals its share of a card to seat 0 with a proof that fails, and
+    holds a public share whose point is outside the group.  Seat 0, the only seat that checks
+    either when they come, colludes (it takes an honest twin of the record).  The spectator
+    checks the record when it comes: a point outside the group makes it malformed
+    (bad-message, §6.8).  Seat 1 checks the sealed share when seat 0 shows the card and opens
+    it: it must judge the record alike, not bad-share (found by a review: the opening checked
+    the sealed share alone, so ``verify`` and the table named the same seat for different
+    faults)."""
+    game = share_round_after_a_swap()
+    for seat in (MOVER, BYSTANDER):
+        assert set(hear(game, game.nodes[seat].produce(), seat).values()) == {None}
+    honest = _sealer_body(game)
+    body = {**honest, "sealed": [[*s[:6], s[7], s[6], *s[8:]] if s[2] == MOVER else s for s in honest["sealed"]],
+            "public": [[p[0], bytes(31) + b"\x80", *p[2:]] for p in honest["public"]]}  # not a point of the group
+    game.nodes[MOVER].receive(signed_record(game, SEALER, "shares", honest))
+    verdicts = hear(game, signed_record(game, SEALER, "shares", body), SEALER, MOVER)
+    assert verdicts[BYSTANDER] is None  # it checks neither share when it comes
+    assert (verdicts[None].peer, verdicts[None].reason) == (SEALER, "bad-message"), verdicts[None]
+    node = game.nodes[MOVER]
+    move = decode_record(node.move(path_first(MOVER, node)))
+    assert [o[1] for o in move.body["shares"]["opened"]] == [SEALER]  # seat 2's sealed share, opened
+    shown = signed_record(game, MOVER, "action", move.body, seq=move.seq, prev=game.nodes[BYSTANDER].log.head)
+    with pytest.raises(ProtocolViolation) as found:
+        game.nodes[BYSTANDER].receive(shown)
+    assert (found.value.peer, found.value.reason) == (SEALER, "bad-message"), found.value

@@ -64,8 +64,9 @@ class ShareBook:
         #: the shares of each reveal to this seat (public, or sealed and opened), until every
         #: ower's are in
         self.opened: dict[RevealNeed, dict[int, Point]] = {}
-        #: every sealed share in the log, by (card, sender, recipient): the first for each
-        self.sealed_seen: dict[tuple[CardKey, int, int], tuple[RevealNeed, SealedShare]] = {}
+        #: every sealed share in the log, by (card, sender, recipient): the first for each,
+        #: with the shares of the record it came in (which judge a false proof: ``take``)
+        self.sealed_seen: dict[tuple[CardKey, int, int], tuple[RevealNeed, SealedShare, Shares]] = {}
         #: this seat's own share of each card it published or sealed: its opening by another
         #: seat is compared with it
         self.my_shares: dict[CardKey, Point] = {}
@@ -113,7 +114,7 @@ class ShareBook:
         for need in needs:
             for ower in self.openable(seat, need):
                 D = self.opened_for_me[(need.card, ower)]
-                _, kept = self.sealed_seen[(need.card, ower, seat)]
+                _, kept, _ = self.sealed_seen[(need.card, ower, seat)]
                 context = opened_context(self.game_id, need, seat, ower)
                 opening = prove_dleq(secret, X, kept.E1, sub(kept.E2, D), context, rand)
                 opened.append(OpenedShare(need.card, ower, D, opening))
@@ -267,7 +268,7 @@ class ShareBook:
             reveals[need].shares[sender] = point
         for (need, recipient), sealed in zip(wanted_sealed, message.sealed, strict=True):
             key = (need.card, sender, recipient)
-            self.sealed_seen.setdefault(key, (need, sealed))
+            self.sealed_seen.setdefault(key, (need, sealed, message))
             if own:
                 continue  # made here
             if recipient != seat and not verify_all:
@@ -362,10 +363,11 @@ class ShareBook:
     def _checked_opened_share(self, opener: int, need: RevealNeed, ower: int, opened: OpenedShare) -> Point:
         """``ower``'s share of a card shown to all, opened by ``opener``: right when the
         opening's proof shows it is the decryption of the share the ower sealed to the opener
-        (else the opener is at fault) and that sealed share's proof holds (else the ower is):
-        §7.3.1.  The ower itself checks the opening too, though it knows its share: with a
-        right share and a false proof, every other seat names the opener, and so must it."""
-        sealed_need, sealed = self.sealed_seen[(need.card, ower, opener)]
+        (else the opener is at fault) and that sealed share's proof holds (else the ower is,
+        its record judged as ``take`` judges it): §7.3.1.  The ower itself checks the opening
+        too, though it knows its share: with a right share and a false proof, every other seat
+        names the opener, and so must it."""
+        sealed_need, sealed, message = self.sealed_seen[(need.card, ower, opener)]
         D = check_point(opened.share, "opened share")
         try:
             E1, E2 = check_point(sealed.E1, "sealed share E1"), check_point(sealed.E2, "sealed share E2")
@@ -375,6 +377,9 @@ class ShareBook:
         if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, context):
             raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
         if ower != self.seat and self.verified_sealed_share(ower, sealed_need, sealed) is None:  # (ours is right)
+            invalid = _invalid_point(message)  # the ower's record is judged as ``take`` judges it
+            if invalid is not None:
+                raise ProtocolViolation(ower, "bad-message", invalid)
             raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
         return D
 
