@@ -305,3 +305,26 @@ def test_a_false_sealed_share_found_at_its_opening_is_judged_as_its_record_was()
     with pytest.raises(ProtocolViolation) as found:
         game.nodes[BYSTANDER].receive(shown)
     assert (found.value.peer, found.value.reason) == (SEALER, "bad-message"), found.value
+
+
+@pytest.mark.parametrize("fault", ["proof", "point"])
+def test_a_move_refused_once_its_card_shows_is_judged_first_by_the_shares_it_carried(fault):
+    """Found by a review: seat 1's move carries its public share of the card seat 0 drew (a
+    first reveal to seat 0) with a false proof or a point outside the group, and names a path
+    card as a Map.  Its shares are taken where the move waits for the card's showing (§6.11):
+    the spectator and seat 0 check that share then and name it; seat 2 kept it unchecked and
+    found the move illegal once the card showed.  Every judge must name the record alike
+    (§6.8): seat 2 checks the move's shares before it calls the move illegal."""
+    game = game_at("move")
+    play_until(game, lambda e: e.kind == "action" and e.speaker == 1)
+    node = game.nodes[1]
+    honest = path_first(1, node)
+    handle = int(honest.split()[1])
+    body = ActionMsg(honest, node._shares_with_move(honest)).encode()
+    i = next(i for i, p in enumerate(body["shares"]["public"]) if p[0][2] != handle)  # the share of seat 0's draw
+    card, point, e, s = body["shares"]["public"][i]
+    body["shares"]["public"][i] = [card, point, s, e] if fault == "proof" else [card, bytes(31) + b"\x80", e, s]
+    body["action"] = f"map 1 #{handle}"  # a path card played as a Map: false only once the card shows
+    verdicts = hear(game, signed_record(game, 1, "action", body), 1)
+    reason = "bad-share" if fault == "proof" else "bad-message"
+    assert {judge: (v.peer, v.reason) for judge, v in verdicts.items()} == {0: (1, reason), 2: (1, reason), None: (1, reason)}

@@ -117,6 +117,8 @@ class Node(ShuffleSteps):
         self._taking, self._taking_from = b"", -1
         #: shares the mover sent with its move, kept until the move blocks on a reveal
         self.early_shares: Shares | None = None
+        #: the record of the move at work, when it carried shares
+        self.work_record: bytes | None = None
         #: seconds the last record took to make (signing included, taking it in excluded)
         self.last_make_seconds = 0.0
         self.seq = 0
@@ -410,6 +412,7 @@ class Node(ShuffleSteps):
         message = ActionMsg.decode(entry.body)
         self.work, self.work_player = message.action, entry.sender
         self.early_shares = message.shares
+        self.work_record = entry.record if message.shares is not None else None
 
     # -- running the engine ----------------------------------------------------------------
 
@@ -457,6 +460,13 @@ class Node(ShuffleSteps):
                 return False
             except (IllegalActionError, InvalidActionError) as exc:
                 assert self.work_player is not None
+                if self.early_shares is None and self.work_record is not None:
+                    # the move's shares were taken (§6.11) before its card showed it false: a
+                    # fault in one of them, checked later here, is what every judge names (§6.8)
+                    found = self.share_book.recheck(self.work_record)
+                    if found is not None:
+                        found.evidence = self.work_record  # the record at fault, if a later one showed it
+                        raise found from None
                 # a take of gold checked only at the end of the game names its taker
                 culprit = getattr(exc, "player", None)
                 raise ProtocolViolation(self.work_player if culprit is None else culprit, "illegal-action", str(exc)) from None
@@ -465,7 +475,7 @@ class Node(ShuffleSteps):
         if self.writer is not None and (self.state is None or trial.round != self.state.round):
             self.writer.sync()
         self.state = trial
-        mover, self.work, self.work_player = self.work_player, None, None
+        mover, self.work, self.work_player, self.work_record = self.work_player, None, None, None
         early, self.early_shares = self.early_shares, None
         if early is not None and mover is not None:
             # shares a move carried that no public reveal used: what it owes now the move is made
