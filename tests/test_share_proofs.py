@@ -328,3 +328,28 @@ def test_a_move_refused_once_its_card_shows_is_judged_first_by_the_shares_it_car
     verdicts = hear(game, signed_record(game, 1, "action", body), 1)
     reason = "bad-share" if fault == "proof" else "bad-message"
     assert {judge: (v.peer, v.reason) for judge, v in verdicts.items()} == {0: (1, reason), 2: (1, reason), None: (1, reason)}
+
+
+def test_a_false_sealed_copy_that_is_never_opened_is_named_at_the_showing():
+    """Found by a review: after the swap, seat 1, whose share of the swapped hand was published
+    for its first reveal (to seat 2), seals a copy to seat 0 anyway, with a false proof; seat 0
+    colludes (it takes an honest twin).  The spectator names seat 1 when the record comes.
+    When seat 0 plays that card, seat 1's published share counts and its sealed copy is not
+    opened; seat 2 must still check it then and name seat 1, as §8.3 promises."""
+    cheater, other = BYSTANDER, SEALER
+    game = share_round_after_a_swap()
+    for seat in (MOVER, other):
+        assert set(hear(game, game.nodes[seat].produce(), seat).values()) == {None}
+    expect = next(e for e in game.nodes[cheater].outstanding if e.speaker == cheater)
+    honest = game.nodes[cheater]._make_shares(expect)
+    body = {**honest, "sealed": [[*s[:5], s[6], s[5], s[7]] if s[2] == MOVER else s for s in honest["sealed"]]}
+    game.nodes[MOVER].receive(signed_record(game, cheater, "shares", honest))
+    verdicts = hear(game, signed_record(game, cheater, "shares", body), cheater, MOVER)
+    assert verdicts[other] is None and (verdicts[None].peer, verdicts[None].reason) == (cheater, "bad-share")
+    node = game.nodes[MOVER]
+    move = decode_record(node.move(path_first(MOVER, node)))
+    assert [o[1] for o in move.body["shares"]["opened"]] == [other]  # the cheater's copy is not opened
+    shown = signed_record(game, MOVER, "action", move.body, seq=move.seq, prev=game.nodes[other].log.head)
+    with pytest.raises(ProtocolViolation) as found:
+        game.nodes[other].receive(shown)
+    assert (found.value.peer, found.value.reason) == (cheater, "bad-share"), found.value

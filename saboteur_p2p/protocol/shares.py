@@ -293,6 +293,8 @@ class ShareBook:
         for need in wanted_public:
             if need.audience is None and reveals[need].owers == (sender,):
                 self._count_published(need)
+                if not verify_all:
+                    self._check_sealed_copies(need.card, {o.ower for o in message.opened if o.card == need.card})
         for need in {n: None for n in owed if n.audience is not None}:
             state = reveals[need]
             state.shares.setdefault(sender, b"")  # the sealed shares of a seat in: its part is done
@@ -317,6 +319,24 @@ class ShareBook:
             self.opened.setdefault(need, {})[sender] = point
         self.dealer.published.setdefault(card, {})[sender] = point
         self.dealer.reveals[need].shares[sender] = point
+
+    def _check_sealed_copies(self, card: CardKey, opened: set[int]) -> None:
+        """A card shown to all: check every share of it sealed to another seat that was not
+        opened now (a seat whose published share counts sealed a copy anyway), so that a bad
+        one a colluding recipient kept quiet about is named by every seat, as a spectator
+        named it when it came (§8.3); its record is judged as ``take`` judges it."""
+        for (each, ower, recipient), (need, sealed, message) in self.sealed_seen.items():
+            if each != card or ower in opened or self.seat in (ower, recipient):
+                continue
+            try:
+                good = self.verified_sealed_share(ower, need, sealed) is not None
+            except InvalidPoint as exc:
+                raise ProtocolViolation(ower, "bad-message", f"sealed share for {card} to seat {recipient}: {exc}") from None
+            if not good:
+                invalid = _invalid_point(message)
+                if invalid is not None:
+                    raise ProtocolViolation(ower, "bad-message", invalid)
+                raise ProtocolViolation(ower, "bad-share", f"sealed share for {card} to seat {recipient} does not verify")
 
     def _count_published(self, need: RevealNeed) -> None:
         """A card its holder shows to all: the shares the others published for its first
