@@ -328,15 +328,22 @@ class ShareBook:
         for (each, ower, recipient), (need, sealed, message) in self.sealed_seen.items():
             if each != card or ower in opened or self.seat in (ower, recipient):
                 continue
-            try:
-                good = self.verified_sealed_share(ower, need, sealed) is not None
-            except InvalidPoint as exc:
-                raise ProtocolViolation(ower, "bad-message", f"sealed share for {card} to seat {recipient}: {exc}") from None
-            if not good:
-                invalid = _invalid_point(message)
-                if invalid is not None:
-                    raise ProtocolViolation(ower, "bad-message", invalid)
-                raise ProtocolViolation(ower, "bad-share", f"sealed share for {card} to seat {recipient} does not verify")
+            self._judge_sealed(ower, need, sealed, message)
+
+    def _judge_sealed(self, ower: int, need: RevealNeed, sealed: SealedShare, message: Shares) -> None:
+        """Raise what is wrong with ``ower``'s sealed share (nothing: return), judging the
+        record it came in (``message``) as ``take`` does: a point outside the group anywhere
+        in it is bad-message, else a false proof is bad-share."""
+        what = f"sealed share for {need.card} to seat {sealed.recipient}"
+        try:
+            good = self.verified_sealed_share(ower, need, sealed) is not None
+        except InvalidPoint as exc:
+            raise ProtocolViolation(ower, "bad-message", f"{what}: {exc}") from None
+        if not good:
+            invalid = _invalid_point(message)
+            if invalid is not None:
+                raise ProtocolViolation(ower, "bad-message", invalid)
+            raise ProtocolViolation(ower, "bad-share", f"{what} does not verify")
 
     def _count_published(self, need: RevealNeed) -> None:
         """A card its holder shows to all: the shares the others published for its first
@@ -396,11 +403,8 @@ class ShareBook:
         context = opened_context(self.game_id, need, opener, ower)
         if not verify_dleq(self.keys[opener], E1, sub(E2, D), opened.proof, context):
             raise ProtocolViolation(opener, "bad-share", f"opened share of seat {ower} for {need.card} does not verify")
-        if ower != self.seat and self.verified_sealed_share(ower, sealed_need, sealed) is None:  # (ours is right)
-            invalid = _invalid_point(message)  # the ower's record is judged as ``take`` judges it
-            if invalid is not None:
-                raise ProtocolViolation(ower, "bad-message", invalid)
-            raise ProtocolViolation(ower, "bad-share", f"sealed share for {need.card} to seat {opener} does not verify")
+        if ower != self.seat:  # (ours is right)
+            self._judge_sealed(ower, sealed_need, sealed, message)
         return D
 
     def _open_mine(self, sender: int, need: RevealNeed, sealed: SealedShare, secret: Scalar) -> Point | None:
