@@ -137,7 +137,9 @@ class Harness:
     def keys(self, text: str) -> None:
         self.pipe.send_text(text)
 
-    def wait_for(self, condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
+    def wait_for(self, condition: Callable[[], object], what: str, timeout: float = 30.0) -> None:
+        """Wait until ``condition()`` holds; the timeout is generous, as CI machines may be loaded
+        (a UI test waits for the key it sent to be handled, not for a deadline)."""
         deadline = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > deadline:
