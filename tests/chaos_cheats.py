@@ -228,7 +228,7 @@ def invalid_point_in_a_share(p: Point) -> Plan | None:
         return None
     name, field_ = p.rng.choice(where)
     p.rng.choice(shares[name])[field_] = BAD_POINTS[p.rng.choice(sorted(BAD_POINTS))]
-    return p.to_all(p.sign(body), "bad-message", "bad-share")  # a seat that rechecks it says bad-share
+    return p.to_all(p.sign(body), "bad-message")
 
 
 def a_share_missing(p: Point) -> Plan | None:
@@ -259,7 +259,7 @@ def a_share_for_another_card(p: Point) -> Plan | None:
     share = p.rng.choice(body[p.rng.choice(lists)])
     batch, deck, position = share[0]
     share[0] = [batch, deck, position + 1 + p.rng.randrange(3)]
-    return p.to_all(p.sign(body), "wrong-shares", "bad-share")
+    return p.to_all(p.sign(body), "wrong-shares")
 
 
 def _illegal(node: Node, text: str) -> bool:

@@ -225,6 +225,27 @@ def test_a_late_abort_whose_evidence_shows_nothing_changes_nothing(tmp_path: Pat
     assert session.node.aborted is None and session.node.finished
 
 
+def test_a_seat_that_finished_names_a_record_out_of_turn_that_comes_while_it_lingers(tmp_path: Path) -> None:
+    """The same race, when the cheat itself reaches the finished seat (no other seat stopped
+    on it first): the record is not in the finished log, so it is out of turn there as it
+    was before the last record, and the seat names its signer, whichever came first; a copy
+    of a record it holds (an honest resend) changes nothing."""
+    game, session, cheater, stale = _finished_with_a_late_cheat(tmp_path)
+    cheater_link = f"seat{cheater}".encode()
+    held = next(r for r in game.records if decode_record(r).sender == cheater)
+    assert session._heard_lingering(cheater_link, seal(game.nodes[cheater].identity, "record", {"record": held})) is None
+    assert session.node.aborted is None and session.node.finished
+    named = session._heard_lingering(cheater_link, seal(game.nodes[cheater].identity, "record", {"record": stale}))
+    assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater) and session.reason == "out-of-turn"
+    aborts = [e for e in sent_kinds(session) if e.kind == "abort"]
+    assert aborts and aborts[0].body["evidence"] == stale  # the others hear it, with the record as evidence
+    trailer = Ending("cheater", cheater, session.reason, named.message, session.evidence, 0).to_bytes()
+    verdict = verify_records([*game.records, trailer])
+    assert verdict.culprit == cheater and verdict.finished
+    said = f"stopped: seat {cheater} ({game.setup.names[cheater]}) cheated (out-of-turn), evidence checks"
+    assert verdict.message.startswith(said)
+
+
 def test_chat_lines_said_quickly_go_out_one_a_second_and_none_is_lost(tmp_path: Path, monkeypatch) -> None:
     """The others take one chat line a second from a seat, so our own lines wait their turn
     (a few at most) instead of being dropped while the player was told they were said."""

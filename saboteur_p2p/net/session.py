@@ -492,22 +492,36 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
             if not (behind or watching) or time.monotonic() >= deadline:
                 return None
             for inbound in self.transport.poll(0.1):
-                try:
-                    env = open_envelope(inbound.data)
-                    sender = self._seat_of_key(env.key)
-                    ours = env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id
-                    if sender is not None and ours and addressed_to(env, self.seat):
-                        self.presence.heard(sender, time.monotonic())
-                        self._heard_ping(env, sender)
-                    elif sender is None and env.kind == "watch":
-                        self._heard_watch(inbound.connection, env)
-                    elif sender is not None and env.kind == "abort" and env.field("game_id", bytes, 32) == self.setup.game_id:
-                        named = self._late_abort(env, sender)
-                        if named is not None:
-                            return named
-                except BadEnvelope:
-                    continue
+                named = self._heard_lingering(inbound.connection, inbound.data)
+                if named is not None:
+                    return named
             self._feed_watchers()
+
+    def _heard_lingering(self, connection: bytes, data: bytes) -> SessionResult | None:
+        """A message that comes while we linger after the game's last record: pings and a
+        spectator's watch are answered; an abort, and a record the log does not hold, are
+        judged against the finished log (the result if that names a cheater here too);
+        anything else is ignored."""
+        try:
+            env = open_envelope(data)
+            sender = self._seat_of_key(env.key)
+            ours = env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id
+            if sender is not None and ours and addressed_to(env, self.seat):
+                self.presence.heard(sender, time.monotonic())
+                self._heard_ping(env, sender)
+            elif sender is None and env.kind == "watch":
+                self._heard_watch(connection, env)
+            elif sender is not None and env.kind == "abort" and env.field("game_id", bytes, 32) == self.setup.game_id:
+                return self._late_abort(env, sender)
+            elif sender is not None and env.kind == "record":
+                record = env.field("record", bytes)
+                if not self.intake.has(record):
+                    # nothing is outstanding in a finished log: a record not in it is out of
+                    # turn here, as for a seat that took it before the last record
+                    return self._take_record(record, sender)
+        except BadEnvelope:
+            pass
+        return None
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         if outcome is Outcome.PEER_GONE and (found := self.node.earlier_failure()) is not None:
