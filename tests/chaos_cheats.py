@@ -27,7 +27,7 @@ from saboteur_p2p.protocol.local import LocalGame, step
 from saboteur_p2p.protocol.messages import ActionMsg
 from saboteur_p2p.protocol.node import Expect, Node
 from saboteur_p2p.protocol.shares import share_context
-from saboteur_p2p.rules import Deck, IllegalActionError, InvalidActionError
+from saboteur_p2p.rules import Deck, IllegalActionError, InvalidActionError, Pass
 from saboteur_p2p.rules.cards import PathCard
 from saboteur_p2p.rules.state import Phase
 
@@ -287,12 +287,11 @@ def an_unreadable_move(p: Point) -> Plan:
     return p.to_all(p.sign({"action": text}), "illegal-action")
 
 
-def a_card_played_as_what_it_is_not(p: Point) -> Plan | None:
-    """Only the mover knows the card's face, so the others take the move in and refuse it once
-    the card is shown to all, by the mover's own share."""
+def _played_as_what_it_is_not(p: Point) -> str | None:
+    """A move that plays one of the cheater's cards as a kind it is not, if it has one."""
     state = p.node.state
     assert state is not None
-    if state.phase is not Phase.PLAY or not state.hands[p.cheater]:
+    if p.head.kind != "action" or state.phase is not Phase.PLAY or not state.hands[p.cheater]:
         return None
     handle = p.rng.choice(state.hands[p.cheater])
     if p.game.setup.config.edition == "saboteur2":
@@ -300,9 +299,45 @@ def a_card_played_as_what_it_is_not(p: Point) -> Plan | None:
     else:
         face = state.faces[handle]
         text = f"map 1 #{handle}" if isinstance(face, PathCard) else f"path {handle} at 0,1"
-    if not _illegal(p.node, text):
+    return text if _illegal(p.node, text) else None
+
+
+def a_card_played_as_what_it_is_not(p: Point) -> Plan | None:
+    """Only the mover knows the card's face, so the others take the move in and refuse it once
+    the card is shown to all, by the mover's own share."""
+    text = _played_as_what_it_is_not(p)
+    if text is None:
         return None
     return p.to_all(p.sign({"action": text}), "illegal-action", continues=True)
+
+
+def a_card_played_as_what_it_is_not_with_a_bad_share(p: Point) -> Plan | None:
+    """Such a move that also carries a false share (a proof for another point, a sealed share
+    shifted, or an invalid point): the share is the fault every seat names, also a seat that
+    kept it unchecked and refuses the move once the card shows (it rechecks the move's
+    shares first, protocol.md §6.11)."""
+    text = _played_as_what_it_is_not(p)
+    state = p.node.state
+    assert state is not None
+    handle = None if text is None else int(text.rsplit("#", 1)[-1]) if "#" in text else int(text.split()[1])
+    # the shares a move carries depend on the card it shows, not on how it is played: made
+    # for a legal play of the same card face up
+    honest = [a for a in state.legal_actions() if getattr(a, "card", None) == handle and not isinstance(a, Pass)]
+    made = p.node._shares_with_move(str(honest[0])) if honest else None
+    if text is None or made is None:
+        return None
+    move = ActionMsg(text, made).encode()
+    shares = move["shares"]
+    tampers = [(name, how) for name in ("public", "sealed") if shares[name] for how in ("proof", "point")]
+    if not tampers:
+        return None
+    name, how = p.rng.choice(tampers)
+    if how == "point":
+        p.rng.choice(shares[name])[1 if name == "public" else 3] = BAD_POINTS[p.rng.choice(sorted(BAD_POINTS))]
+    else:
+        tamper = public_share_of_another_point if name == "public" else sealed_share_shifted
+        _any_one(p.rng, shares[name], lambda: tamper(p.game, shares))
+    return p.to_all(p.sign(move), "bad-message" if how == "point" else "bad-share", continues=True)
 
 
 def malformed_body(p: Point) -> Plan:
@@ -367,7 +402,8 @@ CATALOGUE: dict[str, list[Cheat]] = {
                an_extra_share, a_share_for_another_card],
     # the shares a move carries: public ones of the card it shows and of cards drawn since the
     # mover's last move (their first reveal), sealed ones of cards shown again to a seat
-    "action": [a_card_from_another_hand, an_unreadable_move, a_card_played_as_what_it_is_not, bad_public_share,
+    "action": [a_card_from_another_hand, an_unreadable_move, a_card_played_as_what_it_is_not,
+               a_card_played_as_what_it_is_not_with_a_bad_share, bad_public_share,
                bad_first_reveal_share, bad_sealed_share, invalid_point_in_a_share],
 }
 #: cheats on a record of any kind, and how often a trial draws each (the rest: the kind's own)
