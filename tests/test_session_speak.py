@@ -13,11 +13,12 @@ from session_doubles import seated_session
 
 from saboteur_p2p.crypto.group import G, add
 from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.net.intake import Intake
 from saboteur_p2p.net.session import Outcome, Session
 from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.protocol.ending import Ending
 from saboteur_p2p.protocol.local import play_local_game
-from saboteur_p2p.protocol.node import Expect, ProtocolViolation
+from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
 
@@ -244,6 +245,70 @@ def test_a_seat_that_finished_names_a_record_out_of_turn_that_comes_while_it_lin
     assert verdict.culprit == cheater and verdict.finished
     said = f"stopped: seat {cheater} ({game.setup.names[cheater]}) cheated (out-of-turn), evidence checks"
     assert verdict.message.startswith(said)
+
+
+def test_a_record_that_follows_the_game_s_last_one_changes_nothing_whenever_it_comes(tmp_path: Path) -> None:
+    """Nothing is owed after the game's last record, so a record chained to it is dropped
+    alike by a seat that hears it while it lingers and by one that parked it before the last
+    record came: a seat it was sent to alone did not stop the game that the others finished."""
+    game, session, cheater, _ = _finished_with_a_late_cheat(tmp_path)
+    after = signed_record(game, cheater, "action", {"action": "pass 0"})  # chained to the last record
+    sent = seal(game.nodes[cheater].identity, "record", {"record": after})
+    assert session._heard_lingering(f"seat{cheater}".encode(), sent) is None
+    assert session.node.aborted is None and session.node.finished
+    behind = Intake(Node(game.setup, None))
+    for record in game.records[:-1]:
+        behind.take(record)
+    assert not behind.take(after).accepted and not behind.node.finished  # parked: it follows a record not here yet
+    taken = behind.take(game.records[-1])
+    assert taken.violation is None and behind.node.finished and behind.node.aborted is None
+
+
+def test_a_seat_that_finished_names_a_second_version_of_the_last_record_while_it_lingers(tmp_path: Path) -> None:
+    """A seat that signs two versions of the game's last record, one to each peer: nothing
+    follows it to stall the chain, so the peers' tips differ as they linger; each is sent the
+    other's version (our last steps) and names the equivocation, and verify of each log agrees."""
+    game = play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=4, rand=seeded_bytes(4))
+    last = decode_record(game.records[-1])
+    other = signed_record(game, last.sender, last.kind, {**last.body, "x": 1} if last.kind != "action" else {"action": "pass 0"},
+                          seq=last.seq, prev=last.prev)
+    seat = next(s for s in range(3) if s != last.sender)
+    session = seated_session(game, game.nodes[seat], tmp_path / "seat")
+    link = f"seat{last.sender}".encode()
+    named = session._heard_lingering(link, seal(game.nodes[last.sender].identity, "record", {"record": other}))
+    assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, last.sender)
+    assert session.reason == "equivocation" and session.evidence is not None
+    # the other peer hears of it by our abort, whose proof its verdict keeps as evidence
+    witness = next(s for s in range(3) if s not in (seat, last.sender))
+    peer = seated_session(game, game.nodes[witness], tmp_path / "witness")
+    abort = {"game_id": game.setup.game_id, "culprit": last.sender, "reason": "equivocation", "detail": "",
+             "evidence": session.evidence, "chain": []}
+    heard = peer._late_abort(open_envelope(seal(game.nodes[seat].identity, "abort", abort)), seat)
+    assert heard is not None and (heard.outcome, heard.culprit) == (Outcome.CHEATER, last.sender)
+    for judge, result, at in ((session, named, seat), (peer, heard, witness)):
+        trailer = Ending("cheater", last.sender, judge.reason, result.message, judge.evidence, at).to_bytes()
+        verdict = verify_records([*game.records, trailer])
+        assert verdict.culprit == last.sender and verdict.message.startswith(
+            f"stopped: seat {last.sender} ({game.setup.names[last.sender]}) cheated (equivocation), evidence checks")
+
+
+def test_a_peer_that_ends_on_another_version_of_the_last_record_keeps_a_finished_seat_lingering(tmp_path: Path) -> None:
+    """Same records counted, another tip: the peer took another version of a record, so the
+    game is not over for us until it hears ours (resent) and we hear its version; a peer
+    whose tip matches lets us go."""
+    game = play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=4, rand=seeded_bytes(4))
+    session = seated_session(game, game.nodes[0], tmp_path / "seat")
+    total = len(game.records)
+    session.done |= {1, 2}
+    for peer in (1, 2):
+        session.records_of[peer], session.tip_of[peer] = total, session._tip()
+    assert session._lingering_for(total) == []
+    session.tip_of[2] = bytes(32)
+    assert session._lingering_for(total) == [2]
+    session.transport.sent.clear()  # type: ignore[attr-defined]
+    session._resend_to(2)  # as a ping with that tip prompts: our last two steps
+    resent = [open_envelope(data).body["record"] for _, data in session.transport.sent]  # type: ignore[attr-defined]
+    assert resent and resent[-1] == game.records[-1]
 
 
 def test_chat_lines_said_quickly_go_out_one_a_second_and_none_is_lost(tmp_path: Path, monkeypatch) -> None:

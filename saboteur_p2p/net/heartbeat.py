@@ -83,6 +83,17 @@ class Heartbeat:
             self.presence.round_trip(sender, now - echo / 1000 - held / 1000)
         self._resend_to(sender)
 
+    def _lingering_for(self, total: int) -> list[int]:
+        """The peers that keep us after the game's last record (``total`` records): one that
+        holds fewer and has not said it is done, and one that holds as many but another tip,
+        which took another version of a record (a seat signed two of the game's last one):
+        until our resends show it ours and its show us its version (equivocation, §12.3),
+        the game is not over."""
+        tip = self._tip()
+        return [s for s in self.endpoints if s not in self.presence.away and (
+            (self.records_of[s] < total and s not in self.done)
+            or (self.records_of[s] == total and self.tip_of.get(s) not in (None, tip)))]
+
     def _resend_to(self, seat: int) -> None:
         """A peer that reports fewer records than we hold gets the rest (it was away), and one
         that holds as many gets the records of the current group it lacks (a group's records

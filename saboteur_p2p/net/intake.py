@@ -81,13 +81,15 @@ class Intake:
             return taken
         if entry.hash in self.seen:
             return taken  # a copy we already have (resent to a peer that fell behind)
+        if self._after_the_end(entry):
+            return taken
         if entry.prev != self.node.log.head:
             self._park(entry, record, taken)
             return taken
         queue: list[tuple[bytes, Entry]] = [(record, entry)]
         while queue:
             record, entry = queue.pop(0)
-            if entry.hash in self.seen:
+            if entry.hash in self.seen or self._after_the_end(entry):
                 continue
             if entry.prev != self.node.log.head:
                 self._park(entry, record, taken)  # a parked record on a branch the log did not take
@@ -111,6 +113,12 @@ class Intake:
                 self._unpark(parked.sender, len(early))
                 queue.append((early, parked))
         return taken
+
+    def _after_the_end(self, entry: Entry) -> bool:
+        """Whether ``entry`` follows the game's last record: nothing is owed there, so it changes
+        nothing, whether it reaches us after that record or before it (parked, then unblocked
+        by it): every peer drops it alike (protocol.md §12.5)."""
+        return self.node.finished and entry.prev == self.node.log.head
 
     def _park(self, entry: Entry, record: bytes, taken: Taken) -> None:
         """Keep a signed record that came before the one it follows (or prove equivocation)."""

@@ -487,7 +487,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
         total = len(self.node.records)
         while True:
             self._ping(time.monotonic(), done=True)
-            behind = [s for s in self.endpoints if self.records_of[s] < total and s not in self.done | self.presence.away]
+            behind = self._lingering_for(total)
             watching = any(w.held < total for w in self.watchers.values())  # a spectator still catching up
             if not (behind or watching) or time.monotonic() >= deadline:
                 return None

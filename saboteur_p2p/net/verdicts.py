@@ -111,7 +111,11 @@ class Verdicts:
         evidence = env.body.get("evidence")
         if not isinstance(evidence, bytes) or not 0 <= culprit < len(self.names) or culprit == self.seat:
             return None
-        return self._check_evidence(evidence, sender, culprit)
+        kept, self.evidence = self.evidence, evidence  # our verdict's evidence, if it shows the cheat here
+        named = self._check_evidence(evidence, sender, culprit)
+        if named is None:
+            self.evidence = kept
+        return named
 
     def _check_evidence(self, evidence: bytes, sender: int, culprit: int) -> SessionResult | None:
         """Our own verdict on another seat's evidence: a proof of equivocation, or a record."""

@@ -285,7 +285,9 @@ class Node(ShuffleSteps):
             self.log.append(entry, in_group=bool(self.expect) and len(self.expect[0]) > 1)
         except LogViolation as exc:
             refused = ProtocolViolation(exc.peer, exc.reason, str(exc))
-            if exc.reason in ("equivocation",):
+            if exc.reason == "equivocation":
+                # both versions are the evidence (§4.7): a peer holding either one can check it
+                refused.evidence = self.log.proofs[-1].to_bytes()
                 self.aborted = refused = self.earlier_failure() or refused
             raise refused from None
         self._taking, self._taking_from = record, entry.sender
