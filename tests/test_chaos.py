@@ -272,6 +272,10 @@ def run_table(table: Table, rng: random.Random, limit: int = 400) -> None:
         live = {s: session for s, session in table.sessions.items() if s not in table.results and s not in lingering}
         hearing = live.keys() | (lingering - table.results.keys())
         if not live:
+            for relayer, to, record in table.relays:  # a lingering seat resends to a peer on another tip
+                if relayer not in table.results:
+                    table.links[(relayer, to)].append(seal(table.sessions[relayer].identity, "record", {"record": record}))
+            table.relays.clear()
             for (a, b), queue in table.links.items():
                 while queue and b not in table.results:
                     _deliver(table, a, b, lingering)
@@ -288,7 +292,7 @@ def run_table(table: Table, rng: random.Random, limit: int = 400) -> None:
         owed = cheater.owes()
         if owed is not None:
             options.append(("cheat", table.point.cheater, -1))
-        options += [("relay", i, -1) for i, (relayer, _, _) in enumerate(table.relays) if relayer in live]
+        options += [("relay", i, -1) for i, (relayer, _, _) in enumerate(table.relays) if relayer in hearing]
         if not options:
             for seat, session in live.items():
                 waiting = [e.speaker for e in session.node.outstanding]
