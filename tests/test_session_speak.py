@@ -184,6 +184,16 @@ def test_a_seat_that_stopped_before_its_postponed_check_makes_it_when_it_comes_b
     assert aborts and set(aborts) == {"bad-shuffle-proof"}, aborts
 
 
+def assert_log_names(game: Any, session: Session, result: Any, seat: int, cheater: int, reason: str) -> None:
+    """verify of ``seat``'s log, the game's records then the verdict ``session`` writes after
+    them (``result``), names ``cheater`` for ``reason`` with evidence that checks."""
+    trailer = Ending("cheater", cheater, session.reason, result.message, session.evidence, seat).to_bytes()
+    verdict = verify_records([*game.records, trailer])
+    assert verdict.culprit == cheater and verdict.finished
+    said = f"stopped: seat {cheater} ({game.setup.names[cheater]}) cheated ({reason}), evidence checks"
+    assert verdict.message.startswith(said), verdict.message
+
+
 def _finished_with_a_late_cheat(tmp_path: Path) -> tuple[Any, Session, Any, bytes]:
     """A finished 3-seat game, seat 0's session, and a record out of turn by the seat that did
     not make the last record: signed, naming the head before the last record (so it reached
@@ -209,11 +219,7 @@ def test_a_seat_that_finished_names_a_cheat_another_seat_saw_just_before_the_end
     env = open_envelope(seal(game.nodes[witness].identity, "abort", abort))
     named = session._late_abort(env, witness)
     assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater)
-    trailer = Ending("cheater", cheater, session.reason, named.message, session.evidence, 0).to_bytes()
-    verdict = verify_records([*game.records, trailer])
-    assert verdict.culprit == cheater and verdict.finished
-    said = f"stopped: seat {cheater} ({game.setup.names[cheater]}) cheated (out-of-turn), evidence checks"
-    assert verdict.message.startswith(said)
+    assert_log_names(game, session, named, 0, cheater, "out-of-turn")
 
 
 def test_a_late_abort_whose_evidence_shows_nothing_changes_nothing(tmp_path: Path) -> None:
@@ -240,11 +246,7 @@ def test_a_seat_that_finished_names_a_record_out_of_turn_that_comes_while_it_lin
     assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater) and session.reason == "out-of-turn"
     aborts = [e for e in sent_kinds(session) if e.kind == "abort"]
     assert aborts and aborts[0].body["evidence"] == stale  # the others hear it, with the record as evidence
-    trailer = Ending("cheater", cheater, session.reason, named.message, session.evidence, 0).to_bytes()
-    verdict = verify_records([*game.records, trailer])
-    assert verdict.culprit == cheater and verdict.finished
-    said = f"stopped: seat {cheater} ({game.setup.names[cheater]}) cheated (out-of-turn), evidence checks"
-    assert verdict.message.startswith(said)
+    assert_log_names(game, session, named, 0, cheater, "out-of-turn")
 
 
 def test_a_record_that_follows_the_game_s_last_one_changes_nothing_whenever_it_comes(tmp_path: Path) -> None:
@@ -285,11 +287,8 @@ def test_a_seat_that_finished_names_a_second_version_of_the_last_record_while_it
              "evidence": session.evidence, "chain": []}
     heard = peer._late_abort(open_envelope(seal(game.nodes[seat].identity, "abort", abort)), seat)
     assert heard is not None and (heard.outcome, heard.culprit) == (Outcome.CHEATER, last.sender)
-    for judge, result, at in ((session, named, seat), (peer, heard, witness)):
-        trailer = Ending("cheater", last.sender, judge.reason, result.message, judge.evidence, at).to_bytes()
-        verdict = verify_records([*game.records, trailer])
-        assert verdict.culprit == last.sender and verdict.message.startswith(
-            f"stopped: seat {last.sender} ({game.setup.names[last.sender]}) cheated (equivocation), evidence checks")
+    assert_log_names(game, session, named, seat, last.sender, "equivocation")
+    assert_log_names(game, peer, heard, witness, last.sender, "equivocation")
 
 
 def test_a_peer_that_ends_on_another_version_of_the_last_record_keeps_a_finished_seat_lingering(tmp_path: Path) -> None:
