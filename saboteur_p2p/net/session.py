@@ -516,8 +516,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
             elif sender is not None and env.kind == "record":
                 record = env.field("record", bytes)
                 if not self.intake.has(record):
-                    # nothing is outstanding in a finished log: a record not in it is out of
-                    # turn here, as for a seat that took it before the last record
+                    # taken in as ever: one naming a head we moved past is out of turn, another
+                    # version of one we hold an equivocation; one after the last record is dropped
                     return self._take_record(record, sender)
         except BadEnvelope:
             pass
