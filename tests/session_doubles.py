@@ -40,6 +40,11 @@ class SentLog:
     def advertised(self, towards: str) -> str:
         return "tcp://127.0.0.1:9"
 
+    def replace(self, old: str, new: str, keep_old: bool = False, server_key: bytes | None = None) -> bool:
+        """A seat's link moved from ``old`` to ``new`` (kept, in ``sent``, as a message of none)."""
+        self.sent.append((new, b""))
+        return True
+
 
 def listening_seat(tmp_path: Path) -> tuple[LocalGame, Session, list[str], Identity]:
     """Seat 0's session of a 3-seat game at its first move, what it says kept in the list, and

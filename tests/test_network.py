@@ -27,6 +27,7 @@ from net_doubles import TRICKS, DoubleRun, out_of_turn, session_for_tests, start
 
 from saboteur_p2p.crypto.log import TruncatedLog, decode_record, read_log
 from saboteur_p2p.net.absence import ACCUSED_STAYS
+from saboteur_p2p.net.relink import RELINK_EVERY
 from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.net.wire import seal
 from saboteur_p2p.protocol.verify import replay_file, replay_records
@@ -488,6 +489,27 @@ def test_a_link_naming_another_seats_endpoint_or_a_wildcard_is_ignored(tmp_path:
         assert session.endpoints == {0: "tcp://127.0.0.1:1", 2: "tcp://127.0.0.1:3"}
     assert any("gave the endpoint of s0 (seat 0)" in line for line in said)
     assert any("tcp://0.0.0.0:4000, which cannot reach it from here" in line for line in said)
+
+
+def test_a_seat_that_restarts_twice_within_a_second_is_followed_to_its_last_run(tmp_path: Path) -> None:
+    """A run sends its `link` once.  The second run's came within the one-new-endpoint-a-second
+    limit and was dropped: the table kept sending to the dead first run and named the seat
+    gone while it played.  It is followed once the second is up (the newest endpoint only)."""
+    session, identities, said = session_for_tests(tmp_path)
+
+    def link(port: int, incarnation: int) -> bytes:
+        body = {"game_id": bytes(range(32)), "seat": 2, "to": 1, "endpoint": f"tcp://127.0.0.1:{port}"}
+        return seal(identities[2], "link", {**body, "incarnation": incarnation})
+
+    assert session._handle(b"c", link(5001, 1)) is None
+    assert session.endpoints[2] == "tcp://127.0.0.1:5001"
+    for port, incarnation in ((5002, 2), (5003, 3), (5002, 2)):  # the last: an older run's word again
+        assert session._handle(b"c", link(port, incarnation)) is None
+    session._follow_pending_links(time.monotonic())
+    assert session.endpoints[2] == "tcp://127.0.0.1:5001"  # not yet: a prober moves us once a second at most
+    session._follow_pending_links(time.monotonic() + RELINK_EVERY)
+    assert session.endpoints[2] == "tcp://127.0.0.1:5003"
+    assert not session.pending_links and said == []
 
 
 def test_a_link_may_not_point_us_at_this_machine_in_any_spelling(tmp_path: Path) -> None:

@@ -70,3 +70,47 @@ def test_a_second_join_with_the_same_identity_and_folder_is_refused(tmp_path: Pa
             pass  # another identity (another player on this machine) is not held up
     with _one_process_per_identity(tmp_path, identity):
         pass  # free again once the first is done
+
+
+def test_secrets_read_back_wrong_are_refused_as_damage_here_not_played_on(tmp_path: Path) -> None:
+    """A secrets file that reads as msgpack but holds a deck key that is no scalar, one that is
+    not the key this seat published in its log, a coin other than the one it committed to, or
+    another seat's secrets: refused with the folder named.  It used to crash (a key of the
+    wrong type), end everyone's game (a nil key), or play on and be named a cheater for the
+    shares or the reveal it made with what the disk gave back (found by review)."""
+    import msgpack
+    from protocol_helpers import play_until, seeded_game
+
+    from saboteur_p2p.crypto.log import LogWriter
+    from saboteur_p2p.net.seatstate import SeatLost, export_secrets, open_seat
+    from saboteur_p2p.protocol.node import Node
+    from saboteur_p2p.rules import GameConfig
+
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda head: head.kind == "reveal")  # every seat has published its key and committed to a coin
+    seat = game.nodes[1]
+    assert seat.my_coin and seat.seat is not None and seat.identity is not None
+    stem = f"game-{game.setup.game_id.hex()[:16]}-seat1"
+    with LogWriter(tmp_path / f"{stem}.log") as writer:
+        for record in game.records:
+            writer.append(record)
+    saved = msgpack.unpackb(export_secrets(seat))
+
+    def reopen(**changes: object) -> int | None:
+        (tmp_path / f"{stem}.secret").write_bytes(msgpack.packb({**saved, **changes}))
+        return open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)[2]
+
+    assert reopen() == len(game.records)  # as written, the seat comes back
+    flipped = bytes([saved["x"][0] ^ 1]) + saved["x"][1:]
+    [(index, _value, nonce)] = saved["coins"]
+    for changes, what in (
+        ({"x": "abc"}, "the saved deck key is not a scalar of the group"),
+        ({"x": None}, "the saved deck key is not a scalar of the group"),
+        ({"x": b"\xff" * 32}, "the saved deck key is not a scalar of the group"),
+        ({"x": flipped}, "the saved deck key is not the key share this seat published in its log"),
+        ({"coins": [[index, bytes(32), nonce]]}, f"the saved coin {index} is not the one this seat committed to"),
+        ({"coins": [[index, None, nonce]]}, "a saved coin is not a value and a nonce"),
+        ({"seat": 2}, "the saved seat secrets belong to another game or seat"),
+    ):
+        with pytest.raises(SeatLost, match=f"cannot take seat 1 back: its files in {tmp_path} are damaged: {what}"):
+            reopen(**changes)

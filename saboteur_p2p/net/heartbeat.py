@@ -18,6 +18,9 @@ from .presence import PING_EVERY, Presence
 from .transport import Transport
 from .wire import Envelope, seal
 
+#: the longest a seat that came back waits to hear what the others hold before it speaks
+CATCH_UP_S = 3.0
+
 
 def addressed_to(env: Envelope, seat: int | None) -> bool:
     """Whether a ``link`` or ``ping`` names ``seat`` as its recipient: one a seat sent another
@@ -43,6 +46,10 @@ class Heartbeat:
     done: set[int]
     their_ping: dict[int, tuple[int, float]]
     last_resend: dict[int, float]
+    #: the peers whose count of records we have heard in this run
+    counted: set[int]
+    #: until when a seat that came back waits to hear what the others hold (0: it does not)
+    catch_up_until: float
 
     def _ping(self, now: float, done: bool = False) -> None:
         """Tell every peer how many records we hold (and, ``done``, that the game is over for
@@ -69,6 +76,7 @@ class Heartbeat:
     def _heard_ping(self, env: Envelope, sender: int) -> None:
         now = time.monotonic()
         self.records_of[sender] = env.field("records", int)
+        self.counted.add(sender)
         tip = env.body.get("tip")
         self.tip_of[sender] = tip if isinstance(tip, bytes) and len(tip) == 32 else None
         got = env.body.get("got", [])
@@ -82,6 +90,20 @@ class Heartbeat:
         if isinstance(echo, int) and isinstance(held, int):
             self.presence.round_trip(sender, now - echo / 1000 - held / 1000)
         self._resend_to(sender)
+
+    def _catching_up(self, now: float) -> bool:
+        """Whether a seat that came back still waits before it makes a record (§12.4): until
+        every peer that is not away has told it that it holds no more records than we do, for
+        at most ``CATCH_UP_S``.  A record of ours that reached them but not our disk (an
+        operating system's crash loses the log's tail not yet synced) comes back in their
+        resends; made again, with fresh randomness, it would be a second version of it."""
+        if now >= self.catch_up_until:
+            return False
+        held = len(self.node.records)
+        if all(s in self.counted and self.records_of[s] <= held for s in self.endpoints if s not in self.presence.away):
+            self.catch_up_until = 0.0
+            return False
+        return True
 
     def _lingering_for(self, total: int) -> list[int]:
         """The peers that keep us after the game's last record (``total`` records): one that

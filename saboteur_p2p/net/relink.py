@@ -21,25 +21,34 @@ class Relink:
     names: list[str]
     incarnations: dict[int, int]
     last_relink: dict[int, float]
+    #: seat -> the newest endpoint it gave (and its run) that came too soon after the last
+    #: we followed: followed when the second is up
+    pending_links: dict[int, tuple[str, int]]
     last_resend: dict[int, float]
     say: Callable[[str], None]
     _link: Callable[[str, int], bytes]
     _resend_to: Callable[[int], None]
 
-    def _relink(self, seat: int, endpoint: str, incarnation: int) -> None:
+    def _relink(self, seat: int, endpoint: str, incarnation: int, now: float | None = None) -> None:
         """A seat's newest run says where it listens; an older run's word no longer counts."""
         if incarnation < self.incarnations.get(seat, 0):
             return
         self.incarnations[seat] = incarnation
         old = self.endpoints[seat]
         if endpoint == old:
+            self.pending_links.pop(seat, None)
             return
         if not valid_endpoint(endpoint):
             self.say(f"{self.names[seat]} gave an endpoint that is not tcp://host:port; ignored")
             return
-        now = time.monotonic()
+        now = time.monotonic() if now is None else now
         if now - self.last_relink.get(seat, -RELINK_EVERY) < RELINK_EVERY:
-            return  # a seat that moves more often than this is not coming back: it is probing us
+            # followed when the second is up, the newest only: a prober moves us no more
+            # often than that, and a seat that crashed again at once is still found (its
+            # run sends its `link` once)
+            self.pending_links[seat] = (endpoint, incarnation)
+            return
+        self.pending_links.pop(seat, None)
         self.last_relink[seat] = now
         normal = normal_endpoint(endpoint)
         if normal is None:
@@ -60,6 +69,13 @@ class Relink:
         self.transport.send(endpoint, self._link(endpoint, seat))
         self.last_resend.pop(seat, None)
         self._resend_to(seat)
+
+    def _follow_pending_links(self, now: float) -> None:
+        """Follow each endpoint held back by the one-a-second limit once its second is up."""
+        for seat, (endpoint, incarnation) in list(self.pending_links.items()):
+            if now - self.last_relink.get(seat, -RELINK_EVERY) >= RELINK_EVERY:
+                del self.pending_links[seat]
+                self._relink(seat, endpoint, incarnation, now)
 
     @staticmethod
     def _reachable(endpoint: str, old: str) -> bool:

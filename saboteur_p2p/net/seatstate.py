@@ -13,6 +13,8 @@ from typing import Any
 
 import msgpack
 
+from ..crypto.commit import check_reveal
+from ..crypto.group import L, base_mul
 from ..crypto.log import LogFileError, TruncatedLog, read_log
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
@@ -43,11 +45,15 @@ def import_secrets(node: Node, data: bytes) -> None:
     if not isinstance(saved, dict):
         raise DamagedSeatFiles("the saved seat secrets are not a map")
     if saved.get("format") != SECRETS_FORMAT or saved.get("game_id") != node.setup.game_id or saved.get("seat") != node.seat:
-        raise ValueError("the saved seat secrets belong to another game or seat")
+        raise DamagedSeatFiles("the saved seat secrets belong to another game or seat")
     try:
         secret, coins = saved["x"], {int(i): (v, n) for i, v, n in saved["coins"]}
     except (KeyError, TypeError, ValueError):
         raise DamagedSeatFiles("the saved seat secrets lack the deck key or the coins") from None
+    if not (isinstance(secret, bytes) and len(secret) == 32 and 0 < int.from_bytes(secret, "little") < L):
+        raise DamagedSeatFiles("the saved deck key is not a scalar of the group")
+    if not all(isinstance(v, bytes) and isinstance(n, bytes) for v, n in coins.values()):
+        raise DamagedSeatFiles("a saved coin is not a value and a nonce")
     node.secret = secret
     node.dealer.secret = secret
     node.my_coin = coins
@@ -83,8 +89,22 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
             raise DamagedSeatFiles(
                 f"record {index} of the log no longer checks ({violation.reason}): the file was damaged on this machine"
             ) from None
-    node.seq = node.log.next_seq(node.seat)
+    _check_own(node)
     return len(records)
+
+
+def _check_own(node: Node) -> None:
+    """DamagedSeatFiles unless the restored secrets are the ones this seat's records in its log
+    were made with: a deck key or coin read back wrong would make shares or a reveal that the
+    others must name as a cheat of this seat's."""
+    assert node.seat is not None and node.secret is not None
+    published = node.keys.get(node.seat)
+    if published is not None and base_mul(node.secret) != published:
+        raise DamagedSeatFiles("the saved deck key is not the key share this seat published in its log")
+    for index, (value, nonce) in node.my_coin.items():
+        committed = node.coin_commitments.get(index, {}).get(node.seat)
+        if committed is not None and not check_reveal(committed, value, nonce, *node.commit_context(("coin", index))):
+            raise DamagedSeatFiles(f"the saved coin {index} is not the one this seat committed to in its log")
 
 
 class SeatLost(RuntimeError):

@@ -25,7 +25,7 @@ from ..protocol.shares import AheadRefused
 from ..rules import State
 from .absence import Absence
 from .defects import describe, save_traceback
-from .heartbeat import Heartbeat, addressed_to
+from .heartbeat import CATCH_UP_S, Heartbeat, addressed_to
 from .intake import Dropped, Intake
 from .links import Links
 from .lobby import Table
@@ -109,6 +109,9 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
         self.incarnations: dict[int, int] = {}
         self.last_resend: dict[int, float] = {}
         self.last_relink: dict[int, float] = {}
+        self.pending_links: dict[int, tuple[str, int]] = {}
+        self.counted: set[int] = set()
+        self.catch_up_until = 0.0
         self._outsider_noticed = -NOTICE_OUTSIDERS
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
@@ -148,6 +151,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
             for index in range(len(self.node.log.entries)):
                 self.intake.remember(index)
             self.say(f"resumed seat {self.seat} from {count} saved records")
+            self.catch_up_until = time.monotonic() + CATCH_UP_S
         self.node.writer = LogWriter(self.log_path, repair=True)
         self.node.on_commit = self.agent.heard
         self.node.on_learn = self.agent.heard  # a hand dealt shows before the first move is made
@@ -216,6 +220,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
             if now - self.last_ping >= PING_EVERY:
                 self._ping(now)
             self._check_away(now)
+            self._follow_pending_links(now)
             self.links.tell_untold(now)
             result = self._check_gone(now)
             if result is not None:
@@ -233,6 +238,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
         """Let the node make every record it owes now; a violation one of our records brings to
         light (a card played as what it is not) names its culprit, our record the evidence."""
         node = self.node
+        if self._catching_up(time.monotonic()):
+            return None
         while node.my_turn_to_speak() and node.aborted is None:
             try:
                 if node.awaiting_move():

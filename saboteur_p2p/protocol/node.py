@@ -121,7 +121,6 @@ class Node(ShuffleSteps):
         self.work_record: bytes | None = None
         #: seconds the last record took to make (signing included, taking it in excluded)
         self.last_make_seconds = 0.0
-        self.seq = 0
         self.aborted: ProtocolViolation | None = None
         self.finished = False
         self.on_commit: Callable[[State], None] | None = None
@@ -156,6 +155,11 @@ class Node(ShuffleSteps):
         if self.aborted is not None or self.seat is None:
             return None
         return next((e for e in self.outstanding if e.speaker == self.seat), None)
+
+    @property
+    def seq(self) -> int:
+        """The seq of our next record: our records in the log (one may have come from a peer)."""
+        return self.log.next_seq(self.seat) if self.seat is not None else 0
 
     def my_turn_to_speak(self) -> bool:
         return self.my_expect() is not None
@@ -216,7 +220,6 @@ class Node(ShuffleSteps):
     def _send(self, kind: str, body: dict[str, Any]) -> bytes:
         assert self.identity is not None and self.seat is not None
         entry = make_entry(self.identity, self.setup.game_id, self.seat, self.seq, self.log.head, kind, body)
-        self.seq += 1
         record = entry.record
         self.last_make_seconds = time.perf_counter() - self._making_since
         self.receive(record, entry)
@@ -232,7 +235,7 @@ class Node(ShuffleSteps):
 
     def _make_commit(self, head: Expect) -> dict[str, Any]:
         value = self.rand(32)
-        commitment, nonce = commit(value, *self._commit_context(head.topic))
+        commitment, nonce = commit(value, *self.commit_context(head.topic))
         self.my_coin[head.topic[1]] = (value, nonce)
         return Commit((commitment,)).encode()
 
@@ -384,7 +387,7 @@ class Node(ShuffleSteps):
             raise ProtocolViolation(entry.sender, "bad-reveal", "expected one value")
         value, nonce = message.values[0]
         committed = self.coin_commitments[topic[1]][entry.sender]
-        if not check_reveal(committed, value, nonce, *self._commit_context(topic, entry.sender)):
+        if not check_reveal(committed, value, nonce, *self.commit_context(topic, entry.sender)):
             raise ProtocolViolation(entry.sender, "mismatch", "revealed a value other than the one committed to")
         values = self.coin_values.setdefault(topic[1], {})
         values[entry.sender] = value
@@ -569,7 +572,7 @@ class Node(ShuffleSteps):
     def _ctx(self, step: str, deck: str, prover: int) -> Context:
         return Context(self.setup.game_id, step, deck, prover)
 
-    def _commit_context(self, topic: tuple[Any, ...], seat: int | None = None) -> tuple[Any, ...]:
+    def commit_context(self, topic: tuple[Any, ...], seat: int | None = None) -> tuple[Any, ...]:
         who = self.seat if seat is None else seat
         return (self.setup.game_id, topic[0], topic[1], 0, who)
 

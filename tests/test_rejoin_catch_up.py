@@ -1,0 +1,81 @@
+"""A seat that comes back hears what the others hold before it signs anything (protocol.md 12.4).
+
+Its log is flushed to the operating system before each send but synced to the disk only at a
+round's start, so a crash of the machine (not of the process) can lose a record the others
+already hold.  Made again, with fresh randomness, it would be a second version of that
+record, and the honest seat an equivocator (found by review).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from protocol_helpers import path_first, play_until, seeded_game
+from session_doubles import SentLog
+
+from saboteur_p2p.crypto.log import LogWriter, decode_record
+from saboteur_p2p.net.heartbeat import CATCH_UP_S
+from saboteur_p2p.net.lobby import SeatInfo, Table
+from saboteur_p2p.net.seatstate import save_secrets
+from saboteur_p2p.net.session import Session
+from saboteur_p2p.net.wire import Envelope, open_envelope, seal
+from saboteur_p2p.protocol.local import step
+from saboteur_p2p.rules import GameConfig
+
+
+def test_a_seat_back_after_losing_its_last_sent_record_takes_it_back_and_signs_no_second_version(tmp_path: Path) -> None:
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda head: head.kind == "commit" and head.speaker == 1)
+    step(game, path_first)  # seat 1's commit: sent, then lost from its disk
+    lost, seat = game.records[-1], game.nodes[1]
+    assert decode_record(lost).sender == 1 and seat.identity is not None
+    stem = f"game-{game.setup.game_id.hex()[:16]}-seat1"
+    with LogWriter(tmp_path / f"{stem}.log") as writer:
+        for record in game.records[:-1]:
+            writer.append(record)
+    save_secrets(seat, tmp_path / f"{stem}.secret")
+    setup = game.setup
+    infos = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
+                  for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
+    transport = SentLog()
+    agent = SimpleNamespace(heard=lambda *_: None)
+    session = Session(Table(setup.game_id, setup.config, infos), seat.identity, transport, agent, tmp_path,  # type: ignore[arg-type]
+                      lambda text: None, resuming=True)
+    session._open_log()
+    assert session.node.my_turn_to_speak()  # its commit is due again, as its log reads
+
+    def records_sent() -> list[bytes]:
+        envelopes = [open_envelope(data) for _, data in transport.sent if data]
+        return [env.body["record"] for env in envelopes if isinstance(env, Envelope) and env.kind == "record"]
+
+    def ping(sender: int, records: int) -> None:
+        identity = game.nodes[sender].identity
+        assert identity is not None
+        body = {"game_id": setup.game_id, "seat": sender, "to": 1, "records": records, "away": []}
+        assert session._handle(b"c", seal(identity, "ping", body)) is None
+
+    held = len(game.records) - 1
+    assert session._speak() is None and len(session.node.log.entries) == held  # nobody has said what they hold
+    ping(0, len(game.records))
+    ping(2, held)
+    assert session._speak() is None and len(session.node.log.entries) == held  # seat 0 holds one more
+    identity = game.nodes[0].identity
+    assert identity is not None
+    assert session._handle(b"c", seal(identity, "record", {"record": lost})) is None  # seat 0's resend
+    assert session.node.log.entries[-1].record == lost and session.node.seq == decode_record(lost).seq + 1
+    ping(0, len(game.records))
+    assert not session._catching_up(time.monotonic())
+    session._speak()
+    seq = decode_record(lost).seq
+    assert [r for r in records_sent() if decode_record(r).sender == 1 and decode_record(r).seq == seq and r != lost] == []
+
+def test_a_seat_back_that_hears_nobody_speaks_after_the_catch_up_limit(tmp_path: Path) -> None:
+    """The wait is bounded: peers that never answer do not keep a seat that came back silent."""
+    from net_doubles import session_for_tests
+
+    session, _, _ = session_for_tests(tmp_path)
+    now = time.monotonic()
+    session.catch_up_until = now + CATCH_UP_S
+    assert session._catching_up(now)
+    assert not session._catching_up(now + CATCH_UP_S)
