@@ -23,8 +23,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..match import move_words, narrate
-from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, RoundEnded, State, Stolen
-from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot
+from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, PlayerView, RoundEnded, State, Stolen
+from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot, steady_slots
 from .tracker import Tracker
 
 #: log lines kept for scrolling back
@@ -58,6 +58,8 @@ class ClientAgent:
         self._round_parts: list[str] = []
         self.seat = 0
         self.names: list[str] = []
+        #: the round and the hand's handles in the order the person sees them (steady_slots)
+        self._slots: tuple[int, list[int]] = (0, [])
         self.tracker: Tracker | None = None
 
     # -- the Agent interface (session thread) ------------------------------------------
@@ -98,7 +100,7 @@ class ClientAgent:
                 # the narration logs it; the round's result line says it from our side
                 self._round_parts.append(self._gold_line(event))
                 last_round = "; ".join(self._round_parts)
-        view = state.view_for(self.seat)
+        view = self._view(state)
         lines += self._map_lines(view)
         lines += self._role_lines(view)
         if self.tracker is None:
@@ -125,7 +127,7 @@ class ClientAgent:
             self._decision_key = key
             self._decision_id += 1
             decision = Decision(self._decision_id, tuple(state.legal_actions()), state.clone())
-            self._publish(view=state.view_for(self.seat), decision=decision)
+            self._publish(view=self._view(state), decision=decision)
         while True:
             try:
                 decision_id, text = self._moves.get_nowait()
@@ -290,6 +292,15 @@ class ClientAgent:
             self._log.append(line)
             del self._log[:-LOG_LIMIT]
         self._changed()
+
+    def _view(self, state: State) -> PlayerView:
+        """Our view, its hand in steady slots: a card keeps its number while we hold it."""
+        view = state.view_for(self.seat)
+        round_, before = self._slots
+        order = steady_slots(before if round_ == view.round else [], [h for h, _ in view.hand])
+        self._slots = (view.round, order)
+        faces = dict(view.hand)
+        return view._replace(hand=tuple((h, faces[h]) for h in order))
 
     def _publish(self, **changes: Any) -> None:
         with self._lock:

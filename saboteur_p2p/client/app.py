@@ -19,6 +19,7 @@ import functools
 import os
 import textwrap
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
@@ -68,6 +69,9 @@ SIDE_MIN = 26
 SIDE_MAX = 60
 #: the command line while the keys act on the board (not a prompt: nothing typed goes there)
 KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)"
+#: seconds after a round's end screen is closed before a move is played: the keys typed on
+#: after the one that closed it were made without seeing the new hand
+LOOK_FIRST_S = 0.7
 #: the overlay shown when the player asks to quit
 LEAVE_QUESTION = "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay"
 
@@ -365,6 +369,7 @@ class ClientApp:
             summary = round_end_open(self.snap, ui.round_seen)
             if summary is not None:
                 ui.round_seen = summary.round
+                ui.moves_after = time.monotonic() + LOOK_FIRST_S
 
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
         @kb.add("escape", filter=Condition(lambda: ui.confirm_quit))

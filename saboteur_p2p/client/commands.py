@@ -7,6 +7,7 @@ through ``attempt`` too.
 """
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from ..rules import IllegalActionError, InvalidActionError
@@ -117,7 +118,7 @@ class TypedCommands:
             snap = self.snapshot()
             words = self.words(snap)
             if snap.decision is None or words is None:
-                self.ui.say("it is not your move", "error")
+                self.ui.say("it is not your move", "error", until_move=True)
                 return False
             texts = list(dict.fromkeys(words.say(a) for a in snap.decision.legal))
             lines = legal_lines(fewer_passes(texts))
@@ -163,6 +164,9 @@ class TypedCommands:
         try:
             engine = words.read(text)
         except InvalidActionError as exc:
+            ahead = self.completions(text) if " " not in text else []
+            if ahead:  # a word still being typed: what it may become, not an error
+                return "info", "Tab completes: " + " · ".join(dict.fromkeys(line.split()[0] for line in ahead))
             return "info", str(exc)
         if snap.decision is None:
             return "info", "well formed, but it is not your move"
@@ -198,6 +202,9 @@ class TypedCommands:
         if words is None:
             self.ui.say("the game has not started yet", "error")
             return False
+        if time.monotonic() < self.ui.moves_after and snap.view is not None and snap.view.phase == "play":
+            self.ui.say("the next round has just been dealt: look at your new hand first", "error")
+            return False
         try:
             engine = words.read(text) if typed else text
         except InvalidActionError as exc:
@@ -209,7 +216,7 @@ class TypedCommands:
         if decision is None:
             who = view.current_player
             waiting = "the game is over" if view.phase == "game-over" else f"waiting for {snap.name(who)}"
-            self.ui.say(f"not your move: {waiting}", "error")
+            self.ui.say(f"not your move: {waiting}", "error", until_move=True)
             return False
         if self.ui.sent_for == decision.id:
             self.ui.say("your move is already on its way", "error")

@@ -267,6 +267,8 @@ class Controller(TypedCommands):
         """What to highlight and which action Enter would send."""
         snap = self.snapshot()
         ui = self.ui
+        if ui.message_until_move and snap.decision is not None:
+            ui.say("")  # "not your move" is stale once it is
         view = snap.view
         items = self.items(snap)
         item = self.selected_item(snap)

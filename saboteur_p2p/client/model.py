@@ -226,6 +226,16 @@ def faces_known(goals: Mapping[int, PathCard]) -> dict[int, PathCard]:
     return known
 
 
+def steady_slots(before: Sequence[int], now: Sequence[int]) -> list[int]:
+    """The hand's cards (handles ``now``) in steady slots: each card still held keeps the slot
+    it had (``before``), a new card takes the first slot a card left, then goes at the end.
+    The engine appends a drawn card, so slot numbers shifted under a player's fingers."""
+    held, old = set(now), set(before)
+    fresh = iter([h for h in now if h not in old])
+    slots = [h if h in held else next(fresh, None) for h in before]
+    return [h for h in slots if h is not None] + list(fresh)
+
+
 def strip_items(view: PlayerView | None, deciding: bool) -> tuple[Item, ...]:
     """What the hand strip holds now: offered gold, the stone to orient, or the hand."""
     if view is None:
@@ -294,9 +304,14 @@ class UIState:
     #: a move on our own tools that Enter has asked about once: the next Enter plays it
     confirming: str | None = None
     history: list[str] = field(default_factory=list)
+    #: no move of the play phase before this time (monotonic): a round's end screen was just
+    #: closed, and keys typed on after the key that closed it were made for a hand not yet seen
+    moves_after: float = 0.0
+    #: the message says it is not our move: it goes when our move comes
+    message_until_move: bool = False
 
-    def say(self, text: str, kind: str = "info") -> None:
-        self.message, self.message_kind = text, kind
+    def say(self, text: str, kind: str = "info", until_move: bool = False) -> None:
+        self.message, self.message_kind, self.message_until_move = text, kind, until_move
 
 
 def gold_total(golds: Sequence[tuple[int, GoldCard]]) -> int:

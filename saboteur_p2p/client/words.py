@@ -174,7 +174,7 @@ class Words:
     def _forms(self) -> list[tuple[str, Callable[..., str]]]:
         card, who = self.card, self.player
         return [
-            (r"path (\d+) at (-?\d+),(-?\d+)( turned)?",
+            (r"path (\d+) (?:at )?(-?\d+),(-?\d+)( turned)?",
              lambda s, x, y, t: f"path {card(s)} at {x},{y}" + (" turned" if t else "")),
             (rf"(break|repair) {_TOOL} {_WHO}", lambda verb, tool, p: f"{verb} {TOOL_ALIASES[tool]} @{who(p)}"),
             (rf"(break|repair) (\d+) {_WHO}", lambda verb, slot, p: self.tool_card(verb, slot, who(p))),

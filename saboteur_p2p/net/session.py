@@ -582,8 +582,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
         if state is None or not state.results:
             return "No round was completed: there is no score."
         pieces = self.setup.config.edition_rules.public_gold  # gold is a public count of pieces, not cards
-        secret = "" if pieces else " (gold values stay secret without every seat's key share)"
-        lines = [f"What the log supports{secret}:"]
+        secret = "" if pieces else " (only the number of gold cards: their values are turned over at the game's end)"
+        lines = [f"The game stopped early; what the signed log shows{secret}:"]
         for result in state.results:
             got = result.gold_pieces if pieces else result.gold_cards
             cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(got))
