@@ -8,6 +8,7 @@ Bots load by a bundled name (``random``, ``heuristic``), by ``module:Class``, by
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import importlib.util
@@ -17,13 +18,13 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol, cast, runtime_checkable
 
-from .rules import AnyAction, Event, GameConfig, Pass, Phase, PlayerView, State
+from .rules import AnyAction, Board, Event, GameConfig, Pass, Phase, PlayerView, State
 
 ENTRY_POINT_GROUP = "saboteur_p2p.bots"
 
@@ -107,6 +108,9 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
         raise BotLoadError(f"cannot load bot {spec!r}: {path!r} is not a Python module")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
+    folder = str(file.resolve().parent)
+    if folder not in sys.path:  # its own modules beside it import, as a script's do
+        sys.path.append(folder)
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:
@@ -263,6 +267,17 @@ def _harmless(legal: Sequence[AnyAction], playing: bool) -> AnyAction:
     return legal[0]
 
 
+@contextlib.contextmanager
+def lent(board: Board) -> Iterator[None]:
+    """The game's maze read-only while bots hear events: a bot may hold it through a view it
+    kept, and the state copies it only before a move that changes it (``State.push``)."""
+    board.read_only = True
+    try:
+        yield
+    finally:
+        board.read_only = False
+
+
 class GuardedSeat:
     """Calls a bot and turns any failure into a safe action and an incident."""
 
@@ -282,7 +297,7 @@ class GuardedSeat:
     def start(self, config: GameConfig, seed: int) -> None:
         try:
             self.bot.start(self.seat, config, seed)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             self.broken = True
             self.incidents.append(Incident(self.seat, self.name, "raised", f"start(): {raised(exc)}", "every turn"))
 
@@ -291,7 +306,7 @@ class GuardedSeat:
             return
         try:
             self.bot.on_event(event)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             self.broken = True
             self.incidents.append(Incident(self.seat, self.name, "raised", f"on_event(): {raised(exc)}", "every turn"))
 
@@ -311,6 +326,11 @@ class GuardedSeat:
         limit = self.time_limit
         started = time.monotonic()
         mine = list(legal)  # the bot's own copy: what it does to it changes nothing here
+        # the view's maze is the game's own: lent read-only (a bot tries moves on a clone)
+        # (only while it runs: once it returns, the state copies a maze a bot kept before changing it)
+        lent = view.board if view is not None else None
+        if lent is not None:
+            lent.read_only = True
         try:
             if limit is not None and _alarm.ticks_here():
                 # the game's watchdog timer is ticking: a deadline is all a move needs
@@ -324,8 +344,11 @@ class GuardedSeat:
                     action = self.bot.act(view, mine)
         except BotTimeout:
             return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s")
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # sys.exit() in a bot ends its move, not the tournament
             return self._fall_back(legal, playing, "raised", f"act(): {raised(exc)}")
+        finally:
+            if lent is not None:
+                lent.read_only = False
         elapsed = time.monotonic() - started
         if limit is not None and elapsed > limit:
             return self._fall_back(legal, playing, "timeout", f"took {elapsed:.2f} s")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, load_bot
+from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, lent, load_bot
 from .rules import (
     ActionCard,
     ActionKind,
@@ -104,9 +104,10 @@ def play_game(
 
 def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int) -> int:
     events = state.events
-    for event in events[delivered:]:
-        for seat in seats:
-            seat.notify(event)
+    with lent(state.board):
+        for event in events[delivered:]:
+            for seat in seats:
+                seat.notify(event)
     return len(events)
 
 

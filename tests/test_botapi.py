@@ -6,7 +6,7 @@ import time
 import pytest
 
 from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot
-from saboteur_p2p.match import play_game
+from saboteur_p2p.match import play_game, replay
 from saboteur_p2p.rules import Game, GameConfig, Pass, PlacePath
 
 
@@ -32,6 +32,21 @@ def test_bot_loads_from_a_file(tmp_path):
     record = play_game(GameConfig(3), [bot, "random", "random"], seed=4)
     assert record.incidents == []
     assert len(record.scores) == 3
+
+
+def test_a_bot_file_imports_the_modules_beside_it(tmp_path):
+    """As a script does: a bot split over two files loaded from anywhere (found by review: it
+    needed PYTHONPATH)."""
+    (tmp_path / "sibling_helpers_xyz.py").write_text("def first(legal):\n    return legal[0]\n")
+    (tmp_path / "splitbot.py").write_text(
+        "from sibling_helpers_xyz import first\n"
+        "class SplitBot:\n"
+        "    def start(self, seat, config, seed): pass\n"
+        "    def act(self, view, legal): return first(legal)\n"
+        "    def on_event(self, event): pass\n"
+    )
+    record = play_game(GameConfig(3), [load_bot(f"{tmp_path / 'splitbot.py'}:SplitBot"), "random", "random"], seed=4)
+    assert record.incidents == [] and len(record.scores) == 3
 
 
 @pytest.mark.parametrize(
@@ -253,3 +268,67 @@ def test_a_bot_file_that_does_not_parse_or_raises_on_load_names_its_line(tmp_pat
     raising.write_text("x = 1\nraise RuntimeError('not today')\n")
     with pytest.raises(BotLoadError, match=r"raised RuntimeError\('not today'\) at raising.py:2"):
         bot_factory(f"{raising}:Bot")
+
+
+class TriesMovesOnItsView(Raising):
+    """Tries a placement on the view's own maze, as if it were a copy (found by review: the
+    game's maze changed, and the game then crashed or went on with other results)."""
+
+    def act(self, view, legal):
+        placement = next((a for a in legal if type(a) is PlacePath), None)
+        if placement is not None:
+            view.board.place(placement.cell, dict(view.hand)[placement.card], placement.turned)
+        return legal[0]
+
+
+class KeepsItsViewsMaze(Raising):
+    """Plays the first legal move, and changes the maze of its last view when it hears a move."""
+
+    def act(self, view, legal):
+        self.kept = view.board
+        return legal[0]
+
+    def on_event(self, event):
+        kept = getattr(self, "kept", None)
+        if kept is not None and kept.tunnels:
+            kept.remove(next(iter(kept.tunnels)))
+
+
+class FirstLegal(Raising):
+    def act(self, view, legal):
+        return legal[0]
+
+
+class Exits(Raising):
+    def act(self, view, legal):
+        raise SystemExit(3)
+
+
+def test_a_bot_cannot_change_the_games_maze_through_its_view():
+    state = Game(GameConfig(3), seed=2).new_state()
+    while not any(type(a) is PlacePath for a in state.legal_actions()):
+        state.push(state.legal_actions()[-1])
+    tiles = dict(state.board.tiles)
+    seat = GuardedSeat(TriesMovesOnItsView(), "meddler", state.current)
+    action = seat.act_in(state)
+    assert isinstance(action, Pass) and state.board.tiles == tiles and not state.board.read_only
+    assert [i.kind for i in seat.incidents] == ["raised"] and "read-only" in seat.incidents[0].detail
+    copy = state.board.clone()  # a bot's own copy takes moves
+    placement = _first_placement(state)
+    copy.place(placement.cell, state.faces[placement.card], placement.turned)
+    assert placement.cell in copy.tiles and placement.cell not in state.board.tiles
+
+
+def test_a_maze_a_bot_kept_from_a_view_and_changes_as_it_hears_moves_is_not_the_games():
+    """While the state still holds that maze (no move has changed it since), the change is
+    refused; once it has, the state changed a copy.  Either way the game is the rules' game:
+    its moves replay from scratch to the same scores."""
+    config = GameConfig(4)
+    record = play_game(config, [KeepsItsViewsMaze(), "random", "random", "random"], seed=9)
+    assert record.incidents and all("read-only" in i.detail for i in record.incidents)
+    assert replay(config, 9, record.actions).scores == record.scores
+
+
+def test_sys_exit_in_a_bot_ends_its_move_not_the_game():
+    record = play_game(GameConfig(4), [Exits(), "random", "random", "random"], seed=9)
+    assert record.scores and record.incidents and all("SystemExit" in i.detail for i in record.incidents)

@@ -15,6 +15,8 @@ def test_the_worked_example_plays_a_legal_game():
     source = next(block for block in blocks if "class FlatMonteCarlo" in block)
     namespace: dict[str, object] = {}
     exec(compile(source, str(DOC), "exec"), namespace)
-    bot = namespace["FlatMonteCarlo"](worlds=1)
-    record = play_game(GameConfig(4, rounds=1), [bot, "heuristic", "heuristic", "random"], seed=3, time_limit=None)
-    assert not record.incidents
+    for edition in ("base", "saboteur2"):
+        bot = namespace["FlatMonteCarlo"](worlds=1)
+        config = GameConfig(4, edition, rounds=1)
+        record = play_game(config, [bot, "heuristic", "heuristic", "random"], seed=3, time_limit=None)
+        assert not record.incidents, edition

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..botapi import GuardedSeat, load_bot
+from ..botapi import GuardedSeat, lent, load_bot
 from ..match import bot_seed
 from ..net.agents import ROUND_END_PAUSE
 from ..rules import Game, GameConfig, IllegalActionError, InvalidActionError, RoundEnded, State, TrustedDealer
@@ -135,11 +135,12 @@ class LocalTable:
 
     def _committed(self) -> None:
         """Tell the bots the new events and the agent the new state."""
-        for event in self.state.events[self.delivered:]:
-            for bot in self.bots.values():
-                bot.notify(event)
-            if self.bot_delay and isinstance(event, RoundEnded):
-                self.pause_until = time.monotonic() + ROUND_END_PAUSE * self.bot_delay
+        with lent(self.state.board):
+            for event in self.state.events[self.delivered:]:
+                for bot in self.bots.values():
+                    bot.notify(event)
+                if self.bot_delay and isinstance(event, RoundEnded):
+                    self.pause_until = time.monotonic() + ROUND_END_PAUSE * self.bot_delay
         self.delivered = len(self.state.events)
         self.agent.heard(self.state)
 

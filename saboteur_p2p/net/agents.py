@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..botapi import GuardedSeat, load_bot
+from ..botapi import GuardedSeat, lent, load_bot
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
 from ..rules import PlayerView, RoundEnded, State
@@ -57,10 +57,11 @@ class BotAgent:
         return str(self.guard.act(state.view_for(self.seat_no), state.legal_actions()))
 
     def heard(self, state: State) -> None:
-        for event in state.events[self.heard_events:]:
-            self.guard.notify(event)
-            if self.delay > 0 and isinstance(event, RoundEnded):
-                self._pause_until = time.monotonic() + ROUND_END_PAUSE * self.delay
+        with lent(state.board):
+            for event in state.events[self.heard_events:]:
+                self.guard.notify(event)
+                if self.delay > 0 and isinstance(event, RoundEnded):
+                    self._pause_until = time.monotonic() + ROUND_END_PAUSE * self.delay
         self.heard_events = len(state.events)
 
     def chat(self, seat: int, name: str, text: str) -> None:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..botapi import Bot, GuardedSeat, load_bot
+from ..botapi import Bot, GuardedSeat, lent, load_bot
 from ..crypto.group import RandomBytes
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
@@ -182,8 +182,9 @@ def play_local_game(
         guarded.start(config, bot_seed(seed, i))
 
     def hear(seat: int, state: State) -> None:
-        for event in state.events[delivered[seat]:]:
-            seats[seat].notify(event)
+        with lent(state.board):
+            for event in state.events[delivered[seat]:]:
+                seats[seat].notify(event)
         delivered[seat] = len(state.events)
 
     for i, node in enumerate(game.nodes):

@@ -23,7 +23,7 @@ from .actions import (
     TakeGold,
     parse_action,
 )
-from .board import GOAL_CELLS, START_CELL, Board, Ways
+from .board import GOAL_CELLS, START_CELL, Board, ReadOnlyBoard, Ways
 from .cards import (
     ActionCard,
     ActionKind,
@@ -96,6 +96,7 @@ __all__ = [
     "PlacePath",
     "PlayOn",
     "PlayerView",
+    "ReadOnlyBoard",
     "RepairTool",
     "Rockfall",
     "Role",

@@ -110,10 +110,16 @@ def neighbours(cell: Cell) -> Iterator[tuple[int, Cell]]:
         yield edge, (x + dx, y + dy)
 
 
+class ReadOnlyBoard(RuntimeError):
+    """A change asked of a maze lent read-only: the game's own, in a bot's view."""
+
+
 class Board:
     """The maze of one round."""
 
-    __slots__ = ("_ladder_spots", "cells_for_openings", "connected", "frontier", "openings", "tiles", "tunnels")
+    __slots__ = (
+        "_ladder_spots", "cells_for_openings", "connected", "frontier", "openings", "read_only", "tiles", "tunnels",
+    )
 
     def __init__(self) -> None:
         self.tiles: dict[Cell, Tile] = {}
@@ -126,6 +132,8 @@ class Board:
         self.tunnels: dict[Cell, None] = {}
         #: the empty cells touching a card and next to no goal (ladder_cells), until tiles change
         self._ladder_spots: tuple[Cell, ...] | None = None
+        #: lent to a bot in its view (botapi.GuardedSeat): place, remove and the rest refuse
+        self.read_only = False
 
     @classmethod
     def new_round(cls) -> Board:
@@ -149,7 +157,12 @@ class Board:
         other.cells_for_openings = [cells.copy() for cells in self.cells_for_openings]
         other.tunnels = self.tunnels.copy()
         other._ladder_spots = self._ladder_spots
+        other.read_only = False  # a bot's own copy, to try moves on
         return other
+
+    def _refuse_if_lent(self) -> None:
+        if self.read_only:
+            raise ReadOnlyBoard("the view's maze is the game's own and read-only: try moves on board.clone()")
 
     # -- queries -----------------------------------------------------------------
 
@@ -317,6 +330,7 @@ class Board:
 
         Returns the face-down goal cells that the start's network now reaches.
         """
+        self._refuse_if_lent()
         segments = card.turned_segments(turned)
         self.tiles[cell] = Tile(card, turned, segments)
         self._ladder_spots = None
@@ -331,6 +345,7 @@ class Board:
 
     def reveal_goal(self, cell: Cell, card: PathCard, turned: bool) -> list[Cell]:
         """Turn a goal face up; returns face-down goals newly reached through it."""
+        self._refuse_if_lent()
         slot = self.tiles[cell].goal_slot
         segments = card.turned_segments(turned)
         tile = Tile(card, turned, segments, goal_slot=slot)
@@ -341,12 +356,14 @@ class Board:
 
     def remove(self, cell: Cell) -> None:
         """Take a tunnel card out of the maze (a rockfall) and rebuild the network."""
+        self._refuse_if_lent()
         del self.tiles[cell]
         del self.openings[cell]
         self.rebuild()
 
     def rebuild(self) -> None:
         """Recompute the network and the frontier from the tiles alone."""
+        self._refuse_if_lent()
         self._ladder_spots = None
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
         self.tunnels = {
