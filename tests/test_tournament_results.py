@@ -215,3 +215,24 @@ def test_an_existing_json_file_in_a_folder_this_user_may_not_write_is_still_writ
     assert json.loads(report.read_text())["games"] == 2 and asked == [report]
     assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2",
                  "--json", str(tmp_path / "new.json")]) == 2
+
+
+def test_resume_refuses_a_file_played_by_another_version_of_a_bot(tmp_path):
+    """The header keeps a digest of each bot's file: resuming after editing a bot folded the
+    two versions' games under one name (found by review)."""
+    bot = tmp_path / "firstbot.py"
+    bot.write_text(
+        "class First:\n"
+        "    def start(self, seat, config, seed): pass\n"
+        "    def act(self, view, legal): return legal[0]\n"
+        "    def on_event(self, event): pass\n"
+    )
+    spec = TournamentSpec(4, 4, (f"{bot}:First", "random"), seed=6)
+    path = tmp_path / "games.jsonl"
+    _run_to_file(path, spec, stop_after=2)
+    _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
+    bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))
+    with pytest.raises(ResultsFileError, match=rf"another version of {bot}:First \(the file that defines it changed\)"):
+        ResultsFile.open(path, spec, StatsCollector(spec), True)
+    header = json.loads(path.read_text().splitlines()[0])
+    assert set(header["sources"]) == {f"{bot}:First", "random"}

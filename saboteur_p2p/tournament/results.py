@@ -14,6 +14,8 @@ exclusive lock on its file (where the system has ``fcntl``), so two runs never a
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import itertools
 import json
 import math
@@ -22,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from ..botapi import BUNDLED, split_spec
 from ..rules import Role, Winners
 from .spec import GameSummary, TournamentSpec, seating
 from .stats import StatsCollector, TournamentReport
@@ -116,7 +119,50 @@ def game_from_data(data: Any, players: int) -> GameSummary:
 
 
 def _header(spec: TournamentSpec) -> str:
-    return json.dumps({"format": FORMAT, "version": VERSION, "spec": spec.to_data()}, separators=(",", ":"))
+    header = {"format": FORMAT, "version": VERSION, "spec": spec.to_data(), "sources": bot_sources(spec)}
+    return json.dumps(header, separators=(",", ":"))
+
+
+def bot_sources(spec: TournamentSpec) -> dict[str, str]:
+    """A digest of the file that defines each bot (its module or ``FILE.py``), by bot spec: a
+    ``--resume`` with another version of a bot would fold two bots' games under one name.
+    A bundled bot's digest is of all the bundled bots' modules; another bot's files that its
+    file imports are not read; a bot whose file cannot be found has none."""
+    sources = {}
+    for bot in sorted({*spec.bots, *([spec.candidate] if spec.candidate else [])}):
+        name = split_spec(bot)[0]
+        path = _source_of(name)
+        if path is not None:
+            # a bundled bot is built of the whole package's modules
+            files = sorted(path.parent.glob("*.py")) if name in BUNDLED else [path]
+            digest = hashlib.sha256()
+            for file in files:
+                digest.update(file.read_bytes())
+            sources[bot] = digest.hexdigest()[:16]
+    return sources
+
+
+def _source_of(name: str) -> Path | None:
+    target = BUNDLED.get(name, name).rpartition(":")[0]
+    if target.endswith(".py"):
+        return Path(target) if Path(target).is_file() else None
+    try:
+        found = importlib.util.find_spec(target) if target else None
+    except (ImportError, ValueError):
+        return None
+    origin = found.origin if found is not None else None
+    return Path(origin) if origin and Path(origin).is_file() else None
+
+
+def read_sources(path: Path) -> dict[str, str] | None:
+    """The bots' digests in a results file's header (None: a file written before they were kept)."""
+    with open(path, "rb") as file:
+        sources = json.loads(file.readline()).get("sources")
+    if sources is None:
+        return None
+    if type(sources) is not dict or not all(type(k) is str and type(v) is str for k, v in sources.items()):
+        raise ResultsFileError(f"{path}: the header's sources are {sources!r}, not a map of names to digests")
+    return sources
 
 
 def read_spec(path: Path) -> TournamentSpec:
@@ -245,6 +291,13 @@ class ResultsFile:
         differ = _differences(there.identity(), spec.identity())
         if differ:
             raise ResultsFileError(f"{path} is another tournament's results: {'; '.join(differ)}")
+        kept, now = read_sources(path), bot_sources(spec)
+        changed = sorted(bot for bot in set(kept or {}) | set(now) if kept is not None and kept.get(bot) != now.get(bot))
+        if changed:
+            raise ResultsFileError(
+                f"{path} was played with another version of {', '.join(changed)} (the file that defines it changed): "
+                "resume with the code that played it, or name a new file"
+            )
         if there.time_limit != spec.time_limit:
             # a bot past its time has a move played for it: the limit is part of every result
             raise ResultsFileError(
