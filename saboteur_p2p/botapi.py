@@ -295,20 +295,72 @@ class GuardedSeat:
         self.reads_view = getattr(bot, "reads_view", True) is not False
 
     def start(self, config: GameConfig, seed: int) -> None:
-        try:
-            self.bot.start(self.seat, config, seed)
-        except (Exception, SystemExit) as exc:
-            self.broken = True
-            self.incidents.append(Incident(self.seat, self.name, "raised", f"start(): {raised(exc)}", "every turn"))
+        self._guarded("start()", lambda: self.bot.start(self.seat, config, seed))
 
     def notify(self, event: Event) -> None:
-        if self.broken or not self.listens:
+        self.hear((event,))
+
+    def hear(self, events: Sequence[Event], timed: bool = True) -> None:
+        """The bot's ``on_event`` for each of ``events``, all within one move's time limit (a
+        loop here rather than ``_guarded``'s call: it runs for every seat at every move).
+        ``timed=False``: the caller has set the watchdog's deadline (``hear_all``)."""
+        if self.broken or not self.listens or not events:
             return
+        limit = self.time_limit
+        on_event = self.bot.on_event
         try:
-            self.bot.on_event(event)
+            if not timed:
+                for event in events:
+                    on_event(event)
+            elif limit is not None and _alarm.ticks_here():
+                _alarm.deadline = time.monotonic() + limit
+                try:
+                    for event in events:
+                        on_event(event)
+                finally:
+                    _alarm.deadline = None
+            else:
+                with _alarm(limit):
+                    for event in events:
+                        on_event(event)
+        except BotTimeout:
+            self._broke("timeout", f"on_event(): no answer within {limit} s")
+            if not timed and limit is not None:
+                _alarm.deadline = time.monotonic() + limit  # the seats after it get their own
         except (Exception, SystemExit) as exc:
-            self.broken = True
-            self.incidents.append(Incident(self.seat, self.name, "raised", f"on_event(): {raised(exc)}", "every turn"))
+            self._broke("raised", f"on_event(): {raised(exc)}")
+
+    @staticmethod
+    def hear_all(seats: Sequence[GuardedSeat], events: Sequence[Event], limit: float | None) -> None:
+        """Every seat hears ``events``.  Under ``bot_watchdog`` one deadline, ``limit`` from now,
+        covers them all (a deadline per seat cost more than the hearing of a move): the seat
+        running when it passes is the one that overran."""
+        if limit is None or not _alarm.ticks_here():
+            for seat in seats:
+                seat.hear(events)
+            return
+        _alarm.deadline = time.monotonic() + limit
+        try:
+            for seat in seats:
+                seat.hear(events, timed=False)
+        finally:
+            _alarm.deadline = None
+
+    def _guarded(self, what: str, call: Callable[[], None]) -> None:
+        """``call`` into the bot within its time limit; a failure or overrun is an incident,
+        and the seat plays safe moves from then on (the bot missed what it was told)."""
+        limit = self.time_limit
+        try:
+            with _alarm(limit):
+                call()
+        except BotTimeout:
+            self._broke("timeout", f"{what}: no answer within {limit} s")
+        except (Exception, SystemExit) as exc:
+            self._broke("raised", f"{what}: {raised(exc)}")
+
+    def _broke(self, kind: str, detail: str) -> None:
+        self.broken = True
+        self.incidents.append(Incident(self.seat, self.name, kind, detail, "every turn"))
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         """The bot's choice among ``legal``, or a safe action (and an incident) if it fails."""

@@ -82,7 +82,7 @@ def play_game(
     state = Game(config, TrustedDealer(seed)).new_state()
     record = GameRecord(seed, config, labels)
     listeners = [seat for seat in seats if seat.listens]
-    delivered = _deliver(state, listeners, 0)
+    delivered = _deliver(state, listeners, 0, time_limit)
     with bot_watchdog():
         while not state.is_terminal():
             action = seats[state.current].act_in(state)
@@ -90,7 +90,7 @@ def play_game(
             if record_actions:
                 record.actions.append(str(action))
             if listeners:
-                delivered = _deliver(state, listeners, delivered)
+                delivered = _deliver(state, listeners, delivered, time_limit)
     record.scores = state.scores or ()
     best = max(record.scores)
     record.winners = tuple(i for i, s in enumerate(record.scores) if s == best)
@@ -102,13 +102,11 @@ def play_game(
     return record
 
 
-def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int) -> int:
-    events = state.events
+def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int, limit: float | None) -> int:
+    events = state.events[delivered:]
     with lent(state.board):
-        for event in events[delivered:]:
-            for seat in seats:
-                seat.notify(event)
-    return len(events)
+        GuardedSeat.hear_all(seats, events, limit)
+    return delivered + len(events)
 
 
 def replay(config: GameConfig, seed: int, actions: Sequence[str]) -> State:

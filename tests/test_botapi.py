@@ -332,3 +332,24 @@ def test_a_maze_a_bot_kept_from_a_view_and_changes_as_it_hears_moves_is_not_the_
 def test_sys_exit_in_a_bot_ends_its_move_not_the_game():
     record = play_game(GameConfig(4), [Exits(), "random", "random", "random"], seed=9)
     assert record.scores and record.incidents and all("SystemExit" in i.detail for i in record.incidents)
+
+
+class HangsAtStart(Raising):
+    def start(self, seat, config, seed):
+        time.sleep(0.5)
+
+
+class HangsWhenTold(FirstLegal):
+    def on_event(self, event):
+        time.sleep(0.5)
+
+
+@pytest.mark.parametrize("bot, where", [(HangsAtStart(), "start()"), (HangsWhenTold(), "on_event()")])
+def test_start_and_on_event_are_held_to_the_time_limit_too(bot, where):
+    """Only act was timed (found by review): a bot looping in start or on_event hung the
+    tournament.  Now it is stopped, named, and plays safe moves; the others play on."""
+    started = time.monotonic()
+    record = play_game(GameConfig(3, rounds=1), [bot, "heuristic", "heuristic"], seed=5, time_limit=0.1)
+    assert time.monotonic() - started < 3
+    assert [(i.seat, i.kind) for i in record.incidents] == [(0, "timeout")]
+    assert record.incidents[0].detail.startswith(where) and record.scores
