@@ -162,8 +162,14 @@ class ClientAgent:
             if presence:
                 self._presence(line)  # one line that says who is away now, not a line per change
                 continue
+            if line.startswith("game over. ") and self._narrated_end():
+                continue  # the narration's "== game over." said it, with "you" for this seat
             kind = LogKind.ERROR if line.startswith("that move is not allowed") else LogKind.NOTICE
             self._add(LogLine(kind, line))
+
+    def _narrated_end(self) -> bool:
+        with self._lock:
+            return any(line.text.startswith("== game over.") for line in reversed(self._log[-50:]))
 
     def set_connection(self, seat: int, away: bool) -> None:
         """Mark a seat away (no word from it) or back."""
