@@ -87,3 +87,26 @@ def test_a_start_or_setup_naming_a_seat_badly_is_refused(name):
     assert Genesis.decode({"config": {}, "seats": [keys], "names": ["ann"]}).names == ("ann",)
     with pytest.raises(MalformedMessage, match=r"genesis\.names"):
         Genesis.decode({"config": {}, "seats": [keys], "names": [name]})
+
+
+def test_the_hosts_own_bot_peers_sit_in_the_order_of_their_names_and_others_keep_their_seats():
+    """The bot peers of `play` arrive in any order: "heuristic-2" sat at seat 1 and the board's
+    seat numbers did not match the names (found by a play-test)."""
+    from saboteur_p2p.net.lobby import SeatInfo, _Seating
+
+    def info(name: str, n: int) -> SeatInfo:
+        return SeatInfo(name, bytes([n]) * 32, bytes([n + 100]) * 32, f"tcp://127.0.0.1:{n + 1}")
+
+    seating = _Seating(info("host", 0), lambda nonce: b"proof-0")
+    for n, name in enumerate(("heuristic-3", "bob", "heuristic-1", "heuristic-2"), 1):
+        seating.seats.append(info(name, n))
+        seating.nonces.append(bytes([n]) * 16)
+        seating.link_proofs.append(f"proof-{n}".encode())
+        seating.connections.append(f"conn-{n}".encode())
+    seating.put_in_order(["heuristic-1", "heuristic-2", "heuristic-3"])
+    assert [s.name for s in seating.seats] == ["host", "heuristic-1", "bob", "heuristic-2", "heuristic-3"]
+    # each seat's nonce, link proof and connection went with it
+    assert [s.sign_key[0] for s in seating.seats] == [0, 3, 2, 4, 1]
+    assert [n[0] for n in seating.nonces[1:]] == [3, 2, 4, 1]
+    assert seating.link_proofs[1:] == [b"proof-3", b"proof-2", b"proof-4", b"proof-1"]
+    assert seating.connections == [b"conn-3", b"conn-2", b"conn-4", b"conn-1"]

@@ -23,7 +23,7 @@ import binascii
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -187,13 +187,16 @@ def host_lobby(
     on_ready: Callable[[], None] | None = None,
     on_seated: Callable[[tuple[str, ...]], None] | None = None,
     invite: bool = True,
+    order: Sequence[str] = (),
 ) -> Table:
     """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
 
     An early start needs at least the edition's fewest players (3 for the base game, 2 for
     Saboteur 2).  ``on_seated`` hears the names seated (the host's first) each time a
     joiner sits down or takes its seat back.  Without ``invite`` (bot peers of this machine take every other
-    seat) nobody is told how friends join.
+    seat) nobody is told how friends join.  ``order``: the names of this machine's bot peers,
+    which sit in the seats they took in the order of these names (they arrive in any order:
+    "heuristic-2" sat at seat 1), each other seat keeping its place.
     """
     if not valid_name(name):
         raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
@@ -282,6 +285,7 @@ def host_lobby(
     notice.flush()
     if seated() != config.players:
         config = GameConfig(seated(), config.edition, config.variants, config.rounds)
+    seating.put_in_order(order)
     table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
                    tuple(seating.link_proofs))
     start = seal(identity, "start", table_.to_data())
@@ -309,6 +313,19 @@ class _Seating:
 
     def seat_of(self, sign_key: bytes) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.sign_key == sign_key), None)
+
+    def put_in_order(self, names: Sequence[str]) -> None:
+        """The joiners called ``names`` take the seats they hold among them in the order of
+        ``names`` (a joiner finds its seat in ``start`` by its key)."""
+        rank = {name: i for i, name in enumerate(names)}
+        places = [i for i, seat in enumerate(self.seats) if i > 0 and seat.name in rank]
+        moved = sorted(places, key=lambda i: rank[self.seats[i].name])
+        if moved == places:
+            return
+        seats, nonces, proofs, connections = list(self.seats), list(self.nonces), list(self.link_proofs), list(self.connections)
+        for place, origin in zip(places, moved, strict=True):
+            self.seats[place], self.nonces[place], self.link_proofs[place] = seats[origin], nonces[origin], proofs[origin]
+            self.connections[place - 1] = connections[origin - 1]
 
     def refusal(self, env: Envelope, back: int | None, full: bool) -> str | None:
         """Why a checked ``hello`` gets no seat (``back``: the seat its signer has), or None."""

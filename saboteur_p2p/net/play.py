@@ -35,6 +35,12 @@ def _agent(bot: str | None, say: Callable[[str], None], seed: int, bot_delay: fl
     return BotAgent(bot, seed, delay=bot_delay) if bot else LineAgent(say)
 
 
+def bot_peer_names(count: int, kind: str | Sequence[str]) -> list[tuple[str, str]]:
+    """The name and bot of each of ``count`` bot peers: "heuristic-1", "random-2", ..."""
+    kinds = [kind] if isinstance(kind, str) else list(kind)
+    return [(f"{kinds[i % len(kinds)]}-{i + 1}", kinds[i % len(kinds)]) for i in range(count)]
+
+
 def spawn_bot_peers(
     address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
     edition: str | None = None, bot_delay: float = 0.0,
@@ -45,15 +51,12 @@ def spawn_bot_peers(
     with ``edition`` given, a peer sits only at a table of that edition; ``bot_delay``
     paces their moves for the people at the table.
     """
-    kinds = [kind] if isinstance(kind, str) else list(kind)
     peers = []
     # the peers and the host share this machine's cores (a proof's threads would take turns)
     env = {**os.environ, THREADS_VARIABLE: str(share_cores(count + 1))}
-    for i in range(count):
-        kind = kinds[i % len(kinds)]
-        name = f"{kind}-{i + 1}"
+    for name, bot in bot_peer_names(count, kind):
         command = [
-            sys.executable, "-m", "saboteur_p2p", "join", address, "--bot", kind, "--name", name,
+            sys.executable, "-m", "saboteur_p2p", "join", address, "--bot", bot, "--name", name,
             "--identity", str(log_dir / f"{name}.identity"), "--log-dir", str(log_dir / name),
             "--quiet", "--wait", str(wait),
         ]
@@ -137,6 +140,7 @@ def host_table(
             table = host_lobby(
                 identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
                 on_seated=watch.seated, invite=invite,
+                order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
             )
         except _ClosedLobby:
             for child in children:
