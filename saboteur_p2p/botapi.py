@@ -226,6 +226,16 @@ def _resolve(spec: str, full: str) -> Any:
     raise BotLoadError(f"unknown bot {full!r}; known: {', '.join(known)}, or module:Class, or file.py:Class")
 
 
+def bot_source(spec: str) -> Path | None:
+    """The file that defines the bot of ``spec`` (parameters aside), found as ``bot_factory``
+    finds the bot (an entry point first); None when it cannot be found."""
+    try:
+        file = inspect.getsourcefile(_resolve(split_spec(spec)[0], spec))
+    except (BotLoadError, TypeError, OSError):
+        return None
+    return Path(file) if file is not None else None
+
+
 def load_bot(spec: str) -> Bot:
     bot = bot_factory(spec)()
     for method in ("start", "act", "on_event"):
@@ -300,51 +310,39 @@ class GuardedSeat:
     def notify(self, event: Event) -> None:
         self.hear((event,))
 
-    def hear(self, events: Sequence[Event], timed: bool = True) -> None:
+    def hear(self, events: Sequence[Event], ticking: bool | None = None) -> None:
         """The bot's ``on_event`` for each of ``events``, all within one move's time limit (a
         loop here rather than ``_guarded``'s call: it runs for every seat at every move).
-        ``timed=False``: the caller has set the watchdog's deadline (``hear_all``)."""
+        ``ticking``: whether ``bot_watchdog``'s timer ticks here (None: find out)."""
         if self.broken or not self.listens or not events:
             return
         limit = self.time_limit
-        on_event = self.bot.on_event
         try:
-            if not timed:
-                for event in events:
-                    on_event(event)
-            elif limit is not None and _alarm.ticks_here():
+            if limit is not None and (_alarm.ticks_here() if ticking is None else ticking):
                 _alarm.deadline = time.monotonic() + limit
                 try:
+                    on_event = self.bot.on_event  # inside: a property of the bot's may fail or hang
                     for event in events:
                         on_event(event)
                 finally:
                     _alarm.deadline = None
             else:
                 with _alarm(limit):
+                    on_event = self.bot.on_event
                     for event in events:
                         on_event(event)
         except BotTimeout:
             self._broke("timeout", f"on_event(): no answer within {limit} s")
-            if not timed and limit is not None:
-                _alarm.deadline = time.monotonic() + limit  # the seats after it get their own
         except (Exception, SystemExit) as exc:
             self._broke("raised", f"on_event(): {raised(exc)}")
 
     @staticmethod
-    def hear_all(seats: Sequence[GuardedSeat], events: Sequence[Event], limit: float | None) -> None:
-        """Every seat hears ``events``.  Under ``bot_watchdog`` one deadline, ``limit`` from now,
-        covers them all (a deadline per seat cost more than the hearing of a move): the seat
-        running when it passes is the one that overran."""
-        if limit is None or not _alarm.ticks_here():
-            for seat in seats:
-                seat.hear(events)
-            return
-        _alarm.deadline = time.monotonic() + limit
-        try:
-            for seat in seats:
-                seat.hear(events, timed=False)
-        finally:
-            _alarm.deadline = None
+    def hear_all(seats: Sequence[GuardedSeat], events: Sequence[Event]) -> None:
+        """Every seat hears ``events``, each within its own time limit (asking once whether
+        the watchdog ticks: it is the same for them all)."""
+        ticking = _alarm.ticks_here()
+        for seat in seats:
+            seat.hear(events, ticking)
 
     def _guarded(self, what: str, call: Callable[[], None]) -> None:
         """``call`` into the bot within its time limit; a failure or overrun is an incident,

@@ -82,7 +82,7 @@ def play_game(
     state = Game(config, TrustedDealer(seed)).new_state()
     record = GameRecord(seed, config, labels)
     listeners = [seat for seat in seats if seat.listens]
-    delivered = _deliver(state, listeners, 0, time_limit)
+    delivered = _deliver(state, listeners, 0)
     with bot_watchdog():
         while not state.is_terminal():
             action = seats[state.current].act_in(state)
@@ -90,7 +90,7 @@ def play_game(
             if record_actions:
                 record.actions.append(str(action))
             if listeners:
-                delivered = _deliver(state, listeners, delivered, time_limit)
+                delivered = _deliver(state, listeners, delivered)
     record.scores = state.scores or ()
     best = max(record.scores)
     record.winners = tuple(i for i, s in enumerate(record.scores) if s == best)
@@ -102,10 +102,10 @@ def play_game(
     return record
 
 
-def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int, limit: float | None) -> int:
+def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int) -> int:
     events = state.events[delivered:]
     with lent(state.board):
-        GuardedSeat.hear_all(seats, events, limit)
+        GuardedSeat.hear_all(seats, events)
     return delivered + len(events)
 
 

@@ -353,3 +353,50 @@ def test_start_and_on_event_are_held_to_the_time_limit_too(bot, where):
     assert time.monotonic() - started < 3
     assert [(i.seat, i.kind) for i in record.incidents] == [(0, "timeout")]
     assert record.incidents[0].detail.startswith(where) and record.scores
+
+
+def test_a_copy_or_pickle_of_the_lent_maze_is_the_bots_own():
+    """copy.deepcopy of view.board kept the lent flag, and a search on it was refused (found by review)."""
+    import copy
+    import pickle
+
+    state = Game(GameConfig(3), seed=2).new_state()
+    board = state.board
+    board.read_only = True
+    try:
+        for own in (copy.copy(board), copy.deepcopy(board), pickle.loads(pickle.dumps(board)), board.clone()):
+            assert not own.read_only and own.tiles == board.tiles
+            placement = _first_placement(state)
+            own.place(placement.cell, state.faces[placement.card], placement.turned)
+            assert placement.cell in own.tiles and placement.cell not in board.tiles
+    finally:
+        board.read_only = False
+
+
+class SlowListener(FirstLegal):
+    """Slow to hear the first three moves (each within the limit)."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.heard = 0
+
+    def on_event(self, event):
+        if type(event).__name__ == "CardPlayed" and self.heard < 3:
+            self.heard += 1
+            time.sleep(self.seconds)
+
+
+class BrokenListener(FirstLegal):
+    @property
+    def on_event(self):
+        raise SystemExit("no ears")
+
+
+def test_each_seat_has_its_own_time_to_hear_a_move_and_a_failing_on_event_is_an_incident():
+    """One deadline for every seat's hearing blamed the seat after a slow one; a bot whose
+    on_event could not even be looked up ended the whole game (found by review)."""
+    record = play_game(
+        GameConfig(3, rounds=1), [SlowListener(0.3), SlowListener(0.25), BrokenListener()], seed=5, time_limit=0.5,
+    )
+    assert [(i.seat, i.kind) for i in record.incidents] == [(2, "raised")] and record.scores
+    assert "SystemExit" in record.incidents[0].detail

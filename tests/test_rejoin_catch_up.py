@@ -20,11 +20,13 @@ from saboteur_p2p.net.lobby import SeatInfo, Table
 from saboteur_p2p.net.seatstate import save_secrets
 from saboteur_p2p.net.session import Session
 from saboteur_p2p.net.wire import Envelope, open_envelope, seal
-from saboteur_p2p.protocol.local import step
+from saboteur_p2p.protocol.local import LocalGame, step
 from saboteur_p2p.rules import GameConfig
 
 
-def test_a_seat_back_after_losing_its_last_sent_record_takes_it_back_and_signs_no_second_version(tmp_path: Path) -> None:
+def _back_without_its_commit(tmp_path: Path) -> tuple[LocalGame, Session, SentLog, bytes]:
+    """Seat 1 comes back after its disk lost the commit it had sent: the game, its session
+    (its files read back, its commit due again), its transport and the lost record."""
     game = seeded_game(GameConfig(3), 5)
     play_until(game, lambda head: head.kind == "commit" and head.speaker == 1)
     step(game, path_first)  # seat 1's commit: sent, then lost from its disk
@@ -44,6 +46,12 @@ def test_a_seat_back_after_losing_its_last_sent_record_takes_it_back_and_signs_n
                       lambda text: None, resuming=True)
     session._open_log()
     assert session.node.my_turn_to_speak()  # its commit is due again, as its log reads
+    return game, session, transport, lost
+
+
+def test_a_seat_back_after_losing_its_last_sent_record_takes_it_back_and_signs_no_second_version(tmp_path: Path) -> None:
+    game, session, transport, lost = _back_without_its_commit(tmp_path)
+    setup = game.setup
 
     def records_sent() -> list[bytes]:
         envelopes = [open_envelope(data) for _, data in transport.sent if data]
@@ -79,3 +87,19 @@ def test_a_seat_back_that_hears_nobody_speaks_after_the_catch_up_limit(tmp_path:
     session.catch_up_until = now + CATCH_UP_S
     assert session._catching_up(now)
     assert not session._catching_up(now + CATCH_UP_S)
+
+
+def test_a_seat_back_that_is_said_to_withhold_its_record_makes_it_at_once(tmp_path: Path) -> None:
+    """A peer that pings a huge count and then says the seat is gone had it leave without the
+    record that proves the claim false, muted by the catch-up wait (found by review)."""
+    game, session, transport, _ = _back_without_its_commit(tmp_path)
+    liar = game.nodes[0].identity
+    assert liar is not None
+    ping = {"game_id": game.setup.game_id, "seat": 0, "to": 1, "records": 10**6, "away": []}
+    assert session._handle(b"c", seal(liar, "ping", ping)) is None
+    assert session._catching_up(time.monotonic())
+    gone = {"game_id": game.setup.game_id, "seat": 0, "absent": 1, "why": "s1 withholds its commit"}
+    session._handle(b"c", seal(liar, "gone", gone))
+    envelopes = [open_envelope(data) for _, data in transport.sent if data]
+    made = [decode_record(env.body["record"]) for env in envelopes if env.kind == "record"]
+    assert any(entry.sender == 1 and entry.kind == "commit" for entry in made)

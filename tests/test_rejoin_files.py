@@ -110,6 +110,7 @@ def test_secrets_read_back_wrong_are_refused_as_damage_here_not_played_on(tmp_pa
         ({"x": flipped}, "the saved deck key is not the key share this seat published in its log"),
         ({"coins": [[index, bytes(32), nonce]]}, f"the saved coin {index} is not the one this seat committed to"),
         ({"coins": [[index, None, nonce]]}, "a saved coin is not a value and a nonce"),
+        ({"coins": []}, f"the saved secrets lack coin {index}, which this seat committed to in its log"),
         ({"seat": 2}, "the saved seat secrets belong to another game or seat"),
     ):
         with pytest.raises(SeatLost, match=f"cannot take seat 1 back: its files in {tmp_path} are damaged: {what}"):

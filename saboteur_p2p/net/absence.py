@@ -63,6 +63,8 @@ class Absence:
     seat: int
     wait: float
     say: Callable[[str], None]
+    #: until when a seat that came back waits to hear what the others hold (heartbeat.py)
+    catch_up_until: float
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         raise NotImplementedError
@@ -167,6 +169,8 @@ class Absence:
             mine = self.node.my_expect()
             if mine is not None and mine.kind != "action":
                 # send the record it says we withhold, so the others see it come before we go
+                # (at once: a seat that came back and is still catching up is not muted here)
+                self.catch_up_until = 0.0
                 spoke = self._speak()
                 if spoke is not None:
                     return spoke

@@ -57,11 +57,11 @@ class BotAgent:
         return str(self.guard.act(state.view_for(self.seat_no), state.legal_actions()))
 
     def heard(self, state: State) -> None:
+        events = state.events[self.heard_events:]
         with lent(state.board):
-            for event in state.events[self.heard_events:]:
-                self.guard.notify(event)
-                if self.delay > 0 and isinstance(event, RoundEnded):
-                    self._pause_until = time.monotonic() + ROUND_END_PAUSE * self.delay
+            self.guard.hear(events)  # a commit's events together, within one move's time limit
+        if self.delay > 0 and any(isinstance(event, RoundEnded) for event in events):
+            self._pause_until = time.monotonic() + ROUND_END_PAUSE * self.delay
         self.heard_events = len(state.events)
 
     def chat(self, seat: int, name: str, text: str) -> None:

@@ -101,6 +101,10 @@ def _check_own(node: Node) -> None:
     published = node.keys.get(node.seat)
     if published is not None and base_mul(node.secret) != published:
         raise DamagedSeatFiles("the saved deck key is not the key share this seat published in its log")
+    for index, commitments in node.coin_commitments.items():
+        if node.seat in commitments and node.seat not in node.coin_values.get(index, {}) and index not in node.my_coin:
+            # saved before the commit that its log holds: the reveal due cannot be made
+            raise DamagedSeatFiles(f"the saved secrets lack coin {index}, which this seat committed to in its log")
     for index, (value, nonce) in node.my_coin.items():
         committed = node.coin_commitments.get(index, {}).get(node.seat)
         if committed is not None and not check_reveal(committed, value, nonce, *node.commit_context(("coin", index))):

@@ -160,6 +160,19 @@ class Board:
         other.read_only = False  # a bot's own copy, to try moves on
         return other
 
+    def __copy__(self) -> Board:
+        """A copy that shares no dict with this maze (a shallow one would: its changes would
+        be this maze's)."""
+        return self.clone()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """copy, deepcopy and pickle: a bot's own copy of a lent maze is not lent."""
+        return {name: getattr(self, name) for name in Board.__slots__} | {"read_only": False}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def _refuse_if_lent(self) -> None:
         if self.read_only:
             raise ReadOnlyBoard("the view's maze is the game's own and read-only: try moves on board.clone()")

@@ -15,7 +15,6 @@ exclusive lock on its file (where the system has ``fcntl``), so two runs never a
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import itertools
 import json
 import math
@@ -24,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ..botapi import BUNDLED, split_spec
+from ..botapi import BUNDLED, bot_source, split_spec
 from ..rules import Role, Winners
 from .spec import GameSummary, TournamentSpec, seating
 from .stats import StatsCollector, TournamentReport
@@ -130,28 +129,15 @@ def bot_sources(spec: TournamentSpec) -> dict[str, str]:
     file imports are not read; a bot whose file cannot be found has none."""
     sources = {}
     for bot in sorted({*spec.bots, *([spec.candidate] if spec.candidate else [])}):
-        name = split_spec(bot)[0]
-        path = _source_of(name)
+        path = bot_source(bot)
         if path is not None:
             # a bundled bot is built of the whole package's modules
-            files = sorted(path.parent.glob("*.py")) if name in BUNDLED else [path]
+            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path]
             digest = hashlib.sha256()
             for file in files:
                 digest.update(file.read_bytes())
             sources[bot] = digest.hexdigest()[:16]
     return sources
-
-
-def _source_of(name: str) -> Path | None:
-    target = BUNDLED.get(name, name).rpartition(":")[0]
-    if target.endswith(".py"):
-        return Path(target) if Path(target).is_file() else None
-    try:
-        found = importlib.util.find_spec(target) if target else None
-    except (ImportError, ValueError):
-        return None
-    origin = found.origin if found is not None else None
-    return Path(origin) if origin and Path(origin).is_file() else None
 
 
 def read_sources(path: Path) -> dict[str, str] | None:
