@@ -376,11 +376,11 @@ class GuardedSeat:
         limit = self.time_limit
         started = time.monotonic()
         mine = list(legal)  # the bot's own copy: what it does to it changes nothing here
-        # the view's maze is the game's own: lent read-only (a bot tries moves on a clone)
-        # (only while it runs: once it returns, the state copies a maze a bot kept before changing it)
-        lent = view.board if view is not None else None
-        if lent is not None:
-            lent.read_only = True
+        # the view's maze is the game's own: lent read-only while the bot runs (it tries moves
+        # on a clone; once it returns, the state copies a maze a bot kept before changing it)
+        maze = view.board if view is not None else None
+        if maze is not None:
+            maze.read_only = True
         try:
             if limit is not None and _alarm.ticks_here():
                 # the game's watchdog timer is ticking: a deadline is all a move needs
@@ -397,8 +397,8 @@ class GuardedSeat:
         except (Exception, SystemExit) as exc:  # sys.exit() in a bot ends its move, not the tournament
             return self._fall_back(legal, playing, "raised", f"act(): {raised(exc)}")
         finally:
-            if lent is not None:
-                lent.read_only = False
+            if maze is not None:
+                maze.read_only = False
         elapsed = time.monotonic() - started
         if limit is not None and elapsed > limit:
             return self._fall_back(legal, playing, "timeout", f"took {elapsed:.2f} s")
