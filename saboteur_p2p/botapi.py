@@ -8,7 +8,6 @@ Bots load by a bundled name (``random``, ``heuristic``), by ``module:Class``, by
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib
 import importlib.util
@@ -18,7 +17,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -277,15 +276,21 @@ def _harmless(legal: Sequence[AnyAction], playing: bool) -> AnyAction:
     return legal[0]
 
 
-@contextlib.contextmanager
-def lent(board: Board) -> Iterator[None]:
-    """The game's maze read-only while bots hear events: a bot may hold it through a view it
-    kept, and the state copies it only before a move that changes it (``State.push``)."""
-    board.read_only = True
-    try:
-        yield
-    finally:
-        board.read_only = False
+class lent:
+    """``with lent(board):`` the game's maze read-only while bots hear events: a bot may hold
+    it through a view it kept, and the state copies it only before a move that changes it
+    (``State.push``).  A class, not a generator: it is entered at every move."""
+
+    __slots__ = ("board",)
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __enter__(self) -> None:
+        self.board.read_only = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.board.read_only = False
 
 
 class GuardedSeat:
@@ -306,9 +311,6 @@ class GuardedSeat:
 
     def start(self, config: GameConfig, seed: int) -> None:
         self._guarded("start()", lambda: self.bot.start(self.seat, config, seed))
-
-    def notify(self, event: Event) -> None:
-        self.hear((event,))
 
     def hear(self, events: Sequence[Event], ticking: bool | None = None) -> None:
         """The bot's ``on_event`` for each of ``events``, all within one move's time limit (a

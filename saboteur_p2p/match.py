@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, load_bot
+from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, lent, load_bot
 from .rules import (
     ActionCard,
     ActionKind,
@@ -104,12 +104,8 @@ def play_game(
 
 def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int) -> int:
     events = state.events[delivered:]
-    board = state.board  # lent read-only (botapi.lent, without a generator's cost each move)
-    board.read_only = True
-    try:
+    with lent(state.board):
         GuardedSeat.hear_all(seats, events)
-    finally:
-        board.read_only = False
     return delivered + len(events)
 
 

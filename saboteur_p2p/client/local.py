@@ -135,12 +135,11 @@ class LocalTable:
 
     def _committed(self) -> None:
         """Tell the bots the new events and the agent the new state."""
+        events = self.state.events[self.delivered:]
         with lent(self.state.board):
-            for event in self.state.events[self.delivered:]:
-                for bot in self.bots.values():
-                    bot.notify(event)
-                if self.bot_delay and isinstance(event, RoundEnded):
-                    self.pause_until = time.monotonic() + ROUND_END_PAUSE * self.bot_delay
+            GuardedSeat.hear_all(list(self.bots.values()), events)
+        if self.bot_delay and any(isinstance(event, RoundEnded) for event in events):
+            self.pause_until = time.monotonic() + ROUND_END_PAUSE * self.bot_delay
         self.delivered = len(self.state.events)
         self.agent.heard(self.state)
 

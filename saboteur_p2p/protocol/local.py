@@ -183,8 +183,7 @@ def play_local_game(
 
     def hear(seat: int, state: State) -> None:
         with lent(state.board):
-            for event in state.events[delivered[seat]:]:
-                seats[seat].notify(event)
+            seats[seat].hear(state.events[delivered[seat]:])
         delivered[seat] = len(state.events)
 
     for i, node in enumerate(game.nodes):

@@ -278,7 +278,7 @@ class ResultsFile:
         if differ:
             raise ResultsFileError(f"{path} is another tournament's results: {'; '.join(differ)}")
         kept, now = read_sources(path), bot_sources(spec)
-        changed = sorted(bot for bot in set(kept or {}) | set(now) if kept is not None and kept.get(bot) != now.get(bot))
+        changed = [] if kept is None else sorted(bot for bot in kept.keys() | now.keys() if kept.get(bot) != now.get(bot))
         if changed:
             raise ResultsFileError(
                 f"{path} was played with another version of {', '.join(changed)} (the file that defines it changed): "
