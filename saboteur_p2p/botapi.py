@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast, runtime_checkable
 
 from .rules import AnyAction, Board, Event, GameConfig, Pass, Phase, PlayerView, State
+from .rules.lent_board import lend, take_back
 
 ENTRY_POINT_GROUP = "saboteur_p2p.bots"
 
@@ -277,20 +278,22 @@ def _harmless(legal: Sequence[AnyAction], playing: bool) -> AnyAction:
 
 
 class lent:
-    """``with lent(board):`` the game's maze read-only while bots hear events: a bot may hold
-    it through a view it kept, and the state copies it only before a move that changes it
-    (``State.push``).  A class, not a generator: it is entered at every move."""
+    """``with lent(board, dicts):`` the game's maze read-only while bots hear events: a bot
+    may hold it through a view it kept, and the state copies it only before a move that
+    changes it (``State.push``); with ``dicts`` (some bot is not bundled: ``GuardedSeat.bundled``)
+    its dicts too (``rules.lent_board``).  A class, not a generator: it is entered at every move."""
 
-    __slots__ = ("board",)
+    __slots__ = ("board", "dicts")
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, dicts: bool) -> None:
         self.board = board
+        self.dicts = dicts
 
     def __enter__(self) -> None:
-        self.board.read_only = True
+        lend(self.board, self.dicts)
 
     def __exit__(self, *exc: object) -> None:
-        self.board.read_only = False
+        take_back(self.board)
 
 
 class GuardedSeat:
@@ -303,6 +306,9 @@ class GuardedSeat:
         self.time_limit = time_limit
         self.incidents: list[Incident] = []
         self.broken = False
+        #: a bot that comes with saboteur-p2p: it never writes the maze's dicts (tests prove
+        #: it), so they are not copied read-only for it (``rules.lent_board``)
+        self.bundled = type(bot).__module__.partition(".")[0] == "saboteur_bots"
         #: a bot that keeps BaseBot's on_event hears nothing, so it is not called at all
         self.listens = getattr(type(bot), "on_event", None) is not BaseBot.on_event
         #: whether ``act_in`` builds a view for the bot: only a bot that says it never reads
@@ -382,7 +388,7 @@ class GuardedSeat:
         # on a clone; once it returns, the state copies a maze a bot kept before changing it)
         maze = view.board if view is not None else None
         if maze is not None:
-            maze.read_only = True
+            lend(maze, not self.bundled)
         try:
             if limit is not None and _alarm.ticks_here():
                 # the game's watchdog timer is ticking: a deadline is all a move needs
@@ -400,7 +406,7 @@ class GuardedSeat:
             return self._fall_back(legal, playing, "raised", f"act(): {raised(exc)}")
         finally:
             if maze is not None:
-                maze.read_only = False
+                take_back(maze)
         elapsed = time.monotonic() - started
         if limit is not None and elapsed > limit:
             return self._fall_back(legal, playing, "timeout", f"took {elapsed:.2f} s")

@@ -82,7 +82,8 @@ def play_game(
     state = Game(config, TrustedDealer(seed)).new_state()
     record = GameRecord(seed, config, labels)
     listeners = [seat for seat in seats if seat.listens]
-    delivered = _deliver(state, listeners, 0)
+    dicts = not all(seat.bundled for seat in listeners)  # the maze's dicts lent read-only too
+    delivered = _deliver(state, listeners, 0, dicts)
     with bot_watchdog():
         while not state.is_terminal():
             action = seats[state.current].act_in(state)
@@ -90,7 +91,7 @@ def play_game(
             if record_actions:
                 record.actions.append(str(action))
             if listeners:
-                delivered = _deliver(state, listeners, delivered)
+                delivered = _deliver(state, listeners, delivered, dicts)
     record.scores = state.scores or ()
     best = max(record.scores)
     record.winners = tuple(i for i, s in enumerate(record.scores) if s == best)
@@ -102,9 +103,9 @@ def play_game(
     return record
 
 
-def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int) -> int:
+def _deliver(state: State, seats: Sequence[GuardedSeat], delivered: int, dicts: bool) -> int:
     events = state.events[delivered:]
-    with lent(state.board):
+    with lent(state.board, dicts):
         GuardedSeat.hear_all(seats, events)
     return delivered + len(events)
 

@@ -7,7 +7,8 @@ import pytest
 
 from saboteur_p2p.botapi import BotLoadError, GuardedSeat, bot_factory, load_bot
 from saboteur_p2p.match import play_game, replay
-from saboteur_p2p.rules import Game, GameConfig, Pass, PlacePath
+from saboteur_p2p.rules import Board, Game, GameConfig, Pass, PlacePath
+from saboteur_p2p.rules.lent_board import lend, take_back
 
 
 def test_bundled_bots_load_by_name():
@@ -355,22 +356,94 @@ def test_start_and_on_event_are_held_to_the_time_limit_too(bot, where):
     assert record.incidents[0].detail.startswith(where) and record.scores
 
 
-def test_a_copy_or_pickle_of_the_lent_maze_is_the_bots_own():
+@pytest.mark.parametrize("dicts", [False, True])
+def test_a_copy_or_pickle_of_the_lent_maze_is_the_bots_own(dicts):
     """copy.deepcopy of view.board kept the lent flag, and a search on it was refused (found by review)."""
     import copy
     import pickle
 
     state = Game(GameConfig(3), seed=2).new_state()
     board = state.board
-    board.read_only = True
+    lend(board, dicts)
     try:
         for own in (copy.copy(board), copy.deepcopy(board), pickle.loads(pickle.dumps(board)), board.clone()):
-            assert not own.read_only and own.tiles == board.tiles
+            assert type(own) is Board and not own.read_only and own.tiles == board.tiles
+            assert all(type(cells) is dict for cells in own.cells_for_openings)
             placement = _first_placement(state)
             own.place(placement.cell, state.faces[placement.card], placement.turned)
             assert placement.cell in own.tiles and placement.cell not in board.tiles
+            own.tiles.clear()  # its dicts are its own too
     finally:
-        board.read_only = False
+        take_back(board)
+    assert type(board) is Board and board.tiles and not board.read_only
+
+
+#: what a bot might write into the maze's dicts, each a way the game broke before
+MAZE_WRITES = {
+    "a tile on an empty cell": lambda board, cell: board.tiles.__setitem__(cell, board.tiles[(0, 0)]),
+    "a tile replaced": lambda board, cell: board.tiles.__setitem__((0, 0), board.tiles[(8, 0)]),
+    "the openings cleared": lambda board, cell: board.openings.clear(),
+    "a connected cell dropped": lambda board, cell: board.connected.pop((0, 0)),
+    "the frontier updated": lambda board, cell: board.frontier.update({cell: 0}),
+    "a tunnel added": lambda board, cell: board.tunnels.setdefault(cell),
+    "cells for some openings cleared": lambda board, cell: board.cells_for_openings[15].clear(),
+    "the tiles replaced": lambda board, cell: setattr(board, "tiles", {}),
+}
+
+
+class WritesTheMaze(FirstLegal):
+    """Writes the maze's dicts in ``act`` (or, with ``hearing``, in ``on_event``)."""
+
+    def __init__(self, write, hearing=False):
+        self.write, self.hearing, self.view = write, hearing, None
+
+    def act(self, view, legal):
+        self.view = view
+        if not self.hearing:
+            self.write(view.board, (3, 3))
+        return legal[0]
+
+    def on_event(self, event):
+        if self.hearing and self.view is not None:
+            self.write(self.view.board, (3, 3))
+
+
+@pytest.mark.parametrize("hearing", [False, True])
+@pytest.mark.parametrize("what", list(MAZE_WRITES))
+def test_a_bot_that_writes_the_mazes_dicts_fails_its_move_and_the_game_goes_on(what, hearing):
+    """Only the maze's methods were guarded: a bot that wrote ``view.board.tiles`` (say)
+    broke the game, and a tournament stopped on a KeyError naming no one (found by review).
+    Now the write is refused as the bot's failure and the game is the rules' game.  (A maze
+    kept from a view is the bot's own once a move has changed the game's, as the state then
+    changed a copy: hearing, the bot may write it and fail later, on what it wrote.)"""
+    config = GameConfig(4)
+    bots = [WritesTheMaze(MAZE_WRITES[what], hearing), "heuristic", "random", "heuristic"]
+    record = play_game(config, bots, seed=9)
+    assert record.incidents and {i.seat for i in record.incidents} == {0}
+    if not hearing:
+        assert "read-only" in record.incidents[0].detail or "no setter" in record.incidents[0].detail
+    assert replay(config, 9, record.actions).scores == record.scores
+
+
+def test_the_bundled_bots_never_write_the_mazes_dicts():
+    """The dicts are left unguarded for the bundled bots (a copy per move would cost a few
+    per cent of a game): held to the guard, they play the very same games."""
+    for edition, bots in (("base", ["heuristic", "heuristic-v1", "random", "heuristic", "heuristic-v1"]),
+                          ("saboteur2", ["heuristic"] * 5)):
+        config = GameConfig(5, edition)
+        for seed in range(3):
+            trusted = play_game(config, bots, seed)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(GuardedSeat, "__init__", _unbundled(GuardedSeat.__init__))
+                guarded = play_game(config, bots, seed)
+            assert not guarded.incidents and (guarded.actions, guarded.scores) == (trusted.actions, trusted.scores)
+
+
+def _unbundled(init):
+    def unbundled_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.bundled = False
+    return unbundled_init
 
 
 class SlowListener(FirstLegal):

@@ -136,8 +136,9 @@ class LocalTable:
     def _committed(self) -> None:
         """Tell the bots the new events and the agent the new state."""
         events = self.state.events[self.delivered:]
-        with lent(self.state.board):
-            GuardedSeat.hear_all(list(self.bots.values()), events)
+        bots = list(self.bots.values())
+        with lent(self.state.board, not all(bot.bundled for bot in bots)):
+            GuardedSeat.hear_all(bots, events)
         if self.bot_delay and any(isinstance(event, RoundEnded) for event in events):
             self.pause_until = time.monotonic() + ROUND_END_PAUSE * self.bot_delay
         self.delivered = len(self.state.events)

@@ -58,7 +58,7 @@ class BotAgent:
 
     def heard(self, state: State) -> None:
         events = state.events[self.heard_events:]
-        with lent(state.board):
+        with lent(state.board, not self.guard.bundled):
             self.guard.hear(events)  # a commit's events together, within one move's time limit
         if self.delay > 0 and any(isinstance(event, RoundEnded) for event in events):
             self._pause_until = time.monotonic() + ROUND_END_PAUSE * self.delay

@@ -182,7 +182,7 @@ def play_local_game(
         guarded.start(config, bot_seed(seed, i))
 
     def hear(seat: int, state: State) -> None:
-        with lent(state.board):
+        with lent(state.board, not seats[seat].bundled):
             seats[seat].hear(state.events[delivered[seat]:])
         delivered[seat] = len(state.events)
 

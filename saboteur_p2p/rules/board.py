@@ -167,7 +167,7 @@ class Board:
 
     def __getstate__(self) -> dict[str, Any]:
         """copy, deepcopy and pickle: a bot's own copy of a lent maze is not lent."""
-        return {name: getattr(self, name) for name in Board.__slots__} | {"read_only": False}
+        return {name: _SLOT_OF[name].__get__(self) for name in Board.__slots__} | {"read_only": False}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
@@ -546,3 +546,7 @@ def held_elsewhere(owner: Any) -> bool:
     """Whether anything besides ``owner`` holds ``owner.board`` (a view handed out earlier, or
     its maze): then a change must go to a copy.  Always True where references are not counted."""
     return _ALONE is None or sys.getrefcount(owner.board) > _ALONE
+
+
+#: Board's own slots, read past a LentBoard's properties (lent_board.py)
+_SLOT_OF = {name: Board.__dict__[name] for name in Board.__slots__}
