@@ -145,8 +145,8 @@ _TOOL_WORDS = {"pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 
 
 def card_words(card: Card | None, turned: bool = False) -> str:
-    """A card's name for people: "path ┼", "dead end ┤", "break lantern", "map", "gold 2"; a
-    path card ``turned`` is drawn as it lies, turned."""
+    """A card's name for people: "path ┼", "dead end ┤", "path ─+╵" (a tunnel and a dead end
+    apart), "break lantern", "map", "gold 2"; a path card ``turned`` is drawn as it lies, turned."""
     if card is None:
         return "a card face down"
     if isinstance(card, PathCard):
@@ -164,6 +164,10 @@ def card_words(card: Card | None, turned: bool = False) -> str:
             # its two tunnels do not meet: drawn as the maze draws them, not as a crossing
             lying = [s for s in card.turned_segments(turned) if bin(s).count("1") > 1]
             shape = "─│─" if 5 in lying else CURVES_APART[lying[0]]
+        elif through and len(card.segments) > 1:
+            # a tunnel and dead ends apart from it, as the rules write them ("─+╵" for EW+N):
+            # its openings' shape alone ("┴") reads as one tunnel with a branch
+            shape = "+".join(_SHAPES[s] for s in sorted(card.turned_segments(turned), key=lambda s: s.bit_count() < 2))
         extras = [word for word, on in (("ladder", card.ladder), ("crystal", card.crystals)) if on]
         if card.door is not None:
             extras.append(f"{card.door.value} door")

@@ -285,7 +285,9 @@ def host_lobby(
     notice.flush()
     if seated() != config.players:
         config = GameConfig(seated(), config.edition, config.variants, config.rounds)
-    seating.put_in_order(order)
+    if seating.put_in_order(order):
+        # the seats said as each joined are not theirs now: say where each sits
+        say("seated in the order of their names: " + ", ".join(f"{s.name} at seat {i}" for i, s in enumerate(seating.seats) if i))
     table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
                    tuple(seating.link_proofs))
     start = seal(identity, "start", table_.to_data())
@@ -314,18 +316,19 @@ class _Seating:
     def seat_of(self, sign_key: bytes) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.sign_key == sign_key), None)
 
-    def put_in_order(self, names: Sequence[str]) -> None:
+    def put_in_order(self, names: Sequence[str]) -> bool:
         """The joiners called ``names`` take the seats they hold among them in the order of
-        ``names`` (a joiner finds its seat in ``start`` by its key)."""
+        ``names`` (a joiner finds its seat in ``start`` by its key); whether any moved."""
         rank = {name: i for i, name in enumerate(names)}
         places = [i for i, seat in enumerate(self.seats) if i > 0 and seat.name in rank]
         moved = sorted(places, key=lambda i: rank[self.seats[i].name])
         if moved == places:
-            return
+            return False
         seats, nonces, proofs, connections = list(self.seats), list(self.nonces), list(self.link_proofs), list(self.connections)
         for place, origin in zip(places, moved, strict=True):
             self.seats[place], self.nonces[place], self.link_proofs[place] = seats[origin], nonces[origin], proofs[origin]
             self.connections[place - 1] = connections[origin - 1]
+        return True
 
     def refusal(self, env: Envelope, back: int | None, full: bool) -> str | None:
         """Why a checked ``hello`` gets no seat (``back``: the seat its signer has), or None."""
