@@ -371,6 +371,12 @@ class ClientApp:
                 ui.round_seen = summary.round
                 ui.moves_after = time.monotonic() + LOOK_FIRST_S
 
+        # while the gold is handed out, a choice of the player's own (take gold, steal) shows
+        # with its keys under the round's end: they act at once (a first Enter only closed it)
+        settling = Condition(lambda: round_end() and self.snap.decision is not None and not self._round_settled())
+        for key, act in (("enter", ctl.enter), ("up", lambda: ctl.arrow(0, -1)), ("down", lambda: ctl.arrow(0, 1))):
+            kb.add(key, filter=settling)(functools.partial(self._close_round_end_and, act))
+
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
         @kb.add("escape", filter=Condition(lambda: ui.confirm_quit))
         def _(event: KeyPressEvent) -> None:
@@ -381,6 +387,18 @@ class ClientApp:
                 ui.say("staying at the table")
 
         return kb
+
+    def _round_settled(self) -> bool:
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        return summary is None or summary.settled
+
+    def _close_round_end_and(self, act: Callable[[], object], event: KeyPressEvent) -> None:
+        """Close the round's end screen and do what the key does at the table."""
+        summary = round_end_open(self.snap, self.ui.round_seen)
+        if summary is not None:
+            self.ui.round_seen = summary.round
+        self.ui.message = ""
+        act()
 
     def _open_page(self, help: bool) -> None:
         self.ui.help_open, self.ui.rules_open, self.ui.rules_scroll = help, not help, 0
