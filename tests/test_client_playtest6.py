@@ -5,7 +5,7 @@ import time
 
 from saboteur_p2p.client.tracker import _short_move
 from saboteur_p2p.match import card_words
-from saboteur_p2p.rules import CardPlayed, PlacePath, Stolen
+from saboteur_p2p.rules import CardPlayed, PiecesWon, PlacePath, Stolen
 from saboteur_p2p.rules.cards import face_from_code
 
 
@@ -54,3 +54,46 @@ def test_enter_under_a_rounds_end_steals_at_once():
     harness.play(script, timeout=90)
     stolen = [e for e in harness.table.state.events if isinstance(e, Stolen) and e.thief == 0]
     assert seen and stolen
+
+
+def test_a_seat_robbed_of_a_piece_shows_what_it_won_and_the_theft_apart():
+    """Our own line said `you green 3 3` where the log said "you won 4 gold pieces;
+    heuristic-2 stole a gold piece from you", and a round we won nothing in said "won -1
+    pieces": a theft is marked apart, and the ranking's rounds still add up to the score."""
+    from test_client_rounds import followed_game
+
+    from saboteur_p2p.client.screens import render_ranking, render_round_end
+
+    for seed in range(40):
+        state, agent, _ = followed_game(seed, players=5, edition="saboteur2")
+        snap = agent.snapshot()
+        robbed = [r for r in snap.rounds if r.stole[snap.seat] < 0]
+        if not robbed:
+            continue
+        summary = robbed[0]
+        won = int(summary.won[snap.seat].split()[0])
+        assert won == sum(e.pieces for e in _round_events(state, summary.round) if isinstance(e, PiecesWon) and e.player == 0)
+        roomy = "".join(t for _, t in render_round_end(summary, snap, 60, 30))
+        assert f"won {won} pieces · robbed of a piece · total {summary.totals[0]}" in roomy
+        narrow = "".join(t for _, t in render_round_end(summary, snap, 40, 30))
+        assert "robbed of a piece · to" not in narrow  # cut off: a line a seat instead
+        compact = "".join(t for _, t in render_round_end(summary, snap, 30, 20)).splitlines()
+        row = next(line for line in compact if line.startswith(" you "))
+        assert row.split()[-2] == f"{won}-st" and any("-st robbed" in line for line in compact), compact
+        ranking = render_ranking(snap)
+        mine = next(line for line in ranking.splitlines() if " you " in line)
+        assert f"r{summary.round} {won - 1:+d}" in mine
+        return
+    raise AssertionError("no game where we were robbed")
+
+
+def _round_events(state, number):
+    from saboteur_p2p.rules import RoundEnded, RoundStarted
+
+    events, current = [], 0
+    for event in state.events:
+        if isinstance(event, RoundStarted):
+            current = event.round
+        if current == number and not isinstance(event, RoundEnded):
+            events.append(event)
+    return events

@@ -99,14 +99,15 @@ def test_saboteur2_rounds_count_our_gold_pieces_with_what_was_stolen_and_add_up_
     for seed in range(12):
         state, agent, _ = followed_game(seed, players=5, edition="saboteur2")
         rounds = agent.snapshot().rounds
-        won = [int(r.won[0].split()[0]) for r in rounds]
-        assert all(r.won[0].endswith(" pieces") for r in rounds)
-        assert sum(won) == state.scores[0]  # type: ignore[index]
-        assert [_short(r.won[0]) for r in rounds] == [f"{n:+d}" for n in won]  # pieces, never "cards"
+        won = [int(r.won[0].split()[0]) for r in rounds]  # pieces won, a theft apart
+        assert all(r.won[0].endswith(" pieces") and n >= 0 for r, n in zip(rounds, won, strict=True))
+        net = [n + r.stole[0] for r, n in zip(rounds, won, strict=True)]
+        assert sum(net) == state.scores[0]  # type: ignore[index]
+        assert [_short(r.won[0], r.stole[0]) for r in rounds] == [f"{n:+d}" for n in net]  # pieces, never "cards"
         checked += 1
         stolen += any(isinstance(e, Stolen) and 0 in (e.thief, e.victim) and e.victim is not None for e in state.events)
     assert checked == 12 and stolen  # some of these games had a theft from or by seat 0
-    assert (_short("-1 pieces"), _short("0 pieces"), _short("3 nuggets")) == ("-1", "+0", "+3")  # robbed: not "+-1"
+    assert (_short("0 pieces", -1), _short("0 pieces"), _short("3 nuggets"), _short("2 pieces", 1)) == ("-1", "+0", "+3", "+3")
 
 
 def test_the_round_end_screen_fits_80x24_and_a_key_closes_it():

@@ -59,10 +59,11 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         (summary.won[seat] if seat < len(summary.won) else "-", summary.totals[seat] if seat < len(summary.totals) else "-")
         for seat in range(len(summary.roles))
     ]
+    stole = [summary.stole[seat] if seat < len(summary.stole) else 0 for seat in range(len(summary.roles))]
+    thefts = [" · stole a piece" if n > 0 else " · robbed of a piece" if n < 0 else "" for n in stole]
     # two lines a seat only when each fits whole: "won 1 gold card · total 1 gold ca" misleads
-    fits = all(len(f"   won {won} · total {total}") <= width for won, total in gold)
+    fits = all(len(f"   won {won}{theft} · total {total}") <= width for (won, total), theft in zip(gold, thefts, strict=True))
     roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 + len(how) <= height
-    stole = [seat < len(summary.stole) and summary.stole[seat] for seat in range(len(summary.roles))]
     names = ["you" if seat == snap.seat else snap.name(seat) for seat in range(len(summary.roles))]
     if not roomy:
         table = _table(summary, names, gold, stole, width)
@@ -71,17 +72,21 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         style = f"class:players.{ROLE_STYLE.get(role.value, 'role')}"
         won, total = gold[seat]
         if roomy:
-            theft = " · stole a piece" if stole[seat] else ""
             name = fit_name(names[seat], width - 3 - len(role.value))
             out.append((style, pad_to_width(f" {name}: {role.value}", width) + "\n"))
-            out.append(("", f"   won {won}{theft} · total {total}"[:width].ljust(width) + "\n"))
+            out.append(("", f"   won {won}{thefts[seat]} · total {total}"[:width].ljust(width) + "\n"))
         else:
             out.append((style, pad_to_width(table.row(seat), width) + "\n"))
-    if not roomy and len(out) + 3 <= height:  # the legend, when it fits above the keys (? has it too)
+    if not roomy:  # the legend, when it fits above the keys (? has it too)
         second = any(r.value not in BASE_ROLES for r in summary.roles)
-        notes = (" yours: gold pieces", " others: $ has gold" + (" · +st stole" if any(stole) else "")) if second \
-            else (" yours: nuggets", " others: c gold cards")
-        out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
+        marks = ["+st stole"] * any(n > 0 for n in stole) + ["-st robbed"] * any(n < 0 for n in stole)
+        notes = [" yours: gold pieces", " others: $ has gold"] if second else [" yours: nuggets", " others: c gold cards"]
+        if marks and len(f"{notes[-1]} · {' · '.join(marks)}") <= width:
+            notes[-1] += " · " + " · ".join(marks)
+        elif marks:
+            notes.append(" " + " · ".join(marks))
+        if len(out) + len(notes) + 1 <= height:
+            out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
     out.append(("class:hand.note", f" {keys}"[:width].ljust(width)))
     return out
 
@@ -108,12 +113,12 @@ class _Table:
         return f" {pad_to_width(fit_name(name, name_w), name_w)} {role:<{role_w}}{won:>{won_w}}{total:>{total_w}}"
 
 
-def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]], stole: list[bool], width: int) -> _Table:
+def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]], stole: list[int], width: int) -> _Table:
     totals = [_compact(total) for _, total in gold]
     longest = max(text_width(name) for name in names)
     for tight in (False, True):
         # tight, another seat's secret win is "$" as in its total ("has gold")
-        won = [("$" if tight and w == "gold" else _compact(w)) + ("+st" if theft else "")
+        won = [("$" if tight and w == "gold" else _compact(w)) + ("+st" if theft > 0 else "-st" if theft < 0 else "")
                for (w, _), theft in zip(gold, stole, strict=True)]
         short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
         roles = [ROLE_TINY.get(role, role) for role in short] if tight else short
@@ -173,7 +178,8 @@ def render_ranking(snap: Snapshot) -> str:
         if scores[seat] != previous:
             place, previous = rank + 1, scores[seat]
         star = "★ " if scores[seat] == best else "  "
-        rounds = "  ".join(f"r{r.round} {_short(r.won[seat])}" for r in snap.rounds if seat < len(r.won))
+        rounds = "  ".join(f"r{r.round} {_short(r.won[seat], r.stole[seat] if seat < len(r.stole) else 0)}"
+                           for r in snap.rounds if seat < len(r.won))
         line = f"{star}{place}. {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
         line += f"   ({rounds})" if rounds else ""
         lines.append(line.rstrip())
@@ -198,11 +204,12 @@ def _compact(text: str) -> str:
     return f"{number}c" if unit.startswith("gold card") else number
 
 
-def _short(won: str) -> str:
-    """A round's winnings, short: "3 nuggets" or "3 pieces" -> "+3", "2 gold cards" -> "2 cards"."""
+def _short(won: str, stole: int = 0) -> str:
+    """A round's winnings, short, with the pieces ``stole`` (negative: robbed of them): "3
+    nuggets" or "3 pieces" -> "+3", "0 pieces" robbed of one -> "-1", "2 gold cards" -> "2 cards"."""
     number, _, unit = won.partition(" ")
     if not number.lstrip("-").isdigit():
         return won
     if unit.startswith(("nugget", "gold piece", "piece")):
-        return f"{int(number):+d}"  # a seat robbed of its only piece: -1
+        return f"{int(number) + stole:+d}"  # so a game's rounds add up to its score
     return f"{number} card" + ("" if number == "1" else "s")

@@ -89,8 +89,9 @@ class RoundSummary:
     live: bool = True
     #: False while the round's gold is still being handed out (the gold columns may grow)
     settled: bool = False
-    #: Saboteur 2: per seat, whether its Theft took a gold piece this round (not a win)
-    stole: tuple[bool, ...] = ()
+    #: Saboteur 2: per seat, the gold pieces its Theft took this round (not a win), less
+    #: those taken from it (-1: robbed of a piece)
+    stole: tuple[int, ...] = ()
     #: the seat that reached the treasure, if it was reached
     reached: int | None = None
     #: Saboteur 2, the treasure reached: which teams' ways to it the doors left open, in words
@@ -113,7 +114,7 @@ class Tracker:
         self._cards = [0] * players
         self._pieces = [0] * players
         self._won_gold = [False] * players
-        self._stole = [False] * players
+        self._stole = [0] * players
         #: how many gold cards this seat received in each round, in order (base game)
         self._my_cards: dict[int, int] = {}
 
@@ -158,9 +159,10 @@ class Tracker:
                 self._pieces[event.player] += event.pieces
                 self._won_gold[event.player] = True
             elif isinstance(event, Stolen) and event.victim is not None:
-                self._stole[event.thief] = True  # a theft, not a win: the round-end marks it apart
-                self._pieces[event.thief] += 1  # a round's take counts what was stolen in it
-                self._pieces[event.victim] -= 1
+                # a theft, not a win: the round-end marks it apart ("won 4" and "robbed" of one,
+                # beside a total of 3, where "won 3" read as a miscount of "you won 4 pieces")
+                self._stole[event.thief] += 1
+                self._stole[event.victim] -= 1
             elif isinstance(event, GameEnded) and self.summaries:
                 self.summaries[-1] = replace(self.summaries[-1], scores=event.scores, settled=True)
         if self.summaries and self.summaries[-1].round == self._round:
@@ -175,7 +177,7 @@ class Tracker:
         self._cards = [0] * self.players
         self._pieces = [0] * self.players
         self._won_gold = [False] * self.players
-        self._stole = [False] * self.players
+        self._stole = [0] * self.players
         self.last_moves = {}
 
     def _refresh(self, view: PlayerView) -> None:
