@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from saboteur_p2p.match import play_game
 from saboteur_p2p.rules import GameConfig, Role, Winners
+from saboteur_p2p.tournament.stats import t95
 
 
 @dataclass
@@ -51,7 +52,7 @@ def mean_interval(values: list[float]) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
     var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    return mean, 1.96 * math.sqrt(var / n)
+    return mean, t95(n) * math.sqrt(var / n)
 
 
 def paired(args: argparse.Namespace) -> None:

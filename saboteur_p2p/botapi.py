@@ -205,6 +205,11 @@ def _resolve(spec: str, full: str) -> Any:
         head, _, name = target.rpartition(":")
         if len(head) > 1 and name.isidentifier():  # module:Class:word or file.py:Class:word (not C:\\x.py)
             raise BotLoadError(f"bot {full!r}: after the class come key=value parameters only, and {attr!r} has no '='")
+        first = target.split(":", 1)[0]
+        if attr and (first in BUNDLED or any(ep.name == first for ep in entry_points(group=ENTRY_POINT_GROUP))):
+            # "ismcts:playouts" was read as the module ismcts and its attribute playouts
+            raise BotLoadError(f"bot {full!r}: {first!r} is a bot's name, and after it come key=value "
+                               f"parameters only: {attr!r} has no '='")
         if not target or not attr:
             raise BotLoadError(
                 f"bot {full!r} names no {'module or file' if not target else 'class'}: "

@@ -56,6 +56,8 @@ def test_a_bundled_bot_takes_its_parameters():
     ("heuristic:", "names no class"),
     ("ismcts::playouts=3", "names no class"),
     (".x:y", "no module '.x'"),
+    ("ismcts:playouts", "'ismcts' is a bot's name, and after it come key=value parameters only: 'playouts' has no '='"),
+    ("ismcts:playouts=3:cutoff", "'cutoff' has no '='"),
 ])
 def test_bad_parameters_say_what_failed(spec, message):
     with pytest.raises(BotLoadError, match=message):

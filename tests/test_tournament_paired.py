@@ -61,7 +61,7 @@ def test_the_candidate_difference_is_the_seat_gold_difference_averaged_over_deal
     report = run_tournament(spec)
     pair = report.paired["heuristic", "random"]
     assert pair.mean_difference() == pytest.approx(mean)
-    assert pair.difference_ci95() == pytest.approx(1.96 * sd / 3)
+    assert pair.difference_ci95() == pytest.approx(2.306 * sd / 3, rel=1e-3)  # t, 8 degrees
     assert report.to_data()["paired"][0]["longest_game_seconds"] > 0
 
 
@@ -86,13 +86,15 @@ def test_paired_intervals_by_hand():
     for a, b in ((2, 1), (4, 2), (6, 3)):
         pair.add(a, b)
     assert pair.mean_difference() == 2
-    assert pair.difference_ci95() == pytest.approx(1.96 / math.sqrt(3))  # differences 1, 2, 3: sd 1
+    assert pair.difference_ci95() == pytest.approx(4.3027 / math.sqrt(3), rel=1e-4)  # differences 1, 2, 3: sd 1; t, 2 degrees
     assert pair.ratio() == 2 and pair.ratio_ci95() == pytest.approx(0, abs=1e-9)  # a is exactly twice b
 
 
 def test_paired_specs_are_checked():
     with pytest.raises(ValueError, match="choose one"):
         TournamentSpec(4, 2, ("random",), duplicate=True, candidate="heuristic").validate()
+    with pytest.raises(ValueError, match="at least two different bots"):
+        TournamentSpec(4, 2, ("heuristic", "heuristic"), duplicate=True).validate()  # it compared nothing
     with pytest.raises(ValueError, match="also a baseline bot"):
         TournamentSpec(4, 2, ("random", "heuristic"), candidate="heuristic").validate()
 
@@ -113,3 +115,16 @@ def test_cli_candidate_tournament(capsys):
     assert "8 games (4 deals, each played with and without" in out
     assert f"{RANDOM_AGAIN} vs random: +0.000 ± 0.000 gold per game" in out
     assert "gold ratio 1.000x" in out and "games/s" in out
+
+
+def test_intervals_of_few_deals_are_students_t_not_the_normals():
+    """With 4 deals the interval used 1.96 (±4.41 for differences -3, 6, 0, -4) where t with 3
+    degrees gives ±7.16: a tournament of a few deals claimed far more than it showed (found by review)."""
+    from saboteur_p2p.tournament.stats import t95
+
+    assert [round(t95(n), 3) for n in (2, 3, 4, 5, 21, 121)] == [12.706, 4.303, 3.182, 2.776, 2.086, 1.98]
+    assert t95(10**7) == pytest.approx(1.96, abs=1e-4)
+    pair = PairedStats("a", "b")
+    for a, b in ((0, 3), (6, 0), (0, 0), (0, 4)):
+        pair.add(a, b)
+    assert pair.difference_ci95() == pytest.approx(7.16, abs=0.01)

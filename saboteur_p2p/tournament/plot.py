@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .stats import Z95, TournamentReport
+from .stats import TournamentReport, t95
 
 EXTRA = "pip install 'saboteur-p2p[plot]'"
 #: one line style a results file in the rating panel (a bot's colour is the same in both panels)
@@ -37,7 +37,7 @@ def gold_by_players(reports: Sequence[TournamentReport]) -> dict[str, dict[int, 
     for name, by_players in pooled.items():
         for players, (n, total, squares) in sorted(by_players.items()):
             mean = total / n
-            half = Z95 * math.sqrt(max((squares - total * total / n) / (n - 1), 0.0) / n) if n > 1 else 0.0
+            half = t95(n) * math.sqrt(max((squares - total * total / n) / (n - 1), 0.0) / n) if n > 1 else 0.0
             result.setdefault(name, {})[players] = (mean, half)
     return result
 

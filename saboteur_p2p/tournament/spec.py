@@ -69,6 +69,8 @@ class TournamentSpec:
             raise ValueError("name at least one bot")
         if self.duplicate and self.candidate is not None:
             raise ValueError("--duplicate and --candidate are two kinds of paired tournament; choose one")
+        if self.duplicate and len(set(self.bots)) < 2:
+            raise ValueError("--duplicate compares bots seat by seat: name at least two different bots")
         if self.candidate is not None and self.candidate in self.bots:
             raise ValueError(f"the candidate {self.candidate!r} is also a baseline bot; compare two different specs")
 
