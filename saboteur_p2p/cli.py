@@ -285,13 +285,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
 
     from .tournament import format_report
-    from .tournament.results import report_from_file
+    from .tournament.results import file_notes, report_from_file
 
     if args.plot:
         if Path(args.plot).suffix.lower() != ".png":
             raise ValueError(f"--plot {args.plot}: the picture is a PNG file; name it FILE.png")
         _check_writable(args.plot, "--plot", keep=args.files)
     reports = [report_from_file(Path(name)) for name in args.files]
+    for name, report in zip(args.files, reports, strict=True):
+        for note in file_notes(Path(name), report):
+            print(note, file=sys.stderr)
     if args.json:
         data = [report.to_data() for report in reports]
         print(json.dumps(data[0] if len(data) == 1 else data, indent=2))

@@ -142,8 +142,25 @@ def test_cli_out_resume_and_report(tmp_path, capsys):
     assert data["games"] == 12 and data["deals"] == 6 and data["mode"] == "candidate"
     assert sum(pair["deals"] for pair in data["paired"]) == 6  # split by the bot the candidate replaced
     assert main(["report", str(path)]) == 0
-    assert "12 games (6 deals, each played with and without" in capsys.readouterr().out
+    reported = capsys.readouterr()
+    assert "12 games (6 deals, each played with and without" in reported.out
     assert "4 deals" in printed
+    assert reported.err == ""  # whole: nothing left out
+
+
+def test_a_report_of_a_stopped_tournament_says_what_it_leaves_out(tmp_path, capsys):
+    """`report` on a file whose run was killed said "99 games" and nothing else: not that 600
+    were planned, nor that a half-written last line was dropped (found by review)."""
+    path = tmp_path / "games.jsonl"
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "5", "--out", str(path)]) == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:-2]) + lines[-2][:30])  # killed while writing the fourth game
+    capsys.readouterr()
+    assert main(["report", str(path)]) == 0
+    reported = capsys.readouterr()
+    assert "3 games" in reported.out
+    assert f"{path}: its last line was cut short" in reported.err
+    assert f"{path}: 3 of the 5 games planned; --resume plays the rest" in reported.err
 
 
 def test_a_report_holds_as_much_after_ten_times_the_games(tmp_path, monkeypatch):

@@ -202,6 +202,22 @@ def report_from_file(path: Path) -> TournamentReport:
     return collector.report
 
 
+def file_notes(path: Path, report: TournamentReport) -> list[str]:
+    """What a report of ``path`` leaves out, to say beside it: a last line cut short (a write
+    the run did not finish), and the games of a tournament stopped before its end."""
+    notes = []
+    with open(path, "rb") as file:
+        file.seek(0, os.SEEK_END)
+        if file.tell() > 0:
+            file.seek(-1, os.SEEK_END)
+            if file.read(1) != b"\n":
+                notes.append(f"{path}: its last line was cut short (a game being written as the run stopped): left out")
+    planned = report.spec.total_games
+    if report.games < planned:
+        notes.append(f"{path}: {report.games} of the {planned} games planned; --resume plays the rest")
+    return notes
+
+
 def _fold(collector: StatsCollector, game: GameSummary, path: Path) -> None:
     try:
         collector.add(game)
