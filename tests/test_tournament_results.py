@@ -253,3 +253,44 @@ def test_resume_refuses_a_file_played_by_another_version_of_a_bot(tmp_path):
         ResultsFile.open(path, spec, StatsCollector(spec), True)
     header = json.loads(path.read_text().splitlines()[0])
     assert set(header["sources"]) == {f"{bot}:First", "random"}
+
+
+def test_what_a_bot_prints_goes_to_stderr_not_into_the_report(tmp_path, capsys):
+    """A bot's prints ran into the report on stdout, and a worker's were partly lost (found by review)."""
+    bot = tmp_path / "printer.py"
+    bot.write_text(
+        "from saboteur_p2p.botapi import BaseBot\n\n\n"
+        "class Printer(BaseBot):\n"
+        "    def act(self, view, legal):\n"
+        "        print('PRINTED by the bot')\n"
+        "        return legal[0]\n"
+    )
+    assert main(["tournament", "--players", "3", "--bots", f"random,{bot}:Printer", "--games", "3"]) == 0
+    printed = capsys.readouterr()
+    assert "PRINTED" not in printed.out and "3 games" in printed.out
+    assert printed.err.count("PRINTED by the bot\n") > 10
+
+
+def test_incidents_are_counted_by_bot_and_kind_and_a_rare_kind_is_shown(tmp_path, capsys):
+    """The report showed one incident text and the first 20 in its JSON, all from the first
+    games: two timeouts among 370 raises were invisible (found by review)."""
+    bot = tmp_path / "faulty.py"
+    bot.write_text(
+        "import time\n"
+        "from saboteur_p2p.botapi import BaseBot\n\n\n"
+        "class Faulty(BaseBot):\n"
+        "    def act(self, view, legal):\n"
+        "        if self.seed % 5 == 4 and not getattr(self, 'slept', False):\n"
+        "            self.slept = True\n"
+        "            time.sleep(0.3)\n"
+        "        raise RuntimeError('boom')\n"
+    )
+    args = ["tournament", "--players", "3", "--bots", f"random,{bot}:Faulty", "--games", "12", "--time-limit", "0.1"]
+    assert main([*args, "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    data = json.loads((tmp_path / "r.json").read_text())
+    counts = data["incident_counts"][f"{bot}:Faulty"]
+    assert counts["raised"] > 20 and counts["timeout"] >= 1 and sum(counts.values()) == data["incidents"]
+    assert any(" timeout: " in text for text in data["incident_samples"])
+    assert f"{bot}:Faulty: raised {counts['raised']}, timeout {counts['timeout']}" in out
+    assert sum(line.startswith("  game ") for line in out.splitlines()) == 2  # the first raise, the first timeout

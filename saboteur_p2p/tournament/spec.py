@@ -16,7 +16,9 @@ indices that share one deal seed.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -169,7 +171,10 @@ def seating(spec: TournamentSpec, index: int) -> tuple[int, tuple[str, ...]]:
 def run_one(spec: TournamentSpec, index: int) -> GameSummary:
     seed, seats = seating(spec, index)
     started = time.perf_counter()
-    record = play_game(spec.config, list(seats), seed, time_limit=spec.time_limit, record_actions=False)
+    # what a bot prints goes to stderr, line by line: on stdout it ran into the report, and a
+    # worker process's buffered lines were lost when the pool ended it (found by review)
+    with contextlib.redirect_stdout(sys.stderr):
+        record = play_game(spec.config, list(seats), seed, time_limit=spec.time_limit, record_actions=False)
     return GameSummary(
         index,
         seats,

@@ -6,6 +6,7 @@ few games, and a thinned series of ratings, so a million games take the memory o
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,8 +27,11 @@ ROLE_WINS: dict[Role, frozenset[Winners]] = {
 }
 #: The roles counted as miners (gold-diggers of the base game, either team's diggers in Saboteur 2).
 MINERS = frozenset((Role.GOLD_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER))
-#: How many incident texts a report keeps (it counts them all).
+#: How many incident texts a report keeps (it counts them all): the first of each bot and
+#: kind, and others until it holds half this many.
 INCIDENT_SAMPLES = 20
+#: an incident as a tournament words it (botapi.Incident, with its game): its bot and kind
+INCIDENT_TEXT = re.compile(r"game \d+ seat \d+ \((.*)\) (raised|illegal|timeout): ")
 #: At most this many points of each bot's rating series are kept; past it every other is dropped.
 RATING_POINTS = 512
 
@@ -218,6 +222,9 @@ class TournamentReport:
     rounds: int = 0
     team_wins: dict[str, int] = field(default_factory=dict)
     incidents: int = 0
+    #: per bot, per kind of incident (raised, illegal, timeout), how many
+    incident_counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: the first incident of each bot and kind, and the first others (INCIDENT_SAMPLES)
     incident_samples: list[str] = field(default_factory=list)
     paired: dict[tuple[str, str], PairedStats] = field(default_factory=dict)
     #: seconds the games took to play, summed over every process that played them
@@ -240,6 +247,7 @@ class TournamentReport:
             "rounds": self.rounds,
             "team_win_rates": {team: _rate(count, self.rounds) for team, count in sorted(self.team_wins.items())},
             "incidents": self.incidents,
+            "incident_counts": self.incident_counts,
             "incident_samples": self.incident_samples,
             "play_seconds": round(self.play_seconds, 3),
         }
@@ -289,8 +297,14 @@ class StatsCollector:
                 tally[0] += 1
                 tally[1] += won
         report.incidents += len(game.incidents)
-        room = INCIDENT_SAMPLES - len(report.incident_samples)
-        report.incident_samples += game.incidents[:room]
+        for text in game.incidents:
+            found = INCIDENT_TEXT.match(text)
+            bot, kind = found.groups() if found else ("?", "?")
+            counts = report.incident_counts.setdefault(bot, {})
+            first = kind not in counts
+            counts[kind] = counts.get(kind, 0) + 1
+            if first or len(report.incident_samples) < INCIDENT_SAMPLES // 2:
+                report.incident_samples.append(text)  # so a rare kind is not hidden by a common one
         self._rate(game)
         if self.spec.deal_size > 1:
             self._deal.append(game)
