@@ -97,3 +97,38 @@ def _round_events(state, number):
         if current == number and not isinstance(event, RoundEnded):
             events.append(event)
     return events
+
+
+def test_a_maze_grown_away_from_the_goals_still_shows_them_when_nothing_is_followed():
+    """At 80x24 the maze showed columns -2 to 7 with ▶, the goals off screen, where a cursor
+    had once taken it: a player pressed Right nine times to see them."""
+    from test_client_controller import find
+    from test_client_render import screen_of
+
+    state = find(lambda s: s.phase.value == "play" and min(x for x, _ in s.board.tiles) <= -3)
+    _, app = screen_of(state, 80, 24)
+    app.ui.origin = (min(x for x, _ in state.board.tiles), 0)  # where a cursor took it once
+    screen = app.render_text(80, 24)
+    assert all(f"╔═{slot}═╗" in screen for slot in range(3)), screen
+    assert "◀" in screen.splitlines()[1]  # and the west is a key away
+
+
+def test_the_log_follows_the_newest_lines_again_when_our_move_comes():
+    """Scrolled back with PgUp to read `legal`, the log stayed there into the next round."""
+    from test_client_controller import find, seated
+
+    state = find(lambda s: s.phase.value == "play")
+    mover = state.current
+    agent, node, ctl = seated(state)
+    ctl.focus()
+    ctl.ui.log_scroll, ctl.ui.log_anchor = 6, 3  # PgUp during our move: it stays while we read
+    ctl.focus()
+    assert (ctl.ui.log_scroll, ctl.ui.log_anchor) == (6, 3)
+    while True:  # the others move, then it is our move again
+        state.push(state.legal_actions()[-1])
+        agent.heard(state)
+        if state.current == mover and state.phase.value == "play":
+            break
+    assert agent.poll_move(node) is None  # our next decision
+    ctl.focus()
+    assert (ctl.ui.log_scroll, ctl.ui.log_anchor) == (0, None)

@@ -256,7 +256,10 @@ class ClientApp:
             return [("", "\n".join(line.ljust(width) for line in render_lobby(self.snap, width)))]
         last, latest = last_move_marks(self.snap)
         marks = replace(self.focus.marks, last=last, latest=latest)
-        fragments, origin = render_maze(view.board, goal_faces(view), marks, width, height, self.ui.origin)
+        # with no cursor to follow the view shows the goals' end, where it had stayed wherever
+        # a cursor last took it as the maze grew the other way (a play-test: goals off screen)
+        kept = self.ui.origin if marks.cursor is not None else None
+        fragments, origin = render_maze(view.board, goal_faces(view), marks, width, height, kept)
         self.ui.origin = origin
         return fragments
 

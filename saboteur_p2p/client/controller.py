@@ -269,6 +269,10 @@ class Controller(TypedCommands):
         ui = self.ui
         if ui.message_until_move and snap.decision is not None:
             ui.say("")  # "not your move" is stale once it is
+        if snap.decision is not None and ui.log_back_for != snap.decision.id:
+            # our move: the log follows the newest lines again, whatever was scrolled back to
+            # read (a play-test read an old `legal` into the next round, missing the moves)
+            ui.log_back_for, ui.log_scroll, ui.log_anchor = snap.decision.id, 0, None
         view = snap.view
         items = self.items(snap)
         item = self.selected_item(snap)

@@ -288,6 +288,8 @@ class UIState:
     log_scroll: int = 0
     #: how many log lines there were when the player scrolled back (None: following the newest)
     log_anchor: int | None = None
+    #: the decision at whose start the log went back to the newest lines
+    log_back_for: int | None = None
     help_open: bool = False
     confirm_quit: bool = False
     #: the end-of-game ranking was put aside to look at the board
