@@ -132,3 +132,19 @@ def test_the_log_follows_the_newest_lines_again_when_our_move_comes():
     assert agent.poll_move(node) is None  # our next decision
     ctl.focus()
     assert (ctl.ui.log_scroll, ctl.ui.log_anchor) == (0, None)
+
+
+def test_what_a_card_does_is_in_the_log_whole_where_the_message_line_cuts_it():
+    """`what 6` ended "(■ in the…" on the message line, with no way to read the rest."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.cardinfo import card_does
+
+    state = find(lambda s: s.phase.value == "play")
+    agent, _node, ctl = seated(state)
+    view = agent.snapshot().view
+    slot = max(range(len(view.hand)), key=lambda i: len(card_does(view.hand[i][1], "base")))
+    assert ctl.command(f"what {slot + 1}")
+    whole = f"{slot + 1}: {card_does(view.hand[slot][1], 'base')}"
+    assert ctl.ui.message == whole
+    assert any(line.text == f"what {whole}" for line in agent.log_lines())

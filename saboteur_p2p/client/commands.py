@@ -131,7 +131,7 @@ class TypedCommands:
         return self.attempt(text, typed=True)
 
     def what(self, args: list[str]) -> bool:
-        """``what 3``: what the card in hand slot 3 does, on the message line."""
+        """``what 3``: what the card in hand slot 3 does, on the message line and in the log."""
         view = self.snapshot().view
         if view is None:
             self.ui.say("the game has not started yet", "error")
@@ -142,7 +142,9 @@ class TypedCommands:
             self.ui.say(f"what N: what the card in slot N of your hand does ({slots})", "error")
             return False
         slot = int(args[0])
-        self.ui.say(f"{slot}: {card_does(hand[slot - 1][1], view.config.edition)}")
+        text = f"{slot}: {card_does(hand[slot - 1][1], view.config.edition)}"
+        self.ui.say(text)
+        self.link.note(f"what {text}")  # whole in the log, where the message line cuts it short
         return True
 
     def assess(self, text: str) -> tuple[str, str]:
