@@ -249,7 +249,8 @@ def test_resume_refuses_a_file_played_by_another_version_of_a_bot(tmp_path):
     _run_to_file(path, spec, stop_after=2)
     _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
     bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))
-    with pytest.raises(ResultsFileError, match=rf"another version of {bot}:First \(the file that defines it changed\)"):
+    changed = rf"another version of {bot}:First \(the file that defines it, or a module it loads from its folder, changed\)"
+    with pytest.raises(ResultsFileError, match=changed):
         ResultsFile.open(path, spec, StatsCollector(spec), True)
     header = json.loads(path.read_text().splitlines()[0])
     assert set(header["sources"]) == {f"{bot}:First", "random"}
@@ -294,3 +295,24 @@ def test_incidents_are_counted_by_bot_and_kind_and_a_rare_kind_is_shown(tmp_path
     assert any(" timeout: " in text for text in data["incident_samples"])
     assert f"{bot}:Faulty: raised {counts['raised']}, timeout {counts['timeout']}" in out
     assert sum(line.startswith("  game ") for line in out.splitlines()) == 2  # the first raise, the first timeout
+
+
+def test_resume_refuses_a_file_played_with_another_version_of_a_module_the_bot_imports(tmp_path):
+    """Editing helper.py beside hb.py, which imports it, was resumed and folded two versions
+    of the bot under one name (found by review)."""
+    (tmp_path / "tournament_helper_mod.py").write_text("def choose(legal):\n    return legal[0]\n")
+    bot = tmp_path / "hb.py"
+    bot.write_text(
+        "from tournament_helper_mod import choose\n\n\n"
+        "class Helped:\n"
+        "    def start(self, seat, config, seed): pass\n"
+        "    def act(self, view, legal): return choose(legal)\n"
+        "    def on_event(self, event): pass\n"
+    )
+    spec = TournamentSpec(4, 4, (f"{bot}:Helped", "random"), seed=6)
+    path = tmp_path / "games.jsonl"
+    _run_to_file(path, spec, stop_after=2)
+    _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
+    (tmp_path / "tournament_helper_mod.py").write_text("def choose(legal):\n    return legal[-1]\n")
+    with pytest.raises(ResultsFileError, match=rf"another version of {bot}:Helped"):
+        ResultsFile.open(path, spec, StatsCollector(spec), True)

@@ -19,6 +19,7 @@ import itertools
 import json
 import math
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -125,19 +126,34 @@ def _header(spec: TournamentSpec) -> str:
 def bot_sources(spec: TournamentSpec) -> dict[str, str]:
     """A digest of the file that defines each bot (its module or ``FILE.py``), by bot spec: a
     ``--resume`` with another version of a bot would fold two bots' games under one name.
-    A bundled bot's digest is of all the bundled bots' modules; another bot's files that its
-    file imports are not read; a bot whose file cannot be found has none."""
+    A bundled bot's digest is of all the bundled bots' modules; another bot's is of its file
+    and the modules loaded from its folder (those it imports, found once it is loaded); a
+    bot whose file cannot be found has none."""
     sources = {}
     for bot in sorted({*spec.bots, *([spec.candidate] if spec.candidate else [])}):
         path = bot_source(bot)
         if path is not None:
             # a bundled bot is built of the whole package's modules
-            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path]
+            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path, *_loaded_beside(path)]
             digest = hashlib.sha256()
             for file in files:
                 digest.update(file.read_bytes())
             sources[bot] = digest.hexdigest()[:16]
     return sources
+
+
+def _loaded_beside(path: Path) -> list[Path]:
+    """The Python files of the modules loaded from ``path``'s folder or below it, but ``path``:
+    the helpers a bot file imports (an edit to one changes the bot as much as one to its file)."""
+    folder, itself = path.resolve().parent, path.resolve()
+    found = set()
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__file__", None)
+        if isinstance(name, str) and name.endswith(".py"):
+            file = Path(name).resolve()
+            if folder in file.parents and file != itself:
+                found.add(file)
+    return sorted(found)
 
 
 def read_sources(path: Path) -> dict[str, str] | None:
@@ -297,8 +313,8 @@ class ResultsFile:
         changed = [] if kept is None else sorted(bot for bot in kept.keys() | now.keys() if kept.get(bot) != now.get(bot))
         if changed:
             raise ResultsFileError(
-                f"{path} was played with another version of {', '.join(changed)} (the file that defines it changed): "
-                "resume with the code that played it, or name a new file"
+                f"{path} was played with another version of {', '.join(changed)} (the file that defines it, "
+                "or a module it loads from its folder, changed): resume with the code that played it, or name a new file"
             )
         if there.time_limit != spec.time_limit:
             # a bot past its time has a move played for it: the limit is part of every result
