@@ -148,3 +148,30 @@ def test_what_a_card_does_is_in_the_log_whole_where_the_message_line_cuts_it():
     whole = f"{slot + 1}: {card_does(view.hand[slot][1], 'base')}"
     assert ctl.ui.message == whole
     assert any(line.text == f"what {whole}" for line in agent.log_lines())
+
+
+def test_a_mapped_goal_turned_up_since_does_not_leave_the_maps_line_reading_no_map():
+    """After goal 2, mapped as a stone, was turned up, `maps: g2 stone → g0 TREASURE` became
+    `maps: - → g0 TREASURE`, read as "no map"."""
+    from dataclasses import replace
+
+    from test_client_controller import find
+    from test_client_render import screen_of, text
+
+    from saboteur_p2p.client.render import render_info
+    from saboteur_p2p.rules import GOAL_CELLS
+    from saboteur_p2p.rules.cards import STONE_NW
+
+    state = find(lambda s: s.phase.value == "play")
+    _, app = screen_of(state, 80, 24)
+    snap = app.agent.snapshot()
+    board = snap.view.board.clone()
+    board.reveal_goal(GOAL_CELLS[2], STONE_NW, False)  # goal 2 turned up: a stone
+    view = snap.view._replace(board=board, known_goals={1: STONE_NW, 2: STONE_NW})
+    assert "maps: g1 stone → g0 TREASURE" in text(render_info(replace(snap, view=view), 40))
+    view = snap.view._replace(board=board, known_goals={2: STONE_NW})  # only the goal turned up
+    assert "maps: -" in text(render_info(replace(snap, view=view), 40))
+    board.reveal_goal(GOAL_CELLS[1], STONE_NW, False)
+    view = snap.view._replace(board=board, known_goals={1: STONE_NW, 2: STONE_NW})
+    info = text(render_info(replace(snap, view=view), 40))
+    assert "maps: g0 TREASURE" in info and "-" not in info.split("maps:")[1].split("\n")[0]

@@ -102,7 +102,9 @@ def render_info(snap: Snapshot, width: int) -> Fragments:
         if view.board.tiles[GOAL_CELLS[slot]].card is None:
             mapped.append(f"g{slot} {'TREASURE' if card.kind is PathKind.TREASURE else 'stone'}")
     worked_out = [slot for slot in goal_faces(view) if slot not in view.known_goals]
-    maps = (", ".join(mapped) if mapped else "-") + "".join(f" → g{slot} TREASURE" for slot in worked_out)
+    # what the maps showed, then what follows from them ("g2 stone → g0 TREASURE"); a goal
+    # turned up since is on the board ("- → g1 TREASURE" read as no map at all)
+    maps = " → ".join([", ".join(mapped)] * bool(mapped) + [f"g{slot} TREASURE" for slot in worked_out]) or "-"
     lines.append(("class:info.maps", " maps: " + maps))
     if second:
         lines.append(("class:info", f" your gold: {_amount(view.gold_pieces, 'piece')}"))
