@@ -58,7 +58,8 @@ COMMANDS_ALL = """\
 
 LEGEND = """\
 Symbols
- players   ▶ whose move   * you   6c cards in hand"""
+ players   ▶ whose move   * you   6c cards in hand
+           ◀ the player the card picked is played on"""
 
 LEGEND_BASE = """\
            g0 gold cards (how much they are worth is secret until the end)"""
