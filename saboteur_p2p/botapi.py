@@ -282,6 +282,13 @@ def _harmless(legal: Sequence[AnyAction], playing: bool) -> AnyAction:
     return legal[0]
 
 
+def _is_bundled(kind: type) -> bool:
+    """Whether ``kind`` is a class of the bundled bots' package, not one that only says so
+    (a file bot that sets its ``__module__`` to theirs is not)."""
+    module = sys.modules.get(kind.__module__)
+    return kind.__module__.partition(".")[0] == "saboteur_bots" and getattr(module, kind.__qualname__, None) is kind
+
+
 class lent:
     """``with lent(board, dicts):`` the game's maze read-only while bots hear events: a bot
     may hold it through a view it kept, and the state copies it only before a move that
@@ -313,7 +320,7 @@ class GuardedSeat:
         self.broken = False
         #: a bot that comes with saboteur-p2p: it never writes the maze's dicts (tests prove
         #: it), so they are not copied read-only for it (``rules.lent_board``)
-        self.bundled = type(bot).__module__.partition(".")[0] == "saboteur_bots"
+        self.bundled = _is_bundled(type(bot))
         #: a bot that keeps BaseBot's on_event hears nothing, so it is not called at all
         self.listens = getattr(type(bot), "on_event", None) is not BaseBot.on_event
         #: whether ``act_in`` builds a view for the bot: only a bot that says it never reads

@@ -1,6 +1,7 @@
 """Bot loading by name, module:Class, file.py:Class and entry point; guarded seats."""
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -473,3 +474,54 @@ def test_each_seat_has_its_own_time_to_hear_a_move_and_a_failing_on_event_is_an_
     )
     assert [(i.seat, i.kind) for i in record.incidents] == [(2, "raised")] and record.scores
     assert "SystemExit" in record.incidents[0].detail
+
+
+class ClearsTheLentFlag(FirstLegal):
+    """Sets its view's maze's ``read_only`` to False, then plays."""
+
+    def act(self, view, legal):
+        with contextlib.suppress(AttributeError):  # a lent maze's flag is not the bot's to set
+            view.board.read_only = False
+        return legal[0]
+
+
+class CopiesTheDicts(FirstLegal):
+    """Copies the lent maze's dicts, as a search may, and writes its copies."""
+
+    def act(self, view, legal):
+        import copy
+        import pickle
+
+        for own in (copy.copy(view.board.tiles), copy.deepcopy(view.board.connected),
+                    pickle.loads(pickle.dumps(view.board.frontier)), dict(view.board.openings)):
+            assert type(own) is dict
+            own.clear()
+        return legal[0]
+
+
+def test_a_bot_cannot_keep_the_maze_lent_by_clearing_its_flag_and_may_copy_its_dicts():
+    """A bot that set read_only False left the maze a LentBoard: the next move of the game
+    raised ReadOnlyBoard and the tournament stopped; and copy.copy or deepcopy of a lent
+    dict was refused (found by review)."""
+    config = GameConfig(4)
+    for bot in (ClearsTheLentFlag(), CopiesTheDicts()):
+        record = play_game(config, [bot, "heuristic", "random", "heuristic"], seed=9)
+        assert replay(config, 9, record.actions).scores == record.scores
+        assert not record.incidents or isinstance(bot, ClearsTheLentFlag)
+
+
+def test_a_bot_saying_its_class_is_a_bundled_ones_is_held_to_the_guard():
+    fake = type("HeuristicBot", (WritesTheMaze,), {"__module__": "saboteur_bots.heuristic"})
+    seat = GuardedSeat(fake(MAZE_WRITES["the openings cleared"]), "fake", 0)
+    assert not seat.bundled and GuardedSeat(load_bot("heuristic"), "heuristic", 0).bundled
+
+
+def test_a_maze_taken_back_while_another_thread_reads_it_reads_as_the_game_s():
+    """client/local's screen reads the maze in another thread: a read as it was taken back
+    raised KeyError (found by review)."""
+    state = Game(GameConfig(3), seed=2).new_state()
+    board = state.board
+    lend(board, True)
+    read = type(board).__dict__["tiles"].fget  # a reader that saw a LentBoard ...
+    take_back(board)  # ... reads after it is taken back
+    assert read(board) is board.tiles

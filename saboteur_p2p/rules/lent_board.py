@@ -26,12 +26,12 @@ def lend(board: Board, dicts: bool = True) -> None:
 
 
 def take_back(board: Board) -> None:
-    """End a ``lend``: the maze is the game's to change again."""
-    if board.read_only:
-        if board.__class__ is LentBoard:
-            board.__class__ = Board  # type: ignore[assignment]
-            del _COPIES[id(board)]
-        board.read_only = False
+    """End a ``lend``: the maze is the game's to change again (whatever a bot did to its
+    ``read_only``; a LentBoard's is not theirs to clear)."""
+    if board.__class__ is LentBoard:
+        board.__class__ = Board  # type: ignore[assignment]
+        _COPIES.pop(id(board), None)  # after: a reader that still saw a LentBoard reads the dicts
+    board.read_only = False
 
 
 class _ReadOnlyDict(dict[Any, Any]):
@@ -44,6 +44,11 @@ class _ReadOnlyDict(dict[Any, Any]):
 
     __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """copy, deepcopy and pickle give a dict of the bot's own (the copy is built by
+        setting items, which this one refuses)."""
+        return dict, (dict(self),)
+
 
 def _read_only(name: str) -> property:
     """A LentBoard's attribute ``name``: a read-only copy of the maze's dict (a tuple of them
@@ -52,7 +57,9 @@ def _read_only(name: str) -> property:
     slot = _SLOT_OF[name]
 
     def copy(board: Board) -> Any:
-        copies = _COPIES[id(board)]
+        copies = _COPIES.get(id(board))
+        if copies is None:  # taken back while another thread read it (client/local's screen)
+            return slot.__get__(board)
         made = copies.get(name)
         if made is None:
             value = slot.__get__(board)
@@ -74,6 +81,8 @@ class LentBoard(Board):
     frontier = _read_only("frontier")
     tunnels = _read_only("tunnels")
     cells_for_openings = _read_only("cells_for_openings")
+    #: always lent: a bot that sets it False does not get the maze back (take_back does)
+    read_only = property(lambda board: True, doc="True: the maze is lent")  # type: ignore[assignment]
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         return _itself, (self.clone(),)
