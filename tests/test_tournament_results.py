@@ -249,7 +249,7 @@ def test_resume_refuses_a_file_played_by_another_version_of_a_bot(tmp_path):
     _run_to_file(path, spec, stop_after=2)
     _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
     bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))
-    changed = rf"another version of {bot}:First \(the file that defines it, or a module it loads from its folder, changed\)"
+    changed = rf"another version of {bot}:First \(the file that defines it, or a module beside it that it imports, changed\)"
     with pytest.raises(ResultsFileError, match=changed):
         ResultsFile.open(path, spec, StatsCollector(spec), True)
     header = json.loads(path.read_text().splitlines()[0])
@@ -284,7 +284,7 @@ def test_incidents_are_counted_by_bot_and_kind_and_a_rare_kind_is_shown(tmp_path
         "        if self.seed % 5 == 4 and not getattr(self, 'slept', False):\n"
         "            self.slept = True\n"
         "            time.sleep(0.3)\n"
-        "        raise RuntimeError('boom')\n"
+        "        raise RuntimeError('bad cell (3, 4) timeout: boom')  # words that look like another incident's\n"
     )
     args = ["tournament", "--players", "3", "--bots", f"random,{bot}:Faulty", "--games", "12", "--time-limit", "0.1"]
     assert main([*args, "--json", str(tmp_path / "r.json")]) == 0
@@ -313,6 +313,30 @@ def test_resume_refuses_a_file_played_with_another_version_of_a_module_the_bot_i
     path = tmp_path / "games.jsonl"
     _run_to_file(path, spec, stop_after=2)
     _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
+    (tmp_path / "unrelated.py").write_text("x = 1\n")  # a module beside it that it does not import
+    _run_to_file(path, spec, resume=True, stop_after=3)
     (tmp_path / "tournament_helper_mod.py").write_text("def choose(legal):\n    return legal[-1]\n")
     with pytest.raises(ResultsFileError, match=rf"another version of {bot}:Helped"):
         ResultsFile.open(path, spec, StatsCollector(spec), True)
+
+
+def test_the_digest_of_a_bot_is_not_of_other_files_in_its_folder(tmp_path):
+    """The first version took every module loaded from the bot's folder or below: editing one
+    bot refused the resume of another beside it, and a bot at a checkout's root was refused
+    after any change to the engine (found by review)."""
+    from saboteur_p2p.tournament.results import bot_sources
+
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(
+            "import json\nfrom saboteur_p2p.botapi import BaseBot\n\n\n"
+            "class Bot(BaseBot):\n    def act(self, view, legal):\n        return legal[0]\n"
+        )
+    (tmp_path / "saboteur_p2p").mkdir()  # as if at a checkout's root: a package beside it
+    (tmp_path / "saboteur_p2p" / "botapi.py").write_text("")
+    spec = TournamentSpec(3, 2, (f"{tmp_path}/a.py:Bot", f"{tmp_path}/b.py:Bot"))
+    before = bot_sources(spec)
+    (tmp_path / "b.py").write_text((tmp_path / "b.py").read_text() + "# edited\n")
+    (tmp_path / "saboteur_p2p" / "botapi.py").write_text("# edited\n")
+    after = bot_sources(spec)
+    assert before[f"{tmp_path}/a.py:Bot"] == after[f"{tmp_path}/a.py:Bot"]
+    assert before[f"{tmp_path}/b.py:Bot"] != after[f"{tmp_path}/b.py:Bot"]

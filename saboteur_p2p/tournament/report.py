@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..rules import Role
-from .stats import INCIDENT_TEXT, TournamentReport, role_order
+from .stats import TournamentReport, role_order
 
 
 def format_report(report: TournamentReport) -> str:
@@ -60,11 +60,7 @@ def format_report(report: TournamentReport) -> str:
         kinds = "; ".join(f"{bot}: " + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
                           for bot, counts in sorted(report.incident_counts.items()))
         lines.append(f"bot incidents: {report.incidents} ({kinds}); the first of each kind:")
-        firsts: dict[object, str] = {}
-        for text in report.incident_samples:
-            found = INCIDENT_TEXT.match(text)
-            firsts.setdefault(found.groups() if found else text, text)
-        lines += [f"  {text}" for text in firsts.values()]
+        lines += [f"  {text}" for text in report.incident_firsts]
     if report.play_seconds:
         lines.append(
             f"playing time: {report.play_seconds:.1f} s summed over processes "

@@ -14,12 +14,12 @@ exclusive lock on its file (where the system has ``fcntl``), so two runs never a
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import itertools
 import json
 import math
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -127,14 +127,14 @@ def bot_sources(spec: TournamentSpec) -> dict[str, str]:
     """A digest of the file that defines each bot (its module or ``FILE.py``), by bot spec: a
     ``--resume`` with another version of a bot would fold two bots' games under one name.
     A bundled bot's digest is of all the bundled bots' modules; another bot's is of its file
-    and the modules loaded from its folder (those it imports, found once it is loaded); a
-    bot whose file cannot be found has none."""
+    and the modules beside it that it imports (``_imported_beside``); a bot whose file cannot
+    be found has none."""
     sources = {}
     for bot in sorted({*spec.bots, *([spec.candidate] if spec.candidate else [])}):
         path = bot_source(bot)
         if path is not None:
             # a bundled bot is built of the whole package's modules
-            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path, *_loaded_beside(path)]
+            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path, *_imported_beside(path)]
             digest = hashlib.sha256()
             for file in files:
                 digest.update(file.read_bytes())
@@ -142,17 +142,27 @@ def bot_sources(spec: TournamentSpec) -> dict[str, str]:
     return sources
 
 
-def _loaded_beside(path: Path) -> list[Path]:
-    """The Python files of the modules loaded from ``path``'s folder or below it, but ``path``:
-    the helpers a bot file imports (an edit to one changes the bot as much as one to its file)."""
-    folder, itself = path.resolve().parent, path.resolve()
-    found = set()
-    for module in list(sys.modules.values()):
-        name = getattr(module, "__file__", None)
-        if isinstance(name, str) and name.endswith(".py"):
-            file = Path(name).resolve()
-            if folder in file.parents and file != itself:
-                found.add(file)
+def _imported_beside(path: Path) -> list[Path]:
+    """The modules beside the bot file ``path`` that it imports, and those they import in
+    turn (``import helper``, ``from helper import x``: a ``helper.py`` in its folder), found
+    by reading the files: an edit to one changes the bot as much as one to its file.
+    Packages, and modules elsewhere, are not followed."""
+    folder = path.resolve().parent
+    found: list[Path] = []
+    waiting = [path.resolve()]
+    while waiting:
+        try:
+            tree = ast.parse(waiting.pop().read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                file = folder / f"{name.partition('.')[0]}.py"
+                if file.is_file() and file != path.resolve() and file not in found:
+                    found.append(file)
+                    waiting.append(file)
     return sorted(found)
 
 
@@ -314,7 +324,7 @@ class ResultsFile:
         if changed:
             raise ResultsFileError(
                 f"{path} was played with another version of {', '.join(changed)} (the file that defines it, "
-                "or a module it loads from its folder, changed): resume with the code that played it, or name a new file"
+                "or a module beside it that it imports, changed): resume with the code that played it, or name a new file"
             )
         if there.time_limit != spec.time_limit:
             # a bot past its time has a move played for it: the limit is part of every result

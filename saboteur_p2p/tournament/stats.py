@@ -27,11 +27,27 @@ ROLE_WINS: dict[Role, frozenset[Winners]] = {
 }
 #: The roles counted as miners (gold-diggers of the base game, either team's diggers in Saboteur 2).
 MINERS = frozenset((Role.GOLD_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER))
-#: How many incident texts a report keeps (it counts them all): the first of each bot and
-#: kind, and others until it holds half this many.
+#: How many of the first incident texts a report keeps (it counts them all, and keeps the
+#: first of each bot and kind too).
 INCIDENT_SAMPLES = 20
-#: an incident as a tournament words it (botapi.Incident, with its game): its bot and kind
-INCIDENT_TEXT = re.compile(r"game \d+ seat \d+ \((.*)\) (raised|illegal|timeout): ")
+#: an incident as a tournament words it (botapi.Incident, after its game): its seat
+_INCIDENT_SEAT = re.compile(r"game \d+ seat (\d+) ")
+#: the kinds of incident (botapi.GuardedSeat)
+INCIDENT_KINDS = ("raised", "illegal", "timeout")
+
+
+def incident_kind(text: str, lineup: tuple[str, ...]) -> tuple[str, str]:
+    """The bot and kind of an incident's ``text`` in a game of ``lineup``: the bot is the one
+    at the seat it names (read from the lineup, not from the text, which quotes the bot's own
+    words after it), the kind the word after the bot's name; "?" where the text says otherwise."""
+    found = _INCIDENT_SEAT.match(text)
+    seat = int(found.group(1)) if found else -1
+    if not 0 <= seat < len(lineup):
+        return "?", "?"
+    bot = lineup[seat]
+    after = text[found.end():] if found else ""
+    kind = after.removeprefix(f"({bot}) ").partition(":")[0] if after.startswith(f"({bot}) ") else "?"
+    return bot, kind if kind in INCIDENT_KINDS else "?"
 #: At most this many points of each bot's rating series are kept; past it every other is dropped.
 RATING_POINTS = 512
 
@@ -224,8 +240,9 @@ class TournamentReport:
     incidents: int = 0
     #: per bot, per kind of incident (raised, illegal, timeout), how many
     incident_counts: dict[str, dict[str, int]] = field(default_factory=dict)
-    #: the first incident of each bot and kind, and the first others (INCIDENT_SAMPLES)
+    #: the first incidents (INCIDENT_SAMPLES), and the first of each bot and kind
     incident_samples: list[str] = field(default_factory=list)
+    incident_firsts: list[str] = field(default_factory=list)
     paired: dict[tuple[str, str], PairedStats] = field(default_factory=dict)
     #: seconds the games took to play, summed over every process that played them
     play_seconds: float = 0.0
@@ -249,6 +266,7 @@ class TournamentReport:
             "incidents": self.incidents,
             "incident_counts": self.incident_counts,
             "incident_samples": self.incident_samples,
+            "incident_firsts": self.incident_firsts,
             "play_seconds": round(self.play_seconds, 3),
         }
 
@@ -298,13 +316,13 @@ class StatsCollector:
                 tally[1] += won
         report.incidents += len(game.incidents)
         for text in game.incidents:
-            found = INCIDENT_TEXT.match(text)
-            bot, kind = found.groups() if found else ("?", "?")
+            bot, kind = incident_kind(text, game.lineup)
             counts = report.incident_counts.setdefault(bot, {})
-            first = kind not in counts
+            if kind not in counts:
+                report.incident_firsts.append(text)  # so a rare kind is not hidden by a common one
             counts[kind] = counts.get(kind, 0) + 1
-            if first or len(report.incident_samples) < INCIDENT_SAMPLES // 2:
-                report.incident_samples.append(text)  # so a rare kind is not hidden by a common one
+            if len(report.incident_samples) < INCIDENT_SAMPLES:
+                report.incident_samples.append(text)
         self._rate(game)
         if self.spec.deal_size > 1:
             self._deal.append(game)
