@@ -167,7 +167,7 @@ def card_words(card: Card | None, turned: bool = False) -> str:
         elif through and len(card.segments) > 1:
             # a tunnel and dead ends apart from it, as the rules write them ("─+╵" for EW+N):
             # its openings' shape alone ("┴") reads as one tunnel with a branch
-            shape = "+".join(_SHAPES[s] for s in sorted(card.turned_segments(turned), key=lambda s: s.bit_count() < 2))
+            shape = "+".join(_SHAPES[s] for s in sorted(card.turned_segments(turned), key=lambda s: (s.bit_count() < 2, s)))
         extras = [word for word, on in (("ladder", card.ladder), ("crystal", card.crystals)) if on]
         if card.door is not None:
             extras.append(f"{card.door.value} door")

@@ -16,6 +16,8 @@ def test_a_tunnel_with_a_dead_end_apart_is_not_named_as_a_branch():
     assert card_words(tee_apart) == "path ─+╵" and card_words(tee_apart, turned=True) == "path ─+╷"
     assert card_words(face_from_code("path:NEW")) == "path ┴"  # the branch that does connect
     assert card_words(face_from_code("path:NS+E+W")) == "path │+╶+╴"
+    both = face_from_code("path:EW+N+S")
+    assert card_words(both) == card_words(both, turned=True) == "path ─+╵+╷"  # one name for one card
     assert _short_move(CardPlayed(1, PlacePath(9, 5, 2, False), tee_apart)) == "─+╵ 5,2"
 
 
@@ -175,3 +177,19 @@ def test_a_mapped_goal_turned_up_since_does_not_leave_the_maps_line_reading_no_m
     view = snap.view._replace(board=board, known_goals={1: STONE_NW, 2: STONE_NW})
     info = text(render_info(replace(snap, view=view), 40))
     assert "maps: g0 TREASURE" in info and "-" not in info.split("maps:")[1].split("\n")[0]
+
+
+def test_a_maze_grown_north_still_shows_the_goals_row_when_nothing_is_followed():
+    """With no cursor the view went to the maze's top rows (origin y = -6 for a tunnel dug
+    north), and no goal was on screen (found by review)."""
+    from saboteur_p2p.client.maze import MazeMarks, render_maze
+    from saboteur_p2p.rules import Board
+
+    board = Board.new_round()
+    straight = face_from_code("path:NS")
+    for y in range(-1, -7, -1):
+        board.place((0, y), straight, False)
+    fragments, (_, oy) = render_maze(board, {}, MazeMarks(), 60, 14, None)
+    screen = "".join(t for _, t in fragments)
+    assert oy <= 0 and "╔═1═╗" in screen, screen
+    assert "▲" in screen  # and the north is a key away

@@ -285,7 +285,8 @@ def render_maze(
     cx, cy = marks.cursor if marks.cursor is not None else (None, None)
     # a new view shows the goals' end of the maze, and the cursor's rows
     ox = fit(origin[0] if origin else None, cx, low_x, high_x, cols, prefer=high_x - cols + 1)
-    oy = fit(origin[1] if origin else None, cy, low_y, high_y, rows, prefer=None if cy is None else cy - rows // 2)
+    # ... around the row of the start and the middle goal when no cursor is followed
+    oy = fit(origin[1] if origin else None, cy, low_y, high_y, rows, prefer=(0 if cy is None else cy) - rows // 2)
     out: Fragments = []
     header = " " * GUTTER + "".join(f"{x:^{CELL_W}}" for x in range(ox, ox + cols))
     left = "◀" if ox > low_x else " "
