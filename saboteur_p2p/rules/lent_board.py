@@ -82,7 +82,7 @@ class LentBoard(Board):
     tunnels = _read_only("tunnels")
     cells_for_openings = _read_only("cells_for_openings")
     #: always lent: a bot that sets it False does not get the maze back (take_back does)
-    read_only = property(lambda board: True, doc="True: the maze is lent")  # type: ignore[assignment]
+    read_only = property(lambda board: True, doc="True: the maze is lent")
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         return _itself, (self.clone(),)
