@@ -27,6 +27,12 @@ MAX_WATCHERS = 8
 FEED_WINDOW = 64
 #: a spectator that has not said ``watch`` for this long is forgotten (seconds)
 WATCHER_SILENT = 10.0
+#: a spectator is answered ``watching`` at most this often, and sent again the records it
+#: says it lacks at most every RESEND_EVERY (seconds): a ``watch`` said many times a second
+#: with ``records`` 0 had a seat sign and send its log again each time, about 690 times the
+#: bytes the spectator sent (found by review)
+ANSWER_EVERY = 1.0
+RESEND_EVERY = 2.0
 
 
 @dataclass
@@ -39,6 +45,9 @@ class Watcher:
     #: where it comes from, and since when it is fed
     address: str = ""
     since: float = field(default_factory=time.monotonic)
+    #: when it was last answered (never: 0), and last sent records again (or first fed)
+    answered: float = 0.0
+    resent: float = field(default_factory=time.monotonic)
 
 
 class Watchers:
@@ -66,11 +75,15 @@ class Watchers:
                 self._to_watcher(connection, "reject", {"reason": f"this seat feeds {MAX_WATCHERS} spectators already"})
                 return
             watcher = self.watchers[connection] = Watcher(address=address)
+        now = time.monotonic()
         watcher.held = max(0, held)
-        if watcher.held < watcher.sent:
+        if watcher.held < watcher.sent and now - watcher.resent >= RESEND_EVERY:
             watcher.sent = watcher.held  # it lost some (or they are on their way): send them again
-        watcher.heard = time.monotonic()
-        self._to_watcher(connection, "watching", {"game_id": self.setup.game_id, "records": len(self.node.records)})
+            watcher.resent = now
+        watcher.heard = now
+        if now - watcher.answered >= ANSWER_EVERY:
+            watcher.answered = now
+            self._to_watcher(connection, "watching", {"game_id": self.setup.game_id, "records": len(self.node.records)})
 
     def _make_room(self, address: str) -> bool:
         """Full: forget the longest-fed spectator of the address fed most, if that address
@@ -102,4 +115,4 @@ class Watchers:
         self.transport.reply(connection, seal(self.identity, kind, body))
 
 
-__all__ = ["FEED_WINDOW", "MAX_WATCHERS", "WATCHER_SILENT", "WATCH_VERSION", "Watcher", "Watchers"]
+__all__ = ["ANSWER_EVERY", "FEED_WINDOW", "MAX_WATCHERS", "RESEND_EVERY", "WATCHER_SILENT", "WATCH_VERSION", "Watcher", "Watchers"]
