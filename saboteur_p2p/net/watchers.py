@@ -115,4 +115,6 @@ class Watchers:
         self.transport.reply(connection, seal(self.identity, kind, body))
 
 
-__all__ = ["ANSWER_EVERY", "FEED_WINDOW", "MAX_WATCHERS", "RESEND_EVERY", "WATCHER_SILENT", "WATCH_VERSION", "Watcher", "Watchers"]
+__all__ = [
+    "ANSWER_EVERY", "FEED_WINDOW", "MAX_WATCHERS", "RESEND_EVERY", "WATCHER_SILENT", "WATCH_VERSION", "Watcher", "Watchers",
+]
