@@ -139,7 +139,11 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
     if holds and ending.outcome == "peer-gone" and ending.culprit is not None:
         forfeit = forfeit_scores(observer, ending.culprit)  # it withheld the final reveal of the gold
         if forfeit is not None:
-            summary, kept = f"{summary}; {forfeit.describe(setup.names)}", forfeit.scores
+            # a log cut short where that seat owed its record reads the same as one whose seat
+            # went silent there: the score rests on the word of the log's holder (found by review)
+            summary = f"{summary}; {forfeit.describe(setup.names)} (on the word of this log's seat: verify cannot " \
+                      "tell a seat that went silent from a log cut short there; compare the other seats' logs)"
+            kept = forfeit.scores
     return Verdict(True, len(records), summary, kept, culprit=ending.culprit if holds else None), observer
 
 
