@@ -22,7 +22,7 @@ from .cli_table import (
     cmd_watch,
 )
 from .crypto.identity import IdentityError
-from .net.lobby import LobbyError
+from .net.invite import LobbyError
 from .net.seatstate import SeatLost
 from .rules import VARIANTS, GameConfig
 from .rules.editions import edition_named, edition_names, players_help

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .crypto.identity import Identity
-from .net.lobby import LobbyError, key_text, parse_key_text
+from .net.invite import LobbyError, key_text, parse_key_text
 from .rules import GameConfig
 
 if TYPE_CHECKING:

@@ -34,7 +34,8 @@ from saboteur_p2p.net.discovery import (
     pick_table,
     table_properties,
 )
-from saboteur_p2p.net.lobby import LOBBY_VERSION, LobbyError, parse_key_text
+from saboteur_p2p.net.invite import LobbyError, parse_key_text
+from saboteur_p2p.net.lobby import LOBBY_VERSION
 
 LAB, WHY_NO_LAB = netlab_available()
 BROWSE = "1.5"  # a query within 1 s of an announcement is answered up to 1 s late (RFC 6762 §14)

@@ -15,17 +15,15 @@ from saboteur_p2p.crypto.group import check_point
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.table_code import prove_code, table_key
 from saboteur_p2p.net import lobby
+from saboteur_p2p.net.invite import LobbyError, key_text, parse_key_text
 from saboteur_p2p.net.lobby import (
     LOBBY_VERSION,
-    LobbyError,
     SeatInfo,
     Table,
     hello,
     host_lobby,
     join_lobby,
     joint_game_id,
-    key_text,
-    parse_key_text,
 )
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import Envelope, open_envelope, seal

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..rules.editions import edition_names
-from .lobby import LOBBY_VERSION, LobbyError, key_text, parse_key_text
+from .invite import LobbyError, key_text, parse_key_text
+from .lobby import LOBBY_VERSION
 from .transport import endpoint_host, interface_addresses, is_wildcard, numeric_host
 
 if TYPE_CHECKING:

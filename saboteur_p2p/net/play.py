@@ -19,7 +19,8 @@ from ..crypto.workers import THREADS_VARIABLE, set_threads, share_cores
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
-from .lobby import LobbyError, host_lobby, join_commands, join_lobby
+from .invite import LobbyError, join_commands
+from .lobby import host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
