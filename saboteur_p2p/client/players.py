@@ -87,7 +87,10 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
                 shown, used = spare, spare_used
         line = _clip([head, *shown], width)
         used = sum(text_width(text) for _, text in line)
-        # the last move comes after, whole or not at all: it never shortens a name
+        # the last move comes after, whole or not at all: it never shortens a name; a line
+        # that ends in its columns' padding lends that space ("6c - map g1" at 80 columns)
+        if move and used + text_width(move) > width and line and line[-1][1].endswith(" "):
+            move = move[1:]
         if move and used + text_width(move) <= width:
             line.append(("class:players.last", move))
             used += text_width(move)

@@ -1,0 +1,26 @@
+"""Findings of a play-test of Saboteur 2 at 80x24 (2026-12-05), one test each."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from test_client_playtest3 import BOTS, _table, text
+
+from saboteur_p2p.client.app import SIDE_MIN
+from saboteur_p2p.client.render import render_players
+from saboteur_p2p.client.tracker import LastMove
+
+
+def test_a_last_move_one_column_too_long_uses_the_padding_before_it():
+    """At 80 columns "4 heuristic-4 6c -" and " map g1" came to 27 columns of 26: the map a bot
+    had just played was left out of the player list (so was every dead end's "dead ┼ 3,-1"
+    one column short).  The line's own padding ends in a space, so the move can follow it."""
+    snap, ctl = _table(("tester", *BOTS), busy=False)
+    moves = {s: LastMove(s, "", None, s + 1, "map g1") for s in range(len(snap.names))}
+    lines = text(render_players(replace(snap, last_moves=moves), ctl.focus(), SIDE_MIN)).splitlines()[1:]
+    assert all(len(line) == SIDE_MIN for line in lines), lines
+    others = [line for seat, line in enumerate(lines) if seat != snap.seat]
+    assert all(line.endswith(" - map g1") for line in others), others
+    # a move that fits with its space keeps it
+    moves = {s: LastMove(s, "", (2, 0), s + 1, "┘ 2,0") for s in range(len(snap.names))}
+    lines = text(render_players(replace(snap, last_moves=moves), ctl.focus(), SIDE_MIN)).splitlines()[1:]
+    assert all("-  ┘ 2,0" in line for seat, line in enumerate(lines) if seat != snap.seat), lines
