@@ -249,7 +249,8 @@ def test_resume_refuses_a_file_played_by_another_version_of_a_bot(tmp_path):
     _run_to_file(path, spec, stop_after=2)
     _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
     bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))
-    changed = rf"another version of {bot}:First \(the file that defines it, or a module beside it that it imports, changed\)"
+    changed = (rf"another version of {bot}:First \(the file that defines it, "
+               r"or a module or package beside it that it imports, changed\)")
     with pytest.raises(ResultsFileError, match=changed):
         ResultsFile.open(path, spec, StatsCollector(spec), True)
     header = json.loads(path.read_text().splitlines()[0])
@@ -340,3 +341,27 @@ def test_the_digest_of_a_bot_is_not_of_other_files_in_its_folder(tmp_path):
     after = bot_sources(spec)
     assert before[f"{tmp_path}/a.py:Bot"] == after[f"{tmp_path}/a.py:Bot"]
     assert before[f"{tmp_path}/b.py:Bot"] != after[f"{tmp_path}/b.py:Bot"]
+
+
+def test_the_digest_of_a_bot_covers_a_helper_package_beside_it(tmp_path):
+    """A bot importing a package (a folder) beside it kept its digest when a module of that
+    package changed, so --resume folded two versions under one name (noticed in review)."""
+    from saboteur_p2p.tournament.results import bot_sources
+
+    package = tmp_path / "digest_helpers"
+    (package / "inner").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "inner" / "__init__.py").write_text("")
+    (package / "inner" / "policy.py").write_text("def choose(legal):\n    return legal[0]\n")
+    (tmp_path / "bot.py").write_text(
+        "from digest_helpers.inner.policy import choose\nfrom saboteur_p2p.botapi import BaseBot\n\n\n"
+        "class Bot(BaseBot):\n    def act(self, view, legal):\n        return choose(legal)\n"
+    )
+    (tmp_path / "saboteur_p2p").mkdir()  # the engine beside it (a checkout's root) is not the bot's
+    (tmp_path / "saboteur_p2p" / "__init__.py").write_text("")
+    spec = TournamentSpec(3, 2, (f"{tmp_path}/bot.py:Bot", "random"))
+    before = bot_sources(spec)[f"{tmp_path}/bot.py:Bot"]
+    (tmp_path / "saboteur_p2p" / "__init__.py").write_text("# edited\n")
+    assert bot_sources(spec)[f"{tmp_path}/bot.py:Bot"] == before
+    (package / "inner" / "policy.py").write_text("def choose(legal):\n    return legal[-1]\n")
+    assert bot_sources(spec)[f"{tmp_path}/bot.py:Bot"] != before

@@ -144,9 +144,10 @@ def bot_sources(spec: TournamentSpec) -> dict[str, str]:
 
 def _imported_beside(path: Path) -> list[Path]:
     """The modules beside the bot file ``path`` that it imports, and those they import in
-    turn (``import helper``, ``from helper import x``: a ``helper.py`` in its folder), found
-    by reading the files: an edit to one changes the bot as much as one to its file.
-    Packages, and modules elsewhere, are not followed."""
+    turn (``import helper``, ``from helper import x``: a ``helper.py`` in its folder, or
+    every module of a package ``helper/`` there), found by reading the files: an edit to one
+    changes the bot as much as one to its file.  Modules elsewhere are not followed, nor is
+    the engine's package (a bot at a checkout's root imports ``saboteur_p2p`` beside it)."""
     folder = path.resolve().parent
     found: list[Path] = []
     waiting = [path.resolve()]
@@ -159,10 +160,16 @@ def _imported_beside(path: Path) -> list[Path]:
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
             for name in names:
-                file = folder / f"{name.partition('.')[0]}.py"
-                if file.is_file() and file != path.resolve() and file not in found:
-                    found.append(file)
-                    waiting.append(file)
+                top = name.partition(".")[0]
+                package = folder / top
+                if (package / "__init__.py").is_file() and top != "saboteur_p2p":
+                    files = sorted(package.rglob("*.py"))
+                else:
+                    files = [folder / f"{top}.py"]
+                for file in files:
+                    if file.is_file() and file != path.resolve() and file not in found:
+                        found.append(file)
+                        waiting.append(file)
     return sorted(found)
 
 
@@ -323,8 +330,8 @@ class ResultsFile:
         changed = [] if kept is None else sorted(bot for bot in kept.keys() | now.keys() if kept.get(bot) != now.get(bot))
         if changed:
             raise ResultsFileError(
-                f"{path} was played with another version of {', '.join(changed)} (the file that defines it, "
-                "or a module beside it that it imports, changed): resume with the code that played it, or name a new file"
+                f"{path} was played with another version of {', '.join(changed)} (the file that defines it, or a module "
+                "or package beside it that it imports, changed): resume with the code that played it, or name a new file"
             )
         if there.time_limit != spec.time_limit:
             # a bot past its time has a move played for it: the limit is part of every result
