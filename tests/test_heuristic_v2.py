@@ -183,3 +183,24 @@ def test_a_digger_leaves_the_last_step_to_the_goals_to_itself_until_the_pile_run
     _, new = bots(short_pile)
     late = choose(short_pile, new)
     assert isinstance(late, PlacePath) and late.cell == (6, 0)
+
+
+def test_a_saboteur2_team_digger_leaves_the_last_step_to_a_teammate_only():
+    # the corridor ends at (5,0): a straight card at (6,0) leaves goal 1 one step away; a blue
+    # digger's team wins only if a blue digger reaches it, so it lays that card only when the
+    # next player is a teammate it knows (an inspection showed it)
+    blue, green = Role.BLUE_DIGGER, Role.GREEN_DIGGER
+
+    def state_with(inspected: bool, pile: int = 20) -> State:
+        maze = {(x, 0): "EW" for x in range(1, 6)}
+        return build2(5, maze=maze, roles=[blue, blue, green, green, S_], hands={0: ["EW", "NS", "NE"]},
+                      draw=["NS"] * pile, inspected={0: [1]} if inspected else None)
+
+    unknown = state_with(inspected=False)
+    _, new = bots(unknown)
+    waits = choose(unknown, new)
+    assert not (isinstance(waits, PlacePath) and waits.cell == (6, 0)), waits
+    for state in (state_with(inspected=True), state_with(inspected=False, pile=8)):
+        _, new = bots(state)
+        step = choose(state, new)
+        assert isinstance(step, PlacePath) and step.cell == (6, 0), step
