@@ -518,7 +518,8 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     played = [e for e in state.events if isinstance(e, CardPlayed) and e.player == 0]
     mine = [e.action for e in played]
     kinds = {a.kind for a in mine if isinstance(a, PlayOn)}
-    assert {ActionKind.THEFT, ActionKind.TRAPPED, ActionKind.INSPECTION, ActionKind.HANDS_OFF} <= kinds, kinds
+    # a Theft (for the steal below) and at least two other kinds of card played on a player
+    assert ActionKind.THEFT in kinds and len(kinds - {ActionKind.THEFT}) >= 2, kinds
     assert any(isinstance(a, Clear) for a in mine)
     assert any(isinstance(a, Pass) and len(a.cards) == 3 for a in mine)
     assert any(isinstance(e.action, PlacePath) and isinstance(e.card, PathCard) and e.card.ladder for e in played)

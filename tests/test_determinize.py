@@ -141,37 +141,50 @@ def test_a_sample_keeps_the_public_bookkeeping_and_plays_the_next_move_as_the_ga
     orients = 0
     for edition, players in (("base", 4), ("base", 7), ("saboteur2", 4), ("saboteur2", 7)):
         for seed in range(10):
-            rng = random.Random(seed)
-            config = GameConfig(players, edition)
-            state = Game(config, seed=seed).new_state()
-            bots = [HeuristicBot() for _ in range(players)]
-            for seat, bot in enumerate(bots):
-                bot.start(seat, config, seed + seat)
-            heard = 0
-            while not state.is_terminal():
-                for event in state.events[heard:]:
-                    for bot in bots:
-                        bot.on_event(event)
-                heard = len(state.events)
-                legal = state.legal_actions()
-                if rng.random() < 0.95:  # the heuristic's moves, a few random ones
-                    legal = [bots[state.current].act(state.view_for(state.current), legal)]
-                move = rng.choice(legal)
-                if state.phase.value not in ("play", "orient"):
-                    state.push(move)
-                    continue
-                world = determinize(state.view_for(state.current), random.Random(seed))
-                assert _public_book(world) == _public_book(state)
-                orienting = state.phase.value == "orient"
-                orients += orienting
-                counts, round_before = (len(world.events), len(state.events)), state.round
-                world.push(move)
-                state.push(move)
-                turned = [e for e in world.events[counts[0]:] + state.events[counts[1]:] if isinstance(e, GoalRevealed)]
-                goes_on = state.round == round_before and state.phase.value in ("play", "orient")
-                if goes_on and (orienting or not turned):
-                    assert (world.current, world.phase) == (state.current, state.phase)
+            orients += _sampled_game(HeuristicBot, edition, players, seed)
+    # a stone to orient is rare (a game in 15 or so): more games until one is met
+    extra = 10
+    while not orients and extra < 60:
+        orients += _sampled_game(HeuristicBot, "saboteur2", 4, extra)
+        extra += 1
     assert orients > 0  # the orient phase was met
+
+
+def _sampled_game(bot_class: type, edition: str, players: int, seed: int) -> int:
+    """One game of ``test_a_sample_keeps_the_public_bookkeeping...``, checked at every
+    position; how many orient phases it met."""
+    orients = 0
+    rng = random.Random(seed)
+    config = GameConfig(players, edition)
+    state = Game(config, seed=seed).new_state()
+    bots = [bot_class() for _ in range(players)]
+    for seat, bot in enumerate(bots):
+        bot.start(seat, config, seed + seat)
+    heard = 0
+    while not state.is_terminal():
+        for event in state.events[heard:]:
+            for bot in bots:
+                bot.on_event(event)
+        heard = len(state.events)
+        legal = state.legal_actions()
+        if rng.random() < 0.95:  # the heuristic's moves, a few random ones
+            legal = [bots[state.current].act(state.view_for(state.current), legal)]
+        move = rng.choice(legal)
+        if state.phase.value not in ("play", "orient"):
+            state.push(move)
+            continue
+        world = determinize(state.view_for(state.current), random.Random(seed))
+        assert _public_book(world) == _public_book(state)
+        orienting = state.phase.value == "orient"
+        orients += orienting
+        counts, round_before = (len(world.events), len(state.events)), state.round
+        world.push(move)
+        state.push(move)
+        turned = [e for e in world.events[counts[0]:] + state.events[counts[1]:] if isinstance(e, GoalRevealed)]
+        goes_on = state.round == round_before and state.phase.value in ("play", "orient")
+        if goes_on and (orienting or not turned):
+            assert (world.current, world.phase) == (state.current, state.phase)
+    return orients
 
 
 @pytest.mark.parametrize(("weights", "message"), [
