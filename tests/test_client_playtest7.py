@@ -24,3 +24,22 @@ def test_a_last_move_one_column_too_long_uses_the_padding_before_it():
     moves = {s: LastMove(s, "", (2, 0), s + 1, "┘ 2,0") for s in range(len(snap.names))}
     lines = text(render_players(replace(snap, last_moves=moves), ctl.focus(), SIDE_MIN)).splitlines()[1:]
     assert all("-  ┘ 2,0" in line for seat, line in enumerate(lines) if seat != snap.seat), lines
+
+
+def test_a_card_both_selected_and_marked_shows_its_mark():
+    """The ▶ of the selected card took the column where • marks a card (m): a player who
+    marked the card under the cursor could not see that it was marked."""
+    from test_client_controller import find2, seated
+
+    from saboteur_p2p.client.render import render_hand
+
+    state = find2(lambda s: s.phase.value == "play" and len(s.hands[s.current]) >= 4)
+    _agent, _node, ctl = seated(state)
+    ctl.pick(1)
+    ctl.mark()
+    rows = text(render_hand(ctl.snapshot(), ctl.focus(), 100)).splitlines()
+    column = rows[0].index("▶")
+    assert rows[1][column] == "•", rows[:2]
+    ctl.mark()  # unmarked again: no mark under the ▶
+    rows = text(render_hand(ctl.snapshot(), ctl.focus(), 100)).splitlines()
+    assert rows[1][column] == " " and "•" not in rows[0], rows[:2]

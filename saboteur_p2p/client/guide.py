@@ -97,7 +97,8 @@ LEGEND_HAND = """\
            ▶ the card picked   ✓ legal / ✗ not legal: the move now"""
 
 LEGEND_HAND_2 = """\
-           • a card marked (m) to discard or clear with"""
+           • a card marked (m) to discard or clear with (under the ▶
+             when it is the card picked)"""
 
 
 def help_text(edition: str) -> str:

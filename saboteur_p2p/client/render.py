@@ -148,7 +148,9 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         style = "class:hand.selected" if selected else "class:hand"
         style += " class:hand.marked" if marked else ""
         rows[0].append(("class:hand.label", "▶" if selected else "•" if marked else " "))
-        for row in rows[1:]:
+        # a card both selected and marked shows its mark under the ▶
+        rows[1].append(("class:hand.label", "•" if selected and marked else " "))
+        for row in rows[2:]:
             row.append(("", " "))
         label = f"{index + 1} {item.label()}"[:TILE_W].ljust(TILE_W)
         rows[0].append((style + " class:hand.label", label))
