@@ -199,3 +199,17 @@ def test_one_address_cannot_take_every_connection_slot(context, listener, monkey
         dealer.close()
         for raw in squatters:
             raw.close()
+
+
+def test_places_are_shared_by_machine_and_an_ipv6_host_counts_as_its_slash_64() -> None:
+    """Places were shared by address: a host on an IPv6 LAN may give itself any address of
+    its /64, so eight addresses of one prefix held eight places "fairly" and turned everyone
+    else away.  An IPv4-mapped address is its IPv4 address."""
+    squatter = {n: (f"fd00:1:2:3::{n:x}", float(n)) for n in range(1, 9)}
+    assert zmtp.make_room_for("fd00:1:2:4::1", squatter) == 1  # another /64: the prefix's oldest goes
+    assert zmtp.make_room_for("fd00:1:2:3::99", squatter) is None  # the same /64 gets no more
+    ipv4 = {n: (f"192.168.1.{n}", float(n)) for n in range(1, 9)}
+    assert zmtp.make_room_for("192.168.1.20", ipv4) is None  # eight machines, one place each
+    crowd = {**ipv4, 9: ("192.168.1.8", 9.0), 10: ("::ffff:192.168.1.8", 10.0)}
+    assert zmtp.make_room_for("192.168.1.20", crowd) == 8  # .8 holds three: its oldest goes
+    assert zmtp.machine_of("fe80::1%eth0") == "fe80::/64" and zmtp.machine_of("not an address") == "not an address"

@@ -21,6 +21,7 @@ multipart message within the limit is dropped whole, as the ROUTER's caller did.
 """
 from __future__ import annotations
 
+import ipaddress
 import struct
 import time
 from collections import Counter
@@ -231,18 +232,35 @@ def unwrap_frame(flags: int, body: bytes, curve: Opens | None, ready: bool) -> t
     return bool(inner & 2), inner & MORE, body
 
 
+def machine_of(address: str) -> str:
+    """What places are shared by: an IPv4 address (also written as IPv4-mapped IPv6), or an
+    IPv6 address's /64 (a host on an IPv6 LAN may give itself any address of its prefix, so
+    by the address one machine could take every place); else the text as it is."""
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])  # fe80::1%eth0: the zone is no part of it
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def make_room_for(address: str, held: Mapping[K, tuple[str, float]]) -> K | None:
-    """Places shared fairly among addresses, all taken (``held``: place -> its address and
-    since when it is held): the place a newcomer from ``address`` takes, the oldest of the
-    address that holds the most, if that address would still hold more than the newcomer's;
-    None if the newcomer is turned away.  So one machine's many places keep nobody out."""
-    counts = Counter(owner for owner, _ in held.values())
+    """Places shared fairly among machines (``machine_of``), all taken (``held``: place -> its
+    address and since when it is held): the place a newcomer from ``address`` takes, the
+    oldest of the machine that holds the most, if that machine would still hold more than
+    the newcomer's; None if the newcomer is turned away.  So one machine's many places keep
+    nobody out."""
+    machines = {place: machine_of(owner) for place, (owner, _) in held.items()}
+    counts = Counter(machines.values())
     if not counts:
         return None
     most, most_held = counts.most_common(1)[0]
-    if most_held <= counts[address] + 1:
+    if most_held <= counts[machine_of(address)] + 1:
         return None
-    return min((place for place, (owner, _) in held.items() if owner == most), key=lambda place: held[place][1])
+    return min((place for place, machine in machines.items() if machine == most), key=lambda place: held[place][1])
 
 
 def _peer_address(notice: zmq.Frame) -> str:
