@@ -21,7 +21,8 @@ more than ``margin`` on average; otherwise the heuristic's choice is.
 
 The choices depend only on the seed and what the bot is told, so a game replays exactly,
 unless ``time`` (seconds per turn) cuts a search short.  Other phases (gold, stones, thefts)
-and forced moves are the heuristic's.
+and forced moves are the heuristic's, and so is a gold-digger's every move with ``diggers``
+false.
 """
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ from saboteur_p2p.rules import (
 from .belief import BLOCKING, DIGGING, RoleBelief
 from .hands import HandModel
 from .heuristic import PLAYERS, HeuristicBot
+from .heuristic2 import BASE_ROLE
 from .heuristic_base import BaseGameHeuristic
 from .tunnels import Network
 
@@ -109,6 +111,7 @@ class IsmctsBot(BaseBot):
         margin: float = 0.03,
         time: float = 0.0,
         hands: bool = True,
+        diggers: bool = True,
     ) -> None:
         if playouts < 0 or cutoff < 1 or candidates < 1:
             raise ValueError("playouts must be at least 0 (0: the edition's default), cutoff and candidates at least 1")
@@ -120,6 +123,9 @@ class IsmctsBot(BaseBot):
         self.time = time
         #: whether sampled hands follow the players' past choices (``HandModel``)
         self.hands = hands
+        #: whether a gold-digger searches (Saboteur 2: a blue or green digger, the boss); else
+        #: it plays the heuristic's move: measured, the search gains as a saboteur (docs/bots.md)
+        self.diggers = diggers
 
     def start(self, seat: int, config: GameConfig, seed: int) -> None:
         super().start(seat, config, seed)
@@ -152,6 +158,8 @@ class IsmctsBot(BaseBot):
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         if Phase(view.phase) is not Phase.PLAY or len(legal) == 1 or view.role is None:
+            return self.guide.act(view, legal)
+        if not self.diggers and BASE_ROLE.get(view.role, view.role) is Role.GOLD_DIGGER:
             return self.guide.act(view, legal)
         scored = self.guide.score_actions(view, legal)
         ranked = sorted(range(len(scored)), key=lambda i: -scored[i][1])

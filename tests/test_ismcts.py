@@ -112,3 +112,25 @@ def test_aware_playout_players_read_the_real_game_as_if_no_search_had_happened()
     for s in range(1, 5):
         assert bot.players[s].suspicion == readers[s].suspicion
         assert bot.players[s].role is readers[s].role
+
+
+def test_with_diggers_false_only_a_saboteur_searches():
+    """``diggers=false``: the search gains as a saboteur (docs/bots.md), so a gold-digger may
+    play the heuristic's moves and the bot runs about three times faster.  The same deal with
+    the default searches in the seat's gold-digger rounds too."""
+    roles_searched = {}
+    for diggers in ("true", "false"):
+        bot = load_bot(f"ismcts:playouts=6:cutoff=6:diggers={diggers}")
+        searched_as: list[Role | None] = []
+        search = bot._search
+
+        def spy(view, chosen, weights, hands, search=search, searched_as=searched_as):
+            searched_as.append(view.role)
+            return search(view, chosen, weights, hands)
+
+        bot._search = spy  # type: ignore[method-assign]
+        record = play_game(GameConfig(5, rounds=3), [bot] + ["heuristic"] * 4, seed=11, time_limit=None)
+        assert not record.incidents
+        roles_searched[diggers] = set(searched_as)
+    assert roles_searched["true"] == {Role.SABOTEUR, Role.GOLD_DIGGER}, roles_searched
+    assert roles_searched["false"] == {Role.SABOTEUR}, roles_searched
