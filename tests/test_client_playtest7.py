@@ -43,3 +43,23 @@ def test_a_card_both_selected_and_marked_shows_its_mark():
     ctl.mark()  # unmarked again: no mark under the ▶
     rows = text(render_hand(ctl.snapshot(), ctl.focus(), 100)).splitlines()
     assert rows[1][column] == " " and "•" not in rows[0], rows[:2]
+
+
+def test_a_goal_known_without_our_map_is_not_called_our_map():
+    """The log said "your map: goal 2 at 8,2 is a stone" just before "goal 2 turned up", for a
+    goal the player never mapped: a view that knows a goal's face as it is being turned up
+    (still face down in the maze) read as a map.  Only our own Maps' goals are "your map"
+    (the map itself: test_client_app's test of a map)."""
+    from test_client_controller import seated
+
+    from saboteur_p2p.client.model import LogKind
+    from saboteur_p2p.rules import Game, GameConfig
+    from saboteur_p2p.rules.cards import TREASURE
+
+    state = Game(GameConfig(5), seed=3).new_state()
+    agent, _node, _ctl = seated(state)
+    face = TREASURE
+    plain = agent._view
+    agent._view = lambda s: plain(s)._replace(known_goals={2: face})  # type: ignore[method-assign]
+    agent.heard(state)
+    assert not [line.text for line in agent.log_lines() if line.kind is LogKind.PRIVATE and "map" in line.text]

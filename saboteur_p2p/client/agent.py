@@ -23,7 +23,18 @@ from dataclasses import replace
 from typing import Any
 
 from ..match import move_words, narrate
-from ..rules import GOAL_CELLS, CardPlayed, PathKind, PiecesWon, PlayerView, RoundEnded, State, Stolen
+from ..rules import (
+    GOAL_CELLS,
+    CardPlayed,
+    MapPeek,
+    PathKind,
+    PiecesWon,
+    PlayerView,
+    RoundEnded,
+    RoundStarted,
+    State,
+    Stolen,
+)
 from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot, steady_slots
 from .tracker import Tracker
 
@@ -51,6 +62,8 @@ class ClientAgent:
         self._decision_id = 0
         self._told_maps: set[int] = set()
         self._maps_round = 0
+        #: the goals our own Maps looked at this round (a goal known otherwise is no map of ours)
+        self._peeked: set[int] = set()
         #: Saboteur 2: the dwarf cards we were told of (ours, and inspected ones), by seat
         self._told_roles: dict[int, Any] = {}
         self._roles_round = 0
@@ -88,6 +101,10 @@ class ClientAgent:
         for event in events:
             if isinstance(event, CardPlayed):
                 played.add(event.player)
+                if event.player == self.seat and isinstance(event.action, MapPeek):
+                    self._peeked.add(event.action.goal)
+            elif isinstance(event, RoundStarted):
+                self._peeked = set()
             if isinstance(event, RoundEnded):
                 you = event.roles[self.seat].value
                 if state.config.edition == "saboteur2":
@@ -235,12 +252,13 @@ class ClientAgent:
     # -- internals -----------------------------------------------------------------------
 
     def _map_lines(self, view: Any) -> list[LogLine]:
-        """Private lines for goals a Map has just shown us."""
+        """Private lines for goals one of our Maps has just shown us (a goal whose face the
+        view knows as it is being turned up, still face down in the maze, is not one)."""
         if view.round != self._maps_round:
             self._told_maps, self._maps_round = set(), view.round
         lines = []
         for slot, card in view.known_goals.items():
-            if slot in self._told_maps or view.board.tiles[GOAL_CELLS[slot]].card is not None:
+            if slot in self._told_maps or slot not in self._peeked or view.board.tiles[GOAL_CELLS[slot]].card is not None:
                 continue
             self._told_maps.add(slot)
             what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
