@@ -12,7 +12,7 @@ from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.crypto.log import decode_record, make_entry
 from saboteur_p2p.protocol.dealer import GOLD_HANDLE_STRIDE
 from saboteur_p2p.protocol.local import LocalGame, make_setup, step
-from saboteur_p2p.protocol.messages import ActionMsg
+from saboteur_p2p.protocol.messages import ActionMsg, PublicShare, Shares
 from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
 from saboteur_p2p.rules import Card, Deck, GameConfig, State
 from saboteur_p2p.rules.actions import MapPeek, PlacePath
@@ -368,3 +368,23 @@ def cheat_once(point: str, cheater: int, tamper: Callable[[LocalGame, dict[str, 
 def other_point(seed: int) -> Point:
     return base_mul(random_scalar(seeded_bytes(seed)))
 
+
+def bend_first_played_share(game: LocalGame, player: int, liar: int) -> tuple[int, int, int]:
+    """From the dealt hands' share round (``game_at("dealt-shares")``): make ``liar``'s
+    public share of the card ``player`` will play first carry a false proof, and ``player``
+    collude (it takes every share as proven).  Returns the card's key."""
+    probe = copy_game(game, 0)
+    play_until(probe, lambda e: e.kind == "action")
+    first = probe.nodes[player]._shares_with_move(path_first(player, probe.nodes[player]))
+    assert first is not None
+    (card,) = [p.card for p in first.public]
+    honest = game.nodes[liar]._shares_for
+
+    def false_proof(needs: Any) -> Shares:
+        made = honest(needs)
+        return Shares(tuple(PublicShare(p.card, p.share, p.proof[::-1]) if p.card == card else p for p in made.public),
+                      made.sealed, made.opened)
+
+    game.nodes[liar]._shares_for = false_proof  # type: ignore[method-assign]
+    game.nodes[player].share_book._proven = lambda *_: True  # type: ignore[method-assign]  # the colluder
+    return card

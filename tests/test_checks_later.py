@@ -4,10 +4,8 @@ shown to all.  The earliest record at fault decides the verdict, as for a seat t
 at once."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from protocol_helpers import copy_game, game_at, hear, path_first, play_until, signed_record
+from protocol_helpers import bend_first_played_share, game_at, hear, path_first, signed_record
 
 from saboteur_p2p.crypto.log import decode_record
 from saboteur_p2p.protocol.dealer import RevealNeed
@@ -54,22 +52,9 @@ def test_an_equivocation_after_a_card_opened_with_a_false_share_names_the_share_
     the colluders would choose which of them is blamed."""
     game = game_at("dealt-shares")
     seats = game.nodes
-    probe = copy_game(game, 0)
-    play_until(probe, lambda e: e.kind == "action")
-    first = probe.nodes[0]._shares_with_move(path_first(0, probe.nodes[0]))
-    assert first is not None
-    (card,) = [p.card for p in first.public]
-    honest = seats[1]._shares_for
-
-    def false_proof(needs: Any) -> Shares:
-        made = honest(needs)
-        return Shares(tuple(PublicShare(p.card, p.share, p.proof[::-1]) if p.card == card else p for p in made.public),
-                      made.sealed, made.opened)
-
-    seats[1]._shares_for = false_proof  # type: ignore[method-assign]
+    bend_first_played_share(game, 0, 1)
     record = seats[1].produce()
     assert record is not None
-    seats[0].share_book._proven = lambda *_: True  # type: ignore[method-assign]  # the colluder
     spectator = hear(game, record, 1)[None]
     assert spectator is not None and (spectator.peer, spectator.reason) == (1, "bad-share")
     while (head := seats[2].next_expected) is not None and head.kind != "action":

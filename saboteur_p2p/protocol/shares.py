@@ -81,6 +81,9 @@ class ShareBook:
         #: checked when its card is shown to all, or when its sender is named for it
         #: (with the shares of the record it came in, which judge a false proof: ``take``)
         self.unchecked: dict[tuple[CardKey, int], tuple[RevealNeed, PublicShare, Shares]] = {}
+        #: those of them whose check, made early (``precheck``), failed: they stay unchecked,
+        #: to be blamed when their card is shown, as if never checked before
+        self.failed_early: set[tuple[CardKey, int]] = set()
         #: where a seat sends the checks of such shares at a card's showing, to run them in
         #: the background (Node); None: they run at once
         self.check_later: Callable[[Callable[[], None]], None] | None = None
@@ -359,6 +362,25 @@ class ShareBook:
                 else:
                     self.check_later(check)
             state.shares.setdefault(ower, point)  # the holder's share in its record stands
+
+    def precheck(self, holder: int) -> bool:
+        """Check one public share of a card ``holder`` was dealt (its first reveal) before the
+        card is shown; False when none is left.  A share that passes is checked, as if at its
+        card's showing; one that fails stays unchecked and is blamed then, as it would be
+        without this check (protocol.md §6.8): the seat to move after ``holder`` takes this
+        work off its turn's path while it waits."""
+        audience = frozenset((holder,))
+        for key, waiting in self.unchecked.items():
+            if waiting[0].audience == audience and key not in self.failed_early:
+                break
+        else:
+            return False
+        card, sender = key
+        if self._held(sender, card, waiting) is None:
+            del self.unchecked[key]
+        else:
+            self.failed_early.add(key)
+        return True
 
     def _held_check(self, sender: int, card: CardKey, waiting: tuple[RevealNeed, PublicShare, Shares]) -> Callable[[], None]:
         """A check of ``sender``'s unchecked public share of ``card`` that raises what is wrong

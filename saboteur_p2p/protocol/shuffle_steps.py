@@ -16,6 +16,7 @@ from .dealer import MentalDealer
 from .errors import ProtocolViolation
 from .messages import Shuffle
 from .setup import GameSetup
+from .shares import ShareBook
 from .shuffles import ShufflePlans, ShuffleRun, make_shuffle, read_shuffle
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class ShuffleSteps:
     deferred_checks: list[Callable[[], None]]
     #: the next round's batch, shuffled between this round's moves (§5.6.2)
     ahead: AheadBatches
+    share_book: ShareBook
 
     def _make_shuffle(self, head: Expect) -> dict[str, Any]:
         assert self.seat is not None
@@ -78,11 +80,16 @@ class ShuffleSteps:
         self.ahead.make_later(batch, lambda: make_shuffle(ours, game_id, seat, plans, secrets.token_bytes))
 
     def prepare(self) -> bool:
-        """Do one piece of work ahead of need, while the seat waits: plan a shuffle of a deck
-        this seat will shuffle (in a queued batch, or else in one like the last).  False when
-        there is nothing to do; each call takes about 1.5 ms (eight cards of a plan)."""
+        """Do one piece of work ahead of need, while the seat waits: check a share of a card
+        the seat before us holds (about 0.25 ms; ``ShareBook.precheck``: when that seat plays
+        the card, our turn comes next and would wait for the check), or plan a shuffle of a
+        deck this seat will shuffle (in a queued batch, or else in one like the last; about
+        1.5 ms, eight cards of a plan).  False when there is nothing to do."""
         if self.seat is None or self.aborted is not None or self.finished:
             return False
+        book = self.share_book
+        if book.check_later is not None and book.precheck((self.seat - 1) % self.players):
+            return True
         sizes = [len(cards) for run in self.shuffles.values() for cards in run.inputs.values()]
         return self.plans.prepare_one(sizes, self.rand)
 
