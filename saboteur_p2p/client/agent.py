@@ -318,13 +318,15 @@ class ClientAgent:
         self._changed()
 
     def _view(self, state: State) -> PlayerView:
-        """Our view, its hand in steady slots: a card keeps its number while we hold it."""
+        """Our view, its hand in steady slots: a card keeps its number while we hold it.  The
+        slots are kept over every card we hold, a drawn card whose face is not shown to us
+        yet included (the view leaves it out): the slot a played card left waits for it."""
         view = state.view_for(self.seat)
         round_, before = self._slots
-        order = steady_slots(before if round_ == view.round else [], [h for h, _ in view.hand])
+        order = steady_slots(before if round_ == view.round else [], state.hands[self.seat])
         self._slots = (view.round, order)
         faces = dict(view.hand)
-        return view._replace(hand=tuple((h, faces[h]) for h in order))
+        return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces))
 
     def _publish(self, **changes: Any) -> None:
         with self._lock:
