@@ -46,7 +46,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from .agent import ClientAgent
-from .boardkeys import BOARD_LETTERS, continuations, word_starts
+from .boardkeys import AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, continuations, word_starts
 from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
@@ -118,6 +118,7 @@ class ClientApp:
     def __init__(self, agent: ClientAgent, input: Input | None = None, output: Output | None = None) -> None:
         self.agent = agent
         self.ui = UIState()
+        self.take_back = TakeBack(self.ui, KEY_WAIT)
         self.controller = Controller(agent, self.ui)
         self.snap = agent.snapshot()
         self.focus: Focus = self.controller.focus()
@@ -142,7 +143,7 @@ class ClientApp:
         # Escape alone should act at once: wait little for the rest of an escape sequence
         # or of a two-key binding (prompt_toolkit waits 0.5 s and 1 s by default)
         self.application.ttimeoutlen = 0.1
-        self.application.timeoutlen = 0.3
+        self.application.timeoutlen = KEY_WAIT
         self.application.before_render += lambda _: self.refresh()
         agent.on_change = self.application.invalidate
 
@@ -315,10 +316,10 @@ class ClientApp:
         on("down")(lambda: ctl.arrow(0, 1))
         on("tab")(ctl.next_cell)
         on("s-tab")(lambda: ctl.next_cell(-1))
-        on("r")(ctl.turn)
+        on("r")(functools.partial(self.take_back.act, "r", ctl.turn))
         on("enter")(ctl.enter)
         on("x")(ctl.discard)
-        on("m")(ctl.mark)
+        on("m")(functools.partial(self.take_back.act, "m", ctl.mark))
         on("escape")(self._escape)
         on(":")(lambda: self._type(""))
         on("/")(lambda: self._type(""))
@@ -332,7 +333,7 @@ class ClientApp:
         on("escape", filter=typing)(self._leave_input)
         # "repair", "map 1", "quit": a key whose letter begins a command word waits for the
         # next key (timeoutlen), and a letter that goes on with the word opens the line with both
-        for key, letter in word_starts():
+        for key, letter in (pair for pair in word_starts() if pair[0] not in AT_ONCE):
             goes_on = Condition(functools.partial(self._goes_on, key, letter))
             on(key, letter, filter=board & goes_on)(functools.partial(self._type, key + letter))
         # a refused line waits to be corrected; : (or /) starts a new one instead of adding to it
@@ -344,10 +345,11 @@ class ClientApp:
         def _(event: KeyPressEvent) -> None:
             # a word typed on the board ("pass 2", "what 3") goes to the command line whole,
             # instead of its digits picking cards and a later x discarding one
-            letter = event.data
+            letter, before = event.data, event.previous_key_sequence
             if len(letter) == 1 and letter.isalpha() and letter not in BOARD_LETTERS:
                 ui.message = ""
-                self._type(letter)
+                previous = before[-1].key if before and isinstance(before[-1].key, str) else ""
+                self._type(self.take_back.goes_on(previous, letter, self._goes_on(previous, letter)) or letter)
         # Esc then a digit within the key timeout is Emacs's numeric argument to prompt_toolkit:
         # the digit, and every digit after it, went into the count instead of picking a card
         for digit in range(10):

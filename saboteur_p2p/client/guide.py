@@ -30,8 +30,8 @@ Keys
   Esc        cancel · c chat · PgUp PgDn scroll the log · q leave
   ?          this page · R the rules of the game
   : or /     type a command (Tab completes, Esc returns), or just type
-             it: a key that begins a word (r for repair, q for quit) waits
-             a moment for the next letter"""
+             it: r turns at once and turns back if "repair" goes on; q (quit)
+             waits a moment for the next letter"""
 
 KEYS_2 = """\
   m          mark 1-3 cards: x discards them all, and with two marked
