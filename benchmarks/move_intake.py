@@ -45,7 +45,7 @@ def main() -> None:
         finally:
             moves.append(time.perf_counter() - started)
 
-    Node.receive, Node.move = timed_receive, timed_move  # type: ignore[method-assign]
+    Node.receive, Node.move = timed_receive, timed_move  # type: ignore[method-assign, assignment]
     try:
         for seed in range(args.games):
             local.play_local_game(GameConfig(args.players, args.edition), ["heuristic"] * args.players, seed=seed)
