@@ -148,7 +148,8 @@ class Tracker:
                 self.summaries.append(RoundSummary(
                     event.round, view.config.rounds, winners, event.roles, final, faces_known(goals), (), (), live=live,
                     reached=event.last_player if treasure is not None else None,
-                    doors=_doors(final, treasure) if view.config.edition == "saboteur2" else "",
+                    doors=_doors(final, treasure, _role_of(event.roles, event.last_player))
+                    if view.config.edition == "saboteur2" else "",
                 ))
                 self._refresh(view)
             elif isinstance(event, GoldReceived):
@@ -271,18 +272,36 @@ def _treasure_cell(board: Board) -> Cell | None:
     return None
 
 
-def _doors(board: Board, treasure: Cell | None) -> str:
-    """What the doors on the ways to the treasure left open, which decides the winners."""
+#: the team of a Saboteur 2 digger
+TEAMS = {Role.BLUE_DIGGER: "blue", Role.GREEN_DIGGER: "green"}
+
+
+def _doors(board: Board, treasure: Cell | None, finder: Role | None) -> str:
+    """What the doors on the ways to the treasure left open, which decides the winners: for
+    the team of a digger who reached it, its own way first (rules: its team wins if its way
+    is open, else the other team if its way is)."""
     if treasure is None:
         return ""
     ways = board.open_ways(treasure)
+    team = TEAMS.get(finder) if finder is not None else None
+    if team is not None:
+        other = "green" if team == "blue" else "blue"
+        if getattr(ways, team):
+            return f"no {other} door bars the {team} team's way"
+        if getattr(ways, other):
+            return f"{other} doors bar the {team} team; the {other} team's way is open"
+        return "the doors stop both teams"
     if ways.doorless:
-        return "a way without doors"
+        return "a way without doors lets both teams win"
     if ways.blue and ways.green:
         return "each team has a way past the doors"
     if ways.blue or ways.green:
         return f"only the {'blue' if ways.blue else 'green'} team gets past the doors"
     return "the doors stop both teams"
+
+
+def _role_of(roles: Sequence[Role], seat: int | None) -> Role | None:
+    return roles[seat] if seat is not None and 0 <= seat < len(roles) else None
 
 
 def _cell_of(event: CardPlayed) -> Cell | None:
