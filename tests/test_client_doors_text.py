@@ -33,3 +33,29 @@ def test_a_team_digger_s_own_way_comes_first() -> None:
     for finder in (Role.BLUE_DIGGER, Role.SABOTEUR, None):
         assert _doors(shut, treasure, finder) == "the doors stop both teams"  # type: ignore[arg-type]
     assert _doors(open_to_all, None, Role.BLUE_DIGGER) == ""  # type: ignore[arg-type]  # nobody reached it
+
+
+def test_the_final_ranking_shows_each_round_s_thefts() -> None:
+    """A theft by a seat that won nothing (or an amount not shown to us) was dropped from the
+    ranking's rounds ("r1 -"), and a robbed seat's round read as gold won ("-1")."""
+    from saboteur_p2p.client.screens import _short
+
+    assert _short("-", 1) == "stole 1"  # was "-"
+    assert _short("gold", 1) == "gold stole 1" and _short("has gold", -1) == "gold robbed 1"
+    assert _short("0 gold pieces", -1) == "+0 robbed 1"  # was "-1", as if won
+    assert _short("4 gold pieces", 0) == "+4" and _short("-", 0) == "-"
+    assert _short("2 nuggets", 0) == "+2" and _short("2 gold cards", 0) == "2 cards"
+
+
+def test_a_seat_s_rounds_that_do_not_fit_go_on_under_them() -> None:
+    from saboteur_p2p.client.screens import _packed
+
+    rounds = [f"r{n} gold robbed 1" for n in range(1, 6)]
+    lines = _packed("★ 1. heuristic-2  6 gold pieces", rounds, 60)
+    assert len(lines) > 1 and all(len(line) <= 60 for line in lines)
+    assert lines[0].startswith("★ 1. heuristic-2  6 gold pieces   (r1 gold robbed 1")
+    indent = len("★ 1. heuristic-2  6 gold pieces   (")
+    assert all(line.startswith(" " * indent + "r") for line in lines[1:])
+    parts = "  ".join([lines[0].split("(", 1)[1], *(line.strip() for line in lines[1:])]).rstrip(")")
+    assert parts.split("  ") == rounds  # every round, in order, none split
+    assert _packed("★ 1. ann  3 gold pieces", ["r1 +3"], 60) == ["★ 1. ann  3 gold pieces   (r1 +3)"]

@@ -61,7 +61,7 @@ def test_enter_under_a_rounds_end_steals_at_once():
 def test_a_seat_robbed_of_a_piece_shows_what_it_won_and_the_theft_apart():
     """Our own line said `you green 3 3` where the log said "you won 4 gold pieces;
     heuristic-2 stole a gold piece from you", and a round we won nothing in said "won -1
-    pieces": a theft is marked apart, and the ranking's rounds still add up to the score."""
+    pieces": a theft is marked apart, in the ranking's rounds too."""
     from test_client_rounds import followed_game
 
     from saboteur_p2p.client.screens import render_ranking, render_round_end
@@ -84,7 +84,7 @@ def test_a_seat_robbed_of_a_piece_shows_what_it_won_and_the_theft_apart():
         assert row.split()[-2] == f"{won}-st" and any("-st robbed" in line for line in compact), compact
         ranking = render_ranking(snap)
         mine = next(line for line in ranking.splitlines() if " you " in line)
-        assert f"r{summary.round} {won - 1:+d}" in mine
+        assert f"r{summary.round} {won:+d} robbed 1" in mine  # as the round's end says it
         return
     raise AssertionError("no game where we were robbed")
 

@@ -187,7 +187,7 @@ class ClientApp:
                   top=0, bottom=0, left=0, right=0),
             Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
             # across the whole screen: a box narrower than it left cut-off words of the side panel
-            Float(ConditionalContainer(self._band(lambda: render_ranking(self.snap), "the end"), ranking), left=0, right=0),
+            Float(ConditionalContainer(self._band(self._ranking, "the end"), ranking), left=0, right=0),
             # above the message line (the input's live check), not over it
             Float(xcursor=True, bottom=2, content=CompletionsMenu(max_height=8, scroll_offset=1)),
         ])
@@ -272,6 +272,9 @@ class ClientApp:
         # the round-end screen takes every key: the hand's keys do nothing there
         hint = round_end_hint(summary) if summary is not None else None
         return render_message(self.ui, self.focus, width, hint=hint)
+
+    def _ranking(self) -> str:
+        return render_ranking(self.snap, (self._columns or self.application.output.get_size().columns) - 4)  # the box's edges
 
     def _message_height(self) -> Dimension:
         """One row, or two for a message that does not fit on one."""

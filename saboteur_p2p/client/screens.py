@@ -156,9 +156,10 @@ def _how_it_ended(summary: RoundSummary, snap: Snapshot) -> str:
     return f"{who} reached the treasure" + (f"; {summary.doors}" if summary.doors else "")
 
 
-def render_ranking(snap: Snapshot) -> str:
+def render_ranking(snap: Snapshot, width: int = 78) -> str:
     """The end of the game: seats by nuggets (Saboteur 2: gold pieces), winners first, with
-    what each won in every round (as far as this seat saw it) and who won each round."""
+    what each won in every round (as far as this seat saw it) and who won each round; a seat's
+    rounds that do not fit in ``width`` go on under them."""
     view = snap.view
     if view is None or view.scores is None:
         return ""
@@ -178,15 +179,29 @@ def render_ranking(snap: Snapshot) -> str:
         if scores[seat] != previous:
             place, previous = rank + 1, scores[seat]
         star = "★ " if scores[seat] == best else "  "
-        rounds = "  ".join(f"r{r.round} {_short(r.won[seat], r.stole[seat] if seat < len(r.stole) else 0)}"
-                           for r in snap.rounds if seat < len(r.won))
+        rounds = [f"r{r.round} {_short(r.won[seat], r.stole[seat] if seat < len(r.stole) else 0)}"
+                  for r in snap.rounds if seat < len(r.won)]
         line = f"{star}{place}. {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
-        line += f"   ({rounds})" if rounds else ""
-        lines.append(line.rstrip())
+        lines += _packed(line.rstrip(), rounds, width) if rounds else [line.rstrip()]
     if snap.rounds:
         lines += ["", "rounds: " + " · ".join(f"{r.round} {r.winners.removeprefix('the ')}" for r in snap.rounds)]
     lines += ["", "q leaves · Esc looks at the board"]
     return "\n".join(lines)
+
+
+def _packed(head: str, rounds: list[str], width: int) -> list[str]:
+    """``head``, then its rounds in brackets: on as few lines as ``width`` allows, the lines
+    after the first indented to the bracket, never a round split."""
+    indent = text_width(head) + 3
+    lines, line = [], f"{head}   ("
+    for index, part in enumerate(rounds):
+        part += ")" if index == len(rounds) - 1 else ""
+        if index and text_width(line) + 2 + len(part) > width:
+            lines.append(line)
+            line = " " * (indent + 1) + part
+        else:
+            line += ("  " if index else "") + part
+    return [*lines, line]
 
 
 #: the columns a name takes at most in the final ranking (a name may have 40)
@@ -205,11 +220,15 @@ def _compact(text: str) -> str:
 
 
 def _short(won: str, stole: int = 0) -> str:
-    """A round's winnings, short, with the pieces ``stole`` (negative: robbed of them): "3
-    nuggets" or "3 pieces" -> "+3", "0 pieces" robbed of one -> "-1", "2 gold cards" -> "2 cards"."""
+    """A round's winnings, short, and the pieces ``stole`` (negative: robbed of them) after:
+    "3 pieces" -> "+3", "3 pieces" robbed of one -> "+3 robbed 1", nothing won but a theft
+    ("-") -> "stole 1", an amount not shown to us ("gold") -> "gold stole 1", "2 gold cards"
+    -> "2 cards"."""
     number, _, unit = won.partition(" ")
+    theft = f"stole {stole}" if stole > 0 else f"robbed {-stole}" if stole < 0 else ""
     if not number.lstrip("-").isdigit():
-        return won
+        shown = {"has gold": "gold"}.get(won, won)
+        return theft if theft and shown == "-" else f"{shown} {theft}".strip()
     if unit.startswith(("nugget", "gold piece", "piece")):
-        return f"{int(number) + stole:+d}"  # so a game's rounds add up to its score
+        return f"{int(number):+d} {theft}".strip()
     return f"{number} card" + ("" if number == "1" else "s")
