@@ -27,12 +27,15 @@ def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp
 
     def script(h: Harness) -> None:
         h.wait_for(lambda: "Type :start" in h.screen(), "the lobby screen")
-        h.wait_for(lambda: sum("takes seat" in line.text for line in h.agent.log_lines()) == 2, "two bot peers", 60)
+        h.wait_for(lambda: sum("sits down" in line.text for line in h.agent.log_lines()) == 2, "two bot peers", 60)
+        assert not any("takes seat" in line.text for line in h.agent.log_lines())  # no seat said that is not theirs
         h.keys(":start" + ENTER)
         h.wait_for(lambda: h.agent.snapshot().view is not None, "the first deal", 60)
         names = h.agent.snapshot().names
         # the host's bot peers sit in the order of their names, whichever joined first
         assert names == ("alice", "random-1", "heuristic-2"), names
+        said = [line.text for line in h.agent.log_lines() if "seated in the order of their names" in line.text]
+        assert said and "random-1 at seat 1" in said[0] and "heuristic-2 at seat 2" in said[0], said
         play_out(h, lambda: h.agent.snapshot().ended is not None)
         h.finish()
         h.wait_for(lambda: "Game over" in h.screen(), "the ranking")

@@ -269,7 +269,8 @@ def host_lobby(
             info = seating.seats[seat]
             fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
             if back is None:
-                say(f"{info.name} takes seat {seat} ({fingerprint})")
+                # a bot peer of this machine has no seat of its own until the table starts (below)
+                say(f"{info.name} " + ("sits down" if info.name in order else f"takes seat {seat}") + f" ({fingerprint})")
             else:
                 say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
             if on_seated is not None:
@@ -279,8 +280,8 @@ def host_lobby(
     notice.flush()
     if seated() != config.players:
         config = GameConfig(seated(), config.edition, config.variants, config.rounds)
-    if seating.put_in_order(order):
-        # the seats said as each joined are not theirs now: say where each sits
+    seating.put_in_order(order)
+    if any(s.name in order for s in seating.seats[1:]):  # they were told no seat as they joined: say each one's
         say("seated in the order of their names: " + ", ".join(f"{s.name} at seat {i}" for i, s in enumerate(seating.seats) if i))
     table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
                    tuple(seating.link_proofs))
