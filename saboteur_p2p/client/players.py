@@ -73,7 +73,7 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             style += " class:players.latest"
         if seat == focus.target_player:
             style = "class:players.target"
-            marker = "◀" if marker == " " else marker
+            marker = "◀"  # also on our own row in our turn: the title says whose move it is
         name = pad_to_width(fit_name(labels[seat], room), room)
         head = (style, f"{marker}{str(seat).rjust(digits)} {name}{tails[seat].ljust(tail_width)}")
         shown = [(mark.style, mark.text(form)) for mark in marks[seat]]

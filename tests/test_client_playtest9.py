@@ -1,6 +1,7 @@
-"""The round's end says why the winners won in Saboteur 2's words: for a blue or green digger
-who reached the treasure, whether its own team's way was open (its team wins then, and only
-then).  Before, "the green team won · … a way without doors" read as if both should have."""
+"""Defects a play-test found (Saboteur 2 at 80x24 and the base game, against bot peers), each
+pinned by a test that failed before its fix: the round's end explaining a team's win by "a
+way without doors", thefts dropped from the final ranking or read as gold won, a seat's
+rounds cut at the ranking box's edge, and no ◀ on our own row when a card targets us."""
 from __future__ import annotations
 
 from typing import Any
@@ -21,6 +22,9 @@ class _Maze:
 
 
 def test_a_team_digger_s_own_way_comes_first() -> None:
+    """For a blue or green digger who reached the treasure, whether its own team's way was
+    open (its team wins then, and only then): "the green team won · … a way without doors"
+    read as if both teams should have."""
     treasure = (8, 0)
     open_to_all = _Maze(True, True, True)
     assert _doors(open_to_all, treasure, Role.GREEN_DIGGER) == "no blue door bars the green team's way"  # type: ignore[arg-type]
@@ -59,3 +63,18 @@ def test_a_seat_s_rounds_that_do_not_fit_go_on_under_them() -> None:
     parts = "  ".join([lines[0].split("(", 1)[1], *(line.strip() for line in lines[1:])]).rstrip(")")
     assert parts.split("  ") == rounds  # every round, in order, none split
     assert _packed("★ 1. ann  3 gold pieces", ["r1 +3"], 60) == ["★ 1. ann  3 gold pieces   (r1 +3)"]
+
+
+def test_a_card_played_on_ourselves_marks_our_own_row_as_its_target() -> None:
+    """The ◀ that shows a card's target left out our own row in our turn (the ▶ kept it)."""
+    from test_client_controller import picked_own_repair
+    from test_client_render import text
+
+    from saboteur_p2p.client.players import render_players
+
+    agent, ctl = picked_own_repair()
+    focus = ctl.focus()
+    assert focus.target_player == agent.seat
+    lines = text(render_players(agent.snapshot(), focus, 40)).splitlines()[1:]
+    assert lines[agent.seat].startswith("◀"), lines
+    assert not any(line.startswith("◀") for seat, line in enumerate(lines) if seat != agent.seat)
