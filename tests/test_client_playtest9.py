@@ -78,3 +78,36 @@ def test_a_card_played_on_ourselves_marks_our_own_row_as_its_target() -> None:
     lines = text(render_players(agent.snapshot(), focus, 40)).splitlines()[1:]
     assert lines[agent.seat].startswith("◀"), lines
     assert not any(line.startswith("◀") for seat, line in enumerate(lines) if seat != agent.seat)
+
+
+def test_the_round_end_screen_says_when_the_table_waits_for_our_choice() -> None:
+    """Only "any key: to the table" hinted that the round's gold waited for us to keep or
+    take it (or to steal, in Saboteur 2); another seat's choice still reads as gold handed out."""
+    from test_client_controller import find
+    from test_client_render import screen_of
+
+    for phase, edition, words in (("keep-gold", "base", "keep a gold card"), ("take-gold", "base", "take your gold"),
+                                  ("steal", "saboteur2", "steal a gold piece")):
+        state = find(lambda s, phase=phase: s.phase.value == phase, edition=edition)
+        screen, _app = screen_of(state, 80, 24, round_end=True)
+        lines = screen.splitlines()
+        assert f"OVER · your move: {words} · any key: to the table" in lines[0], (phase, lines[0])
+        panel = " ".join(line.split("│")[-1].strip() for line in lines[1:])
+        assert f"your move: {' '.join(words.split())}" in panel, phase  # the side panel, in place of the note
+        assert not any("gold is being handed out" in line for line in lines)
+        others, _app = _screen_of_another_seat(state)
+        assert "your move" not in others and "gold is being handed out" in others
+
+
+def _screen_of_another_seat(state: object) -> tuple[str, object]:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from test_client_controller import seated
+
+    from saboteur_p2p.client.app import ClientApp
+
+    seat = (state.current + 1) % state.players  # type: ignore[attr-defined]
+    agent, _node, _ctl = seated(state, seat)  # type: ignore[arg-type]
+    with create_pipe_input() as pipe:
+        app = ClientApp(agent, input=pipe, output=DummyOutput())
+        return app.render_text(80, 24), app

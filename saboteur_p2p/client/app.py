@@ -199,7 +199,7 @@ class ClientApp:
             return [("class:prompt", ": ")]
         summary = round_end_open(self.snap, self.ui.round_seen)
         if summary is not None:  # the round-end screen takes every key: no command is typed there
-            return [("class:message.hint", f": ({round_end_keys(summary)})")]
+            return [("class:message.hint", f": ({round_end_keys(summary, self.snap)})")]
         return [("class:message.hint", KEYS_PROMPT)]
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
@@ -239,7 +239,7 @@ class ClientApp:
         summary = round_end_open(self.snap, self.ui.round_seen)
         if summary is None:
             return render_status(self.snap, width)
-        text = f" ROUND {summary.round}/{summary.rounds} OVER · {round_end_keys(summary)}"
+        text = f" ROUND {summary.round}/{summary.rounds} OVER · {round_end_keys(summary, self.snap)}"
         return [("class:status.mine", text[:width].ljust(width))]
 
     def _maze(self, width: int, height: int) -> Fragments:
@@ -270,7 +270,7 @@ class ClientApp:
             return render_message(self.ui, self.focus, width, self.controller.assess(typed))
         summary = round_end_open(self.snap, self.ui.round_seen)
         # the round-end screen takes every key: the hand's keys do nothing there
-        hint = round_end_hint(summary) if summary is not None else None
+        hint = round_end_hint(summary, self.snap) if summary is not None else None
         return render_message(self.ui, self.focus, width, hint=hint)
 
     def _ranking(self) -> str:

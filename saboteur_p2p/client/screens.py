@@ -21,17 +21,25 @@ GAME_END_KEYS = "any key: final ranking"
 SETTLING_KEYS = "any key: to the table"
 
 
-def round_end_keys(summary: RoundSummary) -> str:
-    """What closing the round-end screen leads to: the table while the gold is handed out,
-    else the next round or, after the last one, the final ranking."""
+#: what the round's end waits for when it is our move, by phase
+OUR_CHOICE = {"keep-gold": "keep a gold card", "take-gold": "take your gold", "steal": "steal a gold piece"}
+
+
+def round_end_keys(summary: RoundSummary, snap: Snapshot | None = None) -> str:
+    """What closing the round-end screen leads to: the table while the gold is handed out
+    (saying so when the table waits for our choice there), else the next round or, after the
+    last one, the final ranking."""
     if not summary.settled:
+        view = snap.view if snap is not None else None
+        if snap is not None and snap.decision is not None and view is not None and view.phase in OUR_CHOICE:
+            return f"your move: {OUR_CHOICE[view.phase]} · {SETTLING_KEYS}"
         return SETTLING_KEYS
     return GAME_END_KEYS if summary.round == summary.rounds or summary.scores is not None else ROUND_END_KEYS
 
 
-def round_end_hint(summary: RoundSummary) -> str:
+def round_end_hint(summary: RoundSummary, snap: Snapshot | None = None) -> str:
     """The message line while the round-end screen is open: what a key does there."""
-    return f"{round_end_keys(summary)} · the maze is as round {summary.round} ended"
+    return f"{round_end_keys(summary, snap)} · the maze is as round {summary.round} ended"
 
 
 def round_end_open(snap: Snapshot, seen: int) -> RoundSummary | None:
@@ -54,7 +62,10 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     how = textwrap.wrap(_how_it_ended(summary, snap), max(10, width - 1), subsequent_indent="  ")
     out += [("class:info.result", f" {line}"[:width].ljust(width) + "\n") for line in how]
     if not summary.settled:
-        out.append(("class:hand.note", " gold is being handed out"[:width].ljust(width) + "\n"))
+        choice = round_end_keys(summary, snap).removesuffix(f" · {SETTLING_KEYS}")
+        note = choice if choice != SETTLING_KEYS else "gold is being handed out"  # "your move: ..."
+        out += [("class:hand.note", f" {line}"[:width].ljust(width) + "\n")
+                for line in textwrap.wrap(note, max(10, width - 1), subsequent_indent="  ")]
     gold = [
         (summary.won[seat] if seat < len(summary.won) else "-", summary.totals[seat] if seat < len(summary.totals) else "-")
         for seat in range(len(summary.roles))
