@@ -119,7 +119,7 @@ def test_the_round_end_screen_fits_80x24_and_a_key_closes_it():
     screen, app = screen_of(state, 80, 24, round_end=True)
     lines = screen.splitlines()
     assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
-    assert lines[0].startswith(" ROUND 1/3 OVER · your move: take your gold · any key: to the table")  # the saboteurs take gold first
+    assert lines[0].startswith(" ROUND 1/3 OVER · your move: take your gold · any key: to the table")  # saboteurs first
     assert any("round 1/3 is over" in line for line in lines)
     assert any("the saboteurs won" in line or "nobody won" in line for line in lines)
     assert any("you " in line.split("│")[-1] for line in lines)
