@@ -34,16 +34,17 @@
   broken longest.
 * **The finder chooses first (base game).**  The gold-digger who reaches the treasure
   draws the gold cards and keeps the best, so a digger does not lay the card that brings
-  the network to a goal's door (one step away) while the draw pile is still long: the next
-  player would walk through it.  It plays something else (``SET_UP``), until the pile is
-  down to ``SET_UP_PILE`` cards.  Measured: +0.14 gold a game at 4 players, +0.05 at 5,
-  none at 10 (docs/bots.md); the diggers get there later, so a 5-player game of this bot
-  lasts about 157 moves instead of 143.
+  the network to a goal's door (one step away) while the draw pile is not empty: the next
+  player would walk through it.  It plays something else (``SET_UP``) until the pile is
+  empty (``SET_UP_PILE``).  Measured: +0.14 gold a game at 4 players, +0.05 at 5, none at
+  10 (docs/bots.md), and waiting until the pile is empty rather than down to 8 cards
+  +0.055 more at 4 players; the diggers get there later, so a 5-player game of this bot
+  lasts about 166 moves instead of 143.
 * **The team reaches (Saboteur 2).**  A blue or green digger's team wins only if one of its
   own reaches the treasure (or nobody's way is shut), so it does not lay the card that
-  brings the network to a goal's door while the pile is long, unless the next player looks
-  like a teammate.  Measured: +0.06 gold a game at 5 players, nothing at 9 or 12
-  (docs/bots.md).
+  brings the network to a goal's door while the pile holds more than ``TEAM_PILE`` cards,
+  unless the next player looks like a teammate.  Measured: +0.06 gold a game at 5 players,
+  nothing at 9 or 12 (docs/bots.md).
 * **Burning the draw pile (Saboteur 2).**  A pass there discards up to three cards and draws
   as many, so each card beyond the first is a turn less for the diggers before the pile and
   the hands run out; a saboteur with nothing better to do passes three (``BURN``).
@@ -86,7 +87,9 @@ NEXT_TO_PLAY = 12.0
 COVER = 8.0
 #: base game: what a gold-digger's step to a goal's door is worth while the draw pile holds more
 #: than SET_UP_PILE cards (below a sideways card: the next player would take the treasure)
-SET_UP, SET_UP_PILE = 2.0, 8
+SET_UP, SET_UP_PILE = 2.0, 0
+#: Saboteur 2: a blue or green digger leaves that step to a teammate while the pile holds more
+TEAM_PILE = 8
 #: Saboteur 2: what a saboteur's pass is worth for each card it burns from the draw pile
 #: beyond the one of any turn (a pass may discard up to three and draw as many)
 BURN = 60.0
@@ -331,12 +334,13 @@ class FixesV2(BaseGameHeuristic):
         return score + (10.0 if action.tool is scarcest else -10.0)
 
 
-def _sets_up_a_reach(turn: Turn, result: Placed, score: float) -> bool:
+def _sets_up_a_reach(turn: Turn, result: Placed, score: float, pile: int) -> bool:
     """Whether a digger's card of progress (``score``) brings the network to a goal's door,
-    one step away, while the draw pile is still long: the next player would walk through."""
+    one step away, while the draw pile holds more than ``pile`` cards: the next player would
+    walk through."""
     return (
         turn.digger and 0.0 < score < REACH_UNSURE and turn.net.best > 1
-        and distance_of(result[0]) == 1 and turn.view.draw_pile_size > SET_UP_PILE
+        and distance_of(result[0]) == 1 and turn.view.draw_pile_size > pile
     )
 
 
@@ -345,7 +349,7 @@ class BaseGameHeuristicV2(FixesV2):
 
     def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:
         score = super()._path_score(turn, result, dead_end, joined)
-        if _sets_up_a_reach(turn, result, score):
+        if _sets_up_a_reach(turn, result, score, SET_UP_PILE):
             return SET_UP  # the finder chooses its gold first: leave the last step to ourselves
         return score
 
@@ -356,7 +360,7 @@ class Saboteur2HeuristicV2(FixesV2, Saboteur2Heuristic):
     def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:
         score = super()._path_score(turn, result, dead_end, joined)
         if (
-            isinstance(turn, Turn2) and turn.colour is not None and _sets_up_a_reach(turn, result, score)
+            isinstance(turn, Turn2) and turn.colour is not None and _sets_up_a_reach(turn, result, score, TEAM_PILE)
             and not self.friend((self.seat + 1) % self.config.players)
         ):
             return SET_UP  # the next player, unless a teammate, would reach it for the other side

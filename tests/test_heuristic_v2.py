@@ -166,7 +166,7 @@ def test_a_saboteur2_saboteur_burns_the_draw_pile_three_cards_at_a_time():
     assert isinstance(after, Pass) and len(after.cards) == 3
 
 
-def test_a_digger_leaves_the_last_step_to_the_goals_to_itself_until_the_pile_runs_low():
+def test_a_digger_leaves_the_last_step_to_the_goals_to_itself_until_the_pile_is_empty():
     # the corridor ends at (5,0): a straight card at (6,0) would leave goal 1 (8,0) one step
     # away, for the next player to reach and draw the gold first
     def state_with(pile: int) -> State:
@@ -179,9 +179,14 @@ def test_a_digger_leaves_the_last_step_to_the_goals_to_itself_until_the_pile_run
     assert isinstance(step, PlacePath) and step.cell == (6, 0)
     waits = choose(long_pile, new)
     assert not (isinstance(waits, PlacePath) and waits.cell == (6, 0))
-    short_pile = state_with(8)
-    _, new = bots(short_pile)
-    late = choose(short_pile, new)
+    for pile in (8, 1):  # a pile down to a few cards: still the finder's pick to wait for
+        state = state_with(pile)
+        _, new = bots(state)
+        waits = choose(state, new)
+        assert not (isinstance(waits, PlacePath) and waits.cell == (6, 0)), (pile, waits)
+    empty = state_with(0)
+    _, new = bots(empty)
+    late = choose(empty, new)
     assert isinstance(late, PlacePath) and late.cell == (6, 0)
 
 
