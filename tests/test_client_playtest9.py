@@ -111,3 +111,35 @@ def _screen_of_another_seat(state: object) -> tuple[str, object]:
     with create_pipe_input() as pipe:
         app = ClientApp(agent, input=pipe, output=DummyOutput())
         return app.render_text(80, 24), app
+
+
+def _press(app: object, *keys: object) -> None:
+    """Keys through the application's own key processor, as the terminal sends them."""
+    import asyncio
+
+    from prompt_toolkit.application.current import set_app
+    from prompt_toolkit.key_binding.key_processor import KeyPress
+
+    async def press() -> None:
+        with set_app(app.application):  # type: ignore[attr-defined]
+            processor = app.application.key_processor  # type: ignore[attr-defined]
+            for key in keys:
+                processor.feed(KeyPress(key))  # type: ignore[arg-type]
+            processor.process_keys()
+
+    asyncio.run(press())
+
+
+def test_the_keys_of_our_gold_choice_act_under_the_round_end_screen() -> None:
+    """Under the round's end, Enter and Down chose at once but Right (the next gold card to
+    keep) and the digits only closed the screen."""
+    from prompt_toolkit.keys import Keys
+    from test_client_controller import find
+    from test_client_render import screen_of
+
+    state = find(lambda s: s.phase.value == "keep-gold" and len(s.offered) >= 3)
+    for keys, selected in (((Keys.Right,), 1), (("3",), 2), ((Keys.Right, Keys.Left), 0)):
+        _screen, app = screen_of(state, 80, 24, round_end=True)
+        assert app._round_end() is not None and app.controller.focus().selected == 0
+        _press(app, *keys)
+        assert app._round_end() is None and app.controller.focus().selected == selected, keys

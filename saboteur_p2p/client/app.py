@@ -46,7 +46,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from .agent import ClientAgent
-from .boardkeys import AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, continuations, word_starts
+from .boardkeys import ARROWS, AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, continuations, word_starts
 from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
@@ -313,10 +313,8 @@ class ClientApp:
             on(str(digit))(functools.partial(ctl.pick, digit - 1))
         on("[")(lambda: ctl.cycle(-1))
         on("]")(lambda: ctl.cycle(1))
-        on("left")(lambda: ctl.arrow(-1, 0))
-        on("right")(lambda: ctl.arrow(1, 0))
-        on("up")(lambda: ctl.arrow(0, -1))
-        on("down")(lambda: ctl.arrow(0, 1))
+        for key, (dx, dy) in ARROWS.items():
+            on(key)(functools.partial(ctl.arrow, dx, dy))
         on("tab")(ctl.next_cell)
         on("s-tab")(lambda: ctl.next_cell(-1))
         on("r")(functools.partial(self.take_back.act, "r", ctl.turn))
@@ -379,10 +377,12 @@ class ClientApp:
                 ui.round_seen = summary.round
                 ui.moves_after = time.monotonic() + LOOK_FIRST_S
 
-        # while the gold is handed out, a choice of the player's own (take gold, steal) shows
-        # with its keys under the round's end: they act at once (a first Enter only closed it)
+        # while the gold is handed out, a choice of the player's own (keep or take gold, steal)
+        # shows with its keys under the round's end: they act at once (a first key only closed it)
         settling = Condition(lambda: round_end() and self.snap.decision is not None and not self._round_settled())
-        for key, act in (("enter", ctl.enter), ("up", lambda: ctl.arrow(0, -1)), ("down", lambda: ctl.arrow(0, 1))):
+        acts: list[tuple[str, Callable[[], object]]] = [(k, functools.partial(ctl.arrow, *step)) for k, step in ARROWS.items()]
+        acts += [("enter", ctl.enter), *((str(d), functools.partial(ctl.pick, d - 1)) for d in range(1, 10))]
+        for key, act in acts:
             kb.add(key, filter=settling)(functools.partial(self._close_round_end_and, act))
 
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))

@@ -21,6 +21,8 @@ from functools import cache
 from .commands import command_words
 from .model import UIState
 
+#: the arrow keys and the step each takes (the cursor on the maze, a choice of target)
+ARROWS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 #: the letters bound on the board; any other letter starts a typed command with itself
 BOARD_LETTERS = frozenset("rxmcqR")
 #: the editions whose command words the keys wait for
