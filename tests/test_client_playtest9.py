@@ -143,3 +143,15 @@ def test_the_keys_of_our_gold_choice_act_under_the_round_end_screen() -> None:
         assert app._round_end() is not None and app.controller.focus().selected == 0
         _press(app, *keys)
         assert app._round_end() is None and app.controller.focus().selected == selected, keys
+
+
+def test_what_names_a_one_tool_repair_without_two_tools_and_the_inspection_card_reads_as_such() -> None:
+    from saboteur_p2p.client.cardinfo import card_does
+    from saboteur_p2p.client.maze import ACTION_FACES
+    from saboteur_p2p.rules import ActionCard, ActionKind, Tool
+
+    one = card_does(ActionCard(ActionKind.REPAIR, (Tool.CART,)), "base")
+    two = card_does(ActionCard(ActionKind.REPAIR, (Tool.CART, Tool.LANTERN)), "base")
+    assert "two tools" not in one and "mends that broken tool" in one  # was "(one of the two tools it shows)"
+    assert "one of the two tools it shows" in two
+    assert " ".join(row.strip() for row in ACTION_FACES[ActionKind.INSPECTION][1:]) == "inspect a dwarf"  # not "a hat"

@@ -28,6 +28,8 @@ def card_does(card: Card, edition: str) -> str:
     """``break lantern: lay it before another player: ...``: the card's name and its rule."""
     name = card_words(card)
     if isinstance(card, ActionCard):
+        if card.kind is ActionKind.REPAIR and len(card.tools) == 1:
+            return f"{name}: mends that broken tool of any player, yourself too"
         return f"{name}: {ACTION_DOES[card.kind]}"
     if isinstance(card, GoldCard):
         return f"{name}: gold worth {card.nuggets} at the end of the game"

@@ -188,7 +188,7 @@ ACTION_FACES: dict[ActionKind, list[str]] = {
     ActionKind.THEFT: ["  ◆ ◆  ", " theft ", " (you) "],
     ActionKind.HANDS_OFF: ["  ╳ ◆  ", " hands ", "  off! "],
     ActionKind.SWAP_HAND: ["  <->  ", " swap  ", " hand  "],
-    ActionKind.INSPECTION: ["  (o)  ", "inspect", " a hat "],
+    ActionKind.INSPECTION: ["  (o)  ", "inspect", "a dwarf"],
     ActionKind.SWAP_HATS: ["  <->  ", " swap  ", " hats  "],
     ActionKind.TRAPPED: [" ┃┃┃┃┃ ", "trapped", " ┃┃┃┃┃ "],
     ActionKind.FREE: [" ┃┃ ┃┃ ", " free! ", " ┃┃ ┃┃ "],
