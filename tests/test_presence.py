@@ -54,3 +54,14 @@ def test_a_seat_is_heard_lately_only_within_half_the_away_minimum():
     assert not presence.heard_lately(1, AWAY_MIN / 2 + 0.1)  # the stall rule leaves it to the away rule
     presence.busy(1, now=5.0, seconds=4.0)
     assert presence.heard_lately(1, 8.0)  # busy: present, and its records are timed from busy_until
+
+
+def test_a_seat_back_from_an_absence_says_how_long_it_was_silent():
+    """"heuristic-2 is back" came with no "away" before it on the screen (the line is updated
+    in place): the back line now says how long the seat was silent."""
+    presence = Presence([1, 2], now=0.0)
+    t = AWAY_MAX + 1
+    presence.heard(1, t - 0.1)
+    assert presence.newly_away(t) == [2]
+    assert presence.heard(2, t + 5) and presence.silence[2] == t + 5  # silent since the start
+    assert not presence.heard(1, t + 6) and 1 not in presence.silence  # heard all along: no absence

@@ -41,6 +41,8 @@ class Presence:
         self._busy_until: dict[int, float] = {}
         #: messages heard from each seat
         self.count: dict[int, int] = dict.fromkeys(self.last_heard, 0)
+        #: how long each seat back from an absence was silent, seconds
+        self.silence: dict[int, float] = {}
 
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
@@ -49,6 +51,7 @@ class Presence:
         self.count[seat] += 1
         if seat in self.away:
             self.away.discard(seat)  # an outage is not how the link behaves: not a gap
+            self.silence[seat] = gap
             return True
         if gap > 0:
             self.gaps[seat].append(gap)
