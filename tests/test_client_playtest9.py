@@ -155,3 +155,32 @@ def test_what_names_a_one_tool_repair_without_two_tools_and_the_inspection_card_
     assert "two tools" not in one and "mends that broken tool" in one  # was "(one of the two tools it shows)"
     assert "one of the two tools it shows" in two
     assert " ".join(row.strip() for row in ACTION_FACES[ActionKind.INSPECTION][1:]) == "inspect a dwarf"  # not "a hat"
+
+
+def test_the_info_panel_cuts_the_last_round_s_result_with_an_ellipsis() -> None:
+    """The round's result in the side panel was cut at the panel's last row with no sign, so
+    a theft from us at its end was lost unseen."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.render import render_info
+
+    state = find(lambda s: s.round == 2 and s.phase.value == "play", edition="saboteur2")
+    agent, _node, _ctl = seated(state)
+    snap = agent.snapshot()
+    assert snap.last_round.startswith("round 1: ")
+    whole = "".join(t for _, t in render_info(snap, 26)).splitlines()
+    base = next(i for i, line in enumerate(whole) if line.startswith(" round 1: "))
+    assert len(whole) > base + 2 and "…" not in "".join(whole)  # room for all of it: all of it
+    cut = "".join(t for _, t in render_info(snap, 26, base + 2)).splitlines()
+    assert len(cut) == base + 2 and cut[:base + 1] == whole[:base + 1]
+    assert cut[-1].rstrip().endswith("…") and len(cut[-1]) == 26
+
+
+def test_the_steal_prompt_cuts_a_long_list_of_names_with_an_ellipsis() -> None:
+    from test_client_controller import find
+    from test_client_render import screen_of
+
+    state = find(lambda s: s.phase.value == "steal", edition="saboteur2")
+    screen, _app = screen_of(state, 60, 24)
+    line = next(line for line in screen.splitlines() if "Your Theft" in line)
+    assert len(line) <= 60 and line.rstrip().endswith("…"), line  # the names run on: said so

@@ -163,7 +163,7 @@ class ClientApp:
         players = Window(SizedControl(self._players), dont_extend_height=True,
                          height=lambda: Dimension(min=1 + len(self.snap.names)))
         info = ConditionalContainer(
-            Window(SizedControl(lambda w, h: render_info(self.snap, w)), dont_extend_height=True),
+            Window(SizedControl(lambda w, h: render_info(self.snap, w, h)), dont_extend_height=True),
             Condition(lambda: self._round_end() is None),
         )
         log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=1, style="class:title")

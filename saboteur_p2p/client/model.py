@@ -68,6 +68,13 @@ def cut_to_width(text: str, width: int) -> str:
     return text
 
 
+def ellipsized(text: str, width: int) -> str:
+    """``text`` in ``width`` columns, padded; cut with "…" when it does not fit."""
+    if text_width(text) > width:
+        text = cut_to_width(text, max(0, width - 1)) + "…"
+    return pad_to_width(text, width)
+
+
 def pad_to_width(text: str, width: int) -> str:
     """``text`` cut or padded with spaces to exactly ``width`` columns."""
     text = cut_to_width(text, width)

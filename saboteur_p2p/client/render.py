@@ -20,6 +20,7 @@ from .model import (
     Snapshot,
     UIState,
     dealing,
+    ellipsized,
     goal_faces,
     gold_total,
 )
@@ -87,8 +88,9 @@ def last_move_marks(snap: Snapshot) -> tuple[dict[Cell, str], Cell | None]:
     return last, newest.cell if newest is not None else None
 
 
-def render_info(snap: Snapshot, width: int) -> Fragments:
-    """Your role, what your Maps showed, your gold and the last round's result."""
+def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragments:
+    """Your role, what your Maps showed, your gold and the last round's result; that result
+    cut to the rows left of ``height``, with "…" where it was cut."""
     view = snap.view
     if view is None:
         return [("class:info", "")]
@@ -118,9 +120,14 @@ def render_info(snap: Snapshot, width: int) -> Fragments:
     elif snap.last_round:
         lines.append(("class:info.result", " " + snap.last_round))
     out: Fragments = []
-    for style, text in lines:
-        for part in textwrap.wrap(text, width, subsequent_indent="   ") or [""]:
-            out.append((style, part.ljust(width) + "\n"))
+    for index, (style, text) in enumerate(lines):
+        parts = [(style, part.ljust(width) + "\n") for part in textwrap.wrap(text, width, subsequent_indent="   ") or [""]]
+        if height is not None and index == len(lines) - 1 and len(out) < height < len(out) + len(parts):
+            # the result comes last and takes what room is left, its last row ending in "…"
+            parts = parts[:height - len(out)]
+            last_style, last = parts[-1]
+            parts[-1] = (last_style, (last.rstrip()[:max(0, width - 1)] + "…").ljust(width) + "\n")
+        out += parts
     return out
 
 
@@ -260,7 +267,7 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     out: Fragments = []
     for r, line in enumerate(lines):
         style = "class:hand.legal" if r == 1 else "class:hand.note" if r == 3 else "class:hand"
-        out.append((style, line[:width].ljust(width) + ("\n" if r < 3 else "")))
+        out.append((style, ellipsized(line, width) + ("\n" if r < 3 else "")))
     return out
 
 
