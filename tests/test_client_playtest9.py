@@ -184,3 +184,26 @@ def test_the_steal_prompt_cuts_a_long_list_of_names_with_an_ellipsis() -> None:
     screen, _app = screen_of(state, 60, 24)
     line = next(line for line in screen.splitlines() if "Your Theft" in line)
     assert len(line) <= 60 and line.rstrip().endswith("…"), line  # the names run on: said so
+
+
+def test_our_own_total_on_the_round_end_table_follows_the_faces_of_our_gold_as_they_come() -> None:
+    """At a table a gold card's face comes a little after the round ends: our row then said
+    "won 1 nugget · total 0" while the side panel already counted the nugget."""
+    from test_client_controller import find
+
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.local import LocalNode, LocalSetup
+
+    state = find(lambda s: s.phase.value == "play" and s.round == 2 and any(s.gold_of))
+    seat = next(s for s in range(state.players) if state.gold_of[s])
+    hidden = {g: state.gold_faces.pop(g) for g in state.gold_of[seat]}  # not shown to us yet
+    agent = ClientAgent()
+    agent.start(seat, LocalNode(LocalSetup(state.config, tuple(f"p{i}" for i in range(state.players))), state))
+    agent.heard(state)
+    cards = len(hidden)
+    assert agent.snapshot().rounds[0].totals[seat] == f"{cards} gold card" + ("" if cards == 1 else "s")  # not "0 nuggets"
+    state.gold_faces.update(hidden)  # the faces come
+    agent.heard(state)
+    nuggets = sum(card.nuggets for card in hidden.values())
+    first = agent.snapshot().rounds[0]
+    assert first.won[seat] == first.totals[seat] == f"{nuggets} nugget" + ("" if nuggets == 1 else "s")

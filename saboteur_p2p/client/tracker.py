@@ -225,9 +225,15 @@ class Tracker:
             return
         for index, summary in enumerate(self.summaries):
             if self.seat < len(summary.won):
-                won = list(summary.won)
+                won, totals = list(summary.won), list(summary.totals)
                 won[self.seat] = self._mine_in(summary.round, view)
-                self.summaries[index] = replace(summary, won=tuple(won))
+                # the total too: in nuggets once the faces of every card received by that round
+                # are known (as the won column), in cards until then
+                received = sum(n for r, n in self._my_cards.items() if r <= summary.round)
+                if summary.scores is None and self.seat < len(totals):
+                    totals[self.seat] = (_count(sum(card.nuggets for _, card in view.gold[:received]), "nugget")
+                                         if len(view.gold) >= received else _count(received, "gold card"))
+                self.summaries[index] = replace(summary, won=tuple(won), totals=tuple(totals))
 
 
 def _count(number: int, unit: str) -> str:
