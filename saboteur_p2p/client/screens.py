@@ -30,11 +30,15 @@ def round_end_keys(summary: RoundSummary, snap: Snapshot | None = None) -> str:
     (saying so when the table waits for our choice there), else the next round or, after the
     last one, the final ranking."""
     if not summary.settled:
-        view = snap.view if snap is not None else None
-        if snap is not None and snap.decision is not None and view is not None and view.phase in OUR_CHOICE:
-            return f"your move: {OUR_CHOICE[view.phase]} · {SETTLING_KEYS}"
-        return SETTLING_KEYS
+        choice = our_choice(snap) if snap is not None else None
+        return f"your move: {choice} · {SETTLING_KEYS}" if choice else SETTLING_KEYS
     return GAME_END_KEYS if summary.round == summary.rounds or summary.scores is not None else ROUND_END_KEYS
+
+
+def our_choice(snap: Snapshot) -> str | None:
+    """What the handing out of the round's gold waits for from us ("keep a gold card"), if anything."""
+    view = snap.view
+    return OUR_CHOICE.get(view.phase) if snap.decision is not None and view is not None else None
 
 
 def round_end_hint(summary: RoundSummary, snap: Snapshot | None = None) -> str:
@@ -62,8 +66,8 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     how = textwrap.wrap(_how_it_ended(summary, snap), max(10, width - 1), subsequent_indent="  ")
     out += [("class:info.result", f" {line}"[:width].ljust(width) + "\n") for line in how]
     if not summary.settled:
-        choice = round_end_keys(summary, snap).removesuffix(f" · {SETTLING_KEYS}")
-        note = choice if choice != SETTLING_KEYS else "gold is being handed out"  # "your move: ..."
+        choice = our_choice(snap)
+        note = f"your move: {choice}" if choice else "gold is being handed out"
         out += [("class:hand.note", f" {line}"[:width].ljust(width) + "\n")
                 for line in textwrap.wrap(note, max(10, width - 1), subsequent_indent="  ")]
     gold = [
