@@ -19,10 +19,12 @@ from .model import (
     LogLine,
     Snapshot,
     UIState,
+    cut_to_width,
     dealing,
     ellipsized,
     goal_faces,
     gold_total,
+    pad_to_width,
 )
 
 # the players panel has a module of its own; its renderer is named here with the other panels'
@@ -126,7 +128,7 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
             # the result comes last and takes what room is left, its last row ending in "…"
             parts = parts[:height - len(out)]
             last_style, last = parts[-1]
-            parts[-1] = (last_style, (last.rstrip()[:max(0, width - 1)] + "…").ljust(width) + "\n")
+            parts[-1] = (last_style, pad_to_width(cut_to_width(last.rstrip(), max(0, width - 1)) + "…", width) + "\n")
         out += parts
     return out
 
