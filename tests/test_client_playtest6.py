@@ -76,7 +76,8 @@ def test_a_seat_robbed_of_a_piece_shows_what_it_won_and_the_theft_apart():
         won = int(summary.won[snap.seat].split()[0])
         assert won == sum(e.pieces for e in _round_events(state, summary.round) if isinstance(e, PiecesWon) and e.player == 0)
         roomy = "".join(t for _, t in render_round_end(summary, snap, 60, 30))
-        assert f"won {won} pieces · robbed of a piece · total {summary.totals[0]}" in roomy
+        pieces = f"{won} piece" + ("" if won == 1 else "s")
+        assert f"won {pieces} · robbed of a piece · total {summary.totals[0]}" in roomy
         narrow = "".join(t for _, t in render_round_end(summary, snap, 40, 30))
         assert "robbed of a piece · to" not in narrow  # cut off: a line a seat instead
         compact = "".join(t for _, t in render_round_end(summary, snap, 30, 20)).splitlines()

@@ -100,7 +100,7 @@ def test_saboteur2_rounds_count_our_gold_pieces_with_what_was_stolen_and_add_up_
         state, agent, _ = followed_game(seed, players=5, edition="saboteur2")
         rounds = agent.snapshot().rounds
         won = [int(r.won[0].split()[0]) for r in rounds]  # pieces won, a theft apart
-        assert all(r.won[0].endswith(" pieces") and n >= 0 for r, n in zip(rounds, won, strict=True))
+        assert all(r.won[0] == f"{n} piece" + ("" if n == 1 else "s") and n >= 0 for r, n in zip(rounds, won, strict=True))
         net = [n + r.stole[0] for r, n in zip(rounds, won, strict=True)]
         assert sum(net) == state.scores[0]  # type: ignore[index]
         thefts = [f" stole {r.stole[0]}" if r.stole[0] > 0 else f" robbed {-r.stole[0]}" if r.stole[0] else "" for r in rounds]

@@ -189,8 +189,8 @@ class Tracker:
         for seat in range(self.players):
             if second:
                 if seat == self.seat:
-                    won.append(f"{self._pieces[seat]} pieces")
-                    totals.append(f"{view.gold_pieces} pieces")
+                    won.append(_count(self._pieces[seat], "piece"))
+                    totals.append(_count(view.gold_pieces, "piece"))
                 else:
                     # how much another seat won is secret until the game ends (rules 8)
                     won.append("gold" if self._won_gold[seat] else "-")
