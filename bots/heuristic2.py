@@ -53,7 +53,7 @@ from saboteur_p2p.rules import (
 
 from .heuristic_base import BaseGameHeuristic, Turn
 from .reading import ACCOMPLICE, SUSPECT, TRUSTED, TableReading
-from .tunnels import CLOSED, Network, joined_edges, urgency_of
+from .tunnels import CLOSED, Network, Placed, Spot, joined_edges, urgency_of
 
 Cell = tuple[int, int]
 
@@ -303,7 +303,9 @@ class Saboteur2Heuristic(BaseGameHeuristic):
             joined = joined_edges(passable, incoming)
         else:
             joined = joined_edges(segments, incoming)
-        result = net.place(cell, joined, incoming)
+        spot = net.spot(cell)
+        out = joined & ~incoming
+        result = self._rejoined(turn, cell, spot, out, face, action.turned) if out & spot.cut_off else net.extend(spot, out)
         score = self._path_score(turn, result, dead_end, joined)
         if turn.dwarf is Role.PROFITEER:
             score *= 0.3
@@ -319,6 +321,13 @@ class Saboteur2Heuristic(BaseGameHeuristic):
         elif turn.dwarf is Role.BOSS and door is not None:
             score -= 5.0
         return score
+
+    def _rejoined(self, turn: Turn2, cell: Cell, spot: Spot, out: int, face: PathCard, turned: bool) -> Placed:
+        """The network's cost and the goal slots it reaches once ``face`` (turned or not) lies
+        at ``cell``, its joined segments opening onto ``out``, for a card that opens onto a
+        part cut off from the team's network (``Spot.cut_off``): this version counts the
+        card's own ends alone, as for any other card (``Network.extend``)."""
+        return turn.net.extend(spot, out)
 
     @staticmethod
     def _reaches_by_another_way(turn: Turn2, cell: Cell, segments: tuple[int, ...], ladder: bool) -> bool:

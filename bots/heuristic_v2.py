@@ -6,7 +6,8 @@
 * **Rebuilding a gap.**  A card that joins the start's network to a part cut off by a
   rockfall is scored by the true network afterwards, the cut-off part's open ends
   included (the first version counted only the new card's own ends, so it never
-  rebuilt the gap).
+  rebuilt the gap).  In Saboteur 2 the network is the one the player's team may use: a
+  part behind a door of the other colour stays out of it.
 * **Rockfall of a steering card.**  A gold-digger takes out a through card that leads
   the network away from the goals when the network without it is nearer the goals
   (the first version only ever took out dead ends), more readily when a suspect laid it,
@@ -344,6 +345,11 @@ def _sets_up_a_reach(turn: Turn, result: Placed, score: float, pile: int) -> boo
     )
 
 
+def _opens_onto(connected: dict[Cell, int], goal: Cell) -> bool:
+    """Whether a segment of the network ``connected`` opens onto the cell ``goal``."""
+    return any(connected.get(other, 0) & back for _, other, back in around(goal))
+
+
 class BaseGameHeuristicV2(FixesV2):
     """The base game's heuristic player, second version."""
 
@@ -365,6 +371,17 @@ class Saboteur2HeuristicV2(FixesV2, Saboteur2Heuristic):
         ):
             return SET_UP  # the next player, unless a teammate, would reach it for the other side
         return score
+
+    def _rejoined(self, turn: Turn2, cell: Cell, spot: Spot, out: int, face: PathCard, turned: bool) -> Placed:
+        # as the base game's ``_placed``: measure the team's whole network with the card laid
+        # (a part behind the other team's door stays out of it)
+        board = turn.view.board
+        after = board.clone()
+        reached = after.place(cell, face, turned)
+        closed = frozenset((turn.colour.other,)) if turn.colour is not None else frozenset()
+        connected = after.network(closed)
+        slots = [board.tiles[c].goal_slot for c in reached if _opens_onto(connected, c)]
+        return Network(after, turn.net.goal_mask, connected).cost, tuple([s for s in slots if s is not None])
 
     def _pass_score(self, turn: Turn2, values: list[float]) -> float:
         score = super()._pass_score(turn, values)

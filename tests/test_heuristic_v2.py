@@ -2,7 +2,8 @@
 first version (``heuristic-v1``) plays wrong and the second right."""
 from __future__ import annotations
 
-from conftest import BREAK, MAP, REPAIR, ROCKFALL, S_, D, build, build2, path
+import pytest
+from conftest import BREAK, GREEN_EW, MAP, REPAIR, ROCKFALL, S_, D, build, build2, path
 from heuristic_helpers import choose
 from saboteur_bots.heuristic import HeuristicBot, HeuristicV1Bot
 
@@ -53,6 +54,37 @@ def test_a_digger_rebuilds_the_gap_a_rockfall_made():
     assert not (isinstance(before, PlacePath) and before.cell == (3, 0))
     after = choose(state, new)
     assert isinstance(after, PlacePath) and after.cell == (3, 0)
+
+
+@pytest.mark.parametrize("role", [Role.BLUE_DIGGER, Role.BOSS])
+def test_a_saboteur2_digger_rebuilds_the_gap_a_rockfall_made(role):
+    # the same gap in Saboteur 2: a team digger measures its team's network, the boss the
+    # whole network; both count the cut-off tunnel beyond the gap once a card rejoins it
+    maze = {cell: spec for cell, spec in CORRIDOR.items() if cell != (3, 0)}
+    roles = [role, Role.BLUE_DIGGER, Role.GREEN_DIGGER, S_, S_]
+    state = build2(5, maze=maze, roles=roles, hands={0: ["EW", "N+S", "W"]}, draw=["NS"] * 20)
+    old, new = bots(state)
+    before = choose(state, old)
+    assert not (isinstance(before, PlacePath) and before.cell == (3, 0))
+    after = choose(state, new)
+    assert isinstance(after, PlacePath) and after.cell == (3, 0)
+
+
+def test_a_saboteur2_team_digger_does_not_count_a_part_behind_the_other_teams_door():
+    # beyond the gap the tunnel runs through a green door: to a blue digger the part past it
+    # is no nearer the goals, so rejoining it is worth no more than a card elsewhere is
+    maze = {**{cell: spec for cell, spec in CORRIDOR.items() if cell != (3, 0)}, (4, 0): GREEN_EW}
+    state = build2(5, maze=maze, roles=[Role.BLUE_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER, S_, S_],
+                   hands={0: ["EW", "N+S", "W"]}, draw=["NS"] * 20)
+    _, new = bots(state)
+    scores = dict(new.score_actions(state.view_for(0), state.legal_actions()))
+    rejoin = max(score for action, score in scores.items() if isinstance(action, PlacePath) and action.cell == (3, 0))
+    green = build2(5, maze=maze, roles=[Role.GREEN_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER, S_, S_],
+                   hands={0: ["EW", "N+S", "W"]}, draw=["NS"] * 20)
+    _, other = bots(green)
+    theirs = dict(other.score_actions(green.view_for(0), green.legal_actions()))
+    rejoin_green = max(score for action, score in theirs.items() if isinstance(action, PlacePath) and action.cell == (3, 0))
+    assert rejoin_green > rejoin + 20.0, (rejoin, rejoin_green)
 
 
 def test_a_digger_rockfalls_a_through_card_that_steers_the_tunnel_away():
