@@ -131,9 +131,9 @@ class Turn2(Turn):
         #: the whole network, whoever may use it (``net`` is the team's)
         self.full = self.net
         if self.colour is not None:
-            connected = view.board.network(frozenset((self.colour.other,)))
-            if connected is not view.board.connected:
-                self.net = Network(view.board, self.goal_mask, connected)
+            closed = frozenset((self.colour.other,))
+            if view.board.network(closed) is not view.board.connected:  # a door of the other team's bars a way
+                self.net = Network(view.board, self.goal_mask, closed)
                 self.urgency = urgency_of(self.net.best)
         if dwarf is Role.GEOLOGIST:
             self.digger, self.quiet = False, True  # never ends the round early, never blocks openly

@@ -379,9 +379,9 @@ class Saboteur2HeuristicV2(FixesV2, Saboteur2Heuristic):
         after = board.clone()
         reached = after.place(cell, face, turned)
         closed = frozenset((turn.colour.other,)) if turn.colour is not None else frozenset()
-        connected = after.network(closed)
-        slots = [board.tiles[c].goal_slot for c in reached if _opens_onto(connected, c)]
-        return Network(after, turn.net.goal_mask, connected).cost, tuple([s for s in slots if s is not None])
+        network = Network(after, turn.net.goal_mask, closed)
+        slots = [board.tiles[c].goal_slot for c in reached if _opens_onto(network.connected, c)]
+        return network.cost, tuple([s for s in slots if s is not None])
 
     def _pass_score(self, turn: Turn2, values: list[float]) -> float:
         score = super()._pass_score(turn, values)

@@ -9,12 +9,13 @@ rockfall walks the network again.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from saboteur_p2p.rules import (
     GOAL_CELLS,
     Board,
+    Door,
 )
 
 Cell = tuple[int, int]
@@ -152,13 +153,18 @@ class Network:
     every card and turn that may go there.
     """
 
-    __slots__ = ("best", "board", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots", "unchanged")
+    __slots__ = (
+        "best", "board", "closed", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots", "unchanged",
+    )
 
-    def __init__(self, board: Board, goal_mask: int, connected: dict[Cell, int] | None = None) -> None:
-        """``connected`` replaces the board's network (Saboteur 2: the part one team may use)."""
+    def __init__(self, board: Board, goal_mask: int, closed: frozenset[Door] = frozenset()) -> None:
+        """``closed``: the doors whose segments the network does not enter (Saboteur 2: the
+        other team's, for the part of the board's network one team may use)."""
         self.board = board
-        own = connected is None or connected is board.connected
-        self.connected = connected = board.connected if connected is None else connected
+        self.closed = closed
+        connected = board.network(closed) if closed else board.connected
+        own = connected is board.connected
+        self.connected = connected
         self.goal_mask = goal_mask
         near = self.near = _END_DISTANCES[goal_mask]
         # the board keeps its own network's open ends: they are its frontier (board.py)
@@ -311,13 +317,20 @@ class Network:
         known without walking the network: without the card, the open ends are some of
         today's plus the cell itself, and fewer open ends never cost less."""
         if self.connected is not self.board.connected:
-            return True  # cost_without walks the whole board's network, not this part of it
+            return True  # behind a closed door the card may have cut off a part: walk it
         return self.cost_with(None, (removed,)) < self.cost
 
     def cost_without(self, removed: Cell) -> float:
-        """The cost once the tunnel at ``removed`` is taken out (walks the whole network)."""
+        """The cost once the tunnel at ``removed`` is taken out (walks the whole network, or
+        for a network that closes doors, a copy of the board without the card)."""
+        if self.connected is self.board.connected:
+            ends: Iterable[Cell] = self.board.open_ends(without=removed)
+        else:
+            after = self.board.clone()
+            after.remove(removed)
+            ends = self._open_cells(after, after.network(self.closed))
         counts = [0] * (CLOSED + 2)
-        for cell in self.board.open_ends(without=removed):
+        for cell in ends:
             counts[self.distance(cell)] += 1
         return network_cost(counts)
 

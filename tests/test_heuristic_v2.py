@@ -87,6 +87,19 @@ def test_a_saboteur2_team_digger_does_not_count_a_part_behind_the_other_teams_do
     assert rejoin_green > rejoin + 20.0, (rejoin, rejoin_green)
 
 
+def test_a_saboteur2_team_digger_rockfalls_the_other_teams_door_not_the_tunnel_beyond_it():
+    # a green door at (2,0) bars the corridor to a blue digger: taking it out opens the way;
+    # taking out a card beyond it changes nothing for the blue team (the second version once
+    # weighed its team's network against the whole board's without the card, and took out
+    # the corridor's far end)
+    maze = {**CORRIDOR, (2, 0): GREEN_EW}
+    state = build2(5, maze=maze, roles=[Role.BLUE_DIGGER, Role.BLUE_DIGGER, Role.GREEN_DIGGER, S_, S_],
+                   hands={0: [ROCKFALL, "N+S", "W"]}, draw=["NS"] * 20)
+    for bot in bots(state):
+        action = choose(state, bot)
+        assert isinstance(action, Rockfall) and action.cell == (2, 0), (bot.name, action)
+
+
 def test_a_digger_rockfalls_a_through_card_that_steers_the_tunnel_away():
     # player 3 turned the tunnel north at (6,0), away from the goals at x = 8
     maze = {**{(x, 0): "EW" for x in range(1, 6)}, (6, 0): "NW"}
