@@ -5,7 +5,15 @@ import json
 
 from saboteur_p2p.cli import main
 from saboteur_p2p.rules import Role, Winners
-from saboteur_p2p.tournament import GameSummary, StatsCollector, TournamentSpec, lineup, role_won, run_tournament
+from saboteur_p2p.tournament import (
+    GameSummary,
+    StatsCollector,
+    TournamentSpec,
+    format_report,
+    lineup,
+    role_won,
+    run_tournament,
+)
 
 
 def test_every_bot_gets_every_seat_equally_often():
@@ -49,6 +57,16 @@ def test_cli_tournament_writes_json(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert data["games"] == 6 and data["bots"][0]["bot"] == "random"
     assert "gold/game" in capsys.readouterr().out
+
+
+def test_the_report_table_lines_up_bots_named_with_their_parameters():
+    # a bot with parameters is named by its spec, longer than the column's usual 16
+    report = run_tournament(TournamentSpec(3, 2, ("random", "ismcts:playouts=1:cutoff=1"), seed=1))
+    lines = format_report(report).splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("bot "))
+    rows = lines[header:header + 3]
+    assert sorted(row.split()[0] for row in rows[1:]) == ["ismcts:playouts=1:cutoff=1", "random"]
+    assert len({len(row) for row in rows}) == 1, rows  # every column lines up under its heading
 
 
 def test_cli_rejects_bad_arguments(capsys):

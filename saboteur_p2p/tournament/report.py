@@ -17,10 +17,15 @@ def format_report(report: TournamentReport) -> str:
         f"{report.games} games{kind}, {spec.players} players, seed {spec.seed}"
         + (f", edition {spec.edition}" if spec.edition != "base" else "")
         + (f", variants {','.join(sorted(spec.variants))}" if spec.variants else ""),
-        "",
-        f"{'bot':<16} {'games':>6} {'wins':>6} {'shared':>6} {'gold/game':>16} {'miner win':>9} {'sab. win':>8} {'rating':>14}",
     ]
     ranked = sorted((s for s in report.bots.values() if s.games), key=lambda s: -s.mean_gold())
+    # a bot's name and parameters in one column, as wide as the widest ("ismcts:playouts=200")
+    width = max([16, *(len(stats.name) for stats in ranked)])
+    lines += [
+        "",
+        f"{'bot':<{width}} {'games':>6} {'wins':>6} {'shared':>6} {'gold/game':>16} {'miner win':>9} {'sab. win':>8}"
+        f" {'rating':>14}",
+    ]
     for stats in ranked:
         data = stats.to_data()
         miner = "-" if data["miner_win_rate"] is None else f"{data['miner_win_rate']:.1%}"
@@ -28,7 +33,7 @@ def format_report(report: TournamentReport) -> str:
         gold = f"{stats.mean_gold():.2f} ± {stats.gold_ci95():.2f}"
         rating = f"{stats.rating_mu:.1f} ± {stats.rating_sigma:.1f}"
         wins = f"{stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6}"
-        lines.append(f"{stats.name:<16} {wins} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
+        lines.append(f"{stats.name:<{width}} {wins} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
     if spec.edition != "base":
         lines.append("")
         lines.append("win rate by role (rounds played): a geologist is never a winner, the crystals pay it")
@@ -37,7 +42,7 @@ def format_report(report: TournamentReport) -> str:
                 f"{role.value} " + ("-" if role is Role.GEOLOGIST else f"{wins / rounds:.0%}") + f" ({rounds})"
                 for role, (rounds, wins) in sorted(stats.roles.items(), key=role_order)
             ]
-            lines.append(f"  {stats.name:<14} " + ", ".join(parts))
+            lines.append(f"  {stats.name:<{width}} " + ", ".join(parts))
     if report.paired:
         lines += ["", _paired_heading(report)]
         for pair in report.paired.values():
