@@ -77,25 +77,31 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         name = pad_to_width(fit_name(labels[seat], room), room)
         head = (style, f"{marker}{str(seat).rjust(digits)} {name}{tails[seat].ljust(tail_width)}")
         shown = [(mark.style, mark.text(form)) for mark in marks[seat]]
-        used = text_width(head[1]) + sum(text_width(text) for _, text in shown)
-        move = f" {last.short}" if last is not None and last.short else ""
-        if move and used + text_width(move) > width:
-            # the last move rather than what the screen says elsewhere (your role: the info line)
-            spare = [(mark.style, mark.text(SPARE if mark.spared else form)) for mark in marks[seat]]
-            spare_used = text_width(head[1]) + sum(text_width(text) for _, text in spare)
-            if spare_used + text_width(move) <= width:
-                shown, used = spare, spare_used
+        # the last move rather than what the screen says elsewhere (your role: the info line)
+        spare = [(mark.style, mark.text(SPARE if mark.spared else form)) for mark in marks[seat]]
         line = _clip([head, *shown], width)
+        # the last move comes after, whole or not at all, short or else tiny: it never
+        # shortens a name; a line that ends in its columns' padding lends that space
+        # ("6c - map g1" at 80 columns)
+        fits = (_moved(_clip([head, *kept], width), move, width)
+                for move in ((last.short, last.tiny) if last is not None else ()) for kept in (shown, spare))
+        line = next((fitted for fitted in fits if fitted is not None), line)
         used = sum(text_width(text) for _, text in line)
-        # the last move comes after, whole or not at all: it never shortens a name; a line
-        # that ends in its columns' padding lends that space ("6c - map g1" at 80 columns)
-        if move and used + text_width(move) > width and line and line[-1][1].endswith(" "):
-            move = move[1:]
-        if move and used + text_width(move) <= width:
-            line.append(("class:players.last", move))
-            used += text_width(move)
         out += [*line, ("", " " * max(0, width - used) + "\n")]
     return out
+
+
+def _moved(line: Fragments, move: str, width: int) -> Fragments | None:
+    """``line`` with ``move`` after it and a space between, within ``width`` columns (no
+    space after a line that ends in padding); None when it does not fit."""
+    if not move:
+        return None
+    room = width - sum(text_width(text) for _, text in line)
+    if text_width(move) + 1 <= room:
+        return [*line, ("class:players.last", f" {move}")]
+    if line and line[-1][1].endswith(" ") and text_width(move) <= room:
+        return [*line, ("class:players.last", move)]
+    return None
 
 
 def _tail(view: PlayerView, seat: int) -> str:

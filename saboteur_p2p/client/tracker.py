@@ -65,6 +65,9 @@ class LastMove:
     order: int
     #: a few characters for the player list: "┼ 1,0", "dead ┤ 2,1", "brk lamp→2", "map g1", "pass"
     short: str = ""
+    #: fewer still, for a line ``short`` does not fit: the cell, the tool or the goal left
+    #: out ("┼", "dead", "brk→2", "map")
+    tiny: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,9 @@ class Tracker:
                 self._moves += 1
                 cell = _cell_of(event)
                 words = move_words(event, names, self.seat)
-                self.last_moves[event.player] = LastMove(event.player, words, cell, self._moves, _short_move(event))
+                self.last_moves[event.player] = LastMove(
+                    event.player, words, cell, self._moves, _short_move(event), _tiny_move(event),
+                )
                 if board is not None:
                     _apply(board, event)
             elif isinstance(event, GoalRevealed):
@@ -267,6 +272,25 @@ def _short_move(event: CardPlayed) -> str:
     if isinstance(action, Clear):
         return f"clr {TOOL_SHORT.get(action.what, action.what)}"
     return action.verb
+
+
+def _tiny_move(event: CardPlayed) -> str:
+    """``_short_move`` with its cell, tool or goal left out, for a narrow player list: what
+    kind of move, and on whom (the maze shows where the latest card went)."""
+    action = event.action
+    if isinstance(action, PlacePath):
+        if isinstance(event.card, PathCard) and event.card.is_dead_end:
+            return "dead"
+        return _short_move(event).split()[0]
+    if isinstance(action, Rockfall):
+        return "fall"
+    if isinstance(action, (BreakTool, RepairTool)):
+        return f"{'brk' if isinstance(action, BreakTool) else 'fix'}→{action.target}"
+    if isinstance(action, MapPeek):
+        return "map"
+    if isinstance(action, Clear):
+        return "clr"
+    return _short_move(event)
 
 
 def _treasure_cell(board: Board) -> Cell | None:
