@@ -15,7 +15,7 @@ from .net.invite import LobbyError, key_text, parse_key_text
 from .rules import GameConfig
 
 if TYPE_CHECKING:
-    from .client.app import ClientRun
+    from .client.runner import ClientRun
 
 #: seconds a bot waits before each move at a table with a person, so the person can follow
 DEFAULT_BOT_DELAY = 0.8
@@ -113,7 +113,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     log_dir = _log_dir(args)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
     if _wants_client(args):
-        from .client.app import run_in_client
+        from .client.runner import run_in_client
 
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, None, args.bots, args.bots_kind, log_dir,
@@ -142,7 +142,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         args.address = _found_table(args)
     host_key = None if args.key is None else parse_key_text(args.key)
     if _wants_client(args):
-        from .client.app import run_in_client
+        from .client.runner import run_in_client
 
         identity = _identity(args)
         return _client_status(run_in_client(lambda agent, children: join_table(
@@ -216,7 +216,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                             args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end",
                             turn_time=args.turn_time)
         return _plain_status(result, agent)
-    from .client.app import run_in_client
+    from .client.runner import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir, args.code, args.wait,

@@ -19,9 +19,10 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from test_client_controller import drive
 
 from saboteur_p2p.client.agent import ClientAgent
-from saboteur_p2p.client.app import ClientApp, ClientRun, run_client
+from saboteur_p2p.client.app import ClientApp
 from saboteur_p2p.client.local import LocalTable
 from saboteur_p2p.client.model import LogKind, Snapshot
+from saboteur_p2p.client.runner import ClientRun, run_client
 from saboteur_p2p.client.screens import round_end_open
 from saboteur_p2p.client.words import Words
 from saboteur_p2p.rules import (

@@ -141,13 +141,13 @@ def test_a_login_name_that_is_no_valid_name_is_not_the_default(login: str, name:
 def test_with_the_full_screen_client_a_bad_log_folder_is_refused_before_it_opens(command, tmp_path, monkeypatch, capsys):
     from saboteur_p2p import cli_table
     from saboteur_p2p.cli import main
-    from saboteur_p2p.client import app
+    from saboteur_p2p.client import runner
 
     def never(*args, **kwargs):
         raise AssertionError("the client opened")
 
     monkeypatch.setattr(cli_table, "_wants_client", lambda args: True)
-    monkeypatch.setattr(app, "run_in_client", never)
+    monkeypatch.setattr(runner, "run_in_client", never)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     assert main([*command, "--log-dir", str(blocker / "logs"), "--identity", str(tmp_path / "id")]) == 2

@@ -206,8 +206,8 @@ def test_leaving_is_a_normal_exit_and_one_nugget_is_singular():
     from test_client_controller import find
 
     from saboteur_p2p.cli_table import _client_status
-    from saboteur_p2p.client.app import ClientRun
     from saboteur_p2p.client.render import render_info
+    from saboteur_p2p.client.runner import ClientRun
     from saboteur_p2p.client.screens import render_ranking
 
     assert _client_status(ClientRun(None, None, True, True)) == 0  # the person chose to leave

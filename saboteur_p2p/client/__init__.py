@@ -13,14 +13,14 @@ Layers, from pure to thin:
   its legend, and the rules (docs/rules.md, shipped as ``client/rules.md``);
 * ``controller`` (keys) and ``commands`` (typed lines) -> action texts, checked with the engine;
 * ``agent``: ``ClientAgent``, the thread-safe bridge to the blocking network session;
-* ``app``: the prompt_toolkit Application, and ``run_client`` that runs it beside the
-  session thread;
+* ``app``: the prompt_toolkit Application; ``runner``: ``run_client``, which runs it beside
+  the session thread;
 * ``local``: an in-process table (trusted dealer and bots) that feeds the agent as the
   network session does, for tests and offline play;
 * ``plain``: the line prompt (``--plain``) in the same words;
 * ``replay``: ``saboteur-p2p replay LOG`` as a full-screen viewer, step by step.
 
-Only ``app`` and ``replay`` import prompt_toolkit; everything else is testable as data.
+Only ``app``, ``runner`` and ``replay`` import prompt_toolkit; everything else is testable as data.
 """
 from __future__ import annotations
 

@@ -14,15 +14,12 @@ gives it a moment to do so.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import os
 import textwrap
-import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from dataclasses import replace
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
@@ -512,87 +509,3 @@ class ClientApp:
     def render_text(self, width: int = 80, height: int = 24) -> str:
         """``draw_text`` for an application that is not running."""
         return asyncio.run(self.draw_text(width, height))
-
-
-# -- running beside the session --------------------------------------------------------
-
-T = TypeVar("T")
-
-#: seconds the session thread gets to send our farewell after the person leaves
-LINGER = 1.5
-
-
-@dataclass
-class ClientRun(Generic[T]):
-    """The end of a client run: the session's result (None if it had not ended) or its error."""
-
-    result: T | None
-    error: BaseException | None
-    quit: bool
-    session_alive: bool
-
-
-def run_client(
-    session: Callable[[ClientAgent], T],
-    agent: ClientAgent | None = None,
-    input: Input | None = None,
-    output: Output | None = None,
-    linger: float = LINGER,
-    on_app: Callable[[ClientApp], Any] | None = None,
-) -> ClientRun[T]:
-    """Run ``session(agent)`` in a background thread and the client in this one."""
-    agent = agent if agent is not None else ClientAgent()
-    app = ClientApp(agent, input=input, output=output)
-    if on_app is not None:
-        on_app(app)
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            result = session(agent)
-        except BaseException as exc:  # shown on the screen and handed back to the caller
-            box["error"] = exc
-            agent.session_ended(f"the session failed: {exc}")
-            return
-        box["result"] = result
-        agent.session_ended(str(getattr(result, "message", "the session has ended")), bool(getattr(result, "said", False)))
-
-    thread = threading.Thread(target=work, name="saboteur-session", daemon=True)
-    thread.start()
-    app.run()
-    if agent.wants_to_quit:
-        thread.join(linger)
-        if thread.is_alive() and agent.stood_in:
-            print("A bot plays your seat until the game ends. Ctrl-C stops it (the table then waits for your seat).", flush=True)
-            with contextlib.suppress(KeyboardInterrupt):
-                thread.join()
-    return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, thread.is_alive())
-
-
-def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:
-    """Play a network seat in the client: ``session(agent, children)`` runs the table.
-
-    ``children`` collects the bot peer processes the session starts; if the person leaves
-    while the session cannot stop, they are ended so they do not wait for us in vain.
-    After the screen closes, the session's closing message is printed.
-    """
-    children: list[Any] = []
-    run = run_client(lambda agent: session(agent, children), ClientAgent(hosting=hosting))
-    if run.session_alive:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-    if run.error is None:
-        print(_closing(run))
-    return run
-
-
-def _closing(run: ClientRun[Any]) -> str:
-    result = run.result
-    if result is None:
-        return "you left the table before the end; the others were told in the chat"
-    lines = [str(getattr(result, "message", result))]
-    log_path = getattr(result, "log_path", None)
-    if log_path is not None:
-        lines.append(f"log saved: {log_path}")
-    return "\n".join(lines)

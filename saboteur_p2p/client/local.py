@@ -149,7 +149,7 @@ def run_offline(
     config: Any, bots: Sequence[str], name: str, seed: int | None, plain: bool = False, bot_delay: float = 0.4,
 ) -> int:
     """Play in-process against bots (trusted dealer, no network); returns the exit status."""
-    from .app import run_client  # the application only when there is a terminal to run it in
+    from .runner import run_client  # the application only when there is a terminal to run it in
 
     seed = seed if seed is not None else random.randrange(1 << 30)
     if plain:
