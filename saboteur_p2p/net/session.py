@@ -8,8 +8,6 @@ the game cleanly when a peer cheats or is gone for too long.
 from __future__ import annotations
 
 import collections
-import json
-import resource
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -552,21 +550,9 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
             message += "\n" + self._what_the_log_supports()
         self.say(message)
         self.say(f"log saved: {self.log_path}")
-        self._write_stats(outcome)
+        self._write_stats(outcome.value)
         return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies),
                              said=True)
-
-    def _write_stats(self, outcome: Outcome) -> None:
-        """Figures for benchmarks: records and bytes sent, turn latencies, peak memory."""
-        stats = dict(self.stats)
-        stats["outcome"] = outcome.value  # type: ignore[assignment]
-        stats["records"] = len(self.node.records)
-        stats["peak_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        stats["turn_latencies"] = self.turn_latencies  # type: ignore[assignment]
-        stats["first_turn_at"] = self.first_turn_at  # type: ignore[assignment]
-        stats["round_pauses"] = self.round_pauses  # type: ignore[assignment]
-        path = self.log_path.with_suffix(".stats.json")
-        path.write_text(json.dumps(stats))
 
     def _pass_on_endings(self) -> None:
         """Before we stop, every other seat gets the endings other seats sent us, as signed: one

@@ -2,16 +2,23 @@
 due and each pause between rounds (``benchmarks/network_game.py``)."""
 from __future__ import annotations
 
+import json
+import resource
 import time
+from pathlib import Path
 
 from ..protocol.node import Node
 
 
 class Timing:
-    """Session mixin: the times of moves and rounds (``Session`` provides ``node`` and ``seat``)."""
+    """Session mixin: the times of moves and rounds (``Session`` provides ``node``, ``seat``,
+    ``stats`` and ``log_path``)."""
 
     node: Node
     seat: int
+    #: records and bytes sent
+    stats: dict[str, float]
+    log_path: Path
 
     def _start_timing(self) -> None:
         #: seconds from sending each of our moves until the next seat's move is taken in
@@ -58,3 +65,15 @@ class Timing:
                 # a move that ends a round is followed by the next round's shuffles: not a turn
                 self.turn_latencies.append(time.monotonic() - self._sent_move_at)
             self._sent_move_at = None
+
+    def _write_stats(self, outcome: str) -> None:
+        """Figures for benchmarks, beside the log: records and bytes sent, turn latencies,
+        when the first move was due, the pauses between rounds, peak memory."""
+        stats: dict[str, object] = dict(self.stats)
+        stats["outcome"] = outcome
+        stats["records"] = len(self.node.records)
+        stats["peak_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        stats["turn_latencies"] = self.turn_latencies
+        stats["first_turn_at"] = self.first_turn_at
+        stats["round_pauses"] = self.round_pauses
+        self.log_path.with_suffix(".stats.json").write_text(json.dumps(stats))
