@@ -132,7 +132,9 @@ class Spot(NamedTuple):
     goals: list[tuple[int, int]]
     #: the edges of ``goals``
     goal_edges: int
-    #: the edges beyond which lies a face-up card cut off from the network
+    #: the edges beyond which lies a face-up card cut off from the network, or a card of it
+    #: whose side facing the cell belongs to a segment the network does not reach (a
+    #: bridge's other tunnel, a door the team may not pass)
     cut_off: int
     #: whether every change a card here can make lies beyond the two best distances, which
     #: alone decide the cost (``network_cost``): then no card here changes the cost
@@ -217,7 +219,7 @@ class Network:
         """What a card placed at the empty ``cell`` meets around it (worked out once per cell)."""
         spot = self.spots.get(cell)
         if spot is None:
-            connected, ends, tiles = self.connected, self.ends, self.board.tiles
+            connected, ends, tiles, openings = self.connected, self.ends, self.board.tiles, self.board.openings
             incoming = cut_off = goal_edges = 0
             new_ends: list[tuple[int, int]] = []
             goals: list[tuple[int, int]] = []
@@ -232,6 +234,8 @@ class Network:
                 if mask is not None:
                     if mask & back:
                         incoming |= edge
+                    elif openings.get(other, 0) & back:
+                        cut_off |= edge  # the card opens this way by a segment the network does not reach
                     continue
                 tile = tiles.get(other)
                 if tile is None:

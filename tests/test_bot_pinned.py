@@ -29,9 +29,9 @@ def _digest(edition: str, seats: list[str], seeds: range) -> str:
     ("base", ["heuristic"], "b3359f6e5dbc581be76998b73bfb651d"),
     ("base", ["heuristic-v1"], "44be9c7c901ec9df45ced5004b8991df"),
     ("base", ["heuristic", "heuristic-v1", "random"], "1d39f663f40ef8c3b8a9d94ee0f37178"),
-    ("saboteur2", ["heuristic"], "2bccd32f8892cf8b76ba5af18d862b58"),
+    ("saboteur2", ["heuristic"], "b06ff2ccadbef6864a2b33a697e9ac48"),
     ("saboteur2", ["heuristic-v1"], "07a4d2933c9597f42a4769d77164642f"),
-    ("saboteur2", ["heuristic", "heuristic-v1", "random"], "a8a107d2fb8f4998c17dea8f3d139345"),
+    ("saboteur2", ["heuristic", "heuristic-v1", "random"], "cff0042988fc11c0c3df68706fd6d4d7"),
 ])
 def test_heuristic_games_are_pinned(edition, seats, pinned):
     assert _digest(edition, seats, range(5)) == pinned

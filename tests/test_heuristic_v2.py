@@ -3,7 +3,7 @@ first version (``heuristic-v1``) plays wrong and the second right."""
 from __future__ import annotations
 
 import pytest
-from conftest import BREAK, GREEN_EW, MAP, REPAIR, ROCKFALL, S_, D, build, build2, path
+from conftest import BREAK, BRIDGE, GREEN_EW, MAP, REPAIR, ROCKFALL, S_, D, build, build2, path
 from heuristic_helpers import choose
 from saboteur_bots.heuristic import HeuristicBot, HeuristicV1Bot
 
@@ -68,6 +68,22 @@ def test_a_saboteur2_digger_rebuilds_the_gap_a_rockfall_made(role):
     assert not (isinstance(before, PlacePath) and before.cell == (3, 0))
     after = choose(state, new)
     assert isinstance(after, PlacePath) and after.cell == (3, 0)
+
+
+@pytest.mark.parametrize("role", [Role.BLUE_DIGGER, Role.BOSS])
+def test_a_saboteur2_digger_rejoins_a_tunnel_cut_off_behind_a_bridges_other_segment(role):
+    # the network runs through the bridge at (3,0) east-west; the tunnel from (3,1) on hangs
+    # off its north-south tunnel, which the network does not reach: a card at (3,-1) joins
+    # the two (found in a review: such an edge counted as neither joined nor cut off)
+    maze = {(0, -1): "SE", (1, -1): "EW", (2, -1): "EW", (1, 0): "EW", (2, 0): "EW", (3, 0): BRIDGE,
+            (3, 1): "NE", **{(x, 1): "EW" for x in range(4, 7)}}
+    state = build2(5, maze=maze, roles=[role, Role.BLUE_DIGGER, Role.GREEN_DIGGER, S_, S_],
+                   hands={0: ["SW", "N+S", "W"]}, draw=["NS"] * 20)
+    old, new = bots(state)
+    before = choose(state, old)
+    assert not (isinstance(before, PlacePath) and before.cell == (3, -1))
+    after = choose(state, new)
+    assert isinstance(after, PlacePath) and after.cell == (3, -1)
 
 
 def test_a_saboteur2_team_digger_does_not_count_a_part_behind_the_other_teams_door():
