@@ -350,3 +350,23 @@ def test_an_item_tagged_as_a_verdict_is_unpacked_within_a_verdict_s_size():
     bomb = b"\x92\xa7verdict" + msgpack.packb([{}] * 100_000) * 40
     assert Ending.from_bytes(bomb[:4 * 2**20]) == Ending("unreadable", None)
     assert Ending.from_bytes(Ending("quit", 1, seat=0).to_bytes()) == Ending("quit", 1, seat=0)
+
+
+def test_a_refused_record_of_the_largest_size_stays_the_evidence_of_the_verdict_in_the_log(tmp_path):
+    """A seat refuses a validly signed record and writes why after its log's records, the
+    record as evidence, so that ``verify`` can name the cheater from the file alone.  The
+    verdict item was held to 4 MiB like a record, so evidence over 4 MiB - 4 KiB was left
+    out: a cheater whose bad record was that large left every honest log's verdict without
+    its evidence (found by a hostile-peer review, 2026-12-05)."""
+    from saboteur_p2p.crypto.log import MAX_RECORD_SIZE, LogWriter, read_log
+    from saboteur_p2p.protocol.ending import Ending
+
+    evidence = bytes(range(256)) * (MAX_RECORD_SIZE // 256)
+    assert len(evidence) == MAX_RECORD_SIZE
+    path = tmp_path / "seat.log"
+    with LogWriter(path) as writer:
+        writer.append(b"\x01" * 100)  # a record before it (read back as an item)
+        writer.append(Ending("cheater", 2, "bad-message", "a record too large to check", evidence, 0).to_bytes())
+    items = read_log(path)
+    verdict = Ending.from_bytes(items[-1])
+    assert verdict is not None and verdict.culprit == 2 and verdict.evidence == evidence

@@ -451,7 +451,7 @@ def test_truncated_tail_is_reported(tmp_path: Path) -> None:
 def test_corrupt_length_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "game.log"
     path.write_bytes(b"\xff\xff\xff\xff" + bytes(10))
-    with pytest.raises(LogFileError, match=r"claims 4294967295 bytes, outside 1\.\.4194304"):
+    with pytest.raises(LogFileError, match=r"claims 4294967295 bytes, outside 1\.\.4198400"):
         read_log(path)
 
 
@@ -465,7 +465,7 @@ def test_a_file_of_zeros_is_corrupt_at_its_first_record_not_millions_of_empty_on
     at = path.stat().st_size
     with open(path, "ab") as file:
         file.write(bytes(16 * 2**20))
-    with pytest.raises(LogFileError, match=f"the record at byte {at} claims 0 bytes"):
+    with pytest.raises(LogFileError, match=f"the item at byte {at} claims 0 bytes"):
         read_log(path)
 
 

@@ -42,6 +42,9 @@ GENESIS = bytes(HASH_BYTES)
 MAX_KIND_CHARS = 64
 #: Largest record accepted by default, in bytes.
 MAX_RECORD_SIZE = 4 * 1024 * 1024
+#: Largest item of a log file: a record, or the verdict after the records, which carries a
+#: whole record as its evidence (protocol.md 4.8, 12.5) and a few hundred bytes more
+MAX_ITEM_SIZE = MAX_RECORD_SIZE + 4096
 #: the largest log file a reader takes in: a 12-seat game of 10 rounds writes a few tens of MiB
 MAX_LOG_SIZE = 256 * 1024 * 1024
 #: the most records a reader takes from one log file: a 12-seat game of 10 rounds writes a
@@ -380,8 +383,9 @@ class LogWriter:
         self._file: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - held open across appends until close()
 
     def append(self, record_bytes: bytes) -> None:
-        if not 0 < len(record_bytes) <= MAX_RECORD_SIZE:
-            raise ValueError(f"record of {len(record_bytes)} bytes is outside 1..{MAX_RECORD_SIZE}")
+        """Append an item: a record, or the verdict that follows the records."""
+        if not 0 < len(record_bytes) <= MAX_ITEM_SIZE:
+            raise ValueError(f"item of {len(record_bytes)} bytes is outside 1..{MAX_ITEM_SIZE}")
         self._file.write(_LENGTH.pack(len(record_bytes)) + bytes(record_bytes))
 
     def flush(self) -> None:
@@ -409,7 +413,7 @@ def read_log(path: str | os.PathLike[str]) -> list[bytes]:
     """All records in a log file, in order.
 
     Raises TruncatedLog (carrying the whole records) if the file ends inside a record,
-    LogFileError if a length prefix is over MAX_RECORD_SIZE (the file is corrupt), and
+    LogFileError if a length prefix is over MAX_ITEM_SIZE (the file is corrupt), and
     OSError if the file cannot be read.
     """
     return _scan(os.fspath(path))
@@ -432,10 +436,10 @@ def _scan(path: str) -> list[bytes]:
             if len(prefix) < _LENGTH.size:
                 raise TruncatedLog(path, records, offset, size)
             (length,) = _LENGTH.unpack(prefix)
-            if not 0 < length <= MAX_RECORD_SIZE:
+            if not 0 < length <= MAX_ITEM_SIZE:
                 raise LogFileError(
-                    f"log file {path}: the record at byte {offset} claims {length} bytes, "
-                    f"outside 1..{MAX_RECORD_SIZE} (corrupt)"
+                    f"log file {path}: the item at byte {offset} claims {length} bytes, "
+                    f"outside 1..{MAX_ITEM_SIZE} (corrupt)"
                 )
             record = f.read(length)
             if len(record) < length:

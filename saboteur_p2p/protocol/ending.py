@@ -40,7 +40,8 @@ class Ending:
     seat: int | None = None
 
     def to_bytes(self) -> bytes:
-        evidence = self.evidence if self.evidence is not None and len(self.evidence) < MAX_RECORD_SIZE - 4096 else None
+        # a record is the evidence, whole: the log file's items hold a record and this much more
+        evidence = self.evidence if self.evidence is not None and len(self.evidence) <= MAX_RECORD_SIZE else None
         body = {"outcome": self.outcome, "culprit": self.culprit, "reason": _cut(self.reason, 64),
                 "detail": _cut(self.detail, 500), "evidence": evidence, "seat": self.seat}
         data: bytes = msgpack.packb([VERDICT_TAG, body], use_bin_type=True)
