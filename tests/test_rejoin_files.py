@@ -50,7 +50,7 @@ def test_a_seat_whose_files_are_missing_or_damaged_here_says_so_and_blames_nobod
             session_for_tests(tmp_path)[0]._open_log()
     secrets_path.write_bytes(secrets)
     log_path.write_bytes(b"\xff" * 16)
-    with pytest.raises(SeatLost, match=r"are damaged: .* outside 1\.\.4194304"):
+    with pytest.raises(SeatLost, match=r"are damaged: .* outside 1\.\.4198400"):
         session_for_tests(tmp_path)[0]._open_log()
     assert log == b""
 
