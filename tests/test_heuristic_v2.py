@@ -45,15 +45,21 @@ def laid(player: int, cell: tuple[int, int], spec: str, handle: int = 99) -> Car
     return CardPlayed(player, PlacePath(handle, cell[0], cell[1], turned), card)
 
 
+def only_the_second_version_lays_a_card_at(state: State, cell: tuple[int, int]) -> None:
+    """The first version plays anything but a path card at ``cell`` (the card that rebuilds
+    the tunnel there); the second lays it."""
+    old, new = bots(state)
+    before = choose(state, old)
+    assert not (isinstance(before, PlacePath) and before.cell == cell), before
+    after = choose(state, new)
+    assert isinstance(after, PlacePath) and after.cell == cell, after
+
+
 def test_a_digger_rebuilds_the_gap_a_rockfall_made():
     # a rockfall took out (3,0): the tunnel to (6,0) lies cut off beyond the gap
     maze = {cell: spec for cell, spec in CORRIDOR.items() if cell != (3, 0)}
     state = build(maze=maze, roles=[D, D, D, S_, S_], hands={0: ["EW", "N+S", "W"]}, draw=["NS"] * 20)
-    old, new = bots(state)
-    before = choose(state, old)
-    assert not (isinstance(before, PlacePath) and before.cell == (3, 0))
-    after = choose(state, new)
-    assert isinstance(after, PlacePath) and after.cell == (3, 0)
+    only_the_second_version_lays_a_card_at(state, (3, 0))
 
 
 @pytest.mark.parametrize("role", [Role.BLUE_DIGGER, Role.BOSS])
@@ -63,11 +69,7 @@ def test_a_saboteur2_digger_rebuilds_the_gap_a_rockfall_made(role):
     maze = {cell: spec for cell, spec in CORRIDOR.items() if cell != (3, 0)}
     roles = [role, Role.BLUE_DIGGER, Role.GREEN_DIGGER, S_, S_]
     state = build2(5, maze=maze, roles=roles, hands={0: ["EW", "N+S", "W"]}, draw=["NS"] * 20)
-    old, new = bots(state)
-    before = choose(state, old)
-    assert not (isinstance(before, PlacePath) and before.cell == (3, 0))
-    after = choose(state, new)
-    assert isinstance(after, PlacePath) and after.cell == (3, 0)
+    only_the_second_version_lays_a_card_at(state, (3, 0))
 
 
 @pytest.mark.parametrize("role", [Role.BLUE_DIGGER, Role.BOSS])
@@ -79,11 +81,7 @@ def test_a_saboteur2_digger_rejoins_a_tunnel_cut_off_behind_a_bridges_other_segm
             (3, 1): "NE", **{(x, 1): "EW" for x in range(4, 7)}}
     state = build2(5, maze=maze, roles=[role, Role.BLUE_DIGGER, Role.GREEN_DIGGER, S_, S_],
                    hands={0: ["SW", "N+S", "W"]}, draw=["NS"] * 20)
-    old, new = bots(state)
-    before = choose(state, old)
-    assert not (isinstance(before, PlacePath) and before.cell == (3, -1))
-    after = choose(state, new)
-    assert isinstance(after, PlacePath) and after.cell == (3, -1)
+    only_the_second_version_lays_a_card_at(state, (3, -1))
 
 
 def test_a_saboteur2_team_digger_does_not_count_a_part_behind_the_other_teams_door():
