@@ -132,7 +132,7 @@ class Turn2(Turn):
         self.full = self.net
         if self.colour is not None:
             closed = frozenset((self.colour.other,))
-            if view.board.network(closed) is not view.board.connected:  # a door of the other team's bars a way
+            if view.board.network(closed) is not view.board.connected:  # a door of the other team's lies in the maze
                 self.net = Network(view.board, self.goal_mask, closed)
                 self.urgency = urgency_of(self.net.best)
         if dwarf is Role.GEOLOGIST:
@@ -295,7 +295,8 @@ class Saboteur2Heuristic(BaseGameHeuristic):
         cell = action.cell
         colour = turn.colour
         door = face.door
-        incoming = net.incoming(cell)
+        spot = net.spot(cell)
+        incoming = spot.incoming
         if face.ladder:
             joined = face.turned_openings if action.turned else face.openings  # joined to the start by itself
         elif door is not None and colour is not None and door is not colour:
@@ -303,7 +304,6 @@ class Saboteur2Heuristic(BaseGameHeuristic):
             joined = joined_edges(passable, incoming)
         else:
             joined = joined_edges(segments, incoming)
-        spot = net.spot(cell)
         out = joined & ~incoming
         result = self._rejoined(turn, cell, spot, out, face, action.turned) if out & spot.cut_off else net.extend(spot, out)
         score = self._path_score(turn, result, dead_end, joined)
