@@ -12,22 +12,12 @@ from typing import Any
 
 import pytest
 from protocol_helpers import POINTS, expected, game_at, hear, honest_body, signed_record
+from test_session_cheats_records import _paths
 
 LEAVES: list[Any] = [
     None, True, False, -1, 0, 1, 7, 255, 2**31, 2**63 - 1, -(2**63), "x", "", "pickaxe", b"", b"\x00" * 32,
     b"\xff" * 32, b"\x01" + b"\x00" * 31, [], {}, 1.5, float("nan"), [0], [[0]], {"a": 1}, b"\x00" * 64,
 ]
-
-
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*prefix, index))
-    return found
 
 
 def mutated(body: dict[str, Any], rng: random.Random) -> dict[str, Any]:
