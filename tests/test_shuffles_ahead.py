@@ -12,7 +12,7 @@ from saboteur_p2p.net.seatstate import export_secrets, import_secrets
 from saboteur_p2p.protocol import node as node_module
 from saboteur_p2p.protocol.ahead import AheadBatches
 from saboteur_p2p.protocol.local import LocalGame, play_local_game, step
-from saboteur_p2p.protocol.messages import Shuffle
+from saboteur_p2p.protocol.messages import ActionMsg, Shuffle
 from saboteur_p2p.protocol.node import Expect, Node, ProtocolViolation
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import Deck, GameConfig, State, TrustedDealer
@@ -123,11 +123,67 @@ def test_no_share_of_a_batch_goes_out_before_its_shuffles_are_checked() -> None:
     head = play_until(game, lambda e: e.kind == "shuffle" and e.topic == (1,))
     node = game.nodes[next(s for s in range(3) if s != head.speaker)]
     gate = threading.Event()
-    node.ahead.check_later(gate.wait, b"")  # a check that takes as long as the test says
-    assert not node.ahead.settled() and node.make_ahead() == {}
+    node.ahead.check_later(gate.wait, b"", batch=1)  # a check that takes as long as the test says
+    assert not node.ahead.settled() and not node.ahead.settled(1)
+    assert node.ahead.settled(0)  # the cards of this round's batch do not wait for it
     gate.set()
     node.ahead.finish()
     assert node.ahead.settled()
+
+
+def test_a_move_does_not_wait_for_the_check_of_the_next_rounds_shuffles() -> None:
+    """The shares a move carries are of this round's cards: a check of the next round's
+    batch still under way holds up that batch's shares, not the move."""
+    game = seeded_game(GameConfig(players=3), 6)
+    play_until(game, lambda e: e.kind == "shuffle" and e.topic == (1,))
+    head = play_until(game, lambda e: e.kind == "action")
+    node = game.nodes[head.speaker]
+    gate = threading.Event()
+    node.ahead.check_later(gate.wait, b"", batch=1)
+    watchdog = threading.Timer(30, gate.set)  # a move that waits fails the test, not hangs it
+    watchdog.start()
+    try:
+        record = node.move(path_first(head.speaker, node))
+        made_while_checking = not gate.is_set()
+    finally:
+        gate.set()
+        watchdog.cancel()
+    assert made_while_checking
+    shares = ActionMsg.decode(decode_record(record).body).shares
+    assert shares is not None and shares.public  # it owed shares, and they went out with it
+
+
+def test_a_share_waits_for_the_checks_of_shares_shown_before_it() -> None:
+    """Shares published for a card shown to all are checked before the seat sends any share
+    (protocol.md §8.3), whatever batch the card is of."""
+    ahead = AheadBatches(3)
+    gate = threading.Event()
+    ahead.check_later(gate.wait, b"")  # shares of a card shown to all
+    assert not ahead.settled(0) and not ahead.settled(-1)
+    gate.set()
+    ahead.finish(0)
+    assert ahead.settled()
+
+
+def test_a_fault_found_by_a_check_a_share_waits_for_is_judged_after_every_earlier_check() -> None:
+    """The earliest record at fault decides: when a check a share waits for fails, the
+    checks of earlier records are waited for too, the next round's shuffles included."""
+    ahead = AheadBatches(3)
+    gate = threading.Event()
+
+    def false_shuffle() -> None:
+        gate.wait()
+        raise ProtocolViolation(1, "bad-shuffle-proof", "the shuffle")
+
+    def false_share() -> None:
+        raise ProtocolViolation(2, "bad-share", "the share")
+
+    ahead.check_later(false_shuffle, b"shuffle", batch=1)
+    ahead.check_later(false_share, b"shares")
+    threading.Timer(0.05, gate.set).start()
+    with pytest.raises(ProtocolViolation) as found:
+        ahead.finish(0)
+    assert (found.value.peer, found.value.evidence) == (1, b"shuffle")
 
 
 def test_seats_that_did_not_shuffle_during_the_round_shuffle_in_the_next_set_up(monkeypatch: pytest.MonkeyPatch) -> None:

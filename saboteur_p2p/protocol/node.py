@@ -247,7 +247,10 @@ class Node(ShuffleSteps):
 
     def _shares_for(self, needs: tuple[RevealNeed, ...]) -> Shares:
         assert self.secret is not None and self.seat is not None
-        self._stopping_on(self.ahead.finish)  # no share of a card of a batch whose shuffles are not checked
+        # no share of a card of a batch whose shuffles are not checked (§5.6.2), nor any
+        # share while one published for a card shown to all is unchecked (§8.3)
+        last = max((need.card[0] for need in needs), default=-1)
+        self._stopping_on(lambda: self.ahead.finish(last))
         return self.share_book.make(self.seat, self.secret, needs, self.rand)
 
     def make_ahead(self) -> dict[int, Shares]:
@@ -256,8 +259,9 @@ class Node(ShuffleSteps):
         with the move, not only when each other seat has moved."""
         if self.seat is None or self.secret is None or self.aborted is not None or self.finished:
             return {}
-        if not self.ahead.settled():
-            return {}  # shuffles still to check: the shares wait for the record that owes them
+        last = max((need.card[0] for need in self.dealer.owed_by(self.seat)), default=-1)
+        if not self.ahead.settled(last):
+            return {}  # checks still under way: the shares wait for the record that owes them
         return self.share_book.make_ahead(self.seat, self.secret, self.rand)
 
     def take_ahead(self, sender: int, body: Any) -> bool:

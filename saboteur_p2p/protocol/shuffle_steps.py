@@ -104,7 +104,7 @@ class ShuffleSteps:
         complete = self.ahead.shuffled(batch, shuffler) if ahead else shuffler == self.players - 1
         if not own:
             if ahead and self.seat is not None:
-                self.ahead.check_later(check, entry.record)  # in the background, between the turns
+                self.ahead.check_later(check, entry.record, batch)  # in the background, between the turns
             elif self.seat is not None and self.seat == shuffler + 1:
                 # checked once our own shuffle has gone out (run_deferred_checks), so that
                 # checking does not lengthen the chain of shuffles (protocol.md 5.6.2)
