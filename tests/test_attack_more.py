@@ -9,11 +9,13 @@ import pytest
 import zmq
 from protocol_helpers import path_first
 
+from saboteur_p2p.cli import main
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.crypto.log import LogWriter, decode_record
 from saboteur_p2p.net.lobby import LobbyError, join_lobby
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import seal
+from saboteur_p2p.protocol.ending import Ending
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
 
@@ -120,6 +122,25 @@ def test_verify_does_not_name_the_seat_of_a_record_a_file_edit_put_out_of_place(
     verdict = verify_records(records)
     assert not verdict.ok and verdict.culprit is None
     assert "proves nothing against it" in verdict.message
+
+
+def test_verify_does_not_name_the_seat_of_a_group_record_a_file_repeats(finished_log, tmp_path, capsys):
+    """The records of a group (a commit round, say) all follow one head, so a copy of one of
+    them follows the head too: verify took it for a record its seat signed with the wrong seq,
+    named that seat, and confirmed a made-up verdict naming it.  A copy proves nothing."""
+    entries = [decode_record(r) for r in finished_log]
+    index = next(k for k in range(1, len(entries)) if entries[k].prev == entries[k - 1].prev)
+    records = [*finished_log[:index + 1], finished_log[index], *finished_log[index + 1:]]
+    verdict = verify_records(records)
+    assert not verdict.ok and verdict.culprit is None
+    assert "proves nothing against it" in verdict.message
+    forged = Ending("cheater", entries[index].sender, "sequence", "made up", None, 0).to_bytes()
+    path = tmp_path / "forged.log"
+    with LogWriter(str(path)) as writer:
+        for record in [*records, forged]:
+            writer.append(record)
+    assert main(["verify", str(path)]) != 0
+    assert "cheated" not in capsys.readouterr().out
 
 
 def test_verify_names_the_seat_that_signed_a_record_in_its_place_with_the_wrong_seq():

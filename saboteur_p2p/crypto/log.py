@@ -309,6 +309,11 @@ class LogVerifier:
         """The seq the next accepted entry from ``seat`` must carry."""
         return len(self._by_sender[seat])
 
+    def holds(self, entry: Entry) -> bool:
+        """Whether this very entry (the same signed bytes) was accepted already."""
+        mine = self._by_sender.get(entry.sender, [])
+        return 0 <= entry.seq < len(mine) and mine[entry.seq].raw == entry.raw
+
     def check_signed(self, entry: Entry) -> None:
         """Raise LogViolation unless ``entry`` is of this protocol version and game and carries
         its sender's signature (checks that prove nothing against the seat it names)."""

@@ -51,13 +51,16 @@ def _genesis_signer(record: bytes) -> int | None:
 
 def _signed_out_of_sequence(violation: ProtocolViolation, record: bytes, observer: Node) -> bool:
     """A record that follows the head (so nothing is missing before it in the file) with a seq
-    other than its sender's next: its sender signed that very mistake, and is named for it."""
+    other than its sender's next: its sender signed that very mistake, and is named for it.
+    A copy of a record already taken in is not one: the head does not move within a group, so
+    a copy of a group's record follows it too, and only the file repeats it."""
     if violation.reason != "sequence":
         return False
     try:
-        return decode_record(record).prev == observer.log.head
+        entry = decode_record(record)
     except MalformedRecord:
         return False
+    return entry.prev == observer.log.head and not observer.log.holds(entry)
 
 
 #: what a record refused for a reason that proves nothing against its named sender is
