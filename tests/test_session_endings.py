@@ -80,3 +80,20 @@ def test_an_ending_carried_by_another_seat_does_not_count_as_its_signer_heard(tm
     gone = seal(identities[2], "gone", {"game_id": GAME, "seat": 2, "absent": 0, "why": "s0 did not come back"})
     session._handle(b"seat 0's link", gone, identities[0].public.dh_key)
     assert session.presence.count[2] == before
+
+
+def test_a_seat_heard_signing_for_another_game_is_not_simply_named_as_gone(tmp_path: Path) -> None:
+    """A host that starts the seats on two games with the same seats (two nonces of its own)
+    leaves each joiner hearing the other's pings for the other game while its records never
+    come: each named the other, an honest seat, as withholding its record.  The seat is heard
+    signing for another game; the ending says so, and that it is then not to blame."""
+    session, identities, said = seat1(tmp_path)
+    other = bytes(reversed(range(32)))
+    ping = seal(identities[2], "ping", {"game_id": other, "seat": 2, "to": 1})
+    assert session._handle(b"seat 2's link", ping, identities[2].public.dh_key) is None
+    assert session._handle(b"seat 2's link", ping, identities[2].public.dh_key) is None
+    notices = [line for line in said if "another game" in line]
+    assert len(notices) == 1 and "s2 (seat 2)" in notices[0]  # said once
+    result = session._end_gone(2, "s2 (seat 2) sent no key record within 8 s")
+    assert result.outcome is Outcome.PEER_GONE and result.culprit == 2
+    assert "signs its messages for another game" in result.message and "not to blame" in result.message

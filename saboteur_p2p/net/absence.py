@@ -81,6 +81,27 @@ class Absence:
         #: a seat that said this seat withholds a record not yet due here: (it, when, our
         #: records then); we stay until we have made our next record, so the others see it
         self._accused: tuple[int, float, int] | None = None
+        #: seats heard signing messages for another game, with its id (the first one heard)
+        self._other_game: dict[int, bytes] = {}
+
+    def _heard_another_game(self, sender: int, game_id: bytes) -> None:
+        """A seat signed a message for another game: a late one of an earlier game, or the host
+        started the seats on different games (each seat then waits for the others' records in
+        vain).  Said once a seat, and said again if the game ends for that seat's absence."""
+        if sender in self._other_game:
+            return
+        self._other_game[sender] = game_id
+        self.say(f"{self._seat_name(sender)} sends messages signed for another game ({game_id.hex()[:16]}…) with "
+                 f"this table's keys: a late message of an earlier game, or the host started the seats on different games")
+
+    def _gone_why(self, absent: int, why: str) -> str:
+        """Why the game ends for ``absent``, with what we heard of it signing for another game."""
+        other = self._other_game.get(absent)
+        if other is None:
+            return why
+        name = self._seat_name(absent)
+        return (f"{why}; but {name} signs its messages for another game ({other.hex()[:16]}…): if the host started "
+                f"the seats on different games, {name} waited for our records as we waited for its, and is not to blame")
 
     def _not_listened(self, seconds: float) -> None:
         """This peer did not poll for ``seconds`` (it was computing): nobody's time runs on."""
@@ -155,7 +176,7 @@ class Absence:
         data = seal(self.identity, "gone", {"game_id": self.setup.game_id, "seat": self.seat, "absent": absent, "why": why})
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
-        return self._end(Outcome.PEER_GONE, f"{why}; the game ends", absent)
+        return self._end(Outcome.PEER_GONE, self._gone_why(absent, f"{why}; the game ends"), absent)
 
     def _heard_gone(self, env: Envelope, sender: int, now: float) -> SessionResult | None:
         """Another seat ended the game for an absent seat: agree if we see the same."""
@@ -188,7 +209,7 @@ class Absence:
         if self.presence.is_silent(absent, now):
             said = printable(env.field("why", str, 200))
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
-            return self._end(Outcome.PEER_GONE, why, absent)
+            return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
         head = next((e for e in self.node.outstanding if e.speaker == absent), None)
         if head is None:
             why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "

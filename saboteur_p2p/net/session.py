@@ -380,8 +380,10 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
     def _dispatch(self, connection: bytes, env: Envelope, sender: int, key: bytes | None = None) -> SessionResult | None:
         if env.kind == "record":
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
-        if env.field("game_id", bytes, 32) != self.setup.game_id:
-            return None  # signed for another game: a replay, or a peer's stale message
+        game_id = env.field("game_id", bytes, 32)
+        if game_id != self.setup.game_id:
+            self._heard_another_game(sender, game_id)  # a peer's stale message, or a table split in two
+            return None
         if env.kind == "link":
             if env.field("seat", int) == sender:
                 self.links.linked(connection, key, sender)
