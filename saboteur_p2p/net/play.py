@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 try:
@@ -44,21 +45,25 @@ def bot_peer_names(count: int, kind: str | Sequence[str]) -> list[tuple[str, str
 
 def spawn_bot_peers(
     address: str, count: int, kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
-    edition: str | None = None, bot_delay: float = 0.0,
-) -> list[subprocess.Popen[bytes]]:
+    edition: str | None = None, bot_delay: float = 0.0, held: contextlib.ExitStack | None = None,
+) -> list[BotPeer]:
     """Start ``count`` bot peers as separate processes that join like anyone else.
 
     ``kind`` names the bot of every peer, or gives each peer its own (cycled if short);
     with ``edition`` given, a peer sits only at a table of that edition; ``bot_delay``
-    paces their moves for the people at the table.
+    paces their moves for the people at the table.  Each peer keeps its identity, logs and
+    output in a folder of ``log_dir`` that no other table on this machine is using;
+    ``held`` keeps those folders taken (until it closes).
     """
     peers = []
     # the peers and the host share this machine's cores (a proof's threads would take turns)
     env = {**os.environ, THREADS_VARIABLE: str(share_cores(count + 1))}
+    own = contextlib.ExitStack()
     for name, bot in bot_peer_names(count, kind):
+        folder = bot_folder(log_dir, name, held if held is not None else own)
         command = [
             sys.executable, "-m", "saboteur_p2p", "join", address, "--bot", bot, "--name", name,
-            "--identity", str(log_dir / f"{name}.identity"), "--log-dir", str(log_dir / name),
+            "--identity", str(folder.parent / f"{folder.name}.identity"), "--log-dir", str(folder),
             "--quiet", "--wait", str(wait),
         ]
         if code:
@@ -67,10 +72,58 @@ def spawn_bot_peers(
             command += ["--edition", edition]
         if bot_delay:
             command += ["--bot-delay", str(bot_delay)]
-        (log_dir / name).mkdir(parents=True, exist_ok=True)
-        with open(log_dir / name / "output.txt", "ab") as output:
-            peers.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env))
+        with open(folder / BOT_OUTPUT, "ab") as output:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env)
+        peers.append(BotPeer(name, folder, process))
+    own.close()
     return peers
+
+
+#: the file in a bot peer's folder that its printed output goes to
+BOT_OUTPUT = "output.txt"
+
+
+@dataclass(frozen=True)
+class BotPeer:
+    """A bot peer started on this machine: its name at the table, its folder, its process."""
+
+    name: str
+    folder: Path
+    process: subprocess.Popen[bytes]
+
+    def failure(self) -> str | None:
+        """Why it stopped before the game began (the last line it printed), or None while it runs."""
+        if self.process.poll() is None:
+            return None
+        output = self.folder / BOT_OUTPUT
+        last = ""
+        with contextlib.suppress(OSError):
+            lines = output.read_text(encoding="utf-8", errors="replace").splitlines()
+            last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+        said = f": {last}" if last else f" (exit status {self.process.returncode})"
+        return f"the bot peer {self.name} stopped before the game began{said} (its output is in {output})"
+
+
+def bot_folder(log_dir: Path, name: str, held: contextlib.ExitStack) -> Path:
+    """The folder for the bot peer ``name``: ``log_dir/name``, or ``name.2``, ``name.3``, ... when
+    another table on this machine (two ``play`` at once) holds it; ``held`` keeps it taken.
+
+    Two tables' bots must not share a folder: they would share an identity, and the second
+    would be refused its seat (one process per seat) and leave its table waiting."""
+    for copy in range(1, 1000):
+        folder = log_dir / (name if copy == 1 else f"{name}.{copy}")
+        folder.mkdir(parents=True, exist_ok=True)
+        if fcntl is None:
+            return folder  # no lock to take on Windows: the first folder, as before
+        lock = open(folder / "table.lock", "a", encoding="ascii")  # noqa: SIM115 (held open by ``held``)
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        held.enter_context(lock)
+        return folder
+    raise LobbyError(f"no free folder for the bot peer {name} in {log_dir}: a thousand tables are using it")
 
 
 def host_table(
@@ -111,15 +164,18 @@ def host_table(
 
     if bot_peers:
         set_threads(share_cores(bot_peers + 1))  # our seat's part of the cores it shares with them
+    peers: list[BotPeer] = []
+    held = contextlib.ExitStack()  # the bot peers' folders, taken until they are done
 
     def spawn() -> None:
         host_port = transport.endpoint.rsplit(":", 1)[1]
         host_ip = transport.endpoint.split("//")[1].rsplit(":", 1)[0]
         reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
-        children.extend(spawn_bot_peers(
+        peers.extend(spawn_bot_peers(
             f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, config.edition,
-            bot_delay,
+            bot_delay, held,
         ))
+        children.extend(peer.process for peer in peers)
 
     begin = started or start_now.is_set
     person = agent
@@ -127,9 +183,13 @@ def host_table(
     def start_or_leave() -> bool:
         if getattr(person, "wants_to_quit", False):
             raise _ClosedLobby  # the person left (quit, Ctrl-D, or the client's q) before the start
+        failed = next(filter(None, (peer.failure() for peer in peers)), None)
+        if failed:
+            raise _ClosedLobby(failed)  # its seat would never be taken: the table would wait for ever
         return begin()
 
     announcer: TableAnnouncer | None = None
+    failed = False
     try:
         if announce and invite:
             announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
@@ -143,10 +203,11 @@ def host_table(
                 on_seated=watch.seated, invite=invite,
                 order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
             )
-        except _ClosedLobby:
+        except _ClosedLobby as closed:
             for child in children:
                 child.terminate()  # bot peers waiting for a start that will not come
-            result = SessionResult(Outcome.QUIT, "you closed the table before the game began")
+            result = SessionResult(Outcome.QUIT, closed.args[0] if closed.args else "you closed the table before the game began")
+            failed = bool(closed.args)
         else:
             if announcer is not None:
                 announcer.withdraw()  # the table is no longer open
@@ -161,6 +222,9 @@ def host_table(
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+    held.close()
+    if failed:
+        raise LobbyError(result.message)  # said on the screen (and the exit status 2), not kept in a log
     return result
 
 
@@ -188,7 +252,8 @@ class _LobbyWatch:
 
 
 class _ClosedLobby(Exception):
-    """The host's person left while the table was still filling."""
+    """The host's person left while the table was still filling, or (with a message saying
+    why) a bot peer stopped before it took its seat."""
 
 
 def _lobby_say(say: Callable[[str], None], endpoint: str) -> Callable[[str], None]:
