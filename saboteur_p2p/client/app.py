@@ -25,12 +25,13 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.filters import Condition, has_focus, shift_selection_mode
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
 from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.containers import ConditionalContainer, WindowAlign
 from prompt_toolkit.layout.controls import FormattedTextControl, UIContent, UIControl
@@ -338,6 +339,9 @@ class ClientApp:
         refused = typing & Condition(lambda: self.input_area.text == self._refused)
         on(":", filter=refused)(self._new_line)
         on("/", filter=refused)(self._new_line)
+        # a refused line shows selected (typing replaces it): these keys act on it as on any line
+        for key, command in (("enter", "accept-line"), ("tab", "menu-complete"), ("c-u", "unix-line-discard")):
+            kb.add(key, filter=typing & shift_selection_mode)(functools.partial(self._unselect_and, command))
 
         @kb.add("<any>", filter=board)
         def _(event: KeyPressEvent) -> None:
@@ -445,6 +449,11 @@ class ClientApp:
         self.input_area.buffer.reset()  # the history is read again, the refused line with it
         self._type("")
 
+    def _unselect_and(self, command: str, event: KeyPressEvent) -> None:
+        """The line's own ``command`` (prompt_toolkit's name), which a selection turns off."""
+        self.input_area.buffer.exit_selection()
+        get_by_name(command).call(event)
+
     def _leave_input(self) -> None:
         self.input_area.text = ""  # nothing half-typed waits on the line while keys act on the board
         self.application.layout.focus(self.maze_window)
@@ -459,8 +468,20 @@ class ClientApp:
             self.application.layout.focus(self.maze_window)
         self._refused = None if done else text  # its refusal shows until the line is edited
         if not done:
-            self.input_area.buffer.cancel_completion()  # the menu would cover the refusal
+            self._select_refused()
         return not done  # keep a refused line in the box to correct it
+
+    def _select_refused(self) -> None:
+        """Show a refused line selected, as a browser's address bar does: a key typed replaces it
+        with a fresh line (↑ brings it back), while ← → Home End go into it to correct it."""
+        buffer = self.input_area.buffer
+        buffer.cancel_completion()  # the menu would cover the refusal
+        # in the history now, and the history read again (as after a line taken), for ↑
+        buffer.reset(Document(buffer.text, 0), append_to_history=True)
+        buffer.start_selection()
+        buffer.cursor_position = len(buffer.text)
+        if buffer.selection_state is not None:
+            buffer.selection_state.enter_shift_mode()  # prompt_toolkit's typing-replaces selection
 
     def _scroll(self, lines: int) -> None:
         # wrapped lines outnumber log lines; the log panel clamps what is beyond the top
