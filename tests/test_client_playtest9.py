@@ -86,12 +86,14 @@ def test_the_round_end_screen_says_when_the_table_waits_for_our_choice() -> None
     from test_client_controller import find
     from test_client_render import screen_of
 
-    for phase, edition, words in (("keep-gold", "base", "keep a gold card"), ("take-gold", "base", "take your gold"),
-                                  ("steal", "saboteur2", "steal a gold piece")):
+    for phase, edition, words, keys in (("keep-gold", "base", "keep a gold card", "←→"),
+                                        ("take-gold", "base", "take your gold", "↑↓"),
+                                        ("steal", "saboteur2", "steal a gold piece", "↑↓")):
         state = find(lambda s, phase=phase: s.phase.value == phase, edition=edition)
         screen, _app = screen_of(state, 80, 24, round_end=True)
         lines = screen.splitlines()
-        assert f"OVER · your move: {words} · any key: to the table" in lines[0], (phase, lines[0])
+        # the keys of the choice act at once (Enter makes it): "any key: to the table" was untrue
+        assert f"OVER · your move: {words}: {keys} Enter · Esc: to the table" in lines[0], (phase, lines[0])
         panel = " ".join(line.split("│")[-1].strip() for line in lines[1:])
         assert f"your move: {' '.join(words.split())}" in panel, phase  # the side panel, in place of the note
         assert not any("gold is being handed out" in line for line in lines)

@@ -119,7 +119,7 @@ def test_the_round_end_screen_fits_80x24_and_a_key_closes_it():
     screen, app = screen_of(state, 80, 24, round_end=True)
     lines = screen.splitlines()
     assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
-    assert lines[0].startswith(" ROUND 1/3 OVER · your move: take your gold · any key: to the table")  # saboteurs first
+    assert lines[0].startswith(" ROUND 1/3 OVER · your move: take your gold: ↑↓ Enter · Esc: to the table")  # saboteurs first
     assert any("round 1/3 is over" in line for line in lines)
     assert any("the saboteurs won" in line or "nobody won" in line for line in lines)
     assert any("you " in line.split("│")[-1] for line in lines)
@@ -140,10 +140,10 @@ def test_while_the_gold_is_handed_out_a_key_leads_back_to_the_table_not_to_the_f
 
     screen, app = screen_of(state, 80, 24, round_end=True)
     lines = screen.splitlines()
-    assert lines[0].startswith(" ROUND 3/3 OVER · your move: keep a gold card · any key: to the table"), lines[0]
+    assert lines[0].startswith(" ROUND 3/3 OVER · your move: keep a gold card: ←→ Enter · Esc: to the table"), lines[0]
     assert "final ranking" not in screen and "your move: keep a gold" in screen  # our choice, not only gold handed out
     panel = "".join(t for _, t in render_round_end(app.snap.rounds[-1], app.snap, SIDE_MIN, 24)).splitlines()
-    assert panel[-1].strip() == "any key: to the table"  # whole in the narrowest panel
+    assert panel[-1].strip() == "Esc: to the table"  # whole in the narrowest panel (Enter keeps the card)
 
 
 def test_the_last_move_of_each_seat_shows_on_the_maze_and_in_the_player_list():

@@ -19,19 +19,23 @@ ROUND_END_KEYS = "any key: next round"
 GAME_END_KEYS = "any key: final ranking"
 #: while the round's gold is still handed out: a key goes back to keep, take or watch it
 SETTLING_KEYS = "any key: to the table"
+#: ... and while it waits for a choice of ours, the keys of the choice act at once (Enter keeps,
+#: takes or steals: a first key that only closed the screen had to be pressed again)
+CHOOSING_KEYS = "Esc: to the table"
 
 
-#: what the round's end waits for when it is our move, by phase
+#: what the round's end waits for when it is our move, by phase, and the keys that make it
 OUR_CHOICE = {"keep-gold": "keep a gold card", "take-gold": "take your gold", "steal": "steal a gold piece"}
+CHOICE_KEYS = {"keep-gold": "←→ Enter", "take-gold": "↑↓ Enter", "steal": "↑↓ Enter"}
 
 
 def round_end_keys(summary: RoundSummary, snap: Snapshot | None = None) -> str:
-    """What closing the round-end screen leads to: the table while the gold is handed out
-    (saying so when the table waits for our choice there), else the next round or, after the
-    last one, the final ranking."""
+    """What a key does on the round-end screen: back to the table while the gold is handed out
+    (or, when the table waits for our choice there, the choice's keys make it), else on to
+    the next round or, after the last one, the final ranking."""
     if not summary.settled:
         choice = our_choice(snap) if snap is not None else None
-        return f"your move: {choice} · {SETTLING_KEYS}" if choice else SETTLING_KEYS
+        return f"your move: {choice}: {choice_keys(snap)} · {CHOOSING_KEYS}" if choice and snap else SETTLING_KEYS
     return GAME_END_KEYS if summary.round == summary.rounds or summary.scores is not None else ROUND_END_KEYS
 
 
@@ -41,9 +45,16 @@ def our_choice(snap: Snapshot) -> str | None:
     return OUR_CHOICE.get(view.phase) if snap.decision is not None and view is not None else None
 
 
+def choice_keys(snap: Snapshot) -> str:
+    """The keys of our choice while the gold is handed out ("←→ Enter")."""
+    return CHOICE_KEYS[snap.view.phase] if snap.view is not None else ""
+
+
 def round_end_hint(summary: RoundSummary, snap: Snapshot | None = None) -> str:
-    """The message line while the round-end screen is open: what a key does there."""
-    return f"{round_end_keys(summary, snap)} · the maze is as round {summary.round} ended"
+    """The message line while the round-end screen is open: what a key does there (and, when
+    it leaves room on an 80-column line, that the maze is as the round ended)."""
+    keys = round_end_keys(summary, snap)
+    return keys if snap is not None and our_choice(snap) else f"{keys} · the maze is as round {summary.round} ended"
 
 
 def round_end_open(snap: Snapshot, seen: int) -> RoundSummary | None:
@@ -58,7 +69,8 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
 
     Two lines a player when the panel is tall enough, else one line each.
     """
-    keys = round_end_keys(summary)
+    choice = our_choice(snap) if not summary.settled else None
+    keys = CHOOSING_KEYS if choice else round_end_keys(summary)
     out: Fragments = [
         ("class:title", f" round {summary.round}/{summary.rounds} is over"[:width].ljust(width) + "\n"),
         ("class:info.result", f" {summary.winners}"[:width].ljust(width) + "\n"),
@@ -66,8 +78,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     how = textwrap.wrap(_how_it_ended(summary, snap), max(10, width - 1), subsequent_indent="  ")
     out += [("class:info.result", f" {line}"[:width].ljust(width) + "\n") for line in how]
     if not summary.settled:
-        choice = our_choice(snap)
-        note = f"your move: {choice}" if choice else "gold is being handed out"
+        note = f"your move: {choice} ({choice_keys(snap)})" if choice else "gold is being handed out"
         out += [("class:hand.note", f" {line}"[:width].ljust(width) + "\n")
                 for line in textwrap.wrap(note, max(10, width - 1), subsequent_indent="  ")]
     gold = [
