@@ -38,3 +38,37 @@ def test_a_key_typed_after_a_refusal_starts_a_fresh_line_and_arrows_go_into_the_
         h.wait_for(lambda: h.app.input_area.text == "path 9 at 5,5", "the refused line from the history")
 
     harness.play(script)
+
+
+def _plain_answers(lines: list[str]) -> list[str]:
+    """What the --plain prompt says to each line typed on a base-game move (nothing is played)."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.plain import PlainAgent
+
+    state = find(lambda s: s.phase.value == "play")
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = state.current, [f"p{i}" for i in range(state.players)]
+    node = seated(state, state.current)[1]
+    assert agent.poll_move(node) is None  # shows the move's view (with the moves' help line) once
+    answers = []
+    for line in lines:
+        said.clear()
+        agent.lines.put(line)
+        assert agent.poll_move(node) is None, line
+        answers.append("\n".join(said))
+    return answers
+
+
+def test_the_plain_prompt_answers_help_and_what_and_tells_an_unreadable_line_from_a_refused_move():
+    """At --plain, `help` listed the legal moves, `what 2` was refused as "not allowed: ...
+    did you mean swap-hats?", and a base-game `orient 1 turned` in a turn said "not
+    OrientStone": help lists the commands, what says what a card does, a line that is no move
+    says how moves are typed, and a refusal names the move in the words it was typed in."""
+    help_, what, unreadable, orient, legal = _plain_answers(["help", "what 2", "swap-hat @p1", "orient 1 turned", "legal"])
+    assert "what 3: what card 3 does" in help_ and "quit" in help_ and not help_.startswith("legal:")
+    assert what.startswith("2: ") and "not allowed" not in what
+    assert unreadable.startswith("cannot read 'swap-hat @p1'") and "not allowed" not in unreadable
+    assert orient == "not allowed: you must play a card or pass now: 'orient' turns a goal stone, when a path has just reached it"
+    assert legal.startswith("legal: ")

@@ -438,9 +438,13 @@ def test_a_path_card_is_refused_when_the_player_has_a_broken_tool():
 
 @pytest.mark.parametrize("text, rule", [
     ("pass 1,2", "exactly one card"),
-    ("trapped @1", "must play a card now"),
-    ("clear trapped with 1,2", "must play a card now"),
-    ("steal @1", "must play a card now"),
+    ("trapped @1", "must play a card or pass now: 'trapped' plays a card on a player, in Saboteur 2"),
+    ("clear trapped with 1,2", "must play a card or pass now: 'clear' discards two cards to clear one, in Saboteur 2"),
+    ("steal @1", "must play a card or pass now: 'steal' steals a gold piece, at a round's end in Saboteur 2"),
+    # a move of another moment of the base game, named in the words it is typed in
+    ("orient 1 turned", "must play a card or pass now: 'orient' turns a goal stone, when a path has just reached it"),
+    ("keep 1", "must play a card or pass now: 'keep' keeps a gold card, at a round's end"),
+    ("take 3", "must play a card or pass now: 'take' takes gold, at a round's end"),
 ])
 def test_the_base_game_refuses_the_new_actions(text, rule):
     state = Game(GameConfig(4), seed=2).new_state()

@@ -6,7 +6,7 @@ follows it is the rule in brief, as docs/rules.md has it in full (``R`` shows th
 from __future__ import annotations
 
 from ..match import card_words
-from ..rules import ActionCard, ActionKind, Card, GoldCard, PathCard
+from ..rules import ActionCard, ActionKind, Card, GoldCard, PathCard, PlayerView
 
 #: what each action card does, played (Saboteur 2's seven kinds are in rules.md 8)
 ACTION_DOES = {
@@ -49,3 +49,11 @@ def card_does(card: Card, edition: str) -> str:
         extras.append("some of its openings are dead ends (╵ ╷ ╴ ╶ in the maze)")
     tail = "; ".join(extras)
     return f"{name}: {where}" + (f"; {tail}" if tail else "")
+
+
+def slot_does(view: PlayerView, slot: str) -> tuple[bool, str]:
+    """``what 3``: (True, what the card in hand slot 3 does), or (False, how to ask)."""
+    hand = view.hand
+    if not slot.strip().isdigit() or not 1 <= int(slot) <= len(hand):
+        return False, f"what N: what the card in slot N of your hand does ({f'1-{len(hand)}' if hand else 'you hold no cards'})"
+    return True, f"{int(slot)}: {card_does(hand[int(slot) - 1][1], view.config.edition)}"

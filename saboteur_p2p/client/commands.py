@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ..rules import IllegalActionError, InvalidActionError
-from .cardinfo import card_does
+from .cardinfo import slot_does
 from .model import Snapshot
 from .words import VERB_ALIASES, Words, fewer_passes
 
@@ -136,13 +136,10 @@ class TypedCommands:
         if view is None:
             self.ui.say("the game has not started yet", "error")
             return False
-        hand = view.hand
-        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= len(hand):
-            slots = f"1-{len(hand)}" if hand else "you hold no cards"
-            self.ui.say(f"what N: what the card in slot N of your hand does ({slots})", "error")
+        found, text = slot_does(view, " ".join(args))
+        if not found:
+            self.ui.say(text, "error")
             return False
-        slot = int(args[0])
-        text = f"{slot}: {card_does(hand[slot - 1][1], view.config.edition)}"
         self.ui.say(text)
         self.link.note(f"what {text}")  # whole in the log, where the message line cuts it short
         return True

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..match import card_words
 from ..net.agents import LineAgent
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
+from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .words import Words, fewer_passes
 
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
 
 HELP = (
     "moves: path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · "
-    "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; board: the maze; say TEXT: chat; "
-    "quit (or Ctrl-D): leave"
+    "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; board: the maze; what 3: what card 3 does; "
+    "say TEXT: chat; help: this list; quit (or Ctrl-D): leave"
 )
 HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name · swap-hand @name · inspection @name · " \
     "swap-hats @name · pass 4,5,6 · clear trapped with 3,5 · steal @name or steal nobody"
@@ -56,17 +57,32 @@ class PlainAgent(LineAgent):
         line = self._next_line(state)
         if line is None:
             return None
-        words = Words(state.view_for(self.seat_no), self.names)
-        if line in ("?", "help", "legal", "moves"):
+        view = state.view_for(self.seat_no)
+        words = Words(view, self.names)
+        word, _, rest = line.partition(" ")
+        if line in ("?", "help"):
+            self.say(HELP)
+            if view.config.edition == "saboteur2":
+                self.say(HELP_2)
+            return None
+        if line in ("legal", "moves"):
             legal = fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions())))
             self.say("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
             return None
         if line in ("board", "maze"):
-            for row in plain_maze(state.view_for(self.seat_no)):
+            for row in plain_maze(view):
                 self.say(row)
             return None
+        if word in ("what", "info"):
+            self.say(slot_does(view, rest)[1])
+            return None
         try:
-            move = state.check(words.read(line), player=self.seat_no)
+            engine = words.read(line)
+        except InvalidActionError as unreadable:
+            self.say(str(unreadable))  # not a move at all: how it is typed, not "not allowed"
+            return None
+        try:
+            move = state.check(engine, player=self.seat_no)
         except (IllegalActionError, InvalidActionError) as refused:
             self.say(f"not allowed: {words.explain(refused)}")
             return None

@@ -14,13 +14,16 @@ from . import goal_reveal, gold_handout, moves
 from .actions import (
     AnyAction,
     BreakTool,
+    Clear,
     KeepGold,
     MapPeek,
     OrientStone,
     Pass,
     PlacePath,
+    PlayOn,
     RepairTool,
     Rockfall,
+    Steal,
     TakeGold,
     parse_action,
 )
@@ -46,6 +49,16 @@ from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
+#: what a move that is no turn's move does, for a refusal that names it in the words it was typed
+#: in ("'orient' turns ...", where its class name told a person nothing)
+_NOT_A_TURN = {
+    OrientStone: "turns a goal stone, when a path has just reached it",
+    KeepGold: "keeps a gold card, at a round's end",
+    TakeGold: "takes gold, at a round's end",
+    Steal: "steals a gold piece, at a round's end in Saboteur 2",
+    PlayOn: "plays a card on a player, in Saboteur 2",
+    Clear: "discards two cards to clear one, in Saboteur 2",
+}
 #: the audience of a card shown to one seat, made once (a draw shows one every turn).
 _ONLY = tuple(frozenset((seat,)) for seat in range(16))
 #: the base game's turns: each plays (or, passing, discards) one card from the hand.
@@ -360,7 +373,8 @@ class State:
                 raise IllegalActionError(action, "in the base game a pass discards exactly one card")
             self._check_in_hand(action, action.card)  # a face-down discard: nothing is revealed
             return action
-        raise IllegalActionError(action, f"player {p} must play a card now, not {type(action).__name__}")
+        what = _NOT_A_TURN.get(type(action), "is not a move of a turn")
+        raise IllegalActionError(action, f"player {p} must play a card or pass now: '{str(action).split()[0]}' {what}")
 
     # -- applying actions (unchecked) ------------------------------------------------
 
