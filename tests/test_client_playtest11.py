@@ -72,3 +72,25 @@ def test_the_plain_prompt_answers_help_and_what_and_tells_an_unreadable_line_fro
     assert unreadable.startswith("cannot read 'swap-hat @p1'") and "not allowed" not in unreadable
     assert orient == "not allowed: you must play a card or pass now: 'orient' turns a goal stone, when a path has just reached it"
     assert legal.startswith("legal: ")
+
+
+def test_no_completion_menu_is_left_over_the_quit_question_or_the_table_after_it():
+    """`quit` Enter typed quickly left the menu of every command drawn over the maze (the line
+    emptied by the command opened it), under the question and after "n", until Esc."""
+    harness = Harness(seed_where(can_place))
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys(":quit" + ENTER)
+        h.wait_for(lambda: h.app.ui.confirm_quit, "the question")
+        h.wait_for(lambda: "Leave the table?" in h.screen(), "the question drawn")
+        assert h.app.input_area.buffer.complete_state is None
+        assert not any(line.strip() == "legal" for line in h.screen().splitlines())  # a menu line
+        h.keys("n")
+        h.wait_for(lambda: not h.app.ui.confirm_quit and "Leave the table?" not in h.screen(), "the table")
+        assert h.app.input_area.buffer.complete_state is None
+        assert not any(line.strip() == "legal" for line in h.screen().splitlines())
+        h.keys("\t")  # asked for: the menu of everything that may be typed
+        h.wait_for(lambda: h.app.input_area.buffer.complete_state is not None, "the menu on Tab")
+
+    harness.play(script)

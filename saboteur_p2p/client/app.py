@@ -106,6 +106,8 @@ class MoveCompleter(Completer):
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
+        if not text.strip() and not complete_event.completion_requested:
+            return  # an emptied line (a command taken, a line reset) opens no menu: Tab does
         for line in self.controller.completions(text):
             yield Completion(line, start_position=-len(text))
 
@@ -187,7 +189,9 @@ class ClientApp:
             # across the whole screen: a box narrower than it left cut-off words of the side panel
             Float(ConditionalContainer(self._band(self._ranking, "the end"), ranking), left=0, right=0),
             # above the message line (the input's live check), not over it
-            Float(xcursor=True, bottom=2, content=CompletionsMenu(max_height=8, scroll_offset=1)),
+            # and never over a page or question (a late completion drew it over the quit box)
+            Float(xcursor=True, bottom=2, content=ConditionalContainer(
+                CompletionsMenu(max_height=8, scroll_offset=1), ~page & ~confirm)),
         ])
 
     def _prompt(self) -> StyleAndTextTuples:
