@@ -94,3 +94,18 @@ def test_no_completion_menu_is_left_over_the_quit_question_or_the_table_after_it
         h.wait_for(lambda: h.app.input_area.buffer.complete_state is not None, "the menu on Tab")
 
     harness.play(script)
+
+
+def test_start_with_too_few_seated_says_it_waits_as_the_lobby_does():
+    """`:start` with two seated at a base-game table said "starting with the players seated
+    now" while the log said "it starts as soon as 3 are"."""
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.controller import Controller
+
+    agent = ClientAgent(hosting=True)
+    ctl = Controller(agent)
+    agent.lobby("base", ("ann", "bob"), ())
+    assert ctl.command("start") and agent.start_requested()
+    assert ctl.ui.message == "a game needs at least 3 players and 2 are seated: it starts as soon as 3 are"
+    agent.lobby("saboteur2", ("ann", "bob"), ())  # Saboteur 2 is played by two
+    assert ctl.command("start") and ctl.ui.message == "starting with the players seated now"

@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ..rules import IllegalActionError, InvalidActionError
+from ..net.lobby import too_few_to_start
+from ..rules import IllegalActionError, InvalidActionError, edition_named
 from .cardinfo import slot_does
 from .model import Snapshot
 from .words import VERB_ALIASES, Words, fewer_passes
@@ -106,9 +107,10 @@ class TypedCommands:
             self.ui.confirm_quit = True
             return True
         if word == "start":
-            if self.snapshot().hosting:
+            snap = self.snapshot()
+            if snap.hosting:
                 self.link.request_start()
-                self.ui.say("starting with the players seated now", "ok")
+                self.ui.say(start_words(snap.edition, len(snap.names)), "ok")
                 return True
             self.ui.say("only the host starts a game, before it begins", "error")
             return False
@@ -232,3 +234,12 @@ class TypedCommands:
         self.ui.marked = []
         self.ui.say(f"played: {words.say(action)}", "ok")
         return True
+
+
+def start_words(edition: str, seated: int) -> str:
+    """What ``start`` does in the lobby: start now, or (too few seated for a game) as soon as
+    enough are; the lobby's log says the same."""
+    fewest = edition_named(edition).players[0] if edition else seated
+    if seated >= fewest:
+        return "starting with the players seated now"
+    return too_few_to_start(fewest, seated)

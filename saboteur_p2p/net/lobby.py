@@ -170,6 +170,12 @@ def joint_game_id(nonces: tuple[bytes, ...]) -> bytes:
     return hash_bytes("game-id", *nonces, size=32)
 
 
+def too_few_to_start(fewest: int, seated: int) -> str:
+    """Why a start asked for early waits: fewer seated than a game needs."""
+    are = f"{seated} is" if seated == 1 else f"{seated} are"
+    return f"a game needs at least {fewest} players and {are} seated: it starts as soon as {fewest} are"
+
+
 def host_lobby(
     identity: Identity,
     name: str,
@@ -222,8 +228,7 @@ def host_lobby(
     while seated() < config.players and not (started is not None and started() and seated() >= fewest):
         if started is not None and not told_too_few and started():
             # asked to start early, with fewer seated than a game needs: say why it waits
-            are = f"{seated()} is" if seated() == 1 else f"{seated()} are"
-            say(f"a game needs at least {fewest} players and {are} seated: it starts as soon as {fewest} are")
+            say(too_few_to_start(fewest, seated()))
             told_too_few = True
         if time.monotonic() - told_table >= TABLE_EVERY:
             tell_table()  # the seated hear that the table is still there
