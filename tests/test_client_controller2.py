@@ -45,7 +45,7 @@ def test_a_theft_is_played_in_front_of_yourself():
     ctl.pick(index_of(ctl, action_of(ActionKind.THEFT)))
     focus = ctl.focus()
     assert len(focus.options) == 1 and focus.option.startswith(f"theft @{agent.seat} #") and focus.option_legal
-    assert "steal a gold piece after the round" in focus.hint
+    assert focus.hint.startswith("laid before you: steal a piece after the round") and len(focus.hint) <= 79
     assert ctl.enter() and agent.poll_move(node) == focus.option
 
 

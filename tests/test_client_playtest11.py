@@ -109,3 +109,26 @@ def test_start_with_too_few_seated_says_it_waits_as_the_lobby_does():
     assert ctl.ui.message == "a game needs at least 3 players and 2 are seated: it starts as soon as 3 are"
     agent.lobby("saboteur2", ("ann", "bob"), ())  # Saboteur 2 is played by two
     assert ctl.command("start") and ctl.ui.message == "starting with the players seated now"
+
+
+def test_every_card_s_hint_says_what_esc_does_and_fits_an_80_column_line():
+    """Hints ended in a bare "Esc" (does what?), and the Theft's was cut short at 80 columns."""
+    from test_client_controller import find, find2, seated
+
+    from saboteur_p2p.client.controller import PLAY_ON_HINT
+
+    states = [find(lambda s: s.phase.value == "play", seeds=range(seed, seed + 1)) for seed in range(3)]
+    states += [find2(lambda s, kind=kind: any(
+        getattr(s.faces.get(h), "kind", None) is kind for h in s.hands[s.current]) and s.phase.value == "play")
+        for kind in PLAY_ON_HINT]
+    hints = set()
+    for state in states:
+        _agent, _node, ctl = seated(state)
+        for slot in range(len(state.hands[state.current])):
+            ctl.pick(slot)
+            hints.add(ctl.focus().hint)
+        ctl.mark()
+        hints.add(ctl.focus().hint)
+    assert len(hints) >= 8, hints  # paths, actions, each Saboteur 2 card, a mark
+    for hint in hints:
+        assert not hint.endswith("Esc") and len(hint) <= 79, hint

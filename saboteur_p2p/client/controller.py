@@ -38,7 +38,7 @@ from .words import Words
 AIMED_AT_OTHERS = (ActionKind.BREAK, ActionKind.TRAPPED, ActionKind.SWAP_HAND, ActionKind.INSPECTION, ActionKind.SWAP_HATS)
 #: what each Saboteur 2 card played on a player does, for the hint line
 PLAY_ON_HINT = {
-    ActionKind.THEFT: "in front of you: steal a gold piece after the round",
+    ActionKind.THEFT: "laid before you: steal a piece after the round",
     ActionKind.HANDS_OFF: "remove a Theft from the player",
     ActionKind.SWAP_HAND: "swap hands with the player",
     ActionKind.INSPECTION: "look at the player's dwarf card",
@@ -339,8 +339,8 @@ class Controller(TypedCommands):
         if marked:
             so_many = f"{len(marked)} marked"
             if len(options) > 1:
-                return f"{so_many}: ↑↓ clear what or discard · Enter play · x discard them · m unmark · Esc"
-            return f"{so_many}: x (or Enter) discards them · m marks up to 3 · Esc"
+                return f"{so_many}: ↑↓ clear what or discard · Enter play · x discard them · Esc unmark"
+            return f"{so_many}: x (or Enter) discards them · m marks up to 3 · Esc unmark"
         if item is None:
             count = len(self.items(snap))
             pick = f"1-{count} pick a card · " if count else ""
@@ -350,15 +350,15 @@ class Controller(TypedCommands):
         if item.kind is ItemKind.STONE:
             return "r turns the stone · Enter confirms its turn"
         if item.kind is ItemKind.PATH:
-            return "arrows move · Tab S-Tab legal cells · r turn · Enter place · x discard · Esc"
+            return "arrows move · Tab legal cells · r turn · Enter place · x discard · Esc cancel"
         if item.action_kind is ActionKind.ROCKFALL:
-            return "arrows/Tab/S-Tab pick the card to remove · Enter play · x discard · Esc"
+            return "arrows/Tab pick the card to remove · Enter play · x discard · Esc cancel"
         if item.action_kind is ActionKind.THEFT:
-            return f"{PLAY_ON_HINT[ActionKind.THEFT]} · Enter play · x discard · Esc"
+            return f"{PLAY_ON_HINT[ActionKind.THEFT]} · Enter play · x · Esc cancel"
         if item.action_kind in PLAY_ON_HINT:
             return f"{PLAY_ON_HINT[item.action_kind]}: ↑↓ choose · Enter play · x · m mark"  # type: ignore[index]
         what = "the goal to look at" if item.action_kind is ActionKind.MAP else "the player"
-        return f"↑↓ choose {what} · Enter play · x discard · Esc"
+        return f"↑↓ choose {what} · Enter play · x discard · Esc cancel"
 
     # -- keys --------------------------------------------------------------------------
 
