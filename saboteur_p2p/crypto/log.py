@@ -338,11 +338,10 @@ class LogVerifier:
         self.check_signed(entry)
         seat = entry.sender
         mine = self._by_sender[seat]
+        if self.holds(entry):
+            raise LogViolation(seat, "sequence", f"replayed seq {entry.seq}")
         if entry.seq < len(mine):
-            earlier = mine[entry.seq]
-            if earlier.raw == entry.raw:
-                raise LogViolation(seat, "sequence", f"replayed seq {entry.seq}")
-            self.proofs.append(EquivocationProof(earlier, entry))
+            self.proofs.append(EquivocationProof(mine[entry.seq], entry))
             raise LogViolation(seat, "equivocation", f"two different entries signed for seq {entry.seq}")
         if entry.seq != len(mine):
             raise LogViolation(seat, "sequence", f"seq {entry.seq} out of order, expected {len(mine)}")

@@ -20,7 +20,7 @@ import bisect
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -249,7 +249,7 @@ class Node(ShuffleSteps):
         assert self.secret is not None and self.seat is not None
         # no share of a card of a batch whose shuffles are not checked (§5.6.2), nor any
         # share while one published for a card shown to all is unchecked (§8.3)
-        last = max((need.card[0] for need in needs), default=-1)
+        last = _last_batch(needs)
         self._stopping_on(lambda: self.ahead.finish(last))
         return self.share_book.make(self.seat, self.secret, needs, self.rand)
 
@@ -259,8 +259,7 @@ class Node(ShuffleSteps):
         with the move, not only when each other seat has moved."""
         if self.seat is None or self.secret is None or self.aborted is not None or self.finished:
             return {}
-        last = max((need.card[0] for need in self.dealer.owed_by(self.seat)), default=-1)
-        if not self.ahead.settled(last):
+        if not self.ahead.settled(_last_batch(self.dealer.owed_by(self.seat))):
             return {}  # checks still under way: the shares wait for the record that owes them
         return self.share_book.make_ahead(self.seat, self.secret, self.rand)
 
@@ -593,3 +592,8 @@ def _refusal(error: Exception, sender: int) -> ProtocolViolation:
 
 
 __all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]
+
+
+def _last_batch(needs: Iterable[RevealNeed]) -> int:
+    """The highest batch of these cards (-1 for none): the batches whose checks their shares wait for."""
+    return max((need.card[0] for need in needs), default=-1)
