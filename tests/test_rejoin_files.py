@@ -6,6 +6,7 @@ traceback; a second ``join`` with the same identity and folder is refused before
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -64,8 +65,10 @@ def test_a_second_join_with_the_same_identity_and_folder_is_refused(tmp_path: Pa
 
     identity = Identity.generate()
     with _one_process_per_identity(tmp_path, identity):
-        with pytest.raises(LobbyError, match="one process per seat"), _one_process_per_identity(tmp_path, identity):
+        with pytest.raises(LobbyError, match="one process per seat") as refused, _one_process_per_identity(tmp_path, identity):
             pass
+        # the process named, and how to take the seat back from a bot left in it
+        assert f"(process {os.getpid()})" in str(refused.value) and "Ctrl-C" in str(refused.value)
         with _one_process_per_identity(tmp_path, Identity.generate()):
             pass  # another identity (another player on this machine) is not held up
     with _one_process_per_identity(tmp_path, identity):

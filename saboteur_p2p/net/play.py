@@ -314,15 +314,31 @@ def _one_process_per_identity(log_dir: Path, identity: Identity) -> Iterator[Non
     ``join`` with the same identity and folder (launched twice by mistake) would play the same
     seat from the same files, and its records would make the seat look an equivocating cheater."""
     log_dir.mkdir(parents=True, exist_ok=True)
-    with open(log_dir / f"join-{identity.public.fingerprint()}.lock", "a", encoding="ascii") as lock:
+    path = log_dir / f"join-{identity.public.fingerprint()}.lock"
+    with open(path, "a", encoding="ascii") as lock:
         if fcntl is not None:
             try:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                raise LobbyError(
-                    f"another saboteur-p2p is playing with this identity and the log folder {log_dir}: one process per seat"
-                ) from None
+                raise LobbyError(_held_by(path, log_dir)) from None
+            lock.truncate(0)
+            lock.write(f"{os.getpid()}\n")  # who holds it, for the refusal of a second join
+            lock.flush()
         yield
+
+
+def _held_by(path: Path, log_dir: Path) -> str:
+    """Why a second join with this identity and folder is refused, naming the process that
+    plays the seat: often the first join, whose bot took the seat when its person left."""
+    try:
+        pid = int(path.read_text(encoding="ascii").split()[0])
+    except (OSError, ValueError, IndexError):
+        who = "another saboteur-p2p"
+    else:
+        who = f"another saboteur-p2p (process {pid})"
+    return (f"{who} is playing with this identity and the log folder {log_dir}: one process per seat. "
+            "If it is the bot left in your seat when you quit, stop it (Ctrl-C in its terminal, or kill "
+            "the process) and join again to take the seat back")
 
 
 def logged_games(log_dir: Path) -> frozenset[str]:
