@@ -31,7 +31,8 @@ Keys
   ?          this page · R the rules of the game
   : or /     type a command (Tab completes, Esc returns), or just type
              it: r turns at once and turns back if "repair" goes on; q (quit)
-             waits a moment for the next letter"""
+             waits a moment for the next letter; a refused line stays
+             selected: typing replaces it, ← → go into it to correct it"""
 
 KEYS_2 = """\
   m          mark 1-3 cards: x discards them all, and with two marked
