@@ -132,3 +132,18 @@ def test_every_card_s_hint_says_what_esc_does_and_fits_an_80_column_line():
     assert len(hints) >= 8, hints  # paths, actions, each Saboteur 2 card, a mark
     for hint in hints:
         assert not hint.endswith("Esc") and len(hint) <= 79, hint
+
+
+def test_turn_and_other_words_for_turned_are_read_as_turned():
+    """`path 1 at 3,1 turnd` (and `turn`) were refused with the general syntax only."""
+    from test_client_controller import find
+
+    from saboteur_p2p.client.words import Words
+
+    state = find(lambda s: s.phase.value == "play")
+    words = Words(state.view_for(state.current), [f"p{i}" for i in range(state.players)])
+    turned = words.read("path 1 at 3,1 turned")
+    assert turned.endswith(" turned")
+    for typed in ("path 1 at 3,1 turn", "path 1 at 3,1 turnd", "path 1 at 3,1 rotated", "Path 1 at 3,1 FLIPPED"):
+        assert words.read(typed) == turned, typed
+    assert words.read("orient 1 turn") == "orient 1 turned"

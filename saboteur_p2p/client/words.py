@@ -67,6 +67,8 @@ _WHO = r"@(\S+)"
 VERB_ALIASES = {short: verb for verb, short in ACTION_SHORT.items() if short != verb} | {
     "discard": "pass", "inspect": "inspection",
 }
+#: other words a person ends a path or stone move with, read as "turned"
+TURNED_ALIASES = frozenset(("turn", "turnd", "trned", "rotated", "rotate", "flipped", "flip", "upside-down"))
 #: how each move is typed, for a line that could not be read (Saboteur 2 adds ``USAGE_2``)
 USAGE = {
     "path": "path SLOT at X,Y [turned], e.g. path 2 at 1,0",
@@ -150,6 +152,9 @@ class Words:
         verb, _, rest = clean.partition(" ")
         if verb in VERB_ALIASES:
             clean = f"{VERB_ALIASES[verb]} {rest}".strip()
+        head, _, last = clean.rpartition(" ")
+        if last in TURNED_ALIASES:
+            clean = f"{head} turned"
         for pattern, make in self._forms():
             match = re.fullmatch(pattern, clean)
             if match is not None:
