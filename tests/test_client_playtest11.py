@@ -8,34 +8,42 @@ LEFT = "\x1b[D"
 UP = "\x1b[A"
 
 
-def test_a_key_typed_after_a_refusal_starts_a_fresh_line_and_arrows_go_into_the_refused_one():
+def test_a_key_typed_after_a_refused_move_starts_a_fresh_line_and_arrows_go_into_the_refused_one():
     """A refused "orient 1" stayed on the line and the next command typed was added to it
-    ("orient 1pass 2").  The refused line now shows selected: typing replaces it, ← goes into
-    it to correct it, and ↑ brings it back."""
+    ("orient 1pass 2").  A refused move now shows selected: typing replaces it, ← goes into
+    it to correct it, and ↑ brings it back.  A line refused unread ("pass") is only unfinished:
+    what is typed next finishes it."""
     harness = Harness(seed_where(can_place))
 
     def script(h: Harness) -> None:
         h.decision()
-        h.keys(":path 9 at 5,5" + ENTER)
-        h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
-        assert h.app.input_area.text == "path 9 at 5,5"  # still there to read, and to correct
-        h.keys("pass 9")
-        h.wait_for(lambda: h.app.input_area.text == "pass 9", "a fresh line, not 'path 9 at 5,5pass 9'")
+        h.keys(":rockfall 0,0" + ENTER)  # read, and refused by the rules: the start never moves
+        h.wait_for(lambda: h.app.input_area.buffer.selection_state is not None, "the refused move, selected")
+        assert h.app.input_area.text == "rockfall 0,0" and h.app.ui.message_kind == "error"
+        h.keys("rockfall 9,9")
+        h.wait_for(lambda: h.app.input_area.text == "rockfall 9,9", "a fresh line, not 'rockfall 0,0rockfall 9,9'")
         h.keys(ENTER)
-        h.wait_for(lambda: h.app.ui.message_kind == "error" and h.app.input_area.text == "pass 9", "a second refusal")
+        h.wait_for(lambda: h.app.input_area.buffer.selection_state is not None, "a second refusal")
         h.keys(LEFT + "1")  # into the line: correct it where the cursor is
-        h.wait_for(lambda: h.app.input_area.text == "pass 19", "the corrected line")
+        h.wait_for(lambda: h.app.input_area.text == "rockfall 9,19", "the corrected line")
         h.keys("\x1b")
         h.wait_for(lambda: h.app.application.layout.has_focus(h.app.maze_window), "the board")
         assert h.app.input_area.text == ""
-        h.keys(":path 9 at 5,5" + ENTER)
-        h.wait_for(lambda: h.app.input_area.buffer.selection_state is not None, "the refused line, selected")
+        h.keys(":pass" + ENTER)  # unfinished: left as it is, not selected
+        h.wait_for(lambda: h.app.ui.message_kind == "error" and h.app.input_area.text == "pass", "the refusal")
+        assert h.app.input_area.buffer.selection_state is None
+        h.keys(" 1")
+        h.wait_for(lambda: h.app.input_area.text == "pass 1", "the line finished")
+        h.keys("\x1b")
+        h.wait_for(lambda: h.app.application.layout.has_focus(h.app.maze_window), "the board")
+        h.keys(":rockfall 0,0" + ENTER)
+        h.wait_for(lambda: h.app.input_area.buffer.selection_state is not None, "the refused move, selected")
         # prompt_toolkit reads the history again in a task of the next repaint
         h.wait_for(lambda: len(h.app.input_area.buffer._working_lines) > 1, "the line's history")
         h.keys("say hi")
         h.wait_for(lambda: h.app.input_area.text == "say hi", "a fresh line")
-        h.keys(UP)  # the refused line, to correct it after all
-        h.wait_for(lambda: h.app.input_area.text == "path 9 at 5,5", "the refused line from the history")
+        h.keys(UP)  # the refused move, to correct it after all
+        h.wait_for(lambda: h.app.input_area.text == "rockfall 0,0", "the refused move from the history")
 
     harness.play(script)
 

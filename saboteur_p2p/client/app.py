@@ -472,14 +472,16 @@ class ClientApp:
             self.application.layout.focus(self.maze_window)
         self._refused = None if done else text  # its refusal shows until the line is edited
         if not done:
-            self._select_refused()
+            self.input_area.buffer.cancel_completion()  # the menu would cover the refusal
+            if self.controller.reads_as_move(text):
+                self._select_refused()  # a whole move: the next one typed replaces it
         return not done  # keep a refused line in the box to correct it
 
     def _select_refused(self) -> None:
-        """Show a refused line selected, as a browser's address bar does: a key typed replaces it
-        with a fresh line (↑ brings it back), while ← → Home End go into it to correct it."""
+        """Show a refused move selected, as a browser's address bar does: a key typed replaces it
+        with a fresh line (↑ brings it back), while ← → Home End go into it to correct it.
+        A line refused unread ("pass", "say ") is left as it is, to finish it."""
         buffer = self.input_area.buffer
-        buffer.cancel_completion()  # the menu would cover the refusal
         # in the history now, and the history read again (as after a line taken), for ↑
         buffer.reset(Document(buffer.text, 0), append_to_history=True)
         buffer.start_selection()

@@ -80,6 +80,18 @@ class TypedCommands:
     def words(self, snap: Snapshot) -> Words | None:
         return None if snap.view is None else Words(snap.view, snap.names)
 
+    def reads_as_move(self, text: str) -> bool:
+        """Whether ``text`` is a whole move in a person's words (refused, it broke a rule or came
+        at the wrong time; a line that cannot be read is often only unfinished: "pass")."""
+        words = self.words(self.snapshot())
+        if words is None:
+            return False
+        try:
+            words.read(text)
+        except InvalidActionError:
+            return False
+        return True
+
     def command(self, text: str) -> bool:
         """Run a typed line: a move in a person's words, or say/help/legal/rules/start/quit."""
         text = text.strip()

@@ -31,7 +31,7 @@ Keys
   ?          this page · R the rules of the game
   : or /     type a command (Tab completes, Esc returns), or just type
              it: r turns at once and turns back if "repair" goes on; q (quit)
-             waits a moment for the next letter; a refused line stays
+             waits a moment for the next letter; a refused move stays
              selected: typing replaces it, ← → go into it to correct it"""
 
 KEYS_2 = """\
