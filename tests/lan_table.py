@@ -112,7 +112,9 @@ def time_to_progress(peers: list[LanPeer], timeout: float) -> float:
         if [p.log_size() for p in peers] != sizes:
             return time.monotonic() - start
         time.sleep(0.01)
-    raise AssertionError(f"no log grew within {timeout} s")
+    # what each peer said last, for a failure that is rare (a CI run in several): its files go
+    said = "\n\n".join(f"{p.name}:\n{p.text()[-1200:]}" for p in peers)
+    raise AssertionError(f"no log grew within {timeout} s; sizes {sizes}\n{said}")
 
 
 def verify(peer: LanPeer) -> str:
