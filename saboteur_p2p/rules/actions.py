@@ -210,6 +210,17 @@ AnyAction = (
     PlacePath | BreakTool | RepairTool | Rockfall | MapPeek | Pass | OrientStone | KeepGold | TakeGold | PlayOn | Clear | Steal
 )
 
+#: what a move that is no turn's move does, for a refusal in a turn that names it in the words
+#: it was typed in ("'orient' turns ...", where its class name told a person nothing)
+OUT_OF_TURN_DOES: dict[type[Action], str] = {
+    OrientStone: "turns a goal stone, when a path has just reached it",
+    KeepGold: "keeps a gold card, at a round's end",
+    TakeGold: "takes gold, at a round's end",
+    Steal: "steals a gold piece, at a round's end in Saboteur 2",
+    PlayOn: "plays a card on a player, in Saboteur 2",
+    Clear: "discards two cards to clear one, in Saboteur 2",
+}
+
 #: Interned constructors for the actions legal_actions() builds over and over.  Unbounded
 #: (``cache``, a plain dict): their keys are a deck's handles and the maze's cells, and a
 #: bounded LRU's bookkeeping on every hit cost 4% of a bot game.

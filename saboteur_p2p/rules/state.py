@@ -12,31 +12,21 @@ from typing import Any
 from . import cards as C
 from . import goal_reveal, gold_handout, moves
 from .actions import (
+    OUT_OF_TURN_DOES,
     AnyAction,
     BreakTool,
-    Clear,
     KeepGold,
     MapPeek,
     OrientStone,
     Pass,
     PlacePath,
-    PlayOn,
     RepairTool,
     Rockfall,
-    Steal,
     TakeGold,
     parse_action,
 )
 from .board import GOAL_CELLS, Board, Cell, held_elsewhere
-from .cards import (
-    ActionCard,
-    ActionKind,
-    Card,
-    GoldCard,
-    PathCard,
-    Role,
-    Tool,
-)
+from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, Role, Tool
 from .config import VARIANTS, GameConfig
 from .dealer import Dealer, Deck, TrustedDealer, reveal_all_as, reveal_as
 from .editions import Edition, register
@@ -49,16 +39,6 @@ from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
 _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
-#: what a move that is no turn's move does, for a refusal that names it in the words it was typed
-#: in ("'orient' turns ...", where its class name told a person nothing)
-_NOT_A_TURN = {
-    OrientStone: "turns a goal stone, when a path has just reached it",
-    KeepGold: "keeps a gold card, at a round's end",
-    TakeGold: "takes gold, at a round's end",
-    Steal: "steals a gold piece, at a round's end in Saboteur 2",
-    PlayOn: "plays a card on a player, in Saboteur 2",
-    Clear: "discards two cards to clear one, in Saboteur 2",
-}
 #: the audience of a card shown to one seat, made once (a draw shows one every turn).
 _ONLY = tuple(frozenset((seat,)) for seat in range(16))
 #: the base game's turns: each plays (or, passing, discards) one card from the hand.
@@ -373,7 +353,7 @@ class State:
                 raise IllegalActionError(action, "in the base game a pass discards exactly one card")
             self._check_in_hand(action, action.card)  # a face-down discard: nothing is revealed
             return action
-        what = _NOT_A_TURN.get(type(action), "is not a move of a turn")
+        what = OUT_OF_TURN_DOES.get(type(action), "is not a move of a turn")
         raise IllegalActionError(action, f"player {p} must play a card or pass now: '{str(action).split()[0]}' {what}")
 
     # -- applying actions (unchecked) ------------------------------------------------
