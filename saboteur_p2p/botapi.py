@@ -338,8 +338,11 @@ class GuardedSeat:
             return
         limit = self.time_limit
         try:
-            if limit is not None and (_alarm.ticks_here() if ticking is None else ticking):
-                _alarm.deadline = time.monotonic() + limit
+            if limit is None or (_alarm.ticks_here() if ticking is None else ticking):
+                # no time limit, or the watchdog's timer ticks: a deadline is all it takes, no
+                # timer to arm (without a limit not even that: ``_alarm(None)`` would do nothing)
+                if limit is not None:
+                    _alarm.deadline = time.monotonic() + limit
                 try:
                     on_event = self.bot.on_event  # inside: a property of the bot's may fail or hang
                     for event in events:
@@ -402,9 +405,11 @@ class GuardedSeat:
         if maze is not None:
             lend(maze, not self.bundled)
         try:
-            if limit is not None and _alarm.ticks_here():
-                # the game's watchdog timer is ticking: a deadline is all a move needs
-                _alarm.deadline = started + limit
+            if limit is None or _alarm.ticks_here():
+                # the game's watchdog timer is ticking: a deadline is all a move needs (and
+                # without a limit, nothing: ``_alarm(None)`` would do nothing)
+                if limit is not None:
+                    _alarm.deadline = started + limit
                 try:
                     action = self.bot.act(view, mine)
                 finally:
