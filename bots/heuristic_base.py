@@ -45,6 +45,13 @@ from saboteur_p2p.rules import (
 from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
 from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Placed, Spot, joined_edges, joins_of, urgency_of
 
+#: The enum members the scores compare with on every move, read once here: Python 3.11 looks
+#: a member up on its class (``Role.SABOTEUR``) through ``EnumType.__getattr__``'s slot, about
+#: 850 instructions each time, thousands of times a game.
+SABOTEUR, GOLD_DIGGER = Role.SABOTEUR, Role.GOLD_DIGGER
+MAP, ROCKFALL, BREAK = ActionKind.MAP, ActionKind.ROCKFALL, ActionKind.BREAK
+TREASURE_KIND = PathKind.TREASURE
+
 _T = TypeVar("_T")
 
 
@@ -65,13 +72,13 @@ class Turn:
     def __init__(self, view: PlayerView, role: Role) -> None:
         self.view = view
         self.role = role
-        self.digger = role is not Role.SABOTEUR
+        self.digger = role is not SABOTEUR
         mask = 0
         for slot in range(len(GOAL_CELLS)):
             known = view.known_goals.get(slot)
             if known is None:
                 mask |= 1 << slot
-            elif known.kind is PathKind.TREASURE:
+            elif known.kind is TREASURE_KIND:
                 mask = 1 << slot
                 break
         self.goal_mask = mask
@@ -81,7 +88,7 @@ class Turn:
         #: how near the gold-diggers are to a goal that may hold the treasure (0..3)
         self.urgency = urgency_of(best)
         #: a saboteur keeps a low profile while the network is far from the goals
-        self.quiet = role is Role.SABOTEUR and best >= 5
+        self.quiet = role is SABOTEUR and best >= 5
         self.reach_value = REACH_UNSURE + (REACH_SURE - REACH_UNSURE) / max(self.candidates, 1)
 
 
@@ -117,7 +124,7 @@ class BaseGameHeuristic(BaseBot):
 
     def on_event(self, event: Event) -> None:
         if isinstance(event, CardPlayed):
-            self.reading.observe(event, self.role is not Role.SABOTEUR)
+            self.reading.observe(event, self.role is not SABOTEUR)
             self._played(event)
         elif isinstance(event, GoalRevealed):
             self.reading.reveal(event)
@@ -313,12 +320,12 @@ class BaseGameHeuristic(BaseBot):
         s = self.suspicion[target]
         if turn.view.broken[target]:
             # the player cannot build already; a second tool only makes one repair not enough
-            return 8.0 + 2.0 * min(s, 5.0) if turn.role is Role.GOLD_DIGGER and s >= SUSPECT else -5.0
+            return 8.0 + 2.0 * min(s, 5.0) if turn.role is GOLD_DIGGER and s >= SUSPECT else -5.0
         # the fewer repairs of this tool are left, the longer it stays broken
         lasting = 0.5 * (REPAIRS_OF[action.tool] - self.reading.repairs_left[action.tool])
-        if turn.role is Role.GOLD_DIGGER:
+        if turn.role is GOLD_DIGGER:
             return 30.0 + 15.0 * min(s, 5.0) + 10.0 * turn.urgency + lasting if s >= SUSPECT else -5.0
-        if turn.role is Role.SABOTEUR:
+        if turn.role is SABOTEUR:
             if turn.quiet or s >= ACCOMPLICE:
                 return -5.0
             suspicion, seat = self.suspicion, self.seat
@@ -332,13 +339,13 @@ class BaseGameHeuristic(BaseBot):
         score = -5.0
         if target == self.seat:
             score = 150.0 if turn.digger else 40.0 + 20.0 * turn.urgency
-        elif turn.role is Role.GOLD_DIGGER:
+        elif turn.role is GOLD_DIGGER:
             s = self.suspicion[target]
             if s <= 0.0:
                 score = 35.0 + 15.0 * min(-s, 3.0) + 5.0 * turn.urgency
             elif s <= TRUSTED:
                 score = 20.0
-        elif turn.role is Role.SABOTEUR and self.suspicion[target] >= ACCOMPLICE:
+        elif turn.role is SABOTEUR and self.suspicion[target] >= ACCOMPLICE:
             score = 30.0
         if len(turn.view.broken[target]) > 1:
             score -= 20.0  # one repair does not free a player with two broken tools
@@ -376,11 +383,11 @@ class BaseGameHeuristic(BaseBot):
             return 4.0 + edges if digger else 8.0 - edges
         assert isinstance(card, ActionCard)
         kind = card.kind
-        if kind is ActionKind.MAP:
+        if kind is MAP:
             return (8.0 if digger else 6.0) if turn.candidates >= 2 else 0.0
-        if kind is ActionKind.ROCKFALL:
+        if kind is ROCKFALL:
             return 5.0 if digger else 10.0
-        if kind is ActionKind.BREAK:
+        if kind is BREAK:
             if digger:
                 return 6.0 if max(self.suspicion) >= SUSPECT else 3.0
             return 9.0

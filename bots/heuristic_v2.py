@@ -71,7 +71,7 @@ from saboteur_p2p.rules import (
 from saboteur_p2p.rules.cards import STONE_NW, TREASURE
 
 from .heuristic2 import Saboteur2Heuristic, Turn2
-from .heuristic_base import BaseGameHeuristic, Turn
+from .heuristic_base import SABOTEUR, TREASURE_KIND, BaseGameHeuristic, Turn
 from .reading import SUSPECT, TRUSTED
 from .tunnels import CLOSED, REACH_UNSURE, Cell, Network, Placed, Spot, around, distance_of, goal_distance
 
@@ -163,7 +163,7 @@ class FixesV2(BaseGameHeuristic):
         """A trusted player looked at goal ``slot`` and then laid ``card``: where does it head?"""
         candidates = 0
         for s in range(len(GOAL_CELLS)):
-            if self.believed.get(s, TREASURE).kind is PathKind.TREASURE:
+            if self.believed.get(s, TREASURE).kind is TREASURE_KIND:
                 candidates |= 1 << s
         openings = card.turned_openings if action.turned else card.openings
         progress = dict(_progress(action.cell, openings, candidates))
@@ -188,7 +188,7 @@ class FixesV2(BaseGameHeuristic):
             elif beliefs and (treasure or len(merged) < len(GOAL_CELLS)):
                 view = view._replace(known_goals=merged)
         turn = super()._turn(view)
-        if turn.role is Role.SABOTEUR and not turn.quiet:
+        if turn.role is SABOTEUR and not turn.quiet:
             # patient: block only near the goals, or when the round is running out
             turn.quiet = turn.net.best > BLOCK_DISTANCE and view.draw_pile_size > LATE_PILE
         self._quiet = turn.quiet
@@ -196,7 +196,7 @@ class FixesV2(BaseGameHeuristic):
 
     def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
         scores = super()._scores(view, legal)
-        if self.role is Role.SABOTEUR:
+        if self.role is SABOTEUR:
             stones = self._decoys(view)
             if self._quiet or stones:
                 read = self._readings(view, legal)
@@ -316,7 +316,7 @@ class FixesV2(BaseGameHeuristic):
 
     def _break_score(self, turn: Turn, action: BreakTool) -> float:
         score = super()._break_score(turn, action)
-        if turn.role is Role.SABOTEUR and score > 0.0 and turn.urgency and not turn.view.broken[action.target]:
+        if turn.role is SABOTEUR and score > 0.0 and turn.urgency and not turn.view.broken[action.target]:
             # the miner who plays soonest is the one most likely to connect before our next turn
             players = turn.view.players
             soon = (action.target - self.seat) % players
@@ -328,7 +328,7 @@ class FixesV2(BaseGameHeuristic):
         broken = turn.view.broken[action.target]
         if len(broken) < 2:
             return score
-        if turn.role is Role.SABOTEUR:
+        if turn.role is SABOTEUR:
             return -5.0  # one repair frees nobody with two broken tools; a saboteur has better uses for a turn
         # first the tool with the fewest repairs left; the other one comes back sooner
         scarcest = min(broken, key=lambda tool: (self.reading.repairs_left[tool], tool.value))
