@@ -391,7 +391,7 @@ class GuardedSeat:
         """The bot's move for ``state``, where this seat is to play: as ``act``, but the view is
         built only for a bot that reads it (``reads_view``; a random bot does not)."""
         view = state.view_for(self.seat) if self.reads_view else _UNREAD_VIEW
-        return self._act(view, state.legal_actions(), state.phase is Phase.PLAY)
+        return self._act(view, state.legal_actions(), state.phase is _PLAY)
 
     def _act(self, view: PlayerView, legal: Sequence[AnyAction], playing: bool) -> AnyAction:
         if self.broken:
@@ -442,6 +442,8 @@ class GuardedSeat:
 
 #: What a bot that never reads its view is handed instead of one (it cannot tell).
 _UNREAD_VIEW: PlayerView = cast(PlayerView, None)
+#: read once: Python 3.11 looks an enum member up on its class through a slow slot (rules/state.py)
+_PLAY = Phase.PLAY
 
 #: Names whose use in act() could reach its arguments without naming them.
 

@@ -99,6 +99,8 @@ class Ways:
 
 
 _NO_TILE = Tile(None, False, ())
+#: read once: Python 3.11 looks an enum member up on its class through a slow slot (state.py)
+_TUNNEL = PathKind.TUNNEL
 #: where a neighbour lies, in words (y grows southwards)
 _SIDE = {1: "north", 2: "east", 4: "south", 8: "west"}
 
@@ -351,7 +353,7 @@ class Board:
         for segment in segments:
             openings |= segment
         self.openings[cell] = openings
-        if card.kind is PathKind.TUNNEL:
+        if card.kind is _TUNNEL:
             self.tunnels[cell] = None
         self._drop_frontier(cell)
         return self._join(cell)
@@ -380,7 +382,7 @@ class Board:
         self._ladder_spots = None
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
         self.tunnels = {
-            cell: None for cell, t in self.tiles.items() if t.card is not None and t.card.kind is PathKind.TUNNEL
+            cell: None for cell, t in self.tiles.items() if t.card is not None and t.card.kind is _TUNNEL
         }
         self.connected = self._sources()
         self.frontier = {}

@@ -25,6 +25,9 @@ from .cards import ActionCard, ActionKind, PathCard, Tool
 if TYPE_CHECKING:
     from .state import State
 
+#: the kinds compared with for every action card of every hand, read once (as state.py's phases)
+_BREAK, _REPAIR, _MAP, _ROCKFALL = ActionKind.BREAK, ActionKind.REPAIR, ActionKind.MAP, ActionKind.ROCKFALL
+
 
 def base_game_moves(state: State) -> list[AnyAction]:
     """Every distinct play of the current player's hand in the base game: placements (unless
@@ -91,22 +94,22 @@ def base_action_moves(state: ActionTable, h: int, face: ActionCard) -> list[AnyA
     """The legal plays of the base game's action card ``h`` (break, repair, map, rockfall)."""
     actions: list[AnyAction] = []
     kind = face.kind
-    if kind is ActionKind.BREAK:
+    if kind is _BREAK:
         tool = face.tools[0]
         for t, tools in enumerate(state.broken):
             if tool not in tools:
                 actions.append(break_tool(tool, t, h))
-    elif kind is ActionKind.REPAIR:
+    elif kind is _REPAIR:
         for tool in face.tools:
             for t, tools in enumerate(state.broken):
                 if tool in tools:
                     actions.append(repair_tool(tool, t, h))
-    elif kind is ActionKind.MAP:
+    elif kind is _MAP:
         tiles = state.board.tiles
         for slot, cell in enumerate(GOAL_CELLS):
             if tiles[cell].card is None and slot not in state.pending_stones:
                 actions.append(map_peek(slot, h))
-    elif kind is ActionKind.ROCKFALL:
+    elif kind is _ROCKFALL:
         for x, y in state.board.tunnels:
             actions.append(rockfall(x, y, h))
     return actions

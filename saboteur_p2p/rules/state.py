@@ -43,6 +43,10 @@ _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
 _ONLY = tuple(frozenset((seat,)) for seat in range(16))
 #: the base game's turns: each plays (or, passing, discards) one card from the hand.
 _CARD_TURNS = (PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass)
+#: the phases and deck the engine compares with at every move, read once: Python 3.11 looks an
+#: enum member up on its class (``Phase.PLAY``) through ``EnumType.__getattr__``'s slot, about
+#: 850 instructions each time
+_PLAY, _GAME_OVER, _DRAW = Phase.PLAY, Phase.GAME_OVER, Deck.DRAW
 
 
 class Game:
@@ -166,7 +170,7 @@ class State:
         return self.current
 
     def is_terminal(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     def role_of(self, seat: int) -> Role | None:
         return self.role_faces.get(self.roles[seat]) if self.roles else None
@@ -204,7 +208,7 @@ class State:
         face appears; a symmetric path card appears only upright.
         """
         if self._legal is None:
-            if self.phase is Phase.PLAY:
+            if self.phase is _PLAY:
                 self._legal = self._legal_play()
             elif self.phase is Phase.ORIENT:
                 slot = self.pending_stones[0]
@@ -368,7 +372,7 @@ class State:
                 self.board = self.board.clone()
             self._board_shared = False
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             self._apply_turn(action)
         elif phase is Phase.ORIENT:
             assert isinstance(action, OrientStone)
@@ -383,7 +387,7 @@ class State:
                 self._finish_round()
 
     def _reveal_played(self, card: int) -> Card:
-        face = self.dealer.reveal(Deck.DRAW, card, None)
+        face = self.dealer.reveal(_DRAW, card, None)
         if face is None:  # a dealer must reveal a played card to everyone
             raise IllegalActionError(card, f"card {card} was not revealed")
         self.faces[card] = face
@@ -439,7 +443,7 @@ class State:
 
     def _show_card(self, handle: int, seat: int) -> None:
         """Show a draw-deck card to ``seat`` (this engine learns it if it may see it)."""
-        face = self.dealer.reveal(Deck.DRAW, handle, _ONLY[seat] if seat < len(_ONLY) else frozenset((seat,)))
+        face = self.dealer.reveal(_DRAW, handle, _ONLY[seat] if seat < len(_ONLY) else frozenset((seat,)))
         if face is not None:
             self.faces[handle] = face
 
