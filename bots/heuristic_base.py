@@ -259,7 +259,7 @@ class BaseGameHeuristic(BaseBot):
             elif type(action) is MapPeek:
                 score = self._map_score(turn, action.goal)
             elif type(action) is Rockfall:
-                score = self._rockfall_score(turn, action.cell)
+                score = self._rockfall_score(turn, (action.x, action.y))
             else:
                 score = 0.0
             scores.append(score)

@@ -154,7 +154,7 @@ class FixesV2(BaseGameHeuristic):
             if self.suspicion[player] < SUSPECT:
                 self.mapped_slots.add(action.goal)
         elif isinstance(action, PlacePath):
-            self.layer[action.cell] = player
+            self.layer[action.x, action.y] = player  # not the ``cell`` property: every seat hears every card
             slot = self.mapped.pop(player, None)
             if slot is not None and isinstance(event.card, PathCard) and self.suspicion[player] <= TRUSTED:
                 self._read_map(slot, action, event.card)

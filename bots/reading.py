@@ -72,13 +72,11 @@ class TableReading:
         self.seen: dict[Cell, PathCard | None] = dict.fromkeys(GOAL_CELLS)
         self.seen[START_CELL] = None
         self.public_stones = 0
+        #: the goals that everybody knows may still hold the treasure (kept with
+        #: ``public_stones`` rather than a property: every placement judged reads it)
+        self.goal_mask = 7
         #: repair cards for each tool not yet seen played (a two-tool card counts for both)
         self.repairs_left = dict(REPAIRS_OF)
-
-    @property
-    def goal_mask(self) -> int:
-        """The goals that everybody knows may still hold the treasure."""
-        return 7 & ~self.public_stones
 
     def observe(self, event: CardPlayed, digger: bool) -> None:
         """Update the player's suspicion from a card they played (``digger``: this reader's side)."""
@@ -88,9 +86,10 @@ class TableReading:
         if isinstance(action, PlacePath):
             card = event.card
             if isinstance(card, PathCard):
+                cell = (action.x, action.y)  # not the ``cell`` property: every seat reads every card
                 if not mine:
-                    s[player] += self.placement_suspicion(action.cell, card, action.turned)
-                self.seen[action.cell] = card
+                    s[player] += self.placement_suspicion(cell, card, action.turned)
+                self.seen[cell] = card
         elif isinstance(action, Rockfall):
             removed = self.seen.pop(action.cell, None)
             if not mine and removed is not None:
@@ -125,6 +124,7 @@ class TableReading:
     def reveal(self, event: GoalRevealed) -> None:
         if event.card.kind is PathKind.STONE:
             self.public_stones |= 1 << event.slot
+            self.goal_mask = 7 & ~self.public_stones
 
     def _weight(self, cell: Cell) -> float:
         """Plays matter more the nearer they are to the goals."""
