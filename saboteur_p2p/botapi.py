@@ -25,6 +25,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 from .rules import AnyAction, Board, Event, GameConfig, Pass, Phase, PlayerView, State
 from .rules.lent_board import lend, take_back
+from .rules.phases import PLAY  # Phase.PLAY read once (see there)
 
 ENTRY_POINT_GROUP = "saboteur_p2p.bots"
 
@@ -391,7 +392,7 @@ class GuardedSeat:
         """The bot's move for ``state``, where this seat is to play: as ``act``, but the view is
         built only for a bot that reads it (``reads_view``; a random bot does not)."""
         view = state.view_for(self.seat) if self.reads_view else _UNREAD_VIEW
-        return self._act(view, state.legal_actions(), state.phase is _PLAY)
+        return self._act(view, state.legal_actions(), state.phase is PLAY)
 
     def _act(self, view: PlayerView, legal: Sequence[AnyAction], playing: bool) -> AnyAction:
         if self.broken:
@@ -442,8 +443,6 @@ class GuardedSeat:
 
 #: What a bot that never reads its view is handed instead of one (it cannot tell).
 _UNREAD_VIEW: PlayerView = cast(PlayerView, None)
-#: read once: Python 3.11 looks an enum member up on its class through a slow slot (rules/state.py)
-_PLAY = Phase.PLAY
 
 #: Names whose use in act() could reach its arguments without naming them.
 

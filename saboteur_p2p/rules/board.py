@@ -99,7 +99,7 @@ class Ways:
 
 
 _NO_TILE = Tile(None, False, ())
-#: read once: Python 3.11 looks an enum member up on its class through a slow slot (state.py)
+#: read once for every card placed (as phases.py's PLAY: Python 3.11's enum lookups are slow)
 _TUNNEL = PathKind.TUNNEL
 #: where a neighbour lies, in words (y grows southwards)
 _SIDE = {1: "north", 2: "east", 4: "south", 8: "west"}

@@ -25,6 +25,9 @@ class Deck(enum.Enum):
     GOLD = "gold"
 
 
+#: the draw deck, read once for the card shown at every move (as phases.py's PLAY)
+DRAW = Deck.DRAW
+
 #: ``to=None`` means every player.
 Audience = frozenset[int] | None
 

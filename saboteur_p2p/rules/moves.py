@@ -25,7 +25,7 @@ from .cards import ActionCard, ActionKind, PathCard, Tool
 if TYPE_CHECKING:
     from .state import State
 
-#: the kinds compared with for every action card of every hand, read once (as state.py's phases)
+#: the kinds compared with for every action card of every hand, read once (as phases.py's PLAY)
 _BREAK, _REPAIR, _MAP, _ROCKFALL = ActionKind.BREAK, ActionKind.REPAIR, ActionKind.MAP, ActionKind.ROCKFALL
 
 

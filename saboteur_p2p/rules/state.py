@@ -28,13 +28,13 @@ from .actions import (
 from .board import GOAL_CELLS, Board, Cell, held_elsewhere
 from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, Role, Tool
 from .config import VARIANTS, GameConfig
-from .dealer import Dealer, Deck, TrustedDealer, reveal_all_as, reveal_as
+from .dealer import DRAW, Dealer, Deck, TrustedDealer, reveal_all_as, reveal_as
 from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, Event, GameEnded, RoundStarted
 from .goal_reveal import Settled
 from .gold import gold_choices
-from .phases import Phase, RoundResult, Winners
+from .phases import GAME_OVER, PLAY, Phase, RoundResult, Winners
 from .view import PlayerView, view_of
 
 #: the actions that change the maze; the others leave a shared board alone.
@@ -43,10 +43,6 @@ _BOARD_ACTIONS = frozenset((PlacePath, Rockfall, OrientStone))
 _ONLY = tuple(frozenset((seat,)) for seat in range(16))
 #: the base game's turns: each plays (or, passing, discards) one card from the hand.
 _CARD_TURNS = (PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, Pass)
-#: the phases and deck the engine compares with at every move, read once: Python 3.11 looks an
-#: enum member up on its class (``Phase.PLAY``) through ``EnumType.__getattr__``'s slot, about
-#: 850 instructions each time
-_PLAY, _GAME_OVER, _DRAW = Phase.PLAY, Phase.GAME_OVER, Deck.DRAW
 
 
 class Game:
@@ -170,7 +166,7 @@ class State:
         return self.current
 
     def is_terminal(self) -> bool:
-        return self.phase is _GAME_OVER
+        return self.phase is GAME_OVER
 
     def role_of(self, seat: int) -> Role | None:
         return self.role_faces.get(self.roles[seat]) if self.roles else None
@@ -208,7 +204,7 @@ class State:
         face appears; a symmetric path card appears only upright.
         """
         if self._legal is None:
-            if self.phase is _PLAY:
+            if self.phase is PLAY:
                 self._legal = self._legal_play()
             elif self.phase is Phase.ORIENT:
                 slot = self.pending_stones[0]
@@ -372,7 +368,7 @@ class State:
                 self.board = self.board.clone()
             self._board_shared = False
         phase = self.phase
-        if phase is _PLAY:
+        if phase is PLAY:
             self._apply_turn(action)
         elif phase is Phase.ORIENT:
             assert isinstance(action, OrientStone)
@@ -387,7 +383,7 @@ class State:
                 self._finish_round()
 
     def _reveal_played(self, card: int) -> Card:
-        face = self.dealer.reveal(_DRAW, card, None)
+        face = self.dealer.reveal(DRAW, card, None)
         if face is None:  # a dealer must reveal a played card to everyone
             raise IllegalActionError(card, f"card {card} was not revealed")
         self.faces[card] = face
@@ -443,7 +439,7 @@ class State:
 
     def _show_card(self, handle: int, seat: int) -> None:
         """Show a draw-deck card to ``seat`` (this engine learns it if it may see it)."""
-        face = self.dealer.reveal(_DRAW, handle, _ONLY[seat] if seat < len(_ONLY) else frozenset((seat,)))
+        face = self.dealer.reveal(DRAW, handle, _ONLY[seat] if seat < len(_ONLY) else frozenset((seat,)))
         if face is not None:
             self.faces[handle] = face
 

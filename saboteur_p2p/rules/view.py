@@ -9,7 +9,7 @@ from .board import GOAL_CELLS, Board, Cell
 from .cards import Card, GoldCard, PathCard, Role, Tool
 from .config import GameConfig
 from .events import Event, RoundStarted
-from .phases import Phase
+from .phases import KEEP_GOLD, TAKE_GOLD
 
 if TYPE_CHECKING:
     from .state import State
@@ -179,9 +179,9 @@ def view_of(state: State, seat: int) -> PlayerView:
     pile: tuple[tuple[int, GoldCard], ...] = ()
     amount = 0
     if state.current == seat:
-        if state.phase is _KEEP_GOLD:
+        if state.phase is KEEP_GOLD:
             offered = tuple([(g, gold_faces[g]) for g in state.offered if g in gold_faces])
-        elif state.phase is _TAKE_GOLD:
+        elif state.phase is TAKE_GOLD:
             pile = tuple([(g, gold_faces[g]) for g in state.gold_pile if g in gold_faces])
             amount = state.take_queue[0][1]
     mine = state.gold_of[seat]
@@ -214,8 +214,6 @@ def view_of(state: State, seat: int) -> PlayerView:
 
 
 _new_view = tuple.__new__
-#: the phases a view compares with at every move, read once (as state.py's)
-_KEEP_GOLD, _TAKE_GOLD = Phase.KEEP_GOLD, Phase.TAKE_GOLD
 #: the defaults of the fields an edition fills in (``trapped`` to ``has_gold``), in order
 _EDITION_DEFAULTS = tuple(
     PlayerView._field_defaults[name] for name in PlayerView._fields[PlayerView._fields.index("trapped"):-1]
