@@ -150,19 +150,22 @@ _new_tuple = tuple.__new__
 class Network:
     """The open ends of the start's network, measured against a set of goal slots.
 
-    A network lives for one ``act`` call: the board does not change under it.  What a
-    placement at a cell depends on (``Spot``) is worked out once per cell and shared by
-    every card and turn that may go there.
+    A network holds while its board does not change (``network_of`` shares one between the
+    turns and the seats that measure one maze against the same goals).  What a placement at
+    a cell depends on (``Spot``) is worked out once per cell and shared by every card and
+    turn that may go there.
     """
 
     __slots__ = (
-        "best", "board", "closed", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots", "unchanged",
+        "best", "board", "changes", "closed", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots",
+        "unchanged",
     )
 
     def __init__(self, board: Board, goal_mask: int, closed: frozenset[Door] = frozenset()) -> None:
         """``closed``: the doors whose segments the network does not enter (Saboteur 2: the
         other team's, for the part of the board's network one team may use)."""
         self.board = board
+        self.changes = board.changes
         self.closed = closed
         connected = board.network(closed) if closed else board.connected
         own = connected is board.connected
@@ -202,6 +205,10 @@ class Network:
                     if other not in tiles:
                         cells[other] = None
         return cells
+
+    def holds(self, board: Board) -> bool:
+        """Whether this network still measures ``board``: the same maze, unchanged since."""
+        return self.board is board and self.changes == board.changes
 
     def distance(self, cell: Cell) -> int:
         """The distance an open end at ``cell`` counts at (the goals', at most CLOSED)."""
@@ -339,3 +346,25 @@ class Network:
         return network_cost(counts)
 
 
+
+
+#: (board id, goal mask, closed doors) -> the network last measured of that maze: a board
+#: left as it was by a move (an action card, a pass) is measured once for every seat and
+#: turn until it changes.  Each network holds its board, so an id is not reused while kept.
+_NETWORKS: dict[tuple[int, int, frozenset[Door]], Network] = {}
+#: the most networks kept: a game's maze against each goal mask, and a few boards a bot
+#: tries moves on
+_NETWORKS_KEPT = 16
+
+
+def network_of(board: Board, goal_mask: int, closed: frozenset[Door] = frozenset()) -> Network:
+    """``Network(board, goal_mask, closed)``, shared while the board does not change: its
+    spots, worked out for one seat's turn, serve the next seat's too.  A network is read
+    only (``extend`` and ``cost_with`` put back what they change)."""
+    key = (id(board), goal_mask, closed)
+    net = _NETWORKS.get(key)
+    if net is None or not net.holds(board):
+        if net is None and len(_NETWORKS) >= _NETWORKS_KEPT:
+            del _NETWORKS[next(iter(_NETWORKS))]  # the oldest
+        net = _NETWORKS[key] = Network(board, goal_mask, closed)
+    return net

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from saboteur_bots.tunnels import Network, joined_edges, network_cost
+from saboteur_bots.tunnels import Network, joined_edges, network_cost, network_of
 
 from saboteur_p2p.rules import Board, Game, GameConfig, PathCard, PathKind, PlacePath, State, TrustedDealer
 from saboteur_p2p.rules.cards import EDGE_DELTA
@@ -94,3 +94,25 @@ def test_a_rockfall_said_not_to_help_does_not_help(edition):
                 assert cost >= net.cost
                 spared += 1
     assert spared > 50
+
+
+@pytest.mark.parametrize("edition", ["base", "saboteur2"])
+def test_a_shared_network_is_measured_again_whenever_its_maze_changes(edition):
+    """network_of shares one network while the maze stays as it was, and never serves one
+    measured before a card was placed, a goal turned or a tunnel removed."""
+    shared = 0
+    for state in random_boards(edition, range(5)):
+        board = state.board
+        net = network_of(board, 7)
+        fresh = Network(board, 7)
+        assert (net.ends, net.counts, net.cost, net.best) == (fresh.ends, fresh.counts, fresh.cost, fresh.best)
+        again = network_of(board, 7)
+        assert again is net
+        shared += 1
+    assert shared > 100
+    board = Board.new_round()
+    before = network_of(board, 7)
+    board.place((1, 0), PathCard(PathKind.TUNNEL, (2 | 8,)), False)
+    after = network_of(board, 7)
+    assert after is not before and (1, 0) not in after.ends and (2, 0) in after.ends
+    assert network_of(board.clone(), 7) is not after  # a copy is another maze

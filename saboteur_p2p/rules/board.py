@@ -120,7 +120,8 @@ class Board:
     """The maze of one round."""
 
     __slots__ = (
-        "_ladder_spots", "cells_for_openings", "connected", "frontier", "openings", "read_only", "tiles", "tunnels",
+        "_ladder_spots", "cells_for_openings", "changes", "connected", "frontier", "openings", "read_only", "tiles",
+        "tunnels",
     )
 
     def __init__(self) -> None:
@@ -136,6 +137,9 @@ class Board:
         self._ladder_spots: tuple[Cell, ...] | None = None
         #: lent to a bot in its view (botapi.GuardedSeat): place, remove and the rest refuse
         self.read_only = False
+        #: how many times the maze has changed (place, reveal_goal, remove, rebuild): what a
+        #: bot worked out of it holds while this stays the same (bots/tunnels.network_of)
+        self.changes = 0
 
     @classmethod
     def new_round(cls) -> Board:
@@ -160,6 +164,7 @@ class Board:
         other.tunnels = self.tunnels.copy()
         other._ladder_spots = self._ladder_spots
         other.read_only = False  # a bot's own copy, to try moves on
+        other.changes = 0
         return other
 
     def __copy__(self) -> Board:
@@ -349,6 +354,7 @@ class Board:
         segments = card.turned_segments(turned)
         self.tiles[cell] = Tile(card, turned, segments)
         self._ladder_spots = None
+        self.changes += 1
         openings = 0
         for segment in segments:
             openings |= segment
@@ -366,6 +372,7 @@ class Board:
         tile = Tile(card, turned, segments, goal_slot=slot)
         self.tiles[cell] = tile
         self._ladder_spots = None
+        self.changes += 1
         self.openings[cell] = tile.openings
         return self._join(cell)
 
@@ -380,6 +387,7 @@ class Board:
         """Recompute the network and the frontier from the tiles alone."""
         self._refuse_if_lent()
         self._ladder_spots = None
+        self.changes += 1
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
         self.tunnels = {
             cell: None for cell, t in self.tiles.items() if t.card is not None and t.card.kind is _TUNNEL
