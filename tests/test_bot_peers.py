@@ -61,3 +61,26 @@ def test_a_bot_peer_that_stops_before_taking_its_seat_ends_the_lobby_and_says_wh
     assert "the bot peer no-such-bot-1 stopped before the game began" in said
     assert "no-such-bot" in said.split("began:", 1)[1]  # its own error, naming the bot it could not load
     assert str(tmp_path / "no-such-bot-1" / "output.txt") in said
+
+
+def test_a_table_that_fails_stops_its_bot_peers_and_frees_their_folders(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """A defect or an error in the lobby (not a close the lobby expects) must not leave this
+    machine's bot peers waiting for a table that is gone, nor their folders taken."""
+
+    def failing_lobby(*args: Any, **options: Any) -> None:
+        spawn = args[7]
+        spawn()  # the bot peers start, as the real lobby starts them
+        raise RuntimeError("the lobby broke")
+
+    monkeypatch.setattr(play, "host_lobby", failing_lobby)
+    children: list[Any] = []
+    with pytest.raises(RuntimeError, match="the lobby broke"):
+        play.host_table(Identity.generate(), "ann", "127.0.0.1:0", GameConfig(3), "random", 2, "random",
+                        tmp_path, None, 60.0, lambda text: None, children=children)
+    assert len(children) == 2
+    assert all(child.returncode is not None for child in children)  # stopped, and waited for
+    started = _commands(monkeypatch)
+    play.spawn_bot_peers("127.0.0.1:1", 1, "random", tmp_path, None, 1.0)
+    assert _option(started[0], "--log-dir") == str(tmp_path / "random-1")  # the folder is free again

@@ -104,6 +104,16 @@ class BotPeer:
         return f"the bot peer {self.name} stopped before the game began{said} (its output is in {output})"
 
 
+def _reap(children: list[subprocess.Popen[bytes]]) -> None:
+    """Wait for this table's bot peers to stop (30 s each at most, then kill)."""
+    for child in children:
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
 def bot_folder(log_dir: Path, name: str, held: contextlib.ExitStack) -> Path:
     """The folder for the bot peer ``name``: ``log_dir/name``, or ``name.2``, ``name.3``, ... when
     another table on this machine (two ``play`` at once) holds it; ``held`` keeps it taken.
@@ -212,17 +222,16 @@ def host_table(
             if announcer is not None:
                 announcer.withdraw()  # the table is no longer open
             result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay).run()
+    except BaseException:
+        for child in children:
+            child.terminate()  # the table is gone: its bot peers would wait for it in vain
+        raise
     finally:
         if announcer is not None:
             announcer.close()
         transport.close()
-    for child in children:
-        try:
-            child.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-    held.close()
+        with held:  # the bot peers' folders are free once they have stopped
+            _reap(children)
     if failed:
         raise LobbyError(result.message)  # said on the screen (and the exit status 2), not kept in a log
     return result
