@@ -53,7 +53,7 @@ from saboteur_p2p.rules import (
 
 from .heuristic_base import BaseGameHeuristic, Turn
 from .reading import ACCOMPLICE, SUSPECT, TRUSTED, TableReading
-from .tunnels import CLOSED, Placed, Spot, joined_edges, network_of, urgency_of
+from .tunnels import CLOSED, Network, Placed, Spot, joined_edges, urgency_of
 
 Cell = tuple[int, int]
 
@@ -133,7 +133,7 @@ class Turn2(Turn):
         if self.colour is not None:
             closed = frozenset((self.colour.other,))
             if view.board.network(closed) is not view.board.connected:  # a door of the other team's lies in the maze
-                self.net = network_of(view.board, self.goal_mask, closed)
+                self.net = Network(view.board, self.goal_mask, closed)
                 self.urgency = urgency_of(self.net.best)
         if dwarf is Role.GEOLOGIST:
             self.digger, self.quiet = False, True  # never ends the round early, never blocks openly

@@ -43,7 +43,7 @@ from saboteur_p2p.rules import (
 )
 
 from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
-from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Placed, Spot, joined_edges, joins_of, network_of, urgency_of
+from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Placed, Spot, joined_edges, joins_of, urgency_of
 
 #: The enum members the scores compare with on every move, read once here: Python 3.11 looks
 #: a member up on its class (``Role.SABOTEUR``) through ``EnumType.__getattr__``'s slot, about
@@ -83,7 +83,7 @@ class Turn:
                 break
         self.goal_mask = mask
         self.candidates = mask.bit_count()
-        self.net = network_of(view.board, mask)
+        self.net = Network(view.board, mask)
         best = self.net.best
         #: how near the gold-diggers are to a goal that may hold the treasure (0..3)
         self.urgency = urgency_of(best)

@@ -147,31 +147,59 @@ class Spot(NamedTuple):
 _new_tuple = tuple.__new__
 
 
+#: what ``Network._measure`` found: the closed doors' network (None: the board's own), the
+#: open ends, their counts, the cost, the best distance, and the spots worked out so far
+Measured = tuple[dict[Cell, int] | None, dict[Cell, int], list[int], float, int, dict[Cell, Spot]]
+#: (board version, goal mask, closed doors) -> what was measured of that maze: a maze that a
+#: move left as it was (an action card, a pass) is measured once for every seat and turn
+_MEASURED: dict[tuple[int, int, frozenset[Door]], Measured] = {}
+#: the most mazes kept (then all are forgotten): the game's against each goal mask, and a
+#: few a bot tries moves on
+_MEASURED_KEPT = 16
+
+
 class Network:
     """The open ends of the start's network, measured against a set of goal slots.
 
-    A network holds while its board does not change (``network_of`` shares one between the
-    turns and the seats that measure one maze against the same goals).  What a placement at
-    a cell depends on (``Spot``) is worked out once per cell and shared by every card and
-    turn that may go there.
+    A network measures its board as it is: what it works out (the open ends, and what a
+    placement at a cell depends on, ``Spot``, once per cell for every card and turn that may
+    go there) is shared by every network of the same maze in the same state
+    (``Board.version``) and goal mask, whichever seat or turn measures it.  What is shared
+    holds no maze, so the game's maze is not copied on write for it (``held_elsewhere``).
     """
 
     __slots__ = (
-        "best", "board", "changes", "closed", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots",
-        "unchanged",
+        "best", "board", "closed", "connected", "cost", "counts", "ends", "goal_mask", "near", "spots", "unchanged",
     )
 
     def __init__(self, board: Board, goal_mask: int, closed: frozenset[Door] = frozenset()) -> None:
         """``closed``: the doors whose segments the network does not enter (Saboteur 2: the
         other team's, for the part of the board's network one team may use)."""
         self.board = board
-        self.changes = board.changes
         self.closed = closed
+        self.goal_mask = goal_mask
+        self.near = _END_DISTANCES[goal_mask]
+        key = (board.version, goal_mask, closed)
+        measured = _MEASURED.get(key)
+        if measured is None:
+            measured = self._measure(board, closed)
+            if len(_MEASURED) >= _MEASURED_KEPT:
+                _MEASURED.clear()  # all at once: one call, whatever another thread measures meanwhile
+            _MEASURED[key] = measured
+        connected, self.ends, counts, self.cost, self.best, self.spots = measured
+        self.connected = board.connected if connected is None else connected
+        #: this network's own counts: ``extend`` changes them for a moment (a bot stopped
+        #: there by its time limit leaves them wrong, for itself alone)
+        self.counts = counts.copy()
+        #: what ``extend`` says of a card that changes neither the cost nor a goal
+        self.unchanged: Placed = (self.cost, ())
+
+    def _measure(self, board: Board, closed: frozenset[Door]) -> Measured:
+        """The open ends of ``board``'s network, their counts by distance, its cost and best
+        distance, and an empty ``spots`` to fill."""
         connected = board.network(closed) if closed else board.connected
         own = connected is board.connected
-        self.connected = connected
-        self.goal_mask = goal_mask
-        near = self.near = _END_DISTANCES[goal_mask]
+        near = self.near
         # the board keeps its own network's open ends: they are its frontier (board.py)
         cells = board.frontier if own else self._open_cells(board, connected)
         try:
@@ -181,17 +209,12 @@ class Network:
         counts = [0] * (CLOSED + 2)
         for d in ends.values():
             counts[d] += 1
-        self.ends = ends
-        self.counts = counts
-        self.cost = network_cost(counts)
         best = 0
         while best < CLOSED and not counts[best]:
             best += 1
-        self.best = best
-        #: what ``extend`` says of a card that changes neither the cost nor a goal
-        self.unchanged: Placed = (self.cost, ())
         #: cell -> its ``Spot``, worked out once for every card that may go there
-        self.spots: dict[Cell, Spot] = {}
+        spots: dict[Cell, Spot] = {}
+        return (None if own else connected), ends, counts, network_cost(counts), best, spots
 
     @staticmethod
     def _open_cells(board: Board, connected: dict[Cell, int]) -> dict[Cell, None]:
@@ -205,10 +228,6 @@ class Network:
                     if other not in tiles:
                         cells[other] = None
         return cells
-
-    def holds(self, board: Board) -> bool:
-        """Whether this network still measures ``board``: the same maze, unchanged since."""
-        return self.board is board and self.changes == board.changes
 
     def distance(self, cell: Cell) -> int:
         """The distance an open end at ``cell`` counts at (the goals', at most CLOSED)."""
@@ -344,27 +363,3 @@ class Network:
         for cell in ends:
             counts[self.distance(cell)] += 1
         return network_cost(counts)
-
-
-
-
-#: (board id, goal mask, closed doors) -> the network last measured of that maze: a board
-#: left as it was by a move (an action card, a pass) is measured once for every seat and
-#: turn until it changes.  Each network holds its board, so an id is not reused while kept.
-_NETWORKS: dict[tuple[int, int, frozenset[Door]], Network] = {}
-#: the most networks kept: a game's maze against each goal mask, and a few boards a bot
-#: tries moves on
-_NETWORKS_KEPT = 16
-
-
-def network_of(board: Board, goal_mask: int, closed: frozenset[Door] = frozenset()) -> Network:
-    """``Network(board, goal_mask, closed)``, shared while the board does not change: its
-    spots, worked out for one seat's turn, serve the next seat's too.  A network is read
-    only (``extend`` and ``cost_with`` put back what they change)."""
-    key = (id(board), goal_mask, closed)
-    net = _NETWORKS.get(key)
-    if net is None or not net.holds(board):
-        if net is None and len(_NETWORKS) >= _NETWORKS_KEPT:
-            del _NETWORKS[next(iter(_NETWORKS))]  # the oldest
-        net = _NETWORKS[key] = Network(board, goal_mask, closed)
-    return net

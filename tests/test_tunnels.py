@@ -6,11 +6,14 @@ plain answer on the boards of random games of both editions.
 """
 from __future__ import annotations
 
+import copy
 import random
+import sys
 from collections.abc import Iterator
 
 import pytest
-from saboteur_bots.tunnels import Network, joined_edges, network_cost, network_of
+from saboteur_bots import tunnels
+from saboteur_bots.tunnels import Network, joined_edges, network_cost
 
 from saboteur_p2p.rules import Board, Game, GameConfig, PathCard, PathKind, PlacePath, State, TrustedDealer
 from saboteur_p2p.rules.cards import EDGE_DELTA
@@ -96,23 +99,35 @@ def test_a_rockfall_said_not_to_help_does_not_help(edition):
     assert spared > 50
 
 
+
 @pytest.mark.parametrize("edition", ["base", "saboteur2"])
-def test_a_shared_network_is_measured_again_whenever_its_maze_changes(edition):
-    """network_of shares one network while the maze stays as it was, and never serves one
-    measured before a card was placed, a goal turned or a tunnel removed."""
+def test_a_maze_is_measured_once_per_state_and_afresh_after_every_change(edition):
+    """Networks of one maze in one state share what they work out (``Board.version``); a
+    placed card, a turned goal or a removed tunnel gives the maze a new version, so nothing
+    measured before it is used after it."""
     shared = 0
     for state in random_boards(edition, range(5)):
         board = state.board
-        net = network_of(board, 7)
+        net = Network(board, 7)
+        assert Network(board, 7).spots is net.spots
+        tunnels._MEASURED.clear()
         fresh = Network(board, 7)
         assert (net.ends, net.counts, net.cost, net.best) == (fresh.ends, fresh.counts, fresh.cost, fresh.best)
-        again = network_of(board, 7)
-        assert again is net
         shared += 1
     assert shared > 100
     board = Board.new_round()
-    before = network_of(board, 7)
+    before = Network(board, 7)
     board.place((1, 0), PathCard(PathKind.TUNNEL, (2 | 8,)), False)
-    after = network_of(board, 7)
-    assert after is not before and (1, 0) not in after.ends and (2, 0) in after.ends
-    assert network_of(board.clone(), 7) is not after  # a copy is another maze
+    after = Network(board, 7)
+    assert after.spots is not before.spots and (1, 0) not in after.ends and (2, 0) in after.ends
+    assert Network(board.clone(), 7).spots is not after.spots  # a copy is another maze
+    assert Network(copy.deepcopy(board), 7).spots is not after.spots
+
+
+def test_what_is_shared_holds_no_maze():
+    """The game's maze is copied before a change while anything else holds it
+    (``held_elsewhere``): a measurement kept for the next turn must not be one of those."""
+    board = Board.new_round()
+    alone = sys.getrefcount(board)
+    Network(board, 7).spot((1, 0))
+    assert sys.getrefcount(board) == alone

@@ -17,6 +17,7 @@ the end of a round; ``open_ways`` answers it.
 """
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -120,8 +121,8 @@ class Board:
     """The maze of one round."""
 
     __slots__ = (
-        "_ladder_spots", "cells_for_openings", "changes", "connected", "frontier", "openings", "read_only", "tiles",
-        "tunnels",
+        "_ladder_spots", "cells_for_openings", "connected", "frontier", "openings", "read_only", "tiles", "tunnels",
+        "version",
     )
 
     def __init__(self) -> None:
@@ -137,9 +138,10 @@ class Board:
         self._ladder_spots: tuple[Cell, ...] | None = None
         #: lent to a bot in its view (botapi.GuardedSeat): place, remove and the rest refuse
         self.read_only = False
-        #: how many times the maze has changed (place, reveal_goal, remove, rebuild): what a
-        #: bot worked out of it holds while this stays the same (bots/tunnels.network_of)
-        self.changes = 0
+        #: a number no other maze has, nor this one before its last change (place,
+        #: reveal_goal, remove, rebuild): what a bot worked out of it holds while it stays
+        #: the same (bots/tunnels.Network)
+        self.version = next(_VERSIONS)
 
     @classmethod
     def new_round(cls) -> Board:
@@ -164,7 +166,7 @@ class Board:
         other.tunnels = self.tunnels.copy()
         other._ladder_spots = self._ladder_spots
         other.read_only = False  # a bot's own copy, to try moves on
-        other.changes = 0
+        other.version = next(_VERSIONS)
         return other
 
     def __copy__(self) -> Board:
@@ -179,6 +181,7 @@ class Board:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
+        self.version = next(_VERSIONS)  # a copy is another maze (and a version from another process means nothing)
 
     def _refuse_if_lent(self) -> None:
         if self.read_only:
@@ -354,7 +357,7 @@ class Board:
         segments = card.turned_segments(turned)
         self.tiles[cell] = Tile(card, turned, segments)
         self._ladder_spots = None
-        self.changes += 1
+        self.version = next(_VERSIONS)
         openings = 0
         for segment in segments:
             openings |= segment
@@ -372,7 +375,7 @@ class Board:
         tile = Tile(card, turned, segments, goal_slot=slot)
         self.tiles[cell] = tile
         self._ladder_spots = None
-        self.changes += 1
+        self.version = next(_VERSIONS)
         self.openings[cell] = tile.openings
         return self._join(cell)
 
@@ -387,7 +390,7 @@ class Board:
         """Recompute the network and the frontier from the tiles alone."""
         self._refuse_if_lent()
         self._ladder_spots = None
-        self.changes += 1
+        self.version = next(_VERSIONS)
         self.openings = {cell: t.openings for cell, t in self.tiles.items() if t.card is not None}
         self.tunnels = {
             cell: None for cell, t in self.tiles.items() if t.card is not None and t.card.kind is _TUNNEL
@@ -557,6 +560,9 @@ def held_elsewhere(owner: Any) -> bool:
     its maze): then a change must go to a copy.  Always True where references are not counted."""
     return _ALONE is None or sys.getrefcount(owner.board) > _ALONE
 
+
+#: every maze's version is drawn from here: a number is never given twice in a process
+_VERSIONS = itertools.count(1)
 
 #: Board's own slots, read past a LentBoard's properties (lent_board.py)
 _SLOT_OF = {name: Board.__dict__[name] for name in Board.__slots__}
