@@ -71,7 +71,7 @@ KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)
 #: after the one that closed it were made without seeing the new hand
 LOOK_FIRST_S = 0.7
 #: the overlay shown when the player asks to quit
-LEAVE_QUESTION = "Leave the table?\n\n y  yes, tell the table and leave\n any other key  stay"
+LEAVE_QUESTION = "Leave the table?\n\ny  yes, tell the table and leave\nany other key  stay"
 
 
 class SizedControl(UIControl):
@@ -205,7 +205,11 @@ class ClientApp:
         return [("class:message.hint", KEYS_PROMPT)]
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
-        window = Window(FormattedTextControl(text), dont_extend_width=True, dont_extend_height=True)
+        """A box as small as its text, with a column of space inside each side."""
+        def padded() -> str:
+            return "\n".join(f" {line} " if line else "" for line in text().splitlines())
+
+        window = Window(FormattedTextControl(padded), dont_extend_width=True, dont_extend_height=True)
         return Frame(window, title=title, style="class:overlay")
 
     def _band(self, text: Callable[[], str], title: str) -> Frame:
