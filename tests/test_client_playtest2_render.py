@@ -61,7 +61,7 @@ def test_a_thief_who_lost_the_round_is_not_shown_as_a_winner_and_the_finder_is_n
             assert summary.won[thief] == "-" and summary.stole[thief]
             compact = "".join(t for _, t in render_round_end(summary, snap, 30, 12)).splitlines()
             row = next(line for line in compact if line.startswith(" " + snap.name(thief)[:4]))
-            assert row.split()[-2] == "-+st", row  # won nothing, stole: not "gold"
+            assert row.split()[-2] == "+st", row  # won nothing, stole: not "gold", nor "-+st"
             roomy = "".join(t for _, t in render_round_end(summary, snap, 60, 30))
             assert f"{snap.name(thief)}:" in roomy and "won - · stole a piece · total" in roomy
             if summary.reached is not None:

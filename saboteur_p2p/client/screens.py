@@ -144,8 +144,7 @@ def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]],
     longest = max(text_width(name) for name in names)
     for tight in (False, True):
         # tight, another seat's secret win is "$" as in its total ("has gold")
-        won = [("$" if tight and w == "gold" else _compact(w)) + ("+st" if theft > 0 else "-st" if theft < 0 else "")
-               for (w, _), theft in zip(gold, stole, strict=True)]
+        won = [_won_cell("$" if tight and w == "gold" else _compact(w), theft) for (w, _), theft in zip(gold, stole, strict=True)]
         short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
         roles = [ROLE_TINY.get(role, role) for role in short] if tight else short
         label = "tot" if tight else "total"
@@ -235,6 +234,13 @@ RANKING_NAME = 24
 
 #: the base game's roles (any other role means Saboteur 2, where gold comes in pieces)
 BASE_ROLES = frozenset(("gold-digger", "saboteur", "selfish-dwarf"))
+
+
+def _won_cell(won: str, stole: int) -> str:
+    """A round's win in the table, with "+st" for a piece stolen or "-st" for one lost to a
+    thief; nothing won and a theft is the theft alone ("+st", not "-+st")."""
+    mark = "+st" if stole > 0 else "-st" if stole < 0 else ""
+    return mark if mark and won == "-" else won + mark
 
 
 def _compact(text: str) -> str:
