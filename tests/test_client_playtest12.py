@@ -25,3 +25,18 @@ def test_the_quit_question_keeps_a_column_of_space_inside_its_box():
         h.keys("n")
 
     harness.play(script)
+
+
+def test_a_summary_line_of_the_log_wraps_under_itself_not_left_of_it():
+    """The round's summary indents its lines in the log; a wrapped one went on two columns
+    left of where it began ("   heuristic-4 steals a gold piece from" / "  heuristic-1")."""
+    from saboteur_p2p.client.render import log_rows
+
+    rows = log_rows("   heuristic-4 steals a gold piece from heuristic-1", 40)
+    assert rows == ["   heuristic-4 steals a gold piece from", "     heuristic-1"]
+    assert all(row.startswith("  ") and not row.startswith("   ") for row in log_rows("a b c d e f g h i j k", 6)[1:])
+    path = "   saved in /tmp/a-long-folder/with/game-0123456789abcdef-seat0.log"
+    rows = log_rows(path, 24)
+    assert all(len(row) <= 24 for row in rows) and all(row.startswith("     ") for row in rows[1:])
+    assert "".join(row.strip() for row in rows) == path.strip().replace("in /", "in/")  # nothing lost
+    assert log_rows("abcdefghij", 2)  # a panel too narrow for the indent still ends

@@ -313,18 +313,20 @@ def log_rows(text: str, width: int) -> list[str]:
     """A log line wrapped to the panel's width (at least 8): between words, never at a hyphen
     (a table's key holds "-", base64url, and a name may).  A word longer than a row, a file's
     path, is cut after a folder's "/" where one fits, else after a "-" ("game-…-" of a log's
-    name), and only failing both in the middle of a name."""
-    rows = textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False) or [""]
+    name), and only failing both in the middle of a name.  A row after the first is indented
+    two more than the line itself (a round's summary indents its lines)."""
+    indent = " " * min(len(text) - len(text.lstrip(" ")) + 2, max(2, width // 3))
+    rows = textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False) or [""]
     out = []
     for row in rows:
         while len(row) > width:
             cut = max(row.rfind(separator, 0, width) for separator in "/\\") + 1
-            if cut < 4:  # no folder to end the row at (or only the indent's)
+            if cut < len(indent) + 2:  # no folder to end the row at (or only the indent's)
                 cut = row.rfind("-", 0, width) + 1
-            if cut < 4:
-                cut = width
+            if cut < len(indent) + 2:
+                cut = max(width, len(indent) + 1)  # each row takes something off the line
             out.append(row[:cut])
-            row = "  " + row[cut:]
+            row = indent + row[cut:]
         out.append(row)
     return out
 
