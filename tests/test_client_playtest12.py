@@ -40,3 +40,28 @@ def test_a_summary_line_of_the_log_wraps_under_itself_not_left_of_it():
     assert all(len(row) <= 24 for row in rows) and all(row.startswith("     ") for row in rows[1:])
     assert "".join(row.strip() for row in rows) == path.strip().replace("in /", "in/")  # nothing lost
     assert log_rows("abcdefghij", 2)  # a panel too narrow for the indent still ends
+
+
+def test_the_plain_prompt_shows_the_moves_help_whole_once_and_then_points_to_it():
+    """At --plain every move's prompt repeated three lines of how moves are typed (five in
+    Saboteur 2) after the table's news; it is shown whole at the first move, and after that
+    one short line says where it is."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.plain import HELP, HELP_AGAIN, PlainAgent
+
+    state = find(lambda s: s.phase.value == "play")
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = state.current, [f"p{i}" for i in range(state.players)]
+    node = seated(state, state.current)[1]
+    assert agent.poll_move(node) is None
+    assert said[0].startswith("your move") and HELP in said and HELP_AGAIN not in said
+    agent.prompted = False  # the next move's prompt
+    said.clear()
+    assert agent.poll_move(node) is None
+    assert said[0].startswith("your move") and said[-1] == HELP_AGAIN and HELP not in said
+    said.clear()
+    agent.lines.put("help")
+    assert agent.poll_move(node) is None
+    assert said == [HELP]  # still there whole when asked for

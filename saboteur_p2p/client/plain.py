@@ -27,6 +27,8 @@ HELP = (
     "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; board: the maze; what 3: what card 3 does; "
     "say TEXT: chat; help: this list; quit (or Ctrl-D): leave"
 )
+#: after the first move's prompt, where HELP is shown whole: where to find it
+HELP_AGAIN = "(help: how moves are typed · legal · board · what 3)"
 HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name · swap-hand @name · inspection @name · " \
     "swap-hats @name · pass 4,5,6 · clear trapped with 3,5 · steal @name or steal nobody"
 
@@ -37,6 +39,8 @@ class PlainAgent(LineAgent):
     def __init__(self, say: Callable[[str], None] = print) -> None:
         super().__init__(say)
         self.wants_to_quit = False
+        #: whether the moves' help has been shown whole (at the first move; after it, a pointer)
+        self.helped = False
 
     def _read(self) -> None:
         for line in sys.stdin:
@@ -90,8 +94,16 @@ class PlainAgent(LineAgent):
         return str(move)
 
     def _show(self, state: State) -> None:
-        for line in plain_view(state.view_for(self.seat_no), self.names):
+        view = state.view_for(self.seat_no)
+        for line in plain_view(view, self.names):
             self.say(line)
+        if self.helped:
+            self.say(HELP_AGAIN)  # the whole help at every move buried the table's news
+        else:
+            self.say(HELP)
+            if view.config.edition == "saboteur2":
+                self.say(HELP_2)
+            self.helped = True
 
 
 def plain_maze(view: PlayerView) -> list[str]:
@@ -125,7 +137,4 @@ def plain_view(view: PlayerView, names: list[str]) -> list[str]:
               if s != seat and view.broken[s]]
     if others:
         lines.append("others: " + "; ".join(others))
-    lines.append(HELP)
-    if view.config.edition == "saboteur2":
-        lines.append(HELP_2)
     return lines
