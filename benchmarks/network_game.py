@@ -10,7 +10,9 @@ Also: when the first move was due, counted from the host's launch (as a person l
 ``saboteur-p2p play`` waits: bot processes, lobby, keys and the first deal), and the longest
 pause from a round's last move to the next round's first (the next round's set-up).
 ``--json FILE`` writes the medians (``players``, ``game_s``, ``turn_p50_ms``,
-``turn_p99_ms``, ``mib_per_peer``, ``first_turn_s``, ``next_round_s``) and every run.
+``turn_p99_ms``, ``mib_per_peer``, ``first_turn_s``, ``next_round_s``, ``take_p10_ms``,
+``take_p50_ms``) and every run.  The time a seat takes to take another's move in (check,
+apply, log) says how busy the machine was while the figures were made.
 """
 from __future__ import annotations
 
@@ -52,6 +54,7 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
             print(done.stdout, done.stderr)
             raise SystemExit(f"the game did not finish cleanly (exit {done.returncode})")
     latencies = sorted(t for s in stats for t in s["turn_latencies"])
+    takes = sorted(t for s in stats for t in s.get("take_seconds", ()))
     firsts = [s["first_turn_at"] for s in stats if s.get("first_turn_at")]
     pauses = [p for s in stats for p in s["round_pauses"]]
     return {
@@ -60,6 +63,10 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
         "turn_p50_ms": statistics.median(latencies) * 1000,
         "turn_p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
         "mib_per_peer": max(s["peak_rss_kib"] for s in stats) / 1024,
+        # the least time a seat took to take another's move in: about 0.2 ms when the machine
+        # is quiet, 0.7 ms and more in its slow spells (which move the turn's p50 by 3-6 ms)
+        "take_p10_ms": takes[len(takes) // 10] * 1000 if takes else None,
+        "take_p50_ms": statistics.median(takes) * 1000 if takes else None,
         "first_turn_s": min(firsts) - launched,
         "next_round_s": max(pauses) if pauses else None,
         "records": stats[0]["records"],
@@ -88,6 +95,11 @@ def main() -> None:
           f"records {_spread([r['records'] for r in runs], '', 0)}; sent {_spread([r['mb_sent'] for r in runs], 'MB')}")
     print(f"  turn latency p50 {_spread([r['turn_p50_ms'] for r in runs], 'ms')}, "
           f"p99 {_spread([r['turn_p99_ms'] for r in runs], 'ms')}")
+    taken = [r for r in runs if r["take_p10_ms"] is not None]
+    if taken:
+        print(f"  taking another seat's move in: p10 {_spread([r['take_p10_ms'] for r in taken], 'ms', 2)}, "
+              f"p50 {_spread([r['take_p50_ms'] for r in taken], 'ms', 2)} (how busy the machine was: a p10 "
+              f"of about 0.2 ms is a quiet one, 0.7 and more a slow spell)")
     print(f"  first move due {_spread([r['first_turn_s'] for r in runs], 's')} after the host was launched; "
           f"longest pause between rounds {_spread([r['next_round_s'] for r in runs if r['next_round_s']], 's', 2)}")
     print(f"  peak memory per peer {_spread([r['mib_per_peer'] for r in runs], 'MiB', 0)}")

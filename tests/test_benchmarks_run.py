@@ -39,6 +39,9 @@ def test_a_benchmark_runs_to_its_figures(tmp_path, script, args, says):
         data = json.loads(figures.read_text())
         rows = data if isinstance(data, list) else [data]  # deal_speed: a row per table measured
         assert [row["players"] for row in rows] == [3]
+        if script == "network_game":  # how busy the machine was: the least time a move took to take in
+            assert 0 < data["take_p10_ms"] <= data["take_p50_ms"] < 10_000
+            assert "taking another seat's move in: p10" in done.stdout
 
 
 def test_the_instruction_count_benchmarks_game_program_plays_its_games():

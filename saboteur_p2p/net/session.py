@@ -411,6 +411,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
         return None
 
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
+        self._taking()
         taken = self.intake.take(record, self._took_one)
         name = self.names[relayed_by]
         if taken.dropped is Dropped.MALFORMED:
