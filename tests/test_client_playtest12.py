@@ -65,3 +65,21 @@ def test_the_plain_prompt_shows_the_moves_help_whole_once_and_then_points_to_it(
     agent.lines.put("help")
     assert agent.poll_move(node) is None
     assert said == [HELP]  # still there whole when asked for
+
+
+def test_picking_a_card_says_at_once_what_the_keys_do_with_it():
+    """A card picked with its number showed "6: map" until the next key, and only then how
+    to play it; the hint now shows at once (the card is marked ▶ and its move shown beside)."""
+    harness = Harness(seed_where(can_place))
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys("1")
+        first = h.app.controller.items(h.app.snap)[0].handle
+        h.wait_for(lambda: h.app.ui.selected == first, "card 1 picked")
+        h.wait_for(lambda: "Enter" in h.screen().splitlines()[-2], "the keys of the picked card")
+        assert h.app.ui.message == ""
+        assert "Esc cancel" in h.screen().splitlines()[-2] or "m mark" in h.screen().splitlines()[-2]
+        h.keys("\x1b")
+
+    harness.play(script)

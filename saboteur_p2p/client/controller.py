@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..match import card_words
 from ..rules import (
     ActionCard,
     ActionKind,
@@ -373,7 +372,9 @@ class Controller(TypedCommands):
         self.selected_item(snap)  # notes which strip the selection belongs to
         self.ui.selected = item.handle
         self.ui.turned = False
-        self.ui.say(f"{index + 1}: {card_words(item.card)}")
+        # no echo of the card (its slot is marked ▶, and the move it makes is shown beside the
+        # hand): the message line says at once what the keys do with it
+        self.ui.message = ""
         if item.kind is ItemKind.PATH or item.action_kind is ActionKind.ROCKFALL:
             upright = self.legal_cells(snap, item, False)
             turned = self.legal_cells(snap, item, True) - upright if item.kind is ItemKind.PATH else frozenset()
