@@ -27,6 +27,10 @@ from .net.seatstate import SeatLost
 from .rules import VARIANTS, GameConfig
 from .rules.editions import edition_named, edition_names, players_help
 
+#: every command's help for --variant: each variant of the base game and what it changes
+VARIANT_HELP = "comma-separated variants of the base game's rules: " + "; ".join(
+    f"{name} ({what})" for name, what in VARIANTS.items())
+
 
 def _variants(text: str) -> frozenset[str]:
     variants = GameConfig.parse_variants(text)
@@ -120,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     tour.add_argument("--cluster", metavar="ADDRESS", help="run the games on a Dask cluster: a scheduler's tcp://HOST:PORT, "
                       "or local:N to start one here with N worker processes (pip install 'saboteur-p2p[cluster]')")
-    tour.add_argument("--variant", type=_variants, default=frozenset(), help=f"comma-separated variants: {', '.join(VARIANTS)}")
+    tour.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
     tour.add_argument("--out", metavar="FILE", help="append one JSON line per game to FILE as the games finish "
                       "(saboteur-p2p report FILE rebuilds the report)")
     tour.add_argument("--resume", action="store_true", help="continue the tournament whose results --out FILE holds "
@@ -142,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     game.add_argument("--bots", type=_bots, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
     game.add_argument("--seed", type=int, default=0)
-    game.add_argument("--variant", type=_variants, default=frozenset())
+    game.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
     game.set_defaults(run=cmd_game)
 
     ident = commands.add_parser("id", help="show this peer's identity fingerprint (creating the identity on first run)")
@@ -155,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--name", type=_name, default="host")
     host.add_argument("--seats", type=int, default=5, help=f"players at the table: {players_help()} (default 5)")
     host.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
-    host.add_argument("--variant", type=_variants, default=frozenset())
+    host.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
     _rounds_option(host)
     host.add_argument("--bots", type=int, default=0, metavar="K", help="start K bot peers as separate processes")
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
@@ -198,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", type=_bots, default=None,
                       help="comma-separated bot names, one per bot seat, cycled if short (default heuristic)")
     play.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
-    play.add_argument("--variant", type=_variants, default=frozenset())
+    play.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
     _rounds_option(play)
     play.add_argument("--name", type=_name, default=_user_name("you"),
                       help="your name at the table (default: your login name, if it is a valid name)")

@@ -83,3 +83,21 @@ def test_picking_a_card_says_at_once_what_the_keys_do_with_it():
         h.keys("\x1b")
 
     harness.play(script)
+
+
+def test_every_command_that_takes_variants_says_what_each_one_changes():
+    """`play --help` listed `--variant VARIANT` with no word on what a variant is or which
+    there are (only `tournament` named them)."""
+    import argparse
+    import re
+
+    from saboteur_p2p.cli import build_parser
+    from saboteur_p2p.rules import VARIANTS
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    taking = [name for name, sub in commands.items() if any("--variant" in a.option_strings for a in sub._actions)]
+    assert {"play", "host", "game", "tournament"} <= set(taking)
+    for name in taking:
+        text = re.sub(r"-\s+", "-", " ".join(commands[name].format_help().split()))  # argparse wraps at hyphens
+        for variant, what in VARIANTS.items():
+            assert variant in text and what.split()[0] in text, (name, variant)
