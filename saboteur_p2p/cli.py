@@ -145,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--players", type=int, default=5, help=f"players: {players_help()} (default 5)")
     game.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     game.add_argument("--bots", type=_bots, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
-    game.add_argument("--seed", type=int, default=0)
+    game.add_argument("--seed", type=int, default=0, help="the deal's seed: the same seed, the same game (default 0)")
     game.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
     game.set_defaults(run=cmd_game)
 
@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     host = commands.add_parser("host", help="open a table on the network and play at it")
     host.add_argument("--bind", default="0.0.0.0:7777",
                       help="ADDR:PORT to listen on: an address of this machine, or 0.0.0.0 for all (default 0.0.0.0:7777)")
-    host.add_argument("--name", type=_name, default="host")
+    host.add_argument("--name", type=_name, default="host", help="your name at the table (default: host)")
     host.add_argument("--seats", type=int, default=5, help=f"players at the table: {players_help()} (default 5)")
     host.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     host.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     replay = commands.add_parser("replay", help="check a game log and step through it move by move (printed with --plain)")
-    replay.add_argument("log", metavar="LOGFILE")
+    replay.add_argument("log", metavar="LOGFILE", help="a seat's signed game log (the path the game printed)")
     replay.add_argument("--plain", action="store_true", help="print the game move by move instead of the full-screen viewer "
                         "(also when stdin or stdout is not a terminal)")
     replay.set_defaults(run=cmd_replay)
@@ -229,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.set_defaults(run=cmd_watch)
 
     verify = commands.add_parser("verify", help="check a game log: signatures, chain, proofs, shares and every move")
-    verify.add_argument("log", metavar="LOGFILE")
+    verify.add_argument("log", metavar="LOGFILE", help="a seat's signed game log (the path the game printed)")
     verify.add_argument("--expect", metavar="FPR,...", help="the fingerprints the seats must have (any order); "
                         "without it, compare the printed fingerprints with the players' yourself")
     verify.add_argument("--finished", action="store_true",

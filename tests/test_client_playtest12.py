@@ -101,3 +101,15 @@ def test_every_command_that_takes_variants_says_what_each_one_changes():
         text = re.sub(r"-\s+", "-", " ".join(commands[name].format_help().split()))  # argparse wraps at hyphens
         for variant, what in VARIANTS.items():
             assert variant in text and what.split()[0] in text, (name, variant)
+
+
+def test_every_option_and_argument_of_every_command_has_a_help_text():
+    """`game --seed`, `host --name` and the log file of `replay` and `verify` had none."""
+    import argparse
+
+    from saboteur_p2p.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    bare = [(name, action.dest) for name, sub in commands.items() for action in sub._actions
+            if not action.help and not isinstance(action, argparse._HelpAction)]
+    assert bare == []
