@@ -113,3 +113,36 @@ def test_every_option_and_argument_of_every_command_has_a_help_text():
     bare = [(name, action.dest) for name, sub in commands.items() for action in sub._actions
             if not action.help and not isinstance(action, argparse._HelpAction)]
     assert bare == []
+
+
+def test_joining_a_machine_name_that_does_not_resolve_says_so_at_once(monkeypatch, tmp_path):
+    """`join nosuchhost:5555` waited 10 s and said no table answers there: ZeroMQ keeps
+    trying a name it cannot resolve.  A name the resolver knows nothing of is said at once;
+    a number, or a resolver that cannot answer now, is left to the connection as before."""
+    import socket
+
+    import pytest
+
+    from saboteur_p2p.crypto.identity import Identity
+    from saboteur_p2p.net import transport as transport_module
+    from saboteur_p2p.net.invite import LobbyError
+    from saboteur_p2p.net.lobby import join_lobby
+    from saboteur_p2p.net.transport import Transport, unknown_machine
+
+    def resolver(failure: int):
+        def getaddrinfo(host, *args, **kwargs):
+            raise socket.gaierror(failure, "Name or service not known")
+        return getaddrinfo
+
+    monkeypatch.setattr(transport_module.socket, "getaddrinfo", resolver(socket.EAI_NONAME))
+    assert unknown_machine("nosuchhost") == "Name or service not known"
+    transport = Transport("tcp://127.0.0.1:0")
+    try:
+        with pytest.raises(LobbyError, match="no machine called 'nosuchhost'"):
+            join_lobby(Identity.generate(), "bob", transport, "nosuchhost:5555", None, lambda text: None, connect_timeout=10)
+    finally:
+        transport.close()
+    monkeypatch.setattr(transport_module.socket, "getaddrinfo", resolver(socket.EAI_AGAIN))
+    assert unknown_machine("nosuchhost") is None  # the resolver may know later: left to the connection
+    monkeypatch.undo()
+    assert unknown_machine("127.0.0.1") is None and unknown_machine("localhost") is None

@@ -41,6 +41,7 @@ from .transport import (
     endpoint_host,
     is_wildcard,
     normal_endpoint,
+    unknown_machine,
     valid_endpoint,
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
@@ -462,6 +463,9 @@ def join_lobby(
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
     if not transport.connect(endpoint, server_key=host_key):
         raise LobbyError(f"not a table address: {address!r} (expected HOST:PORT)")
+    unknown = unknown_machine(endpoint_host(endpoint))
+    if unknown is not None:
+        raise LobbyError(f"no machine called {endpoint_host(endpoint)!r}: {unknown} (check the address)")
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
     bound = False  # said hello again with the table's salt

@@ -86,6 +86,21 @@ def numeric_host(host: str) -> str | None:
     return str(infos[0][4][0]) if infos else None
 
 
+def unknown_machine(host: str) -> str | None:
+    """Why no machine answers to the name ``host`` (the resolver knows of none), or None:
+    a number, a name that resolves, or a resolver that cannot say now (ZeroMQ keeps trying
+    a name it cannot resolve, so a mistyped one would only time out)."""
+    if numeric_host(host) is not None or host.startswith("["):
+        return None
+    try:
+        socket.getaddrinfo(host, None)
+    except socket.gaierror as exc:
+        return str(exc.strerror) if exc.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)) else None
+    except (OSError, UnicodeError, ValueError):
+        return None
+    return None
+
+
 def is_wildcard(host: str) -> bool:
     """An address that names no machine: 0.0.0.0 (in any spelling), ::, * (bind-anywhere)."""
     if host in ("*", "::", "[::]", ""):
