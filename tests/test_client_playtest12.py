@@ -116,7 +116,7 @@ def test_every_option_and_argument_of_every_command_has_a_help_text():
 
 
 def test_joining_a_machine_name_that_does_not_resolve_says_so_at_once(monkeypatch, tmp_path):
-    """`join nosuchhost:5555` waited 10 s and said no table answers there: ZeroMQ keeps
+    """`join nosuchhost:5555` (and `watch`) waited 10 s and said no table answers there: ZeroMQ keeps
     trying a name it cannot resolve.  A name the resolver knows nothing of is said at once;
     a number, or a resolver that cannot answer now, is left to the connection as before."""
     import socket
@@ -128,6 +128,7 @@ def test_joining_a_machine_name_that_does_not_resolve_says_so_at_once(monkeypatc
     from saboteur_p2p.net.invite import LobbyError
     from saboteur_p2p.net.lobby import join_lobby
     from saboteur_p2p.net.transport import Transport, unknown_machine
+    from saboteur_p2p.net.watch import WatchFailed, watch_table
 
     def resolver(failure: int):
         def getaddrinfo(host, *args, **kwargs):
@@ -142,6 +143,8 @@ def test_joining_a_machine_name_that_does_not_resolve_says_so_at_once(monkeypatc
             join_lobby(Identity.generate(), "bob", transport, "nosuchhost:5555", None, lambda text: None, connect_timeout=10)
     finally:
         transport.close()
+    with pytest.raises(WatchFailed, match="no machine called 'nosuchhost'"):  # a spectator too
+        watch_table("nosuchhost:5555", lambda node: None, lambda text: None)
     monkeypatch.setattr(transport_module.socket, "getaddrinfo", resolver(socket.EAI_AGAIN))
     assert unknown_machine("nosuchhost") is None  # the resolver may know later: left to the connection
     monkeypatch.undo()

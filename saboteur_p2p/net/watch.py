@@ -20,7 +20,7 @@ from ..protocol.node import Node
 from ..protocol.verify import describe_setup, setup_from_genesis
 from .intake import Dropped, Intake
 from .notices import Notices
-from .transport import Transport, dealer_connection, local_address_towards
+from .transport import Transport, dealer_connection, local_address_towards, unknown_machine
 from .watchers import FEED_WINDOW, WATCH_VERSION
 from .wire import BadEnvelope, open_envelope, seal
 
@@ -58,6 +58,9 @@ def watch_table(
     """
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
+    unknown = unknown_machine(host)
+    if unknown is not None:  # said at once: ZeroMQ would keep trying the name until the timeout
+        raise WatchFailed(f"no machine called {host!r}: {unknown} (check the address)")
     transport = Transport(f"{local_address_towards(host)}:0")
     identity = Identity.generate()  # a spectator needs no lasting name: nobody trusts it with anything
     node: Node | None = None
