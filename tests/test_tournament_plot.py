@@ -42,7 +42,10 @@ def test_the_plot_shows_each_bots_gold_by_player_count_and_its_rating(tmp_path, 
 
     figure = plot_reports(reports, tmp_path / "again.png", ["3.jsonl", "4.jsonl", "4b.jsonl"])
     gold_axes, rating_axes = figure.axes
-    assert [line.get_xdata().tolist() for line in gold_axes.get_lines()[:1]] == [[3, 4]]
+    # each bot beside the player count, so that intervals at one count do not hide each other
+    xs = [bars.lines[0].get_xdata().tolist() for bars in gold_axes.containers]  # heuristic, random
+    assert [[round(x, 2) for x in line] for line in xs] == [[2.96, 3.96], [3.04, 4.04]]
+    assert gold_axes.get_xlim() == (2.5, 4.5)
     ratings = {line.get_label(): line.get_xdata().tolist() for line in rating_axes.get_lines()}
     assert ratings["heuristic (3.jsonl)"] == [1, 2, 3, 4, 5, 6]
     assert ratings["random (4b.jsonl)"] == [1, 2, 3, 4] and len(ratings) == 6

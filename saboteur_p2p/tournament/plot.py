@@ -14,6 +14,8 @@ from typing import Any
 from .stats import TournamentReport, t95
 
 EXTRA = "pip install 'saboteur-p2p[plot]'"
+#: how far apart, in players, the bots' points at one player count are drawn
+DODGE = 0.08
 #: one line style a results file in the rating panel (a bot's colour is the same in both panels)
 LINE_STYLES = ("-", "--", ":", "-.")
 
@@ -57,13 +59,17 @@ def plot_reports(reports: Sequence[TournamentReport], path: Path, sources: Seque
     gold_axes, rating_axes = figure.subplots(1, 2)
     gold = gold_by_players(reports)
     colours = {name: f"C{number % 10}" for number, name in enumerate(gold)}  # a bot keeps its colour in both panels
-    for name, points in gold.items():
+    for number, (name, points) in enumerate(gold.items()):
         players = sorted(points)
+        # each bot a little to the side of the player count: intervals at one count do not hide each other
+        shift = DODGE * (number - (len(gold) - 1) / 2)
         gold_axes.errorbar(
-            players, [points[p][0] for p in players], yerr=[points[p][1] for p in players],
+            [p + shift for p in players], [points[p][0] for p in players], yerr=[points[p][1] for p in players],
             marker="o", capsize=4, label=name, color=colours[name],
         )
-    gold_axes.set_xticks(sorted({report.spec.players for report in reports}))
+    counts = sorted({report.spec.players for report in reports})
+    gold_axes.set_xticks(counts)
+    gold_axes.set_xlim(counts[0] - 0.5, counts[-1] + 0.5)  # a player count's bots side by side, whatever the counts
     gold_axes.set_xlabel("players")
     gold_axes.set_ylabel("mean gold per game (95% interval)")
     gold_axes.set_title("gold by player count")
