@@ -235,9 +235,9 @@ def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
 
 def _plain_agent(args: argparse.Namespace, say: Any) -> Any:
     """The line prompt for a person (None when a bot plays the seat)."""
-    from .client.plain import PlainAgent
+    from .client.plain import PlainAgent, terminal_width
 
-    return None if getattr(args, "bot", None) else PlainAgent(say)
+    return None if getattr(args, "bot", None) else PlainAgent(say, terminal_width())
 
 
 def _plain_status(result: Any, agent: Any) -> int:

@@ -149,3 +149,29 @@ def test_joining_a_machine_name_that_does_not_resolve_says_so_at_once(monkeypatc
     assert unknown_machine("nosuchhost") is None  # the resolver may know later: left to the connection
     monkeypatch.undo()
     assert unknown_machine("127.0.0.1") is None and unknown_machine("localhost") is None
+
+
+def test_the_plain_prompt_wraps_long_lines_between_words_in_a_terminal():
+    """At --plain in a terminal, `legal` and the help ran past the edge and the terminal broke
+    them mid-word ("break p" / "ickaxe"); they are wrapped between words to its width, and
+    printed whole when the prompt prints to a pipe."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.plain import PlainAgent
+
+    state = find(lambda s: s.phase.value == "play")
+    for width in (None, 40):  # whole first, to compare the wrapped rows with
+        said: list[str] = []
+        agent = PlainAgent(said.append, width)
+        agent.seat_no, agent.names = state.current, [f"p{i}" for i in range(state.players)]
+        node = seated(state, state.current)[1]
+        assert agent.poll_move(node) is None
+        said.clear()
+        agent.lines.put("legal")
+        assert agent.poll_move(node) is None
+        if width is None:
+            assert len(said) == 1 and said[0].startswith("legal: ") and len(said[0]) > 40
+            whole = said[0]
+        else:
+            assert len(said) > 1 and all(len(row) < width for row in said)
+            assert " ".join(row.strip() for row in said) == whole  # nothing lost, no word broken

@@ -153,9 +153,10 @@ def run_offline(
 
     seed = seed if seed is not None else random.randrange(1 << 30)
     if plain:
-        from .plain import PlainAgent
+        from .plain import PlainAgent, terminal_width
 
-        result = LocalTable(config, PlainAgent(print), bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=print).run()
+        agent = PlainAgent(print, terminal_width())
+        result = LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=print).run()
         print(result.message)
         return 0  # finished, or the person chose to leave
     run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay).run())

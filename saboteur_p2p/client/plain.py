@@ -7,7 +7,9 @@ input) to leave the table.
 """
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -33,11 +35,19 @@ HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name ·
     "swap-hats @name · pass 4,5,6 · clear trapped with 3,5 · steal @name or steal nobody"
 
 
+def terminal_width() -> int | None:
+    """The columns of the terminal the prompt prints to, or None when it prints elsewhere."""
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
 class PlainAgent(LineAgent):
     """A person at a line prompt: moves in slots and names, checked before they are sent."""
 
-    def __init__(self, say: Callable[[str], None] = print) -> None:
+    def __init__(self, say: Callable[[str], None] = print, width: int | None = None) -> None:
+        """``width``: the terminal's columns, to wrap long lines between words (a terminal
+        would break them mid-word); None leaves lines whole (a pipe, a log)."""
         super().__init__(say)
+        self.width = width
         self.wants_to_quit = False
         #: whether the moves' help has been shown whole (at the first move; after it, a pointer)
         self.helped = False
@@ -65,44 +75,53 @@ class PlainAgent(LineAgent):
         words = Words(view, self.names)
         word, _, rest = line.partition(" ")
         if line in ("?", "help"):
-            self.say(HELP)
+            self._tell(HELP)
             if view.config.edition == "saboteur2":
-                self.say(HELP_2)
+                self._tell(HELP_2)
             return None
         if line in ("legal", "moves"):
             legal = fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions())))
-            self.say("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
+            self._tell("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
             return None
         if line in ("board", "maze"):
             for row in plain_maze(view):
                 self.say(row)
             return None
         if word in ("what", "info"):
-            self.say(slot_does(view, rest)[1])
+            self._tell(slot_does(view, rest)[1])
             return None
         try:
             engine = words.read(line)
         except InvalidActionError as unreadable:
-            self.say(str(unreadable))  # not a move at all: how it is typed, not "not allowed"
+            self._tell(str(unreadable))  # not a move at all: how it is typed, not "not allowed"
             return None
         try:
             move = state.check(engine, player=self.seat_no)
         except (IllegalActionError, InvalidActionError) as refused:
-            self.say(f"not allowed: {words.explain(refused)}")
+            self._tell(f"not allowed: {words.explain(refused)}")
             return None
         self.prompted = False
         return str(move)
 
+    def _tell(self, text: str) -> None:
+        """Say a line of text, wrapped between words to the terminal's width (the maze's rows
+        are said as they are drawn)."""
+        if self.width is None or len(text) < self.width:
+            self.say(text)
+            return
+        for row in textwrap.wrap(text, self.width - 1, subsequent_indent="  ", break_on_hyphens=False):
+            self.say(row)
+
     def _show(self, state: State) -> None:
         view = state.view_for(self.seat_no)
         for line in plain_view(view, self.names):
-            self.say(line)
+            self._tell(line)
         if self.helped:
-            self.say(HELP_AGAIN)  # the whole help at every move buried the table's news
+            self._tell(HELP_AGAIN)  # the whole help at every move buried the table's news
         else:
-            self.say(HELP)
+            self._tell(HELP)
             if view.config.edition == "saboteur2":
-                self.say(HELP_2)
+                self._tell(HELP_2)
             self.helped = True
 
 
