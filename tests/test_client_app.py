@@ -163,11 +163,11 @@ class Harness:
         assert snap.decision is not None
         self.wait_for(lambda: self.app.ui.sent_for == snap.decision.id, "the move to be sent")  # type: ignore[union-attr]
 
-    def screen(self) -> str:
-        """The 80x24 screen as text, drawn on the application's own loop."""
+    def screen(self, width: int = 80, height: int = 24) -> str:
+        """The screen as text (80x24 unless said), drawn on the application's own loop."""
         loop = self.app.application.loop
         assert loop is not None
-        return asyncio.run_coroutine_threadsafe(self.app.draw_text(80, 24), loop).result(5)
+        return asyncio.run_coroutine_threadsafe(self.app.draw_text(width, height), loop).result(5)
 
     def round_end_open(self) -> bool:
         return round_end_open(self.agent.snapshot(), self.app.ui.round_seen) is not None

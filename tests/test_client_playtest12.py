@@ -175,3 +175,18 @@ def test_the_plain_prompt_wraps_long_lines_between_words_in_a_terminal():
         else:
             assert len(said) > 1 and all(len(row) < width for row in said)
             assert " ".join(row.strip() for row in said) == whole  # nothing lost, no word broken
+
+
+def test_the_command_line_on_a_narrow_screen_shows_the_start_of_its_prompt():
+    """At 60 columns the board's prompt (": (keys act at once · press : or start a word to
+    type a command)") wrapped in its one row and showed its tail: "and)"."""
+    harness = Harness(seed_where(can_place))
+
+    def script(h: Harness) -> None:
+        h.decision()
+        for width in (60, 40, 80):
+            last = h.screen(width, 18).splitlines()[-1]
+            assert last.startswith(": (keys act at once"), (width, last)
+            assert len(last) < width
+
+    harness.play(script)

@@ -200,9 +200,11 @@ class ClientApp:
         if self.application.layout.has_focus(self.input_area):
             return [("class:prompt", ": ")]
         summary = round_end_open(self.snap, self.ui.round_seen)
-        if summary is not None:  # the round-end screen takes every key: no command is typed there
-            return [("class:message.hint", f": ({round_end_keys(summary, self.snap)})")]
-        return [("class:message.hint", KEYS_PROMPT)]
+        # the round-end screen takes every key: no command is typed there
+        text = f": ({round_end_keys(summary, self.snap)})" if summary is not None else KEYS_PROMPT
+        # on one row, cut to the screen's width: wrapped, the row would show the line's tail
+        room = (self._columns or self.application.output.get_size().columns) - 1
+        return [("class:message.hint", text if len(text) <= room else text[: max(0, room - 1)] + "…")]
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
         """A box as small as its text, with a column of space inside each side."""
