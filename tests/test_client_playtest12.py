@@ -190,3 +190,17 @@ def test_the_command_line_on_a_narrow_screen_shows_the_start_of_its_prompt():
             assert len(last) < width
 
     harness.play(script)
+
+
+def test_a_narrow_status_line_keeps_whose_move_it_is_whole():
+    """At 60 columns the top line read "YOUR MOVE: play a c ? help · q quit": the keys the
+    message line names too took the room of the move's words."""
+    harness = Harness(seed_where(can_place))
+
+    def script(h: Harness) -> None:
+        h.decision()
+        top = h.screen(60, 18).splitlines()[0]
+        assert "YOUR MOVE: play a card" in top and len(top) <= 60
+        assert "? help · q quit" in h.screen(100, 30).splitlines()[0]  # where there is room
+
+    harness.play(script)

@@ -77,6 +77,8 @@ def render_status(snap: Snapshot, width: int) -> Fragments:
                 "keep-gold": f"{who} keeps gold", "take-gold": f"{who} takes gold", "orient": f"{who} turns a stone",
                 "steal": f"{who} steals gold",
             }.get(phase, f"{who}'s move")
+    if len(left) + len(right) > width:
+        right = ""  # narrow: whose move it is, whole (the message line names ? and q too)
     left = left[: max(0, width - len(right))]
     return [(style, left.ljust(width - len(right))), ("class:status.keys", right[: width])]
 
