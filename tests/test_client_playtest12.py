@@ -204,3 +204,20 @@ def test_a_narrow_status_line_keeps_whose_move_it_is_whole():
         assert "? help · q quit" in h.screen(100, 30).splitlines()[0]  # where there is room
 
     harness.play(script)
+
+
+def test_a_log_line_cut_at_the_top_of_the_panel_shows_its_head_not_its_tail():
+    """At 12 players on 80x24 the log had one row, which showed the tail of the newest line
+    ("  3,0"): a line whose head is above the panel is shown by its head, ending in "…"."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import render_log
+
+    lines = [LogLine(LogKind.EVENT, "an older line"), LogLine(LogKind.EVENT, "heuristic-7: bridge ─│─ at 3,0", move=True)]
+    one_row = [text.rstrip() for _, text in render_log(lines, 0, 20, 1)]
+    assert one_row == ["▸heuristic-7: bridg…"]  # as wide as the panel, "…" included
+    two_rows = [text.rstrip() for _, text in render_log(lines, 0, 20, 2)]
+    assert two_rows == ["▸heuristic-7: bridge", "  ─│─ at 3,0"]  # it fits: as it is
+    three = [text.rstrip() for _, text in render_log(lines, 0, 20, 3)]
+    assert three == ["an older line", "▸heuristic-7: bridge", "  ─│─ at 3,0"]
+    scrolled = [text.rstrip() for _, text in render_log(lines, 1, 20, 2)]
+    assert scrolled[0] == "an older line"  # scrolled back: rows in their order, as before

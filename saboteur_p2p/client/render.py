@@ -299,6 +299,8 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     scroll = max(0, min(scroll, len(wrapped) - height))
     end = len(wrapped) - scroll
     shown = wrapped[max(0, end - height):end]
+    if not scroll and shown:
+        shown = _head_on_top(wrapped, shown, width)
     chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
     if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
         pinned = [("class:log.chat", part, chat) for part in textwrap.wrap(lines[chat].text, max(8, width))][:1]
@@ -309,6 +311,24 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     elif scroll:
         out.append(("class:log.more", f"  ↓ {scroll} more (PgDn)".ljust(width)))
     return out
+
+
+#: a row of the wrapped log: its style, its text, and the index of the log line it is of
+LogRow = tuple[str, str, int]
+
+
+def _head_on_top(wrapped: list[LogRow], shown: list[LogRow], width: int) -> list[LogRow]:
+    """At the bottom of the log, a line whose first rows are above the panel is shown by its
+    first rows instead, the last of them ending in "…": its tail alone ("  3,0") says nothing."""
+    top = shown[0][2]
+    rows = [row for row in wrapped if row[2] == top]
+    kept = sum(1 for row in shown if row[2] == top)
+    if kept == len(rows):
+        return shown
+    head = rows[:kept]
+    style, text, index = head[-1]
+    head[-1] = (style, (text if len(text) < width else text[: max(0, width - 1)]) + "…", index)
+    return head + shown[kept:]
 
 
 def log_rows(text: str, width: int) -> list[str]:
