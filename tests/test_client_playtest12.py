@@ -221,3 +221,16 @@ def test_a_log_line_cut_at_the_top_of_the_panel_shows_its_head_not_its_tail():
     assert three == ["an older line", "▸heuristic-7: bridge", "  ─│─ at 3,0"]
     scrolled = [text.rstrip() for _, text in render_log(lines, 1, 20, 2)]
     assert scrolled[0] == "an older line"  # scrolled back: rows in their order, as before
+
+
+def test_a_terminal_too_small_for_the_table_says_what_to_do():
+    """At 40x12 the client showed only prompt_toolkit's "Window too small..."."""
+    harness = Harness(seed_where(can_place))
+
+    def script(h: Harness) -> None:
+        h.decision()
+        small = " ".join(h.screen(40, 12).split())
+        assert "needs a larger terminal" in small and "--plain" in small and "Window too small" not in small
+        assert "needs a larger terminal" not in h.screen(80, 24)
+
+    harness.play(script)

@@ -71,6 +71,8 @@ KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)
 #: after the one that closed it were made without seeing the new hand
 LOOK_FIRST_S = 0.7
 #: the overlay shown when the player asks to quit
+#: what a terminal too small for the table shows
+TOO_SMALL = "The table needs a larger terminal (80x24 suits it): enlarge this one, or play with --plain."
 LEAVE_QUESTION = "Leave the table?\n\ny  yes, tell the table and leave\nany other key  stay"
 
 
@@ -171,8 +173,10 @@ class ClientApp:
         # the round-end screen takes the whole side panel: the log comes back after it
         log_shown = Condition(lambda: self._round_end() is None)
         side = HSplit([players, info, ConditionalContainer(HSplit([log_title, log]), log_shown)], width=self._side_width)
-        middle = VSplit([self.maze_window, Window(width=1, char="│", style="class:rule"), side])
-        body = HSplit([
+        # said instead of prompt_toolkit's "Window too small...": what to do about it
+        small = Window(SizedControl(lambda w, h: [("", "\n".join(textwrap.wrap(TOO_SMALL, max(10, w - 1))))]))
+        middle = VSplit([self.maze_window, Window(width=1, char="│", style="class:rule"), side], window_too_small=small)
+        body = HSplit(window_too_small=small, children=[
             Window(SizedControl(self._status), height=1),
             middle,
             Window(SizedControl(lambda w, h: render_hand(self.snap, self.focus, w)), height=HAND_HEIGHT),
