@@ -48,7 +48,7 @@ from .boardkeys import ARROWS, AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, conti
 from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import UIState, goal_faces
+from .model import UIState, ellipsized, goal_faces
 from .players import render_players
 from .render import (
     HAND_HEIGHT,
@@ -208,7 +208,7 @@ class ClientApp:
         text = f": ({round_end_keys(summary, self.snap)})" if summary is not None else KEYS_PROMPT
         # on one row, cut to the screen's width: wrapped, the row would show the line's tail
         room = (self._columns or self.application.output.get_size().columns) - 1
-        return [("class:message.hint", text if len(text) <= room else text[: max(0, room - 1)] + "…")]
+        return [("class:message.hint", ellipsized(text, room).rstrip())]
 
     def _overlay(self, text: Callable[[], str], title: str) -> Frame:
         """A box as small as its text, with a column of space inside each side."""

@@ -327,7 +327,7 @@ def _head_on_top(wrapped: list[LogRow], shown: list[LogRow], width: int) -> list
         return shown
     head = rows[:kept]
     style, text, index = head[-1]
-    head[-1] = (style, (text if len(text) < width else text[: max(0, width - 1)]) + "…", index)
+    head[-1] = (style, cut_to_width(text, max(0, width - 1)) + "…", index)
     return head + shown[kept:]
 
 
