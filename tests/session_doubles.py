@@ -2,6 +2,7 @@
 what it is given to send, and a Session seated on a node of a local game."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from protocol_helpers import play_until, seeded_game
@@ -75,3 +76,16 @@ def seated_session(game: LocalGame, node: Node, tmp_path: Path, transport: objec
         session.intake.remember(index)
     session.log_path = tmp_path / f"seat{node.seat}.log"
     return session
+
+
+def signed_start(identities: Sequence[Identity], seats: Sequence[SeatInfo], nonces: Sequence[bytes], config: GameConfig,
+                 salt: bytes = bytes(range(16))) -> Table:
+    """The ``start`` an honest host builds: every joiner's hello, signed for the table's
+    ``salt`` with its seat's name, endpoint and nonce, and each seat's link-key proof."""
+    from saboteur_p2p.net.lobby import hello, joint_game_id
+    from saboteur_p2p.net.wire import open_envelope
+
+    hellos = tuple(hello(i, s.name, s.endpoint, b"", None, n, salt)
+                   for i, s, n in zip(identities[1:], seats[1:], nonces[1:], strict=True))
+    proofs = (identities[0].prove_link_key(nonces[0]), *(open_envelope(h).body["dh_proof"] for h in hellos))
+    return Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces), proofs, salt, hellos)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from net_doubles import session_for_tests
+from session_doubles import signed_start
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.lobby import SeatInfo, Table
@@ -22,15 +23,13 @@ from saboteur_p2p.rules import GameConfig
     ("sign_key", "two seats have one key"),
 ])
 def test_a_start_with_two_seats_at_one_endpoint_or_with_one_key_is_refused(shared: str, refused: str) -> None:
-    from saboteur_p2p.net.lobby import joint_game_id
     from saboteur_p2p.net.wire import BadEnvelope, open_envelope
 
     identities = [Identity.generate() for _ in range(3)]
     seats = [SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 5}") for n, i in enumerate(identities)]
     seats[2] = dataclasses.replace(seats[2], **{shared: getattr(seats[1], shared)})
     nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
-    proofs = tuple(i.prove_link_key(n) for i, n in zip(identities, nonces, strict=True))
-    table = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, proofs)
+    table = signed_start(identities, seats, nonces, GameConfig(3))
     with pytest.raises(BadEnvelope, match=refused):
         Table.from_envelope(open_envelope(seal(identities[0], "start", table.to_data())))
 
@@ -39,14 +38,13 @@ def test_a_start_with_two_seats_at_one_endpoint_or_with_one_key_is_refused(share
 def test_a_start_whose_seat_does_not_prove_its_link_key_is_refused(forged: str) -> None:
     """Every joiner checks each seat's link-key proof in ``start`` (the host's own too), so a
     host cannot seat a key its holder does not hold, which would stall the game."""
-    from saboteur_p2p.net.lobby import joint_game_id
     from saboteur_p2p.net.wire import BadEnvelope, open_envelope
 
     identities = [Identity.generate() for _ in range(3)]
     seats = [SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 5}") for n, i in enumerate(identities)]
     nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
-    proofs = [i.prove_link_key(n) for i, n in zip(identities, nonces, strict=True)]
-    honest = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, tuple(proofs))
+    honest = signed_start(identities, seats, nonces, GameConfig(3))
+    proofs = list(honest.link_proofs)
     assert Table.from_envelope(open_envelope(seal(identities[0], "start", honest.to_data()))) == honest
     if forged == "missing":
         proofs = []

@@ -1,6 +1,7 @@
 """The lobby over loopback sockets, in one process: seats, names and keys are checked per hello."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import secrets
 import threading
@@ -9,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 import zmq
+from session_doubles import signed_start
 
 from saboteur_p2p.crypto.group import IDENTITY as IDENTITY_POINT
 from saboteur_p2p.crypto.group import check_point
@@ -262,8 +264,7 @@ def test_a_joiner_refuses_a_start_without_its_nonce_unless_it_is_taking_its_seat
              SeatInfo("me", joiner.public.sign_key, joiner.public.dh_key, "tcp://127.0.0.1:2"),
              SeatInfo("x", other.public.sign_key, other.public.dh_key, "tcp://127.0.0.1:3")]
     nonces = (bytes([1]) * 32, bytes([2]) * 32, bytes([3]) * 32)  # not the joiner's fresh one
-    proofs = tuple(i.prove_link_key(n) for i, n in zip((fake_host, joiner, other), nonces, strict=True))
-    old = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, proofs)
+    old = signed_start((fake_host, joiner, other), seats, nonces, GameConfig(3))
 
     def answer_with_old_start() -> None:
         if router.poll(10_000):
@@ -302,7 +303,8 @@ def test_a_joiner_refuses_a_start_that_gives_its_seat_another_link_key(context):
     # proof names the signing key; it needs no signature): here built with the joiner's keys
     posing = Identity.from_private_bytes(joiner._private_bytes()[0], stranger.link_keys()[1])
     proofs = (fake_host.prove_link_key(nonces[0]), posing.prove_link_key(nonces[1]))
-    start = Table(joint_game_id(nonces), GameConfig(2, "saboteur2"), seats, nonces, proofs)
+    start = dataclasses.replace(signed_start((fake_host, posing), seats, nonces, GameConfig(2, "saboteur2")),
+                                link_proofs=proofs)
 
     def answer() -> None:
         if router.poll(10_000):

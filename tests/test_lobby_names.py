@@ -103,11 +103,13 @@ def test_the_hosts_own_bot_peers_sit_in_the_order_of_their_names_and_others_keep
         seating.nonces.append(bytes([n]) * 16)
         seating.link_proofs.append(f"proof-{n}".encode())
         seating.connections.append(f"conn-{n}".encode())
+        seating.hellos.append(f"hello-{n}".encode())
     assert seating.put_in_order(["heuristic-1", "heuristic-2", "heuristic-3"])  # the lobby then says the seats
     assert [s.name for s in seating.seats] == ["host", "heuristic-1", "bob", "heuristic-2", "heuristic-3"]
     assert not seating.put_in_order(["heuristic-1", "heuristic-2", "heuristic-3"])  # in order: nothing to say
-    # each seat's nonce, link proof and connection went with it
+    # each seat's nonce, link proof, connection and hello (start carries it) went with it
     assert [s.sign_key[0] for s in seating.seats] == [0, 3, 2, 4, 1]
     assert [n[0] for n in seating.nonces[1:]] == [3, 2, 4, 1]
     assert seating.link_proofs[1:] == [b"proof-3", b"proof-2", b"proof-4", b"proof-1"]
     assert seating.connections == [b"conn-3", b"conn-2", b"conn-4", b"conn-1"]
+    assert seating.hellos == [b"hello-3", b"hello-2", b"hello-4", b"hello-1"]

@@ -35,7 +35,7 @@ import msgpack  # ships no type hints: what it returns is Any, so results are an
 from .group import hash_bytes
 from .identity import SIGNATURE_BYTES, Identity, PublicIdentity
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 HASH_BYTES = 32
 GAME_ID_BYTES = 32
 GENESIS = bytes(HASH_BYTES)
@@ -249,6 +249,17 @@ def _check_body(body: Any) -> None:
         level, depth = below, depth + 1
 
 
+def decode_record_pair(data: object, tag: str, max_size: int = MAX_RECORD_SIZE) -> tuple[Entry, Entry]:
+    """The two records of a proof ``msgpack [tag, record_a, record_b]`` (an equivocation
+    proof, a split-table proof); MalformedRecord if it is not that."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise MalformedRecord(f"a proof is bytes, not {type(data).__name__}")
+    outer = _unpack(bytes(data), 2 * max_size + 64, "proof")
+    if not isinstance(outer, list) or len(outer) != 3 or outer[0] != tag:
+        raise MalformedRecord(f'a proof is the array ["{tag}", record_a, record_b]')
+    return decode_record(outer[1], max_size), decode_record(outer[2], max_size)
+
+
 # -- verification ----------------------------------------------------------------------
 
 
@@ -270,12 +281,7 @@ class EquivocationProof:
     @classmethod
     def from_bytes(cls, data: object, max_size: int = MAX_RECORD_SIZE) -> EquivocationProof:
         """Parse a proof; MalformedRecord if it is not two well-formed records."""
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise MalformedRecord(f"a proof is bytes, not {type(data).__name__}")
-        outer = _unpack(bytes(data), 2 * max_size + 64, "proof")
-        if not isinstance(outer, list) or len(outer) != 3 or outer[0] != "equivocation":
-            raise MalformedRecord('a proof is the array ["equivocation", record_a, record_b]')
-        return cls(decode_record(outer[1], max_size), decode_record(outer[2], max_size))
+        return cls(*decode_record_pair(data, "equivocation", max_size))
 
     def verify(self, keys: Mapping[int, PublicIdentity]) -> bool:
         """Whether this proves that ``self.peer`` signed two different entries for one seq."""

@@ -81,18 +81,9 @@ class Absence:
         #: a seat that said this seat withholds a record not yet due here: (it, when, our
         #: records then); we stay until we have made our next record, so the others see it
         self._accused: tuple[int, float, int] | None = None
-        #: seats heard signing messages for another game, with its id (the first one heard)
+        #: seats heard signing messages for another game, with its id (the first one heard:
+        #: splitting.py); said when the game ends for such a seat's absence
         self._other_game: dict[int, bytes] = {}
-
-    def _heard_another_game(self, sender: int, game_id: bytes) -> None:
-        """A seat signed a message for another game: a late one of an earlier game, or the host
-        started the seats on different games (each seat then waits for the others' records in
-        vain).  Said once a seat, and said again if the game ends for that seat's absence."""
-        if sender in self._other_game:
-            return
-        self._other_game[sender] = game_id
-        self.say(f"{self._seat_name(sender)} sends messages signed for another game ({game_id.hex()[:16]}…) with "
-                 f"this table's keys: a late message of an earlier game, or the host started the seats on different games")
 
     def _gone_why(self, absent: int, why: str) -> str:
         """Why the game ends for ``absent``, with what we heard of it signing for another game."""

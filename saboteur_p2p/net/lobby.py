@@ -22,19 +22,17 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from ..crypto.group import InvalidPoint, hash_bytes
-from ..crypto.identity import LINK_KEY_PROOF_BYTES, Identity, PublicIdentity, valid_dh_key, valid_sign_key, verify_link_key
+from ..crypto.group import InvalidPoint
+from ..crypto.identity import LINK_KEY_PROOF_BYTES, Identity, PublicIdentity, valid_dh_key, verify_link_key
 from ..crypto.log import PROTOCOL_VERSION
 from ..crypto.table_code import CODE_PROOF_BYTES, CODE_SALT_BYTES, CodeHost, prove_code, table_key
 from ..protocol.messages import NAME_RULE, invisible, printable, valid_name
-from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from ..rules.editions import edition_names
 from .invite import LobbyError, where_to_join
 from .notices import Notices
+from .table import NONCE_BYTES, SeatInfo, Table, joint_game_id
 from .transport import (
     Transport,
     dealer_connection,
@@ -46,7 +44,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 11
+LOBBY_VERSION = 12
 #: wrong table codes one address may try before its hellos are refused for the lobby's life
 #: (each costs the guesser a scrypt; this bounds the guesses, and the host hears of them)
 WRONG_CODES_PER_ADDRESS = 5
@@ -56,8 +54,6 @@ TOO_MANY_WRONG_CODES = "too many wrong table codes from this address: ask the ho
 NEEDS_CODE = "needs-code"
 #: what _check_hello says of a hello that does not carry this table's salt: send it
 NEEDS_SALT = "needs-salt"
-#: bytes of the fresh random nonce every seat adds to the game id
-NONCE_BYTES = 32
 #: how often (seconds) the host tells its seated joiners the table while it fills...
 TABLE_EVERY = 10.0
 #: ...and how long a seated joiner waits without a word from the table before it gives up
@@ -75,100 +71,6 @@ SEAT_TAKEN_BACK = "this seat was taken back by a newer run of this player's prog
 SEATED_IDENTITY = "this identity already has a seat"
 IDENTITY_HINT = (". A second player on this machine needs an identity of their own: "
                  "saboteur-p2p join ... --identity FILE (a new file is created on first use)")
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    name: str
-    sign_key: bytes
-    dh_key: bytes
-    endpoint: str
-
-    def to_data(self) -> list[Any]:
-        return [self.name, self.sign_key, self.dh_key, self.endpoint]
-
-    @classmethod
-    def from_data(cls, data: Any) -> SeatInfo:
-        if not isinstance(data, list) or len(data) != 4:
-            raise BadEnvelope("a seat is [name, sign_key, dh_key, endpoint]")
-        name, sign_key, dh_key, endpoint = data
-        if not valid_name(name):
-            raise BadEnvelope(f"bad seat name {name!r}: {NAME_RULE}")
-        if not (isinstance(endpoint, str) and len(endpoint) <= 200):
-            raise BadEnvelope("bad seat endpoint")
-        if not (valid_sign_key(sign_key) and valid_dh_key(dh_key)):
-            raise BadEnvelope("bad seat keys: not canonical keys of prime (large) order")
-        return cls(name, sign_key, dh_key, endpoint)
-
-
-@dataclass(frozen=True)
-class Table:
-    """What ``start`` says: enough to build the game setup and reach every seat."""
-
-    game_id: bytes
-    config: GameConfig
-    seats: tuple[SeatInfo, ...]
-    #: each seat's fresh nonce, in seat order: the game id is ``joint_game_id(nonces)``
-    nonces: tuple[bytes, ...] = ()
-    #: each seat's proof that it holds its link key (its hello's ``dh_proof``, for its nonce)
-    link_proofs: tuple[bytes, ...] = ()
-
-    def setup(self) -> GameSetup:
-        return GameSetup(
-            self.game_id, self.config,
-            tuple(PublicIdentity(s.sign_key, s.dh_key) for s in self.seats),
-            tuple(s.name for s in self.seats),
-        )
-
-    def to_data(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "config": self.config.to_data(),
-                "seats": [s.to_data() for s in self.seats], "nonces": list(self.nonces),
-                "link_proofs": list(self.link_proofs)}
-
-    @classmethod
-    def from_envelope(cls, env: Envelope) -> Table:
-        game_id = env.field("game_id", bytes, 32)
-        if len(game_id) != 32:
-            raise BadEnvelope("start: game id must be 32 bytes")
-        try:
-            config = GameConfig.from_data(env.field("config", dict))
-        except (KeyError, TypeError, ValueError, OverflowError) as exc:
-            raise BadEnvelope(f"start: bad config: {exc}") from None
-        seats = tuple(SeatInfo.from_data(s) for s in env.field("seats", list, 12))
-        if len(seats) != config.players:
-            raise BadEnvelope("start: seat count does not match the config")
-        endpoints = [normal_endpoint(s.endpoint) or s.endpoint for s in seats]
-        if len(set(endpoints)) != len(endpoints):
-            raise BadEnvelope("start: two seats have one endpoint")
-        # a link is known by the key it proves (net/links.py): one key, one seat
-        if len({s.sign_key for s in seats}) != len(seats) or len({s.dh_key for s in seats}) != len(seats):
-            raise BadEnvelope("start: two seats have one key")
-        nonces = tuple(env.field("nonces", list, 12))
-        if len(nonces) != len(seats) or not all(isinstance(n, bytes) and len(n) == NONCE_BYTES for n in nonces):
-            raise BadEnvelope(f"start: one {NONCE_BYTES}-byte nonce per seat is needed")
-        if game_id != joint_game_id(nonces):
-            raise BadEnvelope("start: the game id is not the hash of the seats' nonces")
-        # every seat checks what the host checked of each hello: nobody sits with a link key
-        # it does not hold (its links would stall the game), the host's own seat included
-        proofs = tuple(env.field("link_proofs", list, 12))
-        if len(proofs) != len(seats):
-            raise BadEnvelope("start: one link-key proof per seat is needed")
-        for number, (seat, nonce, proof) in enumerate(zip(seats, nonces, proofs, strict=True)):
-            if not verify_link_key(seat.dh_key, seat.sign_key, nonce, proof):
-                raise BadEnvelope(f"start: seat {number} ({seat.name}) does not prove that it holds its link key")
-        return cls(game_id, config, seats, nonces, proofs)
-
-    def seat_of(self, key: bytes) -> int | None:
-        for seat, info in enumerate(self.seats):
-            if info.sign_key == key:
-                return seat
-        return None
-
-
-def joint_game_id(nonces: tuple[bytes, ...]) -> bytes:
-    """The game id: a hash of every seat's fresh nonce, in seat order, so no seat (the host
-    included) can choose it or make it repeat an earlier game's."""
-    return hash_bytes("game-id", *nonces, size=32)
 
 
 def too_few_to_start(fewest: int, seated: int) -> str:
@@ -266,7 +168,7 @@ def host_lobby(
                 transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
                 continue
             left = seating.connections[back - 1] if back else None
-            seat = seating.take(env, inbound.connection, back)
+            seat = seating.take(env, inbound.data, inbound.connection, back)
             if left is not None and left != inbound.connection:
                 transport.reply(left, seal(identity, "reject", {"reason": SEAT_TAKEN_BACK}))
             transport.reply(inbound.connection, seal(identity, "welcome", {
@@ -290,7 +192,7 @@ def host_lobby(
     if any(s.name in order for s in seating.seats[1:]):  # they were told no seat as they joined: say each one's
         say("seated in the order of their names: " + ", ".join(f"{s.name} at seat {i}" for i, s in enumerate(seating.seats) if i))
     table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
-                   tuple(seating.link_proofs))
+                   tuple(seating.link_proofs), salt, tuple(seating.hellos))
     start = seal(identity, "start", table_.to_data())
     for connection in seating.connections:
         transport.reply(connection, start)
@@ -306,8 +208,9 @@ class _Seating:
         self.seats = [host]
         self.nonces = [nonce]
         self.link_proofs = [prove_link_key(nonce)]
-        #: each joiner's lobby connection, by seat - 1
+        #: each joiner's lobby connection, and the hello it said (as signed), by seat - 1
         self.connections: list[bytes] = []
+        self.hellos: list[bytes] = []
         #: the nonce of every hello bound to this table and checked, seated or refused: such
         #: a hello said again (replayed, when what refused it has changed) seats nobody
         self.used: set[bytes] = {nonce}
@@ -325,10 +228,11 @@ class _Seating:
         moved = sorted(places, key=lambda i: rank[self.seats[i].name])
         if moved == places:
             return False
-        seats, nonces, proofs, connections = list(self.seats), list(self.nonces), list(self.link_proofs), list(self.connections)
+        seats, nonces, proofs = list(self.seats), list(self.nonces), list(self.link_proofs)
+        connections, hellos = list(self.connections), list(self.hellos)
         for place, origin in zip(places, moved, strict=True):
             self.seats[place], self.nonces[place], self.link_proofs[place] = seats[origin], nonces[origin], proofs[origin]
-            self.connections[place - 1] = connections[origin - 1]
+            self.connections[place - 1], self.hellos[place - 1] = connections[origin - 1], hellos[origin - 1]
         return True
 
     def refusal(self, env: Envelope, back: int | None, full: bool) -> str | None:
@@ -358,8 +262,9 @@ class _Seating:
             return "the table is full"  # several hellos may come in one poll: each is counted
         return None
 
-    def take(self, env: Envelope, connection: bytes, back: int | None) -> int:
-        """Seat the signer of a checked ``hello`` (again, at ``back``); its seat number."""
+    def take(self, env: Envelope, said: bytes, connection: bytes, back: int | None) -> int:
+        """Seat the signer of a checked ``hello`` (again, at ``back``); its seat number.
+        ``said``: the hello as it came, signed (``start`` carries it)."""
         seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
         nonce = env.body["nonce"]
         if back is None:
@@ -367,12 +272,14 @@ class _Seating:
             self.nonces.append(nonce)
             self.link_proofs.append(env.body["dh_proof"])
             self.connections.append(connection)
+            self.hellos.append(said)
             return len(self.seats) - 1
         self.taken_back[back] = time.monotonic()
         self.seats[back] = seat
         self.nonces[back] = nonce
         self.link_proofs[back] = env.body["dh_proof"]
         self.connections[back - 1] = connection
+        self.hellos[back - 1] = said
         return back
 
 
@@ -468,7 +375,7 @@ def join_lobby(
         raise LobbyError(f"no machine called {endpoint_host(endpoint)!r}: {unknown} (check the address)")
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
-    bound = False  # said hello again with the table's salt
+    bound = b""  # the table's salt, once we said hello again with it
     notice = Notices(say)
     seated_list = Notices(say)  # who is at the table, as the host tells it
     from_table = dealer_connection(endpoint)
@@ -502,7 +409,7 @@ def join_lobby(
                 salt = env.body.get("salt")
                 if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
                     raise LobbyError("the table asked for our hello in a way this release does not follow")
-                bound = True
+                bound = salt
                 transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce, salt))
                 continue
             if env.kind == "code":
@@ -512,7 +419,7 @@ def join_lobby(
                     raise LobbyError("this table needs its code: add --code PASS")
                 if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
                     raise LobbyError("the table asked for its code in a way this release does not follow")
-                bound = True
+                bound = salt
                 try:
                     proof = prove_code(table_key(code, salt), salt, identity.public.sign_key, nonce, env.body.get("share"))
                 except InvalidPoint as exc:
@@ -554,6 +461,13 @@ def join_lobby(
                                      "that game: either it started with an earlier run of this player's program "
                                      "(without its log the seat cannot be taken back), or the start is replayed "
                                      "or forged")
+                if table.nonces[mine] == nonce:  # a new game: everyone said hello to the table we did
+                    try:
+                        if table.table != bound:
+                            raise BadEnvelope("start: it names another table than the one we said hello to")
+                        table.check_hellos()
+                    except BadEnvelope as exc:
+                        raise LobbyError(f"the table's start is false: {printable(exc)}") from None
                 if edition is not None and table.config.edition != edition:
                     raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
                 if any(not valid_endpoint(s.endpoint) for s in table.seats):
@@ -567,5 +481,6 @@ def join_lobby(
                 info = seats[signer]
                 reached = f"tcp://{endpoint_host(endpoint)}:{info.endpoint.rsplit(':', 1)[1]}"
                 seats[signer] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
-                return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs)
+                return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs,
+                             table.table, table.hellos)
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

@@ -30,6 +30,7 @@ from .lobby import Table
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .relink import Relink
 from .seatstate import open_seat, save_secrets
+from .splitting import SplitWatch
 from .standin import StandIn
 from .timing import Timing
 from .transport import Inbound, Transport
@@ -69,7 +70,7 @@ class Agent(Protocol):
     def poll_chat(self) -> str | None: ...
 
 
-class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
+class Session(Verdicts, Absence, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink):
     def __init__(
         self,
         table: Table,
@@ -123,6 +124,7 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
         now = time.monotonic()
         self.presence = Presence(self.endpoints, now)
         self._start_absence(now)
+        self._start_split_watch()
         self.records_of = dict.fromkeys(self.endpoints, 0)
         #: the seats whose records of its current step each peer holds (from its pings)
         self.got_of: dict[int, set[int]] = {seat: set() for seat in self.endpoints}
@@ -380,6 +382,8 @@ class Session(Verdicts, Absence, StandIn, Watchers, Heartbeat, Timing, Relink):
     def _dispatch(self, connection: bytes, env: Envelope, sender: int, key: bytes | None = None) -> SessionResult | None:
         if env.kind == "record":
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
+        if env.kind == "split":
+            return self._heard_split(env, sender)  # a genesis of another game, shown to us
         game_id = env.field("game_id", bytes, 32)
         if game_id != self.setup.game_id:
             self._heard_another_game(sender, game_id)  # a peer's stale message, or a table split in two

@@ -16,6 +16,7 @@ from ..crypto.identity import Identity
 from ..crypto.log import EquivocationProof, MalformedRecord
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node, ProtocolViolation
+from ..protocol.split import split_table
 from .intake import Intake
 from .transport import Transport
 from .wire import Envelope, seal
@@ -118,7 +119,8 @@ class Verdicts:
         return named
 
     def _check_evidence(self, evidence: bytes, sender: int, culprit: int) -> SessionResult | None:
-        """Our own verdict on another seat's evidence: a proof of equivocation, or a record."""
+        """Our own verdict on another seat's evidence: a proof of equivocation or of a split
+        table, or a record."""
         try:
             proof = EquivocationProof.from_bytes(evidence)
         except (MalformedRecord, ValueError):
@@ -128,6 +130,9 @@ class Verdicts:
             if mine and proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
                 return self._end_cheater(culprit, "equivocation")
             return None
+        split = split_table(evidence, self.setup)  # two geneses the host signed for this table
+        if split is not None:
+            return self._end_cheater(culprit, f"{split.reason}: {split.detail}") if culprit == split.peer else None
         if not self.intake.has(evidence):
             found = self._take_record(evidence, sender)  # (a record that cannot be decoded is dropped there)
             if found is not None or not self.intake.has(evidence):

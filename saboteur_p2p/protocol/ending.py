@@ -4,7 +4,7 @@ A seat whose game stops before its end (a cheat, a seat gone, a seat that left) 
 *verdict* to its log file, after the records: the msgpack array ``["verdict", {"outcome",
 "culprit", "reason", "detail", "evidence"}]``.  It is not a record and nobody signs it, so it
 is believed only as far as it can be checked: ``verify`` replays the records, then checks
-the evidence itself (an equivocation proof, or the refused record, which must bring the
+the evidence itself (an equivocation proof, a split-table proof, or the refused record, which must bring the
 same violation to light), or, for a seat gone, that the log was indeed waiting for it.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from ..crypto.log import MAX_RECORD_SIZE, EquivocationProof, MalformedRecord, co
 from .errors import UNSIGNED_REASONS
 from .messages import printable
 from .node import Node, ProtocolViolation
+from .split import split_table
 from .stale import out_of_turn_at_a_past_point
 
 VERDICT_TAG = "verdict"
@@ -136,6 +137,9 @@ def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation
         if same_game and proof.verify(dict(enumerate(observer.setup.seats))):
             return ProtocolViolation(proof.peer, "equivocation", "two different records with one seq")
         return None
+    split = split_table(evidence, observer.setup)
+    if split is not None:
+        return split
     try:
         observer.receive(evidence)
     except ProtocolViolation as violation:

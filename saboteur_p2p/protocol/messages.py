@@ -23,6 +23,8 @@ from typing import Any
 from ..rules.dealer import Deck
 
 MAX_PLAYERS = 12
+#: bytes of a table's salt (the lobby's, crypto/table_code.py), named in the genesis record
+TABLE_SALT_BYTES = 16
 MAX_DECK = 128
 MAX_SHARES = 4096
 #: a player's display name: what every seat shows of it, so what anyone may choose is bounded
@@ -143,10 +145,13 @@ class Genesis:
     config: dict[str, Any]
     seats: tuple[tuple[bytes, bytes], ...]
     names: tuple[str, ...]
+    #: the salt of the table the lobby seated everyone at (empty: no lobby, a local game)
+    table: bytes = b""
 
     @classmethod
     def decode(cls, body: Any) -> Genesis:
-        b = _map(body, "genesis", ("config", "seats", "names"))
+        lobby = isinstance(body, dict) and "table" in body
+        b = _map(body, "genesis", ("config", "seats", "names", "table") if lobby else ("config", "seats", "names"))
         if not isinstance(b["config"], dict):
             raise MalformedMessage("genesis: config must be a map")
         seats = tuple(
@@ -157,14 +162,18 @@ class Genesis:
             n if valid_name(n) else _bad(f"genesis.names: {NAME_RULE}")
             for n in _list(b["names"], "genesis.names", MAX_PLAYERS)
         )
-        return cls(b["config"], seats, names)
+        table = _bytes(b["table"], TABLE_SALT_BYTES, "genesis.table") if "table" in b else b""
+        return cls(b["config"], seats, names, table)
 
     def encode(self) -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "config": self.config,
             "seats": [list(s) for s in self.seats],
             "names": list(self.names),
         }
+        if self.table:
+            body["table"] = self.table
+        return body
 
 
 def printable(text: object) -> str:

@@ -16,9 +16,14 @@ class GameSetup:
     config: GameConfig
     seats: tuple[PublicIdentity, ...]
     names: tuple[str, ...]
+    #: the salt of the table the lobby seated everyone at, which the genesis record names
+    #: (empty for a game dealt without a lobby): a host that starts one table's seats on two
+    #: games signs two geneses naming it (protocol/split.py)
+    table: bytes = b""
 
     def genesis(self) -> Genesis:
-        return Genesis(self.config.to_data(), tuple((s.sign_key, s.dh_key) for s in self.seats), self.names)
+        seats = tuple((s.sign_key, s.dh_key) for s in self.seats)
+        return Genesis(self.config.to_data(), seats, self.names, self.table)
 
 
 __all__ = ["GameSetup"]

@@ -1,0 +1,97 @@
+"""A host that starts one table's seats on two games, caught by the seats (protocol.md §4.9).
+
+The host could send some joiners a ``start`` with one nonce of its own and the others one
+with another, and play both games: each group of seats waits for the other's records in vain,
+while it hears the other's pings, signed for the other game.  Every ``hello`` in a ``start``
+is signed for the table's salt (net/table.py), so both games name one salt in their genesis
+records, which the host signs.  A seat that hears another seat signing for another game shows
+it the genesis of its own game (``split``, at most every ``SHOW_GENESIS_EVERY`` seconds while
+it hears it); a seat shown a genesis that the host signed for another game at this table
+holds the proof, names the host (``abort``, reason ``split-table``) and stops, and every seat
+that gets the abort, and ``verify``, checks the proof itself.  A late message of an earlier
+game names another table (or none): it proves nothing and names nobody.  ``SplitWatch`` is the
+part of ``Session`` that does this.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..crypto.identity import Identity
+from ..crypto.log import MAX_RECORD_SIZE, MalformedRecord, decode_record
+from ..protocol.node import GameSetup, Node, ProtocolViolation
+from ..protocol.split import SPLIT_REASON, SplitTableProof
+from .transport import Transport
+from .verdicts import SessionResult
+from .wire import BadEnvelope, Envelope, seal
+
+#: while a seat is heard signing for another game, it is shown our genesis this often at most
+SHOW_GENESIS_EVERY = 2.0
+
+
+class SplitWatch:
+    """Catching a split table, mixed into ``Session`` (which provides these attributes)."""
+
+    identity: Identity
+    setup: GameSetup
+    seat: int
+    node: Node
+    transport: Transport
+    endpoints: dict[int, str]
+    say: Callable[[str], None]
+
+    def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
+        raise NotImplementedError
+
+    #: seats heard signing messages for another game, with its id (the first one heard)
+    _other_game: dict[int, bytes]
+
+    def _seat_name(self, seat: int) -> str:
+        raise NotImplementedError
+
+    def _start_split_watch(self) -> None:
+        #: when each seat was last shown our genesis
+        self._shown_genesis: dict[int, float] = {}
+
+    def _heard_another_game(self, sender: int, game_id: bytes) -> None:
+        """A seat signed a message for another game: a late one of an earlier game, or the host
+        started the seats on different games (each seat then waits for the others' records in
+        vain).  We show it our genesis (it proves the host's split, if that is what it is).
+        Said once a seat, and said again if the game ends for that seat's absence."""
+        now = time.monotonic()
+        if now - self._shown_genesis.get(sender, -SHOW_GENESIS_EVERY) >= SHOW_GENESIS_EVERY:
+            self._show_genesis(sender, now)
+        if sender in self._other_game:
+            return
+        self._other_game[sender] = game_id
+        self.say(f"{self._seat_name(sender)} sends messages signed for another game ({game_id.hex()[:16]}…) with "
+                 f"this table's keys: a late message of an earlier game, or the host started the seats on different games")
+
+    def _show_genesis(self, seat: int, now: float) -> None:
+        """Show ``seat`` our game's genesis (once we hold it, at a table with a lobby)."""
+        if self.setup.table and self.node.records:
+            self._shown_genesis[seat] = now
+            shown = seal(self.identity, "split", {"game_id": self.setup.game_id, "genesis": self.node.records[0]})
+            self.transport.send(self.endpoints[seat], shown)
+
+    def _heard_split(self, env: Envelope, sender: int) -> SessionResult | None:
+        """A seat showed us the genesis of its game: if the host signed it for another game at
+        this table, the host split the table, and we name it with both geneses."""
+        genesis = env.field("genesis", bytes, MAX_RECORD_SIZE)
+        if self.seat == 0 or not self.setup.table or not self.node.records or self.node.aborted is not None:
+            return None  # (the host is not shown its own doing; a game without a lobby has no table)
+        try:
+            proof = SplitTableProof(decode_record(self.node.records[0]), decode_record(genesis))
+        except MalformedRecord as exc:
+            raise BadEnvelope(f"split: the genesis shown is not a record ({exc})") from None
+        if not proof.shows(self.setup):
+            return None  # an earlier game's, another table's: it proves nothing
+        for seat in {sender, *self._other_game}:
+            self._show_genesis(seat, time.monotonic())  # the other game's seats catch it too (we stop now)
+        other = proof.genesis_b.game_id.hex()[:16]
+        detail = (f"the host started this table's seats on two games: {self._seat_name(sender)} showed the genesis "
+                  f"of game {other}…, which the host signed for this table")
+        return self._cheater(ProtocolViolation(0, SPLIT_REASON, detail), proof.to_bytes())
+
+
+__all__ = ["SHOW_GENESIS_EVERY", "SplitWatch"]

@@ -1,0 +1,372 @@
+"""A host that starts one table's seats on two games is caught and named (protocol.md §4.9).
+
+Before, a host could send some joiners a ``start`` built with one nonce of its own and the
+others one built with another, each of which passed every check, and play both games: each
+group waited for the other's records in vain and named an honest seat of the other group as
+gone.  Now every ``hello`` in a ``start`` is signed for the table's salt, the genesis names
+that salt, and two seats that hear each other sign for two games show each other their
+geneses: two geneses the host signed for one table convict it, in every seat's ending and in
+``verify``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import queue
+import secrets
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from session_doubles import SentLog, signed_start
+from test_network import Processes, free_port, game_logs, join_args
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.crypto.log import GENESIS, make_entry
+from saboteur_p2p.net.agents import BotAgent
+from saboteur_p2p.net.lobby import LOBBY_VERSION, LobbyError, hello, join_lobby, joint_game_id
+from saboteur_p2p.net.session import Session
+from saboteur_p2p.net.table import SeatInfo, Table
+from saboteur_p2p.net.transport import Transport
+from saboteur_p2p.net.verdicts import Outcome
+from saboteur_p2p.net.wire import BadEnvelope, open_envelope, seal
+from saboteur_p2p.protocol.ending import Ending, judge
+from saboteur_p2p.protocol.node import Node
+from saboteur_p2p.protocol.split import SPLIT_REASON, SplitTableProof, split_table
+from saboteur_p2p.protocol.verify import verify_file
+from saboteur_p2p.rules import GameConfig
+
+SALT = bytes(range(16))
+
+
+def seat_infos(identities: list[Identity]) -> list[SeatInfo]:
+    return [SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}")
+            for n, i in enumerate(identities)]
+
+
+def split_tables(identities: list[Identity], salt_b: bytes = SALT) -> tuple[Table, Table]:
+    """The two starts of a split: the same seats and joiners' hellos, two nonces of the host."""
+    seats = seat_infos(identities)
+    joiners = (bytes([1]) * 32, bytes([2]) * 32)
+    table_a = signed_start(identities, seats, (bytes([10]) * 32, *joiners), GameConfig(3), SALT)
+    table_b = signed_start(identities, seats, (bytes([11]) * 32, *joiners), GameConfig(3), salt_b)
+    return table_a, table_b
+
+
+def genesis_of(host: Identity, table: Table) -> bytes:
+    setup = table.setup()
+    return make_entry(host, setup.game_id, 0, 0, GENESIS, "genesis", setup.genesis().encode()).record
+
+
+def proof_bytes(host: Identity, a: Table, b: Table) -> bytes:
+    from saboteur_p2p.crypto.log import decode_record
+
+    return SplitTableProof(decode_record(genesis_of(host, a)), decode_record(genesis_of(host, b))).to_bytes()
+
+
+# -- the proof ---------------------------------------------------------------------------
+
+
+def test_two_geneses_the_host_signed_for_one_table_prove_the_split_in_either_game() -> None:
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities)
+    assert table_a.game_id != table_b.game_id and table_a.setup().genesis().table == SALT
+    evidence = proof_bytes(identities[0], table_a, table_b)
+    for table in (table_a, table_b):
+        violation = split_table(evidence, table.setup())
+        assert violation is not None and violation.peer == 0 and violation.reason == SPLIT_REASON
+
+
+@pytest.mark.parametrize("case", ["another table", "one game", "signed by a joiner", "a third game", "no lobby",
+                                  "not a genesis", "garbage", "an equivocation proof's tag"])
+def test_what_does_not_prove_a_split_names_nobody(case: str) -> None:
+    """An earlier game at another table, the same game twice, a record the host did not sign,
+    a game the proof is not about, a game dealt without a lobby: none of them is a split."""
+    from saboteur_p2p.crypto.log import decode_record
+
+    identities = [Identity.generate() for _ in range(3)]
+    host = identities[0]
+    table_a, table_b = split_tables(identities, salt_b=bytes(16) if case == "another table" else SALT)
+    judged = table_a.setup()
+    first, second = genesis_of(host, table_a), genesis_of(host, table_b)
+    if case == "one game":
+        second = make_entry(host, table_a.game_id, 0, 0, GENESIS, "genesis",
+                            dict(table_a.setup().genesis().encode(), names=["s0", "s1", "other"])).record
+    elif case == "signed by a joiner":
+        setup = table_b.setup()
+        second = make_entry(identities[1], setup.game_id, 0, 0, GENESIS, "genesis", setup.genesis().encode()).record
+    elif case == "a third game":
+        judged = dataclasses.replace(table_a, game_id=bytes(32)).setup()
+    elif case == "no lobby":
+        judged = dataclasses.replace(table_a, table=b"").setup()
+    elif case == "not a genesis":
+        second = make_entry(host, table_b.game_id, 0, 1, GENESIS, "genesis", table_b.setup().genesis().encode()).record
+    evidence = SplitTableProof(decode_record(first), decode_record(second)).to_bytes()
+    if case == "garbage":
+        evidence = b"\x93\xabsplit-table\xa1x\xa1y"
+    elif case == "an equivocation proof's tag":
+        evidence = evidence.replace(b"split-table", b"equivocatio", 1)
+    assert split_table(evidence, judged) is None
+
+
+def test_a_genesis_names_its_table_and_a_peer_refuses_one_that_names_another() -> None:
+    from saboteur_p2p.protocol.errors import ProtocolViolation
+
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities, salt_b=bytes(16))
+    node = Node(table_a.setup(), 1, identities[1])
+    # table B's setup, but game A's id: only the salt differs from what seat 1 agreed on
+    forged = make_entry(identities[0], table_a.game_id, 0, 0, GENESIS, "genesis", table_b.setup().genesis().encode())
+    with pytest.raises(ProtocolViolation) as caught:
+        node.receive(forged.record)
+    assert caught.value.reason == "bad-genesis" and caught.value.peer == 0
+
+
+# -- the seats that catch it -----------------------------------------------------------
+
+
+def seated(tmp_path: Path, identities: list[Identity], table: Table, seat: int) -> tuple[Session, list[str]]:
+    """A seat's session at ``table``, its genesis taken in."""
+    said: list[str] = []
+    folder = tmp_path / f"{table.game_id.hex()[:8]}-{seat}"
+    folder.mkdir(parents=True)
+    session = Session(table, identities[seat], SentLog(), None, folder, said.append)  # type: ignore[arg-type]
+    session.log_path = folder / "seat.log"
+    assert session._take_record(genesis_of(identities[0], table), 0) is None
+    assert session.node.records
+    return session, said
+
+
+def test_a_seat_heard_signing_for_another_game_is_shown_our_genesis(tmp_path: Path) -> None:
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities)
+    session, said = seated(tmp_path, identities, table_a, 1)
+    ping = seal(identities[2], "ping", {"game_id": table_b.game_id, "seat": 2, "to": 1})
+    for _ in range(3):  # at most one showing in SHOW_GENESIS_EVERY
+        assert session._handle(b"seat 2's link", ping, identities[2].public.dh_key) is None
+    shown = [open_envelope(data) for endpoint, data in session.transport.sent if endpoint == "tcp://127.0.0.1:3"]
+    assert [env.kind for env in shown] == ["split"]
+    assert shown[0].body["genesis"] == session.node.records[0] and shown[0].body["game_id"] == table_a.game_id
+    assert sum("another game" in line for line in said) == 1
+
+
+def test_a_seat_shown_the_other_games_genesis_names_the_host_and_tells_every_seat(tmp_path: Path) -> None:
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities)
+    session, _ = seated(tmp_path, identities, table_a, 1)
+    shown = seal(identities[2], "split", {"game_id": table_b.game_id, "genesis": genesis_of(identities[0], table_b)})
+    result = session._handle(b"seat 2's link", shown, identities[2].public.dh_key)
+    assert result is not None and result.outcome is Outcome.CHEATER and result.culprit == 0
+    assert "s0 (seat 0) broke the protocol: split-table" in result.message
+    aborts = [(endpoint, open_envelope(data)) for endpoint, data in session.transport.sent
+              if open_envelope(data).kind == "abort"]
+    assert {endpoint for endpoint, _ in aborts} == {"tcp://127.0.0.1:1", "tcp://127.0.0.1:3"}
+    abort = aborts[0][1]
+    assert abort.body["culprit"] == 0 and abort.body["reason"] == SPLIT_REASON
+    assert split_table(abort.body["evidence"], table_a.setup()) is not None
+
+    # seat 2 of game A (the host seated it in game A too) takes the abort and checks the proof
+    other, _ = seated(tmp_path, identities, table_a, 2)
+    data = dict(abort.body)
+    judged = other._handle(b"seat 1's link", seal(identities[1], "abort", data), identities[1].public.dh_key)
+    assert judged is not None and judged.outcome is Outcome.CHEATER and judged.culprit == 0
+
+    # and verify believes the verdict the log ends with
+    ending = Ending("cheater", 0, SPLIT_REASON, "", abort.body["evidence"], seat=1)
+    observer = Node(table_a.setup(), None)
+    observer.receive(genesis_of(identities[0], table_a))
+    ok, message = judge(ending, observer, tuple(s.name for s in table_a.seats))
+    assert ok and "seat 0 (s0) cheated (split-table), evidence checks" in message
+
+
+def test_a_genesis_of_an_earlier_game_at_another_table_names_nobody(tmp_path: Path) -> None:
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities, salt_b=bytes(16))
+    session, _ = seated(tmp_path, identities, table_a, 1)
+    shown = seal(identities[2], "split", {"game_id": table_b.game_id, "genesis": genesis_of(identities[0], table_b)})
+    assert session._handle(b"seat 2's link", shown, identities[2].public.dh_key) is None
+    assert session.node.aborted is None and not session.transport.sent
+    junk = seal(identities[2], "split", {"game_id": table_b.game_id, "genesis": b"not a record"})
+    assert session._handle(b"seat 2's link", junk, identities[2].public.dh_key) is None  # dropped, reported
+
+
+def test_an_abort_for_a_split_whose_proof_fails_blames_the_seat_that_stopped(tmp_path: Path) -> None:
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities, salt_b=bytes(16))
+    session, _ = seated(tmp_path, identities, table_a, 2)
+    abort = seal(identities[1], "abort", {"game_id": table_a.game_id, "culprit": 0, "reason": SPLIT_REASON,
+                                          "detail": "", "evidence": proof_bytes(identities[0], table_a, table_b),
+                                          "chain": []})
+    result = session._handle(b"seat 1's link", abort, identities[1].public.dh_key)
+    assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 1
+
+
+# -- the start a joiner takes ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("forged", ["another table", "start names another", "one short", "not its seat",
+                                    "another nonce", "not signed"])
+def test_a_start_that_seats_someone_who_did_not_say_hello_to_this_table_is_refused(forged: str) -> None:
+    identities = [Identity.generate() for _ in range(3)]
+    seats = seat_infos(identities)
+    nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
+    honest = signed_start(identities, seats, nonces, GameConfig(3))
+    honest.check_hellos()
+    hellos = list(honest.hellos)
+    table = SALT
+    if forged == "another table":
+        hellos[1] = hello(identities[2], "s2", seats[2].endpoint, b"", None, nonces[2], bytes(16))
+    elif forged == "start names another":
+        table = bytes(16)
+    elif forged == "one short":
+        hellos = hellos[:1]
+    elif forged == "not its seat":
+        hellos = hellos[::-1]
+    elif forged == "another nonce":
+        hellos[1] = hello(identities[2], "s2", seats[2].endpoint, b"", None, bytes([7]) * 32, SALT)
+    else:
+        hellos[1] = hellos[1][:-64] + bytes(64)
+    data = dict(honest.to_data(), hellos=hellos, table=table)
+    with pytest.raises(BadEnvelope, match=r"one hello per joiner|another table|is not as its own hello|is not one"):
+        Table.from_envelope(open_envelope(seal(identities[0], "start", data))).check_hellos()
+
+
+def fake_table(port_holder: queue.Queue[int], answer: str) -> tuple[threading.Thread, Identity]:
+    """A table that challenges one joiner and answers with a start built as ``answer`` says."""
+    host, other = Identity.generate(), Identity.generate()
+
+    def main() -> None:
+        transport = Transport("127.0.0.1:0", link_keys=host.link_keys())
+        port_holder.put(int(transport.endpoint.rsplit(":", 1)[1]))
+        salt = secrets.token_bytes(16)
+        try:
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                for inbound in transport.poll(0.1):
+                    env = open_envelope(inbound.data)
+                    if env.kind != "hello":
+                        continue
+                    if env.body["table"] != salt:
+                        transport.reply(inbound.connection, seal(host, "challenge", {"salt": salt}))
+                        continue
+                    me = SeatInfo(env.body["name"], env.key, env.body["dh_key"], env.body["endpoint"])
+                    seats = [SeatInfo("host", host.public.sign_key, host.public.dh_key, transport.link_endpoint), me,
+                             SeatInfo("other", other.public.sign_key, other.public.dh_key, "tcp://127.0.0.1:7")]
+                    nonces = (bytes(32), env.body["nonce"], bytes([3]) * 32)
+                    # the other seat said hello to another table of this host (another salt)
+                    elsewhere = hello(other, "other", "tcp://127.0.0.1:7", b"", None, nonces[2],
+                                      salt if answer == "honest" else secrets.token_bytes(16))
+                    hellos = (inbound.data, elsewhere)
+                    proofs = (host.prove_link_key(nonces[0]), env.body["dh_proof"], open_envelope(elsewhere).body["dh_proof"])
+                    start = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, proofs, salt, hellos)
+                    transport.reply(inbound.connection, seal(host, "start", start.to_data()))
+                    time.sleep(1)
+                    return
+        finally:
+            transport.close()
+
+    thread = threading.Thread(target=main, daemon=True)
+    thread.start()
+    return thread, host
+
+
+@pytest.mark.parametrize("answer", ["honest", "split"])
+def test_a_joiner_refuses_a_start_that_seats_a_joiner_of_another_table(answer: str) -> None:
+    ports: queue.Queue[int] = queue.Queue()
+    thread, _ = fake_table(ports, answer)
+    joiner = Identity.generate()
+    transport = Transport("127.0.0.1:0", link_keys=joiner.link_keys())
+    try:
+        address = f"127.0.0.1:{ports.get(timeout=10)}"
+        if answer == "honest":
+            table = join_lobby(joiner, "me", transport, address, None, lambda text: None, timeout=10)
+            assert table.table and len(table.hellos) == 2
+        else:
+            with pytest.raises(LobbyError, match=r"start is false: .*seat 2 \(other\) said hello to another table"):
+                join_lobby(joiner, "me", transport, address, None, lambda text: None, timeout=10)
+    finally:
+        transport.close()
+        thread.join(timeout=20)
+
+
+# -- the attack, end to end ------------------------------------------------------------
+
+
+def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner(tmp_path: Path) -> None:
+    """Two joiner processes at a table whose host (here, in this process) sends each a start
+    of its own game, both games seating both joiners, and plays both games.  Before, each
+    joiner waited for the other's records and named it as gone; now each names the host, and
+    ``verify`` of each joiner's log bears it out."""
+    port = free_port()
+    host = Identity.generate()
+    processes = Processes(tmp_path)
+    games: dict[str, queue.Queue[Table]] = {"a": queue.Queue(), "b": queue.Queue()}
+    endpoints: queue.Queue[str] = queue.Queue()
+    results: dict[str, object] = {}
+
+    def host_game(name: str, transport: Transport | None) -> None:
+        own = transport or Transport("127.0.0.1:0", link_keys=host.link_keys())
+        try:
+            if transport is None:
+                endpoints.put(own.link_endpoint)
+            table = games[name].get(timeout=60)
+            folder = tmp_path / f"host-{name}"
+            folder.mkdir()
+            results[name] = Session(table, host, own, BotAgent("random", seed=1), folder, lambda text: None, 40.0).run()
+        except BaseException as exc:  # reported by the test
+            results[name] = exc
+        finally:
+            own.close()
+
+    second = threading.Thread(target=host_game, args=("b", None), daemon=True)
+    second.start()
+    lobby = Transport(f"127.0.0.1:{port}", link_keys=host.link_keys())
+    first = threading.Thread(target=host_game, args=("a", lobby), daemon=True)
+    try:
+        for name in ("ann", "bob"):
+            processes.start(name, join_args(port, name, wait=40))
+        salt = secrets.token_bytes(16)
+        joined: list[tuple[bytes, bytes]] = []  # (connection, hello as signed)
+        deadline = time.monotonic() + 60
+        while len(joined) < 2:
+            assert time.monotonic() < deadline, "the joiners did not say hello"
+            for inbound in lobby.poll(0.1):
+                env = open_envelope(inbound.data)
+                if env.kind != "hello" or env.body["version"] != LOBBY_VERSION:
+                    continue
+                if env.body["table"] != salt:
+                    lobby.reply(inbound.connection, seal(host, "challenge", {"salt": salt}))
+                    continue
+                joined.append((inbound.connection, inbound.data))
+                lobby.reply(inbound.connection, seal(host, "welcome", {"seat": len(joined), "seats_total": 3,
+                                                                       "config": GameConfig(3).to_data()}))
+        said = [open_envelope(data) for _, data in joined]
+        joiners = [SeatInfo(e.body["name"], e.key, e.body["dh_key"], e.body["endpoint"]) for e in said]
+        endpoint_b = endpoints.get(timeout=30)
+        tables = {}
+        for name, endpoint in (("a", lobby.link_endpoint), ("b", endpoint_b)):
+            nonces = (secrets.token_bytes(32), *(e.body["nonce"] for e in said))
+            proofs = (host.prove_link_key(nonces[0]), *(e.body["dh_proof"] for e in said))
+            seats = (SeatInfo("host", host.public.sign_key, host.public.dh_key, endpoint), *joiners)
+            tables[name] = Table(joint_game_id(nonces), GameConfig(3), seats, nonces, proofs, salt,
+                                 tuple(data for _, data in joined))
+        for (connection, _), name in zip(joined, ("a", "b"), strict=True):
+            lobby.reply(connection, seal(host, "start", tables[name].to_data()))
+        lobby.poll(0.2)  # the starts go out before the session takes the lobby's transport over
+        games["a"].put(tables["a"])
+        games["b"].put(tables["b"])
+        first.start()
+        for peer in processes.started:
+            assert peer.wait(timeout=60) is not None
+        for peer in processes.started:
+            text = peer.text()
+            assert "host (seat 0) broke the protocol: split-table" in text, (text, results)
+        for name in ("ann", "bob"):
+            logs = game_logs(tmp_path / name)
+            assert len(logs) == 1, logs
+            verdict = verify_file(str(logs[0]))
+            assert "seat 0 (host) cheated (split-table), evidence checks" in verdict.message, verdict
+    finally:
+        processes.kill_all()
+        first.join(timeout=30) if first.is_alive() else None
+        second.join(timeout=30)
