@@ -26,6 +26,8 @@ class SentLog:
         self.sent: list[tuple[str | bytes, bytes]] = []
         #: where each inbound connection comes from (a test may set these)
         self.addresses: dict[bytes, str] = {}
+        #: why each link broke off in its handshake (a test may set these)
+        self.refusals: dict[str, str] = {}
 
     def send(self, endpoint: str, data: bytes) -> bool:
         self.sent.append((endpoint, data))
@@ -37,6 +39,10 @@ class SentLog:
 
     def address_of(self, connection: bytes) -> str:
         return self.addresses.get(connection, "")
+
+    def refused(self, endpoint: str) -> str:
+        """Why the link to ``endpoint`` broke off in its handshake: a test may set it."""
+        return self.refusals.get(endpoint, "")
 
     def advertised(self, towards: str) -> str:
         return "tcp://127.0.0.1:9"
@@ -85,7 +91,7 @@ def signed_start(identities: Sequence[Identity], seats: Sequence[SeatInfo], nonc
     from saboteur_p2p.net.lobby import hello, joint_game_id
     from saboteur_p2p.net.wire import open_envelope
 
-    hellos = tuple(hello(i, s.name, s.endpoint, b"", None, n, salt)
+    hellos = tuple(hello(i, s.name, s.endpoint, b"", None, n, salt, identities[0].public.sign_key)
                    for i, s, n in zip(identities[1:], seats[1:], nonces[1:], strict=True))
     proofs = (identities[0].prove_link_key(nonces[0]), *(open_envelope(h).body["dh_proof"] for h in hellos))
     return Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces), proofs, salt, hellos)

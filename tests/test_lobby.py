@@ -82,18 +82,19 @@ def send_hellos(address: str, joiners: list[tuple[Identity, str]], context: zmq.
         dealer.send(hello(identity, name, endpoint, nonce=nonce))
         said.append((identity, name, endpoint, nonce))
     # every challenge first: the table fills (and stops answering) only once bound hellos come
-    salts = [challenge_salt(dealer) for dealer in sockets]
-    for dealer, (identity, name, endpoint, nonce), salt in zip(sockets, said, salts, strict=True):
-        dealer.send(hello(identity, name, endpoint, nonce=nonce, table=salt))
+    bindings = [challenge_binding(dealer) for dealer in sockets]
+    for dealer, (identity, name, endpoint, nonce), binding in zip(sockets, said, bindings, strict=True):
+        dealer.send(hello(identity, name, endpoint, nonce=nonce, **binding))
     return sockets
 
 
-def challenge_salt(dealer: zmq.Socket) -> bytes:
-    """The salt of the ``challenge`` a table answers a first hello with."""
+def challenge_binding(dealer: zmq.Socket) -> dict[str, bytes]:
+    """What binds a hello to the table (its salt and signing key, as ``hello`` takes them),
+    from the ``challenge`` a table answers a first hello with."""
     assert dealer.poll(10_000), "the table did not answer the hello"
     env = open_envelope(dealer.recv())
     assert env.kind == "challenge", env.kind
-    return bytes(env.body["salt"])
+    return {"table": bytes(env.body["salt"]), "host": env.key}
 
 
 def greet(dealer: zmq.Socket, identity: Identity, name: str, endpoint: str, nonce: bytes | None = None) -> Envelope:
@@ -104,7 +105,7 @@ def greet(dealer: zmq.Socket, identity: Identity, name: str, endpoint: str, nonc
     assert dealer.poll(10_000), "the table did not answer the hello"
     answer = open_envelope(dealer.recv())
     if answer.kind == "challenge":
-        dealer.send(hello(identity, name, endpoint, nonce=nonce, table=bytes(answer.body["salt"])))
+        dealer.send(hello(identity, name, endpoint, nonce=nonce, table=bytes(answer.body["salt"]), host=answer.key))
         assert dealer.poll(10_000), "the table did not answer the bound hello"
         answer = open_envelope(dealer.recv())
     return answer
@@ -114,7 +115,7 @@ def bound_hello(dealer: zmq.Socket, identity: Identity, name: str, endpoint: str
     """Say hello on ``dealer`` as a joiner does: once, then again with the table's salt."""
     nonce = nonce or secrets.token_bytes(32)
     dealer.send(hello(identity, name, endpoint, nonce=nonce))
-    dealer.send(hello(identity, name, endpoint, nonce=nonce, table=challenge_salt(dealer)))
+    dealer.send(hello(identity, name, endpoint, nonce=nonce, **challenge_binding(dealer)))
 
 
 def replies(sockets: list[zmq.Socket], timeout: float = 10.0, enough: int | None = None) -> list[list[str]]:
@@ -421,8 +422,9 @@ def _join_together(context: zmq.Context, table: HostedTable, names: tuple[str, .
     return seated
 
 
-def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, proof: bytes, nonce: bytes, table: bytes = b"") -> Envelope:
-    dealer.send(hello(identity, "ann", endpoint, proof, nonce=nonce, table=table))
+def _ask(dealer: zmq.Socket, identity: Identity, endpoint: str, proof: bytes, nonce: bytes, table: bytes = b"",
+         host: bytes = b"") -> Envelope:
+    dealer.send(hello(identity, "ann", endpoint, proof, nonce=nonce, table=table, host=host))
     assert dealer.poll(10_000)
     return open_envelope(dealer.recv())
 
@@ -458,11 +460,11 @@ def test_a_table_code_is_proven_by_an_exchange_a_captured_lobby_cannot_test_gues
             IDENTITY_POINT + prove_code(table_key("swordfish", salt), salt, me, nonce, share)[32:],
         ]
         for proof in wrong:
-            refused = _ask(dealer, joiner, endpoint, proof, nonce, salt)
+            refused = _ask(dealer, joiner, endpoint, proof, nonce, salt, asked.key)
             assert refused.kind == "reject" and refused.body["reason"] == "wrong table code", refused.body
         right = prove_code(table_key("swordfish", salt), salt, me, nonce, share)
         assert _ask(dealer, joiner, endpoint, right, nonce).kind == "code"  # not bound to this table: asked again
-        assert _ask(dealer, joiner, endpoint, right, nonce, salt).kind == "welcome"
+        assert _ask(dealer, joiner, endpoint, right, nonce, salt, asked.key).kind == "welcome"
         dealer.close()
         # join_lobby does it all: hello, the salt, hello again with the proof
         transport = Transport("127.0.0.1:0", context)
@@ -562,7 +564,7 @@ def test_an_address_that_tries_too_many_wrong_codes_is_refused_and_the_host_hear
             asked = _ask(dealer, joiner, endpoint, b"", nonce)
             salt, share = asked.body["salt"], asked.body["share"]
             wrong = prove_code(table_key(f"guess{n}", salt), salt, me, nonce, share)
-            assert _ask(dealer, joiner, endpoint, wrong, nonce, salt).body["reason"] == "wrong table code"
+            assert _ask(dealer, joiner, endpoint, wrong, nonce, salt, asked.key).body["reason"] == "wrong table code"
         refused = _ask(dealer, joiner, endpoint, b"", secrets.token_bytes(32))
         assert refused.kind == "reject" and refused.body["reason"].startswith("too many wrong table codes")
         dealer.close()

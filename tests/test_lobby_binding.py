@@ -86,7 +86,7 @@ def test_a_hello_said_at_one_table_seats_nobody_at_another(context):
                 break
         assert kinds[-1] == "challenge", kinds  # after the table it was told when it sat down
         first_salt = bytes(answer.body["salt"])
-        captured = hello(victim, "ann", endpoint, nonce=nonce, table=first_salt)
+        captured = hello(victim, "ann", endpoint, nonce=nonce, table=first_salt, host=answer.key)
         replayer = dealer_to(context, second)
         replayer.send(captured)
         assert replayer.poll(10_000)
@@ -245,8 +245,9 @@ def test_a_refused_hello_said_again_seats_nobody_and_a_seat_is_taken_back_at_a_b
         listener = dealer_to(context, table)
         listener.send(hello(victim, "bob", "tcp://127.0.0.1:5555", nonce=bytes(32)))
         assert listener.poll(10_000)
-        salt = bytes(open_envelope(listener.recv()).body["salt"])
-        recorded = hello(victim, "bob", "tcp://127.0.0.1:5555", nonce=bytes(32), table=salt)
+        challenge = open_envelope(listener.recv())
+        recorded = hello(victim, "bob", "tcp://127.0.0.1:5555", nonce=bytes(32), table=bytes(challenge.body["salt"]),
+                         host=challenge.key)
         listener.send(recorded)
         assert listener.poll(10_000)
         refused = open_envelope(listener.recv())

@@ -77,6 +77,17 @@ def test_two_geneses_the_host_signed_for_one_table_prove_the_split_in_either_gam
         assert violation is not None and violation.peer == 0 and violation.reason == SPLIT_REASON
 
 
+def test_a_host_that_gives_itself_another_link_key_in_the_second_game_is_named_all_the_same() -> None:
+    """The signature binds the host, not its link key (a review found the proof refused when
+    seat 0's link key differed between the two games)."""
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities)
+    seats_b = (dataclasses.replace(table_b.seats[0], dh_key=Identity.generate().public.dh_key), *table_b.seats[1:])
+    table_b = dataclasses.replace(table_b, seats=seats_b)
+    evidence = proof_bytes(identities[0], table_a, table_b)
+    assert split_table(evidence, table_a.setup()) is not None and split_table(evidence, table_b.setup()) is not None
+
+
 @pytest.mark.parametrize("case", ["another table", "one game", "signed by a joiner", "a third game", "no lobby",
                                   "not a genesis", "garbage", "an equivocation proof's tag"])
 def test_what_does_not_prove_a_split_names_nobody(case: str) -> None:
@@ -204,9 +215,16 @@ def test_an_abort_for_a_split_whose_proof_fails_blames_the_seat_that_stopped(tmp
 # -- the start a joiner takes ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("forged", ["another table", "start names another", "one short", "not its seat",
-                                    "another nonce", "not signed"])
-def test_a_start_that_seats_someone_who_did_not_say_hello_to_this_table_is_refused(forged: str) -> None:
+@pytest.mark.parametrize("forged, refused", [
+    ("another table", "seat 2 \\(s2\\) said hello to another table"),
+    ("another host", "seat 2 \\(s2\\) said hello to another table"),
+    ("start names another", "seat 1 \\(s1\\) said hello to another table"),
+    ("one short", "one hello per joiner"),
+    ("not its seat", "seat 1 \\(s1\\) is not as its own hello says"),
+    ("another nonce", "seat 2 \\(s2\\) is not as its own hello says"),
+    ("not signed", "the hello of seat 2 \\(s2\\) is not one"),
+])
+def test_a_start_that_seats_someone_who_did_not_say_hello_to_this_table_is_refused(forged: str, refused: str) -> None:
     identities = [Identity.generate() for _ in range(3)]
     seats = seat_infos(identities)
     nonces = (bytes(32), bytes([1]) * 32, bytes([2]) * 32)
@@ -214,8 +232,11 @@ def test_a_start_that_seats_someone_who_did_not_say_hello_to_this_table_is_refus
     honest.check_hellos()
     hellos = list(honest.hellos)
     table = SALT
+    host = identities[0].public.sign_key
     if forged == "another table":
-        hellos[1] = hello(identities[2], "s2", seats[2].endpoint, b"", None, nonces[2], bytes(16))
+        hellos[1] = hello(identities[2], "s2", seats[2].endpoint, b"", None, nonces[2], bytes(16), host)
+    elif forged == "another host":  # a table with this salt, asked for by another key of the host's
+        hellos[1] = hello(identities[2], "s2", seats[2].endpoint, b"", None, nonces[2], SALT, bytes(32))
     elif forged == "start names another":
         table = bytes(16)
     elif forged == "one short":
@@ -223,16 +244,23 @@ def test_a_start_that_seats_someone_who_did_not_say_hello_to_this_table_is_refus
     elif forged == "not its seat":
         hellos = hellos[::-1]
     elif forged == "another nonce":
-        hellos[1] = hello(identities[2], "s2", seats[2].endpoint, b"", None, bytes([7]) * 32, SALT)
+        hellos[1] = hello(identities[2], "s2", seats[2].endpoint, b"", None, bytes([7]) * 32, SALT, host)
     else:
         hellos[1] = hellos[1][:-64] + bytes(64)
-    data = dict(honest.to_data(), hellos=hellos, table=table)
-    with pytest.raises(BadEnvelope, match=r"one hello per joiner|another table|is not as its own hello|is not one"):
+    proofs = list(honest.link_proofs)
+    if forged in ("another table", "another host"):  # the rest as the seat's own: only the binding differs
+        proofs[2] = open_envelope(hellos[1]).body["dh_proof"]
+    data = dict(honest.to_data(), hellos=hellos, table=table, link_proofs=proofs)
+    with pytest.raises(BadEnvelope, match=refused):
         Table.from_envelope(open_envelope(seal(identities[0], "start", data))).check_hellos()
 
 
 def fake_table(port_holder: queue.Queue[int], answer: str) -> tuple[threading.Thread, Identity]:
-    """A table that challenges one joiner and answers with a start built as ``answer`` says."""
+    """A table that challenges one joiner and answers with a start built as ``answer`` says:
+    ``honest``; ``split`` (another seat said hello to another table of this host); ``seat 0``
+    (the joiner at seat 0: as host, it would sign a genesis naming this table's salt, which
+    may be another table's, and be framed); ``signer`` (the start signed by another key than
+    the one that asked for the hello)."""
     host, other = Identity.generate(), Identity.generate()
 
     def main() -> None:
@@ -252,14 +280,19 @@ def fake_table(port_holder: queue.Queue[int], answer: str) -> tuple[threading.Th
                     me = SeatInfo(env.body["name"], env.key, env.body["dh_key"], env.body["endpoint"])
                     seats = [SeatInfo("host", host.public.sign_key, host.public.dh_key, transport.link_endpoint), me,
                              SeatInfo("other", other.public.sign_key, other.public.dh_key, "tcp://127.0.0.1:7")]
-                    nonces = (bytes(32), env.body["nonce"], bytes([3]) * 32)
+                    nonces = [bytes(32), env.body["nonce"], bytes([3]) * 32]
                     # the other seat said hello to another table of this host (another salt)
                     elsewhere = hello(other, "other", "tcp://127.0.0.1:7", b"", None, nonces[2],
-                                      salt if answer == "honest" else secrets.token_bytes(16))
+                                      secrets.token_bytes(16) if answer == "split" else salt, host.public.sign_key)
                     hellos = (inbound.data, elsewhere)
-                    proofs = (host.prove_link_key(nonces[0]), env.body["dh_proof"], open_envelope(elsewhere).body["dh_proof"])
-                    start = Table(joint_game_id(nonces), GameConfig(3), tuple(seats), nonces, proofs, salt, hellos)
-                    transport.reply(inbound.connection, seal(host, "start", start.to_data()))
+                    proofs = [host.prove_link_key(nonces[0]), env.body["dh_proof"], open_envelope(elsewhere).body["dh_proof"]]
+                    if answer == "seat 0":
+                        for column in (seats, nonces, proofs):
+                            column[0], column[1] = column[1], column[0]
+                    start = Table(joint_game_id(tuple(nonces)), GameConfig(3), tuple(seats), tuple(nonces), tuple(proofs),
+                                  salt, hellos)
+                    signer = other if answer == "signer" else host
+                    transport.reply(inbound.connection, seal(signer, "start", start.to_data()))
                     time.sleep(1)
                     return
         finally:
@@ -270,7 +303,7 @@ def fake_table(port_holder: queue.Queue[int], answer: str) -> tuple[threading.Th
     return thread, host
 
 
-@pytest.mark.parametrize("answer", ["honest", "split"])
+@pytest.mark.parametrize("answer", ["honest", "split", "seat 0", "signer"])
 def test_a_joiner_refuses_a_start_that_seats_a_joiner_of_another_table(answer: str) -> None:
     ports: queue.Queue[int] = queue.Queue()
     thread, _ = fake_table(ports, answer)
@@ -282,7 +315,9 @@ def test_a_joiner_refuses_a_start_that_seats_a_joiner_of_another_table(answer: s
             table = join_lobby(joiner, "me", transport, address, None, lambda text: None, timeout=10)
             assert table.table and len(table.hellos) == 2
         else:
-            with pytest.raises(LobbyError, match=r"start is false: .*seat 2 \(other\) said hello to another table"):
+            refused = ("seat 2 \\(other\\) said hello to another table" if answer == "split" else
+                       "not the start of the table we said hello to, with its host at seat 0 and us at another")
+            with pytest.raises(LobbyError, match=f"start is false: .*{refused}"):
                 join_lobby(joiner, "me", transport, address, None, lambda text: None, timeout=10)
     finally:
         transport.close()
@@ -370,3 +405,20 @@ def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner
         processes.kill_all()
         first.join(timeout=30) if first.is_alive() else None
         second.join(timeout=30)
+
+
+def test_a_seat_whose_link_endpoint_refuses_us_is_not_simply_named_as_gone(tmp_path: Path) -> None:
+    """A host that leaves a seat out of one of the two games (start A seats J1 and J2, start
+    B only J2) is not caught: J2's link endpoint refuses J1's key, so the two never exchange
+    their geneses (protocol.md §11).  J1's ending says what the refusal means."""
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, _ = split_tables(identities)
+    session, _ = seated(tmp_path, identities, table_a, 1)
+    session.transport.refusals["tcp://127.0.0.1:3"] = "the peer refused the link: key not admitted"  # type: ignore[attr-defined]
+    result = session._end_gone(2, "s2 (seat 2) did not come back within 120 s")
+    assert result.outcome is Outcome.PEER_GONE and result.culprit == 2
+    assert "s2 (seat 2)'s link endpoint refused our link (the peer refused the link: key not admitted)" in result.message
+    assert "plays a game we are not seated at" in result.message and "not to blame" in result.message
+    quiet, _ = seated(tmp_path / "quiet", identities, table_a, 1)
+    ended = quiet._end_gone(2, "s2 (seat 2) did not come back").message
+    assert ended.startswith("s2 (seat 2) did not come back; the game ends\n")

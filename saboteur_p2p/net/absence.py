@@ -86,13 +86,19 @@ class Absence:
         self._other_game: dict[int, bytes] = {}
 
     def _gone_why(self, absent: int, why: str) -> str:
-        """Why the game ends for ``absent``, with what we heard of it signing for another game."""
-        other = self._other_game.get(absent)
-        if other is None:
-            return why
+        """Why the game ends for ``absent``, with what we heard of it signing for another game,
+        or what its link endpoint said when it refused us."""
         name = self._seat_name(absent)
-        return (f"{why}; but {name} signs its messages for another game ({other.hex()[:16]}…): if the host started "
-                f"the seats on different games, {name} waited for our records as we waited for its, and is not to blame")
+        other = self._other_game.get(absent)
+        if other is not None:
+            return (f"{why}; but {name} signs its messages for another game ({other.hex()[:16]}…): if the host started "
+                    f"the seats on different games, {name} waited for our records as we waited for its, and is not to blame")
+        refused = self.transport.refused(self.endpoints[absent]) if absent in self.endpoints else ""
+        if refused:
+            return (f"{why}; but {name}'s link endpoint refused our link ({refused}): it holds another key than the "
+                    f"start gave it, or it plays a game we are not seated at (a host can start a table's seats on "
+                    f"different games): then it is not to blame")
+        return why
 
     def _not_listened(self, seconds: float) -> None:
         """This peer did not poll for ``seconds`` (it was computing): nobody's time runs on."""

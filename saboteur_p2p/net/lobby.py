@@ -150,7 +150,7 @@ def host_lobby(
             if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
                 transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
                 continue
-            reason = _check_hello(env, coded, config.edition, salt)
+            reason = _check_hello(env, coded, config.edition, salt, identity.public.sign_key)
             if reason == WRONG_CODE:
                 wrong_codes[address] = wrong_codes.get(address, 0) + 1
                 notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
@@ -295,7 +295,9 @@ def _read(name: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if not invisible(c))
 
 
-def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: bytes) -> str | None:
+def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: bytes, key: bytes) -> str | None:
+    """Why a hello is refused (or what it must say again, bound to this table: its ``salt``
+    and the table's signing ``key``), or None."""
     try:
         if env.field("version", int) != LOBBY_VERSION:
             return (f"this table speaks lobby version {LOBBY_VERSION} (game protocol {PROTOCOL_VERSION}): "
@@ -317,11 +319,12 @@ def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: byte
         proof = env.field("code_proof", bytes, CODE_PROOF_BYTES)
         wanted = env.field("edition", str, 20) if "edition" in env.body else None
         bound = env.field("table", bytes, CODE_SALT_BYTES)
+        host = env.field("host", bytes, 32)
     except BadEnvelope as exc:
         return str(exc)
     if wanted is not None and wanted != edition:
         return f"this table plays the {edition} edition, not {wanted}"
-    if not secrets.compare_digest(bound, salt):
+    if not (secrets.compare_digest(bound, salt) and secrets.compare_digest(host, key)):
         return NEEDS_SALT
     if coded is None:
         return None if proof == b"" else "this table has no code"
@@ -331,15 +334,17 @@ def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: byte
 
 
 def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"", edition: str | None = None,
-          nonce: bytes | None = None, table: bytes = b"") -> bytes:
+          nonce: bytes | None = None, table: bytes = b"", host: bytes = b"") -> bytes:
     """A joiner's hello; ``table`` is the salt the table sent (``challenge`` or ``code``:
-    empty in the first hello), ``code_proof`` (``prove_code``) answers a table's ``code``;
+    empty in the first hello) and ``host`` the signing key it sent it with (so a start can
+    seat the joiner only at a table of that salt whose seat 0 is that key);
+    ``code_proof`` (``prove_code``) answers a table's ``code``;
     ``edition``, when given, is the only edition it will sit down to; ``nonce`` (fresh when
     not given) goes into the game id."""
     nonce = nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES)
     body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
-        "endpoint": endpoint, "code_proof": code_proof, "table": table,
+        "endpoint": endpoint, "code_proof": code_proof, "table": table, "host": host,
         "nonce": nonce, "dh_proof": identity.prove_link_key(nonce),
     }
     if edition is not None:
@@ -375,7 +380,8 @@ def join_lobby(
         raise LobbyError(f"no machine called {endpoint_host(endpoint)!r}: {unknown} (check the address)")
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
-    bound = b""  # the table's salt, once we said hello again with it
+    bound = b""  # the table's salt, once we said hello again with it...
+    challenger = b""  # ...and the signing key the table asked for it with
     notice = Notices(say)
     seated_list = Notices(say)  # who is at the table, as the host tells it
     from_table = dealer_connection(endpoint)
@@ -409,8 +415,9 @@ def join_lobby(
                 salt = env.body.get("salt")
                 if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
                     raise LobbyError("the table asked for our hello in a way this release does not follow")
-                bound = salt
-                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce, salt))
+                bound, challenger = salt, env.key
+                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce, salt,
+                                               challenger))
                 continue
             if env.kind == "code":
                 # the table wants its code: show we know it, with the table's own salt and share
@@ -419,12 +426,13 @@ def join_lobby(
                     raise LobbyError("this table needs its code: add --code PASS")
                 if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
                     raise LobbyError("the table asked for its code in a way this release does not follow")
-                bound = salt
+                bound, challenger = salt, env.key
                 try:
                     proof = prove_code(table_key(code, salt), salt, identity.public.sign_key, nonce, env.body.get("share"))
                 except InvalidPoint as exc:
                     raise LobbyError(f"the table asked for its code with a bad share ({exc})") from None
-                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce, salt))
+                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce, salt,
+                                               challenger))
                 continue
             if env.kind == "reject":
                 reason = env.body.get("reason")
@@ -463,8 +471,9 @@ def join_lobby(
                                      "or forged")
                 if table.nonces[mine] == nonce:  # a new game: everyone said hello to the table we did
                     try:
-                        if table.table != bound:
-                            raise BadEnvelope("start: it names another table than the one we said hello to")
+                        if table.table != bound or env.key != challenger or mine == 0:
+                            raise BadEnvelope("start: it is not the start of the table we said hello to, with its "
+                                              "host at seat 0 and us at another")
                         table.check_hellos()
                     except BadEnvelope as exc:
                         raise LobbyError(f"the table's start is false: {printable(exc)}") from None

@@ -124,7 +124,8 @@ class Table:
 
     def check_hellos(self) -> None:
         """That every joiner said hello to this table: its signed hello is here, bound to the
-        table's salt, with the name, keys, endpoint, nonce and link proof its seat has.  So a
+        table's salt and to seat 0's signing key (the key that asked for it), with the name,
+        keys, endpoint, nonce and link proof its seat has.  So a
         host cannot seat anyone at this table who said hello to another (to split the seats
         between two games, it must start one table twice, and sign that: protocol/split.py).
         BadEnvelope says which seat's hello fails."""
@@ -139,7 +140,7 @@ class Table:
             mine = (seat.name, seat.dh_key, seat.endpoint, self.nonces[number], self.link_proofs[number])
             if said.kind != "hello" or said.key != seat.sign_key or fields != mine:
                 raise BadEnvelope(f"start: seat {number} ({seat.name}) is not as its own hello says")
-            if body.get("table") != self.table:
+            if body.get("table") != self.table or body.get("host") != self.seats[0].sign_key:
                 raise BadEnvelope(f"start: seat {number} ({seat.name}) said hello to another table")
 
 
