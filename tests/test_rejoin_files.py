@@ -6,11 +6,17 @@ traceback; a second ``join`` with the same identity and folder is refused before
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
 import pytest
 from net_doubles import session_for_tests
+from session_doubles import SentLog
+
+from saboteur_p2p.net.session import Session
+from saboteur_p2p.net.table import Table
+from saboteur_p2p.rules import GameConfig
 
 
 def test_a_seat_with_a_log_but_no_secrets_refuses_to_come_back(tmp_path: Path) -> None:
@@ -52,8 +58,29 @@ def test_a_seat_whose_files_are_missing_or_damaged_here_says_so_and_blames_nobod
     secrets_path.write_bytes(secrets)
     log_path.write_bytes(b"\xff" * 16)
     with pytest.raises(SeatLost, match=r"are damaged: .* outside 1\.\.4198400"):
-        session_for_tests(tmp_path)[0]._open_log()
+        same_seat(session, tmp_path)._open_log()
     assert log == b""
+
+
+def same_seat(session: Session, log_dir: Path, table: Table | None = None) -> Session:
+    """A new run of ``session``'s seat (the same identity), given ``table`` (the same one if not given)."""
+    return Session(table or session.table, session.identity, SentLog(), None, log_dir, lambda text: None)  # type: ignore[arg-type]
+
+
+def test_a_start_that_names_our_game_with_another_table_does_not_take_the_seat_back(tmp_path: Path) -> None:
+    """A seat takes its seat back only in the game as it began: a start with the same game id
+    and another table's salt (or other seats, names or rules) would have a seat 0 whose log is
+    still empty sign a genesis naming another table (a review framed an honest host so)."""
+    from saboteur_p2p.net.seatstate import SeatLost, open_seat
+
+    session, _, _ = session_for_tests(tmp_path)
+    assert open_seat(session.node, tmp_path, resuming=False)[2] is None  # a fresh seat: its secrets are written
+    (tmp_path / f"game-{session.setup.game_id.hex()[:16]}-seat1.log").write_bytes(b"")  # no record made yet
+    for changed in ({"table": bytes(16)}, {"config": GameConfig(3, rounds=1)}):
+        other = same_seat(session, tmp_path, dataclasses.replace(session.table, **changed))
+        with pytest.raises(SeatLost, match="names this game, but its seats, names, rules or table are not those"):
+            open_seat(other.node, tmp_path, resuming=True)
+    assert open_seat(same_seat(session, tmp_path).node, tmp_path, resuming=True)[2] == 0  # the game as it began
 
 
 def test_a_second_join_with_the_same_identity_and_folder_is_refused(tmp_path: Path) -> None:

@@ -14,19 +14,29 @@ from typing import Any
 import msgpack
 
 from ..crypto.commit import check_reveal
-from ..crypto.group import L, base_mul
+from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import LogFileError, TruncatedLog, read_log
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
-from ..protocol.node import Node
+from ..protocol.node import GameSetup, Node
 
-SECRETS_FORMAT = "saboteur-p2p/seat-secrets/2"
+SECRETS_FORMAT = "saboteur-p2p/seat-secrets/3"
+
+
+def setup_digest(setup: GameSetup) -> bytes:
+    """What the game this seat began with was: its id and every field of its genesis (rules,
+    seats, names, the table's salt).  A seat takes its seat back only in that game: a start
+    that gives the same id with another table would have a seat 0 whose log is still empty
+    sign a genesis naming another table's salt (protocol.md §4.9), found by a review."""
+    body: bytes = msgpack.packb(setup.genesis().encode(), use_bin_type=True)
+    return hash_bytes("seat-setup", setup.game_id, body, size=32)
 
 
 def export_secrets(node: Node) -> bytes:
     return msgpack.packb({
         "format": SECRETS_FORMAT,
         "game_id": node.setup.game_id,
+        "setup": setup_digest(node.setup),
         "seat": node.seat,
         "x": node.secret,
         "coins": [[i, v, n] for i, (v, n) in node.my_coin.items()],
@@ -35,6 +45,11 @@ def export_secrets(node: Node) -> bytes:
 
 class DamagedSeatFiles(ValueError):
     """This seat's own files cannot be read back as they were written: not another seat's fault."""
+
+
+class OtherSetup(ValueError):
+    """The start given names this seat's game, but not as the game began (another table,
+    other seats, names or rules): the seat is not taken back in it."""
 
 
 def import_secrets(node: Node, data: bytes) -> None:
@@ -54,6 +69,11 @@ def import_secrets(node: Node, data: bytes) -> None:
         raise DamagedSeatFiles("the saved deck key is not a scalar of the group")
     if not all(isinstance(v, bytes) and isinstance(n, bytes) for v, n in coins.values()):
         raise DamagedSeatFiles("a saved coin is not a value and a nonce")
+    if not isinstance(saved.get("setup"), bytes):
+        raise DamagedSeatFiles("the saved seat secrets lack the game's setup")
+    if saved["setup"] != setup_digest(node.setup):
+        raise OtherSetup("the start we were given names this game, but its seats, names, rules or table are not "
+                         "those the game began with: it is replayed or forged")
     node.secret = secret
     node.dealer.secret = secret
     node.my_coin = coins
@@ -127,6 +147,8 @@ def open_seat(node: Node, log_dir: Path, resuming: bool) -> tuple[Path, Path, in
     if secrets_path.exists() and log_path.exists():
         try:
             return log_path, secrets_path, restore(node, secrets_path, log_path)
+        except OtherSetup as exc:
+            raise SeatLost(f"cannot take seat {node.seat} back: {exc}") from None
         except DamagedSeatFiles as exc:
             raise SeatLost(f"cannot take seat {node.seat} back: its files in {log_dir} are damaged: {exc}") from None
     if log_path.exists() or secrets_path.exists():

@@ -6,7 +6,7 @@ honest host opens a table with a fresh salt and starts it once, so it never sign
 geneses that name one salt for two games.  A host that splits a table does: each group of
 seats gets a ``start`` and a genesis of its own, and each group waits for the other's
 records in vain.  When a seat hears another seat signing for another game, the two show each
-other their geneses (the ``split`` envelope, net/split.py), and the pair convicts the host.
+other their geneses (the ``split`` envelope, net/splitting.py), and the pair convicts the host.
 
 Nobody else can make the proof: both records carry the host's signature, and a joiner cannot
 bring an honest host to name its table's salt in two games (every ``hello`` in a ``start``
