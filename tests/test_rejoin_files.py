@@ -51,7 +51,10 @@ def test_a_seat_whose_files_are_missing_or_damaged_here_says_so_and_blames_nobod
     from saboteur_p2p.net.seatstate import SECRETS_FORMAT
 
     keyless = msgpack.packb({"format": SECRETS_FORMAT, "game_id": session.setup.game_id, "seat": 1}, use_bin_type=True)
-    for damage, what in ((b"\x90", "are not a map"), (b"\xc1", "cannot be read"), (keyless, "lack the deck key")):
+    older = msgpack.packb({"format": "saboteur-p2p/seat-secrets/2", "game_id": session.setup.game_id, "seat": 1},
+                          use_bin_type=True)
+    for damage, what in ((b"\x90", "are not a map"), (b"\xc1", "cannot be read"), (keyless, "lack the deck key"),
+                         (older, "were written by another release of saboteur-p2p \\(saboteur-p2p/seat-secrets/2")):
         secrets_path.write_bytes(damage)
         with pytest.raises(SeatLost, match=f"are damaged: the saved seat secrets {what}"):
             session_for_tests(tmp_path)[0]._open_log()
@@ -145,3 +148,45 @@ def test_secrets_read_back_wrong_are_refused_as_damage_here_not_played_on(tmp_pa
     ):
         with pytest.raises(SeatLost, match=f"cannot take seat 1 back: its files in {tmp_path} are damaged: {what}"):
             reopen(**changes)
+
+
+def test_a_join_while_the_same_identity_hosts_from_the_same_folder_is_refused(tmp_path: Path) -> None:
+    """A host that joined another table with the same identity and folder while its own game
+    ran was answered, by that table's host, with its own game's start: the join took seat 0
+    back from the files the hosting process was writing, and the two processes signed two
+    records for one seq (a review framed a host as an equivocator so).  Hosting holds the
+    seat's files as a join does."""
+    import threading
+
+    from saboteur_p2p.crypto.identity import Identity
+    from saboteur_p2p.net import play
+    from saboteur_p2p.net.lobby import LobbyError
+    from saboteur_p2p.net.play import _one_process_per_identity
+
+    identity, opened, done = Identity.generate(), threading.Event(), threading.Event()
+    outcome: list[object] = []
+
+    class Leaving:
+        """A person at the host's seat who leaves the lobby once ``done`` is set."""
+
+        @property
+        def wants_to_quit(self) -> bool:
+            opened.set()  # asked while the lobby is open: the seat's files are held
+            return done.is_set()
+
+    def host() -> None:
+        outcome.append(play.host_table(identity, "ann", "127.0.0.1:0", GameConfig(3), None, 0, "random", tmp_path,
+                                       None, 5.0, lambda text: None, agent=Leaving(), started=lambda: False))  # type: ignore[arg-type]
+
+    hosting = threading.Thread(target=host, daemon=True)
+    hosting.start()
+    try:
+        assert opened.wait(20)
+        with pytest.raises(LobbyError, match="one process per seat"), _one_process_per_identity(tmp_path, identity):
+            pass
+    finally:
+        done.set()
+        hosting.join(20)
+    assert outcome and "closed the table" in outcome[0].message  # type: ignore[attr-defined]
+    with _one_process_per_identity(tmp_path, identity):
+        pass  # free once the host is done

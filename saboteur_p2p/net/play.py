@@ -156,85 +156,87 @@ def host_table(
     edition, the names seated so far and how friends join, as the lobby opens and as each
     joiner sits down (the full-screen client shows them).
     """
-    transport = Transport(bind, link_keys=identity.link_keys())
-    say(f"the signed game log is kept in {log_dir}")
-    children = children if children is not None else []
-    start_now = threading.Event()
-    if agent is None:
-        agent = _agent(bot, say, 0, bot_delay)
-    #: whether anyone but our bot peers may take a seat (``play`` fills every seat with them)
-    invite = bot_peers < config.players - 1
-    if not bot:
-        if invite:
-            say("type 'start' to begin before every seat is taken")
-        if started is None and isinstance(agent, LineAgent):
-            started = agent.start_requested  # one reader of stdin: the line prompt's
-        elif started is None:
-            threading.Thread(target=_wait_for_start, args=(start_now,), daemon=True).start()
+    with _one_process_per_identity(log_dir, identity):  # as for join: one process per seat's files
+        transport = Transport(bind, link_keys=identity.link_keys())
+        say(f"the signed game log is kept in {log_dir}")
+        children = children if children is not None else []
+        start_now = threading.Event()
+        if agent is None:
+            agent = _agent(bot, say, 0, bot_delay)
+        #: whether anyone but our bot peers may take a seat (``play`` fills every seat with them)
+        invite = bot_peers < config.players - 1
+        if not bot:
+            if invite:
+                say("type 'start' to begin before every seat is taken")
+            if started is None and isinstance(agent, LineAgent):
+                started = agent.start_requested  # one reader of stdin: the line prompt's
+            elif started is None:
+                threading.Thread(target=_wait_for_start, args=(start_now,), daemon=True).start()
 
-    if bot_peers:
-        set_threads(share_cores(bot_peers + 1))  # our seat's part of the cores it shares with them
-    peers: list[BotPeer] = []
-    held = contextlib.ExitStack()  # the bot peers' folders, taken until they are done
+        if bot_peers:
+            set_threads(share_cores(bot_peers + 1))  # our seat's part of the cores it shares with them
+        peers: list[BotPeer] = []
+        held = contextlib.ExitStack()  # the bot peers' folders, taken until they are done
 
-    def spawn() -> None:
-        host_port = transport.endpoint.rsplit(":", 1)[1]
-        host_ip = transport.endpoint.split("//")[1].rsplit(":", 1)[0]
-        reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
-        peers.extend(spawn_bot_peers(
-            f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, config.edition,
-            bot_delay, held,
-        ))
-        children.extend(peer.process for peer in peers)
+        def spawn() -> None:
+            host_port = transport.endpoint.rsplit(":", 1)[1]
+            host_ip = transport.endpoint.split("//")[1].rsplit(":", 1)[0]
+            reachable = "127.0.0.1" if host_ip in ("0.0.0.0", "*") else host_ip
+            peers.extend(spawn_bot_peers(
+                f"{reachable}:{host_port}", bot_peers, bot_peers_kind, log_dir, code, wait, config.edition,
+                bot_delay, held,
+            ))
+            children.extend(peer.process for peer in peers)
 
-    begin = started or start_now.is_set
-    person = agent
+        begin = started or start_now.is_set
+        person = agent
 
-    def start_or_leave() -> bool:
-        if getattr(person, "wants_to_quit", False):
-            raise _ClosedLobby  # the person left (quit, Ctrl-D, or the client's q) before the start
-        failed = next(filter(None, (peer.failure() for peer in peers)), None)
-        if failed:
-            raise _ClosedLobby(failed)  # its seat would never be taken: the table would wait for ever
-        return begin()
+        def start_or_leave() -> bool:
+            if getattr(person, "wants_to_quit", False):
+                raise _ClosedLobby  # the person left (quit, Ctrl-D, or the client's q) before the start
+            failed = next(filter(None, (peer.failure() for peer in peers)), None)
+            if failed:
+                raise _ClosedLobby(failed)  # its seat would never be taken: the table would wait for ever
+            return begin()
 
-    announcer: TableAnnouncer | None = None
-    failed = False
-    try:
-        if announce and invite:
-            announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
-                                             identity.public.dh_key)
-        key = transport.link_keys[0] if transport.link_keys else None
-        watch = _LobbyWatch(name, config.edition, tuple(join_commands(transport.endpoint, key)) if invite else (),
-                            on_lobby, announcer.seats_taken if announcer else None)
+        announcer: TableAnnouncer | None = None
+        failed = False
         try:
-            table = host_lobby(
-                identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
-                on_seated=watch.seated, invite=invite,
-                order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
-            )
-        except _ClosedLobby as closed:
+            if announce and invite:
+                announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
+                                                 identity.public.dh_key)
+            key = transport.link_keys[0] if transport.link_keys else None
+            watch = _LobbyWatch(name, config.edition, tuple(join_commands(transport.endpoint, key)) if invite else (),
+                                on_lobby, announcer.seats_taken if announcer else None)
+            try:
+                table = host_lobby(
+                    identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
+                    on_seated=watch.seated, invite=invite,
+                    order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
+                )
+            except _ClosedLobby as closed:
+                for child in children:
+                    child.terminate()  # bot peers waiting for a start that will not come
+                why = closed.args[0] if closed.args else "you closed the table before the game began"
+                result = SessionResult(Outcome.QUIT, why)
+                failed = bool(closed.args)
+            else:
+                if announcer is not None:
+                    announcer.withdraw()  # the table is no longer open
+                result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay).run()
+        except BaseException:
             for child in children:
-                child.terminate()  # bot peers waiting for a start that will not come
-            result = SessionResult(Outcome.QUIT, closed.args[0] if closed.args else "you closed the table before the game began")
-            failed = bool(closed.args)
-        else:
+                child.terminate()  # the table is gone: its bot peers would wait for it in vain
+            raise
+        finally:
             if announcer is not None:
-                announcer.withdraw()  # the table is no longer open
-            result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay).run()
-    except BaseException:
-        for child in children:
-            child.terminate()  # the table is gone: its bot peers would wait for it in vain
-        raise
-    finally:
-        if announcer is not None:
-            announcer.close()
-        transport.close()
-        with held:  # the bot peers' folders are free once they have stopped
-            _reap(children)
-    if failed:
-        raise LobbyError(result.message)  # said on the screen (and the exit status 2), not kept in a log
-    return result
+                announcer.close()
+            transport.close()
+            with held:  # the bot peers' folders are free once they have stopped
+                _reap(children)
+        if failed:
+            raise LobbyError(result.message)  # said on the screen (and the exit status 2), not kept in a log
+        return result
 
 
 #: what ``on_lobby`` hears: the table's edition, the names seated (the host's first), and the
@@ -320,8 +322,10 @@ def join_table(
 @contextlib.contextmanager
 def _one_process_per_identity(log_dir: Path, identity: Identity) -> Iterator[None]:
     """Hold a lock for this identity in ``log_dir`` while a seat is taken and played: a second
-    ``join`` with the same identity and folder (launched twice by mistake) would play the same
-    seat from the same files, and its records would make the seat look an equivocating cheater."""
+    ``join`` with the same identity and folder (launched twice by mistake, or by a host that
+    joins another table meanwhile, whose host answers with the first table's start) would
+    play the same seat from the same files, and its records would make the seat look an
+    equivocating cheater."""
     log_dir.mkdir(parents=True, exist_ok=True)
     path = log_dir / f"join-{identity.public.fingerprint()}.lock"
     with open(path, "a", encoding="ascii") as lock:

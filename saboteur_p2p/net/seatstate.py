@@ -18,6 +18,7 @@ from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import LogFileError, TruncatedLog, read_log
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
+from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 
 SECRETS_FORMAT = "saboteur-p2p/seat-secrets/3"
@@ -59,6 +60,10 @@ def import_secrets(node: Node, data: bytes) -> None:
         raise DamagedSeatFiles(f"the saved seat secrets cannot be read ({type(exc).__name__})") from None
     if not isinstance(saved, dict):
         raise DamagedSeatFiles("the saved seat secrets are not a map")
+    if isinstance(saved.get("format"), str) and saved["format"] != SECRETS_FORMAT:
+        raise DamagedSeatFiles(f"the saved seat secrets were written by another release of saboteur-p2p "
+                               f"({printable(saved['format'])[:60]}, not {SECRETS_FORMAT}): a game begun with it "
+                               "cannot be taken back with this one")
     if saved.get("format") != SECRETS_FORMAT or saved.get("game_id") != node.setup.game_id or saved.get("seat") != node.seat:
         raise DamagedSeatFiles("the saved seat secrets belong to another game or seat")
     try:
