@@ -279,7 +279,8 @@ def test_a_refused_hello_said_again_seats_nobody_and_a_seat_is_taken_back_at_a_b
     finally:
         table.close()
     assert table.table is not None and victim.public.sign_key not in [s.sign_key for s in table.table.seats]
-    assert [s.name for s in table.table.seats] == ["host", "mallory", "cy", "dee"]
+    names = [s.name for s in table.table.seats]
+    assert names[:2] == ["host", "mallory"] and sorted(names[2:]) == ["cy", "dee"]  # the last two race each other
 
 
 def test_a_table_that_says_welcome_and_table_over_and_over_does_not_flood_the_joiner(context):
