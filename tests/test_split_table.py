@@ -422,3 +422,21 @@ def test_a_seat_whose_link_endpoint_refuses_us_is_not_simply_named_as_gone(tmp_p
     quiet, _ = seated(tmp_path / "quiet", identities, table_a, 1)
     ended = quiet._end_gone(2, "s2 (seat 2) did not come back").message
     assert ended.startswith("s2 (seat 2) did not come back; the game ends\n")
+    assert session.reason == "link-refused"  # kept in the log's verdict
+
+
+@pytest.mark.parametrize("reason, note", [("link-refused", "refused its link (it admits only the seats of its own game)"),
+                                          ("other-game", "signed its messages for another game"), ("", None)])
+def test_verify_reports_what_the_logs_seat_saw_of_a_seat_gone_as_its_word(reason: str, note: str | None) -> None:
+    """``verify`` named the seat of the other game as gone and nothing more; it now adds what
+    the log's seat saw of it (unchecked: the verdict is not signed)."""
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, _ = split_tables(identities)
+    observer = Node(table_a.setup(), None)
+    observer.receive(genesis_of(identities[0], table_a))  # the log waits for seat 0's key record
+    holds, said = judge(Ending("peer-gone", 0, reason, "", None, seat=2), observer, ("s0", "s1", "s2"))
+    assert holds and said.startswith("stopped: seat 0 (s0) went silent; the next record was due from it")
+    if note is None:
+        assert "log's seat says" not in said
+    else:
+        assert f"(but the log's seat says it {note}: " in said and "verify cannot check this)" in said

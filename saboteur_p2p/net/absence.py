@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
+from ..protocol.ending import LINK_REFUSED, OTHER_GAME
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 from .presence import BUSY_MAX, Presence
@@ -65,6 +66,8 @@ class Absence:
     say: Callable[[str], None]
     #: until when a seat that came back waits to hear what the others hold (heartbeat.py)
     catch_up_until: float
+    #: the reason the log's verdict gives (verdicts.py); for a seat gone, what we saw of it
+    reason: str
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         raise NotImplementedError
@@ -87,14 +90,17 @@ class Absence:
 
     def _gone_why(self, absent: int, why: str) -> str:
         """Why the game ends for ``absent``, with what we heard of it signing for another game,
-        or what its link endpoint said when it refused us."""
+        or what its link endpoint said when it refused us (then ``reason``, kept in the log's
+        verdict, says which: ``verify`` reports it as this seat's word)."""
         name = self._seat_name(absent)
         other = self._other_game.get(absent)
         if other is not None:
+            self.reason = OTHER_GAME
             return (f"{why}; but {name} signs its messages for another game ({other.hex()[:16]}…): if the host started "
                     f"the seats on different games, {name} waited for our records as we waited for its, and is not to blame")
         refused = self.transport.refused(self.endpoints[absent]) if absent in self.endpoints else ""
         if refused:
+            self.reason = LINK_REFUSED
             return (f"{why}; but {name}'s link endpoint refused our link ({refused}): it holds another key than the "
                     f"start gave it, or it plays a game we are not seated at (a host can start a table's seats on "
                     f"different games): then it is not to blame")

@@ -23,6 +23,14 @@ from .stale import out_of_turn_at_a_past_point
 
 VERDICT_TAG = "verdict"
 OUTCOMES = ("cheater", "peer-gone", "quit")
+#: the reasons of a *peer-gone* verdict whose seat saw the absent seat play another game:
+#: heard signing for it, or its link endpoint refused ours (protocol.md §4.9, §11)
+OTHER_GAME = "other-game"
+LINK_REFUSED = "link-refused"
+GONE_NOTES = {
+    OTHER_GAME: "signed its messages for another game",
+    LINK_REFUSED: "refused its link (it admits only the seats of its own game)",
+}
 #: refusals that show nothing against the seat a record names: unsigned or of another game,
 #: a copy, or a record that does not follow the log (a stale branch)
 NOT_PROOF = UNSIGNED_REASONS | {"sequence", "chain"}
@@ -114,7 +122,12 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
         if known and culprit == ending.seat:
             return False, f"stopped: the log's own seat, {who}, lost the table (a claim verify cannot check)"
         if known and any(e.speaker == culprit for e in observer.outstanding):
-            return True, f"stopped: {who} went silent; the next record was due from it"
+            said = f"stopped: {who} went silent; the next record was due from it"
+            note = GONE_NOTES.get(ending.reason)
+            if note is not None:  # the log's seat's own word: nothing here can show it
+                said += (f" (but the log's seat says it {note}: if the host started the seats on different games, "
+                         f"it waited in vain as well and is not to blame; verify cannot check this)")
+            return True, said
         return False, f"stopped: the log says {who} went silent, but it owed no record where the log ends"
     violation = _evidence_shows(ending.evidence, observer)
     if violation is not None and violation.peer == culprit == -1 and violation.reason == "bad-deck":
@@ -154,4 +167,4 @@ def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation
     return None
 
 
-__all__ = ["Ending", "judge", "split_ending"]
+__all__ = ["GONE_NOTES", "LINK_REFUSED", "OTHER_GAME", "Ending", "judge", "split_ending"]
