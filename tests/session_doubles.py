@@ -28,6 +28,7 @@ class SentLog:
         self.addresses: dict[bytes, str] = {}
         #: why each link broke off in its handshake (a test may set these)
         self.refusals: dict[str, str] = {}
+        self.connected: list[str] = []
 
     def send(self, endpoint: str, data: bytes) -> bool:
         self.sent.append((endpoint, data))
@@ -39,6 +40,11 @@ class SentLog:
 
     def address_of(self, connection: bytes) -> str:
         return self.addresses.get(connection, "")
+
+    def connect(self, endpoint: str, server_key: bytes | None = None, client_keys: object = None) -> bool:
+        """Open a link (kept: a test may look); always works here."""
+        self.connected.append(endpoint)
+        return True
 
     def refused(self, endpoint: str) -> str:
         """Why the link to ``endpoint`` broke off in its handshake: a test may set it."""
@@ -85,13 +91,15 @@ def seated_session(game: LocalGame, node: Node, tmp_path: Path, transport: objec
 
 
 def signed_start(identities: Sequence[Identity], seats: Sequence[SeatInfo], nonces: Sequence[bytes], config: GameConfig,
-                 salt: bytes = bytes(range(16))) -> Table:
+                 salt: bytes = bytes(range(16)), listens: Sequence[str] | None = None) -> Table:
     """The ``start`` an honest host builds: every joiner's hello, signed for the table's
-    ``salt`` with its seat's name, endpoint and nonce, and each seat's link-key proof."""
+    ``salt`` with its seat's name, endpoint and nonce (and, given ``listens``, each joiner's
+    table endpoint), and each seat's link-key proof."""
     from saboteur_p2p.net.lobby import hello, joint_game_id
     from saboteur_p2p.net.wire import open_envelope
 
-    hellos = tuple(hello(i, s.name, s.endpoint, b"", None, n, salt, identities[0].public.sign_key)
-                   for i, s, n in zip(identities[1:], seats[1:], nonces[1:], strict=True))
+    tables = listens if listens is not None else [None] * (len(seats) - 1)
+    hellos = tuple(hello(i, s.name, s.endpoint, b"", None, n, salt, identities[0].public.sign_key, t)
+                   for i, s, n, t in zip(identities[1:], seats[1:], nonces[1:], tables, strict=True))
     proofs = (identities[0].prove_link_key(nonces[0]), *(open_envelope(h).body["dh_proof"] for h in hellos))
     return Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces), proofs, salt, hellos)

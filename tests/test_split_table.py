@@ -44,12 +44,16 @@ def seat_infos(identities: list[Identity]) -> list[SeatInfo]:
             for n, i in enumerate(identities)]
 
 
+#: the joiners' table endpoints, as their hellos name them
+LISTENS = ("tcp://127.0.0.1:12", "tcp://127.0.0.1:13")
+
+
 def split_tables(identities: list[Identity], salt_b: bytes = SALT) -> tuple[Table, Table]:
     """The two starts of a split: the same seats and joiners' hellos, two nonces of the host."""
     seats = seat_infos(identities)
     joiners = (bytes([1]) * 32, bytes([2]) * 32)
-    table_a = signed_start(identities, seats, (bytes([10]) * 32, *joiners), GameConfig(3), SALT)
-    table_b = signed_start(identities, seats, (bytes([11]) * 32, *joiners), GameConfig(3), salt_b)
+    table_a = signed_start(identities, seats, (bytes([10]) * 32, *joiners), GameConfig(3), SALT, LISTENS)
+    table_b = signed_start(identities, seats, (bytes([11]) * 32, *joiners), GameConfig(3), salt_b, LISTENS)
     return table_a, table_b
 
 
@@ -327,11 +331,15 @@ def test_a_joiner_refuses_a_start_that_seats_a_joiner_of_another_table(answer: s
 # -- the attack, end to end ------------------------------------------------------------
 
 
-def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner(tmp_path: Path) -> None:
-    """Two joiner processes at a table whose host (here, in this process) sends each a start
-    of its own game, both games seating both joiners, and plays both games.  Before, each
-    joiner waited for the other's records and named it as gone; now each names the host, and
-    ``verify`` of each joiner's log bears it out."""
+@pytest.mark.parametrize("left_out", [False, True])
+def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner(tmp_path: Path, left_out: bool) -> None:
+    """Joiner processes at a table whose host (here, in this process, showing nobody its
+    geneses) sends them the starts of two games and plays both.  Two joiners, each game
+    seating both; or three, the first alone in a game that seats all three and the others in
+    one that leaves it out (its link endpoint refuses the others' keys, so they meet at their
+    table endpoints).  Before, each joiner waited for the others' records and named one as
+    gone; now each names the host, and ``verify`` of each joiner's log bears it out."""
+    names = ("ann", "bob", "cy") if left_out else ("ann", "bob")
     port = free_port()
     host = Identity.generate()
     processes = Processes(tmp_path)
@@ -347,7 +355,9 @@ def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner
             table = games[name].get(timeout=60)
             folder = tmp_path / f"host-{name}"
             folder.mkdir()
-            results[name] = Session(table, host, own, BotAgent("random", seed=1), folder, lambda text: None, 40.0).run()
+            session = Session(table, host, own, BotAgent("random", seed=1), folder, lambda text: None, 40.0)
+            session._heard_another_game = lambda *args: None  # type: ignore[method-assign]  # (it hides)
+            results[name] = session.run()
         except BaseException as exc:  # reported by the test
             results[name] = exc
         finally:
@@ -358,12 +368,12 @@ def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner
     lobby = Transport(f"127.0.0.1:{port}", link_keys=host.link_keys())
     first = threading.Thread(target=host_game, args=("a", lobby), daemon=True)
     try:
-        for name in ("ann", "bob"):
+        for name in names:
             processes.start(name, join_args(port, name, wait=40))
         salt = secrets.token_bytes(16)
         joined: list[tuple[bytes, bytes]] = []  # (connection, hello as signed)
         deadline = time.monotonic() + 60
-        while len(joined) < 2:
+        while len(joined) < len(names):
             assert time.monotonic() < deadline, "the joiners did not say hello"
             for inbound in lobby.poll(0.1):
                 env = open_envelope(inbound.data)
@@ -373,19 +383,21 @@ def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner
                     lobby.reply(inbound.connection, seal(host, "challenge", {"salt": salt}))
                     continue
                 joined.append((inbound.connection, inbound.data))
-                lobby.reply(inbound.connection, seal(host, "welcome", {"seat": len(joined), "seats_total": 3,
-                                                                       "config": GameConfig(3).to_data()}))
+                lobby.reply(inbound.connection, seal(host, "welcome", {"seat": len(joined), "seats_total": len(names) + 1,
+                                                                       "config": GameConfig(len(names) + 1).to_data()}))
         said = [open_envelope(data) for _, data in joined]
         joiners = [SeatInfo(e.body["name"], e.key, e.body["dh_key"], e.body["endpoint"]) for e in said]
         endpoint_b = endpoints.get(timeout=30)
         tables = {}
+        seated = {"a": range(len(names)), "b": range(1 if left_out else 0, len(names))}
         for name, endpoint in (("a", lobby.link_endpoint), ("b", endpoint_b)):
-            nonces = (secrets.token_bytes(32), *(e.body["nonce"] for e in said))
-            proofs = (host.prove_link_key(nonces[0]), *(e.body["dh_proof"] for e in said))
-            seats = (SeatInfo("host", host.public.sign_key, host.public.dh_key, endpoint), *joiners)
-            tables[name] = Table(joint_game_id(nonces), GameConfig(3), seats, nonces, proofs, salt,
-                                 tuple(data for _, data in joined))
-        for (connection, _), name in zip(joined, ("a", "b"), strict=True):
+            nonces = (secrets.token_bytes(32), *(said[k].body["nonce"] for k in seated[name]))
+            proofs = (host.prove_link_key(nonces[0]), *(said[k].body["dh_proof"] for k in seated[name]))
+            seats = (SeatInfo("host", host.public.sign_key, host.public.dh_key, endpoint), *(joiners[k] for k in seated[name]))
+            tables[name] = Table(joint_game_id(nonces), GameConfig(len(seats)), seats, nonces, proofs, salt,
+                                 tuple(joined[k][1] for k in seated[name]))
+        given = ("a", "b", "b") if left_out else ("a", "b")
+        for (connection, _), name in zip(joined, given, strict=True):
             lobby.reply(connection, seal(host, "start", tables[name].to_data()))
         lobby.poll(0.2)  # the starts go out before the session takes the lobby's transport over
         games["a"].put(tables["a"])
@@ -396,7 +408,7 @@ def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner
         for peer in processes.started:
             text = peer.text()
             assert "host (seat 0) broke the protocol: split-table" in text, (text, results)
-        for name in ("ann", "bob"):
+        for name in names:
             logs = game_logs(tmp_path / name)
             assert len(logs) == 1, logs
             verdict = verify_file(str(logs[0]))
@@ -440,3 +452,37 @@ def test_verify_reports_what_the_logs_seat_saw_of_a_seat_gone_as_its_word(reason
         assert "log's seat says" not in said
     else:
         assert f"(but the log's seat says it {note}: " in said and "verify cannot check this)" in said
+
+
+def test_a_seat_whose_link_refuses_ours_is_shown_our_genesis_at_its_table_endpoint(tmp_path: Path) -> None:
+    """A host that leaves a seat out of one game: that seat's link endpoint admits only its own
+    game's seats, so we show it our genesis at the table endpoint its hello named."""
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, _ = split_tables(identities)
+    session, _ = seated(tmp_path, identities, table_a, 1)
+    session.transport.refusals["tcp://127.0.0.1:3"] = "the peer refused the link: not a seat of this table"  # type: ignore[attr-defined]
+    for _ in range(3):  # every SHOW_GENESIS_EVERY at most
+        session._check_away(time.monotonic())
+    shown = [(endpoint, open_envelope(data)) for endpoint, data in session.transport.sent if endpoint == LISTENS[1]]
+    assert session.transport.connected == [LISTENS[1]]  # type: ignore[attr-defined]
+    assert [env.kind for _, env in shown] == ["split"] and shown[0][1].body["genesis"] == session.node.records[0]
+
+
+def test_a_genesis_shown_by_a_seat_left_out_of_our_game_names_the_host_and_is_answered(tmp_path: Path) -> None:
+    """The seat left out is no seat of ours: its split is taken all the same (it proves itself),
+    at most one a second, and answered on its connection, so it can name the host too."""
+    identities = [Identity.generate() for _ in range(3)]
+    table_a, table_b = split_tables(identities)
+    session, _ = seated(tmp_path, identities, table_b, 2)  # seated in game B
+    stranger = Identity.generate()  # (in the real split, a seat of game A only)
+    other_table = seal(stranger, "split", {"game_id": bytes(32), "genesis": genesis_of(identities[0], split_tables(
+        identities, salt_b=bytes(16))[1])})
+    assert session._handle(b"a table connection", other_table) is None  # proves nothing
+    proving = seal(stranger, "split", {"game_id": table_a.game_id, "genesis": genesis_of(identities[0], table_a)})
+    assert session._handle(b"a table connection", proving) is None  # within a second of the last: not checked
+    session._stranger_split_at -= 1.0
+    result = session._handle(b"a table connection", proving)
+    assert result is not None and result.outcome is Outcome.CHEATER and result.culprit == 0
+    answers = [open_envelope(data) for where, data in session.transport.sent if where == b"a table connection"]
+    assert [env.kind for env in answers] == ["split"] and answers[0].body["genesis"] == session.node.records[0]
+

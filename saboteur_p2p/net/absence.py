@@ -116,6 +116,7 @@ class Absence:
             if self.presence.notice_away(seat, now):
                 silent = self.presence.silent_for(seat, now)
                 self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
+                self._show_genesis_at_table(seat)  # it may play a game we are not seated at (splitting.py)
 
     def _check_gone(self, now: float) -> SessionResult | None:
         if self._accused is not None:
@@ -233,3 +234,6 @@ class Absence:
 
     def _seat_name(self, seat: int) -> str:
         return f"{self.names[seat]} (seat {seat})"
+
+    def _show_genesis_at_table(self, seat: int) -> None:
+        """A seat is away: what may show it played another game (splitting.py does)."""

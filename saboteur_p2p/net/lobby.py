@@ -320,6 +320,8 @@ def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: byte
         wanted = env.field("edition", str, 20) if "edition" in env.body else None
         bound = env.field("table", bytes, CODE_SALT_BYTES)
         host = env.field("host", bytes, 32)
+        if "listens" in env.body and not valid_endpoint(env.field("listens", str, 200)):
+            return "the table endpoint the hello names (listens) must be tcp://host:port"
     except BadEnvelope as exc:
         return str(exc)
     if wanted is not None and wanted != edition:
@@ -334,13 +336,14 @@ def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: byte
 
 
 def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"", edition: str | None = None,
-          nonce: bytes | None = None, table: bytes = b"", host: bytes = b"") -> bytes:
+          nonce: bytes | None = None, table: bytes = b"", host: bytes = b"", listens: str | None = None) -> bytes:
     """A joiner's hello; ``table`` is the salt the table sent (``challenge`` or ``code``:
     empty in the first hello) and ``host`` the signing key it sent it with (so a start can
     seat the joiner only at a table of that salt whose seat 0 is that key);
     ``code_proof`` (``prove_code``) answers a table's ``code``;
     ``edition``, when given, is the only edition it will sit down to; ``nonce`` (fresh when
-    not given) goes into the game id."""
+    not given) goes into the game id; ``listens``, when given, is the joiner's table endpoint
+    (where a seat left out of its game can still show it a genesis: splitting.py)."""
     nonce = nonce if nonce is not None else secrets.token_bytes(NONCE_BYTES)
     body = {
         "version": LOBBY_VERSION, "name": name, "dh_key": identity.public.dh_key,
@@ -349,6 +352,8 @@ def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"",
     }
     if edition is not None:
         body["edition"] = edition
+    if listens is not None:
+        body["listens"] = listens
     return seal(identity, "hello", body)
 
 
@@ -380,6 +385,8 @@ def join_lobby(
         raise LobbyError(f"no machine called {endpoint_host(endpoint)!r}: {unknown} (check the address)")
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
+    # our table endpoint, as the table reaches our link endpoint (the address, with its port)
+    listens = f"{transport.advertised(endpoint).rsplit(':', 1)[0]}:{transport.endpoint.rsplit(':', 1)[1]}"
     bound = b""  # the table's salt, once we said hello again with it...
     challenger = b""  # ...and the signing key the table asked for it with
     notice = Notices(say)
@@ -417,7 +424,7 @@ def join_lobby(
                     raise LobbyError("the table asked for our hello in a way this release does not follow")
                 bound, challenger = salt, env.key
                 transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce, salt,
-                                               challenger))
+                                               challenger, listens))
                 continue
             if env.kind == "code":
                 # the table wants its code: show we know it, with the table's own salt and share
@@ -432,7 +439,7 @@ def join_lobby(
                 except InvalidPoint as exc:
                     raise LobbyError(f"the table asked for its code with a bad share ({exc})") from None
                 transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce, salt,
-                                               challenger))
+                                               challenger, listens))
                 continue
             if env.kind == "reject":
                 reason = env.body.get("reason")

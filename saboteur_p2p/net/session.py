@@ -21,7 +21,6 @@ from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
 from ..rules import State
-from .absence import Absence
 from .defects import describe, save_traceback
 from .heartbeat import CATCH_UP_S, Heartbeat, addressed_to
 from .intake import Dropped, Intake
@@ -70,7 +69,7 @@ class Agent(Protocol):
     def poll_chat(self) -> str | None: ...
 
 
-class Session(Verdicts, Absence, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink):
+class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink):
     def __init__(
         self,
         table: Table,
@@ -315,9 +314,9 @@ class Session(Verdicts, Absence, SplitWatch, StandIn, Watchers, Heartbeat, Timin
         self.stats["bytes_sent"] += len(data) * len(self.endpoints)
 
     def _admits(self, kind: str, key: bytes) -> bool:
-        """Only the seats may speak once the game runs; anyone may say a (small) hello, and a
-        spectator ``watch``."""
-        return self.table.seat_of(key) is not None or kind in ("hello", "watch")
+        """Only the seats may speak once the game runs; anyone may say a (small) hello, a
+        spectator ``watch``, and a seat of another game ``split`` (splitting.py)."""
+        return self.table.seat_of(key) is not None or kind in ("hello", "watch", "split")
 
     def _handle(self, connection: bytes, data: bytes, key: bytes | None = None) -> SessionResult | None:
         """One message from a connection; ``key``: the link key it proved (CurveZMQ), if any."""
@@ -341,6 +340,12 @@ class Session(Verdicts, Absence, SplitWatch, StandIn, Watchers, Heartbeat, Timin
                 except BadEnvelope as exc:
                     self._outsider(f"dropped a bad watch from a spectator: {exc}")
             return None
+        if env.kind == "split":  # a genesis shown to us proves itself, whoever carries it (splitting.py)
+            try:
+                return self._heard_split(env, sender, connection)
+            except BadEnvelope as exc:
+                self._outsider(f"dropped a bad split: {exc}")
+                return None
         if sender is None:
             return None  # not one of the seats: nothing it says matters
         # a link or ping to another seat, relayed here, says nothing of its sender (on a link,
@@ -382,8 +387,6 @@ class Session(Verdicts, Absence, SplitWatch, StandIn, Watchers, Heartbeat, Timin
     def _dispatch(self, connection: bytes, env: Envelope, sender: int, key: bytes | None = None) -> SessionResult | None:
         if env.kind == "record":
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
-        if env.kind == "split":
-            return self._heard_split(env, sender)  # a genesis of another game, shown to us
         game_id = env.field("game_id", bytes, 32)
         if game_id != self.setup.game_id:
             self._heard_another_game(sender, game_id)  # a peer's stale message, or a table split in two
