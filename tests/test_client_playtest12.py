@@ -74,6 +74,7 @@ def test_picking_a_card_says_at_once_what_the_keys_do_with_it():
 
     def script(h: Harness) -> None:
         h.decision()
+        h.wait_for(lambda: h.app.controller.items(h.app.snap), "the hand on the screen")  # (late on a loaded machine)
         h.keys("1")
         first = h.app.controller.items(h.app.snap)[0].handle
         h.wait_for(lambda: h.app.ui.selected == first, "card 1 picked")

@@ -174,3 +174,33 @@ def test_what_a_peer_sends_as_it_stops_reaches_a_peer_that_is_busy_computing() -
     busy seat then waited out the whole ``--wait``; a link that is connected waits for the
     handshake (up to DRAIN_S) and hands the message over."""
     assert _last_words(busy=2.0) == [b"last words"]
+
+
+def test_a_link_that_hung_up_once_is_not_refused_after_its_next_handshake() -> None:
+    """``refused`` says why a link broke off in its handshake since it last completed one: a
+    hang-up long past (a peer busy proving) made every seat show its genesis at that seat's
+    table endpoint for the rest of the game, as if the seat played another (found by review)."""
+    from saboteur_p2p.crypto.identity import Identity
+
+    ours, theirs = Identity.generate(), Identity.generate()
+    a = Transport("127.0.0.1:0", link_keys=ours.link_keys())
+    b = Transport("127.0.0.1:0", link_keys=theirs.link_keys())
+    try:
+        endpoint = b.link_endpoint
+
+        def until_ready() -> None:
+            deadline = time.monotonic() + 10
+            while not a.outbound[endpoint].ready and time.monotonic() < deadline:
+                a.poll(0.01)
+                b.poll(0.01)
+            assert a.outbound[endpoint].ready
+
+        assert a.connect(endpoint, server_key=theirs.public.dh_key)
+        until_ready()
+        a.outbound[endpoint].hang_up("no handshake within 10 s")
+        assert a.refused(endpoint) == "no handshake within 10 s"
+        until_ready()
+        assert a.refused(endpoint) == ""
+    finally:
+        a.close()
+        b.close()

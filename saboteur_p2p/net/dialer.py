@@ -206,7 +206,8 @@ class Dialer:
         self.sent = 0.0  # when we last sent anything on the connection
         #: a handshake has been completed (Transport.replace waits for one)
         self.shaken = False
-        #: why we last hung up ("" if never): a peer that breaks ZMTP, for the curious
+        #: why we last hung up since the last completed handshake ("" if not): a peer that breaks
+        #: ZMTP or refuses our key
         self.trouble = ""
         #: hang-ups since the last completed handshake (each doubles the wait to redial)
         self.refusals = 0
@@ -313,6 +314,7 @@ class Dialer:
             if state.ready:
                 self.shaken = True
                 self.refusals = 0
+                self.trouble = ""  # it took us now: the link is not refused (splitting.py looks)
             self.flush()
         return messages, read
 

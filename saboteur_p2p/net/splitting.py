@@ -39,7 +39,9 @@ from .wire import BadEnvelope, Envelope, open_envelope, seal
 #: while a seat is heard signing for another game, it is shown our genesis this often at most
 SHOW_GENESIS_EVERY = 2.0
 #: geneses shown by someone who is not a seat of this game are checked this often at most
+#: on one connection, and that many connections are remembered (then forgotten at once)
 STRANGERS_EVERY = 1.0
+MAX_STRANGERS = 1024
 
 
 class SplitWatch(Absence):
@@ -61,17 +63,22 @@ class SplitWatch(Absence):
     def _start_split_watch(self) -> None:
         #: when each seat was last shown our genesis
         self._shown_genesis: dict[int, float] = {}
-        #: when a genesis shown by someone not seated here was last checked
-        self._stranger_split_at = -STRANGERS_EVERY
+        #: when a genesis shown by someone not seated here was last checked, by connection
+        self._stranger_split_at: dict[bytes, float] = {}
         #: each joiner's table endpoint, as its hello in ``start`` names it
         self._listens: dict[int, str] = {}
         #: when each seat was last shown our genesis at its table endpoint, and when we last
         #: looked for links refused
         self._shown_at_table: dict[int, float] = {}
         self._refusals_seen = 0.0
-        for seat, said in enumerate(self.table.hellos, start=1):
-            listens = open_envelope(said).body.get("listens")
-            if isinstance(listens, str) and valid_endpoint(listens) and seat != self.seat:
+        for seat, said in enumerate(self.table.hellos[:len(self.setup.seats) - 1], start=1):
+            try:  # (a running game's start, given to a seat taken back, is not checked: §12.2)
+                hello = open_envelope(said)
+            except BadEnvelope:
+                continue
+            listens = hello.body.get("listens")
+            mine = hello.kind == "hello" and hello.key == self.setup.seats[seat].sign_key
+            if mine and isinstance(listens, str) and valid_endpoint(listens) and seat != self.seat:
                 self._listens[seat] = listens
 
     def _check_away(self, now: float) -> None:
@@ -124,14 +131,20 @@ class SplitWatch(Absence):
         if self.seat == 0 or not self.setup.table or not self.node.records or self.node.aborted is not None:
             return None  # (the host is not shown its own doing; a game without a lobby has no table)
         now = time.monotonic()
-        if sender is None:
-            if now - self._stranger_split_at < STRANGERS_EVERY:
-                return None  # a stranger's flood costs a check a second at most
-            self._stranger_split_at = now
         try:
             proof = SplitTableProof(decode_record(self.node.records[0]), decode_record(genesis))
         except MalformedRecord as exc:
             raise BadEnvelope(f"split: the genesis shown is not a record ({exc})") from None
+        if sender is None:
+            # a stranger's: its signature is checked only if all the rest would prove a split,
+            # at most once a second for each connection (junk on one starves no other)
+            if not proof.shows(self.setup, signed=False):
+                return None
+            if now - self._stranger_split_at.get(connection, -STRANGERS_EVERY) < STRANGERS_EVERY:
+                return None
+            if len(self._stranger_split_at) >= MAX_STRANGERS:
+                self._stranger_split_at.clear()
+            self._stranger_split_at[connection] = now
         if not proof.shows(self.setup):
             return None  # an earlier game's, another table's: it proves nothing
         for seat in {*self._other_game, *([] if sender is None else [sender])}:

@@ -225,7 +225,7 @@ class Transport:
 
     def refused(self, endpoint: str) -> str:
         """Why the link to ``endpoint`` last broke off in its handshake (a CurveZMQ server that
-        holds another key, say), or "" when it has not."""
+        holds another key, say), or "" when it has not since its last completed handshake."""
         dialer = self.outbound.get(endpoint)
         return "" if dialer is None else dialer.trouble
 
