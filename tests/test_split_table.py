@@ -501,6 +501,8 @@ def test_a_running_games_start_with_junk_hellos_does_not_stop_a_seat_taken_back(
     identities = [Identity.generate() for _ in range(3)]
     table_a, _ = split_tables(identities)
     elsewhere = hello(Identity.generate(), "s2", "tcp://127.0.0.1:3", b"", None, bytes(32), SALT, b"", "tcp://127.0.0.1:99")
-    for hellos in ((b"junk", table_a.hellos[1]), (table_a.hellos[0], elsewhere)):
-        session, _ = seated(tmp_path / str(len(hellos[0])), identities, dataclasses.replace(table_a, hellos=hellos), 0)
+    host = identities[0].public.sign_key
+    earlier = hello(identities[2], "s2", "tcp://127.0.0.1:3", b"", None, bytes(32), bytes(16), host, "tcp://127.0.0.1:98")
+    for case, hellos in enumerate(((b"junk", table_a.hellos[1]), (table_a.hellos[0], elsewhere), (table_a.hellos[0], earlier))):
+        session, _ = seated(tmp_path / str(case), identities, dataclasses.replace(table_a, hellos=hellos), 0)
         assert set(session._listens.values()) <= set(LISTENS) and len(session._listens) == 1

@@ -76,8 +76,10 @@ class SplitWatch(Absence):
                 hello = open_envelope(said)
             except BadEnvelope:
                 continue
-            listens = hello.body.get("listens")
-            mine = hello.kind == "hello" and hello.key == self.setup.seats[seat].sign_key
+            body = hello.body
+            listens = body.get("listens")
+            mine = (hello.kind == "hello" and hello.key == self.setup.seats[seat].sign_key  # its own, said to this table
+                    and body.get("table") == self.setup.table and body.get("host") == self.setup.seats[0].sign_key)
             if mine and isinstance(listens, str) and valid_endpoint(listens) and seat != self.seat:
                 self._listens[seat] = listens
 
