@@ -385,8 +385,7 @@ def join_lobby(
         raise LobbyError(f"no machine called {endpoint_host(endpoint)!r}: {unknown} (check the address)")
     nonce = secrets.token_bytes(NONCE_BYTES)
     transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce))
-    # our table endpoint, as the table reaches our link endpoint (the address, with its port)
-    listens = f"{transport.advertised(endpoint).rsplit(':', 1)[0]}:{transport.endpoint.rsplit(':', 1)[1]}"
+    listens = transport.advertised_table(endpoint)  # where a seat left out of its game can find us
     bound = b""  # the table's salt, once we said hello again with it...
     challenger = b""  # ...and the signing key the table asked for it with
     notice = Notices(say)

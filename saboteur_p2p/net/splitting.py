@@ -32,9 +32,9 @@ from ..protocol.node import GameSetup, Node, ProtocolViolation
 from ..protocol.split import SPLIT_REASON, SplitTableProof
 from .absence import Absence
 from .table import Table
-from .transport import Transport, valid_endpoint
+from .transport import Transport
 from .verdicts import SessionResult
-from .wire import BadEnvelope, Envelope, open_envelope, seal
+from .wire import BadEnvelope, Envelope, seal
 
 #: while a seat is heard signing for another game, it is shown our genesis this often at most
 SHOW_GENESIS_EVERY = 2.0
@@ -65,23 +65,12 @@ class SplitWatch(Absence):
         self._shown_genesis: dict[int, float] = {}
         #: when a genesis shown by someone not seated here was last checked, by connection
         self._stranger_split_at: dict[bytes, float] = {}
-        #: each joiner's table endpoint, as its hello in ``start`` names it
-        self._listens: dict[int, str] = {}
+        #: each other joiner's table endpoint, as its hello in ``start`` names it
+        self._listens = {seat: listens for seat, listens in self.table.listens().items() if seat != self.seat}
         #: when each seat was last shown our genesis at its table endpoint, and when we last
         #: looked for links refused
         self._shown_at_table: dict[int, float] = {}
         self._refusals_seen = 0.0
-        for seat, said in enumerate(self.table.hellos[:len(self.setup.seats) - 1], start=1):
-            try:  # (a running game's start, given to a seat taken back, is not checked: §12.2)
-                hello = open_envelope(said)
-            except BadEnvelope:
-                continue
-            body = hello.body
-            listens = body.get("listens")
-            mine = (hello.kind == "hello" and hello.key == self.setup.seats[seat].sign_key  # its own, said to this table
-                    and body.get("table") == self.setup.table and body.get("host") == self.setup.seats[0].sign_key)
-            if mine and isinstance(listens, str) and valid_endpoint(listens) and seat != self.seat:
-                self._listens[seat] = listens
 
     def _check_away(self, now: float) -> None:
         super()._check_away(now)
@@ -101,8 +90,7 @@ class SplitWatch(Absence):
             return
         self._shown_at_table[seat] = now
         if self.transport.connect(listens, server_key=self.setup.seats[seat].dh_key):
-            shown = seal(self.identity, "split", {"game_id": self.setup.game_id, "genesis": self.node.records[0]})
-            self.transport.send(listens, shown)
+            self.transport.send(listens, self._our_genesis())
 
     def _heard_another_game(self, sender: int, game_id: bytes) -> None:
         """A seat signed a message for another game: a late one of an earlier game, or the host
@@ -122,8 +110,11 @@ class SplitWatch(Absence):
         """Show ``seat`` our game's genesis (once we hold it, at a table with a lobby)."""
         if self.setup.table and self.node.records:
             self._shown_genesis[seat] = now
-            shown = seal(self.identity, "split", {"game_id": self.setup.game_id, "genesis": self.node.records[0]})
-            self.transport.send(self.endpoints[seat], shown)
+            self.transport.send(self.endpoints[seat], self._our_genesis())
+
+    def _our_genesis(self) -> bytes:
+        """A ``split`` showing our game's genesis (once we hold it)."""
+        return seal(self.identity, "split", {"game_id": self.setup.game_id, "genesis": self.node.records[0]})
 
     def _heard_split(self, env: Envelope, sender: int | None, connection: bytes = b"") -> SessionResult | None:
         """A seat (``sender``; None: someone not seated here, on ``connection``) showed us the
@@ -149,11 +140,11 @@ class SplitWatch(Absence):
             self._stranger_split_at[connection] = now
         if not proof.shows(self.setup):
             return None  # an earlier game's, another table's: it proves nothing
-        for seat in {*self._other_game, *([] if sender is None else [sender])}:
+        others = set(self._other_game) if sender is None else {sender, *self._other_game}
+        for seat in others:
             self._show_genesis(seat, now)  # the other game's seats catch it too (we stop now)
         if sender is None:  # one left out of our game: it hears us on the connection it came on
-            self.transport.reply(connection, seal(self.identity, "split", {
-                "game_id": self.setup.game_id, "genesis": self.node.records[0]}))
+            self.transport.reply(connection, self._our_genesis())
         other = proof.genesis_b.game_id.hex()[:16]
         who = self._seat_name(sender) if sender is not None else "a seat of that game that is not seated at ours"
         detail = (f"the host started this table's seats on two games: {who} showed the genesis "

@@ -14,7 +14,7 @@ from ..crypto.identity import PublicIdentity, valid_dh_key, valid_sign_key, veri
 from ..protocol.messages import MAX_PLAYERS, NAME_RULE, TABLE_SALT_BYTES, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
-from .transport import TABLE_MESSAGE_LIMIT, normal_endpoint
+from .transport import TABLE_MESSAGE_LIMIT, normal_endpoint, valid_endpoint
 from .wire import BadEnvelope, Envelope, open_envelope
 
 #: bytes of the fresh random nonce every seat adds to the game id
@@ -140,8 +140,29 @@ class Table:
             mine = (seat.name, seat.dh_key, seat.endpoint, self.nonces[number], self.link_proofs[number])
             if said.kind != "hello" or said.key != seat.sign_key or fields != mine:
                 raise BadEnvelope(f"start: seat {number} ({seat.name}) is not as its own hello says")
-            if body.get("table") != self.table or body.get("host") != self.seats[0].sign_key:
+            if not self._said_here(said):
                 raise BadEnvelope(f"start: seat {number} ({seat.name}) said hello to another table")
+
+    def listens(self) -> dict[int, str]:
+        """Each joiner's table endpoint, as its own hello to this table names it (``listens``,
+        where a seat left out of its game can still be shown a genesis: splitting.py).  A
+        running game's start is not checked hello by hello (§12.2): a hello that is not its
+        seat's own, said to this table, names nothing."""
+        found: dict[int, str] = {}
+        for number, data in enumerate(self.hellos[:len(self.seats) - 1], start=1):
+            try:
+                said = open_envelope(data)
+            except BadEnvelope:
+                continue
+            listens = said.body.get("listens")
+            own = said.kind == "hello" and said.key == self.seats[number].sign_key and self._said_here(said)
+            if own and isinstance(listens, str) and valid_endpoint(listens):
+                found[number] = listens
+        return found
+
+    def _said_here(self, hello: Envelope) -> bool:
+        """Whether ``hello`` was said to this table: bound to its salt and to seat 0's key."""
+        return hello.body.get("table") == self.table and hello.body.get("host") == self.seats[0].sign_key
 
 
 def joint_game_id(nonces: tuple[bytes, ...]) -> bytes:

@@ -199,10 +199,18 @@ class Transport:
         interface that routes to that peer, never as the wildcard, which on the peer's
         machine would mean the peer itself.
         """
-        host = endpoint_host(self.link_endpoint)
+        return self._reachable(self.link_endpoint, towards)
+
+    def advertised_table(self, towards: str) -> str:
+        """The table endpoint (hellos, spectators) a peer at ``towards`` should use to reach us."""
+        return self._reachable(self.endpoint, towards)
+
+    @staticmethod
+    def _reachable(bound: str, towards: str) -> str:
+        host = endpoint_host(bound)
         if not is_wildcard(host):
-            return self.link_endpoint
-        port = self.link_endpoint.rsplit(":", 1)[1]
+            return bound
+        port = bound.rsplit(":", 1)[1]
         return f"tcp://{local_address_towards(endpoint_host(towards))}:{port}"
 
     def connect(self, endpoint: str, server_key: bytes | None = None, client_keys: tuple[bytes, bytes] | None = None) -> bool:
