@@ -493,7 +493,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1
     for line in describe_setup(observer.setup):
         print(line)
-    wrong = unexpected_seats(observer.setup, args.expect.split(",")) if args.expect else None
+    if args.expect is not None and not args.expect.strip(", "):
+        print("--expect names no fingerprint: nothing to compare the seats with")  # an empty variable in a script
+        return 1
+    wrong = unexpected_seats(observer.setup, args.expect.split(",")) if args.expect is not None else None
     if wrong is not None:
         print(wrong)
         return 1

@@ -91,8 +91,8 @@ def test_a_session_and_verify_give_the_forfeit_score_of_a_seat_gone_at_the_final
     assert "at the final reveal of the gold: " in result.message and f"{session.names[staller]} 0 (forfeit)" in result.message
     ending = Ending("peer-gone", staller, "", result.message, None, witness)
     verdict = verify_records([*game.spectator.records, ending.to_bytes()])
-    assert verdict.ok and verdict.culprit == staller and verdict.scores == forfeit.scores
-    assert verdict.message.startswith(f"stopped: seat {staller} ({session.names[staller]}) went silent")
+    assert verdict.ok and verdict.silent == staller and verdict.culprit is None and verdict.scores == forfeit.scores
+    assert verdict.message.startswith(f"stopped: the log says seat {staller} ({session.names[staller]}) went silent")
     assert "forfeit" in verdict.message and "a log cut short there" in verdict.message  # the holder's word only
 
 

@@ -55,6 +55,29 @@ def test_verify_refuses_a_genesis_whose_config_holds_an_infinite_number_and_does
     assert "not a valid genesis record" in verdict.message
 
 
+@pytest.mark.parametrize("changes", [
+    {"players_extra": 1},                 # a field the genesis does not have
+    {"names": ["", "b", "c"]},            # a name a genesis may not hold
+    {"table": b"x"},                      # a table salt of the wrong size
+    {"config": {"players": 4}},           # a config that does not fit the seats
+])
+def test_a_wrong_genesis_signed_by_seat_0_names_seat_0_whatever_is_wrong_in_it(changes: dict[str, Any]) -> None:
+    """protocol.md §4.8: a genesis names seat 0 if seat 0 signed it.  verify read seat 0's key
+    through the whole genesis, so a genesis wrong anywhere but its config named nobody (a
+    wrong player count named seat 0): one signer, blamed or not by where the mistake was."""
+    game = seeded_game(GameConfig(3), 5)
+    verdict = verify_records([_genesis_with(game, **changes)])
+    assert not verdict.ok and verdict.culprit == 0, verdict.message
+    assert verdict.message.startswith("record 0: not a valid genesis record, signed by seat 0 (the host): ")
+    # the same body signed by another key is nobody's
+    body = game.setup.genesis().encode()
+    body.update(changes)
+    other = game.nodes[1].identity
+    assert other is not None
+    forged = verify_records([make_entry(other, game.setup.game_id, 0, 0, GENESIS, "genesis", body).record])
+    assert not forged.ok and forged.culprit is None and "not signed by the seat 0 it names" in forged.message
+
+
 def _fake_seat(port: int, records: list[bytes], stop: threading.Event) -> threading.Thread:
     """A seat's table ROUTER on loopback that answers every ``watch`` with ``watching`` and
     the given records (a hostile seat feeding a spectator)."""

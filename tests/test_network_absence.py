@@ -25,7 +25,7 @@ def test_a_present_seat_that_withholds_its_share_is_named_after_the_wait(process
         assert re.search(rf"double \(seat {double.seat}\) sent no \w+ record within 4 s; the game ends", text), text
         assert "is away" not in text, text  # it was present all along
         (verdict,) = verify(only_log(tmp_path / peer.name))
-        assert verdict.startswith(f"stopped: seat {double.seat} (double) went silent"), verdict
+        assert verdict.startswith(f"stopped: the log says seat {double.seat} (double) went silent"), verdict
 
 
 @pytest.mark.slow

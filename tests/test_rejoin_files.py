@@ -145,9 +145,15 @@ def test_secrets_read_back_wrong_are_refused_as_damage_here_not_played_on(tmp_pa
         ({"coins": [[index, None, nonce]]}, "a saved coin is not a value and a nonce"),
         ({"coins": []}, f"the saved secrets lack coin {index}, which this seat committed to in its log"),
         ({"seat": 2}, "the saved seat secrets belong to another game or seat"),
+        ({"coins": [[float("inf"), _value, nonce]]}, "a saved coin's index is not a whole number"),  # raised OverflowError
+        ({"coins": [[index + 0.5, _value, nonce]]}, "a saved coin's index is not a whole number"),
     ):
         with pytest.raises(SeatLost, match=f"cannot take seat 1 back: its files in {tmp_path} are damaged: {what}"):
             reopen(**changes)
+    # a secrets file far larger than any seat's is not read whole
+    (tmp_path / f"{stem}.secret").write_bytes(msgpack.packb({**saved, "pad": bytes(3 << 20)}))
+    with pytest.raises(SeatLost, match=r"the saved seat secrets .* hold more than 2 MiB"):
+        open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)
 
 
 def test_a_join_while_the_same_identity_hosts_from_the_same_folder_is_refused(tmp_path: Path) -> None:

@@ -447,7 +447,7 @@ def test_verify_reports_what_the_logs_seat_saw_of_a_seat_gone_as_its_word(reason
     observer = Node(table_a.setup(), None)
     observer.receive(genesis_of(identities[0], table_a))  # the log waits for seat 0's key record
     holds, said = judge(Ending("peer-gone", 0, reason, "", None, seat=2), observer, ("s0", "s1", "s2"))
-    assert holds and said.startswith("stopped: seat 0 (s0) went silent; the next record was due from it")
+    assert holds and said.startswith("stopped: the log says seat 0 (s0) went silent; the next record was due from it")
     if note is None:
         assert "log's seat says" not in said
     else:

@@ -1,6 +1,8 @@
 """`saboteur-p2p verify`: a whole log checked from outside, and a tampered one blamed."""
 from __future__ import annotations
 
+import dataclasses
+
 import msgpack
 import pytest
 from protocol_helpers import seeded_bytes
@@ -90,6 +92,23 @@ def test_verify_prints_the_seats_fingerprints_and_the_proof_parameters_and_pins_
     assert main(["verify", log, "--expect", ",".join([*fingerprints[:2], stranger])]) == 1
     out = capsys.readouterr().out
     assert f"the log's seats are not the expected ones: seat 2 (seat2) is {fingerprints[2]}; nobody is {stranger}" in out
+    # an empty --expect (a script's unset variable) pinned nothing and passed (found by review)
+    for empty in ("", " , "):
+        assert main(["verify", log, "--expect", empty]) == 1
+        assert "--expect names no fingerprint" in capsys.readouterr().out
+
+
+def test_the_seats_line_quotes_each_name_so_a_name_cannot_pass_for_a_fingerprint(game):
+    """Names may hold '-', ',' and spaces: a seat named like a fingerprint printed a second,
+    false fingerprint in the line a person compares (found by review)."""
+    from saboteur_p2p.protocol.verify import describe_setup
+
+    fake = f'{Identity.generate().public.fingerprint()}, 1 "x'
+    setup = dataclasses.replace(game.setup, names=(fake, *game.setup.names[1:]))
+    line = describe_setup(setup)[0]
+    quoted = fake.replace('"', '\\"')  # the name's own quote escaped: it cannot close the quotes
+    assert line.startswith(f'seats (compare these fingerprints with the players\'): 0 "{quoted}" '), line
+    assert line.endswith(f'2 "seat2" {game.setup.seats[2].fingerprint()}')
 
 
 def test_verify_finished_refuses_a_valid_log_that_stops_early(played, tmp_path, capsys):
@@ -116,8 +135,9 @@ def test_a_log_that_stops_says_who_went_silent_only_if_the_log_waited_for_it(gam
     records = game.records[:cut]
     due = verify_records(records).message.split("due from seat ")[1][0]
     verdict = verify_records(_stopped_at(game, cut, Ending("peer-gone", int(due))))
-    assert verdict.ok and verdict.culprit == int(due)
-    assert verdict.message.startswith(f"stopped: seat {due} (seat{due}) went silent; the next record was due from it")
+    assert verdict.ok and verdict.silent == int(due) and verdict.culprit is None  # a claim, not a proof
+    said = f"stopped: the log says seat {due} (seat{due}) went silent; the next record was due from it"
+    assert verdict.message.startswith(said)
     owing = {e.speaker for e in replay_records(records)[1].outstanding}
     other = next(s for s in range(3) if s not in owing)
     wrong = verify_records(_stopped_at(game, cut, Ending("peer-gone", other)))
@@ -196,3 +216,43 @@ def test_a_record_of_another_protocol_version_is_called_so_not_unsigned(game):
     verdict = verify_records(records)
     assert not verdict.ok and verdict.records == 7 and verdict.culprit is None
     assert "record 7: version: the record is of another protocol version" in verdict.message
+
+
+def test_a_pipe_or_fifo_is_refused_as_no_log_file_not_read_as_empty_or_waited_on(played, tmp_path, capsys):
+    """A pipe read as "the log is empty" (its size is 0 to fstat), and a FIFO's path made
+    verify wait for a writer for ever (found by review): only a regular file is a log."""
+    import os
+    import subprocess
+    import sys
+
+    _, log_dir = played
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main(["verify", str(fifo)]) == 1  # returns: nothing opens the FIFO
+    assert "is not a regular file (a folder, pipe or device)" in capsys.readouterr().out
+    piped = subprocess.run(
+        [sys.executable, "-m", "saboteur_p2p", "verify", "/dev/stdin"],
+        input=(log_dir / "seat1.log").read_bytes(), capture_output=True, timeout=60,
+    )
+    assert piped.returncode == 1 and b"is not a regular file" in piped.stdout, piped.stdout
+
+
+def test_a_corrupt_length_mid_file_still_checks_the_records_before_it(game, tmp_path):
+    """One bad length prefix after valid records gave only "cannot read the log": the records
+    before it are checked and reported, as they are for a file cut short (found by review)."""
+    from saboteur_p2p.protocol.verify import replay_file
+
+    path = tmp_path / "corrupt.log"
+    with LogWriter(path) as writer:
+        for record in game.records[:12]:
+            writer.append(record)
+    at = path.stat().st_size
+    with open(path, "ab") as file:
+        file.write(bytes(4) + game.records[12])  # a length of 0, then a record
+    verdict = replay_file(str(path))[0]
+    assert not verdict.ok and verdict.records == 12
+    assert verdict.message.startswith("OK so far: 12 valid records") and f"then the file is corrupt from byte {at}" \
+        in verdict.message
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(path.read_bytes()[:3])  # inside the genesis's length prefix
+    assert replay_file(str(cut))[0].message == "the file ends inside its first record at byte 0"

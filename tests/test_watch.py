@@ -83,7 +83,7 @@ def test_a_spectator_from_the_start_and_one_who_comes_late_both_check_the_whole_
     assert node.state is not None and tuple(node.state.scores) == result.scores
     (log,) = tmp_path.glob("game-*-seat0.log")
     assert watched.records == updates[-1] and updates == sorted(updates) and updates[0] == 1
-    assert said[0].startswith("seats (compare these fingerprints with the players'): 0 host ")
+    assert said[0].startswith("seats (compare these fingerprints with the players'): 0 \"host\" ")
     assert log.exists()
     # the command, from the start
     lines = stdout.splitlines()

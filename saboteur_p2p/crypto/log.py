@@ -25,6 +25,7 @@ length as 4 big-endian bytes.
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -84,7 +85,16 @@ class LogFileError(Exception):
     """A log file cannot be read as a sequence of length-prefixed records."""
 
 
-class TruncatedLog(LogFileError):
+class BrokenLog(LogFileError):
+    """The log file cannot be read on from ``offset``: ``records`` are the whole records before it."""
+
+    def __init__(self, message: str, records: list[bytes], offset: int) -> None:
+        super().__init__(message)
+        self.records = records
+        self.offset = offset
+
+
+class TruncatedLog(BrokenLog):
     """The log file ends part-way through a record (a crash during a write).
 
     ``records`` are the whole records before it and ``offset`` the file length they span;
@@ -94,10 +104,9 @@ class TruncatedLog(LogFileError):
     def __init__(self, path: str, records: list[bytes], offset: int, size: int) -> None:
         super().__init__(
             f"log file {path}: truncated final record at byte {offset} "
-            f"({size - offset} trailing bytes; {len(records)} whole records before it)"
+            f"({size - offset} trailing bytes; {len(records)} whole records before it)",
+            records, offset,
         )
-        self.records = records
-        self.offset = offset
 
 
 @dataclass(frozen=True)
@@ -223,7 +232,8 @@ def _unpack(data: bytes, max_size: int, what: str) -> Any:
     # msgpack signals bad input with a spread of types (ValueError and its subclasses,
     # TypeError for some map keys, its own UnpackException); none of them may escape.
     except Exception as exc:
-        raise MalformedRecord(f"{what} is not valid msgpack within the limits: {type(exc).__name__}: {exc}"[:300]) from None
+        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__  # StackError says nothing more
+        raise MalformedRecord(f"{what} is not valid msgpack within the limits: {why}"[:300]) from None
 
 
 #: the types msgpack gives for plain values (exact types: unpacking makes no subclasses)
@@ -423,10 +433,14 @@ def read_log(path: str | os.PathLike[str]) -> list[bytes]:
     """All records in a log file, in order.
 
     Raises TruncatedLog (carrying the whole records) if the file ends inside a record,
-    LogFileError if a length prefix is over MAX_ITEM_SIZE (the file is corrupt), and
-    OSError if the file cannot be read.
+    BrokenLog (carrying them too) if a length prefix is over MAX_ITEM_SIZE (the file is
+    corrupt from there), LogFileError if the path is not a regular file (a pipe would read as
+    empty, a FIFO block for ever) or the file is too large, and OSError if it cannot be read.
     """
-    return _scan(os.fspath(path))
+    path = os.fspath(path)
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise LogFileError(f"{path} is not a regular file (a folder, pipe or device): give the path of a log file")
+    return _scan(path)
 
 
 def _scan(path: str) -> list[bytes]:
@@ -447,9 +461,10 @@ def _scan(path: str) -> list[bytes]:
                 raise TruncatedLog(path, records, offset, size)
             (length,) = _LENGTH.unpack(prefix)
             if not 0 < length <= MAX_ITEM_SIZE:
-                raise LogFileError(
+                raise BrokenLog(
                     f"log file {path}: the item at byte {offset} claims {length} bytes, "
-                    f"outside 1..{MAX_ITEM_SIZE} (corrupt)"
+                    f"outside 1..{MAX_ITEM_SIZE} (corrupt)",
+                    records, offset,
                 )
             record = f.read(length)
             if len(record) < length:

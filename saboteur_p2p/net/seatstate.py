@@ -22,6 +22,8 @@ from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 
 SECRETS_FORMAT = "saboteur-p2p/seat-secrets/3"
+#: the most a seat secrets file may hold: a deck key and the coins of one game (at most 10,000)
+MAX_SECRETS_BYTES = 2 << 20
 
 
 def setup_digest(setup: GameSetup) -> bytes:
@@ -67,9 +69,11 @@ def import_secrets(node: Node, data: bytes) -> None:
     if saved.get("format") != SECRETS_FORMAT or saved.get("game_id") != node.setup.game_id or saved.get("seat") != node.seat:
         raise DamagedSeatFiles("the saved seat secrets belong to another game or seat")
     try:
-        secret, coins = saved["x"], {int(i): (v, n) for i, v, n in saved["coins"]}
+        secret, coins = saved["x"], {i: (v, n) for i, v, n in saved["coins"]}
     except (KeyError, TypeError, ValueError):
         raise DamagedSeatFiles("the saved seat secrets lack the deck key or the coins") from None
+    if not all(type(i) is int for i in coins):  # not int(): a float index was taken, an infinite one raised
+        raise DamagedSeatFiles("a saved coin's index is not a whole number")
     if not (isinstance(secret, bytes) and len(secret) == 32 and 0 < int.from_bytes(secret, "little") < L):
         raise DamagedSeatFiles("the saved deck key is not a scalar of the group")
     if not all(isinstance(v, bytes) and isinstance(n, bytes) for v, n in coins.values()):
@@ -97,7 +101,11 @@ def save_secrets(node: Node, path: Path) -> None:
 
 def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
     """Rebuild a seat from its secrets and its own log; returns how many records it had."""
-    import_secrets(node, secrets_path.read_bytes())
+    with open(secrets_path, "rb") as f:
+        data = f.read(MAX_SECRETS_BYTES + 1)  # a file of ours, but read as any: bounded
+    if len(data) > MAX_SECRETS_BYTES:
+        raise DamagedSeatFiles(f"the saved seat secrets {secrets_path} hold more than {MAX_SECRETS_BYTES >> 20} MiB")
+    import_secrets(node, data)
     try:
         records = read_log(log_path)
     except TruncatedLog as cut:

@@ -122,7 +122,11 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
         if known and culprit == ending.seat:
             return False, f"stopped: the log's own seat, {who}, lost the table (a claim verify cannot check)"
         if known and any(e.speaker == culprit for e in observer.outstanding):
-            said = f"stopped: {who} went silent; the next record was due from it"
+            # absence leaves no signed trace: the log bears the claim out only as far as one log
+            # can, and a log cut short there reads the same (found by review: an unsigned trailer
+            # added to a cut copy of a log named an honest seat)
+            said = (f"stopped: the log says {who} went silent; the next record was due from it (a claim: a log cut "
+                    "short there reads the same; the other seats' logs hold that record if it was sent)")
             note = GONE_NOTES.get(ending.reason)
             if note is not None:  # the log's seat's own word: nothing here can show it
                 said += (f" (but the log's seat says it {note}: if the host started the seats on different games, "

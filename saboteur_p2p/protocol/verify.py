@@ -2,11 +2,12 @@
 and every move replayed through the rules engine, as a spectator that holds no secret."""
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..crypto.identity import PublicIdentity, verify_signature
-from ..crypto.log import LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
+from ..crypto.log import BrokenLog, LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
 from ..rules import GameConfig
 from .ending import NOT_PROOF, judge, split_ending
 from .errors import UNSIGNED_REASONS
@@ -24,8 +25,12 @@ class Verdict:
     records: int
     message: str
     scores: tuple[int, ...] | None = None
+    #: the seat a signed record proves cheated
     culprit: int | None = None
     finished: bool = False
+    #: the seat the log says went silent, where the log bears that out: its holder's word,
+    #: since a log cut short reads the same (a *peer-gone* verdict, protocol.md §12.5)
+    silent: int | None = None
 
 
 def setup_from_genesis(record: bytes) -> GameSetup:
@@ -40,13 +45,29 @@ def setup_from_genesis(record: bytes) -> GameSetup:
 
 def _genesis_signer(record: bytes) -> int | None:
     """0 if seat 0 (by the key the genesis itself gives it) signed this first record, which
-    then is its own however wrong; else None: anyone may have made or changed it."""
+    then is its own however wrong; else None: anyone may have made or changed it.  Only the
+    key is read from the body, so a genesis wrong elsewhere is still its signer's (found by
+    review: a wrong name or an extra field named nobody, a wrong player count seat 0)."""
     try:
         entry = decode_record(record)
-        sign_key = Genesis.decode(entry.body).seats[0][0]
-    except (MalformedRecord, MalformedMessage, IndexError):
+    except MalformedRecord:
+        return None
+    seats = entry.body.get("seats") if isinstance(entry.body, dict) else None
+    first = seats[0] if isinstance(seats, list) and seats else None
+    sign_key = first[0] if isinstance(first, list) and first else None
+    if not isinstance(sign_key, bytes):
         return None
     return 0 if entry.sender == 0 and verify_signature(sign_key, entry.raw, entry.signature) else None
+
+
+def _bad_genesis(record: bytes, error: Exception) -> Verdict:
+    """The verdict on a first record that is not a valid genesis, naming seat 0 if it signed it."""
+    detail = str(error) or type(error).__name__
+    signer = _genesis_signer(record)
+    if signer is None:
+        return Verdict(False, 0, f"record 0: not a valid genesis record, and not signed by the seat 0 it names "
+                                 f"(anyone may have made it): {detail}")
+    return Verdict(False, 0, f"record 0: not a valid genesis record, signed by seat 0 (the host): {detail}", culprit=signer)
 
 
 def _signed_out_of_sequence(violation: ProtocolViolation, record: bytes, observer: Node) -> bool:
@@ -89,7 +110,7 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
         setup = setup_from_genesis(records[0])
         observer = Node(setup, None)
     except (MalformedRecord, MalformedMessage, ValueError, KeyError, TypeError) as exc:
-        return Verdict(False, 0, f"record 0: not a valid genesis record: {exc!r}", culprit=_genesis_signer(records[0])), None
+        return _bad_genesis(records[0], exc), None
     for index, record in enumerate(records):
         try:
             observer.receive(record)
@@ -147,6 +168,8 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
             summary = f"{summary}; {forfeit.describe(setup.names)} (on the word of this log's seat: verify cannot " \
                       "tell a seat that went silent from a log cut short there; compare the other seats' logs)"
             kept = forfeit.scores
+    if ending.outcome == "peer-gone":
+        return Verdict(True, len(records), summary, kept, silent=ending.culprit if holds else None), observer
     return Verdict(True, len(records), summary, kept, culprit=ending.culprit if holds else None), observer
 
 
@@ -159,7 +182,8 @@ def describe_setup(setup: GameSetup) -> list[str]:
     compare with the players'), and how the shuffles were proven.  A log states both itself,
     so a log made up by one person verifies too: only these lines tell it apart."""
     named = enumerate(zip(setup.names, setup.seats, strict=True))
-    seats = ", ".join(f"{seat} {name} {key.fingerprint()}" for seat, (name, key) in named)
+    # each name quoted (its own quotes escaped): a name may hold what looks like a fingerprint
+    seats = ", ".join(f"{seat} {json.dumps(name, ensure_ascii=False)} {key.fingerprint()}" for seat, (name, key) in named)
     return [
         f"seats (compare these fingerprints with the players'): {seats}",
         "proof parameters: Terelius-Wikstrom proofs of a shuffle (a bad shuffle passes with negligible probability)",
@@ -182,10 +206,16 @@ def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
 def replay_file(path: str, progress: Progress | None = None) -> tuple[Verdict, Node | None]:
     try:
         records = read_log(path)
-    except TruncatedLog as exc:
+    except BrokenLog as exc:  # the records before the break are checked all the same
         verdict, observer = replay_records(exc.records, progress)
-        message = f"{verdict.message}; then the file ends inside a record at byte {exc.offset}"
-        return Verdict(False, verdict.records, message, verdict.scores, verdict.culprit), observer
+        if isinstance(exc, TruncatedLog):
+            where = "its first record" if exc.offset == 0 else "a record"
+            message = f"{verdict.message}; then the file ends inside {where} at byte {exc.offset}"
+        else:
+            message = f"{verdict.message}; then the file is corrupt from byte {exc.offset}: {exc}"
+        if not exc.records:
+            message = message.removeprefix("the log is empty; then ")
+        return replace(verdict, ok=False, message=message), observer
     except (LogFileError, OSError) as exc:
         return Verdict(False, 0, f"cannot read the log {path}: {exc}"), None
     return replay_records(records, progress)
