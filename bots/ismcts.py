@@ -115,6 +115,8 @@ class IsmctsBot(BaseBot):
     ) -> None:
         if playouts < 0 or cutoff < 1 or candidates < 1:
             raise ValueError("playouts must be at least 0 (0: the edition's default), cutoff and candidates at least 1")
+        if not (math.isfinite(margin) and math.isfinite(time) and time >= 0):
+            raise ValueError("margin must be a number, and time a number of seconds at least 0 (0: no limit)")
         #: playouts per search (0: ``DEFAULT_PLAYOUTS`` of the game's edition)
         self.playouts = playouts
         self.margin = margin

@@ -243,7 +243,11 @@ def bot_source(spec: str) -> Path | None:
 
 
 def load_bot(spec: str) -> Bot:
-    bot = bot_factory(spec)()
+    factory = bot_factory(spec)
+    try:
+        bot = factory()
+    except Exception as exc:  # a bot made well once may fail later (found by review): named, not a traceback
+        raise BotLoadError(f"bot {spec!r} could not be made: {raised(exc)}") from None
     for method in ("start", "act", "on_event"):
         if not callable(getattr(bot, method, None)):
             raise BotLoadError(f"bot {spec!r} has no {method}() method")

@@ -247,7 +247,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     spec = TournamentSpec(
         args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
-        args.duplicate, args.candidate,
+        args.duplicate, None if args.candidate is None else args.candidate.strip(),  # as --bots' names are
     )
     spec.validate()  # a wrong player count or variant fails here, before any worker starts
     if args.resume and not args.out:
@@ -274,7 +274,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                       "goes on from there", file=sys.stderr)
             raise
         elapsed = time.perf_counter() - started
-    _say(format_report(report))
+    _say(_printable_text(format_report(report)))
     played = report.games - done_before
     where = f"cluster {args.cluster}" if args.cluster else f"{spec.jobs} job(s)"
     _say(f"\n{played} games played in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s, {where})")
@@ -295,6 +295,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         if Path(args.plot).suffix.lower() != ".png":
             raise ValueError(f"--plot {args.plot}: the picture is a PNG file; name it FILE.png")
         _check_writable(args.plot, "--plot", keep=args.files)
+    named = [Path(name).resolve() for name in args.files]
+    twice = next((name for number, name in enumerate(args.files) if named[number] in named[:number]), None)
+    if twice is not None:
+        raise ValueError(f"report names {twice} twice: its games would be counted twice")
     reports = [report_from_file(Path(name)) for name in args.files]
     for name, report in zip(args.files, reports, strict=True):
         for note in file_notes(Path(name), report):
@@ -303,8 +307,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         data = [report.to_data() for report in reports]
         print(json.dumps(data[0] if len(data) == 1 else data, indent=2))
     else:
-        print("\n\n".join(f"{name}:\n{format_report(report)}" if len(reports) > 1 else format_report(report)
-                           for name, report in zip(args.files, reports, strict=True)))
+        # names and incidents come from the file (or a bot's own words): no escape sequence reaches the terminal
+        print(_printable_text("\n\n".join(f"{name}:\n{format_report(report)}" if len(reports) > 1 else format_report(report)
+                                            for name, report in zip(args.files, reports, strict=True))))
     if args.plot:
         from .tournament.plot import plot_reports
 
@@ -509,9 +514,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _printable_lines(error: BaseException) -> str:
     """An error's text fit for a terminal: it may quote what a peer or a file said, so each
     line keeps only what a name may hold (no escape sequence); our own line breaks stay."""
+    return _printable_text(str(error))
+
+
+def _printable_text(text: str) -> str:
+    """``text`` with each line cut down to what a name may hold (``printable``); its line breaks stay."""
     from .protocol.messages import printable
 
-    return "\n".join(printable(line) for line in str(error).split("\n"))
+    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

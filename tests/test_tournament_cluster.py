@@ -133,3 +133,36 @@ def test_an_address_with_no_scheduler_is_refused_in_one_line(monkeypatch, capsys
     assert main(["tournament", "--games", "2", "--cluster", f"tcp://127.0.0.1:{_free_port()}"]) == 2
     assert "cannot reach a Dask scheduler there" in capsys.readouterr().err
     assert time.monotonic() - started < START_TIMEOUT
+
+
+@needs_dask
+def test_an_address_that_listens_but_speaks_no_dask_is_refused_within_the_timeout(monkeypatch, capsys):
+    """Dask's own timeout covers the connection, not its handshake: a listener that accepts and
+    says nothing (or a web server) held the run for ever (found by review)."""
+    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", 1.0)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        started = time.monotonic()
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        assert main(["tournament", "--games", "2", "--cluster", address]) == 2
+    assert "something listens there, but no Dask scheduler answered within 1 s" in capsys.readouterr().err
+    assert time.monotonic() - started < 10
+
+
+@needs_dask
+def test_a_scheduler_without_workers_is_refused_in_words(monkeypatch, tmp_path, capsys):
+    """Dask's WorkerStartTimeoutError is an OSError: it was printed as 'error: 1: 30.0'."""
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = _start(tmp_path / "scheduler.log", "scheduler", "--host", "127.0.0.1", "--port", str(port), *NO_DASHBOARD)
+    try:
+        from distributed import Client
+
+        with Client(address, timeout=START_TIMEOUT):  # the scheduler answers
+            pass
+        monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", 1.0)
+        assert main(["tournament", "--games", "2", "--cluster", address]) == 2
+        assert f"--cluster {address}: no worker joined that scheduler within 1 s" in capsys.readouterr().err
+    finally:
+        _stop(scheduler)

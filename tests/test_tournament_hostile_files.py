@@ -39,6 +39,9 @@ def _error(capsys) -> str:
     ("scores", '["a","b","c","d"]'), ("scores", "1" + "0" * 400), ("scores", "[1,2]"),
     ("seconds", "1e400"), ("seconds", "-5"), ("winners", "[7]"), ("roles", '[["nobody"]]'),
     ("round_winners", "[]"), ("incidents", "[1]"),
+    # found by review: a huge whole number of seconds raised OverflowError; winners that are
+    # not the seats with the most gold, and a game of no round, were folded in
+    ("seconds", "1" + "0" * 400), ("winners", "[]"),
 ])
 def test_a_bad_field_of_a_game_line_is_one_error_naming_the_line(tmp_path, capsys, field, text):
     header, first, *_ = _write(tmp_path / "good.jsonl")
@@ -54,6 +57,7 @@ def test_a_bad_field_of_a_game_line_is_one_error_naming_the_line(tmp_path, capsy
 @pytest.mark.parametrize(("field", "value"), [
     ("players", 0), ("players", -3), ("bots", [[1]]), ("duplicate", "no"), ("variants", "abc"),
     ("time_limit", -1), ("games", 0), ("seed", 1.5),
+    ("time_limit", 10**400), ("candidate", ""), ("seed", 2**63),  # found by review (the first raised OverflowError)
 ])
 def test_a_bad_header_is_one_error_naming_the_file(tmp_path, capsys, field, value):
     header, first, *_ = _write(tmp_path / "good.jsonl")
@@ -63,6 +67,91 @@ def test_a_bad_header_is_one_error_naming_the_file(tmp_path, capsys, field, valu
     bad.write_text(json.dumps(data) + "\n" + first + "\n")
     assert main(["report", str(bad)]) == 2
     assert "bad.jsonl: not a tournament results file" in _error(capsys)
+
+
+def test_a_header_nested_too_deep_or_a_line_too_long_is_one_error(tmp_path, capsys):
+    """A header of 100,000 nested arrays raised RecursionError; a file with no line break was
+    read whole into memory (found by review)."""
+    header, first, *_ = _write(tmp_path / "good.jsonl")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "\n")
+    assert main(["report", str(deep)]) == 2
+    assert "deep.jsonl: not a tournament results file" in _error(capsys)
+    long = tmp_path / "long.jsonl"
+    long.write_text(header + "\n" + " " * (2 << 20) + first + "\n")
+    assert main(["report", str(long)]) == 2
+    assert "long.jsonl, line 2: not a game (longer than 1 MiB)" in _error(capsys)
+
+
+def test_a_blank_line_is_passed_over_and_a_resume_drops_those_at_the_end(tmp_path, capsys):
+    """A blank line (an edit's) refused the whole file; it is passed over, and a resume that
+    goes on from after the last game drops it."""
+    path = tmp_path / "games.jsonl"
+    header, *games = _write(path)
+    path.write_text("\n".join([header, games[0], "", games[1], *games[2:], ""]) + "\n")
+    report = report_from_file(path)
+    assert report.games == len(games)
+    assert main(["tournament", "--players", "4", "--bots", "random", "--games", "4", "--seed", "1",
+                 "--out", str(path), "--resume"]) == 0
+    assert report_from_file(path).games == 4
+    assert path.read_text().count("\n\n") == 1  # the blank line between games stays, the one after them went
+
+
+def test_a_seed_beyond_what_a_results_file_holds_is_refused_before_any_game(tmp_path, capsys):
+    """A --seed above about 1.3e24 made a file that neither report nor --resume could read."""
+    path = tmp_path / "games.jsonl"
+    seed = str(1267650600228229401496703)
+    assert main(["tournament", "--players", "3", "--games", "2", "--seed", seed, "--out", str(path)]) == 2
+    assert f"--seed {seed} is out of range" in _error(capsys)
+    assert not path.exists()
+    assert main(["tournament", "--players", "3", "--games", "2", "--seed", str(-(2**62)), "--out", str(path)]) == 0
+    assert report_from_file(path).games == 2
+
+
+def test_the_same_file_named_twice_is_refused_not_counted_twice(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    _write(path)
+    assert main(["report", str(path), str(tmp_path / "." / "games.jsonl")]) == 2
+    assert "names" in _error(capsys)
+
+
+def test_what_a_results_file_says_reaches_the_terminal_without_escape_sequences(tmp_path, capsys):
+    """Incidents and bot names came from the file verbatim: a file could set the terminal's
+    title, clear it or colour it (found by review)."""
+    path = tmp_path / "games.jsonl"
+    header, first, *rest = _write(path)
+    data = json.loads(first)
+    data["incidents"] = ["game 0 seat 1 (random) raised: \x1b]0;pwned\x07\x1b[2J\x1b[31mred"]
+    path.write_text("\n".join([header, json.dumps(data), *rest]) + "\n")
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "raised: ]0;pwned[2J[31mred" in out  # the text is shown, its controls are not
+
+
+def test_a_bot_that_fails_as_it_is_made_mid_tournament_is_one_error_naming_the_game(tmp_path, capsys):
+    """A bot made well at the start but failing as a later game makes it stopped the run with
+    a traceback; the games already played are kept (found by review)."""
+    bot = tmp_path / "later.py"
+    bot.write_text(
+        "from saboteur_p2p.botapi import BaseBot\n"
+        "made = 0\n"
+        "class Later(BaseBot):\n"
+        "    def __init__(self):\n"
+        "        global made\n"
+        "        made += 1\n"
+        "        if made > 4:\n"  # twice checked, then game 0 seats it twice
+
+        "            raise RuntimeError('no more')\n"
+        "    def act(self, view, legal):\n"
+        "        return legal[0]\n"
+    )
+    path = tmp_path / "games.jsonl"
+    assert main(["tournament", "--players", "3", "--bots", f"{bot}:Later,random", "--games", "4",
+                 "--out", str(path)]) == 2
+    error = _error(capsys)
+    assert "game 1: bot" in error and "could not be made: RuntimeError('no more')" in error, error
+    assert report_from_file(path).games == 1
 
 
 def test_games_of_another_tournament_are_refused_not_folded_in(tmp_path):
@@ -120,6 +209,8 @@ def test_json_and_plot_never_write_over_results(tmp_path, capsys):
     ("ismcts:playouts=true", "parameter 'playouts' takes a whole number, not True"),
     ("ismcts:margin=abc", "parameter 'margin' takes a number, not 'abc'"),
     ("ismcts:playouts=-1", "could not be made: playouts must be at least 0"),
+    ("ismcts:margin=nan", "could not be made: margin must be a number"),  # the search never overrode the heuristic
+    ("ismcts:time=-1", "time a number of seconds at least 0"),
 ])
 def test_a_bad_bot_parameter_is_refused_before_any_game(tmp_path, capsys, bots, message):
     path = tmp_path / "games.jsonl"
@@ -148,3 +239,10 @@ def test_a_closed_stdout_does_not_stop_the_tournament(tmp_path):
     done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, env={**os.environ, "CI": "1"})
     assert done.stdout.strip() == "4/40 games"
     assert len(path.read_text().splitlines()) == 41  # every game played and kept
+
+
+def test_a_candidate_named_with_spaces_is_the_bot_it_names(tmp_path, capsys):
+    """``--candidate " random"`` passed the check that it is not a baseline bot (the loader
+    strips names, the check did not) and compared random with itself (found by review)."""
+    assert main(["tournament", "--players", "3", "--bots", "random", "--candidate", " random ", "--games", "2"]) == 2
+    assert "the candidate 'random' is also a baseline bot" in _error(capsys)

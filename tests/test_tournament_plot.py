@@ -72,3 +72,24 @@ def test_a_picture_that_could_not_be_written_is_refused_before_the_report(tmp_pa
     captured = capsys.readouterr()
     assert captured.err == f"saboteur-p2p: error: --plot {nowhere}: there is no folder {nowhere.parent}\n"
     assert captured.out == ""
+
+
+@needs_matplotlib
+def test_games_of_other_rules_are_not_pooled_and_a_name_is_drawn_as_written(tmp_path, capsys):
+    """One point pooled a base game's gold with Saboteur 2's at the same player count, and a
+    bot name with two '$' was read as a formula, failing the picture (found by review)."""
+    from saboteur_p2p.tournament.plot import gold_by_players, plot_reports
+
+    base, second = tmp_path / "base.jsonl", tmp_path / "s2.jsonl"
+    _tournament(base, 3, 4, 1)
+    assert main(["tournament", "--players", "3", "--games", "4", "--bots", "heuristic,random", "--edition",
+                 "saboteur2", "--out", str(second)]) == 0
+    reports = [report_from_file(p) for p in (base, second)]
+    gold = gold_by_players(reports)
+    assert sorted(gold) == ["heuristic [base]", "heuristic [saboteur2]", "random [base]", "random [saboteur2]"]
+    assert gold["heuristic [base]"][3][0] == pytest.approx(reports[0].bots["heuristic"].mean_gold())
+    assert gold["heuristic [saboteur2]"][3][0] == pytest.approx(reports[1].bots["heuristic"].mean_gold())
+    dollars = reports[0].bots.pop("heuristic")
+    reports[0].bots["$\\bad{$"] = dollars
+    figure = plot_reports(reports[:1], tmp_path / "named.png")
+    assert "$\\bad{$" in [text.get_text().replace("\\$", "$") for text in figure.axes[0].get_legend().get_texts()]

@@ -78,13 +78,41 @@ def connect(address: str) -> Iterator[Any]:
             logging.getLogger("distributed").setLevel(logging.CRITICAL)  # no shutdown warnings after Ctrl-C
             raise
         return
-    try:
-        client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError, TypeError) as exc:
-        raise ClusterError(f"--cluster {address}: cannot reach a Dask scheduler there ({exc})") from None
+    client = _client_within(distributed, address)
     with client:
-        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:  # WorkerStartTimeoutError is an OSError whose args are no errno
+            raise ClusterError(f"--cluster {address}: no worker joined that scheduler within {CONNECT_TIMEOUT:g} s "
+                               "(start some with: dask worker ADDRESS)") from exc
         yield client
+
+
+def _client_within(distributed: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``, or ClusterError once CONNECT_TIMEOUT has
+    passed.  Dask's own timeout covers the TCP connection, not its handshake: an address
+    where something listens but does not speak Dask's protocol held the run for ever (found
+    by review), so the client is made in a thread waited for no longer than that."""
+    made: list[Any] = []
+    failed: list[BaseException] = []
+
+    def make() -> None:
+        try:
+            made.append(distributed.Client(address, timeout=CONNECT_TIMEOUT))
+        except BaseException as exc:  # handed to the caller, which words it
+            failed.append(exc)
+
+    maker = threading.Thread(target=make, name="dask-connect", daemon=True)  # left behind if it never answers
+    maker.start()
+    maker.join(CONNECT_TIMEOUT * 1.2 + 1.0)
+    if made:
+        return made[0]
+    if failed and not isinstance(failed[0], (OSError, ValueError, TypeError)):
+        raise failed[0]
+    if failed:
+        raise ClusterError(f"--cluster {address}: cannot reach a Dask scheduler there ({failed[0]})")
+    raise ClusterError(f"--cluster {address}: cannot reach a Dask scheduler there: something listens there, "
+                       f"but no Dask scheduler answered within {CONNECT_TIMEOUT:g} s")
 
 
 def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[GameSummary]:

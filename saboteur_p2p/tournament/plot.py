@@ -24,14 +24,24 @@ class PlotError(ValueError):
     """The picture cannot be drawn (matplotlib is missing)."""
 
 
+def rules_of(report: TournamentReport) -> str:
+    """The rules a report's games were played by: its edition and variants."""
+    return "+".join((report.spec.edition, *sorted(report.spec.variants)))
+
+
 def gold_by_players(reports: Sequence[TournamentReport]) -> dict[str, dict[int, tuple[float, float]]]:
-    """Per bot, per player count: (mean gold per game, half-width of its 95% interval), files pooled."""
+    """Per bot, per player count: (mean gold per game, half-width of its 95% interval), files
+    pooled.  Only games of the same rules are pooled: when the reports were played by several
+    (an edition, variants), each bot has a series per rules, named ``bot [rules]`` (found by
+    review: a base game's and a Saboteur 2 game's gold were averaged into one point)."""
+    several = len({rules_of(report) for report in reports}) > 1
     pooled: dict[str, dict[int, list[int]]] = {}
     for report in reports:
         for name, stats in report.bots.items():
             if not stats.games:
                 continue
-            sums = pooled.setdefault(name, {}).setdefault(report.spec.players, [0, 0, 0])
+            series = f"{name} [{rules_of(report)}]" if several else name
+            sums = pooled.setdefault(series, {}).setdefault(report.spec.players, [0, 0, 0])
             sums[0] += stats.games
             sums[1] += stats.gold_sum
             sums[2] += stats.gold_squares
@@ -65,7 +75,7 @@ def plot_reports(reports: Sequence[TournamentReport], path: Path, sources: Seque
         shift = DODGE * (number - (len(gold) - 1) / 2)
         gold_axes.errorbar(
             [p + shift for p in players], [points[p][0] for p in players], yerr=[points[p][1] for p in players],
-            marker="o", capsize=4, label=name, color=colours[name],
+            marker="o", capsize=4, label=_literal(name), color=colours[name],
         )
     counts = sorted({report.spec.players for report in reports})
     gold_axes.set_xticks(counts)
@@ -73,19 +83,31 @@ def plot_reports(reports: Sequence[TournamentReport], path: Path, sources: Seque
     gold_axes.set_xlabel("players")
     gold_axes.set_ylabel("mean gold per game (95% interval)")
     gold_axes.set_title("gold by player count")
-    gold_axes.legend()
+    if gold:
+        gold_axes.legend()
     several = len(reports) > 1
+    drawn = False
     for number, report in enumerate(reports):
         source = sources[number] if sources is not None else f"{report.spec.players} players"
         for name, series in report.rating_series.items():
             if series:
                 rating_axes.plot(
-                    [games for games, _ in series], [mu for _, mu in series], label=f"{name} ({source})" if several else name,
-                    color=colours.get(name), linestyle=LINE_STYLES[number % len(LINE_STYLES)],
+                    [games for games, _ in series], [mu for _, mu in series],
+                    label=_literal(f"{name} ({source})" if several else name),
+                    color=colours.get(name, colours.get(f"{name} [{rules_of(report)}]")),
+                    linestyle=LINE_STYLES[number % len(LINE_STYLES)],
                 )
+                drawn = True
     rating_axes.set_xlabel("games")
     rating_axes.set_ylabel("rating (openskill mu)")
     rating_axes.set_title("rating over games")
-    rating_axes.legend()
+    if drawn:
+        rating_axes.legend()
     figure.savefig(path, format="png", dpi=100)
     return figure
+
+
+def _literal(label: str) -> str:
+    """A label drawn as written: matplotlib reads text between two ``$`` as a formula (a bot
+    named ``$\\bad{$`` made the picture fail, found by review)."""
+    return label.replace("$", r"\$")

@@ -60,6 +60,10 @@ def game_to_data(game: GameSummary) -> dict[str, Any]:
 #: bounds on what a results file may say: far beyond any real game, far below what breaks arithmetic
 MAX_SCORE = 10_000
 MAX_SECONDS = 1e9
+#: the longest line a results file may hold (a game's line is well under a kilobyte)
+MAX_LINE = 1 << 20
+#: what reading a line may raise (json's for a nest too deep, float() for a number too large)
+_UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError)
 
 
 def _whole(data: dict[str, Any], key: str, low: int, high: int) -> int:
@@ -93,6 +97,8 @@ def game_from_data(data: Any, players: int) -> GameSummary:
     if any(type(v) is not int or not 0 <= v <= MAX_SCORE for v in scores):
         raise ValueError(f"scores are {scores!r}, not gold from 0 to {MAX_SCORE}")
     rounds = _list(data["roles"], "roles")
+    if not rounds:
+        raise ValueError("roles name no round: a game has at least one")
     roles = tuple(tuple(Role(r) for r in _list(seat_roles, "roles", players)) for seat_roles in rounds)
     winners = tuple(Winners(w) for w in _list(data["round_winners"], "round_winners", len(rounds)))
     trapped = _list(data["round_trapped"], "round_trapped")
@@ -104,11 +110,14 @@ def game_from_data(data: Any, players: int) -> GameSummary:
     seconds = data.get("seconds", 0.0)
     if type(seconds) not in (int, float) or not (math.isfinite(seconds) and 0 <= seconds <= MAX_SECONDS):
         raise ValueError(f"seconds is {seconds!r}, not a time from 0 to {MAX_SECONDS:g}")
+    winners_of_game = _seats(_list(data["winners"], "winners"), "winners", players)
+    if set(winners_of_game) != {seat for seat, score in enumerate(scores) if score == max(scores)}:
+        raise ValueError(f"winners are {list(winners_of_game)}, not the seats with the most gold of {scores}")
     return GameSummary(
         _whole(data, "index", 0, 2**62),
         tuple(lineup),
         tuple(scores),
-        _seats(_list(data["winners"], "winners"), "winners", players),
+        winners_of_game,
         roles,
         winners,
         tuple(incidents),
@@ -176,7 +185,7 @@ def _imported_beside(path: Path) -> list[Path]:
 def read_sources(path: Path) -> dict[str, str] | None:
     """The bots' digests in a results file's header (None: a file written before they were kept)."""
     with open(path, "rb") as file:
-        sources = json.loads(file.readline()).get("sources")
+        sources = json.loads(file.readline(MAX_LINE + 1)).get("sources")
     if sources is None:
         return None
     if type(sources) is not dict or not all(type(k) is str and type(v) is str for k, v in sources.items()):
@@ -187,17 +196,19 @@ def read_sources(path: Path) -> dict[str, str] | None:
 def read_spec(path: Path) -> TournamentSpec:
     """The spec in a results file's first line (checked as a tournament to play would be)."""
     with open(path, "rb") as file:
-        first = file.readline()
+        first = file.readline(MAX_LINE + 1)
     try:
+        if len(first) > MAX_LINE:
+            raise ValueError(f"its first line is longer than {MAX_LINE >> 20} MiB")
         header = json.loads(first)  # bytes: a file that is not text fails here, named
         if type(header) is not dict or header.get("format") != FORMAT:
             raise ValueError("not a results file")
-        if header.get("version") != VERSION:
+        if type(header.get("version")) is not int or header["version"] != VERSION:
             raise ValueError(f"format version {header.get('version')}, this program reads {VERSION}")
         spec = TournamentSpec.from_data(header["spec"])
         spec.validate()
         return spec
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except _UNREADABLE as exc:
         raise ResultsFileError(f"{path}: not a tournament results file ({exc})") from None
 
 
@@ -208,13 +219,19 @@ def read_games(path: Path, spec: TournamentSpec) -> Iterator[tuple[int, GameSumm
     A last line without its newline is a write the run did not finish: it is left out.
     """
     with open(path, "rb") as file:
-        offset = len(file.readline())
-        for number, raw in enumerate(file, 2):
+        offset = len(file.readline(MAX_LINE + 1))
+        for number in itertools.count(2):
+            raw = file.readline(MAX_LINE + 1)
+            if len(raw) > MAX_LINE:
+                raise ResultsFileError(f"{path}, line {number}: not a game (longer than {MAX_LINE >> 20} MiB)")
             if not raw.endswith(b"\n"):
-                return
+                return  # the end of the file, or a last line the run did not finish writing
+            if not raw.strip():
+                offset += len(raw)  # a blank line (an edit's): nothing to fold
+                continue
             try:
                 game = game_from_data(json.loads(raw), spec.players)
-            except (ValueError, KeyError, TypeError, RecursionError) as exc:
+            except _UNREADABLE as exc:
                 raise ResultsFileError(f"{path}, line {number}: not a game ({exc})") from None
             seed, seats = seating(spec, game.index)
             if (game.seed, game.lineup) != (seed, seats):

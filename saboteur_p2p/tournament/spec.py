@@ -24,8 +24,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..botapi import BotLoadError
 from ..match import play_game
 from ..rules import GameConfig, Role, Winners
+
+#: the largest tournament seed, either way: every game's seed stays within what a results file
+#: may hold (``game_seed``; a larger one made files no report could read, found by review)
+MAX_SEED = 2**62
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,10 @@ class TournamentSpec:
         GameConfig(self.players, self.edition, self.variants)
         if not self.bots:
             raise ValueError("name at least one bot")
+        if not -MAX_SEED <= self.seed <= MAX_SEED:
+            raise ValueError(f"--seed {self.seed} is out of range: a tournament seed is a whole number from -2**62 to 2**62")
+        if self.candidate is not None and not self.candidate:
+            raise ValueError("--candidate names no bot")
         if self.duplicate and self.candidate is not None:
             raise ValueError("--duplicate and --candidate are two kinds of paired tournament; choose one")
         if self.duplicate and len(set(self.bots)) < 2:
@@ -174,7 +183,10 @@ def run_one(spec: TournamentSpec, index: int) -> GameSummary:
     # what a bot prints goes to stderr, line by line: on stdout it ran into the report, and a
     # worker process's buffered lines were lost when the pool ended it (found by review)
     with contextlib.redirect_stdout(sys.stderr):
-        record = play_game(spec.config, list(seats), seed, time_limit=spec.time_limit, record_actions=False)
+        try:
+            record = play_game(spec.config, list(seats), seed, time_limit=spec.time_limit, record_actions=False)
+        except BotLoadError as exc:
+            raise BotLoadError(f"game {index}: {exc}") from None
     return GameSummary(
         index,
         seats,
