@@ -266,7 +266,9 @@ def narrate(
         elif isinstance(event, RoundEnded):
             if _SABOTEUR2_ROLES.intersection(event.roles):
                 unit = "gold piece"
-            roles = ", ".join(f"{who[i]} {r.value}" for i, r in enumerate(event.roles))
+            # "name: role" apart by ";": wrapped, "heuristic-2 gold-digger, heuristic-3 saboteur"
+            # broke as "saboteur, heuristic-3" and read as heuristic-3's role (a play-test)
+            roles = "; ".join(f"{who[i]}: {r.value}" for i, r in enumerate(event.roles))
             yield f"-- round {event.round} won by {event.winners}; roles: {roles}"
         elif isinstance(event, GoldReceived):
             yield f"   {who[event.player]} receive{'' if who[event.player] == 'you' else 's'} {_amount(event.cards, 'gold card')}"

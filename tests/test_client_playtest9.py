@@ -134,7 +134,9 @@ def _press(app: object, *keys: object) -> None:
 
 def test_the_keys_of_our_gold_choice_act_under_the_round_end_screen() -> None:
     """Under the round's end, Enter and Down chose at once but Right (the next gold card to
-    keep) and the digits only closed the screen."""
+    keep) and the digits only closed the screen.  They act on the hand strip's gold now, and
+    the screen stays open: it closed as the choice was made, and the round's winners, roles
+    and gold went unseen (a play-test)."""
     from prompt_toolkit.keys import Keys
     from test_client_controller import find
     from test_client_render import screen_of
@@ -144,7 +146,10 @@ def test_the_keys_of_our_gold_choice_act_under_the_round_end_screen() -> None:
         _screen, app = screen_of(state, 80, 24, round_end=True)
         assert app._round_end() is not None and app.controller.focus().selected == 0
         _press(app, *keys)
-        assert app._round_end() is None and app.controller.focus().selected == selected, keys
+        assert app._round_end() is not None and app.controller.focus().selected == selected, keys
+    _screen, app = screen_of(state, 80, 24, round_end=True)
+    _press(app, Keys.ControlM)  # Enter keeps the card: the round's end is still there
+    assert app._round_end() is not None and "OVER" in app.render_text(80, 24).splitlines()[0]
 
 
 def test_what_names_a_one_tool_repair_without_two_tools_and_the_inspection_card_reads_as_such() -> None:

@@ -337,11 +337,13 @@ def test_a_round_end_of_twelve_seats_fits_a_short_panel_with_its_key_last():
     summary = RoundSummary(1, 3, "gold-diggers won", roles, Board.new_round(), {}, ("2 gold cards",) * 12, ("3",) * 12,
                            settled=True)
     snap = dataclasses.replace(Snapshot(), seat=0, names=tuple(f"player-{i}" for i in range(12)))
-    for height in (16, 17, 18, 30):
+    for height in (16, 17, 18, 19, 30):
         lines = "".join(text for _, text in render_round_end(summary, snap, 27, height)).splitlines()
         assert len(lines) <= height and lines[-1].startswith(" any key")
         assert sum(" dig " in line or " SAB " in line for line in lines) == 12  # a line a seat
-        assert any("others: c gold cards" in line for line in lines) == (height >= 18)
+        # how the round ended (the cards ran out) before the legend, after the seats
+        assert any("the cards ran out" in line for line in lines) == (height >= 17)
+        assert any("others: c gold cards" in line for line in lines) == (height >= 19)
 
 
 def test_the_player_list_tells_a_break_or_repair_in_words_not_in_the_marks_of_broken_tools():

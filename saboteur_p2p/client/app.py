@@ -164,11 +164,13 @@ class ClientApp:
         # every seat's line first: the info lines and the log share what is left
         players = Window(SizedControl(self._players), dont_extend_height=True,
                          height=lambda: Dimension(min=1 + len(self.snap.names)))
+        # at least a row for the info lines (your role and the draw pile), before the log's title
         info = ConditionalContainer(
-            Window(SizedControl(lambda w, h: render_info(self.snap, w, h)), dont_extend_height=True),
+            Window(SizedControl(lambda w, h: render_info(self.snap, w, h)), dont_extend_height=True, height=Dimension(min=1)),
             Condition(lambda: self._round_end() is None),
         )
-        log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=1, style="class:title")
+        log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=Dimension(min=0, max=1, preferred=1),
+                           style="class:title")
         log = Window(SizedControl(lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h, self.ui.log_anchor)))
         # the round-end screen takes the whole side panel: the log comes back after it
         log_shown = Condition(lambda: self._round_end() is None)
@@ -393,12 +395,14 @@ class ClientApp:
                 ui.moves_after = time.monotonic() + LOOK_FIRST_S
 
         # while the gold is handed out, a choice of the player's own (keep or take gold, steal)
-        # shows with its keys under the round's end: they act at once (a first key only closed it)
+        # shows with its keys under the round's end: they act at once (a first key only closed
+        # it), on the gold in the hand strip, and the round's end stays open: it closed as the
+        # choice was made, and the round's winners, roles and gold went unseen (found in play)
         settling = Condition(lambda: round_end() and self.snap.decision is not None and not self._round_settled())
         acts: list[tuple[str, Callable[[], object]]] = [(k, functools.partial(ctl.arrow, *step)) for k, step in ARROWS.items()]
         acts += [("enter", ctl.enter), *((str(d), functools.partial(ctl.pick, d - 1)) for d in range(1, 10))]
         for key, act in acts:
-            kb.add(key, filter=settling)(functools.partial(self._close_round_end_and, act))
+            kb.add(key, filter=settling)(functools.partial(self._act_at_round_end, act))
 
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
         @kb.add("escape", filter=Condition(lambda: ui.confirm_quit))
@@ -415,11 +419,8 @@ class ClientApp:
         summary = round_end_open(self.snap, self.ui.round_seen)
         return summary is None or summary.settled
 
-    def _close_round_end_and(self, act: Callable[[], object], event: KeyPressEvent) -> None:
-        """Close the round's end screen and do what the key does at the table."""
-        summary = round_end_open(self.snap, self.ui.round_seen)
-        if summary is not None:
-            self.ui.round_seen = summary.round
+    def _act_at_round_end(self, act: Callable[[], object], event: KeyPressEvent) -> None:
+        """Do what the key does at the table, the round's end screen left open."""
         self.ui.message = ""
         act()
 

@@ -94,7 +94,7 @@ class TypedCommands:
 
     def command(self, text: str) -> bool:
         """Run a typed line: a move in a person's words, or say/help/legal/rules/start/quit."""
-        text = text.strip()
+        text = typed_line(text)
         if not text:
             return False
         self.ui.history.append(text)
@@ -160,7 +160,7 @@ class TypedCommands:
 
     def assess(self, text: str) -> tuple[str, str]:
         """Inline validation of a half-typed line: (kind, message); kind is ok, error or info."""
-        text = text.strip()
+        text = typed_line(text)
         if not text:
             return "info", "a move (path 2 at 3,-1 turned), what 2, say ..., legal, rules, help, quit · Tab completes"
         word = text.split()[0].lower()
@@ -191,7 +191,7 @@ class TypedCommands:
 
     def completions(self, text: str) -> list[str]:
         """Whole lines that complete ``text``: the legal moves on our move, and the commands."""
-        low = text.lower().lstrip()
+        low = text.lower().lstrip().lstrip(":").lstrip()  # a trailing space still narrows the lines
         snap = self.snapshot()
         lines = list(COMMANDS)
         words = self.words(snap)
@@ -255,3 +255,9 @@ def start_words(edition: str, seated: int) -> str:
     if seated >= fewest:
         return "starting with the players seated now"
     return too_few_to_start(fewest, seated)
+
+
+def typed_line(text: str) -> str:
+    """A typed line without the spaces around it, or the ":" a person may type again at the
+    prompt that already shows one (":break cart @me" was not read: a play-test)."""
+    return text.strip().lstrip(":").strip()

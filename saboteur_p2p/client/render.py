@@ -12,6 +12,7 @@ from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
 from .model import (
+    ROLE_SHORT,
     ROLE_STYLE,
     Cell,
     Item,
@@ -25,6 +26,7 @@ from .model import (
     goal_faces,
     gold_total,
     pad_to_width,
+    text_width,
 )
 
 # the players panel has a module of its own; its renderer is named here with the other panels'
@@ -123,16 +125,33 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
         lines.append(("class:info.result", f" {unit}: " + ", ".join(f"{snap.name(s)} {n}" for s, n in enumerate(view.scores))))
     elif snap.last_round:
         lines.append(("class:info.result", " " + snap.last_round))
-    out: Fragments = []
-    for index, (style, text) in enumerate(lines):
-        parts = [(style, part.ljust(width) + "\n") for part in textwrap.wrap(text, width, subsequent_indent="   ") or [""]]
-        if height is not None and index == len(lines) - 1 and len(out) < height < len(out) + len(parts):
+    rows = [[(style, part.ljust(width) + "\n") for part in textwrap.wrap(text, width, subsequent_indent="   ") or [""]]
+            for style, text in lines]
+    if height is not None and sum(map(len, rows)) > height:
+        if height <= 1:
+            # one row: the two things a player plans by (a squeezed panel dropped them both)
+            line = f"{lines[0][1]} · pile {view.draw_pile_size}"
+            if text_width(line) > width:
+                line = f" you: {ROLE_SHORT.get(role, role)} · pile {view.draw_pile_size}"
+            return [(lines[0][0], pad_to_width(cut_to_width(line, width), width) + "\n")]
+        # too little room for all: your role, the draw pile and your gold first, then the maps,
+        # and the result last, in the rows left (found in play: at 60x20 or 10 players the
+        # lines at the bottom, the draw pile among them, were cut off unseen)
+        pile = next(i for i, (_, text) in enumerate(lines) if text.startswith(" draw pile"))
+        room, kept = height, set()
+        for index in (0, pile, *range(1, len(lines))):
+            if index not in kept and len(rows[index]) <= room:
+                kept.add(index)
+                room -= len(rows[index])
+        last = len(lines) - 1
+        if last not in kept and room > 0:
             # the result comes last and takes what room is left, its last row ending in "…"
-            parts = parts[:height - len(out)]
-            last_style, last = parts[-1]
-            parts[-1] = (last_style, pad_to_width(cut_to_width(last.rstrip(), max(0, width - 1)) + "…", width) + "\n")
-        out += parts
-    return out
+            rows[last] = rows[last][:room]
+            style, text = rows[last][-1]
+            rows[last][-1] = (style, pad_to_width(cut_to_width(text.rstrip(), max(0, width - 1)) + "…", width) + "\n")
+            kept.add(last)
+        rows = [row for index, row in enumerate(rows) if index in kept]
+    return [part for row in rows for part in row]
 
 
 #: the roles' full names on the info line

@@ -76,6 +76,8 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         ("class:info.result", f" {summary.winners}"[:width].ljust(width) + "\n"),
     ]
     how = textwrap.wrap(_how_it_ended(summary, snap), max(10, width - 1), subsequent_indent="  ")
+    if 4 + len(summary.roles) + len(how) > height:
+        how = []  # a line a seat and the keys come first (the log says how the round ended too)
     out += [("class:info.result", f" {line}"[:width].ljust(width) + "\n") for line in how]
     if not summary.settled:
         note = f"your move: {choice} ({choice_keys(snap)})" if choice else "gold is being handed out"
@@ -174,9 +176,11 @@ def render_lobby(snap: Snapshot, width: int) -> list[str]:
 
 
 def _how_it_ended(summary: RoundSummary, snap: Snapshot) -> str:
-    """Who reached the treasure, and in Saboteur 2 what the doors left open; "" if nobody did."""
+    """Who reached the treasure, and in Saboteur 2 what the doors left open; else that the
+    cards ran out first (the only other way a round ends: "the saboteurs won" alone gave no
+    reason, found in a play-test)."""
     if summary.reached is None:
-        return ""
+        return "the cards ran out"  # one row in the narrowest panel
     who = "you" if summary.reached == snap.seat else snap.name(summary.reached)
     return f"{who} reached the treasure" + (f"; {summary.doors}" if summary.doors else "")
 
