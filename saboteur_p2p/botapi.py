@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 from .rules import AnyAction, Board, Event, GameConfig, Pass, Phase, PlayerView, State
 from .rules.lent_board import lend, take_back
@@ -263,6 +263,14 @@ class Incident:
     kind: str  # "raised", "illegal", "timeout"
     detail: str
     fallback: str
+
+    #: the most of a bot's own words an incident keeps: its exception or move may be any size,
+    #: and a tournament writes every incident into a results file's line (found by review)
+    MAX_DETAIL: ClassVar[int] = 300
+
+    def __post_init__(self) -> None:
+        if len(self.detail) > self.MAX_DETAIL:
+            object.__setattr__(self, "detail", self.detail[: self.MAX_DETAIL - 1] + "…")
 
     def __str__(self) -> str:
         return f"seat {self.seat} ({self.bot}) {self.kind}: {self.detail}"

@@ -249,7 +249,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
         args.duplicate, None if args.candidate is None else args.candidate.strip(),  # as --bots' names are
     )
-    spec.validate()  # a wrong player count or variant fails here, before any worker starts
+    spec.validate_new()  # a wrong player count, variant or seed fails here, before any worker starts
     if args.resume and not args.out:
         raise ValueError("--resume continues the tournament in an --out FILE: name it")
     if args.json:

@@ -28,6 +28,7 @@ RUNS = [
 
 
 @pytest.mark.parametrize(("script", "args", "says"), RUNS, ids=[f"{run[0]}-{i}" for i, run in enumerate(RUNS)])
+@pytest.mark.slow
 def test_a_benchmark_runs_to_its_figures(tmp_path, script, args, says):
     figures = tmp_path / "figures.json"
     wants_json = script in ("deal_speed", "network_game")

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 
+import pytest
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
@@ -480,6 +481,7 @@ def saboteur2_keys(snap: Snapshot, turn: int) -> str:
     return ":" + Words(view, snap.names).say(legal[0]) + ENTER
 
 
+@pytest.mark.slow
 def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     """Saboteur 2 from the keyboard: cards played on players, clears, a ladder, passes of
     three cards, a steal, until the final ranking by gold pieces."""

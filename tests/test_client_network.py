@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_client_app import ENTER, Harness, play_out
 
 from saboteur_p2p.client.agent import ClientAgent
@@ -13,6 +14,7 @@ from saboteur_p2p.net.session import Outcome, SessionResult
 from saboteur_p2p.rules import GameConfig
 
 
+@pytest.mark.slow
 def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp_path: Path):
     """Four seats, two bot peers: the host types :start to play with three; one round, then the end."""
     agent = ClientAgent(hosting=True)

@@ -228,6 +228,7 @@ def test_a_reply_of_the_largest_wire_message_reaches_a_curve_dealer(pair) -> Non
     assert [d for _, d in got] == [big]
 
 
+@pytest.mark.slow
 def test_an_idle_curve_dealer_keeps_its_connection(pair, monkeypatch) -> None:
     monkeypatch.setattr(zmtp, "SILENCE_S", 1.5)
     a, b, a_id = pair
@@ -243,6 +244,7 @@ def test_an_idle_curve_dealer_keeps_its_connection(pair, monkeypatch) -> None:
     assert data == b"still" and again == first  # the same connection: never closed
 
 
+@pytest.mark.slow
 def test_an_idle_curve_dealer_without_heartbeats_keeps_its_connection(context, link_seat, monkeypatch) -> None:
     monkeypatch.setattr(zmtp, "SILENCE_S", 1.5)
     transport, identity = link_seat

@@ -151,6 +151,7 @@ def test_a_discard_makes_a_digger_unlikely_to_hold_what_would_have_dug():
     assert found and sum(found) >= 0.8 * len(found)
 
 
+@pytest.mark.slow
 def test_the_cards_kept_sharpen_the_role_belief():
     """Over heuristic games, the role belief tilted by the cards each player kept gives the
     true roles more probability (a lower log loss) than the belief from play alone.  Over 24

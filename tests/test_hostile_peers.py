@@ -8,6 +8,7 @@ import time
 import types
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import zmq
@@ -68,7 +69,8 @@ def test_a_wrong_genesis_signed_by_seat_0_names_seat_0_whatever_is_wrong_in_it(c
     game = seeded_game(GameConfig(3), 5)
     verdict = verify_records([_genesis_with(game, **changes)])
     assert not verdict.ok and verdict.culprit == 0, verdict.message
-    assert verdict.message.startswith("record 0: not a valid genesis record, signed by seat 0 (the host): ")
+    fingerprint = game.setup.seats[0].fingerprint()  # the key the record names, for a person to compare
+    assert verdict.message.startswith(f"record 0: not a valid genesis record, signed by seat 0 (the host, {fingerprint}): ")
     # the same body signed by another key is nobody's
     body = game.setup.genesis().encode()
     body.update(changes)
@@ -76,6 +78,12 @@ def test_a_wrong_genesis_signed_by_seat_0_names_seat_0_whatever_is_wrong_in_it(c
     assert other is not None
     forged = verify_records([make_entry(other, game.setup.game_id, 0, 0, GENESIS, "genesis", body).record])
     assert not forged.ok and forged.culprit is None and "not signed by the seat 0 it names" in forged.message
+    # and a genesis of another protocol version proves nothing, as any record of one
+    identity = game.nodes[0].identity
+    assert identity is not None
+    with mock.patch("saboteur_p2p.crypto.log.PROTOCOL_VERSION", 99):
+        other_version = make_entry(identity, game.setup.game_id, 0, 0, GENESIS, "genesis", body).record
+    assert verify_records([other_version]).culprit is None
 
 
 def _fake_seat(port: int, records: list[bytes], stop: threading.Event) -> threading.Thread:
@@ -304,6 +312,7 @@ def _rss_mib() -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS from /proc")
+@pytest.mark.slow
 def test_an_outsider_cannot_make_the_table_hold_a_multipart_message_of_unbounded_size() -> None:
     """A ZeroMQ ROUTER bounded one *frame* (MAXMSGSIZE) and the number of *complete messages*
     (RCVHWM), and buffered every frame of a multipart message until its last one: anyone who

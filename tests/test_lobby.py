@@ -547,6 +547,7 @@ def test_a_table_key_that_is_not_one_is_refused(text):
         parse_key_text(text)
 
 
+@pytest.mark.slow
 def test_an_address_that_tries_too_many_wrong_codes_is_refused_and_the_host_hears_of_it(context):
     """Each wrong code costs its guesser a scrypt, but guesses online were not bounded: an
     address gets WRONG_CODES_PER_ADDRESS of them, then even a hello is refused there, and the

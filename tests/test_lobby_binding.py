@@ -154,6 +154,7 @@ def test_the_host_s_own_identity_still_gets_no_second_seat(context):
         table.close()
 
 
+@pytest.mark.slow
 def test_a_seated_joiner_waits_as_long_as_the_table_fills_and_no_longer_than_it_is_silent(context, monkeypatch):
     """The host repeats ``table`` while it waits, so a seated joiner waits past its own timeout
     for a table that fills slowly; a table that stops speaking is given up with a reason."""

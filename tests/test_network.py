@@ -426,6 +426,7 @@ def test_bad_input_is_dropped_and_the_game_goes_on(processes: Processes, tmp_pat
 
 
 @pytest.mark.parametrize("trick, rule", [("illegal-action", "illegal-action"), ("out-of-turn", "out-of-turn")])
+@pytest.mark.slow
 def test_cheating_double_is_named_to_everyone(processes: Processes, tmp_path: Path, trick: str, rule: str) -> None:
     """A validly signed action that breaks the rules (a card played off the board at the
     double's own turn) or comes out of turn (while the table waits for the person's move) names

@@ -48,6 +48,7 @@ def test_a_seat_that_falsely_says_another_withholds_its_record_is_the_one_named(
 
 
 @pytest.mark.parametrize("trick", ["two-versions", "two-commitments", "two-shuffles"])
+@pytest.mark.slow
 def test_a_seat_that_sends_each_peer_its_own_version_of_a_record_is_named_for_equivocation(
     processes: Processes, tmp_path: Path, trick: str,
 ) -> None:

@@ -106,6 +106,7 @@ def _two_takers(seed: int) -> tuple[LocalGame, int, int] | None:
 
 
 @pytest.mark.parametrize("cheat", ["over", "short"])
+@pytest.mark.slow
 def test_a_second_takers_take_is_judged_alike_by_every_seat(cheat: str) -> None:
     """The first taker was shown the gold pile and could check the second taker's take at once;
     nobody else could (§9.3).  It refused a wrong take and stopped, and the others, who could

@@ -309,6 +309,7 @@ def test_clones_are_independent_and_play_on_alike(game, split, more):
 
 @SETTINGS
 @given(games, st.integers(0, 400))
+@pytest.mark.slow
 def test_serialised_states_round_trip_and_resume_exactly(game, split):
     players, seed = game
     rng = random.Random(seed)

@@ -240,6 +240,7 @@ def test_a_bad_share_can_be_shown_to_a_seat_that_did_not_check_it(point):
     assert (spectator.value.peer, spectator.value.reason) == (cheater, "bad-share")
 
 
+@pytest.mark.slow
 def test_records_of_a_group_taken_in_any_order_give_every_peer_the_same_game():
     """The records of a group (commitments, reveals, the shares a move needs) are made at once
     and reach each peer in its own order: every node still reaches the same head, the same

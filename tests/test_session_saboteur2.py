@@ -175,6 +175,7 @@ def test_an_inspection_shows_the_dwarf_card_to_the_inspector_alone():
     assert card not in game.spectator.dealer.public_faces and handle not in game.spectator.state.role_faces
 
 
+@pytest.mark.slow
 def test_swap_your_hats_new_dwarf_card_is_learned_by_its_holder_alone():
     game = seeded_game(config(5), 41)
     _, action = play_until_played(game, ActionKind.SWAP_HATS, eager(ActionKind.SWAP_HATS, seed=41))
@@ -315,6 +316,7 @@ def test_a_seat_s_own_illegal_expansion_move_is_refused_locally():
 # -- the log ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_verify_accepts_a_saboteur2_log_and_names_its_scores(tmp_path, capsys):
     game = play_local_game(config(2, rounds=2), ["random"] * 2, seed=8, rand=seeded_bytes(8),
                            log_dir=str(tmp_path))

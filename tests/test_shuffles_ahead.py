@@ -35,6 +35,7 @@ def kinds_and_senders(game: LocalGame) -> list[tuple[str, int, list[str]]]:
 
 
 @pytest.mark.parametrize("edition", ["base", "saboteur2"])
+@pytest.mark.slow
 def test_each_seat_shuffles_the_next_rounds_decks_right_after_one_of_its_moves(edition: str) -> None:
     config = GameConfig(players=3, edition=edition, rounds=3)
     game = played(config, 11)
@@ -50,6 +51,7 @@ def test_each_seat_shuffles_the_next_rounds_decks_right_after_one_of_its_moves(e
         assert sorted(records[i][1] for i in fresh[first:last]) == [0, 1, 2]
 
 
+@pytest.mark.slow
 def test_the_pause_between_rounds_holds_no_shuffle_of_the_fresh_decks() -> None:
     """From a round's last move in play to the next round's first move: shares, gold choices
     and, when a taker saw the gold pile, a shuffle of the gold alone."""
@@ -199,6 +201,7 @@ def test_seats_that_did_not_shuffle_during_the_round_shuffle_in_the_next_set_up(
     assert fresh[3:] == [fresh[3], fresh[3] + 1, fresh[3] + 2]  # one after another, in the pause
 
 
+@pytest.mark.slow
 def test_a_seat_makes_its_shuffle_of_the_next_rounds_decks_before_its_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     """With fresh randomness a seat that moves next makes its shuffle of the batch while its
     move is chosen, on the input it has then, and sends that one right after its move; the
@@ -238,6 +241,7 @@ def test_an_invalid_point_in_a_shuffle_made_ahead_names_its_shuffler_before_the_
     assert node.aborted is found.value
 
 
+@pytest.mark.slow
 def test_a_seat_replaying_its_log_keeps_no_shuffle_made_for_a_batch_it_has_shuffled() -> None:
     """A rejoining seat takes its log in again: the shuffles it would have made before its
     turns are dropped as soon as its own shuffle of that batch, or the batch's last, is in."""

@@ -332,6 +332,7 @@ def test_a_joiner_refuses_a_start_that_seats_a_joiner_of_another_table(answer: s
 
 
 @pytest.mark.parametrize("left_out", [False, True])
+@pytest.mark.slow
 def test_a_host_that_splits_its_table_between_two_games_is_named_by_every_joiner(tmp_path: Path, left_out: bool) -> None:
     """Joiner processes at a table whose host (here, in this process, showing nobody its
     geneses) sends them the starts of two games and plays both.  Two joiners, each game

@@ -46,6 +46,7 @@ class SlowThenGone:
         self.told_handed_over.set()
 
 
+@pytest.mark.slow
 def test_a_person_who_runs_out_of_time_then_leaves_is_played_by_a_bot_and_the_game_ends_normally(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from saboteur_p2p.cli import main
 from saboteur_p2p.rules import Role, Winners
 from saboteur_p2p.tournament import (
@@ -59,6 +61,7 @@ def test_cli_tournament_writes_json(tmp_path, capsys):
     assert "gold/game" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_report_table_lines_up_bots_named_with_their_parameters():
     # a bot with parameters is named by its spec, longer than the column's usual 16
     report = run_tournament(TournamentSpec(3, 2, ("random", "ismcts:playouts=1:cutoff=1"), seed=1))
@@ -75,6 +78,7 @@ def test_cli_rejects_bad_arguments(capsys):
     assert main(["tournament", "--games", "2", "--players", "11"]) == 2
 
 
+@pytest.mark.slow
 def test_saboteur2_same_report_whatever_the_jobs():
     spec = {"players": 5, "games": 16, "bots": ("heuristic", "random"), "seed": 4, "edition": "saboteur2"}
     one = _results(run_tournament(TournamentSpec(**spec, jobs=1)))  # type: ignore[arg-type]

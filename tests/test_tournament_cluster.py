@@ -78,6 +78,7 @@ def _games(games):
 
 
 @needs_dask
+@pytest.mark.slow
 def test_a_cluster_plays_the_same_games_even_when_a_worker_dies(scheduler_and_two_workers):
     from distributed import Client
 

@@ -163,6 +163,7 @@ def test_connections_past_the_cap_are_closed_at_once(table, monkeypatch) -> None
             raw.close()
 
 
+@pytest.mark.slow
 def test_the_table_answers_heartbeats_so_an_idle_joiner_keeps_its_connection(context, table) -> None:
     # a stall of the test's own loop is no silence
     dealer = _dealer(context, table.endpoint, heartbeat_ms=200, timeout_ms=1500)

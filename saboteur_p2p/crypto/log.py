@@ -437,17 +437,22 @@ def read_log(path: str | os.PathLike[str]) -> list[bytes]:
     corrupt from there), LogFileError if the path is not a regular file (a pipe would read as
     empty, a FIFO block for ever) or the file is too large, and OSError if it cannot be read.
     """
-    path = os.fspath(path)
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise LogFileError(f"{path} is not a regular file (a folder, pipe or device): give the path of a log file")
-    return _scan(path)
+    return _scan(os.fspath(path))
 
 
 def _scan(path: str) -> list[bytes]:
     """The records of a log file, read one at a time (an untrusted file: every length is
     checked before it is read, and the whole file is bounded by MAX_LOG_SIZE)."""
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
+    # opened without waiting (a FIFO's open waits for a writer), then refused unless a regular
+    # file: a pipe's size reads as 0, so its records would read as none
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(fd)
+        raise LogFileError(f"{path} is not a regular file (a folder, pipe or device): give the path of a log file")
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as f:
+        size = status.st_size
         if size > MAX_LOG_SIZE:
             raise LogFileError(
                 f"log file {path} holds {size / 2**20:.0f} MiB, over the limit of {MAX_LOG_SIZE >> 20} MiB "

@@ -5,9 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..crypto.identity import PublicIdentity, verify_signature
-from ..crypto.log import BrokenLog, LogFileError, MalformedRecord, TruncatedLog, decode_record, read_log
+from ..crypto.log import (
+    PROTOCOL_VERSION,
+    BrokenLog,
+    LogFileError,
+    MalformedRecord,
+    TruncatedLog,
+    decode_record,
+    read_log,
+)
 from ..rules import GameConfig
 from .ending import NOT_PROOF, judge, split_ending
 from .errors import UNSIGNED_REASONS
@@ -43,31 +52,40 @@ def setup_from_genesis(record: bytes) -> GameSetup:
     return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names, genesis.table)
 
 
-def _genesis_signer(record: bytes) -> int | None:
-    """0 if seat 0 (by the key the genesis itself gives it) signed this first record, which
-    then is its own however wrong; else None: anyone may have made or changed it.  Only the
-    key is read from the body, so a genesis wrong elsewhere is still its signer's (found by
-    review: a wrong name or an extra field named nobody, a wrong player count seat 0)."""
+def _seat_0_key(record: bytes) -> list[Any] | None:
+    """The keys a first record gives seat 0 (``[sign, dh]``, as its body has them), if seat 0
+    signed the record with that signing key as a genesis of this protocol version (another
+    version's genesis proves nothing, as any record of one): that first record is then its
+    own, however wrong.  Only the keys are read from the body, so a genesis wrong elsewhere is
+    still its signer's (found by review: a wrong name or an extra field named nobody, a wrong
+    player count seat 0)."""
     try:
         entry = decode_record(record)
     except MalformedRecord:
         return None
+    if (entry.version, entry.kind, entry.seq, entry.sender) != (PROTOCOL_VERSION, "genesis", 0, 0):
+        return None
     seats = entry.body.get("seats") if isinstance(entry.body, dict) else None
     first = seats[0] if isinstance(seats, list) and seats else None
     sign_key = first[0] if isinstance(first, list) and first else None
-    if not isinstance(sign_key, bytes):
+    if not isinstance(sign_key, bytes) or not verify_signature(sign_key, entry.raw, entry.signature):
         return None
-    return 0 if entry.sender == 0 and verify_signature(sign_key, entry.raw, entry.signature) else None
+    return first
 
 
 def _bad_genesis(record: bytes, error: Exception) -> Verdict:
     """The verdict on a first record that is not a valid genesis, naming seat 0 if it signed it."""
     detail = str(error) or type(error).__name__
-    signer = _genesis_signer(record)
-    if signer is None:
+    key = _seat_0_key(record)
+    if key is None:
         return Verdict(False, 0, f"record 0: not a valid genesis record, and not signed by the seat 0 it names "
                                  f"(anyone may have made it): {detail}")
-    return Verdict(False, 0, f"record 0: not a valid genesis record, signed by seat 0 (the host): {detail}", culprit=signer)
+    # the keys are the record's own word: their fingerprint tells a person whether they are the host's
+    sign_key, dh_key = key[0], key[1] if len(key) > 1 else None
+    whose = PublicIdentity(sign_key, dh_key).fingerprint() if isinstance(dh_key, bytes) and len(dh_key) == len(sign_key) \
+        else f"signing key {sign_key.hex()[:16]}…"
+    return Verdict(False, 0, f"record 0: not a valid genesis record, signed by seat 0 (the host, {whose}): {detail}",
+                   culprit=0)
 
 
 def _signed_out_of_sequence(violation: ProtocolViolation, record: bytes, observer: Node) -> bool:

@@ -95,18 +95,28 @@ def _client_within(distributed: Any, address: str) -> Any:
     by review), so the client is made in a thread waited for no longer than that."""
     made: list[Any] = []
     failed: list[BaseException] = []
+    lock = threading.Lock()
+    given_up = threading.Event()
 
     def make() -> None:
         try:
-            made.append(distributed.Client(address, timeout=CONNECT_TIMEOUT))
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
         except BaseException as exc:  # handed to the caller, which words it
             failed.append(exc)
+            return
+        with lock:
+            if not given_up.is_set():
+                made.append(client)
+                return
+        client.close()  # it answered after all, but too late: nobody uses it
 
     maker = threading.Thread(target=make, name="dask-connect", daemon=True)  # left behind if it never answers
     maker.start()
     maker.join(CONNECT_TIMEOUT * 1.2 + 1.0)
-    if made:
-        return made[0]
+    with lock:
+        given_up.set()
+        if made:
+            return made[0]
     if failed and not isinstance(failed[0], (OSError, ValueError, TypeError)):
         raise failed[0]
     if failed:

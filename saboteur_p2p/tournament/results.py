@@ -60,8 +60,10 @@ def game_to_data(game: GameSummary) -> dict[str, Any]:
 #: bounds on what a results file may say: far beyond any real game, far below what breaks arithmetic
 MAX_SCORE = 10_000
 MAX_SECONDS = 1e9
-#: the longest line a results file may hold (a game's line is well under a kilobyte)
-MAX_LINE = 1 << 20
+#: the longest line a results file may hold: a game's line is well under a kilobyte, and one of
+#: a bot that misbehaves on every move (an incident a move, each cut to Incident.MAX_DETAIL)
+#: a few hundred kilobytes
+MAX_LINE = 8 << 20
 #: what reading a line may raise (json's for a nest too deep, float() for a number too large)
 _UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError)
 

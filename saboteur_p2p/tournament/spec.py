@@ -74,8 +74,6 @@ class TournamentSpec:
         GameConfig(self.players, self.edition, self.variants)
         if not self.bots:
             raise ValueError("name at least one bot")
-        if not -MAX_SEED <= self.seed <= MAX_SEED:
-            raise ValueError(f"--seed {self.seed} is out of range: a tournament seed is a whole number from -2**62 to 2**62")
         if self.candidate is not None and not self.candidate:
             raise ValueError("--candidate names no bot")
         if self.duplicate and self.candidate is not None:
@@ -84,6 +82,14 @@ class TournamentSpec:
             raise ValueError("--duplicate compares bots seat by seat: name at least two different bots")
         if self.candidate is not None and self.candidate in self.bots:
             raise ValueError(f"the candidate {self.candidate!r} is also a baseline bot; compare two different specs")
+
+    def validate_new(self) -> None:
+        """``validate`` for a tournament about to start: its seed must also be one a results
+        file can hold (a file read back is not refused for it: one written before this limit
+        stays readable, found by review)."""
+        self.validate()
+        if not -MAX_SEED <= self.seed <= MAX_SEED:
+            raise ValueError(f"--seed {self.seed} is out of range: a tournament seed is a whole number from -2**62 to 2**62")
 
     def identity(self) -> dict[str, Any]:
         """The fields that decide every game's result (not how many games, nor who runs them)."""
