@@ -4,7 +4,7 @@ bytes, per-turn latency and memory per peer.
 Prints figures; asserts nothing.  Turn latency is measured by each mover: from sending
 its move until the next seat's move comes in (two hops, any reveals between, and the
 next bot's choosing).  Usage:
-    python benchmarks/network_game.py [--players 5] [--bot heuristic] [--runs 3] [--json FILE]
+    python benchmarks/network_game.py [--players 5] [--bot heuristic] [--runs 3] [--rounds 3] [--json FILE]
 
 Also: when the first move was due, counted from the host's launch (as a person launching
 ``saboteur-p2p play`` waits: bot processes, lobby, keys and the first deal), and the longest
@@ -44,6 +44,7 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
             sys.executable, "-m", "saboteur_p2p", "host", "--bind", f"127.0.0.1:{free_port()}",
             "--seats", str(args.players), "--bot", args.bot, "--bots", str(args.players - 1), "--bots-kind", args.bot,
             "--log-dir", str(logs), "--identity", str(logs / "host.identity"), "--edition", args.edition, "--quiet",
+            "--rounds", str(args.rounds),
         ]
         launched = time.time()
         started = time.perf_counter()
@@ -85,12 +86,14 @@ def main() -> None:
     parser.add_argument("--bot", default="heuristic")
     parser.add_argument("--edition", default="base", choices=edition_names())
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds a game (default 3, the rules' own)")
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     args = parser.parse_args()
     runs = [play(args) for _ in range(args.runs)]
     figures = {key: statistics.median(r[key] for r in runs) for key in runs[0] if runs[0][key] is not None}
     figures["runs"] = runs  # type: ignore[assignment]
-    print(f"{args.edition}, {args.players} {args.bot} peers, full game, {args.runs} runs (median [range]):")
+    game = "full game" if args.rounds == 3 else f"{args.rounds}-round game"
+    print(f"{args.edition}, {args.players} {args.bot} peers, {game}, {args.runs} runs (median [range]):")
     print(f"  wall {_spread([r['game_s'] for r in runs], 's')} (lobby and process start included); "
           f"records {_spread([r['records'] for r in runs], '', 0)}; sent {_spread([r['mb_sent'] for r in runs], 'MB')}")
     print(f"  turn latency p50 {_spread([r['turn_p50_ms'] for r in runs], 'ms')}, "

@@ -22,7 +22,7 @@ RUNS = [
     ("compare_engine", ["--other", ".", "--other-python", sys.executable, "--pairs", "1", "--games", "2", "--bot", "random"],
      "ratio this / other"),
     ("deal_speed", ["--players", "3", "--runs", "1"], "critical path"),
-    ("network_game", ["--players", "3", "--runs", "1"], "turn latency p50"),
+    ("network_game", ["--players", "3", "--runs", "1", "--rounds", "2"], "turn latency p50"),  # a pause between rounds
     ("ismcts_fidelity", ["--games", "1", "--worlds", "1"], "Brier score"),
 ]
 

@@ -35,6 +35,10 @@ from saboteur_p2p.rules import GameConfig
 PORTS = itertools.count(20_000)
 
 
+class _LobbyClosed(BaseException):
+    """Ends a hosted lobby the test has closed."""
+
+
 class HostedTable:
     """A host's lobby in a thread of this process, on a loopback port."""
 
@@ -51,17 +55,27 @@ class HostedTable:
         self.table: Table | None = None
         self.error: BaseException | None = None
         self.config = GameConfig(players)
+        #: set by close: a lobby still waiting for players ends (else close waited 10 s for it)
+        self.closing = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         try:
             self.table = host_lobby(self.identity, "host", self.transport, self.config, self.code, self.said.append,
-                                    started=self.started, invite=self.invite)
+                                    started=self._started, invite=self.invite)
         except BaseException as exc:  # reported by the test
             self.error = exc
 
+    def _started(self) -> bool:
+        """The test's ``started``, asked by the lobby as it waits (every 0.2 s at most): it ends
+        a lobby the test is done with by raising."""
+        if self.closing.is_set():
+            raise _LobbyClosed
+        return self.started() if self.started is not None else False
+
     def close(self) -> None:
+        self.closing.set()
         self.thread.join(timeout=10)
         self.transport.close()
         self.transport.context.destroy(linger=0)  # never waits on a lobby that did not end
@@ -547,7 +561,6 @@ def test_a_table_key_that_is_not_one_is_refused(text):
         parse_key_text(text)
 
 
-@pytest.mark.slow
 def test_an_address_that_tries_too_many_wrong_codes_is_refused_and_the_host_hears_of_it(context):
     """Each wrong code costs its guesser a scrypt, but guesses online were not bounded: an
     address gets WRONG_CODES_PER_ADDRESS of them, then even a hello is refused there, and the
