@@ -8,6 +8,7 @@ Bots load by a bundled name (``random``, ``heuristic``), by ``module:Class``, by
 """
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
 import importlib.util
@@ -112,11 +113,64 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
     folder = str(file.resolve().parent)
     if folder not in sys.path:  # its own modules beside it import, as a script's do
         sys.path.append(folder)
+    _own_modules_found(file, spec)
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:
         raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {raised(exc)}") from exc
     return _attribute(module, attr, spec, repr(path))
+
+
+def imported_beside(path: Path) -> list[Path]:
+    """The modules beside the bot file ``path`` that it imports, and those they import in
+    turn (``import helper``, ``from helper import x``: a ``helper.py`` in its folder, or
+    every module of a package ``helper/`` there), found by reading the files: an edit to one
+    changes the bot as much as one to its file.  Modules elsewhere are not followed, nor is
+    the engine's package (a bot at a checkout's root imports ``saboteur_p2p`` beside it)."""
+    folder = path.resolve().parent
+    found: list[Path] = []
+    waiting = [path.resolve()]
+    while waiting:
+        try:
+            tree = ast.parse(waiting.pop().read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                top = name.partition(".")[0]
+                package = folder / top
+                if (package / "__init__.py").is_file() and top != "saboteur_p2p":
+                    files = sorted(package.rglob("*.py"))
+                else:
+                    files = [folder / f"{top}.py"]
+                for file in files:
+                    if file.is_file() and file != path.resolve() and file not in found:
+                        found.append(file)
+                        waiting.append(file)
+    return sorted(found)
+
+
+def _own_modules_found(file: Path, spec: str) -> None:
+    """Refuse a bot file whose own modules (beside it, ``imported_beside``) Python would not
+    load from beside it: one of that name is loaded already, or comes first on ``sys.path``
+    (found by a bot author: ``v2/bot.py`` and ``v1/bot.py`` both importing their own
+    ``common.py`` played v2 with v1's, silently).  Python keeps one module per name."""
+    folder = file.resolve().parent
+    names = {beside.relative_to(folder).parts[0].removesuffix(".py") for beside in imported_beside(file)}
+    for name in sorted(names):
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue  # it fails as the bot imports it, and says so there
+        origin = Path(found.origin).resolve() if found is not None and found.origin else None
+        if origin is not None and folder not in origin.parents:
+            raise BotLoadError(
+                f"cannot load bot {spec!r}: it imports its module {name!r} from {folder}, but Python would give it "
+                f"{origin} (a module of that name is loaded or found first): two bots' own modules of one name "
+                "cannot play in one process; rename one"
+            )
 
 
 def split_spec(spec: str) -> tuple[str, dict[str, int | float | bool | str]]:
@@ -251,6 +305,8 @@ def load_bot(spec: str) -> Bot:
     for method in ("start", "act", "on_event"):
         if not callable(getattr(bot, method, None)):
             raise BotLoadError(f"bot {spec!r} has no {method}() method")
+    if getattr(type(bot), "act", None) is BaseBot.act:  # it would raise NotImplementedError every move
+        raise BotLoadError(f"bot {spec!r} has no act() of its own: a bot chooses its moves in act(view, legal)")
     return bot
 
 

@@ -40,13 +40,6 @@ def _variants(text: str) -> frozenset[str]:
     return variants
 
 
-def _bots(text: str) -> tuple[str, ...]:
-    bots = tuple(b.strip() for b in text.split(",") if b.strip())
-    if not bots:
-        raise argparse.ArgumentTypeError("name at least one bot")
-    return bots
-
-
 def _bot_specs(text: str) -> tuple[str, ...]:
     """Bot specs separated by commas; a piece with '=' and no ':' continues the previous spec's
     parameters (``ismcts:playouts=200,cutoff=8,heuristic`` is two bots, the first
@@ -62,6 +55,15 @@ def _bot_specs(text: str) -> tuple[str, ...]:
     if not specs:
         raise argparse.ArgumentTypeError("name at least one bot")
     return tuple(specs)
+
+
+def _one_bot_spec(text: str) -> str:
+    """One bot spec, its parameters read as ``--bots`` reads them (``x:a=1,b=2`` is ``x:a=1:b=2``;
+    the text after a comma was taken into the last parameter's value, found by a bot author)."""
+    specs = _bot_specs(text)
+    if len(specs) != 1:
+        raise argparse.ArgumentTypeError(f"name one bot, not {len(specs)}: {', '.join(specs)}")
+    return specs[0]
 
 
 def _name(text: str) -> str:
@@ -116,8 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated bot specs, seated in turn (default heuristic,random); a spec may carry parameters "
         "(ismcts:playouts=200)",
     )
-    tour.add_argument("--candidate", metavar="BOT", help="play each deal with the --bots lineup and again with BOT in one seat; "
-                      "report the paired difference")
+    tour.add_argument("--candidate", metavar="BOT", type=_one_bot_spec,
+                      help="play each deal with the --bots lineup and again with BOT in one seat; report the paired difference")
     tour.add_argument("--duplicate", action="store_true", help="play each deal once per rotation of the lineup; "
                       "report paired differences between the bots")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
@@ -144,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     game = commands.add_parser("game", help="play one bot-only game in-process and print it move by move")
     game.add_argument("--players", type=int, default=5, help=f"players: {players_help()} (default 5)")
     game.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
-    game.add_argument("--bots", type=_bots, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
+    game.add_argument("--bots", type=_bot_specs, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
     game.add_argument("--seed", type=int, default=0, help="the deal's seed: the same seed, the same game (default 0)")
     game.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
     game.set_defaults(run=cmd_game)
@@ -199,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=None,
                       help=f"players at the table, you included: {players_help()} "
                       "(default 5, or one per bot listed in --bots and you)")
-    play.add_argument("--bots", type=_bots, default=None,
+    play.add_argument("--bots", type=_bot_specs, default=None,
                       help="comma-separated bot names, one per bot seat, cycled if short (default heuristic)")
     play.add_argument("--edition", default="base", choices=edition_names(), help=_EDITION_HELP)
     play.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
@@ -247,7 +249,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     spec = TournamentSpec(
         args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
-        args.duplicate, None if args.candidate is None else args.candidate.strip(),  # as --bots' names are
+        args.duplicate, args.candidate,
     )
     spec.validate_new()  # a wrong player count, variant or seed fails here, before any worker starts
     if args.resume and not args.out:
@@ -351,7 +353,8 @@ def _say(text: str) -> None:
 
 @contextlib.contextmanager
 def _progress(total: int, players: int, done: int = 0) -> Iterator[Callable[[int], None]]:
-    """A progress bar on a terminal, else a line every tenth of the games (``done`` of them already played)."""
+    """A progress bar on a terminal, else a line on stderr every tenth of the games (``done`` of
+    them already played): stdout carries the report alone (found by a bot author)."""
     if sys.stdout.isatty() and not os.environ.get("CI"):
         from prompt_toolkit.shortcuts import ProgressBar
 
@@ -363,7 +366,7 @@ def _progress(total: int, players: int, done: int = 0) -> Iterator[Callable[[int
 
     def plain(done: int) -> None:
         if done % step == 0 or done == total:
-            _say(f"{done}/{total} games")
+            print(f"{done}/{total} games", file=sys.stderr, flush=True)
 
     yield plain
 

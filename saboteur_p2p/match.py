@@ -1,6 +1,7 @@
 """Playing one game in-process between bots, as tournaments and tests do."""
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -74,6 +75,9 @@ def play_game(
     """Play a whole game between ``bots`` (one per seat) with a trusted dealer seeded by ``seed``."""
     if len(bots) != config.players:
         raise ValueError(f"{config.players} players need {config.players} bots, not {len(bots)}")
+    # a bot that draws from the random module's own generator, unseeded, played another game
+    # at every run and with every --jobs (found by a bot author): each game seeds it
+    random.seed(bot_seed(seed, config.players))
     loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
     labels = tuple(names) if names is not None else tuple(b if isinstance(b, str) else type(b).__name__ for b in bots)
     seats = [GuardedSeat(bot, labels[i], i, time_limit) for i, bot in enumerate(loaded)]

@@ -62,3 +62,62 @@ def test_a_bundled_bot_takes_its_parameters():
 def test_bad_parameters_say_what_failed(spec, message):
     with pytest.raises(BotLoadError, match=message):
         bot_factory(spec)
+
+
+def test_a_comma_in_a_bot_list_reads_alike_in_every_command(tmp_path):
+    """``x:mode=a,k=2`` gave ``k=2`` as a parameter in ``tournament --bots``, the unknown bot
+    'k=2' in ``game --bots``, and ``mode='a,k=2'`` in ``--candidate`` (found by a bot author)."""
+    from saboteur_p2p.cli import build_parser
+
+    parser = build_parser()
+    spec = "ismcts:playouts=7,cutoff=3,random"
+    for command in (["tournament", "--bots", spec], ["game", "--bots", spec], ["play", "--offline", "--bots", spec]):
+        assert parser.parse_args(command).bots == ("ismcts:playouts=7:cutoff=3", "random"), command
+    assert parser.parse_args(["tournament", "--candidate", "ismcts:playouts=7,cutoff=3"]).candidate == \
+        "ismcts:playouts=7:cutoff=3"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["tournament", "--candidate", "ismcts,random"])  # one bot, not two
+
+
+def test_a_bot_that_draws_from_the_random_module_plays_the_same_game_for_the_same_seed(tmp_path):
+    """A bot using ``random.choice`` unseeded played another game at every run, and a
+    tournament's results depended on --jobs (found by a bot author): each game seeds it."""
+    import random
+
+    from saboteur_p2p.match import play_game
+    from saboteur_p2p.rules import GameConfig
+
+    path = tmp_path / "loose.py"
+    path.write_text("import random\nfrom saboteur_p2p.botapi import BaseBot\n"
+                    "class Loose(BaseBot):\n    def act(self, view, legal):\n        return random.choice(legal)\n")
+    games = []
+    for _ in range(2):
+        random.seed()  # whatever the process drew before
+        record = play_game(GameConfig(3), [f"{path}:Loose"] * 3, 11)
+        games.append((record.actions, record.scores))
+    assert games[0] == games[1]
+
+
+def test_a_bot_class_without_an_act_of_its_own_is_refused_as_it_loads(tmp_path):
+    """It loaded, then raised NotImplementedError at every move (found by a bot author)."""
+    path = tmp_path / "lazy.py"
+    path.write_text("from saboteur_p2p.botapi import BaseBot\nclass Lazy(BaseBot):\n    pass\n")
+    with pytest.raises(BotLoadError, match="has no act\\(\\) of its own"):
+        load_bot(f"{path}:Lazy")
+
+
+def test_two_bot_files_whose_own_modules_share_a_name_are_refused_not_mixed(tmp_path):
+    """``v1/bot.py`` and ``v2/bot.py`` each importing their own ``common.py``: the second bot
+    silently ran with the first one's module (found by a bot author comparing two versions)."""
+    for version in ("v1", "v2"):
+        folder = tmp_path / version
+        folder.mkdir()
+        (folder / "common.py").write_text(f"VERSION = {version!r}\n")
+        (folder / "bot.py").write_text(
+            "import common\nfrom saboteur_p2p.botapi import BaseBot\n"
+            "class B(BaseBot):\n    version = common.VERSION\n    def act(self, view, legal):\n        return legal[0]\n"
+        )
+    first = load_bot(f"{tmp_path / 'v1' / 'bot.py'}:B")
+    assert first.version == "v1"
+    with pytest.raises(BotLoadError, match=r"imports its module 'common' from .*v2.* rename one"):
+        load_bot(f"{tmp_path / 'v2' / 'bot.py'}:B")

@@ -14,7 +14,6 @@ exclusive lock on its file (where the system has ``fcntl``), so two runs never a
 """
 from __future__ import annotations
 
-import ast
 import hashlib
 import itertools
 import json
@@ -24,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ..botapi import BUNDLED, bot_source, split_spec
+from ..botapi import BUNDLED, bot_source, imported_beside, split_spec
 from ..rules import Role, Winners
 from .spec import GameSummary, TournamentSpec, seating
 from .stats import StatsCollector, TournamentReport
@@ -138,50 +137,19 @@ def bot_sources(spec: TournamentSpec) -> dict[str, str]:
     """A digest of the file that defines each bot (its module or ``FILE.py``), by bot spec: a
     ``--resume`` with another version of a bot would fold two bots' games under one name.
     A bundled bot's digest is of all the bundled bots' modules; another bot's is of its file
-    and the modules beside it that it imports (``_imported_beside``); a bot whose file cannot
+    and the modules beside it that it imports (``botapi.imported_beside``); a bot whose file cannot
     be found has none."""
     sources = {}
     for bot in sorted({*spec.bots, *([spec.candidate] if spec.candidate else [])}):
         path = bot_source(bot)
         if path is not None:
             # a bundled bot is built of the whole package's modules
-            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path, *_imported_beside(path)]
+            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path, *imported_beside(path)]
             digest = hashlib.sha256()
             for file in files:
                 digest.update(file.read_bytes())
             sources[bot] = digest.hexdigest()[:16]
     return sources
-
-
-def _imported_beside(path: Path) -> list[Path]:
-    """The modules beside the bot file ``path`` that it imports, and those they import in
-    turn (``import helper``, ``from helper import x``: a ``helper.py`` in its folder, or
-    every module of a package ``helper/`` there), found by reading the files: an edit to one
-    changes the bot as much as one to its file.  Modules elsewhere are not followed, nor is
-    the engine's package (a bot at a checkout's root imports ``saboteur_p2p`` beside it)."""
-    folder = path.resolve().parent
-    found: list[Path] = []
-    waiting = [path.resolve()]
-    while waiting:
-        try:
-            tree = ast.parse(waiting.pop().read_bytes())
-        except (OSError, SyntaxError, ValueError):
-            continue
-        for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
-            for name in names:
-                top = name.partition(".")[0]
-                package = folder / top
-                if (package / "__init__.py").is_file() and top != "saboteur_p2p":
-                    files = sorted(package.rglob("*.py"))
-                else:
-                    files = [folder / f"{top}.py"]
-                for file in files:
-                    if file.is_file() and file != path.resolve() and file not in found:
-                        found.append(file)
-                        waiting.append(file)
-    return sorted(found)
 
 
 def read_sources(path: Path) -> dict[str, str] | None:
