@@ -415,7 +415,7 @@ def test_the_help_shows_this_editions_commands_and_a_legend_and_R_shows_the_rule
 
 def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
     """Every move from the keyboard: discards with keys, moves typed, gold and stones with Enter."""
-    harness = Harness(seed=37)  # a deal where gold is passed to us once and we take gold once
+    harness = Harness(seed=47)  # a deal where gold is passed to us once and we take gold once
     seen: dict[str, int] = {}
 
     def script(h: Harness) -> None:

@@ -83,10 +83,19 @@ def _wrong_kind(face: Card, kind: type[FaceT], deck: Deck) -> ValueError:
 
 
 class TrustedDealer:
-    """An in-process dealer from a seeded ``random.Random``: for bots and tests."""
+    """An in-process dealer from a seeded ``random.Random``: for bots and tests.
+
+    The fresh decks of every round come from one generator (``rng``) and the shuffles of
+    cards already dealt (the gold pile reshuffled between rounds) from another (``again``):
+    how many gold cards are left depends on how the rounds were played, and drawn from one
+    generator, that shuffle moved every later round's deal, so two games of a paired
+    tournament (the same seed, other bots) were dealt alike only until then (found by a bot
+    author).  A round's fresh decks depend on the seed and the round alone.
+    """
 
     def __init__(self, seed: int | str | None = 0) -> None:
         self.rng = random.Random(seed)
+        self.again = random.Random(None if seed is None else f"again:{seed}")
         self.decks: dict[Deck, list[Card]] = {}
 
     def shuffle(self, fresh: Mapping[Deck, Sequence[Card]], again: Mapping[Deck, Sequence[int]]) -> dict[Deck, list[int]]:
@@ -98,7 +107,7 @@ class TrustedDealer:
             handles[deck] = list(range(len(shuffled)))
         for deck, kept in again.items():
             order = list(kept)
-            self.rng.shuffle(order)
+            self.again.shuffle(order)
             handles[deck] = order
         return handles
 
@@ -118,14 +127,18 @@ class TrustedDealer:
         other = TrustedDealer.__new__(TrustedDealer)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
+        other.again = random.Random()
+        other.again.setstate(self.again.getstate())
         other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
         return other
 
     def to_data(self) -> dict[str, Any]:
         version, internal, gauss = self.rng.getstate()
+        again_version, again_internal, again_gauss = self.again.getstate()
         return {
             "kind": "trusted",
             "rng": [version, list(internal), gauss],
+            "again": [again_version, list(again_internal), again_gauss],
             "decks": {deck.value: [card.code for card in cards] for deck, cards in self.decks.items()},
         }
 
@@ -134,5 +147,7 @@ class TrustedDealer:
         dealer = cls()
         version, internal, gauss = data["rng"]
         dealer.rng.setstate((version, tuple(internal), gauss))
+        version, internal, gauss = data["again"]
+        dealer.again.setstate((version, tuple(internal), gauss))
         dealer.decks = {Deck(name): [face_from_code(code) for code in codes] for name, codes in data["decks"].items()}
         return dealer

@@ -70,7 +70,7 @@ class WorldDealer(TrustedDealer):
 
     def __init__(self, rng: random.Random, gold: dict[int, GoldCard]) -> None:
         super().__init__(0)
-        self.rng = rng
+        self.rng = self.again = rng  # a world's one generator (not the trusted dealer's two)
         self.gold = gold
 
     def reveal(self, deck: Deck, handle: int, to: Audience) -> Card:
