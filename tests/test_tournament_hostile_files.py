@@ -269,7 +269,10 @@ def test_a_bot_that_raises_a_huge_error_on_every_move_leaves_a_file_report_reads
     )
     path = tmp_path / "games.jsonl"
     assert main(["tournament", "--players", "3", "--bots", f"{bot}:Loud,random", "--games", "2", "--out", str(path)]) == 0
-    capsys.readouterr()
+    table = capsys.readouterr().out.splitlines()
+    # the bot is marked in the table where its results are read (found by a bot author)
+    assert any(line.startswith(f"{bot}:Loud ! ") for line in table) and any(line.startswith("random ") for line in table)
+    assert "(!: the bot misbehaved, and a safe move was played for it: see the bot incidents below)" in table
     report = report_from_file(path)
     assert report.games == 2
     line = path.read_text().splitlines()[1]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -115,6 +116,8 @@ def test_cli_candidate_tournament(capsys):
     assert "8 games (4 deals, each played with and without" in out
     assert f"{RANDOM_AGAIN} vs random: +0.000 ± 0.000 gold per game" in out
     assert "gold ratio 1.000x" in out and "games/s" in out
+    # the two means the difference is of, the baseline's in the candidate's seats (not over all seats)
+    assert re.search(r"gold ratio 1\.000x ± \d\.\d{3}; (\d+\.\d\d) against \1 gold a game in the same seats", out), out
 
 
 def test_intervals_of_few_deals_are_students_t_not_the_normals():
