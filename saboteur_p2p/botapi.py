@@ -450,7 +450,7 @@ class GuardedSeat:
 
     def _broke(self, kind: str, detail: str) -> None:
         self.broken = True
-        self.incidents.append(Incident(self.seat, self.name, kind, detail, "every turn"))
+        self.incidents.append(Incident(self.seat, self.name, kind, detail, "safe moves for the rest of the game"))
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         """The bot's choice among ``legal``, or a safe action (and an incident) if it fails."""

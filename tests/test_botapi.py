@@ -474,6 +474,8 @@ def test_each_seat_has_its_own_time_to_hear_a_move_and_a_failing_on_event_is_an_
     )
     assert [(i.seat, i.kind) for i in record.incidents] == [(2, "raised")] and record.scores
     assert "SystemExit" in record.incidents[0].detail
+    # what was played for it, in words (it read "played instead: every turn", found by a bot author)
+    assert record.incidents[0].fallback == "safe moves for the rest of the game"
 
 
 class ClearsTheLentFlag(FirstLegal):
