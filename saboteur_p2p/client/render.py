@@ -119,6 +119,7 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
         lines.append(("class:info", f" crystals in the maze: {view.board.crystals()}"))
     else:
         lines.append(("class:info", f" your gold: {_amount(gold_total(view.gold), 'nugget')}"))
+    pile = len(lines)  # the draw pile's line, kept first with your role when the panel is short
     lines.append(("class:info", f" draw pile {view.draw_pile_size}"))
     if view.scores is not None:
         unit = "gold pieces" if second else "nuggets"
@@ -137,7 +138,6 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
         # too little room for all: your role, the draw pile and your gold first, then the maps,
         # and the result last, in the rows left (found in play: at 60x20 or 10 players the
         # lines at the bottom, the draw pile among them, were cut off unseen)
-        pile = next(i for i, (_, text) in enumerate(lines) if text.startswith(" draw pile"))
         room, kept = height, set()
         for index in (0, pile, *range(1, len(lines))):
             if index not in kept and len(rows[index]) <= room:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ..crypto.identity import PublicIdentity, verify_signature
 from ..crypto.log import (
@@ -52,13 +51,13 @@ def setup_from_genesis(record: bytes) -> GameSetup:
     return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names, genesis.table)
 
 
-def _seat_0_key(record: bytes) -> list[Any] | None:
-    """The keys a first record gives seat 0 (``[sign, dh]``, as its body has them), if seat 0
-    signed the record with that signing key as a genesis of this protocol version (another
-    version's genesis proves nothing, as any record of one): that first record is then its
-    own, however wrong.  Only the keys are read from the body, so a genesis wrong elsewhere is
-    still its signer's (found by review: a wrong name or an extra field named nobody, a wrong
-    player count seat 0)."""
+def _seat_0_signer(record: bytes) -> str | None:
+    """Seat 0's keys, as a person compares them (their fingerprint), if seat 0 signed this
+    first record as a genesis of this protocol version with the signing key its body gives
+    seat 0 under ``seats`` (another version's genesis proves nothing, as any record of one);
+    else None.  The record is then its signer's, however wrong: only the keys are read from
+    the body (found by review: a wrong name or an extra field named nobody, a wrong player
+    count seat 0).  The keys are the record's own word, hence the fingerprint."""
     try:
         entry = decode_record(record)
     except MalformedRecord:
@@ -66,25 +65,23 @@ def _seat_0_key(record: bytes) -> list[Any] | None:
     if (entry.version, entry.kind, entry.seq, entry.sender) != (PROTOCOL_VERSION, "genesis", 0, 0):
         return None
     seats = entry.body.get("seats") if isinstance(entry.body, dict) else None
-    first = seats[0] if isinstance(seats, list) and seats else None
-    sign_key = first[0] if isinstance(first, list) and first else None
+    keys = seats[0] if isinstance(seats, list) and seats and isinstance(seats[0], list) else []
+    sign_key, dh_key = [*keys, None, None][:2]
     if not isinstance(sign_key, bytes) or not verify_signature(sign_key, entry.raw, entry.signature):
         return None
-    return first
+    if isinstance(dh_key, bytes) and len(dh_key) == len(sign_key):
+        return PublicIdentity(sign_key, dh_key).fingerprint()
+    return f"signing key {sign_key.hex()[:16]}…"
 
 
 def _bad_genesis(record: bytes, error: Exception) -> Verdict:
     """The verdict on a first record that is not a valid genesis, naming seat 0 if it signed it."""
     detail = str(error) or type(error).__name__
-    key = _seat_0_key(record)
-    if key is None:
+    signer = _seat_0_signer(record)
+    if signer is None:
         return Verdict(False, 0, f"record 0: not a valid genesis record, and not signed by the seat 0 it names "
                                  f"(anyone may have made it): {detail}")
-    # the keys are the record's own word: their fingerprint tells a person whether they are the host's
-    sign_key, dh_key = key[0], key[1] if len(key) > 1 else None
-    whose = PublicIdentity(sign_key, dh_key).fingerprint() if isinstance(dh_key, bytes) and len(dh_key) == len(sign_key) \
-        else f"signing key {sign_key.hex()[:16]}…"
-    return Verdict(False, 0, f"record 0: not a valid genesis record, signed by seat 0 (the host, {whose}): {detail}",
+    return Verdict(False, 0, f"record 0: not a valid genesis record, signed by seat 0 (the host, {signer}): {detail}",
                    culprit=0)
 
 

@@ -125,29 +125,36 @@ class TrustedDealer:
 
     def clone(self) -> TrustedDealer:
         other = TrustedDealer.__new__(TrustedDealer)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.again = random.Random()
-        other.again.setstate(self.again.getstate())
+        other.rng, other.again = copied_generator(self.rng), copied_generator(self.again)
         other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
         return other
 
     def to_data(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
-        again_version, again_internal, again_gauss = self.again.getstate()
         return {
             "kind": "trusted",
-            "rng": [version, list(internal), gauss],
-            "again": [again_version, list(again_internal), again_gauss],
+            "rng": _state_data(self.rng),
+            "again": _state_data(self.again),
             "decks": {deck.value: [card.code for card in cards] for deck, cards in self.decks.items()},
         }
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> TrustedDealer:
         dealer = cls()
-        version, internal, gauss = data["rng"]
-        dealer.rng.setstate((version, tuple(internal), gauss))
-        version, internal, gauss = data["again"]
-        dealer.again.setstate((version, tuple(internal), gauss))
+        for generator, state in ((dealer.rng, data["rng"]), (dealer.again, data["again"])):
+            version, internal, gauss = state
+            generator.setstate((version, tuple(internal), gauss))
         dealer.decks = {Deck(name): [face_from_code(code) for code in codes] for name, codes in data["decks"].items()}
         return dealer
+
+
+def copied_generator(generator: random.Random) -> random.Random:
+    """A generator that goes on as ``generator`` would, apart from it."""
+    copy = random.Random()
+    copy.setstate(generator.getstate())
+    return copy
+
+
+def _state_data(generator: random.Random) -> list[Any]:
+    """A generator's state as plain data (``from_data`` reads it back)."""
+    version, internal, gauss = generator.getstate()
+    return [version, list(internal), gauss]

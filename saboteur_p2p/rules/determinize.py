@@ -50,7 +50,7 @@ from .actions import (
 )
 from .board import Cell
 from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
-from .dealer import Audience, Deck, TrustedDealer
+from .dealer import Audience, Deck, TrustedDealer, copied_generator
 from .events import CardPlayed, Event, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
 from .gold_sample import hand_outs, sample_gold
 from .phases import Phase, RoundResult, Winners
@@ -79,9 +79,7 @@ class WorldDealer(TrustedDealer):
         return self.decks[deck][handle]
 
     def clone(self) -> WorldDealer:
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        other = WorldDealer(rng, self.gold)  # gold faces never change: shared
+        other = WorldDealer(copied_generator(self.rng), self.gold)  # gold faces never change: shared
         other.decks = {deck: list(cards) for deck, cards in self.decks.items()}
         return other
 

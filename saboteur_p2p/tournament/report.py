@@ -50,6 +50,7 @@ def format_report(report: TournamentReport) -> str:
             lines.append(f"  {stats.name:<{width}} " + ", ".join(parts))
     if report.paired:
         lines += ["", _paired_heading(report)]
+        where = "in the same seats" if spec.candidate is not None else "over the same deals"
         for pair in report.paired.values():
             ratio, ratio_ci = pair.ratio(), pair.ratio_ci95()
             ratio_text = "-" if ratio is None else f"{ratio:.3f}x" + ("" if ratio_ci is None else f" ± {ratio_ci:.3f}")
@@ -61,7 +62,7 @@ def format_report(report: TournamentReport) -> str:
                 f"  {pair.bot} vs {pair.versus}: {mean:+.3f} ± {half:.3f} gold per game "
                 f"(95% interval {mean - half:+.3f} to {mean + half:+.3f}; {pair.deals} deals), "
                 f"gold ratio {ratio_text}; {pair.sum_a / pair.deals:.2f} against {pair.sum_b / pair.deals:.2f} "
-                f"gold a game {_paired_where(report)}"
+                f"gold a game {where}"
             )
             if pair.seconds:
                 lines.append(
@@ -88,10 +89,3 @@ def _paired_heading(report: TournamentReport) -> str:
         return ("paired difference, the candidate's gold minus the baseline's in the same seat of the same deal "
                 "(mean, 95% interval):")
     return "paired difference of mean gold per game over the same deals (mean, 95% interval):"
-
-
-def _paired_where(report: TournamentReport) -> str:
-    """Where the two means of a pair were made."""
-    if report.spec.candidate is not None:
-        return "in the same seats"
-    return "over the same deals"

@@ -112,7 +112,8 @@ def game_from_data(data: Any, players: int) -> GameSummary:
     if type(seconds) not in (int, float) or not (math.isfinite(seconds) and 0 <= seconds <= MAX_SECONDS):
         raise ValueError(f"seconds is {seconds!r}, not a time from 0 to {MAX_SECONDS:g}")
     winners_of_game = _seats(_list(data["winners"], "winners"), "winners", players)
-    if set(winners_of_game) != {seat for seat, score in enumerate(scores) if score == max(scores)}:
+    best = max(scores)
+    if set(winners_of_game) != {seat for seat, score in enumerate(scores) if score == best}:
         raise ValueError(f"winners are {list(winners_of_game)}, not the seats with the most gold of {scores}")
     return GameSummary(
         _whole(data, "index", 0, 2**62),
