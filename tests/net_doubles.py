@@ -298,6 +298,36 @@ def out_of_turn(victim_name: str) -> Trick:
     return Trick((Stage(seat_to_move(victim_name), send_out_of_turn),), cheats=True)
 
 
+def _gone(session: Session, absent: int) -> bytes:
+    why = f"{session.names[absent]} (seat {absent}) did not come back within 1 s"
+    return seal(session.identity, "gone", {"game_id": session.setup.game_id, "seat": session.seat, "absent": absent, "why": why})
+
+
+def gone_to_the_accused(victim_name: str) -> Trick:
+    """While the table waits for ``victim_name``'s move, tell that seat alone it is gone:
+    it stops, and the others must not then take its silence for its absence."""
+    def tell(session: Session) -> None:
+        victim = session.names.index(victim_name)
+        session.transport.send(session.endpoints[victim], _gone(session, victim))
+    return Trick((Stage(seat_to_move(victim_name), tell),), cheats=True)
+
+
+def muted_then_gone(victim_name: str, seconds: float) -> Trick:
+    """While the table waits for ``victim_name``'s move, stop talking to that seat alone, and
+    ``seconds`` later tell seat 0 alone that it is gone: seat 0 hears it and passes that on."""
+    muted_at: list[float] = []
+
+    def mute(session: Session) -> None:
+        victim_endpoint, send = session.endpoints[session.names.index(victim_name)], session.transport.send
+        session.transport.send = lambda endpoint, data: True if endpoint == victim_endpoint else send(endpoint, data)  # type: ignore[method-assign]
+        muted_at.append(time.monotonic())
+
+    def tell(session: Session) -> None:
+        session.transport.send(session.endpoints[0], _gone(session, session.names.index(victim_name)))
+    later = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, tell)
+    return Trick((Stage(seat_to_move(victim_name), mute), later), cheats=True)
+
+
 # -- running it --------------------------------------------------------------------------
 
 

@@ -18,12 +18,21 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from net_doubles import TRICKS, DoubleRun, out_of_turn, session_for_tests, start_double
+from net_doubles import (
+    TRICKS,
+    DoubleRun,
+    Trick,
+    gone_to_the_accused,
+    muted_then_gone,
+    out_of_turn,
+    session_for_tests,
+    start_double,
+)
 
 from saboteur_p2p.crypto.log import TruncatedLog, decode_record, read_log
 from saboteur_p2p.net.absence import ACCUSED_STAYS
@@ -374,9 +383,17 @@ def start_table_with_double(
     other = "human" if human else "b1"
     joiner = processes.start(other, join_args(port, other, wait=wait, bot=None if human else "random"), verbose=True,
                              stdin=subprocess.PIPE if human else subprocess.DEVNULL)
-    trick = out_of_turn(other) if trick_name == "out-of-turn" else TRICKS[trick_name]
+    trick = TRICKS[trick_name] if trick_name in TRICKS else AIMED[trick_name](other)
     double = start_double(f"127.0.0.1:{port}", "double", trick, tmp_path / "double")
     return host, joiner, double
+
+
+#: tricks aimed at the joiner, by name
+AIMED: dict[str, Callable[[str], Trick]] = {
+    "out-of-turn": out_of_turn,
+    "gone-to-the-accused": gone_to_the_accused,
+    "mute-then-gone": lambda victim: muted_then_gone(victim, 5.0),
+}
 
 
 #: what the honest peers say of the double's bad input, each at least once

@@ -77,3 +77,48 @@ def test_a_seat_that_sends_each_peer_its_own_version_of_a_record_is_named_for_eq
         assert re.search(rf"double \(seat {double.seat}\) broke the protocol: equivocation", text), text
         (verdict,) = verify(only_log(tmp_path / peer.name))
         assert verdict.startswith(f"stopped: seat {double.seat} (double) cheated (equivocation), evidence checks"), verdict
+
+
+@pytest.mark.slow
+def test_a_seat_told_alone_that_it_is_gone_stops_and_is_not_then_named_for_its_silence(
+    processes: Processes, tmp_path: Path,
+) -> None:
+    """The double tells a person thinking over a move, and nobody else, that it is gone. The
+    person's peer stops, naming the double, and passes the word on to the host over its own
+    link; that proves it present, so the host too names the double at once, rather than wait
+    for the stopped seat and then name it for its silence (found by an attack)."""
+    host, person, double = start_table_with_double(processes, tmp_path, "gone-to-the-accused", human=True, wait=8)
+    for peer in (host, person):
+        assert peer.wait(SMALL_GAME) == 5, peer.text()
+    double.finish(10)
+    seat = rf"double \(seat {double.seat}\)"
+    assert re.search(rf"{seat} ended the game saying this seat was gone, but we hear each other", person.text()), person.text()
+    text = host.text()
+    assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) itself passed "
+                     rf"that on to us; nobody is blamed but {seat}", text), text
+    assert "did not come back" not in text, text
+    for peer in (host, person):
+        (verdict,) = verify(only_log(tmp_path / peer.name))
+        assert "went silent" not in verdict and "lost the table" not in verdict, verdict
+
+
+@pytest.mark.slow
+def test_a_seat_that_stops_talking_to_one_seat_cannot_make_it_say_it_lost_the_table(
+    processes: Processes, tmp_path: Path,
+) -> None:
+    """The double stops talking to a person thinking over a move, then tells the host alone
+    that the person is gone. The host hears the person and names the double; the word it
+    passes on reaches the person from a signer it no longer hears, but through a seat that
+    hears it: the person names the double too, not its own link (found by an attack)."""
+    host, person, double = start_table_with_double(processes, tmp_path, "mute-then-gone", human=True, wait=30)
+    for peer in (host, person):
+        assert peer.wait(SMALL_GAME) == 5, peer.text()
+    double.finish(10)
+    seat = rf"double \(seat {double.seat}\)"
+    assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) (is still heard "
+                     rf"here|itself passed that on to us)", host.text()), host.text()
+    text = person.text()
+    assert re.search(rf"{seat} ended the game saying this seat was gone; {seat} is not heard here, but \w+ \(seat 0\), "
+                     rf"which hears this seat, passed that on; nobody is blamed but it", text), text
+    (verdict,) = verify(only_log(tmp_path / person.name))
+    assert "lost the table" not in verdict, verdict

@@ -82,8 +82,9 @@ class Absence:
         self._left: set[int] = set()
         self._claim: GoneClaim | None = None
         #: a seat that said this seat withholds a record not yet due here: (it, when, our
-        #: records then); we stay until we have made our next record, so the others see it
-        self._accused: tuple[int, float, int] | None = None
+        #: records then, the seat that passed its word on if it is not heard here); we stay
+        #: until we have made our next record, so the others see it
+        self._accused: tuple[int, float, int, int | None] | None = None
         #: seats heard signing messages for another game, with its id (the first one heard:
         #: splitting.py); said when the game ends for such a seat's absence
         self._other_game: dict[int, bytes] = {}
@@ -120,9 +121,9 @@ class Absence:
 
     def _check_gone(self, now: float) -> SessionResult | None:
         if self._accused is not None:
-            accuser, since, made = self._accused
+            accuser, since, made, carrier = self._accused
             if self.node.seq > made or now - since > ACCUSED_STAYS:
-                return self._end_accused(accuser)
+                return self._end_accused(accuser, carrier)
         claim = self._claim
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
@@ -182,12 +183,15 @@ class Absence:
             self.transport.send(endpoint, data)
         return self._end(Outcome.PEER_GONE, self._gone_why(absent, f"{why}; the game ends"), absent)
 
-    def _heard_gone(self, env: Envelope, sender: int, now: float) -> SessionResult | None:
-        """Another seat ended the game for an absent seat: agree if we see the same."""
+    def _heard_gone(self, env: Envelope, sender: int, now: float, carrier: int | None = None) -> SessionResult | None:
+        """Another seat ended the game for an absent seat: agree if we see the same.
+        ``carrier``: the seat whose proven link brought it, if any (it may pass on another's)."""
         absent = env.field("absent", int)
         by = self._seat_name(sender)
+        passed_on = carrier is not None and carrier != sender
         if absent == self.seat:
-            if self.presence.is_silent(sender, now):
+            unheard = self.presence.is_silent(sender, now)
+            if unheard and not passed_on:
                 # we lost each other: the link between us failed, and it says it waited for us
                 why = f"{by} ended the game: it had not heard from this seat for too long"
                 return self._end(Outcome.PEER_GONE, why, self.seat)
@@ -202,19 +206,24 @@ class Absence:
             elif mine is None and self._accused is None:
                 # the record it names is not due here yet (what makes it due is on its way):
                 # stay until we have made it, so that no other seat waits for it in vain
-                self._accused = (sender, now, self.node.seq)  # our records' count: stay until it grows
+                self._accused = (sender, now, self.node.seq, carrier if unheard else None)  # stay until our count grows
                 self._left.add(sender)
                 return None
-            return self._end_accused(sender)
+            return self._end_accused(sender, carrier if unheard else None)
         if not 0 <= absent < len(self.names) or absent == sender:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = self._seat_name(absent)
+        head = next((e for e in self.node.outstanding if e.speaker == absent), None)
+        if carrier == absent and (head is None or head.kind == "action"):
+            # the seat it calls gone passed its word on to us itself: it is here (a record it
+            # is said to withhold is judged as ever: it makes the record before it stops)
+            why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
+            return self._end(Outcome.QUIT, why, sender)
         silent = self.presence.silent_for(absent, now)
         if self.presence.is_silent(absent, now):
             said = printable(env.field("why", str, 200))
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
             return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
-        head = next((e for e in self.node.outstanding if e.speaker == absent), None)
         if head is None:
             why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "
                    f"{silent:.0f} s ago; nobody is blamed but the one who stopped")
@@ -228,8 +237,17 @@ class Absence:
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None
 
-    def _end_accused(self, accuser: int) -> SessionResult:
-        why = f"{self._seat_name(accuser)} ended the game saying this seat was gone, but we hear each other"
+    def _end_accused(self, accuser: int, carrier: int | None = None) -> SessionResult:
+        """End the game naming a seat that said this one was gone; ``carrier``: the seat that
+        passed its word on, when the accuser itself is not heard here."""
+        by = self._seat_name(accuser)
+        if carrier is None:
+            why = f"{by} ended the game saying this seat was gone, but we hear each other"
+        else:
+            # it does not talk to us, but another seat does, so this machine did not lose the table:
+            # the link between the two of us failed, or it stopped talking to us on purpose
+            why = (f"{by} ended the game saying this seat was gone; {by} is not heard here, but "
+                   f"{self._seat_name(carrier)}, which hears this seat, passed that on")
         return self._end(Outcome.QUIT, f"{why}; nobody is blamed but it", accuser)
 
     def _seat_name(self, seat: int) -> str:

@@ -412,7 +412,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         elif env.kind == "busy" and env.field("seat", int) == sender:
             self.presence.busy(sender, time.monotonic(), float(env.field("seconds", (int, float))))
         elif env.kind == "gone" and env.field("seat", int) == sender:
-            return self._heard_gone(env, sender, time.monotonic())
+            return self._heard_gone(env, sender, time.monotonic(), self.links.owner(connection, key) if key is not None else None)
         elif env.kind == "bye" and env.field("seat", int) == sender:
             return self._end(Outcome.QUIT, f"{self.names[sender]} (seat {sender}) left the table; the game ends", sender)
         return None
