@@ -328,6 +328,45 @@ def muted_then_gone(victim_name: str, seconds: float) -> Trick:
     return Trick((Stage(seat_to_move(victim_name), mute), later), cheats=True)
 
 
+def muted_then_gone_unproven(victim_name: str, seconds: float) -> Trick:
+    """As ``muted_then_gone``, but the word goes to the muted seat itself, at its table
+    endpoint, on a connection that proves no key (any seat knows that endpoint)."""
+    muted_at: list[float] = []
+    honest_send: list[Callable[[str, bytes], bool]] = []
+
+    def mute(session: Session) -> None:
+        victim_endpoint, send = session.endpoints[session.names.index(victim_name)], session.transport.send
+        honest_send.append(send)
+        session.transport.send = lambda endpoint, data: True if endpoint == victim_endpoint else send(endpoint, data)  # type: ignore[method-assign]
+        muted_at.append(time.monotonic())
+
+    def tell(session: Session) -> None:
+        victim = session.names.index(victim_name)
+        table = session.table.listens()[victim]
+        session.transport.connect(table)  # no key: a plain connection, as anyone may open
+        honest_send[0](table, _gone(session, victim))
+    later = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, tell)
+    return Trick((Stage(seat_to_move(victim_name), mute), later), cheats=True)
+
+
+def gone_in_a_pause(victim_name: str, pause: Callable[[], None], resume: Callable[[], None]) -> Trick:
+    """At ``victim_name``'s move, ``pause`` it (its machine stalls), tell seat 0 alone 4.5 s
+    later that it is gone, and ``resume`` it half a second after that."""
+    paused_at: list[float] = []
+
+    def stall(session: Session) -> None:
+        pause()
+        paused_at.append(time.monotonic())
+
+    def tell(session: Session) -> None:
+        session.transport.send(session.endpoints[0], _gone(session, session.names.index(victim_name)))
+    return Trick((
+        Stage(seat_to_move(victim_name), stall),
+        Stage(lambda session: time.monotonic() - paused_at[0] > 4.5, tell),
+        Stage(lambda session: time.monotonic() - paused_at[0] > 5.0, lambda session: resume()),
+    ), cheats=True)
+
+
 # -- running it --------------------------------------------------------------------------
 
 

@@ -98,3 +98,19 @@ def test_an_envelope_of_millions_of_empty_containers_is_refused_before_it_is_bui
     # as many as a record may hold pass
     fine = msgpack.packb(["ping", {"k": [{}] * 99_990}, seat.public.sign_key, bytes(64)], use_bin_type=True)
     assert len(open_envelope(fine, proven=seat.public.sign_key).body["k"]) == 99_990
+
+
+def test_an_ending_in_the_same_poll_as_the_games_last_record_stops_nothing(tmp_path: Path) -> None:
+    """A `bye` or `gone` read after the game's last record, even in the same poll, is heard
+    as while the seat lingers after the end: the game stays finished (found by an attack:
+    it was judged as an ending, and a finished game was saved as stopped early)."""
+    from saboteur_p2p.net.transport import Inbound
+
+    session, identities, said = session_for_tests(tmp_path)
+    game_id = bytes(range(32))
+    gone = seal(identities[0], "gone", {"game_id": game_id, "seat": 0, "absent": 1, "why": "x"})
+    bye = seal(identities[2], "bye", {"game_id": game_id, "seat": 2})
+    session.node.finished = True
+    for data in (gone, bye):
+        assert session._take_inbound(Inbound(b"conn", data)) is None
+    assert not any("ended the game" in line or "left the table" in line for line in said), said

@@ -2,11 +2,24 @@
 peer processes and the hostile double of net_doubles.py (the tables of test_network.py)."""
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
 from pathlib import Path
 
 import pytest
-from test_network import SMALL_GAME, Processes, only_log, start_table_with_double, verify
+from net_doubles import gone_in_a_pause, start_double
+from test_network import (
+    SMALL_GAME,
+    Processes,
+    free_port,
+    host_args,
+    join_args,
+    only_log,
+    start_table_with_double,
+    verify,
+)
 from test_network import processes as processes  # the fixture: the tests below take it by name
 
 
@@ -122,3 +135,48 @@ def test_a_seat_that_stops_talking_to_one_seat_cannot_make_it_say_it_lost_the_ta
                      rf"which hears this seat, passed that on; nobody is blamed but it", text), text
     (verdict,) = verify(only_log(tmp_path / person.name))
     assert "lost the table" not in verdict, verdict
+
+
+@pytest.mark.slow
+def test_a_gone_on_a_connection_that_proves_no_key_cannot_make_a_heard_seat_name_itself(
+    processes: Processes, tmp_path: Path,
+) -> None:
+    """The double stops talking to a person thinking over a move, then says to the person
+    itself, at its table endpoint (a connection anyone may open), that it is gone. The person
+    still hears the host, so it is not its machine that lost the table: it names the double,
+    and so does the host once the person passes the word on (found by an attack)."""
+    host, person, double = start_table_with_double(processes, tmp_path, "mute-then-gone-unproven", human=True, wait=30)
+    for peer in (host, person):
+        assert peer.wait(SMALL_GAME) == 5, peer.text()
+    double.finish(10)
+    seat = rf"double \(seat {double.seat}\)"
+    assert re.search(rf"{seat} ended the game saying this seat was gone; {seat} is not heard here, but other seats "
+                     rf"are: it is not this machine that lost the table; nobody is blamed but it", person.text()), person.text()
+    assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) itself passed "
+                     rf"that on to us", host.text()), host.text()
+    for peer in (host, person):
+        (verdict,) = verify(only_log(tmp_path / peer.name))
+        assert "lost the table" not in verdict and "went silent" not in verdict, verdict
+
+
+@pytest.mark.slow
+def test_a_gone_said_during_a_short_stall_does_not_cut_the_receivers_own_wait(processes: Processes, tmp_path: Path) -> None:
+    """A person's machine stalls for 5 s while the table waits for their move (a wait of 30 s);
+    meanwhile the double tells the host alone that the person is gone. The host, for which
+    the person has been silent only a few seconds, waits as its own wait says; the person comes
+    back, and the host names the double, not the person (found by an attack)."""
+    port = free_port()
+    host = processes.start("host", host_args(port, 3, wait=30), verbose=True)
+    person = processes.start("human", join_args(port, "human", wait=30, bot=None), verbose=True, stdin=subprocess.PIPE)
+    trick = gone_in_a_pause("human", lambda: os.killpg(person.proc.pid, signal.SIGSTOP),
+                            lambda: os.killpg(person.proc.pid, signal.SIGCONT))
+    double = start_double(f"127.0.0.1:{port}", "double", trick, tmp_path / "double")
+    assert host.wait(SMALL_GAME) == 5, host.text()
+    double.finish(10)
+    seat = rf"double \(seat {double.seat}\)"
+    text = host.text()
+    assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) (is still heard "
+                     rf"here|itself passed that on to us)", text), text
+    (verdict,) = verify(only_log(tmp_path / "host"))
+    assert "went silent" not in verdict, verdict
+    assert person.wait(SMALL_GAME) == 5, person.text()  # it names the double too, not itself

@@ -17,6 +17,7 @@ part of ``Session`` that does this.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -191,7 +192,10 @@ class Absence:
         passed_on = carrier is not None and carrier != sender
         if absent == self.seat:
             unheard = self.presence.is_silent(sender, now)
-            if unheard and not passed_on:
+            # some other seat hears us (it passed the word on), or is heard here: then it is not
+            # this machine that lost the table, whatever connection brought the word
+            others = [s for s in self.endpoints if s != sender and s not in self._left]
+            if unheard and not passed_on and all(self.presence.is_silent(s, now) for s in others):
                 # we lost each other: the link between us failed, and it says it waited for us
                 why = f"{by} ended the game: it had not heard from this seat for too long"
                 return self._end(Outcome.PEER_GONE, why, self.seat)
@@ -220,7 +224,9 @@ class Absence:
             why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
             return self._end(Outcome.QUIT, why, sender)
         silent = self.presence.silent_for(absent, now)
-        if self.presence.is_silent(absent, now):
+        if self.presence.is_silent(absent, now) and silent > self.wait:
+            # silent longer than our own wait: our own rule names it (a shorter silence is
+            # judged below, within our wait: a blip must not let another's word name it)
             said = printable(env.field("why", str, 200))
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
             return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
@@ -241,8 +247,11 @@ class Absence:
         """End the game naming a seat that said this one was gone; ``carrier``: the seat that
         passed its word on, when the accuser itself is not heard here."""
         by = self._seat_name(accuser)
-        if carrier is None:
+        if not self.presence.is_silent(accuser, time.monotonic()):
             why = f"{by} ended the game saying this seat was gone, but we hear each other"
+        elif carrier is None:
+            why = (f"{by} ended the game saying this seat was gone; {by} is not heard here, but other seats are: "
+                   f"it is not this machine that lost the table")
         else:
             # it does not talk to us, but another seat does, so this machine did not lose the table:
             # the link between the two of us failed, or it stopped talking to us on purpose

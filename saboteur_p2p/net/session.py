@@ -189,7 +189,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         except ProtocolViolation as violation:
             return self._cheater(violation, self.node.log.entries[-1].record)
         for inbound in pending:
-            result = self._handle(inbound.connection, inbound.data, inbound.key)
+            result = self._take_inbound(inbound)
             if result is not None:
                 return result
         polled = time.monotonic()
@@ -212,7 +212,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             inbounds = self.transport.poll(0.0) or self.transport.poll(0.0 if self.node.prepare() else 0.05)
             polled = time.monotonic()
             for inbound in inbounds:
-                result = self._handle(inbound.connection, inbound.data, inbound.key)
+                result = self._take_inbound(inbound)
                 if result is not None:
                     return result
             now = time.monotonic()
@@ -232,6 +232,13 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
                 if self.on_leave == "end":
                     return self._leave()
                 self._hand_over()
+
+    def _take_inbound(self, inbound: Inbound) -> SessionResult | None:
+        """One message; once the game's last record is in, what came with it in the same
+        poll is heard as while we linger (an ending then stops nothing: found by an attack)."""
+        if self.node.finished:
+            return self._heard_lingering(inbound.connection, inbound.data)
+        return self._handle(inbound.connection, inbound.data, inbound.key)
 
     def _speak(self) -> SessionResult | None:
         """Let the node make every record it owes now; a violation one of our records brings to
