@@ -103,6 +103,7 @@ def test_a_seat_told_alone_that_it_is_gone_stops_and_is_not_then_named_for_its_s
     host, person, double = start_table_with_double(processes, tmp_path, "gone-to-the-accused", human=True, wait=8)
     for peer in (host, person):
         assert peer.wait(SMALL_GAME) == 5, peer.text()
+    double.stop.set()  # what the double makes of it is not the point: stop it now
     double.finish(10)
     seat = rf"double \(seat {double.seat}\)"
     assert re.search(rf"{seat} ended the game saying this seat was gone, but we hear each other", person.text()), person.text()
@@ -126,6 +127,7 @@ def test_a_seat_that_stops_talking_to_one_seat_cannot_make_it_say_it_lost_the_ta
     host, person, double = start_table_with_double(processes, tmp_path, "mute-then-gone", human=True, wait=30)
     for peer in (host, person):
         assert peer.wait(SMALL_GAME) == 5, peer.text()
+    double.stop.set()  # what the double makes of it is not the point: stop it now
     double.finish(10)
     seat = rf"double \(seat {double.seat}\)"
     assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) (is still heard "
@@ -148,6 +150,7 @@ def test_a_gone_on_a_connection_that_proves_no_key_cannot_make_a_heard_seat_name
     host, person, double = start_table_with_double(processes, tmp_path, "mute-then-gone-unproven", human=True, wait=30)
     for peer in (host, person):
         assert peer.wait(SMALL_GAME) == 5, peer.text()
+    double.stop.set()  # what the double makes of it is not the point: stop it now
     double.finish(10)
     seat = rf"double \(seat {double.seat}\)"
     assert re.search(rf"{seat} ended the game saying this seat was gone; {seat} is not heard here, but other seats "
@@ -172,6 +175,7 @@ def test_a_gone_said_during_a_short_stall_does_not_cut_the_receivers_own_wait(pr
                             lambda: os.killpg(person.proc.pid, signal.SIGCONT))
     double = start_double(f"127.0.0.1:{port}", "double", trick, tmp_path / "double")
     assert host.wait(SMALL_GAME) == 5, host.text()
+    double.stop.set()  # what the double makes of it is not the point: stop it now
     double.finish(10)
     seat = rf"double \(seat {double.seat}\)"
     text = host.text()
