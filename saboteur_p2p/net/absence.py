@@ -149,7 +149,8 @@ class Absence:
         others = [s for s in self.endpoints if s not in self._left]
         if len(others) >= 2 and all(self.presence.is_silent(s, now) for s in others):
             # no other seat is heard either: it is our link that is down, not theirs
-            why = f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table; the game ends"
+            why = (f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table (or every "
+                   f"other seat stopped without a word, as when a machine with several seats is switched off); the game ends")
             return self._end(Outcome.PEER_GONE, why, self.seat)
         return self._end_gone(head.speaker, f"{self._seat_name(head.speaker)} did not come back within {self.wait:.0f} s")
 
