@@ -17,7 +17,6 @@ part of ``Session`` that does this.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -83,9 +82,9 @@ class Absence:
         self._left: set[int] = set()
         self._claim: GoneClaim | None = None
         #: a seat that said this seat withholds a record not yet due here: (it, when, our
-        #: records then, the seat that passed its word on if it is not heard here); we stay
-        #: until we have made our next record, so the others see it
-        self._accused: tuple[int, float, int, int | None] | None = None
+        #: records then, why we name it, as things stood then); we stay until we have made
+        #: our next record, so the others see it
+        self._accused: tuple[int, float, int, str] | None = None
         #: seats heard signing messages for another game, with its id (the first one heard:
         #: splitting.py); said when the game ends for such a seat's absence
         self._other_game: dict[int, bytes] = {}
@@ -122,9 +121,9 @@ class Absence:
 
     def _check_gone(self, now: float) -> SessionResult | None:
         if self._accused is not None:
-            accuser, since, made, carrier = self._accused
+            accuser, since, made, why = self._accused
             if self.node.seq > made or now - since > ACCUSED_STAYS:
-                return self._end_accused(accuser, carrier)
+                return self._end(Outcome.QUIT, why, accuser)
         claim = self._claim
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
@@ -146,7 +145,7 @@ class Absence:
         head = max(away, key=lambda e: self.presence.silent_for(e.speaker, now))
         if self.presence.silent_for(head.speaker, now) <= self.wait:
             return None
-        others = [s for s in self.endpoints if s not in self._left]
+        others = self._still_playing()
         if len(others) >= 2 and all(self.presence.is_silent(s, now) for s in others):
             # no other seat is heard either: it is our link that is down, not theirs
             why = (f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table (or every "
@@ -190,16 +189,16 @@ class Absence:
         ``carrier``: the seat whose proven link brought it, if any (it may pass on another's)."""
         absent = env.field("absent", int)
         by = self._seat_name(sender)
-        passed_on = carrier is not None and carrier != sender
+        passed_by = carrier if carrier != sender else None  # another seat passed the word on
         if absent == self.seat:
-            unheard = self.presence.is_silent(sender, now)
             # some other seat hears us (it passed the word on), or is heard here: then it is not
             # this machine that lost the table, whatever connection brought the word
-            others = [s for s in self.endpoints if s != sender and s not in self._left]
-            if unheard and not passed_on and all(self.presence.is_silent(s, now) for s in others):
+            unheard = self.presence.is_silent(sender, now)
+            if unheard and passed_by is None and all(self.presence.is_silent(s, now) for s in self._still_playing(but=sender)):
                 # we lost each other: the link between us failed, and it says it waited for us
                 why = f"{by} ended the game: it had not heard from this seat for too long"
                 return self._end(Outcome.PEER_GONE, why, self.seat)
+            why = self._accused_why(sender, unheard, passed_by)  # as things stand now, before we stay
             mine = self.node.my_expect()
             if mine is not None and mine.kind != "action":
                 # send the record it says we withhold, so the others see it come before we go
@@ -211,10 +210,10 @@ class Absence:
             elif mine is None and self._accused is None:
                 # the record it names is not due here yet (what makes it due is on its way):
                 # stay until we have made it, so that no other seat waits for it in vain
-                self._accused = (sender, now, self.node.seq, carrier if unheard else None)  # stay until our count grows
+                self._accused = (sender, now, self.node.seq, why)  # our records' count: stay until it grows
                 self._left.add(sender)
                 return None
-            return self._end_accused(sender, carrier if unheard else None)
+            return self._end(Outcome.QUIT, why, sender)
         if not 0 <= absent < len(self.names) or absent == sender:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = self._seat_name(absent)
@@ -244,11 +243,12 @@ class Absence:
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None
 
-    def _end_accused(self, accuser: int, carrier: int | None = None) -> SessionResult:
-        """End the game naming a seat that said this one was gone; ``carrier``: the seat that
-        passed its word on, when the accuser itself is not heard here."""
+    def _accused_why(self, accuser: int, unheard: bool, carrier: int | None) -> str:
+        """Why the game ends naming a seat that said this one was gone: ``unheard``, whether
+        that seat was silent here when its word came; ``carrier``, the seat that passed its word
+        on, if another did."""
         by = self._seat_name(accuser)
-        if not self.presence.is_silent(accuser, time.monotonic()):
+        if not unheard:
             why = f"{by} ended the game saying this seat was gone, but we hear each other"
         elif carrier is None:
             why = (f"{by} ended the game saying this seat was gone; {by} is not heard here, but other seats are: "
@@ -258,7 +258,11 @@ class Absence:
             # the link between the two of us failed, or it stopped talking to us on purpose
             why = (f"{by} ended the game saying this seat was gone; {by} is not heard here, but "
                    f"{self._seat_name(carrier)}, which hears this seat, passed that on")
-        return self._end(Outcome.QUIT, f"{why}; nobody is blamed but it", accuser)
+        return f"{why}; nobody is blamed but it"
+
+    def _still_playing(self, but: int | None = None) -> list[int]:
+        """The other seats that have not ended the game here (and not ``but``)."""
+        return [s for s in self.endpoints if s not in self._left and s != but]
 
     def _seat_name(self, seat: int) -> str:
         return f"{self.names[seat]} (seat {seat})"
