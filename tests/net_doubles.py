@@ -212,14 +212,17 @@ def send_bad_signatures(session: Session) -> None:
     )
 
 
+def _gone(session: Session, absent: int, why: str = "did not come back within 1 s") -> bytes:
+    """A `gone` signed by ``session``'s seat, saying ``absent`` ``why``."""
+    why = f"{session.names[absent]} (seat {absent}) {why}"
+    return seal(session.identity, "gone", {"game_id": session.setup.game_id, "seat": session.seat, "absent": absent, "why": why})
+
+
 def send_false_gone(session: Session) -> None:
     """Claim that the seat whose protocol record is due withholds it, the moment it is due."""
     head = session.node.next_expected
     assert head is not None
-    why = f"{session.names[head.speaker]} (seat {head.speaker}) sent no {head.kind} record within 1 s"
-    to_everyone(session, seal(session.identity, "gone", {
-        "game_id": session.setup.game_id, "seat": session.seat, "absent": head.speaker, "why": why,
-    }))
+    to_everyone(session, _gone(session, head.speaker, f"sent no {head.kind} record within 1 s"))
 
 
 def send_illegal_action(session: Session) -> None:
@@ -298,11 +301,6 @@ def out_of_turn(victim_name: str) -> Trick:
     return Trick((Stage(seat_to_move(victim_name), send_out_of_turn),), cheats=True)
 
 
-def _gone(session: Session, absent: int) -> bytes:
-    why = f"{session.names[absent]} (seat {absent}) did not come back within 1 s"
-    return seal(session.identity, "gone", {"game_id": session.setup.game_id, "seat": session.seat, "absent": absent, "why": why})
-
-
 def gone_to_the_accused(victim_name: str) -> Trick:
     """While the table waits for ``victim_name``'s move, tell that seat alone it is gone:
     it stops, and the others must not then take its silence for its absence."""
@@ -312,25 +310,11 @@ def gone_to_the_accused(victim_name: str) -> Trick:
     return Trick((Stage(seat_to_move(victim_name), tell),), cheats=True)
 
 
-def muted_then_gone(victim_name: str, seconds: float) -> Trick:
+def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) -> Trick:
     """While the table waits for ``victim_name``'s move, stop talking to that seat alone, and
-    ``seconds`` later tell seat 0 alone that it is gone: seat 0 hears it and passes that on."""
-    muted_at: list[float] = []
-
-    def mute(session: Session) -> None:
-        victim_endpoint, send = session.endpoints[session.names.index(victim_name)], session.transport.send
-        session.transport.send = lambda endpoint, data: True if endpoint == victim_endpoint else send(endpoint, data)  # type: ignore[method-assign]
-        muted_at.append(time.monotonic())
-
-    def tell(session: Session) -> None:
-        session.transport.send(session.endpoints[0], _gone(session, session.names.index(victim_name)))
-    later = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, tell)
-    return Trick((Stage(seat_to_move(victim_name), mute), later), cheats=True)
-
-
-def muted_then_gone_unproven(victim_name: str, seconds: float) -> Trick:
-    """As ``muted_then_gone``, but the word goes to the muted seat itself, at its table
-    endpoint, on a connection that proves no key (any seat knows that endpoint)."""
+    ``seconds`` later tell seat 0 alone that it is gone (seat 0 hears it and passes that on),
+    or, ``unproven``, tell the muted seat itself, at its table endpoint, on a connection that
+    proves no key (any seat knows that endpoint)."""
     muted_at: list[float] = []
     honest_send: list[Callable[[str, bytes], bool]] = []
 
@@ -342,6 +326,9 @@ def muted_then_gone_unproven(victim_name: str, seconds: float) -> Trick:
 
     def tell(session: Session) -> None:
         victim = session.names.index(victim_name)
+        if not unproven:
+            session.transport.send(session.endpoints[0], _gone(session, victim))
+            return
         table = session.table.listens()[victim]
         session.transport.connect(table)  # no key: a plain connection, as anyone may open
         honest_send[0](table, _gone(session, victim))

@@ -29,7 +29,6 @@ from net_doubles import (
     Trick,
     gone_to_the_accused,
     muted_then_gone,
-    muted_then_gone_unproven,
     out_of_turn,
     session_for_tests,
     start_double,
@@ -394,7 +393,7 @@ AIMED: dict[str, Callable[[str], Trick]] = {
     "out-of-turn": out_of_turn,
     "gone-to-the-accused": gone_to_the_accused,
     "mute-then-gone": lambda victim: muted_then_gone(victim, 5.0),
-    "mute-then-gone-unproven": lambda victim: muted_then_gone_unproven(victim, 5.0),
+    "mute-then-gone-unproven": lambda victim: muted_then_gone(victim, 5.0, unproven=True),
 }
 
 

@@ -12,6 +12,7 @@ import pytest
 from net_doubles import gone_in_a_pause, start_double
 from test_network import (
     SMALL_GAME,
+    Peer,
     Processes,
     free_port,
     host_args,
@@ -92,6 +93,18 @@ def test_a_seat_that_sends_each_peer_its_own_version_of_a_record_is_named_for_eq
         assert verdict.startswith(f"stopped: seat {double.seat} (double) cheated (equivocation), evidence checks"), verdict
 
 
+def ended_by_the_double(processes: Processes, tmp_path: Path, trick: str, wait: float) -> tuple[Peer, Peer, str]:
+    """A table of the host, a person who never types and the double playing ``trick`` on the
+    person, once both honest peers have ended the game naming the double (exit 5, quit): the
+    host, the person, and the double's name and seat as a pattern."""
+    host, person, double = start_table_with_double(processes, tmp_path, trick, human=True, wait=wait)
+    for peer in (host, person):
+        assert peer.wait(SMALL_GAME) == 5, peer.text()
+    double.stop.set()  # what the double makes of it is not the point: stop it now
+    double.finish(10)
+    return host, person, rf"double \(seat {double.seat}\)"
+
+
 @pytest.mark.slow
 def test_a_seat_told_alone_that_it_is_gone_stops_and_is_not_then_named_for_its_silence(
     processes: Processes, tmp_path: Path,
@@ -100,12 +113,7 @@ def test_a_seat_told_alone_that_it_is_gone_stops_and_is_not_then_named_for_its_s
     person's peer stops, naming the double, and passes the word on to the host over its own
     link; that proves it present, so the host too names the double at once, rather than wait
     for the stopped seat and then name it for its silence (found by an attack)."""
-    host, person, double = start_table_with_double(processes, tmp_path, "gone-to-the-accused", human=True, wait=8)
-    for peer in (host, person):
-        assert peer.wait(SMALL_GAME) == 5, peer.text()
-    double.stop.set()  # what the double makes of it is not the point: stop it now
-    double.finish(10)
-    seat = rf"double \(seat {double.seat}\)"
+    host, person, seat = ended_by_the_double(processes, tmp_path, "gone-to-the-accused", wait=8)
     assert re.search(rf"{seat} ended the game saying this seat was gone, but we hear each other", person.text()), person.text()
     text = host.text()
     assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) itself passed "
@@ -124,12 +132,7 @@ def test_a_seat_that_stops_talking_to_one_seat_cannot_make_it_say_it_lost_the_ta
     that the person is gone. The host hears the person and names the double; the word it
     passes on reaches the person from a signer it no longer hears, but through a seat that
     hears it: the person names the double too, not its own link (found by an attack)."""
-    host, person, double = start_table_with_double(processes, tmp_path, "mute-then-gone", human=True, wait=30)
-    for peer in (host, person):
-        assert peer.wait(SMALL_GAME) == 5, peer.text()
-    double.stop.set()  # what the double makes of it is not the point: stop it now
-    double.finish(10)
-    seat = rf"double \(seat {double.seat}\)"
+    host, person, seat = ended_by_the_double(processes, tmp_path, "mute-then-gone", wait=30)
     assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) (is still heard "
                      rf"here|itself passed that on to us)", host.text()), host.text()
     text = person.text()
@@ -147,12 +150,7 @@ def test_a_gone_on_a_connection_that_proves_no_key_cannot_make_a_heard_seat_name
     itself, at its table endpoint (a connection anyone may open), that it is gone. The person
     still hears the host, so it is not its machine that lost the table: it names the double,
     and so does the host once the person passes the word on (found by an attack)."""
-    host, person, double = start_table_with_double(processes, tmp_path, "mute-then-gone-unproven", human=True, wait=30)
-    for peer in (host, person):
-        assert peer.wait(SMALL_GAME) == 5, peer.text()
-    double.stop.set()  # what the double makes of it is not the point: stop it now
-    double.finish(10)
-    seat = rf"double \(seat {double.seat}\)"
+    host, person, seat = ended_by_the_double(processes, tmp_path, "mute-then-gone-unproven", wait=30)
     assert re.search(rf"{seat} ended the game saying this seat was gone; {seat} is not heard here, but other seats "
                      rf"are: it is not this machine that lost the table; nobody is blamed but it", person.text()), person.text()
     assert re.search(rf"{seat} ended the game saying human \(seat \d\) was gone, but human \(seat \d\) itself passed "
