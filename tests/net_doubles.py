@@ -39,6 +39,8 @@ class Stage:
 
     ready: Callable[[DoubleSession], bool]
     act: Callable[[DoubleSession], None]
+    #: until ``ready`` holds, the double makes no record (it thinks over its move, say)
+    holds: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,14 +71,14 @@ class DoubleSession(Session):
             raise DoubleStopped("stopped by the test")
         if self.node.awaiting_move():
             self.move_heads.add(self.node.log.head)
-        if self._play_stage() or self._done_cheating():
+        if self._play_stage() or self._done_cheating() or self._holding():
             return None
         return super()._speak()
 
     def _produce(self) -> bytes | None:
         if self._acting:
             return self._honest_produce()
-        if self._play_stage() or self._done_cheating():
+        if self._play_stage() or self._done_cheating() or self._holding():
             return None
         return self._honest_produce()
 
@@ -91,6 +93,10 @@ class DoubleSession(Session):
             self.stages_done += 1
             return True
         return False
+
+    def _holding(self) -> bool:
+        stages = self.trick.stages
+        return self.stages_done < len(stages) and stages[self.stages_done].holds
 
     def _done_cheating(self) -> bool:
         return self.trick.cheats and self.stages_done == len(self.trick.stages)
@@ -310,6 +316,13 @@ def gone_to_the_accused(victim_name: str) -> Trick:
     return Trick((Stage(seat_to_move(victim_name), tell),), cheats=True)
 
 
+def _mute(session: Session, victim_name: str) -> Callable[[str, bytes], bool]:
+    """From now on the double sends nothing to ``victim_name`` (it still hears it); the honest send."""
+    victim_endpoint, send = session.endpoints[session.names.index(victim_name)], session.transport.send
+    session.transport.send = lambda endpoint, data: True if endpoint == victim_endpoint else send(endpoint, data)  # type: ignore[method-assign]
+    return send
+
+
 def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) -> Trick:
     """While the table waits for ``victim_name``'s move, stop talking to that seat alone, and
     ``seconds`` later tell seat 0 alone that it is gone (seat 0 hears it and passes that on),
@@ -319,9 +332,7 @@ def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) ->
     honest_send: list[Callable[[str, bytes], bool]] = []
 
     def mute(session: Session) -> None:
-        victim_endpoint, send = session.endpoints[session.names.index(victim_name)], session.transport.send
-        honest_send.append(send)
-        session.transport.send = lambda endpoint, data: True if endpoint == victim_endpoint else send(endpoint, data)  # type: ignore[method-assign]
+        honest_send.append(_mute(session, victim_name))
         muted_at.append(time.monotonic())
 
     def tell(session: Session) -> None:
@@ -334,6 +345,19 @@ def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) ->
         honest_send[0](table, _gone(session, victim))
     later = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, tell)
     return Trick((Stage(seat_to_move(victim_name), mute), later), cheats=True)
+
+
+def muted_and_thinking(victim_name: str, seconds: float) -> Trick:
+    """At the double's first move, stop talking to ``victim_name`` alone for the rest of the
+    game (it still hears that seat), and think ``seconds`` over that move; otherwise honest.
+    Its records reach the muted seat only through the others."""
+    muted_at: list[float] = []
+
+    def mute(session: Session) -> None:
+        _mute(session, victim_name)
+        muted_at.append(time.monotonic())
+    thought = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, lambda session: None, holds=True)
+    return Trick((Stage(own_move(1), mute), thought))
 
 
 def gone_in_a_pause(victim_name: str, pause: Callable[[], None], resume: Callable[[], None]) -> Trick:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -171,6 +172,19 @@ class _Clock:
         return self.now
 
 
+def _clocked_session(game: LocalGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[session_module.Session, _Clock]:
+    """Seat 0's session, on a clock the test moves, with a wait of 5 s."""
+    session = seated_session(game, game.nodes[0], tmp_path)
+    clock = _Clock()
+    fake_time = types.SimpleNamespace(monotonic=clock.monotonic, time=time.time, time_ns=time.time_ns)
+    monkeypatch.setattr(session_module, "time", fake_time)
+    monkeypatch.setattr(heartbeat_module, "time", fake_time)
+    session.wait = 5.0
+    session.presence = Presence(session.endpoints, clock.now)
+    session._start_absence(clock.now)
+    return session, clock
+
+
 def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_ever(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -181,14 +195,7 @@ def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_eve
     (at most BUSY_MAX past the head's change), so the seat is named after wait + BUSY_MAX."""
     game = seeded_game(GameConfig(3), 5)
     head = play_until(game, lambda e: e.speaker == 1 and e.kind != "action" and len(game.spectator.outstanding) == 1)
-    session = seated_session(game, game.nodes[0], tmp_path)
-    clock = _Clock()
-    fake_time = types.SimpleNamespace(monotonic=clock.monotonic, time=time.time, time_ns=time.time_ns)
-    monkeypatch.setattr(session_module, "time", fake_time)
-    monkeypatch.setattr(heartbeat_module, "time", fake_time)
-    session.wait = 5.0
-    session.presence = Presence(session.endpoints, clock.now)
-    session._start_absence(clock.now)
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
     gid = game.setup.game_id
     staller, other = game.nodes[1].identity, game.nodes[2].identity
     assert staller is not None and other is not None
@@ -207,6 +214,49 @@ def test_a_seat_that_keeps_saying_busy_cannot_withhold_a_protocol_record_for_eve
     assert result is not None, f"the table waited {clock.now - started:.0f} s for seat 1's {head.kind} and named nobody"
     assert (result.outcome, result.culprit) == (Outcome.PEER_GONE, 1)
     assert clock.now - started <= session.wait + BUSY_MAX + 2
+
+
+def test_a_seat_the_others_hear_is_not_named_here_until_they_too_lose_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 owes a move and sends us nothing (it stopped talking to us alone, or our link to
+    it is down) while seat 2's pings say it heard seat 1 just now.  Before, we named seat 1
+    after our wait, and seat 2, which heard it, then named us for ending the game.  Now we
+    wait while seat 2 hears it (its records would reach us through seat 2's resends); once
+    seat 2 stops hearing it, our wait runs from when seat 2 last did, and seat 1 is named.
+    A ``heard`` that is not an array of milliseconds by seat crashes nothing and vouches for nobody."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
+    said: list[str] = []
+    session.say = said.append
+    other = game.nodes[2].identity
+    assert other is not None
+
+    def run_for(seconds: float, heard: Callable[[], object]) -> session_module.SessionResult | None:
+        until = clock.now + seconds
+        while clock.now < until:
+            ping = {"game_id": game.setup.game_id, "seat": 2, "to": 0, "records": len(session.node.records),
+                    "got": [], "away": [], "t": 0, "done": False, "heard": heard()}
+            assert session._handle(b"L2", seal(other, "ping", ping)) is None
+            session._check_away(clock.now)
+            result = session._check_gone(clock.now)
+            if result is not None:
+                return result
+            clock.now += 0.5
+        return None
+
+    assert run_for(60.0, lambda: [100, 200, 0]) is None, said
+    assert 1 in session.presence.away
+    assert len(said) == 1 and said[0].startswith(f"{session.names[1]} is not heard here (no word for "), said
+    assert said[0].endswith(f"but {session.names[2]} hears it: its records come through the others, and the table plays on")
+    lost = clock.now
+    for bad in ({1: 0}, [0, -5], [0, 2**40], [0, "0"], [0, [0]], [0, 0.5], [0] * 300):
+        assert run_for(0.5, lambda bad=bad: bad) is None  # vouches for nobody
+    assert run_for(session.wait - 4.0, lambda: [0, int((clock.now - lost) * 1000)]) is None
+    result = run_for(3.0, lambda: [0, int((clock.now - lost) * 1000)])
+    assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 1), said
+    assert lost + session.wait <= clock.now <= lost + session.wait + 1.0
 
 
 # -- envelopes relayed by another seat ----------------------------------------------------

@@ -28,6 +28,7 @@ from net_doubles import (
     DoubleRun,
     Trick,
     gone_to_the_accused,
+    muted_and_thinking,
     muted_then_gone,
     out_of_turn,
     session_for_tests,
@@ -394,6 +395,7 @@ AIMED: dict[str, Callable[[str], Trick]] = {
     "gone-to-the-accused": gone_to_the_accused,
     "mute-then-gone": lambda victim: muted_then_gone(victim, 5.0),
     "mute-then-gone-unproven": lambda victim: muted_then_gone(victim, 5.0, unproven=True),
+    "muted-and-thinking": lambda victim: muted_and_thinking(victim, 7.0),
 }
 
 

@@ -182,3 +182,24 @@ def test_a_gone_said_during_a_short_stall_does_not_cut_the_receivers_own_wait(pr
     (verdict,) = verify(only_log(tmp_path / "host"))
     assert "went silent" not in verdict, verdict
     assert person.wait(SMALL_GAME) == 5, person.text()  # it names the double too, not itself
+
+
+@pytest.mark.slow
+def test_a_seat_that_talks_to_all_but_one_seat_is_not_named_there_while_the_others_hear_it(
+    processes: Processes, tmp_path: Path,
+) -> None:
+    """The double stops talking to one seat alone (it still hears it) and thinks over a move
+    for longer than the wait. The muted seat is told by the host's pings that the host hears
+    the double, so it does not name it (before, it did, and the host, which heard the double,
+    then named the muted seat, honest, for ending the game); the double's records reach it
+    through the host, and the game is played to its end (found by an attack)."""
+    host, muted, double = start_table_with_double(processes, tmp_path, "muted-and-thinking", wait=4, rounds=1)
+    for peer in (host, muted):
+        assert peer.wait(SMALL_GAME) == 0, peer.text()
+    double.finish(30)
+    assert double.error is None and double.stages_done == 2, (double.error, double.said)
+    assert re.search(r"double is not heard here \(no word for \d+ s\), but host hears it", muted.text()), muted.text()
+    for peer in (host, muted):
+        assert "the game ends" not in peer.text(), peer.text()
+        (verdict,) = verify(only_log(tmp_path / peer.name))
+        assert verdict.startswith("OK"), verdict

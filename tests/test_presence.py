@@ -65,3 +65,25 @@ def test_a_seat_back_from_an_absence_says_how_long_it_was_silent():
     assert presence.newly_away(t) == [2]
     assert presence.heard(2, t + 5) and presence.silence[2] == t + 5  # silent since the start
     assert not presence.heard(1, t + 6) and 1 not in presence.silence  # heard all along: no absence
+
+
+def test_a_seat_another_seat_hears_is_timed_from_that_word_but_stays_away_here():
+    """Seat 2 says (in its ping) when it last heard seat 1, which we do not hear: the absence
+    rules time seat 1 from then, while seat 1 is still away here (its own messages are what
+    bring it back), and time we spent computing counts for neither."""
+    presence = Presence([1, 2], now=0.0)
+    presence.heard(2, 9.0)
+    presence.heard_through(1, by=2, when=9.0)
+    presence.heard_through(1, by=2, when=8.0)  # an older word changes nothing
+    presence.heard_through(1, by=1, when=9.5)  # a seat cannot speak for itself
+    presence.heard_through(7, by=2, when=9.5)  # nor for a seat that is not at the table
+    assert presence.newly_away(9.0) == [1]
+    assert presence.silent_for(1, 10.0) == 10.0 and presence.unheard_for(1, 10.0) == 1.0
+    assert presence.heard_lately(1, 10.0) and presence.heard_elsewhere(1, 10.0) == 2
+    presence.not_listening(4.0)
+    assert presence.unheard_for(1, 14.0) == 1.0
+    assert not presence.heard_lately(1, 15.0) and presence.heard_elsewhere(1, 15.0) == 2
+    assert presence.heard_elsewhere(1, 16.5) is None
+    assert presence.heard_ms(15.0, me=0) == [0, 11000, 2000]
+    presence.heard(1, 20.0)
+    assert presence.away == set() and presence.heard_elsewhere(1, 20.0) is None  # heard here again

@@ -3,8 +3,9 @@ and judging another seat's claim that one is gone.
 
 Two rules end a game for an absent seat, and both name it in a signed ``gone``:
 
-* **away**: the seat due to speak has not been heard for ``wait`` seconds.  If no other seat
-  is heard either, it is this machine's link that failed, and this peer names itself.
+* **away**: the seat due to speak has not been heard for ``wait`` seconds, here nor (by their
+  pings' word) by the seats we hear.  If no other seat is heard either, it is this
+  machine's link that failed, and this peer names itself.
 * **withheld**: the seat due to make a protocol record (not a move, which a person may take
   as long as they like) is heard, but the record has not come for ``wait`` seconds, counted
   from when the log's head last changed or the seat's announced computation ended.
@@ -116,6 +117,11 @@ class Absence:
         for seat in self.presence.newly_away(now):
             if self.presence.notice_away(seat, now):
                 silent = self.presence.silent_for(seat, now)
+                by = self.presence.heard_elsewhere(seat, now)
+                if by is not None:
+                    self.say(f"{self.names[seat]} is not heard here (no word for {silent:.0f} s), but {self.names[by]} "
+                             f"hears it: its records come through the others, and the table plays on")
+                    continue
                 self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
                 self._show_genesis_at_table(seat)  # it may play a game we are not seated at (splitting.py)
 
@@ -137,13 +143,14 @@ class Absence:
         stalled = self._check_stalled(now)
         if stalled is not None:
             return stalled
-        # each away seat is timed from when it was last heard (time we spent computing and
-        # time it said it would be busy do not count: Presence moves last_heard for both)
+        # each away seat is timed from when it was last heard, here or by another seat we hear
+        # (time we spent computing and time it said it would be busy do not count: Presence
+        # moves last_heard for both): one that talks to the others but not to us is there
         away = [e for e in self.node.outstanding if e.speaker in self.presence.away]
         if not away:
             return None
-        head = max(away, key=lambda e: self.presence.silent_for(e.speaker, now))
-        if self.presence.silent_for(head.speaker, now) <= self.wait:
+        head = max(away, key=lambda e: self.presence.unheard_for(e.speaker, now))
+        if self.presence.unheard_for(head.speaker, now) <= self.wait:
             return None
         others = self._still_playing()
         if len(others) >= 2 and all(self.presence.is_silent(s, now) for s in others):
@@ -223,7 +230,7 @@ class Absence:
             # is said to withhold is judged as ever: it makes the record before it stops)
             why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
             return self._end(Outcome.QUIT, why, sender)
-        silent = self.presence.silent_for(absent, now)
+        silent = self.presence.unheard_for(absent, now)
         if self.presence.is_silent(absent, now) and silent > self.wait:
             # silent longer than our own wait: our own rule names it (a shorter silence is
             # judged below, within our wait: a blip must not let another's word name it)

@@ -5,7 +5,9 @@ A ping says how many records the sender holds, which records of the current step
 records than we do is sent what it lacks; one that holds as many but another tip took
 another version of a record (a seat sent each of us its own: equivocation), so it is sent our
 last two steps, and its intake, parking the second version, proves it (protocol.md §12.3).
-Pings also carry clocks for round-trip times, and ``done`` at the end of a game.
+Pings also carry clocks for round-trip times, ``done`` at the end of a game, and how long
+ago the sender heard each other seat: a seat it hears is at the table though our own link
+to it is down.
 """
 from __future__ import annotations
 
@@ -58,7 +60,7 @@ class Heartbeat:
         base = {
             "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
             "got": sorted(self.node.step_got), "tip": self._tip(), "away": sorted(self.presence.away), "t": int(now * 1000),
-            "done": done,
+            "done": done, "heard": self.presence.heard_ms(now, self.seat),
         }
         for seat, endpoint in self.endpoints.items():
             body = dict(base, to=seat)
@@ -83,6 +85,12 @@ class Heartbeat:
         self.got_of[sender] = {s for s in got if isinstance(s, int)} if isinstance(got, list) and len(got) <= 256 else set()
         if env.body.get("done") is True:
             self.done.add(sender)
+        heard = env.body.get("heard")
+        if isinstance(heard, list) and len(heard) <= 256:
+            # when it last heard each seat: there, even if our own link to one is down (§12.4)
+            for seat, ms in enumerate(heard):
+                if type(ms) is int and 0 <= ms < 2**31 and seat in self.endpoints:
+                    self.presence.heard_through(seat, sender, now - ms / 1000)
         sent = env.body.get("t")
         if isinstance(sent, int):
             self.their_ping[sender] = (sent, now)

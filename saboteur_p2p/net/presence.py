@@ -43,6 +43,11 @@ class Presence:
         self.count: dict[int, int] = dict.fromkeys(self.last_heard, 0)
         #: how long each seat back from an absence was silent, seconds
         self.silence: dict[int, float] = {}
+        #: when another seat we hear last said that it hears this one (its ping's ``away``
+        #: left it out), and which seat said so: the seat is at the table though our own link
+        #: to it may be down (or it stopped talking to us alone)
+        self.relayed: dict[int, float] = {}
+        self.relayed_by: dict[int, int] = {}
 
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
@@ -56,6 +61,32 @@ class Presence:
         if gap > 0:
             self.gaps[seat].append(gap)
         return False
+
+    def heard_through(self, seat: int, by: int, when: float) -> None:
+        """``by``, which we hear, says (in its ping) that it last heard ``seat`` at ``when``
+        (our clock; its ping's own trip only makes that look earlier)."""
+        if seat in self.last_heard and by in self.last_heard and seat != by and when > self.relayed.get(seat, float("-inf")):
+            self.relayed[seat] = when
+            self.relayed_by[seat] = by
+
+    def heard_ms(self, now: float, me: int) -> list[int]:
+        """How long ago we last heard each seat, in ms, by seat (0 for ``me``): what our pings
+        tell the others."""
+        heard = self.last_heard
+        return [max(0, int((now - heard[seat]) * 1000)) if seat in heard else 0 for seat in range(max(heard, default=0) + 1)]
+
+    def unheard_for(self, seat: int, now: float) -> float:
+        """How long since ``seat`` was heard here, or by another seat we hear by its word: the
+        silence the absence rules time (a seat that talks to the others, but not to us, is at
+        the table; its records reach us through them)."""
+        return now - max(self.last_heard[seat], self.relayed.get(seat, float("-inf")))
+
+    def heard_elsewhere(self, seat: int, now: float) -> int | None:
+        """The seat that heard ``seat`` lately and later than we did (by more than a heartbeat:
+        a seat cut off from us all was last heard by everyone at about the same time), if any."""
+        if self.relayed.get(seat, float("-inf")) > self.last_heard[seat] + PING_EVERY and self.unheard_for(seat, now) < AWAY_MIN:
+            return self.relayed_by[seat]
+        return None
 
     def round_trip(self, seat: int, seconds: float) -> None:
         """A round-trip time measured to ``seat`` (an echoed ping)."""
@@ -80,6 +111,8 @@ class Presence:
         """This peer did not poll for ``seconds``: nobody's silence grows by that time."""
         for seat in self.last_heard:
             self.last_heard[seat] += seconds
+        for seat in self.relayed:
+            self.relayed[seat] += seconds
 
     def away_after(self, seat: int) -> float:
         """How long ``seat`` may be silent before it counts as away, given its link."""
@@ -92,8 +125,9 @@ class Presence:
         return now - self.last_heard[seat]
 
     def heard_lately(self, seat: int, now: float) -> bool:
-        """Whether ``seat`` was heard within half the away minimum: it is surely present."""
-        return self.silent_for(seat, now) < AWAY_MIN / 2
+        """Whether ``seat`` was heard within half the away minimum, here or (by its word) by
+        another seat we hear: it is surely present."""
+        return self.unheard_for(seat, now) < AWAY_MIN / 2
 
     def is_silent(self, seat: int, now: float) -> bool:
         """Whether ``seat`` is away, or silent longer than its link explains (not yet noticed)."""
