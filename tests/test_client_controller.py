@@ -20,6 +20,7 @@ from saboteur_p2p.rules import (
     BreakTool,
     Game,
     GameConfig,
+    MapPeek,
     PathCard,
     PathKind,
     PlacePath,
@@ -575,3 +576,25 @@ def test_many_away_and_back_notices_are_one_log_line_and_the_newest_move_is_mark
     marked = [text for style, text in render_log(lines, 0, 60, 40) if style == "class:log.latest"]
     last_move = next(line.text for line in reversed(lines) if line.move)
     assert marked and marked[0].startswith("▸" + last_move[:20])
+
+
+def test_a_map_on_a_goal_already_known_asks_once_before_it_is_sent():
+    """A Map played with the keys on a goal this player has seen (a Map before, or turned up)
+    is asked about once, naming what the goal is; Enter again plays it (found by a play-test:
+    a player looked at a goal twice without noticing)."""
+    def looked(s: State) -> bool:
+        return holding(s, action_of(ActionKind.MAP)) and any(
+            isinstance(a, MapPeek) and a.goal in s.view_for(s.current).known_goals for a in s.legal_actions())
+    state = find(looked, seeds=range(400))
+    agent, node, ctl = seated(state)
+    known = state.view_for(agent.seat).known_goals
+    ctl.pick(index_of(ctl, action_of(ActionKind.MAP)))
+    while int(ctl.focus().option.split()[1]) not in known:
+        ctl.arrow(0, 1)
+    goal = int(ctl.focus().option.split()[1])
+    assert not ctl.enter() and agent.poll_move(node) is None
+    assert ctl.ui.message.startswith(f"you know goal {goal} already (") and "Enter again" in ctl.ui.message
+    assert ctl.enter()
+    played = state.check(agent.poll_move(node))
+    assert isinstance(played, MapPeek) and played.goal == goal
+    ctl.cancel()

@@ -17,6 +17,7 @@ from ..rules import (
     BreakTool,
     IllegalActionError,
     InvalidActionError,
+    MapPeek,
     PathCard,
     PathKind,
     PlacePath,
@@ -484,25 +485,29 @@ class Controller(TypedCommands):
                 self.ui.say("pick a card first (number keys)", "error")
             return False
         option = focus.option
-        harm = self._self_harm(self.snapshot(), option)
-        if harm is not None and self.ui.confirming != option:
+        doubt = self._second_thought(self.snapshot(), option)
+        if doubt is not None and self.ui.confirming != option:
             self.ui.confirming = option  # a target the arrows wrap round to in one key: ask once
-            self.ui.say(f"that breaks your own {harm}: Enter again to play it, Esc to choose again", "error")
+            self.ui.say(f"{doubt}: Enter again to play it, Esc to choose again", "error")
             return False
         self.ui.confirming = None
         return self.attempt(option)
 
     @staticmethod
-    def _self_harm(snap: Snapshot, option: str) -> str | None:
-        """The tool a move would break of our own, if it breaks one of ours."""
-        if snap.view is None:
+    def _second_thought(snap: Snapshot, option: str) -> str | None:
+        """Why a move may not be what the player means, if it may not: it breaks one of their
+        own tools, or a Map looks at a goal they know already."""
+        view = snap.view
+        if view is None:
             return None
         try:
             action = parse_action(option)
         except InvalidActionError:
             return None
-        if isinstance(action, BreakTool) and action.target == snap.view.seat:
-            return action.tool.value
+        if isinstance(action, BreakTool) and action.target == view.seat:
+            return f"that breaks your own {action.tool.value}"
+        if isinstance(action, MapPeek) and (known := goal_faces(view).get(action.goal)) is not None:
+            return f"you know goal {action.goal} already ({'the treasure' if known.kind is PathKind.TREASURE else 'a stone'})"
         return None
 
     def mark(self) -> None:
