@@ -13,6 +13,7 @@ from session_doubles import seated_session
 
 from saboteur_p2p.crypto.group import G, add
 from saboteur_p2p.crypto.log import decode_record
+from saboteur_p2p.net.chat import CHAT_MAX, CHAT_WAITING
 from saboteur_p2p.net.intake import Intake
 from saboteur_p2p.net.session import Outcome, Session
 from saboteur_p2p.net.wire import open_envelope, seal
@@ -339,9 +340,37 @@ def test_chat_lines_said_quickly_go_out_one_a_second_and_none_is_lost(tmp_path: 
     clock[0] += 1.0
     session._send_chat()
     assert heard == ["one", "two", "three"] and chats()[-1] == "three"
-    for n in range(session_module.CHAT_WAITING + 1):  # past the few that may wait: told, not silently lost
+    for n in range(CHAT_WAITING + 1):  # past the few that may wait: told, not silently lost
         session._chat(f"more {n}")
-    assert any("not sent: more" in line for line in said)
+    assert any("not sent: more 5" in line for line in said)
+
+
+def test_a_long_chat_line_goes_out_in_pieces_and_a_seat_away_is_named(tmp_path: Path, monkeypatch) -> None:
+    """The others refuse a chat line of more than CHAT_MAX characters, and ours was cut there
+    without a word (found by a play-test); now it goes out in pieces cut between words, one a
+    second.  Chat is not resent, so the player is told which seats are away when it goes."""
+    import saboteur_p2p.net.session as session_module
+
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    session.agent = type("Agent", (), {"chat": lambda self, seat, name, text: None})()
+    said: list[str] = []
+    session.say = said.append
+    clock = [1000.0]
+    monkeypatch.setattr(session_module.time, "monotonic", lambda: clock[0])
+    words = [f"word{n}" for n in range(90)]
+    session._chat(" ".join(words))
+    for _ in range(4):
+        clock[0] += 1.0
+        session._send_chat()  # one a second: three more pieces, then nothing
+    lines = [env.body["text"] for env in sent_kinds(session) if env.kind == "chat"][::len(session.endpoints)]
+    assert len(lines) == 4 and all(len(line) <= CHAT_MAX for line in lines), lines
+    assert " ".join(lines).split() == words  # every word, none cut in two
+    assert not said
+    session.presence.away.add(2)
+    session._chat("where is the treasure?")
+    assert said == [f"chat: {session.names[2]} is away and will not hear that line"], said
 
 
 def test_a_finished_saboteur2_game_reports_gold_pieces_not_nuggets(tmp_path: Path) -> None:

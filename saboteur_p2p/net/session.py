@@ -7,7 +7,6 @@ the game cleanly when a peer cheats or is gone for too long.
 """
 from __future__ import annotations
 
-import collections
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
 from ..rules import State
+from .chat import CHAT_MAX, IncomingChat, OutgoingChat
 from .defects import describe, save_traceback
 from .heartbeat import CATCH_UP_S, Heartbeat, addressed_to
 from .intake import Dropped, Intake
@@ -37,9 +37,6 @@ from .verdicts import Outcome, SessionResult, Verdicts
 from .watchers import Watchers
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-CHAT_EVERY = 1.0
-#: our own lines that wait for their turn to go out, at most
-CHAT_WAITING = 5
 #: records that take long to make before this seat has timed one (seconds, a guess to announce)
 HEAVY_KINDS = {"shuffle": 2.0}
 #: messages from connections no seat signs on are reported at most once in this many seconds
@@ -113,7 +110,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self._outsider_noticed = -NOTICE_OUTSIDERS
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
-        self.last_chat_from: dict[int, float] = {}
+        self.chat_in = IncomingChat()
         #: the last word of an ending (ENDINGS) each seat signed, as it came: passed on when we end
         self.endings_heard: dict[int, bytes] = {}
         # with a link endpoint, the seats speak to us there only (a connection there proves its
@@ -134,9 +131,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         #: the newest ping time each seat sent us (its clock, ms) and when it arrived (ours)
         self.their_ping: dict[int, tuple[int, float]] = {}
         self.last_ping = 0.0
-        self.last_chat = 0.0
-        #: our lines said faster than CHAT_EVERY, sent one a second (a few at most)
-        self.chat_waiting: collections.deque[str] = collections.deque()
+        self.chat_out = OutgoingChat()
         self.stats: dict[str, float] = {"records_sent": 0, "bytes_sent": 0}
         self._start_timing()
         self._start_stand_in(turn_time, on_leave, stand_in_delay)
@@ -405,10 +400,8 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         elif env.kind == "ping":
             self._heard_ping(env, sender)
         elif env.kind == "chat":
-            now = time.monotonic()
-            if now - self.last_chat_from.get(sender, 0.0) >= CHAT_EVERY:
-                self.last_chat_from[sender] = now
-                text = printable(env.field("text", str, 200))
+            text = printable(env.field("text", str, CHAT_MAX))
+            if self.chat_in.take(sender, time.monotonic()):
                 self.agent.chat(sender, self.names[sender], text)
         elif env.kind == "abort":
             return self._heard_abort(env, sender)
@@ -463,24 +456,23 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
                            f"it with {where}")
 
     def _chat(self, text: str) -> None:
-        """Say a line at the table: at once, or after the lines waiting, one a second (CHAT_EVERY:
-        the others take no more from a seat), never lost but for more than CHAT_WAITING at once."""
-        if len(self.chat_waiting) >= CHAT_WAITING:
-            self.say(f"chat: {CHAT_WAITING} lines are waiting to go out (one a second); not sent: {text[:40]}")
-            return
-        self.chat_waiting.append(text)
+        """Say a line at the table (chat.py): at once, or after the lines waiting."""
+        refused = self.chat_out.add(text)
+        if refused is not None:
+            self.say(refused)
         self._send_chat()
 
     def _send_chat(self) -> None:
-        now = time.monotonic()
-        if not self.chat_waiting or now - self.last_chat < CHAT_EVERY:
+        text = self.chat_out.due(time.monotonic())
+        if text is None:
             return
-        self.last_chat = now
-        text = self.chat_waiting.popleft()
-        data = seal(self.identity, "chat", {"game_id": self.setup.game_id, "seat": self.seat, "text": text[:200]})
+        data = seal(self.identity, "chat", {"game_id": self.setup.game_id, "seat": self.seat, "text": text})
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
-        self.agent.chat(self.seat, self.names[self.seat], text[:200])
+        self.agent.chat(self.seat, self.names[self.seat], text)
+        away = [self.names[s] for s in self.endpoints if s in self.presence.away]
+        if away:
+            self.say(f"chat: {' and '.join(away)} {'is' if len(away) == 1 else 'are'} away and will not hear that line")
 
     # -- the end -----------------------------------------------------------------------
 

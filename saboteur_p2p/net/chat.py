@@ -1,0 +1,59 @@
+"""Chat at the table: the lines a seat's person says, paced and cut as the others take them.
+
+The others take at most one line a second from a seat (``CHAT_EVERY``: a faster one is
+dropped there), of at most ``CHAT_MAX`` characters.  So our own lines said faster wait their
+turn here (a few at most: a line past those is refused in words), and a longer line goes out
+in pieces, cut between words.  Chat is not logged and nothing resends it: a seat that is
+away when a line goes out never hears it, and the one who said it is told so.
+"""
+from __future__ import annotations
+
+import textwrap
+from collections import deque
+
+#: seconds between two lines of one seat, at least (the others drop a line that comes sooner)
+CHAT_EVERY = 1.0
+#: our own lines that wait for their turn to go out, at most
+CHAT_WAITING = 5
+#: characters in one chat line, at most (the others refuse a longer one)
+CHAT_MAX = 200
+
+
+class OutgoingChat:
+    """Our own lines, waiting for their turn to go out."""
+
+    def __init__(self) -> None:
+        self.waiting: deque[str] = deque()
+        self.last_sent = float("-inf")
+
+    def add(self, text: str) -> str | None:
+        """Queue a line said here (in pieces, if it is long); what to tell the player if some
+        of it cannot wait its turn."""
+        pieces = textwrap.wrap(text, CHAT_MAX, break_on_hyphens=False, drop_whitespace=True) or [text[:CHAT_MAX]]
+        room = CHAT_WAITING - len(self.waiting)
+        self.waiting.extend(pieces[:room])
+        if len(pieces) <= room:
+            return None
+        left = " ".join(pieces[room:])
+        return f"chat: {CHAT_WAITING} lines are waiting to go out (one a second); not sent: {left[:40]}"
+
+    def due(self, now: float) -> str | None:
+        """The next line to send now, if one waits and its turn has come."""
+        if not self.waiting or now - self.last_sent < CHAT_EVERY:
+            return None
+        self.last_sent = now
+        return self.waiting.popleft()
+
+
+class IncomingChat:
+    """The others' lines: at most one a second from each seat is shown."""
+
+    def __init__(self) -> None:
+        self.last_from: dict[int, float] = {}
+
+    def take(self, seat: int, now: float) -> bool:
+        """Whether a line from ``seat`` that came ``now`` is shown (not too soon after its last)."""
+        if now - self.last_from.get(seat, float("-inf")) < CHAT_EVERY:
+            return False
+        self.last_from[seat] = now
+        return True
