@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,99 @@ def test_at_a_table_of_one_person_and_bots_leaving_ends_the_game(tmp_path: Path)
     assert result.message.startswith("you left the table; the game ends")
     assert not agent.told_handed_over.is_set()
     assert not any("a bot" in line for line in said)
+
+
+class StopsTheStandIn(SlowThenGone):
+    """A person who leaves at their first move and then stops the bot that plays their seat
+    (Ctrl-C, which the client turns into ``stop_asked`` when this machine runs bot peers)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions = [-1]  # gone at the first move
+        self.stop_asked = False
+
+    def handed_over(self) -> None:
+        super().handed_over()
+        self.stop_asked = True
+
+
+class Interrupted(SlowThenGone):
+    """A seat stopped with Ctrl-C at its first move (a plain ``host``: no client)."""
+
+    def poll_move(self, node) -> str | None:  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("agent_class", [StopsTheStandIn, Interrupted])
+def test_a_host_stopped_mid_game_says_bye_and_its_bot_peers_end_hearing_it(tmp_path: Path, agent_class: type) -> None:
+    """A host stopped mid-game (Ctrl-C) took its bot peers down with it without a word: the
+    people at the table waited for the silent seats, then read that their own machine had
+    lost the table (found by a play-test).  Now the host's seat says bye first, and its bot
+    peers are given a moment to hear it: every log ends naming the host as having left."""
+    agent = agent_class()
+    said: list[str] = []
+    children: list[object] = []
+
+    def host() -> SessionResult:
+        return host_table(
+            Identity.generate(), "alice", "127.0.0.1:0", GameConfig(3, rounds=1), None, 2, "random", tmp_path, None, 30.0,
+            said.append, agent=agent, started=lambda: False, children=children, stand_in_delay=0.0,  # type: ignore[arg-type]
+        )
+    if agent_class is Interrupted:
+        with pytest.raises(KeyboardInterrupt):
+            host()
+        assert any(line.startswith("you stopped this seat (Ctrl-C); the others were told you left") for line in said), said
+    else:
+        result = host()
+        assert (result.outcome, result.culprit) == (Outcome.QUIT, 0), result.message
+        assert result.message.startswith("you stopped the bot that played your seat; the others were told you left")
+    for name in ("random-1", "random-2"):
+        text = (tmp_path / name / "output.txt").read_text()
+        assert "alice (seat 0) left the table; the game ends" in text, text
+        (log,) = (tmp_path / name).glob("game-*.log")
+        verdict = verify_file(str(log))
+        assert "seat 0 (alice)" in verdict.message and "left" in verdict.message, verdict.message
+
+
+class _CtrlCOnce:
+    """A session thread whose first join is cut short by Ctrl-C."""
+
+    def __init__(self, thread: threading.Thread) -> None:
+        self.thread = thread
+        self.pressed = False
+
+    def join(self, timeout: float | None = None) -> None:
+        if not self.pressed:
+            self.pressed = True
+            raise KeyboardInterrupt
+        self.thread.join(timeout)
+
+
+@pytest.mark.parametrize("ends", [True, False])
+def test_ctrl_c_after_leaving_stops_the_stand_in_with_a_bye_only_where_bot_peers_stop_with_it(
+    ends: bool, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """After the person left, Ctrl-C stops the bot playing their seat.  On a host whose bot
+    peers stop with it the session is asked to say bye (the client's ``stop_asked``), so the
+    table does not wait for seats that are gone; elsewhere the table waits for the seat, which
+    the same command takes back."""
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.runner import wait_for_stand_in
+
+    agent = ClientAgent()
+    release = threading.Event()
+
+    def stand_in() -> None:  # plays the seat until the session is asked to stop (or the test ends)
+        while not (agent.stop_asked or release.is_set()):
+            time.sleep(0.01)
+    session = threading.Thread(target=stand_in, daemon=True)
+    session.start()
+    try:
+        wait_for_stand_in(_CtrlCOnce(session), agent, ends, linger=5.0)  # type: ignore[arg-type]
+        assert agent.stop_asked is ends
+        assert session.is_alive() is not ends
+        printed = capsys.readouterr().out
+        assert ("the others are told you left, and the game ends" in printed) is ends, printed
+        assert ("the table then waits for your seat" in printed) is not ends, printed
+    finally:
+        release.set()

@@ -50,6 +50,8 @@ class ClientAgent:
         self.wants_to_quit = False
         #: the session gave our seat to a bot on this machine when the person left: it plays on
         self.stood_in = False
+        #: the person stopped the stand-in that played their seat (Ctrl-C), which ends the game
+        self.stop_asked = False
         self._lock = threading.Lock()
         self._moves: queue.Queue[tuple[int, str]] = queue.Queue()
         self._chats: queue.Queue[str] = queue.Queue()

@@ -2,7 +2,6 @@
 the client in this one, and what is left to say once the screen closes."""
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,8 +36,11 @@ def run_client(
     output: Output | None = None,
     linger: float = LINGER,
     on_app: Callable[[ClientApp], Any] | None = None,
+    stop_ends_game: Callable[[], bool] = lambda: False,
 ) -> ClientRun[T]:
-    """Run ``session(agent)`` in a background thread and the client in this one."""
+    """Run ``session(agent)`` in a background thread and the client in this one.
+    ``stop_ends_game``: whether stopping the stand-in that plays a seat the person left
+    ends the game (this machine's bot peers stop with it) or lets the table wait for the seat."""
     agent = agent if agent is not None else ClientAgent()
     app = ClientApp(agent, input=input, output=output)
     if on_app is not None:
@@ -61,10 +63,23 @@ def run_client(
     if agent.wants_to_quit:
         thread.join(linger)
         if thread.is_alive() and agent.stood_in:
-            print("A bot plays your seat until the game ends. Ctrl-C stops it (the table then waits for your seat).", flush=True)
-            with contextlib.suppress(KeyboardInterrupt):
-                thread.join()
+            wait_for_stand_in(thread, agent, stop_ends_game(), linger)
     return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, thread.is_alive())
+
+
+def wait_for_stand_in(thread: threading.Thread, agent: ClientAgent, ends: bool, linger: float = LINGER) -> None:
+    """The person left and a bot plays their seat in ``thread``: wait for the game's end, or
+    for Ctrl-C.  ``ends``: this machine runs bot peers, which stop with us, so Ctrl-C has the
+    session say bye (nobody waits for seats that are gone); otherwise the table waits for the seat."""
+    print("A bot plays your seat until the game ends. Ctrl-C stops it " + (
+        "and this table's bot peers: the others are told you left, and the game ends." if ends
+        else "(the table then waits for your seat)."), flush=True)
+    try:
+        thread.join()
+    except KeyboardInterrupt:
+        if ends:
+            agent.stop_asked = True
+            thread.join(linger)
 
 
 def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:
@@ -75,7 +90,7 @@ def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool 
     After the screen closes, the session's closing message is printed.
     """
     children: list[Any] = []
-    run = run_client(lambda agent: session(agent, children), ClientAgent(hosting=hosting))
+    run = run_client(lambda agent: session(agent, children), ClientAgent(hosting=hosting), stop_ends_game=lambda: bool(children))
     if run.session_alive:
         for child in children:
             if child.poll() is None:

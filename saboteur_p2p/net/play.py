@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,8 @@ EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Out
 
 #: seconds a bot peer waits before each move at a table with a person (``--bot-delay``)
 DEFAULT_BOT_DELAY = 0.8
+#: seconds a host that was stopped mid-game gives its bot peers to hear its bye and end
+BYE_HEARD_S = 2.0
 
 
 def _agent(bot: str | None, say: Callable[[str], None], seed: int, bot_delay: float = 0.0) -> BotAgent | LineAgent:
@@ -112,6 +115,16 @@ def _reap(children: list[subprocess.Popen[bytes]]) -> None:
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+
+
+def _stop(children: list[subprocess.Popen[bytes]], grace: float) -> None:
+    """Stop this table's bot peers: those still running after ``grace`` seconds are terminated."""
+    deadline = time.monotonic() + grace
+    for child in children:
+        try:
+            child.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.terminate()
 
 
 def bot_folder(log_dir: Path, name: str, held: contextlib.ExitStack) -> Path:
@@ -200,7 +213,7 @@ def host_table(
             return begin()
 
         announcer: TableAnnouncer | None = None
-        failed = False
+        failed = playing = False
         try:
             if announce and invite:
                 announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
@@ -223,10 +236,12 @@ def host_table(
             else:
                 if announcer is not None:
                     announcer.withdraw()  # the table is no longer open
+                playing = True
                 result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay).run()
         except BaseException:
-            for child in children:
-                child.terminate()  # the table is gone: its bot peers would wait for it in vain
+            # the table is gone: its bot peers would wait for it in vain.  In a game our seat said
+            # bye (Ctrl-C): a moment lets them hear it and end their logs as the others do
+            _stop(children, BYE_HEARD_S if playing else 0.0)
             raise
         finally:
             if announcer is not None:

@@ -172,6 +172,10 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             return self._loop(pending)
         except Exception as error:  # a defect of ours (defects.py), not anything a peer proved
             return self._defect(error, f"seat {self.seat}'s own work, or a record it took in,")
+        except KeyboardInterrupt:
+            if not self.node.finished and self.node.aborted is None:  # the others hear it now, not after their wait
+                self._leave("you stopped this seat (Ctrl-C); the others were told you left")
+            raise
         finally:
             if self.node.writer is not None:
                 self.node.writer.close()
@@ -227,6 +231,8 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
                 if self.on_leave == "end":
                     return self._leave()
                 self._hand_over()
+            if getattr(self.left_by, "stop_asked", False):
+                return self._leave("you stopped the bot that played your seat; the others were told you left")
 
     def _take_inbound(self, inbound: Inbound) -> SessionResult | None:
         """One message; once the game's last record is in, what came with it in the same

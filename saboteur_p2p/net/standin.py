@@ -57,6 +57,8 @@ class StandIn:
         self.stand_in_delay = delay
         self.stand_in: BotAgent | None = None
         self.handed_over = False
+        #: the person's agent once the stand-in plays: it may still ask to stop (``stop_asked``)
+        self.left_by: Any = None
         #: the decision the turn timer runs for (how many records the log held) and since when
         self._timer: tuple[int, float] | None = None
         self._standin_noticed: dict[tuple[int, str], float] = {}
@@ -75,6 +77,7 @@ class StandIn:
         bot.delay = self.stand_in_delay  # paced like any bot at a table of people
         self.handed_over = True
         person, self.agent = self.agent, bot
+        self.left_by = person
         self.node.on_commit = bot.heard
         told = getattr(person, "handed_over", None)
         if callable(told):
