@@ -259,6 +259,41 @@ def test_a_seat_the_others_hear_is_not_named_here_until_they_too_lose_it(
     assert lost + session.wait <= clock.now <= lost + session.wait + 1.0
 
 
+def test_a_seat_never_heard_since_this_one_started_is_not_called_away_nor_then_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat that came back (or is starting) heard nobody for its first seconds, and told its
+    player that the others were away, then back (found by a play-test): it was the one that
+    had been away.  A seat not yet heard in this run gets "no word yet", and no "back"; a seat
+    heard, then silent, is away and back as ever."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
+    said: list[str] = []
+    session.say = said.append
+    identities = {seat: game.nodes[seat].identity for seat in (1, 2)}
+
+    def ping(seat: int) -> None:
+        identity = identities[seat]
+        assert identity is not None
+        body = {"game_id": game.setup.game_id, "seat": seat, "to": 0, "records": len(session.node.records), "got": [],
+                "away": [], "t": 0, "done": False}
+        assert session._handle(b"L%d" % seat, seal(identity, "ping", body)) is None
+
+    clock.now += 4.0
+    session._check_away(clock.now)
+    names = session.names
+    assert said == [f"no word yet from {names[s]} (4 s since this seat started); the table waits up to 5 s" for s in (1, 2)]
+    ping(1)
+    ping(2)  # no "back": it was never away
+    clock.now += 11.0  # past the one notice a seat gets in 10 s
+    ping(1)
+    session._check_away(clock.now)
+    assert said[2:] == [f"{names[2]} is away (no word for 11 s); the table waits up to 5 s"], said
+    ping(2)
+    assert said[3:] == [f"{names[2]} is back after 11 s of silence"], said
+
+
 # -- envelopes relayed by another seat ----------------------------------------------------
 
 

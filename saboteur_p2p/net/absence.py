@@ -115,15 +115,23 @@ class Absence:
 
     def _check_away(self, now: float) -> None:
         for seat in self.presence.newly_away(now):
-            if self.presence.notice_away(seat, now):
-                silent = self.presence.silent_for(seat, now)
-                by = self.presence.heard_elsewhere(seat, now)
-                if by is not None:
-                    self.say(f"{self.names[seat]} is not heard here (no word for {silent:.0f} s), but {self.names[by]} "
-                             f"hears it: its records come through the others, and the table plays on")
-                    continue
-                self.say(f"{self.names[seat]} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
-                self._show_genesis_at_table(seat)  # it may play a game we are not seated at (splitting.py)
+            # a seat never heard in this run is not "away" nor later "back": we are starting, or
+            # it is this seat that came back (found by a play-test: a rejoiner said the others were)
+            first = self.presence.count[seat] == 0
+            if not self.presence.notice_away(seat, now, back=not first):
+                continue
+            name, silent = self.names[seat], self.presence.silent_for(seat, now)
+            by = self.presence.heard_elsewhere(seat, now)
+            if by is not None:
+                self.say(f"{name} is not heard here (no word for {silent:.0f} s), but {self.names[by]} "
+                         f"hears it: its records come through the others, and the table plays on")
+                continue
+            if first:
+                self.say(f"no word yet from {name} ({silent:.0f} s since this seat started); "
+                         f"the table waits up to {self.wait:.0f} s")
+            else:
+                self.say(f"{name} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
+            self._show_genesis_at_table(seat)  # it may play a game we are not seated at (splitting.py)
 
     def _check_gone(self, now: float) -> SessionResult | None:
         if self._accused is not None:

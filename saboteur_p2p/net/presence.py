@@ -139,12 +139,14 @@ class Presence:
         self.away.update(gone)
         return gone
 
-    def notice_away(self, seat: int, now: float) -> bool:
-        """Whether to tell the player that ``seat`` is away (at most once per NOTICE_EVERY)."""
+    def notice_away(self, seat: int, now: float, back: bool = True) -> bool:
+        """Whether to tell the player that ``seat`` is away (at most once per NOTICE_EVERY);
+        ``back``: whether to tell them too when it is heard again."""
         if now - self._noticed.get(seat, -NOTICE_EVERY) < NOTICE_EVERY:
             return False
         self._noticed[seat] = now
-        self._announced_away.add(seat)
+        if back:
+            self._announced_away.add(seat)
         return True
 
     def notice_back(self, seat: int) -> bool:
