@@ -249,7 +249,8 @@ def test_a_seat_the_others_hear_is_not_named_here_until_they_too_lose_it(
     assert run_for(60.0, lambda: [100, 200, 0]) is None, said
     assert 1 in session.presence.away
     assert len(said) == 1 and said[0].startswith(f"{session.names[1]} is not heard here (no word for "), said
-    assert said[0].endswith(f"but {session.names[2]} hears it: its records come through the others, and the table plays on")
+    assert said[0].endswith(f"but {session.names[2]} says it hears {session.names[1]}: what {session.names[1]} sends comes "
+                            f"through the others, and the table waits for it as for any seat")
     lost = clock.now
     for bad in ({1: 0}, [0, -5], [0, 2**40], [0, "0"], [0, [0]], [0, 0.5], [0] * 300):
         assert run_for(0.5, lambda bad=bad: bad) is None  # vouches for nobody
@@ -257,6 +258,63 @@ def test_a_seat_the_others_hear_is_not_named_here_until_they_too_lose_it(
     result = run_for(3.0, lambda: [0, int((clock.now - lost) * 1000)])
     assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 1), said
     assert lost + session.wait <= clock.now <= lost + session.wait + 1.0
+
+
+def _ping_from(game: LocalGame, session: session_module.Session, seat: int, heard: list[int]) -> bytes:
+    identity = game.nodes[seat].identity
+    assert identity is not None
+    return seal(identity, "ping", {"game_id": game.setup.game_id, "seat": seat, "to": session.seat, "away": [], "t": 0,
+                                   "records": len(session.node.records), "got": [], "done": False, "heard": heard})
+
+
+def test_a_seats_word_that_it_hears_a_gone_seat_never_makes_us_blame_the_seat_that_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 2 crashed; seat 1 (hostile) keeps saying in its pings that it heard seat 2 just now.
+    When honest seat 3 names seat 2 as gone, we judge by our own silence of seat 2 (20 s, past
+    our wait), not by seat 1's word: we name seat 2.  Before, seat 2 counted as heard here, it
+    owed us nothing yet, and we named seat 3 (found by an attack)."""
+    game = seeded_game(GameConfig(4), 5)
+    play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
+    session.say = lambda text: None
+    started = clock.now
+    while clock.now < started + 20:
+        assert session._handle(b"L1", _ping_from(game, session, 1, [0, 0, 0, 0])) is None
+        assert session._handle(b"L3", _ping_from(game, session, 3, [0, 0, int((clock.now - started) * 1000), 0])) is None
+        session._check_away(clock.now)
+        assert session._check_gone(clock.now) is None  # seat 2 owes nothing here yet
+        clock.now += 0.5
+    accuser = game.nodes[3].identity
+    assert accuser is not None
+    gone = seal(accuser, "gone", {"game_id": game.setup.game_id, "seat": 3, "absent": 2, "why": "seat 2 did not come back"})
+    result = session._handle(b"L3", gone)
+    assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 2), result
+
+
+def test_a_seat_that_stopped_talking_to_us_long_before_the_last_seat_fell_silent_is_named_not_our_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 2 owes a move and stops talking to us alone; seat 1 hears it and says so, until
+    seat 1's machine crashes 10 s later.  Now nobody is heard here, but seat 2 fell silent 10 s
+    before seat 1 did, with our link up: we name seat 2, not this machine (before, seat 1's
+    word kept us waiting until everyone was silent, and we named ourselves: found by an attack).
+    A link of ours that fails silences every seat at once, and then we do name ourselves."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.speaker == 2 and e.kind == "action")
+    for crash_at in (10.0, 0.0):
+        session, clock = _clocked_session(game, tmp_path / f"crash{crash_at}", monkeypatch)
+        session.say = lambda text: None
+        started = clock.now
+        result = None
+        while clock.now < started + 60 and result is None:
+            if clock.now < started + crash_at:
+                result = session._handle(b"L1", _ping_from(game, session, 1, [0, 0, 0]))
+            session._check_away(clock.now)
+            result = result or session._check_gone(clock.now)
+            clock.now += 0.5
+        assert result is not None, crash_at
+        assert (result.outcome, result.culprit) == (Outcome.PEER_GONE, 2 if crash_at else 0), (crash_at, result.message)
 
 
 def test_a_seat_never_heard_since_this_one_started_is_not_called_away_nor_then_back(

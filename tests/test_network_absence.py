@@ -198,7 +198,7 @@ def test_a_seat_that_talks_to_all_but_one_seat_is_not_named_there_while_the_othe
         assert peer.wait(SMALL_GAME) == 0, peer.text()
     double.finish(30)
     assert double.error is None and double.stages_done == 2, (double.error, double.said)
-    assert re.search(r"double is not heard here \(no word for \d+ s\), but host hears it", muted.text()), muted.text()
+    assert re.search(r"double is not heard here \(no word for \d+ s\), but host says it hears double", muted.text()), muted.text()
     for peer in (host, muted):
         assert "the game ends" not in peer.text(), peer.text()
         (verdict,) = verify(only_log(tmp_path / peer.name))

@@ -123,8 +123,8 @@ class Absence:
             name, silent = self.names[seat], self.presence.silent_for(seat, now)
             by = self.presence.heard_elsewhere(seat, now)
             if by is not None:
-                self.say(f"{name} is not heard here (no word for {silent:.0f} s), but {self.names[by]} "
-                         f"hears it: its records come through the others, and the table plays on")
+                self.say(f"{name} is not heard here (no word for {silent:.0f} s), but {self.names[by]} says it hears "
+                         f"{name}: what {name} sends comes through the others, and the table waits for it as for any seat")
                 continue
             if first:
                 self.say(f"no word yet from {name} ({silent:.0f} s since this seat started); "
@@ -161,12 +161,22 @@ class Absence:
         if self.presence.unheard_for(head.speaker, now) <= self.wait:
             return None
         others = self._still_playing()
-        if len(others) >= 2 and all(self.presence.is_silent(s, now) for s in others):
-            # no other seat is heard either: it is our link that is down, not theirs
+        if len(others) >= 2 and all(self.presence.is_silent(s, now) for s in others) and self._fell_silent_together(head.speaker):
+            # no other seat is heard either, and none has been heard here long since that one
+            # fell silent: it is our link that is down, not theirs
             why = (f"no other seat has been heard for {self.wait:.0f} s: this machine lost the table (or every "
                    f"other seat stopped without a word, as when a machine with several seats is switched off); the game ends")
             return self._end(Outcome.PEER_GONE, why, self.seat)
         return self._end_gone(head.speaker, f"{self._seat_name(head.speaker)} did not come back within {self.wait:.0f} s")
+
+    def _fell_silent_together(self, absent: int) -> bool:
+        """Whether ``absent`` fell silent here about when the last other seat did (within its
+        away limit): a link of ours that failed silences every seat at once.  One that went
+        silent while we still heard another seat for long did so with our link up (it stopped
+        talking to us, and another seat's word kept us waiting for it: found by an attack)."""
+        heard = self.presence.last_heard
+        latest = max(heard[s] for s in self._still_playing(but=absent))
+        return heard[absent] + self.presence.away_after(absent) >= latest
 
     def _check_stalled(self, now: float) -> SessionResult | None:
         """A seat that is present but sends no protocol record for ``wait`` seconds stops the game.
@@ -238,7 +248,9 @@ class Absence:
             # is said to withhold is judged as ever: it makes the record before it stops)
             why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
             return self._end(Outcome.QUIT, why, sender)
-        silent = self.presence.unheard_for(absent, now)
+        # our own silence, not another seat's word that it hears the seat: a word no one can
+        # check must not make us blame the seat that names a gone one (found by an attack)
+        silent = self.presence.silent_for(absent, now)
         if self.presence.is_silent(absent, now) and silent > self.wait:
             # silent longer than our own wait: our own rule names it (a shorter silence is
             # judged below, within our wait: a blip must not let another's word name it)

@@ -64,7 +64,9 @@ class Presence:
 
     def heard_through(self, seat: int, by: int, when: float) -> None:
         """``by``, which we hear, says (in its ping) that it last heard ``seat`` at ``when``
-        (our clock; its ping's own trip only makes that look earlier)."""
+        (our clock: its ping's trip, and any time it was queued, make that look later than it
+        was).  Another seat's word no one can check: it keeps us waiting for a seat (as a seat
+        that never moves does), and never makes us blame one."""
         if seat in self.last_heard and by in self.last_heard and seat != by and when > self.relayed.get(seat, float("-inf")):
             self.relayed[seat] = when
             self.relayed_by[seat] = by
