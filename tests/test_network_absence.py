@@ -6,6 +6,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,23 @@ def test_a_seat_that_talks_to_all_but_one_seat_is_not_named_there_while_the_othe
         assert "the game ends" not in peer.text(), peer.text()
         (verdict,) = verify(only_log(tmp_path / peer.name))
         assert verdict.startswith("OK"), verdict
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_a_hosts_terminal_names_the_host_not_its_bot_peers(processes: Processes, tmp_path: Path) -> None:
+    """Ctrl-C at the terminal of a host that runs bot peers reaches its whole process group.
+    The bot peers were in it, and each said bye for its own seat as the host did: the people
+    at the table read that a bot seat had left (found by a play-test).  The bot peers have a
+    session of their own: the host says bye for its seat, and they end naming the host."""
+    port = free_port()
+    host = processes.start("host", host_args(port, 3, bots=2, rounds=3), verbose=True)
+    deadline = time.monotonic() + SMALL_GAME
+    while not list((tmp_path / "host").glob("game-*.log")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)  # into the game
+    os.killpg(host.proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    assert host.wait(30) == 130, host.text()
+    assert "you stopped this seat (Ctrl-C); the others were told you left" in host.text(), host.text()
+    for bot in ("random-1", "random-2"):
+        text = (tmp_path / "host" / bot / "output.txt").read_text()
+        assert re.search(r"\w+ \(seat 0\) left the table; the game ends", text), text

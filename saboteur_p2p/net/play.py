@@ -76,7 +76,10 @@ def spawn_bot_peers(
         if bot_delay:
             command += ["--bot-delay", str(bot_delay)]
         with open(folder / BOT_OUTPUT, "ab") as output:
-            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env)
+            # a session of its own: a Ctrl-C at the host's terminal stops the host, which says bye
+            # for its seat and then stops its bot peers (they must not each say bye first)
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env,
+                                       start_new_session=True)
         peers.append(BotPeer(name, folder, process))
     own.close()
     return peers
