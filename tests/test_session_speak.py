@@ -369,7 +369,10 @@ def test_a_long_chat_line_goes_out_in_pieces_and_a_seat_away_is_named(tmp_path: 
     assert " ".join(lines).split() == words  # every word, none cut in two
     assert not said
     session.presence.away.add(2)
-    session._chat("where is the treasure?")
+    clock[0] += 1.0
+    session._chat(" ".join(words[:60]))  # two pieces: told once
+    clock[0] += 1.0
+    session._send_chat()
     assert said == [f"chat: {session.names[2]} is away and will not hear that line"], said
 
 

@@ -23,7 +23,8 @@ class OutgoingChat:
     """Our own lines, waiting for their turn to go out."""
 
     def __init__(self) -> None:
-        self.waiting: deque[str] = deque()
+        #: each piece to send, and whether it starts a line (the player is told things once a line)
+        self.waiting: deque[tuple[str, bool]] = deque()
         self.last_sent = float("-inf")
 
     def add(self, text: str) -> str | None:
@@ -31,14 +32,14 @@ class OutgoingChat:
         of it cannot wait its turn."""
         pieces = textwrap.wrap(text, CHAT_MAX, break_on_hyphens=False, drop_whitespace=True) or [text[:CHAT_MAX]]
         room = CHAT_WAITING - len(self.waiting)
-        self.waiting.extend(pieces[:room])
+        self.waiting.extend((piece, index == 0) for index, piece in enumerate(pieces[:room]))
         if len(pieces) <= room:
             return None
         left = " ".join(pieces[room:])
         return f"chat: {CHAT_WAITING} lines are waiting to go out (one a second); not sent: {left[:40]}"
 
-    def due(self, now: float) -> str | None:
-        """The next line to send now, if one waits and its turn has come."""
+    def due(self, now: float) -> tuple[str, bool] | None:
+        """The next piece to send now, and whether it starts a line, if one waits and its turn has come."""
         if not self.waiting or now - self.last_sent < CHAT_EVERY:
             return None
         self.last_sent = now

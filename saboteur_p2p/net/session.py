@@ -469,15 +469,16 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self._send_chat()
 
     def _send_chat(self) -> None:
-        text = self.chat_out.due(time.monotonic())
-        if text is None:
+        due = self.chat_out.due(time.monotonic())
+        if due is None:
             return
+        text, starts_line = due
         data = seal(self.identity, "chat", {"game_id": self.setup.game_id, "seat": self.seat, "text": text})
         for endpoint in self.endpoints.values():
             self.transport.send(endpoint, data)
         self.agent.chat(self.seat, self.names[self.seat], text)
         away = [self.names[s] for s in self.endpoints if s in self.presence.away]
-        if away:
+        if away and starts_line:
             self.say(f"chat: {' and '.join(away)} {'is' if len(away) == 1 else 'are'} away and will not hear that line")
 
     # -- the end -----------------------------------------------------------------------
