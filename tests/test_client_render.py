@@ -446,3 +446,36 @@ def test_our_turn_before_our_cards_are_readable_says_they_are_being_dealt():
     empty = replace(snap, decision=None, view=snap.view._replace(hand=(), hand_sizes=(0,) * state.players))
     agent._snapshot = empty
     assert "(no cards in hand)" in text(render_hand(empty, ctl.focus(), 100))
+
+
+def test_a_log_line_of_wide_characters_wraps_by_columns_and_loses_nothing():
+    """A name in CJK characters (two columns each) was wrapped by its count of characters, so
+    its rows took twice the panel's width and the terminal cut them (found by a play-test)."""
+    from saboteur_p2p.client.model import LogKind, LogLine, text_width
+    from saboteur_p2p.client.render import render_log
+
+    text = "<张伟> 我们 一起 挖 金子 吧 朋友们 ，宝藏 在 左边 的 目标 下面 ！"
+    width = 16
+    rows = [row.rstrip("\n") for _, row in render_log([LogLine(LogKind.CHAT, text)], 0, width, 20)]
+    assert rows and all(text_width(row) == width for row in rows), rows  # padded to the panel, never past it
+    assert "".join(row.strip() for row in rows).replace(" ", "") == text.replace(" ", "")
+
+
+def test_wrapping_by_columns_matches_textwrap_for_text_one_column_a_character():
+    """``wrap_to_width`` is textwrap's wrap (never at a hyphen) measured in columns: on text of
+    one column a character it gives the same rows, long words, indents and spaces included."""
+    import random
+    import textwrap
+
+    from saboteur_p2p.client.model import wrap_to_width
+
+    chance = random.Random(7)
+    words = ["a", "bb", "hello", "saboteur-p2p", "x" * 30, "path", "2,0", "  ", " \t", "y" * 9]
+    for _ in range(1500):
+        text = chance.choice(["", "  "]) + " ".join(chance.choice(words) for _ in range(chance.randint(0, 12)))
+        width = chance.randint(6, 40)
+        for first, later in (("", ""), ("", "   "), ("    ", "    ")):
+            for long_words in (True, False):
+                expected = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=later,
+                                         break_on_hyphens=False, break_long_words=long_words)
+                assert wrap_to_width(text, width, first, later, long_words) == expected, (text, width, first, later)

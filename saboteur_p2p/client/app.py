@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
-import textwrap
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -48,7 +47,7 @@ from .boardkeys import ARROWS, AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, conti
 from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import UIState, ellipsized, goal_faces
+from .model import UIState, ellipsized, goal_faces, pad_to_width, wrap_to_width
 from .players import render_players
 from .render import (
     HAND_HEIGHT,
@@ -176,7 +175,7 @@ class ClientApp:
         log_shown = Condition(lambda: self._round_end() is None)
         side = HSplit([players, info, ConditionalContainer(HSplit([log_title, log]), log_shown)], width=self._side_width)
         # said instead of prompt_toolkit's "Window too small...": what to do about it
-        small = Window(SizedControl(lambda w, h: [("", "\n".join(textwrap.wrap(TOO_SMALL, max(10, w - 1))))]))
+        small = Window(SizedControl(lambda w, h: [("", "\n".join(wrap_to_width(TOO_SMALL, max(10, w - 1))))]))
         middle = VSplit([self.maze_window, Window(width=1, char="│", style="class:rule"), side], window_too_small=small)
         body = HSplit(window_too_small=small, children=[
             Window(SizedControl(self._status), height=1),
@@ -254,7 +253,7 @@ class ClientApp:
         if summary is None:
             return render_status(self.snap, width)
         text = f" ROUND {summary.round}/{summary.rounds} OVER · {round_end_keys(summary, self.snap)}"
-        return [("class:status.mine", text[:width].ljust(width))]
+        return [("class:status.mine", pad_to_width(text, width))]
 
     def _maze(self, width: int, height: int) -> Fragments:
         summary = round_end_open(self.snap, self.ui.round_seen)
@@ -264,9 +263,9 @@ class ClientApp:
         view = self.snap.view
         if view is None and self.snap.ended is not None:
             # wrapped, so a long refusal (and its hint) shows whole
-            ended = [part for line in self.snap.ended.splitlines() for part in textwrap.wrap(line, max(10, width - 4))]
+            ended = [part for line in self.snap.ended.splitlines() for part in wrap_to_width(line, max(10, width - 4))]
             lines = ["", *("  " + line for line in ended), "", "  q leaves"]
-            return [("", "\n".join(line.ljust(width) for line in lines))]
+            return [("", "\n".join(pad_to_width(line, width) for line in lines))]
         if view is None:
             return [("", "\n".join(line.ljust(width) for line in render_lobby(self.snap, width)))]
         last, latest = last_move_marks(self.snap)

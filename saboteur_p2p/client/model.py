@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,11 @@ WINNERS_TEXT = {
 }
 
 
+#: runs of spaces between the words ``wrap_to_width`` wraps, and the whitespace it reads as spaces
+_SPACES = re.compile(r"( +)")
+_TO_SPACE = {ord(char): " " for char in "\t\n\x0b\x0c\r"}
+
+
 def text_width(text: str) -> int:
     """The columns ``text`` takes on a terminal: a wide (CJK) character takes two, a
     combining mark none."""
@@ -79,6 +85,41 @@ def pad_to_width(text: str, width: int) -> str:
     """``text`` cut or padded with spaces to exactly ``width`` columns."""
     text = cut_to_width(text, width)
     return text + " " * (width - text_width(text))
+
+
+def wrap_to_width(
+    text: str, width: int, initial_indent: str = "", subsequent_indent: str = "", break_long_words: bool = True,
+) -> list[str]:
+    """``textwrap.wrap`` (never breaking at a hyphen) measured in terminal columns, so that a
+    line of wide (CJK) characters, a name say, is not wrapped at twice the row's width and
+    then clipped: the same rows as textwrap's for text that is all one column a character."""
+    chunks = [chunk for chunk in _SPACES.split(text.expandtabs().translate(_TO_SPACE)) if chunk]
+    chunks.reverse()
+    rows: list[str] = []
+    while chunks:
+        indent = subsequent_indent if rows else initial_indent
+        room = width - text_width(indent)
+        if rows and not chunks[-1].strip():
+            del chunks[-1]  # the spaces a row would start with
+        row: list[str] = []
+        used = 0
+        while chunks and used + text_width(chunks[-1]) <= room:
+            used += text_width(chunks[-1])
+            row.append(chunks.pop())
+        if chunks and text_width(chunks[-1]) > room:  # a word longer than a row
+            if break_long_words:
+                word = chunks.pop()
+                head = cut_to_width(word, room - used if room >= 1 else 1) or ("" if row else word[0])
+                row.append(head)
+                if word[len(head):]:
+                    chunks.append(word[len(head):])
+            elif not row:
+                row.append(chunks.pop())
+        if row and not row[-1].strip():
+            del row[-1]  # the spaces a row would end with
+        if row:
+            rows.append(indent + "".join(row))
+    return rows
 
 
 def fit_name(name: str, width: int) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import textwrap
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from ..net.agents import LineAgent
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
+from .model import wrap_to_width
 from .words import Words, fewer_passes
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class PlainAgent(LineAgent):
         if self.width is None or len(text) < self.width:
             self.say(text)
             return
-        for row in textwrap.wrap(text, self.width - 1, subsequent_indent="  ", break_on_hyphens=False):
+        for row in wrap_to_width(text, self.width - 1, subsequent_indent="  "):
             self.say(row)
 
     def _show(self, state: State) -> None:

@@ -5,7 +5,6 @@ format, so the application shows them as they are and tests read their text.
 """
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind
@@ -27,6 +26,7 @@ from .model import (
     gold_total,
     pad_to_width,
     text_width,
+    wrap_to_width,
 )
 
 # the players panel has a module of its own; its renderer is named here with the other panels'
@@ -126,7 +126,7 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
         lines.append(("class:info.result", f" {unit}: " + ", ".join(f"{snap.name(s)} {n}" for s, n in enumerate(view.scores))))
     elif snap.last_round:
         lines.append(("class:info.result", " " + snap.last_round))
-    rows = [[(style, part.ljust(width) + "\n") for part in textwrap.wrap(text, width, subsequent_indent="   ") or [""]]
+    rows = [[(style, pad_to_width(part, width) + "\n") for part in wrap_to_width(text, width, subsequent_indent="   ") or [""]]
             for style, text in lines]
     if height is not None and sum(map(len, rows)) > height:
         if height <= 1:
@@ -213,9 +213,9 @@ def _note_lines(note: str, room: int, rows: int) -> list[str]:
     may not" before the rule's point."""
     if room < 3:
         return [""] * rows
-    lines = textwrap.wrap(note, room - 1) or [""]
+    lines = wrap_to_width(note, room - 1) or [""]
     if len(lines) > rows:
-        lines = [*lines[: rows - 1], lines[rows - 1][: room - 2] + "…"]
+        lines = [*lines[: rows - 1], cut_to_width(lines[rows - 1], room - 2) + "…"]
     return [f" {line}" for line in lines] + [""] * (rows - len(lines))
 
 
@@ -268,7 +268,7 @@ def _take_gold(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     ]
     out: Fragments = []
     for r, line in enumerate(lines):
-        out.append(("class:hand.legal" if r == 1 else "class:hand", line[:width].ljust(width) + ("\n" if r < 3 else "")))
+        out.append(("class:hand.legal" if r == 1 else "class:hand", pad_to_width(line, width) + ("\n" if r < 3 else "")))
     return out
 
 
@@ -322,9 +322,9 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
         shown = _head_on_top(wrapped, shown, width)
     chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
     if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
-        pinned = [("class:log.chat", part, chat) for part in textwrap.wrap(lines[chat].text, max(8, width))][:1]
+        pinned = [("class:log.chat", part, chat) for part in wrap_to_width(lines[chat].text, max(8, width))][:1]
         shown = pinned + shown[len(pinned):]
-    out: Fragments = [(style, text.ljust(width) + "\n") for style, text, _ in shown]
+    out: Fragments = [(style, pad_to_width(text, width) + "\n") for style, text, _ in shown]
     if fresh:
         out.append(("class:log.latest", f"  ↓ {fresh} new below (PgDn)".ljust(width)))
     elif scroll:
@@ -357,15 +357,16 @@ def log_rows(text: str, width: int) -> list[str]:
     name), and only failing both in the middle of a name.  A row after the first is indented
     two more than the line itself (a round's summary indents its lines)."""
     indent = " " * min(len(text) - len(text.lstrip(" ")) + 2, max(2, width // 3))
-    rows = textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False) or [""]
+    rows = wrap_to_width(text, width, subsequent_indent=indent, break_long_words=False) or [""]
     out = []
     for row in rows:
-        while len(row) > width:
-            cut = max(row.rfind(separator, 0, width) for separator in "/\\") + 1
+        while text_width(row) > width:
+            fits = len(cut_to_width(row, width))  # the characters that fit in the row's columns
+            cut = max(row.rfind(separator, 0, fits) for separator in "/\\") + 1
             if cut < len(indent) + 2:  # no folder to end the row at (or only the indent's)
-                cut = row.rfind("-", 0, width) + 1
+                cut = row.rfind("-", 0, fits) + 1
             if cut < len(indent) + 2:
-                cut = max(width, len(indent) + 1)  # each row takes something off the line
+                cut = max(fits, len(indent) + 1)  # each row takes something off the line
             out.append(row[:cut])
             row = indent + row[cut:]
         out.append(row)
@@ -379,10 +380,10 @@ MESSAGE_ROWS = 2
 def message_rows(text: str, width: int, rows: int = MESSAGE_ROWS) -> list[str]:
     """A message wrapped to the screen's width on at most ``rows`` rows (cut with … only
     beyond them), so a refusal and its hint show whole."""
-    lines = textwrap.wrap(text, max(10, width - 1), subsequent_indent=" ") or [""]
+    lines = wrap_to_width(text, max(10, width - 1), subsequent_indent=" ") or [""]
     if len(lines) > rows:
-        lines = [*lines[: rows - 1], lines[rows - 1][: max(0, width - 3)] + "…"]
-    return [(" " + line)[:width].ljust(width) for line in lines]
+        lines = [*lines[: rows - 1], cut_to_width(lines[rows - 1], max(0, width - 3)) + "…"]
+    return [pad_to_width(" " + line, width) for line in lines]
 
 
 def render_message(

@@ -5,10 +5,9 @@ styled fragments or plain text, as ``render`` does for the panels.
 """
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 
-from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name, pad_to_width, text_width
+from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name, pad_to_width, text_width, wrap_to_width
 from .players import ROLE_TINY
 from .tracker import RoundSummary
 
@@ -72,17 +71,17 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     choice = our_choice(snap) if not summary.settled else None
     keys = CHOOSING_KEYS if choice else round_end_keys(summary)
     out: Fragments = [
-        ("class:title", f" round {summary.round}/{summary.rounds} is over"[:width].ljust(width) + "\n"),
-        ("class:info.result", f" {summary.winners}"[:width].ljust(width) + "\n"),
+        ("class:title", pad_to_width(f" round {summary.round}/{summary.rounds} is over", width) + "\n"),
+        ("class:info.result", pad_to_width(f" {summary.winners}", width) + "\n"),
     ]
-    how = textwrap.wrap(_how_it_ended(summary, snap), max(10, width - 1), subsequent_indent="  ")
+    how = wrap_to_width(_how_it_ended(summary, snap), max(10, width - 1), subsequent_indent="  ")
     if 4 + len(summary.roles) + len(how) > height:
         how = []  # a line a seat and the keys come first (the log says how the round ended too)
-    out += [("class:info.result", f" {line}"[:width].ljust(width) + "\n") for line in how]
+    out += [("class:info.result", pad_to_width(f" {line}", width) + "\n") for line in how]
     if not summary.settled:
         note = f"your move: {choice} ({choice_keys(snap)})" if choice else "gold is being handed out"
-        out += [("class:hand.note", f" {line}"[:width].ljust(width) + "\n")
-                for line in textwrap.wrap(note, max(10, width - 1), subsequent_indent="  ")]
+        out += [("class:hand.note", pad_to_width(f" {line}", width) + "\n")
+                for line in wrap_to_width(note, max(10, width - 1), subsequent_indent="  ")]
     gold = [
         (summary.won[seat] if seat < len(summary.won) else "-", summary.totals[seat] if seat < len(summary.totals) else "-")
         for seat in range(len(summary.roles))
@@ -102,7 +101,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         if roomy:
             name = fit_name(names[seat], width - 3 - len(role.value))
             out.append((style, pad_to_width(f" {name}: {role.value}", width) + "\n"))
-            out.append(("", f"   won {won}{thefts[seat]} · total {total}"[:width].ljust(width) + "\n"))
+            out.append(("", pad_to_width(f"   won {won}{thefts[seat]} · total {total}", width) + "\n"))
         else:
             out.append((style, pad_to_width(table.row(seat), width) + "\n"))
     if not roomy:  # the legend, when it fits above the keys (? has it too)
@@ -114,8 +113,8 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         elif marks:
             notes.append(" " + " · ".join(marks))
         if len(out) + len(notes) + 1 <= height:
-            out += [("class:hand.note", note[:width].ljust(width) + "\n") for note in notes]
-    out.append(("class:hand.note", f" {keys}"[:width].ljust(width)))
+            out += [("class:hand.note", pad_to_width(note, width) + "\n") for note in notes]
+    out.append(("class:hand.note", pad_to_width(f" {keys}", width)))
     return out
 
 
@@ -170,8 +169,8 @@ def render_lobby(snap: Snapshot, width: int) -> list[str]:
     if snap.joining:
         lines += ["", "  friends join with:"]
         for command in snap.joining:
-            lines += textwrap.wrap(command, max(10, width - 4), initial_indent="    ", subsequent_indent="    ",
-                                   break_on_hyphens=False, break_long_words=False)
+            lines += wrap_to_width(command, max(10, width - 4), initial_indent="    ", subsequent_indent="    ",
+                                   break_long_words=False)
     return lines
 
 
