@@ -585,3 +585,76 @@ def test_an_address_that_tries_too_many_wrong_codes_is_refused_and_the_host_hear
         assert sum("a wrong table code from 127.0.0.1" in line for line in table.said) == lobby.WRONG_CODES_PER_ADDRESS
     finally:
         table.close()
+
+
+class _Joiner:
+    """``join_lobby`` in a thread, with a ``leaving`` the test sets; what it returned or raised."""
+
+    def __init__(self, context: zmq.Context, table: HostedTable, name: str) -> None:
+        self.identity = Identity.generate()
+        self.leaving = threading.Event()
+        self.said: list[str] = []
+        self.result: Table | BaseException | None = None
+        self.transport = Transport("127.0.0.1:0", context, link_keys=self.identity.link_keys())
+
+        def run() -> None:
+            try:
+                self.result = join_lobby(self.identity, name, self.transport, table.transport.endpoint, None,
+                                         self.said.append, timeout=15, leaving=self.leaving.is_set)
+            except BaseException as exc:  # looked at by the test
+                self.result = exc
+            finally:
+                self.transport.close()
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def seated(self) -> bool:
+        return any(line.startswith("seated at") for line in self.said)
+
+
+def _until(condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_a_joiner_who_leaves_the_lobby_frees_the_seat_and_a_closed_table_tells_the_seated(context):
+    """A joiner who left the lobby (the client's q) kept its seat: the game started with it,
+    waited for it, and ended (found by a play-test).  Now its ``leave`` frees the seat (the
+    host says so, and the start leaves it out); a ``leave`` for another nonce frees nothing;
+    and a host that closes its table tells the seated, who need not wait for a start."""
+    go = threading.Event()
+    table = HostedTable(4, started=go.is_set)
+    try:
+        ann = _Joiner(context, table, "ann")
+        _until(ann.seated, "ann's seat")
+        bob = _Joiner(context, table, "bob")
+        _until(bob.seated, "bob's seat")
+        forged = seal(bob.identity, "leave", {"table": b"\0" * 16, "nonce": b"\0" * 32})  # not bob's hello: nothing
+        dealer = context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(table.transport.endpoint)
+        dealer.send(forged)
+        ann.leaving.set()
+        ann.thread.join(10)
+        assert isinstance(ann.result, lobby.LeftLobby), ann.result
+        _until(lambda: "ann left the table before the game began" in table.said, "the host to hear ann leave")
+        cid = _Joiner(context, table, "cid")
+        _until(cid.seated, "cid's seat")
+        go.set()
+        for joiner in (bob, cid):
+            joiner.thread.join(10)
+            assert isinstance(joiner.result, Table), joiner.result
+        assert table.table is not None and [s.name for s in table.table.seats] == ["host", "bob", "cid"]
+        dealer.close()
+    finally:
+        table.close()
+    closing = HostedTable(3)
+    try:
+        dan = _Joiner(context, closing, "dan")
+        _until(dan.seated, "dan's seat")
+    finally:
+        closing.close()
+    dan.thread.join(10)
+    assert isinstance(dan.result, LobbyError) and "the host closed the table before the game began" in str(dan.result)

@@ -69,6 +69,8 @@ SEAT_TAKEN_BACK = "this seat was taken back by a newer run of this player's prog
 
 #: the refusal of a second seat for one identity, and what a joiner is told to do about it
 SEATED_IDENTITY = "this identity already has a seat"
+#: what a host tells the seated when it closes its table before the start
+TABLE_CLOSED = "the host closed the table before the game began"
 IDENTITY_HINT = (". A second player on this machine needs an identity of their own: "
                  "saboteur-p2p join ... --identity FILE (a new file is created on first use)")
 
@@ -128,63 +130,77 @@ def host_lobby(
         for connection in seating.connections:
             transport.reply(connection, table)
 
-    while seated() < config.players and not (started is not None and started() and seated() >= fewest):
-        if started is not None and not told_too_few and started():
-            # asked to start early, with fewer seated than a game needs: say why it waits
-            say(too_few_to_start(fewest, seated()))
-            told_too_few = True
-        if time.monotonic() - told_table >= TABLE_EVERY:
-            tell_table()  # the seated hear that the table is still there
-            told_table = time.monotonic()
-        for inbound in transport.poll(0.2):
-            try:
-                env = open_envelope(inbound.data)
-            except BadEnvelope as exc:
-                notice(f"lobby: dropped a bad message ({exc})")
-                continue
-            if env.kind != "hello":
-                continue
-            address = transport.address_of(inbound.connection)
-            # past 4096 addresses, the newcomers share one count: memory stays bounded
-            address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"
-            if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
-                transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
-                continue
-            reason = _check_hello(env, coded, config.edition, salt, identity.public.sign_key)
-            if reason == WRONG_CODE:
-                wrong_codes[address] = wrong_codes.get(address, 0) + 1
-                notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
-                       f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
-            if reason in (NEEDS_SALT, NEEDS_CODE):
-                # bind the hello to this table: the joiner says it again with our salt (and, with
-                # a code, the proof of it worked out from our share; same nonce: the same share)
-                answer = {"salt": salt} if coded is None else {"salt": salt, "share": coded.share(env.key, env.body["nonce"])}
-                transport.reply(inbound.connection, seal(identity, "challenge" if coded is None else "code", answer))
-                continue
-            back = seating.seat_of(env.key)
-            full = seated() >= config.players or (started is not None and started() and seated() >= fewest)
-            reason = reason or seating.refusal(env, back, full)
-            if reason is not None:
-                transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
-                continue
-            left = seating.connections[back - 1] if back else None
-            seat = seating.take(env, inbound.data, inbound.connection, back)
-            if left is not None and left != inbound.connection:
-                transport.reply(left, seal(identity, "reject", {"reason": SEAT_TAKEN_BACK}))
-            transport.reply(inbound.connection, seal(identity, "welcome", {
-                "seat": seat, "seats_total": config.players, "config": config.to_data(),
-            }))
-            info = seating.seats[seat]
-            fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
-            if back is None:
-                # a bot peer of this machine has no seat of its own until the table starts (below)
-                say(f"{info.name} " + ("sits down" if info.name in order else f"takes seat {seat}") + f" ({fingerprint})")
-            else:
-                say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
-            if on_seated is not None:
-                on_seated(tuple(s.name for s in seating.seats))
-            tell_table()
-            told_table = time.monotonic()
+    try:
+        while seated() < config.players and not (started is not None and started() and seated() >= fewest):
+            if started is not None and not told_too_few and started():
+                # asked to start early, with fewer seated than a game needs: say why it waits
+                say(too_few_to_start(fewest, seated()))
+                told_too_few = True
+            if time.monotonic() - told_table >= TABLE_EVERY:
+                tell_table()  # the seated hear that the table is still there
+                told_table = time.monotonic()
+            for inbound in transport.poll(0.2):
+                try:
+                    env = open_envelope(inbound.data)
+                except BadEnvelope as exc:
+                    notice(f"lobby: dropped a bad message ({exc})")
+                    continue
+                if env.kind == "leave":
+                    freed = seating.leave(env, salt)
+                    if freed is not None:
+                        say(f"{freed} left the table before the game began")
+                        if on_seated is not None:
+                            on_seated(tuple(s.name for s in seating.seats))
+                        tell_table()
+                    continue
+                if env.kind != "hello":
+                    continue
+                address = transport.address_of(inbound.connection)
+                # past 4096 addresses, the newcomers share one count: memory stays bounded
+                address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"
+                if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
+                    transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
+                    continue
+                reason = _check_hello(env, coded, config.edition, salt, identity.public.sign_key)
+                if reason == WRONG_CODE:
+                    wrong_codes[address] = wrong_codes.get(address, 0) + 1
+                    notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
+                           f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
+                if reason in (NEEDS_SALT, NEEDS_CODE):
+                    # bind the hello to this table: the joiner says it again with our salt (and, with
+                    # a code, the proof of it worked out from our share; same nonce: the same share)
+                    answer = {"salt": salt} if coded is None else {"salt": salt, "share": coded.share(env.key, env.body["nonce"])}
+                    transport.reply(inbound.connection, seal(identity, "challenge" if coded is None else "code", answer))
+                    continue
+                back = seating.seat_of(env.key)
+                full = seated() >= config.players or (started is not None and started() and seated() >= fewest)
+                reason = reason or seating.refusal(env, back, full)
+                if reason is not None:
+                    transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
+                    continue
+                left = seating.connections[back - 1] if back else None
+                seat = seating.take(env, inbound.data, inbound.connection, back)
+                if left is not None and left != inbound.connection:
+                    transport.reply(left, seal(identity, "reject", {"reason": SEAT_TAKEN_BACK}))
+                transport.reply(inbound.connection, seal(identity, "welcome", {
+                    "seat": seat, "seats_total": config.players, "config": config.to_data(),
+                }))
+                info = seating.seats[seat]
+                fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
+                if back is None:
+                    # a bot peer of this machine has no seat of its own until the table starts (below)
+                    say(f"{info.name} " + ("sits down" if info.name in order else f"takes seat {seat}") + f" ({fingerprint})")
+                else:
+                    say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
+                if on_seated is not None:
+                    on_seated(tuple(s.name for s in seating.seats))
+                tell_table()
+                told_table = time.monotonic()
+    except BaseException:
+        closed = seal(identity, "reject", {"reason": TABLE_CLOSED})  # the seated need not wait for a start that will not come
+        for connection in seating.connections:
+            transport.reply(connection, closed)
+        raise
     notice.flush()
     if seated() != config.players:
         config = GameConfig(seated(), config.edition, config.variants, config.rounds)
@@ -261,6 +277,20 @@ class _Seating:
         if back is None and full:
             return "the table is full"  # several hellos may come in one poll: each is counted
         return None
+
+    def leave(self, env: Envelope, salt: bytes) -> str | None:
+        """Free the seat of a joiner that leaves before the start: its ``leave`` names this table
+        (its salt) and the nonce of the hello that seated it, so none said to another table, or
+        before the seat was taken again, frees it.  The name it had, or None."""
+        seat = self.seat_of(env.key)
+        if not seat or env.body.get("table") != salt or env.body.get("nonce") != self.nonces[seat]:
+            return None
+        name = self.seats[seat].name
+        for column in (self.seats, self.nonces, self.link_proofs):
+            del column[seat]
+        del self.connections[seat - 1], self.hellos[seat - 1]
+        self.taken_back = {s - (s > seat): when for s, when in self.taken_back.items() if s != seat}
+        return name
 
     def take(self, env: Envelope, said: bytes, connection: bytes, back: int | None) -> int:
         """Seat the signer of a checked ``hello`` (again, at ``back``); its seat number.
@@ -357,11 +387,15 @@ def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"",
     return seal(identity, "hello", body)
 
 
+class LeftLobby(LobbyError):
+    """The player left the table before its game began (the table was told: their seat is free)."""
+
+
 def join_lobby(
     identity: Identity, name: str, transport: Transport, address: str, code: str | None,
     say: Callable[[str], None], timeout: float = 120.0,
     edition: str | None = None, resumable: Collection[str] = (), connect_timeout: float | None = None,
-    host_key: bytes | None = None,
+    host_key: bytes | None = None, leaving: Callable[[], bool] | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
 
@@ -373,7 +407,9 @@ def join_lobby(
     fresh); a game already running is taken back only if its id's first 16 hex digits are in
     ``resumable`` (we have its log, named by them).  With ``host_key`` (the host's link key:
     ``--key``, or the table's announcement) the lobby is encrypted (CurveZMQ) from the first
-    message, and a table that does not hold that key cannot answer.
+    message, and a table that does not hold that key cannot answer.  Once ``leaving()`` holds
+    (the player left), or on Ctrl-C, a seated joiner tells the table (``leave``) and raises
+    ``LeftLobby`` (or lets the interrupt go on).
     """
     if edition is not None and edition not in edition_names():
         raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(edition_names())}")
@@ -396,106 +432,113 @@ def join_lobby(
     answered = False
     heard: float | None = None  # once seated: when the table last spoke
     at_table = ""
-    while heard is not None or time.monotonic() < deadline:
-        if heard is not None and time.monotonic() - heard > TABLE_QUIET:
-            raise LobbyError(f"the table at {address} seated us, then said nothing for {TABLE_QUIET:.0f} s: "
-                             "its host seems to have stopped")
-        if host_key is not None and not answered and transport.refused(endpoint):
-            raise LobbyError(f"the table at {address} does not hold the key given (--key), or is of another "
-                             f"release: {transport.refused(endpoint)}")
-        if answer_by is not None and time.monotonic() > answer_by:
-            raise LobbyError(f"no table answers at {address} (waited {connect_timeout:g} s): "
-                             "check the address and that the host is running `saboteur-p2p host`")
-        for inbound in transport.poll(0.2):
-            if inbound.connection != from_table:
-                continue
-            answer_by, answered = None, True  # the table is there: now wait for it to fill and start
-            try:
-                env = open_envelope(inbound.data)
-            except BadEnvelope:
-                continue
-            if heard is not None:
-                heard = time.monotonic()
-            if env.kind == "challenge":
-                # bind our hello to this table: say it again with the table's salt
-                salt = env.body.get("salt")
-                if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
-                    raise LobbyError("the table asked for our hello in a way this release does not follow")
-                bound, challenger = salt, env.key
-                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce, salt,
-                                               challenger, listens))
-                continue
-            if env.kind == "code":
-                # the table wants its code: show we know it, with the table's own salt and share
-                salt = env.body.get("salt")
-                if not code:
-                    raise LobbyError("this table needs its code: add --code PASS")
-                if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
-                    raise LobbyError("the table asked for its code in a way this release does not follow")
-                bound, challenger = salt, env.key
-                try:
-                    proof = prove_code(table_key(code, salt), salt, identity.public.sign_key, nonce, env.body.get("share"))
-                except InvalidPoint as exc:
-                    raise LobbyError(f"the table asked for its code with a bad share ({exc})") from None
-                transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce, salt,
-                                               challenger, listens))
-                continue
-            if env.kind == "reject":
-                reason = env.body.get("reason")
-                said = printable(reason)[:200]
-                raise LobbyError(f"the table refused us: {said}" + (IDENTITY_HINT if reason == SEATED_IDENTITY else ""))
-            if env.kind == "welcome":
-                rules = env.body.get("config")
-                their_edition = rules.get("edition") if isinstance(rules, dict) else None
-                played = f" ({printable(their_edition)[:20]} edition)" if isinstance(their_edition, str) else ""
-                seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
-                if heard is None:  # said once: a table that says welcome again is not heard twice
-                    say(f"seated at {address} as {seat_of}{played}; waiting for the others")
-                heard = time.monotonic()  # seated: wait for the start as long as the table speaks
-            elif env.kind == "table":
-                listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
-                names = [s[0] for s in listed if isinstance(s, list) and s] if isinstance(listed, list) else []
-                now_at_table = f"at the table: {', '.join(printable(n)[:40] for n in names)}"
-                if now_at_table != at_table:  # the host repeats it while the table fills
-                    seated_list(now_at_table)  # at a bounded rate: a table may change it every message
-                    at_table = now_at_table
-            elif env.kind == "start":
-                try:
-                    table = Table.from_envelope(env)
-                except BadEnvelope as exc:
-                    notice(f"ignored a bad start message: {printable(exc)}")
+    try:
+        while heard is not None or time.monotonic() < deadline:
+            if leaving is not None and leaving():
+                raise LeftLobby("you left the table before the game began")
+            if heard is not None and time.monotonic() - heard > TABLE_QUIET:
+                raise LobbyError(f"the table at {address} seated us, then said nothing for {TABLE_QUIET:.0f} s: "
+                                 "its host seems to have stopped")
+            if host_key is not None and not answered and transport.refused(endpoint):
+                raise LobbyError(f"the table at {address} does not hold the key given (--key), or is of another "
+                                 f"release: {transport.refused(endpoint)}")
+            if answer_by is not None and time.monotonic() > answer_by:
+                raise LobbyError(f"no table answers at {address} (waited {connect_timeout:g} s): "
+                                 "check the address and that the host is running `saboteur-p2p host`")
+            for inbound in transport.poll(0.2):
+                if inbound.connection != from_table:
                     continue
-                mine = table.seat_of(identity.public.sign_key)
-                if mine is None:
-                    raise LobbyError("the game started without us")
-                if table.seats[mine].dh_key != identity.public.dh_key:
-                    raise LobbyError("the table's start gives our seat another key: our links would be readable")
-                if table.nonces[mine] != nonce and table.game_id.hex()[:16] not in resumable:
-                    raise LobbyError("the table's start does not carry our nonce, and this machine keeps no log of "
-                                     "that game: either it started with an earlier run of this player's program "
-                                     "(without its log the seat cannot be taken back), or the start is replayed "
-                                     "or forged")
-                if table.nonces[mine] == nonce:  # a new game: everyone said hello to the table we did
+                answer_by, answered = None, True  # the table is there: now wait for it to fill and start
+                try:
+                    env = open_envelope(inbound.data)
+                except BadEnvelope:
+                    continue
+                if heard is not None:
+                    heard = time.monotonic()
+                if env.kind == "challenge":
+                    # bind our hello to this table: say it again with the table's salt
+                    salt = env.body.get("salt")
+                    if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
+                        raise LobbyError("the table asked for our hello in a way this release does not follow")
+                    bound, challenger = salt, env.key
+                    transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), b"", edition, nonce, salt,
+                                                   challenger, listens))
+                    continue
+                if env.kind == "code":
+                    # the table wants its code: show we know it, with the table's own salt and share
+                    salt = env.body.get("salt")
+                    if not code:
+                        raise LobbyError("this table needs its code: add --code PASS")
+                    if bound or not isinstance(salt, bytes) or len(salt) != CODE_SALT_BYTES:
+                        raise LobbyError("the table asked for its code in a way this release does not follow")
+                    bound, challenger = salt, env.key
                     try:
-                        if table.table != bound or env.key != challenger or mine == 0:
-                            raise BadEnvelope("start: it is not the start of the table we said hello to, with its "
-                                              "host at seat 0 and us at another")
-                        table.check_hellos()
-                    except BadEnvelope as exc:
-                        raise LobbyError(f"the table's start is false: {printable(exc)}") from None
-                if edition is not None and table.config.edition != edition:
-                    raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
-                if any(not valid_endpoint(s.endpoint) for s in table.seats):
-                    raise LobbyError("the table lists a seat whose endpoint is not tcp://host:port")
-                # the peer that answered may have bound a wildcard address (0.0.0.0): reach
-                # its link endpoint at the address we reached it
-                signer = table.seat_of(env.key)
-                if signer is None:
+                        proof = prove_code(table_key(code, salt), salt, identity.public.sign_key, nonce, env.body.get("share"))
+                    except InvalidPoint as exc:
+                        raise LobbyError(f"the table asked for its code with a bad share ({exc})") from None
+                    transport.send(endpoint, hello(identity, name, transport.advertised(endpoint), proof, edition, nonce, salt,
+                                                   challenger, listens))
                     continue
-                seats = list(table.seats)
-                info = seats[signer]
-                reached = f"tcp://{endpoint_host(endpoint)}:{info.endpoint.rsplit(':', 1)[1]}"
-                seats[signer] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
-                return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs,
-                             table.table, table.hellos)
+                if env.kind == "reject":
+                    reason = env.body.get("reason")
+                    said = printable(reason)[:200]
+                    raise LobbyError(f"the table refused us: {said}" + (IDENTITY_HINT if reason == SEATED_IDENTITY else ""))
+                if env.kind == "welcome":
+                    rules = env.body.get("config")
+                    their_edition = rules.get("edition") if isinstance(rules, dict) else None
+                    played = f" ({printable(their_edition)[:20]} edition)" if isinstance(their_edition, str) else ""
+                    seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
+                    if heard is None:  # said once: a table that says welcome again is not heard twice
+                        say(f"seated at {address} as {seat_of}{played}; waiting for the others")
+                    heard = time.monotonic()  # seated: wait for the start as long as the table speaks
+                elif env.kind == "table":
+                    listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
+                    names = [s[0] for s in listed if isinstance(s, list) and s] if isinstance(listed, list) else []
+                    now_at_table = f"at the table: {', '.join(printable(n)[:40] for n in names)}"
+                    if now_at_table != at_table:  # the host repeats it while the table fills
+                        seated_list(now_at_table)  # at a bounded rate: a table may change it every message
+                        at_table = now_at_table
+                elif env.kind == "start":
+                    try:
+                        table = Table.from_envelope(env)
+                    except BadEnvelope as exc:
+                        notice(f"ignored a bad start message: {printable(exc)}")
+                        continue
+                    mine = table.seat_of(identity.public.sign_key)
+                    if mine is None:
+                        raise LobbyError("the game started without us")
+                    if table.seats[mine].dh_key != identity.public.dh_key:
+                        raise LobbyError("the table's start gives our seat another key: our links would be readable")
+                    if table.nonces[mine] != nonce and table.game_id.hex()[:16] not in resumable:
+                        raise LobbyError("the table's start does not carry our nonce, and this machine keeps no log of "
+                                         "that game: either it started with an earlier run of this player's program "
+                                         "(without its log the seat cannot be taken back), or the start is replayed "
+                                         "or forged")
+                    if table.nonces[mine] == nonce:  # a new game: everyone said hello to the table we did
+                        try:
+                            if table.table != bound or env.key != challenger or mine == 0:
+                                raise BadEnvelope("start: it is not the start of the table we said hello to, with its "
+                                                  "host at seat 0 and us at another")
+                            table.check_hellos()
+                        except BadEnvelope as exc:
+                            raise LobbyError(f"the table's start is false: {printable(exc)}") from None
+                    if edition is not None and table.config.edition != edition:
+                        raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
+                    if any(not valid_endpoint(s.endpoint) for s in table.seats):
+                        raise LobbyError("the table lists a seat whose endpoint is not tcp://host:port")
+                    # the peer that answered may have bound a wildcard address (0.0.0.0): reach
+                    # its link endpoint at the address we reached it
+                    signer = table.seat_of(env.key)
+                    if signer is None:
+                        continue
+                    seats = list(table.seats)
+                    info = seats[signer]
+                    reached = f"tcp://{endpoint_host(endpoint)}:{info.endpoint.rsplit(':', 1)[1]}"
+                    seats[signer] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
+                    return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs,
+                                 table.table, table.hellos)
+    except (LeftLobby, KeyboardInterrupt):
+        if heard is not None:  # seated: free our seat, so that the table does not wait for us
+            transport.send(endpoint, seal(identity, "leave", {"table": bound, "nonce": nonce}))
+        raise
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")

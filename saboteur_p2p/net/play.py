@@ -22,7 +22,7 @@ from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
 from .invite import LobbyError, join_commands
-from .lobby import host_lobby, join_lobby
+from .lobby import LeftLobby, host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
@@ -318,14 +318,18 @@ def join_table(
         say(f"the signed game log is kept in {log_dir}")
         try:
             resumable = logged_games(log_dir)
-            table = join_lobby(
-                identity, name, transport, address, code, say,
-                timeout=max(wait, 60),
-                edition=edition,
-                resumable=resumable,
-                connect_timeout=connect_timeout,
-                host_key=host_key,
-            )
+            try:
+                table = join_lobby(
+                    identity, name, transport, address, code, say,
+                    timeout=max(wait, 60),
+                    edition=edition,
+                    resumable=resumable,
+                    connect_timeout=connect_timeout,
+                    host_key=host_key,
+                    leaving=lambda: getattr(agent, "wants_to_quit", False),
+                )
+            except LeftLobby as left:
+                return SessionResult(Outcome.QUIT, str(left))
             seat = table.seat_of(identity.public.sign_key)
             say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
             agent = agent or _agent(bot, say, seat or 0, bot_delay)

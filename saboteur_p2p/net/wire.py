@@ -9,12 +9,13 @@ Game records travel inside ``record`` envelopes and carry their own signature to
 | hello     | joiner -> any peer   | version, name, dh_key, endpoint, code_proof, nonce; edition (optional) |
 | code      | host -> joiner       | salt (16 bytes), share (32: SPAKE2, protocol.md 12.2); say hello again with a code_proof |
 | welcome   | host -> joiner       | seat, seats_total |
+| leave     | joiner -> host       | table (the table's salt), nonce (of the hello that seated it): it leaves before the start |
 | reject    | peer -> joiner       | reason |
 | table     | host -> every joiner | seats [[name, sign_key, dh_key, endpoint]], seats_total |
 | start     | peer -> joiner       | game_id, config, seats [...], nonces |
 | link      | peer -> peer         | game_id, seat, endpoint (where the receiver reaches the sender), incarnation |
 | record    | peer -> peer         | record (bytes) |
-| ping      | peer -> peer         | game_id, seat, records (int), away [seats], t, done; echo, held (optional) |
+| ping      | peer -> peer         | game_id, seat, records, away [seats], t, done, heard [ms by seat]; echo, held (optional) |
 | ahead     | peer -> one seat     | game_id, seat, shares (shares owed to that seat, sent before the record that logs them) |
 | chat      | peer -> peer         | game_id, seat, text |
 | abort     | peer -> peer         | game_id, culprit, reason, detail, evidence (the record that shows it), chain |
@@ -42,7 +43,7 @@ MAX_WIRE_MESSAGE = 5 * 1024 * 1024
 KINDS = (
     "hello", "challenge", "code", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat",
     "abort", "gone", "busy",
-    "standin", "bye", "watch", "watching", "split",
+    "standin", "bye", "watch", "watching", "split", "leave",
 )
 
 
