@@ -579,9 +579,9 @@ def test_many_away_and_back_notices_are_one_log_line_and_the_newest_move_is_mark
 
 
 def test_a_map_on_a_goal_already_known_asks_once_before_it_is_sent():
-    """A Map played with the keys on a goal this player has seen (a Map before, or turned up)
-    is asked about once, naming what the goal is; Enter again plays it (found by a play-test:
-    a player looked at a goal twice without noticing)."""
+    """A Map starts on a goal this player has not seen; played with the keys on one they have
+    (a Map before, or turned up) it is asked about once, naming what the goal is, and Enter
+    again plays it (found by play-tests: a player looked at a goal twice without noticing)."""
     def looked(s: State) -> bool:
         return holding(s, action_of(ActionKind.MAP)) and any(
             isinstance(a, MapPeek) and a.goal in s.view_for(s.current).known_goals for a in s.legal_actions())
@@ -589,6 +589,7 @@ def test_a_map_on_a_goal_already_known_asks_once_before_it_is_sent():
     agent, node, ctl = seated(state)
     known = state.view_for(agent.seat).known_goals
     ctl.pick(index_of(ctl, action_of(ActionKind.MAP)))
+    assert int(ctl.focus().option.split()[1]) not in known  # it starts on a goal not seen yet
     while int(ctl.focus().option.split()[1]) not in known:
         ctl.arrow(0, 1)
     goal = int(ctl.focus().option.split()[1])

@@ -217,6 +217,9 @@ class Controller(TypedCommands):
             preferred = others if item is not None and item.action_kind in AIMED_AT_OTHERS and others else legal
             if item is not None and item.action_kind is ActionKind.REPAIR and ours:
                 preferred = ours  # a repair that can mend our own tool starts there, to dig again
+            known = goal_faces(snap.view) if item is not None and item.action_kind is ActionKind.MAP and snap.view else None
+            if known is not None:  # a Map starts on a goal not seen yet
+                preferred = [i for i in legal if getattr(parse_action(options[i]), "goal", -1) not in known] or legal
             if preferred:
                 self.ui.choice = preferred[0]
         return self.ui.choice % len(options) if options else 0
