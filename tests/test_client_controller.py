@@ -513,6 +513,8 @@ def test_chat_help_quit_and_legal_commands():
 @pytest.mark.parametrize("line, away, back", [
     ("p2 is away (no word for 3 s); the table waits up to 120 s", {2}, set()),
     ("p2 is back", set(), {2}),
+    ("p2 is not heard here (no word for 9 s), but p1 says it hears p2: what p2 sends comes through the others, "
+     "and the table waits for it as for any seat", set(), {2}),  # there, though not heard here
 ])
 def test_away_and_back_come_from_the_sessions_lines(line: str, away: set[int], back: set[int]):
     state = find(lambda s: s.phase.value == "play")

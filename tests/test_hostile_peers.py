@@ -317,6 +317,30 @@ def test_a_seat_that_stopped_talking_to_us_long_before_the_last_seat_fell_silent
         assert (result.outcome, result.culprit) == (Outcome.PEER_GONE, 2 if crash_at else 0), (crash_at, result.message)
 
 
+def test_a_seat_away_here_that_another_seat_then_hears_is_said_to_be_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 falls silent (away); later seat 2 says it hears seat 1 again, but seat 1 still
+    sends us nothing (it came back on a new endpoint we never learnt, say).  The player was
+    left reading that seat 1 was away while its moves kept coming (found by a play-test):
+    now they are told, once, that seat 2 hears it."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.speaker == 0 and e.kind == "action")
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
+    said: list[str] = []
+    session.say = said.append
+    names = session.names
+    assert session._handle(b"L1", _ping_from(game, session, 1, [0, 0, 0])) is None
+    for step in range(40):
+        clock.now += 0.5
+        heard = [0, 0, 0] if step >= 20 else [0, int((step + 1) * 500), 0]  # seat 2 hears seat 1 again at 10 s
+        assert session._handle(b"L2", _ping_from(game, session, 2, heard)) is None
+        session._check_away(clock.now)
+    assert said[0] == f"{names[1]} is away (no word for 4 s); the table waits up to 5 s", said
+    relayed = [line for line in said if line.startswith(f"{names[1]} is not heard here")]
+    assert len(relayed) == 1 and f"but {names[2]} says it hears {names[1]}" in relayed[0], said
+
+
 def test_a_seat_never_heard_since_this_one_started_is_not_called_away_nor_then_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -175,7 +175,8 @@ class ClientAgent:
         for line in text.splitlines() or [""]:
             presence = False
             for seat, name in enumerate(self.names):
-                if line.startswith((f"{name} is away", f"{name} is back")):
+                if line.startswith((f"{name} is away", f"{name} is back", f"{name} is not heard here")):
+                    # a seat not heard here, but by the others, is at the table: not away
                     self.set_connection(seat, away=line.startswith(f"{name} is away"))
                     presence = True
             if presence:

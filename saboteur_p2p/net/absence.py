@@ -82,6 +82,8 @@ class Absence:
         #: seats that ended the game here and left (we heard them say so: our link to them worked)
         self._left: set[int] = set()
         self._claim: GoneClaim | None = None
+        #: seats away here that we said another seat hears (said once an absence)
+        self._told_relayed: set[int] = set()
         #: a seat that said this seat withholds a record not yet due here: (it, when, our
         #: records then, why we name it, as things stood then); we stay until we have made
         #: our next record, so the others see it
@@ -114,24 +116,34 @@ class Absence:
         self._head_since += seconds
 
     def _check_away(self, now: float) -> None:
+        self._told_relayed &= self.presence.away  # heard here again: told afresh if it falls silent
         for seat in self.presence.newly_away(now):
             # a seat never heard in this run is not "away" nor later "back": we are starting, or
             # it is this seat that came back (found by a play-test: a rejoiner said the others were)
             first = self.presence.count[seat] == 0
             if not self.presence.notice_away(seat, now, back=not first):
                 continue
-            name, silent = self.names[seat], self.presence.silent_for(seat, now)
             by = self.presence.heard_elsewhere(seat, now)
             if by is not None:
-                self.say(f"{name} is not heard here (no word for {silent:.0f} s), but {self.names[by]} says it hears "
-                         f"{name}: what {name} sends comes through the others, and the table waits for it as for any seat")
+                self._tell_relayed(seat, by, now)
                 continue
+            name, silent = self.names[seat], self.presence.silent_for(seat, now)
             if first:
                 self.say(f"no word yet from {name} ({silent:.0f} s since this seat started); "
                          f"the table waits up to {self.wait:.0f} s")
             else:
                 self.say(f"{name} is away (no word for {silent:.0f} s); the table waits up to {self.wait:.0f} s")
             self._show_genesis_at_table(seat)  # it may play a game we are not seated at (splitting.py)
+        for seat in sorted(self.presence.away - self._told_relayed):
+            by = self.presence.heard_elsewhere(seat, now)
+            if by is not None:  # away here, and since then another seat says it hears it (it came back, say)
+                self._tell_relayed(seat, by, now)
+
+    def _tell_relayed(self, seat: int, by: int, now: float) -> None:
+        self._told_relayed.add(seat)
+        name, silent = self.names[seat], self.presence.silent_for(seat, now)
+        self.say(f"{name} is not heard here (no word for {silent:.0f} s), but {self.names[by]} says it hears "
+                 f"{name}: what {name} sends comes through the others, and the table waits for it as for any seat")
 
     def _check_gone(self, now: float) -> SessionResult | None:
         if self._accused is not None:
