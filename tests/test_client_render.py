@@ -479,3 +479,19 @@ def test_wrapping_by_columns_matches_textwrap_for_text_one_column_a_character():
                 expected = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=later,
                                          break_on_hyphens=False, break_long_words=long_words)
                 assert wrap_to_width(text, width, first, later, long_words) == expected, (text, width, first, later)
+
+
+def test_the_pinned_chat_line_does_not_leave_the_tail_of_a_wrapped_line_below_it():
+    """At the bottom of the log the last chat line is pinned on top; it took the place of the
+    first row shown, which could be the head of a wrapped line, leaving its tail ("  goal 1
+    with a map") under the chat, meaning nothing (found by a play-test)."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import render_log
+
+    lines = [LogLine(LogKind.CHAT, "<Ari> where did bo go")]
+    lines += [LogLine(LogKind.NOTICE, f"heuristic-{n}: looks at goal 1 with a map") for n in range(6)]
+    for height in (5, 6, 7):
+        rows = [text.rstrip() for _, text in render_log(lines, 0, 24, height)]
+        assert rows[0] == "<Ari> where did bo go", rows
+        assert rows[1].startswith("heuristic-"), rows  # a line's head (cut with … if need be), never its tail
+        assert rows[-1] == "  goal 1 with a map", rows  # the newest line shows whole at the bottom

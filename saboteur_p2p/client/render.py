@@ -318,12 +318,14 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     scroll = max(0, min(scroll, len(wrapped) - height))
     end = len(wrapped) - scroll
     shown = wrapped[max(0, end - height):end]
-    if not scroll and shown:
-        shown = _head_on_top(wrapped, shown, width)
     chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
+    pinned: list[LogRow] = []
     if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
         pinned = [("class:log.chat", part, chat) for part in wrap_to_width(lines[chat].text, max(8, width))][:1]
-        shown = pinned + shown[len(pinned):]
+        shown = shown[len(pinned):]
+    if not scroll and shown:
+        shown = _head_on_top(wrapped, shown, width)  # below the pinned chat: a line's head, not its tail
+    shown = pinned + shown
     out: Fragments = [(style, pad_to_width(text, width) + "\n") for style, text, _ in shown]
     if fresh:
         out.append(("class:log.latest", f"  ↓ {fresh} new below (PgDn)".ljust(width)))
