@@ -284,3 +284,39 @@ def test_shares_not_owed_to_the_reader_are_ignored():
     assert drawer.take_ahead(99, shares.encode()) is False
     drawer.take_ahead(seat, shares.encode())
     assert drawer.take_ahead(seat, shares.encode()) is False  # a second copy changes nothing
+
+
+def test_shares_sent_ahead_go_again_to_a_seat_that_came_back_once_it_holds_every_record(tmp_path) -> None:
+    """A seat that restarts loses the shares the others sent it ahead: its drawn card (or a
+    goal it mapped) showed only when each other seat's next record brought them (found by a
+    play-test: a rejoined person saw a hand of 5 while the table counted 6).  A seat that sees
+    another come back (its ``link`` names a newer run) sends them again once that seat's
+    pings say it holds every record: the same shares, which open its card."""
+    from session_doubles import seated_session
+
+    from saboteur_p2p.net.wire import open_envelope, seal
+
+    game, mover, card = _after_a_draw(7)
+    drawer = game.nodes[mover]
+    first = _ahead_to(game, mover)  # sent once, and lost with the drawer's run
+    sender = next(seat for seat in first if seat != mover)
+    session = seated_session(game, game.nodes[sender], tmp_path)
+    identity = drawer.identity
+    assert identity is not None
+    gid, records = game.setup.game_id, len(game.nodes[sender].records)
+
+    def hear(kind: str, body: dict) -> list:
+        session.transport.sent.clear()  # type: ignore[attr-defined]
+        assert session._handle(b"L%d" % mover, seal(identity, kind, {"game_id": gid, "seat": mover, **body})) is None
+        return [open_envelope(data) for _, data in session.transport.sent if data]  # type: ignore[attr-defined]
+
+    ping = {"to": sender, "got": [], "away": [], "t": 0, "done": False}
+    assert hear("link", {"to": sender, "endpoint": session.endpoints[mover], "incarnation": 1}) == []
+    assert not [e for e in hear("ping", {**ping, "records": records}) if e.kind == "ahead"]  # its first run: nothing again
+    hear("link", {"to": sender, "endpoint": session.endpoints[mover], "incarnation": 2})  # it came back
+    assert not [e for e in hear("ping", {**ping, "records": records - 1}) if e.kind == "ahead"]  # still catching up
+    again = [e for e in hear("ping", {**ping, "records": records}) if e.kind == "ahead"]
+    assert len(again) == 1 and Shares.decode(again[0].body["shares"]) == first[sender]
+    assert not [e for e in hear("ping", {**ping, "records": records}) if e.kind == "ahead"]  # once
+    learnt = [drawer.take_ahead(seat, shares.encode()) for seat, shares in sorted(first.items())]
+    assert learnt[-1] and drawer.dealer.my_faces[card] == true_face(game, card)

@@ -52,6 +52,8 @@ class Heartbeat:
     counted: set[int]
     #: until when a seat that came back waits to hear what the others hold (0: it does not)
     catch_up_until: float
+    #: seats that came back, owed again the shares we sent them ahead (relink.py)
+    ahead_again: set[int]
 
     def _ping(self, now: float, done: bool = False) -> None:
         """Tell every peer how many records we hold (and, ``done``, that the game is over for
@@ -98,6 +100,18 @@ class Heartbeat:
         if isinstance(echo, int) and isinstance(held, int):
             self.presence.round_trip(sender, now - echo / 1000 - held / 1000)
         self._resend_to(sender)
+        if sender in self.ahead_again and self.records_of[sender] >= len(self.node.records):
+            self._send_ahead_again(sender)
+
+    def _send_ahead_again(self, seat: int) -> None:
+        """A seat that came back and now holds every record we do is sent again the shares we
+        sent it ahead of our records (§12.6): its run lost them, and its drawn or mapped card
+        would show only once each seat's record brought it (found by a play-test)."""
+        self.ahead_again.discard(seat)
+        shares = self.node.share_book.made_ahead_for(seat)
+        if shares is not None:
+            body = {"game_id": self.setup.game_id, "seat": self.seat, "shares": shares.encode()}
+            self.transport.send(self.endpoints[seat], seal(self.identity, "ahead", body))
 
     def _catching_up(self, now: float) -> bool:
         """Whether a seat that came back still waits before it makes a record (§12.4): until

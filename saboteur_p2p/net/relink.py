@@ -28,11 +28,16 @@ class Relink:
     say: Callable[[str], None]
     _link: Callable[[str, int], bytes]
     _resend_to: Callable[[int], None]
+    #: seats that came back (a newer run), owed again the shares we sent them ahead once they
+    #: hold every record we do (heartbeat.py)
+    ahead_again: set[int]
 
     def _relink(self, seat: int, endpoint: str, incarnation: int, now: float | None = None) -> None:
         """A seat's newest run says where it listens; an older run's word no longer counts."""
         if incarnation < self.incarnations.get(seat, 0):
             return
+        if incarnation > self.incarnations.get(seat, incarnation):
+            self.ahead_again.add(seat)  # a newer run of that seat: what we sent it ahead is lost
         self.incarnations[seat] = incarnation
         old = self.endpoints[seat]
         if endpoint == old:

@@ -102,6 +102,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         #: this process's run of the seat (nanoseconds since the epoch: a newer run is larger)
         self.incarnation = time.time_ns()
         self.incarnations: dict[int, int] = {}
+        self.ahead_again: set[int] = set()
         self.last_resend: dict[int, float] = {}
         self.last_relink: dict[int, float] = {}
         self.pending_links: dict[int, tuple[str, int]] = {}

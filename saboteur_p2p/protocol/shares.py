@@ -151,6 +151,15 @@ class ShareBook:
             sealed.append(SealedShare(need.card, audience, recipient, E1, E2, proof))
         return tuple(sealed)
 
+    def made_ahead_for(self, recipient: int) -> Shares | None:
+        """The shares made ahead (``make_ahead``) for ``recipient`` that no record of ours holds
+        yet: sent again to a seat that came back, which lost them with its run (§12.6)."""
+        public = [made for need, made in self.premade.items()
+                  if isinstance(made, PublicShare) and need.audience is not None and recipient in need.audience]
+        sealed = [share for made in self.premade.values() if isinstance(made, tuple) for share in made
+                  if share.recipient == recipient]
+        return Shares(tuple(public), tuple(sealed)) if public or sealed else None
+
     def make_ahead(self, seat: int, secret: Scalar, rand: RandomBytes) -> dict[int, Shares]:
         """The shares ``seat`` will owe for cards just shown to some seats, made now (once
         each) so they can go to their recipients at once, by recipient (§12.6).  Its record
