@@ -235,3 +235,35 @@ def test_a_terminal_too_small_for_the_table_says_what_to_do():
         assert "needs a larger terminal" not in h.screen(80, 24)
 
     harness.play(script)
+
+
+def test_the_plain_prompt_answers_questions_on_others_moves_and_tells_what_a_map_showed():
+    """At --plain, `board`, `what 3` and `legal` typed while another seat was to move were
+    answered only at our next move, and a Map's goal was never said in words, only drawn in
+    `board` (found by a play-test)."""
+    from test_client_controller import find
+
+    from saboteur_p2p.client.plain import PlainAgent
+    from saboteur_p2p.rules import GOAL_CELLS
+
+    def mapped(s) -> bool:  # a seat that is not to move knows a goal still face down
+        return any(s.view_for(p).known_goals and p != s.current and any(
+            s.board.tiles[GOAL_CELLS[g]].card is None for g in s.view_for(p).known_goals) for p in range(s.players))
+    state = find(mapped)
+    seat = next(p for p in range(state.players) if p != state.current and state.view_for(p).known_goals)
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = seat, [f"p{i}" for i in range(state.players)]
+    agent.heard(state)
+    slot = next(g for g in sorted(state.view_for(seat).known_goals) if state.board.tiles[GOAL_CELLS[g]].card is None)
+    news = [line for line in said if line.startswith("your map: ")]
+    assert f"your map: goal {slot} at {GOAL_CELLS[slot][0]},{GOAL_CELLS[slot][1]} is " in news[0], said
+    said.clear()
+    agent.heard(state)
+    assert not [line for line in said if line.startswith("your map: ")]  # said once
+    for line in ("board", "what 1", "legal"):
+        agent._take(line)
+    assert agent.poll_chat() is None and agent.lines.empty()  # questions, not moves
+    assert any("┌" in row or "─" in row for row in said), said  # the maze
+    assert any(row.startswith("1: ") for row in said), said
+    assert said[-1] == f"it is p{state.current}'s move, not yours: legal lists your moves on your move"

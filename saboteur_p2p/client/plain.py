@@ -7,6 +7,7 @@ input) to leave the table.
 """
 from __future__ import annotations
 
+import queue
 import shutil
 import sys
 import time
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..match import card_words
 from ..net.agents import LineAgent
-from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
+from ..rules import GOAL_CELLS, IllegalActionError, InvalidActionError, PathKind, PlayerView, State
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import wrap_to_width
@@ -31,6 +32,8 @@ HELP = (
 )
 #: after the first move's prompt, where HELP is shown whole: where to find it
 HELP_AGAIN = "(help: how moves are typed · legal · board · what 3)"
+#: what a person may ask at any time, whoever's move it is (and "what 3", "info 3")
+QUESTIONS = ("?", "help", "legal", "moves", "board", "maze")
 HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name · swap-hand @name · inspection @name · " \
     "swap-hats @name · pass 4,5,6 · clear trapped with 3,5 · steal @name or steal nobody"
 
@@ -51,6 +54,55 @@ class PlainAgent(LineAgent):
         self.wants_to_quit = False
         #: whether the moves' help has been shown whole (at the first move; after it, a pointer)
         self.helped = False
+        #: questions typed (help, legal, board, what 3), answered whoever's move it is
+        self.asked: queue.Queue[str] = queue.Queue()
+        #: the game as last heard, and the goals our Maps showed this round that we have told
+        self.state: State | None = None
+        self._maps: tuple[int, set[int]] = (0, set())
+
+    def _take(self, line: str) -> None:
+        if _question(line):
+            self.asked.put(line)  # answered at once (poll_chat), not held for our move
+        else:
+            super()._take(line)
+
+    def heard(self, state: State) -> None:
+        super().heard(state)
+        self.state = state
+        view = state.view_for(self.seat_no)
+        if self._maps[0] != view.round:
+            self._maps = (view.round, set())
+        told = self._maps[1]
+        for slot, card in sorted(view.known_goals.items()):
+            if slot not in told and view.board.tiles[GOAL_CELLS[slot]].card is None:  # shown by a Map, not turned up
+                told.add(slot)
+                what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
+                self._tell(f"your map: goal {slot} at {','.join(map(str, GOAL_CELLS[slot]))} is {what}")
+
+    def poll_chat(self) -> str | None:
+        while self.state is not None and not self.asked.empty():
+            self._answer(self.asked.get_nowait(), self.state)
+        return super().poll_chat()
+
+    def _answer(self, line: str, state: State) -> None:
+        """Help, the legal moves, the maze, or what a card does: asked at any time."""
+        view = state.view_for(self.seat_no)
+        if line in ("?", "help"):
+            self._tell(HELP)
+            if view.config.edition == "saboteur2":
+                self._tell(HELP_2)
+        elif line in ("legal", "moves"):
+            if state.current_player() != self.seat_no:
+                self._tell(f"it is {self.names[state.current_player()]}'s move, not yours: legal lists your moves on your move")
+                return
+            words = Words(view, self.names)
+            legal = fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions())))
+            self._tell("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
+        elif line in ("board", "maze"):
+            for row in plain_maze(view):
+                self.say(row)
+        else:
+            self._tell(slot_does(view, line.partition(" ")[2])[1])
 
     def _read(self) -> None:
         for line in sys.stdin:
@@ -71,25 +123,11 @@ class PlainAgent(LineAgent):
         line = self._next_line(state)
         if line is None:
             return None
+        if _question(line):
+            self._answer(line, state)
+            return None
         view = state.view_for(self.seat_no)
         words = Words(view, self.names)
-        word, _, rest = line.partition(" ")
-        if line in ("?", "help"):
-            self._tell(HELP)
-            if view.config.edition == "saboteur2":
-                self._tell(HELP_2)
-            return None
-        if line in ("legal", "moves"):
-            legal = fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions())))
-            self._tell("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
-            return None
-        if line in ("board", "maze"):
-            for row in plain_maze(view):
-                self.say(row)
-            return None
-        if word in ("what", "info"):
-            self._tell(slot_does(view, rest)[1])
-            return None
         try:
             engine = words.read(line)
         except InvalidActionError as unreadable:
@@ -123,6 +161,11 @@ class PlainAgent(LineAgent):
             if view.config.edition == "saboteur2":
                 self._tell(HELP_2)
             self.helped = True
+
+
+def _question(line: str) -> bool:
+    """Whether a typed line asks something (help, legal, board, what 3) rather than moves."""
+    return line in QUESTIONS or line.partition(" ")[0] in ("what", "info")
 
 
 def plain_maze(view: PlayerView) -> list[str]:
