@@ -540,3 +540,21 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
     assert "Game over · gold pieces" in end
     pieces = state.scores[0]  # type: ignore[index]
     assert re.search(rf"\d\. you +{pieces} gold piece", end), end
+
+
+def test_a_page_opened_from_the_command_line_closes_onto_the_board():
+    """`help` typed on the command line, then Esc: the line had the focus again, and the next
+    digit went into it ("cannot read '1'") instead of picking a card (found by a play-test)."""
+    harness = Harness(seed=1)
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys(":help" + ENTER)
+        h.wait_for(lambda: h.app.ui.help_open, "the help page")
+        h.keys("\x1b")
+        h.wait_for(lambda: not h.app.ui.help_open, "the help page to close")
+        h.keys("2")
+        h.wait_for(lambda: h.app.focus.selected == 1, "card 2")
+        assert h.app.input_area.text == ""
+
+    harness.play(script)

@@ -98,7 +98,7 @@ def test_no_completion_menu_is_left_over_the_quit_question_or_the_table_after_it
         h.wait_for(lambda: not h.app.ui.confirm_quit and "Leave the table?" not in h.screen(), "the table")
         assert h.app.input_area.buffer.complete_state is None
         assert not any(line.strip() == "legal" for line in h.screen().splitlines())
-        h.keys("\t")  # asked for: the menu of everything that may be typed
+        h.keys(":\t")  # asked for (the question closed onto the board): the menu of everything that may be typed
         h.wait_for(lambda: h.app.input_area.buffer.complete_state is not None, "the menu on Tab")
 
     harness.play(script)

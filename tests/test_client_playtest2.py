@@ -7,8 +7,10 @@ import time
 from test_client_app import ENTER, Harness
 
 
-def test_a_page_opened_from_the_command_line_returns_to_it_and_typed_words_never_act_as_keys():
-    """`:help`, Esc, then `pass 2` played a path card; `what 3` then `x` discarded card 3."""
+def test_a_page_opened_from_the_command_line_closes_onto_the_board_and_typed_words_never_act_as_keys():
+    """`:help`, Esc, then `pass 2` played a path card; `what 3` then `x` discarded card 3.
+    The page closes onto the board (a digit then picks a card), where a word typed goes to
+    the command line whole."""
     harness = Harness(seed=1)
     seen: dict[str, str] = {}
 
@@ -20,7 +22,7 @@ def test_a_page_opened_from_the_command_line_returns_to_it_and_typed_words_never
         h.wait_for(lambda: h.app.ui.help_open, "the help")
         h.keys("\x1b")
         h.wait_for(lambda: not h.app.ui.help_open, "the help to close")
-        h.wait_for(lambda: h.app.application.layout.has_focus(h.app.input_area), "the command line again")
+        h.wait_for(lambda: h.app.application.layout.has_focus(h.app.maze_window), "the board again")
         h.keys("pass 2")
         h.wait_for(lambda: h.app.input_area.text == "pass 2", "the typed line")
         assert h.app.ui.sent_for is None and h.played_by_me() == []

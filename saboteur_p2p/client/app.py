@@ -475,10 +475,9 @@ class ClientApp:
     def _accept(self, buffer: object) -> bool:
         text = self.input_area.text
         done = self.controller.command(text)
-        ui = self.ui
-        # a page or question opened from the command line returns to it when it closes
-        opened = ui.help_open or ui.rules_open or ui.confirm_quit
-        if (done and not opened) or not text.strip():
+        # a page or question opened from the command line closes onto the board, as one
+        # opened by its key does (a digit typed after it picks a card: found by a play-test)
+        if done or not text.strip():
             self.application.layout.focus(self.maze_window)
         self._refused = None if done else text  # its refusal shows until the line is edited
         if not done:

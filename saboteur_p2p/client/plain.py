@@ -80,9 +80,13 @@ class PlainAgent(LineAgent):
                 self._tell(f"your map: goal {slot} at {','.join(map(str, GOAL_CELLS[slot]))} is {what}")
 
     def poll_chat(self) -> str | None:
-        while self.state is not None and not self.asked.empty():
-            self._answer(self.asked.get_nowait(), self.state)
+        if self.state is not None:
+            self._answer_asked(self.state)
         return super().poll_chat()
+
+    def _answer_asked(self, state: State) -> None:
+        while not self.asked.empty():
+            self._answer(self.asked.get_nowait(), state)
 
     def _answer(self, line: str, state: State) -> None:
         """Help, the legal moves, the maze, or what a card does: asked at any time."""
@@ -112,7 +116,7 @@ class PlainAgent(LineAgent):
             self._take(line)
         # quit, or the end of the input (Ctrl-D): leave the table once the moves typed
         # before it are played (piped input arrives all at once)
-        while not self.lines.empty():
+        while not (self.lines.empty() and self.asked.empty()):
             time.sleep(0.05)
         self.say("leaving the table")
         self.wants_to_quit = True
@@ -120,6 +124,7 @@ class PlainAgent(LineAgent):
     def poll_move(self, node: Node) -> str | None:
         state = node.state
         assert state is not None
+        self._answer_asked(state)  # where nothing polls for chat (an offline table)
         line = self._next_line(state)
         if line is None:
             return None

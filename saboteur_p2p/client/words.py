@@ -173,8 +173,8 @@ class Words:
             word = VERB_ALIASES.get(near[0], near[0])
             return f"did you mean {word}? {usage.get(word, '')}".rstrip()
         if second:
-            return "try path 2 at 1,0 [turned] · trapped @name · clear cart with 3,4 · pass 4,5 · legal lists all"
-        return "try path 2 at 1,0 [turned] · break lamp @name · map 2 · pass 4 · legal lists all"
+            return "try path 2 at 1,0 [turned] · trapped @name · clear cart with 3,4 · pass 4,5 · legal lists all · say hi chats"
+        return "try path 2 at 1,0 [turned] · break lamp @name · map 2 · pass 4 · legal lists all · say hi chats"
 
     def _forms(self) -> list[tuple[str, Callable[..., str]]]:
         card, who = self.card, self.player
