@@ -14,7 +14,7 @@ from unittest import mock
 import pytest
 import zmq
 from net_doubles import watch_requests
-from protocol_helpers import play_until, seeded_game
+from protocol_helpers import path_first, play_until, seeded_game
 from session_doubles import listening_seat, seated_session
 from test_network import free_port
 
@@ -315,6 +315,65 @@ def test_a_seat_that_stopped_talking_to_us_long_before_the_last_seat_fell_silent
             clock.now += 0.5
         assert result is not None, crash_at
         assert (result.outcome, result.culprit) == (Outcome.PEER_GONE, 2 if crash_at else 0), (crash_at, result.message)
+
+
+def test_a_gone_about_a_seat_another_seat_still_hears_is_judged_as_a_claim(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 owes a move; its link to us alone is down, and seat 2 says it hears seat 1, so we
+    wait for it.  Hostile seat 3 then says seat 1 is gone.  Our own silence of seat 1 is past
+    our wait, but another seat heard it within it: we do not agree at once (we named seat 1:
+    found by an attack) but see for ourselves, and when seat 1's move comes through seat 2,
+    we name seat 3."""
+    game = seeded_game(GameConfig(4), 5)
+    play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
+    said: list[str] = []
+    session.say = said.append
+    started = clock.now
+    while clock.now < started + 15:
+        for seat in (2, 3):
+            assert session._handle(b"L%d" % seat, _ping_from(game, session, seat, [0, 0, 0, 0])) is None
+        session._check_away(clock.now)
+        assert session._check_gone(clock.now) is None
+        clock.now += 0.5
+    hostile, relayer = game.nodes[3].identity, game.nodes[2].identity
+    assert hostile is not None and relayer is not None
+    gone = seal(hostile, "gone", {"game_id": game.setup.game_id, "seat": 3, "absent": 1, "why": "seat 1 is gone"})
+    assert session._handle(b"L3", gone) is None
+    assert session._check_gone(clock.now) is None and "waiting up to 5 s to see it here" in said[-1], said
+    move = game.nodes[1].move(path_first(1, game.nodes[1]))
+    result = session._handle(b"L2", seal(relayer, "record", {"record": move}))
+    result = result or session._check_gone(clock.now)
+    assert result is not None and (result.outcome, result.culprit) == (Outcome.QUIT, 3), result
+
+
+def test_busy_notices_from_a_seat_do_not_turn_our_lost_link_into_another_seats_absence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 owes a move; hostile seat 2 keeps saying it is busy (60 s); then our own link
+    fails, and nothing comes from anyone.  A busy notice moves a seat's silence on, and the
+    test of whether seat 1 fell silent with the rest read that as seat 2 being heard long
+    after: we named seat 1 rather than our own link (found by an attack).  It reads when
+    messages came."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
+    session.say = lambda text: None
+    session.wait = 120.0
+    hostile = game.nodes[2].identity
+    assert hostile is not None
+    started, result = clock.now, None
+    while clock.now < started + 300 and result is None:
+        if clock.now < started + 10:
+            for seat in (1, 2):
+                assert session._handle(b"L%d" % seat, _ping_from(game, session, seat, [0, 0, 0])) is None
+            busy = seal(hostile, "busy", {"game_id": game.setup.game_id, "seat": 2, "seconds": 60})
+            assert session._handle(b"L2", busy) is None
+        session._check_away(clock.now)
+        result = session._check_gone(clock.now)
+        clock.now += 0.5
+    assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 0), result
 
 
 def test_a_seat_away_here_that_another_seat_then_hears_is_said_to_be_there(

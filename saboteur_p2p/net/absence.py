@@ -186,9 +186,9 @@ class Absence:
         away limit): a link of ours that failed silences every seat at once.  One that went
         silent while we still heard another seat for long did so with our link up (it stopped
         talking to us, and another seat's word kept us waiting for it: found by an attack)."""
-        heard = self.presence.last_heard
-        latest = max(heard[s] for s in self._still_playing(but=absent))
-        return heard[absent] + self.presence.away_after(absent) >= latest
+        arrived = self.presence.arrived  # when messages came, not when a busy seat said it would be back
+        latest = max(arrived[s] for s in self._still_playing(but=absent))
+        return arrived[absent] + self.presence.away_after(absent) >= latest
 
     def _check_stalled(self, now: float) -> SessionResult | None:
         """A seat that is present but sends no protocol record for ``wait`` seconds stops the game.
@@ -263,7 +263,10 @@ class Absence:
         # our own silence, not another seat's word that it hears the seat: a word no one can
         # check must not make us blame the seat that names a gone one (found by an attack)
         silent = self.presence.silent_for(absent, now)
-        if self.presence.is_silent(absent, now) and silent > self.wait:
+        # ... yet a seat that owes us something, silent here but heard lately by another seat,
+        # is judged as a claim below (its link to us alone may be down: found by an attack)
+        heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait
+        if self.presence.is_silent(absent, now) and silent > self.wait and not heard_elsewhere:
             # silent longer than our own wait: our own rule names it (a shorter silence is
             # judged below, within our wait: a blip must not let another's word name it)
             said = printable(env.field("why", str, 200))

@@ -32,6 +32,8 @@ class Presence:
 
     def __init__(self, seats: Iterable[int], now: float) -> None:
         self.last_heard = dict.fromkeys(seats, now)
+        #: when the last message of each seat came (``last_heard`` moves on for a busy seat too)
+        self.arrived = dict.fromkeys(self.last_heard, now)
         self.away: set[int] = set()
         self.gaps: dict[int, deque[float]] = {seat: deque(maxlen=GAPS_KEPT) for seat in self.last_heard}
         #: smoothed round-trip time per seat (seconds), from echoed pings
@@ -53,6 +55,7 @@ class Presence:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
         gap = now - self.last_heard[seat]
         self.last_heard[seat] = now
+        self.arrived[seat] = now
         self.count[seat] += 1
         if seat in self.away:
             self.away.discard(seat)  # an outage is not how the link behaves: not a gap
@@ -115,6 +118,8 @@ class Presence:
             self.last_heard[seat] += seconds
         for seat in self.relayed:
             self.relayed[seat] += seconds
+        for seat in self.arrived:
+            self.arrived[seat] += seconds
 
     def away_after(self, seat: int) -> float:
         """How long ``seat`` may be silent before it counts as away, given its link."""
