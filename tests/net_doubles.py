@@ -348,15 +348,18 @@ def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) ->
 
 
 def muted_and_thinking(victim_name: str, seconds: float) -> Trick:
-    """At the double's first move, stop talking to ``victim_name`` alone for the rest of the
-    game (it still hears that seat), and think ``seconds`` over that move; otherwise honest.
-    Its records reach the muted seat only through the others."""
+    """At the double's first move, stop talking to ``victim_name`` alone (it still hears that
+    seat) and think ``seconds`` over that move, then talk to it again and play on honestly."""
     muted_at: list[float] = []
+    honest_send: list[Callable[[str, bytes], bool]] = []
 
     def mute(session: Session) -> None:
-        _mute(session, victim_name)
+        honest_send.append(_mute(session, victim_name))
         muted_at.append(time.monotonic())
-    thought = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, lambda session: None, holds=True)
+
+    def unmute(session: Session) -> None:
+        session.transport.send = honest_send[0]  # type: ignore[method-assign]
+    thought = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, unmute, holds=True)
     return Trick((Stage(own_move(1), mute), thought))
 
 

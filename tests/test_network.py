@@ -395,7 +395,7 @@ AIMED: dict[str, Callable[[str], Trick]] = {
     "gone-to-the-accused": gone_to_the_accused,
     "mute-then-gone": lambda victim: muted_then_gone(victim, 5.0),
     "mute-then-gone-unproven": lambda victim: muted_then_gone(victim, 5.0, unproven=True),
-    "muted-and-thinking": lambda victim: muted_and_thinking(victim, 7.0),
+    "muted-and-thinking": lambda victim: muted_and_thinking(victim, 6.0),
 }
 
 

@@ -192,8 +192,8 @@ def test_a_seat_that_talks_to_all_but_one_seat_is_not_named_there_while_the_othe
     """The double stops talking to one seat alone (it still hears it) and thinks over a move
     for longer than the wait. The muted seat is told by the host's pings that the host hears
     the double, so it does not name it (before, it did, and the host, which heard the double,
-    then named the muted seat, honest, for ending the game); the double's records reach it
-    through the host, and the game is played to its end (found by an attack)."""
+    then named the muted seat, honest, for ending the game), and the game is played to its
+    end (found by an attack)."""
     host, muted, double = start_table_with_double(processes, tmp_path, "muted-and-thinking", wait=4, rounds=1)
     for peer in (host, muted):
         assert peer.wait(SMALL_GAME) == 0, peer.text()
