@@ -62,7 +62,7 @@ pytestmark = [pytest.mark.xdist_group("chaos"), pytest.mark.slow]  # about 45 s 
 EDITIONS = ("base", "saboteur2")
 #: a snapshot of each honest game every this many records (a trial starts at the one before its point)
 STRIDE = 12
-TRIALS = 20
+TRIALS = 14
 
 
 # -- the honest games ------------------------------------------------------------------------
