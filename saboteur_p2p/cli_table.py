@@ -148,7 +148,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, log_dir, args.code, args.wait, agent.say,
             agent=agent, edition=args.edition,
-            connect_timeout=args.connect_timeout, turn_time=args.turn_time, host_key=host_key,
+            connect_timeout=args.connect_timeout, turn_time=args.turn_time, host_key=host_key, on_lobby=agent.lobby,
         )))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)

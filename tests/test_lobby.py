@@ -594,13 +594,16 @@ class _Joiner:
         self.identity = Identity.generate()
         self.leaving = threading.Event()
         self.said: list[str] = []
+        #: what the joiner's screen was told of the table: its edition and the names seated
+        self.tables: list[tuple[str, tuple[str, ...]]] = []
         self.result: Table | BaseException | None = None
         self.transport = Transport("127.0.0.1:0", context, link_keys=self.identity.link_keys())
 
         def run() -> None:
             try:
                 self.result = join_lobby(self.identity, name, self.transport, table.transport.endpoint, None,
-                                         self.said.append, timeout=15, leaving=self.leaving.is_set)
+                                         self.said.append, timeout=15, leaving=self.leaving.is_set,
+                                         on_table=lambda edition, names: self.tables.append((edition, names)))
             except BaseException as exc:  # looked at by the test
                 self.result = exc
             finally:
@@ -647,6 +650,8 @@ def test_a_joiner_who_leaves_the_lobby_frees_the_seat_and_a_closed_table_tells_t
             joiner.thread.join(10)
             assert isinstance(joiner.result, Table), joiner.result
         assert table.table is not None and [s.name for s in table.table.seats] == ["host", "bob", "cid"]
+        # a joiner's screen lists the table as it fills (it showed no names: found by a play-test)
+        assert ("base", ("host", "ann", "bob")) in bob.tables and bob.tables[-1] == ("base", ("host", "bob", "cid")), bob.tables
         dealer.close()
     finally:
         table.close()

@@ -63,6 +63,8 @@ TAKE_BACK_EVERY = 5.0
 #: the bound hellos a table remembers (each one's nonce may not come again): past this many,
 #: a flood rather than a table filling, the table takes no more hellos
 MAX_HELLOS = 65_536
+#: names of a table's seats a joiner's screen shows, at most (a host may send any list)
+MAX_SEATS_SHOWN = 16
 #: what the connection a seat was taken back from hears
 SEAT_TAKEN_BACK = "this seat was taken back by a newer run of this player's program (its hello came on another connection)"
 
@@ -396,6 +398,7 @@ def join_lobby(
     say: Callable[[str], None], timeout: float = 120.0,
     edition: str | None = None, resumable: Collection[str] = (), connect_timeout: float | None = None,
     host_key: bytes | None = None, leaving: Callable[[], bool] | None = None,
+    on_table: Callable[[str, tuple[str, ...]], None] | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
 
@@ -409,7 +412,8 @@ def join_lobby(
     ``--key``, or the table's announcement) the lobby is encrypted (CurveZMQ) from the first
     message, and a table that does not hold that key cannot answer.  Once ``leaving()`` holds
     (the player left), or on Ctrl-C, a seated joiner tells the table (``leave``) and raises
-    ``LeftLobby`` (or lets the interrupt go on).
+    ``LeftLobby`` (or lets the interrupt go on).  ``on_table`` hears the table's edition and
+    the names seated (the host's first) as the host tells them once we are seated.
     """
     if edition is not None and edition not in edition_names():
         raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(edition_names())}")
@@ -432,6 +436,7 @@ def join_lobby(
     answered = False
     heard: float | None = None  # once seated: when the table last spoke
     at_table = ""
+    table_edition: str | None = None  # once the welcome has said it
     try:
         while heard is not None or time.monotonic() < deadline:
             if leaving is not None and leaving():
@@ -490,6 +495,7 @@ def join_lobby(
                     seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
                     if heard is None:  # said once: a table that says welcome again is not heard twice
                         say(f"seated at {address} as {seat_of}{played}; waiting for the others")
+                    table_edition = printable(their_edition)[:20] if isinstance(their_edition, str) else None
                     heard = time.monotonic()  # seated: wait for the start as long as the table speaks
                 elif env.kind == "table":
                     listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
@@ -498,6 +504,8 @@ def join_lobby(
                     if now_at_table != at_table:  # the host repeats it while the table fills
                         seated_list(now_at_table)  # at a bounded rate: a table may change it every message
                         at_table = now_at_table
+                        if on_table is not None and table_edition is not None:
+                            on_table(table_edition, tuple(printable(n)[:40] for n in names[:MAX_SEATS_SHOWN]))
                 elif env.kind == "start":
                     try:
                         table = Table.from_envelope(env)

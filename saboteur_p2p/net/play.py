@@ -307,7 +307,7 @@ def join_table(
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
     edition: str | None = None, bot_delay: float = 0.0,
     connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
-    host_key: bytes | None = None,
+    host_key: bytes | None = None, on_lobby: LobbyListener | None = None,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
@@ -327,6 +327,7 @@ def join_table(
                     connect_timeout=connect_timeout,
                     host_key=host_key,
                     leaving=lambda: getattr(agent, "wants_to_quit", False),
+                    on_table=None if on_lobby is None else lambda edition, names: on_lobby(edition, names, ()),
                 )
             except LeftLobby as left:
                 return SessionResult(Outcome.QUIT, str(left))
