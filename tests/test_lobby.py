@@ -662,4 +662,4 @@ def test_a_joiner_who_leaves_the_lobby_frees_the_seat_and_a_closed_table_tells_t
     finally:
         closing.close()
     dan.thread.join(10)
-    assert isinstance(dan.result, LobbyError) and "the host closed the table before the game began" in str(dan.result)
+    assert isinstance(dan.result, lobby.LeftLobby) and str(dan.result) == "the host closed the table before the game began"

@@ -390,7 +390,8 @@ def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"",
 
 
 class LeftLobby(LobbyError):
-    """The player left the table before its game began (the table was told: their seat is free)."""
+    """The player left the table before its game began (the table was told: their seat is
+    free), or its host closed it."""
 
 
 def join_lobby(
@@ -486,6 +487,8 @@ def join_lobby(
                     continue
                 if env.kind == "reject":
                     reason = env.body.get("reason")
+                    if reason == TABLE_CLOSED and heard is not None:
+                        raise LeftLobby(TABLE_CLOSED)  # an end, not a failure: nothing to do about it
                     said = printable(reason)[:200]
                     raise LobbyError(f"the table refused us: {said}" + (IDENTITY_HINT if reason == SEATED_IDENTITY else ""))
                 if env.kind == "welcome":
@@ -545,8 +548,8 @@ def join_lobby(
                     seats[signer] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
                     return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs,
                                  table.table, table.hellos)
-    except (LeftLobby, KeyboardInterrupt):
-        if heard is not None:  # seated: free our seat, so that the table does not wait for us
+    except (LeftLobby, KeyboardInterrupt) as stopped:
+        if heard is not None and str(stopped) != TABLE_CLOSED:  # seated: free our seat, so that the table does not wait for us
             transport.send(endpoint, seal(identity, "leave", {"table": bound, "nonce": nonce}))
         raise
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")
