@@ -168,3 +168,22 @@ def test_ctrl_c_after_leaving_stops_the_stand_in_with_a_bye_only_where_bot_peers
         assert ("the table then waits for your seat" in printed) is not ends, printed
     finally:
         release.set()
+
+
+@pytest.mark.parametrize("bot_peers", [True, False])
+def test_a_seat_stopped_with_ctrl_c_says_bye_only_where_its_bot_peers_stop_with_it(tmp_path: Path, bot_peers: bool) -> None:
+    """A host whose bot peers stop with it says bye when stopped, so nobody waits for seats
+    that are gone; a seat at a table of people just drops, and the same command takes it back
+    (protocol.md §12.5, §12.7)."""
+    from protocol_helpers import play_until, seeded_game
+    from session_doubles import seated_session
+
+    from saboteur_p2p.net.wire import open_envelope
+
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action")
+    session = seated_session(game, game.nodes[0], tmp_path)
+    session.bye_on_interrupt = bot_peers
+    session._interrupted()
+    byes = [data for _, data in session.transport.sent if data and open_envelope(data).kind == "bye"]  # type: ignore[attr-defined]
+    assert len(byes) == (2 if bot_peers else 0)

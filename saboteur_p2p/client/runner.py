@@ -17,6 +17,8 @@ T = TypeVar("T")
 
 #: seconds the session thread gets to send our farewell after the person leaves
 LINGER = 1.5
+#: seconds more a stopped stand-in's session gets to say bye and let the bot peers end
+STOP_GRACE = 5.0
 
 
 @dataclass
@@ -79,7 +81,7 @@ def wait_for_stand_in(thread: threading.Thread, agent: ClientAgent, ends: bool, 
     except KeyboardInterrupt:
         if ends:
             agent.stop_asked = True
-            thread.join(linger)
+            thread.join(linger + STOP_GRACE)  # the bye, then the bot peers hear it and end (play.py)
 
 
 def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:

@@ -240,7 +240,9 @@ def host_table(
                 if announcer is not None:
                     announcer.withdraw()  # the table is no longer open
                 playing = True
-                result = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay).run()
+                session = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay)
+                session.bye_on_interrupt |= bool(children)  # its bot peers stop with it: nobody waits for them
+                result = session.run()
         except BaseException:
             # the table is gone: its bot peers would wait for it in vain.  In a game our seat said
             # bye (Ctrl-C): a moment lets them hear it and end their logs as the others do

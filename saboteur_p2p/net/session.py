@@ -174,8 +174,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         except Exception as error:  # a defect of ours (defects.py), not anything a peer proved
             return self._defect(error, f"seat {self.seat}'s own work, or a record it took in,")
         except KeyboardInterrupt:
-            if not self.node.finished and self.node.aborted is None:  # the others hear it now, not after their wait
-                self._leave("you stopped this seat (Ctrl-C); the others were told you left")
+            self._interrupted()
             raise
         finally:
             if self.node.writer is not None:

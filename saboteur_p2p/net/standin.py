@@ -48,12 +48,16 @@ class StandIn:
     seat: int
     agent: Any
     say: Callable[[str], None]
+    _leave: Callable[[str], Any]
 
     def _start_stand_in(self, turn_time: float | None, on_leave: str, delay: float = 0.0) -> None:
         if on_leave not in ("bot", "end"):
             raise ValueError(f"on_leave is 'bot' or 'end', not {on_leave!r}")
         self.turn_time = turn_time
         self.on_leave = on_leave
+        #: whether Ctrl-C ends the game with a bye: this machine's bot peers stop with this seat
+        #: (a host that runs them sets it); else the seat drops, and the same command takes it back
+        self.bye_on_interrupt = on_leave == "end"
         self.stand_in_delay = delay
         self.stand_in: BotAgent | None = None
         self.handed_over = False
@@ -62,6 +66,12 @@ class StandIn:
         #: the decision the turn timer runs for (how many records the log held) and since when
         self._timer: tuple[int, float] | None = None
         self._standin_noticed: dict[tuple[int, str], float] = {}
+
+    def _interrupted(self) -> None:
+        """Stopped (Ctrl-C) in a game: a seat whose bot peers stop with it says bye, so nobody
+        waits for seats that are gone; any other just drops, and the same command takes it back."""
+        if self.bye_on_interrupt and not self.node.finished and self.node.aborted is None:
+            self._leave("you stopped this seat (Ctrl-C); the others were told you left")
 
     def _stand_in_bot(self) -> BotAgent:
         if self.stand_in is None:
