@@ -376,6 +376,30 @@ def test_busy_notices_from_a_seat_do_not_turn_our_lost_link_into_another_seats_a
     assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 0), result
 
 
+def test_our_lost_link_is_not_blamed_on_a_seat_that_was_busy_making_a_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 says it is busy (a shuffle's proof, 20 s) and goes quiet; 8 s later our own link
+    fails.  Its last message came 8 s before seat 2's, but it was busy then: we name our own
+    link, not seat 1 (found by review)."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.speaker == 1 and e.kind != "action")
+    session, clock = _clocked_session(game, tmp_path, monkeypatch)
+    session.say = lambda text: None
+    busy_seat = game.nodes[1].identity
+    assert busy_seat is not None
+    busy = seal(busy_seat, "busy", {"game_id": game.setup.game_id, "seat": 1, "seconds": 20})
+    assert session._handle(b"L1", busy) is None
+    started, result = clock.now, None
+    while clock.now < started + 120 and result is None:
+        if clock.now < started + 8:
+            assert session._handle(b"L2", _ping_from(game, session, 2, [0, 0, 0])) is None
+        session._check_away(clock.now)
+        result = session._check_gone(clock.now)
+        clock.now += 0.5
+    assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 0), result
+
+
 def test_a_seat_away_here_that_another_seat_then_hears_is_said_to_be_there(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -84,6 +84,6 @@ def test_a_seat_another_seat_hears_is_timed_from_that_word_but_stays_away_here()
     assert presence.unheard_for(1, 14.0) == 1.0
     assert not presence.heard_lately(1, 15.0) and presence.heard_elsewhere(1, 15.0) == 2
     assert presence.heard_elsewhere(1, 16.5) is None
-    assert presence.heard_ms(15.0, me=0) == [0, 11000, 2000]
+    assert presence.heard_ms(15.0, seats=3) == [0, 11000, 2000]
     presence.heard(1, 20.0)
     assert presence.away == set() and presence.heard_elsewhere(1, 20.0) is None  # heard here again

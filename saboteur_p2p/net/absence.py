@@ -136,7 +136,8 @@ class Absence:
             self._show_genesis_at_table(seat)  # it may play a game we are not seated at (splitting.py)
         for seat in sorted(self.presence.away - self._told_relayed):
             by = self.presence.heard_elsewhere(seat, now)
-            if by is not None:  # away here, and since then another seat says it hears it (it came back, say)
+            # away here, and since then another seat says it hears it (it came back, say)
+            if by is not None and self.presence.notice_away(seat, now):
                 self._tell_relayed(seat, by, now)
 
     def _tell_relayed(self, seat: int, by: int, now: float) -> None:
@@ -188,7 +189,9 @@ class Absence:
         talking to us, and another seat's word kept us waiting for it: found by an attack)."""
         arrived = self.presence.arrived  # when messages came, not when a busy seat said it would be back
         latest = max(arrived[s] for s in self._still_playing(but=absent))
-        return arrived[absent] + self.presence.away_after(absent) >= latest
+        # the absent seat's own busy time counts, up to then: it computed, silent, as our link failed
+        fell = max(arrived[absent], min(self.presence.busy_until(absent), latest))
+        return fell + self.presence.away_after(absent) >= latest
 
     def _check_stalled(self, now: float) -> SessionResult | None:
         """A seat that is present but sends no protocol record for ``wait`` seconds stops the game.

@@ -62,7 +62,7 @@ class Heartbeat:
         base = {
             "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
             "got": sorted(self.node.step_got), "tip": self._tip(), "away": sorted(self.presence.away), "t": int(now * 1000),
-            "done": done, "heard": self.presence.heard_ms(now, self.seat),
+            "done": done, "heard": self.presence.heard_ms(now, len(self.setup.names)),
         }
         for seat, endpoint in self.endpoints.items():
             body = dict(base, to=seat)

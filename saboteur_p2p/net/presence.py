@@ -74,11 +74,11 @@ class Presence:
             self.relayed[seat] = when
             self.relayed_by[seat] = by
 
-    def heard_ms(self, now: float, me: int) -> list[int]:
-        """How long ago we last heard each seat, in ms, by seat (0 for ``me``): what our pings
-        tell the others."""
+    def heard_ms(self, now: float, seats: int) -> list[int]:
+        """How long ago we last heard each of ``seats`` seats, in ms, by seat (0 for ourselves,
+        and while a seat's announced busy time runs): what our pings tell the others."""
         heard = self.last_heard
-        return [max(0, int((now - heard[seat]) * 1000)) if seat in heard else 0 for seat in range(max(heard, default=0) + 1)]
+        return [max(0, int((now - heard[seat]) * 1000)) if seat in heard else 0 for seat in range(seats)]
 
     def unheard_for(self, seat: int, now: float) -> float:
         """How long since ``seat`` was heard here, or by another seat we hear by its word: the
