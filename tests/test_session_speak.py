@@ -389,3 +389,15 @@ def test_a_finished_saboteur2_game_reports_gold_pieces_not_nuggets(tmp_path: Pat
     session.secrets_path = tmp_path / "seat0.secret"
     result = session._finish()
     assert result.outcome is Outcome.FINISHED and result.message.startswith("game over. gold pieces: ")
+
+
+def test_lines_of_one_seat_read_in_one_poll_are_shown_within_its_allowance() -> None:
+    """The pieces of a long line go out a second apart, but a peer busy for a moment reads
+    them in one poll: it dropped all but the first (found by review).  A seat has an allowance
+    of a few lines, which grows by one a second: a flood is still cut."""
+    from saboteur_p2p.net.chat import CHAT_WAITING, IncomingChat
+
+    chat = IncomingChat()
+    assert [chat.take(1, 100.0) for _ in range(CHAT_WAITING + 2)] == [True] * CHAT_WAITING + [False, False]
+    assert chat.take(2, 100.0)  # each seat its own
+    assert not chat.take(1, 100.5) and chat.take(1, 101.1) and not chat.take(1, 101.2)

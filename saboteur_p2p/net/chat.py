@@ -1,7 +1,7 @@
 """Chat at the table: the lines a seat's person says, paced and cut as the others take them.
 
-The others take at most one line a second from a seat (``CHAT_EVERY``: a faster one is
-dropped there), of at most ``CHAT_MAX`` characters.  So our own lines said faster wait their
+The others take one line a second from a seat (``CHAT_EVERY``, with a few at once allowed:
+a faster one is dropped there), of at most ``CHAT_MAX`` characters.  So our own lines said faster wait their
 turn here (a few at most: a line past those is refused in words), and a longer line goes out
 in pieces, cut between words.  Chat is not logged and nothing resends it: a seat that is
 away when a line goes out never hears it, and the one who said it is told so.
@@ -47,14 +47,20 @@ class OutgoingChat:
 
 
 class IncomingChat:
-    """The others' lines: at most one a second from each seat is shown."""
+    """The others' lines: one a second from each seat, on average, is shown.  A few may come
+    at once (``CHAT_WAITING``): lines sent a second apart can be read in one poll here, when
+    this peer was busy (the pieces of one long line were lost so: found by review)."""
 
     def __init__(self) -> None:
-        self.last_from: dict[int, float] = {}
+        #: each seat's allowance of lines (at most CHAT_WAITING), and when it was last counted
+        self.allowance: dict[int, tuple[float, float]] = {}
 
     def take(self, seat: int, now: float) -> bool:
-        """Whether a line from ``seat`` that came ``now`` is shown (not too soon after its last)."""
-        if now - self.last_from.get(seat, float("-inf")) < CHAT_EVERY:
+        """Whether a line from ``seat`` that came ``now`` is shown (its allowance is not spent)."""
+        left, since = self.allowance.get(seat, (float(CHAT_WAITING), now))
+        left = min(float(CHAT_WAITING), left + (now - since) / CHAT_EVERY)
+        if left < 1.0:
+            self.allowance[seat] = (left, now)
             return False
-        self.last_from[seat] = now
+        self.allowance[seat] = (left - 1.0, now)
         return True
