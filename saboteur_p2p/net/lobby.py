@@ -390,8 +390,11 @@ def hello(identity: Identity, name: str, endpoint: str, code_proof: bytes = b"",
 
 
 class LeftLobby(LobbyError):
-    """The player left the table before its game began (the table was told: their seat is
-    free), or its host closed it."""
+    """The player left the table before its game began (the table was told: their seat is free)."""
+
+
+class ClosedTable(LeftLobby):
+    """The host closed the table before its game began."""
 
 
 def join_lobby(
@@ -488,7 +491,7 @@ def join_lobby(
                 if env.kind == "reject":
                     reason = env.body.get("reason")
                     if reason == TABLE_CLOSED and heard is not None:
-                        raise LeftLobby(TABLE_CLOSED)  # an end, not a failure: nothing to do about it
+                        raise ClosedTable(TABLE_CLOSED)  # an end, not a failure: nothing to do about it
                     said = printable(reason)[:200]
                     raise LobbyError(f"the table refused us: {said}" + (IDENTITY_HINT if reason == SEATED_IDENTITY else ""))
                 if env.kind == "welcome":
@@ -548,8 +551,10 @@ def join_lobby(
                     seats[signer] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
                     return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs,
                                  table.table, table.hellos)
-    except (LeftLobby, KeyboardInterrupt) as stopped:
-        if heard is not None and str(stopped) != TABLE_CLOSED:  # seated: free our seat, so that the table does not wait for us
+    except ClosedTable:
+        raise
+    except (LeftLobby, KeyboardInterrupt):
+        if bound:  # seated, or about to be by the hello said with the table's salt: free the seat
             transport.send(endpoint, seal(identity, "leave", {"table": bound, "nonce": nonce}))
         raise
     raise LobbyError(f"no answer from {address} within {timeout:.0f} s")
