@@ -20,7 +20,6 @@ from saboteur_p2p.rules import (
     BreakTool,
     Game,
     GameConfig,
-    MapPeek,
     PathCard,
     PathKind,
     PlacePath,
@@ -578,26 +577,3 @@ def test_many_away_and_back_notices_are_one_log_line_and_the_newest_move_is_mark
     marked = [text for style, text in render_log(lines, 0, 60, 40) if style == "class:log.latest"]
     last_move = next(line.text for line in reversed(lines) if line.move)
     assert marked and marked[0].startswith("▸" + last_move[:20])
-
-
-def test_a_map_on_a_goal_already_known_asks_once_before_it_is_sent():
-    """A Map starts on a goal this player has not seen; played with the keys on one they have
-    (a Map before, or turned up) it is asked about once, naming what the goal is, and Enter
-    again plays it (found by play-tests: a player looked at a goal twice without noticing)."""
-    def looked(s: State) -> bool:  # the first goal a Map may look at is one this player knows
-        goals = sorted(a.goal for a in s.legal_actions() if isinstance(a, MapPeek))
-        return holding(s, action_of(ActionKind.MAP)) and len(goals) > 1 and goals[0] in s.view_for(s.current).known_goals
-    state = find(looked, seeds=range(400))
-    agent, node, ctl = seated(state)
-    known = state.view_for(agent.seat).known_goals
-    ctl.pick(index_of(ctl, action_of(ActionKind.MAP)))
-    assert int(ctl.focus().option.split()[1]) not in known  # it starts on a goal not seen yet
-    while int(ctl.focus().option.split()[1]) not in known:
-        ctl.arrow(0, 1)
-    goal = int(ctl.focus().option.split()[1])
-    assert not ctl.enter() and agent.poll_move(node) is None
-    assert ctl.ui.message.startswith(f"you know goal {goal} already (") and "Enter again" in ctl.ui.message
-    assert ctl.enter()
-    played = state.check(agent.poll_move(node))
-    assert isinstance(played, MapPeek) and played.goal == goal
-    ctl.cancel()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from test_client_controller import action_of, find, find2, index_of, said, seated
+from test_client_controller import action_of, find, find2, holding, index_of, said, seated
 
 from saboteur_p2p.client.model import LogKind
 from saboteur_p2p.rules import (
     ActionKind,
     Clear,
+    MapPeek,
     Pass,
     PathCard,
     PiecesWon,
@@ -180,3 +181,26 @@ def test_an_inspection_and_the_gold_of_a_round_reach_the_log():
             assert f"p{event.player} won gold" in result
             assert f"p{event.player} wins {event.pieces}" not in " ".join(events)
         assert events.count(line) == 1  # once, by the narration
+
+
+def test_a_map_on_a_goal_already_known_asks_once_before_it_is_sent():
+    """A Map starts on a goal this player has not seen; played with the keys on one they have
+    (a Map before, or turned up) it is asked about once, naming what the goal is, and Enter
+    again plays it (found by play-tests: a player looked at a goal twice without noticing)."""
+    def looked(s: State) -> bool:  # the first goal a Map may look at is one this player knows
+        goals = sorted(a.goal for a in s.legal_actions() if isinstance(a, MapPeek))
+        return holding(s, action_of(ActionKind.MAP)) and len(goals) > 1 and goals[0] in s.view_for(s.current).known_goals
+    state = find(looked, seeds=range(400))
+    agent, node, ctl = seated(state)
+    known = state.view_for(agent.seat).known_goals
+    ctl.pick(index_of(ctl, action_of(ActionKind.MAP)))
+    assert int(ctl.focus().option.split()[1]) not in known  # it starts on a goal not seen yet
+    while int(ctl.focus().option.split()[1]) not in known:
+        ctl.arrow(0, 1)
+    goal = int(ctl.focus().option.split()[1])
+    assert not ctl.enter() and agent.poll_move(node) is None
+    assert ctl.ui.message.startswith(f"you know goal {goal} already (") and "Enter again" in ctl.ui.message
+    assert ctl.enter()
+    played = state.check(agent.poll_move(node))
+    assert isinstance(played, MapPeek) and played.goal == goal
+    ctl.cancel()
