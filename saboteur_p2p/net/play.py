@@ -76,10 +76,12 @@ def spawn_bot_peers(
         if bot_delay:
             command += ["--bot-delay", str(bot_delay)]
         with open(folder / BOT_OUTPUT, "ab") as output:
-            # a session of its own: a Ctrl-C at the host's terminal stops the host, which says bye
-            # for its seat and then stops its bot peers (they must not each say bye first)
+            # a process group of its own: a Ctrl-C at the host's terminal stops the host, which says
+            # bye for its seat and then stops its bot peers (they must not each say bye first).  Not
+            # a session of its own: the scheduler's autogroups would then treat each peer as a
+            # desktop task of its own, and turns took 3-5 ms longer at the median (benchmarks/network_game.py)
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env,
-                                       start_new_session=True)
+                                       **({} if os.name == "nt" else {"process_group": 0}))  # POSIX only
         peers.append(BotPeer(name, folder, process))
     own.close()
     return peers
