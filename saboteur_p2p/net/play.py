@@ -81,7 +81,7 @@ def spawn_bot_peers(
             # a session of its own: the scheduler's autogroups would then treat each peer as a
             # desktop task of its own, and turns took 3-5 ms longer at the median (benchmarks/network_game.py)
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env,
-                                       **({} if os.name == "nt" else {"process_group": 0}))  # POSIX only
+                                       process_group=None if os.name == "nt" else 0)  # POSIX only
         peers.append(BotPeer(name, folder, process))
     own.close()
     return peers
