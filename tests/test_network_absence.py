@@ -212,7 +212,7 @@ def test_ctrl_c_at_a_hosts_terminal_names_the_host_not_its_bot_peers(processes: 
     """Ctrl-C at the terminal of a host that runs bot peers reaches its whole process group.
     The bot peers were in it, and each said bye for its own seat as the host did: the people
     at the table read that a bot seat had left (found by a play-test).  The bot peers have a
-    session of their own: the host says bye for its seat, and they end naming the host."""
+    process group of their own: the host says bye for its seat, and they end naming the host."""
     port = free_port()
     host = processes.start("host", host_args(port, 3, bots=2, rounds=3), verbose=True)
     deadline = time.monotonic() + SMALL_GAME
