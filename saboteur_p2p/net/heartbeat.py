@@ -15,6 +15,7 @@ import time
 
 from ..crypto.group import hash_bytes
 from ..crypto.identity import Identity
+from ..protocol.messages import Shares
 from ..protocol.node import GameSetup, Node
 from .presence import PING_EVERY, Presence
 from .transport import Transport
@@ -110,8 +111,14 @@ class Heartbeat:
         self.ahead_again.discard(seat)
         shares = self.node.share_book.made_ahead_for(seat)
         if shares is not None:
+            self._send_shares_ahead(seat, shares)
+
+    def _send_shares_ahead(self, seat: int, shares: Shares) -> None:
+        """Shares we owe ``seat``, sent before the records that log them (§12.6)."""
+        endpoint = self.endpoints.get(seat)
+        if endpoint is not None:
             body = {"game_id": self.setup.game_id, "seat": self.seat, "shares": shares.encode()}
-            self.transport.send(self.endpoints[seat], seal(self.identity, "ahead", body))
+            self.transport.send(endpoint, seal(self.identity, "ahead", body))
 
     def _catching_up(self, now: float) -> bool:
         """Whether a seat that came back still waits before it makes a record (§12.4): until

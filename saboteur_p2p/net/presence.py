@@ -45,9 +45,9 @@ class Presence:
         self.count: dict[int, int] = dict.fromkeys(self.last_heard, 0)
         #: how long each seat back from an absence was silent, seconds
         self.silence: dict[int, float] = {}
-        #: when another seat we hear last said that it hears this one (its ping's ``away``
-        #: left it out), and which seat said so: the seat is at the table though our own link
-        #: to it may be down (or it stopped talking to us alone)
+        #: the latest time another seat we hear says (its ping's ``heard``) it heard this one,
+        #: and which seat said so: the seat is at the table though our own link to it may be
+        #: down (or it stopped talking to us alone)
         self.relayed: dict[int, float] = {}
         self.relayed_by: dict[int, int] = {}
 

@@ -284,10 +284,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         """Shares we will owe for a card just drawn or mapped go to its seat now, not with our
         next record: it sees its card as soon as its move is taken in (§12.6)."""
         for recipient, shares in self.node.make_ahead().items():
-            endpoint = self.endpoints.get(recipient)
-            if endpoint is not None:
-                body = {"game_id": self.setup.game_id, "seat": self.seat, "shares": shares.encode()}
-                self.transport.send(endpoint, seal(self.identity, "ahead", body))
+            self._send_shares_ahead(recipient, shares)
 
     def _take_ahead(self, env: Envelope, sender: int) -> None:
         try:
