@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,19 @@ def ping_from(game: LocalGame, session: session_module.Session, seat: int, heard
     assert identity is not None
     return seal(identity, "ping", {"game_id": game.setup.game_id, "seat": seat, "to": session.seat, "away": [], "t": 0,
                                    "records": len(session.node.records), "got": [], "done": False, "heard": heard})
+
+
+def judged_for(
+    session: session_module.Session, clock: Clock, seconds: float, feed: Callable[[float], None] = lambda elapsed: None,
+) -> session_module.SessionResult | None:
+    """Half a second at a time for ``seconds``: ``feed(elapsed)`` hands the session what comes
+    then, and the session judges who is away or gone.  How the game ended, if it did."""
+    started = clock.now
+    while clock.now < started + seconds:
+        feed(clock.now - started)
+        session._check_away(clock.now)
+        result = session._check_gone(clock.now)
+        if result is not None:
+            return result
+        clock.now += 0.5
+    return None

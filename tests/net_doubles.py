@@ -316,11 +316,22 @@ def gone_to_the_accused(victim_name: str) -> Trick:
     return Trick((Stage(seat_to_move(victim_name), tell),), cheats=True)
 
 
-def _mute(session: Session, victim_name: str) -> Callable[[str, bytes], bool]:
-    """From now on the double sends nothing to ``victim_name`` (it still hears it); the honest send."""
-    victim_endpoint, send = session.endpoints[session.names.index(victim_name)], session.transport.send
-    session.transport.send = lambda endpoint, data: True if endpoint == victim_endpoint else send(endpoint, data)  # type: ignore[method-assign]
-    return send
+class _Muting:
+    """The double stops sending to ``victim_name`` (it still hears it): when, and its honest send."""
+
+    def __init__(self, victim_name: str) -> None:
+        self.victim_name = victim_name
+        self.at = 0.0
+        self.honest_send: Callable[[str, bytes], bool] | None = None
+
+    def start(self, session: Session) -> None:
+        victim_endpoint, send = session.endpoints[session.names.index(self.victim_name)], session.transport.send
+        session.transport.send = lambda endpoint, data: True if endpoint == victim_endpoint else send(endpoint, data)  # type: ignore[method-assign]
+        self.honest_send, self.at = send, time.monotonic()
+
+    def lasted(self, seconds: float) -> Callable[[DoubleSession], bool]:
+        """Ready once the muting has lasted ``seconds``."""
+        return lambda session: time.monotonic() - self.at > seconds
 
 
 def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) -> Trick:
@@ -328,12 +339,7 @@ def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) ->
     ``seconds`` later tell seat 0 alone that it is gone (seat 0 hears it and passes that on),
     or, ``unproven``, tell the muted seat itself, at its table endpoint, on a connection that
     proves no key (any seat knows that endpoint)."""
-    muted_at: list[float] = []
-    honest_send: list[Callable[[str, bytes], bool]] = []
-
-    def mute(session: Session) -> None:
-        honest_send.append(_mute(session, victim_name))
-        muted_at.append(time.monotonic())
+    muting = _Muting(victim_name)
 
     def tell(session: Session) -> None:
         victim = session.names.index(victim_name)
@@ -342,25 +348,19 @@ def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) ->
             return
         table = session.table.listens()[victim]
         session.transport.connect(table)  # no key: a plain connection, as anyone may open
-        honest_send[0](table, _gone(session, victim))
-    later = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, tell)
-    return Trick((Stage(seat_to_move(victim_name), mute), later), cheats=True)
+        assert muting.honest_send is not None
+        muting.honest_send(table, _gone(session, victim))
+    return Trick((Stage(seat_to_move(victim_name), muting.start), Stage(muting.lasted(seconds), tell)), cheats=True)
 
 
 def muted_and_thinking(victim_name: str, seconds: float) -> Trick:
     """At the double's first move, stop talking to ``victim_name`` alone (it still hears that
     seat) and think ``seconds`` over that move, then talk to it again and play on honestly."""
-    muted_at: list[float] = []
-    honest_send: list[Callable[[str, bytes], bool]] = []
-
-    def mute(session: Session) -> None:
-        honest_send.append(_mute(session, victim_name))
-        muted_at.append(time.monotonic())
+    muting = _Muting(victim_name)
 
     def unmute(session: Session) -> None:
-        session.transport.send = honest_send[0]  # type: ignore[method-assign]
-    thought = Stage(lambda session: time.monotonic() - muted_at[0] > seconds, unmute, holds=True)
-    return Trick((Stage(own_move(1), mute), thought))
+        session.transport.send = muting.honest_send  # type: ignore[assignment,method-assign]
+    return Trick((Stage(own_move(1), muting.start), Stage(muting.lasted(seconds), unmute, holds=True)))
 
 
 def gone_in_a_pause(victim_name: str, pause: Callable[[], None], resume: Callable[[], None]) -> Trick:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from clocked_sessions import clocked_session, ping_from
+from clocked_sessions import clocked_session, judged_for, ping_from
 from protocol_helpers import path_first, play_until, seeded_game
 
 from saboteur_p2p.net import session as session_module
@@ -35,17 +35,11 @@ def test_a_seat_the_others_hear_is_not_named_here_until_they_too_lose_it(
     assert other is not None
 
     def run_for(seconds: float, heard: Callable[[], object]) -> session_module.SessionResult | None:
-        until = clock.now + seconds
-        while clock.now < until:
+        def feed(elapsed: float) -> None:
             ping = {"game_id": game.setup.game_id, "seat": 2, "to": 0, "records": len(session.node.records),
                     "got": [], "away": [], "t": 0, "done": False, "heard": heard()}
             assert session._handle(b"L2", seal(other, "ping", ping)) is None
-            session._check_away(clock.now)
-            result = session._check_gone(clock.now)
-            if result is not None:
-                return result
-            clock.now += 0.5
-        return None
+        return judged_for(session, clock, seconds, feed)
 
     assert run_for(60.0, lambda: [100, 200, 0]) is None, said
     assert 1 in session.presence.away
@@ -72,13 +66,11 @@ def test_a_seats_word_that_it_hears_a_gone_seat_never_makes_us_blame_the_seat_th
     play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     session.say = lambda text: None
-    started = clock.now
-    while clock.now < started + 20:
+
+    def feed(elapsed: float) -> None:
         assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0, 0])) is None
-        assert session._handle(b"L3", ping_from(game, session, 3, [0, 0, int((clock.now - started) * 1000), 0])) is None
-        session._check_away(clock.now)
-        assert session._check_gone(clock.now) is None  # seat 2 owes nothing here yet
-        clock.now += 0.5
+        assert session._handle(b"L3", ping_from(game, session, 3, [0, 0, int(elapsed * 1000), 0])) is None
+    assert judged_for(session, clock, 20, feed) is None  # seat 2 owes nothing here yet
     accuser = game.nodes[3].identity
     assert accuser is not None
     gone = seal(accuser, "gone", {"game_id": game.setup.game_id, "seat": 3, "absent": 2, "why": "seat 2 did not come back"})
@@ -99,14 +91,11 @@ def test_a_seat_that_stopped_talking_to_us_long_before_the_last_seat_fell_silent
     for crash_at in (10.0, 0.0):
         session, clock = clocked_session(game, tmp_path / f"crash{crash_at}", monkeypatch)
         session.say = lambda text: None
-        started = clock.now
-        result = None
-        while clock.now < started + 60 and result is None:
-            if clock.now < started + crash_at:
-                result = session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0]))
-            session._check_away(clock.now)
-            result = result or session._check_gone(clock.now)
-            clock.now += 0.5
+
+        def feed(elapsed: float, session: session_module.Session = session, crash_at: float = crash_at) -> None:
+            if elapsed < crash_at:
+                assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
+        result = judged_for(session, clock, 60, feed)
         assert result is not None, crash_at
         assert (result.outcome, result.culprit) == (Outcome.PEER_GONE, 2 if crash_at else 0), (crash_at, result.message)
 
@@ -124,13 +113,11 @@ def test_a_gone_about_a_seat_another_seat_still_hears_is_judged_as_a_claim(
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     said: list[str] = []
     session.say = said.append
-    started = clock.now
-    while clock.now < started + 15:
+
+    def feed(elapsed: float) -> None:
         for seat in (2, 3):
             assert session._handle(b"L%d" % seat, ping_from(game, session, seat, [0, 0, 0, 0])) is None
-        session._check_away(clock.now)
-        assert session._check_gone(clock.now) is None
-        clock.now += 0.5
+    assert judged_for(session, clock, 15, feed) is None
     hostile, relayer = game.nodes[3].identity, game.nodes[2].identity
     assert hostile is not None and relayer is not None
     gone = seal(hostile, "gone", {"game_id": game.setup.game_id, "seat": 3, "absent": 1, "why": "seat 1 is gone"})
@@ -157,16 +144,14 @@ def test_busy_notices_from_a_seat_do_not_turn_our_lost_link_into_another_seats_a
     session.wait = 120.0
     hostile = game.nodes[2].identity
     assert hostile is not None
-    started, result = clock.now, None
-    while clock.now < started + 300 and result is None:
-        if clock.now < started + 10:
+
+    def feed(elapsed: float) -> None:
+        if elapsed < 10:
             for seat in (1, 2):
                 assert session._handle(b"L%d" % seat, ping_from(game, session, seat, [0, 0, 0])) is None
             busy = seal(hostile, "busy", {"game_id": game.setup.game_id, "seat": 2, "seconds": 60})
             assert session._handle(b"L2", busy) is None
-        session._check_away(clock.now)
-        result = session._check_gone(clock.now)
-        clock.now += 0.5
+    result = judged_for(session, clock, 300, feed)
     assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 0), result
 
 
@@ -184,13 +169,11 @@ def test_our_lost_link_is_not_blamed_on_a_seat_that_was_busy_making_a_record(
     assert busy_seat is not None
     busy = seal(busy_seat, "busy", {"game_id": game.setup.game_id, "seat": 1, "seconds": 20})
     assert session._handle(b"L1", busy) is None
-    started, result = clock.now, None
-    while clock.now < started + 120 and result is None:
-        if clock.now < started + 8:
+
+    def feed(elapsed: float) -> None:
+        if elapsed < 8:
             assert session._handle(b"L2", ping_from(game, session, 2, [0, 0, 0])) is None
-        session._check_away(clock.now)
-        result = session._check_gone(clock.now)
-        clock.now += 0.5
+    result = judged_for(session, clock, 120, feed)
     assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 0), result
 
 
