@@ -24,18 +24,14 @@ from typing import Any
 
 from ..match import move_words, narrate
 from ..rules import (
-    GOAL_CELLS,
     CardPlayed,
-    MapPeek,
-    PathKind,
     PiecesWon,
     PlayerView,
     RoundEnded,
-    RoundStarted,
     State,
     Stolen,
 )
-from .model import WINNERS_TEXT, Decision, LogKind, LogLine, Snapshot, steady_slots
+from .model import WINNERS_TEXT, Decision, LogKind, LogLine, MapNews, Snapshot, steady_slots
 from .tracker import Tracker
 
 #: log lines kept for scrolling back
@@ -62,10 +58,7 @@ class ClientAgent:
         self._commits = 0
         self._decision_key: tuple[int, int] | None = None
         self._decision_id = 0
-        self._told_maps: set[int] = set()
-        self._maps_round = 0
-        #: the goals our own Maps looked at this round (a goal known otherwise is no map of ours)
-        self._peeked: set[int] = set()
+        self._map_news = MapNews()
         #: Saboteur 2: the dwarf cards we were told of (ours, and inspected ones), by seat
         self._told_roles: dict[int, Any] = {}
         self._roles_round = 0
@@ -100,13 +93,10 @@ class ClientAgent:
         lines = [LogLine(LogKind.EVENT, line, move=line in moves) for line in told]
         last_round = None
         played = set()
+        self._map_news.saw(events, self.seat)
         for event in events:
             if isinstance(event, CardPlayed):
                 played.add(event.player)
-                if event.player == self.seat and isinstance(event.action, MapPeek):
-                    self._peeked.add(event.action.goal)
-            elif isinstance(event, RoundStarted):
-                self._peeked = set()
             if isinstance(event, RoundEnded):
                 you = event.roles[self.seat].value
                 if state.config.edition == "saboteur2":
@@ -120,7 +110,7 @@ class ClientAgent:
                 self._round_parts.append(self._gold_line(event))
                 last_round = "; ".join(self._round_parts)
         view = self._view(state)
-        lines += self._map_lines(view)
+        lines += [LogLine(LogKind.PRIVATE, line) for line in self._map_news.lines(view)]
         lines += self._role_lines(view)
         if self.tracker is None:
             self.tracker = Tracker(self.seat, view.players)
@@ -253,21 +243,6 @@ class ClientAgent:
         self.stood_in = True
 
     # -- internals -----------------------------------------------------------------------
-
-    def _map_lines(self, view: Any) -> list[LogLine]:
-        """Private lines for goals one of our Maps has just shown us (a goal whose face the
-        view knows as it is being turned up, still face down in the maze, is not one)."""
-        if view.round != self._maps_round:
-            self._told_maps, self._maps_round = set(), view.round
-        lines = []
-        for slot, card in view.known_goals.items():
-            if slot in self._told_maps or slot not in self._peeked or view.board.tiles[GOAL_CELLS[slot]].card is not None:
-                continue
-            self._told_maps.add(slot)
-            what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
-            x, y = GOAL_CELLS[slot]
-            lines.append(LogLine(LogKind.PRIVATE, f"your map: goal {slot} at {x},{y} is {what}"))
-        return lines
 
     def _gold_line(self, event: PiecesWon | Stolen) -> str:
         if isinstance(event, PiecesWon):

@@ -14,7 +14,22 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ..rules import GOAL_CELLS, ActionCard, ActionKind, AnyAction, Card, GoldCard, PathCard, PathKind, PlayerView, State
+from ..rules import (
+    GOAL_CELLS,
+    ActionCard,
+    ActionKind,
+    AnyAction,
+    Card,
+    CardPlayed,
+    Event,
+    GoldCard,
+    MapPeek,
+    PathCard,
+    PathKind,
+    PlayerView,
+    RoundStarted,
+    State,
+)
 from ..rules.cards import TREASURE
 
 if TYPE_CHECKING:
@@ -263,6 +278,39 @@ def goal_faces(view: PlayerView) -> dict[int, PathCard]:
     """The goal faces this seat knows (Maps, goals turned up), and the treasure when every
     other goal is known to be a stone: each edition has one treasure among its three goals."""
     return faces_known(view.known_goals)
+
+
+class MapNews:
+    """What this seat's own Maps showed it this round, told once each: "your map: goal 1 at
+    8,0 is a stone" (a goal known otherwise, or turned up in the maze, is no news of a Map)."""
+
+    def __init__(self) -> None:
+        self.round = 0
+        #: the goals our own Maps looked at this round, and those already told
+        self.peeked: set[int] = set()
+        self.told: set[int] = set()
+
+    def saw(self, events: Sequence[Event], seat: int) -> None:
+        """Take in the game's new events (our Maps played, a new round)."""
+        for event in events:
+            if isinstance(event, CardPlayed) and event.player == seat and isinstance(event.action, MapPeek):
+                self.peeked.add(event.action.goal)
+            elif isinstance(event, RoundStarted):
+                self.peeked = set()
+
+    def lines(self, view: PlayerView) -> list[str]:
+        """The news not told yet, as the view knows the goals now."""
+        if view.round != self.round:
+            self.told, self.round = set(), view.round
+        lines = []
+        for slot, card in sorted(view.known_goals.items()):
+            if slot in self.told or slot not in self.peeked or view.board.tiles[GOAL_CELLS[slot]].card is not None:
+                continue
+            self.told.add(slot)
+            what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
+            x, y = GOAL_CELLS[slot]
+            lines.append(f"your map: goal {slot} at {x},{y} is {what}")
+        return lines
 
 
 def faces_known(goals: Mapping[int, PathCard]) -> dict[int, PathCard]:

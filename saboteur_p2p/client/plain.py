@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from ..match import card_words
 from ..net.agents import LineAgent
-from ..rules import GOAL_CELLS, IllegalActionError, InvalidActionError, PathKind, PlayerView, State
+from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import wrap_to_width
+from .model import MapNews, wrap_to_width
 from .words import Words, fewer_passes
 
 if TYPE_CHECKING:
@@ -56,9 +56,9 @@ class PlainAgent(LineAgent):
         self.helped = False
         #: questions typed (help, legal, board, what 3), answered whoever's move it is
         self.asked: queue.Queue[str] = queue.Queue()
-        #: the game as last heard, and the goals our Maps showed this round that we have told
+        #: the game as last heard, and what our Maps showed that we have told
         self.state: State | None = None
-        self._maps: tuple[int, set[int]] = (0, set())
+        self._map_news = MapNews()
 
     def _take(self, line: str) -> None:
         if _question(line):
@@ -67,17 +67,11 @@ class PlainAgent(LineAgent):
             super()._take(line)
 
     def heard(self, state: State) -> None:
+        self._map_news.saw(state.events[self.heard_events:], self.seat_no)
         super().heard(state)
         self.state = state
-        view = state.view_for(self.seat_no)
-        if self._maps[0] != view.round:
-            self._maps = (view.round, set())
-        told = self._maps[1]
-        for slot, card in sorted(view.known_goals.items()):
-            if slot not in told and view.board.tiles[GOAL_CELLS[slot]].card is None:  # shown by a Map, not turned up
-                told.add(slot)
-                what = "the TREASURE" if card.kind is PathKind.TREASURE else "a stone"
-                self._tell(f"your map: goal {slot} at {','.join(map(str, GOAL_CELLS[slot]))} is {what}")
+        for line in self._map_news.lines(state.view_for(self.seat_no)):
+            self._tell(line)
 
     def poll_chat(self) -> str | None:
         if self.state is not None:
