@@ -234,3 +234,30 @@ def test_a_seat_never_heard_since_this_one_started_is_not_called_away_nor_then_b
     assert said[2:] == [f"{names[2]} is away (no word for 11 s); the table waits up to 5 s"], said
     ping(2)
     assert said[3:] == [f"{names[2]} is back after 11 s of silence"], said
+
+
+def test_a_seat_said_to_be_heard_elsewhere_is_said_to_be_away_once_the_others_lose_it_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 is cut off from every seat, and seat 2 heard it a moment later than we did (its
+    last ping went out a little later).  The player was told that seat 2 hears seat 1, and then
+    nothing for the whole outage (found by a test run on a faulty network): now, once seat 2
+    has no word of it either, they are told that seat 1 is away, and later that it is back."""
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.speaker == 0 and e.kind == "action")
+    session, clock = clocked_session(game, tmp_path, monkeypatch)
+    said: list[str] = []
+    session.say = said.append
+    names = session.names
+    assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
+    cut = clock.now
+    for _step in range(30):
+        clock.now += 0.5
+        # seat 2 last heard seat 1 a second after we did
+        heard = max(0, int((clock.now - cut - 1.0) * 1000))
+        assert session._handle(b"L2", ping_from(game, session, 2, [0, heard, 0])) is None
+        session._check_away(clock.now)
+    assert said[0].startswith(f"{names[1]} is not heard here (no word for "), said
+    assert said[1:] == [f"{names[1]} is away (no word for 4 s, here or from the others); the table waits up to 5 s"], said
+    assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
+    assert said[2:] == [f"{names[1]} is back after 15 s of silence"], said

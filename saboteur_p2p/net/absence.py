@@ -139,6 +139,15 @@ class Absence:
             # away here, and since then another seat says it hears it (it came back, say)
             if by is not None and self.presence.notice_away(seat, now):
                 self._tell_relayed(seat, by, now)
+        for seat in sorted(self._told_relayed):
+            # told as heard by the others, and now they have no word of it either (found by a
+            # test run: a seat cut off from all was heard by one seat a moment later than here,
+            # so the player was told the others hear it, and then never that it was away)
+            if self.presence.unheard_for(seat, now) > self.presence.away_after(seat):
+                self._told_relayed.discard(seat)
+                self.presence.notice_away(seat, now, back=True, again=True)
+                self.say(f"{self.names[seat]} is away (no word for {self.presence.unheard_for(seat, now):.0f} s, "
+                         f"here or from the others); the table waits up to {self.wait:.0f} s")
 
     def _tell_relayed(self, seat: int, by: int, now: float) -> None:
         self._told_relayed.add(seat)

@@ -146,10 +146,11 @@ class Presence:
         self.away.update(gone)
         return gone
 
-    def notice_away(self, seat: int, now: float, back: bool = True) -> bool:
-        """Whether to tell the player that ``seat`` is away (at most once per NOTICE_EVERY);
-        ``back``: whether to tell them too when it is heard again."""
-        if now - self._noticed.get(seat, -NOTICE_EVERY) < NOTICE_EVERY:
+    def notice_away(self, seat: int, now: float, back: bool = True, again: bool = False) -> bool:
+        """Whether to tell the player that ``seat`` is away (at most once per NOTICE_EVERY,
+        unless ``again``: what they were told of it last no longer holds); ``back``: whether to
+        tell them too when it is heard again."""
+        if not again and now - self._noticed.get(seat, -NOTICE_EVERY) < NOTICE_EVERY:
             return False
         self._noticed[seat] = now
         if back:
