@@ -433,7 +433,8 @@ def test_a_random_cheat_at_a_random_point_is_named_by_every_honest_seat_and_its_
     check_trial(trial, play_trial(trial, tmp_path))
 
 
-@pytest.mark.parametrize("seed", range(5))
+#: three trials (five until 2026-12-06: the suite's time is near its limit; CHAOS_TRIALS runs more)
+@pytest.mark.parametrize("seed", range(int(os.environ.get("CHAOS_TRIALS", 3))))
 def test_a_random_cheat_in_a_shuffle_made_between_the_moves_is_named_by_every_honest_seat(seed: int, tmp_path: Path) -> None:
     """The shuffles of the next round's decks (protocol.md §5.6.2), checked by the seats in the
     background: every honest seat still names the cheater, and its log says so."""
