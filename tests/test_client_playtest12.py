@@ -267,3 +267,22 @@ def test_the_plain_prompt_answers_questions_on_others_moves_and_tells_what_a_map
     assert any("┌" in row or "─" in row for row in said), said  # the maze
     assert any(row.startswith("1: ") for row in said), said
     assert said[-1] == f"it is p{state.current}'s move, not yours: legal lists your moves on your move"
+
+
+def test_the_plain_prompt_asked_for_legal_moves_after_the_game_says_it_is_over():
+    """`legal` typed after the last move named the seat that moved last as the one to move
+    (found by a play-test): once the game is over nobody has a move."""
+    import random
+
+    from saboteur_p2p.client.plain import PlainAgent
+    from saboteur_p2p.rules import Game, GameConfig, TrustedDealer
+
+    state = Game(GameConfig(3, rounds=1), TrustedDealer(4)).new_state()
+    rng = random.Random(4)
+    while not state.is_terminal():
+        state.push(rng.choice(state.legal_actions()))
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = 0, ["p0", "p1", "p2"]
+    agent._answer("legal", state)
+    assert said[-1] == "the game is over: nobody has a move", said

@@ -90,6 +90,9 @@ class PlainAgent(LineAgent):
             if view.config.edition == "saboteur2":
                 self._tell(HELP_2)
         elif line in ("legal", "moves"):
+            if state.is_terminal():  # whoever moved last is no one's turn (found by a play-test)
+                self._tell("the game is over: nobody has a move")
+                return
             if state.current_player() != self.seat_no:
                 self._tell(f"it is {self.names[state.current_player()]}'s move, not yours: legal lists your moves on your move")
                 return
