@@ -34,6 +34,7 @@ from .invite import LobbyError, where_to_join
 from .notices import Notices
 from .table import NONCE_BYTES, SeatInfo, Table, joint_game_id
 from .transport import (
+    Inbound,
     Transport,
     dealer_connection,
     endpoint_host,
@@ -108,12 +109,9 @@ def host_lobby(
     if not valid_name(name):
         raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
     fewest = config.edition_rules.players[0]
-    salt = secrets.token_bytes(CODE_SALT_BYTES)
-    coded = CodeHost(code, salt) if code else None
     seating = _Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
                        identity.prove_link_key)
-    wrong_codes: dict[str, int] = {}  # by address
-    notice = Notices(say)  # what strangers send wrong, said at a bounded rate
+    door = _Door(identity, transport, config, code, seating, say, on_seated, order)
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
         say(where_to_join(transport.endpoint, transport.link_keys[0] if transport.link_keys else None))
@@ -127,94 +125,131 @@ def host_lobby(
     def seated() -> int:
         return len(seating.seats)
 
-    def tell_table() -> None:
-        table = seal(identity, "table", {"seats": [s.to_data() for s in seating.seats], "seats_total": config.players})
-        for connection in seating.connections:
-            transport.reply(connection, table)
+    def starting() -> bool:  # asked to start, with enough players seated
+        return started is not None and started() and seated() >= fewest
 
     try:
-        while seated() < config.players and not (started is not None and started() and seated() >= fewest):
+        while seated() < config.players and not starting():
             if started is not None and not told_too_few and started():
                 # asked to start early, with fewer seated than a game needs: say why it waits
                 say(too_few_to_start(fewest, seated()))
                 told_too_few = True
             if time.monotonic() - told_table >= TABLE_EVERY:
-                tell_table()  # the seated hear that the table is still there
+                door.tell_table()  # the seated hear that the table is still there
                 told_table = time.monotonic()
             for inbound in transport.poll(0.2):
-                try:
-                    env = open_envelope(inbound.data)
-                except BadEnvelope as exc:
-                    notice(f"lobby: dropped a bad message ({exc})")
-                    continue
-                if env.kind == "leave":
-                    freed = seating.leave(env, salt)
-                    if freed is not None:
-                        say(f"{freed} left the table before the game began")
-                        if on_seated is not None:
-                            on_seated(tuple(s.name for s in seating.seats))
-                        tell_table()
-                    continue
-                if env.kind != "hello":
-                    continue
-                address = transport.address_of(inbound.connection)
-                # past 4096 addresses, the newcomers share one count: memory stays bounded
-                address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"
-                if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
-                    transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
-                    continue
-                reason = _check_hello(env, coded, config.edition, salt, identity.public.sign_key)
-                if reason == WRONG_CODE:
-                    wrong_codes[address] = wrong_codes.get(address, 0) + 1
-                    notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
-                           f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
-                if reason in (NEEDS_SALT, NEEDS_CODE):
-                    # bind the hello to this table: the joiner says it again with our salt (and, with
-                    # a code, the proof of it worked out from our share; same nonce: the same share)
-                    answer = {"salt": salt} if coded is None else {"salt": salt, "share": coded.share(env.key, env.body["nonce"])}
-                    transport.reply(inbound.connection, seal(identity, "challenge" if coded is None else "code", answer))
-                    continue
-                back = seating.seat_of(env.key)
-                full = seated() >= config.players or (started is not None and started() and seated() >= fewest)
-                reason = reason or seating.refusal(env, back, full)
-                if reason is not None:
-                    transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
-                    continue
-                left = seating.connections[back - 1] if back else None
-                seat = seating.take(env, inbound.data, inbound.connection, back)
-                if left is not None and left != inbound.connection:
-                    transport.reply(left, seal(identity, "reject", {"reason": SEAT_TAKEN_BACK}))
-                transport.reply(inbound.connection, seal(identity, "welcome", {
-                    "seat": seat, "seats_total": config.players, "config": config.to_data(),
-                }))
-                info = seating.seats[seat]
-                fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
-                if back is None:
-                    # a bot peer of this machine has no seat of its own until the table starts (below)
-                    say(f"{info.name} " + ("sits down" if info.name in order else f"takes seat {seat}") + f" ({fingerprint})")
-                else:
-                    say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
-                if on_seated is not None:
-                    on_seated(tuple(s.name for s in seating.seats))
-                tell_table()
-                told_table = time.monotonic()
+                if door.take_in(inbound, full=seated() >= config.players or starting()):
+                    told_table = time.monotonic()
     except BaseException:
         closed = seal(identity, "reject", {"reason": TABLE_CLOSED})  # the seated need not wait for a start that will not come
         for connection in seating.connections:
             transport.reply(connection, closed)
         raise
-    notice.flush()
+    door.notice.flush()
     if seated() != config.players:
         config = GameConfig(seated(), config.edition, config.variants, config.rounds)
     seating.put_in_order(order)
     if any(s.name in order for s in seating.seats[1:]):  # they were told no seat as they joined: say each one's
         say("seated in the order of their names: " + ", ".join(f"{s.name} at seat {i}" for i, s in enumerate(seating.seats) if i))
     table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
-                   tuple(seating.link_proofs), salt, tuple(seating.hellos))
+                   tuple(seating.link_proofs), door.salt, tuple(seating.hellos))
     start = seal(identity, "start", table_.to_data())
     for connection in seating.connections:
         transport.reply(connection, start)
     return table_
+
+
+class _Door:
+    """What the host does with each message that reaches its table while it fills: seats a
+    joiner whose hello is bound to the table (asking for the salt, or the code's proof,
+    first), frees the seat of one that leaves, and refuses the rest."""
+
+    def __init__(self, identity: Identity, transport: Transport, config: GameConfig, code: str | None, seating: _Seating,
+                 say: Callable[[str], None], on_seated: Callable[[tuple[str, ...]], None] | None, order: Sequence[str]) -> None:
+        self.identity, self.transport, self.config, self.seating = identity, transport, config, seating
+        self.say, self.on_seated, self.order = say, on_seated, order
+        self.salt = secrets.token_bytes(CODE_SALT_BYTES)
+        self.coded = CodeHost(code, self.salt) if code else None
+        self.wrong_codes: dict[str, int] = {}  # by address
+        self.notice = Notices(say)  # what strangers send wrong, said at a bounded rate
+
+    def tell_table(self) -> None:
+        """Tell every seated joiner who is seated."""
+        table = seal(self.identity, "table", {"seats": [s.to_data() for s in self.seating.seats],
+                                              "seats_total": self.config.players})
+        for connection in self.seating.connections:
+            self.transport.reply(connection, table)
+
+    def take_in(self, inbound: Inbound, full: bool) -> bool:
+        """Act on one message (``full``: no seat is free, or the start is asked for); True if
+        the seated were told the table anew."""
+        try:
+            env = open_envelope(inbound.data)
+        except BadEnvelope as exc:
+            self.notice(f"lobby: dropped a bad message ({exc})")
+            return False
+        if env.kind == "leave":
+            return self._leave(env)
+        if env.kind == "hello":
+            return self._hello(inbound, env, full)
+        return False
+
+    def _seated_changed(self) -> None:
+        if self.on_seated is not None:
+            self.on_seated(tuple(s.name for s in self.seating.seats))
+        self.tell_table()
+
+    def _leave(self, env: Envelope) -> bool:
+        freed = self.seating.leave(env, self.salt)
+        if freed is None:
+            return False
+        self.say(f"{freed} left the table before the game began")
+        self._seated_changed()
+        return True
+
+    def _hello(self, inbound: Inbound, env: Envelope, full: bool) -> bool:
+        identity, transport, seating = self.identity, self.transport, self.seating
+        address = transport.address_of(inbound.connection)
+        # past 4096 addresses, the newcomers share one count: memory stays bounded
+        wrong_codes = self.wrong_codes
+        address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"
+        if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
+            transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
+            return False
+        reason = _check_hello(env, self.coded, self.config.edition, self.salt, identity.public.sign_key)
+        if reason == WRONG_CODE:
+            wrong_codes[address] = wrong_codes.get(address, 0) + 1
+            self.notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
+                        f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
+        if reason in (NEEDS_SALT, NEEDS_CODE):
+            # bind the hello to this table: the joiner says it again with our salt (and, with
+            # a code, the proof of it worked out from our share; same nonce: the same share)
+            answer = {"salt": self.salt}
+            if self.coded is not None:
+                answer["share"] = self.coded.share(env.key, env.body["nonce"])
+            transport.reply(inbound.connection, seal(identity, "challenge" if self.coded is None else "code", answer))
+            return False
+        back = seating.seat_of(env.key)
+        reason = reason or seating.refusal(env, back, full)
+        if reason is not None:
+            transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
+            return False
+        left = seating.connections[back - 1] if back else None
+        seat = seating.take(env, inbound.data, inbound.connection, back)
+        if left is not None and left != inbound.connection:
+            transport.reply(left, seal(identity, "reject", {"reason": SEAT_TAKEN_BACK}))
+        transport.reply(inbound.connection, seal(identity, "welcome", {
+            "seat": seat, "seats_total": self.config.players, "config": self.config.to_data(),
+        }))
+        info = seating.seats[seat]
+        fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
+        if back is None:
+            # a bot peer of this machine has no seat of its own until the table starts (below)
+            self.say(f"{info.name} " + ("sits down" if info.name in self.order else f"takes seat {seat}") + f" ({fingerprint})")
+        else:
+            self.say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
+        self._seated_changed()
+        return True
 
 
 class _Seating:
