@@ -14,6 +14,7 @@ from protocol_helpers import path_first, play_until, seeded_game
 from saboteur_p2p.net import session as session_module
 from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.net.wire import seal
+from saboteur_p2p.protocol.local import LocalGame
 from saboteur_p2p.rules import GameConfig
 
 
@@ -184,18 +185,9 @@ def test_a_seat_away_here_that_another_seat_then_hears_is_said_to_be_there(
     sends us nothing (it came back on a new endpoint we never learnt, say).  The player was
     left reading that seat 1 was away while its moves kept coming (found by a play-test):
     now they are told, once, that seat 2 hears it."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.speaker == 0 and e.kind == "action")
-    session, clock = clocked_session(game, tmp_path, monkeypatch)
-    said: list[str] = []
-    session.say = said.append
+    # seat 2 hears seat 1 again at 10 s
+    _game, session, said = seat_1_falls_silent(tmp_path, monkeypatch, 20.0, lambda t: 0 if t > 10.0 else int(t * 1000))
     names = session.names
-    assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
-    for step in range(40):
-        clock.now += 0.5
-        heard = [0, 0, 0] if step >= 20 else [0, int((step + 1) * 500), 0]  # seat 2 hears seat 1 again at 10 s
-        assert session._handle(b"L2", ping_from(game, session, 2, heard)) is None
-        session._check_away(clock.now)
     assert said[0] == f"{names[1]} is away (no word for 4 s); the table waits up to 5 s", said
     relayed = [line for line in said if line.startswith(f"{names[1]} is not heard here")]
     assert len(relayed) == 1 and f"but {names[2]} says it hears {names[1]}" in relayed[0], said
@@ -243,21 +235,29 @@ def test_a_seat_said_to_be_heard_elsewhere_is_said_to_be_away_once_the_others_lo
     last ping went out a little later).  The player was told that seat 2 hears seat 1, and then
     nothing for the whole outage (found by a test run on a faulty network): now, once seat 2
     has no word of it either, they are told that seat 1 is away, and later that it is back."""
+    # seat 2 last heard seat 1 a second after we did
+    game, session, said = seat_1_falls_silent(tmp_path, monkeypatch, 15.0, lambda t: max(0, int((t - 1.0) * 1000)))
+    names = session.names
+    assert said[0].startswith(f"{names[1]} is not heard here (no word for "), said
+    assert said[1:] == [f"{names[1]} is away (no word for 4 s, here or from the others); the table waits up to 5 s"], said
+    assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
+    assert said[2:] == [f"{names[1]} is back after 15 s of silence"], said
+
+
+def seat_1_falls_silent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seconds: float, heard_of_1: Callable[[float], int],
+) -> tuple[LocalGame, session_module.Session, list[str]]:
+    """Seat 0's session hears seat 1 once, then for ``seconds`` only seat 2's pings, which
+    say it heard seat 1 ``heard_of_1(elapsed)`` ms ago; the game, the session and what it said."""
     game = seeded_game(GameConfig(3), 5)
     play_until(game, lambda e: e.speaker == 0 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     said: list[str] = []
     session.say = said.append
-    names = session.names
     assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
-    cut = clock.now
-    for _step in range(30):
+    started = clock.now
+    while clock.now < started + seconds:
         clock.now += 0.5
-        # seat 2 last heard seat 1 a second after we did
-        heard = max(0, int((clock.now - cut - 1.0) * 1000))
-        assert session._handle(b"L2", ping_from(game, session, 2, [0, heard, 0])) is None
+        assert session._handle(b"L2", ping_from(game, session, 2, [0, heard_of_1(clock.now - started), 0])) is None
         session._check_away(clock.now)
-    assert said[0].startswith(f"{names[1]} is not heard here (no word for "), said
-    assert said[1:] == [f"{names[1]} is away (no word for 4 s, here or from the others); the table waits up to 5 s"], said
-    assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
-    assert said[2:] == [f"{names[1]} is back after 15 s of silence"], said
+    return game, session, said
