@@ -202,3 +202,11 @@ def test_a_spectator_that_says_watch_many_times_a_second_is_not_sent_the_log_eac
     session._feed_watchers()
     sent = [open_envelope(data).kind for connection, data in session.transport.sent if connection == b"flooder"]  # type: ignore[attr-defined]
     assert sent.count("record") == 2 * FEED_WINDOW  # is sent them again
+    # a count past what it was sent widened the window to the whole log (found by an attack:
+    # 0 then 10**9 every RESEND_EVERY drew 570 times the bytes it sent): it counts as what was sent
+    session.watchers[b"flooder"].resent -= RESEND_EVERY
+    for held in (0, 10**9):
+        session._handle(b"flooder", seal(flooder, "watch", {"version": 1, "records": held}))
+    session._feed_watchers()
+    sent = [open_envelope(data).kind for connection, data in session.transport.sent if connection == b"flooder"]  # type: ignore[attr-defined]
+    assert sent.count("record") == 3 * FEED_WINDOW, sent.count("record")

@@ -76,7 +76,9 @@ class Watchers:
                 return
             watcher = self.watchers[connection] = Watcher(address=address)
         now = time.monotonic()
-        watcher.held = max(0, held)
+        # it cannot hold more than it was sent: a count past that would widen the window below
+        # to the whole log (found by an attack: 1 KB of watch messages drew 0.5 MB of records)
+        watcher.held = min(max(0, held), watcher.sent)
         if watcher.held < watcher.sent and now - watcher.resent >= RESEND_EVERY:
             watcher.sent = watcher.held  # it lost some (or they are on their way): send them again
             watcher.resent = now
