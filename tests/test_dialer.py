@@ -343,3 +343,17 @@ def test_shake_hands_waits_for_the_handshakes_and_keeps_what_came(context: zmq.C
     finally:
         transport.close()
         router.close()
+
+
+def test_a_link_that_never_connects_holds_at_most_its_bytes(context: zmq.Context) -> None:
+    """Our queue for a link counted messages only: a seat whose link to us never connected,
+    while its pings drew resends of records up to 5 MiB each, had us hold 57 MiB (found by an
+    attack).  Past its bytes, as past its count, a message is refused, and a resend brings it."""
+    link = Dialer(context, f"tcp://127.0.0.1:{free_port()}", limit=64 * 1024, queue=100, linger_ms=0, queue_bytes=10_000)
+    try:
+        taken = [link.send(b"r" * 3000) for _ in range(5)]
+        assert taken == [True, True, True, False, False]
+        assert link.pending_bytes == 9000 and len(link.pending) == 3
+        assert link.send(b"p" * 1000)  # what still fits is taken
+    finally:
+        link.close(0)

@@ -43,7 +43,8 @@ from .zmtp import ZmtpListener
 
 #: bytes taken from the sockets in one poll, at most (past one large message)
 POLL_BYTES = 8 * 1024 * 1024
-#: Outbound messages queued for a peer that is away, before the oldest are dropped.
+#: Outbound messages queued for a peer that is away, past which the newest are dropped
+#: (and past dialer.QUEUE_BYTES of them).
 SEND_HIGH_WATER = 10_000
 #: What a peer may give as its endpoint: tcp://host:port, nothing else.
 ENDPOINT = re.compile(r"tcp://[A-Za-z0-9.\-]{1,253}:[0-9]{1,5}")
