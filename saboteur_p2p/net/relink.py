@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from .heartbeat import Resends
 from .lobby import Table
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 
@@ -24,7 +25,7 @@ class Relink:
     #: seat -> the newest endpoint it gave (and its run) that came too soon after the last
     #: we followed: followed when the second is up
     pending_links: dict[int, tuple[str, int]]
-    last_resend: dict[int, float]
+    resends: Resends
     say: Callable[[str], None]
     _link: Callable[[str, int], bytes]
     _resend_to: Callable[[int], None]
@@ -72,7 +73,7 @@ class Relink:
         # reached it, until the new endpoint has answered)
         self.endpoints[seat] = endpoint
         self.transport.send(endpoint, self._link(endpoint, seat))
-        self.last_resend.pop(seat, None)
+        self.resends.now_due(seat)
         self._resend_to(seat)
 
     def _follow_pending_links(self, now: float) -> None:

@@ -22,7 +22,7 @@ from ..protocol.shares import AheadRefused
 from ..rules import State
 from .chat import CHAT_MAX, IncomingChat, OutgoingChat
 from .defects import describe, save_traceback
-from .heartbeat import CATCH_UP_S, Heartbeat, addressed_to
+from .heartbeat import CATCH_UP_S, Heartbeat, Resends, addressed_to
 from .intake import Dropped, Intake
 from .links import Links
 from .lobby import Table
@@ -103,7 +103,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.incarnation = time.time_ns()
         self.incarnations: dict[int, int] = {}
         self.ahead_again: set[int] = set()
-        self.last_resend: dict[int, float] = {}
+        self.resends = Resends()
         self.last_relink: dict[int, float] = {}
         self.pending_links: dict[int, tuple[str, int]] = {}
         self.counted: set[int] = set()

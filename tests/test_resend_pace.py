@@ -1,0 +1,57 @@
+"""How often a peer is sent records again (heartbeat.Resends, protocol.md §12.3): a seat whose
+count of records does not grow draws ever fewer batches; one that catches up draws them at
+every ping."""
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from clocked_sessions import clocked_session
+from protocol_helpers import path_first, seeded_game
+
+from saboteur_p2p.net.heartbeat import RESEND_MAX
+from saboteur_p2p.net.presence import PING_EVERY
+from saboteur_p2p.net.wire import open_envelope, seal
+from saboteur_p2p.protocol.local import step
+from saboteur_p2p.rules import GameConfig
+
+
+def ping(game, session, seat: int, records: int) -> bytes:  # type: ignore[no-untyped-def]
+    identity = game.nodes[seat].identity
+    return seal(identity, "ping", {"game_id": game.setup.game_id, "seat": seat, "to": session.seat, "away": [], "t": 0,
+                                   "records": records, "got": [], "done": False, "heard": []})
+
+
+def test_a_seat_that_keeps_saying_it_holds_nothing_draws_ever_fewer_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat's ping saying it held no records drew up to 64 of ours every half second, for as
+    long as it pinged: 1,700 times the bytes it sent at 10 seats (found by an attack).  While
+    its count does not grow, each wait is twice the one before, up to RESEND_MAX; a seat that
+    takes what it is sent (its count grows) is sent the next batch at its next ping."""
+    game = seeded_game(GameConfig(3), 5)
+    while len(game.records) < 40:
+        assert step(game, path_first)
+    session, clock = clocked_session(game, tmp_path, monkeypatch)
+    held = len(session.node.records)
+    sent = session.transport.sent  # type: ignore[attr-defined]
+
+    def batches(seat: int, seconds: float, count: object) -> list[float]:
+        """When batches of records went to ``seat``, pinging every PING_EVERY with ``count(t)``."""
+        started, times = clock.now, []
+        while clock.now < started + seconds:
+            before = len(sent)
+            assert session._handle(b"L%d" % seat, ping(game, session, seat, count(clock.now - started))) is None  # type: ignore[operator]
+            if any(open_envelope(d).kind == "record" for _, d in sent[before:]):
+                times.append(clock.now - started)
+            clock.now += PING_EVERY
+        return times
+
+    stuck = batches(2, 60.0, lambda t: 0)
+    assert stuck[:5] == [0.0, 1.0, 3.0, 7.0, 15.0], stuck
+    assert [b - a for a, b in pairwise(stuck[4:])] == [RESEND_MAX] * 5, stuck  # 23, 31, 39, 47, 55
+    # seat 1 catches up: its count grows with each batch, and each ping brings the next one
+    pings = (held - 1) // 5 + 1  # the pings that say it holds fewer than we do
+    caught = batches(1, pings * PING_EVERY, lambda t: round(t / PING_EVERY) * 5)
+    assert caught == [n * PING_EVERY for n in range(pings)], caught
