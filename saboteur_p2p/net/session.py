@@ -50,6 +50,8 @@ SECRET_KINDS = frozenset({"commit", "reveal"})
 ENDINGS = frozenset({"bye", "abort", "gone"})
 #: at the start, how long (s) a seat waits at most for its links' handshakes before any work
 SHAKE_HANDS_S = 1.0
+#: a seat's hello (a restart) is answered with the table's start at most this often (seconds)
+HELLO_EVERY = 1.0
 
 
 class Agent(Protocol):
@@ -106,6 +108,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.resends = Resends()
         self.last_relink: dict[int, float] = {}
         self.pending_links: dict[int, tuple[str, int]] = {}
+        self.hello_answered: dict[int, float] = {}
         self.counted: set[int] = set()
         self.catch_up_until = 0.0
         self._outsider_noticed = -NOTICE_OUTSIDERS
@@ -442,7 +445,11 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         if seat is None:
             self.transport.reply(connection, seal(self.identity, "reject", {"reason": "the game has started"}))
             return
-        self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
+        # a seat's hello replayed by anyone drew the whole start each time (found by an attack)
+        now = time.monotonic()
+        if now - self.hello_answered.get(seat, -HELLO_EVERY) >= HELLO_EVERY:
+            self.hello_answered[seat] = now
+            self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
 
     def _leave(self, why: str = "you left the table; the game ends") -> SessionResult:
         """Our player leaves (or this seat cannot go on): tell the table (it ends the game) and stop."""

@@ -1,6 +1,6 @@
-"""How often a peer is sent records again (heartbeat.Resends, protocol.md §12.3): a seat whose
-count of records does not grow draws ever fewer batches; one that catches up draws them at
-every ping."""
+"""What a seat's cheap messages may draw from us: records sent again (heartbeat.Resends,
+protocol.md §12.3), ever fewer while its count of records does not grow, and at every ping
+while it catches up; the table's start, once a second for a seat's hello (§12.2)."""
 from __future__ import annotations
 
 from itertools import pairwise
@@ -10,6 +10,7 @@ import pytest
 from clocked_sessions import clocked_session
 from protocol_helpers import path_first, seeded_game
 
+from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.heartbeat import RESEND_MAX
 from saboteur_p2p.net.presence import PING_EVERY
 from saboteur_p2p.net.wire import open_envelope, seal
@@ -55,3 +56,28 @@ def test_a_seat_that_keeps_saying_it_holds_nothing_draws_ever_fewer_batches(
     pings = (held - 1) // 5 + 1  # the pings that say it holds fewer than we do
     caught = batches(1, pings * PING_EVERY, lambda t: round(t / PING_EVERY) * 5)
     assert caught == [n * PING_EVERY for n in range(pings)], caught
+
+
+def test_a_seats_hello_said_again_and_again_draws_the_start_once_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the game runs, a seat's hello (its restart) is answered with the table's start.
+    Each copy of one signed hello, replayed by anyone, drew the whole start: 108 KB in, 800 KB
+    out at 6 seats (found by an attack).  Now a seat's hello is answered at most once a second;
+    a stranger's is refused, as before."""
+    game = seeded_game(GameConfig(3), 5)
+    session, clock = clocked_session(game, tmp_path, monkeypatch)
+    sent = session.transport.sent  # type: ignore[attr-defined]
+    identity = game.nodes[2].identity
+    assert identity is not None
+    hello = seal(identity, "hello", {})
+    answered = []
+    for _ in range(40):  # 20 hellos a second for 2 s
+        before = len(sent)
+        assert session._handle(b"anyone", hello) is None
+        answered += [open_envelope(d).kind for _, d in sent[before:]]
+        clock.now += 0.05
+    assert answered == ["start", "start"], answered
+    before = len(sent)
+    assert session._handle(b"stranger", seal(Identity.generate(), "hello", {})) is None
+    assert [open_envelope(d).kind for _, d in sent[before:]] == ["reject"]
