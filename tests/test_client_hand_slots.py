@@ -31,3 +31,30 @@ def test_the_cards_keep_their_slots_while_the_drawn_card_is_unseen() -> None:
     after = [item.handle for item in ctl.items(ctl.snapshot())]
     assert after[slot] == drawn  # ... and the drawn card fills the slot the played one left
     assert [h for i, h in enumerate(after) if i != slot] == [h for i, h in enumerate(before) if i != slot]
+
+
+def test_the_plain_prompt_numbers_the_hand_as_the_full_screen_client_does() -> None:
+    """At --plain the cards after a played one moved up and the drawn card came last, while
+    the full-screen client keeps each card's slot (found by a play-test): a player typing
+    slots they remembered misplayed.  The prompt now keeps them too."""
+    from saboteur_p2p.client.cardinfo import card_words
+    from saboteur_p2p.client.plain import PlainAgent
+
+    state = find(lambda s: holding(s, is_path) and len(s.draw_pile) > 0)
+    seat = state.current
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = seat, [f"p{i}" for i in range(state.players)]
+
+    def hand_shown(order: list[int]) -> str:
+        return "hand: " + ", ".join(f"{n} {card_words(state.faces[h])}" for n, h in enumerate(order, 1)) + ";"
+
+    agent._show(state)
+    before = list(state.hands[seat])
+    assert hand_shown(before) in said[0], said[0]
+    played = next(a for a in state.legal_actions() if isinstance(a, PlacePath) and a.card != before[-1])
+    state.push(played)
+    (drawn,) = [h for h in state.hands[seat] if h not in before]
+    said.clear()
+    agent._show(state)
+    assert hand_shown([drawn if h == played.card else h for h in before]) in said[0], said[0]

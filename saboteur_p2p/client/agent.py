@@ -31,7 +31,7 @@ from ..rules import (
     State,
     Stolen,
 )
-from .model import WINNERS_TEXT, Decision, LogKind, LogLine, MapNews, Snapshot, steady_slots
+from .model import WINNERS_TEXT, Decision, LogKind, LogLine, MapNews, Snapshot, SteadyHand
 from .tracker import Tracker
 
 #: log lines kept for scrolling back
@@ -66,8 +66,7 @@ class ClientAgent:
         self._round_parts: list[str] = []
         self.seat = 0
         self.names: list[str] = []
-        #: the round and the hand's handles in the order the person sees them (steady_slots)
-        self._slots: tuple[int, list[int]] = (0, [])
+        self._hand = SteadyHand()
         self.tracker: Tracker | None = None
 
     # -- the Agent interface (session thread) ------------------------------------------
@@ -296,15 +295,8 @@ class ClientAgent:
         self._changed()
 
     def _view(self, state: State) -> PlayerView:
-        """Our view, its hand in steady slots: a card keeps its number while we hold it.  The
-        slots are kept over every card we hold, a drawn card whose face is not shown to us
-        yet included (the view leaves it out): the slot a played card left waits for it."""
-        view = state.view_for(self.seat)
-        round_, before = self._slots
-        order = steady_slots(before if round_ == view.round else [], state.hands[self.seat])
-        self._slots = (view.round, order)
-        faces = dict(view.hand)
-        return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces))
+        """Our view, its hand in steady slots: a card keeps its number while we hold it."""
+        return self._hand.view(state, self.seat)
 
     def _publish(self, **changes: Any) -> None:
         with self._lock:

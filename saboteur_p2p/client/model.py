@@ -332,6 +332,26 @@ def steady_slots(before: Sequence[int], now: Sequence[int]) -> list[int]:
     return [h for h in slots if h is not None] + list(fresh)
 
 
+class SteadyHand:
+    """A seat's views with its hand in steady slots (``steady_slots``), kept over every card
+    it holds, a drawn card whose face is not shown to it yet included (the view leaves it
+    out): the slot a played card left waits for it.  The full-screen client and the plain
+    prompt both number cards so (the prompt shifted them left, and typed slots misplayed:
+    found by a play-test)."""
+
+    def __init__(self) -> None:
+        #: the round and the hand's handles in the order the person sees them
+        self._slots: tuple[int, list[int]] = (0, [])
+
+    def view(self, state: State, seat: int) -> PlayerView:
+        view = state.view_for(seat)
+        round_, before = self._slots
+        order = steady_slots(before if round_ == view.round else [], state.hands[seat])
+        self._slots = (view.round, order)
+        faces = dict(view.hand)
+        return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces))
+
+
 def strip_items(view: PlayerView | None, deciding: bool) -> tuple[Item, ...]:
     """What the hand strip holds now: offered gold, the stone to orient, or the hand."""
     if view is None:

@@ -19,7 +19,7 @@ from ..net.agents import LineAgent
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import MapNews, wrap_to_width
+from .model import MapNews, SteadyHand, wrap_to_width
 from .words import Words, fewer_passes
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ class PlainAgent(LineAgent):
         #: the game as last heard, and what our Maps showed that we have told
         self.state: State | None = None
         self._map_news = MapNews()
+        #: the hand numbered as the full-screen client numbers it: a card keeps its slot
+        self._hand = SteadyHand()
 
     def _take(self, line: str) -> None:
         if _question(line):
@@ -70,7 +72,7 @@ class PlainAgent(LineAgent):
         self._map_news.saw(state.events[self.heard_events:], self.seat_no)
         super().heard(state)
         self.state = state
-        for line in self._map_news.lines(state.view_for(self.seat_no)):
+        for line in self._map_news.lines(self._hand.view(state, self.seat_no)):
             self._tell(line)
 
     def poll_chat(self) -> str | None:
@@ -84,7 +86,7 @@ class PlainAgent(LineAgent):
 
     def _answer(self, line: str, state: State) -> None:
         """Help, the legal moves, the maze, or what a card does: asked at any time."""
-        view = state.view_for(self.seat_no)
+        view = self._hand.view(state, self.seat_no)
         if line in ("?", "help"):
             self._tell(HELP)
             if view.config.edition == "saboteur2":
@@ -128,7 +130,7 @@ class PlainAgent(LineAgent):
         if _question(line):
             self._answer(line, state)
             return None
-        view = state.view_for(self.seat_no)
+        view = self._hand.view(state, self.seat_no)
         words = Words(view, self.names)
         try:
             engine = words.read(line)
@@ -153,7 +155,7 @@ class PlainAgent(LineAgent):
             self.say(row)
 
     def _show(self, state: State) -> None:
-        view = state.view_for(self.seat_no)
+        view = self._hand.view(state, self.seat_no)
         for line in plain_view(view, self.names):
             self._tell(line)
         if self.helped:
