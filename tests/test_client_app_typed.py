@@ -25,8 +25,8 @@ def test_placing_a_path_card_with_a_typed_command_and_completion():
         engine = Words(snap.view, snap.names).read(sent["move"])  # type: ignore[arg-type]
         h.keys(ENTER)
         h.sent(snap)
+        assert h.app.ui.message == f"played: {sent['move']}"  # until another seat moves
         h.wait_for(lambda: any(played.startswith(engine) for played in h.played_by_me()), "the table to play it")
-        assert h.app.ui.message == f"played: {sent['move']}"
 
     harness.play(script)
     assert sent["move"].startswith("path ")

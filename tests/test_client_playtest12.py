@@ -286,3 +286,25 @@ def test_the_plain_prompt_asked_for_legal_moves_after_the_game_says_it_is_over()
     agent.seat_no, agent.names = 0, ["p0", "p1", "p2"]
     agent._answer("legal", state)
     assert said[-1] == "the game is over: nobody has a move", said
+
+
+def test_what_we_played_leaves_the_message_line_once_another_seat_moves():
+    """"played: break pickaxe @bob" stayed on the message line through many moves, the repair
+    of that pickaxe included, and into the next round (found by a play-test).  It now goes
+    once another seat moves, or the round ends; our own move coming back keeps it."""
+    from saboteur_p2p.client.model import Snapshot, UIState
+    from saboteur_p2p.client.tracker import LastMove
+
+    ours, theirs = LastMove(0, "pass", None, 7), LastMove(1, "path", (1, 0), 6)
+    ui = UIState()
+    ui.say("played: pass 1", "ok", until_moves={1: theirs})
+    ui.fade(Snapshot(seat=0, last_moves={1: theirs, 0: ours}))  # our move is in: still what we did
+    assert ui.message == "played: pass 1"
+    ui.fade(Snapshot(seat=0, last_moves={1: theirs, 0: ours, 2: LastMove(2, "map", None, 8)}))
+    assert ui.message == ""
+    ui.say("played: pass 1", "ok", until_moves={1: theirs, 0: ours})
+    ui.fade(Snapshot(seat=0, last_moves={}))  # a new round
+    assert ui.message == ""
+    ui.say("not allowed: 0,0 is the start cell", "error")  # other messages stay until a key
+    ui.fade(Snapshot(seat=0, last_moves={2: LastMove(2, "map", None, 9)}))
+    assert ui.message == "not allowed: 0,0 is the start cell"

@@ -61,7 +61,7 @@ class TakeBack:
 
     def act(self, key: str, action: Callable[[], None]) -> None:
         ui = self.ui
-        saved = (ui.turned, list(ui.marked), ui.message, ui.message_kind, ui.message_until_move)
+        saved = (ui.turned, list(ui.marked), ui.message, ui.message_kind, ui.message_until_move, ui.message_until_moves)
         action()
         self.last = (key, time.monotonic() + self.wait, saved)
 
@@ -73,5 +73,6 @@ class TakeBack:
         if last is None or last[0] != previous or not continues or time.monotonic() > last[1]:
             return None
         ui = self.ui
-        ui.turned, ui.marked, ui.message, ui.message_kind, ui.message_until_move = last[2]  # type: ignore[assignment]
+        (ui.turned, ui.marked, ui.message, ui.message_kind, ui.message_until_move,
+         ui.message_until_moves) = last[2]  # type: ignore[assignment]
         return previous + letter

@@ -244,7 +244,7 @@ class TypedCommands:
         self.ui.selected = None
         self.ui.turned = False
         self.ui.marked = []
-        self.ui.say(f"played: {words.say(action)}", "ok")
+        self.ui.say(f"played: {words.say(action)}", "ok", until_moves=snap.last_moves)
         return True
 
 

@@ -270,8 +270,7 @@ class Controller(TypedCommands):
         """What to highlight and which action Enter would send."""
         snap = self.snapshot()
         ui = self.ui
-        if ui.message_until_move and snap.decision is not None:
-            ui.say("")  # "not your move" is stale once it is
+        ui.fade(snap)
         if snap.decision is not None and ui.log_back_for != snap.decision.id:
             # our move: the log follows the newest lines again, whatever was scrolled back to
             # read (a play-test read an old `legal` into the next round, missing the moves)

@@ -427,9 +427,24 @@ class UIState:
     moves_after: float = 0.0
     #: the message says it is not our move: it goes when our move comes
     message_until_move: bool = False
+    #: the message tells our move: it goes once another seat moves (or the round ends), as
+    #: each seat's last move stood when it was said ("played: pass 1" stayed on for rounds:
+    #: found by a play-test)
+    message_until_moves: Mapping[int, LastMove] | None = None
 
-    def say(self, text: str, kind: str = "info", until_move: bool = False) -> None:
+    def say(self, text: str, kind: str = "info", until_move: bool = False,
+            until_moves: Mapping[int, LastMove] | None = None) -> None:
         self.message, self.message_kind, self.message_until_move = text, kind, until_move
+        self.message_until_moves = until_moves
+
+    def fade(self, snap: Snapshot) -> None:
+        """Forget a message that no longer holds: "not your move" once it is, and our move
+        once another seat has moved since."""
+        if self.message_until_move and snap.decision is not None:
+            self.say("")
+        moves, now = self.message_until_moves, snap.last_moves
+        if moves is not None and any(now.get(s) != moves.get(s) for s in {*moves, *now} if s != snap.seat):
+            self.say("")
 
 
 def gold_total(golds: Sequence[tuple[int, GoldCard]]) -> int:
