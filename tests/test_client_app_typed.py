@@ -23,10 +23,13 @@ def test_placing_a_path_card_with_a_typed_command_and_completion():
         sent["move"] = h.app.input_area.text
         assert "✓ legal" in h.screen().splitlines()[-2]  # inline validation on the message line
         engine = Words(snap.view, snap.names).read(sent["move"])  # type: ignore[arg-type]
+        said: list[str] = []
+        say = h.app.ui.say
+        h.app.ui.say = lambda text, *args, **kwargs: (said.append(text), say(text, *args, **kwargs))  # type: ignore[method-assign]
         h.keys(ENTER)
         h.sent(snap)
-        assert h.app.ui.message == f"played: {sent['move']}"  # until another seat moves
         h.wait_for(lambda: any(played.startswith(engine) for played in h.played_by_me()), "the table to play it")
+        assert f"played: {sent['move']}" in said  # on the message line until another seat moves
 
     harness.play(script)
     assert sent["move"].startswith("path ")

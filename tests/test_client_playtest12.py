@@ -308,3 +308,39 @@ def test_what_we_played_leaves_the_message_line_once_another_seat_moves():
     ui.say("not allowed: 0,0 is the start cell", "error")  # other messages stay until a key
     ui.fade(Snapshot(seat=0, last_moves={2: LastMove(2, "map", None, 9)}))
     assert ui.message == "not allowed: 0,0 is the start cell"
+
+
+def test_at_80_columns_every_seat_shows_its_last_move_and_its_broken_tools():
+    """At 80 columns (a 26-column list) "heuristic-3 6c g0 ✗L" left no room for a pass, a
+    break or a repair, and cut a path's cell: a player could not tell what anyone had just
+    done (found by a play-test).  The hand counts, all alike, go first; then the names give up
+    a column or two, their ends kept; every move shows, in its tiny form at least."""
+    from dataclasses import replace
+
+    from test_client_controller import find, seated
+    from test_client_playtest3 import text
+
+    from saboteur_p2p.client.app import SIDE_MIN
+    from saboteur_p2p.client.render import render_players
+    from saboteur_p2p.client.tracker import LastMove
+    from saboteur_p2p.rules import Tool
+
+    state = find(lambda s: s.phase.value == "play" and s.round == 1 and s.players == 5)
+    agent, _node, ctl = seated(state)
+    snap = agent.snapshot()
+    seat = snap.seat
+    names = [f"heuristic-{n}" for n in range(1, 5)]
+    names.insert(seat, "you")
+    broken = {(seat + 3) % 5: {Tool.LANTERN}, (seat + 4) % 5: {Tool.CART, Tool.PICKAXE}}
+    view = snap.view._replace(broken=tuple(frozenset(broken.get(s, ())) for s in range(5)))
+    forms = [("brk lamp→3", "brk→3"), ("fix pick→0", "fix→0"), ("pass", "pass"), ("┌ 6,0", "┌"), ("┬ 0,-1", "┬")]
+    moves = {(seat + i) % 5: LastMove((seat + i) % 5, "", None, i + 1, *forms[i]) for i in range(5)}
+    lines = text(render_players(replace(snap, view=view, names=tuple(names), last_moves=moves), ctl.focus(),
+                                SIDE_MIN)).splitlines()[1:]
+    assert all(len(line) == SIDE_MIN for line in lines), lines
+    for i, (short, tiny) in enumerate(forms):
+        line = lines[(seat + i) % 5]
+        assert short in line or line.rstrip().endswith(f" {tiny}"), (short, lines)
+        assert "…" not in line or line.index("…") >= 7, lines  # a name keeps most of itself...
+        assert names[(seat + i) % 5][-3:] in line, lines  # ... and its end
+    assert "✗L" in lines[(seat + 3) % 5] and "✗CP" in lines[(seat + 4) % 5], lines

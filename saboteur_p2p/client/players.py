@@ -2,11 +2,13 @@
 
 A seat's line reads: turn, seat number, name, cards in hand, gold, then what lies before
 the player (broken tools, Trapped!, a Theft), the role when it is known, the connection,
-and the last move when there is room for it whole.  Names come first: when they do not
+and the last move, whole or in a short or tiny form.  Names come first: when they do not
 fit whole, the marks after them take their short forms ("tr" for "trap", "grn" for
 "green"), then the lines drop what the screen says elsewhere (one's own role is on the info
 line) or what no longer matters (at the game's end, what lay before the players), and only
-then are names cut, by display width (a CJK character takes two columns).
+then are names cut, by display width (a CJK character takes two columns).  The last moves
+come next: to show every seat's, the hand counts go when all are alike, and then the names
+give up columns, down to NAME_FLOOR, if that shows them all.
 """
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ Fragments = list[tuple[str, str]]
 
 #: the roles in three letters or fewer, for a narrow panel
 ROLE_TINY = {"self": "slf", "blue": "blu", "green": "grn", "BOSS": "BOS", "prof": "prf"}
+
+#: the columns a name keeps, at least, when the seats' last moves take the rest ("heur…c-1")
+NAME_FLOOR = 8
 
 #: the forms a line's marks take, from the fullest: words, short words, and short words
 #: without what the screen says elsewhere
@@ -52,19 +57,33 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             out.append(("", pad_to_width(f"  {seat} " + fit_name(name, max(3, width - 5)), width) + "\n"))
         return out
     newest = max((move.order for move in snap.last_moves.values()), default=None)
-    tails = [_tail(view, seat) for seat in range(view.players)]
-    tail_width = max(len(tail) for tail in tails)
     marks = _marks(snap, view)
     labels = [snap.name(seat) + ("*" if seat == snap.seat else "") for seat in range(view.players)]
     digits = len(str(view.players - 1))
-    lead = 2 + digits + tail_width
     longest = max(text_width(label) for label in labels)
-    # the fullest form in which every name shows whole; else the sparest, and names cut to fit
-    for form in (FULL, SHORT, SPARE):
-        widest = max(sum(text_width(mark.text(form)) for mark in row) for row in marks)
-        if lead + longest + widest <= width:
+    # every seat's last move shows, in its tiny form at least: at 80 columns "heuristic-3 6c
+    # g0 ✗L" left no room for " pass" or " brk→2", and a player could not tell what anyone had
+    # done (found by a play-test).  To make room, first the cards in hand go when every seat
+    # holds as many (the line says nothing with them), then names are cut, to NAME_FLOOR
+    # columns at most (a play-test before read "he…c-1" badly)
+    moves = {s: last.tiny or last.short for s, last in snap.last_moves.items() if s < view.players}
+    for counted in (True, False):
+        tails = [_tail(view, seat, counted) for seat in range(view.players)]
+        lead = 2 + digits + max(len(tail) for tail in tails)
+        # the fullest form in which every name shows whole; else the sparest, and names cut to fit
+        for form in (FULL, SHORT, SPARE):
+            widest = max(sum(text_width(mark.text(form)) for mark in row) for row in marks)
+            if lead + longest + widest <= width:
+                break
+        # a line with its move leaves out what the screen says elsewhere (spare, below)
+        need = max([widest] + [text_width(move) + 1 + sum(text_width(mark.text(SPARE if mark.spared else form))
+                                                          for mark in marks[s]) for s, move in moves.items() if move])
+        if lead + longest + need <= width or len(set(view.hand_sizes)) > 1:
             break
+    tail_width = max(len(tail) for tail in tails)
     room = max(3, min(longest, width - lead - widest))
+    if width - lead - need >= min(room, NAME_FLOOR):  # names cut only where every move then shows
+        room = min(room, width - lead - need)
     for seat in range(view.players):
         marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         last = snap.last_moves.get(seat)
@@ -104,11 +123,13 @@ def _moved(line: Fragments, move: str, width: int) -> Fragments | None:
     return None
 
 
-def _tail(view: PlayerView, seat: int) -> str:
-    """Cards in hand and gold: " 6c g2" (gold cards), or in Saboteur 2 " 6c $3" / " 6c $" / " 6c -"."""
+def _tail(view: PlayerView, seat: int, counted: bool = True) -> str:
+    """Cards in hand (unless not ``counted``) and gold: " 6c g2" (gold cards), or in Saboteur 2
+    " 6c $3" / " 6c $" / " 6c -"."""
+    cards = f" {view.hand_sizes[seat]}c" if counted else ""
     if view.config.edition == "saboteur2":
-        return f" {view.hand_sizes[seat]}c {_pieces(view, seat)}"
-    return f" {view.hand_sizes[seat]}c g{view.gold_counts[seat]}"
+        return f"{cards} {_pieces(view, seat)}"
+    return f"{cards} g{view.gold_counts[seat]}"
 
 
 def _marks(snap: Snapshot, view: PlayerView) -> list[list[Mark]]:
