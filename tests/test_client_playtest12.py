@@ -344,3 +344,29 @@ def test_at_80_columns_every_seat_shows_its_last_move_and_its_broken_tools():
         assert "…" not in line or line.index("…") >= 7, lines  # a name keeps most of itself...
         assert names[(seat + i) % 5][-3:] in line, lines  # ... and its end
     assert "✗L" in lines[(seat + 3) % 5] and "✗CP" in lines[(seat + 4) % 5], lines
+
+
+def test_the_final_ranking_lines_up_its_rounds_and_says_nothing_won_alike_for_everyone():
+    """"4 nuggets   (r1 ..." but "1 nugget   (r1 ...": the rounds began a column earlier after
+    a singular; and our round with nothing won read "+0" where another seat's read "-" (found
+    by a play-test)."""
+    from dataclasses import replace
+
+    from test_client_rounds import followed_game
+
+    from saboteur_p2p.client.screens import render_ranking
+
+    for seed in range(20):
+        _state, agent, _ = followed_game(seed, players=4)
+        snap = agent.snapshot()
+        assert snap.view is not None and snap.view.scores is not None
+        if 1 in snap.view.scores or any(r.won[snap.seat] == "0 nuggets" for r in snap.rounds):
+            break
+    scores = (4, 1, 3, 0)  # a singular among plurals, whatever the game gave
+    lines = render_ranking(replace(snap, view=snap.view._replace(scores=scores))).splitlines()
+    rows = [line for line in lines if "(r1 " in line]
+    assert len(rows) == 4 and len({line.index("(") for line in rows}) == 1, rows
+    assert not any(" +0" in line for line in rows), rows
+    mine = next(line for line in rows if " you " in line)
+    nothing = [r.round for r in snap.rounds if r.won[snap.seat] == "0 nuggets"]
+    assert all(f"r{n} -" in mine for n in nothing), (nothing, mine)

@@ -210,7 +210,8 @@ def render_ranking(snap: Snapshot, width: int = 78) -> str:
         rounds = [f"r{r.round} {_short(r.won[seat], r.stole[seat] if seat < len(r.stole) else 0)}"
                   for r in snap.rounds if seat < len(r.won)]
         line = f"{star}{place}. {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
-        lines += _packed(line.rstrip(), rounds, width) if rounds else [line.rstrip()]
+        # the amount's padding kept: "(" stands in one column after "1 nugget" and "3 nuggets"
+        lines += _packed(line, rounds, width) if rounds else [line.rstrip()]
     if snap.rounds:
         lines += ["", "rounds: " + " · ".join(f"{r.round} {r.winners.removeprefix('the ')}" for r in snap.rounds)]
     lines += ["", "q leaves · Esc looks at the board"]
@@ -256,8 +257,8 @@ def _compact(text: str) -> str:
 
 def _short(won: str, stole: int = 0) -> str:
     """A round's winnings, short, and the pieces ``stole`` (negative: robbed of them) after:
-    "3 pieces" -> "+3", "3 pieces" robbed of one -> "+3 robbed 1", nothing won but a theft
-    ("-") -> "stole 1", an amount not shown to us ("gold") -> "gold stole 1", "2 gold cards"
+    "3 pieces" -> "+3", "3 pieces" robbed of one -> "+3 robbed 1", "0 nuggets" -> "-",
+    nothing won but a theft ("-") -> "stole 1", an amount not shown to us ("gold") -> "gold stole 1", "2 gold cards"
     -> "2 cards"."""
     number, _, unit = won.partition(" ")
     theft = f"stole {stole}" if stole > 0 else f"robbed {-stole}" if stole < 0 else ""
@@ -265,5 +266,7 @@ def _short(won: str, stole: int = 0) -> str:
         shown = {"has gold": "gold"}.get(won, won)
         return theft if theft and shown == "-" else f"{shown} {theft}".strip()
     if unit.startswith(("nugget", "gold piece", "piece")):
+        if int(number) == 0:  # as another seat's round with nothing won reads ("+0" beside "-")
+            return theft or "-"
         return f"{int(number):+d} {theft}".strip()
     return f"{number} card" + ("" if number == "1" else "s")
