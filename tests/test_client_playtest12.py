@@ -370,3 +370,28 @@ def test_the_final_ranking_lines_up_its_rounds_and_says_nothing_won_alike_for_ev
     mine = next(line for line in rows if " you " in line)
     nothing = [r.round for r in snap.rounds if r.won[snap.seat] == "0 nuggets"]
     assert all(f"r{n} -" in mine for n in nothing), (nothing, mine)
+
+
+def test_a_wide_round_end_table_keeps_its_columns_near_the_names_and_apart():
+    """At 120 columns the round-end table's "who" took 40 columns for 11-letter names, "green"
+    ran into "gold-st", and another seat's secret gold read "gold" won but "$" in total (found
+    by a play-test)."""
+    import dataclasses
+
+    from test_client_render import text
+
+    from saboteur_p2p.client.model import Snapshot
+    from saboteur_p2p.client.screens import render_round_end
+    from saboteur_p2p.client.tracker import RoundSummary
+    from saboteur_p2p.rules import Board, Role
+
+    roles = (Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.GREEN_DIGGER, Role.SABOTEUR)
+    won, totals = ("2 pieces", "gold", "gold", "-"), ("2 pieces", "has gold", "has gold", "-")
+    summary = RoundSummary(1, 3, "the green team won", roles, Board.new_round(), {}, won, totals, stole=(0, -1, 1, 0))
+    snap = dataclasses.replace(Snapshot(), seat=0, names=("you", "heuristic-1", "heuristic-2", "heuristic-3"))
+    lines = text(render_round_end(summary, snap, 60, 9)).splitlines()
+    header = next(line for line in lines if line.startswith(" who"))
+    rows = [line for line in lines if line.startswith(" heuristic-")]
+    assert header.index("role") <= len(" heuristic-1 ") + 1, header  # not 40 columns on
+    assert all("green  gold" in line for line in rows[:2]), rows  # two spaces between them
+    assert all(line.rstrip().endswith(" gold") for line in rows[:2]), rows  # "gold" in both columns

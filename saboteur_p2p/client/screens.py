@@ -141,18 +141,23 @@ class _Table:
 
 
 def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]], stole: list[int], width: int) -> _Table:
-    totals = [_compact(total) for _, total in gold]
     longest = max(text_width(name) for name in names)
     for tight in (False, True):
-        # tight, another seat's secret win is "$" as in its total ("has gold")
-        won = [_won_cell("$" if tight and w == "gold" else _compact(w), theft) for (w, _), theft in zip(gold, stole, strict=True)]
+        # another seat's secret gold is "$" when tight, else "gold", in both columns alike (a
+        # play-test read "gold" won beside a total of "$")
+        secret = "$" if tight else "gold"
+        won = [_won_cell(secret if w == "gold" else _compact(w), theft) for (w, _), theft in zip(gold, stole, strict=True)]
+        totals = [secret if total == "has gold" else _compact(total) for _, total in gold]
         short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
         roles = [ROLE_TINY.get(role, role) for role in short] if tight else short
         label = "tot" if tight else "total"
         role_w = max(4, *(len(role) for role in roles))
-        won_w = max(3, *(len(cell) for cell in won)) + 1
+        # roomy, two spaces after the role ("green  gold-st", not "green gold-st")
+        won_w = max(3, *(len(cell) for cell in won)) + (1 if tight else 2)
         total_w = max(len(label), *(len(cell) for cell in totals)) + 1
-        name_w = max(3, width - 2 - role_w - won_w - total_w)
+        # the names' column as wide as the longest name, not the whole panel (at 120 columns a
+        # 40-column "who" pushed the gold far from the names)
+        name_w = min(longest, max(3, width - 2 - role_w - won_w - total_w))
         if name_w >= longest:
             break
     cells = [(names[seat], roles[seat], won[seat], totals[seat]) for seat in range(len(names))]
