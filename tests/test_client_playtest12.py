@@ -395,3 +395,24 @@ def test_a_wide_round_end_table_keeps_its_columns_near_the_names_and_apart():
     assert header.index("role") <= len(" heuristic-1 ") + 1, header  # not 40 columns on
     assert all("green  gold" in line for line in rows[:2]), rows  # two spaces between them
     assert all(line.rstrip().endswith(" gold") for line in rows[:2]), rows  # "gold" in both columns
+
+
+def test_a_seat_a_bot_plays_for_a_person_who_left_is_marked_in_the_players_list():
+    """"alice left the table: a bot on their machine plays their seat" was said once in the
+    log; once it scrolled away nobody could tell that a bot played alice's seat (found by a
+    play-test).  The players list now marks the seat "bot"."""
+    from test_client_controller import find, seated
+    from test_client_render import text
+
+    from saboteur_p2p.client.render import render_players
+    from saboteur_p2p.net.standin import WHY
+
+    state = find(lambda s: s.phase.value == "play")
+    agent, _node, ctl = seated(state)
+    other = (agent.seat + 1) % state.players
+    agent.say(WHY["left"].format(name=agent.names[other]))
+    snap = agent.snapshot()
+    assert snap.stand_ins == {other}
+    lines = text(render_players(snap, ctl.focus(), 40)).splitlines()[1:]
+    assert [" bot" in line for line in lines] == [seat == other for seat in range(state.players)], lines
+    assert any(line.text == WHY["left"].format(name=agent.names[other]) for line in agent.log_lines())  # said too

@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..match import move_words, narrate
+from ..net.standin import WHY as STAND_IN_WHY
 from ..rules import (
     CardPlayed,
     PiecesWon,
@@ -171,6 +172,12 @@ class ClientAgent:
             if presence:
                 self._presence(line)  # one line that says who is away now, not a line per change
                 continue
+            for seat, name in enumerate(self.names):
+                if line == STAND_IN_WHY["left"].format(name=name):
+                    # the players list marks the seat, after the log has moved on (a play-test
+                    # could not tell which seat a bot played)
+                    with self._lock:
+                        self._snapshot = replace(self._snapshot, stand_ins=self._snapshot.stand_ins | {seat})
             if line.startswith("game over. ") and self._narrated_end():
                 continue  # the narration's "== game over." said it, with "you" for this seat
             kind = LogKind.ERROR if line.startswith("that move is not allowed") else LogKind.NOTICE

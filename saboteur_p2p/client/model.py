@@ -213,6 +213,8 @@ class Snapshot:
     decision: Decision | None = None
     away: frozenset[int] = frozenset()
     back: frozenset[int] = frozenset()
+    #: the seats whose person left, a bot on their machine playing on (protocol.md §12.7)
+    stand_ins: frozenset[int] = frozenset()
     #: the last round's result line ("round 1: saboteurs won") and its roles; in Saboteur 2
     #: also the gold pieces won and stolen
     last_round: str = ""

@@ -156,6 +156,8 @@ def _marks(snap: Snapshot, view: PlayerView) -> list[list[Mark]]:
             own = seat == view.seat and view.revealed_roles is None  # the info line names it
             row.append(Mark(f"class:players.{ROLE_STYLE.get(role.value, 'role')}", f" {short}",
                             f" {ROLE_TINY.get(short, short)}", spared=own))
+        if seat in snap.stand_ins:  # its person left: a bot plays the seat
+            row.append(Mark("class:players.bot", " bot", " bt"))
         if seat in snap.away:
             row.append(Mark("class:players.away", " away", " aw"))
         elif seat in snap.back:
