@@ -122,6 +122,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         ), hosting=True))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
+    say = agent.session_say if agent is not None else say
     result = host_table(
         identity, args.name, args.bind, config, args.bot,
         args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
@@ -152,6 +153,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         )))
     say = _say(args, args.name)
     agent = _plain_agent(args, say)
+    say = agent.session_say if agent is not None else say
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
         say, agent=agent, edition=args.edition,
@@ -212,6 +214,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         say = _say(args, args.name)
         agent = _plain_agent(args, say)
+        say = agent.session_say if agent is not None else say
         result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
                             args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end",
                             turn_time=args.turn_time)

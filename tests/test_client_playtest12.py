@@ -416,3 +416,27 @@ def test_a_seat_a_bot_plays_for_a_person_who_left_is_marked_in_the_players_list(
     lines = text(render_players(snap, ctl.focus(), 40)).splitlines()[1:]
     assert [" bot" in line for line in lines] == [seat == other for seat in range(state.players)], lines
     assert any(line.text == WHY["left"].format(name=agent.names[other]) for line in agent.log_lines())  # said too
+
+
+def test_the_plain_prompt_says_the_scores_once_at_the_end():
+    """The narration's "== game over. nuggets: ..." and then the session's "game over.
+    nuggets: ..." said the scores twice at --plain (found by a play-test)."""
+    import random
+
+    from saboteur_p2p.client.plain import PlainAgent
+    from saboteur_p2p.rules import Game, GameConfig, TrustedDealer
+
+    state = Game(GameConfig(3, rounds=1), TrustedDealer(4)).new_state()
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = 0, ["p0", "p1", "p2"]
+    agent.session_say("game over. nuggets: p0 0")  # said before the narration came: kept
+    rng = random.Random(4)
+    while not state.is_terminal():
+        state.push(rng.choice(state.legal_actions()))
+    agent.heard(state)
+    agent.session_say("game over. nuggets: p0 1, p1 2, p2 0")
+    agent.session_say("log saved: /tmp/x.log")
+    assert said[0] == "game over. nuggets: p0 0"
+    assert sum(line.startswith(("game over.", "== game over.")) for line in said) == 2, said
+    assert said[-1] == "log saved: /tmp/x.log"

@@ -156,8 +156,8 @@ def run_offline(
         from .plain import PlainAgent, terminal_width
 
         agent = PlainAgent(print, terminal_width())
-        result = LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=print).run()
-        print(result.message)
+        result = LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=agent.session_say).run()
+        agent.session_say(result.message)
         return 0  # finished, or the person chose to leave
     run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay).run())
     if run.error is not None:

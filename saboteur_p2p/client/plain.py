@@ -59,6 +59,7 @@ class PlainAgent(LineAgent):
         #: the game as last heard, and what our Maps showed that we have told
         self.state: State | None = None
         self._map_news = MapNews()
+        self.narrated_end = False
         #: the hand numbered as the full-screen client numbers it: a card keeps its slot
         self._hand = SteadyHand()
 
@@ -68,8 +69,15 @@ class PlainAgent(LineAgent):
         else:
             super()._take(line)
 
+    def session_say(self, text: str) -> None:
+        """What the session says (its ``say``), but not "game over. ..." once the narration's
+        "== game over. ..." has said it (a play-test read the scores twice)."""
+        if not (text.startswith("game over. ") and self.narrated_end):
+            self.say(text)
+
     def heard(self, state: State) -> None:
         self._map_news.saw(state.events[self.heard_events:], self.seat_no)
+        self.narrated_end = self.narrated_end or state.is_terminal()
         super().heard(state)
         self.state = state
         for line in self._map_news.lines(self._hand.view(state, self.seat_no)):
