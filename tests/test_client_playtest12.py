@@ -440,3 +440,30 @@ def test_the_plain_prompt_says_the_scores_once_at_the_end():
     assert said[0] == "game over. nuggets: p0 0"
     assert sum(line.startswith(("game over.", "== game over.")) for line in said) == 2, said
     assert said[-1] == "log saved: /tmp/x.log"
+
+
+def test_legal_says_which_slots_hold_the_same_card():
+    """The engine lists a card's moves once however many of it a hand holds: "pass: 1 · 2 · 3
+    · 5" read as if 4 and 6 could not be passed (found by a play-test).  `legal` now says which
+    slots hold the same card."""
+    from test_client_controller import find
+
+    from saboteur_p2p.client.plain import PlainAgent
+    from saboteur_p2p.client.words import alike_note
+
+    def twice(s) -> bool:  # the seat to move holds two cards alike
+        faces = [s.faces[h] for h in s.hands[s.current]]
+        return s.phase.value == "play" and any(faces.count(f) > 1 for f in faces)
+    state = find(twice)
+    seat = state.current
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = seat, [f"p{i}" for i in range(state.players)]
+    agent._answer("legal", state)
+    view = agent._hand.view(state, seat)
+    faces = [face for _, face in view.hand]
+    pairs = [(i + 1, j + 1) for i in range(len(faces)) for j in range(i + 1, len(faces)) if faces[i] == faces[j]]
+    note = alike_note(view)
+    assert note is not None and said[-1] == note and note.startswith("same card: "), said
+    assert all(f"{a} = {b}" in note or f"= {b}" in note for a, b in pairs), (pairs, note)
+    assert alike_note(view._replace(hand=view.hand[:1])) is None

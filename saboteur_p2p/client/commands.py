@@ -14,7 +14,7 @@ from ..net.lobby import too_few_to_start
 from ..rules import IllegalActionError, InvalidActionError, edition_named
 from .cardinfo import slot_does
 from .model import Snapshot
-from .words import VERB_ALIASES, Words, fewer_passes
+from .words import VERB_ALIASES, Words, alike_note, fewer_passes
 
 if TYPE_CHECKING:
     from .controller import TableLink
@@ -141,6 +141,9 @@ class TypedCommands:
                 self.link.note("  " + line)
             if len(lines) > LEGAL_LINES:
                 self.link.note(f"  ... and {len(lines) - LEGAL_LINES} more (Tab after a verb lists them)")
+            alike = alike_note(snap.view) if snap.view is not None else None
+            if alike is not None:
+                self.link.note("  " + alike)
             return True
         return self.attempt(text, typed=True)
 

@@ -20,7 +20,7 @@ from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import MapNews, SteadyHand, wrap_to_width
-from .words import Words, fewer_passes
+from .words import Words, alike_note, fewer_passes
 
 if TYPE_CHECKING:
     from ..protocol.node import Node
@@ -109,6 +109,9 @@ class PlainAgent(LineAgent):
             words = Words(view, self.names)
             legal = fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions())))
             self._tell("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
+            alike = alike_note(view)
+            if alike is not None:
+                self._tell(alike)
         elif line in ("board", "maze"):
             for row in plain_maze(view):
                 self.say(row)

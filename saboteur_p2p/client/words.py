@@ -24,6 +24,7 @@ from ..rules import (
     ActionKind,
     AnyAction,
     BreakTool,
+    Card,
     Clear,
     IllegalActionError,
     InvalidActionError,
@@ -52,6 +53,21 @@ def fewer_passes(texts: Sequence[str]) -> list[str]:
     out = [text for text in texts if text not in several]
     out.append(f"{several[0]} (or any two or three cards)")
     return out
+
+
+def alike_note(view: PlayerView) -> str | None:
+    """For ``legal``: the hand slots that hold the same card, whose moves are listed for the
+    first slot only (the engine lists a card once: "pass: 1 · 2 · 3 · 5" read as if 4 and 6
+    could not be passed, in a play-test); None when every card differs."""
+    groups: list[tuple[Card, list[int]]] = []
+    for slot, (_, face) in enumerate(view.hand, 1):
+        group = next((slots for card, slots in groups if card == face), None)
+        if group is None:
+            groups.append((face, [slot]))
+        else:
+            group.append(slot)
+    alike = [" = ".join(map(str, slots)) for _, slots in groups if len(slots) > 1]
+    return f"same card: {', '.join(alike)} (a move listed for one is a move for the other)" if alike else None
 
 
 class WordsError(InvalidActionError):
