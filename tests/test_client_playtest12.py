@@ -467,3 +467,22 @@ def test_legal_says_which_slots_hold_the_same_card():
     assert note is not None and said[-1] == note and note.startswith("same card: "), said
     assert all(f"{a} = {b}" in note or f"= {b}" in note for a, b in pairs), (pairs, note)
     assert alike_note(view._replace(hand=view.hand[:1])) is None
+
+
+def test_a_second_ctrl_c_at_the_leave_question_leaves():
+    """Ctrl-C asks whether to leave; a second Ctrl-C answered "staying at the table" (found by
+    a play-test): someone pressing it again means to go."""
+    from test_client_app import Harness
+
+    harness = Harness(seed=2)
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys("\x03")
+        h.wait_for(lambda: h.app.ui.confirm_quit, "the question")
+        assert "Ctrl-C again" in h.screen()
+        h.keys("\x03")
+        h.wait_for(h.closed, "leaving")
+
+    assert harness.play(script) == "quit"
+    assert harness.agent.wants_to_quit

@@ -72,7 +72,7 @@ LOOK_FIRST_S = 0.7
 #: the overlay shown when the player asks to quit
 #: what a terminal too small for the table shows
 TOO_SMALL = "The table needs a larger terminal (80x24 suits it): enlarge this one, or play with --plain."
-LEAVE_QUESTION = "Leave the table?\n\ny  yes, tell the table and leave\nany other key  stay"
+LEAVE_QUESTION = "Leave the table?\n\ny (or Ctrl-C again)  yes, tell the table and leave\nany other key  stay"
 
 
 class SizedControl(UIControl):
@@ -405,9 +405,11 @@ class ClientApp:
 
         @kb.add("<any>", filter=Condition(lambda: ui.confirm_quit))
         @kb.add("escape", filter=Condition(lambda: ui.confirm_quit))
+        @kb.add("c-c", filter=Condition(lambda: ui.confirm_quit))
         def _(event: KeyPressEvent) -> None:
             ui.confirm_quit = False
-            if event.key_sequence[0].data.lower() == "y":
+            # a second Ctrl-C means it (a play-test's second Ctrl-C stayed at the table)
+            if event.key_sequence[0].data.lower() == "y" or event.key_sequence[0].key == "c-c":
                 self.leave()
             else:
                 ui.say("staying at the table")
