@@ -15,7 +15,7 @@ def test_the_quit_question_keeps_a_column_of_space_inside_its_box():
         h.keys(":quit" + ENTER)
         h.wait_for(lambda: "Leave the table?" in h.screen(), "the question drawn")
         lines = h.screen().splitlines()
-        for text in ("Leave the table?", "y  yes, tell the table and leave", "any other key  stay"):
+        for text in ("Leave the table?", "y (or Ctrl-C again)  yes, tell the table and leave", "any other key  stay"):
             line = next(line for line in lines if text in line)
             at = line.index(text)
             assert line[at - 2:at] == "│ ", line

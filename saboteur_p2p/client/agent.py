@@ -78,7 +78,9 @@ class ClientAgent:
         self.names = list(node.setup.names)
         self.tracker = Tracker(seat, len(self.names))
         self._publish(seat=seat, names=tuple(self.names), hosting=False)
-        self.note(f"you are {self.names[seat]}, at a table of {len(self.names)}")
+        # "you are you" read oddly (the `play` table names its person "you": a play-test)
+        mine, seats = self.names[seat], len(self.names)
+        self.note(f"you sit at seat {seat} of {seats}" if mine == "you" else f"you are {mine}, at a table of {seats}")
         state = getattr(node, "state", None)
         if state is not None:
             self.heard(state)  # a seat resumed from its log: show where the game stands
