@@ -486,3 +486,26 @@ def test_a_second_ctrl_c_at_the_leave_question_leaves():
 
     assert harness.play(script) == "quit"
     assert harness.agent.wants_to_quit
+
+
+def test_our_round_with_no_gold_yet_reads_as_nothing_won_until_the_gold_is_handed_out():
+    """While the round's gold was still being handed out, our row said "won 0 nuggets", and a
+    gold card came to us after it (found by a play-test): until the gold is all out, nothing
+    yet reads "-", as another seat's does; once it is, "0 nuggets"."""
+    from test_client_rounds import followed_game
+
+    from saboteur_p2p.client.tracker import Tracker
+    from saboteur_p2p.rules import RoundEnded, RoundStarted
+
+    state, _agent, _ = followed_game(3)
+    tracker = Tracker(0, state.players)
+    events = list(state.events)
+    ends = [i for i, e in enumerate(events) if isinstance(e, RoundEnded)]
+    starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
+    view = state.view_for(0)
+    tracker.take(events[:ends[0] + 1], view, [f"p{i}" for i in range(state.players)])
+    summary = tracker.summaries[0]
+    assert not summary.settled and summary.won[0] == "-", summary.won  # the round just ended: no gold out yet
+    tracker.take(events[ends[0] + 1:starts[1] + 1], view, [f"p{i}" for i in range(state.players)])
+    summary = tracker.summaries[0]
+    assert summary.settled and summary.won[0] != "-", summary.won

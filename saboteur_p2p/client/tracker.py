@@ -202,7 +202,7 @@ class Tracker:
                     totals.append("has gold" if view.has_gold and view.has_gold[seat] else "-")
             elif seat == self.seat:
                 mine = sum(card.nuggets for _, card in view.gold)
-                won.append(self._mine_in(last.round, view))
+                won.append(self._mine_in(last.round, view, last.settled))
                 totals.append(_count(mine, "nugget"))
             else:
                 won.append(_count(self._cards[seat], "gold card") if self._cards[seat] else "-")
@@ -213,12 +213,14 @@ class Tracker:
         self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals), stole=tuple(self._stole))
 
 
-    def _mine_in(self, number: int, view: PlayerView) -> str:
+    def _mine_in(self, number: int, view: PlayerView, settled: bool = True) -> str:
         """What this seat won in round ``number``: nuggets once the faces of its gold cards are
-        all known (they come in the order received; a face may arrive a little later), else cards."""
+        all known (they come in the order received; a face may arrive a little later), else
+        cards; nothing yet while the round's gold is handed out is "-", as for another seat
+        (it said "won 0 nuggets" before a card came: a play-test)."""
         cards = self._my_cards.get(number, 0)
         if not cards:
-            return "0 nuggets"
+            return "0 nuggets" if settled else "-"
         if len(view.gold) < sum(self._my_cards.values()):
             return _count(cards, "gold card")
         start = sum(n for r, n in self._my_cards.items() if r < number)
@@ -231,7 +233,7 @@ class Tracker:
         for index, summary in enumerate(self.summaries):
             if self.seat < len(summary.won):
                 won, totals = list(summary.won), list(summary.totals)
-                won[self.seat] = self._mine_in(summary.round, view)
+                won[self.seat] = self._mine_in(summary.round, view, summary.settled)
                 # the total too: in nuggets once the faces of every card received by that round
                 # are known (as the won column), in cards until then
                 received = sum(n for r, n in self._my_cards.items() if r <= summary.round)
