@@ -509,3 +509,23 @@ def test_our_round_with_no_gold_yet_reads_as_nothing_won_until_the_gold_is_hande
     tracker.take(events[ends[0] + 1:starts[1] + 1], view, [f"p{i}" for i in range(state.players)])
     summary = tracker.summaries[0]
     assert summary.settled and summary.won[0] != "-", summary.won
+
+
+def test_a_round_nobody_won_says_no_saboteur_was_dealt():
+    """"nobody won · the cards ran out" gave no reason (found by a play-test): with no
+    saboteur dealt (the spare role card was one), the saboteurs' win goes to nobody."""
+    import dataclasses
+
+    from test_client_render import text
+
+    from saboteur_p2p.client.model import Snapshot
+    from saboteur_p2p.client.screens import render_round_end
+    from saboteur_p2p.client.tracker import RoundSummary
+    from saboteur_p2p.rules import Board, Role
+
+    snap = dataclasses.replace(Snapshot(), seat=0, names=("you", "ann", "bob", "cy"))
+    summary = RoundSummary(1, 3, "nobody won", (Role.GOLD_DIGGER,) * 4, Board.new_round(), {}, ("-",) * 4, ("0",) * 4)
+    assert "the cards ran out, and no saboteur was dealt" in text(render_round_end(summary, snap, 60, 30))
+    won = dataclasses.replace(summary, winners="the saboteurs won", roles=(Role.SABOTEUR,) + (Role.GOLD_DIGGER,) * 3)
+    shown = text(render_round_end(won, snap, 60, 30))
+    assert "the cards ran out" in shown and "no saboteur" not in shown
