@@ -499,14 +499,27 @@ class GuardedSeat:
         for candidate in legal:  # by identity first: a bot almost always returns one of them
             if candidate is action:
                 return action
-        if action not in legal:
-            return self._fall_back(legal, playing, "illegal", f"returned {action!r}")
-        return action
+        # else the legal action it equals, of its own class: a value whose == raises or is always
+        # true (a numpy array) stopped the game, tournament or table (found by an attack)
+        try:
+            same = [candidate for candidate in legal if type(candidate) is type(action) and candidate == action]
+        except Exception:  # a field whose == raises
+            same = []
+        if not same:
+            return self._fall_back(legal, playing, "illegal", f"returned {_shown(action)}")
+        return same[0]
 
     def _fall_back(self, legal: Sequence[AnyAction], playing: bool, kind: str, detail: str) -> AnyAction:
         fallback = _harmless(legal, playing)
         self.incidents.append(Incident(self.seat, self.name, kind, detail, str(fallback)))
         return fallback
+
+
+def _shown(value: object) -> str:
+    """A bot's value in an incident: the repr of an action or a plain value, else only its
+    class (its own repr may raise, or never return, outside the bot's time limit)."""
+    plain = type(value) in (str, int, float, bool, type(None)) or type(value).__module__.startswith("saboteur_p2p.rules")
+    return repr(value)[:200] if plain else f"a {type(value).__module__}.{type(value).__qualname__}"
 
 
 #: What a bot that never reads its view is handed instead of one (it cannot tell).

@@ -89,7 +89,41 @@ class Slow(Raising):
         return legal[0]
 
 
-@pytest.mark.parametrize("bot, kind", [(Raising(), "raised"), (Illegal(), "illegal"), (Slow(), "timeout")])
+class RaisingEq:
+    """A value whose == raises, and whose repr never returns."""
+
+    def __eq__(self, other):
+        raise ValueError("The truth value of an array with more than one element is ambiguous")
+
+    def __repr__(self):
+        while True:
+            pass
+
+    __hash__ = None
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = None
+
+
+class Strange(Raising):
+    """Returns a value an equality check cannot settle (found by an attack: a numpy array's ==
+    stopped the game; one whose == is always true passed as a legal move)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def act(self, view, legal):
+        return self.value
+
+
+@pytest.mark.parametrize("bot, kind", [
+    (Raising(), "raised"), (Illegal(), "illegal"), (Slow(), "timeout"),
+    (Strange(RaisingEq()), "illegal"), (Strange(AlwaysEqual()), "illegal"),
+])
 def test_a_misbehaving_bot_gets_a_safe_action_and_an_incident(bot, kind):
     state = Game(GameConfig(3), seed=2).new_state()
     seat = GuardedSeat(bot, "bad", state.current, time_limit=0.1)
