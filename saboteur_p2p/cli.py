@@ -245,7 +245,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     from .tournament import StatsCollector, TournamentSpec, format_report, run_tournament
     from .tournament.results import ResultsFile
-    from .tournament.runners import check_bots
+    from .tournament.runners import WorkerLost, check_bots
 
     spec = TournamentSpec(
         args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
@@ -270,7 +270,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         try:
             with _progress(spec.total_games, spec.players, done_before) as progress:
                 report = run_tournament(spec, progress=progress, cluster=args.cluster, collector=collector, sink=sink)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, WorkerLost):
             if args.out:
                 print(f"saboteur-p2p: {collector.report.games} games are in {args.out}; the same command with --resume "
                       "goes on from there", file=sys.stderr)

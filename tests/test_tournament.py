@@ -129,3 +129,37 @@ def test_cli_tournament_saboteur2(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "edition saboteur2" in text and "win rate by role" in text
     assert main(["tournament", "--edition", "saboteur2", "--games", "2", "--players", "13"]) == 2
+
+
+def test_a_worker_that_dies_stops_the_tournament_with_an_error_not_a_wait(tmp_path):
+    """A worker killed (as the OOM killer would) or ended by its bot's os._exit left the batch
+    it held unanswered, and the tournament waited for ever (found by an attack).  Now it stops
+    with one line naming the games lost, and the results file keeps what came before them."""
+    import json
+    import subprocess
+    import sys
+
+    bot = tmp_path / "quitter.py"
+    bot.write_text(
+        "import os\n"
+        "from saboteur_p2p.botapi import BaseBot\n\n\n"
+        "class Quitter(BaseBot):\n"
+        "    def start(self, seat, config, seed):\n"
+        "        self.seed = seed\n\n"
+        "    def act(self, view, legal):\n"
+        "        if self.seed % 7 == 3:  # some games, not the first: its process ends\n"
+        "            os._exit(3)\n"
+        "        return legal[0]\n"
+    )
+    out = tmp_path / "games.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "saboteur_p2p", "tournament", "--players", "3", "--games", "60", "--jobs", "2",
+         "--bots", f"{bot}:Quitter,random", "--out", str(out)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "a worker process stopped while it played games from" in done.stderr and "--resume" in done.stderr, done.stderr
+    lines = out.read_text().splitlines()
+    games = [json.loads(line) for line in lines[1:]]
+    assert [game["index"] for game in games] == list(range(len(games)))  # in order, none lost before the break
+    assert f"the games before {len(games)} are counted" in done.stderr, done.stderr

@@ -12,14 +12,12 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from ..botapi import BotLoadError, bot_factory
 from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch, run_one
 from .stats import StatsCollector, TournamentReport
-
-if TYPE_CHECKING:
-    from multiprocessing.pool import AsyncResult
 
 
 def check_bots(spec: TournamentSpec) -> None:
@@ -57,21 +55,50 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class WorkerLost(ValueError):
+    """A worker process stopped while it played a batch (killed, or a bot ended its process)."""
+
+
 def _run_in_processes(spec: TournamentSpec, start: int) -> Iterator[GameSummary]:
+    """The games on ``spec.jobs`` worker processes.  A worker that dies raises WorkerLost: with
+    ``multiprocessing.Pool`` the batch it held was never answered, and the tournament waited
+    for ever (found by an attack: a worker killed as the OOM killer would, or a bot calling
+    ``os._exit``); the games before it are yielded, so ``--resume`` goes on from them."""
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     size = batch_size(spec.total_games - start, spec.jobs)
     work = batches(start, spec.total_games, size)
-    with context.Pool(spec.jobs, initializer=ignore_interrupts) as pool:
-        pending: deque[AsyncResult[list[GameSummary]]] = deque()
+    pool = ProcessPoolExecutor(spec.jobs, mp_context=context, initializer=ignore_interrupts)
+    counted = start  # the games yielded so far end here
+    try:
+        pending: deque[Future[list[GameSummary]]] = deque()
         for first, stop in work:
-            pending.append(pool.apply_async(run_batch, (spec, first, stop)))
+            pending.append(pool.submit(run_batch, spec, first, stop))
             if len(pending) >= spec.jobs * IN_FLIGHT_PER_WORKER:
                 break
         while pending:
-            yield from pending.popleft().get()
+            games = pending.popleft().result()
+            yield from games
+            counted += len(games)
             following = next(work, None)
             if following is not None:
-                pending.append(pool.apply_async(run_batch, (spec, *following)))
+                pending.append(pool.submit(run_batch, spec, *following))
+    except BrokenProcessPool:  # on a batch's result, or on handing out the next one
+        _stop_now(pool)
+        raise WorkerLost(f"a worker process stopped while it played games from {counted} on (killed, or a bot ended "
+                         f"its process): the games before {counted} are counted") from None
+    except BaseException:
+        _stop_now(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers at once, as Pool's exit did: they ignore Ctrl-C, and the parent's own
+    stop (an interrupt, a lost worker, a reader that stopped early) leaves their batches unwanted."""
+    workers = list((pool._processes or {}).values())  # shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
 
 
 def run_tournament(
