@@ -63,6 +63,16 @@ def test_a_seat_whose_files_are_missing_or_damaged_here_says_so_and_blames_nobod
     with pytest.raises(SeatLost, match=r"are damaged: .* outside 1\.\.4198400"):
         same_seat(session, tmp_path)._open_log()
     assert log == b""
+    # a tail of zeros, as a power loss may leave an unsynced one, is cut like a record cut short
+    # (it lost the seat, and the game, before: found by an attack); the others resend the rest
+    from saboteur_p2p.net.seatstate import restore
+
+    log_path.write_bytes(b"\x00" * 4096)
+    assert restore(same_seat(session, tmp_path).node, secrets_path, log_path) == 0
+    assert log_path.read_bytes() == b""
+    log_path.write_bytes(b"\x00" * 4096 + b"\x01")  # not only zeros: damage, as any
+    with pytest.raises(SeatLost, match="are damaged"):
+        same_seat(session, tmp_path)._open_log()
 
 
 def same_seat(session: Session, log_dir: Path, table: Table | None = None) -> Session:

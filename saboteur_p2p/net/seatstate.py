@@ -15,7 +15,7 @@ import msgpack
 
 from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
-from ..crypto.log import LogFileError, TruncatedLog, read_log
+from ..crypto.log import BrokenLog, LogFileError, TruncatedLog, read_log
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
@@ -108,9 +108,15 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
     import_secrets(node, data)
     try:
         records = read_log(log_path)
-    except TruncatedLog as cut:
+    except BrokenLog as cut:
+        # the tail that was being written when we died, or one a power loss left as zeros (a
+        # file system may keep an unsynced tail's length but not its bytes: such a seat could
+        # not take its seat back, and the game was lost, found by an attack); others' resends
+        # bring the records again.  Any other damage is not ours to mend
+        if not isinstance(cut, TruncatedLog) and not _zeros_from(log_path, cut.offset):
+            raise DamagedSeatFiles(str(cut)) from None
         records = cut.records
-        os.truncate(log_path, cut.offset)  # the tail that was being written when we died
+        os.truncate(log_path, cut.offset)
     except LogFileError as exc:
         raise DamagedSeatFiles(str(exc)) from None
     assert node.seat is not None
@@ -124,6 +130,16 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
             ) from None
     _check_own(node)
     return len(records)
+
+
+def _zeros_from(path: Path, offset: int) -> bool:
+    """Whether the file holds only zero bytes from ``offset`` on."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        while chunk := f.read(1 << 16):
+            if chunk.count(0) != len(chunk):
+                return False
+    return True
 
 
 def _check_own(node: Node) -> None:
