@@ -22,6 +22,7 @@ from .cli_table import (
     cmd_watch,
 )
 from .crypto.identity import IdentityError
+from .files import open_to_write
 from .net.invite import LobbyError
 from .net.seatstate import SeatLost
 from .rules import VARIANTS, GameConfig
@@ -283,7 +284,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.json:
         data = report.to_data()
         data["seconds"] = round(elapsed, 3)
-        with open(args.json, "w", encoding="utf-8") as out:
+        with open_to_write(args.json) as out:
             json.dump(data, out, indent=2)
     return 0
 
@@ -296,6 +297,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.plot:
         if Path(args.plot).suffix.lower() != ".png":
             raise ValueError(f"--plot {args.plot}: the picture is a PNG file; name it FILE.png")
+        if Path(args.plot).exists() and not Path(args.plot).is_file():  # a PNG is written with seeks: no pipe
+            raise ValueError(f"--plot {args.plot}: that is not a regular file (a pipe or device); name a file")
         _check_writable(args.plot, "--plot", keep=args.files)
     named = [Path(name).resolve() for name in args.files]
     twice = next((name for number, name in enumerate(args.files) if named[number] in named[:number]), None)

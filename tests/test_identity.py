@@ -104,14 +104,14 @@ def test_every_single_bit_flip_is_detected(tmp_path: Path) -> None:
 def test_unreadable_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "identity"
     path.write_bytes(valid_file())
-    real_open = open
+    real_open = os.open
 
     def refusing_open(file: object, *args: object, **kwargs: object) -> object:
-        if file == path:
+        if os.fspath(file) == os.fspath(path):  # type: ignore[arg-type]
             raise PermissionError(13, "Permission denied", str(path))
-        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(file, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("builtins.open", refusing_open)
+    monkeypatch.setattr(os, "open", refusing_open)
     with pytest.raises(IdentityError, match="cannot be read: Permission denied") as info:
         load_or_create(path)
     assert str(path) in str(info.value)
@@ -131,7 +131,7 @@ def test_file_without_read_permission_is_reported(tmp_path: Path) -> None:
 def test_directory_in_place_of_the_file_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "identity"
     path.mkdir()
-    with pytest.raises(IdentityError, match="cannot be read"):
+    with pytest.raises(IdentityError, match="is not a regular file \\(a folder, pipe or device\\)"):
         load_or_create(path)
     assert path.is_dir()
 

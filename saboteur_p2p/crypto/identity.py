@@ -43,6 +43,7 @@ from nacl.bindings import (
 )
 from nacl.exceptions import BadSignatureError
 
+from ..files import NotAFile, open_regular
 from .group import IDENTITY, InvalidPoint, L, RandomBytes, base_mul, check_point, hash_bytes, scalar_from_int
 from .proofs import Context, prove_key, verify_key
 
@@ -317,7 +318,7 @@ class Identity:
         """Read an identity file; IdentityError if it is missing, unreadable, corrupt, or
         readable or writable by others (on POSIX: anyone who can read it can sign as us)."""
         try:
-            with open(path, "rb") as f:
+            with open_regular(path, "identity file") as f:
                 mode = os.fstat(f.fileno()).st_mode
                 if os.name == "posix" and mode & 0o077:
                     raise IdentityError(
@@ -327,6 +328,8 @@ class Identity:
                 data = f.read(MAX_FILE_BYTES + 1)
         except FileNotFoundError:
             raise IdentityError(f"identity file {os.fspath(path)}: does not exist") from None
+        except NotAFile as exc:
+            raise IdentityError(str(exc)) from None
         except OSError as exc:
             raise IdentityError(f"identity file {os.fspath(path)}: cannot be read: {exc.strerror or exc}") from None
         return cls.from_file_bytes(data, path)

@@ -16,6 +16,7 @@ import msgpack
 from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import BrokenLog, LogFileError, TruncatedLog, read_log
+from ..files import NotAFile, open_regular
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
@@ -101,8 +102,11 @@ def save_secrets(node: Node, path: Path) -> None:
 
 def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
     """Rebuild a seat from its secrets and its own log; returns how many records it had."""
-    with open(secrets_path, "rb") as f:
-        data = f.read(MAX_SECRETS_BYTES + 1)  # a file of ours, but read as any: bounded
+    try:
+        with open_regular(secrets_path, "the saved seat secrets") as f:
+            data = f.read(MAX_SECRETS_BYTES + 1)  # a file of ours, but read as any: bounded
+    except NotAFile as exc:
+        raise DamagedSeatFiles(str(exc)) from None
     if len(data) > MAX_SECRETS_BYTES:
         raise DamagedSeatFiles(f"the saved seat secrets {secrets_path} hold more than {MAX_SECRETS_BYTES >> 20} MiB")
     import_secrets(node, data)

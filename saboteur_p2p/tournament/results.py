@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..botapi import BUNDLED, bot_source, imported_beside, split_spec
+from ..files import open_regular, open_to_write
 from ..rules import Role, Winners
 from .spec import GameSummary, TournamentSpec, seating
 from .stats import StatsCollector, TournamentReport
@@ -155,7 +156,7 @@ def bot_sources(spec: TournamentSpec) -> dict[str, str]:
 
 def read_sources(path: Path) -> dict[str, str] | None:
     """The bots' digests in a results file's header (None: a file written before they were kept)."""
-    with open(path, "rb") as file:
+    with open_regular(path, "results file") as file:
         sources = json.loads(file.readline(MAX_LINE + 1)).get("sources")
     if sources is None:
         return None
@@ -166,7 +167,7 @@ def read_sources(path: Path) -> dict[str, str] | None:
 
 def read_spec(path: Path) -> TournamentSpec:
     """The spec in a results file's first line (checked as a tournament to play would be)."""
-    with open(path, "rb") as file:
+    with open_regular(path, "results file") as file:
         first = file.readline(MAX_LINE + 1)
     try:
         if len(first) > MAX_LINE:
@@ -189,7 +190,7 @@ def read_games(path: Path, spec: TournamentSpec) -> Iterator[tuple[int, GameSumm
 
     A last line without its newline is a write the run did not finish: it is left out.
     """
-    with open(path, "rb") as file:
+    with open_regular(path, "results file") as file:
         offset = len(file.readline(MAX_LINE + 1))
         for number in itertools.count(2):
             raw = file.readline(MAX_LINE + 1)
@@ -227,7 +228,7 @@ def file_notes(path: Path, report: TournamentReport) -> list[str]:
     """What a report of ``path`` leaves out, to say beside it: a last line cut short (a write
     the run did not finish), and the games of a tournament stopped before its end."""
     notes = []
-    with open(path, "rb") as file:
+    with open_regular(path, "results file") as file:
         file.seek(0, os.SEEK_END)
         if file.tell() > 0:
             file.seek(-1, os.SEEK_END)
@@ -283,7 +284,7 @@ class ResultsFile:
         """
         if path.is_dir():
             raise ResultsFileError(f"{path} is a folder: name a file for the results")
-        out = open(path, "a", encoding="utf-8")  # noqa: SIM115 (kept open: the run appends to it)
+        out = open_to_write(path, append=True)  # kept open: the run appends to it
         _lock(path, out)
         try:
             end = cls._resumable(path, spec, collector, resume)

@@ -1,0 +1,46 @@
+"""Opening the files a person names on the command line without waiting on them.
+
+``open()`` of a FIFO waits for its other end: an identity, a secrets file or a tournament's
+results named by a pipe made the command hang for ever (found by an attack).  Files read
+here are opened without waiting and must be regular files; files written are opened without
+waiting, so a pipe that somebody reads (``--json /dev/stdout | jq``) is written, and one
+that nobody reads is refused.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from typing import IO, BinaryIO
+
+
+class NotAFile(ValueError):
+    """A path that names a folder, a pipe or a device where a regular file was asked for."""
+
+
+def open_regular(path: str | os.PathLike[str], what: str) -> BinaryIO:
+    """``path`` opened to read, in binary; NotAFile unless it is a regular file (``what``
+    names it in the message: "identity file")."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotAFile(f"{what} {os.fspath(path)} is not a regular file (a folder, pipe or device)")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def open_to_write(path: str | os.PathLike[str], append: bool = False) -> IO[str]:
+    """``path`` opened to write text (created, and emptied unless ``append``); NotAFile for a
+    pipe that nobody reads."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | (os.O_APPEND if append else os.O_TRUNC)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise NotAFile(f"{os.fspath(path)} is a pipe that nobody reads") from None
+        raise
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
