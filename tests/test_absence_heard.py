@@ -242,19 +242,29 @@ def test_a_seat_said_to_be_heard_elsewhere_is_said_to_be_away_once_the_others_lo
     assert said[1:] == [f"{names[1]} is away (no word for 4 s, here or from the others); the table waits up to 5 s"], said
     assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
     assert said[2:] == [f"{names[1]} is back after 15 s of silence"], said
+    # a seat never heard here, only through seat 2, gets "no word yet", and no "back" (found by review)
+    game, session, said = seat_1_falls_silent(tmp_path, monkeypatch, 15.0, lambda t: max(0, int((t - 1.0) * 1000)),
+                                              heard_first=False)
+    names = session.names
+    assert said[-1] == f"no word yet from {names[1]} (none for 4 s, here or from the others); the table waits up to 5 s", said
+    assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
+    assert not any(" is back" in line for line in said), said
 
 
 def seat_1_falls_silent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seconds: float, heard_of_1: Callable[[float], int],
+    heard_first: bool = True,
 ) -> tuple[LocalGame, session_module.Session, list[str]]:
-    """Seat 0's session hears seat 1 once, then for ``seconds`` only seat 2's pings, which
-    say it heard seat 1 ``heard_of_1(elapsed)`` ms ago; the game, the session and what it said."""
+    """Seat 0's session hears seat 1 once (unless not ``heard_first``), then for ``seconds``
+    only seat 2's pings, which say it heard seat 1 ``heard_of_1(elapsed)`` ms ago; the game,
+    the session and what it said."""
     game = seeded_game(GameConfig(3), 5)
     play_until(game, lambda e: e.speaker == 0 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     said: list[str] = []
     session.say = said.append
-    assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
+    if heard_first:
+        assert session._handle(b"L1", ping_from(game, session, 1, [0, 0, 0])) is None
     started = clock.now
     while clock.now < started + seconds:
         clock.now += 0.5

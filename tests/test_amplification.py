@@ -3,7 +3,9 @@ protocol.md §12.3), ever fewer while its count of records does not grow, and at
 while it catches up; the table's start, once a second for a seat's hello (§12.2)."""
 from __future__ import annotations
 
-from itertools import pairwise
+import time
+from collections.abc import Callable
+from itertools import count, pairwise
 from pathlib import Path
 
 import pytest
@@ -18,10 +20,10 @@ from saboteur_p2p.protocol.local import step
 from saboteur_p2p.rules import GameConfig
 
 
-def ping(game, session, seat: int, records: int) -> bytes:  # type: ignore[no-untyped-def]
+def ping(game, session, seat: int, records: int, got: list[int] | None = None) -> bytes:  # type: ignore[no-untyped-def]
     identity = game.nodes[seat].identity
     return seal(identity, "ping", {"game_id": game.setup.game_id, "seat": seat, "to": session.seat, "away": [], "t": 0,
-                                   "records": records, "got": [], "done": False, "heard": []})
+                                   "records": records, "got": got or [], "done": False, "heard": []})
 
 
 def test_a_seat_that_keeps_saying_it_holds_nothing_draws_ever_fewer_batches(
@@ -29,33 +31,42 @@ def test_a_seat_that_keeps_saying_it_holds_nothing_draws_ever_fewer_batches(
 ) -> None:
     """A seat's ping saying it held no records drew up to 64 of ours every half second, for as
     long as it pinged: 1,700 times the bytes it sent at 10 seats (found by an attack).  While
-    its count does not grow, each wait is twice the one before, up to RESEND_MAX; a seat that
-    takes what it is sent (its count grows) is sent the next batch at its next ping."""
+    it does not take a batch in, each wait is twice the one before, up to RESEND_MAX; made-up
+    seats in its `got` do not count (found by review).  A seat that takes each batch in (its
+    count reaches the batch's end), a restarted one included, is sent the next at its next ping."""
     game = seeded_game(GameConfig(3), 5)
-    while len(game.records) < 40:
+    while len(game.records) < 150:
         assert step(game, path_first)
     session, clock = clocked_session(game, tmp_path, monkeypatch)
-    held = len(session.node.records)
+    records = session.node.records
     sent = session.transport.sent  # type: ignore[attr-defined]
 
-    def batches(seat: int, seconds: float, count: object) -> list[float]:
-        """When batches of records went to ``seat``, pinging every PING_EVERY with ``count(t)``."""
-        started, times = clock.now, []
+    def batches(seat: int, seconds: float, says: Callable[[int], tuple[int, list[int]]]) -> list[float]:
+        """When batches went to ``seat``, pinging every PING_EVERY with ``says(reached)``: its
+        count and `got`, given how far the records sent to it so far reach."""
+        started, times, reached = clock.now, [], 0
         while clock.now < started + seconds:
             before = len(sent)
-            assert session._handle(b"L%d" % seat, ping(game, session, seat, count(clock.now - started))) is None  # type: ignore[operator]
-            if any(open_envelope(d).kind == "record" for _, d in sent[before:]):
+            held, got = says(reached)
+            assert session._handle(b"L%d" % seat, ping(game, session, seat, held, got)) is None
+            came = [records.index(open_envelope(d).body["record"]) for _, d in sent[before:] if open_envelope(d).kind == "record"]
+            if came:
                 times.append(clock.now - started)
+                reached = max(reached, max(came) + 1)
             clock.now += PING_EVERY
         return times
 
-    stuck = batches(2, 60.0, lambda t: 0)
+    stuck = batches(2, 60.0, lambda reached: (0, []))
     assert stuck[:5] == [0.0, 1.0, 3.0, 7.0, 15.0], stuck
     assert [b - a for a, b in pairwise(stuck[4:])] == [RESEND_MAX] * 5, stuck  # 23, 31, 39, 47, 55
-    # seat 1 catches up: its count grows with each batch, and each ping brings the next one
-    pings = (held - 1) // 5 + 1  # the pings that say it holds fewer than we do
-    caught = batches(1, pings * PING_EVERY, lambda t: round(t / PING_EVERY) * 5)
-    assert caught == [n * PING_EVERY for n in range(pings)], caught
+    # made-up seats in `got`, one more each ping: paced the same
+    more = count(1)
+    liar = batches(1, 16.0, lambda reached: (0, list(range(next(more)))))
+    assert liar == [0.0, 1.0, 3.0, 7.0, 15.0], liar
+    # seat 2 restarts (a newer run: fewer records than it said it held), and takes each batch in
+    session._relink(2, session.endpoints[2], time.time_ns(), clock.now)
+    caught = batches(2, 10.0, lambda reached: (reached, []))
+    assert len(caught) >= 3 and caught == [n * PING_EVERY for n in range(len(caught))], caught
 
 
 def test_a_seats_hello_said_again_and_again_draws_the_start_once_a_second(
@@ -63,8 +74,9 @@ def test_a_seats_hello_said_again_and_again_draws_the_start_once_a_second(
 ) -> None:
     """Once the game runs, a seat's hello (its restart) is answered with the table's start.
     Each copy of one signed hello, replayed by anyone, drew the whole start: 108 KB in, 800 KB
-    out at 6 seats (found by an attack).  Now a seat's hello is answered at most once a second;
-    a stranger's is refused, as before."""
+    out at 6 seats (found by an attack).  Now a seat's hello is answered at most once a second
+    on a connection (on the seat's own, its restart is answered: found by review); a
+    stranger's is refused, as before."""
     game = seeded_game(GameConfig(3), 5)
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     sent = session.transport.sent  # type: ignore[attr-defined]
@@ -78,6 +90,10 @@ def test_a_seats_hello_said_again_and_again_draws_the_start_once_a_second(
         answered += [open_envelope(d).kind for _, d in sent[before:]]
         clock.now += 0.05
     assert answered == ["start", "start"], answered
+    # the seat's own restart, on its own connection, is answered though the replays go on
+    before = len(sent)
+    assert session._handle(b"the seat itself", hello) is None
+    assert [open_envelope(d).kind for _, d in sent[before:]] == ["start"]
     before = len(sent)
     assert session._handle(b"stranger", seal(Identity.generate(), "hello", {})) is None
     assert [open_envelope(d).kind for _, d in sent[before:]] == ["reject"]

@@ -145,9 +145,12 @@ class Absence:
             # so the player was told the others hear it, and then never that it was away)
             if self.presence.unheard_for(seat, now) > self.presence.away_after(seat):
                 self._told_relayed.discard(seat)
-                self.presence.notice_away(seat, now, back=True, again=True)
-                self.say(f"{self.names[seat]} is away (no word for {self.presence.unheard_for(seat, now):.0f} s, "
-                         f"here or from the others); the table waits up to {self.wait:.0f} s")
+                heard = self.presence.count[seat] > 0  # never heard here: no "away", nor "back" (as above)
+                self.presence.notice_away(seat, now, back=heard, again=True)
+                name, silent = self.names[seat], self.presence.unheard_for(seat, now)
+                said = (f"{name} is away (no word for {silent:.0f} s" if heard else f"no word yet from {name} (none for "
+                        f"{silent:.0f} s")
+                self.say(f"{said}, here or from the others); the table waits up to {self.wait:.0f} s")
 
     def _tell_relayed(self, seat: int, by: int, now: float) -> None:
         self._told_relayed.add(seat)

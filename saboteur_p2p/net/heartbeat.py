@@ -29,32 +29,47 @@ RESEND_MAX = 8.0
 
 
 class Resends:
-    """When to send a peer records again.  A batch at most every PING_EVERY while what the
-    peer says it holds grows past the most it ever said (a peer that was away catches up at
-    once); while it does not, each wait twice the one before, up to RESEND_MAX.  A seat's
-    pings cost it nothing, and one that kept saying it held no records drew 64 of ours every
-    half second, 1,700 times the bytes it sent (found by an attack)."""
+    """When to send a peer records again.  After a batch, the next goes at the peer's next
+    ping once what it says it holds shows it took the batch in (its count of records reached
+    the batch's end, or, when it held as many as we do, its ``got`` named one more seat): a
+    peer that was away, or restarted, catches up at once.  While it does not, each wait is
+    twice the one before, up to RESEND_MAX.  A seat's pings cost it nothing, and one that
+    kept saying it held no records drew 64 of ours every half second, 1,700 times the bytes
+    it sent (found by an attack); one that says it took each batch walks our log once."""
 
     def __init__(self) -> None:
         self.last: dict[int, float] = {}
         self.wait: dict[int, float] = {}
-        #: the most each peer said it held: (records, records of the current step)
-        self.best: dict[int, tuple[int, int]] = {}
+        #: what each peer will say it holds once it has taken the last batch in: (records,
+        #: seats of the current step)
+        self.expect: dict[int, tuple[int, int]] = {}
+        #: when each peer's pace was last started afresh (a newer run of it)
+        self.fresh: dict[int, float] = {}
 
     def due(self, seat: int, now: float, held: tuple[int, int]) -> bool:
         """Whether a batch may go to ``seat`` now, which says it holds ``held``."""
-        if held > self.best.get(seat, (-1, -1)):
-            self.best[seat] = held
+        expected = self.expect.get(seat)
+        if expected is not None and held >= expected:
+            del self.expect[seat]
             self.wait[seat] = PING_EVERY
         return now - self.last.get(seat, float("-inf")) >= self.wait.get(seat, PING_EVERY)
 
-    def sent(self, seat: int, now: float) -> None:
+    def sent(self, seat: int, now: float, expect: tuple[int, int]) -> None:
         self.last[seat] = now
         self.wait[seat] = min(RESEND_MAX, 2 * self.wait.get(seat, PING_EVERY))
+        self.expect[seat] = expect
 
     def now_due(self, seat: int) -> None:
         """The next batch to ``seat`` goes at once (it moved to another endpoint)."""
         self.last.pop(seat, None)
+
+    def restarted(self, seat: int, now: float) -> None:
+        """A newer run of ``seat``: its pace starts afresh (at most once per RESEND_MAX, so a
+        seat that says it restarted again and again is paced all the same)."""
+        if now - self.fresh.get(seat, float("-inf")) >= RESEND_MAX:
+            self.fresh[seat] = now
+            for book in (self.last, self.wait, self.expect):
+                book.pop(seat, None)
 
 
 def addressed_to(env: Envelope, seat: int | None) -> bool:
@@ -117,7 +132,9 @@ class Heartbeat:
         tip = env.body.get("tip")
         self.tip_of[sender] = tip if isinstance(tip, bytes) and len(tip) == 32 else None
         got = env.body.get("got", [])
-        self.got_of[sender] = {s for s in got if isinstance(s, int)} if isinstance(got, list) and len(got) <= 256 else set()
+        got = got if isinstance(got, list) and len(got) <= 256 else []
+        # seats only: any number counted as one more seat's record for the resends' pace (found by review)
+        self.got_of[sender] = {s for s in got if type(s) is int and 0 <= s < len(self.setup.names)}
         if env.body.get("done") is True:
             self.done.add(sender)
         heard = env.body.get("heard")
@@ -203,9 +220,11 @@ class Heartbeat:
             start = node.step_start(max(0, node.step_start(theirs) - 1))
             missing = list(range(start, min(len(mine), start + 64)))
         now = time.monotonic()
-        if not missing or not self.resends.due(seat, now, (theirs, len(self.got_of[seat]))):
+        held = (theirs, len(self.got_of[seat]))
+        if not missing or not self.resends.due(seat, now, held):
             return  # at most one batch a heartbeat, however many pings come, and fewer while they bring nothing
-        self.resends.sent(seat, now)
+        # taken in, the batch brings them to its last record, or (as many records) one more seat's
+        self.resends.sent(seat, now, (missing[-1] + 1, 0) if theirs < len(mine) else (theirs, held[1] + 1))
         endpoint = self.endpoints[seat]
         for index in missing:
             self.transport.send(endpoint, seal(self.identity, "record", {"record": mine[index]}))

@@ -39,6 +39,7 @@ class Relink:
             return
         if incarnation > self.incarnations.get(seat, incarnation):
             self.ahead_again.add(seat)  # a newer run of that seat: what we sent it ahead is lost
+            self.resends.restarted(seat, time.monotonic() if now is None else now)  # and it may hold fewer records
         self.incarnations[seat] = incarnation
         old = self.endpoints[seat]
         if endpoint == old:

@@ -26,6 +26,7 @@ from .heartbeat import CATCH_UP_S, Heartbeat, Resends, addressed_to
 from .intake import Dropped, Intake
 from .links import Links
 from .lobby import Table
+from .pace import Pace
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .relink import Relink
 from .seatstate import open_seat, save_secrets
@@ -108,7 +109,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.resends = Resends()
         self.last_relink: dict[int, float] = {}
         self.pending_links: dict[int, tuple[str, int]] = {}
-        self.hello_answered: dict[int, float] = {}
+        self.hello_answered = Pace(HELLO_EVERY)
         self.counted: set[int] = set()
         self.catch_up_until = 0.0
         self._outsider_noticed = -NOTICE_OUTSIDERS
@@ -445,10 +446,9 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         if seat is None:
             self.transport.reply(connection, seal(self.identity, "reject", {"reason": "the game has started"}))
             return
-        # a seat's hello replayed by anyone drew the whole start each time (found by an attack)
-        now = time.monotonic()
-        if now - self.hello_answered.get(seat, -HELLO_EVERY) >= HELLO_EVERY:
-            self.hello_answered[seat] = now
+        # a seat's hello replayed drew the whole start each time (an attack); once a second on a
+        # connection, so a replayer cannot keep the seat's restart, on its own, from an answer
+        if self.hello_answered.allow((seat, connection), time.monotonic()):
             self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
 
     def _leave(self, why: str = "you left the table; the game ends") -> SessionResult:
