@@ -256,3 +256,21 @@ def test_a_corrupt_length_mid_file_still_checks_the_records_before_it(game, tmp_
     cut = tmp_path / "cut.log"
     cut.write_bytes(path.read_bytes()[:3])  # inside the genesis's length prefix
     assert replay_file(str(cut))[0].message == "the file ends inside its first record at byte 0"
+
+
+def test_expect_counts_each_seat_once() -> None:
+    """--expect compared sets: a made-up log whose one key held two of three seats passed with
+    two fingerprints (found by an attack).  Each expected fingerprint is one seat's."""
+    from types import SimpleNamespace
+
+    from saboteur_p2p.crypto.identity import Identity
+    from saboteur_p2p.protocol.verify import unexpected_seats
+
+    one, other = Identity.generate().public, Identity.generate().public
+    setup = SimpleNamespace(seats=(one, one, other), names=("a", "b", "c"))
+    why = unexpected_seats(setup, [one.fingerprint(), other.fingerprint()])  # type: ignore[arg-type]
+    assert why is not None and f"seats 0, 1 are all {one.fingerprint()}" in why, why
+    assert unexpected_seats(setup, [one.fingerprint(), one.fingerprint(), other.fingerprint()]) is None  # type: ignore[arg-type]
+    fair = SimpleNamespace(seats=(one, other), names=("a", "c"))
+    why = unexpected_seats(fair, [one.fingerprint(), one.fingerprint(), other.fingerprint()])  # type: ignore[arg-type]
+    assert why is not None and why.endswith("a fingerprint is given more times than seats hold it"), why

@@ -3,6 +3,7 @@ and every move replayed through the rules engine, as a spectator that holds no s
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -206,16 +207,22 @@ def describe_setup(setup: GameSetup) -> list[str]:
 
 
 def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
-    """Why the log's seats are not the ``expected`` fingerprints (any order), or None."""
-    wanted = {fingerprint.strip().lower() for fingerprint in expected if fingerprint.strip()}
-    found = {key.fingerprint() for key in setup.seats}
+    """Why the log's seats are not the ``expected`` fingerprints (any order, each once), or None.
+
+    Compared as sets, a log whose one key held two seats passed ``--expect`` with two
+    fingerprints for three seats (found by an attack)."""
+    wanted = Counter(fingerprint.strip().lower() for fingerprint in expected if fingerprint.strip())
+    found = Counter(key.fingerprint() for key in setup.seats)
     if found == wanted:
         return None
     strangers = [f"seat {s} ({setup.names[s]}) is {key.fingerprint()}" for s, key in enumerate(setup.seats)
                  if key.fingerprint() not in wanted]
-    missing = sorted(wanted - found)
-    parts = strangers + ([f"nobody is {', '.join(missing)}"] if missing else [])
-    return "the log's seats are not the expected ones: " + "; ".join(parts)
+    twice = [f"seats {', '.join(str(s) for s, key in enumerate(setup.seats) if key.fingerprint() == print_)} are all "
+             f"{print_}" for print_, times in sorted(found.items()) if times > 1]
+    missing = sorted(set(wanted) - set(found))
+    parts = strangers + twice + ([f"nobody is {', '.join(missing)}"] if missing else [])
+    return "the log's seats are not the expected ones: " + ("; ".join(parts) or "a fingerprint is given more times than "
+                                                           "seats hold it")
 
 
 def replay_file(path: str, progress: Progress | None = None) -> tuple[Verdict, Node | None]:
