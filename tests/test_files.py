@@ -56,3 +56,11 @@ def test_a_command_given_a_pipe_for_a_file_says_so_and_stops(tmp_path: Path, com
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert f"{named} is not a regular file" in done.stderr or f"{named} is a pipe that nobody reads" in done.stderr, done.stderr
+
+
+def test_a_device_named_for_the_results_is_refused_by_name(tmp_path: Path) -> None:
+    """`--out /dev/null` said "error: Invalid argument", naming nothing (found by an attack)."""
+    done = subprocess.run([sys.executable, "-m", "saboteur_p2p", "tournament", "--players", "3", "--games", "2",
+                           "--bots", "random", "--out", os.devnull], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and f"{os.devnull} is not a regular file" in done.stderr, done.stderr
+

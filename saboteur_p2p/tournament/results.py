@@ -284,6 +284,8 @@ class ResultsFile:
         """
         if path.is_dir():
             raise ResultsFileError(f"{path} is a folder: name a file for the results")
+        if path.exists() and not path.is_file():  # it is read back, cut and locked: "Invalid argument" before
+            raise ResultsFileError(f"{path} is not a regular file (a pipe or device): name a file for the results")
         out = open_to_write(path, append=True)  # kept open: the run appends to it
         _lock(path, out)
         try:
