@@ -121,8 +121,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             turn_time=args.turn_time, announce=not args.no_announce, on_lobby=agent.lobby,
         ), hosting=True))
     say = _say(args, args.name)
-    agent = _plain_agent(args, say)
-    say = agent.session_say if agent is not None else say
+    agent, say = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, args.bot,
         args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
@@ -152,8 +151,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             connect_timeout=args.connect_timeout, turn_time=args.turn_time, host_key=host_key, on_lobby=agent.lobby,
         )))
     say = _say(args, args.name)
-    agent = _plain_agent(args, say)
-    say = agent.session_say if agent is not None else say
+    agent, say = _plain_agent(args, say)
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
         say, agent=agent, edition=args.edition,
@@ -213,8 +211,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         say = _say(args, args.name)
-        agent = _plain_agent(args, say)
-        say = agent.session_say if agent is not None else say
+        agent, say = _plain_agent(args, say)
         result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
                             args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end",
                             turn_time=args.turn_time)
@@ -236,11 +233,15 @@ def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
     return config, [names[i % len(names)] for i in range(config.players - 1)]
 
 
-def _plain_agent(args: argparse.Namespace, say: Any) -> Any:
-    """The line prompt for a person (None when a bot plays the seat)."""
+def _plain_agent(args: argparse.Namespace, say: Any) -> tuple[Any, Any]:
+    """The line prompt for a person (None when a bot plays the seat), and what the session
+    says through (the prompt's, which leaves out what its narration said)."""
     from .client.plain import PlainAgent, terminal_width
 
-    return None if getattr(args, "bot", None) else PlainAgent(say, terminal_width())
+    if getattr(args, "bot", None):
+        return None, say
+    agent = PlainAgent(say, terminal_width())
+    return agent, agent.session_say
 
 
 def _plain_status(result: Any, agent: Any) -> int:
