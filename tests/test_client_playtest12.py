@@ -344,6 +344,15 @@ def test_at_80_columns_every_seat_shows_its_last_move_and_its_broken_tools():
         assert "…" not in line or line.index("…") >= 7, lines  # a name keeps most of itself...
         assert names[(seat + i) % 5][-3:] in line, lines  # ... and its end
     assert "✗L" in lines[(seat + 3) % 5] and "✗CP" in lines[(seat + 4) % 5], lines
+    # hand counts that differ stay; names give up what the moves need (a second play-test
+    # found every move but one left out once the pile was empty and hands held 6 and 5)
+    uneven = view._replace(hand_sizes=tuple(6 if s == seat else 5 for s in range(5)))
+    lines = text(render_players(replace(snap, view=uneven, names=tuple(names), last_moves=moves), ctl.focus(),
+                                SIDE_MIN)).splitlines()[1:]
+    assert all(" 5c " in line or " 6c " in line for line in lines), lines
+    shown = sum(short in line or line.rstrip().endswith(f" {tiny}") for (short, tiny), line in
+                zip(forms, [lines[(seat + i) % 5] for i in range(5)], strict=True))
+    assert shown == 5, lines
 
 
 def test_the_final_ranking_lines_up_its_rounds_and_says_nothing_won_alike_for_everyone():

@@ -7,16 +7,19 @@ fit whole, the marks after them take their short forms ("tr" for "trap", "grn" f
 "green"), then the lines drop what the screen says elsewhere (one's own role is on the info
 line) or what no longer matters (at the game's end, what lay before the players), and only
 then are names cut, by display width (a CJK character takes two columns).  The last moves
-come next: to show every seat's, the hand counts go when all are alike, and then the names
-give up columns, down to NAME_FLOOR, if that shows them all.
+come before all of that (``_layout``): to show as many seats' as can be, the marks take their
+short forms, the hand counts go when all are alike, and names give up columns, down to
+NAME_FLOOR, keeping their ends.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..rules import PlayerView, Role
 from .controller import Focus
 from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, cut_to_width, fit_name, pad_to_width, text_width
+from .tracker import LastMove
 
 Fragments = list[tuple[str, str]]
 
@@ -61,29 +64,9 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     labels = [snap.name(seat) + ("*" if seat == snap.seat else "") for seat in range(view.players)]
     digits = len(str(view.players - 1))
     longest = max(text_width(label) for label in labels)
-    # every seat's last move shows, in its tiny form at least: at 80 columns "heuristic-3 6c
-    # g0 ✗L" left no room for " pass" or " brk→2", and a player could not tell what anyone had
-    # done (found by a play-test).  To make room, first the cards in hand go when every seat
-    # holds as many (the line says nothing with them), then names are cut, to NAME_FLOOR
-    # columns at most (a play-test before read "he…c-1" badly)
-    moves = {s: last.tiny or last.short for s, last in snap.last_moves.items() if s < view.players}
-    for counted in (True, False):
-        tails = [_tail(view, seat, counted) for seat in range(view.players)]
-        lead = 2 + digits + max(len(tail) for tail in tails)
-        # the fullest form in which every name shows whole; else the sparest, and names cut to fit
-        for form in (FULL, SHORT, SPARE):
-            widest = max(sum(text_width(mark.text(form)) for mark in row) for row in marks)
-            if lead + longest + widest <= width:
-                break
-        # a line with its move leaves out what the screen says elsewhere (spare, below)
-        need = max([widest] + [text_width(move) + 1 + sum(text_width(mark.text(SPARE if mark.spared else form))
-                                                          for mark in marks[s]) for s, move in moves.items() if move])
-        if lead + longest + need <= width or len(set(view.hand_sizes)) > 1:
-            break
+    counted, form, room = _layout(view, marks, snap.last_moves, longest, 2 + digits, width)
+    tails = [_tail(view, seat, counted) for seat in range(view.players)]
     tail_width = max(len(tail) for tail in tails)
-    room = max(3, min(longest, width - lead - widest))
-    if width - lead - need >= min(room, NAME_FLOOR):  # names cut only where every move then shows
-        room = min(room, width - lead - need)
     for seat in range(view.players):
         marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         last = snap.last_moves.get(seat)
@@ -108,6 +91,37 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         used = sum(text_width(text) for _, text in line)
         out += [*line, ("", " " * max(0, width - used) + "\n")]
     return out
+
+
+def _layout(
+    view: PlayerView, marks: list[list[Mark]], last_moves: Mapping[int, LastMove], longest: int, lead: int, width: int,
+) -> tuple[bool, int, int]:
+    """Whether the hand counts show, the marks' form and the names' columns: as many seats'
+    last moves as can show (in their tiny form at least), then names whole, fuller marks and
+    the hand counts.  At 80 columns "heuristic-3 6c g0 ✗L" left no room for " pass" or
+    " brk→2", and a player could not tell what anyone had done (found by a play-test); to
+    make room, the marks take their short forms, the hand counts go when all are alike (the
+    line says nothing with them), and names give up columns, to NAME_FLOOR at most (a
+    play-test before read "he…c-1" badly).  ``lead``: the marker and seat number's columns."""
+    moves = {s: last.tiny or last.short for s, last in last_moves.items() if s < view.players and (last.tiny or last.short)}
+    best: tuple[tuple[int, bool, int, bool, int], tuple[bool, int, int]] | None = None
+    for counted in (True, False) if len(set(view.hand_sizes)) == 1 else (True,):
+        head = lead + max(len(_tail(view, seat, counted)) for seat in range(view.players))
+        for form in (FULL, SHORT, SPARE):
+            top = max(3, min(longest, width - head - max(sum(text_width(m.text(form)) for m in row) for row in marks)))
+            for room in range(top, min(top, NAME_FLOOR) - 1, -1):
+                shown = 0
+                for seat, move in moves.items():
+                    # with its move a line leaves out what the screen says elsewhere (spare), and
+                    # a line that ends in its columns' padding lends that space (``_moved``)
+                    kept = "".join(m.text(SPARE if m.spared else form) for m in marks[seat])
+                    space = 0 if kept.endswith(" ") else 1
+                    shown += head + room + text_width(kept) + space + text_width(move) <= width
+                key = (shown, room >= longest, -form, counted, room)
+                if best is None or key > best[0]:
+                    best = (key, (counted, form, room))
+    assert best is not None
+    return best[1]
 
 
 def _moved(line: Fragments, move: str, width: int) -> Fragments | None:
