@@ -15,7 +15,7 @@ def test_the_quit_question_keeps_a_column_of_space_inside_its_box():
         h.keys(":quit" + ENTER)
         h.wait_for(lambda: "Leave the table?" in h.screen(), "the question drawn")
         lines = h.screen().splitlines()
-        for text in ("Leave the table?", "y (or Ctrl-C again)  yes, tell the table and leave", "any other key  stay"):
+        for text in ("Leave the table?", "y or Ctrl-C  yes, tell the table and leave", "any other key  stay"):
             line = next(line for line in lines if text in line)
             at = line.index(text)
             assert line[at - 2:at] == "│ ", line
@@ -489,7 +489,7 @@ def test_a_second_ctrl_c_at_the_leave_question_leaves():
         h.decision()
         h.keys("\x03")
         h.wait_for(lambda: h.app.ui.confirm_quit, "the question")
-        assert "Ctrl-C again" in h.screen()
+        assert "y or Ctrl-C" in h.screen()
         h.keys("\x03")
         h.wait_for(h.closed, "leaving")
 
@@ -538,3 +538,34 @@ def test_a_round_nobody_won_says_no_saboteur_was_dealt():
     won = dataclasses.replace(summary, winners="the saboteurs won", roles=(Role.SABOTEUR,) + (Role.GOLD_DIGGER,) * 3)
     shown = text(render_round_end(won, snap, 60, 30))
     assert "the cards ran out" in shown and "no saboteur" not in shown
+
+
+def test_the_round_end_and_ranking_say_nothing_won_alike_and_star_no_one_without_gold():
+    """A second play-test: the round-end table said "0" for our empty round and "-" for the
+    others'; its legend said "$ has gold" under a table that wrote "gold"; and a game nobody won
+    any gold in starred every seat."""
+    import dataclasses
+
+    from test_client_render import text
+
+    from saboteur_p2p.client.model import Snapshot
+    from saboteur_p2p.client.screens import render_ranking, render_round_end
+    from saboteur_p2p.client.tracker import RoundSummary
+    from saboteur_p2p.rules import Board, Role
+
+    roles = (Role.BLUE_DIGGER, Role.GREEN_DIGGER, Role.GREEN_DIGGER, Role.SABOTEUR)
+    won, totals = ("0 pieces", "gold", "-", "-"), ("0 pieces", "has gold", "has gold", "-")
+    summary = RoundSummary(1, 3, "the green team won", roles, Board.new_round(), {}, won, totals, settled=True)
+    snap = dataclasses.replace(Snapshot(), seat=0, names=("you", "heuristic-1", "heuristic-2", "heuristic-3"))
+    tables = [text(render_round_end(summary, snap, 60, height)) for height in range(8, 13)]
+    table = next(t for t in tables if " who" in t and "others:" in t)
+    assert next(line for line in table.splitlines() if line.startswith(" you ")).split()[2] == "-", table
+    assert "others: gold, amount secret" in table and "$" not in table, table
+    from test_client_controller import find, seated
+
+    state = find(lambda s: s.phase.value == "play")
+    agent, _node, _ctl = seated(state)
+    snap = agent.snapshot()
+    nobody = (0,) * state.players
+    ranking = render_ranking(dataclasses.replace(snap, view=snap.view._replace(scores=nobody, phase="game-over")))
+    assert "★" not in ranking and "1. " in ranking, ranking

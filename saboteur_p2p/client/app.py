@@ -72,7 +72,7 @@ LOOK_FIRST_S = 0.7
 #: the overlay shown when the player asks to quit
 #: what a terminal too small for the table shows
 TOO_SMALL = "The table needs a larger terminal (80x24 suits it): enlarge this one, or play with --plain."
-LEAVE_QUESTION = "Leave the table?\n\ny (or Ctrl-C again)  yes, tell the table and leave\nany other key  stay"
+LEAVE_QUESTION = "Leave the table?\n\ny or Ctrl-C  yes, tell the table and leave\nany other key  stay"
 
 
 class SizedControl(UIControl):

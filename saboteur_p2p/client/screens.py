@@ -107,7 +107,9 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     if not roomy:  # the legend, when it fits above the keys (? has it too)
         second = any(r.value not in BASE_ROLES for r in summary.roles)
         marks = ["+st stole"] * any(n > 0 for n in stole) + ["-st robbed"] * any(n < 0 for n in stole)
-        notes = [" yours: gold pieces", " others: $ has gold"] if second else [" yours: nuggets", " others: c gold cards"]
+        # the legend of the columns as drawn: "$" only when tight ("gold" reads as itself)
+        secret = " others: $ has gold" if table.total_label == "tot" else " others: gold, amount secret"
+        notes = [" yours: gold pieces", secret] if second else [" yours: nuggets", " others: c gold cards"]
         if marks and len(f"{notes[-1]} · {' · '.join(marks)}") <= width:
             notes[-1] += " · " + " · ".join(marks)
         elif marks:
@@ -146,7 +148,9 @@ def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]],
         # another seat's secret gold is "$" when tight, else "gold", in both columns alike (a
         # play-test read "gold" won beside a total of "$")
         secret = "$" if tight else "gold"
-        won = [_won_cell(secret if w == "gold" else _compact(w), theft) for (w, _), theft in zip(gold, stole, strict=True)]
+        # nothing won reads "-" for us as for the others (ours said "0": a play-test)
+        won = [_won_cell(secret if w == "gold" else "-" if w.startswith("0 ") else _compact(w), theft)
+               for (w, _), theft in zip(gold, stole, strict=True)]
         totals = [secret if total == "has gold" else _compact(total) for _, total in gold]
         short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
         roles = [ROLE_TINY.get(role, role) for role in short] if tight else short
@@ -214,7 +218,7 @@ def render_ranking(snap: Snapshot, width: int = 78) -> str:
     for rank, seat in enumerate(order):
         if scores[seat] != previous:
             place, previous = rank + 1, scores[seat]
-        star = "★ " if scores[seat] == best else "  "
+        star = "★ " if scores[seat] == best and best > 0 else "  "  # nobody with gold: no winner to star
         rounds = [f"r{r.round} {_short(r.won[seat], r.stole[seat] if seat < len(r.stole) else 0)}"
                   for r in snap.rounds if seat < len(r.won)]
         line = f"{star}{place}. {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
