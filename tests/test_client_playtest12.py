@@ -560,7 +560,7 @@ def test_the_round_end_and_ranking_say_nothing_won_alike_and_star_no_one_without
     tables = [text(render_round_end(summary, snap, 60, height)) for height in range(8, 13)]
     table = next(t for t in tables if " who" in t and "others:" in t)
     assert next(line for line in table.splitlines() if line.startswith(" you ")).split()[2] == "-", table
-    assert "others: gold, amount secret" in table and "$" not in table, table
+    assert "others: gold (secret)" in table and "$" not in table, table
     from test_client_controller import find, seated
 
     state = find(lambda s: s.phase.value == "play")
@@ -569,3 +569,26 @@ def test_the_round_end_and_ranking_say_nothing_won_alike_and_star_no_one_without
     nobody = (0,) * state.players
     ranking = render_ranking(dataclasses.replace(snap, view=snap.view._replace(scores=nobody, phase="game-over")))
     assert "★" not in ranking and "1. " in ranking, ranking
+
+
+def test_our_own_last_move_shows_beside_a_broken_tool_whatever_the_width():
+    """Our row's role mark, left out beside a move, left an empty piece at the line's end, so
+    the padding before it did not count and our move went missing (found by review)."""
+    from dataclasses import replace
+
+    from test_client_playtest3 import BOTS, _table, text
+
+    from saboteur_p2p.client.render import render_players
+    from saboteur_p2p.client.tracker import LastMove
+    from saboteur_p2p.rules import Tool
+
+    snap, ctl = _table(("tester", *BOTS), busy=False)
+    n, seat = snap.view.players, snap.seat
+    view = snap.view._replace(broken=tuple(frozenset({Tool.LANTERN}) if s == seat else frozenset(Tool)
+                                           if s == (seat + 1) % n else frozenset() for s in range(n)))
+    for mine in (("brk lamp→3", "brk→3"), ("pass", "pass"), ("map g1", "map")):
+        moves = {s: LastMove(s, "", None, s + 1, *(mine if s == seat else ("pass", "pass"))) for s in range(n)}
+        for width in range(26, 41):
+            lines = text(render_players(replace(snap, view=view, last_moves=moves), ctl.focus(), width)).splitlines()[1:]
+            assert lines[seat].rstrip().endswith(mine), (width, lines)
+            assert all(len(line) == width for line in lines), (width, lines)

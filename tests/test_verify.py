@@ -274,3 +274,6 @@ def test_expect_counts_each_seat_once() -> None:
     fair = SimpleNamespace(seats=(one, other), names=("a", "c"))
     why = unexpected_seats(fair, [one.fingerprint(), one.fingerprint(), other.fingerprint()])  # type: ignore[arg-type]
     assert why is not None and why.endswith("a fingerprint is given more times than seats hold it"), why
+    third = Identity.generate().public
+    why = unexpected_seats(setup, [one.fingerprint(), one.fingerprint(), third.fingerprint()])  # type: ignore[arg-type]
+    assert why is not None and "seats 0, 1" not in why and f"nobody is {third.fingerprint()}" in why, why

@@ -104,11 +104,13 @@ def _layout(
     line says nothing with them), and names give up columns, to NAME_FLOOR at most (a
     play-test before read "he…c-1" badly).  ``lead``: the marker and seat number's columns."""
     moves = {s: last.tiny or last.short for s, last in last_moves.items() if s < view.players and (last.tiny or last.short)}
-    best: tuple[tuple[int, bool, int, bool, int], tuple[bool, int, int]] | None = None
+    best: tuple[tuple[int, int, int, bool], tuple[bool, int, int]] | None = None
     for counted in (True, False) if len(set(view.hand_sizes)) == 1 else (True,):
         head = lead + max(len(_tail(view, seat, counted)) for seat in range(view.players))
         for form in (FULL, SHORT, SPARE):
             top = max(3, min(longest, width - head - max(sum(text_width(m.text(form)) for m in row) for row in marks)))
+            if top < min(longest, NAME_FLOOR) and form != SPARE:
+                continue  # marks this full leave the names too little: a shorter form (found by review)
             for room in range(top, min(top, NAME_FLOOR) - 1, -1):
                 shown = 0
                 for seat, move in moves.items():
@@ -117,7 +119,7 @@ def _layout(
                     kept = "".join(m.text(SPARE if m.spared else form) for m in marks[seat])
                     space = 0 if kept.endswith(" ") else 1
                     shown += head + room + text_width(kept) + space + text_width(move) <= width
-                key = (shown, room >= longest, -form, counted, room)
+                key = (shown, room, -form, counted)  # names before fuller marks and alike hand counts
                 if best is None or key > best[0]:
                     best = (key, (counted, form, room))
     assert best is not None
@@ -132,7 +134,7 @@ def _moved(line: Fragments, move: str, width: int) -> Fragments | None:
     room = width - sum(text_width(text) for _, text in line)
     if text_width(move) + 1 <= room:
         return [*line, ("class:players.last", f" {move}")]
-    if line and line[-1][1].endswith(" ") and text_width(move) <= room:
+    if "".join(text for _, text in line).endswith(" ") and text_width(move) <= room:  # an empty mark ends none
         return [*line, ("class:players.last", move)]
     return None
 

@@ -108,7 +108,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         second = any(r.value not in BASE_ROLES for r in summary.roles)
         marks = ["+st stole"] * any(n > 0 for n in stole) + ["-st robbed"] * any(n < 0 for n in stole)
         # the legend of the columns as drawn: "$" only when tight ("gold" reads as itself)
-        secret = " others: $ has gold" if table.total_label == "tot" else " others: gold, amount secret"
+        secret = " others: $ has gold" if table.total_label == "tot" else " others: gold (secret)"
         notes = [" yours: gold pieces", secret] if second else [" yours: nuggets", " others: c gold cards"]
         if marks and len(f"{notes[-1]} · {' · '.join(marks)}") <= width:
             notes[-1] += " · " + " · ".join(marks)
@@ -151,7 +151,7 @@ def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]],
         # nothing won reads "-" for us as for the others (ours said "0": a play-test)
         won = [_won_cell(secret if w == "gold" else "-" if w.startswith("0 ") else _compact(w), theft)
                for (w, _), theft in zip(gold, stole, strict=True)]
-        totals = [secret if total == "has gold" else _compact(total) for _, total in gold]
+        totals = [secret if total == "has gold" else "-" if total.startswith("0 ") else _compact(total) for _, total in gold]
         short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
         roles = [ROLE_TINY.get(role, role) for role in short] if tight else short
         label = "tot" if tight else "total"

@@ -218,7 +218,7 @@ def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
     strangers = [f"seat {s} ({setup.names[s]}) is {key.fingerprint()}" for s, key in enumerate(setup.seats)
                  if key.fingerprint() not in wanted]
     twice = [f"seats {', '.join(str(s) for s, key in enumerate(setup.seats) if key.fingerprint() == print_)} are all "
-             f"{print_}" for print_, times in sorted(found.items()) if times > 1]
+             f"{print_}" for print_, times in sorted(found.items()) if times > max(1, wanted[print_])]
     missing = sorted(set(wanted) - set(found))
     parts = strangers + twice + ([f"nobody is {', '.join(missing)}"] if missing else [])
     return "the log's seats are not the expected ones: " + ("; ".join(parts) or "a fingerprint is given more times than "
