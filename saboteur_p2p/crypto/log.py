@@ -25,7 +25,6 @@ length as 4 big-endian bytes.
 from __future__ import annotations
 
 import os
-import stat
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from typing import Any, BinaryIO
 
 import msgpack  # ships no type hints: what it returns is Any, so results are annotated where kept
 
+from ..files import NotAFile, open_regular
 from .group import hash_bytes
 from .identity import SIGNATURE_BYTES, Identity, PublicIdentity
 
@@ -443,16 +443,14 @@ def read_log(path: str | os.PathLike[str]) -> list[bytes]:
 def _scan(path: str) -> list[bytes]:
     """The records of a log file, read one at a time (an untrusted file: every length is
     checked before it is read, and the whole file is bounded by MAX_LOG_SIZE)."""
-    # opened without waiting (a FIFO's open waits for a writer), then refused unless a regular
-    # file: a pipe's size reads as 0, so its records would read as none
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    status = os.fstat(fd)
-    if not stat.S_ISREG(status.st_mode):
-        os.close(fd)
-        raise LogFileError(f"{path} is not a regular file (a folder, pipe or device): give the path of a log file")
-    os.set_blocking(fd, True)
-    with os.fdopen(fd, "rb") as f:
-        size = status.st_size
+    # a regular file only (files.py): a FIFO's open waits for a writer, and a pipe's size
+    # reads as 0, so its records would read as none
+    try:
+        opened = open_regular(path, "log file")
+    except NotAFile:
+        raise LogFileError(f"{path} is not a regular file (a folder, pipe or device): give the path of a log file") from None
+    with opened as f:
+        size = os.fstat(f.fileno()).st_size
         if size > MAX_LOG_SIZE:
             raise LogFileError(
                 f"log file {path} holds {size / 2**20:.0f} MiB, over the limit of {MAX_LOG_SIZE >> 20} MiB "
