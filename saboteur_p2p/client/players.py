@@ -111,14 +111,15 @@ def _layout(
             top = max(3, min(longest, width - head - max(sum(text_width(m.text(form)) for m in row) for row in marks)))
             if top < min(longest, NAME_FLOOR) and form != SPARE:
                 continue  # marks this full leave the names too little: a shorter form (found by review)
+            # what each line with a move needs past its name: with its move a line leaves out
+            # what the screen says elsewhere (spare), and a line that ends in its columns'
+            # padding lends that space (``_moved``)
+            needs = []
+            for seat, move in moves.items():
+                kept = "".join(m.text(SPARE if m.spared else form) for m in marks[seat])
+                needs.append(head + text_width(kept) + (0 if kept.endswith(" ") else 1) + text_width(move))
             for room in range(top, min(top, NAME_FLOOR) - 1, -1):
-                shown = 0
-                for seat, move in moves.items():
-                    # with its move a line leaves out what the screen says elsewhere (spare), and
-                    # a line that ends in its columns' padding lends that space (``_moved``)
-                    kept = "".join(m.text(SPARE if m.spared else form) for m in marks[seat])
-                    space = 0 if kept.endswith(" ") else 1
-                    shown += head + room + text_width(kept) + space + text_width(move) <= width
+                shown = sum(need + room <= width for need in needs)
                 key = (shown, room, -form, counted)  # names before fuller marks and alike hand counts
                 if best is None or key > best[0]:
                     best = (key, (counted, form, room))
