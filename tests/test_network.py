@@ -83,6 +83,12 @@ class Peer:
         return self.text().strip().splitlines()[-1]
 
 
+def _interruptible() -> None:
+    """A peer hears Ctrl-C (SIGINT) as it would at a terminal, though pytest runs in the
+    background of a shell, whose jobs start with SIGINT ignored (Python keeps it so)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Processes:
     """Starts peer processes in ``root`` and kills every one of them (and their children) at the end."""
 
@@ -99,7 +105,8 @@ class Processes:
         output = self.root / f"{name}.out"
         with open(output, "ab") as out:
             proc = subprocess.Popen(
-                command, cwd=self.root, env=env, stdin=stdin, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                command, cwd=self.root, env=env, stdin=stdin, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=_interruptible,
             )
         peer = Peer(name, command, output, proc)
         self.started.append(peer)

@@ -214,7 +214,9 @@ def test_ctrl_c_at_a_hosts_terminal_names_the_host_not_its_bot_peers(processes: 
     at the table read that a bot seat had left (found by a play-test).  The bot peers have a
     process group of their own: the host says bye for its seat, and they end naming the host."""
     port = free_port()
-    host = processes.start("host", host_args(port, 3, bots=2, rounds=3), verbose=True)
+    # the bot peers take a tenth of a second a move, so the game is still on when Ctrl-C comes
+    # (without it a quiet machine played the whole game in the second below)
+    host = processes.start("host", [*host_args(port, 3, bots=2, rounds=3), "--bot-delay", "0.1"], verbose=True)
     deadline = time.monotonic() + SMALL_GAME
     while not list((tmp_path / "host").glob("game-*.log")) and time.monotonic() < deadline:
         time.sleep(0.1)
