@@ -18,10 +18,15 @@ from saboteur_p2p.rules import Card, Deck, GameConfig, State
 from saboteur_p2p.rules.actions import MapPeek, PlacePath
 
 
-def seeded_bytes(seed: int):
-    """A repeatable byte source for tests (never for real games)."""
-    rng = random.Random(seed)
-    return lambda n: rng.randbytes(n)
+class seeded_bytes:
+    """A repeatable byte source for tests (never for real games).  A deep copy goes on from
+    where the source stood, so a copied game draws what the game itself would have."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, n: int) -> bytes:
+        return self.rng.randbytes(n)
 
 
 def joint_secret(game: LocalGame) -> Scalar:
@@ -111,6 +116,28 @@ def seeded_game(config: GameConfig, seed: int) -> LocalGame:
     setup = make_setup(config, identities, rand)
     nodes = [Node(setup, seat, identities[seat], rand) for seat in range(config.players)]
     return LocalGame(setup, nodes, Node(setup, None))
+
+
+def dealt_game(config: GameConfig, seed: int) -> LocalGame:
+    """``seeded_game(config, seed)`` played to its first move, as a copy that goes on exactly
+    as that game would (its byte source copied too).  The deal, about a third of a second of
+    CPU a seat, is made once a test process: many tests start at the first move."""
+    return exact_copy(_dealt(config, seed))
+
+
+@functools.cache
+def _dealt(config: GameConfig, seed: int) -> LocalGame:
+    game = seeded_game(config, seed)
+    play_until(game, lambda e: e.kind == "action")
+    return game
+
+
+def exact_copy(game: LocalGame) -> LocalGame:
+    """An independent copy of a game in progress that draws the same bytes as the game would."""
+    shared: dict[int, Any] = {id(node.identity): node.identity for node in game.nodes}  # private keys do not copy
+    for node in (*game.nodes, game.spectator):
+        shared[id(node.on_commit)] = node.on_commit
+    return copy.deepcopy(game, shared)
 
 
 def path_first(seat: int, node: Node) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from protocol_helpers import play_until, seeded_game
+from protocol_helpers import dealt_game
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.intake import Intake
@@ -62,8 +62,7 @@ class SentLog:
 def listening_seat(tmp_path: Path) -> tuple[LocalGame, Session, list[str], Identity]:
     """Seat 0's session of a 3-seat game at its first move, what it says kept in the list, and
     seat 2's identity: a hostile peer's, to send it messages with."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     session = seated_session(game, game.nodes[0], tmp_path)
     said: list[str] = []
     session.say = said.append  # type: ignore[method-assign]

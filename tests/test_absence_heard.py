@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from clocked_sessions import clocked_session, judged_for, ping_from
-from protocol_helpers import path_first, play_until, seeded_game
+from protocol_helpers import dealt_game, path_first, play_until, seeded_game
 
 from saboteur_p2p.net import session as session_module
 from saboteur_p2p.net.session import Outcome
@@ -27,7 +27,7 @@ def test_a_seat_the_others_hear_is_not_named_here_until_they_too_lose_it(
     wait while seat 2 hears it (its records would reach us through seat 2's resends); once
     seat 2 stops hearing it, our wait runs from when seat 2 last did, and seat 1 is named.
     A ``heard`` that is not an array of milliseconds by seat crashes nothing and vouches for nobody."""
-    game = seeded_game(GameConfig(3), 5)
+    game = dealt_game(GameConfig(3), 5)
     play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     said: list[str] = []
@@ -63,7 +63,7 @@ def test_a_seats_word_that_it_hears_a_gone_seat_never_makes_us_blame_the_seat_th
     When honest seat 3 names seat 2 as gone, we judge by our own silence of seat 2 (20 s, past
     our wait), not by seat 1's word: we name seat 2.  Before, seat 2 counted as heard here, it
     owed us nothing yet, and we named seat 3 (found by an attack)."""
-    game = seeded_game(GameConfig(4), 5)
+    game = dealt_game(GameConfig(4), 5)
     play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     session.say = lambda text: None
@@ -87,7 +87,7 @@ def test_a_seat_that_stopped_talking_to_us_long_before_the_last_seat_fell_silent
     before seat 1 did, with our link up: we name seat 2, not this machine (before, seat 1's
     word kept us waiting until everyone was silent, and we named ourselves: found by an attack).
     A link of ours that fails silences every seat at once, and then we do name ourselves."""
-    game = seeded_game(GameConfig(3), 5)
+    game = dealt_game(GameConfig(3), 5)
     play_until(game, lambda e: e.speaker == 2 and e.kind == "action")
     for crash_at in (10.0, 0.0):
         session, clock = clocked_session(game, tmp_path / f"crash{crash_at}", monkeypatch)
@@ -109,7 +109,7 @@ def test_a_gone_about_a_seat_another_seat_still_hears_is_judged_as_a_claim(
     our wait, but another seat heard it within it: we do not agree at once (we named seat 1:
     found by an attack) but see for ourselves, and when seat 1's move comes through seat 2,
     we name seat 3."""
-    game = seeded_game(GameConfig(4), 5)
+    game = dealt_game(GameConfig(4), 5)
     play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     said: list[str] = []
@@ -138,7 +138,7 @@ def test_busy_notices_from_a_seat_do_not_turn_our_lost_link_into_another_seats_a
     test of whether seat 1 fell silent with the rest read that as seat 2 being heard long
     after: we named seat 1 rather than our own link (found by an attack).  It reads when
     messages came."""
-    game = seeded_game(GameConfig(3), 5)
+    game = dealt_game(GameConfig(3), 5)
     play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     session.say = lambda text: None
@@ -200,8 +200,7 @@ def test_a_seat_never_heard_since_this_one_started_is_not_called_away_nor_then_b
     player that the others were away, then back (found by a play-test): it was the one that
     had been away.  A seat not yet heard in this run gets "no word yet", and no "back"; a seat
     heard, then silent, is away and back as ever."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     said: list[str] = []
     session.say = said.append
@@ -258,7 +257,7 @@ def seat_1_falls_silent(
     """Seat 0's session hears seat 1 once (unless not ``heard_first``), then for ``seconds``
     only seat 2's pings, which say it heard seat 1 ``heard_of_1(elapsed)`` ms ago; the game,
     the session and what it said."""
-    game = seeded_game(GameConfig(3), 5)
+    game = dealt_game(GameConfig(3), 5)
     play_until(game, lambda e: e.speaker == 0 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
     said: list[str] = []

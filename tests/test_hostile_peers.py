@@ -13,7 +13,7 @@ import pytest
 import zmq
 from clocked_sessions import clocked_session
 from net_doubles import watch_requests
-from protocol_helpers import play_until, seeded_game
+from protocol_helpers import dealt_game, play_until, seeded_game
 from session_doubles import listening_seat, seated_session
 from test_network import free_port
 
@@ -202,8 +202,7 @@ def test_a_seat_that_relays_another_seats_link_or_ping_on_its_own_link_is_named_
     present.  A link proves its seat's key (CurveZMQ): what another seat signed is dropped on
     it, and the relayer is the one named.  Where no link vouches (a peer without a link
     endpoint), the relayed ping names seat 2 as its recipient, not us: it counts for nothing."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     session = seated_session(game, game.nodes[0], tmp_path)
     said: list[str] = []
     session.say = said.append
@@ -247,8 +246,7 @@ def test_a_seats_envelopes_replayed_at_the_table_endpoint_do_not_make_it_look_pr
     since the vanished one was "still heard here"."""
     from saboteur_p2p.net.transport import Transport
 
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     me, vanished = game.nodes[0].identity, game.nodes[1].identity
     assert me is not None and vanished is not None
     transport = Transport("127.0.0.1:0", link_keys=me.link_keys())

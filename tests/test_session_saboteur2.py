@@ -15,10 +15,10 @@ from protocol_helpers import (
     actions_of,
     body_for,
     copy_game,
+    dealt_game,
     hear,
     joint_secret,
     opened_decks,
-    play_until,
     play_until_refused,
     seeded_bytes,
     seeded_game,
@@ -248,8 +248,7 @@ def test_all_other_seats_pooling_their_secrets_cannot_open_a_set_aside_or_hidden
 
 
 def _at_a_move(seed: int = 71) -> LocalGame:
-    game = seeded_game(config(3), seed)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(config(3), seed)
     return game
 
 

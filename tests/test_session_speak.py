@@ -8,7 +8,18 @@ from typing import Any
 
 import pytest
 from cheats_catalogue import response_changed
-from protocol_helpers import body_for, expected, game_at, hear, honest_body, play_until, seeded_bytes, seeded_game, signed_record
+from protocol_helpers import (
+    body_for,
+    dealt_game,
+    expected,
+    game_at,
+    hear,
+    honest_body,
+    play_until,
+    seeded_bytes,
+    seeded_game,
+    signed_record,
+)
 from session_doubles import seated_session
 
 from saboteur_p2p.crypto.group import G, add
@@ -34,8 +45,7 @@ def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_pa
     was dealt or drawn, and those shares count).  Its share record shows the card, and every
     seat (and a session, which does not crash) names the mover, with that record as the
     evidence."""
-    game = seeded_game(GameConfig(3, "saboteur2"), 71)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3, "saboteur2"), 71)
     mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
     cheater = game.nodes[mover]
     assert cheater.state is not None
@@ -64,8 +74,7 @@ def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_pa
 def test_a_seat_a_record_behind_agrees_with_an_abort_whose_evidence_follows_a_record_it_lacked(tmp_path: Path) -> None:
     """The abort carries the records before its evidence: a peer that had not yet taken the
     last of them in reaches the same verdict instead of blaming the seat that stopped the game."""
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
     witness, behind = [s for s in range(3) if s != mover]
     last = game.spectator.records[-1]
@@ -316,8 +325,7 @@ def test_chat_lines_said_quickly_go_out_one_a_second_and_none_is_lost(tmp_path: 
     (a few at most) instead of being dropped while the player was told they were said."""
     import saboteur_p2p.net.session as session_module
 
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     session = seated_session(game, game.nodes[0], tmp_path)
     heard: list[str] = []
     session.agent = type("Agent", (), {"chat": lambda self, seat, name, text: heard.append(text)})()
@@ -351,8 +359,7 @@ def test_a_long_chat_line_goes_out_in_pieces_and_a_seat_away_is_named(tmp_path: 
     second.  Chat is not resent, so the player is told which seats are away when it goes."""
     import saboteur_p2p.net.session as session_module
 
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     session = seated_session(game, game.nodes[0], tmp_path)
     session.agent = type("Agent", (), {"chat": lambda self, seat, name, text: None})()
     said: list[str] = []

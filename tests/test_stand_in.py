@@ -175,13 +175,12 @@ def test_a_seat_stopped_with_ctrl_c_says_bye_only_where_its_bot_peers_stop_with_
     """A host whose bot peers stop with it says bye when stopped, so nobody waits for seats
     that are gone; a seat at a table of people just drops, and the same command takes it back
     (protocol.md §12.5, §12.7)."""
-    from protocol_helpers import play_until, seeded_game
+    from protocol_helpers import dealt_game
     from session_doubles import seated_session
 
     from saboteur_p2p.net.wire import open_envelope
 
-    game = seeded_game(GameConfig(3), 5)
-    play_until(game, lambda e: e.kind == "action")
+    game = dealt_game(GameConfig(3), 5)
     session = seated_session(game, game.nodes[0], tmp_path)
     session.bye_on_interrupt = bot_peers
     session._interrupted()
