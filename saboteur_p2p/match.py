@@ -247,6 +247,24 @@ def _amount(number: int, unit: str) -> str:
     return f"{number} {unit}" + ("" if number == 1 else "s")
 
 
+#: the winners of a round that only reaching the treasure gives
+_FOUND_BY = {"gold-diggers", "selfish-dwarf", "blue-team", "green-team", "both-teams"}
+
+
+def _why_the_round_ended(event: RoundEnded, who: Sequence[str], treasure_shown: bool) -> str:
+    """How a round ended, as far as its events tell: the move that ends it by reaching the
+    treasure turns the treasure up in the same events (and only such a move lets those
+    winners win); saboteurs or nobody without it: the cards ran out.  A play-test read
+    "won by saboteurs" alone and asked why."""
+    if treasure_shown or event.winners in _FOUND_BY:
+        return f"{who[event.last_player]} reached the treasure"
+    if event.winners == "nobody" and Role.SABOTEUR not in event.roles:
+        return "the cards ran out, and no saboteur was dealt"
+    if event.winners in ("saboteurs", "nobody"):
+        return "the cards ran out"
+    return ""
+
+
 def narrate(
     events: Sequence[Event], names: Sequence[str], viewer: int | None = None, edition: str | None = None,
 ) -> Iterator[str]:
@@ -260,12 +278,14 @@ def narrate(
     """
     who = _labels(names, viewer)
     unit = "gold piece" if edition == "saboteur2" else "nugget"
+    treasure_shown = False  # this round's treasure turned up (by the move that ends the round)
     for event in events:
         if isinstance(event, RoundStarted):
             yield f"-- round {event.round}: {who[event.first_player]} start" + ("" if who[event.first_player] == "you" else "s")
         elif isinstance(event, CardPlayed):
             yield move_words(event, names, viewer)
         elif isinstance(event, GoalRevealed):
+            treasure_shown = treasure_shown or event.card.kind is PathKind.TREASURE
             yield f"   goal {event.slot} turned up: {card_words(event.card, event.turned)}"
         elif isinstance(event, RoundEnded):
             if _SABOTEUR2_ROLES.intersection(event.roles):
@@ -273,7 +293,9 @@ def narrate(
             # "name: role" apart by ";": wrapped, "heuristic-2 gold-digger, heuristic-3 saboteur"
             # broke as "saboteur, heuristic-3" and read as heuristic-3's role (a play-test)
             roles = "; ".join(f"{who[i]}: {r.value}" for i, r in enumerate(event.roles))
-            yield f"-- round {event.round} won by {event.winners}; roles: {roles}"
+            why = _why_the_round_ended(event, who, treasure_shown)
+            treasure_shown = False
+            yield f"-- round {event.round} won by {event.winners}{f' ({why})' if why else ''}; roles: {roles}"
         elif isinstance(event, GoldReceived):
             yield f"   {who[event.player]} receive{'' if who[event.player] == 'you' else 's'} {_amount(event.cards, 'gold card')}"
         elif isinstance(event, PiecesWon):

@@ -33,7 +33,9 @@ def test_the_roles_at_a_rounds_end_pair_each_name_with_its_role_so_a_wrapped_lin
 
     event = RoundEnded(1, "gold-diggers", (Role.GOLD_DIGGER, Role.SABOTEUR, Role.GOLD_DIGGER), 0)
     (line,) = narrate([event], ["a", "b", "c"], viewer=0)
-    assert line == "-- round 1 won by gold-diggers; roles: you: gold-digger; b: saboteur; c: gold-digger"
+    assert line == (
+        "-- round 1 won by gold-diggers (you reached the treasure); roles: you: gold-digger; b: saboteur; c: gold-digger"
+    )
 
 
 def test_a_round_the_cards_ran_out_in_says_so_at_its_end() -> None:

@@ -49,6 +49,40 @@ def test_narration_tells_every_round_and_the_result():
     assert str(max(record.scores)) in lines[-1]
 
 
+@pytest.mark.parametrize("edition", ["base", "saboteur2"])
+def test_a_rounds_end_says_who_reached_the_treasure_or_that_the_cards_ran_out(edition: str):
+    """"won by saboteurs" alone gave no reason at the plain prompt (found by a play-test).
+    Told in pieces as a seat hears them (a commit's events at a time), as a whole game."""
+    from saboteur_p2p.rules import GoalRevealed, PathKind, RoundEnded
+
+    players = 5
+    config = GameConfig(players, edition)
+    names = [f"p{seat}" for seat in range(players)]
+    reasons = []
+    for seed in range(6):
+        record = play_game(config, ["heuristic", "random"] * 2 + ["heuristic"], seed=seed)
+        events = replay(config, seed, record.actions).events
+        treasure_by = None
+        for index, event in enumerate(events):
+            if isinstance(event, GoalRevealed) and event.card.kind is PathKind.TREASURE:
+                treasure_by = index
+            if isinstance(event, RoundEnded):
+                reached = treasure_by is not None
+                whole = [line for line in narrate(events, names) if line.startswith(f"-- round {event.round} won")]
+                # the move that ends a round by reaching the treasure turns it up in the same events
+                piece = [line for line in narrate(events[treasure_by if reached else index:index + 1], names)
+                         if line.startswith("-- round")]
+                for lines in (whole, piece):
+                    (line,) = lines
+                    if reached:
+                        assert f"won by {event.winners} (p{event.last_player} reached the treasure); roles:" in line
+                    else:
+                        assert f"won by {event.winners} (the cards ran out" in line, line
+                reasons.append(reached)
+                treasure_by = None
+    assert True in reasons and False in reasons  # both endings came up
+
+
 def test_narration_of_a_saboteur2_game_tells_gold_pieces_thefts_and_the_new_cards():
     config = GameConfig(5, "saboteur2")
     names = ["heuristic", "random"] * 2 + ["heuristic"]
