@@ -86,8 +86,15 @@ def _attribute(module: Any, attr: str, spec: str, source: str) -> Any:
 def _load_attr(module_name: str, attr: str, spec: str) -> Any:
     try:
         module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        beside = f"{module_name.replace('.', '/')}.py"
+        here = exc.name == module_name and Path(beside).is_file()  # "mybot:Greedy" beside mybot.py (a bot author)
+        hint = f"; for the file {beside} here, write {beside}:{attr}" if here else ""
+        raise BotLoadError(f"cannot load bot {spec!r}: no module {module_name!r} ({exc}){hint}") from exc
     except (ImportError, ValueError, TypeError) as exc:  # ValueError, TypeError: a name import cannot take
         raise BotLoadError(f"cannot load bot {spec!r}: no module {module_name!r} ({exc})") from exc
+    except (Exception, SystemExit) as exc:  # the module's own code failed (sys.exit() ended the command, silently)
+        raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} raised {raised(exc)}") from exc
     return _attribute(module, attr, spec, f"module {module_name!r}")
 
 
@@ -116,7 +123,7 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
     _own_modules_found(file, spec)
     try:
         module_spec.loader.exec_module(module)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() at import ended the command, silently (found by a bot author)
         raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {raised(exc)}") from exc
     return _attribute(module, attr, spec, repr(path))
 
@@ -277,7 +284,7 @@ def _resolve(spec: str, full: str) -> Any:
     if found:
         try:
             return found[0].load()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise BotLoadError(f"cannot load bot {full!r} from its entry point: {exc!r}") from exc
     if spec in BUNDLED:
         module_name, attr = BUNDLED[spec].split(":")
@@ -300,7 +307,7 @@ def load_bot(spec: str) -> Bot:
     factory = bot_factory(spec)
     try:
         bot = factory()
-    except Exception as exc:  # a bot made well once may fail later (found by review): named, not a traceback
+    except (Exception, SystemExit) as exc:  # a bot made well once may fail later (found by review): named, not a traceback
         raise BotLoadError(f"bot {spec!r} could not be made: {raised(exc)}") from None
     for method in ("start", "act", "on_event"):
         if not callable(getattr(bot, method, None)):
@@ -308,6 +315,10 @@ def load_bot(spec: str) -> Bot:
     if getattr(type(bot), "act", None) is BaseBot.act:  # it would raise NotImplementedError every move
         raise BotLoadError(f"bot {spec!r} has no act() of its own: a bot chooses its moves in act(view, legal)")
     return bot
+
+
+#: what a seat whose bot failed outside a move plays from then on (an Incident's fallback)
+REST_SAFE = "safe moves for the rest of the game"
 
 
 @dataclass(frozen=True)
@@ -330,6 +341,13 @@ class Incident:
 
     def __str__(self) -> str:
         return f"seat {self.seat} ({self.bot}) {self.kind}: {self.detail}"
+
+
+def incident_words(incident: Incident, who: str) -> str:
+    """An incident as a line for people at a table: ``who`` (\"my bot\", a seat's name) failed,
+    how, and what the seat played instead."""
+    instead = f"it plays {REST_SAFE}" if incident.fallback == REST_SAFE else "a safe move was played instead"
+    return f"{who} ({incident.bot}) failed, {incident.kind}: {incident.detail}; {instead}"
 
 
 class BotTimeout(BaseException):
@@ -450,7 +468,7 @@ class GuardedSeat:
 
     def _broke(self, kind: str, detail: str) -> None:
         self.broken = True
-        self.incidents.append(Incident(self.seat, self.name, kind, detail, "safe moves for the rest of the game"))
+        self.incidents.append(Incident(self.seat, self.name, kind, detail, REST_SAFE))
 
     def act(self, view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
         """The bot's choice among ``legal``, or a safe action (and an incident) if it fails."""
@@ -506,7 +524,9 @@ class GuardedSeat:
         except Exception:  # a field whose == raises
             same = []
         if not same:
-            return self._fall_back(legal, playing, "illegal", f"returned {_shown(action)}")
+            # its text ("path 2 at 0,1") is what state.play takes, not what act returns (a bot author asked)
+            text = " (text: act returns one of the actions in legal)" if isinstance(action, str) else ""
+            return self._fall_back(legal, playing, "illegal", f"returned {_shown(action)}{text}")
         return same[0]
 
     def _fall_back(self, legal: Sequence[AnyAction], playing: bool, kind: str, detail: str) -> AnyAction:

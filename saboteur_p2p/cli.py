@@ -258,6 +258,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.json:
         _check_writable(args.json, "--json", keep=[args.out] if args.out else [])
     check_bots(spec)  # before the results file is touched
+    if args.resume and not Path(args.out).exists():
+        # a mistyped name started the tournament over in silence (found by a bot author)
+        print(f"saboteur-p2p: {args.out} does not exist yet: nothing to resume, the tournament starts", file=sys.stderr)
     collector = StatsCollector(spec)
     with contextlib.ExitStack() as stack:
         sink = None
@@ -379,7 +382,8 @@ def cmd_game(args: argparse.Namespace) -> int:
 
     config = GameConfig(args.players, args.edition, args.variant)
     seats = [args.bots[i % len(args.bots)] for i in range(args.players)]
-    record = play_game(config, seats, args.seed)
+    with contextlib.redirect_stdout(sys.stderr):  # a bot's prints ran into the narration (found by a bot author)
+        record = play_game(config, seats, args.seed)
     for line in narrate(replay(config, args.seed, record.actions).events, seats):
         print(line)
     # a bot that failed played a safe move instead: say so, or its failures look like play

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..botapi import GuardedSeat, lent, load_bot
+from ..botapi import GuardedSeat, incident_words, lent, load_bot
 from ..match import bot_seed
 from ..net.agents import ROUND_END_PAUSE
 from ..rules import Game, GameConfig, IllegalActionError, InvalidActionError, RoundEnded, State, TrustedDealer
@@ -80,6 +80,8 @@ class LocalTable:
         self.result: LocalResult | None = None
         #: bots wait until then after a round ends (with a bot delay), so the person can read its end
         self.pause_until = 0.0
+        #: per bot seat, how many of its incidents have been said
+        self._told: dict[int, int] = {}
 
     def start_thread(self, **run_options: Any) -> threading.Thread:
         """Run the table in a daemon thread (as the client runs the network session); see ``result``."""
@@ -115,6 +117,7 @@ class LocalTable:
                 action = self.bots[player].act(state.view_for(player), state.legal_actions())
                 state.push(action)
                 self._committed()
+                self._tell_incidents()
                 if self.bot_delay:
                     time.sleep(self.bot_delay)
                 continue
@@ -132,6 +135,14 @@ class LocalTable:
         unit = f"{self.config.edition_rules.gold_unit}s"
         message = f"game over. {unit}: " + ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(scores))
         return LocalResult("finished", message, tuple(scores))
+
+    def _tell_incidents(self) -> None:
+        """Each bot's failures, said as they happen: its moves since read as play (found by a
+        bot author)."""
+        for seat, bot in self.bots.items():
+            for incident in bot.incidents[self._told.get(seat, 0):]:
+                self.say(incident_words(incident, self.names[seat]))
+            self._told[seat] = len(bot.incidents)
 
     def _committed(self) -> None:
         """Tell the bots the new events and the agent the new state."""

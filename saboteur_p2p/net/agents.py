@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..botapi import GuardedSeat, lent, load_bot
+from ..botapi import GuardedSeat, incident_words, lent, load_bot
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
 from ..rules import PlayerView, RoundEnded, State
@@ -36,6 +36,8 @@ class BotAgent:
         self._turn_key: int | None = None
         self._ready_at = 0.0
         self._pause_until = 0.0
+        #: the incidents of the bot's told to the table so far
+        self._told = 0
 
     def start(self, seat: int, node: Node) -> None:
         self.seat_no = seat
@@ -68,7 +70,14 @@ class BotAgent:
         return None
 
     def poll_chat(self) -> str | None:
-        return None
+        """The bot's failures, told to the table as this seat's chat: its moves since read as
+        play (found by a bot author; the bot peer's own output kept nothing either)."""
+        incidents = getattr(self, "guard", None) and self.guard.incidents
+        if not incidents or self._told >= len(incidents):
+            return None
+        incident = incidents[self._told]
+        self._told = len(incidents)
+        return incident_words(incident, "my bot")
 
 
 class LineAgent:

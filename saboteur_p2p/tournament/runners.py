@@ -7,6 +7,7 @@ the number of games.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
 import sys
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..botapi import BotLoadError, bot_factory
+from ..botapi import BotLoadError, bot_factory, raised
 from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch, run_one
 from .stats import StatsCollector, TournamentReport
 
@@ -23,12 +24,14 @@ from .stats import StatsCollector, TournamentReport
 def check_bots(spec: TournamentSpec) -> None:
     """Fail early, in the parent, on a bad bot spec: each bot is loaded and made once (a
     parameter its class refuses fails here, named, not in every game)."""
-    for name in spec.names:
-        factory = bot_factory(name)
-        try:
-            factory()
-        except Exception as exc:
-            raise BotLoadError(f"bot {name!r} could not be made: {exc}") from None
+    # what a bot prints as it loads goes to stderr, as in the games: it ran into the report (a bot author)
+    with contextlib.redirect_stdout(sys.stderr):
+        for name in spec.names:
+            factory = bot_factory(name)
+            try:
+                factory()
+            except (Exception, SystemExit) as exc:
+                raise BotLoadError(f"bot {name!r} could not be made: {raised(exc)}") from None
 
 
 def run_games(spec: TournamentSpec, start: int = 0, cluster: str | None = None) -> Iterator[GameSummary]:
