@@ -36,8 +36,13 @@ NAME_LIMIT = 40
 EDITION_LIMIT = 20
 #: the most seats any edition has (Saboteur 2: 12); a larger count is noise
 SEATS_LIMIT = 12
-#: a browse keeps at most this many tables, and this many addresses of each
+#: a browse shows at most this many tables, and this many addresses of each
 TABLES_LIMIT = 64
+#: the service names a browse takes note of, at most: names that never resolve to a table do
+#: not crowd one out below this (a stranger's 63 bare names once hid a real table behind an
+#: impostor of its name, found by an attack); more names than this, or more tables than
+#: TABLES_LIMIT, are a flood, and the browse refuses to pick from what it cannot see whole
+NAMES_LIMIT = 1024
 ADDRESSES_LIMIT = 8
 #: the longest DNS label (the instance name), in bytes
 LABEL_LIMIT = 63
@@ -274,13 +279,17 @@ def browse_tables(timeout: float = BROWSE_SECONDS, interface: str | None = None)
     from zeroconf import DNSQuestionType, IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
 
     names: dict[str, None] = {}
+    overflow = False
     lock = threading.Lock()
 
     class Listener(ServiceListener):
         def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+            nonlocal overflow
             with lock:
-                if len(names) < TABLES_LIMIT:
+                if len(names) < NAMES_LIMIT:
                     names[name] = None
+                elif name not in names:
+                    overflow = True
 
         def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
             self.add_service(zc, type_, name)
@@ -301,21 +310,27 @@ def browse_tables(timeout: float = BROWSE_SECONDS, interface: str | None = None)
         time.sleep(max(0.0, timeout))
         browser.cancel()
         with lock:
-            found = list(names)
+            found = [name for name in names if name.endswith("." + SERVICE_TYPE)]
+            flooded = overflow
+        # the answers' details first, for every name: the requests below share a second, and
+        # bare names asked about first would spend it before a table that did answer whole
+        infos = [ServiceInfo(SERVICE_TYPE, name) for name in found]
+        missing = [info for info in infos if not info.load_from_cache(zc)]
         deadline = time.monotonic() + 1.0  # a few details still missing from the answers: ask once more
+        for info in missing:
+            info.request(zc, max(0.0, deadline - time.monotonic()) * 1000, question_type=DNSQuestionType.QM)
         tables: list[TableAd] = []
-        for name in found:
-            if not name.endswith("." + SERVICE_TYPE):
-                continue
-            info = ServiceInfo(SERVICE_TYPE, name)
-            if not info.load_from_cache(zc):
-                info.request(zc, max(0.0, deadline - time.monotonic()) * 1000, question_type=DNSQuestionType.QM)
+        for name, info in zip(found, infos, strict=True):
             table = TableAd.from_service(name[: -len(SERVICE_TYPE) - 1], info.properties or {},
                                          info.parsed_addresses(IPVersion.V4Only), info.port)
             if table is not None:
                 tables.append(table)
     finally:
         zc.close()
+    if flooded or len(tables) > TABLES_LIMIT:
+        raise LobbyError(f"more than {NAMES_LIMIT if flooded else TABLES_LIMIT} {'names' if flooded else 'tables'} "
+                         "answered on the LAN: somebody floods it with announcements, and a table found among them "
+                         "may be an impostor; join by the address the host gives you: saboteur-p2p join HOST:PORT")
     return sorted(tables, key=lambda t: (t.name.lower(), t.instance))
 
 
