@@ -113,3 +113,60 @@ def test_the_hosts_own_bot_peers_sit_in_the_order_of_their_names_and_others_keep
     assert seating.link_proofs[1:] == [b"proof-3", b"proof-2", b"proof-4", b"proof-1"]
     assert seating.connections == [b"conn-3", b"conn-2", b"conn-4", b"conn-1"]
     assert seating.hellos == [b"hello-3", b"hello-2", b"hello-4", b"hello-1"]
+
+
+def test_names_that_differ_only_by_look_alike_letters_or_accents_read_as_one() -> None:
+    """A joiner named "alice" with a Cyrillic a sat beside "alice" (found by an attack)."""
+    from saboteur_p2p.net.names import same_name
+
+    for alike in ("\u0430lice", "\u0251lice", "\u0227lice", "al\u0456c\u0435", "\u00e1lice", "ALICE"):
+        assert same_name("alice", alike), alike
+    for other in ("alicia", "bob", "\u0430lex", "\u0441\u0430\u0448\u0430", "Taro\u592a\u90ce"):
+        assert not same_name("alice", other), other
+    assert same_name("\u0441\u0430\u0448\u0430", "\u0441\u0430\u0448\u0430")
+
+
+def test_a_look_alike_of_a_seated_name_is_refused_at_the_table(context):
+    host = HostedTable(players=3)
+    twin = context.socket(zmq.DEALER)
+    twin.setsockopt(zmq.LINGER, 0)
+    try:
+        twin.connect(host.transport.endpoint)
+        answer = greet(twin, Identity.generate(), "h\u043est", f"tcp://127.0.0.1:{next(PORTS)}")  # a Cyrillic o
+        assert answer.kind == "reject" and "reads as 'host', taken" in answer.body["reason"]
+    finally:
+        twin.close()  # an open socket would hold the context's end (and the test) for ever
+        host.close()
+
+
+def test_an_address_refused_many_hellos_is_turned_away_before_it_spends_the_tables_nonces(context, monkeypatch):
+    """One stranger's refused hellos, each with a fresh nonce, spent the MAX_HELLOS the table
+    remembers and closed it for everyone, the host told nothing (found by an attack)."""
+    from saboteur_p2p.net import lobby
+
+    monkeypatch.setattr(lobby, "REFUSED_PER_ADDRESS", 4)
+    host = HostedTable(players=3)
+    twin = context.socket(zmq.DEALER)
+    twin.setsockopt(zmq.LINGER, 0)
+    try:
+        twin.connect(host.transport.endpoint)
+        for _ in range(4):
+            answer = greet(twin, Identity.generate(), "host", f"tcp://127.0.0.1:{next(PORTS)}")
+            assert "name 'host' is taken" in answer.body["reason"]
+        answer = greet(twin, Identity.generate(), "ann", f"tcp://127.0.0.1:{next(PORTS)}")
+        assert answer.kind == "reject" and answer.body["reason"] == lobby.TOO_MANY_REFUSED
+    finally:
+        twin.close()
+        host.close()
+    assert any("4 hellos refused from 127.0.0.1; its hellos are turned away" in line for line in host.said), host.said
+
+
+def test_counts_by_address_keep_bounded_memory() -> None:
+    from saboteur_p2p.net.pace import ByAddress
+
+    counts = ByAddress(keys=3)
+    for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
+        assert counts.add(address) == 1
+    assert counts.add("10.0.0.1") == 2  # one it knows keeps its own count
+    assert counts.add("10.0.0.4") == 1 and counts.add("10.0.0.5") == 2  # newcomers share one
+    assert counts.count("10.0.0.6") == 2 and len(counts.counts) == 4

@@ -20,18 +20,19 @@ from __future__ import annotations
 
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Collection, Sequence
 
 from ..crypto.group import InvalidPoint
 from ..crypto.identity import LINK_KEY_PROOF_BYTES, Identity, PublicIdentity, valid_dh_key, verify_link_key
 from ..crypto.log import PROTOCOL_VERSION
 from ..crypto.table_code import CODE_PROOF_BYTES, CODE_SALT_BYTES, CodeHost, prove_code, table_key
-from ..protocol.messages import NAME_RULE, invisible, printable, valid_name
+from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..rules import GameConfig
 from ..rules.editions import edition_names
 from .invite import LobbyError, where_to_join
+from .names import same_name
 from .notices import Notices
+from .pace import ByAddress
 from .table import NONCE_BYTES, SeatInfo, Table, joint_game_id
 from .transport import (
     Inbound,
@@ -51,6 +52,12 @@ LOBBY_VERSION = 12
 WRONG_CODES_PER_ADDRESS = 5
 WRONG_CODE = "wrong table code"
 TOO_MANY_WRONG_CODES = "too many wrong table codes from this address: ask the host for the code, and a new table"
+#: hellos from one address that the table refused (a name taken, the table full, ...), at
+#: most: past them, the address's hellos are turned away before their nonces are spent.  A
+#: stranger's refused hellos spent the table's MAX_HELLOS nonces and closed it for every
+#: joiner, the host told nothing (found by an attack)
+REFUSED_PER_ADDRESS = 32
+TOO_MANY_REFUSED = "this table refused too many hellos from this address; ask the host to open a new table"
 #: what _check_hello says of a hello with no proof at a table with a code: send the salt
 NEEDS_CODE = "needs-code"
 #: what _check_hello says of a hello that does not carry this table's salt: send it
@@ -170,7 +177,8 @@ class _Door:
         self.say, self.on_seated, self.order = say, on_seated, order
         self.salt = secrets.token_bytes(CODE_SALT_BYTES)
         self.coded = CodeHost(code, self.salt) if code else None
-        self.wrong_codes: dict[str, int] = {}  # by address
+        self.wrong_codes = ByAddress()
+        self.refused = ByAddress()
         self.notice = Notices(say)  # what strangers send wrong, said at a bounded rate
 
     def tell_table(self) -> None:
@@ -210,17 +218,17 @@ class _Door:
     def _hello(self, inbound: Inbound, env: Envelope, full: bool) -> bool:
         identity, transport, seating = self.identity, self.transport, self.seating
         address = transport.address_of(inbound.connection)
-        # past 4096 addresses, the newcomers share one count: memory stays bounded
-        wrong_codes = self.wrong_codes
-        address = address if address in wrong_codes or len(wrong_codes) < 4096 else "*"
-        if wrong_codes.get(address, 0) >= WRONG_CODES_PER_ADDRESS:
+        if self.wrong_codes.count(address) >= WRONG_CODES_PER_ADDRESS:
             transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_WRONG_CODES}))
+            return False
+        if self.refused.count(address) >= REFUSED_PER_ADDRESS:
+            transport.reply(inbound.connection, seal(identity, "reject", {"reason": TOO_MANY_REFUSED}))
             return False
         reason = _check_hello(env, self.coded, self.config.edition, self.salt, identity.public.sign_key)
         if reason == WRONG_CODE:
-            wrong_codes[address] = wrong_codes.get(address, 0) + 1
+            tries = self.wrong_codes.add(address)
             self.notice(f"lobby: a wrong table code from {address or 'an unknown address'} "
-                        f"({wrong_codes[address]} of {WRONG_CODES_PER_ADDRESS} it may try)")
+                        f"({tries} of {WRONG_CODES_PER_ADDRESS} it may try)")
         if reason in (NEEDS_SALT, NEEDS_CODE):
             # bind the hello to this table: the joiner says it again with our salt (and, with
             # a code, the proof of it worked out from our share; same nonce: the same share)
@@ -233,6 +241,9 @@ class _Door:
         reason = reason or seating.refusal(env, back, full)
         if reason is not None:
             transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
+            if self.refused.add(address) == REFUSED_PER_ADDRESS:
+                self.notice(f"lobby: {REFUSED_PER_ADDRESS} hellos refused from {address or 'an unknown address'}; "
+                            "its hellos are turned away from now on")
             return False
         left = seating.connections[back - 1] if back else None
         seat = seating.take(env, inbound.data, inbound.connection, back)
@@ -348,18 +359,6 @@ class _Seating:
         self.connections[back - 1] = connection
         self.hellos[back - 1] = said
         return back
-
-
-def same_name(a: str, b: str) -> bool:
-    """Whether two names read the same to the players: equal once their compatibility forms
-    (NFKC: fullwidth and circled letters ...) are folded to one case and the characters drawn
-    as nothing are left out: 'ann', 'ANN' and 'ann' with a zero-width joiner."""
-    return _read(a) == _read(b)
-
-
-def _read(name: str) -> str:
-    """A name as the players read it (``same_name``)."""
-    return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if not invisible(c))
 
 
 def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: bytes, key: bytes) -> str | None:

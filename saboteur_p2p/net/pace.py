@@ -1,4 +1,5 @@
-"""At most once per so many seconds for each key: what a peer does for another's cheap message."""
+"""At most once per so many seconds for each key (what a peer does for another's cheap
+message), and counts by address (what a stranger may try)."""
 from __future__ import annotations
 
 from collections.abc import Hashable
@@ -21,3 +22,24 @@ class Pace:
             self.last = {k: t for k, t in self.last.items() if now - t < self.every}
         self.last[key] = now
         return True
+
+
+class ByAddress:
+    """A count for each IP address (a lobby's wrong codes, its refused hellos); past ``keys``
+    addresses the newcomers share one count, so memory stays bounded."""
+
+    def __init__(self, keys: int = 4096) -> None:
+        self.keys = keys
+        self.counts: dict[str, int] = {}
+
+    def _key(self, address: str) -> str:
+        return address if address in self.counts or len(self.counts) < self.keys else "*"
+
+    def count(self, address: str) -> int:
+        return self.counts.get(self._key(address), 0)
+
+    def add(self, address: str) -> int:
+        """Count one more for ``address``; its count."""
+        key = self._key(address)
+        self.counts[key] = self.counts.get(key, 0) + 1
+        return self.counts[key]

@@ -1,0 +1,40 @@
+"""When two players' names read as one: the lobby refuses a name that reads as a seated one.
+
+Names are folded as the players read them: compatibility forms (fullwidth, circled letters)
+and accents dropped, one case, the characters drawn as nothing left out, and each letter that
+looks like an ASCII letter or digit read as it.  The look-alikes are Unicode's confusables
+data, kept by ``confusable_homoglyphs`` (a Cyrillic a, U+0430, is an "a"): a joiner named
+"alice" with a Cyrillic a beside "alice" read as the same player (found by an attack).
+"""
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+from confusable_homoglyphs import confusables
+
+from ..protocol.messages import invisible
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names read the same to the players: 'ann', 'ANN', 'ann' with a zero-width
+    joiner, 'ánn' and 'ann' with a Cyrillic a are one name."""
+    return reads_as(a) == reads_as(b)
+
+
+def reads_as(name: str) -> str:
+    """A name as the players read it (``same_name``)."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name)).casefold()
+    return "".join(_plain(c) for c in folded if not invisible(c) and unicodedata.category(c) != "Mn")
+
+
+@functools.cache
+def _plain(character: str) -> str:
+    """The ASCII letter or digit ``character`` looks like, else itself."""
+    if character.isascii():
+        return character
+    for entry in confusables.is_confusable(character, greedy=True, preferred_aliases=[]) or ():
+        for glyph in entry["homoglyphs"]:
+            if glyph["c"].isascii() and glyph["c"].isalnum():
+                return str(glyph["c"]).casefold()
+    return character
