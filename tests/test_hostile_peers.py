@@ -235,6 +235,28 @@ def test_a_seat_that_relays_another_seats_link_or_ping_on_its_own_link_is_named_
     assert session.presence.last_heard[1] > heard_before[1]
 
 
+def test_an_ending_of_an_earlier_game_passed_on_by_another_seat_does_not_clear_its_signer(tmp_path: Path) -> None:
+    """Endings (bye, abort, gone) are their signer's word whoever carries them (§12.5), and a
+    seat heard signing for another game is excused when the game ends for its silence.  Seat 2
+    passed on, on its own link, a ``bye`` seat 1 signed in a game the two played before: seat 1
+    was excused, and the host suspected of starting two games (found by an attack).  Only what
+    comes on the signer's own link says it plays another game."""
+    game = dealt_game(GameConfig(3), 5)
+    session = seated_session(game, game.nodes[0], tmp_path)
+    said: list[str] = []
+    session.say = said.append
+    honest, hostile = game.nodes[1].identity, game.nodes[2].identity
+    assert honest is not None and hostile is not None
+    earlier = bytes(32 * [7])
+    old_bye = seal(honest, "bye", {"game_id": earlier, "seat": 1})
+    assert session._handle(b"Lhostile", old_bye, hostile.public.dh_key) is None
+    assert not [line for line in said if "another game" in line], said
+    assert session._end_gone(1, "seat 1 did not come back").message.find("not to blame") < 0
+    # on seat 1's own link it is seat 1's own doing, as before
+    assert session._handle(b"Lhonest", old_bye, honest.public.dh_key) is None
+    assert [line for line in said if "another game" in line], said
+
+
 def test_a_seats_envelopes_replayed_at_the_table_endpoint_do_not_make_it_look_present(tmp_path: Path) -> None:
     """A spectator is fed ``record`` envelopes signed by the seat it watches, in the clear at
     that seat's table endpoint (protocol.md section 12.8), so anyone on the LAN can hold

@@ -398,7 +398,8 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
         game_id = env.field("game_id", bytes, 32)
         if game_id != self.setup.game_id:
-            self._heard_another_game(sender, game_id)  # a peer's stale message, or a table split in two
+            if self.links.owner(connection, key) == sender:  # not an old ending another seat passed on (an attack)
+                self._heard_another_game(sender, game_id)  # a peer's stale message, or a table split in two
             return None
         if env.kind == "link":
             if env.field("seat", int) == sender:
