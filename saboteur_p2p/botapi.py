@@ -100,11 +100,29 @@ def _load_attr(module_name: str, attr: str, spec: str) -> Any:
 
 def raised(exc: BaseException) -> str:
     """An exception a bot raised, with where: ``RuntimeError('boom') at mybot.py:12`` (the
-    frame it was raised in; for a syntax error, the line that does not parse)."""
+    frame it was raised in; for a syntax error, the line that does not parse).  Raised within
+    this package, for what the bot did there, it also names the bot's last line on the way:
+    ``ReadOnlyBoard(...) at lent_board.py:43, from mybot.py:20`` (a bot author could not tell
+    which of its lines wrote to the board)."""
     if isinstance(exc, SyntaxError) and exc.lineno is not None:
         return f"{type(exc).__name__}: {exc.msg} at {Path(exc.filename or '?').name}:{exc.lineno}"
     frames = traceback.extract_tb(exc.__traceback__)
-    return f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else repr(exc)
+    if not frames:
+        return repr(exc)
+    where = f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
+    if not _ours(frames[-1].filename):
+        return where
+    # the guard's own frames come first: the bot's last frame is the last one not of this package
+    theirs = [frame for frame in frames if not _ours(frame.filename)]
+    return f"{where}, from {Path(theirs[-1].filename).name}:{theirs[-1].lineno}" if theirs else where
+
+
+#: this package's folder: frames in it are the engine's, not a bot's
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _ours(filename: str) -> bool:
+    return Path(filename).resolve().is_relative_to(_PACKAGE)
 
 
 def _load_file(path: str, attr: str, spec: str) -> Any:

@@ -131,3 +131,25 @@ def test_a_resume_of_a_file_that_is_not_there_says_it_starts_the_tournament(tmp_
     assert f"{typo} does not exist yet: nothing to resume, the tournament starts" in capsys.readouterr().err
     assert main(args) == 0  # now it is there: resumed, nothing said of a start
     assert "does not exist" not in capsys.readouterr().err
+
+
+class Writer(Failing):
+    def act(self, view: object, legal: list[object]) -> object:
+        board = view.board  # type: ignore[attr-defined]
+        board.remove((0, 1))  # the lent maze refuses: the incident names this line too
+        return legal[0]
+
+
+def test_an_error_raised_in_the_engine_for_the_bot_names_the_bot_s_line_too() -> None:
+    """"ReadOnlyBoard(...) at lent_board.py:43" did not say which line of the bot wrote."""
+    import inspect
+
+    state = Game(GameConfig(3), TrustedDealer(1)).new_state()
+    seat = GuardedSeat(Writer(), "writer", state.current, time_limit=None)
+    seat.act(state.view_for(state.current), state.legal_actions())
+    (incident,) = seat.incidents
+    line = inspect.getsourcelines(Writer.act)[1] + 2
+    assert "ReadOnlyBoard" in incident.detail and incident.detail.endswith(f", from test_bot_author_playtest.py:{line}")
+    failing = GuardedSeat(Failing(), "failing", state.current, time_limit=None)
+    failing.act(state.view_for(state.current), state.legal_actions())
+    assert ", from" not in failing.incidents[0].detail  # raised in the bot's own line: named once
