@@ -217,8 +217,8 @@ def test_json_and_plot_never_write_over_results(tmp_path, capsys):
     ("ismcts:playouts=abc", "parameter 'playouts' takes a whole number, not 'abc'"),
     ("ismcts:playouts=true", "parameter 'playouts' takes a whole number, not True"),
     ("ismcts:margin=abc", "parameter 'margin' takes a number, not 'abc'"),
-    ("ismcts:playouts=-1", "could not be made: playouts must be at least 0"),
-    ("ismcts:margin=nan", "could not be made: margin must be a number"),  # the search never overrode the heuristic
+    ("ismcts:playouts=-1", "could not be made: ValueError(\"playouts must be at least 0"),
+    ("ismcts:margin=nan", "could not be made: ValueError('margin must be a number"),  # the search never overrode the heuristic
     ("ismcts:time=-1", "time a number of seconds at least 0"),
 ])
 def test_a_bad_bot_parameter_is_refused_before_any_game(tmp_path, capsys, bots, message):
