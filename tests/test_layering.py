@@ -18,10 +18,11 @@ PACKAGES = {"saboteur_p2p": ROOT / "saboteur_p2p", "saboteur_bots": ROOT / "bots
 MAY_IMPORT = {
     "rules": set(),
     "files": set(),
+    "botspec": set(),
     "crypto": {"files"},
-    "botapi": {"rules"},
+    "botapi": {"rules", "botspec"},
     "match": {"rules", "botapi"},
-    "tournament": {"rules", "botapi", "match", "files"},
+    "tournament": {"rules", "botapi", "botspec", "match", "files"},
     "protocol": {"rules", "crypto", "botapi", "match"},
     "net": {"rules", "crypto", "protocol", "botapi", "match", "files"},
     "client": {"rules", "botapi", "match", "net"},

@@ -23,7 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ..botapi import BUNDLED, bot_source, imported_beside, split_spec
+from ..botapi import BUNDLED, bot_source, split_spec
+from ..botspec import imported_beside
 from ..files import open_regular, open_to_write
 from ..rules import Role, Winners
 from .spec import GameSummary, TournamentSpec, seating
@@ -139,7 +140,7 @@ def bot_sources(spec: TournamentSpec) -> dict[str, str]:
     """A digest of the file that defines each bot (its module or ``FILE.py``), by bot spec: a
     ``--resume`` with another version of a bot would fold two bots' games under one name.
     A bundled bot's digest is of all the bundled bots' modules; another bot's is of its file
-    and the modules beside it that it imports (``botapi.imported_beside``); a bot whose file cannot
+    and the modules beside it that it imports (``botspec.imported_beside``); a bot whose file cannot
     be found has none."""
     sources = {}
     for bot in sorted({*spec.bots, *([spec.candidate] if spec.candidate else [])}):

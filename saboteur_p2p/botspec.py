@@ -1,0 +1,130 @@
+"""What a bot spec says besides the bot: its ``:key=value`` parameters, checked against the
+bot's class; and the modules beside a bot file that it imports (a bot is its file and them).
+``botapi`` loads bots with these and gives them out under its own name."""
+from __future__ import annotations
+
+import ast
+import importlib.util
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+class BotLoadError(ValueError):
+    """A bot spec names nothing that can be loaded; the message says what was tried."""
+
+
+def imported_beside(path: Path) -> list[Path]:
+    """The modules beside the bot file ``path`` that it imports, and those they import in
+    turn (``import helper``, ``from helper import x``: a ``helper.py`` in its folder, or
+    every module of a package ``helper/`` there), found by reading the files: an edit to one
+    changes the bot as much as one to its file.  Modules elsewhere are not followed, nor is
+    the engine's package (a bot at a checkout's root imports ``saboteur_p2p`` beside it)."""
+    folder = path.resolve().parent
+    found: list[Path] = []
+    waiting = [path.resolve()]
+    while waiting:
+        try:
+            tree = ast.parse(waiting.pop().read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                top = name.partition(".")[0]
+                package = folder / top
+                if (package / "__init__.py").is_file() and top != "saboteur_p2p":
+                    files = sorted(package.rglob("*.py"))
+                else:
+                    files = [folder / f"{top}.py"]
+                for file in files:
+                    if file.is_file() and file != path.resolve() and file not in found:
+                        found.append(file)
+                        waiting.append(file)
+    return sorted(found)
+
+
+def own_modules_found(file: Path, spec: str) -> None:
+    """Refuse a bot file whose own modules (beside it, ``imported_beside``) Python would not
+    load from beside it: one of that name is loaded already, or comes first on ``sys.path``
+    (found by a bot author: ``v2/bot.py`` and ``v1/bot.py`` both importing their own
+    ``common.py`` played v2 with v1's, silently).  Python keeps one module per name."""
+    folder = file.resolve().parent
+    names = {beside.relative_to(folder).parts[0].removesuffix(".py") for beside in imported_beside(file)}
+    for name in sorted(names):
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue  # it fails as the bot imports it, and says so there
+        origin = Path(found.origin).resolve() if found is not None and found.origin else None
+        if origin is not None and folder not in origin.parents:
+            raise BotLoadError(
+                f"cannot load bot {spec!r}: it imports its module {name!r} from {folder}, but Python would give it "
+                f"{origin} (a module of that name is loaded or found first): two bots' own modules of one name "
+                "cannot play in one process; rename one"
+            )
+
+
+def split_spec(spec: str) -> tuple[str, dict[str, int | float | bool | str]]:
+    """A bot spec's bot part and its parameters: the trailing ``:key=value`` items.
+
+    ``ismcts:playouts=200:cutoff=8`` is the bot ``ismcts`` with two parameters;
+    ``module:Class:depth=3`` and ``path/bot.py:Class:depth=3`` work the same way.  Only items
+    with ``=`` after the last item without one are parameters, so ``module:Class`` and
+    ``path/file.py:Class`` keep their meaning.  A value reads as an int, a float, a bool
+    (``true``/``false``, any case) or else as text.
+    """
+    parts = spec.strip().split(":")
+    params: dict[str, int | float | bool | str] = {}
+    while len(parts) > 1 and "=" in parts[-1]:
+        key, _, text = parts.pop().partition("=")
+        key = key.strip()
+        if not key.isidentifier():
+            raise BotLoadError(f"bad parameter {key!r} in bot spec {spec!r}: a name is letters, digits and _")
+        if key in params:
+            raise BotLoadError(f"parameter {key!r} is given twice in bot spec {spec!r}")
+        params[key] = _parameter_value(text.strip())
+    return ":".join(parts).strip(), dict(reversed(params.items()))
+
+
+def _parameter_value(text: str) -> int | float | bool | str:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def check_parameters(factory: Callable[..., Any], params: dict[str, Any], spec: str) -> None:
+    """A BotLoadError naming a parameter the bot's class or factory does not take."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return  # nothing to check against: the call itself will tell
+    accepted = signature.parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+        return
+    names = [name for name, p in accepted.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    for key, value in params.items():
+        if key not in names:
+            known = ", ".join(names) if names else "none"
+            raise BotLoadError(f"bot {spec!r} has no parameter {key!r} (its parameters: {known})")
+        default = accepted[key].default
+        wanted = _PARAMETER_KINDS.get(type(default))
+        if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != isinstance(default, bool)):
+            raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {value!r}")
+
+
+#: the type of a parameter's default -> the values it takes, and their name (a parameter
+#: with no default, or a default of another type, takes any value)
+_PARAMETER_KINDS: dict[type, tuple[type | tuple[type, ...], str]] = {
+    bool: (bool, "true or false"),
+    int: (int, "a whole number"),
+    float: ((int, float), "a number"),
+}
