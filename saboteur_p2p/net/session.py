@@ -118,8 +118,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.chat_in = IncomingChat()
         #: the last word of an ending (ENDINGS) each seat signed, as it came: passed on when we end
         self.endings_heard: dict[int, bytes] = {}
-        # with a link endpoint, the seats speak to us there only (a connection there proves its
-        # key); tests' stand-in transports have none
+        # with a link endpoint, the seats speak to us there only (a connection proves its key)
         proven_only = getattr(transport, "link", None) is not None
         self.links = Links([info.dh_key for info in table.seats], seat, self.names, proven_only, lambda text: self.say(text))
         now = time.monotonic()
