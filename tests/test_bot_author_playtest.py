@@ -153,3 +153,14 @@ def test_an_error_raised_in_the_engine_for_the_bot_names_the_bot_s_line_too() ->
     failing = GuardedSeat(Failing(), "failing", state.current, time_limit=None)
     failing.act(state.view_for(state.current), state.legal_actions())
     assert ", from" not in failing.incidents[0].detail  # raised in the bot's own line: named once
+
+
+def test_the_report_s_table_says_what_its_columns_count(capsys) -> None:
+    """A bot author read "games" 167/167/166 for a 100-game table of 3 bots at 5 seats."""
+    assert main(["tournament", "--players", "5", "--games", "6", "--bots", "random,heuristic,random", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("bot "))
+    assert header.split()[:4] == ["bot", "seats", "wins", "shared"]
+    assert "(seats: a game's seats each bot played;" in out
+    seats = {line.split()[0]: int(line.split()[1]) for line in out.splitlines() if line.startswith(("random ", "heuristic "))}
+    assert sum(seats.values()) == 6 * 5

@@ -26,7 +26,7 @@ def format_report(report: TournamentReport) -> str:
     width = max([16, *(len(label) for label in labels.values())])
     lines += [
         "",
-        f"{'bot':<{width}} {'games':>6} {'wins':>6} {'shared':>6} {'gold/game':>16} {'miner win':>9} {'sab. win':>8}"
+        f"{'bot':<{width}} {'seats':>6} {'wins':>6} {'shared':>6} {'gold/game':>16} {'miner win':>9} {'sab. win':>8}"
         f" {'rating':>14}",
     ]
     for stats in ranked:
@@ -37,6 +37,9 @@ def format_report(report: TournamentReport) -> str:
         rating = f"{stats.rating_mu:.1f} ± {stats.rating_sigma:.1f}"
         wins = f"{stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6}"
         lines.append(f"{labels[stats.name]:<{width}} {wins} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
+    # what the columns count (a bot author read "games" as games, where a game of 5 counts 5 seats)
+    lines.append("(seats: a game's seats each bot played; wins, shared: the games it won alone, and with others; "
+                 "miner win, sab. win: the rounds won as a digger, of either team in Saboteur 2, and as a saboteur)")
     if any(label.endswith(" !") for label in labels.values()):
         lines.append("(!: the bot misbehaved, and a safe move was played for it: see the bot incidents below)")
     if spec.edition != "base":
