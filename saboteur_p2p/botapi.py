@@ -202,6 +202,14 @@ def bot_source(spec: str) -> Path | None:
     return Path(file) if file is not None else None
 
 
+def bot_label(spec: str) -> str:
+    """A short name for a bot seat at a table: the bot's name, or its class for
+    ``module:Class`` and ``path/file.py:Class``, without parameters ("Greedy" for
+    "/home/me/mybot.py:Greedy:depth=3", whose whole spec a seat and its folder were named)."""
+    target = split_spec(spec)[0]
+    return (target.rsplit(":", 1)[-1] or target)[:30]
+
+
 def load_bot(spec: str) -> Bot:
     factory = bot_factory(spec)
     try:

@@ -164,3 +164,20 @@ def test_the_report_s_table_says_what_its_columns_count(capsys) -> None:
     assert "(seats: a game's seats each bot played;" in out
     seats = {line.split()[0]: int(line.split()[1]) for line in out.splitlines() if line.startswith(("random ", "heuristic "))}
     assert sum(seats.values()) == 6 * 5
+
+
+def test_a_bot_seat_at_a_table_is_named_by_its_bot_or_class_not_its_whole_spec(tmp_path: Path) -> None:
+    """"/home/me/mybot.py:Greedy:mode=raise:every=3-3" named a seat, and its log folder."""
+    from saboteur_p2p.botapi import bot_label
+    from saboteur_p2p.net.play import bot_peer_names
+
+    assert bot_label("/home/me/mybot.py:Greedy:mode=raise:every=3") == "Greedy"
+    assert bot_label("ismcts:playouts=200") == "ismcts" and bot_label("heuristic") == "heuristic"
+    assert bot_label("my.module:Player") == "Player"
+    assert bot_peer_names(3, ["/x/mybot.py:Greedy:depth=2", "random"]) == [
+        ("Greedy-1", "/x/mybot.py:Greedy:depth=2"), ("random-2", "random"), ("Greedy-3", "/x/mybot.py:Greedy:depth=2"),
+    ]
+    bot = tmp_path / "mybot.py"
+    bot.write_text(GREEDY)
+    table = LocalTable(GameConfig(3, rounds=1), BotAgent("random"), bots=(f"{bot}:Greedy",), seed=4)
+    assert table.names[1:] == ("Greedy-1", "Greedy-2")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..botapi import GuardedSeat, incident_words, lent, load_bot
+from ..botapi import GuardedSeat, bot_label, incident_words, lent, load_bot
 from ..match import bot_seed
 from ..net.agents import ROUND_END_PAUSE
 from ..rules import Game, GameConfig, IllegalActionError, InvalidActionError, RoundEnded, State, TrustedDealer
@@ -73,7 +73,7 @@ class LocalTable:
         others = [s for s in range(config.players) if s != seat]
         for spec, other in zip(specs, others, strict=True):
             self.bots[other] = GuardedSeat(load_bot(spec), spec, other, time_limit=None)
-        self.names = tuple(name if s == seat else f"{self.bots[s].name}-{s}" for s in range(config.players))
+        self.names = tuple(name if s == seat else f"{bot_label(self.bots[s].name)}-{s}" for s in range(config.players))
         self.state = Game(config, TrustedDealer(seed)).new_state()
         self.node = LocalNode(LocalSetup(config, self.names), self.state)
         self.delivered = 0

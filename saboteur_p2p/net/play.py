@@ -16,6 +16,7 @@ try:
 except ImportError:  # not on Windows: a second join there is not stopped
     fcntl = None  # type: ignore[assignment]
 
+from ..botapi import bot_label
 from ..crypto.identity import Identity
 from ..crypto.workers import THREADS_VARIABLE, set_threads, share_cores
 from ..rules import GameConfig
@@ -43,7 +44,7 @@ def _agent(bot: str | None, say: Callable[[str], None], seed: int, bot_delay: fl
 def bot_peer_names(count: int, kind: str | Sequence[str]) -> list[tuple[str, str]]:
     """The name and bot of each of ``count`` bot peers: "heuristic-1", "random-2", ..."""
     kinds = [kind] if isinstance(kind, str) else list(kind)
-    return [(f"{kinds[i % len(kinds)]}-{i + 1}", kinds[i % len(kinds)]) for i in range(count)]
+    return [(f"{bot_label(kinds[i % len(kinds)])}-{i + 1}", kinds[i % len(kinds)]) for i in range(count)]
 
 
 def spawn_bot_peers(
