@@ -167,6 +167,7 @@ def _watch_other_interfaces(marker: bytes) -> Iterator[list[int]]:
         sniffer.close()
 
 
+@pytest.mark.xdist_group("loopback-browse")  # never beside test_discovery_flood's flood of lo
 def test_an_announcement_is_found_with_the_latest_count_and_withdrawn_on_loopback_only():
     port = _free_port()  # other tests' tables may be on lo too: ours is the one at this port
     name = f"disco-{os.getpid()}"

@@ -17,7 +17,8 @@ from zeroconf.const import _CLASS_IN, _CLASS_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPON
 from saboteur_p2p.net.discovery import NAMES_LIMIT, SERVICE_TYPE, TableAnnouncer, browse_tables
 from saboteur_p2p.net.invite import LobbyError
 
-pytestmark = pytest.mark.xdist_group("discovery-flood")  # one flood on lo at a time
+#: one flood of lo at a time, and never beside another test's browse of lo (test_discovery.py)
+pytestmark = pytest.mark.xdist_group("loopback-browse")
 
 
 def _free_port() -> int:
