@@ -60,6 +60,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+@pytest.fixture
+def loopback_browse() -> Iterator[None]:
+    """Held by a test that browses lo for tables or floods it with announcements, across the
+    pytest-xdist workers (a file lock: the xdist_group mark does not keep tests apart here), so
+    that no browse hears another test's flood."""
+    import fcntl
+    import tempfile
+
+    with open(os.path.join(tempfile.gettempdir(), "saboteur-p2p-tests-loopback-browse.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def segments_of(spec: str) -> tuple[int, ...]:
     """'NES' -> one segment; 'N+S' -> two one-edge segments (a dead end)."""
     return tuple(C.mask_from_letters(part) for part in spec.split("+"))
