@@ -11,8 +11,6 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-from confusable_homoglyphs import confusables
-
 from ..protocol.messages import invisible
 
 
@@ -33,6 +31,8 @@ def _plain(character: str) -> str:
     """The ASCII letter or digit ``character`` looks like, else itself."""
     if character.isascii():
         return character
+    from confusable_homoglyphs import confusables  # its data, 20 ms to load, only for names not in ASCII
+
     for entry in confusables.is_confusable(character, greedy=True, preferred_aliases=[]) or ():
         for glyph in entry["homoglyphs"]:
             if glyph["c"].isascii() and glyph["c"].isalnum():
