@@ -254,7 +254,8 @@ def incident_words(incident: Incident, who: str) -> str:
     """An incident as a line for people at a table: ``who`` (\"my bot\", a seat's name) failed,
     how, and what the seat played instead."""
     instead = f"it plays {REST_SAFE}" if incident.fallback == REST_SAFE else "a safe move was played instead"
-    return f"{who} ({incident.bot}) failed, {incident.kind}: {incident.detail}; {instead}"
+    # the bot's name or class, not its spec: a file's path is nobody's business at the table
+    return f"{who} ({bot_label(incident.bot)}) failed, {incident.kind}: {incident.detail}; {instead}"
 
 
 class BotTimeout(BaseException):

@@ -124,6 +124,14 @@ def test_names_that_differ_only_by_look_alike_letters_or_accents_read_as_one() -
     for other in ("alicia", "bob", "\u0430lex", "\u0441\u0430\u0448\u0430", "Taro\u592a\u90ce"):
         assert not same_name("alice", other), other
     assert same_name("\u0441\u0430\u0448\u0430", "\u0441\u0430\u0448\u0430")
+    # capitals of other scripts that look Latin while their small letters do not (found by review)
+    for latin, alike in (("Tom", "\u0422om"), ("Hans", "\u041dans"), ("Bob", "\u0412ob"), ("Tom", "\u03a4om"),
+                         ("Nina", "\u039dina")):
+        assert same_name(latin, alike), alike
+    # a mark that makes another letter outside the Latin ones is no accent: two names
+    for a, b in (("\u30b8\u30e5\u30f3", "\u30b7\u30e5\u30f3"), ("\u041c\u0430\u0439", "\u041c\u0430\u0438"),
+                 ("\u0930\u093e\u091c\u0942", "\u0930\u093e\u091c")):
+        assert not same_name(a, b), (a, b)
 
 
 def test_a_look_alike_of_a_seated_name_is_refused_at_the_table(context):
@@ -170,3 +178,27 @@ def test_counts_by_address_keep_bounded_memory() -> None:
     assert counts.add("10.0.0.1") == 2  # one it knows keeps its own count
     assert counts.add("10.0.0.4") == 1 and counts.add("10.0.0.5") == 2  # newcomers share one
     assert counts.count("10.0.0.6") == 2 and len(counts.counts) == 4
+
+
+def test_a_seated_joiner_takes_its_seat_back_though_its_address_was_refused_too_often(context, monkeypatch):
+    """Joiners behind one address (a NAT, a tunnel) share its count of refused hellos: a
+    seated one that restarts still takes its seat back (found by review)."""
+    from saboteur_p2p.net import lobby
+
+    monkeypatch.setattr(lobby, "REFUSED_PER_ADDRESS", 2)
+    host = HostedTable(players=3)
+    ann = Identity.generate()
+    sockets = send_hellos(host.transport.endpoint, [(ann, "ann")], context)
+    twin = context.socket(zmq.DEALER)
+    twin.setsockopt(zmq.LINGER, 0)
+    try:
+        assert sockets[0].poll(10_000) and open_envelope(sockets[0].recv()).kind == "welcome"
+        twin.connect(host.transport.endpoint)
+        for _ in range(2):
+            assert "is taken" in greet(twin, Identity.generate(), "host", f"tcp://127.0.0.1:{next(PORTS)}").body["reason"]
+        assert greet(twin, Identity.generate(), "bob", f"tcp://127.0.0.1:{next(PORTS)}").body["reason"] == lobby.TOO_MANY_REFUSED
+        assert greet(twin, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"  # ann's restart
+    finally:
+        for dealer in [*sockets, twin]:
+            dealer.close()
+        host.close()

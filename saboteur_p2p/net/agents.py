@@ -76,7 +76,7 @@ class BotAgent:
         if not incidents or self._told >= len(incidents):
             return None
         incident = incidents[self._told]
-        self._told = len(incidents)
+        self._told += 1  # one a poll: the next comes at the next poll
         return incident_words(incident, "my bot")
 
 

@@ -21,20 +21,32 @@ def same_name(a: str, b: str) -> bool:
 
 
 def reads_as(name: str) -> str:
-    """A name as the players read it (``same_name``)."""
-    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name)).casefold()
-    return "".join(_plain(c) for c in folded if not invisible(c) and unicodedata.category(c) != "Mn")
+    """A name as the players read it (``same_name``).  An accent is left out only on a letter
+    that reads as an ASCII one: elsewhere a mark may make another letter (Japanese シ and ジ,
+    Russian и and й), and names that differ so are two names (found by review)."""
+    read: list[str] = []
+    for c in unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name)):
+        if invisible(c):
+            continue
+        if unicodedata.category(c) == "Mn" and read and read[-1].isascii():
+            continue
+        read.append(_plain(c))
+    return "".join(read)
 
 
 @functools.cache
 def _plain(character: str) -> str:
-    """The ASCII letter or digit ``character`` looks like, else itself."""
+    """The ASCII letters or digits ``character`` looks like, in one case, else itself folded.
+    A capital is looked up before it is folded: a Cyrillic or Greek capital may look like a
+    Latin one while its small letter looks like none ("Tom" with a Cyrillic capital te;
+    found by review)."""
     if character.isascii():
-        return character
+        return character.casefold()
     from confusable_homoglyphs import confusables  # its data, 20 ms to load, only for names not in ASCII
 
     for entry in confusables.is_confusable(character, greedy=True, preferred_aliases=[]) or ():
         for glyph in entry["homoglyphs"]:
             if glyph["c"].isascii() and glyph["c"].isalnum():
                 return str(glyph["c"]).casefold()
-    return character
+    folded = character.casefold()
+    return folded if folded == character else "".join(_plain(c) for c in folded)
