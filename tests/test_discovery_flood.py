@@ -111,3 +111,42 @@ def test_a_browse_flooded_past_its_names_refuses_to_offer_what_it_found() -> Non
         time.sleep(0.3)
         found = browse_elsewhere(2.0)
     assert isinstance(found, str) and "floods it" in found, found
+
+
+#: a stranger's goodbyes (a pointer with a time to live of 0) for a table it does not hold
+_GOODBYES = r"""
+import sys, time
+from zeroconf import DNSOutgoing, DNSPointer, IPVersion, Zeroconf
+from zeroconf.const import _CLASS_IN, _FLAGS_AA, _FLAGS_QR_RESPONSE, _TYPE_PTR
+kind, instance, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+print("saying goodbye", flush=True)
+end = time.monotonic() + seconds
+while time.monotonic() < end:
+    out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+    out.add_answer_at_time(DNSPointer(kind, _TYPE_PTR, _CLASS_IN, 0, instance), 0)
+    zc.send(out)
+    time.sleep(0.03)
+zc.close()
+"""
+
+
+def test_a_strangers_goodbye_for_a_table_does_not_hide_it() -> None:
+    port = _free_port()
+    name = f"carol-{os.getpid()}"
+    announcer = TableAnnouncer.start(f"tcp://127.0.0.1:{port}", name, "base", 3, 1, False, lambda text: None)
+    assert announcer is not None
+    try:
+        time.sleep(1.0)  # the name claimed
+        instance = f"{announcer._label}.{SERVICE_TYPE}"
+        liar = subprocess.Popen([sys.executable, "-c", _GOODBYES, SERVICE_TYPE, instance, "20"], stdout=subprocess.PIPE,
+                                text=True)
+        try:
+            assert liar.stdout is not None and liar.stdout.readline().strip() == "saying goodbye"
+            found = browse_elsewhere(2.0)
+        finally:
+            liar.kill()
+            liar.wait()
+    finally:
+        announcer.close()
+    assert isinstance(found, list) and [p for n, p in found if n == name] == [port], found
