@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..botapi import BotLoadError, bot_factory, raised
+from ..botapi import load_bot
 from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch, run_one
 from .stats import StatsCollector, TournamentReport
 
@@ -27,11 +27,7 @@ def check_bots(spec: TournamentSpec) -> None:
     # what a bot prints as it loads goes to stderr, as in the games: it ran into the report (a bot author)
     with contextlib.redirect_stdout(sys.stderr):
         for name in spec.names:
-            factory = bot_factory(name)
-            try:
-                factory()
-            except (Exception, SystemExit) as exc:
-                raise BotLoadError(f"bot {name!r} could not be made: {raised(exc)}") from None
+            load_bot(name)
 
 
 def run_games(spec: TournamentSpec, start: int = 0, cluster: str | None = None) -> Iterator[GameSummary]:
