@@ -12,9 +12,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
-import signal
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -23,6 +21,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
+from .botclock import BotTimeout, alarm, guards
 from .botspec import BotLoadError, check_parameters, own_modules_found, split_spec
 from .rules import AnyAction, Board, Event, GameConfig, Pass, Phase, PlayerView, State
 from .rules.lent_board import lend, take_back
@@ -258,11 +257,6 @@ def incident_words(incident: Incident, who: str) -> str:
     return f"{who} ({bot_label(incident.bot)}) failed, {incident.kind}: {incident.detail}; {instead}"
 
 
-class BotTimeout(BaseException):
-    """A bot's move ran past its time limit.  Not an ``Exception``: a bot's own
-    ``except Exception`` (a search that shrugs off its errors) must not swallow it."""
-
-
 def safe_action(view: PlayerView, legal: Sequence[AnyAction]) -> AnyAction:
     """A harmless legal action: discard a card face down, else the first legal action."""
     return _harmless(legal, view.phase == Phase.PLAY.value)
@@ -333,24 +327,27 @@ class GuardedSeat:
             return
         limit = self.time_limit
         try:
-            if limit is None or (_alarm.ticks_here() if ticking is None else ticking):
+            if limit is None or (alarm.ticks_here() if ticking is None else ticking):
                 # no time limit, or the watchdog's timer ticks: a deadline is all it takes, no
-                # timer to arm (without a limit not even that: ``_alarm(None)`` would do nothing)
+                # timer to arm (without a limit not even that: ``alarm(None)`` would do nothing)
                 if limit is not None:
-                    _alarm.deadline = time.monotonic() + limit
+                    alarm.deadline = time.monotonic() + limit
                 try:
                     on_event = self.bot.on_event  # inside: a property of the bot's may fail or hang
                     for event in events:
                         on_event(event)
                 finally:
-                    _alarm.deadline = None
+                    if alarm.force_at is None:
+                        alarm.deadline = None  # not interrupted: nothing else to clear (every move, every seat)
+                    else:
+                        alarm.clear()
             else:
-                with _alarm(limit):
+                with alarm(limit):
                     on_event = self.bot.on_event
                     for event in events:
                         on_event(event)
         except BotTimeout:
-            self._broke("timeout", f"on_event(): no answer within {limit} s")
+            self._broke("timeout", f"on_event(): no answer within {limit} s{_overran()}")
         except (Exception, SystemExit) as exc:
             self._broke("raised", f"on_event(): {raised(exc)}")
 
@@ -358,7 +355,7 @@ class GuardedSeat:
     def hear_all(seats: Sequence[GuardedSeat], events: Sequence[Event]) -> None:
         """Every seat hears ``events``, each within its own time limit (asking once whether
         the watchdog ticks: it is the same for them all)."""
-        ticking = _alarm.ticks_here()
+        ticking = alarm.ticks_here()
         for seat in seats:
             seat.hear(events, ticking)
 
@@ -367,10 +364,10 @@ class GuardedSeat:
         and the seat plays safe moves from then on (the bot missed what it was told)."""
         limit = self.time_limit
         try:
-            with _alarm(limit):
+            with alarm(limit):
                 call()
         except BotTimeout:
-            self._broke("timeout", f"{what}: no answer within {limit} s")
+            self._broke("timeout", f"{what}: no answer within {limit} s{_overran()}")
         except (Exception, SystemExit) as exc:
             self._broke("raised", f"{what}: {raised(exc)}")
 
@@ -400,19 +397,26 @@ class GuardedSeat:
         if maze is not None:
             lend(maze, not self.bundled)
         try:
-            if limit is None or _alarm.ticks_here():
+            if limit is None or alarm.ticks_here():
                 # the game's watchdog timer is ticking: a deadline is all a move needs (and
-                # without a limit, nothing: ``_alarm(None)`` would do nothing)
+                # without a limit, nothing: ``alarm(None)`` would do nothing)
                 if limit is not None:
-                    _alarm.deadline = started + limit
+                    alarm.deadline = started + limit
                 try:
                     action = self.bot.act(view, mine)
                 finally:
-                    _alarm.deadline = None
+                    if alarm.force_at is None:
+                        alarm.deadline = None  # not interrupted: nothing else to clear (every move, every seat)
+                    else:
+                        alarm.clear()
             else:
-                with _alarm(limit):
+                with alarm(limit):
                     action = self.bot.act(view, mine)
         except BotTimeout:
+            if alarm.forced:
+                # it would hang every move it is asked for: safe moves from now on
+                self.broken = True
+                return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s{_overran()}", REST_SAFE)
             return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s")
         except (Exception, SystemExit) as exc:  # sys.exit() in a bot ends its move, not the tournament
             return self._fall_back(legal, playing, "raised", f"act(): {raised(exc)}")
@@ -437,10 +441,17 @@ class GuardedSeat:
             return self._fall_back(legal, playing, "illegal", f"returned {_shown(action)}{text}")
         return same[0]
 
-    def _fall_back(self, legal: Sequence[AnyAction], playing: bool, kind: str, detail: str) -> AnyAction:
+    def _fall_back(
+        self, legal: Sequence[AnyAction], playing: bool, kind: str, detail: str, instead: str | None = None,
+    ) -> AnyAction:
         fallback = _harmless(legal, playing)
-        self.incidents.append(Incident(self.seat, self.name, kind, detail, str(fallback)))
+        self.incidents.append(Incident(self.seat, self.name, kind, detail, instead or str(fallback)))
         return fallback
+
+
+def _overran() -> str:
+    """What an incident adds when the bot had to be stopped by force (``alarm.force``)."""
+    return ", and it caught the interruption and went on: stopped by force" if alarm.forced else ""
 
 
 def _shown(value: object) -> str:
@@ -453,76 +464,5 @@ def _shown(value: object) -> str:
 #: What a bot that never reads its view is handed instead of one (it cannot tell).
 _UNREAD_VIEW: PlayerView = cast(PlayerView, None)
 
-#: Names whose use in act() could reach its arguments without naming them.
 
-
-class _alarm:
-    """Interrupt a bot that runs past its time limit (main thread on Unix only).
-
-    Inside ``bot_watchdog()`` (a whole game) an interval timer ticks every 50 ms and raises
-    BotTimeout in the bot whose deadline has passed, so a move costs two clock reads and
-    no system call.  Outside it, each move arms a one-shot timer.
-    """
-
-    TICK = 0.05
-    running = False
-    #: the thread the ticking timer interrupts (signals reach the main thread only)
-    thread: int | None = None
-    deadline: float | None = None
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.one_shot: Any = None
-        self.active = False
-
-    def __enter__(self) -> None:
-        if self.seconds is None or not _can_alarm():
-            return
-        self.active = True
-        _alarm.deadline = time.monotonic() + self.seconds
-        if not _alarm.running:
-            self.one_shot = signal.signal(signal.SIGALRM, _alarm._tick)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-
-    def __exit__(self, *exc: object) -> None:
-        if not self.active:
-            return
-        _alarm.deadline = None
-        if self.one_shot is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.one_shot)
-
-    @staticmethod
-    def ticks_here() -> bool:
-        """Whether ``bot_watchdog``'s timer is ticking for this thread."""
-        return _alarm.running and _alarm.thread == threading.get_ident()
-
-    @staticmethod
-    def _tick(signum: int, frame: Any) -> None:
-        deadline = _alarm.deadline
-        if deadline is not None and time.monotonic() >= deadline:
-            _alarm.deadline = None
-            raise BotTimeout()
-
-
-def _can_alarm() -> bool:
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-
-
-class bot_watchdog:
-    """Keep one ticking timer for the bots' time limits while a whole game is played."""
-
-    def __enter__(self) -> None:
-        self.previous: Any = None
-        if _can_alarm() and not _alarm.running:
-            self.previous = signal.signal(signal.SIGALRM, _alarm._tick)
-            signal.setitimer(signal.ITIMER_REAL, _alarm.TICK, _alarm.TICK)
-            _alarm.running = True
-            _alarm.thread = threading.get_ident()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-            _alarm.running = False
-            _alarm.thread = None
+guards(globals())  # the seat's code around a bot's call: a tick never raises in it

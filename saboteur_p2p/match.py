@@ -5,7 +5,8 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .botapi import Bot, GuardedSeat, Incident, bot_watchdog, lent, load_bot
+from .botapi import Bot, GuardedSeat, Incident, lent, load_bot
+from .botclock import bot_watchdog
 from .rules import (
     ActionCard,
     ActionKind,

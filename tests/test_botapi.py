@@ -23,7 +23,7 @@ def test_bot_loads_by_module_and_class():
 
 
 def test_bot_loads_from_a_file(tmp_path):
-    source = tmp_path / "mybot.py"
+    source = tmp_path / "first_file_bot.py"
     source.write_text(
         "class FirstBot:\n"
         "    def start(self, seat, config, seed): self.seat = seat\n"
@@ -245,7 +245,7 @@ def test_a_bot_guarded_in_another_thread_never_interrupts_the_watchdog_thread():
     judges its bot by the clock afterwards and must not arm the main thread's deadline."""
     import threading
 
-    from saboteur_p2p.botapi import bot_watchdog
+    from saboteur_p2p.botclock import bot_watchdog
 
     state = Game(GameConfig(3), seed=2).new_state()
     seat = GuardedSeat(Slow(), "slow", state.current, time_limit=0.1)
