@@ -84,18 +84,18 @@ def test_a_wrong_genesis_signed_by_seat_0_names_seat_0_whatever_is_wrong_in_it(c
     assert verify_records([other_version]).culprit is None
 
 
-def _fake_seat(port: int, records: list[bytes], stop: threading.Event) -> threading.Thread:
-    """A seat's table ROUTER on loopback that answers every ``watch`` with ``watching`` and
-    the given records (a hostile seat feeding a spectator)."""
+def _fake_seat(port: int, records: list[bytes], stop: threading.Event, once: bool = False) -> threading.Thread:
+    """A seat's table ROUTER on loopback that answers every ``watch`` (or only the first)
+    with ``watching`` and the given records (a hostile seat feeding a spectator)."""
     from saboteur_p2p.crypto.identity import Identity
 
     identity = Identity.generate()
     watching = seal(identity, "watching", {"game_id": b"\0" * 32, "records": 1})
-    return _fake_table(port, stop, [watching, *(seal(identity, "record", {"record": r}) for r in records)])
+    return _fake_table(port, stop, [watching, *(seal(identity, "record", {"record": r}) for r in records)], once)
 
 
-def _fake_table(port: int, stop: threading.Event, messages: list[bytes]) -> threading.Thread:
-    """A table's ROUTER on loopback that answers every ``watch`` with ``messages``."""
+def _fake_table(port: int, stop: threading.Event, messages: list[bytes], once: bool = False) -> threading.Thread:
+    """A table's ROUTER on loopback that answers every ``watch`` (or only the first) with ``messages``."""
     context = zmq.Context.instance()
     router = context.socket(zmq.ROUTER)
     router.setsockopt(zmq.LINGER, 0)
@@ -106,6 +106,9 @@ def _fake_table(port: int, stop: threading.Event, messages: list[bytes]) -> thre
             for connection in watch_requests(router, stop):
                 for message in messages:
                     router.send_multipart([connection, message])
+                if once:
+                    stop.wait()
+                    return
         finally:
             router.close(linger=0)
 
@@ -137,6 +140,63 @@ def test_a_spectator_fed_a_bad_genesis_drops_it_and_fails_only_with_watch_failed
         stop.set()
         seat.join(5)
     assert time.monotonic() - started < 10
+
+
+def test_a_spectator_reads_the_game_only_from_a_genesis_its_seat_0_signed() -> None:
+    """A hostile table sent a copy of the real genesis with one variant changed, signed by
+    another key, then the real log: the spectator set up the game from the copy, dropped it
+    as badly signed, and then named the honest host for its real genesis ('bad-genesis')."""
+    game = dealt_game(GameConfig(3), 5)
+    body = game.setup.genesis().encode()
+    body["config"] = {**body["config"], "variants": ["selfish-dwarf"]}
+    other = game.nodes[1].identity
+    assert other is not None
+    forged = make_entry(other, game.setup.game_id, 0, 0, GENESIS, "genesis", body).record
+    port = free_port()
+    stop = threading.Event()
+    seat = _fake_seat(port, [forged, *game.records], stop, once=True)
+    said: list[str] = []
+    try:
+        with pytest.raises(WatchFailed, match="went quiet"):  # the honest log, up to its first move, then nothing
+            watch_table(f"127.0.0.1:{port}", lambda node: None, said.append, connect_timeout=5, quiet_timeout=2.0)
+    finally:
+        stop.set()
+        seat.join(5)
+    assert any("not a genesis signed by its seat 0" in line for line in said)
+
+
+def test_verify_names_seat_0_for_a_genesis_it_signed_with_a_key_agreement_key_of_small_order() -> None:
+    """Seat 0's fingerprint could not be made of an all-zero X25519 key: verify ended with
+    'error: PublicIdentity.dh_key: ...' (exit 2) and named nobody."""
+    game = seeded_game(GameConfig(3), 5)
+    body = game.setup.genesis().encode()
+    seats = [list(keys) for keys in body["seats"]]
+    seats[0][1] = bytes(32)
+    verdict = verify_records([_genesis_with(game, seats=seats)])
+    assert not verdict.ok and verdict.culprit == 0
+    assert verdict.message.startswith("record 0: not a valid genesis record, signed by seat 0 (the host, signing key ")
+
+
+def test_a_verdicts_evidence_is_judged_on_a_copy_of_the_replayed_game() -> None:
+    """A log cut short with a verdict whose 'evidence' is the log's next, valid record:
+    judging it took that record into the replayed game, and replay showed its move as the log's."""
+    from saboteur_p2p.protocol.ending import Ending
+    from saboteur_p2p.protocol.verify import replay_records
+
+    game = dealt_game(GameConfig(3), 5)
+    play_until(game, lambda e: e.kind == "action" and len(game.records) > 12)
+    records = list(game.records)
+    cut = len(records) - 3
+    trailer = Ending("cheater", records_sender(records[cut]), "illegal-action", evidence=records[cut], seat=1)
+    verdict, node = replay_records([*records[:cut], trailer.to_bytes()])
+    assert node is not None and len(node.records) == cut
+    assert "its evidence does not show it" in verdict.message
+
+
+def records_sender(record: bytes) -> int:
+    from saboteur_p2p.crypto.log import decode_record
+
+    return decode_record(record).sender
 
 
 def test_a_table_that_floods_a_spectator_with_bad_messages_gets_a_few_short_notices() -> None:

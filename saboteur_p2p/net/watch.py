@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..crypto.identity import Identity
 from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import Node
-from ..protocol.verify import describe_setup, setup_from_genesis
+from ..protocol.verify import describe_setup, seat_0_signer, setup_from_genesis
 from .intake import Dropped, Intake
 from .notices import Notices
 from .transport import Transport, dealer_connection, local_address_towards, unknown_machine
@@ -102,6 +102,12 @@ def watch_table(
                     continue
                 heard = time.monotonic()
                 if node is None:
+                    if seat_0_signer(record) is None:
+                        # the game is read from a genesis its seat 0 signed, or from none: an
+                        # unsigned copy with one variant changed got the honest host named for
+                        # its real genesis (found by an attack)
+                        notice(f"dropped a first record from the seat at {address}: not a genesis signed by its seat 0")
+                        continue
                     try:
                         setup = setup_from_genesis(record)
                         node = Node(setup, None)  # refuses a setup that makes no game (seats for another count)

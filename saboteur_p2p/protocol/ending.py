@@ -9,6 +9,7 @@ same violation to light), or, for a seat gone, that the log was indeed waiting f
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,7 +159,9 @@ def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation
     if split is not None:
         return split
     try:
-        observer.receive(evidence)
+        # on a copy: evidence that is a valid next record was taken in, and replay showed its
+        # move as the log's (found by an attack)
+        copy.deepcopy(observer).receive(evidence)
     except ProtocolViolation as violation:
         if violation.reason == "chain":  # it extends an earlier point of the log: out of turn there?
             try:

@@ -52,7 +52,7 @@ def setup_from_genesis(record: bytes) -> GameSetup:
     return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names, genesis.table)
 
 
-def _seat_0_signer(record: bytes) -> str | None:
+def seat_0_signer(record: bytes) -> str | None:
     """Seat 0's keys, as a person compares them (their fingerprint), if seat 0 signed this
     first record as a genesis of this protocol version with the signing key its body gives
     seat 0 under ``seats`` (another version's genesis proves nothing, as any record of one);
@@ -63,22 +63,25 @@ def _seat_0_signer(record: bytes) -> str | None:
         entry = decode_record(record)
     except MalformedRecord:
         return None
-    if (entry.version, entry.kind, entry.seq, entry.sender) != (PROTOCOL_VERSION, "genesis", 0, 0):
-        return None
+    if (entry.version, entry.kind, entry.sender) != (PROTOCOL_VERSION, "genesis", 0):
+        return None  # (a genesis seat 0 signed with a seq other than 0 is its own mistake)
     seats = entry.body.get("seats") if isinstance(entry.body, dict) else None
     keys = seats[0] if isinstance(seats, list) and seats and isinstance(seats[0], list) else []
     sign_key, dh_key = [*keys, None, None][:2]
     if not isinstance(sign_key, bytes) or not verify_signature(sign_key, entry.raw, entry.signature):
         return None
     if isinstance(dh_key, bytes) and len(dh_key) == len(sign_key):
-        return PublicIdentity(sign_key, dh_key).fingerprint()
+        try:
+            return PublicIdentity(sign_key, dh_key).fingerprint()
+        except ValueError:  # a key-agreement key of small order: seat 0 signed a bad genesis (found by an attack)
+            pass
     return f"signing key {sign_key.hex()[:16]}…"
 
 
 def _bad_genesis(record: bytes, error: Exception) -> Verdict:
     """The verdict on a first record that is not a valid genesis, naming seat 0 if it signed it."""
     detail = str(error) or type(error).__name__
-    signer = _seat_0_signer(record)
+    signer = seat_0_signer(record)
     if signer is None:
         return Verdict(False, 0, f"record 0: not a valid genesis record, and not signed by the seat 0 it names "
                                  f"(anyone may have made it): {detail}")
