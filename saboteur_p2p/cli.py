@@ -210,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", type=_name, default=_user_name("you"),
                       help="your name at the table (default: your login name, if it is a valid name)")
     play.add_argument("--offline", action="store_true", help="play in-process against bots: no network, no mental-poker deck")
+    play.add_argument("--new", action="store_true", help="start a new game even if your last one here stopped unfinished "
+                      "(by default play takes your seat back in it while its bots still wait)")
     play.add_argument("--seed", type=int, default=None, help="deal seed for --offline (default: random)")
     _bot_delay_option(play, f"the bot seats (default {DEFAULT_BOT_DELAY})")
     _session_options(play)

@@ -208,21 +208,53 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     identity = _identity(args)
     log_dir = _log_dir(args)
+    if not args.new:
+        resumed = _resume_play(args, identity, log_dir)
+        if resumed is not None:
+            return resumed
     if not _wants_client(args):
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         say = _say(args, args.name)
         agent, say = _plain_agent(args, say)
         result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
                             args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end",
-                            turn_time=args.turn_time)
+                            turn_time=args.turn_time, remember_play=True)
         return _plain_status(result, agent)
     from .client.runner import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir, args.code, args.wait,
         agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
-        turn_time=args.turn_time, on_leave="end", on_lobby=agent.lobby,
+        turn_time=args.turn_time, on_leave="end", on_lobby=agent.lobby, remember_play=True,
     ), hosting=True))
+
+
+def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int | None:
+    """Take our seat back in the ``play`` game this folder's seat left unfinished (its process
+    died), through a bot peer still waiting for it; None when there is none to go back to."""
+    from .net.play import forget_play, join_table, unfinished_play
+
+    seats = unfinished_play(log_dir)
+    if not seats:
+        return None
+    print(f"taking your seat back in your unfinished game (its bots wait {args.wait:g} s for a seat gone silent; "
+          "'play --new' starts a new game instead)", flush=True)
+    address, key = seats[0]
+    try:  # (a process killed outright keeps the note: the seat can be taken back again)
+        if _wants_client(args):
+            from .client.runner import run_in_client
+
+            return _client_status(run_in_client(lambda agent, children: join_table(
+                identity, args.name, address, None, None, log_dir, args.code, args.wait, agent.say, agent=agent,
+                connect_timeout=10.0, turn_time=args.turn_time, host_key=key, on_lobby=agent.lobby,
+            )))
+        say = _say(args, args.name)
+        agent, say = _plain_agent(args, say)
+        result = join_table(identity, args.name, address, None, None, log_dir, args.code, args.wait, say, agent=agent,
+                            connect_timeout=10.0, turn_time=args.turn_time, host_key=key)
+        return _plain_status(result, agent)
+    finally:
+        forget_play(log_dir)
 
 
 def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:

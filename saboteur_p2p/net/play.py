@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -26,6 +28,7 @@ from .invite import LobbyError, join_commands
 from .lobby import LeftLobby, host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
+from .table import Table
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
 
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
@@ -161,7 +164,7 @@ def host_table(
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
     children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0, turn_time: float | None = None,
     on_leave: str = "bot", announce: bool = False, stand_in_delay: float = STAND_IN_DELAY,
-    on_lobby: LobbyListener | None = None,
+    on_lobby: LobbyListener | None = None, remember_play: bool = False,
 ) -> SessionResult:
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
 
@@ -173,7 +176,9 @@ def host_table(
     ``bot_delay`` paces the bot peers (and a bot in our own seat).  With ``announce``, the
     table is announced on the LAN until the game starts.  ``on_lobby`` hears the table's
     edition, the names seated so far and how friends join, as the lobby opens and as each
-    joiner sits down (the full-screen client shows them).
+    joiner sits down (the full-screen client shows them).  With ``remember_play``, the game
+    is noted in ``log_dir`` while it is played (``UNFINISHED_PLAY``): after a crash, the next
+    ``play`` takes the seat back.
     """
     with _one_process_per_identity(log_dir, identity):  # as for join: one process per seat's files
         transport = Transport(bind, link_keys=identity.link_keys())
@@ -245,7 +250,13 @@ def host_table(
                 playing = True
                 session = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay)
                 session.bye_on_interrupt |= bool(children)  # its bot peers stop with it: nobody waits for them
-                result = session.run()
+                if remember_play:
+                    _remember_play(log_dir, table, identity.public.sign_key)
+                try:
+                    result = session.run()
+                finally:  # (a process killed outright leaves the note: that is what it is for)
+                    if remember_play:
+                        forget_play(log_dir)
         except BaseException:
             # the table is gone: its bot peers would wait for it in vain.  In a game our seat said
             # bye (Ctrl-C): a moment lets them hear it and end their logs as the others do
@@ -345,6 +356,53 @@ def join_table(
             ).run()
         finally:
             transport.close()
+
+
+#: In a log folder, while a ``play`` table (a person and bot peers on this machine) plays:
+#: its game and the other seats' endpoints.  A ``play`` whose process died (a crash, a closed
+#: terminal) leaves it behind, and the next ``play`` takes the seat back through a bot peer
+#: still waiting for it (a seat gone silent is waited for ``--wait`` seconds; found by a
+#: play-test: a crash lost the game, and its bots waited for nobody)
+UNFINISHED_PLAY = "play-unfinished.json"
+
+
+def _remember_play(log_dir: Path, table: Table, own_key: bytes) -> None:
+    others = [[seat.endpoint, seat.dh_key.hex()] for seat in table.seats if seat.sign_key != own_key]
+    (log_dir / UNFINISHED_PLAY).write_text(json.dumps({"game": table.game_id.hex()[:16], "seats": others}))
+
+
+def unfinished_play(log_dir: Path) -> list[tuple[str, bytes]]:
+    """The other seats of a ``play`` game this folder's seat did not finish (``UNFINISHED_PLAY``)
+    that still listen: each one's endpoint and link key (its table endpoint takes only seats,
+    encrypted to that key).  None if there is no such game, or its bot peers have all
+    stopped (the note is then forgotten)."""
+    path = log_dir / UNFINISHED_PLAY
+    try:
+        data = json.loads(path.read_text())
+        game = data["game"]
+        seats = [(endpoint, bytes.fromhex(key)) for endpoint, key in data["seats"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        seats, game = [], None
+    kept = isinstance(game, str) and game in logged_games(log_dir)
+    listening = [(endpoint, key) for endpoint, key in seats if isinstance(endpoint, str) and _listens(endpoint)] if kept else []
+    if not listening:
+        forget_play(log_dir)
+    return listening
+
+
+def forget_play(log_dir: Path) -> None:
+    """The ``play`` game noted in ``log_dir`` is over (or left): no seat to take back."""
+    (log_dir / UNFINISHED_PLAY).unlink(missing_ok=True)
+
+
+def _listens(endpoint: str) -> bool:
+    """Whether something takes connections at ``endpoint`` (tcp://HOST:PORT) now."""
+    host, _, port = endpoint.removeprefix("tcp://").rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=1.0):
+            return True
+    except (OSError, ValueError):
+        return False
 
 
 @contextlib.contextmanager

@@ -1,0 +1,80 @@
+"""A ``play`` table whose process dies is taken back by the next ``play`` (found by a
+play-test: a crash lost the game, and the bot peers waited two minutes for nobody).
+
+The table notes its game in the log folder while it plays (``UNFINISHED_PLAY``); the next
+``play`` joins the game again through a bot peer still waiting for the seat, as ``join``
+takes a seat back, and resumes it from the seat's own log.
+"""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from test_network import _interruptible
+
+from saboteur_p2p.crypto.identity import load_or_create
+from saboteur_p2p.net.play import UNFINISHED_PLAY, host_table, join_table, unfinished_play
+from saboteur_p2p.net.session import Outcome
+from saboteur_p2p.rules import GameConfig
+
+#: our seat played by a bot, in a process of its own that the test kills outright
+_TABLE = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from saboteur_p2p.crypto.identity import load_or_create
+    from saboteur_p2p.net.play import host_table
+    from saboteur_p2p.rules import GameConfig
+    logs = Path(sys.argv[1])
+    host_table(load_or_create(logs / "me.identity"), "me", "127.0.0.1:0", GameConfig(3, rounds=1), "random", 2,
+               "random", logs, None, 60.0, lambda text: None, started=lambda: False, bot_delay=0.2, on_leave="end",
+               remember_play=True)
+""")
+
+
+@pytest.mark.slow
+def test_a_play_table_killed_mid_game_is_taken_back_through_a_bot_peer_and_finished(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    table = subprocess.Popen([sys.executable, "-c", _TABLE, str(logs)], preexec_fn=_interruptible)
+    try:
+        deadline = time.monotonic() + 60
+        while not (logs / UNFINISHED_PLAY).exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert (logs / UNFINISHED_PLAY).exists(), "the table never noted its game"
+        time.sleep(2.0)  # a few moves in
+    finally:
+        table.send_signal(signal.SIGKILL)  # a crash: nothing of ours runs, the note stays
+        table.wait(10)
+    seats = unfinished_play(logs)
+    assert len(seats) == 2  # both bot peers still wait for the seat
+    said: list[str] = []
+    address, key = seats[0]
+    result = join_table(load_or_create(logs / "me.identity"), "me", address, None, "random", logs, None, 60.0,
+                        said.append, connect_timeout=10.0, host_key=key)
+    assert result.outcome is Outcome.FINISHED, result.message
+    assert any(line.startswith("resumed seat 0 from ") for line in said)
+    # once the bot peers have stopped, nothing is left to take back, and the note goes
+    deadline = time.monotonic() + 30
+    while unfinished_play(logs) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not (logs / UNFINISHED_PLAY).exists()
+
+
+def test_a_play_table_that_ends_leaves_no_note(tmp_path: Path) -> None:
+    result = host_table(load_or_create(tmp_path / "me.identity"), "me", "127.0.0.1:0", GameConfig(3, rounds=1),
+                        "random", 2, "random", tmp_path, None, 60.0, lambda text: None, started=lambda: False,
+                        on_leave="end", remember_play=True)
+    assert result.outcome is Outcome.FINISHED
+    assert not (tmp_path / UNFINISHED_PLAY).exists() and unfinished_play(tmp_path) == []
+
+
+def test_a_note_that_cannot_be_read_or_names_no_kept_game_is_forgotten(tmp_path: Path) -> None:
+    for text in ("not json", '{"game": "0123456789abcdef", "seats": [["tcp://127.0.0.1:9", "00"]]}', '{"seats": 5}'):
+        (tmp_path / UNFINISHED_PLAY).write_text(text)
+        assert unfinished_play(tmp_path) == []
+        assert not (tmp_path / UNFINISHED_PLAY).exists()
