@@ -163,3 +163,13 @@ def test_a_worker_that_dies_stops_the_tournament_with_an_error_not_a_wait(tmp_pa
     games = [json.loads(line) for line in lines[1:]]
     assert [game["index"] for game in games] == list(range(len(games)))  # in order, none lost before the break
     assert f"the games before {len(games)} are counted" in done.stderr, done.stderr
+
+
+def test_a_base_game_report_lists_its_own_sides_not_saboteur_2_teams():
+    """A base game's --json listed blue-team, green-team, boss... at 0 (found by review)."""
+    data = run_tournament(TournamentSpec(4, 6, ("random", "heuristic"), seed=3)).to_data()
+    rates = data["team_win_rates"]
+    assert {"gold-diggers", "saboteurs"} <= set(rates) <= {"gold-diggers", "saboteurs", "selfish-dwarf", "nobody"}
+    assert abs(sum(rates.values()) - 1) < 1e-3
+    teams = run_tournament(TournamentSpec(5, 4, ("random",), seed=3, edition="saboteur2")).to_data()["team_win_rates"]
+    assert {"blue-team", "green-team"} <= set(teams) and "gold-diggers" not in teams

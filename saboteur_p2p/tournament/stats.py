@@ -271,6 +271,13 @@ class TournamentReport:
         }
 
 
+#: the sides that win an edition's rounds, listed in every report of it
+_SIDES = {
+    "base": (Winners.GOLD_DIGGERS, Winners.SABOTEURS),
+    "saboteur2": (Winners.BLUE_TEAM, Winners.GREEN_TEAM, Winners.BOTH_TEAMS, Winners.SABOTEURS),
+}
+
+
 class StatsCollector:
     """Folds game summaries, in game order, into a report with openskill ratings."""
 
@@ -281,7 +288,9 @@ class StatsCollector:
         self.model = PlackettLuce()
         self.ratings = {name: self.model.rating(name=name) for name in spec.names}
         self.report = TournamentReport(spec, {name: BotStats(name) for name in self.ratings})
-        self.report.team_wins = {w.value: 0 for w in Winners}
+        # the edition's sides, even at no win; any other outcome once it happens (a base game's
+        # report listed Saboteur 2's teams at 0)
+        self.report.team_wins = {w.value: 0 for w in _SIDES.get(spec.edition, ())}
         self.report.rating_series = {name: [] for name in self.ratings}
         self._rating_step = 1
         #: the games of the deal being played (a deal's pairs are folded when it is complete)
@@ -307,7 +316,7 @@ class StatsCollector:
         trapped_in = game.round_trapped or ((),) * len(game.roles)
         for roles, winners, trapped in zip(game.roles, game.round_winners, trapped_in, strict=True):
             report.rounds += 1
-            report.team_wins[winners.value] += 1
+            report.team_wins[winners.value] = report.team_wins.get(winners.value, 0) + 1
             for seat, name in enumerate(game.lineup):
                 role = roles[seat]
                 won = role_won(role, winners) and seat not in trapped  # a trapped player never wins
