@@ -102,13 +102,19 @@ class SizedControl(UIControl):
 class MoveCompleter(Completer):
     """Completes whole lines: the legal moves on our move, and the commands."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Controller, refused: Callable[[], str | None] = lambda: None) -> None:
         self.controller = controller
+        #: the line the controller refused last, while it stands unedited
+        self.refused = refused
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
         if not text.strip() and not complete_event.completion_requested:
             return  # an emptied line (a command taken, a line reset) opens no menu: Tab does
+        if document.text == self.refused() and not complete_event.completion_requested:
+            # a completion still running as Enter was pressed ran again for the refused line
+            # and opened its menu over the refusal; the refusal names the line, Tab offers it
+            return
         for line in self.controller.completions(text):
             yield Completion(line, start_position=-len(text))
 
@@ -124,8 +130,8 @@ class ClientApp:
         self.snap = agent.snapshot()
         self.focus: Focus = self.controller.focus()
         self.input_area = TextArea(
-            multiline=False, prompt=self._prompt, completer=MoveCompleter(self.controller), complete_while_typing=True,
-            history=InMemoryHistory(), accept_handler=self._accept, style="class:input",
+            multiline=False, prompt=self._prompt, completer=MoveCompleter(self.controller, lambda: self._refused),
+            complete_while_typing=True, history=InMemoryHistory(), accept_handler=self._accept, style="class:input",
         )
         self.maze_window = Window(SizedControl(self._maze, focusable=True))
         #: the screen width render_text draws for (else the terminal's)
@@ -485,6 +491,9 @@ class ClientApp:
         if not done:
             self.input_area.buffer.cancel_completion()  # the menu would cover the refusal
             if self.controller.reads_as_move(text):
+                offered = self.controller.completions(text)
+                if offered and self.ui.message_kind == "error":  # what the menu offered, beside the refusal
+                    self.ui.message += f" · Tab: {offered[0]}"
                 self._select_refused()  # a whole move: the next one typed replaces it
         return not done  # keep a refused line in the box to correct it
 
