@@ -360,6 +360,10 @@ class ClientApp:
         refused = typing & Condition(lambda: self.input_area.text == self._refused)
         on(":", filter=refused)(self._new_line)
         on("/", filter=refused)(self._new_line)
+        # no move begins with a digit: one typed over a refused move (shown selected) picks a
+        # card, as on the board, instead of replacing the line with "6" (found in play)
+        for digit in range(1, 10):
+            on(str(digit), filter=refused & shift_selection_mode)(functools.partial(self._escape_then_pick, digit))
         # a refused line shows selected (typing replaces it): these keys act on it as on any line
         for key, command in (("enter", "accept-line"), ("tab", "menu-complete"), ("c-u", "unix-line-discard")):
             kb.add(key, filter=typing & shift_selection_mode)(functools.partial(self._unselect_and, command))
