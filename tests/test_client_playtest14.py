@@ -62,3 +62,56 @@ def test_a_card_digit_pressed_after_a_refused_move_picks_the_card():
         h.wait_for(lambda: h.app.input_area.text == "path 2", "the digit typed on the line")
 
     harness.play(script)
+
+
+def test_a_word_begun_with_a_board_key_reads_as_that_word_however_slowly_it_goes_on():
+    """With a path card picked, `r`, a pause of 0.3 s or more, then `epair cart @me` read
+    "cannot read 'epair cart @me'": the r turned the card and was lost.  In Saboteur 2 `c`, a
+    pause, then `lear cart with 1,2` was "say lear cart with 1,2", one Enter from the table."""
+    from test_client_controller import drive
+
+    from saboteur_p2p.client.boardkeys import word_begun_with
+    from saboteur_p2p.rules import PathCard
+
+    assert word_begun_with("r", "e", "base") is None  # "exit", or "repair"
+    assert word_begun_with("r", "ep", "base") is True
+    assert word_begun_with("r", "exit ", "base") is False
+    assert word_begun_with("m", "a", "saboteur2") is True  # map
+    assert word_begun_with("c", "lea", "saboteur2", chat=True) is None  # "leave now" said, or "clear"
+    assert word_begun_with("c", "lear ", "saboteur2", chat=True) is True
+    assert word_begun_with("c", "lear ", "base", chat=True) is False  # no Clear in the base game
+    assert word_begun_with("c", "lo", "saboteur2", chat=True) is False
+
+    def has_path(state) -> bool:
+        return any(isinstance(state.faces[h], PathCard) for h in state.hands[0])
+
+    seed = next(s for s in range(200) if has_path(drive(s, lambda st: st.current == 0, 5, "saboteur2")))
+    harness = Harness(seed, edition="saboteur2")
+
+    def script(h: Harness) -> None:
+        snap = h.decision()
+        index = strip_index(snap, lambda c: isinstance(c, PathCard))
+        h.keys(str(index + 1))
+        h.wait_for(lambda: h.app.focus.selected == index, "the path card")
+        turned = h.app.ui.turned
+        h.keys("r")
+        h.wait_for(lambda: h.app.ui.turned != turned, "r to turn the card")
+        time.sleep(0.5)  # a hesitant typist
+        h.keys("e")
+        h.wait_for(lambda: h.app.input_area.text == "e", "the line opened")
+        assert h.app.ui.turned != turned  # "e" may begin "exit": the turn stands yet
+        h.keys("pair cart @me")
+        h.wait_for(lambda: h.app.input_area.text == "repair cart @me", "the word whole on the line")
+        assert h.app.ui.turned == turned  # the r's turn taken back
+        h.keys("\x1b")
+        h.wait_for(lambda: h.app.application.layout.has_focus(h.app.maze_window), "the board")
+        time.sleep(0.5)  # past the key's wait for an "l" after it
+        h.keys("c")
+        h.wait_for(lambda: h.app.input_area.text == "say ", "the chat line")
+        time.sleep(0.5)
+        h.keys("lear")
+        h.wait_for(lambda: h.app.input_area.text == "say lear", "what may yet be said")
+        h.keys(" cart with 1,2")
+        h.wait_for(lambda: h.app.input_area.text == "clear cart with 1,2", "the Clear move on the line")
+
+    harness.play(script)

@@ -43,7 +43,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from .agent import ClientAgent
-from .boardkeys import ARROWS, AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, continuations, word_starts
+from .boardkeys import ARROWS, AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, continuations, word_begun_with, word_starts
 from .controller import Controller, Focus
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
@@ -138,6 +138,10 @@ class ClientApp:
         self._columns: int | None = None
         #: a typed line the controller refused (its message shows instead of the inline check)
         self._refused: str | None = None
+        #: the board key that acted before the line was opened, and what the line opened with,
+        #: while the word typed may yet show that it began with the key (``word_begun_with``)
+        self._begun: tuple[str, str] | None = None
+        self.input_area.buffer.on_text_changed += lambda _: self._word_goes_on()
         self.application: Application[str] = Application(
             layout=Layout(self._root(), focused_element=self.maze_window),
             key_bindings=self._bindings(),
@@ -343,7 +347,7 @@ class ClientApp:
         on("escape")(self._escape)
         on(":")(lambda: self._type(""))
         on("/")(lambda: self._type(""))
-        on("c")(lambda: self._type("say "))
+        on("c")(functools.partial(self._open_line_after, "c", "say "))
         on("?")(lambda: self._open_page(help=True))
         on("R")(lambda: self._open_page(help=False))
         on("q")(self.request_quit)
@@ -376,7 +380,11 @@ class ClientApp:
             if len(letter) == 1 and letter.isalpha() and letter not in BOARD_LETTERS:
                 ui.message = ""
                 previous = before[-1].key if before and isinstance(before[-1].key, str) else ""
-                self._type(self.take_back.goes_on(previous, letter, self._goes_on(previous, letter)) or letter)
+                word = self.take_back.goes_on(previous, letter, self._goes_on(previous, letter))
+                if word is None and self.take_back.late is not None:
+                    self._open_line_after(previous, letter)  # "r", a pause, "e": maybe "repair" yet
+                else:
+                    self._type(word or letter)
         # Esc then a digit within the key timeout is Emacs's numeric argument to prompt_toolkit:
         # the digit, and every digit after it, went into the count instead of picking a card
         for digit in range(10):
@@ -466,9 +474,33 @@ class ClientApp:
             self.controller.pick(digit - 1)
 
     def _type(self, text: str) -> None:
+        self._begun = None  # a new line: no word begun before it, until said
         self.input_area.text = text
         self.input_area.buffer.cursor_position = len(text)
         self.application.layout.focus(self.input_area)
+
+    def _open_line_after(self, key: str, text: str) -> None:
+        """Open the command line with ``text`` after the board key ``key`` acted; the word typed
+        on may show that it began with the key, however slowly it is typed."""
+        self._type(text)
+        self._begun = (key, "say " if key == "c" else "")
+        self._word_goes_on()
+
+    def _word_goes_on(self) -> None:
+        """Put back the key a word began with, once the line shows it did (its work undone)."""
+        if self._begun is None:
+            return
+        key, opened = self._begun
+        text = self.input_area.text
+        view = self.snap.view
+        edition = view.config.edition if view is not None else self.snap.edition or "base"
+        begun = word_begun_with(key, text[len(opened):], edition, chat=bool(opened)) if text.startswith(opened) else False
+        if begun is None:
+            return
+        if begun:
+            self.take_back.undo_late(key)
+            self._type(key + text[len(opened):])
+        self._begun, self.take_back.late = None, None
 
     def _new_line(self) -> None:
         """An empty command line in place of a refused one (↑ brings that back from the history)."""
