@@ -115,3 +115,40 @@ def test_a_word_begun_with_a_board_key_reads_as_that_word_however_slowly_it_goes
         h.wait_for(lambda: h.app.input_area.text == "clear cart with 1,2", "the Clear move on the line")
 
     harness.play(script)
+
+
+def test_a_rounds_thefts_show_who_stole_and_who_was_robbed_as_it_happened():
+    """A seat that robbed one player and was robbed by another read as neither (the two were
+    netted), and the final ranking said "r1 +4 robbed 1" of a seat robbed twice that stole
+    once.  Each seat's thefts, by it and from it, show apart."""
+    from test_client_rounds import followed_game
+
+    from saboteur_p2p.client.screens import render_ranking, render_round_end
+    from saboteur_p2p.rules import RoundStarted, Stolen
+
+    state, agent, _ = followed_game(1, players=5, edition="saboteur2")  # round 3: 1 robs 2, 2 robs 1, 0 robs 1
+    snap = agent.snapshot()
+    thefts: dict[int, list[tuple[int, int]]] = {}
+    number = 0
+    for event in state.events:
+        if isinstance(event, RoundStarted):
+            number = event.round
+        elif isinstance(event, Stolen) and event.victim is not None:
+            thefts.setdefault(number, []).append((event.thief, event.victim))
+    assert thefts[3] == [(1, 2), (2, 1), (0, 1)]
+    for summary in snap.rounds:
+        done = thefts.get(summary.round, [])
+        assert summary.stole == tuple(sum(t == seat for t, _ in done) for seat in range(5))
+        assert summary.robbed == tuple(sum(v == seat for _, v in done) for seat in range(5))
+    third = snap.rounds[2]
+    roomy = "".join(t for _, t in render_round_end(third, snap, 90, 30))
+    p1 = roomy.split(" p1: ")[1].split("\n")[1]
+    p2 = roomy.split(" p2: ")[1].split("\n")[1]
+    assert "· stole a piece · robbed of 2 pieces ·" in p1, roomy
+    assert "· stole a piece · robbed of a piece ·" in p2, roomy
+    compact = "".join(t for _, t in render_round_end(third, snap, 30, 20)).splitlines()
+    row = next(line for line in compact if line.startswith(" p2 "))
+    assert row.split()[-2].endswith("+st-st"), compact
+    ranking = render_ranking(snap, 200)
+    line = next(line for line in ranking.splitlines() if " p1 " in line)
+    assert "r3 gold stole 1 robbed 2" in line, line

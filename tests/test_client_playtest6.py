@@ -69,7 +69,7 @@ def test_a_seat_robbed_of_a_piece_shows_what_it_won_and_the_theft_apart():
     for seed in range(40):
         state, agent, _ = followed_game(seed, players=5, edition="saboteur2")
         snap = agent.snapshot()
-        robbed = [r for r in snap.rounds if r.stole[snap.seat] < 0]
+        robbed = [r for r in snap.rounds if r.robbed[snap.seat] == 1 and not r.stole[snap.seat]]
         if not robbed:
             continue
         summary = robbed[0]

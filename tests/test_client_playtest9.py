@@ -45,8 +45,8 @@ def test_the_final_ranking_shows_each_round_s_thefts() -> None:
     from saboteur_p2p.client.screens import _short
 
     assert _short("-", 1) == "stole 1"  # was "-"
-    assert _short("gold", 1) == "gold stole 1" and _short("has gold", -1) == "gold robbed 1"
-    assert _short("0 gold pieces", -1) == "robbed 1"  # was "-1", as if won
+    assert _short("gold", 1) == "gold stole 1" and _short("has gold", 0, 1) == "gold robbed 1"
+    assert _short("0 gold pieces", 0, 1) == "robbed 1"  # was "-1", as if won
     assert _short("0 nuggets") == "-"  # as another seat's round with nothing won (was "+0")
     assert _short("4 gold pieces", 0) == "+4" and _short("-", 0) == "-"
     assert _short("2 nuggets", 0) == "+2" and _short("2 gold cards", 0) == "2 cards"

@@ -101,15 +101,16 @@ def test_saboteur2_rounds_count_our_gold_pieces_with_what_was_stolen_and_add_up_
         rounds = agent.snapshot().rounds
         won = [int(r.won[0].split()[0]) for r in rounds]  # pieces won, a theft apart
         assert all(r.won[0] == f"{n} piece" + ("" if n == 1 else "s") and n >= 0 for r, n in zip(rounds, won, strict=True))
-        net = [n + r.stole[0] for r, n in zip(rounds, won, strict=True)]
+        net = [n + r.stole[0] - r.robbed[0] for r, n in zip(rounds, won, strict=True)]
         assert sum(net) == state.scores[0]  # type: ignore[index]
-        thefts = [f" stole {r.stole[0]}" if r.stole[0] > 0 else f" robbed {-r.stole[0]}" if r.stole[0] else "" for r in rounds]
-        assert [_short(r.won[0], r.stole[0]) for r in rounds] == [
+        thefts = [(f" stole {r.stole[0]}" if r.stole[0] else "") + (f" robbed {r.robbed[0]}" if r.robbed[0] else "")
+                  for r in rounds]
+        assert [_short(r.won[0], r.stole[0], r.robbed[0]) for r in rounds] == [
             f"{n:+d}{t}" if n else t.strip() or "-" for n, t in zip(won, thefts, strict=True)]
         checked += 1
         stolen += any(isinstance(e, Stolen) and 0 in (e.thief, e.victim) and e.victim is not None for e in state.events)
     assert checked == 12 and stolen  # some of these games had a theft from or by seat 0
-    assert (_short("0 pieces", -1), _short("0 pieces"), _short("3 nuggets"), _short("2 pieces", 1)) == (
+    assert (_short("0 pieces", 0, 1), _short("0 pieces"), _short("3 nuggets"), _short("2 pieces", 1)) == (
         "robbed 1", "-", "+3", "+2 stole 1")  # a theft apart from the gold won: the net read as won
 
 

@@ -86,8 +86,9 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         (summary.won[seat] if seat < len(summary.won) else "-", summary.totals[seat] if seat < len(summary.totals) else "-")
         for seat in range(len(summary.roles))
     ]
-    stole = [summary.stole[seat] if seat < len(summary.stole) else 0 for seat in range(len(summary.roles))]
-    thefts = [" · stole a piece" if n > 0 else " · robbed of a piece" if n < 0 else "" for n in stole]
+    stole = [_thefts_of(summary, seat) for seat in range(len(summary.roles))]
+    thefts = [(f" · stole {_pieces(took)}" if took else "") + (f" · robbed of {_pieces(lost)}" if lost else "")
+              for took, lost in stole]
     # two lines a seat only when each fits whole: "won 1 gold card · total 1 gold ca" misleads
     fits = all(len(f"   won {won}{theft} · total {total}") <= width for (won, total), theft in zip(gold, thefts, strict=True))
     roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 + len(how) <= height
@@ -106,7 +107,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
             out.append((style, pad_to_width(table.row(seat), width) + "\n"))
     if not roomy:  # the legend, when it fits above the keys (? has it too)
         second = any(r.value not in BASE_ROLES for r in summary.roles)
-        marks = ["+st stole"] * any(n > 0 for n in stole) + ["-st robbed"] * any(n < 0 for n in stole)
+        marks = ["+st stole"] * any(took for took, _ in stole) + ["-st robbed"] * any(lost for _, lost in stole)
         # the legend of the columns as drawn: "$" only when tight ("gold" reads as itself)
         secret = " others: $ has gold" if table.total_label == "tot" else " others: gold (secret)"
         notes = [" yours: gold pieces", secret] if second else [" yours: nuggets", " others: c gold cards"]
@@ -142,14 +143,16 @@ class _Table:
         return f" {pad_to_width(fit_name(name, name_w), name_w)} {role:<{role_w}}{won:>{won_w}}{total:>{total_w}}"
 
 
-def _table(summary: RoundSummary, names: list[str], gold: list[tuple[str, str]], stole: list[int], width: int) -> _Table:
+def _table(
+    summary: RoundSummary, names: list[str], gold: list[tuple[str, str]], stole: list[tuple[int, int]], width: int,
+) -> _Table:
     longest = max(text_width(name) for name in names)
     for tight in (False, True):
         # another seat's secret gold is "$" when tight, else "gold", in both columns alike (a
         # play-test read "gold" won beside a total of "$")
         secret = "$" if tight else "gold"
         # nothing won reads "-" for us as for the others (ours said "0": a play-test)
-        won = [_won_cell(secret if w == "gold" else "-" if w.startswith("0 ") else _compact(w), theft)
+        won = [_won_cell(secret if w == "gold" else "-" if w.startswith("0 ") else _compact(w), *theft)
                for (w, _), theft in zip(gold, stole, strict=True)]
         totals = [secret if total == "has gold" else "-" if total.startswith("0 ") else _compact(total) for _, total in gold]
         short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
@@ -219,7 +222,7 @@ def render_ranking(snap: Snapshot, width: int = 78) -> str:
         if scores[seat] != previous:
             place, previous = rank + 1, scores[seat]
         star = "★ " if scores[seat] == best and best > 0 else "  "  # nobody with gold: no winner to star
-        rounds = [f"r{r.round} {_short(r.won[seat], r.stole[seat] if seat < len(r.stole) else 0)}"
+        rounds = [f"r{r.round} {_short(r.won[seat], *_thefts_of(r, seat))}"
                   for r in snap.rounds if seat < len(r.won)]
         line = f"{star}{place}. {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
         # the amount's padding kept: "(" stands in one column after "1 nugget" and "3 nuggets"
@@ -252,10 +255,21 @@ RANKING_NAME = 24
 BASE_ROLES = frozenset(("gold-digger", "saboteur", "selfish-dwarf"))
 
 
-def _won_cell(won: str, stole: int) -> str:
-    """A round's win in the table, with "+st" for a piece stolen or "-st" for one lost to a
-    thief; nothing won and a theft is the theft alone ("+st", not "-+st")."""
-    mark = "+st" if stole > 0 else "-st" if stole < 0 else ""
+def _thefts_of(summary: RoundSummary, seat: int) -> tuple[int, int]:
+    """The gold pieces ``seat`` stole in the round, and those stolen from it."""
+    took = summary.stole[seat] if seat < len(summary.stole) else 0
+    return took, summary.robbed[seat] if seat < len(summary.robbed) else 0
+
+
+def _pieces(count: int) -> str:
+    return "a piece" if count == 1 else f"{count} pieces"
+
+
+def _won_cell(won: str, stole: int, robbed: int = 0) -> str:
+    """A round's win in the table, with "+st" for pieces stolen and "-st" for pieces lost to a
+    thief (both for a seat that did both); nothing won and a theft is the theft alone ("+st",
+    not "-+st")."""
+    mark = ("+st" if stole else "") + ("-st" if robbed else "")
     return mark if mark and won == "-" else won + mark
 
 
@@ -267,13 +281,13 @@ def _compact(text: str) -> str:
     return f"{number}c" if unit.startswith("gold card") else number
 
 
-def _short(won: str, stole: int = 0) -> str:
-    """A round's winnings, short, and the pieces ``stole`` (negative: robbed of them) after:
+def _short(won: str, stole: int = 0, robbed: int = 0) -> str:
+    """A round's winnings, short, and the pieces the seat ``stole`` and was ``robbed`` of after:
     "3 pieces" -> "+3", "3 pieces" robbed of one -> "+3 robbed 1", "0 nuggets" -> "-",
     nothing won but a theft ("-") -> "stole 1", an amount not shown to us ("gold") -> "gold stole 1", "2 gold cards"
-    -> "2 cards"."""
+    -> "2 cards"; a seat that stole and was robbed says both ("+4 stole 1 robbed 2")."""
     number, _, unit = won.partition(" ")
-    theft = f"stole {stole}" if stole > 0 else f"robbed {-stole}" if stole < 0 else ""
+    theft = " ".join(([f"stole {stole}"] if stole else []) + ([f"robbed {robbed}"] if robbed else []))
     if not number.lstrip("-").isdigit():
         shown = {"has gold": "gold"}.get(won, won)
         return theft if theft and shown == "-" else f"{shown} {theft}".strip()

@@ -92,9 +92,11 @@ class RoundSummary:
     live: bool = True
     #: False while the round's gold is still being handed out (the gold columns may grow)
     settled: bool = False
-    #: Saboteur 2: per seat, the gold pieces its Theft took this round (not a win), less
-    #: those taken from it (-1: robbed of a piece)
+    #: Saboteur 2: per seat, the gold pieces its Theft took this round (not a win)
     stole: tuple[int, ...] = ()
+    #: Saboteur 2: per seat, the gold pieces thieves took from it this round (apart from what
+    #: it stole: a seat robbed that robbed another read as neither, netted to nothing)
+    robbed: tuple[int, ...] = ()
     #: the seat that reached the treasure, if it was reached
     reached: int | None = None
     #: Saboteur 2, the treasure reached: which teams' ways to it the doors left open, in words
@@ -118,6 +120,7 @@ class Tracker:
         self._pieces = [0] * players
         self._won_gold = [False] * players
         self._stole = [0] * players
+        self._robbed = [0] * players
         #: how many gold cards this seat received in each round, in order (base game)
         self._my_cards: dict[int, int] = {}
 
@@ -168,7 +171,7 @@ class Tracker:
                 # a theft, not a win: the round-end marks it apart ("won 4" and "robbed" of one,
                 # beside a total of 3, where "won 3" read as a miscount of "you won 4 pieces")
                 self._stole[event.thief] += 1
-                self._stole[event.victim] -= 1
+                self._robbed[event.victim] += 1
             elif isinstance(event, GameEnded) and self.summaries:
                 self.summaries[-1] = replace(self.summaries[-1], scores=event.scores, settled=True)
         if self.summaries and self.summaries[-1].round == self._round:
@@ -184,6 +187,7 @@ class Tracker:
         self._pieces = [0] * self.players
         self._won_gold = [False] * self.players
         self._stole = [0] * self.players
+        self._robbed = [0] * self.players
         self.last_moves = {}
 
     def _refresh(self, view: PlayerView) -> None:
@@ -210,7 +214,8 @@ class Tracker:
         if last.scores is not None:
             unit = view.config.edition_rules.gold_unit
             totals = [_count(score, unit) for score in last.scores]
-        self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals), stole=tuple(self._stole))
+        self.summaries[-1] = replace(last, won=tuple(won), totals=tuple(totals), stole=tuple(self._stole),
+                                    robbed=tuple(self._robbed))
 
 
     def _mine_in(self, number: int, view: PlayerView, settled: bool = True) -> str:
