@@ -152,3 +152,19 @@ def test_a_rounds_thefts_show_who_stole_and_who_was_robbed_as_it_happened():
     ranking = render_ranking(snap, 200)
     line = next(line for line in ranking.splitlines() if " p1 " in line)
     assert "r3 gold stole 1 robbed 2" in line, line
+
+
+def test_the_help_says_which_sides_each_double_curve_joins():
+    """The legend said "╱ ╲ two curves that do not meet": not which sides each joins, where
+    the glyph is the wall between the two curves, not a tunnel."""
+    from saboteur_p2p.client.guide import help_text
+    from saboteur_p2p.client.maze import cell_rows
+    from saboteur_p2p.rules.cards import E, N, S, W
+
+    side = {N: "north", E: "east", S: "south", W: "west"}
+    lines = help_text("saboteur2").splitlines()
+    for one, other in (((N, E), (S, W)), ((N, W), (S, E))):
+        glyph = cell_rows((one[0] | one[1], other[0] | other[1]))[1][2]  # as the maze draws the card
+        line = next(line for line in lines if f"{glyph} two curves" in line)
+        for a, b in (one, other):
+            assert f"{side[a]} to {side[b]}" in line, line

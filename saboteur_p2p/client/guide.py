@@ -89,8 +89,9 @@ LEGEND_MAZE = """\
            the newest is highlighted   × a card a rockfall removed"""
 
 LEGEND_MAZE_2 = """\
-           ╫ ladder   B G blue / green door   ◆ crystal
-           ──│── bridge   ╱ ╲ two curves that do not meet"""
+           ╫ ladder   B G blue / green door   ◆ crystal   ──│── bridge
+           ╲ two curves, north to east and south to west (╲ parts them)
+           ╱ two curves, north to west and south to east (╱ parts them)"""
 
 LEGEND_HAND = """\
  hand      a path card shows twice: as it is (left) and turned 180°
