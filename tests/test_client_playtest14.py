@@ -168,3 +168,53 @@ def test_the_help_says_which_sides_each_double_curve_joins():
         line = next(line for line in lines if f"{glyph} two curves" in line)
         for a, b in (one, other):
             assert f"{side[a]} to {side[b]}" in line, line
+
+
+def test_what_says_the_saboteur_2_rules_the_engine_plays_by():
+    """`what` left out that a trapped player is paid no gold and may clear the Trapped! with
+    two cards, that a trapped player may not play a Theft, and that who plays Swap your hand
+    does not draw.  Each text says it, and the engine is checked to do what it says."""
+    from test_client_controller import find2
+
+    from saboteur_p2p.client.cardinfo import card_does
+    from saboteur_p2p.rules import ActionCard, ActionKind, Clear, PlayOn
+    from saboteur_p2p.rules.scoring2 import score_round, theft_order
+
+    def does(kind: ActionKind) -> str:
+        return card_does(ActionCard(kind), "saboteur2")
+
+    trapped = does(ActionKind.TRAPPED)
+    assert "paid no gold" in trapped and "steal nothing" in trapped and "nor a Theft" in trapped
+    assert "Free at last!" in trapped and "two cards to clear it" in trapped
+    assert "if you are not trapped" in does(ActionKind.THEFT)
+    assert "you do not draw after it, they draw a card" in does(ActionKind.SWAP_HAND)
+
+    # a trapped seat is paid nothing, crystals and all, and steals nothing with its Theft
+    from saboteur_p2p.rules import Role
+    roles = [Role.SABOTEUR, Role.SABOTEUR, Role.GEOLOGIST, Role.BLUE_DIGGER]
+    outcome = score_round(roles, None, None, [True, False, True, False], crystals=4)
+    assert outcome.gold[0] == 0 < outcome.gold[1] and outcome.gold[2] == 0
+    assert theft_order([5, None, None, 3], [True, False, False, False]) == [3]
+
+    def trapped_with_theft(s) -> bool:
+        p = s.current
+        return s.phase.value == "play" and s.trapped[p] is not None and s.thefts[p] is None and any(
+            isinstance(s.faces[h], ActionCard) and s.faces[h].kind is ActionKind.THEFT for h in s.hands[p])
+
+    state = find2(trapped_with_theft)
+    legal = state.legal_actions()
+    assert not any(isinstance(a, PlayOn) and a.kind is ActionKind.THEFT for a in legal)
+    assert any(isinstance(a, Clear) and a.what == "trapped" for a in legal)
+
+    def may_swap(s) -> bool:
+        return len(s.draw_pile) > 0 and any(isinstance(a, PlayOn) and a.kind is ActionKind.SWAP_HAND
+                                            for a in s.legal_actions())
+
+    state = find2(may_swap)
+    swap = next(a for a in state.legal_actions() if isinstance(a, PlayOn) and a.kind is ActionKind.SWAP_HAND)
+    player, other = state.current, swap.target
+    theirs = list(state.hands[other])
+    mine = [h for h in state.hands[player] if h != swap.card]
+    state.play(swap)
+    assert sorted(state.hands[player]) == sorted(theirs)  # no draw
+    assert len(state.hands[other]) == len(mine) + 1 and set(mine) < set(state.hands[other])  # they draw one

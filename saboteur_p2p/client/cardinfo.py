@@ -14,13 +14,23 @@ ACTION_DOES = {
     ActionKind.REPAIR: "mends that broken tool of any player, yourself too (one of the two tools it shows)",
     ActionKind.MAP: "look at a face-down goal card in secret: map 1 (goal 1), or map SLOT GOAL",
     ActionKind.ROCKFALL: "removes a path card from the maze (not the start or a goal): rockfall X,Y",
-    ActionKind.THEFT: "lay it before you: after the round, if you still have it, steal a gold piece",
-    ActionKind.HANDS_OFF: "removes a Theft lying before a player (hands-off @name)",
-    ActionKind.SWAP_HAND: "swap your hand with another player's (swap-hand @name)",
+    ActionKind.THEFT: (
+        "lay it before you, if you are not trapped: after the round's pay-out, if it still lies there, you may steal "
+        "a gold piece from a player who has gold (a thief trapped then steals nothing)"
+    ),
+    ActionKind.HANDS_OFF: "removes a Theft lying before any player, you too (hands-off @name)",
+    ActionKind.SWAP_HAND: (
+        "swap your hand with another player's (swap-hand @name), even an empty one: you do not draw after it, "
+        "they draw a card"
+    ),
     ActionKind.INSPECTION: "look at another player's dwarf card in secret (inspection @name)",
     ActionKind.SWAP_HATS: "the player (you too) takes a new dwarf card in secret (swap-hats @name)",
-    ActionKind.TRAPPED: "lay it before another player: they may not lay path cards until freed",
-    ActionKind.FREE: "frees a player from a Trapped! (free @name)",
+    ActionKind.TRAPPED: (
+        "lay it before another player who is not trapped: they may not lay path cards nor a Theft, and trapped at "
+        "the round's end they are paid no gold and steal nothing; a Free at last! frees them, or they throw away "
+        "two cards to clear it (clear trapped with 3,5)"
+    ),
+    ActionKind.FREE: "frees any player, you too, from a Trapped! (free @name)",
 }
 
 
