@@ -218,3 +218,27 @@ def test_what_says_the_saboteur_2_rules_the_engine_plays_by():
     state.play(swap)
     assert sorted(state.hands[player]) == sorted(theirs)  # no draw
     assert len(state.hands[other]) == len(mine) + 1 and set(mine) < set(state.hands[other])  # they draw one
+
+
+def test_a_map_typed_for_a_goal_already_known_says_so_and_stays_legal():
+    """`map 2 0` on a goal the player had looked at already was taken silently: a card
+    spent on nothing new.  The inline check and the message after it say the goal is known
+    (the keys asked once already); the move is still legal and sent."""
+    from test_client_controller import find, said, seated
+
+    from saboteur_p2p.client.model import goal_faces
+    from saboteur_p2p.rules import MapPeek
+
+    def map_known(s) -> bool:
+        known = goal_faces(s.view_for(s.current))
+        return s.phase.value == "play" and any(isinstance(a, MapPeek) and a.goal in known for a in s.legal_actions())
+
+    state = find(map_known)
+    _agent, _node, ctl = seated(state)
+    known = goal_faces(state.view_for(state.current))
+    peek = next(a for a in state.legal_actions() if isinstance(a, MapPeek) and a.goal in known)
+    line = said(state, peek)
+    kind, check = ctl.assess(line)
+    assert kind == "ok" and check.startswith(f"✓ legal: {line}") and f"you know goal {peek.goal} already" in check
+    assert ctl.command(line)
+    assert ctl.ui.message.startswith(f"played: {line}") and f"you know goal {peek.goal} already" in ctl.ui.message

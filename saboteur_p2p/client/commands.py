@@ -11,9 +11,9 @@ import time
 from typing import TYPE_CHECKING
 
 from ..net.lobby import too_few_to_start
-from ..rules import IllegalActionError, InvalidActionError, edition_named
+from ..rules import IllegalActionError, InvalidActionError, MapPeek, PathKind, PlayerView, edition_named
 from .cardinfo import slot_does
-from .model import Snapshot
+from .model import Snapshot, goal_faces
 from .words import VERB_ALIASES, Words, alike_note, fewer_passes
 
 if TYPE_CHECKING:
@@ -190,7 +190,8 @@ class TypedCommands:
             action = snap.decision.checker.check(engine, player=snap.seat)
         except (IllegalActionError, InvalidActionError) as exc:
             return "error", f"✗ {words.explain(exc)}"
-        return "ok", f"✓ legal: {words.say(action)}"
+        known = known_goal(words.view, action)  # legal, but a card spent on nothing new
+        return "ok", f"✓ legal: {words.say(action)}" + (f" · {known}" if known else "")
 
     def completions(self, text: str) -> list[str]:
         """Whole lines that complete ``text``: the legal moves on our move, and the commands."""
@@ -247,8 +248,17 @@ class TypedCommands:
         self.ui.selected = None
         self.ui.turned = False
         self.ui.marked = []
-        self.ui.say(f"played: {words.say(action)}", "ok", until_moves=snap.last_moves)
+        known = known_goal(words.view, action)
+        self.ui.say(f"played: {words.say(action)}" + (f" · {known}" if known else ""), "ok", until_moves=snap.last_moves)
         return True
+
+
+def known_goal(view: PlayerView, action: object) -> str | None:
+    """That a Map looks at a goal this seat knows already, if it does: "you know goal 0
+    already (a stone)" (legal, but the card shows nothing new)."""
+    if isinstance(action, MapPeek) and (known := goal_faces(view).get(action.goal)) is not None:
+        return f"you know goal {action.goal} already ({'the treasure' if known.kind is PathKind.TREASURE else 'a stone'})"
+    return None
 
 
 def start_words(edition: str, seated: int) -> str:

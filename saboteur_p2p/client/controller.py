@@ -17,7 +17,6 @@ from ..rules import (
     BreakTool,
     IllegalActionError,
     InvalidActionError,
-    MapPeek,
     PathCard,
     PathKind,
     PlacePath,
@@ -29,7 +28,7 @@ from ..rules import (
 )
 from ..rules.actions import CLEARABLE, TARGETED_KINDS
 from ..rules.board import GOAL_CELLS
-from .commands import TypedCommands
+from .commands import TypedCommands, known_goal
 from .maze import MazeMarks, maze_bounds
 from .model import CURSOR_HOME, Cell, Item, ItemKind, LogKind, Snapshot, UIState, goal_faces, strip_items
 from .words import Words
@@ -508,9 +507,7 @@ class Controller(TypedCommands):
             return None
         if isinstance(action, BreakTool) and action.target == view.seat:
             return f"that breaks your own {action.tool.value}"
-        if isinstance(action, MapPeek) and (known := goal_faces(view).get(action.goal)) is not None:
-            return f"you know goal {action.goal} already ({'the treasure' if known.kind is PathKind.TREASURE else 'a stone'})"
-        return None
+        return known_goal(view, action)
 
     def mark(self) -> None:
         """Mark (or unmark) the selected card to discard it with others (Saboteur 2)."""
