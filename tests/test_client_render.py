@@ -496,3 +496,21 @@ def test_the_pinned_chat_line_does_not_leave_the_tail_of_a_wrapped_line_below_it
         assert rows[0] == "<Ari> where did bo go", rows
         assert rows[1].startswith("heuristic-"), rows  # a line's head (cut with … if need be), never its tail
         assert rows[-1] == "  goal 1 with a map", rows  # the newest line shows whole at the bottom
+
+
+def test_the_status_line_counts_down_a_turn_timer_and_warns_before_the_bot_moves():
+    """With --turn-time the header said "YOUR MOVE: play a card" until a bot moved for the
+    person, with no warning (found by a play-test)."""
+    from saboteur_p2p.client.render import TIMER_WARNING, render_status
+
+    state = find(lambda s: s.phase.value == "play" and len(s.hands[s.current]) == 6)
+    agent, _node, _ctl = seated(state)
+    agent.turn_deadline(100.0)
+    snap = agent.snapshot()
+    assert snap.my_move and snap.move_deadline == 100.0
+    early = render_status(snap, 100, now=70.2)
+    assert "YOUR MOVE: play a card · 30 s left" in text(early) and early[0][0] == "class:status.mine"
+    late = render_status(snap, 100, now=100.0 - TIMER_WARNING + 0.5)
+    assert f"{TIMER_WARNING} s left, then a bot moves for you" in text(late) and late[0][0] == "class:status.warn"
+    agent.turn_deadline(None)
+    assert "s left" not in text(render_status(agent.snapshot(), 100))

@@ -20,6 +20,8 @@ class SlowThenGone:
 
     def __init__(self) -> None:
         self.decisions: list[int] = []
+        #: what the session told of the turn timer: when it runs out, or None once it stopped
+        self.deadlines: list[float | None] = []
         self.wants_to_quit = False
         self.told_handed_over = threading.Event()
 
@@ -46,6 +48,9 @@ class SlowThenGone:
     def handed_over(self) -> None:
         self.told_handed_over.set()
 
+    def turn_deadline(self, at: float | None) -> None:
+        self.deadlines.append(at)
+
 
 @pytest.mark.slow
 def test_a_person_who_runs_out_of_time_then_leaves_is_played_by_a_bot_and_the_game_ends_normally(
@@ -64,6 +69,8 @@ def test_a_person_who_runs_out_of_time_then_leaves_is_played_by_a_bot_and_the_ga
     timer = [line for line in said if line.startswith("your 0.3 s ran out")]
     assert timer == ["your 0.3 s ran out: a bot chose your move"] * len(timer), timer  # no deck handles
     assert len(timer) == 1, said  # the first move only: after that the person is gone
+    # the person's screen was told when the timer would run out, and that it stopped
+    assert agent.deadlines[0] is not None and agent.deadlines[1] is None, agent.deadlines
     assert "you left the table: a bot plays your seat until the game ends" in said
     outputs = [(tmp_path / name / "output.txt").read_text() for name in ("random-1", "random-2")]
     for text in outputs:

@@ -204,6 +204,10 @@ class ClientAgent:
         seated so far and the commands friends join with."""
         self._publish(edition=edition, names=names, joining=joining)
 
+    def turn_deadline(self, at: float | None) -> None:
+        """When the turn timer has a bot choose our move (the session's, ``--turn-time``)."""
+        self._publish(move_deadline=at)
+
     def session_ended(self, message: str, said: bool = False) -> None:
         """The session returned (or failed): no more moves will be asked for.
 

@@ -230,6 +230,9 @@ class Snapshot:
     rounds: tuple[RoundSummary, ...] = ()
     #: each seat's last move this round
     last_moves: Mapping[int, LastMove] = field(default_factory=lambda: MappingProxyType({}))
+    #: when the turn timer (``--turn-time``) has a bot choose our move (``time.monotonic()``);
+    #: None without a timer running
+    move_deadline: float | None = None
 
     @property
     def my_move(self) -> bool:

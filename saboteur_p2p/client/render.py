@@ -5,6 +5,8 @@ format, so the application shows them as they are and tests read their text.
 """
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 
 from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind
@@ -44,8 +46,13 @@ HAND_HEIGHT = 4
 TITLES = {"base": "SABOTEUR", "saboteur2": "SABOTEUR 2"}
 
 
-def render_status(snap: Snapshot, width: int) -> Fragments:
-    """The top line: round, whose move, and the two keys everyone needs."""
+#: the seconds left on the turn timer from which the status line warns
+TIMER_WARNING = 10
+
+
+def render_status(snap: Snapshot, width: int, now: float | None = None) -> Fragments:
+    """The top line: round, whose move (with the seconds left on a turn timer), and the two
+    keys everyone needs.  ``now``: ``time.monotonic()``, the clock of ``move_deadline``."""
     view = snap.view
     right = " ? help · q quit "
     if view is None:
@@ -69,6 +76,11 @@ def render_status(snap: Snapshot, width: int) -> Fragments:
                 "orient": "YOUR MOVE: turn the stone",
                 "steal": "YOUR MOVE: steal a gold piece",
             }.get(phase, "YOUR MOVE")
+            if snap.move_deadline is not None:
+                left_s = max(0, math.ceil(snap.move_deadline - (time.monotonic() if now is None else now)))
+                warn = left_s <= TIMER_WARNING
+                left += f" · {left_s} s left, then a bot moves for you" if warn else f" · {left_s} s left"
+                style = "class:status.warn" if warn else style
         elif view.current_player == view.seat and phase == "play":
             # our turn, but nothing to choose yet: the deal is still being decrypted, or the
             # move sent is on its way ("Ann's move" read as someone else's, with no cards)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 COLOUR_STYLE = {
     "status": "bg:#303030 #ffffff", "status.mine": "bg:#005f00 #ffffff bold", "status.keys": "bg:#303030 #a8a8a8",
+    "status.warn": "bg:#af0000 #ffffff bold",
     "title": "bg:#262626 #ffd75f bold", "rule": "#4e4e4e",
     "maze.coord": "#6c6c6c", "maze.tunnel": "#d7af87", "maze.start": "#ffd700 bold", "maze.goal": "#5f87af",
     "maze.mapped": "#87d7ff bold", "maze.treasure": "#ffd700 bold", "maze.stone": "#8a8a8a",
@@ -34,6 +35,7 @@ COLOUR_STYLE = {
 #: NO_COLOR: attributes only, so the cursor, highlights and turn still show
 MONO_STYLE = {
     "status": "reverse", "status.mine": "reverse bold", "status.keys": "reverse", "title": "bold underline",
+    "status.warn": "reverse bold underline",
     "maze.start": "bold", "maze.mapped": "bold", "maze.treasure": "bold", "maze.legal": "bold",
     "maze.target": "underline", "maze.preview-ok": "bold", "maze.preview-bad": "underline", "maze.cursor": "reverse",
     "hand.label": "bold", "hand.selected": "underline", "hand.active": "reverse",

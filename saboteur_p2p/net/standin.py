@@ -99,21 +99,34 @@ class StandIn:
         """The person's move, or the stand-in's once the turn timer has run out."""
         move = self.agent.poll_move(self.node)
         if move is not None or self.handed_over or self.turn_time is None:
-            self._timer = None
+            self._stop_timer()
             return move
         now = time.monotonic()
         decision = len(self.node.records)
         if self._timer is None or self._timer[0] != decision:
             self._timer = (decision, now)
+            self._tell_deadline(now + self.turn_time)
         if now - self._timer[1] < self.turn_time:
             return None
-        self._timer = None
+        self._stop_timer()
         move = self._stand_in_bot().poll_move(self.node)
         self._tell_table("timer")
         # the move itself is told by the log in the player's words (cards by slot), not
         # in the engine's text, whose numbers are the deck's handles
         self.say(f"your {self.turn_time:g} s ran out: a bot chose your move")
         return move
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer = None
+            self._tell_deadline(None)
+
+    def _tell_deadline(self, at: float | None) -> None:
+        """Tell our person's screen when the turn timer runs out (``time.monotonic()``; None:
+        it stopped), if it shows it (a play-test: the bot moved for a person with no warning)."""
+        told = getattr(self.agent, "turn_deadline", None)
+        if callable(told):
+            told(at)
 
     def _tell_table(self, why: str) -> None:
         data = seal(self.identity, "standin", {"game_id": self.setup.game_id, "seat": self.seat, "why": why})
