@@ -242,3 +242,15 @@ def test_a_map_typed_for_a_goal_already_known_says_so_and_stays_legal():
     assert kind == "ok" and check.startswith(f"✓ legal: {line}") and f"you know goal {peek.goal} already" in check
     assert ctl.command(line)
     assert ctl.ui.message.startswith(f"played: {line}") and f"you know goal {peek.goal} already" in ctl.ui.message
+
+
+def test_a_seat_stopped_while_its_table_waits_says_so_and_how_to_come_back():
+    """Ctrl-C on the bot playing for a person who left a join table printed "you left the table
+    before the end", yet the table waited, and the same join took the seat back (a play-test)."""
+    from saboteur_p2p.client.runner import ClientRun, _closing
+
+    stopped = ClientRun(None, None, True, True)
+    said = _closing(stopped, dropped=True)
+    assert said.startswith("you stopped your seat before the end: the table waits for it")
+    assert "the same command takes it back" in said
+    assert _closing(stopped).startswith("you left the table before the end")  # a table that ends with us

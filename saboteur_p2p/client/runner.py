@@ -98,12 +98,19 @@ def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool 
             if child.poll() is None:
                 child.terminate()
     if run.error is None:
-        print(_closing(run))
+        print(_closing(run, dropped=run.session_alive and not children))
     return run
 
 
-def _closing(run: ClientRun[Any]) -> str:
+def _closing(run: ClientRun[Any], dropped: bool = False) -> str:
+    """What is said once the screen closes.  ``dropped``: the seat stopped while its game goes
+    on (Ctrl-C after a bot took it over, at a table that does not end with us)."""
     result = run.result
+    if result is None and dropped:
+        # "you left the table" read as gone for good, yet the table waited and took the seat
+        # back (found by a play-test)
+        return ("you stopped your seat before the end: the table waits for it (--wait), "
+                "and the same command takes it back")
     if result is None:
         return "you left the table before the end; the others were told in the chat"
     lines = [str(getattr(result, "message", result))]
