@@ -254,3 +254,16 @@ def test_a_seat_stopped_while_its_table_waits_says_so_and_how_to_come_back():
     assert said.startswith("you stopped your seat before the end: the table waits for it")
     assert "the same command takes it back" in said
     assert _closing(stopped).startswith("you left the table before the end")  # a table that ends with us
+
+
+def test_the_plain_prompts_help_in_saboteur_2_leaves_out_the_base_games_gold_moves():
+    """--plain in Saboteur 2 listed "keep 1 · take 3+2", the base game's gold moves (a play-test)."""
+    from saboteur_p2p.client.plain import HELP, HELP_2, PlainAgent
+
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent._tell_help("saboteur2")
+    assert "keep 1" not in said[0] and "take 3+2" not in said[0] and "orient 1" in said[0] and said[1] == HELP_2
+    said.clear()
+    agent._tell_help("base")
+    assert said == [HELP] and "take 3+2" in HELP

@@ -30,6 +30,8 @@ HELP = (
     "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; board: the maze; what 3: what card 3 does; "
     "say TEXT: chat; help: this list; quit (or Ctrl-D): leave"
 )
+#: the base game's gold moves, which Saboteur 2 (gold in pieces, thefts) has not (a play-test)
+BASE_GOLD_MOVES = "keep 1 · take 3+2 · "
 #: after the first move's prompt, where HELP is shown whole: where to find it
 HELP_AGAIN = "(help: how moves are typed · legal · board · what 3)"
 #: what a person may ask at any time, whoever's move it is (and "what 3", "info 3")
@@ -92,13 +94,18 @@ class PlainAgent(LineAgent):
         while not self.asked.empty():
             self._answer(self.asked.get_nowait(), state)
 
+    def _tell_help(self, edition: str) -> None:
+        if edition == "saboteur2":
+            self._tell(HELP.replace(BASE_GOLD_MOVES, ""))
+            self._tell(HELP_2)
+        else:
+            self._tell(HELP)
+
     def _answer(self, line: str, state: State) -> None:
         """Help, the legal moves, the maze, or what a card does: asked at any time."""
         view = self._hand.view(state, self.seat_no)
         if line in ("?", "help"):
-            self._tell(HELP)
-            if view.config.edition == "saboteur2":
-                self._tell(HELP_2)
+            self._tell_help(view.config.edition)
         elif line in ("legal", "moves"):
             if state.is_terminal():  # whoever moved last is no one's turn (found by a play-test)
                 self._tell("the game is over: nobody has a move")
@@ -172,9 +179,7 @@ class PlainAgent(LineAgent):
         if self.helped:
             self._tell(HELP_AGAIN)  # the whole help at every move buried the table's news
         else:
-            self._tell(HELP)
-            if view.config.edition == "saboteur2":
-                self._tell(HELP_2)
+            self._tell_help(view.config.edition)
             self.helped = True
 
 
