@@ -267,3 +267,11 @@ def test_the_plain_prompts_help_in_saboteur_2_leaves_out_the_base_games_gold_mov
     said.clear()
     agent._tell_help("base")
     assert said == [HELP] and "take 3+2" in HELP
+
+
+def test_legal_lists_the_passes_in_hand_slot_order():
+    """"pass: 4 · 5 · 6 · 3 · 1 · 2" came in the engine's order of the cards (a play-test)."""
+    from saboteur_p2p.client.commands import legal_lines
+
+    lines = legal_lines(["path 2 at 1,0", "pass 4", "pass 5", "pass 6", "pass 3", "pass 1", "pass 2", "map 2 1", "map 2 0"])
+    assert "pass: 1 · 2 · 3 · 4 · 5 · 6" in lines and "map: 2 0 · 2 1" in lines and lines[0] == "path 2 at 1,0"

@@ -64,8 +64,15 @@ def legal_lines(texts: list[str]) -> list[str]:
         plain.setdefault(verb, []).append(rest)
     lines = [f"{card} at {' · '.join(cells)}" for card, cells in placed.items()]
     lines += [f"{card} {' '.join(targets)}" for card, targets in aimed.items()]
-    lines += [f"{verb}: {' · '.join(rest)}" if any(rest) else verb for verb, rest in plain.items()]
+    # in slot order ("pass: 4 · 5 · 6 · 3 · 1 · 2" came in the engine's order of the cards, a play-test)
+    lines += [f"{verb}: {' · '.join(sorted(rest, key=_slot_first))}" if any(rest) else verb for verb, rest in plain.items()]
     return lines
+
+
+def _slot_first(text: str) -> tuple[int, str]:
+    """A key that puts a hand slot ("3", "3 1") in slot order, the rest after in their order."""
+    head = text.split(" ")[0]
+    return (int(head), text) if head.isdigit() else (1 << 30, text)  # "1,2 (or any ...)" after the single cards
 
 
 class TypedCommands:
