@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from test_client_app import ENTER, TAB, Harness, seed_where, strip_index
 from test_client_app_typed import fits_only_turned
 
-from saboteur_p2p.rules import PlacePath
+from saboteur_p2p.rules import InvalidActionError, PlacePath
 
 
 def test_a_move_refused_as_it_is_typed_is_not_covered_by_a_late_completion_menu():
@@ -275,3 +276,22 @@ def test_legal_lists_the_passes_in_hand_slot_order():
 
     lines = legal_lines(["path 2 at 1,0", "pass 4", "pass 5", "pass 6", "pass 3", "pass 1", "pass 2", "map 2 1", "map 2 0"])
     assert "pass: 1 · 2 · 3 · 4 · 5 · 6" in lines and "map: 2 0 · 2 1" in lines and lines[0] == "path 2 at 1,0"
+
+
+def test_a_player_may_be_named_by_the_seat_number_the_players_list_shows():
+    """"@3" was refused, though the players list numbers the seats (a play-test); a name
+    that begins with the number still goes first."""
+    from test_client_controller import find
+
+    from saboteur_p2p.client.words import Words
+    from saboteur_p2p.rules import BreakTool
+
+    state = find(lambda s: s.phase.value == "play" and any(isinstance(a, BreakTool) for a in s.legal_actions()))
+    seat = state.current
+    other = (seat + 1) % state.players
+    names = [f"p{i}" for i in range(state.players)]
+    assert Words(state.view_for(seat), names).player(str(other)) == other
+    with pytest.raises(InvalidActionError, match="no player called '9'"):
+        Words(state.view_for(seat), names).player("9")
+    numbered = [*names[:other], "3rd", *names[other + 1:]]
+    assert Words(state.view_for(seat), numbered).player("3") == other  # the name begun with 3

@@ -264,7 +264,8 @@ class Words:
         return self.handles[number]
 
     def player(self, word: str) -> int:
-        """The seat of a player named (or begun to be named) ``word``; ``me`` is ours."""
+        """The seat of a player named (or begun to be named) ``word``, or by the seat number
+        the players list shows, unless a name begins with it; ``me`` is ours."""
         if word in ("me", "you", "myself"):
             return self.seat
         names = [name.lower() for name in self.names]
@@ -275,6 +276,8 @@ class Words:
             return found[0]
         if found:
             raise WordsError(f"{word!r} could be " + " or ".join(self.names[s] for s in found))
+        if word.isdigit() and int(word) < len(names):
+            return int(word)  # the seat number the players list shows (refused, in a play-test)
         raise WordsError(f"no player called {word!r} here: " + ", ".join(["me", *self.names]))
 
     def offered(self, number: str) -> int:
