@@ -295,3 +295,19 @@ def test_a_player_may_be_named_by_the_seat_number_the_players_list_shows():
         Words(state.view_for(seat), names).player("9")
     numbered = [*names[:other], "3rd", *names[other + 1:]]
     assert Words(state.view_for(seat), numbered).player("3") == other  # the name begun with 3
+
+
+def test_a_typo_of_an_alias_suggests_the_word_typed_not_the_engines():
+    """"discrad 6" suggested "pass" (the engine's verb) rather than "discard" (a play-test)."""
+    from test_client_controller import find
+
+    from saboteur_p2p.client.words import Words
+
+    state = find(lambda s: s.phase.value == "play")
+    words = Words(state.view_for(state.current), [f"p{i}" for i in range(state.players)])
+    with pytest.raises(InvalidActionError) as typo:
+        words.read("discrad 6")
+    assert "did you mean discard? discard SLOT, e.g. discard 4" in str(typo.value)
+    with pytest.raises(InvalidActionError) as other:
+        words.read("pas 6")
+    assert "did you mean pass? pass SLOT" in str(other.value)

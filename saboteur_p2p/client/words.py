@@ -186,8 +186,13 @@ class Words:
             return usage[verb]
         near = difflib.get_close_matches(verb, [*usage, *VERB_ALIASES], n=1, cutoff=0.6)
         if near:
-            word = VERB_ALIASES.get(near[0], near[0])
-            return f"did you mean {word}? {usage.get(word, '')}".rstrip()
+            # the word nearest the typo, as the person would type it ("discrad": discard, not
+            # the engine's pass; found by a play-test), then how its move is typed
+            word = near[0]
+            how = usage.get(VERB_ALIASES.get(word, word), "")
+            if word != VERB_ALIASES.get(word, word):
+                how = how.replace(VERB_ALIASES[word], word)
+            return f"did you mean {word}? {how}".rstrip()
         if second:
             return "try path 2 at 1,0 [turned] · trapped @name · clear cart with 3,4 · pass 4,5 · legal lists all · say hi chats"
         return "try path 2 at 1,0 [turned] · break lamp @name · map 2 · pass 4 · legal lists all · say hi chats"
