@@ -338,7 +338,8 @@ class GuardedSeat:
                         on_event(event)
                 finally:
                     if alarm.force_at is None:
-                        alarm.deadline = None  # not interrupted: nothing else to clear (every move, every seat)
+                        # not interrupted (every move, every seat): no force, whatever an earlier call's
+                        alarm.deadline, alarm.forced = None, False
                     else:
                         alarm.clear()
             else:
@@ -406,7 +407,8 @@ class GuardedSeat:
                     action = self.bot.act(view, mine)
                 finally:
                     if alarm.force_at is None:
-                        alarm.deadline = None  # not interrupted: nothing else to clear (every move, every seat)
+                        # not interrupted (every move, every seat): no force, whatever an earlier call's
+                        alarm.deadline, alarm.forced = None, False
                     else:
                         alarm.clear()
             else:

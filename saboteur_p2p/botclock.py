@@ -87,16 +87,18 @@ class alarm:
         alarm.forced = alarm.forcing
         if alarm.forcing:
             alarm.forcing = False
-            sys.settrace(alarm.previous_trace)
-            sys.setprofile(alarm.previous_profile)
+            if _ours(alarm.previous_trace):
+                sys.settrace(alarm.previous_trace)
+            if _ours(alarm.previous_profile):
+                sys.setprofile(alarm.previous_profile)
             alarm.previous_trace = alarm.previous_profile = None
 
     @staticmethod
     def _tick(signum: int, frame: Any) -> None:
+        if frame is not None and id(frame.f_globals) in _GUARDS and frame.f_code in _FORCING:
+            frame = frame.f_back  # the frame traced: the bot's, or the guard's calls once it is out
         if frame is not None and id(frame.f_globals) in _GUARDS:
-            if frame.f_code not in _FORCING:
-                return  # the guard's own code: the bot is out, or not yet in
-            frame = frame.f_back  # the bot's frame, being traced
+            return  # the guard's own code: the bot is out, or not yet in (found by review)
         now = time.monotonic()
         deadline = alarm.deadline
         if deadline is not None and now >= deadline:
@@ -123,10 +125,21 @@ def guards(module_globals: dict[str, Any]) -> None:
     _GUARDS.add(id(module_globals))
 
 
+def _ours(hook: Any) -> bool:
+    """Whether the force may take the trace or profile hook that was ``hook`` before it, and
+    put it back after: none, or a Python callable.  A profiler of C's own (cProfile's) cannot
+    be put back through ``sys.setprofile``: it is left alone, and the force does without that
+    hook (found by review: a forced bot ended profiling and was blamed for the TypeError)."""
+    return hook is None or callable(hook)
+
+
 def _force(frame: Any) -> None:
     """Trace the bot's frames from ``frame`` up to the guard's, and every frame they call,
-    with ``_stop_bot``; and profile them with ``_keep_stopping``."""
-    sys.setprofile(_keep_stopping)
+    with ``_stop_bot``; and profile them with ``_keep_stopping`` (each hook only if ``_ours``)."""
+    if _ours(alarm.previous_profile):
+        sys.setprofile(_keep_stopping)
+    if not _ours(alarm.previous_trace):
+        return
     sys.settrace(_stop_bot)
     while frame is not None and id(frame.f_globals) not in _GUARDS:
         frame.f_trace = _stop_bot

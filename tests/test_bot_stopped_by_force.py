@@ -148,3 +148,64 @@ def test_a_bot_that_stops_by_itself_after_catching_it_is_only_late():
     [incident] = seat.incidents
     assert incident.kind == "timeout" and "force" not in incident.detail
     assert not seat.broken  # asked again next move
+
+
+def test_a_tick_that_comes_while_the_guard_takes_the_stopped_bot_back_raises_nothing(monkeypatch):
+    """The force's profile function runs for the guard's own calls too, after the bot is
+    out: a tick in it raised BotTimeout in the guard (and the engine) and left the trace in
+    place (found by review).  The tick is made to come just there."""
+    import signal
+
+    from saboteur_p2p import botclock
+
+    fired = []
+    keep = botclock._keep_stopping
+
+    def tick_in_the_guard(frame, event, arg):
+        if event == "call" and id(frame.f_globals) in botclock._GUARDS and botclock.alarm.force_at is not None and not fired:
+            fired.append(frame.f_code.co_name)
+            signal.raise_signal(signal.SIGALRM)  # as if the 50 ms tick came now
+        return keep(frame, event, arg)
+
+    monkeypatch.setattr(botclock, "_keep_stopping", tick_in_the_guard)
+    monkeypatch.setattr(botclock, "_FORCING", (*botclock._FORCING, tick_in_the_guard.__code__))
+    record = play_game(GameConfig(3, rounds=1), [Swallowing(), "random", "random"], seed=1, time_limit=0.1)
+    assert fired and record.scores
+    assert "stopped by force" in record.incidents[0].detail
+    assert sys.gettrace() is None and sys.getprofile() is None and not botclock.alarm.forcing
+
+
+def test_a_bot_stopped_by_force_under_cprofile_leaves_the_profiler_running():
+    """sys.setprofile cannot put cProfile's profiler back: it ended profiling, and the bot was
+    blamed for the TypeError (found by review)."""
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        record = play_game(GameConfig(3, rounds=1), [Swallowing(), "random", "random"], seed=1, time_limit=0.1)
+        running = sys.getprofile()
+    finally:
+        profiler.disable()
+    assert running is not None  # still cProfile's
+    assert [i.kind for i in record.incidents] == ["timeout"], record.incidents
+
+
+class RaisesItsOwnTimeout(BaseBot):
+    """Raises BotTimeout itself (it is exported), at once."""
+
+    def act(self, view, legal):
+        from saboteur_p2p.botclock import BotTimeout
+
+        raise BotTimeout()
+
+
+def test_a_bot_that_raises_a_timeout_itself_after_another_was_forced_is_not_said_to_be_forced():
+    """``forced`` was reset only when a call had been interrupted: a bot raising BotTimeout
+    itself after another seat's forced stop was benched as 'stopped by force' (found by review)."""
+    record = play_game(GameConfig(3, rounds=1), [Swallowing(), RaisesItsOwnTimeout(), "random"], seed=1, time_limit=0.1)
+    forced = [i for i in record.incidents if i.seat == 0]
+    own = [i for i in record.incidents if i.seat == 1]
+    assert len(forced) == 1 and "stopped by force" in forced[0].detail
+    assert own and all("force" not in i.detail for i in own)
+    assert len(own) > 1  # asked again every move: not benched
