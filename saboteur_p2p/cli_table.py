@@ -231,30 +231,43 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int | None:
     """Take our seat back in the ``play`` game this folder's seat left unfinished (its process
-    died), through a bot peer still waiting for it; None when there is none to go back to."""
-    from .net.play import forget_play, join_table, unfinished_play
+    died), through a bot peer still waiting for it; None when there is none to go back to,
+    or it cannot be taken back (then a new game starts)."""
+    from .net.play import forget_play, identity_in_use, join_table, unfinished_play
 
-    seats = unfinished_play(log_dir)
+    busy = identity_in_use(log_dir, identity)
+    if busy is not None:
+        raise LobbyError(busy)  # that process may be the game itself: its note stays (found by review)
+    seats = unfinished_play(log_dir, identity)
     if not seats:
         return None
     print(f"taking your seat back in your unfinished game (its bots wait {args.wait:g} s for a seat gone silent; "
           "'play --new' starts a new game instead)", flush=True)
     address, key = seats[0]
-    try:  # (a process killed outright keeps the note: the seat can be taken back again)
+    try:
         if _wants_client(args):
             from .client.runner import run_in_client
 
-            return _client_status(run_in_client(lambda agent, children: join_table(
+            run = run_in_client(lambda agent, children: join_table(
                 identity, args.name, address, None, None, log_dir, args.code, args.wait, agent.say, agent=agent,
                 connect_timeout=10.0, turn_time=args.turn_time, host_key=key, on_lobby=agent.lobby,
-            )))
-        say = _say(args, args.name)
-        agent, say = _plain_agent(args, say)
-        result = join_table(identity, args.name, address, None, None, log_dir, args.code, args.wait, say, agent=agent,
-                            connect_timeout=10.0, turn_time=args.turn_time, host_key=key)
-        return _plain_status(result, agent)
-    finally:
+            ))
+            if isinstance(run.error, LobbyError):
+                raise run.error
+            status = _client_status(run)
+        else:
+            say = _say(args, args.name)
+            agent, say = _plain_agent(args, say)
+            result = join_table(identity, args.name, address, None, None, log_dir, args.code, args.wait, say,
+                                agent=agent, connect_timeout=10.0, turn_time=args.turn_time, host_key=key)
+            status = _plain_status(result, agent)
+    except LobbyError as error:  # no bot answers for it any more (a port taken by another program)
         forget_play(log_dir)
+        print(f"your unfinished game could not be taken back ({error}); a new game starts", flush=True)
+        return None
+    # (a process killed outright keeps the note: the seat can be taken back again)
+    forget_play(log_dir)
+    return status
 
 
 def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:

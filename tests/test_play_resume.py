@@ -18,7 +18,7 @@ import pytest
 from test_network import _interruptible
 
 from saboteur_p2p.crypto.identity import load_or_create
-from saboteur_p2p.net.play import UNFINISHED_PLAY, host_table, join_table, unfinished_play
+from saboteur_p2p.net.play import UNFINISHED_PLAY, bot_folder, host_table, identity_in_use, join_table, unfinished_play
 from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.rules import GameConfig
 
@@ -50,31 +50,64 @@ def test_a_play_table_killed_mid_game_is_taken_back_through_a_bot_peer_and_finis
     finally:
         table.send_signal(signal.SIGKILL)  # a crash: nothing of ours runs, the note stays
         table.wait(10)
-    seats = unfinished_play(logs)
+    me = load_or_create(logs / "me.identity")
+    assert unfinished_play(logs, load_or_create(tmp_path / "other.identity")) == []  # not another identity's game
+    seats = unfinished_play(logs, me)
     assert len(seats) == 2  # both bot peers still wait for the seat
     said: list[str] = []
     address, key = seats[0]
-    result = join_table(load_or_create(logs / "me.identity"), "me", address, None, "random", logs, None, 60.0,
+    result = join_table(me, "me", address, None, "random", logs, None, 60.0,
                         said.append, connect_timeout=10.0, host_key=key)
     assert result.outcome is Outcome.FINISHED, result.message
     assert any(line.startswith("resumed seat 0 from ") for line in said)
     # once the bot peers have stopped, nothing is left to take back, and the note goes
     deadline = time.monotonic() + 30
-    while unfinished_play(logs) and time.monotonic() < deadline:
+    while unfinished_play(logs, me) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not (logs / UNFINISHED_PLAY).exists()
 
 
 def test_a_play_table_that_ends_leaves_no_note(tmp_path: Path) -> None:
-    result = host_table(load_or_create(tmp_path / "me.identity"), "me", "127.0.0.1:0", GameConfig(3, rounds=1),
-                        "random", 2, "random", tmp_path, None, 60.0, lambda text: None, started=lambda: False,
-                        on_leave="end", remember_play=True)
+    me = load_or_create(tmp_path / "me.identity")
+    result = host_table(me, "me", "127.0.0.1:0", GameConfig(3, rounds=1), "random", 2, "random", tmp_path, None, 60.0,
+                        lambda text: None, started=lambda: False, on_leave="end", remember_play=True)
     assert result.outcome is Outcome.FINISHED
-    assert not (tmp_path / UNFINISHED_PLAY).exists() and unfinished_play(tmp_path) == []
+    assert not (tmp_path / UNFINISHED_PLAY).exists() and unfinished_play(tmp_path, me) == []
 
 
 def test_a_note_that_cannot_be_read_or_names_no_kept_game_is_forgotten(tmp_path: Path) -> None:
     for text in ("not json", '{"game": "0123456789abcdef", "seats": [["tcp://127.0.0.1:9", "00"]]}', '{"seats": 5}'):
         (tmp_path / UNFINISHED_PLAY).write_text(text)
-        assert unfinished_play(tmp_path) == []
+        assert unfinished_play(tmp_path, load_or_create(tmp_path / "me.identity")) == []
         assert not (tmp_path / UNFINISHED_PLAY).exists()
+
+
+def test_a_new_tables_bot_peer_takes_another_folder_than_a_bot_still_playing_a_dead_tables_game(tmp_path: Path) -> None:
+    """After a crash, 'play --new' started bot peers in the folders whose identities the dead
+    table's bots still played with: each was refused its seat (found by review)."""
+    import contextlib
+    import fcntl
+
+    (tmp_path / "heuristic-1").mkdir()
+    lock = tmp_path / "heuristic-1" / "join-abcd.lock"
+    with open(lock, "a") as held_by_the_old_bot:
+        fcntl.flock(held_by_the_old_bot.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with contextlib.ExitStack() as held:
+            assert bot_folder(tmp_path, "heuristic-1", held).name == "heuristic-1.2"
+    with contextlib.ExitStack() as held:
+        assert bot_folder(tmp_path, "heuristic-1", held).name == "heuristic-1"  # free again
+
+
+def test_play_does_not_take_back_a_seat_its_identity_plays_elsewhere_now(tmp_path: Path) -> None:
+    """A second play while the first still ran deleted the running game's note (found by review)."""
+    import fcntl
+
+    me = load_or_create(tmp_path / "me.identity")
+    assert identity_in_use(tmp_path, me) is None
+    path = tmp_path / f"join-{me.public.fingerprint()}.lock"
+    with open(path, "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        lock.write("12345\n")
+        lock.flush()
+        assert "another saboteur-p2p (process 12345) is playing with this identity" in (identity_in_use(tmp_path, me) or "")
+    assert identity_in_use(tmp_path, me) is None

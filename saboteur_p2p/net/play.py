@@ -153,6 +153,11 @@ def bot_folder(log_dir: Path, name: str, held: contextlib.ExitStack) -> Path:
         except OSError:
             lock.close()
             continue
+        if any(_held(path) for path in folder.glob("join-*.lock")):
+            # a bot peer of a table whose host died still plays here, waiting for that table's
+            # seat (found by review: a new play's bot was refused its folder's identity)
+            lock.close()
+            continue
         held.enter_context(lock)
         return folder
     raise LobbyError(f"no free folder for the bot peer {name} in {log_dir}: a thousand tables are using it")
@@ -251,7 +256,7 @@ def host_table(
                 session = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay)
                 session.bye_on_interrupt |= bool(children)  # its bot peers stop with it: nobody waits for them
                 if remember_play:
-                    _remember_play(log_dir, table, identity.public.sign_key)
+                    _remember_play(log_dir, table, identity)
                 try:
                     result = session.run()
                 finally:  # (a process killed outright leaves the note: that is what it is for)
@@ -366,23 +371,28 @@ def join_table(
 UNFINISHED_PLAY = "play-unfinished.json"
 
 
-def _remember_play(log_dir: Path, table: Table, own_key: bytes) -> None:
-    others = [[seat.endpoint, seat.dh_key.hex()] for seat in table.seats if seat.sign_key != own_key]
-    (log_dir / UNFINISHED_PLAY).write_text(json.dumps({"game": table.game_id.hex()[:16], "seats": others}))
+def _remember_play(log_dir: Path, table: Table, identity: Identity) -> None:
+    own = identity.public.sign_key
+    others = [[seat.endpoint, seat.dh_key.hex()] for seat in table.seats if seat.sign_key != own]
+    note = {"game": table.game_id.hex()[:16], "identity": identity.public.fingerprint(), "seats": others}
+    (log_dir / UNFINISHED_PLAY).write_text(json.dumps(note))
 
 
-def unfinished_play(log_dir: Path) -> list[tuple[str, bytes]]:
-    """The other seats of a ``play`` game this folder's seat did not finish (``UNFINISHED_PLAY``)
-    that still listen: each one's endpoint and link key (its table endpoint takes only seats,
-    encrypted to that key).  None if there is no such game, or its bot peers have all
-    stopped (the note is then forgotten)."""
+def unfinished_play(log_dir: Path, identity: Identity) -> list[tuple[str, bytes]]:
+    """The other seats of a ``play`` game that ``identity`` did not finish from this folder
+    (``UNFINISHED_PLAY``) and that still listen: each one's endpoint and link key (its table
+    endpoint takes only seats, encrypted to that key).  None if there is no such game (a note
+    of another identity's is left alone), or its bot peers have all stopped (the note is
+    then forgotten)."""
     path = log_dir / UNFINISHED_PLAY
     try:
         data = json.loads(path.read_text())
-        game = data["game"]
+        game, whose = data["game"], data.get("identity")
         seats = [(endpoint, bytes.fromhex(key)) for endpoint, key in data["seats"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        seats, game = [], None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        seats, game, whose = [], None, None
+    if whose is not None and whose != identity.public.fingerprint():
+        return []  # another identity's game in this folder (found by review)
     kept = isinstance(game, str) and game in logged_games(log_dir)
     listening = [(endpoint, key) for endpoint, key in seats if isinstance(endpoint, str) and _listens(endpoint)] if kept else []
     if not listening:
@@ -403,6 +413,27 @@ def _listens(endpoint: str) -> bool:
             return True
     except (OSError, ValueError):
         return False
+
+
+def _held(path: Path) -> bool:
+    """Whether a process holds the lock file at ``path`` (``_one_process_per_identity``'s)."""
+    assert fcntl is not None
+    try:
+        with open(path, "a", encoding="ascii") as lock:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+    except OSError:
+        return True
+    return False
+
+
+def identity_in_use(log_dir: Path, identity: Identity) -> str | None:
+    """Why ``identity`` cannot take a seat from ``log_dir`` now (another process plays with
+    it: ``_one_process_per_identity``), or None."""
+    path = log_dir / f"join-{identity.public.fingerprint()}.lock"
+    if fcntl is None or not path.exists() or not _held(path):
+        return None
+    return _held_by(path, log_dir)
 
 
 @contextlib.contextmanager
