@@ -173,3 +173,8 @@ def test_a_base_game_report_lists_its_own_sides_not_saboteur_2_teams():
     assert abs(sum(rates.values()) - 1) < 1e-3
     teams = run_tournament(TournamentSpec(5, 4, ("random",), seed=3, edition="saboteur2")).to_data()["team_win_rates"]
     assert {"blue-team", "green-team"} <= set(teams) and "gold-diggers" not in teams
+
+
+def test_the_selfish_dwarf_variant_lists_its_side_even_at_no_win():
+    spec = TournamentSpec(4, 2, ("random",), seed=3, variants=frozenset({"selfish-dwarf"}))
+    assert "selfish-dwarf" in run_tournament(spec).to_data()["team_win_rates"]

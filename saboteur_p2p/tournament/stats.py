@@ -290,7 +290,8 @@ class StatsCollector:
         self.report = TournamentReport(spec, {name: BotStats(name) for name in self.ratings})
         # the edition's sides, even at no win; any other outcome once it happens (a base game's
         # report listed Saboteur 2's teams at 0)
-        self.report.team_wins = {w.value: 0 for w in _SIDES.get(spec.edition, ())}
+        sides = (*_SIDES.get(spec.edition, ()), *((Winners.SELFISH_DWARF,) if "selfish-dwarf" in spec.variants else ()))
+        self.report.team_wins = {w.value: 0 for w in sides}
         self.report.rating_series = {name: [] for name in self.ratings}
         self._rating_step = 1
         #: the games of the deal being played (a deal's pairs are folded when it is complete)
