@@ -536,11 +536,35 @@ def _printable_text(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
 
 
+def _leave_bot_threads(status: int) -> None:
+    """Bots played in this process: threads one of them started and left running (not
+    daemons) would keep it from ever exiting, the report printed (found by review).  They are
+    named, and the process exits without waiting for them."""
+    import threading
+
+    def stray() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.is_alive() and not t.daemon and t is not threading.main_thread()]
+
+    deadline = time.monotonic() + 1.0
+    for thread in stray():  # our own (a worker pool's manager) end within a moment
+        thread.join(max(0.0, deadline - time.monotonic()))
+    left = [t.name for t in stray()]
+    if not left:
+        return
+    print(f"saboteur-p2p: a bot left {len(left)} thread(s) running ({', '.join(left[:5])}): not waited for",
+          file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    os._exit(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        if args.run in (cmd_tournament, cmd_game):
+            _leave_bot_threads(status)
+        return status
     except (BotLoadError, ValueError, IdentityError, LobbyError, SeatLost) as exc:
         print(f"saboteur-p2p: error: {_printable_lines(exc)}", file=sys.stderr)
         return 2

@@ -184,3 +184,36 @@ def test_a_bot_seat_at_a_table_is_named_by_its_bot_or_class_not_its_whole_spec(t
     bot.write_text(GREEDY)
     table = LocalTable(GameConfig(3, rounds=1), BotAgent("random"), bots=(f"{bot}:Greedy",), seed=4)
     assert table.names[1:] == ("Greedy-1", "Greedy-2")
+
+
+THREADED = """
+import threading
+from saboteur_p2p.botapi import BaseBot
+
+class Threaded(BaseBot):
+    def start(self, seat, config, seed):
+        super().start(seat, config, seed)
+        threading.Thread(target=threading.Event().wait, name="pondering").start()  # never ends
+
+    def act(self, view, legal):
+        return legal[0]
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_tournament_whose_bot_leaves_a_thread_running_still_ends(tmp_path: Path, jobs: str) -> None:
+    """A bot that started a thread of its own (not a daemon) kept the tournament from ending:
+    with --jobs 2 after its last game, before the report; with --jobs 1 after it (found by review)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "threaded.py").write_text(THREADED)
+    done = subprocess.run(
+        [sys.executable, "-m", "saboteur_p2p", "tournament", "--bots", "threaded.py:Threaded,random", "--players", "3",
+         "--games", "4", "--jobs", jobs],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "4 games played" in done.stdout
+    if jobs == "1":  # the threads are this process's: named as it leaves them
+        assert "a bot left " in done.stderr and "thread(s) running (pondering" in done.stderr

@@ -88,7 +88,9 @@ def _run_in_processes(spec: TournamentSpec, start: int) -> Iterator[GameSummary]
     except BaseException:
         _stop_now(pool)
         raise
-    pool.shutdown()
+    # every batch is in: the workers are stopped rather than waited for (a bot's thread left
+    # running kept a worker, and the tournament, from ever ending; found by review)
+    _stop_now(pool)
 
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:
