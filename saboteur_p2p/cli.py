@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -536,14 +537,14 @@ def _printable_text(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
 
 
-def _leave_bot_threads(status: int) -> None:
+def _leave_bot_threads(status: int, before: set[threading.Thread]) -> None:
     """Bots played in this process: threads one of them started and left running (not
     daemons) would keep it from ever exiting, the report printed (found by review).  They are
-    named, and the process exits without waiting for them."""
-    import threading
+    named, and the process exits without waiting for them.  Threads that ran ``before`` the
+    command (a caller's, when ``main`` is called in-process) are not the bots'."""
 
     def stray() -> list[threading.Thread]:
-        return [t for t in threading.enumerate() if t.is_alive() and not t.daemon and t is not threading.main_thread()]
+        return [t for t in threading.enumerate() if t.is_alive() and not t.daemon and t not in before]
 
     deadline = time.monotonic() + 1.0
     for thread in stray():  # our own (a worker pool's manager) end within a moment
@@ -561,9 +562,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        before = set(threading.enumerate())
         status = int(args.run(args))
         if args.run in (cmd_tournament, cmd_game):
-            _leave_bot_threads(status)
+            _leave_bot_threads(status, before)
         return status
     except (BotLoadError, ValueError, IdentityError, LobbyError, SeatLost) as exc:
         print(f"saboteur-p2p: error: {_printable_lines(exc)}", file=sys.stderr)
