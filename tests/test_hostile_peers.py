@@ -158,7 +158,7 @@ def test_a_spectator_reads_the_game_only_from_a_genesis_its_seat_0_signed() -> N
     said: list[str] = []
     try:
         with pytest.raises(WatchFailed, match="went quiet"):  # the honest log, up to its first move, then nothing
-            watch_table(f"127.0.0.1:{port}", lambda node: None, said.append, connect_timeout=5, quiet_timeout=2.0)
+            watch_table(f"127.0.0.1:{port}", lambda node: None, said.append, connect_timeout=5, quiet_timeout=1.0)
     finally:
         stop.set()
         seat.join(5)

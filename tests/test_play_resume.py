@@ -31,7 +31,7 @@ _TABLE = textwrap.dedent("""
     from saboteur_p2p.rules import GameConfig
     logs = Path(sys.argv[1])
     host_table(load_or_create(logs / "me.identity"), "me", "127.0.0.1:0", GameConfig(3, rounds=1), "random", 2,
-               "random", logs, None, 60.0, lambda text: None, started=lambda: False, bot_delay=0.2, on_leave="end",
+               "random", logs, None, 60.0, lambda text: None, started=lambda: False, bot_delay=0.05, on_leave="end",
                remember_play=True)
 """)
 
@@ -46,7 +46,7 @@ def test_a_play_table_killed_mid_game_is_taken_back_through_a_bot_peer_and_finis
         while not (logs / UNFINISHED_PLAY).exists() and time.monotonic() < deadline:
             time.sleep(0.2)
         assert (logs / UNFINISHED_PLAY).exists(), "the table never noted its game"
-        time.sleep(2.0)  # a few moves in
+        time.sleep(0.5)  # a few moves in
     finally:
         table.send_signal(signal.SIGKILL)  # a crash: nothing of ours runs, the note stays
         table.wait(10)
