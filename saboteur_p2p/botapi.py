@@ -452,7 +452,7 @@ class GuardedSeat:
 
 
 def _overran() -> str:
-    """What an incident adds when the bot had to be stopped by force (``alarm.force``)."""
+    """What an incident adds when the bot had to be stopped by force (botclock.alarm: ``_stop_bot``)."""
     return ", and it caught the interruption and went on: stopped by force" if alarm.forced else ""
 
 

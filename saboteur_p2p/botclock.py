@@ -30,8 +30,11 @@ class alarm:
     game for ever.  ``GRACE`` after its deadline it is stopped by force: every tick raises
     BotTimeout again, and a trace function raises it once more at every line the bot runs
     while it handles one, so each handler that swallows it is left, one by one, until the
-    guard's frame has it (``_stop_bot``).  A bot stuck in one call of C code that never
-    returns (a regular expression that backtracks for ever) cannot be stopped in-process.
+    guard's frame has it (``_stop_bot``).  Two limits of doing it in-process (docs/bots.md):
+    a bot stuck in one call of C code that never returns (a regular expression that
+    backtracks for ever) cannot be stopped, and one that swallows it in two handlers nested
+    in one function can escape (a trace function that raises is taken away until the bot's
+    next call or the next tick: the outer handler runs untraced).
     """
 
     TICK = 0.05
@@ -57,7 +60,7 @@ class alarm:
         self.active = False
 
     def __enter__(self) -> None:
-        if self.seconds is None or not _canalarm():
+        if self.seconds is None or not _can_alarm():
             return
         self.active = True
         alarm.deadline = time.monotonic() + self.seconds
@@ -169,7 +172,7 @@ def _keep_stopping(frame: Any, event: str, arg: Any) -> None:
 _FORCING = (_force.__code__, _stop_bot.__code__, _keep_stopping.__code__)
 
 
-def _canalarm() -> bool:
+def _can_alarm() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
@@ -178,7 +181,7 @@ class bot_watchdog:
 
     def __enter__(self) -> None:
         self.previous: Any = None
-        if _canalarm() and not alarm.running:
+        if _can_alarm() and not alarm.running:
             self.previous = signal.signal(signal.SIGALRM, alarm._tick)
             signal.setitimer(signal.ITIMER_REAL, alarm.TICK, alarm.TICK)
             alarm.running = True
