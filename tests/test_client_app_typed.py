@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from test_client_app import ENTER, TAB, Harness, can_place, seed_where, strip_index
 
+from saboteur_p2p.client.model import Snapshot
 from saboteur_p2p.client.words import Words
 from saboteur_p2p.rules import GOAL_CELLS, PathCard, PlacePath, State
 
@@ -68,16 +69,19 @@ def fits_only_turned(state: State) -> bool:
     return any(isinstance(a, PlacePath) and a.turned and PlacePath(a.card, a.x, a.y, False) not in legal for a in legal)
 
 
+def only_turned_line(snap: Snapshot) -> str:
+    """A typed placement ("path 2 at 6,-1") that fits only turned, at our move (``fits_only_turned``)."""
+    legal = snap.decision.legal  # type: ignore[union-attr]
+    move = next(a for a in legal if isinstance(a, PlacePath) and a.turned and PlacePath(a.card, a.x, a.y, False) not in legal)
+    slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[move.card]) + 1  # type: ignore[union-attr]
+    return f"path {slot} at {move.x},{move.y}"
+
+
 def test_a_refused_typed_move_closes_the_completion_menu_so_the_refusal_shows():
     harness = Harness(seed_where(fits_only_turned))
 
     def script(h: Harness) -> None:
-        snap = h.decision()
-        legal = snap.decision.legal  # type: ignore[union-attr]
-        move = next(a for a in legal if isinstance(a, PlacePath) and a.turned
-                    and PlacePath(a.card, a.x, a.y, False) not in legal)
-        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[move.card]) + 1  # type: ignore[union-attr]
-        typed = f"path {slot} at {move.x},{move.y}"
+        typed = only_turned_line(h.decision())
         h.keys(":" + typed)
         # the menu offers the turned form of the line typed so far
         h.wait_for(lambda: h.app.input_area.buffer.complete_state is not None, "the completion menu")

@@ -6,9 +6,9 @@ import time
 
 import pytest
 from test_client_app import ENTER, TAB, Harness, seed_where, strip_index
-from test_client_app_typed import fits_only_turned
+from test_client_app_typed import fits_only_turned, only_turned_line
 
-from saboteur_p2p.rules import InvalidActionError, PlacePath
+from saboteur_p2p.rules import InvalidActionError
 
 
 def test_a_move_refused_as_it_is_typed_is_not_covered_by_a_late_completion_menu():
@@ -19,12 +19,7 @@ def test_a_move_refused_as_it_is_typed_is_not_covered_by_a_late_completion_menu(
     harness = Harness(seed_where(fits_only_turned))
 
     def script(h: Harness) -> None:
-        snap = h.decision()
-        legal = snap.decision.legal  # type: ignore[union-attr]
-        move = next(a for a in legal if isinstance(a, PlacePath) and a.turned
-                    and PlacePath(a.card, a.x, a.y, False) not in legal)
-        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[move.card]) + 1  # type: ignore[union-attr]
-        typed = f"path {slot} at {move.x},{move.y}"
+        typed = only_turned_line(h.decision())
         h.keys(":" + typed + ENTER)  # as a quick typist does
         h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
         time.sleep(0.5)  # a late completion has had time to come back
@@ -46,12 +41,7 @@ def test_a_card_digit_pressed_after_a_refused_move_picks_the_card():
     harness = Harness(seed_where(fits_only_turned))
 
     def script(h: Harness) -> None:
-        snap = h.decision()
-        legal = snap.decision.legal  # type: ignore[union-attr]
-        move = next(a for a in legal if isinstance(a, PlacePath) and a.turned
-                    and PlacePath(a.card, a.x, a.y, False) not in legal)
-        slot = strip_index(snap, lambda c: c == dict(snap.view.hand)[move.card]) + 1  # type: ignore[union-attr]
-        h.keys(f":path {slot} at {move.x},{move.y}" + ENTER)
+        h.keys(":" + only_turned_line(h.decision()) + ENTER)
         h.wait_for(lambda: h.app.ui.message_kind == "error", "the refusal")
         h.keys("3")
         h.wait_for(lambda: h.app.focus.selected == 2, "card 3 picked")
