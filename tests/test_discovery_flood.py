@@ -16,8 +16,9 @@ import pytest
 
 from saboteur_p2p.net.discovery import NAMES_LIMIT, SERVICE_TYPE, TableAnnouncer
 
-#: one flood of lo at a time, and never beside another test's browse of lo (test_discovery.py)
-pytestmark = pytest.mark.usefixtures("loopback_browse")
+#: one flood of lo at a time, and never beside another test's browse of lo (test_discovery.py);
+#: slow (each waits 4-9 s on a browse): run early, so that the lock they queue on is not a tail
+pytestmark = [pytest.mark.usefixtures("loopback_browse"), pytest.mark.slow]
 
 
 def _free_port() -> int:
