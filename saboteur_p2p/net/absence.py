@@ -67,6 +67,10 @@ class Absence:
     say: Callable[[str], None]
     #: until when a seat that came back waits to hear what the others hold (heartbeat.py)
     catch_up_until: float
+    #: whether that wait goes on (heartbeat.py)
+    _catching_up: Callable[[float], bool]
+    #: send a peer the records it lacks (heartbeat.py)
+    _resend_to: Callable[[int], None]
     #: the reason the log's verdict gives (verdicts.py); for a seat gone, what we saw of it
     reason: str
 
@@ -161,7 +165,16 @@ class Absence:
     def _check_gone(self, now: float) -> SessionResult | None:
         if self._accused is not None:
             accuser, since, made, why = self._accused
+            if self._catching_up(now):
+                # the stay counts from the end of our wait for the others' resends, and so do
+                # our records: ours they bring back are not the one we owe
+                since, made = now, self.node.seq
+                self._accused = (accuser, since, made, why)
             if self.node.seq > made or now - since > ACCUSED_STAYS:
+                # our record may have come back in a peer's resends rather than from our own
+                # making: the seats that still play get what they lack of ours before we go
+                for seat in self._still_playing(but=accuser):
+                    self._resend_to(seat)
                 return self._end(Outcome.QUIT, why, accuser)
         claim = self._claim
         if claim is not None:
@@ -252,18 +265,24 @@ class Absence:
                 return self._end(Outcome.PEER_GONE, why, self.seat)
             why = self._accused_why(sender, unheard, passed_by)  # as things stand now, before we stay
             mine = self.node.my_expect()
-            if mine is not None and mine.kind != "action":
+            # a seat that came back and still waits to hear what the others hold does not
+            # make the record now: its run may have lost it from the disk after sending it, and
+            # made again, with fresh randomness, it would be a second version (equivocation).
+            # A gone sent to end that wait got an honest seat named (found by an attack)
+            catching_up = self._catching_up(now)
+            if mine is not None and mine.kind != "action" and not catching_up:
                 # send the record it says we withhold, so the others see it come before we go
-                # (at once: a seat that came back and is still catching up is not muted here)
-                self.catch_up_until = 0.0
                 spoke = self._speak()
                 if spoke is not None:
                     return spoke
-            elif mine is None and self._accused is None:
-                # the record it names is not due here yet (what makes it due is on its way):
-                # stay until we have made it, so that no other seat waits for it in vain
-                self._accused = (sender, now, self.node.seq, why)  # our records' count: stay until it grows
-                self._left.add(sender)
+            elif mine is None or catching_up:
+                # the record it names is not due here yet (what makes it due is on its way),
+                # or the peers' resends may still bring it back: stay until we have it, so
+                # that no other seat waits for it in vain (the same word said again changes
+                # nothing: an attacker sent it three times to cut that stay short)
+                if self._accused is None:
+                    self._accused = (sender, now, self.node.seq, why)  # our records' count: stay until it grows
+                    self._left.add(sender)
                 return None
             return self._end(Outcome.QUIT, why, sender)
         if not 0 <= absent < len(self.names) or absent == sender:

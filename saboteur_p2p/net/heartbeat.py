@@ -100,6 +100,7 @@ class Heartbeat:
     counted: set[int]
     #: until when a seat that came back waits to hear what the others hold (0: it does not)
     catch_up_until: float
+    catch_up_held: int
     #: seats that came back, owed again the shares we sent them ahead (relink.py)
     ahead_again: set[int]
 
@@ -172,12 +173,19 @@ class Heartbeat:
     def _catching_up(self, now: float) -> bool:
         """Whether a seat that came back still waits before it makes a record (§12.4): until
         every peer that is not away has told it that it holds no more records than we do, for
-        at most ``CATCH_UP_S``.  A record of ours that reached them but not our disk (an
-        operating system's crash loses the log's tail not yet synced) comes back in their
-        resends; made again, with fresh randomness, it would be a second version of it."""
+        at most ``CATCH_UP_S`` after the last record we took in.  A record of ours that
+        reached them but not our disk (an operating system's crash loses the log's tail not
+        yet synced) comes back in their resends; made again, with fresh randomness, it would
+        be a second version of it."""
         if now >= self.catch_up_until:
             return False
         held = len(self.node.records)
+        if held > self.catch_up_held:
+            # records still come in: the wait is counted from the last (a seat that came back
+            # far behind, on a busy machine, took longer than CATCH_UP_S to check them, then
+            # made again a record of its own that was among them: found by an attack)
+            self.catch_up_held = held
+            self.catch_up_until = now + CATCH_UP_S
         if all(s in self.counted and self.records_of[s] <= held for s in self.endpoints if s not in self.presence.away):
             self.catch_up_until = 0.0
             return False

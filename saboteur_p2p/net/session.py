@@ -112,6 +112,8 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.hello_answered = Pace(HELLO_EVERY)
         self.counted: set[int] = set()
         self.catch_up_until = 0.0
+        #: the records held when that wait was last counted from (heartbeat.py)
+        self.catch_up_held = 0
         self._outsider_noticed = -NOTICE_OUTSIDERS
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
@@ -150,6 +152,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
                 self.intake.remember(index)
             self.say(f"resumed seat {self.seat} from {count} saved records")
             self.catch_up_until = time.monotonic() + CATCH_UP_S
+            self.catch_up_held = len(self.node.records)
         self.node.writer = LogWriter(self.log_path, repair=True)
         self.node.on_commit = self.agent.heard
         self.node.on_learn = self.agent.heard  # a hand dealt shows before the first move is made
