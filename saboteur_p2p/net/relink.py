@@ -32,6 +32,9 @@ class Relink:
     #: seats that came back (a newer run), owed again the shares we sent them ahead once they
     #: hold every record we do (heartbeat.py)
     ahead_again: set[int]
+    seat: int
+    #: the game was running when we joined (session.py)
+    resuming: bool
 
     def _relink(self, seat: int, endpoint: str, incarnation: int, now: float | None = None) -> None:
         """A seat's newest run says where it listens; an older run's word no longer counts."""
@@ -76,6 +79,26 @@ class Relink:
         self.transport.send(endpoint, self._link(endpoint, seat))
         self.resends.now_due(seat)
         self._resend_to(seat)
+
+    def _link_all(self) -> None:
+        """Our link to every seat, at the endpoint the start gives it (encrypted, to that seat
+        only), and for a seat that came back also where each seat's hello says it began."""
+        for seat, endpoint in self.endpoints.items():
+            self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
+            self.transport.send(endpoint, self._link(endpoint, seat))
+        if self.resuming:
+            self._link_where_seats_began()
+
+    def _link_where_seats_began(self) -> None:
+        """A seat that came back believes the endpoints of a start that one seat signed: a
+        hostile host gave it false ones, and the two honest seats, which never heard each other,
+        named each other gone (found by an attack).  Our link also goes to each seat where its
+        own hello says it listened (§12.1): a seat still there follows us to our endpoint, and
+        its own link then tells us where it is."""
+        for seat, endpoint in self.table.signed_endpoints().items():
+            if seat != self.seat and endpoint not in self.endpoints.values():
+                self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
+                self.transport.send(endpoint, self._link(endpoint, seat))
 
     def _follow_pending_links(self, now: float) -> None:
         """Follow each endpoint held back by the one-a-second limit once its second is up."""

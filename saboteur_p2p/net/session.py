@@ -112,8 +112,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.hello_answered = Pace(HELLO_EVERY)
         self.counted: set[int] = set()
         self.catch_up_until = 0.0
-        #: the records held when that wait was last counted from (heartbeat.py)
-        self.catch_up_held = 0
+        self.catch_up_held = 0  # the records held when that wait was last counted from (heartbeat.py)
         self._outsider_noticed = -NOTICE_OUTSIDERS
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
@@ -169,9 +168,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self._open_log()
         self.agent.start(self.seat, self.node)
         self.transport.admit_links({seat.dh_key for seat in self.table.seats})  # nobody else at our link endpoint
-        for seat, endpoint in self.endpoints.items():
-            self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)  # encrypted, to that seat only
-            self.transport.send(endpoint, self._link(endpoint, seat))
+        self._link_all()
         # before the first record's work: the seats all start at once, and a link's
         # handshake goes on only while both of its ends poll
         pending = self.transport.shake_hands(self.endpoints.values(), SHAKE_HANDS_S)

@@ -145,19 +145,28 @@ class Table:
 
     def listens(self) -> dict[int, str]:
         """Each joiner's table endpoint, as its own hello to this table names it (``listens``,
-        where a seat left out of its game can still be shown a genesis: splitting.py).  A
-        running game's start is not checked hello by hello (§12.2): a hello that is not its
-        seat's own, said to this table, names nothing."""
+        where a seat left out of its game can still be shown a genesis: splitting.py)."""
+        return self._said_by_seats("listens")
+
+    def signed_endpoints(self) -> dict[int, str]:
+        """Each joiner's link endpoint as its own hello to this table names it: where the seat
+        listened when the game began, whatever endpoint the start gives it now."""
+        return self._said_by_seats("endpoint")
+
+    def _said_by_seats(self, field: str) -> dict[int, str]:
+        """An endpoint each joiner's own hello to this table names in ``field``.  A running
+        game's start is not checked hello by hello (§12.2): a hello that is not its seat's
+        own, said to this table, names nothing."""
         found: dict[int, str] = {}
         for number, data in enumerate(self.hellos[:len(self.seats) - 1], start=1):
             try:
                 said = open_envelope(data)
             except BadEnvelope:
                 continue
-            listens = said.body.get("listens")
+            named = said.body.get(field)
             own = said.kind == "hello" and said.key == self.seats[number].sign_key and self._said_here(said)
-            if own and isinstance(listens, str) and valid_endpoint(listens):
-                found[number] = listens
+            if own and isinstance(named, str) and valid_endpoint(named):
+                found[number] = named
         return found
 
     def _said_here(self, hello: Envelope) -> bool:
