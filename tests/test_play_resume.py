@@ -82,6 +82,25 @@ def test_a_note_that_cannot_be_read_or_names_no_kept_game_is_forgotten(tmp_path:
         assert not (tmp_path / UNFINISHED_PLAY).exists()
 
 
+def test_a_note_of_a_kept_game_whose_seat_answers_but_whose_key_is_not_one_is_forgotten(tmp_path: Path) -> None:
+    """A note naming a game this folder keeps, whose endpoint answers, but whose key is one
+    byte: every later ``play`` stopped with "The public key must be exactly 32 bytes long",
+    naming no file (found by an attack on the note)."""
+    import socket
+
+    (tmp_path / "game-0123456789abcdef-seat0.log").write_bytes(b"")
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        for key in ("00", "zz", "00" * 33):
+            (tmp_path / UNFINISHED_PLAY).write_text(
+                f'{{"game": "0123456789abcdef", "seats": [["tcp://127.0.0.1:{port}", "{key}"]]}}')
+            assert unfinished_play(tmp_path, load_or_create(tmp_path / "me.identity")) == [], key
+            assert not (tmp_path / UNFINISHED_PLAY).exists()
+        good, endpoint = "ab" * 32, f"tcp://127.0.0.1:{port}"
+        (tmp_path / UNFINISHED_PLAY).write_text(f'{{"game": "0123456789abcdef", "seats": [["{endpoint}", "{good}"]]}}')
+        assert unfinished_play(tmp_path, load_or_create(tmp_path / "me.identity")) == [(endpoint, bytes.fromhex(good))]
+
+
 def test_a_new_tables_bot_peer_takes_another_folder_than_a_bot_still_playing_a_dead_tables_game(tmp_path: Path) -> None:
     """After a crash, 'play --new' started bot peers in the folders whose identities the dead
     table's bots still played with: each was refused its seat (found by review)."""

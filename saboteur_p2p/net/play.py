@@ -29,7 +29,7 @@ from .lobby import LeftLobby, host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
 from .table import Table
-from .transport import Transport, endpoint_host, is_wildcard, local_address_towards
+from .transport import Transport, endpoint_host, is_wildcard, local_address_towards, valid_endpoint
 
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
 
@@ -389,12 +389,16 @@ def unfinished_play(log_dir: Path, identity: Identity) -> list[tuple[str, bytes]
         data = json.loads(path.read_text())
         game, whose = data["game"], data.get("identity")
         seats = [(endpoint, bytes.fromhex(key)) for endpoint, key in data["seats"]]
+        if not all(isinstance(endpoint, str) and valid_endpoint(endpoint) and len(key) == 32 for endpoint, key in seats):
+            # a key of another length stopped every later ``play`` with a bare error (an attack
+            # on the note): the note is unreadable, and forgotten
+            raise ValueError("not an endpoint and a 32-byte key for each seat")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         seats, game, whose = [], None, None
     if whose is not None and whose != identity.public.fingerprint():
         return []  # another identity's game in this folder (found by review)
     kept = isinstance(game, str) and game in logged_games(log_dir)
-    listening = [(endpoint, key) for endpoint, key in seats if isinstance(endpoint, str) and _listens(endpoint)] if kept else []
+    listening = [(endpoint, key) for endpoint, key in seats if _listens(endpoint)] if kept else []
     if not listening:
         forget_play(log_dir)
     return listening
