@@ -202,3 +202,29 @@ def test_a_seated_joiner_takes_its_seat_back_though_its_address_was_refused_too_
         for dealer in [*sockets, twin]:
             dealer.close()
         host.close()
+
+
+def test_a_seated_joiner_saying_hello_again_and_again_does_not_spend_the_tables_nonces(context, monkeypatch):
+    """A seated key passes the count of refused hellos by address (above), and each of its
+    hellos, refused as too soon a take-back, still spent one of the table's MAX_HELLOS nonces:
+    67,600 hellos in 26 s closed the lobby to everyone (found by an attack)."""
+    from saboteur_p2p.net import lobby
+
+    monkeypatch.setattr(lobby, "MAX_HELLOS", 6)
+    host = HostedTable(players=3)
+    ann = Identity.generate()
+    sockets = send_hellos(host.transport.endpoint, [(ann, "ann")], context)
+    twin, prober = context.socket(zmq.DEALER), context.socket(zmq.DEALER)
+    for dealer in (twin, prober):
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(host.transport.endpoint)
+    try:
+        assert sockets[0].poll(10_000) and open_envelope(sockets[0].recv()).kind == "welcome"
+        assert greet(twin, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"  # a take-back
+        for _ in range(10):  # on a connection of their own: the seat's hears the table's news too
+            assert "taken back less than" in greet(prober, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}").body["reason"]
+        assert greet(prober, Identity.generate(), "bob", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"
+    finally:
+        for dealer in [*sockets, twin, prober]:
+            dealer.close()
+        host.close()

@@ -245,7 +245,7 @@ class _Door:
             transport.reply(inbound.connection, seal(identity, "reject", {"reason": reason}))
             if self.refused.add(address) == REFUSED_PER_ADDRESS:
                 self.notice(f"lobby: {REFUSED_PER_ADDRESS} hellos refused from {address or 'an unknown address'}; "
-                            "its hellos are turned away from now on")
+                            "its hellos are turned away from now on (but a seated player's own)")
             return False
         left = seating.connections[back - 1] if back else None
         seat = seating.take(env, inbound.data, inbound.connection, back)
@@ -308,11 +308,13 @@ class _Seating:
             return SEATED_IDENTITY  # the host's own identity
         if body["nonce"] in self.used:
             return "this hello was said before (every hello has a fresh nonce)"
+        if back is not None and time.monotonic() - self.taken_back.get(back, -TAKE_BACK_EVERY) < TAKE_BACK_EVERY:
+            # before a nonce is spent: a seated joiner's fresh hellos, each refused here, spent
+            # the table's MAX_HELLOS and closed the lobby to everyone (found by an attack)
+            return f"this seat was taken back less than {TAKE_BACK_EVERY:g} s ago; try again in a moment"
         if len(self.used) >= MAX_HELLOS:
             return "this table has heard too many hellos; ask the host for a new table"
         self.used.add(body["nonce"])  # from here on, refused or seated, it is spent
-        if back is not None and time.monotonic() - self.taken_back.get(back, -TAKE_BACK_EVERY) < TAKE_BACK_EVERY:
-            return f"this seat was taken back less than {TAKE_BACK_EVERY:g} s ago; try again in a moment"
         others = [s for i, s in enumerate(self.seats) if i != back]
         # a host name (not dotted) is compared as written: two names are not one endpoint
         endpoint = normal_endpoint(body["endpoint"]) or body["endpoint"]
