@@ -29,6 +29,7 @@ class SentLog:
         #: why each link broke off in its handshake (a test may set these)
         self.refusals: dict[str, str] = {}
         self.connected: list[str] = []
+        self.replacing = {}
 
     def send(self, endpoint: str, data: bytes) -> bool:
         self.sent.append((endpoint, data))
@@ -56,7 +57,17 @@ class SentLog:
     def replace(self, old: str, new: str, keep_old: bool = False, server_key: bytes | None = None) -> bool:
         """A seat's link moved from ``old`` to ``new`` (kept, in ``sent``, as a message of none)."""
         self.sent.append((new, b""))
+        self.replacing[new] = old
         return True
+
+    #: new endpoint -> the one it replaces, until it has shaken hands (a test may say so)
+    replacing: dict[str, str]
+
+    def unproven(self, new: str) -> str | None:
+        return self.replacing.get(new)
+
+    def withdraw(self, new: str) -> None:
+        self.replacing.pop(new, None)
 
 
 def listening_seat(tmp_path: Path) -> tuple[LocalGame, Session, list[str], Identity]:

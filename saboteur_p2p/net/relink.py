@@ -65,8 +65,7 @@ class Relink:
             self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which does not name an IP address; ignored")
             return
         taken = next((s for s, e in self.endpoints.items() if s != seat and normal_endpoint(e) == normal), None)
-        if taken is not None:
-            self.say(f"{self.names[seat]} gave the endpoint of {self.names[taken]} (seat {taken}); ignored")
+        if taken is not None and not self._disproved(taken, seat, endpoint, incarnation):
             return
         shared = any(s != seat and e == old for s, e in self.endpoints.items())
         key = self.table.seats[seat].dh_key
@@ -79,6 +78,26 @@ class Relink:
         self.transport.send(endpoint, self._link(endpoint, seat))
         self.resends.now_due(seat)
         self._resend_to(seat)
+
+    def _disproved(self, taken: int, seat: int, endpoint: str, incarnation: int) -> bool:
+        """``seat`` gives an endpoint that seat ``taken`` gave first: whether that first word is
+        disproved (our new link there met another key), and ``taken`` is reached where it
+        was before.  A seat that claimed another's new endpoint first kept that seat unreached
+        here, and the notice named the honest one (found by an attack).  While our link there
+        has neither shaken hands nor been refused, ``seat``'s word waits a second."""
+        claimed = self.endpoints[taken]
+        before = self.transport.unproven(claimed)
+        if before is not None and self.transport.refused(claimed):
+            self.transport.withdraw(claimed)
+            self.endpoints[taken] = before
+            self.say(f"{self.names[taken]} (seat {taken}) gave the endpoint {claimed}, where another key "
+                     f"answers; {self.names[taken]} is reached where it was, and {self.names[seat]} there")
+            return True
+        if before is not None:
+            self.pending_links[seat] = (endpoint, incarnation)  # judged once that link shook hands or failed
+        else:
+            self.say(f"{self.names[seat]} gave the endpoint of {self.names[taken]} (seat {taken}); ignored")
+        return False
 
     def _link_all(self) -> None:
         """Our link to every seat, at the endpoint the start gives it (encrypted, to that seat

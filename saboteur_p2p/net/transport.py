@@ -258,6 +258,19 @@ class Transport:
             self.replacing[new] = old
         return True
 
+    def unproven(self, new: str) -> str | None:
+        """The endpoint the link to ``new`` is to replace, while that link has not shaken
+        hands (None if it replaces nothing)."""
+        return self.replacing.get(new)
+
+    def withdraw(self, new: str) -> None:
+        """Give up the link to ``new``, which was to replace another and never shook hands
+        (its peer never took it): the link it was to replace stays."""
+        self.replacing.pop(new, None)
+        link = self.outbound.pop(new, None)
+        if link is not None:
+            link.close()
+
     def disconnect(self, endpoint: str) -> None:
         """Close the outbound link to an endpoint a peer has left."""
         self.replacing.pop(endpoint, None)
