@@ -84,6 +84,23 @@ def test_a_wrong_genesis_signed_by_seat_0_names_seat_0_whatever_is_wrong_in_it(c
     assert verify_records([other_version]).culprit is None
 
 
+def test_a_genesis_seat_0_signed_after_another_record_names_seat_0() -> None:
+    """Nothing comes before a genesis: one seat 0 signed with another prev than the empty
+    log's was blamed on the file ("the file misses, repeats or reorders records")."""
+    game = seeded_game(GameConfig(3), 5)
+    identity = game.nodes[0].identity
+    assert identity is not None
+    body = game.setup.genesis().encode()
+    misplaced = make_entry(identity, game.setup.game_id, 0, 0, b"\x01" * 32, "genesis", body).record
+    verdict = verify_records([misplaced])
+    assert not verdict.ok and verdict.culprit == 0, verdict.message
+    assert verdict.message.startswith("record 0: chain by seat 0 (") and "proves nothing" not in verdict.message
+    other = game.nodes[1].identity
+    assert other is not None  # the same, signed by another key, is nobody's
+    forged = make_entry(other, game.setup.game_id, 0, 0, b"\x01" * 32, "genesis", body).record
+    assert verify_records([forged]).culprit is None
+
+
 def _fake_seat(port: int, records: list[bytes], stop: threading.Event, once: bool = False) -> threading.Thread:
     """A seat's table ROUTER on loopback that answers every ``watch`` (or only the first)
     with ``watching`` and the given records (a hostile seat feeding a spectator)."""

@@ -103,6 +103,12 @@ def _signed_out_of_sequence(violation: ProtocolViolation, record: bytes, observe
     return entry.prev == observer.log.head and not observer.log.holds(entry)
 
 
+def _seat_0_signed_a_misplaced_genesis(violation: ProtocolViolation, index: int, record: bytes) -> bool:
+    """A first record seat 0 signed whose prev is not the empty log's: nothing can come before
+    a genesis, so seat 0 signed that mistake (it was blamed on the file, found by an attack)."""
+    return index == 0 and violation.reason in ("sequence", "chain") and seat_0_signer(record) is not None
+
+
 #: what a record refused for a reason that proves nothing against its named sender is
 _UNPROVEN = {
     "version": "is of another protocol version",
@@ -138,7 +144,8 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
                 who = f"seat {violation.peer} ({setup.names[violation.peer]})"
             else:
                 who = "an unknown sender"
-            if violation.reason in NOT_PROOF and not _signed_out_of_sequence(violation, record, observer):
+            if violation.reason in NOT_PROOF and not _signed_out_of_sequence(violation, record, observer) \
+                    and not _seat_0_signed_a_misplaced_genesis(violation, index, record):
                 # not signed by the seat it names (or not of this game), or signed but not in its
                 # place (the file lost, repeated or reordered records): anyone may have made the
                 # file so, and it proves nothing against that seat, as at every peer (§8)
