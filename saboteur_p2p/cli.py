@@ -169,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots-kind", default="heuristic", help="which bot the --bots peers play (default heuristic)")
     host.add_argument("--bot", metavar="NAME", help="your own seat is this bot (headless)")
     host.add_argument("--no-announce", action="store_true", help="do not announce the table on the LAN (mDNS/DNS-SD)")
+    host.add_argument("--new", action="store_true", help="open a new table even if your game here stopped unfinished "
+                      "(by default host takes your seat back in it while the others still wait)")
     _bot_delay_option(host, "the --bots peers (default 0.8 when you play here, else 0)")
     _session_options(host)
     _client_options(host)

@@ -111,6 +111,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     _check_bind(args.bind)
     identity = _identity(args)
     log_dir = _log_dir(args)
+    if not args.new:
+        # a host whose terminal closed mid-game ran host again and opened an empty table,
+        # while the others waited for its seat and the game was lost (found by a play-test)
+        resumed = _resume_play(args, identity, log_dir)
+        if resumed is not None:
+            return resumed
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.bot else DEFAULT_BOT_DELAY)
     if _wants_client(args):
         from .client.runner import run_in_client
@@ -118,14 +124,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, None, args.bots, args.bots_kind, log_dir,
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
-            turn_time=args.turn_time, announce=not args.no_announce, on_lobby=agent.lobby,
+            turn_time=args.turn_time, announce=not args.no_announce, on_lobby=agent.lobby, remember_play=True,
         ), hosting=True))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, args.bot,
         args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
-        turn_time=args.turn_time, announce=not args.no_announce,
+        turn_time=args.turn_time, announce=not args.no_announce, remember_play=True,
     )
     if args.quiet:
         print(result.message)
@@ -230,9 +236,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int | None:
-    """Take our seat back in the ``play`` game this folder's seat left unfinished (its process
-    died), through a bot peer still waiting for it; None when there is none to go back to,
-    or it cannot be taken back (then a new game starts)."""
+    """Take our seat back in the ``play`` or ``host`` game this folder's seat left unfinished
+    (its process died), through a seat still waiting for it; None when there is none to go
+    back to, or it cannot be taken back (then a new game starts)."""
     from .net.play import forget_play, identity_in_use, join_table, unfinished_play
 
     busy = identity_in_use(log_dir, identity)
@@ -241,8 +247,8 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     seats = unfinished_play(log_dir, identity)
     if not seats:
         return None
-    print(f"taking your seat back in your unfinished game (its bots wait {args.wait:g} s for a seat gone silent; "
-          "'play --new' starts a new game instead)", flush=True)
+    print(f"taking your seat back in your unfinished game (the others wait {args.wait:g} s for a seat gone silent; "
+          f"'{args.command} --new' starts a new game instead)", flush=True)
     address, key = seats[0]
     try:
         if _wants_client(args):
@@ -258,8 +264,8 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
         else:
             say = _say(args, args.name)
             agent, say = _plain_agent(args, say)
-            result = join_table(identity, args.name, address, None, None, log_dir, args.code, args.wait, say,
-                                agent=agent, connect_timeout=10.0, turn_time=args.turn_time, host_key=key)
+            result = join_table(identity, args.name, address, None, getattr(args, "bot", None), log_dir, args.code,
+                                args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time, host_key=key)
             status = _plain_status(result, agent)
     except LobbyError as error:  # no bot answers for it any more (a port taken by another program)
         forget_play(log_dir)

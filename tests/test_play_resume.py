@@ -130,3 +130,30 @@ def test_play_does_not_take_back_a_seat_its_identity_plays_elsewhere_now(tmp_pat
         lock.flush()
         assert "another saboteur-p2p (process 12345) is playing with this identity" in (identity_in_use(tmp_path, me) or "")
     assert identity_in_use(tmp_path, me) is None
+
+
+@pytest.mark.slow
+def test_a_host_killed_mid_game_takes_its_seat_back_by_running_host_again(tmp_path: Path) -> None:
+    """A host whose terminal closed ran ``host`` again and opened an empty table, while the
+    others waited for seat 0 until the game ended (found by a play-test).  The same command
+    now takes the seat back through a seat still waiting for it; ``--new`` opens a new table."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    command = [sys.executable, "-m", "saboteur_p2p", "host", "--bind", "127.0.0.1:0", "--seats", "3", "--rounds", "1",
+               "--bot", "random", "--bots", "2", "--bots-kind", "random", "--bot-delay", "0.05", "--no-announce",
+               "--wait", "60", "--log-dir", str(logs), "--identity", str(tmp_path / "host.identity")]
+    table = subprocess.Popen(command, preexec_fn=_interruptible, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (logs / UNFINISHED_PLAY).exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert (logs / UNFINISHED_PLAY).exists(), "the host never noted its game"
+        time.sleep(0.5)  # a few moves in
+    finally:
+        table.send_signal(signal.SIGKILL)  # the terminal closed: its bot peers go on waiting for seat 0
+        table.wait(10)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "taking your seat back in your unfinished game" in again.stdout and "'host --new'" in again.stdout
+    assert "game over" in again.stdout, again.stdout
+    assert not (logs / UNFINISHED_PLAY).exists()
