@@ -526,17 +526,22 @@ class ClientApp:
         self._refused = None if done else text  # its refusal shows until the line is edited
         if not done:
             self.input_area.buffer.cancel_completion()  # the menu would cover the refusal
+            offered = self.controller.completions(text)
             if self.controller.reads_as_move(text):
-                offered = self.controller.completions(text)
                 if offered and self.ui.message_kind == "error":  # what the menu offered, beside the refusal
                     self.ui.message += f" · Tab: {offered[0]}"
                 self._select_refused()  # a whole move: the next one typed replaces it
+            elif not offered:
+                # nothing finishes it ("foo", a player nobody is): the next line typed replaces
+                # it too (it was glued to the typo: "foolegal", found by a play-test)
+                self._select_refused()
         return not done  # keep a refused line in the box to correct it
 
     def _select_refused(self) -> None:
         """Show a refused move selected, as a browser's address bar does: a key typed replaces it
         with a fresh line (↑ brings it back), while ← → Home End go into it to correct it.
-        A line refused unread ("pass", "say ") is left as it is, to finish it."""
+        A line refused unread that the completer can finish ("pass", "say ") is left as it
+        is, to finish it."""
         buffer = self.input_area.buffer
         # in the history now, and the history read again (as after a line taken), for ↑
         buffer.reset(Document(buffer.text, 0), append_to_history=True)

@@ -1,0 +1,29 @@
+"""Findings of a play-test of two people at one table (host and join, 80x24 and 140x40), one
+test each, each failing before its fix."""
+from __future__ import annotations
+
+from test_client_app import ENTER, Harness
+
+
+def test_a_line_nothing_can_finish_is_replaced_by_the_next_one_typed():
+    """`foo` Enter, then `legal` Enter read "foolegal"; `break 1 @nobody`, then `legal`,
+    "no player called 'nobodylegal'": an unread line stayed unselected and the next typing
+    went on after it.  A line the completer cannot finish is selected, as a refused move is;
+    one it can ("pass") is left to finish."""
+    harness = Harness(0)
+
+    def script(h: Harness) -> None:
+        h.wait_for(lambda: h.app.snap.decision is not None, "our move")
+        for typo in ("foo", "break 1 @nobody"):
+            h.keys(":" + typo + ENTER)
+            h.wait_for(lambda typo=typo: h.app.ui.history[-1:] == [typo] and h.app.input_area.buffer.selection_state,
+                       f"the refusal of {typo!r}, selected")
+            h.keys("legal" + ENTER)
+            h.wait_for(lambda typo=typo: h.app.ui.history[-1:] != [typo], "the next line read")
+            assert h.app.ui.history[-1] == "legal", h.app.ui.history
+        h.keys(":pass" + ENTER)  # unfinished: the number comes next
+        h.wait_for(lambda: h.app.ui.message_kind == "error", "pass refused unread")
+        h.keys(" 1")
+        h.wait_for(lambda: h.app.input_area.text == "pass 1", "the line finished")
+
+    harness.play(script)
