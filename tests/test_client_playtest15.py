@@ -27,3 +27,22 @@ def test_a_line_nothing_can_finish_is_replaced_by_the_next_one_typed():
         h.wait_for(lambda: h.app.input_area.text == "pass 1", "the line finished")
 
     harness.play(script)
+
+
+def test_a_seat_whose_person_comes_back_is_no_longer_marked_bot():
+    """bob left (q, y: a bot played his seat), stopped that bot (Ctrl-C) and ran join again:
+    the others' log said "bob is back", yet their players list showed "bt" beside bob to
+    the game's end."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.net.standin import WHY
+
+    state = find(lambda s: s.phase.value == "play")
+    agent, _node, _ctl = seated(state)
+    other = (agent.seat + 1) % state.players
+    name = agent.names[other]
+    agent.say(WHY["left"].format(name=name))
+    agent.say(f"{name} is away (no word for 3 s); the table waits up to 120 s")
+    assert agent.snapshot().stand_ins == {other}  # away: still the seat a bot played
+    agent.say(f"{name} is back after 13 s of silence")
+    assert agent.snapshot().stand_ins == frozenset()

@@ -171,6 +171,12 @@ class ClientAgent:
                     # a seat not heard here, but by the others, is at the table: not away
                     self.set_connection(seat, away=line.startswith(f"{name} is away"))
                     presence = True
+                    if line.startswith(f"{name} is back"):
+                        # back after a silence: a new run of that seat's program, not the bot
+                        # that stood in for its person, who stopped it (a play-test saw "bt"
+                        # beside a person who had come back, up to the game's end)
+                        with self._lock:
+                            self._snapshot = replace(self._snapshot, stand_ins=self._snapshot.stand_ins - {seat})
             if presence:
                 self._presence(line)  # one line that says who is away now, not a line per change
                 continue
