@@ -221,7 +221,8 @@ def test_a_log_line_cut_at_the_top_of_the_panel_shows_its_head_not_its_tail():
     three = [text.rstrip() for _, text in render_log(lines, 0, 20, 3)]
     assert three == ["an older line", "▸heuristic-7: bridge", "  ─│─ at 3,0"]
     scrolled = [text.rstrip() for _, text in render_log(lines, 1, 20, 2)]
-    assert scrolled[0] == "an older line"  # scrolled back: rows in their order, as before
+    # scrolled back: rows in their order, as before, and the mark of the rows below on the last
+    assert scrolled == ["▸heuristic-7: bridge", "  ↓ 1 more (PgDn)"]
 
 
 def test_a_terminal_too_small_for_the_table_says_what_to_do():

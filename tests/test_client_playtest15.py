@@ -46,3 +46,17 @@ def test_a_seat_whose_person_comes_back_is_no_longer_marked_bot():
     assert agent.snapshot().stand_ins == {other}  # away: still the seat a bot played
     agent.say(f"{name} is back after 13 s of silence")
     assert agent.snapshot().stand_ins == frozenset()
+
+
+def test_the_mark_of_new_lines_below_a_scrolled_log_fits_in_the_panel():
+    """PgUp at 80x24 while bots moved: the log stayed on old lines, and the mark that counts
+    the new ones below ("↓ 3 new below") was drawn one row past the panel's height, unseen."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import render_log
+
+    lines = [LogLine(LogKind.EVENT, f"p1: move {n}", move=True) for n in range(23)]
+    for height in (2, 3, 6):
+        for anchor in (20, None):  # new lines came since the scroll, or none
+            rows = "".join(t for _, t in render_log(lines, 5, 30, height, anchor)).splitlines()
+            assert len(rows) == height, (height, anchor, rows)
+            assert ("new below" if anchor else "more (PgDn)") in rows[-1], rows

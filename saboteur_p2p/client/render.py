@@ -329,7 +329,10 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
         scroll += sum(1 for _, _, index in wrapped if index >= anchor)  # stay on the lines being read
     scroll = max(0, min(scroll, len(wrapped) - height))
     end = len(wrapped) - scroll
-    shown = wrapped[max(0, end - height):end]
+    # scrolled back, the mark below takes the last row (it was a row beyond the panel, unseen:
+    # a play-test scrolled back and missed the moves and chat that came)
+    room = height - 1 if scroll and height > 1 else height
+    shown = wrapped[max(0, end - room):end]
     chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
     pinned: list[LogRow] = []
     if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
