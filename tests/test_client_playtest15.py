@@ -60,3 +60,26 @@ def test_the_mark_of_new_lines_below_a_scrolled_log_fits_in_the_panel():
             rows = "".join(t for _, t in render_log(lines, 5, 30, height, anchor)).splitlines()
             assert len(rows) == height, (height, anchor, rows)
             assert ("new below" if anchor else "more (PgDn)") in rows[-1], rows
+
+
+def test_the_hand_strip_under_a_rounds_end_and_at_the_games_end_shows_no_hand():
+    """Under the round's end screen the strip showed the hand just dealt for the next round,
+    which read as the cards the player ended with; after the last round it showed the
+    leftover cards.  Gold to keep or take is still chosen in the strip under the screen."""
+    import dataclasses
+
+    from test_client_controller import find, seated
+    from test_client_render import text
+
+    from saboteur_p2p.client.render import render_hand
+
+    state = find(lambda s: s.phase.value == "play")
+    agent, _node, ctl = seated(state)
+    snap = agent.snapshot()
+    assert snap.view is not None and snap.view.hand
+    open_strip = text(render_hand(snap, ctl.focus(), 80))
+    assert "1 " in open_strip
+    under = text(render_hand(snap, ctl.focus(), 80, round_end=True))
+    assert "your hand for the next round shows when this summary closes" in under and "1 " not in under
+    over = dataclasses.replace(snap, view=snap.view._replace(phase="game-over"))
+    assert text(render_hand(over, ctl.focus(), 80)).strip() == "the game is over"

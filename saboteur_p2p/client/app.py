@@ -190,7 +190,8 @@ class ClientApp:
         body = HSplit(window_too_small=small, children=[
             Window(SizedControl(self._status), height=1),
             middle,
-            Window(SizedControl(lambda w, h: render_hand(self.snap, self.focus, w)), height=HAND_HEIGHT),
+            Window(SizedControl(lambda w, h: render_hand(self.snap, self.focus, w, self._round_end() is not None)),
+                   height=HAND_HEIGHT),
             Window(SizedControl(self._message), height=self._message_height),
             self.input_area,
         ])

@@ -170,8 +170,10 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
 ROLE_NAME = {"blue-digger": "blue gold-digger", "green-digger": "green gold-digger"}
 
 
-def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
-    """The hand strip: numbered tiles, path cards in both turns; or the gold to choose from."""
+def render_hand(snap: Snapshot, focus: Focus, width: int, round_end: bool = False) -> Fragments:
+    """The hand strip: numbered tiles, path cards in both turns; or the gold to choose from.
+    While a round's end screen is open (``round_end``), no hand: the one dealt for the next
+    round read as the cards the player ended with (found by a play-test)."""
     view = snap.view
     if view is None:
         return [("", "")]
@@ -179,6 +181,10 @@ def render_hand(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         return _take_gold(snap, focus, width)
     if snap.my_move and view.phase == "steal":
         return _steal(snap, focus, width)
+    if round_end and view.phase == "play":  # (gold to keep or steal is still chosen under it)
+        return [("class:hand.label", " your hand for the next round shows when this summary closes")]
+    if view.phase == "game-over":  # the last round's leftover cards are nobody's hand
+        return [("class:hand.label", " the game is over")]
     rows: list[Fragments] = [[] for _ in range(HAND_HEIGHT)]
     used = 0
     for index, item in enumerate(focus.items):
