@@ -57,3 +57,18 @@ def test_a_gone_naming_a_seat_that_has_not_come_back_makes_it_send_its_record_at
     result = session._handle(b"L1", gone, game.nodes[1].identity.public.dh_key)  # type: ignore[union-attr]
     assert session.node.seq == seq + 1
     assert result is not None and (result.outcome, result.culprit) == (Outcome.QUIT, 1), said
+
+
+def test_the_wait_for_resends_counts_from_the_last_record_taken_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat back far behind, on a busy machine, took longer than CATCH_UP_S to check what
+    the others resent, and then made again a record of its own that was among them."""
+    _, session, clock, _, _ = _owing_seat_0(tmp_path, monkeypatch)
+    clock.now += CATCH_UP_S - 0.5
+    session.catch_up_held -= 1  # as if a record came in just now
+    assert session._catching_up(clock.now)
+    clock.now += CATCH_UP_S - 0.5  # past the first deadline, within the new one
+    assert session._catching_up(clock.now)
+    clock.now += 1.0  # and nothing more came
+    assert not session._catching_up(clock.now)

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from protocol_helpers import path_first, play_until, seeded_game
 from session_doubles import SentLog
 
-from saboteur_p2p.crypto.log import LogWriter, decode_record
+from saboteur_p2p.crypto.log import Entry, LogWriter, decode_record
 from saboteur_p2p.net.heartbeat import CATCH_UP_S
 from saboteur_p2p.net.lobby import SeatInfo, Table
 from saboteur_p2p.net.seatstate import save_secrets
@@ -89,9 +89,11 @@ def test_a_seat_back_that_hears_nobody_speaks_after_the_catch_up_limit(tmp_path:
     assert not session._catching_up(now + CATCH_UP_S)
 
 
-def test_a_seat_back_that_is_said_to_withhold_its_record_makes_it_at_once(tmp_path: Path) -> None:
+def test_a_seat_back_that_is_said_to_withhold_its_record_makes_it_once_its_wait_is_over(tmp_path: Path) -> None:
     """A peer that pings a huge count and then says the seat is gone had it leave without the
-    record that proves the claim false, muted by the catch-up wait (found by review)."""
+    record that proves the claim false, muted by the catch-up wait (found by review).  The
+    seat stays through its wait (made at once, the record could be a second version of one
+    its crash lost: found by an attack), then makes the record and names the liar."""
     game, session, transport, _ = _back_without_its_commit(tmp_path)
     liar = game.nodes[0].identity
     assert liar is not None
@@ -99,7 +101,16 @@ def test_a_seat_back_that_is_said_to_withhold_its_record_makes_it_at_once(tmp_pa
     assert session._handle(b"c", seal(liar, "ping", ping)) is None
     assert session._catching_up(time.monotonic())
     gone = {"game_id": game.setup.game_id, "seat": 0, "absent": 1, "why": "s1 withholds its commit"}
-    session._handle(b"c", seal(liar, "gone", gone))
-    envelopes = [open_envelope(data) for _, data in transport.sent if data]
-    made = [decode_record(env.body["record"]) for env in envelopes if env.kind == "record"]
-    assert any(entry.sender == 1 and entry.kind == "commit" for entry in made)
+
+    def made() -> list[Entry]:
+        envelopes = [open_envelope(data) for _, data in transport.sent if data]
+        return [entry for entry in (decode_record(env.body["record"]) for env in envelopes if env.kind == "record")
+                if entry.sender == 1 and entry.kind == "commit"]
+
+    assert session._handle(b"c", seal(liar, "gone", gone)) is None  # it stays
+    assert made() == []
+    session.catch_up_until = time.monotonic()  # the wait runs out: no resend came
+    assert session._speak() is None
+    assert len({entry.hash for entry in made()}) == 1  # (sent to each other seat)
+    result = session._check_gone(time.monotonic())
+    assert result is not None and result.culprit == 0, result
