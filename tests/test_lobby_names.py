@@ -92,12 +92,13 @@ def test_a_start_or_setup_naming_a_seat_badly_is_refused(name):
 def test_the_hosts_own_bot_peers_sit_in_the_order_of_their_names_and_others_keep_their_seats():
     """The bot peers of `play` arrive in any order: "heuristic-2" sat at seat 1 and the board's
     seat numbers did not match the names (found by a play-test)."""
-    from saboteur_p2p.net.lobby import SeatInfo, _Seating
+    from saboteur_p2p.net.lobby import SeatInfo
+    from saboteur_p2p.net.seating import Seating
 
     def info(name: str, n: int) -> SeatInfo:
         return SeatInfo(name, bytes([n]) * 32, bytes([n + 100]) * 32, f"tcp://127.0.0.1:{n + 1}")
 
-    seating = _Seating(info("host", 0), lambda nonce: b"proof-0")
+    seating = Seating(info("host", 0), lambda nonce: b"proof-0")
     for n, name in enumerate(("heuristic-3", "bob", "heuristic-1", "heuristic-2"), 1):
         seating.seats.append(info(name, n))
         seating.nonces.append(bytes([n]) * 16)
@@ -206,11 +207,13 @@ def test_a_seated_joiner_takes_its_seat_back_though_its_address_was_refused_too_
 
 def test_a_seated_joiner_saying_hello_again_and_again_does_not_spend_the_tables_nonces(context, monkeypatch):
     """A seated key passes the count of refused hellos by address (above), and each of its
-    hellos, refused as too soon a take-back, still spent one of the table's MAX_HELLOS nonces:
-    67,600 hellos in 26 s closed the lobby to everyone (found by an attack)."""
-    from saboteur_p2p.net import lobby
+    hellos, refused as too soon a take-back, or for a name or an endpoint taken, still spent
+    one of the table's MAX_HELLOS nonces: 67,600 hellos in 26 s closed the lobby to everyone
+    (found by an attack).  A seated key's hellos spend SEAT_HELLOS at most."""
+    from saboteur_p2p.net import seating
 
-    monkeypatch.setattr(lobby, "MAX_HELLOS", 6)
+    monkeypatch.setattr(seating, "MAX_HELLOS", 8)
+    monkeypatch.setattr(seating, "SEAT_HELLOS", 3)
     host = HostedTable(players=3)
     ann = Identity.generate()
     sockets = send_hellos(host.transport.endpoint, [(ann, "ann")], context)
@@ -220,9 +223,13 @@ def test_a_seated_joiner_saying_hello_again_and_again_does_not_spend_the_tables_
         dealer.connect(host.transport.endpoint)
     try:
         assert sockets[0].poll(10_000) and open_envelope(sockets[0].recv()).kind == "welcome"
-        assert greet(twin, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"  # a take-back
-        for _ in range(10):  # on a connection of their own: the seat's hears the table's news too
-            assert "taken back less than" in greet(prober, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}").body["reason"]
+        assert greet(twin, ann, "ann", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"  # a take-back: 1
+        # on a connection of their own: the seat's hears the table's news too
+        for name in ("host", "ann"):  # refused, each spending a nonce: 3
+            assert "taken back less than" in greet(prober, ann, name, f"tcp://127.0.0.1:{next(PORTS)}").body["reason"]
+        for name in ("host", "ann") * 5:  # past its three: refused before a nonce is spent
+            said = greet(prober, ann, name, f"tcp://127.0.0.1:{next(PORTS)}").body["reason"]
+            assert said == "this seat has said hello too often; ask the host to open a new table", said
         assert greet(prober, Identity.generate(), "bob", f"tcp://127.0.0.1:{next(PORTS)}").kind == "welcome"
     finally:
         for dealer in [*sockets, twin, prober]:

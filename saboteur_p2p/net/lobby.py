@@ -30,9 +30,9 @@ from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..rules import GameConfig
 from ..rules.editions import edition_names
 from .invite import LobbyError, where_to_join
-from .names import same_name
 from .notices import Notices
 from .pace import ByAddress
+from .seating import SEATED_IDENTITY, Seating
 from .table import NONCE_BYTES, SeatInfo, Table, joint_game_id
 from .transport import (
     Inbound,
@@ -40,7 +40,6 @@ from .transport import (
     dealer_connection,
     endpoint_host,
     is_wildcard,
-    normal_endpoint,
     unknown_machine,
     valid_endpoint,
 )
@@ -66,19 +65,12 @@ NEEDS_SALT = "needs-salt"
 TABLE_EVERY = 10.0
 #: ...and how long a seated joiner waits without a word from the table before it gives up
 TABLE_QUIET = 4 * TABLE_EVERY
-#: a seat is taken back (a joiner's restart) at most once in this many seconds
-TAKE_BACK_EVERY = 5.0
-#: the bound hellos a table remembers (each one's nonce may not come again): past this many,
-#: a flood rather than a table filling, the table takes no more hellos
-MAX_HELLOS = 65_536
 #: names of a table's seats a joiner's screen shows, at most (a host may send any list)
 MAX_SEATS_SHOWN = 16
 #: what the connection a seat was taken back from hears
 SEAT_TAKEN_BACK = "this seat was taken back by a newer run of this player's program (its hello came on another connection)"
 
 
-#: the refusal of a second seat for one identity, and what a joiner is told to do about it
-SEATED_IDENTITY = "this identity already has a seat"
 #: what a host tells the seated when it closes its table before the start
 TABLE_CLOSED = "the host closed the table before the game began"
 IDENTITY_HINT = (". A second player on this machine needs an identity of their own: "
@@ -116,7 +108,7 @@ def host_lobby(
     if not valid_name(name):
         raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
     fewest = config.edition_rules.players[0]
-    seating = _Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
+    seating = Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
                        identity.prove_link_key)
     door = _Door(identity, transport, config, code, seating, say, on_seated, order)
     if invite:
@@ -171,7 +163,7 @@ class _Door:
     joiner whose hello is bound to the table (asking for the salt, or the code's proof,
     first), frees the seat of one that leaves, and refuses the rest."""
 
-    def __init__(self, identity: Identity, transport: Transport, config: GameConfig, code: str | None, seating: _Seating,
+    def __init__(self, identity: Identity, transport: Transport, config: GameConfig, code: str | None, seating: Seating,
                  say: Callable[[str], None], on_seated: Callable[[tuple[str, ...]], None] | None, order: Sequence[str]) -> None:
         self.identity, self.transport, self.config, self.seating = identity, transport, config, seating
         self.say, self.on_seated, self.order = say, on_seated, order
@@ -263,106 +255,6 @@ class _Door:
             self.say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
         self._seated_changed()
         return True
-
-
-class _Seating:
-    """The host's seats while the table fills: who sits where, with the nonce, link proof and
-    lobby connection of each (the host is seat 0 and has no connection)."""
-
-    def __init__(self, host: SeatInfo, prove_link_key: Callable[[bytes], bytes]) -> None:
-        nonce = secrets.token_bytes(NONCE_BYTES)
-        self.seats = [host]
-        self.nonces = [nonce]
-        self.link_proofs = [prove_link_key(nonce)]
-        #: each joiner's lobby connection, and the hello it said (as signed), by seat - 1
-        self.connections: list[bytes] = []
-        self.hellos: list[bytes] = []
-        #: the nonce of every hello bound to this table and checked, seated or refused: such
-        #: a hello said again (replayed, when what refused it has changed) seats nobody
-        self.used: set[bytes] = {nonce}
-        #: when each seat was last taken back, by seat
-        self.taken_back: dict[int, float] = {}
-
-    def seat_of(self, sign_key: bytes) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s.sign_key == sign_key), None)
-
-    def put_in_order(self, names: Sequence[str]) -> bool:
-        """The joiners called ``names`` take the seats they hold among them in the order of
-        ``names`` (a joiner finds its seat in ``start`` by its key); whether any moved."""
-        rank = {name: i for i, name in enumerate(names)}
-        places = [i for i, seat in enumerate(self.seats) if i > 0 and seat.name in rank]
-        moved = sorted(places, key=lambda i: rank[self.seats[i].name])
-        if moved == places:
-            return False
-        seats, nonces, proofs = list(self.seats), list(self.nonces), list(self.link_proofs)
-        connections, hellos = list(self.connections), list(self.hellos)
-        for place, origin in zip(places, moved, strict=True):
-            self.seats[place], self.nonces[place], self.link_proofs[place] = seats[origin], nonces[origin], proofs[origin]
-            self.connections[place - 1], self.hellos[place - 1] = connections[origin - 1], hellos[origin - 1]
-        return True
-
-    def refusal(self, env: Envelope, back: int | None, full: bool) -> str | None:
-        """Why a checked ``hello`` gets no seat (``back``: the seat its signer has), or None."""
-        body = env.body
-        if back == 0:
-            return SEATED_IDENTITY  # the host's own identity
-        if body["nonce"] in self.used:
-            return "this hello was said before (every hello has a fresh nonce)"
-        if back is not None and time.monotonic() - self.taken_back.get(back, -TAKE_BACK_EVERY) < TAKE_BACK_EVERY:
-            # before a nonce is spent: a seated joiner's fresh hellos, each refused here, spent
-            # the table's MAX_HELLOS and closed the lobby to everyone (found by an attack)
-            return f"this seat was taken back less than {TAKE_BACK_EVERY:g} s ago; try again in a moment"
-        if len(self.used) >= MAX_HELLOS:
-            return "this table has heard too many hellos; ask the host for a new table"
-        self.used.add(body["nonce"])  # from here on, refused or seated, it is spent
-        others = [s for i, s in enumerate(self.seats) if i != back]
-        # a host name (not dotted) is compared as written: two names are not one endpoint
-        endpoint = normal_endpoint(body["endpoint"]) or body["endpoint"]
-        if any((normal_endpoint(s.endpoint) or s.endpoint) == endpoint for s in others):
-            return "another seat has that endpoint"
-        if any(s.dh_key == body["dh_key"] for s in others):
-            return "another seat has that link key"  # its link would be taken for that seat's
-        like = next((s.name for s in others if same_name(s.name, body["name"])), None)
-        if like is not None:
-            taken = "is taken" if like == body["name"] else f"reads as {like!r}, taken"
-            return f"the name {body['name']!r} {taken} at this table; choose another (--name)"
-        if back is None and full:
-            return "the table is full"  # several hellos may come in one poll: each is counted
-        return None
-
-    def leave(self, env: Envelope, salt: bytes) -> str | None:
-        """Free the seat of a joiner that leaves before the start: its ``leave`` names this table
-        (its salt) and the nonce of the hello that seated it, so none said to another table, or
-        before the seat was taken again, frees it.  The name it had, or None."""
-        seat = self.seat_of(env.key)
-        if not seat or env.body.get("table") != salt or env.body.get("nonce") != self.nonces[seat]:
-            return None
-        name = self.seats[seat].name
-        for column in (self.seats, self.nonces, self.link_proofs):
-            del column[seat]
-        del self.connections[seat - 1], self.hellos[seat - 1]
-        self.taken_back = {s - (s > seat): when for s, when in self.taken_back.items() if s != seat}
-        return name
-
-    def take(self, env: Envelope, said: bytes, connection: bytes, back: int | None) -> int:
-        """Seat the signer of a checked ``hello`` (again, at ``back``); its seat number.
-        ``said``: the hello as it came, signed (``start`` carries it)."""
-        seat = SeatInfo(env.field("name", str, 40), env.key, env.field("dh_key", bytes, 32), env.field("endpoint", str, 200))
-        nonce = env.body["nonce"]
-        if back is None:
-            self.seats.append(seat)
-            self.nonces.append(nonce)
-            self.link_proofs.append(env.body["dh_proof"])
-            self.connections.append(connection)
-            self.hellos.append(said)
-            return len(self.seats) - 1
-        self.taken_back[back] = time.monotonic()
-        self.seats[back] = seat
-        self.nonces[back] = nonce
-        self.link_proofs[back] = env.body["dh_proof"]
-        self.connections[back - 1] = connection
-        self.hellos[back - 1] = said
-        return back
 
 
 def _check_hello(env: Envelope, coded: CodeHost | None, edition: str, salt: bytes, key: bytes) -> str | None:
