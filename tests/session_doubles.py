@@ -63,6 +63,11 @@ class SentLog:
     #: new endpoint -> the one it replaces, until it has shaken hands (a test may say so)
     replacing: dict[str, str]
 
+    def wrong_key(self, endpoint: str) -> bool:
+        from saboteur_p2p.net.dialer import WRONG_KEY
+
+        return self.refusals.get(endpoint) == WRONG_KEY
+
     def unproven(self, new: str) -> str | None:
         return self.replacing.get(new)
 

@@ -46,6 +46,8 @@ from .zmtp import (
     unwrap_frame,
 )
 
+#: why a link broke off when its server closed our CurveZMQ HELLO: it holds another key
+WRONG_KEY = "the peer closed the CurveZMQ handshake: it does not hold the key we dialled"
 #: a PING goes out on a ready link when nothing else has for this long (seconds)
 PING_S = 1.0
 #: until a connection opens, libzmq tries again after 100 ms, backing off to at most this (ms),
@@ -300,7 +302,7 @@ class Dialer:
                     state = self.state
                     if state is not None and state.curve is not None and state.greeted and not state.ready:
                         # closed on our HELLO: a server that cannot open it holds another key
-                        self.trouble = "the peer closed the CurveZMQ handshake: it does not hold the key we dialled"
+                        self.trouble = WRONG_KEY
                     self._lost(REDIAL_S)  # (before libzmq dials again on this socket)
                     break
                 continue

@@ -81,13 +81,14 @@ class Relink:
 
     def _disproved(self, taken: int, seat: int, endpoint: str, incarnation: int) -> bool:
         """``seat`` gives an endpoint that seat ``taken`` gave first: whether that first word is
-        disproved (our new link there met another key), and ``taken`` is reached where it
-        was before.  A seat that claimed another's new endpoint first kept that seat unreached
-        here, and the notice named the honest one (found by an attack).  While our link there
-        has neither shaken hands nor been refused, ``seat``'s word waits a second."""
+        disproved (the server there closed our new link's handshake: it holds another key; a
+        handshake that timed out proves nothing), and ``taken`` is reached where it was before.
+        A seat that claimed another's new endpoint first kept that seat unreached here, and the
+        notice named the honest one (found by an attack).  Until our new link there has shaken
+        hands or met another key, ``seat``'s word waits a second at a time."""
         claimed = self.endpoints[taken]
         before = self.transport.unproven(claimed)
-        if before is not None and self.transport.refused(claimed):
+        if before is not None and self.transport.wrong_key(claimed):
             self.transport.withdraw(claimed)
             self.endpoints[taken] = before
             self.say(f"{self.names[taken]} (seat {taken}) gave the endpoint {claimed}, where another key "

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import zmq
 
-from .dialer import Dialer
+from .dialer import WRONG_KEY, Dialer
 from .wire import MAX_WIRE_MESSAGE
 from .zmtp import ZmtpListener
 
@@ -257,6 +257,11 @@ class Transport:
         if old in self.outbound and not keep_old:
             self.replacing[new] = old
         return True
+
+    def wrong_key(self, endpoint: str) -> bool:
+        """Whether the server at ``endpoint`` last closed our handshake as one that holds
+        another key than we dialled (not a handshake that timed out, or a link that failed)."""
+        return self.refused(endpoint) == WRONG_KEY
 
     def unproven(self, new: str) -> str | None:
         """The endpoint the link to ``new`` is to replace, while that link has not shaken
