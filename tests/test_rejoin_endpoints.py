@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from session_doubles import SentLog, signed_start
 
 from saboteur_p2p.crypto.identity import Identity
@@ -44,3 +45,48 @@ def test_a_seat_that_came_back_links_where_each_seat_said_it_listens_as_well(tmp
     # a new game's seat links where the start says, once each (its start was checked hello by hello)
     _, fresh = _seat_2_of(honest, tmp_path / "new", identities[2], resuming=False)
     assert sorted(endpoint for endpoint, _ in fresh.sent) == ["tcp://127.0.0.1:5", "tcp://127.0.0.1:6"]
+
+
+def _table(seats_count: int = 3):  # type: ignore[no-untyped-def]
+    identities = [Identity.generate() for _ in range(seats_count)]
+    seats = [SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 5}") for n, i in enumerate(identities)]
+    nonces = tuple(bytes([n]) * 32 for n in range(seats_count))
+    return identities, seats, signed_start(identities, seats, nonces, GameConfig(seats_count))
+
+
+def test_a_running_games_start_must_carry_each_seats_own_hello_though_its_seat_moved() -> None:
+    """The host left junk (or another seat's hello) where a seat's hello goes: the seat that
+    came back had no endpoint of that seat's own word to link to (found by review)."""
+    from saboteur_p2p.net.wire import BadEnvelope
+
+    _, seats, honest = _table()
+    moved = dataclasses.replace(honest, seats=(seats[0], dataclasses.replace(seats[1], endpoint="tcp://127.0.0.1:4999"),
+                                               seats[2]))
+    moved.check_hellos(running=True)  # a seat that moved since is as its hello says, but for where
+    with pytest.raises(BadEnvelope):
+        moved.check_hellos()  # (a new game's start: every field, the endpoint too)
+    for hellos in ((b"junk", honest.hellos[1]), (honest.hellos[1], honest.hellos[1])):
+        with pytest.raises(BadEnvelope, match="seat 1"):
+            dataclasses.replace(moved, hellos=hellos).check_hellos(running=True)
+
+
+def test_a_seat_that_came_back_links_each_seat_at_its_own_endpoint_when_the_start_swaps_two(tmp_path: Path) -> None:
+    identities, seats, honest = _table(4)
+    swapped = dataclasses.replace(honest, seats=(seats[0], dataclasses.replace(seats[1], endpoint=seats[2].endpoint),
+                                                 dataclasses.replace(seats[2], endpoint=seats[1].endpoint), seats[3]))
+    session, _ = _seat_2_of(swapped, tmp_path, identities[3], resuming=True)
+    assert session.endpoints == {0: seats[0].endpoint, 1: seats[1].endpoint, 2: seats[2].endpoint}
+
+
+def test_another_seats_word_cannot_take_the_link_to_where_a_seat_began(tmp_path: Path) -> None:
+    """A host that gave a false endpoint for seat 1, then said seat 1's own endpoint was its
+    new one: followed, it took the link we had opened to seat 1 there (found by review)."""
+    identities, seats, honest = _table()
+    forged = dataclasses.replace(honest, seats=(seats[0], dataclasses.replace(seats[1], endpoint="tcp://127.0.0.1:4999"),
+                                                seats[2]))
+    said: list[str] = []
+    session, _ = _seat_2_of(forged, tmp_path, identities[2], resuming=True)
+    session.say = said.append  # type: ignore[method-assign]
+    session._relink(0, seats[1].endpoint, 10**20, now=100.0)
+    assert session.endpoints[0] == seats[0].endpoint
+    assert said == ["s0 gave the endpoint where s1 (seat 1) began the game; ignored"]

@@ -458,14 +458,16 @@ def join_lobby(
                                          "that game: either it started with an earlier run of this player's program "
                                          "(without its log the seat cannot be taken back), or the start is replayed "
                                          "or forged")
-                    if table.nonces[mine] == nonce:  # a new game: everyone said hello to the table we did
-                        try:
+                    try:
+                        if table.nonces[mine] == nonce:  # a new game: everyone said hello to the table we did
                             if table.table != bound or env.key != challenger or mine == 0:
                                 raise BadEnvelope("start: it is not the start of the table we said hello to, with its "
                                                   "host at seat 0 and us at another")
                             table.check_hellos()
-                        except BadEnvelope as exc:
-                            raise LobbyError(f"the table's start is false: {printable(exc)}") from None
+                        else:  # a game under way: each seat said hello to its table, where it began
+                            table.check_hellos(running=True)
+                    except BadEnvelope as exc:
+                        raise LobbyError(f"the table's start is false: {printable(exc)}") from None
                     if edition is not None and table.config.edition != edition:
                         raise LobbyError(f"the table plays the {table.config.edition} edition, not {edition}")
                     if any(not valid_endpoint(s.endpoint) for s in table.seats):

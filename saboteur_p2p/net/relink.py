@@ -35,6 +35,8 @@ class Relink:
     seat: int
     #: the game was running when we joined (session.py)
     resuming: bool
+    #: the seats we also link to where their own hellos say they began (a seat that came back)
+    began_at: dict[int, str]
 
     def _relink(self, seat: int, endpoint: str, incarnation: int, now: float | None = None) -> None:
         """A seat's newest run says where it listens; an older run's word no longer counts."""
@@ -63,6 +65,12 @@ class Relink:
         normal = normal_endpoint(endpoint)
         if normal is None:
             self.say(f"{self.names[seat]} gave the endpoint {endpoint}, which does not name an IP address; ignored")
+            return
+        began = next((s for s, e in self.began_at.items() if s != seat and normal_endpoint(e) == normal), None)
+        if began is not None:
+            # we link to that seat there already, as its own hello names it: another seat's
+            # word would take that link (found by review)
+            self.say(f"{self.names[seat]} gave the endpoint where {self.names[began]} (seat {began}) began the game; ignored")
             return
         taken = next((s for s, e in self.endpoints.items() if s != seat and normal_endpoint(e) == normal), None)
         if taken is not None and not self._disproved(taken, seat, endpoint, incarnation):
@@ -103,6 +111,13 @@ class Relink:
     def _link_all(self) -> None:
         """Our link to every seat, at the endpoint the start gives it (encrypted, to that seat
         only), and for a seat that came back also where each seat's hello says it began."""
+        if self.resuming:
+            began = self.table.signed_endpoints()
+            for seat, endpoint in list(self.endpoints.items()):
+                if any(endpoint == where and other != seat for other, where in began.items()):
+                    # the start of one seat gives this seat where another seat's own hello says
+                    # it began (a host swapped two seats' endpoints): each at its own, then
+                    self.endpoints[seat] = began.get(seat, endpoint)
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
             self.transport.send(endpoint, self._link(endpoint, seat))
@@ -117,6 +132,7 @@ class Relink:
         its own link then tells us where it is."""
         for seat, endpoint in self.table.signed_endpoints().items():
             if seat != self.seat and endpoint not in self.endpoints.values():
+                self.began_at[seat] = endpoint
                 self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
                 self.transport.send(endpoint, self._link(endpoint, seat))
 

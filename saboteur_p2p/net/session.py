@@ -109,10 +109,10 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.resends = Resends()
         self.last_relink: dict[int, float] = {}
         self.pending_links: dict[int, tuple[str, int]] = {}
+        self.began_at: dict[int, str] = {}  # (relink.py: the seats' endpoints in their own hellos)
         self.hello_answered = Pace(HELLO_EVERY)
         self.counted: set[int] = set()
-        self.catch_up_until = 0.0
-        self.catch_up_held = 0  # the records held when that wait was last counted from (heartbeat.py)
+        self.catch_up_until, self.catch_up_held = 0.0, 0  # (heartbeat.py: a seat that came back waits)
         self._outsider_noticed = -NOTICE_OUTSIDERS
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}

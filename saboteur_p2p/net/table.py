@@ -122,12 +122,15 @@ class Table:
                 return seat
         return None
 
-    def check_hellos(self) -> None:
+    def check_hellos(self, running: bool = False) -> None:
         """That every joiner said hello to this table: its signed hello is here, bound to the
         table's salt and to seat 0's signing key (the key that asked for it), with the name,
         keys, endpoint, nonce and link proof its seat has.  So a
         host cannot seat anyone at this table who said hello to another (to split the seats
         between two games, it must start one table twice, and sign that: protocol/split.py).
+        ``running``: the start of a game under way, whose seats may have moved since (their
+        endpoints are not compared): a seat that comes back takes each seat's own endpoint
+        from its hello too (relink.py), and a host that left junk there kept it from it.
         BadEnvelope says which seat's hello fails."""
         for number, data in enumerate(self.hellos, start=1):
             seat = self.seats[number]
@@ -136,8 +139,9 @@ class Table:
             except BadEnvelope as exc:
                 raise BadEnvelope(f"start: the hello of seat {number} ({seat.name}) is not one: {exc}") from None
             body = said.body
+            endpoint = body.get("endpoint") if running else seat.endpoint
             fields = (body.get("name"), body.get("dh_key"), body.get("endpoint"), body.get("nonce"), body.get("dh_proof"))
-            mine = (seat.name, seat.dh_key, seat.endpoint, self.nonces[number], self.link_proofs[number])
+            mine = (seat.name, seat.dh_key, endpoint, self.nonces[number], self.link_proofs[number])
             if said.kind != "hello" or said.key != seat.sign_key or fields != mine:
                 raise BadEnvelope(f"start: seat {number} ({seat.name}) is not as its own hello says")
             if not self._said_here(said):
