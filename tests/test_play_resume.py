@@ -36,11 +36,9 @@ _TABLE = textwrap.dedent("""
 """)
 
 
-@pytest.mark.slow
-def test_a_play_table_killed_mid_game_is_taken_back_through_a_bot_peer_and_finished(tmp_path: Path) -> None:
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    table = subprocess.Popen([sys.executable, "-c", _TABLE, str(logs)], preexec_fn=_interruptible)
+def _killed_mid_game(table: subprocess.Popen[bytes], logs: Path) -> None:
+    """Kill ``table`` outright a few moves into the game it notes in ``logs`` (a crash: nothing
+    of ours runs, and the note stays)."""
     try:
         deadline = time.monotonic() + 60
         while not (logs / UNFINISHED_PLAY).exists() and time.monotonic() < deadline:
@@ -48,8 +46,15 @@ def test_a_play_table_killed_mid_game_is_taken_back_through_a_bot_peer_and_finis
         assert (logs / UNFINISHED_PLAY).exists(), "the table never noted its game"
         time.sleep(0.5)  # a few moves in
     finally:
-        table.send_signal(signal.SIGKILL)  # a crash: nothing of ours runs, the note stays
+        table.send_signal(signal.SIGKILL)
         table.wait(10)
+
+
+@pytest.mark.slow
+def test_a_play_table_killed_mid_game_is_taken_back_through_a_bot_peer_and_finished(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _killed_mid_game(subprocess.Popen([sys.executable, "-c", _TABLE, str(logs)], preexec_fn=_interruptible), logs)
     me = load_or_create(logs / "me.identity")
     assert unfinished_play(logs, load_or_create(tmp_path / "other.identity")) == []  # not another identity's game
     seats = unfinished_play(logs, me)
@@ -142,16 +147,9 @@ def test_a_host_killed_mid_game_takes_its_seat_back_by_running_host_again(tmp_pa
     command = [sys.executable, "-m", "saboteur_p2p", "host", "--bind", "127.0.0.1:0", "--seats", "3", "--rounds", "1",
                "--bot", "random", "--bots", "2", "--bots-kind", "random", "--bot-delay", "0.05", "--no-announce",
                "--wait", "60", "--log-dir", str(logs), "--identity", str(tmp_path / "host.identity")]
-    table = subprocess.Popen(command, preexec_fn=_interruptible, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while not (logs / UNFINISHED_PLAY).exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert (logs / UNFINISHED_PLAY).exists(), "the host never noted its game"
-        time.sleep(0.5)  # a few moves in
-    finally:
-        table.send_signal(signal.SIGKILL)  # the terminal closed: its bot peers go on waiting for seat 0
-        table.wait(10)
+    # the terminal closed: its bot peers go on waiting for seat 0
+    _killed_mid_game(subprocess.Popen(command, preexec_fn=_interruptible, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL), logs)
     again = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "taking your seat back in your unfinished game" in again.stdout and "'host --new'" in again.stdout
