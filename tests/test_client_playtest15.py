@@ -83,3 +83,30 @@ def test_the_hand_strip_under_a_rounds_end_and_at_the_games_end_shows_no_hand():
     assert "your hand for the next round shows when this summary closes" in under and "1 " not in under
     over = dataclasses.replace(snap, view=snap.view._replace(phase="game-over"))
     assert text(render_hand(over, ctl.focus(), 80)).strip() == "the game is over"
+
+
+def test_a_seat_taken_back_numbers_its_cards_as_before(tmp_path):
+    """After a crash and `join` (or `play`) again, the hand came back in another slot order
+    ("1 ├┤ 2 ││ 3 rock..." became "1 ││ 2 ───..."), and `map 3` or `pass 1` typed from
+    memory played another card.  The slots are kept beside the seat's log."""
+    import copy
+    import types
+
+    from test_client_controller import find
+
+    from saboteur_p2p.client.model import SteadyHand
+    from saboteur_p2p.rules import Pass
+
+    state = find(lambda s: s.phase.value == "play" and len(s.hands[s.current]) >= 3)
+    seat = state.current
+    node = types.SimpleNamespace(writer=types.SimpleNamespace(path=str(tmp_path / "game-x-seat0.log")))
+    hand = SteadyHand.beside(node)
+    hand.view(state, seat)
+    first = state.hands[seat][0]
+    later = copy.deepcopy(state)
+    later.push(next(a for a in later.legal_actions() if isinstance(a, Pass) and a.card == first))
+    before = [h for h, _ in hand.view(later, seat).hand]
+    assert before[0] != first and before[0] == later.hands[seat][-1]  # the drawn card took the slot
+    again = SteadyHand.beside(node)  # the seat's next run, after a crash
+    assert [h for h, _ in again.view(later, seat).hand] == before
+    assert [h for h, _ in SteadyHand().view(later, seat).hand] != before  # afresh, the engine's order

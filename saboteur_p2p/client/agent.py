@@ -77,6 +77,7 @@ class ClientAgent:
         self.seat = seat
         self.names = list(node.setup.names)
         self.tracker = Tracker(seat, len(self.names))
+        self._hand = SteadyHand.beside(node)  # the slots of a seat taken back are kept
         self._publish(seat=seat, names=tuple(self.names), hosting=False)
         # "you are you" read oddly (the `play` table names its person "you": a play-test)
         mine, seats = self.names[seat], len(self.names)

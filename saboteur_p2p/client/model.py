@@ -5,12 +5,15 @@ never changed afterwards.  ``UIState`` belongs to the UI thread alone.
 """
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
+import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -344,14 +347,31 @@ class SteadyHand:
     prompt both number cards so (the prompt shifted them left, and typed slots misplayed:
     found by a play-test)."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: str | None = None) -> None:
         #: the round and the hand's handles in the order the person sees them
         self._slots: tuple[int, list[int]] = (0, [])
+        #: a file that keeps them for the seat's next run (a seat taken back after a crash
+        #: numbered its cards afresh, and a move typed from memory misplayed: a play-test)
+        self._store = store
+        if store is not None:
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                round_, order = json.loads(Path(store).read_text())
+                if isinstance(round_, int) and isinstance(order, list) and all(isinstance(h, int) for h in order):
+                    self._slots = (round_, order)
+
+    @classmethod
+    def beside(cls, node: object) -> SteadyHand:
+        """Slots kept beside the seat's log (``Node.writer``), if it writes one."""
+        path = getattr(getattr(node, "writer", None), "path", None)
+        return cls(f"{path}.hand" if isinstance(path, str) else None)
 
     def view(self, state: State, seat: int) -> PlayerView:
         view = state.view_for(seat)
         round_, before = self._slots
         order = steady_slots(before if round_ == view.round else [], state.hands[seat])
+        if self._store is not None and (view.round, order) != self._slots:
+            with contextlib.suppress(OSError):
+                Path(self._store).write_text(json.dumps([view.round, order]))
         self._slots = (view.round, order)
         faces = dict(view.hand)
         return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces))

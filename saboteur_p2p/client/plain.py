@@ -65,6 +65,10 @@ class PlainAgent(LineAgent):
         #: the hand numbered as the full-screen client numbers it: a card keeps its slot
         self._hand = SteadyHand()
 
+    def start(self, seat: int, node: Node) -> None:
+        self._hand = SteadyHand.beside(node)  # the slots of a seat taken back are kept
+        super().start(seat, node)
+
     def _take(self, line: str) -> None:
         if _question(line):
             self.asked.put(line)  # answered at once (poll_chat), not held for our move
