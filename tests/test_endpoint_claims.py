@@ -46,3 +46,45 @@ def test_an_endpoint_where_the_first_seat_answers_stays_its_own(tmp_path: Path) 
     session._follow_pending_links(100.5 + RELINK_EVERY)
     assert session.endpoints == {1: before[1], 2: CLAIMED}
     assert f"{session.names[1]} gave the endpoint of {session.names[2]} (seat 2); ignored" in said
+
+
+def test_a_handshake_the_server_swept_as_too_slow_is_not_read_as_another_key(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A dialer busy past the server's HANDSHAKE_S had its handshake closed by the server's
+    sweep, which read as "it does not hold the key we dialled": one hostile claim then sent an
+    honest seat back to its dead endpoint (found by review).  A server that holds another key
+    still reads so."""
+    import time
+
+    from saboteur_p2p.crypto.identity import Identity
+    from saboteur_p2p.net import dialer, zmtp
+    from saboteur_p2p.net.transport import Transport
+
+    monkeypatch.setattr(zmtp, "HANDSHAKE_S", 0.5)
+    monkeypatch.setattr(dialer, "HANDSHAKE_S", 0.5)
+    server_id, client_id = Identity.generate(), Identity.generate()
+    server = Transport("127.0.0.1:0", link_keys=server_id.link_keys())
+    busy = Transport("127.0.0.1:0", link_keys=client_id.link_keys())
+    wrong = Transport("127.0.0.1:0", link_keys=client_id.link_keys())
+    try:
+        server.admit_links({server_id.public.dh_key, client_id.public.dh_key})
+        endpoint = server.link_endpoint
+        busy.connect(endpoint, server_key=server_id.public.dh_key)  # the right key, then busy
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            server.poll(0.05)
+        for _ in range(40):
+            busy.poll(0.05)
+            server.poll(0.01)
+            if busy.refused(endpoint):
+                break
+        assert busy.refused(endpoint) and not busy.wrong_key(endpoint)
+        wrong.connect(endpoint, server_key=Identity.generate().public.dh_key)  # another key, at once
+        for _ in range(40):
+            wrong.poll(0.02)
+            server.poll(0.01)
+            if wrong.refused(endpoint):
+                break
+        assert wrong.wrong_key(endpoint), wrong.refused(endpoint)
+    finally:
+        for transport in (busy, wrong, server):
+            transport.close()

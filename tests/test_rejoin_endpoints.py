@@ -90,3 +90,15 @@ def test_another_seats_word_cannot_take_the_link_to_where_a_seat_began(tmp_path:
     session._relink(0, seats[1].endpoint, 10**20, now=100.0)
     assert session.endpoints[0] == seats[0].endpoint
     assert said == ["s0 gave the endpoint where s1 (seat 1) began the game; ignored"]
+
+
+def test_mending_swapped_endpoints_never_puts_two_seats_at_one(tmp_path: Path) -> None:
+    """Seat 0 (which has no hello) given seat 1's own endpoint, seat 1 seat 2's, seat 2 junk:
+    moving seat 1 to its own put it with seat 0, and one link per endpoint left seat 1
+    never dialled with its own key (found by review).  Then nothing is moved."""
+    identities, seats, honest = _table(4)
+    rotated = dataclasses.replace(honest, seats=(dataclasses.replace(seats[0], endpoint=seats[1].endpoint),
+                                                 dataclasses.replace(seats[1], endpoint=seats[2].endpoint),
+                                                 dataclasses.replace(seats[2], endpoint="tcp://127.0.0.1:4999"), seats[3]))
+    session, _ = _seat_2_of(rotated, tmp_path, identities[3], resuming=True)
+    assert session.endpoints == {0: seats[1].endpoint, 1: seats[2].endpoint, 2: "tcp://127.0.0.1:4999"}

@@ -241,6 +241,7 @@ class Dialer:
             raise
         self.socket = sock
         self.redial_at = None
+        self.dialled_at = time.monotonic()
 
     @property
     def connected(self) -> bool:
@@ -301,8 +302,11 @@ class Dialer:
                 else:
                     state = self.state
                     if state is not None and state.curve is not None and state.greeted and not state.ready:
-                        # closed on our HELLO: a server that cannot open it holds another key
-                        self.trouble = WRONG_KEY
+                        # closed on our HELLO: a server that cannot open it holds another key;
+                        # unless seen late, as a server's sweep of handshakes that take
+                        # HANDSHAKE_S closes them (a busy dialer's: found by review)
+                        late = time.monotonic() - self.dialled_at >= HANDSHAKE_S / 2
+                        self.trouble = "the peer closed the CurveZMQ handshake" if late else WRONG_KEY
                     self._lost(REDIAL_S)  # (before libzmq dials again on this socket)
                     break
                 continue

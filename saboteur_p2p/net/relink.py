@@ -113,11 +113,14 @@ class Relink:
         only), and for a seat that came back also where each seat's hello says it began."""
         if self.resuming:
             began = self.table.signed_endpoints()
-            for seat, endpoint in list(self.endpoints.items()):
-                if any(endpoint == where and other != seat for other, where in began.items()):
-                    # the start of one seat gives this seat where another seat's own hello says
-                    # it began (a host swapped two seats' endpoints): each at its own, then
-                    self.endpoints[seat] = began.get(seat, endpoint)
+            # where the start of one seat gives a seat where another seat's own hello says it
+            # began (a host swapped two seats' endpoints), each at its own, if that leaves no
+            # two seats at one endpoint (one link per endpoint: found by review)
+            mended = {seat: began.get(seat, endpoint) if any(endpoint == where and other != seat
+                                                             for other, where in began.items()) else endpoint
+                      for seat, endpoint in self.endpoints.items()}
+            if len(set(mended.values())) == len(mended):
+                self.endpoints.update(mended)
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
             self.transport.send(endpoint, self._link(endpoint, seat))

@@ -1,8 +1,9 @@
 """What the host's ``start`` says: the seats, their nonces and the hellos they said.
 
 A joiner checks everything the host checked of each ``hello`` (every seat proves its link
-key), that the game id is the hash of every seat's nonce, and, for a new game, that every
-seat said hello to the one table it said hello to itself (``Table.check_hellos``).
+key), that the game id is the hash of every seat's nonce, and that every seat said hello to
+the one table it said hello to itself (``Table.check_hellos``; in a running game's start, a
+seat's endpoint may have moved since).
 """
 from __future__ import annotations
 
@@ -158,9 +159,8 @@ class Table:
         return self._said_by_seats("endpoint")
 
     def _said_by_seats(self, field: str) -> dict[int, str]:
-        """An endpoint each joiner's own hello to this table names in ``field``.  A running
-        game's start is not checked hello by hello (§12.2): a hello that is not its seat's
-        own, said to this table, names nothing."""
+        """An endpoint each joiner's own hello to this table names in ``field`` (a hello that
+        is not its seat's own, said to this table, names nothing)."""
         found: dict[int, str] = {}
         for number, data in enumerate(self.hellos[:len(self.seats) - 1], start=1):
             try:
