@@ -102,3 +102,20 @@ def test_mending_swapped_endpoints_never_puts_two_seats_at_one(tmp_path: Path) -
                                                  dataclasses.replace(seats[2], endpoint="tcp://127.0.0.1:4999"), seats[3]))
     session, _ = _seat_2_of(rotated, tmp_path, identities[3], resuming=True)
     assert session.endpoints == {0: seats[1].endpoint, 1: seats[2].endpoint, 2: "tcp://127.0.0.1:4999"}
+
+
+def test_the_start_a_seat_serves_gives_the_endpoints_it_reaches_the_seats_at_now(tmp_path: Path) -> None:
+    """A seat's start for a rejoiner gave the game's first endpoints, whatever links had
+    moved since: a seat that had come back on another port was reached only through relays
+    (found by review)."""
+    from saboteur_p2p.net.table import Table
+    from saboteur_p2p.net.wire import seal
+
+    identities, seats, honest = _table()
+    transport = SentLog()
+    session = Session(honest, identities[0], transport, None, tmp_path, lambda text: None)  # type: ignore[arg-type]
+    session._relink(1, "tcp://127.0.0.1:7001", 10**20, now=100.0)  # seat 1 came back on another port
+    session._answer_hello(b"conn", open_envelope(seal(identities[2], "hello", {})), 2)
+    served = Table.from_envelope(open_envelope(transport.sent[-1][1]))
+    assert [seat.endpoint for seat in served.seats] == ["tcp://127.0.0.1:9", "tcp://127.0.0.1:7001", seats[2].endpoint]
+    served.check_hellos(running=True)  # the hellos as they were said

@@ -2,6 +2,7 @@
 and the session reaches it there, if that endpoint can be the seat's (protocol.md §12.1)."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
@@ -138,6 +139,17 @@ class Relink:
                 self.began_at[seat] = endpoint
                 self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
                 self.transport.send(endpoint, self._link(endpoint, seat))
+
+    def served_table(self, connection: bytes) -> Table:
+        """The start we give a seat that comes back, on ``connection``: every seat at the
+        endpoint we reach it at now, and ours as the seat can reach it.  The first start's
+        endpoints were served after seats had moved: a later rejoiner reached them only
+        through others' relays (found by review)."""
+        towards = self.transport.address_of(connection) or "127.0.0.1"
+        now = {seat: self.endpoints.get(seat, self.transport.advertised(f"tcp://{towards}:1"))
+               for seat in range(len(self.table.seats))}
+        seats = tuple(dataclasses.replace(info, endpoint=now[seat]) for seat, info in enumerate(self.table.seats))
+        return dataclasses.replace(self.table, seats=seats) if len(set(now.values())) == len(now) else self.table
 
     def _follow_pending_links(self, now: float) -> None:
         """Follow each endpoint held back by the one-a-second limit once its second is up."""

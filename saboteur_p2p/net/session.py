@@ -449,7 +449,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         # a seat's hello replayed drew the whole start each time (an attack); once a second on a
         # connection, so a replayer cannot keep the seat's restart, on its own, from an answer
         if self.hello_answered.allow((seat, connection), time.monotonic()):
-            self.transport.reply(connection, seal(self.identity, "start", self.table.to_data()))
+            self.transport.reply(connection, seal(self.identity, "start", self.served_table(connection).to_data()))
 
     def _leave(self, why: str = "you left the table; the game ends") -> SessionResult:
         """Our player leaves (or this seat cannot go on): tell the table (it ends the game) and stop."""
