@@ -71,8 +71,8 @@ class SentLog:
     def unproven(self, new: str) -> str | None:
         return self.replacing.get(new)
 
-    def withdraw(self, new: str) -> None:
-        self.replacing.pop(new, None)
+    def disconnect(self, endpoint: str) -> None:
+        self.replacing.pop(endpoint, None)
 
 
 def listening_seat(tmp_path: Path) -> tuple[LocalGame, Session, list[str], Identity]:

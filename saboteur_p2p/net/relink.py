@@ -98,7 +98,7 @@ class Relink:
         claimed = self.endpoints[taken]
         before = self.transport.unproven(claimed)
         if before is not None and self.transport.wrong_key(claimed):
-            self.transport.withdraw(claimed)
+            self.transport.disconnect(claimed)  # (it never shook hands: the link it was to replace stays)
             self.endpoints[taken] = before
             self.say(f"{self.names[taken]} (seat {taken}) gave the endpoint {claimed}, where another key "
                      f"answers; {self.names[taken]} is reached where it was, and {self.names[seat]} there")
@@ -111,30 +111,25 @@ class Relink:
 
     def _link_all(self) -> None:
         """Our link to every seat, at the endpoint the start gives it (encrypted, to that seat
-        only), and for a seat that came back also where each seat's hello says it began."""
-        if self.resuming:
-            began = self.table.signed_endpoints()
-            # where the start of one seat gives a seat where another seat's own hello says it
-            # began (a host swapped two seats' endpoints), each at its own, if that leaves no
-            # two seats at one endpoint (one link per endpoint: found by review)
-            mended = {seat: began.get(seat, endpoint) if any(endpoint == where and other != seat
-                                                             for other, where in began.items()) else endpoint
-                      for seat, endpoint in self.endpoints.items()}
-            if len(set(mended.values())) == len(mended):
-                self.endpoints.update(mended)
+        only), and for a seat that came back also where each seat's own hello says it began.
+
+        A seat that came back believes the endpoints of a start that one seat signed: a
+        hostile host gave it false ones, and the two honest seats, which never heard each other,
+        named each other gone (found by an attack).  A seat still where its hello says follows
+        our link there to our endpoint, and its own link then tells us where it is (§12.4)."""
+        began = self.table.signed_endpoints() if self.resuming else {}
+        # where the start of one seat gives a seat where another seat's own hello says it
+        # began (a host swapped two seats' endpoints), each at its own, if that leaves no
+        # two seats at one endpoint (one link per endpoint: found by review)
+        mended = {seat: began.get(seat, endpoint) if any(endpoint == where and other != seat
+                                                         for other, where in began.items()) else endpoint
+                  for seat, endpoint in self.endpoints.items()}
+        if len(set(mended.values())) == len(mended):
+            self.endpoints.update(mended)
         for seat, endpoint in self.endpoints.items():
             self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
             self.transport.send(endpoint, self._link(endpoint, seat))
-        if self.resuming:
-            self._link_where_seats_began()
-
-    def _link_where_seats_began(self) -> None:
-        """A seat that came back believes the endpoints of a start that one seat signed: a
-        hostile host gave it false ones, and the two honest seats, which never heard each other,
-        named each other gone (found by an attack).  Our link also goes to each seat where its
-        own hello says it listened (§12.1): a seat still there follows us to our endpoint, and
-        its own link then tells us where it is."""
-        for seat, endpoint in self.table.signed_endpoints().items():
+        for seat, endpoint in began.items():
             if seat != self.seat and endpoint not in self.endpoints.values():
                 self.began_at[seat] = endpoint
                 self.transport.connect(endpoint, server_key=self.table.seats[seat].dh_key)
@@ -146,8 +141,7 @@ class Relink:
         endpoints were served after seats had moved: a later rejoiner reached them only
         through others' relays (found by review)."""
         towards = self.transport.address_of(connection) or "127.0.0.1"
-        now = {seat: self.endpoints.get(seat, self.transport.advertised(f"tcp://{towards}:1"))
-               for seat in range(len(self.table.seats))}
+        now = {**self.endpoints, self.seat: self.transport.advertised(f"tcp://{towards}:1")}
         seats = tuple(dataclasses.replace(info, endpoint=now[seat]) for seat, info in enumerate(self.table.seats))
         return dataclasses.replace(self.table, seats=seats) if len(set(now.values())) == len(now) else self.table
 

@@ -268,14 +268,6 @@ class Transport:
         hands (None if it replaces nothing)."""
         return self.replacing.get(new)
 
-    def withdraw(self, new: str) -> None:
-        """Give up the link to ``new``, which was to replace another and never shook hands
-        (its peer never took it): the link it was to replace stays."""
-        self.replacing.pop(new, None)
-        link = self.outbound.pop(new, None)
-        if link is not None:
-            link.close()
-
     def disconnect(self, endpoint: str) -> None:
         """Close the outbound link to an endpoint a peer has left."""
         self.replacing.pop(endpoint, None)
