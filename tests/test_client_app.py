@@ -160,6 +160,16 @@ class Harness:
         self.wait_for(ready, "our move")
         return self.agent.snapshot()
 
+    def turn_a_path_card(self) -> bool:
+        """On our move, pick the hand's first path card and turn it with r; how it lay before."""
+        index = strip_index(self.decision(), lambda c: isinstance(c, PathCard))
+        self.keys(str(index + 1))
+        self.wait_for(lambda: self.app.focus.selected == index, "the path card")
+        turned = self.app.ui.turned
+        self.keys("r")
+        self.wait_for(lambda: self.app.ui.turned != turned, "r to turn the card")
+        return turned
+
     def sent(self, snap: Snapshot) -> None:
         assert snap.decision is not None
         self.wait_for(lambda: self.app.ui.sent_for == snap.decision.id, "the move to be sent")  # type: ignore[union-attr]

@@ -3,11 +3,10 @@ key that goes on with a command word (``repair``, ``map``) takes their work back
 the command line with both.  Before, they waited 0.3 s to tell (a play-test: "r waits")."""
 from __future__ import annotations
 
-from test_client_app import Harness, can_place, seed_where, strip_index
+from test_client_app import Harness, can_place, seed_where
 
 from saboteur_p2p.client.boardkeys import TakeBack
 from saboteur_p2p.client.model import UIState
-from saboteur_p2p.rules import PathCard
 
 
 def test_a_taken_back_key_puts_back_what_it_changed_and_only_when_a_word_goes_on() -> None:
@@ -39,13 +38,7 @@ def test_r_and_m_start_no_two_key_binding_the_keys_that_open_something_still_wai
         firsts = {b.keys[0] for b in h.app.application.key_bindings.bindings if len(b.keys) == 2}
         assert "r" not in firsts and "m" not in firsts  # nothing to wait for: they act at once
         assert {"q", "R"} <= firsts  # quit and the rules page open a box: they wait for the word
-        snap = h.decision()
-        index = strip_index(snap, lambda c: isinstance(c, PathCard))
-        h.keys(str(index + 1))
-        h.wait_for(lambda: h.app.focus.selected == index, "the path card")
-        turned = h.app.ui.turned
-        h.keys("r")
-        h.wait_for(lambda: h.app.ui.turned != turned, "r to turn the card")
+        turned = h.turn_a_path_card()
         h.keys("re")  # turned back, and the word begun
         h.wait_for(lambda: h.app.input_area.text == "re", "'re' on the command line")
         assert h.app.ui.turned != turned  # as the first r left it: the second r's turn taken back

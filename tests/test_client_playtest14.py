@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from test_client_app import ENTER, TAB, Harness, seed_where, strip_index
+from test_client_app import ENTER, TAB, Harness, seed_where
 from test_client_app_typed import fits_only_turned, only_turned_line
 
 from saboteur_p2p.rules import InvalidActionError
@@ -80,13 +80,7 @@ def test_a_word_begun_with_a_board_key_reads_as_that_word_however_slowly_it_goes
     harness = Harness(seed, edition="saboteur2")
 
     def script(h: Harness) -> None:
-        snap = h.decision()
-        index = strip_index(snap, lambda c: isinstance(c, PathCard))
-        h.keys(str(index + 1))
-        h.wait_for(lambda: h.app.focus.selected == index, "the path card")
-        turned = h.app.ui.turned
-        h.keys("r")
-        h.wait_for(lambda: h.app.ui.turned != turned, "r to turn the card")
+        turned = h.turn_a_path_card()
         time.sleep(0.5)  # a hesitant typist
         h.keys("e")
         h.wait_for(lambda: h.app.input_area.text == "e", "the line opened")
