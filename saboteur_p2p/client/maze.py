@@ -285,16 +285,24 @@ def render_maze(
     cx, cy = marks.cursor if marks.cursor is not None else (None, None)
     # a new view shows the goals' end of the maze, and the cursor's rows
     ox = fit(origin[0] if origin else None, cx, low_x, high_x, cols, prefer=high_x - cols + 1)
+    xs = list(range(ox, ox + cols))
+    goal_x = _goal_column(board)
+    if goal_x is not None and cols >= 3 and goal_x >= ox + cols and cx != goal_x:
+        # the goals stay in sight in the last column, the cells before them scrolled off
+        # (an 80-column terminal shows ten columns: a card left of the start hid the goals)
+        ox = fit(origin[0] if origin else None, cx, low_x, high_x, cols - 1, prefer=high_x - cols + 1)
+        xs = [*range(ox, ox + cols - 1), goal_x]
     # ... around the row of the start and the middle goal when no cursor is followed
     oy = fit(origin[1] if origin else None, cy, low_y, high_y, rows, prefer=(0 if cy is None else cy) - rows // 2)
     out: Fragments = []
-    header = " " * GUTTER + "".join(f"{x:^{CELL_W}}" for x in range(ox, ox + cols))
+    gaps = [x - 1 != before for before, x in zip([xs[0] - 1, *xs[:-1]], xs, strict=True)]
+    header = " " * GUTTER + "".join(_column_label(x, gap) for x, gap in zip(xs, gaps, strict=True))
     left = "◀" if ox > low_x else " "
-    right = "▶" if ox + cols - 1 < high_x else " "
+    right = "▶" if xs[-1] < high_x else " "
     out.append(("class:maze.coord", (left + header[1:])[: width - 1].ljust(width - 1) + right + "\n"))
     for row in range(rows):
         y = oy + row
-        cells = [_cell(board, known_goals, marks, (x, y)) for x in range(ox, ox + cols)]
+        cells = [_cell(board, known_goals, marks, (x, y)) for x in xs]
         for line in range(CELL_H):
             label = f"{y:>2} "[:GUTTER] if line == 1 else " " * GUTTER
             if line == 0 and row == 0 and oy > low_y:
@@ -310,6 +318,17 @@ def render_maze(
         last_style, last_text = out[-1]
         out[-1] = (last_style, last_text.rstrip("\n"))
     return out, (ox, oy)
+
+
+def _goal_column(board: Board) -> int | None:
+    """The column of the goal cards, when they share one (every edition's layout)."""
+    xs = {x for (x, _), tile in board.tiles.items() if tile.goal_slot is not None}
+    return xs.pop() if len(xs) == 1 else None
+
+
+def _column_label(x: int, after_gap: bool) -> str:
+    """A column's number over the maze; ``┆`` before it when the columns before it are not shown."""
+    return f"┆{x:^{CELL_W - 1}}" if after_gap else f"{x:^{CELL_W}}"
 
 
 Special = dict[tuple[int, int], str]

@@ -1,0 +1,45 @@
+"""Findings of a play-test at an 80x24 terminal (2026-12-06, second session), one test each."""
+from __future__ import annotations
+
+from saboteur_p2p.client.maze import MazeMarks, render_maze, visible_cells
+from saboteur_p2p.rules import Board
+from saboteur_p2p.rules.cards import face_from_code
+
+
+def _west_tunnel() -> Board:
+    board = Board.new_round()
+    straight = face_from_code("path:EW")
+    for x in range(-1, -4, -1):
+        board.place((x, 0), straight, False)
+    return board
+
+
+def test_the_goals_stay_in_sight_while_the_cursor_works_west_of_the_start():
+    """At 80x24 the maze shows ten columns: with the cursor at the tunnel's west end the view
+    showed columns -4 to 5 and no goal, so a player placing a card there could not see them."""
+    board = _west_tunnel()
+    cols, _ = visible_cells(55, 16)
+    assert cols == 10  # the maze panel of an 80-column screen
+    marks = MazeMarks(cursor=(-4, 0))
+    fragments, (ox, _) = render_maze(board, {}, marks, 55, 16, None)
+    screen = "".join(text for _, text in fragments)
+    lines = screen.splitlines()
+    assert all(f"╔═{slot}═╗" in screen for slot in range(3)), screen
+    assert ox == -4 and "┌   ┐" in lines[1 + 3 * 2]  # the cursor's cell is shown, first column
+    header = lines[0]
+    assert "┆ 8" in header and " 4 " in header and " 5 " not in header, header  # columns 5-7 left out, marked
+    assert lines[0].endswith("▶") is False  # nothing beyond the goals
+
+
+def test_the_cursor_taken_under_the_pinned_goals_pans_the_view():
+    """The column the goals take over is never where the cursor is: moving right pans."""
+    board = _west_tunnel()
+    fragments, (ox, _) = render_maze(board, {}, MazeMarks(cursor=(5, 0)), 55, 16, (-4, -2))
+    header = "".join(text for _, text in fragments).splitlines()[0]
+    assert ox == -3 and " 5 " in header and "┆ 8" in header, header
+
+
+def test_a_maze_that_fits_shows_no_gap():
+    board = Board.new_round()
+    fragments, _ = render_maze(board, {}, MazeMarks(cursor=(1, 0)), 55, 16, None)
+    assert "┆" not in "".join(text for _, text in fragments).splitlines()[0]
