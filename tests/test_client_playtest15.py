@@ -35,7 +35,7 @@ def test_a_seat_whose_person_comes_back_is_no_longer_marked_bot():
     the game's end."""
     from test_client_controller import find, seated
 
-    from saboteur_p2p.net.standin import WHY
+    from saboteur_p2p.net.standin import RUNS_AGAIN, WHY
 
     state = find(lambda s: s.phase.value == "play")
     agent, _node, _ctl = seated(state)
@@ -45,6 +45,8 @@ def test_a_seat_whose_person_comes_back_is_no_longer_marked_bot():
     agent.say(f"{name} is away (no word for 3 s); the table waits up to 120 s")
     assert agent.snapshot().stand_ins == {other}  # away: still the seat a bot played
     agent.say(f"{name} is back after 13 s of silence")
+    assert agent.snapshot().stand_ins == {other}  # a silence: the stand-in may have played on through it
+    agent.say(RUNS_AGAIN.format(name=name))
     assert agent.snapshot().stand_ins == frozenset()
 
 

@@ -43,3 +43,23 @@ def test_a_maze_that_fits_shows_no_gap():
     board = Board.new_round()
     fragments, _ = render_maze(board, {}, MazeMarks(cursor=(1, 0)), 55, 16, None)
     assert "┆" not in "".join(text for _, text in fragments).splitlines()[0]
+
+
+def test_a_seat_whose_program_runs_again_is_told_once_and_a_silence_is_not(tmp_path):  # type: ignore[no-untyped-def]
+    """The players list dropped the stand-in's "bt" mark on any "is back": a seat whose bot
+    stood in was marked a person again after a blip of its link, while the bot played on.
+    The mark now goes when that seat's program runs again (a newer run linked), which the
+    session says once."""
+    from session_doubles import listening_seat
+
+    from saboteur_p2p.net.standin import RUNS_AGAIN
+
+    _, session, said, _ = listening_seat(tmp_path)
+    endpoint = session.endpoints[1]
+    news = RUNS_AGAIN.format(name=session.names[1])
+    session._relink(1, endpoint, 5, now=100.0)
+    session._relink(1, endpoint, 5, now=101.0)  # the same run, after a silence: nothing to say
+    assert news not in said
+    session._relink(1, endpoint, 6, now=102.0)
+    session._relink(1, endpoint, 6, now=103.0)
+    assert said.count(news) == 1, said

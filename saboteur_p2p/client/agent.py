@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..match import move_words, narrate
+from ..net.standin import RUNS_AGAIN
 from ..net.standin import WHY as STAND_IN_WHY
 from ..rules import (
     CardPlayed,
@@ -172,16 +173,16 @@ class ClientAgent:
                     # a seat not heard here, but by the others, is at the table: not away
                     self.set_connection(seat, away=line.startswith(f"{name} is away"))
                     presence = True
-                    if line.startswith(f"{name} is back"):
-                        # back after a silence: a new run of that seat's program, not the bot
-                        # that stood in for its person, who stopped it (a play-test saw "bt"
-                        # beside a person who had come back, up to the game's end)
-                        with self._lock:
-                            self._snapshot = replace(self._snapshot, stand_ins=self._snapshot.stand_ins - {seat})
             if presence:
                 self._presence(line)  # one line that says who is away now, not a line per change
                 continue
             for seat, name in enumerate(self.names):
+                if line == RUNS_AGAIN.format(name=name):
+                    # a new run of that seat's program, not the bot that stood in for its
+                    # person, who stopped it (a play-test saw "bt" beside a person who had
+                    # come back, up to the game's end); a silence alone ends no stand-in
+                    with self._lock:
+                        self._snapshot = replace(self._snapshot, stand_ins=self._snapshot.stand_ins - {seat})
                 if line == STAND_IN_WHY["left"].format(name=name):
                     # the players list marks the seat, after the log has moved on (a play-test
                     # could not tell which seat a bot played)

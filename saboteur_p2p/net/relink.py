@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from .heartbeat import Resends
 from .lobby import Table
+from .standin import RUNS_AGAIN
 from .transport import Transport, endpoint_host, is_loopback, is_wildcard, normal_endpoint, valid_endpoint
 
 #: a seat's announced endpoint is followed at most this often (seconds)
@@ -46,6 +47,7 @@ class Relink:
         if incarnation > self.incarnations.get(seat, incarnation):
             self.ahead_again.add(seat)  # a newer run of that seat: what we sent it ahead is lost
             self.resends.restarted(seat, time.monotonic() if now is None else now)  # and it may hold fewer records
+            self.say(RUNS_AGAIN.format(name=self.names[seat]))
         self.incarnations[seat] = incarnation
         old = self.endpoints[seat]
         if endpoint == old:

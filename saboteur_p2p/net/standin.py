@@ -31,6 +31,10 @@ WHY = {
     "left": "{name} left the table: a bot on their machine plays their seat",
     "timer": "{name}'s turn timer ran out: a bot on their machine chose their move",
 }
+#: what a seat is told when another seat's program runs again (a newer run linked): a stand-in
+#: that played that seat stopped with the run before (a silence and "is back" alone say nothing
+#: of the stand-in, which may have been playing through it)
+RUNS_AGAIN = "{name} runs their program again"
 #: a peer reports each kind of another seat's stand-in notice at most this often (seconds)
 NOTICE_EVERY = 2.0
 
