@@ -7,17 +7,22 @@ next bot's choosing).  Usage:
     python benchmarks/network_game.py [--players 5] [--bot heuristic] [--runs 3] [--rounds 3] [--json FILE]
 
 Also: when the first move was due, counted from the host's launch (as a person launching
-``saboteur-p2p play`` waits: bot processes, lobby, keys and the first deal), and the longest
-pause from a round's last move to the next round's first (the next round's set-up).
-``--json FILE`` writes the medians (``players``, ``game_s``, ``turn_p50_ms``,
-``turn_p99_ms``, ``mib_per_peer``, ``first_turn_s``, ``next_round_s``, ``take_p10_ms``,
-``take_p50_ms``) and every run.  The time a seat takes to take another's move in (check,
+``saboteur-p2p play`` waits: bot processes, lobby, keys and the first deal), the longest
+pause from a round's last move to the next round's first (the next round's set-up), and the
+CPU all the peers used (user and system, every thread) with the cores it kept busy on
+average over the game's wall time: five peers on two cores keep it nearly saturated, so a
+turn waits for a core as much as for its own work.  ``--json FILE`` writes the medians
+(``players``, ``game_s``, ``turn_p50_ms``, ``turn_p99_ms``, ``mib_per_peer``,
+``first_turn_s``, ``next_round_s``, ``take_p10_ms``, ``take_p50_ms``, ``cpu_s``,
+``cores_busy``) and every run.  The time a seat takes to take another's move in (check,
 apply, log) says how busy the machine was while the figures were made.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -48,8 +53,10 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
         ]
         launched = time.time()
         started = time.perf_counter()
+        cpu = _children_cpu()
         done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
         wall = time.perf_counter() - started
+        cpu = _children_cpu() - cpu  # every peer's: the host waits for its bot peers
         stats = [json.loads(p.read_text()) for p in sorted(logs.rglob("*.stats.json"))]
         if done.returncode != 0 or len(stats) != args.players:
             print(done.stdout, done.stderr)
@@ -73,7 +80,15 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
         "records": stats[0]["records"],
         "record_messages": sum(s["records_sent"] for s in stats) * (args.players - 1),
         "mb_sent": sum(s["bytes_sent"] for s in stats) / 1e6,
+        "cpu_s": cpu,
+        "cores_busy": cpu / wall,
     }
+
+
+def _children_cpu() -> float:
+    """User and system CPU seconds of this process's children that have ended."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def _spread(values: list[float], unit: str, digits: int = 1) -> str:
@@ -106,6 +121,9 @@ def main() -> None:
     print(f"  first move due {_spread([r['first_turn_s'] for r in runs], 's')} after the host was launched; "
           f"longest pause between rounds {_spread([r['next_round_s'] for r in runs if r['next_round_s']], 's', 2)}")
     print(f"  peak memory per peer {_spread([r['mib_per_peer'] for r in runs], 'MiB', 0)}")
+    busy = _spread([r['cores_busy'] for r in runs], 'cores', 2)
+    print(f"  CPU of all peers {_spread([r['cpu_s'] for r in runs], 's')}: {busy} "
+          f"of this machine's {os.cpu_count()} busy on average (process start, lobby and set-up included)")
     if args.json:
         with open(args.json, "w") as out:
             json.dump(figures, out, indent=1)
