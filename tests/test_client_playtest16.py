@@ -63,3 +63,34 @@ def test_a_seat_whose_program_runs_again_is_told_once_and_a_silence_is_not(tmp_p
     session._relink(1, endpoint, 6, now=102.0)
     session._relink(1, endpoint, 6, now=103.0)
     assert said.count(news) == 1, said
+
+
+def test_the_plain_prompt_shows_where_to_type_and_keeps_under_what_is_said():
+    """--plain printed the table at our move and then nothing: a player typed at a bare line,
+    unsure the game waited.  On a terminal "> " now ends the table; a line said meanwhile (a
+    chat) takes the prompt's line and the prompt comes again under it; a refused move shows
+    it again; none is left once the move is made."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.plain import PROMPT, PlainAgent
+
+    state = find(lambda s: s.phase.value == "play")
+    out: list[str] = []
+    agent = PlainAgent(lambda line: out.append(line + "\n"), None, out.append)
+    agent.seat_no, agent.names = state.current, [f"p{i}" for i in range(state.players)]
+    node = seated(state, state.current)[1]
+    assert agent.poll_move(node) is None
+    assert out[-1] == PROMPT and out[0].startswith("your move")
+    agent.session_say("p1: hurry up")
+    assert out[-3:] == ["\r\x1b[K", "p1: hurry up\n", PROMPT]
+    agent._take("legal")  # answered at once (in the session's loop, as here), whoever's move it is
+    assert agent.poll_move(node) is None
+    assert out[-1] == PROMPT and out[-2].startswith("legal: "), out[-3:]
+    agent._take("path 9 at 1,0")
+    assert agent.poll_move(node) is None
+    assert out[-1] == PROMPT and any("9" in line for line in out[-3:-1]), out[-4:]  # refused, asked again
+    out.clear()
+    agent._take("pass 1")
+    assert agent.poll_move(node) is not None
+    agent.session_say("p2: thanks")
+    assert out == ["p2: thanks\n"]  # no prompt once the move is made

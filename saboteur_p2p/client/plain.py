@@ -40,18 +40,43 @@ HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name ·
     "swap-hats @name · pass 4,5,6 · clear trapped with 3,5 · steal @name or steal nobody"
 
 
+#: shown after the table at the seat's move, where the person types (on a terminal)
+PROMPT = "> "
+
+
 def terminal_width() -> int | None:
     """The columns of the terminal the prompt prints to, or None when it prints elsewhere."""
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
+def terminal_prompt() -> Callable[[str], None] | None:
+    """What writes ``PROMPT`` (no line break) on the terminal, or None when printing elsewhere."""
+    if not sys.stdout.isatty():
+        return None
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    return write
+
+
 class PlainAgent(LineAgent):
     """A person at a line prompt: moves in slots and names, checked before they are sent."""
 
-    def __init__(self, say: Callable[[str], None] = print, width: int | None = None) -> None:
+    def __init__(
+        self, say: Callable[[str], None] = print, width: int | None = None, prompt: Callable[[str], None] | None = None,
+    ) -> None:
         """``width``: the terminal's columns, to wrap long lines between words (a terminal
-        would break them mid-word); None leaves lines whole (a pipe, a log)."""
-        super().__init__(say)
+        would break them mid-word); None leaves lines whole (a pipe, a log).  ``prompt``
+        writes text with no line break (a terminal's): with it, ``PROMPT`` shows where to
+        type at our move, and a line said meanwhile takes its place and shows it again under
+        it (a play-test typed at a bare line, unsure the game waited for it)."""
+        super().__init__(self._said)
+        self._say_line = say
+        self._write = prompt
+        #: whether ``PROMPT`` is the last thing on the terminal (set by the reader thread too)
+        self._prompting = False
         self.width = width
         self.wants_to_quit = False
         #: whether the moves' help has been shown whole (at the first move; after it, a pointer)
@@ -69,7 +94,25 @@ class PlainAgent(LineAgent):
         self._hand = SteadyHand.beside(node)  # the slots of a seat taken back are kept
         super().start(seat, node)
 
+    def _said(self, text: str) -> None:
+        if self._prompting and self._write is not None:
+            self._write("\r\x1b[K")  # the prompt's line (what was typed there is still read)
+            self._say_line(text)
+            if self.prompted:
+                self._write(PROMPT)
+            else:
+                self._prompting = False
+        else:
+            self._say_line(text)
+
+    def _show_prompt(self) -> None:
+        """``PROMPT``, at our move (on a terminal): where the person types."""
+        if self._write is not None and self.prompted and not self._prompting:
+            self._write(PROMPT)
+            self._prompting = True
+
     def _take(self, line: str) -> None:
+        self._prompting = False  # the line typed ended with Enter: the terminal is on a new line
         if _question(line):
             self.asked.put(line)  # answered at once (poll_chat), not held for our move
         else:
@@ -82,6 +125,9 @@ class PlainAgent(LineAgent):
             self.say(text)
 
     def heard(self, state: State) -> None:
+        if self._prompting and self._write is not None and (state.is_terminal() or state.current_player() != self.seat_no):
+            self._write("\r\x1b[K")  # our move was made for us (the turn timer's bot): no prompt left
+            self._prompting = False
         self._map_news.saw(state.events[self.heard_events:], self.seat_no)
         self.narrated_end = self.narrated_end or state.is_terminal()
         super().heard(state)
@@ -95,8 +141,12 @@ class PlainAgent(LineAgent):
         return super().poll_chat()
 
     def _answer_asked(self, state: State) -> None:
+        answered = False
         while not self.asked.empty():
             self._answer(self.asked.get_nowait(), state)
+            answered = True
+        if answered:
+            self._show_prompt()  # at our move, where to type the move asked about
 
     def _tell_help(self, edition: str) -> None:
         if edition == "saboteur2":
@@ -151,6 +201,7 @@ class PlainAgent(LineAgent):
             return None
         if _question(line):
             self._answer(line, state)
+            self._show_prompt()
             return None
         view = self._hand.view(state, self.seat_no)
         words = Words(view, self.names)
@@ -158,11 +209,13 @@ class PlainAgent(LineAgent):
             engine = words.read(line)
         except InvalidActionError as unreadable:
             self._tell(str(unreadable))  # not a move at all: how it is typed, not "not allowed"
+            self._show_prompt()
             return None
         try:
             move = state.check(engine, player=self.seat_no)
         except (IllegalActionError, InvalidActionError) as refused:
             self._tell(f"not allowed: {words.explain(refused)}")
+            self._show_prompt()
             return None
         self.prompted = False
         return str(move)
@@ -185,6 +238,8 @@ class PlainAgent(LineAgent):
         else:
             self._tell_help(view.config.edition)
             self.helped = True
+        self.prompted = True  # as _next_line marks it once this returns: the prompt shows now
+        self._show_prompt()
 
 
 def _question(line: str) -> bool:
