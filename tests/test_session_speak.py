@@ -254,6 +254,10 @@ def test_a_seat_that_finished_names_a_record_out_of_turn_that_comes_while_it_lin
     assert session.node.aborted is None and session.node.finished
     named = session._heard_lingering(cheater_link, seal(game.nodes[cheater].identity, "record", {"record": stale}))
     assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater) and session.reason == "out-of-turn"
+    # the game was over: its result stands (found by an attack: the seat the cheater chose to
+    # send it to alone lost the final scores, and said the game had stopped early)
+    assert named.scores == session.node.state.scores and "stopped early" not in named.message, named.message
+    assert "the game stands" in named.message
     aborts = [e for e in sent_kinds(session) if e.kind == "abort"]
     assert aborts and aborts[0].body["evidence"] == stale  # the others hear it, with the record as evidence
     assert_log_names(game, session, named, 0, cheater, "out-of-turn")

@@ -553,6 +553,12 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             return self._cheater(found, self.node.log.entries[-1].record)  # a cheat checked late outweighs an absence
         if outcome is not Outcome.FINISHED:
             self._pass_on_endings()
+        # a cheat named once the game's last record was in (a record out of turn sent to us as
+        # we lingered) ends nothing: the game stands as the log shows it, scores and all
+        over = self.node.finished and self.node.state is not None and self.node.state.scores is not None
+        if outcome is Outcome.CHEATER and over and scores is None:
+            assert self.node.state is not None
+            scores = self.node.state.scores
         if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:
             forfeit = forfeit_scores(self.node, culprit)  # gone at the final reveal of the gold: it forfeits
             if forfeit is not None:
@@ -567,7 +573,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             # the game is over and every share is out: this seat's secrets serve nothing more
             self.secrets_path.unlink(missing_ok=True)
         if outcome is not Outcome.FINISHED:
-            message += "\n" + self._what_the_log_supports()
+            message += "\n" + (self._game_stands() if over else self._what_the_log_supports())
         self.say(message)
         self.say(f"log saved: {self.log_path}")
         self._write_stats(outcome.value)
@@ -582,19 +588,3 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             for seat, endpoint in self.endpoints.items():
                 if seat != signer:
                     self.transport.send(endpoint, data)
-
-    def _what_the_log_supports(self) -> str:
-        state = self.node.state
-        if state is None or not state.results:
-            return "No round was completed: there is no score."
-        pieces = self.setup.config.edition_rules.public_gold  # gold is a public count of pieces, not cards
-        secret = "" if pieces else " (only the number of gold cards: their values are turned over at the game's end)"
-        lines = [f"The game stopped early; what the signed log shows{secret}:"]
-        for result in state.results:
-            got = result.gold_pieces if pieces else result.gold_cards
-            cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(got))
-            what = "gold pieces won" if pieces else "gold cards received"
-            lines.append(f"  round {result.round}: {result.winners.value} won; {what}: {cards}")
-        mine = state.gold_total(self.seat)
-        lines.append(f"  your own gold: {mine} {'piece' if pieces else 'nugget'}(s)")
-        return "\n".join(lines)

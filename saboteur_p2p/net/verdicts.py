@@ -189,3 +189,27 @@ class Verdicts:
             return self._end(Outcome.CHEATER, f"the game cannot go on and no one seat can be named: {how}", culprit)
         name = self.names[culprit]
         return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)
+
+    def _game_stands(self) -> str:
+        """What a seat that named a cheater after the game's last record says of the game."""
+        state = self.node.state
+        assert state is not None and state.scores is not None
+        scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
+        return f"The cheat came after the game's last record: the game stands. {state.config.edition_rules.gold_unit}s: {scores}"
+
+    def _what_the_log_supports(self) -> str:
+        """What a seat that stopped the game early says the signed log shows of it."""
+        state = self.node.state
+        if state is None or not state.results:
+            return "No round was completed: there is no score."
+        pieces = self.setup.config.edition_rules.public_gold  # gold is a public count of pieces, not cards
+        secret = "" if pieces else " (only the number of gold cards: their values are turned over at the game's end)"
+        lines = [f"The game stopped early; what the signed log shows{secret}:"]
+        for result in state.results:
+            got = result.gold_pieces if pieces else result.gold_cards
+            cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(got))
+            what = "gold pieces won" if pieces else "gold cards received"
+            lines.append(f"  round {result.round}: {result.winners.value} won; {what}: {cards}")
+        mine = state.gold_total(self.seat)
+        lines.append(f"  your own gold: {mine} {'piece' if pieces else 'nugget'}(s)")
+        return "\n".join(lines)
