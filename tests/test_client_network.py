@@ -36,7 +36,7 @@ def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp
         names = h.agent.snapshot().names
         # the host's bot peers sit in the order of their names, whichever joined first
         assert names == ("alice", "random-1", "heuristic-2"), names
-        said = [line.text for line in h.agent.log_lines() if "seated in the order of their names" in line.text]
+        said = [line.text for line in h.agent.log_lines() if "bot peers sit in the order they were started" in line.text]
         assert said and "random-1 at seat 1" in said[0] and "heuristic-2 at seat 2" in said[0], said
         play_out(h, lambda: h.agent.snapshot().ended is not None)
         h.finish()

@@ -94,3 +94,16 @@ def test_the_plain_prompt_shows_where_to_type_and_keeps_under_what_is_said():
     assert agent.poll_move(node) is not None
     agent.session_say("p2: thanks")
     assert out == ["p2: thanks\n"]  # no prompt once the move is made
+
+
+def test_the_lobby_says_where_the_bots_sit_and_leaves_a_person_out():
+    """At a table of the host, two bot peers and Bob, the lobby said "seated in the order of
+    their names: heuristic-1 at seat 1, heuristic-2 at seat 2, Bob at seat 3": Bob, told
+    his seat as he sat down, was not seated by name (nor is "Bob" after "heuristic")."""
+    from saboteur_p2p.net.lobby import bots_seated
+    from saboteur_p2p.net.table import SeatInfo
+
+    seats = [SeatInfo(name, bytes(32), bytes(32), "") for name in ("Ann", "heuristic-1", "heuristic-2", "Bob")]
+    line = bots_seated(seats, ["heuristic-1", "heuristic-2"])
+    assert line == "this machine's bot peers sit in the order they were started: heuristic-1 at seat 1, heuristic-2 at seat 2"
+    assert bots_seated(seats, []) == ""  # no bot peers: nothing to say

@@ -148,14 +148,23 @@ def host_lobby(
     if seated() != config.players:
         config = GameConfig(seated(), config.edition, config.variants, config.rounds)
     seating.put_in_order(order)
-    if any(s.name in order for s in seating.seats[1:]):  # they were told no seat as they joined: say each one's
-        say("seated in the order of their names: " + ", ".join(f"{s.name} at seat {i}" for i, s in enumerate(seating.seats) if i))
+    line = bots_seated(seating.seats, order)
+    if line:  # they were told no seat as they sat down: say each one's
+        say(line)
     table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
                    tuple(seating.link_proofs), door.salt, tuple(seating.hellos))
     start = seal(identity, "start", table_.to_data())
     for connection in seating.connections:
         transport.reply(connection, start)
     return table_
+
+
+def bots_seated(seats: Sequence[SeatInfo], order: Sequence[str]) -> str:
+    """Where this machine's bot peers (named in ``order``) sit, in one line ("" with none):
+    only they were seated by the host's order, a person who joined was told a seat then (a
+    play-test read "in the order of their names" of a table where Bob sat after heuristic-2)."""
+    bots = [f"{seat.name} at seat {i}" for i, seat in enumerate(seats) if i and seat.name in order]
+    return "this machine's bot peers sit in the order they were started: " + ", ".join(bots) if bots else ""
 
 
 class _Door:
