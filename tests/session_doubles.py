@@ -87,16 +87,18 @@ def listening_seat(tmp_path: Path) -> tuple[LocalGame, Session, list[str], Ident
     return game, session, said, hostile
 
 
-def seated_session(game: LocalGame, node: Node, tmp_path: Path, transport: object | None = None) -> Session:
+def seated_session(
+    game: LocalGame, node: Node, tmp_path: Path, transport: object | None = None, agent: object | None = None,
+) -> Session:
     """A Session for ``node``'s seat that drives ``node`` itself (at its point in the game);
-    ``transport``: a real one instead of a ``SentLog``."""
+    ``transport``: a real one instead of a ``SentLog``; ``agent``: who plays the seat."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     setup = game.setup
     seats = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
                   for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
     table = Table(setup.game_id, setup.config, seats)
     assert node.identity is not None
-    session = Session(table, node.identity, transport or SentLog(), None, tmp_path, lambda text: None)  # type: ignore[arg-type]
+    session = Session(table, node.identity, transport or SentLog(), agent, tmp_path, lambda text: None)  # type: ignore[arg-type]
     session.node = node
     session.intake = Intake(node)
     for index in range(len(node.log.entries)):

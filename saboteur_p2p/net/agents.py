@@ -18,6 +18,9 @@ from ..rules import PlayerView, RoundEnded, State
 
 #: how many move delays a bot waits after a round ends, so people can read the round's end
 ROUND_END_PAUSE = 6
+#: a bundled bot that once took this long (seconds) for a move has its thinking told before
+#: each move after (the others are told this seat is busy); an author's bot has it always
+THINKING_TOLD = 0.25
 
 
 class BotAgent:
@@ -38,6 +41,12 @@ class BotAgent:
         self._pause_until = 0.0
         #: the incidents of the bot's told to the table so far
         self._told = 0
+        #: called with the seconds the bot may think before a move of its that may be slow:
+        #: the session tells the others this seat is busy, as its loop answers nobody meanwhile
+        #: (a bot thinking 4 s within its 5 s was told "away", and ended with a short --wait)
+        self.on_thinking: Callable[[float], None] | None = None
+        #: the longest the bot took for a move so far, seconds
+        self.slowest = 0.0
 
     def start(self, seat: int, node: Node) -> None:
         self.seat_no = seat
@@ -54,9 +63,14 @@ class BotAgent:
                 self._ready_at = max(now + self.delay, self._pause_until)
             if now < self._ready_at:
                 return None
+        if self.on_thinking is not None and (not self.guard.bundled or self.slowest >= THINKING_TOLD):
+            self.on_thinking(self.time_limit + 1.0)  # a bot of its author's, or one that was slow
+        started = time.monotonic()
         # one move every few seconds at most: the guard's one-shot timer is the right tool
         # (bot_watchdog is for whole in-process games, where moves come by the thousand)
-        return str(self.guard.act(state.view_for(self.seat_no), state.legal_actions()))
+        action = self.guard.act(state.view_for(self.seat_no), state.legal_actions())
+        self.slowest = max(self.slowest, time.monotonic() - started)
+        return str(action)
 
     def heard(self, state: State) -> None:
         events = state.events[self.heard_events:]

@@ -163,6 +163,13 @@ class Heartbeat:
         if shares is not None:
             self._send_shares_ahead(seat, shares)
 
+    def _say_busy(self, seconds: float) -> None:
+        """Tell every seat we will not answer for up to ``seconds`` (a shuffle's proof to make,
+        our bot thinking): our silence meanwhile is not an absence (§12.5)."""
+        data = seal(self.identity, "busy", {"game_id": self.setup.game_id, "seat": self.seat, "seconds": seconds})
+        for endpoint in self.endpoints.values():
+            self.transport.send(endpoint, data)
+
     def _send_shares_ahead(self, seat: int, shares: Shares) -> None:
         """Shares we owe ``seat``, sent before the records that log them (§12.6)."""
         endpoint = self.endpoints.get(seat)

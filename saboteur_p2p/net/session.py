@@ -20,6 +20,7 @@ from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
 from ..rules import State
+from .agents import BotAgent
 from .chat import CHAT_MAX, IncomingChat, OutgoingChat
 from .defects import describe, save_traceback
 from .heartbeat import CATCH_UP_S, Heartbeat, Resends, addressed_to
@@ -93,6 +94,8 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.identity = identity
         self.transport = transport
         self.agent = agent
+        if isinstance(agent, BotAgent):
+            agent.on_thinking = self._say_busy  # our loop answers nobody while our bot thinks
         self.say = say
         self.wait = wait
         self.log_dir = log_dir
@@ -226,10 +229,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             result = self._check_gone(now)
             if result is not None:
                 return result
-            text = self.agent.poll_chat()
-            if text:
-                self._chat(text)
-            self._send_chat()
+            self._relay_agent_chat()
             if getattr(self.agent, "wants_to_quit", False):
                 if self.on_leave == "end":
                     return self._leave()
@@ -307,10 +307,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         took = self.make_seconds.get(head.kind, HEAVY_KINDS.get(head.kind, 0.0))
         if took < BUSY_AFTER:
             return
-        seconds = min(BUSY_MAX, 2 * took + 1)
-        data = seal(self.identity, "busy", {"game_id": self.setup.game_id, "seat": self.seat, "seconds": seconds})
-        for endpoint in self.endpoints.values():
-            self.transport.send(endpoint, data)
+        self._say_busy(min(BUSY_MAX, 2 * took + 1))
 
     def _broadcast(self, record: bytes) -> None:
         if self.node.writer is not None:
@@ -465,10 +462,22 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
                            f"against anyone. This seat cannot trust its state and leaves the game; please report "
                            f"it with {where}")
 
-    def _chat(self, text: str) -> None:
-        """Say a line at the table (chat.py): at once, or after the lines waiting."""
+    def _relay_agent_chat(self) -> None:
+        """What our agent says at the table: a person's chat, or our bot's failures (said
+        here too, whole, where the bot's author reads: found by a bot author)."""
+        text = self.agent.poll_chat()
+        if text:
+            bot = isinstance(self.agent, BotAgent)
+            if bot:
+                self.say(text)
+            self._chat(text, quiet=bot)
+        self._send_chat()
+
+    def _chat(self, text: str, quiet: bool = False) -> None:
+        """Say a line at the table (chat.py): at once, or after the lines waiting; ``quiet``:
+        a line said here already, not told again when the table's chat has no room for it."""
         refused = self.chat_out.add(text)
-        if refused is not None:
+        if refused is not None and not quiet:
             self.say(refused)
         self._send_chat()
 
