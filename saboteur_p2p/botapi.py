@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 from .botclock import BotTimeout, alarm, guards
-from .botspec import BotLoadError, check_parameters, own_modules_found, split_spec
+from .botspec import BotLoadError, own_modules_found, spec_texts, split_spec, typed_parameters
 from .rules import AnyAction, Board, Event, GameConfig, Pass, Phase, PlayerView, State
 from .rules.lent_board import lend, take_back
 from .rules.phases import PLAY  # Phase.PLAY read once (see there)
@@ -148,14 +148,13 @@ def bot_factory(spec: str) -> Callable[[], Bot]:
     A spec is a bundled name or entry point, ``module:Class`` or ``path/to/file.py:Class``,
     optionally followed by ``:key=value`` parameters passed to the class as keyword
     arguments (``ismcts:playouts=200``; see ``split_spec``)."""
-    target_spec, params = split_spec(spec)
+    target_spec, texts = spec_texts(spec)
     factory = _resolve(target_spec, spec)
     if not callable(factory):
         raise BotLoadError(f"bot {spec!r} is not a class or factory")
-    if not params:
+    if not texts:
         return factory  # type: ignore[no-any-return]
-    check_parameters(factory, params, spec)
-    return functools.partial(factory, **params)
+    return functools.partial(factory, **typed_parameters(factory, texts, spec))
 
 
 def _resolve(spec: str, full: str) -> Any:

@@ -74,10 +74,17 @@ def split_spec(spec: str) -> tuple[str, dict[str, int | float | bool | str]]:
     ``module:Class:depth=3`` and ``path/bot.py:Class:depth=3`` work the same way.  Only items
     with ``=`` after the last item without one are parameters, so ``module:Class`` and
     ``path/file.py:Class`` keep their meaning.  A value reads as an int, a float, a bool
-    (``true``/``false``, any case) or else as text.
+    (``true``/``false``, any case) or else as text (a parameter that takes text gets the
+    text as typed: ``typed_parameters``).
     """
+    target, texts = spec_texts(spec)
+    return target, {key: _parameter_value(text) for key, text in texts.items()}
+
+
+def spec_texts(spec: str) -> tuple[str, dict[str, str]]:
+    """``split_spec`` with each parameter's value as typed."""
     parts = spec.strip().split(":")
-    params: dict[str, int | float | bool | str] = {}
+    params: dict[str, str] = {}
     while len(parts) > 1 and "=" in parts[-1]:
         key, _, text = parts.pop().partition("=")
         key = key.strip()
@@ -85,7 +92,7 @@ def split_spec(spec: str) -> tuple[str, dict[str, int | float | bool | str]]:
             raise BotLoadError(f"bad parameter {key!r} in bot spec {spec!r}: a name is letters, digits and _")
         if key in params:
             raise BotLoadError(f"parameter {key!r} is given twice in bot spec {spec!r}")
-        params[key] = _parameter_value(text.strip())
+        params[key] = text.strip()
     return ":".join(parts).strip(), dict(reversed(params.items()))
 
 
@@ -101,24 +108,32 @@ def _parameter_value(text: str) -> int | float | bool | str:
     return text
 
 
-def check_parameters(factory: Callable[..., Any], params: dict[str, Any], spec: str) -> None:
-    """A BotLoadError naming a parameter the bot's class or factory does not take."""
+def typed_parameters(factory: Callable[..., Any], texts: dict[str, str], spec: str) -> dict[str, Any]:
+    """The keyword arguments for the bot's class or factory from the parameters as typed
+    (``spec_texts``): text for a parameter that takes text (a ``str`` default or annotation:
+    "2024" and "true" stay text, found by a bot author), else as ``split_spec`` reads them;
+    a BotLoadError names a parameter it does not take, or a value of the wrong kind."""
+    params = {key: _parameter_value(text) for key, text in texts.items()}
     try:
         signature = inspect.signature(factory)
     except (TypeError, ValueError):
-        return  # nothing to check against: the call itself will tell
+        return params  # nothing to check against: the call itself will tell
     accepted = signature.parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
-        return
+        return params
     names = [name for name, p in accepted.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     for key, value in params.items():
         if key not in names:
             known = ", ".join(names) if names else "none"
             raise BotLoadError(f"bot {spec!r} has no parameter {key!r} (its parameters: {known})")
-        default = accepted[key].default
+        default, annotation = accepted[key].default, accepted[key].annotation
+        if isinstance(default, str) or annotation in (str, "str"):
+            params[key] = texts[key]
+            continue
         wanted = _PARAMETER_KINDS.get(type(default))
         if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != isinstance(default, bool)):
             raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {value!r}")
+    return params
 
 
 #: the type of a parameter's default -> the values it takes, and their name (a parameter

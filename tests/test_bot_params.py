@@ -41,6 +41,28 @@ def test_parameters_reach_the_bot_class(tmp_path):
     assert bot_factory(f"{path}:Tuned:depth=2")() is not bot_factory(f"{path}:Tuned:depth=2")()  # fresh bots
 
 
+def test_a_parameter_that_takes_text_gets_the_text_as_typed(tmp_path):
+    """A bot author's `tag: str` parameter was given 2024 (an int) for "tag=2024", True for
+    "label=true", and the bot raised in every game (`'int' object has no attribute
+    'startswith'`): a parameter whose default or annotation is text gets the text typed."""
+    path = tmp_path / "tagged.py"
+    path.write_text(SOURCE + """
+
+class Tagged(BaseBot):
+    def __init__(self, tag: str, depth: int = 1):
+        self.tag, self.depth = tag, depth
+
+    def act(self, view, legal):
+        return legal[0]
+""")
+    bot = load_bot(f"{path}:Tuned:label=2024:depth=3")
+    assert (bot.label, bot.depth) == ("2024", 3)
+    assert load_bot(f"{path}:Tuned:label=true").label == "true"
+    assert load_bot(f"{path}:Tuned:label=007").label == "007"  # not 7
+    tagged = load_bot(f"{path}:Tagged:tag=1e3:depth=2")
+    assert (tagged.tag, tagged.depth) == ("1e3", 2)  # annotated str, no default
+
+
 def test_a_bundled_bot_takes_its_parameters():
     bot = load_bot("ismcts:playouts=7")
     assert bot.playouts == 7
