@@ -146,3 +146,20 @@ def test_every_round_of_a_deal_is_dealt_alike_however_the_rounds_before_it_were_
         assert played[0].roles == played[1].roles, seed
         played_otherwise += played[0].scores != played[1].scores
     assert played_otherwise >= 6  # the two games of a deal went differently, and were dealt alike
+
+
+def test_one_deal_gives_no_interval_rather_than_a_zero_wide_one():
+    """A one-game tournament printed "random ... 3.00 ± 0.00" and "-4.000 ± 0.000 gold per game
+    (95% interval -4.000 to -4.000; 1 deals)", and its JSON a difference_ci95 of 0.0 beside a
+    ratio_ci95 of null (found by a bot author): one sample has no interval."""
+    from saboteur_p2p.tournament.report import format_report
+
+    report = run_tournament(TournamentSpec(3, 1, ("heuristic",), seed=5, candidate="random"))
+    (pair,) = report.paired.values()
+    assert pair.deals == 1 and pair.difference_ci95() is None and pair.ratio_ci95() is None
+    data = pair.to_data()
+    assert data["difference_ci95"] is None and data["ratio_ci95"] is None
+    alone = report.bots["random"]
+    assert alone.games == 1 and alone.gold_ci95() is None and alone.to_data()["mean_gold_ci95"] is None
+    text = format_report(report)
+    assert "± 0.00" not in text and "no interval from one deal" in text and "± n/a" in text, text

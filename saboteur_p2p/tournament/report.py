@@ -33,7 +33,8 @@ def format_report(report: TournamentReport) -> str:
         data = stats.to_data()
         miner = "-" if data["miner_win_rate"] is None else f"{data['miner_win_rate']:.1%}"
         sab = "-" if data["saboteur_win_rate"] is None else f"{data['saboteur_win_rate']:.1%}"
-        gold = f"{stats.mean_gold():.2f} ± {stats.gold_ci95():.2f}"
+        half = stats.gold_ci95()
+        gold = f"{stats.mean_gold():.2f} ± " + ("n/a" if half is None else f"{half:.2f}")
         rating = f"{stats.rating_mu:.1f} ± {stats.rating_sigma:.1f}"
         wins = f"{stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6}"
         lines.append(f"{labels[stats.name]:<{width}} {wins} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
@@ -61,9 +62,11 @@ def format_report(report: TournamentReport) -> str:
             # the two means the difference is of: a candidate's mean gold in the bots' table is
             # over its seats alone, the baseline's over every seat (a bot author read 3.67
             # against 3.53 as a gain, where the baseline made 3.85 in the candidate's seats)
+            interval = ("no interval from one deal" if half is None
+                        else f"95% interval {mean - half:+.3f} to {mean + half:+.3f}; {pair.deals} deals")
             lines.append(
-                f"  {pair.bot} vs {pair.versus}: {mean:+.3f} ± {half:.3f} gold per game "
-                f"(95% interval {mean - half:+.3f} to {mean + half:+.3f}; {pair.deals} deals), "
+                f"  {pair.bot} vs {pair.versus}: {mean:+.3f} ± " + ("n/a" if half is None else f"{half:.3f}")
+                + f" gold per game ({interval}), "
                 f"gold ratio {ratio_text}; {pair.sum_a / pair.deals:.2f} against {pair.sum_b / pair.deals:.2f} "
                 f"gold a game {where}"
             )

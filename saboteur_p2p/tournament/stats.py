@@ -72,6 +72,10 @@ def t95(n: int) -> float:
             + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * df**4))
 
 
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
 def role_won(role: Role, winners: Winners) -> bool:
     """Whether a player of ``role`` was on the winning side of a round that ``winners`` won."""
     return winners in ROLE_WINS[role]
@@ -122,11 +126,12 @@ class BotStats:
     def mean_gold(self) -> float:
         return self.gold_sum / self.games if self.games else 0.0
 
-    def gold_ci95(self) -> float:
-        """Half-width of the 95% confidence interval of the mean gold (Student's t)."""
+    def gold_ci95(self) -> float | None:
+        """Half-width of the 95% confidence interval of the mean gold (Student's t); None
+        for fewer than two games, where there is none (it read "± 0.00": a bot author)."""
         n = self.games
         if n < 2:
-            return 0.0
+            return None
         variance = (self.gold_squares - self.gold_sum * self.gold_sum / n) / (n - 1)
         return t95(n) * math.sqrt(max(variance, 0.0) / n)
 
@@ -137,7 +142,7 @@ class BotStats:
             "outright_wins": self.outright_wins,
             "shared_wins": self.shared_wins,
             "mean_gold": round(self.mean_gold(), 4),
-            "mean_gold_ci95": round(self.gold_ci95(), 4),
+            "mean_gold_ci95": _rounded(self.gold_ci95()),
             "miner_rounds": self.miner_rounds,
             "miner_win_rate": _rate(self.miner_wins, self.miner_rounds),
             "saboteur_rounds": self.saboteur_rounds,
@@ -192,9 +197,10 @@ class PairedStats:
     def mean_difference(self) -> float:
         return (self.sum_a - self.sum_b) / self.deals if self.deals else 0.0
 
-    def difference_ci95(self) -> float:
+    def difference_ci95(self) -> float | None:
+        """Half-width of the mean difference's 95% interval; None for fewer than two deals."""
         if self.deals < 2:
-            return 0.0
+            return None
         var_a, var_b, cov = self._covariances()
         return t95(self.deals) * math.sqrt(max(var_a + var_b - 2 * cov, 0.0) / self.deals)
 
@@ -220,7 +226,7 @@ class PairedStats:
             "mean_gold": round(self.sum_a / self.deals, 4) if self.deals else None,
             "versus_mean_gold": round(self.sum_b / self.deals, 4) if self.deals else None,
             "mean_difference": round(self.mean_difference(), 4),
-            "difference_ci95": round(self.difference_ci95(), 4),
+            "difference_ci95": _rounded(self.difference_ci95()),
             "ratio": None if ratio is None else round(ratio, 4),
             "ratio_ci95": None if ratio_ci is None else round(ratio_ci, 4),
         }
