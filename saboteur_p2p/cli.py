@@ -47,7 +47,11 @@ def _bot_specs(text: str) -> tuple[str, ...]:
     parameters (``ismcts:playouts=200,cutoff=8,heuristic`` is two bots, the first
     ``ismcts:playouts=200:cutoff=8``)."""
     specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
+    pieces = [p.strip() for p in text.split(",")]
+    if len(pieces) > 1 and not all(pieces):
+        # "mine.py:Bot,,random" played two bots, the lineup cycled (found by a bot author)
+        raise argparse.ArgumentTypeError(f"an empty bot name between commas in {text!r}")
+    for piece in pieces:
         if not piece:
             continue
         if specs and "=" in piece and ":" not in piece:

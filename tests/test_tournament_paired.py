@@ -1,6 +1,7 @@
 """Paired tournaments: candidate against baseline on the same deals, and duplicate seating."""
 from __future__ import annotations
 
+import argparse
 import math
 import re
 
@@ -107,6 +108,9 @@ def test_bot_specs_keep_their_parameters():
     bot = bot_factory(specs[0])()  # both parameters reach the bot
     assert (bot.playouts, bot.cutoff) == (200, 3)
     assert _bot_specs("bots/mine.py:Bot,random") == ("bots/mine.py:Bot", "random")
+    for typo in ("bots/mine.py:Bot,,random", "heuristic,", ",random"):  # was silently two bots, or one
+        with pytest.raises(argparse.ArgumentTypeError, match="empty bot name"):
+            _bot_specs(typo)
 
 
 def test_cli_candidate_tournament(capsys):
