@@ -254,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_tournament(args: argparse.Namespace) -> int:
 
     from .tournament import StatsCollector, TournamentSpec, format_report, run_tournament
+    from .tournament.report import rate_words
     from .tournament.results import ResultsFile
     from .tournament.runners import WorkerLost, check_bots
 
@@ -292,7 +293,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     _say(_printable_text(format_report(report)))
     played = report.games - done_before
     where = f"cluster {args.cluster}" if args.cluster else f"{spec.jobs} job(s)"
-    _say(f"\n{played} games played in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s, {where})")
+    _say(f"\n{played} games played in {elapsed:.1f} s ({rate_words(played / max(elapsed, 1e-9))}, {where})")
     if args.json:
         data = report.to_data()
         data["seconds"] = round(elapsed, 3)

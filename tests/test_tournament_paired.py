@@ -167,3 +167,11 @@ def test_one_deal_gives_no_interval_rather_than_a_zero_wide_one():
     assert alone.games == 1 and alone.gold_ci95() is None and alone.to_data()["mean_gold_ci95"] is None
     text = format_report(report)
     assert "± 0.00" not in text and "no interval from one deal" in text and "± n/a" in text, text
+
+
+def test_a_slow_rate_reads_as_seconds_a_game():
+    """A search bot's tournament said "0.0 games/s" (found by a bot author)."""
+    from saboteur_p2p.tournament.report import rate_words
+
+    assert rate_words(73.66) == "73.7 games/s" and rate_words(1.0) == "1.0 games/s"
+    assert rate_words(1 / 20.1) == "20.1 s a game" and rate_words(0.0) == "no game finished"

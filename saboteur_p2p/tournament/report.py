@@ -5,6 +5,14 @@ from ..rules import Role
 from .stats import TournamentReport, role_order
 
 
+def rate_words(games_per_second: float) -> str:
+    """A rate of play as people read it: "12.3 games/s", or for slow games "25.0 s a game"
+    (a search bot's "0.0 games/s" said nothing, found by a bot author)."""
+    if games_per_second >= 1:
+        return f"{games_per_second:.1f} games/s"
+    return f"{1 / games_per_second:.1f} s a game" if games_per_second > 0 else "no game finished"
+
+
 def format_report(report: TournamentReport) -> str:
     spec = report.spec
     deals = report.games // spec.deal_size
@@ -85,7 +93,7 @@ def format_report(report: TournamentReport) -> str:
     if report.play_seconds:
         lines.append(
             f"playing time: {report.play_seconds:.1f} s summed over processes "
-            f"({report.games / report.play_seconds:.1f} games/s a process)"
+            f"({rate_words(report.games / report.play_seconds)} a process)"
         )
     return "\n".join(lines)
 
