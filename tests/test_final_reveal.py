@@ -11,7 +11,7 @@ from test_session_speak import seated_session
 from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.ending import Ending
-from saboteur_p2p.protocol.forfeit import _state_at_block, forfeit_scores
+from saboteur_p2p.protocol.forfeit import forfeit_scores, state_at_block
 from saboteur_p2p.protocol.local import LocalGame, deliver, play_local_game
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import Deck, GameConfig, Role
@@ -33,7 +33,7 @@ def _at_final_reveal(seed: int) -> LocalGame | None:
 def _gold_cards(game: LocalGame, seat: int) -> list[tuple[int, Deck, int]]:
     """The gold cards ``seat`` holds at the end (the last hand-out is in the engine's attempt
     that blocked on the reveal, not yet in its committed state)."""
-    state = _state_at_block(game.spectator)
+    state = state_at_block(game.spectator)
     assert state is not None
     return [game.spectator.dealer.gold_cards[g] for g in state.gold_of[seat]]
 
@@ -105,7 +105,7 @@ def test_a_gold_card_given_to_a_seat_it_was_offered_to_before_others_is_shown_by
     config = GameConfig(4, variants={"gold-per-player"}, rounds=1)
     game = play_local_game(config, ["heuristic"] * 4, 1, rand=seeded_bytes(1), until=_final_reveal_due)
     assert _final_reveal_due(game)
-    state = _state_at_block(game.spectator)
+    state = state_at_block(game.spectator)
     assert state is not None and sum(map(len, state.gold_of)) == 4
     assert state.revealed_roles is not None and state.revealed_roles.count(Role.GOLD_DIGGER) == 3  # one gets two cards
     for seat in range(4):

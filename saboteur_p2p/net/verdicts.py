@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..crypto.identity import Identity
 from ..crypto.log import EquivocationProof, MalformedRecord
+from ..protocol.forfeit import state_at_block
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node, ProtocolViolation
 from ..protocol.split import split_table
@@ -198,8 +199,13 @@ class Verdicts:
         return f"The cheat came after the game's last record: the game stands. {state.config.edition_rules.gold_unit}s: {scores}"
 
     def _what_the_log_supports(self) -> str:
-        """What a seat that stopped the game early says the signed log shows of it."""
+        """What a seat that stopped the game early says the signed log shows of it: the rounds
+        its last move ended too, when the next round's set-up (a shuffle of the gold, say) is
+        what the game stopped at (it said "No round was completed", found by an attack)."""
         state = self.node.state
+        blocked = state_at_block(self.node)
+        if state is None or (blocked is not None and len(blocked.results) > len(state.results)):
+            state = blocked
         if state is None or not state.results:
             return "No round was completed: there is no score."
         pieces = self.setup.config.edition_rules.public_gold  # gold is a public count of pieces, not cards

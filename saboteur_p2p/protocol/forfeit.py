@@ -45,7 +45,7 @@ def forfeit_scores(node: Node, staller: int) -> Forfeit | None:
         return None
     if not any(e.speaker == staller for e in node.outstanding):
         return None
-    state = _state_at_block(node)
+    state = state_at_block(node)
     if state is None:
         return None
     dealer = node.dealer
@@ -67,7 +67,7 @@ def forfeit_scores(node: Node, staller: int) -> Forfeit | None:
     return Forfeit(scores, forfeits, tuple(dict.fromkeys(over)))
 
 
-def _state_at_block(node: Node) -> State | None:
+def state_at_block(node: Node) -> State | None:
     """The engine's state where the last move blocks on the reveal (the gold of the last hand-out
     given, its takes recorded), run again on a copy as the node does after every step."""
     if node.state is None or node.work is None:
@@ -83,4 +83,4 @@ def _state_at_block(node: Node) -> State | None:
     return None
 
 
-__all__ = ["Forfeit", "forfeit_scores"]
+__all__ = ["Forfeit", "forfeit_scores", "state_at_block"]
