@@ -21,7 +21,7 @@ from saboteur_p2p.crypto.log import GENESIS, make_entry
 from saboteur_p2p.net.links import NOTICE_BURST, NOTICE_EVERY
 from saboteur_p2p.net.presence import BUSY_MAX
 from saboteur_p2p.net.session import Outcome
-from saboteur_p2p.net.watch import WatchFailed, watch_table
+from saboteur_p2p.net.watch import WATCH_EVERY, WatchFailed, watch_table
 from saboteur_p2p.net.wire import seal
 from saboteur_p2p.protocol.local import LocalGame
 from saboteur_p2p.protocol.verify import verify_records
@@ -233,6 +233,40 @@ def test_a_table_that_floods_a_spectator_with_bad_messages_gets_a_few_short_noti
     bad = [line for line in said if "dropped a bad message" in line]
     assert 1 <= len(bad) <= 20 + 4 and all(len(line) <= 300 for line in bad)  # the burst, then one a second
     assert said[-1].endswith("more such notices were kept back")
+
+
+def test_a_spectator_fed_records_that_never_join_the_game_goes_quiet() -> None:
+    """A seat answered every watch with records naming a head that never came: each arrival
+    reset the spectator's quiet time, so it kept a core busy checking them for ever and said
+    nothing (found by an attack).  Only a record the game takes in (or the seat's
+    ``watching``) counts as a sign of the game now."""
+    from saboteur_p2p.crypto.identity import Identity
+
+    game = dealt_game(GameConfig(3), 5)
+    records = game.records
+    parked = records[12:]  # record 11 never comes: the rest wait for it
+    identity = Identity.generate()
+    port = free_port()
+    stop = threading.Event()
+    seat = _fake_table(port, stop, [seal(identity, "record", {"record": r}) for r in [*records[:11], *parked]])
+    failed: list[str] = []
+
+    def spectate() -> None:
+        try:
+            # quiet for longer than the spectator's watch comes (each drew the records again)
+            watch_table(f"127.0.0.1:{port}", lambda node: None, lambda text: None, connect_timeout=5,
+                        quiet_timeout=2 * WATCH_EVERY + 1)
+        except WatchFailed as exc:
+            failed.append(str(exc))
+
+    spectator = threading.Thread(target=spectate, daemon=True)
+    try:
+        spectator.start()
+        spectator.join(20)
+    finally:
+        stop.set()
+        seat.join(5)
+    assert not spectator.is_alive() and failed and "went quiet" in failed[0], failed
 
 
 # -- busy notices that never end ----------------------------------------------------------

@@ -100,7 +100,6 @@ def watch_table(
                 except BadEnvelope as exc:
                     notice(f"dropped a bad message from the seat at {address}: {exc}")
                     continue
-                heard = time.monotonic()
                 if node is None:
                     if seat_0_signer(record) is None:
                         # the game is read from a genesis its seat 0 signed, or from none: an
@@ -117,7 +116,13 @@ def watch_table(
                     for line in describe_setup(setup):
                         say(line)
                 assert intake is not None
+                held = len(node.records)
                 taken = intake.take(record, functools.partial(on_update, node))
+                if len(node.records) > held:
+                    # the game moved on: a record parked for a head that never comes, or
+                    # dropped, is no sign of a game (a seat fed a spectator such records
+                    # for ever, one core busy and nothing said: found by an attack)
+                    heard = time.monotonic()
                 if taken.dropped is not None and taken.dropped is not Dropped.MALFORMED:
                     notice(f"dropped a record from the seat at {address}: {taken.detail or taken.dropped.value}")
                 if taken.violation is not None:
