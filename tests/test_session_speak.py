@@ -263,6 +263,32 @@ def test_a_seat_that_finished_names_a_record_out_of_turn_that_comes_while_it_lin
     assert_log_names(game, session, named, 0, cheater, "out-of-turn")
 
 
+def test_a_cheat_in_the_game_found_as_its_last_record_comes_gives_no_score(tmp_path: Path) -> None:
+    """A check left to the background (a share of an earlier record) failed only as the
+    game's last record came in: the game was over in the node, and the seat said "the game
+    stands" and kept the cheater's gold, where the seat that checked at once gave no score
+    (found by review).  Only a record out of turn after the last one leaves the game standing."""
+    config = GameConfig(3, rounds=1)
+    whole = play_local_game(config, ["random"] * 3, seed=4, rand=seeded_bytes(4))
+    game = play_local_game(config, ["random"] * 3, seed=4, rand=seeded_bytes(4),
+                           until=lambda g: len(g.records) == len(whole.records) - 1)
+    speaker = game.spectator.next_expected.speaker  # type: ignore[union-attr]
+    node = game.nodes[speaker]
+    last = node.move(str(node.state.legal_actions()[0])) if node.awaiting_move() else node.produce()  # type: ignore[union-attr]
+    assert last is not None
+    seat = next(s for s in range(3) if s != speaker)
+    culprit = next(s for s in range(3) if s != seat)
+    session = seated_session(game, game.nodes[seat], tmp_path / "seat")
+
+    def failing() -> None:
+        raise ProtocolViolation(culprit, "bad-share", "a share of an earlier record does not check")
+
+    game.nodes[seat].ahead.check_later(failing, game.records[-1])  # still being checked as the last record comes
+    named = session._take_record(last, speaker)
+    assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, culprit)
+    assert named.scores is None and "the game stands" not in named.message, named.message
+
+
 def test_a_record_that_follows_the_game_s_last_one_changes_nothing_whenever_it_comes(tmp_path: Path) -> None:
     """Nothing is owed after the game's last record, so a record chained to it is dropped
     alike by a seat that hears it while it lingers and by one that parked it before the last

@@ -536,6 +536,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         spectator's watch are answered; an abort, and a record the log does not hold, are
         judged against the finished log (the result if that names a cheater here too);
         anything else is ignored."""
+        self.lingering = True
         try:
             env = open_envelope(data)
             sender = self._seat_of_key(env.key)
@@ -562,12 +563,10 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             return self._cheater(found, self.node.log.entries[-1].record)  # a cheat checked late outweighs an absence
         if outcome is not Outcome.FINISHED:
             self._pass_on_endings()
-        # a cheat named once the game's last record was in (a record out of turn sent to us as
-        # we lingered) ends nothing: the game stands as the log shows it, scores and all
-        over = self.node.finished and self.node.state is not None and self.node.state.scores is not None
-        if outcome is Outcome.CHEATER and over and scores is None:
+        stands = self._game_stood(outcome)
+        if stands and scores is None:
             assert self.node.state is not None
-            scores = self.node.state.scores
+            scores = self.node.state.scores  # the game ended whole before the cheat: it stands
         if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:
             forfeit = forfeit_scores(self.node, culprit)  # gone at the final reveal of the gold: it forfeits
             if forfeit is not None:
@@ -582,7 +581,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
             # the game is over and every share is out: this seat's secrets serve nothing more
             self.secrets_path.unlink(missing_ok=True)
         if outcome is not Outcome.FINISHED:
-            message += "\n" + (self._game_stands() if over else self._what_the_log_supports())
+            message += "\n" + (self._game_stands() if stands else self._what_the_log_supports())
         self.say(message)
         self.say(f"log saved: {self.log_path}")
         self._write_stats(outcome.value)

@@ -62,6 +62,8 @@ class Verdicts:
     #: what shows the cheat that stopped the game (a record or an equivocation proof), and its reason
     evidence: bytes | None = None
     reason: str = ""
+    #: whether we linger after the game's last record (what comes now is judged against the finished log)
+    lingering: bool = False
 
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
         raise NotImplementedError
@@ -190,6 +192,17 @@ class Verdicts:
             return self._end(Outcome.CHEATER, f"the game cannot go on and no one seat can be named: {how}", culprit)
         name = self.names[culprit]
         return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)
+
+    def _game_stood(self, outcome: Outcome) -> bool:
+        """Whether the game ended whole before the cheat we name: a record out of turn that the
+        log does not hold, judged as we lingered after its last record.  A cheat in the game's
+        own records, found as the last of them came (a check in the background) or later, is
+        none: the game does not stand, and no score is given (found by review)."""
+        state, evidence = self.node.state, self.evidence
+        return (
+            outcome is Outcome.CHEATER and self.lingering and self.reason == "out-of-turn" and evidence is not None
+            and not self.intake.has(evidence) and state is not None and state.scores is not None
+        )
 
     def _game_stands(self) -> str:
         """What a seat that named a cheater after the game's last record says of the game."""
