@@ -29,6 +29,7 @@ class Raiser(BaseBot):
 def _seat_with(tmp_path: Path, authors: str | None = None, bundled: str = "heuristic"):  # type: ignore[no-untyped-def]
     """The session of the seat to move, played by the author's bot class ``authors`` (from a
     file), else by the ``bundled`` bot."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "authors.py").write_text(SLOW)
     game = dealt_game(GameConfig(3), 5)
     node = game.nodes[game.nodes[0].state.current]
@@ -50,15 +51,25 @@ def test_a_bot_of_its_authors_is_told_busy_to_the_table_before_it_thinks(tmp_pat
     assert busy[0].body["seat"] == node.seat
 
 
-def test_a_bundled_bot_is_told_busy_only_once_it_was_slow(tmp_path: Path) -> None:
+def test_a_bundled_bot_is_told_busy_until_it_is_timed_fast(tmp_path: Path) -> None:
     """The bundled bots answer in milliseconds: no busy for each of their moves (it would
-    double the messages of a move), unless one of them once took a while."""
+    double the messages of a move), once one move showed it; before the first, and after a
+    slow one, it is told.  A bundled bot given parameters (`ismcts:time=4`, which thought 4 s
+    on its first move unannounced: found by review) is told always."""
     session, agent, node = _seat_with(tmp_path)
-    assert agent.poll_move(node) is not None
-    assert not [env for env in sent_kinds(session) if env.kind == "busy"]
+    assert agent.poll_move(node) is not None  # not timed yet: told
+    assert [env.kind for env in sent_kinds(session)].count("busy") == 2
+    assert agent.poll_move(node) is not None  # timed, fast: not told
+    assert [env.kind for env in sent_kinds(session)].count("busy") == 2
     agent.slowest = THINKING_TOLD
     assert agent.poll_move(node) is not None
-    assert [env.kind for env in sent_kinds(session)].count("busy") == 2
+    assert [env.kind for env in sent_kinds(session)].count("busy") == 4
+    tuned, agent, node = _seat_with(tmp_path / "tuned", bundled="heuristic-v1")
+    agent.slowest = 0.0
+    assert agent.poll_move(node) is not None and not [e for e in sent_kinds(tuned) if e.kind == "busy"]
+    tuned, agent, node = _seat_with(tmp_path / "params", bundled="ismcts:playouts=2")
+    agent.slowest = 0.0
+    assert agent.poll_move(node) is not None and [e.kind for e in sent_kinds(tuned)].count("busy") == 2
 
 
 def test_a_bot_peers_failure_is_said_whole_where_its_author_reads(tmp_path: Path) -> None:

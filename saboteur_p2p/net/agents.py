@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..botapi import GuardedSeat, incident_words, lent, load_bot
+from ..botapi import GuardedSeat, incident_words, lent, load_bot, split_spec
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
 from ..rules import PlayerView, RoundEnded, State
@@ -19,7 +19,8 @@ from ..rules import PlayerView, RoundEnded, State
 #: how many move delays a bot waits after a round ends, so people can read the round's end
 ROUND_END_PAUSE = 6
 #: a bundled bot that once took this long (seconds) for a move has its thinking told before
-#: each move after (the others are told this seat is busy); an author's bot has it always
+#: each move after (the others are told this seat is busy), as before its first; an author's
+#: bot, or a bundled one given parameters, has it always
 THINKING_TOLD = 0.25
 
 
@@ -45,8 +46,8 @@ class BotAgent:
         #: the session tells the others this seat is busy, as its loop answers nobody meanwhile
         #: (a bot thinking 4 s within its 5 s was told "away", and ended with a short --wait)
         self.on_thinking: Callable[[float], None] | None = None
-        #: the longest the bot took for a move so far, seconds
-        self.slowest = 0.0
+        #: the longest the bot took for a move so far, seconds (None: it has not moved yet)
+        self.slowest: float | None = None
 
     def start(self, seat: int, node: Node) -> None:
         self.seat_no = seat
@@ -63,14 +64,20 @@ class BotAgent:
                 self._ready_at = max(now + self.delay, self._pause_until)
             if now < self._ready_at:
                 return None
-        if self.on_thinking is not None and (not self.guard.bundled or self.slowest >= THINKING_TOLD):
-            self.on_thinking(self.time_limit + 1.0)  # a bot of its author's, or one that was slow
+        if self.on_thinking is not None and self._may_think_long():
+            self.on_thinking(self.time_limit + 1.0)
         started = time.monotonic()
         # one move every few seconds at most: the guard's one-shot timer is the right tool
         # (bot_watchdog is for whole in-process games, where moves come by the thousand)
         action = self.guard.act(state.view_for(self.seat_no), state.legal_actions())
-        self.slowest = max(self.slowest, time.monotonic() - started)
+        self.slowest = max(self.slowest or 0.0, time.monotonic() - started)
         return str(action)
+
+    def _may_think_long(self) -> bool:
+        """Whether the bot's next move may keep it silent long: a bot of its author's, one
+        given parameters (``ismcts:time=4``), one not timed yet, or one that once was slow."""
+        slowest = self.slowest
+        return not self.guard.bundled or bool(split_spec(self.spec)[1]) or slowest is None or slowest >= THINKING_TOLD
 
     def heard(self, state: State) -> None:
         events = state.events[self.heard_events:]
