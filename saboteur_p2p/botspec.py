@@ -6,6 +6,9 @@ from __future__ import annotations
 import ast
 import importlib.util
 import inspect
+import re
+import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -127,13 +130,24 @@ def typed_parameters(factory: Callable[..., Any], texts: dict[str, str], spec: s
             known = ", ".join(names) if names else "none"
             raise BotLoadError(f"bot {spec!r} has no parameter {key!r} (its parameters: {known})")
         default, annotation = accepted[key].default, accepted[key].annotation
-        if isinstance(default, str) or annotation in (str, "str"):
+        if isinstance(default, str) or _takes_text(annotation):
             params[key] = texts[key]
             continue
         wanted = _PARAMETER_KINDS.get(type(default))
         if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != isinstance(default, bool)):
             raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {value!r}")
     return params
+
+
+def _takes_text(annotation: object) -> bool:
+    """Whether a parameter's annotation says it takes text: ``str``, or a union with ``str``
+    in it (``str | None``, ``Optional[str]``), given as a type or as a string (a module with
+    ``from __future__ import annotations``)."""
+    if annotation is str:
+        return True
+    if isinstance(annotation, str):
+        return re.search(r"(?<![\w.])str(?![\w.])", annotation) is not None
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType) and str in typing.get_args(annotation)
 
 
 #: the type of a parameter's default -> the values it takes, and their name (a parameter

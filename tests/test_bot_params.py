@@ -63,6 +63,27 @@ class Tagged(BaseBot):
     assert (tagged.tag, tagged.depth) == ("1e3", 2)  # annotated str, no default
 
 
+@pytest.mark.parametrize("future", ["", "from __future__ import annotations\n"])
+@pytest.mark.parametrize("annotation", ["str | None", "Optional[str]", "typing.Optional[str]", "Union[str, int]"])
+def test_an_optional_text_parameter_gets_the_text_as_typed(tmp_path, future, annotation):
+    """`tag: str | None = None` still got 2024 as an int (found by review)."""
+    path = tmp_path / "optional.py"
+    path.write_text(f"""{future}import typing
+from typing import Optional, Union
+from saboteur_p2p.botapi import BaseBot
+
+class Bot(BaseBot):
+    def __init__(self, tag: {annotation} = None, count: int | None = None):
+        self.tag, self.count = tag, count
+
+    def act(self, view, legal):
+        return legal[0]
+""")
+    bot = load_bot(f"{path}:Bot:tag=2024:count=3")
+    assert (bot.tag, bot.count) == ("2024", 3)
+    assert load_bot(f"{path}:Bot:tag=true").tag == "true"
+
+
 def test_a_bundled_bot_takes_its_parameters():
     bot = load_bot("ismcts:playouts=7")
     assert bot.playouts == 7
