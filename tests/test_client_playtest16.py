@@ -107,3 +107,29 @@ def test_the_lobby_says_where_the_bots_sit_and_leaves_a_person_out():
     line = bots_seated(seats, ["heuristic-1", "heuristic-2"])
     assert line == "this machine's bot peers sit in the order they were started: heuristic-1 at seat 1, heuristic-2 at seat 2"
     assert bots_seated(seats, []) == ""  # no bot peers: nothing to say
+
+
+def test_after_the_turn_timer_moves_for_a_plain_player_their_next_move_shows_the_table():
+    """Once the turn timer's bot had moved for a --plain player, the player's next move
+    printed nothing (no table, no prompt), and a move typed late for the timed-out turn
+    waited to be read as the next one (found by review)."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.plain import PROMPT, PlainAgent
+
+    state = find(lambda s: s.phase.value == "play")
+    seat = state.current
+    out: list[str] = []
+    agent = PlainAgent(lambda line: out.append(line + "\n"), None, out.append)
+    agent.seat_no, agent.names = seat, [f"p{i}" for i in range(state.players)]
+    assert agent.poll_move(seated(state, seat)[1]) is None and out[-1] == PROMPT
+    after = state.clone()
+    after.push(after.legal_actions()[0])  # the stand-in's move, committed: another seat's turn
+    agent._take("pass 1")  # typed a moment too late
+    agent.heard(after)
+    assert out[-1] != PROMPT and agent.lines.empty(), out[-3:]  # the move told, no prompt after it
+    while not after.is_terminal() and after.current_player() != seat:
+        after.push(after.legal_actions()[0])
+    out.clear()
+    assert agent.poll_move(seated(after, seat)[1]) is None  # our move again: shown, nothing typed for it yet
+    assert out and out[0].startswith("your move") and out[-1] == PROMPT, out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import queue
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -75,8 +76,10 @@ class PlainAgent(LineAgent):
         super().__init__(self._said)
         self._say_line = say
         self._write = prompt
-        #: whether ``PROMPT`` is the last thing on the terminal (set by the reader thread too)
+        #: whether ``PROMPT`` is the last thing on the terminal (set by the reader thread too,
+        #: under ``_screen``)
         self._prompting = False
+        self._screen = threading.Lock()
         self.width = width
         self.wants_to_quit = False
         #: whether the moves' help has been shown whole (at the first move; after it, a pointer)
@@ -95,24 +98,27 @@ class PlainAgent(LineAgent):
         super().start(seat, node)
 
     def _said(self, text: str) -> None:
-        if self._prompting and self._write is not None:
-            self._write("\r\x1b[K")  # the prompt's line (what was typed there is still read)
-            self._say_line(text)
-            if self.prompted:
-                self._write(PROMPT)
+        with self._screen:
+            if self._prompting and self._write is not None:
+                self._write("\r\x1b[K")  # the prompt's line (what was typed there is still read)
+                self._say_line(text)
+                if self.prompted:
+                    self._write(PROMPT)
+                else:
+                    self._prompting = False
             else:
-                self._prompting = False
-        else:
-            self._say_line(text)
+                self._say_line(text)
 
     def _show_prompt(self) -> None:
         """``PROMPT``, at our move (on a terminal): where the person types."""
-        if self._write is not None and self.prompted and not self._prompting:
-            self._write(PROMPT)
-            self._prompting = True
+        with self._screen:
+            if self._write is not None and self.prompted and not self._prompting:
+                self._write(PROMPT)
+                self._prompting = True
 
     def _take(self, line: str) -> None:
-        self._prompting = False  # the line typed ended with Enter: the terminal is on a new line
+        with self._screen:
+            self._prompting = False  # the line typed ended with Enter: the terminal is on a new line
         if _question(line):
             self.asked.put(line)  # answered at once (poll_chat), not held for our move
         else:
@@ -125,15 +131,26 @@ class PlainAgent(LineAgent):
             self.say(text)
 
     def heard(self, state: State) -> None:
-        if self._prompting and self._write is not None and (state.is_terminal() or state.current_player() != self.seat_no):
-            self._write("\r\x1b[K")  # our move was made for us (the turn timer's bot): no prompt left
-            self._prompting = False
+        if self.prompted and (state.is_terminal() or state.current_player() != self.seat_no):
+            self._made_for_us()
         self._map_news.saw(state.events[self.heard_events:], self.seat_no)
         self.narrated_end = self.narrated_end or state.is_terminal()
         super().heard(state)
         self.state = state
         for line in self._map_news.lines(self._hand.view(state, self.seat_no)):
             self._tell(line)
+
+    def _made_for_us(self) -> None:
+        """Our move was made for us (the turn timer's bot): no prompt left, our next move shows
+        the table again (it showed nothing: found by review), and a move typed late for this
+        one is not taken for the next."""
+        with self._screen:
+            if self._prompting and self._write is not None:
+                self._write("\r\x1b[K")
+            self._prompting = False
+            self.prompted = False
+        while not self.lines.empty():
+            self.lines.get_nowait()
 
     def poll_chat(self) -> str | None:
         if self.state is not None:
