@@ -63,6 +63,11 @@ def test_a_seat_whose_program_runs_again_is_told_once_and_a_silence_is_not(tmp_p
     session._relink(1, endpoint, 6, now=102.0)
     session._relink(1, endpoint, 6, now=103.0)
     assert said.count(news) == 1, said
+    for run in range(7, 200):  # a seat counting its runs up by the hundred: told once in a while
+        session._relink(1, endpoint, run, now=103.0 + run / 100)
+    assert said.count(news) == 1, said
+    session._relink(1, endpoint, 200, now=112.5)
+    assert said.count(news) == 2, said
 
 
 def test_the_plain_prompt_shows_where_to_type_and_keeps_under_what_is_said():

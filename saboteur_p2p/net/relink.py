@@ -13,6 +13,8 @@ from .transport import Transport, endpoint_host, is_loopback, is_wildcard, norma
 
 #: a seat's announced endpoint is followed at most this often (seconds)
 RELINK_EVERY = 1.0
+#: seconds between two notices that one seat runs its program again
+RUNS_AGAIN_EVERY = 10.0
 
 
 class Relink:
@@ -39,6 +41,8 @@ class Relink:
     resuming: bool
     #: the seats we also link to where their own hellos say they began (a seat that came back)
     began_at: dict[int, str]
+    #: when we last told that each seat runs its program again
+    runs_again_told: dict[int, float]
 
     def _relink(self, seat: int, endpoint: str, incarnation: int, now: float | None = None) -> None:
         """A seat's newest run says where it listens; an older run's word no longer counts."""
@@ -46,8 +50,13 @@ class Relink:
             return
         if incarnation > self.incarnations.get(seat, incarnation):
             self.ahead_again.add(seat)  # a newer run of that seat: what we sent it ahead is lost
-            self.resends.restarted(seat, time.monotonic() if now is None else now)  # and it may hold fewer records
-            self.say(RUNS_AGAIN.format(name=self.names[seat]))
+            now = time.monotonic() if now is None else now
+            self.resends.restarted(seat, now)  # and it may hold fewer records
+            if now - self.runs_again_told.get(seat, -RUNS_AGAIN_EVERY) >= RUNS_AGAIN_EVERY:
+                # told once in a while: a seat whose links count their runs up by the hundred
+                # flooded every player's log (found by review)
+                self.runs_again_told[seat] = now
+                self.say(RUNS_AGAIN.format(name=self.names[seat]))
         self.incarnations[seat] = incarnation
         old = self.endpoints[seat]
         if endpoint == old:

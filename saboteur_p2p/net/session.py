@@ -113,6 +113,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         self.last_relink: dict[int, float] = {}
         self.pending_links: dict[int, tuple[str, int]] = {}
         self.began_at: dict[int, str] = {}  # (relink.py: the seats' endpoints in their own hellos)
+        self.runs_again_told: dict[int, float] = {}  # (relink.py)
         self.hello_answered = Pace(HELLO_EVERY)
         self.counted: set[int] = set()
         self.catch_up_until, self.catch_up_held = 0.0, 0  # (heartbeat.py: a seat that came back waits)
