@@ -69,7 +69,7 @@ def watch_table(
     notice = Notices(say)  # what the seat sends wrong, said at a bounded rate
     try:
         transport.connect(endpoint, server_key=seat_key, client_keys=identity.link_keys())
-        started = heard = time.monotonic()
+        started = heard = progressed = time.monotonic()
         said_watch, said_held = 0.0, 0
         while True:
             now = time.monotonic()
@@ -84,6 +84,10 @@ def watch_table(
                 raise WatchFailed(f"no table answered at {address} within {connect_timeout:g} s")
             if node is not None and now - heard > quiet_timeout:
                 raise WatchFailed(f"the seat at {address} went quiet for {quiet_timeout:g} s (its game may have been stopped)")
+            if intake is not None and intake.waiting and now - progressed > quiet_timeout:
+                # its `watching` keeps a spectator waiting, not records that never join the game
+                raise WatchFailed(f"the seat at {address} sent records that do not follow the game, and none that "
+                                  f"does for {quiet_timeout:g} s")
             for inbound in transport.poll(0.1):
                 if inbound.connection != from_seat:
                     continue  # the spectator's own port is open to anyone: only the seat watched feeds it
@@ -122,7 +126,7 @@ def watch_table(
                     # the game moved on: a record parked for a head that never comes, or
                     # dropped, is no sign of a game (a seat fed a spectator such records
                     # for ever, one core busy and nothing said: found by an attack)
-                    heard = time.monotonic()
+                    heard = progressed = time.monotonic()
                 if taken.dropped is not None and taken.dropped is not Dropped.MALFORMED:
                     notice(f"dropped a record from the seat at {address}: {taken.detail or taken.dropped.value}")
                 if taken.violation is not None:
