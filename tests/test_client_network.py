@@ -34,7 +34,7 @@ def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp
         h.keys(":start" + ENTER)
         h.wait_for(lambda: h.agent.snapshot().view is not None, "the first deal", 60)
         names = h.agent.snapshot().names
-        # the host's bot peers sit in the order of their names, whichever joined first
+        # the host's bot peers sit in the order they were started (their numbers), whichever joined first
         assert names == ("alice", "random-1", "heuristic-2"), names
         said = [line.text for line in h.agent.log_lines() if "bot peers sit in the order they were started" in line.text]
         assert said and "random-1 at seat 1" in said[0] and "heuristic-2 at seat 2" in said[0], said
