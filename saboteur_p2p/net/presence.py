@@ -51,8 +51,11 @@ class Presence:
         self.relayed: dict[int, float] = {}
         self.relayed_by: dict[int, int] = {}
 
-    def heard(self, seat: int, now: float) -> bool:
-        """A message from ``seat`` arrived; True if it was away (it is back now)."""
+    def heard(self, seat: int, now: float, learn: bool = True) -> bool:
+        """A message from ``seat`` arrived; True if it was away (it is back now).  ``learn``:
+        whether the silence it ends tells how the seat's link behaves (not one while it owed us
+        a record: a seat that grew its silences before its records taught us to wait 20 s for
+        each, found by an attack)."""
         gap = now - self.last_heard[seat]
         self.last_heard[seat] = now
         self.arrived[seat] = now
@@ -61,7 +64,7 @@ class Presence:
             self.away.discard(seat)  # an outage is not how the link behaves: not a gap
             self.silence[seat] = gap
             return True
-        if gap > 0:
+        if gap > 0 and learn:
             self.gaps[seat].append(gap)
         return False
 
