@@ -216,7 +216,7 @@ class Verdicts:
         its last move ended too, when the next round's set-up (a shuffle of the gold, say) is
         what the game stopped at (it said "No round was completed", found by an attack)."""
         state = self.node.state
-        blocked = state_at_block(self.node)
+        blocked = state_at_block(self.node, refused=True)
         if state is None or (blocked is not None and len(blocked.results) > len(state.results)):
             state = blocked
         if state is None or not state.results:

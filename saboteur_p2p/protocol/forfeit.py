@@ -67,9 +67,11 @@ def forfeit_scores(node: Node, staller: int) -> Forfeit | None:
     return Forfeit(scores, forfeits, tuple(dict.fromkeys(over)))
 
 
-def state_at_block(node: Node) -> State | None:
+def state_at_block(node: Node, refused: bool = False) -> State | None:
     """The engine's state where the last move blocks on the reveal (the gold of the last hand-out
-    given, its takes recorded), run again on a copy as the node does after every step."""
+    given, its takes recorded), run again on a copy as the node does after every step; with
+    ``refused``, also where it stops on a move found illegal there (a take of too much gold,
+    found when the gold is shown at the game's end: the rounds before it were played)."""
     if node.state is None or node.work is None:
         return None
     node.dealer.begin_attempt()
@@ -79,7 +81,7 @@ def state_at_block(node: Node) -> State | None:
     except Blocked:
         return trial
     except (IllegalActionError, InvalidActionError):
-        return None
+        return trial if refused else None
     return None
 
 
