@@ -25,7 +25,7 @@ def _blocked_between_rounds(game: LocalGame) -> bool:
 
 
 def test_a_game_stopped_at_the_next_rounds_set_up_tells_the_round_its_last_move_ended(tmp_path: Path) -> None:
-    for seed in range(40):
+    for seed in range(3, 43):  # seed 3 stops there (the loop keeps the test if the engine changes)
         game = play_local_game(GameConfig(3, rounds=2), ["heuristic"] * 3, seed, rand=seeded_bytes(seed),
                                until=_blocked_between_rounds)
         if _blocked_between_rounds(game):
