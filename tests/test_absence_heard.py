@@ -292,3 +292,26 @@ def test_a_seat_that_owes_a_record_does_not_teach_us_to_wait_longer_by_its_silen
     clock.now += 2.8
     session._handle(b"seat2", ping_from(game, session, 2, [0, 0, 0]))  # seat 2 owes nothing here
     assert session.presence.away_after(2) > limit
+
+
+def test_a_seat_silent_after_its_busy_time_is_told_by_its_whole_silence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat said it would be busy for 60 s and then said nothing for 65: the player read
+    "is away (no word for 3 s)" (found by an attack).  Its silence counts for the rules from
+    the end of its busy time, as before; the player is told all of it."""
+    game = dealt_game(GameConfig(3), 5)
+    session, clock = clocked_session(game, tmp_path, monkeypatch)
+    said: list[str] = []
+    session.say = said.append
+    identity = game.nodes[1].identity
+    assert identity is not None
+    busy = seal(identity, "busy", {"game_id": game.setup.game_id, "seat": 1, "seconds": 60})
+    session._handle(b"seat1", busy)
+
+    def others_ping(elapsed: float) -> None:
+        session._handle(b"seat2", ping_from(game, session, 2, [0, int(elapsed * 1000), 0]))  # nor does seat 2 hear it
+
+    judged_for(session, clock, 64.0, others_ping)
+    away = [line for line in said if line.startswith(f"{session.names[1]} is away")]
+    assert away and away[0].startswith(f"{session.names[1]} is away (no word for 6"), said

@@ -131,7 +131,7 @@ class Absence:
             if by is not None:
                 self._tell_relayed(seat, by, now)
                 continue
-            name, silent = self.names[seat], self.presence.silent_for(seat, now)
+            name, silent = self.names[seat], self.presence.quiet_for(seat, now)
             if first:
                 self.say(f"no word yet from {name} ({silent:.0f} s since this seat started); "
                          f"the table waits up to {self.wait:.0f} s")
@@ -158,7 +158,7 @@ class Absence:
 
     def _tell_relayed(self, seat: int, by: int, now: float) -> None:
         self._told_relayed.add(seat)
-        name, silent = self.names[seat], self.presence.silent_for(seat, now)
+        name, silent = self.names[seat], self.presence.quiet_for(seat, now)
         self.say(f"{name} is not heard here (no word for {silent:.0f} s), but {self.names[by]} says it hears "
                  f"{name}: what {name} sends comes through the others, and the table waits for it as for any seat")
 
@@ -304,7 +304,8 @@ class Absence:
             # silent longer than our own wait: our own rule names it (a shorter silence is
             # judged below, within our wait: a blip must not let another's word name it)
             said = printable(env.field("why", str, 200))
-            why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {silent:.0f} s too)"
+            quiet = self.presence.quiet_for(absent, now)
+            why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {quiet:.0f} s too)"
             return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
         if head is None:
             why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "

@@ -132,7 +132,15 @@ class Presence:
         return min(AWAY_MAX, max(AWAY_MIN, 1.5 * longest, 4 * rtt + 2 * PING_EVERY))
 
     def silent_for(self, seat: int, now: float) -> float:
+        """How long ``seat``'s silence counts for the absence rules (from the end of a busy
+        time it announced)."""
         return now - self.last_heard[seat]
+
+    def quiet_for(self, seat: int, now: float) -> float:
+        """How long since a message of ``seat``'s last arrived: the silence to tell people (a
+        busy time it announced included; "no word for 3 s" of a seat silent 65 s after a busy
+        of 60 s misled: found by an attack)."""
+        return now - self.arrived[seat]
 
     def heard_lately(self, seat: int, now: float) -> bool:
         """Whether ``seat`` was heard within half the away minimum, here or (by its word) by
