@@ -289,6 +289,22 @@ def test_a_cheat_in_the_game_found_as_its_last_record_comes_gives_no_score(tmp_p
     assert named.scores is None and "the game stands" not in named.message, named.message
 
 
+def test_a_second_version_of_an_old_record_made_up_after_the_game_leaves_it_standing(tmp_path: Path) -> None:
+    """After the game's end a cheater signed a second version of one of its earlier records
+    and sent it to one seat as it lingered: that seat named it and gave no score, the others
+    finished with the scores (found by review).  Every seat held the game whole: it stands.
+    Two versions of a record of the last step may have given the seats other games: no score."""
+    game = play_local_game(GameConfig(3, rounds=1), ["random"] * 3, seed=4, rand=seeded_bytes(4))
+    entries = [decode_record(r) for r in game.records]
+    cheater = next(s for s in (1, 2) if s != entries[-1].sender)
+    old = [e for e in entries if e.sender == cheater][-2]  # long in everyone's log
+    forged = signed_record(game, cheater, "action", {"action": "pass 0"}, seq=old.seq, prev=old.prev)
+    session = seated_session(game, game.nodes[0], tmp_path / "0")
+    named = session._heard_lingering(f"seat{cheater}".encode(), seal(game.nodes[cheater].identity, "record", {"record": forged}))
+    assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater) and session.reason == "equivocation"
+    assert named.scores == session.node.state.scores and "the game stands" in named.message, named.message  # type: ignore[union-attr]
+
+
 def test_a_record_that_follows_the_game_s_last_one_changes_nothing_whenever_it_comes(tmp_path: Path) -> None:
     """Nothing is owed after the game's last record, so a record chained to it is dropped
     alike by a seat that hears it while it lingers and by one that parked it before the last

@@ -194,15 +194,29 @@ class Verdicts:
         return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)
 
     def _game_stood(self, outcome: Outcome) -> bool:
-        """Whether the game ended whole before the cheat we name: a record out of turn that the
-        log does not hold, judged as we lingered after its last record.  A cheat in the game's
-        own records, found as the last of them came (a check in the background) or later, is
-        none: the game does not stand, and no score is given (found by review)."""
+        """Whether the game ended whole before the cheat we name, judged as we lingered after
+        its last record: a record out of turn that the log does not hold, or a second version
+        of a record of a step before the last (made up once every seat held the game: found
+        by review).  Two versions of the last step's records may have given the seats other
+        games, and a cheat in the game's own records (a check in the background that fails as
+        the last record comes) is in the game: no score then (found by review)."""
         state, evidence = self.node.state, self.evidence
-        return (
-            outcome is Outcome.CHEATER and self.lingering and self.reason == "out-of-turn" and evidence is not None
-            and not self.intake.has(evidence) and state is not None and state.scores is not None
-        )
+        if outcome is not Outcome.CHEATER or not self.lingering or evidence is None or state is None or state.scores is None:
+            return False
+        if self.reason == "out-of-turn":
+            return not self.intake.has(evidence)
+        if self.reason != "equivocation":
+            return False
+        try:
+            proof = EquivocationProof.from_bytes(evidence)
+        except (MalformedRecord, ValueError):
+            return False
+        versions = (proof.entry_a.record, proof.entry_b.record)
+        records, starts = self.node.records, self.node.step_starts
+        held = next((i for i, record in enumerate(records) if record in versions), None)
+        # where the last step began (the step list ends with where a next one would begin)
+        last_step = starts[-2] if len(starts) > 1 and starts[-1] == len(records) else starts[-1]
+        return held is not None and held < last_step
 
     def _game_stands(self) -> str:
         """What a seat that named a cheater after the game's last record says of the game."""
