@@ -30,7 +30,12 @@ PING_EVERY = 0.5
 class Presence:
     """The presence of every other seat, as this peer sees it (times are time.monotonic())."""
 
-    def __init__(self, seats: Iterable[int], now: float) -> None:
+    def __init__(self, seats: Iterable[int], now: float, wait: float | None = None) -> None:
+        """``wait``: how long the table waits for an absent seat: no seat's away limit is more
+        (a seat that grew its silences taught the peers to wait 20 s for each of its records,
+        four times a --wait of 5 s: found by an attack)."""
+        #: the longest a seat may be silent before it counts as away, whatever its silences were
+        self.ceiling = AWAY_MAX if wait is None else min(AWAY_MAX, max(AWAY_MIN, wait))
         self.last_heard = dict.fromkeys(seats, now)
         #: when the last message of each seat came (``last_heard`` moves on for a busy seat too)
         self.arrived = dict.fromkeys(self.last_heard, now)
@@ -51,11 +56,8 @@ class Presence:
         self.relayed: dict[int, float] = {}
         self.relayed_by: dict[int, int] = {}
 
-    def heard(self, seat: int, now: float, learn: bool = True) -> bool:
-        """A message from ``seat`` arrived; True if it was away (it is back now).  ``learn``:
-        whether the silence it ends tells how the seat's link behaves (not one while it owed us
-        a record: a seat that grew its silences before its records taught us to wait 20 s for
-        each, found by an attack)."""
+    def heard(self, seat: int, now: float) -> bool:
+        """A message from ``seat`` arrived; True if it was away (it is back now)."""
         gap = now - self.last_heard[seat]
         self.last_heard[seat] = now
         self.arrived[seat] = now
@@ -64,7 +66,7 @@ class Presence:
             self.away.discard(seat)  # an outage is not how the link behaves: not a gap
             self.silence[seat] = gap
             return True
-        if gap > 0 and learn:
+        if gap > 0:
             self.gaps[seat].append(gap)
         return False
 
@@ -129,7 +131,7 @@ class Presence:
         gaps = self.gaps[seat]
         longest = max(gaps, default=PING_EVERY)
         rtt = self.rtt.get(seat, 0.0)
-        return min(AWAY_MAX, max(AWAY_MIN, 1.5 * longest, 4 * rtt + 2 * PING_EVERY))
+        return min(self.ceiling, max(AWAY_MIN, 1.5 * longest, 4 * rtt + 2 * PING_EVERY))
 
     def silent_for(self, seat: int, now: float) -> float:
         """How long ``seat``'s silence counts for the absence rules (from the end of a busy

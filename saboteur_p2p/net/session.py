@@ -127,7 +127,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         proven_only = getattr(transport, "link", None) is not None
         self.links = Links([info.dh_key for info in table.seats], seat, self.names, proven_only, lambda text: self.say(text))
         now = time.monotonic()
-        self.presence = Presence(self.endpoints, now)
+        self.presence = Presence(self.endpoints, now, self.wait)
         self._start_absence(now)
         self._start_split_watch()
         self.records_of = dict.fromkeys(self.endpoints, 0)
@@ -367,8 +367,7 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
         if to_another:
             return None
         carried = self.links.owner(connection, key) != sender  # passed on by another seat, or by nobody we know
-        owing = any(e.speaker == sender for e in self.node.outstanding)  # its silence is no measure of its link
-        if not carried and self.presence.heard(sender, time.monotonic(), not owing) and self.presence.notice_back(sender):
+        if not carried and self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back after {self.presence.silence.get(sender, 0.0):.0f} s of silence")
         if ending and env.body.get("game_id") == self.setup.game_id and env.body.get("seat", sender) == sender:
             self.endings_heard[sender] = data  # before it is judged: judging it may end our game
