@@ -139,6 +139,13 @@ def typed_parameters(factory: Callable[..., Any], texts: dict[str, str], spec: s
     return params
 
 
+#: a string annotation that takes text: ``str`` alone or among the members of a union
+_TEXT_ANNOTATION = re.compile(
+    r"(?:typing\.)?(?:Optional\[\s*str\s*\]|Union\[(?:[\w.]+\s*,\s*)*str(?:\s*,\s*[\w.]+)*\s*\])"
+    r"|(?:[\w.]+\s*\|\s*)*str(?:\s*\|\s*[\w.]+)*"
+)
+
+
 def _takes_text(annotation: object) -> bool:
     """Whether a parameter's annotation says it takes text: ``str``, or a union with ``str``
     in it (``str | None``, ``Optional[str]``), given as a type or as a string (a module with
@@ -146,7 +153,9 @@ def _takes_text(annotation: object) -> bool:
     if annotation is str:
         return True
     if isinstance(annotation, str):
-        return re.search(r"(?<![\w.])str(?![\w.])", annotation) is not None
+        # the text of the annotation as a whole: str, str | None, Optional[str], Union[str, int]
+        # (not list[str] nor Callable[[str], int], which take no text: found by review)
+        return _TEXT_ANNOTATION.fullmatch(annotation.strip()) is not None
     return typing.get_origin(annotation) in (typing.Union, types.UnionType) and str in typing.get_args(annotation)
 
 

@@ -84,6 +84,24 @@ class Bot(BaseBot):
     assert load_bot(f"{path}:Bot:tag=true").tag == "true"
 
 
+@pytest.mark.parametrize("annotation", ["list[str]", "dict[str, int]", "Optional[list[str]]"])
+def test_a_parameter_of_a_kind_that_holds_text_is_not_given_text(tmp_path, annotation):
+    """`list[str]` written as a string matched the word str and took the text (found by review)."""
+    path = tmp_path / "listed.py"
+    path.write_text(f"""from __future__ import annotations
+from typing import Optional
+from saboteur_p2p.botapi import BaseBot
+
+class Bot(BaseBot):
+    def __init__(self, tags: {annotation} = None):
+        self.tags = tags
+
+    def act(self, view, legal):
+        return legal[0]
+""")
+    assert load_bot(f"{path}:Bot:tags=3").tags == 3  # read as ever (the bot's own business)
+
+
 def test_a_bundled_bot_takes_its_parameters():
     bot = load_bot("ismcts:playouts=7")
     assert bot.playouts == 7
