@@ -86,8 +86,8 @@ def watch_table(
                 raise WatchFailed(f"the seat at {address} went quiet for {quiet_timeout:g} s (its game may have been stopped)")
             if intake is not None and intake.waiting and now - progressed > quiet_timeout:
                 # its `watching` keeps a spectator waiting, not records that never join the game
-                raise WatchFailed(f"the seat at {address} sent records that do not follow the game, and none that "
-                                  f"does for {quiet_timeout:g} s")
+                raise WatchFailed(f"the feed from the seat at {address} stalled: it sent records that do not follow "
+                                  f"the game, and none that does for {quiet_timeout:g} s")
             for inbound in transport.poll(0.1):
                 if inbound.connection != from_seat:
                     continue  # the spectator's own port is open to anyone: only the seat watched feeds it
