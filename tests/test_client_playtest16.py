@@ -133,8 +133,12 @@ def test_after_the_turn_timer_moves_for_a_plain_player_their_next_move_shows_the
     agent._take("pass 1")  # typed a moment too late
     agent.heard(after)
     assert out[-1] != PROMPT and agent.lines.empty(), out[-3:]  # the move told, no prompt after it
+    agent._take("pass 2")  # finished a moment later still: not kept for the next move
+    assert agent.lines.empty() and out[-1] == "your turn had run out: 'pass 2' was not played\n", out[-2:]
     while not after.is_terminal() and after.current_player() != seat:
         after.push(after.legal_actions()[0])
     out.clear()
     assert agent.poll_move(seated(after, seat)[1]) is None  # our move again: shown, nothing typed for it yet
     assert out and out[0].startswith("your move") and out[-1] == PROMPT, out
+    agent._take("pass 1")  # typed for this move: played
+    assert agent.poll_move(seated(after, seat)[1]) is not None and agent.lines.empty()

@@ -80,6 +80,9 @@ class PlainAgent(LineAgent):
         #: under ``_screen``)
         self._prompting = False
         self._screen = threading.Lock()
+        #: our last move was made for us, and our next has not come: a move typed now was
+        #: meant for the turn that ran out (under ``_screen`` too)
+        self._ran_out = False
         self.width = width
         self.wants_to_quit = False
         #: whether the moves' help has been shown whole (at the first move; after it, a pointer)
@@ -119,8 +122,13 @@ class PlainAgent(LineAgent):
     def _take(self, line: str) -> None:
         with self._screen:
             self._prompting = False  # the line typed ended with Enter: the terminal is on a new line
+            late = self._ran_out and line and not line.startswith("say ") and line != "start"
         if _question(line):
             self.asked.put(line)  # answered at once (poll_chat), not held for our move
+        elif late:
+            # finished a moment after the turn timer's bot moved: it was played at our next
+            # move, before its table was read (found by review)
+            self.say(f"your turn had run out: {line!r} was not played")
         else:
             super()._take(line)
 
@@ -149,6 +157,7 @@ class PlainAgent(LineAgent):
                 self._write("\r\x1b[K")
             self._prompting = False
             self.prompted = False
+            self._ran_out = True
         while not self.lines.empty():
             self.lines.get_nowait()
 
@@ -247,6 +256,8 @@ class PlainAgent(LineAgent):
             self.say(row)
 
     def _show(self, state: State) -> None:
+        with self._screen:
+            self._ran_out = False  # our next move: what is typed now is for it
         view = self._hand.view(state, self.seat_no)
         for line in plain_view(view, self.names):
             self._tell(line)
