@@ -1,6 +1,8 @@
 """Bot parameters in a spec: ``name:key=value[:key=value]`` (botapi.bot_factory)."""
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from saboteur_p2p.botapi import BotLoadError, bot_factory, load_bot, split_spec
@@ -41,25 +43,36 @@ def test_parameters_reach_the_bot_class(tmp_path):
     assert bot_factory(f"{path}:Tuned:depth=2")() is not bot_factory(f"{path}:Tuned:depth=2")()  # fresh bots
 
 
-def test_a_parameter_that_takes_text_gets_the_text_as_typed(tmp_path):
-    """A bot author's `tag: str` parameter was given 2024 (an int) for "tag=2024", True for
-    "label=true", and the bot raised in every game (`'int' object has no attribute
-    'startswith'`): a parameter whose default or annotation is text gets the text typed."""
-    path = tmp_path / "tagged.py"
-    path.write_text(SOURCE + """
+def _bot_taking(tmp_path, signature: str, header: str = "") -> str:
+    """A bot file whose class ``Bot`` takes ``signature`` (after self) and keeps every
+    parameter as an attribute; the spec of that class."""
+    names = [arg.arg for arg in ast.parse(f"def f({signature}): pass").body[0].args.args]  # type: ignore[attr-defined]
+    path = tmp_path / "bot.py"
+    path.write_text(f"""{header}import typing
+from typing import Optional, Union
+from saboteur_p2p.botapi import BaseBot
 
-class Tagged(BaseBot):
-    def __init__(self, tag: str, depth: int = 1):
-        self.tag, self.depth = tag, depth
+class Bot(BaseBot):
+    def __init__(self, {signature}):
+        {", ".join(f"self.{n}" for n in names)} = {", ".join(names)}
 
     def act(self, view, legal):
         return legal[0]
 """)
+    return f"{path}:Bot"
+
+
+def test_a_parameter_that_takes_text_gets_the_text_as_typed(tmp_path):
+    """A bot author's `tag: str` parameter was given 2024 (an int) for "tag=2024", True for
+    "label=true", and the bot raised in every game (`'int' object has no attribute
+    'startswith'`): a parameter whose default or annotation is text gets the text typed."""
+    path = tmp_path / "tuned.py"
+    path.write_text(SOURCE)
     bot = load_bot(f"{path}:Tuned:label=2024:depth=3")
     assert (bot.label, bot.depth) == ("2024", 3)
     assert load_bot(f"{path}:Tuned:label=true").label == "true"
     assert load_bot(f"{path}:Tuned:label=007").label == "007"  # not 7
-    tagged = load_bot(f"{path}:Tagged:tag=1e3:depth=2")
+    tagged = load_bot(_bot_taking(tmp_path, "tag: str, depth: int = 1") + ":tag=1e3:depth=2")
     assert (tagged.tag, tagged.depth) == ("1e3", 2)  # annotated str, no default
 
 
@@ -67,39 +80,17 @@ class Tagged(BaseBot):
 @pytest.mark.parametrize("annotation", ["str | None", "Optional[str]", "typing.Optional[str]", "Union[str, int]"])
 def test_an_optional_text_parameter_gets_the_text_as_typed(tmp_path, future, annotation):
     """`tag: str | None = None` still got 2024 as an int (found by review)."""
-    path = tmp_path / "optional.py"
-    path.write_text(f"""{future}import typing
-from typing import Optional, Union
-from saboteur_p2p.botapi import BaseBot
-
-class Bot(BaseBot):
-    def __init__(self, tag: {annotation} = None, count: int | None = None):
-        self.tag, self.count = tag, count
-
-    def act(self, view, legal):
-        return legal[0]
-""")
-    bot = load_bot(f"{path}:Bot:tag=2024:count=3")
+    spec = _bot_taking(tmp_path, f"tag: {annotation} = None, count: int | None = None", future)
+    bot = load_bot(f"{spec}:tag=2024:count=3")
     assert (bot.tag, bot.count) == ("2024", 3)
-    assert load_bot(f"{path}:Bot:tag=true").tag == "true"
+    assert load_bot(f"{spec}:tag=true").tag == "true"
 
 
 @pytest.mark.parametrize("annotation", ["list[str]", "dict[str, int]", "Optional[list[str]]"])
 def test_a_parameter_of_a_kind_that_holds_text_is_not_given_text(tmp_path, annotation):
     """`list[str]` written as a string matched the word str and took the text (found by review)."""
-    path = tmp_path / "listed.py"
-    path.write_text(f"""from __future__ import annotations
-from typing import Optional
-from saboteur_p2p.botapi import BaseBot
-
-class Bot(BaseBot):
-    def __init__(self, tags: {annotation} = None):
-        self.tags = tags
-
-    def act(self, view, legal):
-        return legal[0]
-""")
-    assert load_bot(f"{path}:Bot:tags=3").tags == 3  # read as ever (the bot's own business)
+    spec = _bot_taking(tmp_path, f"tags: {annotation} = None", "from __future__ import annotations\n")
+    assert load_bot(f"{spec}:tags=3").tags == 3  # read as ever (the bot's own business)
 
 
 def test_a_bundled_bot_takes_its_parameters():
