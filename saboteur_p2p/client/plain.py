@@ -43,6 +43,8 @@ HELP_2 = "Saboteur 2: trapped @name · free @name · theft · hands-off @name ·
 
 #: shown after the table at the seat's move, where the person types (on a terminal)
 PROMPT = "> "
+#: back to the start of the terminal's line, and clear it (the prompt's line)
+CLEAR_LINE = "\r\x1b[K"
 
 
 def terminal_width() -> int | None:
@@ -103,7 +105,7 @@ class PlainAgent(LineAgent):
     def _said(self, text: str) -> None:
         with self._screen:
             if self._prompting and self._write is not None:
-                self._write("\r\x1b[K")  # the prompt's line (what was typed there is still read)
+                self._write(CLEAR_LINE)  # the prompt's line (what was typed there is still read)
                 self._say_line(text)
                 if self.prompted:
                     self._write(PROMPT)
@@ -154,7 +156,7 @@ class PlainAgent(LineAgent):
         one is not taken for the next."""
         with self._screen:
             if self._prompting and self._write is not None:
-                self._write("\r\x1b[K")
+                self._write(CLEAR_LINE)
             self._prompting = False
             self.prompted = False
             self._ran_out = True
