@@ -48,6 +48,8 @@ class BotAgent:
         self.on_thinking: Callable[[float], None] | None = None
         #: the longest the bot took for a move so far, seconds (None: it has not moved yet)
         self.slowest: float | None = None
+        #: whether the spec gives the bot parameters (``ismcts:time=4``: its moves may be slow)
+        self._tuned = bool(split_spec(spec)[1])
 
     def start(self, seat: int, node: Node) -> None:
         self.seat_no = seat
@@ -77,7 +79,7 @@ class BotAgent:
         """Whether the bot's next move may keep it silent long: a bot of its author's, one
         given parameters (``ismcts:time=4``), one not timed yet, or one that once was slow."""
         slowest = self.slowest
-        return not self.guard.bundled or bool(split_spec(self.spec)[1]) or slowest is None or slowest >= THINKING_TOLD
+        return not self.guard.bundled or self._tuned or slowest is None or slowest >= THINKING_TOLD
 
     def heard(self, state: State) -> None:
         events = state.events[self.heard_events:]
