@@ -164,9 +164,10 @@ def run_offline(
 
     seed = seed if seed is not None else random.randrange(1 << 30)
     if plain:
+        from .lineedit import terminal_editor
         from .plain import PlainAgent, terminal_prompt, terminal_width
 
-        agent = PlainAgent(print, terminal_width(), terminal_prompt())
+        agent = PlainAgent(print, terminal_width(), terminal_prompt(), terminal_editor())
         result = LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=agent.session_say).run()
         agent.session_say(result.message)
         return 0  # finished, or the person chose to leave

@@ -19,6 +19,7 @@ from ..match import card_words
 from ..net.agents import LineAgent
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .cardinfo import slot_does
+from .lineedit import LineEditor
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import MapNews, SteadyHand, wrap_to_width
 from .words import Words, alike_note, fewer_passes
@@ -68,16 +69,23 @@ class PlainAgent(LineAgent):
     """A person at a line prompt: moves in slots and names, checked before they are sent."""
 
     def __init__(
-        self, say: Callable[[str], None] = print, width: int | None = None, prompt: Callable[[str], None] | None = None,
+        self,
+        say: Callable[[str], None] = print,
+        width: int | None = None,
+        prompt: Callable[[str], None] | None = None,
+        editor: LineEditor | None = None,
     ) -> None:
         """``width``: the terminal's columns, to wrap long lines between words (a terminal
         would break them mid-word); None leaves lines whole (a pipe, a log).  ``prompt``
         writes text with no line break (a terminal's): with it, ``PROMPT`` shows where to
         type at our move, and a line said meanwhile takes its place and shows it again under
-        it (a play-test typed at a bare line, unsure the game waited for it)."""
+        it (a play-test typed at a bare line, unsure the game waited for it).  ``editor``:
+        where a person types at a terminal, the lines come from it, edited as they are typed
+        (``PROMPT`` is its prompt at our move, and ``prompt`` is not used)."""
         super().__init__(self._said)
         self._say_line = say
-        self._write = prompt
+        self._editor = editor
+        self._write = prompt if editor is None else None
         #: whether ``PROMPT`` is the last thing on the terminal (set by the reader thread too,
         #: under ``_screen``)
         self._prompting = False
@@ -116,6 +124,9 @@ class PlainAgent(LineAgent):
 
     def _show_prompt(self) -> None:
         """``PROMPT``, at our move (on a terminal): where the person types."""
+        if self._editor is not None:
+            self._editor.refresh()  # its prompt reads ``prompted``
+            return
         with self._screen:
             if self._write is not None and self.prompted and not self._prompting:
                 self._write(PROMPT)
@@ -138,7 +149,7 @@ class PlainAgent(LineAgent):
         """What the session says (its ``say``), but not "game over. ..." once the narration's
         "== game over. ..." has said it (a play-test read the scores twice)."""
         if not (text.startswith("game over. ") and self.narrated_end):
-            self.say(text)
+            self._tell(text)  # wrapped between words, as the game's own lines (a terminal broke "heu|ristic-3")
 
     def heard(self, state: State) -> None:
         if self.prompted and (state.is_terminal() or state.current_player() != self.seat_no):
@@ -160,6 +171,8 @@ class PlainAgent(LineAgent):
             self._prompting = False
             self.prompted = False
             self._ran_out = True
+        if self._editor is not None:
+            self._editor.refresh()
         while not self.lines.empty():
             self.lines.get_nowait()
 
@@ -208,7 +221,8 @@ class PlainAgent(LineAgent):
             self._tell(slot_does(view, line.partition(" ")[2])[1])
 
     def _read(self) -> None:
-        for line in sys.stdin:
+        typed = sys.stdin if self._editor is None else self._editor.lines(self._prompt_text)
+        for line in typed:
             line = line.strip()
             if line in ("quit", "exit", "bye"):
                 break
@@ -219,6 +233,10 @@ class PlainAgent(LineAgent):
             time.sleep(0.05)
         self.say("leaving the table")
         self.wants_to_quit = True
+
+    def _prompt_text(self) -> str:
+        """The line editor's prompt: ``PROMPT`` at our move, where the move is typed."""
+        return PROMPT if self.prompted else ""
 
     def poll_move(self, node: Node) -> str | None:
         state = node.state

@@ -1,0 +1,85 @@
+"""The plain prompt at a terminal edits the line being typed (client/lineedit.py).
+
+Read from the terminal's own line discipline, the arrow keys went into the move as text, and a
+line the table said meanwhile wiped the typed text from sight.  These tests type into
+prompt_toolkit's pipe input, as a terminal would send the keys.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from saboteur_p2p.client.lineedit import LineEditor
+from saboteur_p2p.client.plain import PROMPT, PlainAgent
+
+LEFT = "\x1b[D"
+HOME = "\x1b[H"
+UP = "\x1b[A"
+ENTER = "\r"
+CTRL_D = "\x04"
+
+
+@pytest.fixture
+def keys() -> Iterator[PipeInput]:
+    with create_pipe_input() as pipe:
+        yield pipe
+
+
+def test_the_arrow_keys_move_in_the_line_instead_of_being_typed_into_it(keys: PipeInput) -> None:
+    editor = LineEditor(keys, DummyOutput())
+    # "path 3 at 1,0", then back over "1,0" to make it "-1,0"; then "x" at the line's start
+    keys.send_text("path 3 at 1,0" + LEFT * 3 + "-" + ENTER + "ap 2" + HOME + "m" + ENTER + CTRL_D)
+    assert list(editor.lines(lambda: "")) == ["path 3 at -1,0", "map 2"]
+
+
+def test_up_brings_back_the_line_typed_before(keys: PipeInput) -> None:
+    editor = LineEditor(keys, DummyOutput())
+    lines = editor.lines(lambda: "")
+    keys.send_text("legal" + ENTER)
+    assert next(lines) == "legal"
+    keys.send_text(UP + ENTER + CTRL_D)  # typed once the line before is read, as a person types
+    assert list(lines) == ["legal"]
+
+
+def test_ctrl_d_on_an_empty_line_ends_the_lines(keys: PipeInput) -> None:
+    editor = LineEditor(keys, DummyOutput())
+    keys.send_text(CTRL_D + "board" + ENTER)
+    assert list(editor.lines(lambda: "")) == []
+
+
+def test_a_person_at_the_editor_has_the_prompt_at_their_move_only_and_their_lines_reach_the_table(keys: PipeInput) -> None:
+    said: list[str] = []
+    written: list[str] = []
+    agent = PlainAgent(said.append, None, written.append, LineEditor(keys, DummyOutput()))
+    assert agent._prompt_text() == ""  # not our move: no prompt
+    agent.prompted = True
+    assert agent._prompt_text() == PROMPT
+    agent._show_prompt()
+    agent._said("heuristic-1: path ┼ at 1,0")
+    # the editor draws the prompt and keeps the typed line below what is said: nothing is
+    # written to clear the line or to draw the prompt by hand
+    assert written == []
+    assert said == ["heuristic-1: path ┼ at 1,0"]
+    reader = threading.Thread(target=agent._read, daemon=True)
+    reader.start()
+    keys.send_text("path 3 at 1,0" + LEFT * 3 + "-" + ENTER)
+    assert agent.lines.get(timeout=10) == "path 3 at -1,0"
+    keys.send_text(CTRL_D)
+    reader.join(timeout=10)
+    assert not reader.is_alive()
+    assert agent.wants_to_quit
+
+
+def test_what_the_session_says_is_wrapped_between_words_at_the_terminals_width() -> None:
+    said: list[str] = []
+    agent = PlainAgent(said.append, 40)
+    agent.session_say("this machine's bot peers sit in the order they were started: heuristic-1 at seat 1")
+    assert len(said) > 1
+    assert all(len(row) < 40 for row in said)
+    assert " ".join(row.strip() for row in said) == (
+        "this machine's bot peers sit in the order they were started: heuristic-1 at seat 1"
+    )
