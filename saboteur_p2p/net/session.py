@@ -14,8 +14,6 @@ from typing import Protocol
 
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
-from ..protocol.ending import Ending
-from ..protocol.forfeit import forfeit_scores
 from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
@@ -25,6 +23,7 @@ from .chat import CHAT_MAX, IncomingChat, OutgoingChat
 from .defects import describe, save_traceback
 from .heartbeat import CATCH_UP_S, Heartbeat, Resends, addressed_to
 from .intake import Dropped, Intake
+from .lingering import Lingering
 from .links import Links
 from .lobby import Table
 from .pace import Pace
@@ -70,7 +69,7 @@ class Agent(Protocol):
     def poll_chat(self) -> str | None: ...
 
 
-class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink):
+class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink):
     def __init__(
         self,
         table: Table,
@@ -500,100 +499,3 @@ class Session(Verdicts, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink
     def _seat_of_key(self, key: bytes) -> int | None:
         seat = self.table.seat_of(key)
         return None if seat == self.seat else seat
-
-    def _finish(self) -> SessionResult:
-        state = self.node.state
-        assert state is not None and state.scores is not None
-        self._feed_watchers()  # the game's last records, before we go
-        named = self._linger()
-        if named is not None:
-            return named
-        scores = ", ".join(f"{self.names[i]} {s}" for i, s in enumerate(state.scores))
-        unit = state.config.edition_rules.gold_unit  # nugget, or Saboteur 2's gold piece
-        return self._end(Outcome.FINISHED, f"game over. {unit}s: {scores}", None, state.scores)
-
-    def _linger(self, limit: float = 5.0) -> SessionResult | None:
-        """Stay until every peer that is here, and every spectator we feed, has confirmed the
-        last record (at most ``limit`` seconds), resending what it lacks; our own final count
-        goes out first, so nobody waits for us.  A seat that stopped before the last record
-        because of a cheat shows us its evidence meanwhile: if it checks here too, we name
-        the same cheater (the result returned)."""
-        deadline = time.monotonic() + limit
-        total = len(self.node.records)
-        while True:
-            self._ping(time.monotonic(), done=True)
-            behind = self._lingering_for(total)
-            watching = any(w.held < total for w in self.watchers.values())  # a spectator still catching up
-            if not (behind or watching) or time.monotonic() >= deadline:
-                return None
-            for inbound in self.transport.poll(0.1):
-                named = self._heard_lingering(inbound.connection, inbound.data)
-                if named is not None:
-                    return named
-            self._feed_watchers()
-
-    def _heard_lingering(self, connection: bytes, data: bytes) -> SessionResult | None:
-        """A message that comes while we linger after the game's last record: pings and a
-        spectator's watch are answered; an abort, and a record the log does not hold, are
-        judged against the finished log (the result if that names a cheater here too);
-        anything else is ignored."""
-        self.lingering = True
-        try:
-            env = open_envelope(data)
-            sender = self._seat_of_key(env.key)
-            ours = env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id
-            if sender is not None and ours and addressed_to(env, self.seat):
-                self.presence.heard(sender, time.monotonic())
-                self._heard_ping(env, sender)
-            elif sender is None and env.kind == "watch":
-                self._heard_watch(connection, env)
-            elif sender is not None and env.kind == "abort" and env.field("game_id", bytes, 32) == self.setup.game_id:
-                return self._late_abort(env, sender)
-            elif sender is not None and env.kind == "record":
-                record = env.field("record", bytes)
-                if not self.intake.has(record):
-                    # taken in as ever: one naming a head we moved past is out of turn, another
-                    # version of one we hold an equivocation; one after the last record is dropped
-                    return self._take_record(record, sender)
-        except BadEnvelope:
-            pass
-        return None
-
-    def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
-        if outcome is Outcome.PEER_GONE and (found := self.node.earlier_failure()) is not None:
-            return self._cheater(found, self.node.log.entries[-1].record)  # a cheat checked late outweighs an absence
-        if outcome is not Outcome.FINISHED:
-            self._pass_on_endings()
-        stands = self._game_stood(outcome)
-        if stands and scores is None:
-            assert self.node.state is not None
-            scores = self.node.state.scores  # the game ended whole before the cheat: it stands
-        if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:
-            forfeit = forfeit_scores(self.node, culprit)  # gone at the final reveal of the gold: it forfeits
-            if forfeit is not None:
-                scores, message = forfeit.scores, f"{message}; {forfeit.describe(self.names)}"
-        if self.node.writer is not None:
-            if outcome is not Outcome.FINISHED:
-                # why the game stopped, after the records: verify checks it against them
-                evidence = self.evidence if outcome is Outcome.CHEATER else None
-                self.node.writer.append(Ending(outcome.value, culprit, self.reason, message, evidence, self.seat).to_bytes())
-            self.node.writer.sync()
-        if outcome is Outcome.FINISHED:
-            # the game is over and every share is out: this seat's secrets serve nothing more
-            self.secrets_path.unlink(missing_ok=True)
-        if outcome is not Outcome.FINISHED:
-            message += "\n" + (self._game_stands() if stands else self._what_the_log_supports())
-        self.say(message)
-        self.say(f"log saved: {self.log_path}")
-        self._write_stats(outcome.value)
-        return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies),
-                             said=True)
-
-    def _pass_on_endings(self) -> None:
-        """Before we stop, every other seat gets the endings other seats sent us, as signed: one
-        sent to us alone (a `bye`, an `abort`, a `gone`) would otherwise leave the others waiting
-        for us, and then naming us as gone."""
-        for signer, data in self.endings_heard.items():
-            for seat, endpoint in self.endpoints.items():
-                if seat != signer:
-                    self.transport.send(endpoint, data)

@@ -9,12 +9,14 @@ the game.  ``Verdicts`` is the part of ``Session`` that does this.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..crypto.identity import Identity
 from ..crypto.log import EquivocationProof, MalformedRecord
-from ..protocol.forfeit import state_at_block
+from ..protocol.ending import Ending
+from ..protocol.forfeit import forfeit_scores, state_at_block
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node, ProtocolViolation
 from ..protocol.split import split_table
@@ -64,12 +66,20 @@ class Verdicts:
     reason: str = ""
     #: whether we linger after the game's last record (what comes now is judged against the finished log)
     lingering: bool = False
+    say: Callable[[str], None]
+    log_path: Path
+    secrets_path: Path
+    stats: dict[str, float]
+    turn_latencies: list[float]
+    #: the endings (``bye``, ``abort``, ``gone``) other seats sent us, by signer, as signed
+    endings_heard: dict[int, bytes]
 
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
         raise NotImplementedError
 
-    def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
-        raise NotImplementedError
+    #: the figures of the game, written beside the log (timing.py): a declaration, as a method
+    #: here would stand in front of Timing's
+    _write_stats: Callable[[str], None]
 
     def _heard_abort(self, env: Envelope, sender: int) -> SessionResult:
         """Another seat stopped the game naming a cheater: check its evidence ourselves."""
@@ -246,3 +256,42 @@ class Verdicts:
         mine = state.gold_total(self.seat)
         lines.append(f"  your own gold: {mine} {'piece' if pieces else 'nugget'}(s)")
         return "\n".join(lines)
+
+    def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
+        if outcome is Outcome.PEER_GONE and (found := self.node.earlier_failure()) is not None:
+            return self._cheater(found, self.node.log.entries[-1].record)  # a cheat checked late outweighs an absence
+        if outcome is not Outcome.FINISHED:
+            self._pass_on_endings()
+        stands = self._game_stood(outcome)
+        if stands and scores is None:
+            assert self.node.state is not None
+            scores = self.node.state.scores  # the game ended whole before the cheat: it stands
+        if outcome is Outcome.PEER_GONE and scores is None and culprit is not None and culprit != self.seat:
+            forfeit = forfeit_scores(self.node, culprit)  # gone at the final reveal of the gold: it forfeits
+            if forfeit is not None:
+                scores, message = forfeit.scores, f"{message}; {forfeit.describe(self.names)}"
+        if self.node.writer is not None:
+            if outcome is not Outcome.FINISHED:
+                # why the game stopped, after the records: verify checks it against them
+                evidence = self.evidence if outcome is Outcome.CHEATER else None
+                self.node.writer.append(Ending(outcome.value, culprit, self.reason, message, evidence, self.seat).to_bytes())
+            self.node.writer.sync()
+        if outcome is Outcome.FINISHED:
+            # the game is over and every share is out: this seat's secrets serve nothing more
+            self.secrets_path.unlink(missing_ok=True)
+        if outcome is not Outcome.FINISHED:
+            message += "\n" + (self._game_stands() if stands else self._what_the_log_supports())
+        self.say(message)
+        self.say(f"log saved: {self.log_path}")
+        self._write_stats(outcome.value)
+        return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies),
+                             said=True)
+
+    def _pass_on_endings(self) -> None:
+        """Before we stop, every other seat gets the endings other seats sent us, as signed: one
+        sent to us alone (a `bye`, an `abort`, a `gone`) would otherwise leave the others waiting
+        for us, and then naming us as gone."""
+        for signer, data in self.endings_heard.items():
+            for seat, endpoint in self.endpoints.items():
+                if seat != signer:
+                    self.transport.send(endpoint, data)
