@@ -27,7 +27,7 @@ def test_the_goals_stay_in_sight_while_the_cursor_works_west_of_the_start():
     assert all(f"╔═{slot}═╗" in screen for slot in range(3)), screen
     assert ox == -4 and "┌   ┐" in lines[1 + 3 * 2]  # the cursor's cell is shown, first column
     header = lines[0]
-    assert "┆ 8" in header and " 4 " in header and " 5 " not in header, header  # columns 5-7 left out, marked
+    assert "┆ 7" in header and " 3 " in header and " 4 " not in header, header  # columns 4-6 left out, marked
     assert lines[0].endswith("▶") is False  # nothing beyond the goals
 
 
@@ -36,7 +36,7 @@ def test_the_cursor_taken_under_the_pinned_goals_pans_the_view():
     board = _west_tunnel()
     fragments, (ox, _) = render_maze(board, {}, MazeMarks(cursor=(5, 0)), 55, 16, (-4, -2))
     header = "".join(text for _, text in fragments).splitlines()[0]
-    assert ox == -3 and " 5 " in header and "┆ 8" in header, header
+    assert ox == -2 and " 5 " in header and "┆ 7" in header, header
 
 
 def test_a_maze_that_fits_shows_no_gap():
@@ -142,3 +142,18 @@ def test_after_the_turn_timer_moves_for_a_plain_player_their_next_move_shows_the
     assert out and out[0].startswith("your move") and out[-1] == PROMPT, out
     agent._take("pass 1")  # typed for this move: played
     assert agent.poll_move(seated(after, seat)[1]) is not None and agent.lines.empty()
+
+
+def test_the_column_before_the_goals_stays_in_sight_with_them():
+    """A play-test (2026-12-06, third session) took the cursor west: the view kept the goals'
+    column but folded away the one before it, where the tunnel reaches the goals, and the
+    cards there vanished while the players list named them."""
+    board = _west_tunnel()
+    board.place((7, 1), face_from_code("path:NS"), False)  # a card beside the goals (not joined: drawn all the same)
+    fragments, _ = render_maze(board, {}, MazeMarks(cursor=(-4, 0)), 55, 16, None)
+    lines = "".join(text for _, text in fragments).splitlines()
+    header = lines[0]
+    column = header.index("┆ 7") + 1  # where column 7's cells begin on every row
+    assert header[column:].split() == ["7", "8"], header
+    row = next(i for i, line in enumerate(lines) if line[:3].strip() == "1")  # the middle line of row y=1
+    assert "│" in lines[row][column - 1:column + 5], lines[row]

@@ -288,10 +288,14 @@ def render_maze(
     xs = list(range(ox, ox + cols))
     goal_x = _goal_column(board)
     if goal_x is not None and cols >= 3 and goal_x >= ox + cols and cx != goal_x:
-        # the goals stay in sight in the last column, the cells before them scrolled off
-        # (an 80-column terminal shows ten columns: a card left of the start hid the goals)
-        ox = fit(origin[0] if origin else None, cx, low_x, high_x, cols - 1, prefer=high_x - cols + 1)
-        xs = [*range(ox, ox + cols - 1), goal_x]
+        # the goals stay in sight in the last column, and the column before them, where the
+        # tunnel reaches them (a play-test saw its cards there folded away), the cells between
+        # scrolled off (an 80-column terminal shows ten columns: a card left of the start hid
+        # the goals)
+        pinned = [goal_x - 1, goal_x] if cols >= 5 and cx != goal_x - 1 else [goal_x]
+        window = cols - len(pinned)
+        ox = fit(origin[0] if origin else None, cx, low_x, high_x, window, prefer=high_x - cols + 1)
+        xs = [*range(ox, ox + window), *(x for x in pinned if x >= ox + window)]
     # ... around the row of the start and the middle goal when no cursor is followed
     oy = fit(origin[1] if origin else None, cy, low_y, high_y, rows, prefer=(0 if cy is None else cy) - rows // 2)
     out: Fragments = []
