@@ -568,3 +568,28 @@ def test_a_page_opened_from_the_command_line_closes_onto_the_board():
         assert h.app.input_area.text == ""
 
     harness.play(script)
+
+
+def test_page_up_pages_the_log_by_the_rows_it_shows_and_skips_none():
+    """At 80x24 PgUp moved the log five rows back where it shows three scrolled back (its last
+    row says "↓ more"): two rows of every five were never seen (found by a play-test)."""
+    from saboteur_p2p.client.render import render_log
+
+    harness = Harness(seed=1, players=7)  # a long players list: the log shows few rows at 80x24
+
+    def script(h: Harness) -> None:
+        h.decision()
+        h.keys(":legal" + ENTER)  # a long line: many rows to page through
+        h.wait_for(lambda: any(line.text.startswith("legal") for line in h.agent.log_lines()), "the legal moves")
+        h.keys("\x1b[5~")  # PgUp
+        h.wait_for(lambda: h.app.ui.log_scroll > 0, "the log scrolled back")
+        drawn = h.app.log_window.render_info
+        assert drawn is not None
+        width, height = drawn.window_width, drawn.window_height
+        assert h.app.ui.log_scroll == height - 1  # a page: the rows shown, less the mark's
+        lines = h.agent.log_lines()
+        bottom = [text for _, text in render_log(lines, 0, width, height)]
+        back = [text for _, text in render_log(lines, h.app.ui.log_scroll, width, height, h.app.ui.log_anchor)]
+        assert bottom[0] in back, (bottom, back)  # the page before ends where this one began: no row unseen
+
+    harness.play(script)
