@@ -514,3 +514,21 @@ def test_the_status_line_counts_down_a_turn_timer_and_warns_before_the_bot_moves
     assert f"{TIMER_WARNING} s left, then a bot moves for you" in text(late) and late[0][0] == "class:status.warn"
     agent.turn_deadline(None)
     assert "s left" not in text(render_status(agent.snapshot(), 100))
+
+
+def test_a_line_longer_than_the_log_panel_can_be_read_to_its_end():
+    """`what 6` at 80x24 was the newest line, longer than the log panel: the panel showed its
+    head ending in "…", and no scrolling showed its last rows (found by a play-test)."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import log_rows, render_log
+
+    text = ("what 6: path ─ (blue door): lay it beside a card so every side matches its neighbours (path SLOT at "
+            "X,Y [turned]); a blue door: a route through it keeps the other team out")
+    lines = [LogLine(LogKind.EVENT, "heuristic-1: path ┼ at 1,0"), LogLine(LogKind.NOTICE, text)]
+    width, height = 24, 4
+    whole = log_rows(text, width)
+    assert len(whole) > height
+    seen: set[str] = set()
+    for scroll in range(len(whole) + 2):
+        seen.update(row.rstrip() for _, row in render_log(lines, scroll, width, height))
+    assert all(row.rstrip() in seen for row in whole), (whole, seen)

@@ -361,11 +361,14 @@ LogRow = tuple[str, str, int]
 
 def _head_on_top(wrapped: list[LogRow], shown: list[LogRow], width: int) -> list[LogRow]:
     """At the bottom of the log, a line whose first rows are above the panel is shown by its
-    first rows instead, the last of them ending in "…": its tail alone ("  3,0") says nothing."""
+    first rows instead, the last of them ending in "…": its tail alone ("  3,0") says nothing.
+    Not the newest line in a panel of three rows or more, though: its last row shows only at
+    the bottom, and a line longer than the panel (`what 6` at 80x24) could never be read to
+    its end (found by a play-test); PgUp shows its head.  In a row or two, its head."""
     top = shown[0][2]
     rows = [row for row in wrapped if row[2] == top]
     kept = sum(1 for row in shown if row[2] == top)
-    if kept == len(rows):
+    if kept == len(rows) or (top == wrapped[-1][2] and len(shown) >= 3):
         return shown
     head = rows[:kept]
     style, text, index = head[-1]
