@@ -88,7 +88,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     ]
     stole = [_thefts_of(summary, seat) for seat in range(len(summary.roles))]
     thefts = [(f" · stole {_pieces(took)}" if took else "") + (f" · robbed of {_pieces(lost)}" if lost else "")
-              for took, lost in stole]
+              + (" · trapped" if seat in summary.trapped else "") for seat, (took, lost) in enumerate(stole)]
     # two lines a seat only when each fits whole: "won 1 gold card · total 1 gold ca" misleads
     fits = all(len(f"   won {won}{theft} · total {total}") <= width for (won, total), theft in zip(gold, thefts, strict=True))
     roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 + len(how) <= height
@@ -154,6 +154,9 @@ def _table(
         # nothing won reads "-" for us as for the others (ours said "0": a play-test)
         won = [_won_cell(secret if w == "gold" else "-" if w.startswith("0 ") else _compact(w), *theft)
                for (w, _), theft in zip(gold, stole, strict=True)]
+        # a trapped seat wins nothing: say why (a play-test's blue digger read "-" as a fault)
+        won = [("trap" if tight else "trapped") if seat in summary.trapped and cell == "-" else cell
+               for seat, cell in enumerate(won)]
         totals = [secret if total == "has gold" else "-" if total.startswith("0 ") else _compact(total) for _, total in gold]
         short = [ROLE_SHORT.get(role.value, role.value) for role in summary.roles]
         roles = [ROLE_TINY.get(role, role) for role in short] if tight else short

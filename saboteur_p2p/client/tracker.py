@@ -101,6 +101,8 @@ class RoundSummary:
     reached: int | None = None
     #: Saboteur 2, the treasure reached: which teams' ways to it the doors left open, in words
     doors: str = ""
+    #: Saboteur 2: the seats trapped as the round ended (they win nothing)
+    trapped: frozenset[int] = frozenset()
 
 
 class Tracker:
@@ -121,6 +123,8 @@ class Tracker:
         self._won_gold = [False] * players
         self._stole = [0] * players
         self._robbed = [0] * players
+        #: Saboteur 2: the seats a Trapped! card lies in front of
+        self._trapped: set[int] = set()
         #: how many gold cards this seat received in each round, in order (base game)
         self._my_cards: dict[int, int] = {}
 
@@ -144,6 +148,7 @@ class Tracker:
                 )
                 if board is not None:
                     _apply(board, event)
+                self._follow_traps(event)
             elif isinstance(event, GoalRevealed):
                 goals[event.slot] = event.card
                 if board is not None:
@@ -158,6 +163,7 @@ class Tracker:
                     reached=event.last_player if treasure is not None else None,
                     doors=_doors(final, treasure, _role_of(event.roles, event.last_player))
                     if view.config.edition == "saboteur2" else "",
+                    trapped=frozenset(self._trapped),
                 ))
                 self._refresh(view)
             elif isinstance(event, GoldReceived):
@@ -181,8 +187,21 @@ class Tracker:
             self._board, self._goals = view.board, dict(view.known_goals)
             self._round = view.round
 
+    def _follow_traps(self, event: CardPlayed) -> None:
+        """Who is trapped: a Trapped! card lies in front of its target until Free at last! or
+        the trapped player's two cards clear it (a round's end says why they won nothing:
+        found by a play-test)."""
+        action = event.action
+        if isinstance(action, PlayOn) and action.kind is ActionKind.TRAPPED:
+            self._trapped.add(action.target)
+        elif isinstance(action, PlayOn) and action.kind is ActionKind.FREE:
+            self._trapped.discard(action.target)
+        elif isinstance(action, Clear) and action.what == "trapped":
+            self._trapped.discard(event.player)
+
     def _start_round(self, number: int, view: PlayerView) -> None:
         self._round = number
+        self._trapped = set()
         self._cards = [0] * self.players
         self._pieces = [0] * self.players
         self._won_gold = [False] * self.players

@@ -1,0 +1,34 @@
+"""Findings of a play-test of Saboteur 2 at 80x24 and 120x40 (2026-12-06, third session)."""
+from __future__ import annotations
+
+
+def test_a_round_end_says_who_was_trapped_and_so_won_nothing():
+    """A blue digger whose team won read `you  blu  -  -` and "the blue team won": nothing
+    said they had been trapped just before the end, so they won nothing."""
+    from test_client_rounds import followed_game
+
+    from saboteur_p2p.client.screens import render_round_end
+
+    for seed in range(40):
+        state, agent, _ = followed_game(seed, players=5, edition="saboteur2")
+        snap = agent.snapshot()
+        rounds = [(result, summary) for result, summary in zip(state.results, snap.rounds, strict=True) if result.trapped]
+        if not rounds:
+            continue
+        result, summary = rounds[0]
+        assert summary.trapped == frozenset(result.trapped)
+        seat = min(result.trapped)
+        name = "you" if seat == snap.seat else snap.name(seat)
+        roomy = "".join(t for _, t in render_round_end(summary, snap, 60, 30)).splitlines()
+        at = next(i for i, line in enumerate(roomy) if line.startswith(f" {name}:"))
+        assert "· trapped ·" in roomy[at + 1], roomy
+        table = "".join(t for _, t in render_round_end(summary, snap, 34, 16)).splitlines()
+        row = next(line for line in table if line.startswith(f" {name[:3]}"))
+        assert "trap" in row, table
+        for other in range(state.config.players):
+            if other not in result.trapped:
+                label = "you" if other == snap.seat else snap.name(other)
+                below = next(i for i, line in enumerate(roomy) if line.startswith(f" {label}:")) + 1
+                assert "trapped" not in roomy[below], roomy
+        return
+    raise AssertionError("no game with a seat trapped at a round's end")
