@@ -358,7 +358,7 @@ def test_a_map_shows_its_goal_in_the_log_the_info_panel_and_the_maze():
         treasure = face.code == "goal:treasure"
         line = next(line.text for line in h.agent.log_lines() if line.kind is LogKind.PRIVATE)
         assert line == f"your map: goal 1 at 8,0 is {'the TREASURE' if treasure else 'a stone'}"
-        shown = f"maps: g1 {'TREASURE' if treasure else 'stone'}"
+        shown = f"goals: g1 {'TREASURE' if treasure else 'stone'}"
         box = f"║ {'$' if treasure else '○'} ║"  # the goal box shows what the map showed
         h.wait_for(lambda: shown in h.screen() and box in h.screen(), "the map on screen")
 

@@ -171,13 +171,13 @@ def test_a_mapped_goal_turned_up_since_does_not_leave_the_maps_line_reading_no_m
     board = snap.view.board.clone()
     board.reveal_goal(GOAL_CELLS[2], STONE_NW, False)  # goal 2 turned up: a stone
     view = snap.view._replace(board=board, known_goals={1: STONE_NW, 2: STONE_NW})
-    assert "maps: g1 stone → g0 TREASURE" in text(render_info(replace(snap, view=view), 40))
+    assert "goals: g1 stone → g0 TREASURE" in text(render_info(replace(snap, view=view), 40))
     view = snap.view._replace(board=board, known_goals={2: STONE_NW})  # only the goal turned up
-    assert "maps: -" in text(render_info(replace(snap, view=view), 40))
+    assert "goals: -" in text(render_info(replace(snap, view=view), 40))
     board.reveal_goal(GOAL_CELLS[1], STONE_NW, False)
     view = snap.view._replace(board=board, known_goals={1: STONE_NW, 2: STONE_NW})
     info = text(render_info(replace(snap, view=view), 40))
-    assert "maps: g0 TREASURE" in info and "-" not in info.split("maps:")[1].split("\n")[0]
+    assert "goals: g0 TREASURE" in info and "-" not in info.split("goals:")[1].split("\n")[0]
 
 
 def test_a_maze_grown_north_still_shows_the_goals_row_when_nothing_is_followed():

@@ -423,7 +423,7 @@ def test_two_goals_known_to_be_stones_show_the_third_as_the_treasure():
     app.agent._snapshot = replace(snap, view=view)  # as after two Maps
     screen = app.render_text(80, 24)
     info = text(render_info(app.agent.snapshot(), 40))
-    assert "maps: g0 stone, g2 stone → g1 TREASURE" in info
+    assert "goals: g0 stone, g2 stone → g1 TREASURE" in info
     goal_rows = [line for line in screen.splitlines() if "║" in line]
     assert any("║ $ ║" in line for line in goal_rows) and sum("║ ○ ║" in line for line in goal_rows) == 2
     one_map = snap.view._replace(known_goals={0: STONE_NW})

@@ -122,10 +122,12 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
         if view.board.tiles[GOAL_CELLS[slot]].card is None:
             mapped.append(f"g{slot} {'TREASURE' if card.kind is PathKind.TREASURE else 'stone'}")
     worked_out = [slot for slot in goal_faces(view) if slot not in view.known_goals]
-    # what the maps showed, then what follows from them ("g2 stone → g0 TREASURE"); a goal
-    # turned up since is on the board ("- → g1 TREASURE" read as no map at all)
+    # what the maps showed of the face-down goals, then what follows ("g2 stone → g0
+    # TREASURE"); a goal turned up since is on the board ("- → g1 TREASURE" read as no map at
+    # all). "goals:", not "maps:": the treasure worked out from two stones turned up, no map
+    # played, read as a map's (a play-test)
     maps = " → ".join([", ".join(mapped)] * bool(mapped) + [f"g{slot} TREASURE" for slot in worked_out]) or "-"
-    lines.append(("class:info.maps", " maps: " + maps))
+    lines.append(("class:info.maps", " goals: " + maps))
     if second:
         lines.append(("class:info", f" your gold: {_amount(view.gold_pieces, 'piece')}"))
         lines.append(("class:info", f" crystals in the maze: {view.board.crystals()}"))
