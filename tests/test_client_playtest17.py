@@ -32,3 +32,18 @@ def test_a_round_end_says_who_was_trapped_and_so_won_nothing():
                 assert "trapped" not in roomy[below], roomy
         return
     raise AssertionError("no game with a seat trapped at a round's end")
+
+
+def test_the_plain_prompt_does_not_say_nothing_lies_in_front_of_a_player_with_a_broken_tool():
+    """`--plain` read "your broken tools: lantern" and "in front of you: nothing" at once."""
+    from saboteur_p2p.client.plain import plain_view
+    from saboteur_p2p.rules import Game, GameConfig, Tool, TrustedDealer
+
+    state = Game(GameConfig(4, "saboteur2"), TrustedDealer(3)).new_state()
+    view = state.view_for(0)
+    broken = (frozenset({Tool.LANTERN}), *view.broken[1:])
+    lines = plain_view(view._replace(broken=broken), ["you", "b", "c", "d"])
+    text = "\n".join(lines)
+    assert "your broken tools: lantern" in text
+    assert "nothing" not in text, text
+    assert "Trapped! or Theft in front of you: neither" in text

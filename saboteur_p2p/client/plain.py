@@ -315,7 +315,8 @@ def plain_view(view: PlayerView, names: list[str]) -> list[str]:
     if view.config.edition == "saboteur2":
         mine = [word for word, lying in (("trapped", view.trapped[seat]), ("theft", view.thefts[seat])) if lying]
         pieces = f"{view.gold_pieces} piece" + ("" if view.gold_pieces == 1 else "s")
-        lines.append(f"your gold: {pieces}; in front of you: {', '.join(mine) or 'nothing'}")
+        # broken tools lie in front of you too: "nothing" beside them read as a contradiction (a play-test)
+        lines.append(f"your gold: {pieces}; Trapped! or Theft in front of you: {', '.join(mine) or 'neither'}")
     if view.offered:
         lines.append("keep one of the gold cards passed to you: "
                      + ", ".join(f"{i} ({c.nuggets})" for i, (_, c) in enumerate(view.offered, 1)))
