@@ -83,3 +83,11 @@ def test_what_the_session_says_is_wrapped_between_words_at_the_terminals_width()
     assert " ".join(row.strip() for row in said) == (
         "this machine's bot peers sit in the order they were started: heuristic-1 at seat 1"
     )
+
+
+def test_a_session_message_of_several_lines_keeps_its_lines():
+    said: list[str] = []
+    agent = PlainAgent(said.append, 40)
+    agent.session_say("The game stopped early; what the signed log shows:\n  round 1: saboteurs won; gold cards: a 0, b 0")
+    assert said[0] == "The game stopped early; what the signed"
+    assert said[2].startswith("  round 1:"), said  # the second line starts a row of its own

@@ -149,7 +149,8 @@ class PlainAgent(LineAgent):
         """What the session says (its ``say``), but not "game over. ..." once the narration's
         "== game over. ..." has said it (a play-test read the scores twice)."""
         if not (text.startswith("game over. ") and self.narrated_end):
-            self._tell(text)  # wrapped between words, as the game's own lines (a terminal broke "heu|ristic-3")
+            for line in text.splitlines() or [""]:  # each line wrapped between words (a terminal broke "heu|ristic-3")
+                self._tell(line)
 
     def heard(self, state: State) -> None:
         if self.prompted and (state.is_terminal() or state.current_player() != self.seat_no):
