@@ -300,6 +300,8 @@ def _plain_status(result: Any, agent: Any) -> int:
     """The exit status of a line-prompt seat: 0 when the person chose to leave, else the session's."""
     from .net.play import EXIT_CODES
 
+    if agent is not None:
+        agent.close()  # its line editor gives the terminal back, and what it printed is written
     if getattr(agent, "wants_to_quit", False):
         return 0
     return EXIT_CODES[result.outcome]

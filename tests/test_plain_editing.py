@@ -91,3 +91,22 @@ def test_a_session_message_of_several_lines_keeps_its_lines():
     agent.session_say("The game stopped early; what the signed log shows:\n  round 1: saboteurs won; gold cards: a 0, b 0")
     assert said[0] == "The game stopped early; what the signed"
     assert said[2].startswith("  round 1:"), said  # the second line starts a row of its own
+
+
+def test_the_games_narration_is_wrapped_and_the_maze_is_not():
+    """The round's end ("-- round 1 won by saboteurs ...; heuristic-|2: saboteur") broke
+    mid-word at the terminal's edge; the maze's rows must stay as drawn."""
+    from saboteur_p2p.client.plain import plain_maze
+    from saboteur_p2p.rules import Game, GameConfig, TrustedDealer
+
+    said: list[str] = []
+    agent = PlainAgent(said.append, 40)
+    agent.say("-- round 1 won by saboteurs (the cards ran out); roles: you: gold-digger; heuristic-1: saboteur")
+    assert len(said) > 1 and all(len(row) < 40 for row in said), said
+    assert "heuristic-1:" in " ".join(said)  # a name whole on its row
+    state = Game(GameConfig(5), TrustedDealer(1)).new_state()
+    agent.seat_no, agent.names = 0, [f"p{i}" for i in range(5)]
+    said.clear()
+    agent._answer("board", state)
+    maze = plain_maze(agent._hand.view(state, 0))
+    assert len(maze[0]) > 40 and said == maze

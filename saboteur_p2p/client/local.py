@@ -170,6 +170,7 @@ def run_offline(
         agent = PlainAgent(print, terminal_width(), terminal_prompt(), terminal_editor())
         result = LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay, say=agent.session_say).run()
         agent.session_say(result.message)
+        agent.close()
         return 0  # finished, or the person chose to leave
     run = run_client(lambda agent: LocalTable(config, agent, bots=bots, seed=seed, name=name, bot_delay=bot_delay).run())
     if run.error is not None:

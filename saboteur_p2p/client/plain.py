@@ -82,7 +82,7 @@ class PlainAgent(LineAgent):
         it (a play-test typed at a bare line, unsure the game waited for it).  ``editor``:
         where a person types at a terminal, the lines come from it, edited as they are typed
         (``PROMPT`` is its prompt at our move, and ``prompt`` is not used)."""
-        super().__init__(self._said)
+        super().__init__(self._tell)  # the game's narration and chat wrapped too (a terminal broke "heuristic-|2")
         self._say_line = say
         self._editor = editor
         self._write = prompt if editor is None else None
@@ -217,7 +217,7 @@ class PlainAgent(LineAgent):
                 self._tell(alike)
         elif line in ("board", "maze"):
             for row in plain_maze(view):
-                self.say(row)
+                self._said(row)  # as drawn: a row wrapped would break the maze
         else:
             self._tell(slot_does(view, line.partition(" ")[2])[1])
 
@@ -228,12 +228,19 @@ class PlainAgent(LineAgent):
             if line in ("quit", "exit", "bye"):
                 break
             self._take(line)
+        if self._editor is not None and self._editor.closed:
+            return  # the game is over, nobody left: the editor gave the terminal back (``close``)
         # quit, or the end of the input (Ctrl-D): leave the table once the moves typed
         # before it are played (piped input arrives all at once)
         while not (self.lines.empty() and self.asked.empty()):
             time.sleep(0.05)
         self.say("leaving the table")
         self.wants_to_quit = True
+
+    def close(self) -> None:
+        """The game is over: the line editor, if any, gives the terminal back."""
+        if self._editor is not None:
+            self._editor.close()
 
     def _prompt_text(self) -> str:
         """The line editor's prompt: ``PROMPT`` at our move, where the move is typed."""
@@ -268,13 +275,13 @@ class PlainAgent(LineAgent):
         return str(move)
 
     def _tell(self, text: str) -> None:
-        """Say a line of text, wrapped between words to the terminal's width (the maze's rows
-        are said as they are drawn)."""
+        """Say a line of text, wrapped between words to the terminal's width (``say``; the
+        maze's rows are said as they are drawn, by ``_said``)."""
         if self.width is None or len(text) < self.width:
-            self.say(text)
+            self._said(text)
             return
         for row in wrap_to_width(text, self.width - 1, subsequent_indent="  "):
-            self.say(row)
+            self._said(row)
 
     def _show(self, state: State) -> None:
         with self._screen:
