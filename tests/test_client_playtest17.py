@@ -47,3 +47,24 @@ def test_the_plain_prompt_does_not_say_nothing_lies_in_front_of_a_player_with_a_
     assert "your broken tools: lantern" in text
     assert "nothing" not in text, text
     assert "Trapped! or Theft in front of you: neither" in text
+
+
+def test_a_goal_out_of_sight_above_or_below_the_maze_is_named_by_its_arrow():
+    """At 80x24 the maze shows five rows: a view that followed the cursor north showed rows
+    -4 to 0, and goal 2 (at row 2) was out of sight with nothing but a ▼ to say so."""
+    from saboteur_p2p.client.maze import MazeMarks, render_maze, visible_cells
+    from saboteur_p2p.rules import Board
+    from saboteur_p2p.rules.cards import face_from_code
+
+    board = Board.new_round()
+    for y in range(-1, -5, -1):
+        board.place((0, y), face_from_code("path:NS"), False)
+    assert visible_cells(55, 16)[1] == 5
+    fragments, (ox, oy) = render_maze(board, {}, MazeMarks(cursor=(0, -5)), 55, 16, None)
+    lines = "".join(text for _, text in fragments).splitlines()
+    assert oy == -5
+    assert lines[-1].startswith("▼g*"), lines[-1]  # goals 1 (row 0) and 2 (row 2) below
+    fragments, (_, oy) = render_maze(board, {}, MazeMarks(cursor=(0, -3)), 55, 16, (ox, -3))  # scrolled down to -3
+    lines = "".join(text for _, text in fragments).splitlines()
+    assert oy == -3 and lines[-1].startswith("▼g2"), lines[-1]  # rows -3 to 1: goal 2 below
+    assert lines[1].startswith("▲  ") or lines[1].startswith(" ▲ "), lines[1]  # nothing but maze above

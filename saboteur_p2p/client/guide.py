@@ -86,7 +86,9 @@ LEGEND_MAZE = """\
            ·   · dots: your card fits here as it is turned now
            ˙   ˙ dots: it fits only turned the other way (press r)
            a seat's number in a cell's corner: that seat's last move;
-           the newest is highlighted   × a card a rockfall removed"""
+           the newest is highlighted   × a card a rockfall removed
+           ◀ ▶ ▲ ▼ more maze that way (▼g2: goal 2 is below; ┆ columns
+           left out between)"""
 
 LEGEND_MAZE_2 = """\
            ╫ ladder   B G blue / green door   ◆ crystal   ──│── bridge

@@ -304,15 +304,16 @@ def render_maze(
     left = "◀" if ox > low_x else " "
     right = "▶" if xs[-1] < high_x else " "
     out.append(("class:maze.coord", (left + header[1:])[: width - 1].ljust(width - 1) + right + "\n"))
+    above, below = _goals_off(board, oy, oy + rows - 1)
     for row in range(rows):
         y = oy + row
         cells = [_cell(board, known_goals, marks, (x, y)) for x in xs]
         for line in range(CELL_H):
             label = f"{y:>2} "[:GUTTER] if line == 1 else " " * GUTTER
             if line == 0 and row == 0 and oy > low_y:
-                label = " ▲ "
+                label = "▲" + above if above else " ▲ "
             if line == CELL_H - 1 and row == rows - 1 and oy + rows - 1 < high_y:
-                label = " ▼ "
+                label = "▼" + below if below else " ▼ "
             out.append(("class:maze.coord", label))
             for style, text, special in cells:
                 out += styled_row(style, text[line], line, special)
@@ -322,6 +323,17 @@ def render_maze(
         last_style, last_text = out[-1]
         out[-1] = (last_style, last_text.rstrip("\n"))
     return out, (ox, oy)
+
+
+def _goals_off(board: Board, top: int, bottom: int) -> tuple[str, str]:
+    """What the ▲ and ▼ of the rows ``top`` to ``bottom`` say beside them: the goal out of
+    sight that way ("g2"; "g*" for more than one), else nothing.  At 80x24 the maze shows
+    five rows, and a view that followed the cursor north hid a goal (found by a play-test)."""
+    marks = []
+    for rows_off in (range(-99, top), range(bottom + 1, 99)):
+        slots = sorted(tile.goal_slot for (_, y), tile in board.tiles.items() if tile.goal_slot is not None and y in rows_off)
+        marks.append(f"g{slots[0]}" if len(slots) == 1 else "g*" if slots else "")
+    return marks[0], marks[1]
 
 
 def _goal_column(board: Board) -> int | None:
