@@ -238,10 +238,11 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
 
 
 def _whose(who: Sequence[str], seat: int, actor: int) -> str:
-    """Whose card a move names: "your", "their own" (the player's own), or "bob's"."""
+    """Whose card a move names: "your", "your own" / "their own" (the player's own), or "bob's"."""
+    own = seat == actor  # "you: takes away your Theft" read as someone else's doing (a play-test)
     if who[seat] == "you":
-        return "your"
-    return "their own" if seat == actor else f"{who[seat]}'s"
+        return "your own" if own else "your"
+    return "their own" if own else f"{who[seat]}'s"
 
 
 def _amount(number: int, unit: str) -> str:

@@ -139,7 +139,7 @@ def test_swapping_ones_own_dwarf_card_is_told_in_plain_words():
     from saboteur_p2p.rules import ActionCard, ActionKind, CardPlayed, PlayOn
 
     hats = CardPlayed(1, PlayOn(ActionKind.SWAP_HATS, 1, 7), ActionCard(ActionKind.SWAP_HATS))
-    assert list(narrate([hats], ["a", "b", "c"], viewer=1)) == ["you: swaps your dwarf card"]
+    assert list(narrate([hats], ["a", "b", "c"], viewer=1)) == ["you: swaps your own dwarf card"]
     assert list(narrate([hats], ["a", "b", "c"])) == ["b: swaps their own dwarf card"]
 
 
