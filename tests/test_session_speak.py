@@ -196,10 +196,12 @@ def test_a_seat_that_stopped_before_its_postponed_check_makes_it_when_it_comes_b
 
 def assert_log_names(game: Any, session: Session, result: Any, seat: int, cheater: int, reason: str) -> None:
     """verify of ``seat``'s log, the game's records then the verdict ``session`` writes after
-    them (``result``), names ``cheater`` for ``reason`` with evidence that checks."""
+    them (``result``), names ``cheater`` for ``reason`` with evidence that checks, and gives
+    the scores the session gave (none where it gave none: found by an attack)."""
     trailer = Ending("cheater", cheater, session.reason, result.message, session.evidence, seat).to_bytes()
     verdict = verify_records([*game.records, trailer])
-    assert verdict.culprit == cheater and verdict.finished
+    assert verdict.culprit == cheater
+    assert verdict.scores == result.scores and verdict.finished == (result.scores is not None), (verdict, result.scores)
     said = f"stopped: seat {cheater} ({game.setup.names[cheater]}) cheated ({reason}), evidence checks"
     assert verdict.message.startswith(said), verdict.message
 
@@ -227,8 +229,10 @@ def test_a_seat_that_finished_names_a_cheat_another_seat_saw_just_before_the_end
     abort = {"game_id": game.setup.game_id, "culprit": cheater, "reason": "out-of-turn", "detail": "", "evidence": stale,
              "chain": []}
     env = open_envelope(seal(game.nodes[witness].identity, "abort", abort))
+    session.lingering = True  # as _heard_lingering, which takes the abort in, marks it
     named = session._late_abort(env, witness)
     assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater)
+    assert named.scores == game.spectator.state.scores  # type: ignore[union-attr]
     assert_log_names(game, session, named, 0, cheater, "out-of-turn")
 
 
@@ -343,8 +347,12 @@ def test_a_seat_that_finished_names_a_second_version_of_the_last_record_while_it
              "evidence": session.evidence, "chain": []}
     heard = peer._late_abort(open_envelope(seal(game.nodes[seat].identity, "abort", abort)), seat)
     assert heard is not None and (heard.outcome, heard.culprit) == (Outcome.CHEATER, last.sender)
+    assert named.scores is None and heard.scores is None  # the seats may hold other games: no score stands
     assert_log_names(game, session, named, seat, last.sender, "equivocation")
     assert_log_names(game, peer, heard, witness, last.sender, "equivocation")
+    trailer = Ending("cheater", last.sender, "equivocation", "", session.evidence, seat).to_bytes()
+    verdict = verify_records([*game.records, trailer])
+    assert "no score stands" in verdict.message, verdict.message
 
 
 def test_a_peer_that_ends_on_another_version_of_the_last_record_keeps_a_finished_seat_lingering(tmp_path: Path) -> None:

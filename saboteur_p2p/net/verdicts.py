@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..crypto.identity import Identity
 from ..crypto.log import EquivocationProof, MalformedRecord
-from ..protocol.ending import Ending
+from ..protocol.ending import Ending, stood_before
 from ..protocol.forfeit import forfeit_scores, state_at_block
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node, ProtocolViolation
@@ -210,23 +210,9 @@ class Verdicts:
         by review).  Two versions of the last step's records may have given the seats other
         games, and a cheat in the game's own records (a check in the background that fails as
         the last record comes) is in the game: no score then (found by review)."""
-        state, evidence = self.node.state, self.evidence
-        if outcome is not Outcome.CHEATER or not self.lingering or evidence is None or state is None or state.scores is None:
+        if outcome is not Outcome.CHEATER or not self.lingering:
             return False
-        if self.reason == "out-of-turn":
-            return not self.intake.has(evidence)
-        if self.reason != "equivocation":
-            return False
-        try:
-            proof = EquivocationProof.from_bytes(evidence)
-        except (MalformedRecord, ValueError):
-            return False
-        versions = (proof.entry_a.record, proof.entry_b.record)
-        records, starts = self.node.records, self.node.step_starts
-        held = next((i for i, record in enumerate(records) if record in versions), None)
-        # where the last step began (the step list ends with where a next one would begin)
-        last_step = starts[-2] if len(starts) > 1 and starts[-1] == len(records) else starts[-1]
-        return held is not None and held < last_step
+        return stood_before(self.reason, self.evidence, self.node)
 
     def _game_stands(self) -> str:
         """What a seat that named a cheater after the game's last record says of the game."""

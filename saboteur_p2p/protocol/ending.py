@@ -142,6 +142,32 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
     return False, f"stopped: the log says {who} cheated ({ending.reason}), but its evidence does not show it"
 
 
+def stood_before(reason: str, evidence: bytes | None, node: Node) -> bool:
+    """Whether a game whose last record ``node`` holds stands, though a cheat is named after
+    it: the cheat is a record out of turn that the log does not hold, or a second version of
+    a record of a step before the last (made up once every seat held the game).  Two versions
+    of the last step's records may have given the seats other games (a Saboteur 2 game's last
+    steal changes the scores: found by an attack), and any other cheat is in the game's own
+    records: no score stands then.  The sessions (``net/verdicts.py``) and ``verify`` judge alike."""
+    state = node.state
+    if evidence is None or state is None or state.scores is None:
+        return False
+    if reason == "out-of-turn":
+        return evidence not in node.records
+    if reason != "equivocation":
+        return False
+    try:
+        proof = EquivocationProof.from_bytes(evidence)
+    except (MalformedRecord, ValueError):
+        return False
+    versions = (proof.entry_a.record, proof.entry_b.record)
+    records, starts = node.records, node.step_starts
+    held = next((i for i, record in enumerate(records) if record in versions), None)
+    # where the last step began (the step list ends with where a next one would begin)
+    last_step = starts[-2] if len(starts) > 1 and starts[-1] == len(records) else starts[-1]
+    return held is not None and held < last_step
+
+
 def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation | None:
     """The violation the evidence brings to light when offered to the replayed log, if any."""
     if evidence is None:
@@ -174,4 +200,4 @@ def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation
     return None
 
 
-__all__ = ["GONE_NOTES", "LINK_REFUSED", "OTHER_GAME", "Ending", "judge", "split_ending"]
+__all__ = ["GONE_NOTES", "LINK_REFUSED", "OTHER_GAME", "Ending", "judge", "split_ending", "stood_before"]

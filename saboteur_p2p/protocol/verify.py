@@ -18,7 +18,7 @@ from ..crypto.log import (
     read_log,
 )
 from ..rules import GameConfig
-from .ending import NOT_PROOF, judge, split_ending
+from .ending import NOT_PROOF, judge, split_ending, stood_before
 from .errors import UNSIGNED_REASONS
 from .forfeit import forfeit_scores
 from .messages import Genesis, MalformedMessage
@@ -173,9 +173,15 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
             # a record out of turn that reached another seat before the game's last record
             # was still a cheat, named by a seat that had finished (after the records)
             holds, said = judge(ending, observer, setup.names)
-            if holds:
+            if holds and stood_before(ending.reason, ending.evidence, observer):
                 summary = f"{said} (after the game's end); {len(records)} records, final scores: {scores}"
                 return Verdict(True, len(records), summary, state.scores, culprit=ending.culprit, finished=True), observer
+            if holds:
+                # two versions of a record of the last step: the seats may hold other games (the
+                # scores here are this log's version), and the sessions gave no score (an attack)
+                summary = f"{said} in the game's last step; {len(records)} records; no score stands: other seats " \
+                          f"may hold the other version (this log's scores would be {scores})"
+                return Verdict(True, len(records), summary, culprit=ending.culprit), observer
         return Verdict(True, len(records), summary, state.scores, finished=True), observer
     head = observer.next_expected
     waiting = "" if head is None else f"; the next record was due from seat {head.speaker} ({head.kind})"
