@@ -157,14 +157,14 @@ def test_repair_that_does_not_match_is_refused():
 
 def test_two_tool_repair_names_which_tool_it_repairs():
     both = REPAIR2[frozenset((P, L))]
-    state = _actions_table(hands={0: [both]}, broken={1: [P, L]})
+    state = _actions_table(hands={0: [both]}, broken={1: [P, L, K]})
     card = hand_card(state, 0, both)
     legal = [a for a in state.legal_actions() if isinstance(a, RepairTool)]
     assert sorted(legal, key=str) == [RepairTool(L, 1, card), RepairTool(P, 1, card)]
     with pytest.raises(IllegalActionError, match="not a repair card for the cart"):
         state.play(f"repair cart @1 #{card}")
     state.play(f"repair lantern @1 #{card}")
-    assert set(state.broken[1]) == {P}
+    assert set(state.broken[1]) == {P, K}
 
 
 def test_repair_without_a_handle_prefers_a_single_tool_card():

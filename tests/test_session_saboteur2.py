@@ -280,13 +280,17 @@ def test_an_illegal_expansion_move_is_blamed_on_its_sender_by_everyone():
 
 
 def test_a_play_on_card_it_is_not_is_blamed_on_the_mover_once_the_card_is_shown():
-    """The mover names a card of its hand as a Trapped! card played on itself: illegal whatever
-    its face.  The others cannot see the face, so the card is shown to all, then the rule named."""
+    """The mover names a card of its hand that is not a Trapped! card as one, played on the
+    next seat (which the rules allow a Trapped! card).  The others cannot see the face, so the
+    card is shown to all, then the rule named.  (On itself, the move breaks a rule anyone can
+    check, whatever the card: refused at once, test_public_rules_first.py.)"""
     game = _at_a_move()
     mover = game.spectator.next_expected.speaker
     cheater = game.nodes[mover]
-    handle = cheater.state.hands[mover][0]
-    records = iter([signed_record(game, mover, "action", {"action": f"trapped @{mover} #{handle}"})])
+    faces = cheater.state.faces
+    handle = next(h for h in cheater.state.hands[mover] if getattr(faces[h], "kind", None) is not ActionKind.TRAPPED)
+    target = (mover + 1) % game.setup.config.players
+    records = iter([signed_record(game, mover, "action", {"action": f"trapped @{target} #{handle}"})])
 
     def cheat(head):  # type: ignore[no-untyped-def]
         if head.kind == "action":

@@ -49,11 +49,15 @@ def test_a_share_that_shows_a_card_played_as_another_kind_names_the_mover(tmp_pa
     mover = game.spectator.next_expected.speaker  # type: ignore[union-attr]
     cheater = game.nodes[mover]
     assert cheater.state is not None
-    handle = cheater.state.hands[mover][0]
-    # a card of its hand named as a Trapped! card on itself: illegal whatever its face, and
-    # nobody else can tell until the card is shown to all (its own node, which knows the
-    # face, would refuse it: it does not take it in)
-    verdicts = hear(game, signed_record(game, mover, "action", {"action": f"trapped @{mover} #{handle}"}), mover)
+    from saboteur_p2p.rules.cards import ActionKind
+
+    faces = cheater.state.faces
+    handle = next(h for h in cheater.state.hands[mover] if getattr(faces[h], "kind", None) is not ActionKind.TRAPPED)
+    # a card of its hand that is not a Trapped! card named as one, on the next seat (which a
+    # Trapped! card may be played on): nobody else can tell until the card is shown to all
+    # (its own node, which knows the face, would refuse it: it does not take it in)
+    target = (mover + 1) % 3
+    verdicts = hear(game, signed_record(game, mover, "action", {"action": f"trapped @{target} #{handle}"}), mover)
     assert all(v is None for v in verdicts.values())
     head = game.spectator.next_expected
     assert head is not None and (head.speaker, head.kind) == (mover, "shares")

@@ -289,12 +289,13 @@ class Saboteur2State(State):
             raise InvalidActionError(f"{action.kind!r} is not a card played on a player in {str(action)!r}")
         self._check_target(action, action.target)
         card = action.card if action.card is not None else self._resolve_card(action, action.kind, None)
+        self._check_in_hand(action, card)
+        problem = self._target_problem(action.kind, self.current, action.target)  # before the face: State._check_turn
+        if problem:
+            raise IllegalActionError(action, problem)
         face = self._hand_face(action, card)
         if not isinstance(face, ActionCard) or face.kind is not action.kind:
             raise IllegalActionError(action, f"card {card} is not a {action.kind.value} card")
-        problem = self._target_problem(action.kind, self.current, action.target)
-        if problem:
-            raise IllegalActionError(action, problem)
         return PlayOn(action.kind, action.target, card)
 
     def _check_clear(self, action: Clear) -> AnyAction:

@@ -307,13 +307,20 @@ class State:
             raise InvalidActionError(f"no player {target!r} at this table in {str(action)!r}")
 
     def _check_turn(self, action: AnyAction) -> AnyAction:
+        # The rules anyone can check come before the card's face, which the other seats learn
+        # only once the card is shown: a move that breaks one is refused at once, with the
+        # signed move as proof, whatever its card (a mover that sent such a move and withheld
+        # its card was named only as silent: found by an attack, protocol.md §6.11).
         p = self.current
         if isinstance(action, PlacePath):
+            self._check_in_hand(action, action.card)
+            blocked = self._path_block(p)
+            if blocked:
+                raise IllegalActionError(action, blocked)
             face = self._hand_face(action, action.card)
             if not isinstance(face, PathCard):
                 raise IllegalActionError(action, f"card {action.card} is not a path card")
-            segments = face.turned_segments(action.turned)
-            problem = self._path_block(p) or self.board.placement_problem(action.cell, segments, face.ladder)
+            problem = self.board.placement_problem(action.cell, face.turned_segments(action.turned), face.ladder)
             if problem:
                 raise IllegalActionError(action, problem)
             return action
@@ -321,32 +328,35 @@ class State:
             self._check_target(action, action.target)
             kind = ActionKind.BREAK if isinstance(action, BreakTool) else ActionKind.REPAIR
             card = action.card if action.card is not None else self._resolve_card(action, kind, action.tool)
-            face = self._hand_face(action, card)
-            if not isinstance(face, ActionCard) or face.kind is not kind or action.tool not in face.tools:
-                raise IllegalActionError(action, f"card {card} is not a {kind.value} card for the {action.tool.value}")
+            self._check_in_hand(action, card)
             if kind is ActionKind.BREAK and action.tool in self.broken[action.target]:
                 raise IllegalActionError(action, f"player {action.target}'s {action.tool.value} is already broken")
             if kind is ActionKind.REPAIR and action.tool not in self.broken[action.target]:
                 raise IllegalActionError(action, f"player {action.target} has no broken {action.tool.value} to repair")
+            face = self._hand_face(action, card)
+            if not isinstance(face, ActionCard) or face.kind is not kind or action.tool not in face.tools:
+                raise IllegalActionError(action, f"card {card} is not a {kind.value} card for the {action.tool.value}")
             return type(action)(action.tool, action.target, card)
         if isinstance(action, Rockfall):
             card = action.card if action.card is not None else self._resolve_card(action, ActionKind.ROCKFALL, None)
-            face = self._hand_face(action, card)
-            if not isinstance(face, ActionCard) or face.kind is not ActionKind.ROCKFALL:
-                raise IllegalActionError(action, f"card {card} is not a rockfall card")
+            self._check_in_hand(action, card)
             if not self.board.removable(action.cell):
                 rule = f"there is no tunnel card at {action.cell} (the start and goal cards never move)"
                 raise IllegalActionError(action, rule)
+            face = self._hand_face(action, card)
+            if not isinstance(face, ActionCard) or face.kind is not ActionKind.ROCKFALL:
+                raise IllegalActionError(action, f"card {card} is not a rockfall card")
             return Rockfall(action.x, action.y, card)
         if isinstance(action, MapPeek):
             card = action.card if action.card is not None else self._resolve_card(action, ActionKind.MAP, None)
-            face = self._hand_face(action, card)
-            if not isinstance(face, ActionCard) or face.kind is not ActionKind.MAP:
-                raise IllegalActionError(action, f"card {card} is not a map card")
+            self._check_in_hand(action, card)
             if not isinstance(action.goal, int) or not 0 <= action.goal < len(GOAL_CELLS):
                 raise InvalidActionError(f"goal slot must be 0, 1 or 2 in {str(action)!r}")
             if self.board.tiles[GOAL_CELLS[action.goal]].card is not None or action.goal in self.pending_stones:
                 raise IllegalActionError(action, f"goal {action.goal} is already face up")
+            face = self._hand_face(action, card)
+            if not isinstance(face, ActionCard) or face.kind is not ActionKind.MAP:
+                raise IllegalActionError(action, f"card {card} is not a map card")
             return MapPeek(action.goal, card)
         if isinstance(action, Pass):
             if action.more:
