@@ -68,3 +68,23 @@ def test_a_goal_out_of_sight_above_or_below_the_maze_is_named_by_its_arrow():
     lines = "".join(text for _, text in fragments).splitlines()
     assert oy == -3 and lines[-1].startswith("▼g2"), lines[-1]  # rows -3 to 1: goal 2 below
     assert lines[1].startswith("▲  ") or lines[1].startswith(" ▲ "), lines[1]  # nothing but maze above
+
+
+def test_the_move_beside_the_hand_is_not_cut_before_its_target():
+    """At 80 columns the move beside the hand read "break lantern @heuristic-": whose lantern
+    was cut off.  A move too long for its row goes on two, then whether it is legal."""
+    import dataclasses
+
+    from test_client_controller import find, seated
+    from test_client_render import text
+
+    from saboteur_p2p.client.render import render_hand
+
+    state = find(lambda s: s.phase.value == "play")
+    agent, _node, ctl = seated(state)
+    snap = agent.snapshot()
+    focus = dataclasses.replace(ctl.focus(), said="break lantern @heuristic-12", option="break lantern @1 #3",
+                                option_legal=True, problem=None)
+    for width in (70, 80, 120):
+        shown = text(render_hand(snap, focus, width))
+        assert "heuristic-12" in shown and "✓ legal" in shown, (width, shown)

@@ -212,8 +212,13 @@ def render_hand(snap: Snapshot, focus: Focus, width: int, round_end: bool = Fals
     if not focus.items:
         rows[1].append(("class:hand", " (your cards are being dealt…)" if dealing(view) else " (no cards in hand)"))
     said = f" {focus.said}" if focus.said else ""
+    room = width - sum(len(t) for _, t in rows[0])
     if focus.problem:  # why it is not legal, whole, on the three rows under the move
-        side = [said, *_note_lines(f"✗ {focus.problem}", width - sum(len(t) for _, t in rows[0]), HAND_HEIGHT - 1)]
+        side = [said, *_note_lines(f"✗ {focus.problem}", room, HAND_HEIGHT - 1)]
+    elif len(said) > room:
+        # the move on two rows, then whether it is legal: cut, "break lantern @heuristic-"
+        # hid whose lantern (a play-test at 80 columns)
+        side = [*_note_lines(focus.said, room, 2), _legality(focus), ""]
     else:
         side = [said, _legality(focus), "", ""]
     out: Fragments = []
