@@ -287,11 +287,11 @@ def _play_table(args: argparse.Namespace) -> tuple[GameConfig, list[str]]:
 def _plain_agent(args: argparse.Namespace, say: Any) -> tuple[Any, Any]:
     """The line prompt for a person (None when a bot plays the seat), and what the session
     says through (the prompt's, which leaves out what its narration said)."""
+    if getattr(args, "bot", None):
+        return None, say  # (before the imports: a bot peer has no use for the prompt's 9 MiB)
     from .client.lineedit import terminal_editor
     from .client.plain import PlainAgent, terminal_prompt, terminal_width
 
-    if getattr(args, "bot", None):
-        return None, say
     agent = PlainAgent(say, terminal_width(), terminal_prompt(), terminal_editor())
     return agent, agent.session_say
 

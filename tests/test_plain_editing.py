@@ -110,3 +110,15 @@ def test_the_games_narration_is_wrapped_and_the_maze_is_not():
     agent._answer("board", state)
     maze = plain_maze(agent._hand.view(state, 0))
     assert len(maze[0]) > 40 and said == maze
+
+
+def test_a_bot_peer_does_not_load_the_line_editor():
+    """The line editor (prompt_toolkit) was imported by every bot peer, 9 MiB a peer more
+    (benchmarks/network_game.py: 56 MiB a peer against 47)."""
+    import subprocess
+    import sys
+
+    code = ("import argparse, sys; from saboteur_p2p.cli_table import _plain_agent; "
+            "print(_plain_agent(argparse.Namespace(bot='heuristic'), print)[0], 'prompt_toolkit' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["None", "False"], done.stdout + done.stderr

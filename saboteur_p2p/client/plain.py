@@ -19,13 +19,13 @@ from ..match import card_words
 from ..net.agents import LineAgent
 from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
 from .cardinfo import slot_does
-from .lineedit import LineEditor
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import MapNews, SteadyHand, wrap_to_width
 from .words import Words, alike_note, fewer_passes
 
 if TYPE_CHECKING:
     from ..protocol.node import Node
+    from .lineedit import LineEditor  # prompt_toolkit: imported where a person types at a terminal
 
 HELP = (
     "moves: path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · "

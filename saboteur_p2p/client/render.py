@@ -218,7 +218,7 @@ def render_hand(snap: Snapshot, focus: Focus, width: int, round_end: bool = Fals
     elif len(said) > room:
         # the move on two rows, then whether it is legal: cut, "break lantern @heuristic-"
         # hid whose lantern (a play-test at 80 columns)
-        side = [*_note_lines(focus.said, room, 2), _legality(focus), ""]
+        side = [*_note_lines(focus.said or "", room, 2), _legality(focus), ""]
     else:
         side = [said, _legality(focus), "", ""]
     out: Fragments = []
