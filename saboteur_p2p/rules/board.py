@@ -201,8 +201,10 @@ class Board:
     def cells_for(self, openings: int) -> Iterable[Cell]:
         return self.cells_for_openings[openings].keys()
 
-    def placement_problem(self, cell: Cell, segments: tuple[int, ...], ladder: bool = False) -> str | None:
-        """Say which rule a placement breaks, or None when it is legal."""
+    def cell_problem(self, cell: Cell) -> str | None:
+        """Which rule any card laid at ``cell`` breaks, whatever its face (the cell holds a
+        card, the start or a goal, or touches none), or None: what the other seats check
+        before the card is shown (protocol.md §6.11)."""
         if cell in self.tiles:
             tile = self.tiles[cell]
             if tile.goal_slot is not None:
@@ -210,25 +212,31 @@ class Board:
             if tile.card is START:
                 return f"{cell} is the start cell"
             return f"{cell} already holds a card"
+        x, y = cell
+        if not any((x + dx, y + dy) in self.tiles for dx, dy in EDGE_DELTA.values()):
+            return f"{cell} touches no card"
+        return None
+
+    def placement_problem(self, cell: Cell, segments: tuple[int, ...], ladder: bool = False) -> str | None:
+        """Say which rule a placement breaks, or None when it is legal."""
+        problem = self.cell_problem(cell)
+        if problem is not None:
+            return problem
         openings = 0
         for segment in segments:
             openings |= segment
         x, y = cell
-        touches = False
         for edge in EDGE_ORDER:
             dx, dy = EDGE_DELTA[edge]
             other = (x + dx, y + dy)
             if other not in self.tiles:
                 continue
-            touches = True
             theirs = self.openings.get(other)
             if theirs is None:
                 continue  # a face-down goal imposes nothing
             if bool(theirs & OPPOSITE[edge]) != bool(openings & edge):
                 side = "a tunnel" if theirs & OPPOSITE[edge] else "a wall"
                 return f"the card does not fit the card to its {_SIDE[edge]} at {other}, which has {side} facing it"
-        if not touches:
-            return f"{cell} touches no card"
         if ladder:
             goal = self._goal_next_to(cell)
             if goal is not None:

@@ -314,7 +314,7 @@ class State:
         p = self.current
         if isinstance(action, PlacePath):
             self._check_in_hand(action, action.card)
-            blocked = self._path_block(p)
+            blocked = self._path_block(p) or self.board.cell_problem(action.cell)
             if blocked:
                 raise IllegalActionError(action, blocked)
             face = self._hand_face(action, action.card)
