@@ -34,7 +34,8 @@ from zeroconf import DNSAddress, DNSOutgoing, DNSPointer, DNSService, DNSText, I
 from zeroconf.const import _CLASS_IN, _CLASS_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE, _TYPE_A, _TYPE_PTR, _TYPE_SRV, _TYPE_TXT
 fillers, port, name, kind, seconds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], float(sys.argv[5])
 zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
-props = {"txtvers": "1", "lobby": "12", "name": name, "edition": "base", "seats": "3", "free": "2", "code": "0"}
+from saboteur_p2p.net.lobby import LOBBY_VERSION
+props = {"txtvers": "1", "lobby": str(LOBBY_VERSION), "name": name, "edition": "base", "seats": "3", "free": "2", "code": "0"}
 instance, server = f"{name} impostor {os.getpid()}.{kind}", f"impostor-{os.getpid()}.local."
 text = ServiceInfo(kind, instance, port=port, properties=props, server=server, parsed_addresses=["127.0.0.1"]).text
 print("flooding", flush=True)
