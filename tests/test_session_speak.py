@@ -233,7 +233,6 @@ def test_a_seat_that_finished_names_a_cheat_another_seat_saw_just_before_the_end
     abort = {"game_id": game.setup.game_id, "culprit": cheater, "reason": "out-of-turn", "detail": "", "evidence": stale,
              "chain": []}
     env = open_envelope(seal(game.nodes[witness].identity, "abort", abort))
-    session.lingering = True  # as _heard_lingering, which takes the abort in, marks it
     named = session._late_abort(env, witness)
     assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater)
     assert named.scores == game.spectator.state.scores  # type: ignore[union-attr]
@@ -466,3 +465,46 @@ def test_lines_of_one_seat_read_in_one_poll_are_shown_within_its_allowance() -> 
     assert [chat.take(1, 100.0) for _ in range(CHAT_WAITING + 2)] == [True] * CHAT_WAITING + [False, False]
     assert chat.take(2, 100.0)  # each seat its own
     assert not chat.take(1, 100.5) and chat.take(1, 101.1) and not chat.take(1, 101.2)
+
+
+def _spoken_past(game: Any, seat: int) -> tuple[bytes, int]:
+    """The next record, made by the seat due and taken in by every node but ``seat``'s."""
+    head = game.spectator.next_expected
+    node = game.nodes[head.speaker]
+    record = node.move(str(node.state.legal_actions()[0])) if node.awaiting_move() else node.produce()
+    game.records.append(record)
+    for s, other in enumerate(game.nodes):
+        if s not in (head.speaker, seat):
+            other.receive(record)
+    game.spectator.receive(record)
+    return record, head.speaker
+
+
+@pytest.mark.parametrize("parked", [True, False])
+def test_a_record_out_of_turn_parked_behind_the_last_record_leaves_the_game_standing_too(tmp_path: Path, parked: bool) -> None:
+    """A record out of turn naming the head before the last record reached a seat with the
+    last record, both held back for the record before them: the intake named the cheat as it
+    took them in, before any lingering, and the seat gave no score where verify of its log,
+    and a seat that heard the cheat a moment later, kept the scores (found by review)."""
+    config = GameConfig(4, rounds=1)
+    whole = play_local_game(config, ["random"] * 4, seed=4, rand=seeded_bytes(4))
+    total = len(whole.records)
+    game = play_local_game(config, ["random"] * 4, seed=4, rand=seeded_bytes(4), until=lambda g: len(g.records) == total - 2)
+    before, before_sender = _spoken_past(game, 0)
+    last, last_sender = _spoken_past(game, 0)
+    assert game.spectator.finished and 0 not in (before_sender, last_sender)
+    entries = [decode_record(r) for r in game.records]
+    cheater = next(s for s in range(1, 4) if s != last_sender)
+    seq = max(e.seq for e in entries if e.sender == cheater) + 1
+    stale = signed_record(game, cheater, "action", {"action": "pass 0"}, seq=seq, prev=entries[-1].prev)
+    session = seated_session(game, game.nodes[0], tmp_path / "0")
+    if parked:
+        assert session._take_record(last, last_sender) is None and session._take_record(stale, cheater) is None
+        named = session._take_record(before, before_sender)
+    else:  # a moment later, as the seat lingers
+        assert session._take_record(before, before_sender) is None and session._take_record(last, last_sender) is None
+        sent = seal(game.nodes[cheater].identity, "record", {"record": stale})
+        named = session._heard_lingering(f"seat{cheater}".encode(), sent)
+    assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater)
+    assert named.scores == game.spectator.state.scores  # type: ignore[union-attr]
+    assert_log_names(game, session, named, 0, cheater, "out-of-turn")

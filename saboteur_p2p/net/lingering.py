@@ -33,8 +33,6 @@ class Lingering:
     transport: Transport
     names: list[str]
     watchers: dict[bytes, Watcher]
-    #: whether we linger after the game's last record (verdicts.py reads it)
-    lingering: bool
 
     # what the other parts of the session do, declared for the type checker only (a method
     # here would stand in front of theirs)
@@ -84,7 +82,6 @@ class Lingering:
         spectator's watch are answered; an abort, and a record the log does not hold, are
         judged against the finished log (the result if that names a cheater here too);
         anything else is ignored."""
-        self.lingering = True
         try:
             env = open_envelope(data)
             sender = self._seat_of_key(env.key)

@@ -64,8 +64,6 @@ class Verdicts:
     #: what shows the cheat that stopped the game (a record or an equivocation proof), and its reason
     evidence: bytes | None = None
     reason: str = ""
-    #: whether we linger after the game's last record (what comes now is judged against the finished log)
-    lingering: bool = False
     say: Callable[[str], None]
     log_path: Path
     secrets_path: Path
@@ -210,9 +208,9 @@ class Verdicts:
         by review).  Two versions of the last step's records may have given the seats other
         games, and a cheat in the game's own records (a check in the background that fails as
         the last record comes) is in the game: no score then (found by review)."""
-        if outcome is not Outcome.CHEATER or not self.lingering:
-            return False
-        return stood_before(self.reason, self.evidence, self.node)
+        # not only as we linger: a record out of turn parked behind the last record is named as
+        # the intake takes that record in, before any lingering (found by review)
+        return outcome is Outcome.CHEATER and stood_before(self.reason, self.evidence, self.node)
 
     def _game_stands(self) -> str:
         """What a seat that named a cheater after the game's last record says of the game."""

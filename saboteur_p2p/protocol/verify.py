@@ -177,11 +177,13 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
                 summary = f"{said} (after the game's end); {len(records)} records, final scores: {scores}"
                 return Verdict(True, len(records), summary, state.scores, culprit=ending.culprit, finished=True), observer
             if holds:
-                # two versions of a record of the last step: the seats may hold other games (the
-                # scores here are this log's version), and the sessions gave no score (an attack)
-                summary = f"{said} in the game's last step; {len(records)} records; no score stands: other seats " \
-                          f"may hold the other version (this log's scores would be {scores})"
-                return Verdict(True, len(records), summary, culprit=ending.culprit), observer
+                # as the sessions, no score (an attack): two versions of a record of the last step
+                # (the seats may hold other games; the scores here are this log's version), or a
+                # cheat in the game's own records
+                why = f"in the game's last step; {len(records)} records; no score stands: other seats may hold the " \
+                      f"other version (this log's scores would be {scores})" if ending.reason == "equivocation" else \
+                      f"in the game's own records; {len(records)} records; no score stands"
+                return Verdict(True, len(records), f"{said} {why}", culprit=ending.culprit), observer
         return Verdict(True, len(records), summary, state.scores, finished=True), observer
     head = observer.next_expected
     waiting = "" if head is None else f"; the next record was due from seat {head.speaker} ({head.kind})"
