@@ -122,3 +122,48 @@ def test_a_bot_peer_does_not_load_the_line_editor():
             "print(_plain_agent(argparse.Namespace(bot='heuristic'), print)[0], 'prompt_toolkit' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.split() == ["None", "False"], done.stdout + done.stderr
+
+
+def test_the_prompt_takes_stderr_only_when_it_is_the_terminal():
+    """patch_stdout took stderr too, and `2>errors.txt` caught nothing while the prompt was up."""
+    import io
+    import sys
+
+    from saboteur_p2p.client.lineedit import _above_the_line
+
+    errors = io.StringIO()  # a file, not a terminal
+    saved = sys.stdout, sys.stderr
+    sys.stderr = errors
+    try:
+        with _above_the_line():
+            assert sys.stdout is not saved[0] and sys.stderr is errors
+            print("an error", file=sys.stderr)
+    finally:
+        sys.stdout, sys.stderr = saved
+    assert errors.getvalue() == "an error\n"
+
+
+def test_close_ends_the_prompt_even_as_the_reader_starts_its_next_one():
+    """close() came as the reader went back for its next prompt, not yet running: it waited
+    its whole timeout and returned with the prompt up (1 to 2 times in 60: found by review).
+    Here the reader is held just before its prompt starts while close() is asked."""
+    with create_pipe_input() as pipe:
+        editor = LineEditor(pipe, DummyOutput())
+        real_prompt = editor._session.prompt
+        entering, go = threading.Event(), threading.Event()
+
+        def held_prompt(*args, **kwargs):  # type: ignore[no-untyped-def]
+            entering.set()
+            go.wait(5)
+            return real_prompt(*args, **kwargs)
+
+        editor._session.prompt = held_prompt  # type: ignore[method-assign]
+        reader = threading.Thread(target=lambda: list(editor.lines(lambda: "> ")), daemon=True)
+        reader.start()
+        assert entering.wait(5)
+        closing = threading.Thread(target=editor.close, kwargs={"wait": 3.0}, daemon=True)
+        closing.start()
+        go.set()  # the prompt starts after close() was asked
+        closing.join(5)
+        reader.join(5)
+        assert not reader.is_alive() and not editor._session.app.is_running

@@ -14,12 +14,14 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
+from typing import TextIO, cast
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
-from prompt_toolkit.patch_stdout import patch_stdout
+from prompt_toolkit.patch_stdout import StdoutProxy
 
 
 class LineEditor:
@@ -41,7 +43,7 @@ class LineEditor:
         self._reading = True
         atexit.register(self.close)  # whatever ends the process: the terminal as it was, the prints written
         try:
-            with patch_stdout(raw=True):  # every thread's prints, above the line being typed
+            with _above_the_line():  # every thread's prints, above the line being typed
                 while not self.closed:
                     try:
                         yield self._session.prompt(prompt)
@@ -61,22 +63,48 @@ class LineEditor:
         self.closed = True
         if not self._reading:
             return
+        deadline = time.monotonic() + wait
+        # again until the reader is done: it may be starting its next prompt, not yet
+        # running, as we ask (close then waited in vain with the prompt up: found by review)
+        while not self._done.is_set() and time.monotonic() < deadline:
+            self._stop_prompt()
+            self._done.wait(0.05)
+
+    def _stop_prompt(self) -> None:
+        """End the prompt under way, if one is (from any thread)."""
         app = self._session.app
         loop = app.loop
-        if loop is not None and app.is_running:
-            def stop() -> None:
-                if app.is_running and app.future is not None and not app.future.done():
-                    app.exit(exception=EOFError())
+        if loop is None or not app.is_running:
+            return
 
-            with contextlib.suppress(RuntimeError):  # the prompt ended meanwhile: its loop is closed
-                loop.call_soon_threadsafe(stop)
-        self._done.wait(wait)
+        def stop() -> None:
+            if app.is_running and app.future is not None and not app.future.done():
+                app.exit(exception=EOFError())
+
+        with contextlib.suppress(RuntimeError):  # the prompt ended meanwhile: its loop is closed
+            loop.call_soon_threadsafe(stop)
 
     def refresh(self) -> None:
         """Draw the prompt again (its text changed)."""
         app = self._session.app
         if app.is_running:
             app.invalidate()
+
+
+@contextlib.contextmanager
+def _above_the_line() -> Iterator[None]:
+    """What is printed meanwhile goes above the line being typed: stdout, and stderr when it
+    is a terminal too.  (prompt_toolkit's patch_stdout takes stderr whatever it is, and
+    ``2>errors.txt`` caught nothing while the prompt was up: found by review.)"""
+    with StdoutProxy(raw=True) as proxy:
+        saved = sys.stdout, sys.stderr
+        sys.stdout = cast(TextIO, proxy)
+        if saved[1].isatty():
+            sys.stderr = cast(TextIO, proxy)
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = saved
 
 
 def terminal_editor() -> LineEditor | None:
