@@ -532,3 +532,25 @@ def test_a_line_longer_than_the_log_panel_can_be_read_to_its_end():
     for scroll in range(len(whole) + 2):
         seen.update(row.rstrip() for _, row in render_log(lines, scroll, width, height))
     assert all(row.rstrip() in seen for row in whole), (whole, seen)
+
+
+def test_the_log_scrolls_back_to_its_first_row_however_long_its_lines():
+    """Scrolled back, the "↓ more" mark takes the panel's last row, and the clamp left the
+    log's first row above the top page; scrolling also stopped at three rows a log line, short
+    of the top of a log of long lines (found by review)."""
+    from saboteur_p2p.client.model import LogKind, LogLine, UIState
+    from saboteur_p2p.client.render import log_rows, log_scroll_limit, render_log
+
+    long = "what 6: " + " ".join(f"word{i}" for i in range(40))
+    lines = [LogLine(LogKind.EVENT, "line 0"), *(LogLine(LogKind.NOTICE, long) for _ in range(6))]
+    width, height = 20, 4
+    rows = sum(len(log_rows(line.text, width)) for line in lines)
+    assert rows > 3 * len(lines)
+    ui = UIState()
+    for _ in range(rows):  # PgUp, a page at a time, well past the top
+        ui.scroll_log(height - 1, len(lines), log_scroll_limit(lines, width, height, ui.log_anchor))
+    shown = [text.strip() for _, text in render_log(lines, ui.log_scroll, width, height, ui.log_anchor)]
+    assert shown[0] == "line 0", shown
+    top = ui.log_scroll
+    ui.scroll_log(-(height - 1), len(lines), log_scroll_limit(lines, width, height, ui.log_anchor))
+    assert ui.log_scroll == top - (height - 1)  # the first page down moves at once

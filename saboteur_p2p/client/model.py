@@ -457,10 +457,10 @@ class UIState:
     #: found by a play-test)
     message_until_moves: Mapping[int, LastMove] | None = None
 
-    def scroll_log(self, lines: int, count: int) -> None:
-        """Scroll the log ``lines`` wrapped rows back (forward if negative) of ``count`` log lines."""
-        # wrapped lines outnumber log lines; the log panel clamps what is beyond the top
-        self.log_scroll = max(0, min(self.log_scroll + lines, 3 * count))
+    def scroll_log(self, lines: int, count: int, top: int) -> None:
+        """Scroll the log ``lines`` wrapped rows back (forward if negative), ``top`` at most,
+        of ``count`` log lines."""
+        self.log_scroll = max(0, min(self.log_scroll + lines, top))
         if not self.log_scroll:
             self.log_anchor = None  # at the bottom: follow the newest again
         elif self.log_anchor is None:

@@ -327,20 +327,12 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     came since ("↓ 3 new below (PgDn)").  The newest move is marked (▸).  At the bottom of
     the log, the last chat line stays pinned on top when newer lines have pushed it out of sight.
     """
-    newest = max((i for i, line in enumerate(lines) if line.move), default=None)
-    wrapped: list[tuple[str, str, int]] = []
-    for index, line in enumerate(lines):
-        style = f"class:log.{line.kind.value}"
-        text = line.text
-        if index == newest:
-            style, text = "class:log.latest", "▸" + text
-        for part in log_rows(text, max(8, width)):
-            wrapped.append((style, part, index))
+    wrapped = _wrapped_log(lines, width)
     fresh = 0
     if scroll and anchor is not None and anchor < len(lines):
         fresh = len(lines) - anchor
         scroll += sum(1 for _, _, index in wrapped if index >= anchor)  # stay on the lines being read
-    scroll = max(0, min(scroll, len(wrapped) - height))
+    scroll = max(0, min(scroll, _top_scroll(len(wrapped), height)))
     end = len(wrapped) - scroll
     # scrolled back, the mark below takes the last row (it was a row beyond the panel, unseen:
     # a play-test scrolled back and missed the moves and chat that came)
@@ -364,6 +356,36 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
 
 #: a row of the wrapped log: its style, its text, and the index of the log line it is of
 LogRow = tuple[str, str, int]
+
+
+def _wrapped_log(lines: Sequence[LogLine], width: int) -> list[LogRow]:
+    """Every log line's rows at ``width``, the newest move marked (▸)."""
+    newest = max((i for i, line in enumerate(lines) if line.move), default=None)
+    wrapped: list[LogRow] = []
+    for index, line in enumerate(lines):
+        style = f"class:log.{line.kind.value}"
+        text = line.text
+        if index == newest:
+            style, text = "class:log.latest", "▸" + text
+        for part in log_rows(text, max(8, width)):
+            wrapped.append((style, part, index))
+    return wrapped
+
+
+def _top_scroll(rows: int, height: int) -> int:
+    """How far back the log scrolls at most: to its first row, the "more" mark taking the
+    panel's last row once scrolled (the first row was never shown: found by review)."""
+    if rows <= height:
+        return 0  # it all fits
+    return rows - (height - 1 if height > 1 else height)
+
+
+def log_scroll_limit(lines: Sequence[LogLine], width: int, height: int, anchor: int | None) -> int:
+    """The largest ``scroll`` ``render_log`` can use for these lines (``anchor`` as given it):
+    a page up beyond the top stops there, and the first page down moves at once."""
+    wrapped = _wrapped_log(lines, width)
+    since = sum(1 for _, _, index in wrapped if index >= anchor) if anchor is not None and anchor < len(lines) else 0
+    return max(0, _top_scroll(len(wrapped), height) - since)
 
 
 def _head_on_top(wrapped: list[LogRow], shown: list[LogRow], width: int) -> list[LogRow]:
