@@ -101,6 +101,7 @@ def test_a_refusal_says_you_and_names_not_player_numbers():
     ("player {me} is trapped and may not play a Theft card", "you are trapped and may not play a Theft card"),
     ("player {me} has no broken lantern in front of them", "you have no broken lantern in front of you"),
     ("player {other} has no Theft card in front of them", "{name} has no Theft card in front of them"),
+    ("player {me} must keep one of the gold cards passed to them", "you must keep one of the gold cards passed to you"),
 ])
 def test_a_rule_about_the_player_reads_in_the_second_person(rule, said):
     state = find(lambda s: s.phase.value == "play")

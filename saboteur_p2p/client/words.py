@@ -335,7 +335,8 @@ class Words:
         text = re.sub(r"\byour(?=$|[.,;)])", "yours", text)  # "not player 2's" at the end: "not yours"
         text = re.sub(r"\byou ((?:already |still )?)(holds|has|is)\b",
                       lambda m: f"you {m.group(1)}{_SECOND_PERSON[m.group(2)]}", text)
-        return re.sub(r"\byou\b([^.;]*?) in front of them\b", r"you\1 in front of you", text)
+        # "you must keep one of the gold cards passed to them" (found by review)
+        return re.sub(r"\byou\b([^.;]*?) (in front of|passed to) them\b", r"you\1 \2 you", text)
 
     def _said(self, action_text: str) -> str:
         try:
