@@ -29,7 +29,8 @@ from saboteur_p2p.protocol.messages import ActionMsg
 from saboteur_p2p.protocol.node import Expect, Node
 from saboteur_p2p.protocol.shares import share_context
 from saboteur_p2p.rules import Deck, IllegalActionError, InvalidActionError, Pass
-from saboteur_p2p.rules.cards import PathCard
+from saboteur_p2p.rules.board import GOAL_CELLS
+from saboteur_p2p.rules.cards import ActionKind, PathCard
 from saboteur_p2p.rules.state import Phase
 
 #: seats at the chaos test's tables (CHAOS_PLAYERS=4 for more bystanders: 400 trials passed on 2026-12-04)
@@ -289,18 +290,30 @@ def an_unreadable_move(p: Point) -> Plan:
 
 
 def _played_as_what_it_is_not(p: Point) -> str | None:
-    """A move that plays one of the cheater's cards as a kind it is not, if it has one."""
+    """A move that plays one of the cheater's cards as a kind it is not, if it has one: where
+    the kind played could go (every rule the others can check without the card holds), so
+    that only the card, once shown, shows the cheat (protocol.md §6.11)."""
     state = p.node.state
     assert state is not None
     if p.head.kind != "action" or state.phase is not Phase.PLAY or not state.hands[p.cheater]:
         return None
     handle = p.rng.choice(state.hands[p.cheater])
+    face = state.faces[handle]
+    text: str | None = None
     if p.game.setup.config.edition == "saboteur2":
-        text = f"trapped @{p.cheater} #{handle}"
-    else:
-        face = state.faces[handle]
-        text = f"map 1 #{handle}" if isinstance(face, PathCard) else f"path {handle} at 0,1"
-    return text if _illegal(p.node, text) else None
+        trappable = [s for s in range(state.players) if s != p.cheater and state.trapped[s] is None]  # type: ignore[attr-defined]
+        if trappable and getattr(face, "kind", None) is not ActionKind.TRAPPED:
+            text = f"trapped @{p.rng.choice(trappable)} #{handle}"
+    elif isinstance(face, PathCard):
+        tiles = state.board.tiles
+        hidden = [g for g, cell in enumerate(GOAL_CELLS) if tiles[cell].card is None and g not in state.pending_stones]
+        text = f"map {p.rng.choice(hidden)} #{handle}" if hidden else None
+    elif not state.blocked(p.cheater):
+        cells = sorted(c for c in state.board.frontier if state.board.cell_problem(c) is None)
+        if cells:
+            x, y = p.rng.choice(cells)
+            text = f"path {handle} at {x},{y}"
+    return text if text is not None and _illegal(p.node, text) else None
 
 
 def a_card_played_as_what_it_is_not(p: Point) -> Plan | None:

@@ -419,14 +419,16 @@ def check_trial(trial: Trial, table: Table) -> None:
 
 
 #: the trials of every run, and seeds kept so that every run tries them: 15, 52 and 165 are
-#: out-of-turn records that reach a seat after it has moved past the point they follow; 328
-#: and 398 are Saboteur 2 cards played as what they are not, by a seat whose card another
-#: seat knows privately; 27 is a bad sealed share (of a Saboteur 2 card shown to a second
-#: seat), 41 and 150 bad public shares of a card's first reveal, carried by a move and in a
-#: shares record; 138 and 231 cards played as what they are not by a move that carries an
-#: invalid point (138) or a false proof (231) in a share another seat keeps unchecked
+#: out-of-turn records that reach a seat after it has moved past the point they follow; 398
+#: is a Saboteur 2 card played as what it is not, by a seat whose card another seat knows
+#: privately, and 68 one with a bad share (328 was another such card until such moves kept to
+#: the rules anyone can check, 2026-12-06: it draws another cheat now); 27 is a bad sealed
+#: share (of a Saboteur 2 card shown to a second seat), 41 and 150 bad public shares of a
+#: card's first reveal, carried by a move and in a shares record; 138 and 231 cards played as
+#: what they are not by a move that carries an invalid point (138) or a false proof (231) in
+#: a share another seat keeps unchecked
 #: CHAOS_TRIALS=N runs N trials instead (1,500 passed on 2026-12-04 in 6 minutes on 2 cores)
-SEEDS = [*range(int(os.environ.get("CHAOS_TRIALS", TRIALS))), 52, 165, 328, 398, 27, 41, 150, 138, 231]
+SEEDS = [*range(int(os.environ.get("CHAOS_TRIALS", TRIALS))), 52, 165, 68, 398, 27, 41, 150, 138, 231]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
