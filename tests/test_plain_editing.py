@@ -167,3 +167,18 @@ def test_close_ends_the_prompt_even_as_the_reader_starts_its_next_one():
         closing.join(5)
         reader.join(5)
         assert not reader.is_alive() and not editor._session.app.is_running
+
+
+def test_the_prompt_starts_with_stderr_closed():
+    """`2>&-` left sys.stderr None, and the prompt's reader died on it: the game hung (review)."""
+    import sys
+
+    from saboteur_p2p.client.lineedit import _above_the_line
+
+    saved = sys.stdout, sys.stderr
+    sys.stderr = None  # type: ignore[assignment]
+    try:
+        with _above_the_line():
+            assert sys.stderr is None
+    finally:
+        sys.stdout, sys.stderr = saved

@@ -99,7 +99,7 @@ def _above_the_line() -> Iterator[None]:
     with StdoutProxy(raw=True) as proxy:
         saved = sys.stdout, sys.stderr
         sys.stdout = cast(TextIO, proxy)
-        if saved[1].isatty():
+        if saved[1] is not None and saved[1].isatty():  # None: stderr closed (2>&-)
             sys.stderr = cast(TextIO, proxy)
         try:
             yield
