@@ -21,6 +21,8 @@ from saboteur_p2p.rules import GameConfig
     ("base", "path {card} at 0,0"),  # the start cell: no card ever goes there
     ("saboteur2", "path {card} at 8,0"),  # a goal cell
     ("base", "path {card} at 4,4"),  # touches no card (found by review)
+    ("base", "path {card} at 7,0"),  # touches only a goal: no card could join the start there
+    ("saboteur2", "path {card} at 8,-1"),  # between goals: not even a ladder (found by review)
     ("base", "rockfall 0,0 #{card}"),  # the start card never moves
     ("base", "repair lantern @{other} #{card}"),  # nothing broken to repair
     ("saboteur2", "theft @{other} #{card}"),  # a Theft lies in front of its player alone

@@ -238,7 +238,7 @@ class Board:
                 side = "a tunnel" if theirs & OPPOSITE[edge] else "a wall"
                 return f"the card does not fit the card to its {_SIDE[edge]} at {other}, which has {side} facing it"
         if ladder:
-            goal = self._goal_next_to(cell)
+            goal = self.goal_next_to(cell)
             if goal is not None:
                 return f"a ladder may not lie next to a goal card ({goal})"
             return None  # a ladder is joined to the start by itself
@@ -264,11 +264,11 @@ class Board:
                 if cell in tiles or cell in seen:
                     continue
                 seen.add(cell)
-                if self._goal_next_to(cell) is None:
+                if self.goal_next_to(cell) is None:
                     spots.append(cell)
         return tuple(spots)
 
-    def _goal_next_to(self, cell: Cell) -> Cell | None:
+    def goal_next_to(self, cell: Cell) -> Cell | None:
         """A goal card's cell orthogonally next to ``cell``, if any."""
         tiles = self.tiles
         for _, other in neighbours(cell):

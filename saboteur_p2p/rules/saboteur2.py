@@ -80,6 +80,8 @@ def _index_sets(pattern: tuple[int, ...], size: int) -> tuple[tuple[int, ...], .
 class Saboteur2State(State):
     """A game of Saboteur 2 for 2 to 12 players."""
 
+    LADDERS = True
+
     def __init__(self, config: GameConfig, dealer: Dealer) -> None:
         super().__init__(config, dealer)
         n = config.players

@@ -59,6 +59,9 @@ class Game:
 class State:
     """Everything about a game in progress that this engine instance knows."""
 
+    #: whether the edition's deck holds ladders, which join the start wherever they lie
+    LADDERS = False
+
     def __init__(self, config: GameConfig, dealer: Dealer) -> None:
         n = config.players
         self.config = config
@@ -295,6 +298,20 @@ class State:
         """Whether ``seat`` may not play path cards now."""
         return bool(self.broken[seat])
 
+    def _never_joins(self, cell: Cell) -> str | None:
+        """Why no card laid at ``cell`` could join the start's network, whatever its face: no
+        opening of the network faces the cell, and no ladder may lie there (the edition has
+        none, or a goal is beside it; found by review), or None."""
+        if cell in self.board.frontier:
+            return None
+        if not self.LADDERS:
+            return f"the card at {cell} would not join the start's tunnel network"
+        goal = self.board.goal_next_to(cell)
+        if goal is None:
+            return None
+        return (f"the card at {cell} would not join the start's tunnel network, and a ladder may not lie next to a "
+                f"goal card ({goal})")
+
     def _path_block(self, seat: int) -> str | None:
         """Why ``seat`` may not play path cards now (rules.md 3: a broken tool), or None."""
         if self.broken[seat]:
@@ -314,7 +331,7 @@ class State:
         p = self.current
         if isinstance(action, PlacePath):
             self._check_in_hand(action, action.card)
-            blocked = self._path_block(p) or self.board.cell_problem(action.cell)
+            blocked = self._path_block(p) or self.board.cell_problem(action.cell) or self._never_joins(action.cell)
             if blocked:
                 raise IllegalActionError(action, blocked)
             face = self._hand_face(action, action.card)
