@@ -329,11 +329,12 @@ def _goals_off(board: Board, top: int, bottom: int) -> tuple[str, str]:
     """What the ▲ and ▼ of the rows ``top`` to ``bottom`` say beside them: the goal out of
     sight that way ("g2"; "g*" for more than one), else nothing.  At 80x24 the maze shows
     five rows, and a view that followed the cursor north hid a goal (found by a play-test)."""
-    marks = []
-    for rows_off in (range(-99, top), range(bottom + 1, 99)):
-        slots = sorted(tile.goal_slot for (_, y), tile in board.tiles.items() if tile.goal_slot is not None and y in rows_off)
-        marks.append(f"g{slots[0]}" if len(slots) == 1 else "g*" if slots else "")
-    return marks[0], marks[1]
+    goals = [(y, tile.goal_slot) for (_, y), tile in board.tiles.items() if tile.goal_slot is not None]
+
+    def mark(slots: list[int]) -> str:
+        return f"g{slots[0]}" if len(slots) == 1 else "g*" if slots else ""
+
+    return mark(sorted(s for y, s in goals if y < top)), mark(sorted(s for y, s in goals if y > bottom))
 
 
 def _goal_column(board: Board) -> int | None:
