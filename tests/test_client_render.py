@@ -538,19 +538,37 @@ def test_the_log_scrolls_back_to_its_first_row_however_long_its_lines():
     """Scrolled back, the "↓ more" mark takes the panel's last row, and the clamp left the
     log's first row above the top page; scrolling also stopped at three rows a log line, short
     of the top of a log of long lines (found by review)."""
-    from saboteur_p2p.client.model import LogKind, LogLine, UIState
-    from saboteur_p2p.client.render import log_rows, log_scroll_limit, render_log
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import log_page, log_rows, render_log
 
     long = "what 6: " + " ".join(f"word{i}" for i in range(40))
     lines = [LogLine(LogKind.EVENT, "line 0"), *(LogLine(LogKind.NOTICE, long) for _ in range(6))]
     width, height = 20, 4
     rows = sum(len(log_rows(line.text, width)) for line in lines)
     assert rows > 3 * len(lines)
-    ui = UIState()
+    scroll, anchor = 0, None
     for _ in range(rows):  # PgUp, a page at a time, well past the top
-        ui.scroll_log(height - 1, len(lines), log_scroll_limit(lines, width, height, ui.log_anchor))
-    shown = [text.strip() for _, text in render_log(lines, ui.log_scroll, width, height, ui.log_anchor)]
+        scroll, anchor = log_page(lines, width, height, scroll, anchor, height - 1)
+    shown = [text.strip() for _, text in render_log(lines, scroll, width, height, anchor)]
     assert shown[0] == "line 0", shown
-    top = ui.log_scroll
-    ui.scroll_log(-(height - 1), len(lines), log_scroll_limit(lines, width, height, ui.log_anchor))
-    assert ui.log_scroll == top - (height - 1)  # the first page down moves at once
+    down = log_page(lines, width, height, scroll, anchor, -(height - 1))
+    assert down == (scroll - (height - 1), anchor)  # the first page down moves at once
+
+
+def test_a_page_down_from_new_lines_below_shows_them_a_page_at_a_time():
+    """Scrolled back a page, 30 lines came ("↓ 30 new below (PgDn)"): one PgDn jumped to the
+    bottom, and 24 of the new lines were never shown (found by review)."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import log_page, render_log
+
+    lines = [LogLine(LogKind.EVENT, f"line {i}") for i in range(40)]
+    width, height = 30, 6
+    scroll, anchor = log_page(lines, width, height, 0, None, height - 1)  # PgUp
+    lines += [LogLine(LogKind.EVENT, f"line {i}") for i in range(40, 70)]
+    seen: set[str] = set()
+    while True:
+        seen.update(text.strip() for _, text in render_log(lines, scroll, width, height, anchor))
+        if not scroll:
+            break
+        scroll, anchor = log_page(lines, width, height, scroll, anchor, -(height - 1))  # PgDn
+    assert all(f"line {i}" in seen for i in range(35, 70)), sorted(seen)

@@ -53,7 +53,7 @@ from .render import (
     HAND_HEIGHT,
     Fragments,
     last_move_marks,
-    log_scroll_limit,
+    log_page,
     render_hand,
     render_info,
     render_log,
@@ -556,9 +556,9 @@ class ClientApp:
     def _scroll(self, pages: int) -> None:
         """Page the log by the rows it shows scrolled back (its last row the "more" mark: five
         rows a page skipped two of every five at 80x24, found by a play-test), to its top."""
-        drawn, lines = self.log_window.render_info, self.agent.log_lines()
+        drawn, lines, ui = self.log_window.render_info, self.agent.log_lines(), self.ui
         width, height = (drawn.window_width, drawn.window_height) if drawn else (40, 6)
-        self.ui.scroll_log(pages * max(1, height - 1), len(lines), log_scroll_limit(lines, width, height, self.ui.log_anchor))
+        ui.log_scroll, ui.log_anchor = log_page(lines, width, height, ui.log_scroll, ui.log_anchor, pages * max(1, height - 1))
 
     def request_quit(self) -> None:
         """Ask before leaving a game in progress; leave at once when it is over."""

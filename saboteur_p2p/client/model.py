@@ -457,15 +457,6 @@ class UIState:
     #: found by a play-test)
     message_until_moves: Mapping[int, LastMove] | None = None
 
-    def scroll_log(self, lines: int, count: int, top: int) -> None:
-        """Scroll the log ``lines`` wrapped rows back (forward if negative), ``top`` at most,
-        of ``count`` log lines."""
-        self.log_scroll = max(0, min(self.log_scroll + lines, top))
-        if not self.log_scroll:
-            self.log_anchor = None  # at the bottom: follow the newest again
-        elif self.log_anchor is None:
-            self.log_anchor = count  # scrolled back: stay on these lines as new ones come
-
     def say(self, text: str, kind: str = "info", until_move: bool = False,
             until_moves: Mapping[int, LastMove] | None = None) -> None:
         self.message, self.message_kind, self.message_until_move = text, kind, until_move

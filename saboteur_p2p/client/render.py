@@ -380,12 +380,20 @@ def _top_scroll(rows: int, height: int) -> int:
     return rows - (height - 1 if height > 1 else height)
 
 
-def log_scroll_limit(lines: Sequence[LogLine], width: int, height: int, anchor: int | None) -> int:
-    """The largest ``scroll`` ``render_log`` can use for these lines (``anchor`` as given it):
-    a page up beyond the top stops there, and the first page down moves at once."""
+def log_page(
+    lines: Sequence[LogLine], width: int, height: int, scroll: int, anchor: int | None, rows: int,
+) -> tuple[int, int | None]:
+    """Where ``rows`` rows back (forward if negative) leave the log that ``render_log`` shows
+    with ``scroll`` and ``anchor``: the new ``(scroll, anchor)``, anchored at the lines there
+    are now, and not beyond the top (a page up past it stops there).  Counted from the newest
+    row: a page down from "↓ 30 new below" jumped to the bottom, the new lines unseen, and one
+    past the top moved nothing (found by review)."""
     wrapped = _wrapped_log(lines, width)
-    since = sum(1 for _, _, index in wrapped if index >= anchor) if anchor is not None and anchor < len(lines) else 0
-    return max(0, _top_scroll(len(wrapped), height) - since)
+    back = scroll
+    if scroll and anchor is not None and anchor < len(lines):
+        back += sum(1 for _, _, index in wrapped if index >= anchor)  # as render_log reads it
+    back = max(0, min(back + rows, _top_scroll(len(wrapped), height)))
+    return (back, len(lines)) if back else (0, None)  # at the bottom: follow the newest again
 
 
 def _head_on_top(wrapped: list[LogRow], shown: list[LogRow], width: int) -> list[LogRow]:
