@@ -553,6 +553,9 @@ def test_the_log_scrolls_back_to_its_first_row_however_long_its_lines():
     assert shown[0] == "line 0", shown
     down = log_page(lines, width, height, scroll, anchor, -(height - 1))
     assert down == (scroll - (height - 1), anchor)  # the first page down moves at once
+    taller = height + 6  # the panel grew: the top is nearer, and a page down still moves a page
+    top, _ = log_page(lines, width, taller, scroll, anchor, 0)
+    assert log_page(lines, width, taller, scroll, anchor, -(taller - 1))[0] == top - (taller - 1)
 
 
 def test_a_page_down_from_new_lines_below_shows_them_a_page_at_a_time():

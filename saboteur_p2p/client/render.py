@@ -392,7 +392,8 @@ def log_page(
     back = scroll
     if scroll and anchor is not None and anchor < len(lines):
         back += sum(1 for _, _, index in wrapped if index >= anchor)  # as render_log reads it
-    back = max(0, min(back + rows, _top_scroll(len(wrapped), height)))
+    top = _top_scroll(len(wrapped), height)
+    back = max(0, min(min(back, top) + rows, top))  # from where the panel shows it (it may have grown)
     return (back, len(lines)) if back else (0, None)  # at the bottom: follow the newest again
 
 
