@@ -49,7 +49,8 @@ class TurnChecks:
             raise IllegalActionError(action, f"card {card} is not in player {self.current}'s hand")
 
     def _hand_face(self, action: AnyAction, card: int) -> Card:
-        self._check_in_hand(action, card)
+        """The face of ``card``, which ``_check_in_hand`` found in the mover's hand: asked of the
+        dealer when this engine has not seen it (the other seats, until it is shown to all)."""
         face = self.faces.get(card)
         if face is None:
             face = self.dealer.reveal(Deck.DRAW, card, None)
