@@ -202,14 +202,9 @@ class Verdicts:
         return self._end(Outcome.CHEATER, f"{name} (seat {culprit}) broke the protocol: {how}", culprit)
 
     def _game_stood(self, outcome: Outcome) -> bool:
-        """Whether the game ended whole before the cheat we name, judged as we lingered after
-        its last record: a record out of turn that the log does not hold, or a second version
-        of a record of a step before the last (made up once every seat held the game: found
-        by review).  Two versions of the last step's records may have given the seats other
-        games, and a cheat in the game's own records (a check in the background that fails as
-        the last record comes) is in the game: no score then (found by review)."""
-        # not only as we linger: a record out of turn parked behind the last record is named as
-        # the intake takes that record in, before any lingering (found by review)
+        """Whether the game ended whole before the cheat we name (``stood_before``: the
+        sessions and verify judge alike), whenever we took the cheat in: lingering after the
+        last record, or with it, parked behind it (found by review)."""
         return outcome is Outcome.CHEATER and stood_before(self.reason, self.evidence, self.node)
 
     def _game_stands(self) -> str:
