@@ -157,7 +157,11 @@ def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[G
             try:
                 finished[first] = future.result()
             except Exception as exc:  # the scheduler gave up on the batch (workers kept dying, or it raised)
-                raise ClusterError(f"the cluster could not play the batch from game {first}: {exc!r}") from exc
+                hint = ""
+                if "no file" in str(exc):  # a bot file given by a path that is not the worker's
+                    hint = ("; a worker loads a bot file by the path given, from its own working folder: "
+                            "give a path every worker can read, such as an absolute one")
+                raise ClusterError(f"the cluster could not play the batch from game {first}: {exc!r}{hint}") from exc
             future.release()
             while following in finished:
                 for game in finished.pop(following):

@@ -1,0 +1,92 @@
+"""What a second bot author's play-test found (2026-12-06): a report that kept quiet about games
+a loaded machine changed, a bot that cannot be made blamed on the package's line, a typed
+value shown as Python wrote it, an integer for a float parameter, --jobs ignored beside
+--cluster without a word, and an empty results file read as JSON."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from saboteur_p2p.botapi import BotLoadError, load_bot
+from saboteur_p2p.cli import main
+from saboteur_p2p.tournament import StatsCollector, TournamentSpec, format_report, run_tournament
+
+SLOW = (
+    "import time\n"
+    "class Slow:\n"
+    "    def start(self, seat, config, seed): pass\n"
+    "    def on_event(self, event): pass\n"
+    "    def act(self, view, legal):\n"
+    "        time.sleep(0.02)\n"
+    "        return legal[0]\n"
+)
+
+MADE = (
+    "class Needs:\n"
+    "    def __init__(self, depth):\n"
+    "        self.depth = depth\n"
+    "    def start(self, seat, config, seed): pass\n"
+    "    def on_event(self, event): pass\n"
+    "    def act(self, view, legal): return legal[0]\n"
+    "class Rated(Needs):\n"
+    "    def __init__(self, rate=0.5):\n"
+    "        self.rate = rate\n"
+    "def a_function(view, legal):\n"
+    "    return legal[0]\n"
+)
+
+
+def test_a_report_with_moves_past_the_time_limit_says_another_run_may_differ(tmp_path: Path) -> None:
+    bot = tmp_path / "slow.py"
+    bot.write_text(SLOW)
+    spec = TournamentSpec(3, 1, (f"{bot}:Slow", "random", "random"), time_limit=0.001)
+    report = run_tournament(spec, collector=StatsCollector(spec))
+    text = format_report(report)
+    assert "timeout" in text and "another run of these games may differ" in text
+    quiet = TournamentSpec(3, 1, ("random",) * 3)
+    assert "may differ" not in format_report(run_tournament(quiet, collector=StatsCollector(quiet)))
+
+
+@pytest.mark.parametrize(("target", "says"), [
+    ("Needs", "missing 1 required positional argument: 'depth'"),
+    ("a_function", "missing 2 required positional arguments"),
+])
+def test_a_bot_that_cannot_be_called_as_given_is_told_how_a_bot_is_made(tmp_path: Path, target: str, says: str) -> None:
+    """The message pointed at the package's own line (botapi.py), not at what to fix."""
+    (tmp_path / "made.py").write_text(MADE)
+    with pytest.raises(BotLoadError) as caught:
+        load_bot(f"{tmp_path / 'made.py'}:{target}")
+    message = str(caught.value)
+    assert says in message and "calling what the spec names with the spec's key=value parameters" in message
+    assert "botapi.py" not in message
+
+
+def test_a_bot_that_fails_in_its_own_constructor_is_still_named_at_its_line(tmp_path: Path) -> None:
+    (tmp_path / "boom.py").write_text(MADE.replace("self.depth = depth", "raise TypeError('no')"))
+    with pytest.raises(BotLoadError, match=r"TypeError\('no'\) at boom.py:3"):
+        load_bot(f"{tmp_path / 'boom.py'}:Needs:depth=1")
+
+
+def test_a_whole_number_for_a_float_parameter_arrives_as_a_float_and_a_wrong_value_is_shown_as_typed(tmp_path: Path) -> None:
+    (tmp_path / "made.py").write_text(MADE)
+    bot = load_bot(f"{tmp_path / 'made.py'}:Rated:rate=3")
+    assert type(bot.rate) is float and bot.rate == 3.0  # type: ignore[attr-defined]
+    with pytest.raises(BotLoadError, match="takes a number, not 'yes'"):
+        load_bot(f"{tmp_path / 'made.py'}:Rated:rate=yes")
+
+
+def test_jobs_beside_a_cluster_is_said_to_be_ignored(capsys) -> None:
+    status = main(["tournament", "--players", "3", "--games", "1", "--bots", "random", "--jobs", "2",
+                   "--cluster", "tcp://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert "--jobs 2 is ignored: the cluster's workers play the games" in err
+    assert status != 0 and "cannot reach a Dask scheduler" in err
+
+
+@pytest.mark.parametrize(("content", "says"), [("", "it is empty"), ("\n", "its first line is empty")])
+def test_an_empty_results_file_is_said_to_be_empty(tmp_path: Path, capsys, content: str, says: str) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(content)
+    assert main(["report", str(empty)]) != 0
+    assert f"not a tournament results file ({says})" in capsys.readouterr().err
