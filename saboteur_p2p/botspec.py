@@ -135,7 +135,9 @@ def typed_parameters(factory: Callable[..., Any], texts: dict[str, str], spec: s
             continue
         wanted = _PARAMETER_KINDS.get(type(default))
         if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != isinstance(default, bool)):
-            raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {value!r}")
+            raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {texts[key]!r}")
+        if isinstance(default, float) and type(value) is int:
+            params[key] = float(value)  # rate=3 for a rate of 0.5: the number the bot expects
     return params
 
 

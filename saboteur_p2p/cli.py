@@ -265,6 +265,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     spec.validate_new()  # a wrong player count, variant or seed fails here, before any worker starts
     if args.resume and not args.out:
         raise ValueError("--resume continues the tournament in an --out FILE: name it")
+    if args.cluster and args.jobs != 1:  # said nothing, found by a bot author
+        print(f"saboteur-p2p: --jobs {args.jobs} is ignored: the cluster's workers play the games", file=sys.stderr)
     if args.json:
         _check_writable(args.json, "--json", keep=[args.out] if args.out else [])
     check_bots(spec)  # before the results file is touched

@@ -215,7 +215,7 @@ def test_json_and_plot_never_write_over_results(tmp_path, capsys):
 
 @pytest.mark.parametrize(("bots", "message"), [
     ("ismcts:playouts=abc", "parameter 'playouts' takes a whole number, not 'abc'"),
-    ("ismcts:playouts=true", "parameter 'playouts' takes a whole number, not True"),
+    ("ismcts:playouts=true", "parameter 'playouts' takes a whole number, not 'true'"),
     ("ismcts:margin=abc", "parameter 'margin' takes a number, not 'abc'"),
     ("ismcts:playouts=-1", "could not be made: ValueError(\"playouts must be at least 0"),
     ("ismcts:margin=nan", "could not be made: ValueError('margin must be a number"),  # the search never overrode the heuristic

@@ -173,6 +173,8 @@ def read_spec(path: Path) -> TournamentSpec:
     try:
         if len(first) > MAX_LINE:
             raise ValueError(f"its first line is longer than {MAX_LINE >> 20} MiB")
+        if not first.strip():
+            raise ValueError("it is empty" if not first else "its first line is empty")
         header = json.loads(first)  # bytes: a file that is not text fails here, named
         if type(header) is not dict or header.get("format") != FORMAT:
             raise ValueError("not a results file")
