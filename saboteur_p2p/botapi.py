@@ -105,10 +105,11 @@ def raised(exc: BaseException) -> str:
     if not frames:
         return repr(exc)
     where = f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
-    if not _ours(frames[-1].filename):
+    if not _ours(frames[-1].filename) and not _generated(frames[-1].filename):
         return where
-    # the guard's own frames come first: the bot's last frame is the last one not of this package
-    theirs = [frame for frame in frames if not _ours(frame.filename)]
+    # the guard's own frames come first: the bot's last frame is the last one not of this
+    # package, nor made by Python (a frozen action's __setattr__ is at <string>: found by a bot author)
+    theirs = [frame for frame in frames if not _ours(frame.filename) and not _generated(frame.filename)]
     return f"{where}, from {Path(theirs[-1].filename).name}:{theirs[-1].lineno}" if theirs else where
 
 
@@ -118,6 +119,11 @@ _PACKAGE = Path(__file__).resolve().parent
 
 def _ours(filename: str) -> bool:
     return Path(filename).resolve().is_relative_to(_PACKAGE)
+
+
+def _generated(filename: str) -> bool:
+    """Code Python made, with no file of its own (``<string>``: what dataclasses write)."""
+    return filename.startswith("<")
 
 
 def _load_file(path: str, attr: str, spec: str) -> Any:

@@ -90,3 +90,21 @@ def test_an_empty_results_file_is_said_to_be_empty(tmp_path: Path, capsys, conte
     empty.write_text(content)
     assert main(["report", str(empty)]) != 0
     assert f"not a tournament results file ({says})" in capsys.readouterr().err
+
+
+def test_a_bot_that_sets_a_field_of_a_frozen_action_is_told_its_own_line(tmp_path: Path) -> None:
+    """The incident named only <string>:4, the line dataclasses wrote."""
+    from saboteur_p2p.match import play_game
+    from saboteur_p2p.rules import GameConfig
+
+    (tmp_path / "setter.py").write_text(
+        "class SetField:\n"
+        "    def start(self, seat, config, seed): pass\n"
+        "    def on_event(self, event): pass\n"
+        "    def act(self, view, legal):\n"
+        "        legal[0].card = 3\n"
+        "        return legal[0]\n"
+    )
+    record = play_game(GameConfig(3), [f"{tmp_path / 'setter.py'}:SetField", "random", "random"], 0)
+    assert record.incidents and "FrozenInstanceError" in record.incidents[0].detail
+    assert record.incidents[0].detail.endswith("from setter.py:5")
