@@ -44,7 +44,7 @@ class HostedTable:
 
     def __init__(
         self, players: int, code: str | None = None, invite: bool = True, keyed: bool = False,
-        started: Callable[[], bool] | None = None,
+        started: Callable[[], bool] | None = None, config: GameConfig | None = None,
     ) -> None:
         self.identity = Identity.generate()
         self.started = started
@@ -54,7 +54,7 @@ class HostedTable:
         self.said: list[str] = []
         self.table: Table | None = None
         self.error: BaseException | None = None
-        self.config = GameConfig(players)
+        self.config = GameConfig(players) if config is None else config
         #: set by close: a lobby still waiting for players ends (else close waited 10 s for it)
         self.closing = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)

@@ -32,6 +32,7 @@ from ..rules import (
     RoundEnded,
     State,
     Stolen,
+    variants_words,
 )
 from .model import WINNERS_TEXT, Decision, LogKind, LogLine, MapNews, Snapshot, SteadyHand
 from .tracker import Tracker
@@ -83,6 +84,8 @@ class ClientAgent:
         # "you are you" read oddly (the `play` table names its person "you": a play-test)
         mine, seats = self.names[seat], len(self.names)
         self.note(f"you sit at seat {seat} of {seats}" if mine == "you" else f"you are {mine}, at a table of {seats}")
+        if node.setup.config.variants:  # nowhere said before, and the rules changed in silence (a play-test)
+            self.note(f"this table plays {variants_words(node.setup.config.variants)}")
         state = getattr(node, "state", None)
         if state is not None:
             self.heard(state)  # a seat resumed from its log: show where the game stands

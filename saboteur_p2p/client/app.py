@@ -458,7 +458,7 @@ class ClientApp:
             title, text = "the rules (docs/rules.md)", rules_text()
         else:
             view = self.snap.view
-            title, text = "help", help_text(view.config.edition if view is not None else "base")
+            title, text = "help", help_text(view.config.edition, view.config.variants) if view is not None else help_text("base")
         fragments, self.ui.rules_scroll = render_page(title, text, self.ui.rules_scroll, width, height)
         return fragments
 

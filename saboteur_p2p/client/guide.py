@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
+
+from ..rules import variants_words
 
 Fragments = list[tuple[str, str]]
 
@@ -105,21 +108,25 @@ LEGEND_HAND_2 = """\
              when it is the card picked)"""
 
 
-def help_text(edition: str) -> str:
-    """The help page for this edition: keys, typed commands and the legend, naming only
-    what this edition has (no gold cards in Saboteur 2, no Trapped! in the base game)."""
+def help_text(edition: str, variants: Iterable[str] = ()) -> str:
+    """The help page for this edition: the variants the table plays, if any, then keys, typed
+    commands and the legend, naming only what this edition has (no gold cards in Saboteur 2,
+    no Trapped! in the base game)."""
     second = edition == "saboteur2"
 
     def part(*pieces: str) -> str:
         return "\n".join(pieces)
 
+    played = variants_words(variants)
+    table = [textwrap.fill(f"This table plays the {played} (R: the rules).", 72, break_on_hyphens=False)] if played else []
     if second:
         return "\n\n".join([
-            part(KEYS, KEYS_2), part(COMMANDS, COMMANDS_2, COMMANDS_ALL),
+            *table, part(KEYS, KEYS_2), part(COMMANDS, COMMANDS_2, COMMANDS_ALL),
             part(LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_MAZE, LEGEND_MAZE_2, LEGEND_HAND, LEGEND_HAND_2),
         ])
     return "\n\n".join([
-        KEYS, part(COMMANDS, COMMANDS_BASE, COMMANDS_ALL), part(LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_MAZE, LEGEND_HAND),
+        *table, KEYS, part(COMMANDS, COMMANDS_BASE, COMMANDS_ALL),
+        part(LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_MAZE, LEGEND_HAND),
     ])
 
 

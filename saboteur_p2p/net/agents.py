@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ..botapi import GuardedSeat, incident_words, lent, load_bot, split_spec
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
-from ..rules import PlayerView, RoundEnded, State
+from ..rules import PlayerView, RoundEnded, State, variants_words
 
 #: how many move delays a bot waits after a round ends, so people can read the round's end
 ROUND_END_PAUSE = 6
@@ -124,6 +124,8 @@ class LineAgent:
     def start(self, seat: int, node: Node) -> None:
         self.seat_no = seat
         self.names = list(node.setup.names)
+        if node.setup.config.variants:
+            self.say(f"this table plays {variants_words(node.setup.config.variants)}")
         self._read_in_background()
 
     def _read_in_background(self) -> None:

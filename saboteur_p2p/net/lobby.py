@@ -436,7 +436,10 @@ def join_lobby(
                 if env.kind == "welcome":
                     rules = env.body.get("config")
                     their_edition = rules.get("edition") if isinstance(rules, dict) else None
-                    played = f" ({printable(their_edition)[:20]} edition)" if isinstance(their_edition, str) else ""
+                    listed = rules.get("variants") if isinstance(rules, dict) else None  # the host's word, said only
+                    named = [printable(v)[:30] for v in listed[:8] if isinstance(v, str)] if isinstance(listed, list) else []
+                    also = f"; variants {', '.join(named)}" if named else ""  # a rule change a joiner was not told of
+                    played = f" ({printable(their_edition)[:20]} edition{also})" if isinstance(their_edition, str) else ""
                     seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
                     if heard is None:  # said once: a table that says welcome again is not heard twice
                         say(f"seated at {address} as {seat_of}{played}; waiting for the others")

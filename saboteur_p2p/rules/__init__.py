@@ -36,7 +36,7 @@ from .cards import (
     RoleCard,
     Tool,
 )
-from .config import VARIANTS, GameConfig
+from .config import VARIANTS, GameConfig, variants_words
 from .dealer import Dealer, Deck, TrustedDealer
 from .determinize import HandWeights, RoleWeights, determinize
 from .editions import Edition, edition_named, edition_names, register
@@ -120,4 +120,5 @@ __all__ = [
     "legal_actions_of",
     "parse_action",
     "register",
+    "variants_words",
 ]

@@ -19,6 +19,12 @@ VARIANTS: dict[str, str] = {
 
 
 
+def variants_words(variants: Iterable[str]) -> str:
+    """The variants a table plays, each with what it changes, for a player ("" for none)."""
+    named = sorted(variants)
+    return "variants: " + "; ".join(f"{v} ({VARIANTS.get(v, 'unknown')})" for v in named) if named else ""
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """What every seat must agree on before a game starts."""

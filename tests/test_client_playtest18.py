@@ -1,0 +1,81 @@
+"""What a play-test of the base game found (2026-12-06): a table's variants were said nowhere,
+not in the log, the help page, the plain prompt nor a joiner's lobby line, so the rules
+changed in silence (stones in the gold pile, a selfish dwarf among the roles)."""
+from __future__ import annotations
+
+import threading
+
+from test_lobby import HostedTable
+from test_lobby import context as context  # the fixture: a test below takes it by name
+
+from saboteur_p2p.client.guide import help_text
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.agents import LineAgent
+from saboteur_p2p.net.lobby import join_lobby
+from saboteur_p2p.net.transport import Transport
+from saboteur_p2p.rules import VARIANTS, Game, GameConfig, TrustedDealer
+
+PLAYED = frozenset(("stone-nuggets", "selfish-dwarf"))
+
+
+def test_the_help_page_names_the_table_s_variants_and_what_each_changes():
+    page = help_text("base", PLAYED)
+    first = page.split("\n\n")[0].replace("\n", " ")
+    assert first.startswith("This table plays the variants: selfish-dwarf (")
+    for variant in PLAYED:
+        assert f"{variant} ({VARIANTS[variant]})" in first
+    assert "variants" not in help_text("base").split("\n\n")[0]  # the plain game says nothing of them
+
+
+def test_the_log_says_the_table_s_variants_when_the_player_sits_down():
+    from test_client_controller import seated
+
+    state = Game(GameConfig(5, variants=PLAYED), TrustedDealer(3)).new_state()
+    agent, _node, _ctl = seated(state, 0)
+    said = [line.text for line in agent.log_lines()]
+    assert any(text.startswith("this table plays variants: selfish-dwarf (") and "stone-nuggets (" in text for text in said), said
+    plain_state = Game(GameConfig(5), TrustedDealer(3)).new_state()
+    plain, _node, _ctl = seated(plain_state, 0)
+    assert not any("variants" in line.text for line in plain.log_lines())
+
+
+def test_the_plain_prompt_says_the_table_s_variants():
+    from saboteur_p2p.client.local import LocalNode, LocalSetup
+
+    said: list[str] = []
+    agent = LineAgent(said.append)
+    agent._reading = True  # no reader of this process's stdin
+    state = Game(GameConfig(4, variants=PLAYED), TrustedDealer(1)).new_state()
+    agent.start(0, LocalNode(LocalSetup(state.config, ("a", "b", "c", "d")), state))
+    assert said == [f"this table plays variants: selfish-dwarf ({VARIANTS['selfish-dwarf']}); "
+                    f"stone-nuggets ({VARIANTS['stone-nuggets']})"]
+
+
+def test_a_joiner_is_told_the_table_s_variants_as_it_is_seated(context):
+    table = HostedTable(4, config=GameConfig(4, variants=PLAYED))
+    said: list[str] = []
+    identity = Identity.generate()
+    transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
+    leaving = threading.Event()
+    joiner = threading.Thread(target=lambda: _join(identity, transport, table, said, leaving), daemon=True)
+    joiner.start()
+    try:
+        for _ in range(100):
+            if any(line.startswith("seated at") for line in said):
+                break
+            joiner.join(0.1)
+        seated = [line for line in said if line.startswith("seated at")]
+        assert seated and "(base edition; variants selfish-dwarf, stone-nuggets)" in seated[0], said
+    finally:
+        leaving.set()
+        joiner.join(10)
+        table.close()
+
+
+def _join(identity: Identity, transport: Transport, table: HostedTable, said: list[str], leaving: threading.Event) -> None:
+    try:
+        join_lobby(identity, "ann", transport, table.transport.endpoint, None, said.append, timeout=15, leaving=leaving.is_set)
+    except BaseException:  # the lobby is left on purpose: what it said is the test's
+        pass
+    finally:
+        transport.close()
