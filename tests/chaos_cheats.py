@@ -176,7 +176,7 @@ def _shown_to_all(p: Point, share: list[Any]) -> bool:
     need = RevealNeed((batch, Deck(deck), position), None)
     c1, _ = p.node.dealer.ciphertext(need.card)
     context = share_context(p.game.setup.game_id, need, p.cheater, None)
-    return verify_dleq(p.node.keys[p.cheater], c1, check_point(share[1]), (share[2], share[3]), context)
+    return verify_dleq(p.node.keys[p.cheater], c1, check_point(share[1]), (share[2], share[3], share[4]), context)
 
 
 def _a_bad_public_share(p: Point, shown_to_all: bool) -> Plan | None:

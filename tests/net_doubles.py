@@ -190,7 +190,7 @@ def send_malformed(session: Session) -> None:
         # ignored, nobody blamed
         seal(identity, "ahead", {**status, "shares": {"public": "x", "sealed": []}}),
         seal(identity, "ahead", {**status, "shares": {"public": [], "sealed": [],
-                                                      "opened": [[[0, "roles", 0], 0, *[bytes(32)] * 3]]}}),
+                                                      "opened": [[[0, "roles", 0], 0, *[bytes(32)] * 4]]}}),
     )
     for seat, endpoint in session.endpoints.items():  # a ping names its recipient
         bad = {**status, "to": seat, "records": "many", "away": []}

@@ -3,18 +3,22 @@ that withholds its shares there holds up only its own gold, forfeits it, and the
 has a score that every peer and ``verify`` compute alike."""
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
-from protocol_helpers import seeded_bytes, true_face
+from protocol_helpers import seeded_bytes, signed_record, true_face
 from test_session_speak import seated_session
 
 from saboteur_p2p.net.session import Outcome
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.ending import Ending
+from saboteur_p2p.protocol.errors import ProtocolViolation
 from saboteur_p2p.protocol.forfeit import forfeit_scores, state_at_block
 from saboteur_p2p.protocol.local import LocalGame, deliver, play_local_game
 from saboteur_p2p.protocol.verify import verify_records
-from saboteur_p2p.rules import Deck, GameConfig, Role
+from saboteur_p2p.rules import Deck, GameConfig, Phase, Role
+from saboteur_p2p.rules.events import GoldReceived, RoundEnded
+from saboteur_p2p.rules.gold import gold_choices
 
 
 def _final_reveal_due(game: LocalGame) -> bool:
@@ -114,3 +118,83 @@ def test_a_gold_card_given_to_a_seat_it_was_offered_to_before_others_is_shown_by
                 assert node.dealer.holding[card].audience == {seat}, (seat, card)
     for e in game.spectator.outstanding:
         assert {n.card for n in e.topic} <= set(_gold_cards(game, e.speaker))  # each shows its own gold only
+
+
+
+def _second_take_due(game: LocalGame) -> bool:
+    """The last of two takers of gold is to take: a round the saboteurs won, and a seat has
+    taken before it (no gold is kept in such a round: whatever was received was taken)."""
+    head, state = game.spectator.next_expected, game.spectator.state
+    if head is None or head.kind != "action" or state is None or state.phase is not Phase.TAKE_GOLD:
+        return False
+    since_end = list(itertools.takewhile(lambda e: not isinstance(e, RoundEnded), reversed(state.events)))
+    return len(state.take_queue) == 1 and any(isinstance(e, GoldReceived) for e in since_end)
+
+
+def test_a_seat_shown_the_pile_gives_the_forfeit_score_of_a_second_taker_gone_at_the_final_reveal(tmp_path: Path) -> None:
+    """Two saboteurs take gold in turn; the first is shown the pile, the second takes less than
+    it could (legal to the others until the gold shows, §9.3), sends no shares with it and
+    then withholds its gold at the final reveal.  The first taker gave no score where every
+    other seat and ``verify`` gave the forfeit score (found by an attack): it ran the take
+    again on what it alone knew, found it short, and took the game for one that ended on no
+    move."""
+    for seed in range(60):
+        game = play_local_game(GameConfig(5, rounds=1), ["heuristic"] * 5, seed, rand=seeded_bytes(seed),
+                               until=_second_take_due)
+        if not _second_take_due(game):
+            continue
+        state, taker = game.spectator.state, game.spectator.next_expected.speaker  # type: ignore[union-attr]
+        assert state is not None
+        pile = {g: true_face(game, game.spectator.dealer.gold_cards[g]).nuggets for g in state.gold_pile}
+        most = max(sum(pile[g] for g in choice) for choice in gold_choices(list(pile.items()), state.take_queue[0][1]))
+        short = next((g for g, nuggets in pile.items() if 0 < nuggets < most), None)
+        if short is not None:
+            break
+    else:
+        raise AssertionError("no game of 60 had a second taker who could take short")
+    first = next(s for s in range(5) if s != taker and game.nodes[s].state.gold_faces)  # type: ignore[union-attr]
+    others = [node for seat, node in enumerate(game.nodes) if seat != taker]  # the taker's own node is gone
+    for node in (*others, game.spectator):
+        node.receive(signed_record(game, taker, "action", {"action": f"take {short}"}))
+    assert _final_reveal_due(game)
+    for e in game.spectator.outstanding:
+        if e.speaker != taker:
+            record = game.nodes[e.speaker].produce()
+            assert record is not None
+            for node in (*others, game.spectator):
+                if node is not game.nodes[e.speaker]:
+                    node.receive(record)
+    forfeit = forfeit_scores(game.spectator, taker)
+    assert forfeit is not None and forfeit.forfeits == (taker,)
+    assert forfeit_scores(game.nodes[first], taker) == forfeit
+    session = seated_session(game, game.nodes[first], tmp_path)
+    result = session._end_gone(taker, f"{session.names[taker]} (seat {taker}) sent no shares record within 3 s")
+    assert (result.outcome, result.culprit, result.scores) == (Outcome.PEER_GONE, taker, forfeit.scores)
+
+
+def _take_due(game: LocalGame) -> bool:
+    head, state = game.spectator.next_expected, game.spectator.state
+    return head is not None and head.kind == "action" and state is not None and state.phase is Phase.TAKE_GOLD
+
+
+def test_a_take_of_more_cards_than_nuggets_owed_is_named_at_once_by_every_seat() -> None:
+    """A taker owed a few nuggets names the whole pile: every card is worth a nugget at least
+    (and a stone is never taken), so the take is too much whatever the faces, and the seats
+    not shown the pile can tell at once.  They took it and only named it at the game's end,
+    or, with the taker silent there, not at all (found by an attack)."""
+    for seed in range(40):
+        game = play_local_game(GameConfig(3, rounds=2), ["heuristic"] * 3, seed, rand=seeded_bytes(seed), until=_take_due)
+        if _take_due(game):
+            break
+    else:
+        raise AssertionError("no game of 40 came to a take of gold")
+    state, taker = game.spectator.state, game.spectator.next_expected.speaker  # type: ignore[union-attr]
+    assert state is not None and len(state.gold_pile) > state.take_queue[0][1]
+    record = signed_record(game, taker, "action", {"action": "take " + ",".join(map(str, state.gold_pile))})
+    verdicts = {}
+    for seat, node in [*((s, n) for s, n in enumerate(game.nodes) if s != taker), (None, game.spectator)]:
+        try:
+            node.receive(record)
+        except ProtocolViolation as violation:
+            verdicts[seat] = (violation.peer, violation.reason)
+    assert verdicts == dict.fromkeys((*(s for s in range(3) if s != taker), None), (taker, "illegal-action"))

@@ -2,7 +2,8 @@
 
 The first group failed on the code before a review's fix: the proof verifiers of §7.1-7.3
 took any indexable value as a proof, so a proof with trailing junk, or a mapping with the
-keys 0 and 1, verified, and a mapping without them raised KeyError instead of False.  The
+keys 0 and 1, verified, and a mapping without them raised KeyError instead of False (a
+DLEQ proof is two points and a scalar since protocol 9).  The
 wire decoders (messages.py) build exact tuples, so the session never met either; the
 verifiers' own contract (a bool, never an exception) did not hold.
 
@@ -28,10 +29,11 @@ from saboteur_p2p.crypto.group import (
     sadd,
     scalar_from_int,
     smul,
-    sub,
 )
 from saboteur_p2p.crypto.proofs import (
     Context,
+    _dleq_challenge,
+    _dleq_message,
     prove_dleq,
     prove_key,
     seal_share,
@@ -73,11 +75,13 @@ def test_a_key_proof_with_extra_entries_is_refused():
 def test_a_dleq_proof_with_extra_entries_is_refused():
     x, X, _, _, C1 = setup()
     D = mul(x, C1)
-    e, s = prove_dleq(x, X, C1, D, CTX, rand_of(2))
-    assert verify_dleq(X, C1, D, (e, s), CTX)
-    assert not verify_dleq(X, C1, D, (e, s, bytes(32)), CTX)
-    assert not verify_dleq(X, C1, D, [e, s, None], CTX)
-    assert not verify_dleq(X, C1, D, {0: e, 1: s}, CTX)
+    A, B, s = prove_dleq(x, X, C1, D, CTX, rand_of(2))
+    assert verify_dleq(X, C1, D, (A, B, s), CTX)
+    assert verify_dleq(X, C1, D, [A, B, s], CTX)  # as msgpack gives it
+    assert not verify_dleq(X, C1, D, (A, B, s, bytes(32)), CTX)
+    assert not verify_dleq(X, C1, D, (A, B), CTX)
+    assert not verify_dleq(X, C1, D, [A, B, None], CTX)
+    assert not verify_dleq(X, C1, D, {0: A, 1: B, 2: s}, CTX)
 
 
 def test_a_sealed_share_proof_with_extra_entries_is_refused():
@@ -111,22 +115,35 @@ def _grind(make, tries: int = 200):
 
 
 def test_a_decryption_share_with_a_torsion_component_and_a_ground_challenge_is_refused():
-    """D' = x*C1 + T, T of order 8: with e = 0 mod 8, s*C1 - e*D' = r*C1, so the hash matches
-    if D' is hashed as given.  Only the refusal of D' by the scalar multiplication stops it."""
+    """D' = x*C1 + T, T of order 8: with k = 0 mod 8, B + k*D' = r*C1 + k*x*C1 = s*C1, so the
+    proof's half over C1 holds if D' is multiplied as given.  Only the refusal of D' by the
+    scalar multiplication stops it."""
     x, X, _, _, C1 = setup()
     D_bad = add(mul(x, C1), ORDER_8)
 
     def make(i):
         r = hash_to_scalar("review-nonce", i)
         A, B = base_mul(r), mul(r, C1)
-        e = hash_to_scalar("dleq", *CTX.parts(), X, C1, D_bad, A, B)
-        return e, sadd(r, smul(e, x))
+        k = _dleq_challenge(A, X, _dleq_message(CTX, C1, D_bad, B))
+        return k, A, B, sadd(r, smul(k, x))
 
-    e, s = _grind(make)
-    # a verifier that multiplied D' modulo its torsion (e*T = O, 8 | e) would find B and accept:
-    A, B = sub(base_mul(s), mul(e, X)), sub(mul(s, C1), mul(e, mul(x, C1)))
-    assert hash_to_scalar("dleq", *CTX.parts(), X, C1, D_bad, A, B) == e
-    assert not verify_dleq(X, C1, D_bad, (e, s), CTX)
+    k, A, B, s = _grind(make)
+    # a verifier that multiplied D' modulo its torsion (k*T = O, 8 | k) would accept:
+    assert mul(s, C1) == add(B, mul(k, mul(x, C1)))
+    assert not verify_dleq(X, C1, D_bad, (A, B, s), CTX)
+
+
+@pytest.mark.parametrize("where", ["A", "B"])
+def test_a_dleq_commitment_with_a_torsion_component_is_refused(where):
+    """A commitment off the prime-order subgroup, the rest made to fit it: the half it is in
+    cannot hold (both sides of the other are in the subgroup)."""
+    x, X, _, _, C1 = setup()
+    D = mul(x, C1)
+    r = hash_to_scalar("review-nonce", 7)
+    A, B = base_mul(r), mul(r, C1)
+    A, B = (add(A, ORDER_8), B) if where == "A" else (A, add(B, ORDER_8))
+    k = _dleq_challenge(A, X, _dleq_message(CTX, C1, D, B))
+    assert not verify_dleq(X, C1, D, (A, B, sadd(r, smul(k, x))), CTX)
 
 
 @pytest.mark.parametrize("where", ["E1", "E2"])
@@ -149,10 +166,10 @@ def test_a_sealed_share_with_a_torsion_component_and_a_ground_challenge_is_refus
 def test_unreduced_scalars_are_refused():
     x, X, _, _, C1 = setup()
     D = mul(x, C1)
-    e, s = prove_dleq(x, X, C1, D, CTX, rand_of(5))
+    A, B, s = prove_dleq(x, X, C1, D, CTX, rand_of(5))
     plus_l = lambda v: (int.from_bytes(v, "little") + L).to_bytes(32, "little")  # noqa: E731
-    assert not verify_dleq(X, C1, D, (e, plus_l(s)), CTX)
-    assert not verify_dleq(X, C1, D, (plus_l(e), s), CTX)
+    assert verify_dleq(X, C1, D, (A, B, s), CTX)
+    assert not verify_dleq(X, C1, D, (A, B, plus_l(s)), CTX)
     e, s = prove_key(x, X, CTX, rand_of(6))
     assert not verify_key(X, (e, plus_l(s)), CTX)
 

@@ -118,6 +118,10 @@ def test_no_dleq_proof_for_a_false_statement_verifies(x, y, H, ctx, seed):
 def test_random_bytes_and_invalid_points_never_verify_as_a_dleq_proof(x, H, ctx, e, s, bad, where):
     X, Y = base_mul(x), mul(x, H)
     assert not verify_dleq(X, H, Y, (e, s), ctx)  # type: ignore[arg-type]
+    assert not verify_dleq(X, H, Y, (e, s, s), ctx)  # type: ignore[arg-type]
+    A, B, s_ = prove_dleq(x, X, H, Y, ctx, rand_of(0))
+    assert not verify_dleq(X, H, Y, (bad, B, s_), ctx)
+    assert not verify_dleq(X, H, Y, (A, bad, s_), ctx)
     statement = [X, H, Y]
     statement[where] = bad
     assert not verify_dleq(*statement, prove_dleq(x, X, H, Y, ctx, rand_of(0)), ctx)
@@ -191,7 +195,6 @@ def test_a_random_source_that_repeats_itself_never_gives_two_proofs_one_nonce():
     """Hedged nonces: with a broken source that always returns the same bytes, proofs of two
     different statements still use different nonces (equal nonces would give the key away:
     x = (s1 - s2) / (e1 - e2)); the proofs still verify."""
-    from saboteur_p2p.crypto.group import smul, ssub
     from saboteur_p2p.crypto.proofs import Context, prove_dleq, verify_dleq
 
     def stuck(n: int) -> bytes:
@@ -204,7 +207,50 @@ def test_a_random_source_that_repeats_itself_never_gives_two_proofs_one_nonce():
     for label in ("one", "two"):
         H = hash_to_point("hedge-test", label)
         Y = mul(x, H)
-        e, s = prove_dleq(x, X, H, Y, ctx, stuck)
-        assert verify_dleq(X, H, Y, (e, s), ctx)
-        nonces.append(ssub(s, smul(e, x)))
+        A, B, s = prove_dleq(x, X, H, Y, ctx, stuck)
+        assert verify_dleq(X, H, Y, (A, B, s), ctx)
+        nonces.append(A)  # r*G
     assert nonces[0] != nonces[1]
+
+
+# -- the DLEQ test vector of protocol.md §7.2 -------------------------------------------------
+
+DLEQ_VECTOR = {
+    "X": "b862409fb5c4c4123df2abf7462b88f041ad36dd6864ce872fd5472be363c5b1",
+    "H": "bfaa38532ad4bf2da218726ffab11b258cab804d4d58190bd95ee57b9ef20ae2",
+    "Y": "75d6e572b46e128450399a4dd382f93f7267c72e531bfdfcd11e32170c0efcf1",
+    "A": "1356deb4b9f288e8d2279cf003597e67e49eb8e2b038d7d71fcb138af598a421",
+    "B": "166dcbfd51653a16cd7e09cb6bf1eb91253d45f11478528dfcbc6cacc5a130c5",
+    "s": "7642f004f5d80717b6ec81c7f8b7394c31bf43f12f8f45de05a1f985de9a140b",
+    "k": "5e177bc8b40d227676de5c86ae1acf6f51e3746961d2972579a522ab1e66180e",
+}
+
+
+def test_the_dleq_vector_of_the_protocol_verifies_and_its_challenge_is_ed25519s():
+    """x = 7, H the first card point of batch 0's draw deck for game id 01..01, the context
+    (game id, "share/0/0/all/public", "draw", 2): the proof the reference makes with every
+    random byte 07, and its challenge computed here from the text of §7.2 alone."""
+    import hashlib
+    import struct
+
+    from nacl.bindings import crypto_core_ed25519_scalar_reduce
+
+    v = {name: bytes.fromhex(value) for name, value in DLEQ_VECTOR.items()}
+    game_id = b"\x01" * 32
+    ctx = Context(game_id, "share/0/0/all/public", "draw", 2)
+    x = scalar_from_int(7)
+    assert base_mul(x) == v["X"] and hash_to_point("card", game_id, 0, "draw", 0) == v["H"] and mul(x, v["H"]) == v["Y"]
+    assert prove_dleq(x, v["X"], v["H"], v["Y"], ctx, lambda n: b"\x07" * n) == (v["A"], v["B"], v["s"])
+    assert verify_dleq(v["X"], v["H"], v["Y"], (v["A"], v["B"], v["s"]), ctx)
+
+    def enc(data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + data
+
+    message = b"".join([
+        enc(b"s" + b"saboteur-p2p/dleq"), enc(b"b" + game_id), enc(b"s" + b"share/0/0/all/public"), enc(b"sdraw"),
+        enc(b"i2"), enc(b"b" + v["H"]), enc(b"b" + v["Y"]), enc(b"b" + v["B"]),
+    ])
+    k = crypto_core_ed25519_scalar_reduce(hashlib.sha512(v["A"] + v["X"] + message).digest())
+    assert k == v["k"]
+    assert add(v["B"], mul(k, v["Y"])) == mul(v["s"], v["H"])
+    assert add(v["A"], mul(k, v["X"])) == base_mul(v["s"])

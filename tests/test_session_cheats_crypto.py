@@ -126,8 +126,8 @@ def _public_share_proven_with_another_key(game: LocalGame, body: dict[str, Any])
     c1, _ = cheater.dealer.ciphertext(need.card)
     x = random_scalar(seeded_bytes(2))
     share = mul(x, c1)
-    e, s = prove_dleq(x, base_mul(x), c1, share, share_context(cheater.setup.game_id, need, 1, None), seeded_bytes(3))
-    body["public"][0][1:] = [share, e, s]
+    A, B, s = prove_dleq(x, base_mul(x), c1, share, share_context(cheater.setup.game_id, need, 1, None), seeded_bytes(3))
+    body["public"][0][1:] = [share, A, B, s]
 
 
 def _true_share_proven_for(game: LocalGame, body: dict[str, Any], other: RevealNeed, seed: int) -> None:
@@ -137,8 +137,7 @@ def _true_share_proven_for(game: LocalGame, body: dict[str, Any], other: RevealN
     c1, _ = cheater.dealer.ciphertext(need.card)
     assert cheater.secret is not None
     ctx = share_context(cheater.setup.game_id, other, 1, None)
-    e, s = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], ctx, seeded_bytes(seed))
-    body["public"][0][2:] = [e, s]
+    body["public"][0][2:] = prove_dleq(cheater.secret, cheater.keys[1], c1, body["public"][0][1], ctx, seeded_bytes(seed))
 
 
 def _public_share_with_the_proof_for_another_card(game: LocalGame, body: dict[str, Any]) -> None:

@@ -117,7 +117,7 @@ def test_a_move_carries_the_mover_s_shares_and_a_bad_one_is_blamed_on_it():
     play = next(a for a in node.state.legal_actions() if not str(a).startswith("pass"))
     honest = node._shares_with_move(str(play))
     assert honest is not None and honest.public  # the played card's share rides with the move
-    swapped = tuple(PublicShare(p.card, p.share, (p.proof[1], p.proof[0])) for p in honest.public)
+    swapped = tuple(PublicShare(p.card, p.share, (p.proof[1], p.proof[0], p.proof[2])) for p in honest.public)
     bad = Shares(swapped, honest.sealed, honest.opened)
     node._shares_with_move = lambda text: bad
     record = node.move(str(play))

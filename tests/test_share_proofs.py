@@ -125,7 +125,7 @@ def test_a_false_opening_of_a_right_share_is_blamed_on_the_opener_by_the_ower_to
         assert set(hear(game, game.nodes[seat].produce(), seat).values()) == {None}
     node = game.nodes[MOVER]
     move = decode_record(node.move(path_first(MOVER, node)))
-    false = [[*o[:3], scalar_from_int(5), o[4]] if o[1] == SEALER else o for o in move.body["shares"]["opened"]]
+    false = [[*o[:5], scalar_from_int(5)] if o[1] == SEALER else o for o in move.body["shares"]["opened"]]
     body = {**move.body, "shares": {**move.body["shares"], "opened": false}}
     verdicts = hear(game, signed_record(game, MOVER, "action", body, seq=move.seq, prev=move.prev), MOVER)
     for judge in (SEALER, BYSTANDER, None):
@@ -174,7 +174,7 @@ def test_a_card_shown_opens_the_shares_sealed_to_its_holder_each_with_its_openin
     record = node.move(path_first(MOVER, node))
     shown = decode_record(record).body["shares"]
     opened = shown["opened"]
-    assert [o[1] for o in opened] == [SEALER] and all(len(o) == 5 for o in opened)  # [card, ower, D, e, s]
+    assert [o[1] for o in opened] == [SEALER] and all(len(o) == 6 for o in opened)  # [card, ower, D, A, B, s]
     card = (opened[0][0][0], Deck(opened[0][0][1]), opened[0][0][2])
     assert [p[0] for p in shown["public"]] == [opened[0][0]]  # the mover's own share of it
     assert BYSTANDER in game.spectator.dealer.published[card] and SEALER not in game.spectator.dealer.published[card]
@@ -322,8 +322,8 @@ def test_a_move_refused_once_its_card_shows_is_judged_first_by_the_shares_it_car
     handle = int(honest.split()[1])
     body = ActionMsg(honest, node._shares_with_move(honest)).encode()
     i = next(i for i, p in enumerate(body["shares"]["public"]) if p[0][2] != handle)  # the share of seat 0's draw
-    card, point, e, s = body["shares"]["public"][i]
-    body["shares"]["public"][i] = [card, point, s, e] if fault == "proof" else [card, bytes(31) + b"\x80", e, s]
+    card, point, A, B, s = body["shares"]["public"][i]
+    body["shares"]["public"][i] = [card, point, B, A, s] if fault == "proof" else [card, bytes(31) + b"\x80", A, B, s]
     body["action"] = f"map 1 #{handle}"  # a path card played as a Map: false only once the card shows
     verdicts = hear(game, signed_record(game, 1, "action", body), 1)
     reason = "bad-share" if fault == "proof" else "bad-message"

@@ -165,7 +165,8 @@ def sinv(a: Scalar) -> Scalar:
 Part = bytes | str | int
 
 
-def _encode(parts: Iterable[Part]) -> bytes:
+def encode_parts(parts: Iterable[Part]) -> bytes:
+    """Typed, length-prefixed parts (what every hash of the protocol hashes, §2.3)."""
     out = bytearray()
     for part in parts:
         if isinstance(part, str):
@@ -180,7 +181,7 @@ def _encode(parts: Iterable[Part]) -> bytes:
 
 def hash_bytes(tag: str, *parts: Part, size: int = 64) -> bytes:
     """SHA-512 of a domain tag and length-prefixed typed parts."""
-    return hashlib.sha512(_encode((f"saboteur-p2p/{tag}", *parts))).digest()[:size]
+    return hashlib.sha512(encode_parts((f"saboteur-p2p/{tag}", *parts))).digest()[:size]
 
 
 def hash_to_scalar(tag: str, *parts: Part) -> Scalar:

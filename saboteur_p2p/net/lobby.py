@@ -45,7 +45,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 13
+LOBBY_VERSION = 14
 #: wrong table codes one address may try before its hellos are refused for the lobby's life
 #: (each costs the guesser a scrypt; this bounds the guesses, and the host hears of them)
 WRONG_CODES_PER_ADDRESS = 5

@@ -7,7 +7,7 @@
 | commit   | every seat, in seat order  | commitments [bytes32, ...] |
 | reveal   | every seat, in seat order  | values [[value, nonce], ...] |
 | shuffle  | each shuffler in turn      | decks [[deck, cards, proof]] |
-| shares   | each seat that owes shares | public [[card, D, e, s]], sealed [[card, audience, ...]], opened (§6.8) |
+| shares   | each seat that owes shares | public [[card, D, A, B, s]], sealed [[card, audience, ...]], opened (§6.8) |
 | action   | the seat whose move it is  | action (text) |
 
 Bodies are msgpack maps with string keys.  Every field is type- and size-checked here;
@@ -261,7 +261,8 @@ class Shuffle:
 class PublicShare:
     card: tuple[int, Deck, int]
     share: bytes
-    proof: tuple[bytes, bytes]
+    #: the DLEQ proof (A, B, s) of §7.2
+    proof: tuple[bytes, bytes, bytes]
 
 
 @dataclass(frozen=True)
@@ -284,7 +285,8 @@ class OpenedShare:
     card: tuple[int, Deck, int]
     ower: int
     share: bytes
-    proof: tuple[bytes, bytes]
+    #: the DLEQ proof (A, B, s) of §7.2
+    proof: tuple[bytes, bytes, bytes]
 
 
 @dataclass(frozen=True)
@@ -300,10 +302,10 @@ class Shares:
         b = _map(body, "shares", fields)
         public = []
         for item in _list(b["public"], "shares.public", MAX_SHARES):
-            p = _list(item, "public share", 4)
-            if len(p) != 4:
-                raise MalformedMessage("public share: expected [card, D, e, s]")
-            proof = (_bytes(p[2], 32, "e"), _bytes(p[3], 32, "s"))
+            p = _list(item, "public share", 5)
+            if len(p) != 5:
+                raise MalformedMessage("public share: expected [card, D, A, B, s]")
+            proof = (_bytes(p[2], 32, "A"), _bytes(p[3], 32, "B"), _bytes(p[4], 32, "s"))
             public.append(PublicShare(_card_key(p[0], "public share card"), _bytes(p[1], 32, "share"), proof))
         sealed = []
         for item in _list(b["sealed"], "shares.sealed", MAX_SHARES):
@@ -322,12 +324,12 @@ class Shares:
             raise MalformedMessage("shares.opened: left out when empty, never an empty list")
         opened = []
         for item in _list(b.get("opened", []), "shares.opened", MAX_SHARES):
-            o = _list(item, "opened share", 5)
-            if len(o) != 5:
-                raise MalformedMessage("opened share: expected [card, ower, D, e, s]")
+            o = _list(item, "opened share", 6)
+            if len(o) != 6:
+                raise MalformedMessage("opened share: expected [card, ower, D, A, B, s]")
             opened.append(OpenedShare(
                 _card_key(o[0], "opened share card"), _int(o[1], 0, MAX_PLAYERS - 1, "ower"), _bytes(o[2], 32, "share"),
-                (_bytes(o[3], 32, "e"), _bytes(o[4], 32, "s")),
+                (_bytes(o[3], 32, "A"), _bytes(o[4], 32, "B"), _bytes(o[5], 32, "s")),
             ))
         return cls(tuple(public), tuple(sealed), tuple(opened))
 

@@ -497,7 +497,7 @@ class ShareBook:
         return None
 
 
-def _share_proven(key: Point, c1: Point, D: Point, proof: tuple[bytes, bytes], context: Context) -> bool:
+def _share_proven(key: Point, c1: Point, D: Point, proof: tuple[bytes, bytes, bytes], context: Context) -> bool:
     """Whether the proof of a public share ``D`` of the card whose first point is ``c1``
     holds, for the seat whose key share is ``key``.  ``D``'s ``check_point`` is left to the
     proof check, whose multiplication ``e·D`` refuses what it refuses; when the proof fails,

@@ -44,6 +44,10 @@ def check_take(state: State, action: AnyAction) -> AnyAction:
     if missing:
         raise IllegalActionError(action, f"gold card(s) {missing} are not in the gold pile")
     amount = state.take_queue[0][1]
+    if len(action.golds) > amount:
+        # every gold card is worth a nugget at least and a stone is never taken: whatever
+        # the faces, such a take is worth too much (every seat can tell, shown the pile or not)
+        raise IllegalActionError(action, f"{len(action.golds)} gold cards are worth more than the {amount} nugget(s) owed")
     if not all(g in state.gold_faces for g in state.gold_pile):
         # Only the taker was shown the pile: the values are checked when the gold is
         # revealed at the end of the game (reveal_gold).
