@@ -250,13 +250,16 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     print(f"taking your seat back in your unfinished game (the others wait {args.wait:g} s for a seat gone silent; "
           f"'{args.command} --new' starts a new game instead)", flush=True)
     address, key = seats[0]
+    # leaving a play table ends it, as before the crash: every other seat is this machine's bot
+    # (a bot played the seat on, and held the terminal, instead: found by a play-test)
+    on_leave = "end" if args.command == "play" else "bot"
     try:
         if _wants_client(args):
             from .client.runner import run_in_client
 
             run = run_in_client(lambda agent, children: join_table(
                 identity, args.name, address, None, None, log_dir, args.code, args.wait, agent.say, agent=agent,
-                connect_timeout=10.0, turn_time=args.turn_time, host_key=key, on_lobby=agent.lobby,
+                connect_timeout=10.0, turn_time=args.turn_time, host_key=key, on_lobby=agent.lobby, on_leave=on_leave,
             ))
             if isinstance(run.error, LobbyError):
                 raise run.error
@@ -265,7 +268,8 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
             say = _say(args, args.name)
             agent, say = _plain_agent(args, say)
             result = join_table(identity, args.name, address, None, getattr(args, "bot", None), log_dir, args.code,
-                                args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time, host_key=key)
+                                args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time, host_key=key,
+                                on_leave=on_leave)
             status = _plain_status(result, agent)
     except LobbyError as error:  # no bot answers for it any more (a port taken by another program)
         forget_play(log_dir)

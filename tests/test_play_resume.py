@@ -155,3 +155,32 @@ def test_a_host_killed_mid_game_takes_its_seat_back_by_running_host_again(tmp_pa
     assert "taking your seat back in your unfinished game" in again.stdout and "'host --new'" in again.stdout
     assert "game over" in again.stdout, again.stdout
     assert not (logs / UNFINISHED_PLAY).exists()
+
+
+@pytest.mark.parametrize(("command", "on_leave"), [("play", "end"), ("host", "bot")])
+def test_a_seat_taken_back_leaves_its_table_as_the_command_that_began_it_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, on_leave: str,
+) -> None:
+    """A person who left a ``play`` table taken back after a crash handed the seat to a bot,
+    which played on to the end and held the terminal (found by a play-test): at a fresh
+    ``play`` leaving ends the game, every other seat being this machine's bot.  A ``host``
+    table taken back hands the seat to a bot, as a fresh one does (people may sit there)."""
+    import argparse
+
+    import saboteur_p2p.net.play as play
+    from saboteur_p2p import cli_table
+    from saboteur_p2p.net.session import SessionResult
+
+    asked: dict[str, object] = {}
+
+    def joined(*args: object, **kwargs: object) -> SessionResult:
+        asked.update(kwargs)
+        return SessionResult(Outcome.QUIT, "you left the table; the game ends")
+
+    monkeypatch.setattr(play, "identity_in_use", lambda logs, identity: None)
+    monkeypatch.setattr(play, "unfinished_play", lambda logs, identity: [("127.0.0.1:9", b"k" * 32)])
+    monkeypatch.setattr(play, "join_table", joined)
+    monkeypatch.setattr(cli_table, "_plain_agent", lambda args, say: (None, say))
+    args = argparse.Namespace(command=command, wait=60.0, plain=True, name="me", code=None, turn_time=None, quiet=True)
+    assert cli_table._resume_play(args, load_or_create(tmp_path / "me.identity"), tmp_path) == play.EXIT_CODES[Outcome.QUIT]
+    assert asked["on_leave"] == on_leave

@@ -328,11 +328,12 @@ def join_table(
     code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
     edition: str | None = None, bot_delay: float = 0.0,
     connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
-    host_key: bytes | None = None, on_lobby: LobbyListener | None = None,
+    host_key: bytes | None = None, on_lobby: LobbyListener | None = None, on_leave: str = "bot",
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
-    taken to be absent; with ``host_key`` (the host's link key) the lobby is encrypted."""
+    taken to be absent; with ``host_key`` (the host's link key) the lobby is encrypted; a
+    person who leaves hands the seat to a bot, or ends the game (``on_leave``, as ``host_table``)."""
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     with _one_process_per_identity(log_dir, identity):
         transport = Transport(bind or f"{local_address_towards(host)}:0", link_keys=identity.link_keys())
@@ -356,7 +357,7 @@ def join_table(
             say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
             agent = agent or _agent(bot, say, seat or 0, bot_delay)
             return Session(
-                table, identity, transport, agent, log_dir, say, wait, turn_time, stand_in_delay=stand_in_delay,
+                table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay=stand_in_delay,
                 resuming=table.game_id.hex()[:16] in resumable,
             ).run()
         finally:
