@@ -79,3 +79,26 @@ def _join(identity: Identity, transport: Transport, table: HostedTable, said: li
         pass
     finally:
         transport.close()
+
+
+def test_when_the_hand_counts_leave_the_players_lines_the_title_says_the_count_once():
+    """At 80 columns the hand counts left every line while a tool was broken (all hands alike,
+    the last moves wanted the room), and a player missed them: the title now says it."""
+    from dataclasses import replace
+
+    from test_client_playtest3 import BOTS, _table
+    from test_client_render import text
+
+    from saboteur_p2p.client.app import SIDE_MIN
+    from saboteur_p2p.client.render import render_players
+    from saboteur_p2p.client.tracker import LastMove
+
+    busy, ctl = _table(("tester", *BOTS))
+    assert busy.view is not None and len(set(busy.view.hand_sizes)) == 1
+    moves = {s: LastMove(s, "", None, s + 1, "fix lamp→1", "fix→1") for s in range(len(busy.names))}
+    lines = text(render_players(replace(busy, last_moves=moves), ctl.focus(), SIDE_MIN)).splitlines()
+    count = busy.view.hand_sizes[0]
+    assert not any(f" {count}c " in line for line in lines[1:]), lines  # the column went ...
+    assert lines[0].startswith(f" players · {count} cards each") and len(lines[0]) == SIDE_MIN, lines  # ... said once
+    wide = text(render_players(replace(busy, last_moves={}), ctl.focus(), SIDE_MIN + 30)).splitlines()
+    assert wide[0].strip() == "players" and all(f" {count}c " in line for line in wide[1:]), wide
