@@ -102,3 +102,28 @@ def test_when_the_hand_counts_leave_the_players_lines_the_title_says_the_count_o
     assert lines[0].startswith(f" players · {count} cards each") and len(lines[0]) == SIDE_MIN, lines  # ... said once
     wide = text(render_players(replace(busy, last_moves={}), ctl.focus(), SIDE_MIN + 30)).splitlines()
     assert wide[0].strip() == "players" and all(f" {count}c " in line for line in wide[1:]), wide
+
+
+def test_the_plain_prompt_offers_the_takes_of_gold_that_are_legal():
+    """It said "take 3+2" whatever was owed, and the move was refused where 3 was."""
+    from saboteur_p2p.client.plain import plain_view
+    from saboteur_p2p.client.words import Words
+    from saboteur_p2p.rules import Phase
+
+    offered = 0
+    for seed in range(60):
+        state = Game(GameConfig(4, rounds=3), TrustedDealer(seed)).new_state()
+        while not state.is_terminal() and state.phase is not Phase.TAKE_GOLD:
+            state.push(state.legal_actions()[-1])  # passes: the cards run out, the saboteurs win
+        if state.phase is not Phase.TAKE_GOLD:
+            continue
+        view = state.view_for(state.current)
+        names = ["a", "b", "c", "d"]
+        line = next(line for line in plain_view(view, names) if line.startswith("take gold worth"))
+        offers = {text.strip() for text in line.split(":", 1)[1].split(";")}
+        legal = {Words(view, names).say(action) for action in state.legal_actions()}
+        assert offers == legal, (offers, legal)
+        offered += 1
+        if offered == 3:
+            return
+    raise AssertionError("no game of 60 came to a take of gold")

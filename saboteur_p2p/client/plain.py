@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from ..match import card_words
 from ..net.agents import LineAgent
-from ..rules import IllegalActionError, InvalidActionError, PlayerView, State
+from ..rules import IllegalActionError, InvalidActionError, PlayerView, State, TakeGold
+from ..rules.gold import gold_choices
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import MapNews, SteadyHand, wrap_to_width
@@ -330,7 +331,13 @@ def plain_view(view: PlayerView, names: list[str]) -> list[str]:
                      + ", ".join(f"{i} ({c.nuggets})" for i, (_, c) in enumerate(view.offered, 1)))
     if view.gold_pile:
         worths = sorted((c.nuggets for _, c in view.gold_pile), reverse=True)
-        lines.append(f"take gold worth {view.take_amount} from the pile (values {', '.join(map(str, worths))}): take 3+2")
+        # the choices themselves, as `legal` says them: a fixed example ("take 3+2") was
+        # refused where 3 was owed (a play-test)
+        pile = [(handle, card.nuggets) for handle, card in view.gold_pile]
+        words = Words(view, names)
+        ways = [words.say(TakeGold(choice)) for choice in gold_choices(pile, view.take_amount)] or [words.say(TakeGold(()))]
+        lines.append(f"take gold worth {view.take_amount} from the pile (values {', '.join(map(str, worths))}): "
+                     + "; ".join(ways))
     others = [f"{names[s]} ({', '.join(t.value for t in view.broken[s])} broken)" for s in range(view.players)
               if s != seat and view.broken[s]]
     if others:
