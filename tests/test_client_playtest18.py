@@ -127,3 +127,30 @@ def test_the_plain_prompt_offers_the_takes_of_gold_that_are_legal():
         if offered == 3:
             return
     raise AssertionError("no game of 60 came to a take of gold")
+
+
+def test_a_rockfall_is_typed_with_at_and_a_slot_as_path_and_map_are():
+    """Only "rockfall 0,1" was read; "rockfall at 0,1" and "rockfall 4 at 0,1" were refused."""
+    import pytest
+    from test_client_controller import find
+
+    from saboteur_p2p.client.words import Words
+    from saboteur_p2p.rules import InvalidActionError, Rockfall
+    from saboteur_p2p.rules.cards import ActionCard, ActionKind
+
+    state = find(lambda s: s.phase.value == "play" and any(isinstance(a, Rockfall) for a in s.legal_actions()))
+    seat = state.current
+    view = state.view_for(seat)
+    words = Words(view, ["a", "b", "c", "d", "e"])
+    target = next(a for a in state.legal_actions() if isinstance(a, Rockfall))
+    slot, handle = next((i, h) for i, (h, card) in enumerate(view.hand, 1)
+                        if isinstance(card, ActionCard) and card.kind is ActionKind.ROCKFALL)
+    x, y = target.x, target.y
+    assert words.read(f"rockfall {x},{y}") == words.read(f"rockfall at {x},{y}") == f"rockfall {x},{y}"
+    for typed in (f"rockfall {slot} at {x},{y}", f"rockfall {slot} {x},{y}"):
+        read = words.read(typed)
+        assert read == f"rockfall {x},{y} #{handle}" and state.check(read, player=seat) == Rockfall(x, y, handle)
+    other = next(i for i, (_, card) in enumerate(view.hand, 1)
+                 if not (isinstance(card, ActionCard) and card.kind is ActionKind.ROCKFALL))
+    with pytest.raises(InvalidActionError, match=f"card {other} is not a rockfall card"):
+        words.read(f"rockfall {other} at {x},{y}")

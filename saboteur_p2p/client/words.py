@@ -90,7 +90,7 @@ USAGE = {
     "path": "path SLOT at X,Y [turned], e.g. path 2 at 1,0",
     "break": "break TOOL @name (pick, lamp, cart), e.g. break lamp @bob",
     "repair": "repair TOOL @name, e.g. repair cart @me",
-    "rockfall": "rockfall X,Y, e.g. rockfall 3,1",
+    "rockfall": "rockfall X,Y, e.g. rockfall 3,1 (or rockfall 4 at 3,1: the card in slot 4)",
     "map": "map GOAL or map SLOT GOAL, e.g. map 1 or map 5 1",
     "pass": "pass SLOT, e.g. pass 4",
     "keep": "keep N (the gold card offered), e.g. keep 1",
@@ -204,7 +204,9 @@ class Words:
              lambda s, x, y, t: f"path {card(s)} at {x},{y}" + (" turned" if t else "")),
             (rf"(break|repair) {_TOOL} {_WHO}", lambda verb, tool, p: f"{verb} {TOOL_ALIASES[tool]} @{who(p)}"),
             (rf"(break|repair) (\d+) {_WHO}", lambda verb, slot, p: self.tool_card(verb, slot, who(p))),
-            (r"rockfall (-?\d+),(-?\d+)", lambda x, y: f"rockfall {x},{y}"),
+            (r"rockfall (?:at )?(-?\d+),(-?\d+)", lambda x, y: f"rockfall {x},{y}"),
+            # with the card's slot and "at", as path and map take them (a play-test typed them)
+            (r"rockfall (\d+) (?:at )?(-?\d+),(-?\d+)", lambda slot, x, y: self.rockfall_card(slot, x, y)),
             (r"map (?:goal )?(\d+)", lambda goal: self.map_goal(None, goal)),
             (r"map (\d+) \(?(?:goal )?(\d+)\)?", lambda slot, goal: self.map_goal(slot, goal)),
             (r"pass (\d+(?:,\d+)*)", self.passed),
@@ -224,6 +226,14 @@ class Words:
         if len(cards) > most:
             raise WordsError("you discard one card at a time" if most == 1 else "at most three cards are discarded at once")
         return "pass " + ",".join(str(self.card(s)) for s in cards)
+
+    def rockfall_card(self, slot: str, x: str, y: str) -> str:
+        """``rockfall 4 at 0,1``: the Rockfall in slot 4 played on the card at (0, 1)."""
+        handle = self.card(slot)
+        face = dict(self.view.hand)[handle]
+        if not isinstance(face, ActionCard) or face.kind.value != "rockfall":
+            raise WordsError(f"card {slot} is not a rockfall card")
+        return f"rockfall {x},{y} #{handle}"
 
     def tool_card(self, verb: str, slot: str, target: int) -> str:
         """``break 3 @bob``: the tool card in slot 3 played on a player (a repair card that
