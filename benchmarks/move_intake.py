@@ -1,6 +1,10 @@
 """How long each seat takes to take a move in, in a local game of bot nodes (one process,
 no network, no wait for a core): the seat that moves next, whose turn waits for it, and the
 others.  What a move costs each seat on a table whose seats have machines of their own.
+Also the CPU a move's step costs all seats together (its records, the shares sent ahead, the
+work done while waiting, and a spectator's check of all of it): on one machine, the work the
+turns share its cores with.  The randomness is seeded, so two checkouts play the same games
+(compare them with ``PYTHONPATH=/path/to/other python benchmarks/move_intake.py``).
 
 Prints figures; asserts nothing.  Usage:
     python benchmarks/move_intake.py [--players 5] [--games 3] [--edition base]
@@ -8,6 +12,7 @@ Prints figures; asserts nothing.  Usage:
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 
@@ -45,12 +50,28 @@ def main() -> None:
         finally:
             moves.append(time.perf_counter() - started)
 
+    step = local.step
+    steps: list[float] = []
+
+    def cpu_of_step(game: local.LocalGame, choose: object) -> bool:
+        head = game.spectator.next_expected
+        started = time.process_time()
+        try:
+            return step(game, choose)  # type: ignore[arg-type]
+        finally:
+            if head is not None and head.kind == "action":
+                steps.append(time.process_time() - started)
+
     Node.receive, Node.move = timed_receive, timed_move  # type: ignore[method-assign, assignment]
+    local.step = cpu_of_step  # type: ignore[assignment]
     try:
         for seed in range(args.games):
-            local.play_local_game(GameConfig(args.players, args.edition), ["heuristic"] * args.players, seed=seed)
+            rng = random.Random(seed)
+            local.play_local_game(GameConfig(args.players, args.edition), ["heuristic"] * args.players, seed=seed,
+                                  rand=rng.randbytes)
     finally:
         Node.receive, Node.move = receive, move  # type: ignore[method-assign]
+        local.step = step
 
     def ms(values: list[float]) -> str:
         quarters = statistics.quantiles(values, n=4)
@@ -60,6 +81,7 @@ def main() -> None:
     print(f"  the mover makes its move (its shares, signing, taking it in): {ms(moves)}")
     print(f"  the seat that moves next takes it in: {ms(takes['next'])}")
     print(f"  each other seat takes it in: {ms(takes['other'])}")
+    print(f"  all seats' CPU for a move's step, a spectator's check included: {statistics.mean(steps) * 1e3:.2f} ms on average")
 
 
 if __name__ == "__main__":
