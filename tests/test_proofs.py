@@ -254,3 +254,41 @@ def test_the_dleq_vector_of_the_protocol_verifies_and_its_challenge_is_ed25519s(
     assert k == v["k"]
     assert add(v["B"], mul(k, v["Y"])) == mul(v["s"], v["H"])
     assert add(v["A"], mul(k, v["X"])) == base_mul(v["s"])
+
+
+def test_the_two_refused_proofs_of_the_protocol_s_dleq_vector_are_refused():
+    """protocol.md §7.2: A with a point of order 8 added and s made for it (a cofactored
+    Ed25519 check accepts it), and r = 0 (A = B = the identity, which an Ed25519 check that
+    allows an identity R accepts); the statement is true in both."""
+    from saboteur_p2p.crypto.group import IDENTITY
+    from saboteur_p2p.crypto.proofs import Context, verify_dleq
+
+    v = {name: bytes.fromhex(value) for name, value in DLEQ_VECTOR.items()}
+    ctx = Context(b"\x01" * 32, "share/0/0/all/public", "draw", 2)
+    torsion = (bytes.fromhex("99b423571e15ec1fd5e9e17884539caf781a38dc96c8526e6baec037046e2e78"), v["B"],
+               bytes.fromhex("32dd0d39c7d870e6ac501976b28d0239a3748eb7bc59ede3672dff6ede41a509"))
+    order_8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+    assert torsion[0] == add(v["A"], order_8)
+    assert not verify_dleq(v["X"], v["H"], v["Y"], torsion, ctx)
+    zero = (IDENTITY, IDENTITY, bytes.fromhex("ad369f36f451234cead48b0d1cbd844ca5ebf510f6d233105b38badfb48f4f06"))
+    assert not verify_dleq(v["X"], v["H"], v["Y"], zero, ctx)
+
+
+def test_a_dleq_check_makes_its_own_scalar_and_identity_checks(monkeypatch):
+    """Left to libsodium, they would hang on how it was built (ED25519_COMPAT skips them):
+    an s of L or more, or an identity A, is refused before libsodium is asked."""
+    import saboteur_p2p.crypto.proofs as proofs
+    from saboteur_p2p.crypto.group import IDENTITY
+    from saboteur_p2p.crypto.proofs import Context, prove_dleq, verify_dleq
+
+    asked = []
+    monkeypatch.setattr(proofs, "crypto_sign_open", lambda *args: asked.append(args))  # a lax build: accepts all
+    x = scalar_from_int(11)
+    X, H = base_mul(x), hash_to_point("compat", "test")
+    ctx = Context(b"\x02" * 32, "share/0/1/all/public", "draw", 0)
+    A, B, s = prove_dleq(x, X, H, mul(x, H), ctx, rand_of(1))
+    unreduced = (int.from_bytes(s, "little") + L).to_bytes(32, "little")
+    assert not verify_dleq(X, H, mul(x, H), (A, B, unreduced), ctx)
+    assert not verify_dleq(X, H, mul(x, H), (IDENTITY, B, s), ctx)
+    assert asked == []
+    assert verify_dleq(X, H, mul(x, H), (A, B, s), ctx) and len(asked) == 1

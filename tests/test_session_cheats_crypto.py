@@ -486,7 +486,7 @@ def test_an_invalid_point_as_a_public_decryption_share_is_refused(bad):
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)
 def test_an_invalid_point_as_a_public_share_of_a_first_reveal_is_malformed_for_all_who_check_it(bad):
-    """Its point is checked with its proof (e·D): at once by its recipient and the spectator;
+    """Its point is checked with its proof (k·D): at once by its recipient and the spectator;
     seat 2 keeps it unchecked, and a recheck (the recipient's abort names seat 1) agrees."""
     game, need, record, verdicts = _first_reveal_cheat(lambda game, body: body["public"][0].__setitem__(1, BAD_POINTS[bad]))
     assert_blamed(game, verdicts, 1, "bad-message", by=[0, None])

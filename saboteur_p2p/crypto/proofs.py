@@ -27,8 +27,10 @@ from nacl.exceptions import TypeError as NaclTypeError
 from nacl.exceptions import ValueError as NaclValueError
 
 from .group import (
+    IDENTITY,
     G,
     InvalidPoint,
+    L,
     Part,
     Point,
     RandomBytes,
@@ -134,9 +136,13 @@ def verify_dleq(X: Point, H: Point, Y: Point, proof: tuple[Point, Point, Scalar]
     A, B, s = proof
     if not all(isinstance(part, bytes) and len(part) == 32 for part in (A, B, s)):
         return False
+    # checked here, not left to libsodium (a build with ED25519_COMPAT skips them): s < L,
+    # and A not the identity (r = 0; an Ed25519 check that allows an identity R accepts it)
+    if int.from_bytes(s, "little") >= L or A == IDENTITY:
+        return False
     message = _dleq_message(ctx, H, Y, B)
     try:
-        # s·G == A + k·X, s canonical, A and X of no small order (libsodium refuses the rest)
+        # A == s·G - k·X, compared as bytes, without the cofactor (protocol.md §7.2)
         crypto_sign_open(A + s + message, X)
         k = _dleq_challenge(A, X, message)
         # s·H == B + k·Y: the multiplications refuse a Y outside the group; B outside it

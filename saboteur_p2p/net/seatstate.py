@@ -22,7 +22,7 @@ from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 
-#: moves with the game protocol (8 now), so a seat of a game another release began is told so
+#: moves with the game protocol (9 now), so a seat of a game another release began is told so
 #: rather than that its start was forged (found by review)
 SECRETS_FORMAT = "saboteur-p2p/seat-secrets/5"
 #: the most a seat secrets file may hold: a deck key and the coins of one game (at most 10,000)

@@ -500,7 +500,7 @@ class ShareBook:
 def _share_proven(key: Point, c1: Point, D: Point, proof: tuple[bytes, bytes, bytes], context: Context) -> bool:
     """Whether the proof of a public share ``D`` of the card whose first point is ``c1``
     holds, for the seat whose key share is ``key``.  ``D``'s ``check_point`` is left to the
-    proof check, whose multiplication ``e·D`` refuses what it refuses; when the proof fails,
+    proof check, whose multiplication ``k·D`` refuses what it refuses; when the proof fails,
     an invalid ``D`` raises InvalidPoint (the record is malformed, protocol.md §6.8), else
     the answer is False."""
     if verify_dleq(key, c1, D, proof, context):
