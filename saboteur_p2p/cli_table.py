@@ -239,7 +239,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     """Take our seat back in the ``play`` or ``host`` game this folder's seat left unfinished
     (its process died), through a seat still waiting for it; None when there is none to go
     back to, or it cannot be taken back (then a new game starts)."""
-    from .net.play import forget_play, identity_in_use, join_table, unfinished_play
+    from .net.play import forget_play, identity_in_use, join_table, noted_leave, unfinished_play
 
     busy = identity_in_use(log_dir, identity)
     if busy is not None:
@@ -250,9 +250,9 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     print(f"taking your seat back in your unfinished game (the others wait {args.wait:g} s for a seat gone silent; "
           f"'{args.command} --new' starts a new game instead)", flush=True)
     address, key = seats[0]
-    # leaving a play table ends it, as before the crash: every other seat is this machine's bot
-    # (a bot played the seat on, and held the terminal, instead: found by a play-test)
-    on_leave = "end" if args.command == "play" else "bot"
+    # leaving does what it did before the crash: a play table ends (every other seat is this
+    # machine's bot; a bot played the seat on, and held the terminal, instead: a play-test)
+    on_leave = noted_leave(log_dir)
     try:
         if _wants_client(args):
             from .client.runner import run_in_client

@@ -157,15 +157,20 @@ def test_a_host_killed_mid_game_takes_its_seat_back_by_running_host_again(tmp_pa
     assert not (logs / UNFINISHED_PLAY).exists()
 
 
-@pytest.mark.parametrize(("command", "on_leave"), [("play", "end"), ("host", "bot")])
-def test_a_seat_taken_back_leaves_its_table_as_the_command_that_began_it_would(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, on_leave: str,
+@pytest.mark.parametrize(("noted", "command", "on_leave"), [
+    ("end", "play", "end"), ("end", "host", "end"), ("bot", "play", "bot"), ("bot", "host", "bot"), (None, "play", "bot"),
+])
+def test_a_seat_taken_back_leaves_its_table_as_it_would_have_before_the_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, noted: str | None, command: str, on_leave: str,
 ) -> None:
     """A person who left a ``play`` table taken back after a crash handed the seat to a bot,
     which played on to the end and held the terminal (found by a play-test): at a fresh
-    ``play`` leaving ends the game, every other seat being this machine's bot.  A ``host``
-    table taken back hands the seat to a bot, as a fresh one does (people may sit there)."""
+    ``play`` leaving ends the game, every other seat being this machine's bot.  The rule is
+    the table's, noted as it began, not the command's that takes the seat back (a review:
+    ``host`` took back a ``play`` game, and ``play`` a ``host`` game where people sit); a note
+    that does not say hands the seat to a bot, as a table of people needs."""
     import argparse
+    import json
 
     import saboteur_p2p.net.play as play
     from saboteur_p2p import cli_table
@@ -177,6 +182,8 @@ def test_a_seat_taken_back_leaves_its_table_as_the_command_that_began_it_would(
         asked.update(kwargs)
         return SessionResult(Outcome.QUIT, "you left the table; the game ends")
 
+    note = {"game": "0" * 16, "seats": [["tcp://127.0.0.1:9", "6b" * 32]]} | ({"on_leave": noted} if noted else {})
+    (tmp_path / UNFINISHED_PLAY).write_text(json.dumps(note))
     monkeypatch.setattr(play, "identity_in_use", lambda logs, identity: None)
     monkeypatch.setattr(play, "unfinished_play", lambda logs, identity: [("127.0.0.1:9", b"k" * 32)])
     monkeypatch.setattr(play, "join_table", joined)
@@ -184,3 +191,15 @@ def test_a_seat_taken_back_leaves_its_table_as_the_command_that_began_it_would(
     args = argparse.Namespace(command=command, wait=60.0, plain=True, name="me", code=None, turn_time=None, quiet=True)
     assert cli_table._resume_play(args, load_or_create(tmp_path / "me.identity"), tmp_path) == play.EXIT_CODES[Outcome.QUIT]
     assert asked["on_leave"] == on_leave
+
+
+def test_a_table_notes_what_its_person_s_leave_does(tmp_path: Path) -> None:
+    from saboteur_p2p.crypto.identity import Identity
+    from saboteur_p2p.net.play import _remember_play, noted_leave
+    from saboteur_p2p.net.table import SeatInfo, Table
+
+    me = Identity.generate()
+    table = Table(b"\1" * 32, GameConfig(3), (SeatInfo("me", me.public.sign_key, me.public.dh_key, "tcp://127.0.0.1:1"),))
+    for rule in ("end", "bot"):
+        _remember_play(tmp_path, table, me, rule)
+        assert noted_leave(tmp_path) == rule

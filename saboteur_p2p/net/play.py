@@ -256,7 +256,7 @@ def host_table(
                 session = Session(table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay)
                 session.bye_on_interrupt |= bool(children)  # its bot peers stop with it: nobody waits for them
                 if remember_play:
-                    _remember_play(log_dir, table, identity)
+                    _remember_play(log_dir, table, identity, on_leave)
                 try:
                     result = session.run()
                 finally:  # (a process killed outright leaves the note: that is what it is for)
@@ -372,11 +372,24 @@ def join_table(
 UNFINISHED_PLAY = "play-unfinished.json"
 
 
-def _remember_play(log_dir: Path, table: Table, identity: Identity) -> None:
+def _remember_play(log_dir: Path, table: Table, identity: Identity, on_leave: str) -> None:
     own = identity.public.sign_key
     others = [[seat.endpoint, seat.dh_key.hex()] for seat in table.seats if seat.sign_key != own]
-    note = {"game": table.game_id.hex()[:16], "identity": identity.public.fingerprint(), "seats": others}
+    note = {"game": table.game_id.hex()[:16], "identity": identity.public.fingerprint(), "seats": others,
+            "on_leave": on_leave}
     (log_dir / UNFINISHED_PLAY).write_text(json.dumps(note))
+
+
+def noted_leave(log_dir: Path) -> str:
+    """What a person's leave did at the table noted in ``log_dir`` (``host_table``'s
+    ``on_leave``): the seat taken back does the same, whichever command takes it back (a
+    review: ``host`` took back a ``play`` game, and a bot played on at a table of bots).
+    "bot" when the note does not say: a table where people may sit goes on."""
+    try:
+        said = json.loads((log_dir / UNFINISHED_PLAY).read_text()).get("on_leave")
+    except (OSError, ValueError, AttributeError):
+        said = None
+    return said if said in ("bot", "end") else "bot"
 
 
 def unfinished_play(log_dir: Path, identity: Identity) -> list[tuple[str, bytes]]:
