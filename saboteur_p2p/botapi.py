@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import sysconfig
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -105,11 +106,13 @@ def raised(exc: BaseException) -> str:
     if not frames:
         return repr(exc)
     where = f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
-    if not _ours(frames[-1].filename) and not _generated(frames[-1].filename):
+    if not _ours(frames[-1].filename) and not _generated(frames[-1].filename) and not _library(frames[-1].filename):
         return where
     # the guard's own frames come first: the bot's last frame is the last one not of this
-    # package, nor made by Python (a frozen action's __setattr__ is at <string>: found by a bot author)
-    theirs = [frame for frame in frames if not _ours(frame.filename) and not _generated(frame.filename)]
+    # package, nor made by Python (a frozen action's __setattr__ is at <string>: found by a bot
+    # author), nor of Python's library (random.choice([]) named only random.py: a review)
+    theirs = [frame for frame in frames
+              if not _ours(frame.filename) and not _generated(frame.filename) and not _library(frame.filename)]
     return f"{where}, from {Path(theirs[-1].filename).name}:{theirs[-1].lineno}" if theirs else where
 
 
@@ -119,6 +122,17 @@ _PACKAGE = Path(__file__).resolve().parent
 
 def _ours(filename: str) -> bool:
     return Path(filename).resolve().is_relative_to(_PACKAGE)
+
+
+#: Python's own library folders, and the installed packages' (which may lie inside them)
+_LIBRARY = {Path(sysconfig.get_paths()[name]).resolve() for name in ("stdlib", "platstdlib")}
+_INSTALLED = {Path(sysconfig.get_paths()[name]).resolve() for name in ("purelib", "platlib")}
+
+
+def _library(filename: str) -> bool:
+    """Whether ``filename`` is a module of Python's own library (random.py), not a bot's."""
+    path = Path(filename).resolve()
+    return any(path.is_relative_to(f) for f in _LIBRARY) and not any(path.is_relative_to(f) for f in _INSTALLED)
 
 
 def _generated(filename: str) -> bool:
@@ -219,7 +233,7 @@ def load_bot(spec: str) -> Bot:
     try:
         bot = factory()
     except (Exception, SystemExit) as exc:  # a bot made well once may fail later (found by review): named, not a traceback
-        if isinstance(exc, TypeError) and len(traceback.extract_tb(exc.__traceback__)) == 1:
+        if isinstance(exc, TypeError) and len(traceback.extract_tb(exc.__traceback__)) == 1 and "abstract" not in str(exc):
             # the call itself failed, not the bot's code: what it names is not a class that
             # takes the spec's parameters (a function of the play's arguments, a parameter left out)
             raise BotLoadError(f"bot {spec!r} could not be made: {exc} (a bot is made by calling what the spec "

@@ -133,10 +133,10 @@ def typed_parameters(factory: Callable[..., Any], texts: dict[str, str], spec: s
         if isinstance(default, str) or _takes_text(annotation):
             params[key] = texts[key]
             continue
-        wanted = _PARAMETER_KINDS.get(type(default))
+        wanted = _PARAMETER_KINDS.get(float if _takes_float(annotation) else type(default))
         if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != isinstance(default, bool)):
             raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {texts[key]!r}")
-        if isinstance(default, float) and type(value) is int:
+        if (isinstance(default, float) or _takes_float(annotation)) and type(value) is int:
             params[key] = float(value)  # rate=3 for a rate of 0.5: the number the bot expects
     return params
 
@@ -159,6 +159,19 @@ def _takes_text(annotation: object) -> bool:
         # (not list[str] nor Callable[[str], int], which take no text: found by review)
         return _TEXT_ANNOTATION.fullmatch(annotation.strip()) is not None
     return typing.get_origin(annotation) in (typing.Union, types.UnionType) and str in typing.get_args(annotation)
+
+
+def _takes_float(annotation: object) -> bool:
+    """Whether a parameter's annotation says it takes a float: ``float``, alone or beside
+    ``None`` (``float | None``, ``Optional[float]``), as a type or as a string (a review: an
+    annotated float with a whole-number default refused 0.5, and without a default took 3
+    as the int 3)."""
+    if isinstance(annotation, str):
+        return annotation.replace(" ", "") in ("float", "float|None", "None|float", "Optional[float]", "typing.Optional[float]")
+    if annotation is float:
+        return True
+    args = set(typing.get_args(annotation))
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType) and args in ({float}, {float, type(None)})
 
 
 #: the type of a parameter's default -> the values it takes, and their name (a parameter

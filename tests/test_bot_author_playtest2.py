@@ -116,3 +116,56 @@ def test_a_bot_that_sets_a_field_of_a_frozen_action_is_told_its_own_line(tmp_pat
     record = play_game(GameConfig(3), [f"{tmp_path / 'setter.py'}:SetField", "random", "random"], 0)
     assert record.incidents and "FrozenInstanceError" in record.incidents[0].detail
     assert record.incidents[0].detail.endswith("from setter.py:5")
+
+
+ANNOTATED = (
+    "class Annotated:\n"
+    "    def __init__(self, rate: float = 1, scale: float | None = None, weight: 'float' = 2):\n"
+    "        self.rate, self.scale, self.weight = rate, scale, weight\n"
+    "    def start(self, seat, config, seed): pass\n"
+    "    def on_event(self, event): pass\n"
+    "    def act(self, view, legal): return legal[0]\n"
+)
+
+
+def test_a_parameter_annotated_float_takes_any_number_as_a_float(tmp_path: Path) -> None:
+    """A review: with a whole-number default, rate=0.5 was refused; with float | None, 3 came as an int."""
+    (tmp_path / "ann.py").write_text(ANNOTATED)
+    bot = load_bot(f"{tmp_path / 'ann.py'}:Annotated:rate=0.5:scale=3:weight=4")
+    assert (bot.rate, bot.scale, bot.weight) == (0.5, 3.0, 4.0)  # type: ignore[attr-defined]
+    assert all(type(v) is float for v in (bot.rate, bot.scale, bot.weight))  # type: ignore[attr-defined]
+    with pytest.raises(BotLoadError, match="takes a number, not 'true'"):
+        load_bot(f"{tmp_path / 'ann.py'}:Annotated:rate=true")
+
+
+def test_an_error_raised_in_python_s_library_for_the_bot_names_the_bot_s_line_too(tmp_path: Path) -> None:
+    """random.choice([]) in act() was reported 'at random.py:373' alone (a review)."""
+    from saboteur_p2p.match import play_game
+    from saboteur_p2p.rules import GameConfig
+
+    (tmp_path / "lib.py").write_text(
+        "import random\n"
+        "class Lib:\n"
+        "    def start(self, seat, config, seed): pass\n"
+        "    def on_event(self, event): pass\n"
+        "    def act(self, view, legal):\n"
+        "        return random.choice([])\n"
+    )
+    record = play_game(GameConfig(3), [f"{tmp_path / 'lib.py'}:Lib", "random", "random"], 0)
+    detail = record.incidents[0].detail
+    assert "IndexError" in detail and "at random.py:" in detail and detail.endswith("from lib.py:6"), detail
+
+
+def test_an_abstract_bot_class_is_not_told_about_parameters(tmp_path: Path) -> None:
+    (tmp_path / "abstract.py").write_text(
+        "import abc\n"
+        "class Abstract(abc.ABC):\n"
+        "    @abc.abstractmethod\n"
+        "    def extra(self): ...\n"
+        "    def start(self, seat, config, seed): pass\n"
+        "    def on_event(self, event): pass\n"
+        "    def act(self, view, legal): return legal[0]\n"
+    )
+    with pytest.raises(BotLoadError) as caught:
+        load_bot(f"{tmp_path / 'abstract.py'}:Abstract")
+    assert "abstract" in str(caught.value) and "key=value parameters" not in str(caught.value)

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from ..botapi import BotLoadError
 from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch
 
 EXTRA = "pip install 'saboteur-p2p[cluster]'"
@@ -158,9 +159,9 @@ def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[G
                 finished[first] = future.result()
             except Exception as exc:  # the scheduler gave up on the batch (workers kept dying, or it raised)
                 hint = ""
-                if "no file" in str(exc):  # a bot file given by a path that is not the worker's
+                if isinstance(exc, BotLoadError) and "no file" in str(exc):  # a bot file not where the worker looks
                     hint = ("; a worker loads a bot file by the path given, from its own working folder: "
-                            "give a path every worker can read, such as an absolute one")
+                            "the file must be there on every worker")
                 raise ClusterError(f"the cluster could not play the batch from game {first}: {exc!r}{hint}") from exc
             future.release()
             while following in finished:
