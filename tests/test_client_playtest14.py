@@ -248,10 +248,10 @@ def test_the_plain_prompts_help_in_saboteur_2_leaves_out_the_base_games_gold_mov
     said: list[str] = []
     agent = PlainAgent(said.append)
     agent._tell_help("saboteur2")
-    assert "keep 1" not in said[0] and "take 3+2" not in said[0] and "orient 1" in said[0] and said[1] == HELP_2
+    assert "keep 1" not in said[0] and "take 2+1" not in said[0] and "orient 1" in said[0] and said[1] == HELP_2
     said.clear()
     agent._tell_help("base")
-    assert said == [HELP] and "take 3+2" in HELP
+    assert said == [HELP] and "take 2+1" in HELP
 
 
 def test_legal_lists_the_passes_in_hand_slot_order():

@@ -102,6 +102,13 @@ def test_when_the_hand_counts_leave_the_players_lines_the_title_says_the_count_o
     assert lines[0].startswith(f" players · {count} cards each") and len(lines[0]) == SIDE_MIN, lines  # ... said once
     wide = text(render_players(replace(busy, last_moves={}), ctl.focus(), SIDE_MIN + 30)).splitlines()
     assert wide[0].strip() == "players" and all(f" {count}c " in line for line in wide[1:]), wide
+    players = len(busy.names)
+    one = replace(busy, last_moves=moves, view=busy.view._replace(hand_sizes=(1,) * players))
+    assert text(render_players(one, ctl.focus(), SIDE_MIN)).splitlines()[0].startswith(" players · 1 card each ")
+    for view in (busy.view._replace(hand_sizes=(0,) * players), busy.view._replace(phase="keep-gold")):
+        # a round's end (a review: "0 cards each") says nothing of the hands
+        title = text(render_players(replace(busy, last_moves=moves, view=view), ctl.focus(), SIDE_MIN)).splitlines()[0]
+        assert title.strip() == "players", title
 
 
 def test_the_plain_prompt_offers_the_takes_of_gold_that_are_legal():

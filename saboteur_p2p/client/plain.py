@@ -30,11 +30,12 @@ if TYPE_CHECKING:
 
 HELP = (
     "moves: path 2 at 1,0 [turned] · break lantern @name · repair cart @me · rockfall 3,1 · map 2 · pass 4 · "
-    "keep 1 · take 3+2 · orient 1 [turned]; legal: the legal moves; board: the maze; what 3: what card 3 does; "
+    "keep 1 · take 2+1 (the worths the take line lists) · orient 1 [turned]; legal: the legal moves; "
+    "board: the maze; what 3: what card 3 does; "
     "say TEXT: chat; help: this list; quit (or Ctrl-D): leave"
 )
 #: the base game's gold moves, which Saboteur 2 (gold in pieces, thefts) has not (a play-test)
-BASE_GOLD_MOVES = "keep 1 · take 3+2 · "
+BASE_GOLD_MOVES = "keep 1 · take 2+1 (the worths the take line lists) · "
 #: after the first move's prompt, where HELP is shown whole: where to find it
 HELP_AGAIN = "(help: how moves are typed · legal · board · what 3)"
 #: what a person may ask at any time, whoever's move it is (and "what 3", "info 3")

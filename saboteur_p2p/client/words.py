@@ -90,7 +90,7 @@ USAGE = {
     "path": "path SLOT at X,Y [turned], e.g. path 2 at 1,0",
     "break": "break TOOL @name (pick, lamp, cart), e.g. break lamp @bob",
     "repair": "repair TOOL @name, e.g. repair cart @me",
-    "rockfall": "rockfall X,Y, e.g. rockfall 3,1 (or rockfall 4 at 3,1: the card in slot 4)",
+    "rockfall": "rockfall X,Y, e.g. rockfall 3,1 or rockfall 4 at 3,1",
     "map": "map GOAL or map SLOT GOAL, e.g. map 1 or map 5 1",
     "pass": "pass SLOT, e.g. pass 4",
     "keep": "keep N (the gold card offered), e.g. keep 1",
