@@ -233,7 +233,8 @@ def load_bot(spec: str) -> Bot:
     try:
         bot = factory()
     except (Exception, SystemExit) as exc:  # a bot made well once may fail later (found by review): named, not a traceback
-        if isinstance(exc, TypeError) and len(traceback.extract_tb(exc.__traceback__)) == 1 and "abstract" not in str(exc):
+        abstract = str(exc).startswith("Can't instantiate abstract class")  # a method to write, not a parameter
+        if isinstance(exc, TypeError) and len(traceback.extract_tb(exc.__traceback__)) == 1 and not abstract:
             # the call itself failed, not the bot's code: what it names is not a class that
             # takes the spec's parameters (a function of the play's arguments, a parameter left out)
             raise BotLoadError(f"bot {spec!r} could not be made: {exc} (a bot is made by calling what the spec "

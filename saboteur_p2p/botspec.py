@@ -133,10 +133,12 @@ def typed_parameters(factory: Callable[..., Any], texts: dict[str, str], spec: s
         if isinstance(default, str) or _takes_text(annotation):
             params[key] = texts[key]
             continue
-        wanted = _PARAMETER_KINDS.get(float if _takes_float(annotation) else type(default))
-        if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != isinstance(default, bool)):
+        floats = _takes_float(annotation)  # the annotation over the default's type (a bool default of a float)
+        wanted = _PARAMETER_KINDS.get(float if floats else type(default))
+        boolean = isinstance(default, bool) and not floats
+        if wanted is not None and (not isinstance(value, wanted[0]) or isinstance(value, bool) != boolean):
             raise BotLoadError(f"bot {spec!r}: parameter {key!r} takes {wanted[1]}, not {texts[key]!r}")
-        if (isinstance(default, float) or _takes_float(annotation)) and type(value) is int:
+        if (isinstance(default, float) or floats) and type(value) is int:
             params[key] = float(value)  # rate=3 for a rate of 0.5: the number the bot expects
     return params
 
@@ -162,16 +164,23 @@ def _takes_text(annotation: object) -> bool:
 
 
 def _takes_float(annotation: object) -> bool:
-    """Whether a parameter's annotation says it takes a float: ``float``, alone or beside
-    ``None`` (``float | None``, ``Optional[float]``), as a type or as a string (a review: an
-    annotated float with a whole-number default refused 0.5, and without a default took 3
-    as the int 3)."""
+    """Whether a parameter's annotation says it takes a float: ``float``, alone or in a union
+    with ``int`` and ``None`` only (``float | None``, ``int | float``, ``Optional[float]``,
+    ``Union[float, None]``), as a type or as a string (a module with ``from __future__ import
+    annotations``).  A review: an annotated float with a whole-number default refused 0.5,
+    and without a default took 3 as the int 3."""
     if isinstance(annotation, str):
-        return annotation.replace(" ", "") in ("float", "float|None", "None|float", "Optional[float]", "typing.Optional[float]")
+        text = re.sub(r"\s+|typing\.", "", annotation)
+        wrapped = re.fullmatch(r"(?:Optional|Union)\[(.*)\]", text)
+        members = set((wrapped.group(1) if wrapped else text).replace(",", "|").split("|"))
+        if wrapped and text.startswith("Optional"):
+            members.add("None")
+        return "float" in members and members <= {"float", "int", "None"}
     if annotation is float:
         return True
     args = set(typing.get_args(annotation))
-    return typing.get_origin(annotation) in (typing.Union, types.UnionType) and args in ({float}, {float, type(None)})
+    return (typing.get_origin(annotation) in (typing.Union, types.UnionType) and float in args
+            and args <= {float, int, type(None)})
 
 
 #: the type of a parameter's default -> the values it takes, and their name (a parameter

@@ -169,3 +169,26 @@ def test_an_abstract_bot_class_is_not_told_about_parameters(tmp_path: Path) -> N
     with pytest.raises(BotLoadError) as caught:
         load_bot(f"{tmp_path / 'abstract.py'}:Abstract")
     assert "abstract" in str(caught.value) and "key=value parameters" not in str(caught.value)
+
+
+UNIONS = (
+    "from __future__ import annotations\n"
+    "import typing\n"
+    "from typing import Optional, Union\n"
+    "class Unions:\n"
+    "    def __init__(self, a: int | float = 1, b: Union[float, None] = None, c: typing.Union[float, None] = 1,\n"
+    "                 d: Optional[float] = None, e: float = False, f: int | str = 1):\n"
+    "        self.values = (a, b, c, d, e, f)\n"
+    "    def start(self, seat, config, seed): pass\n"
+    "    def on_event(self, event): pass\n"
+    "    def act(self, view, legal): return legal[0]\n"
+)
+
+
+def test_float_annotations_as_unions_and_as_text_take_any_number_as_a_float(tmp_path: Path) -> None:
+    """A second review: int | float refused 0.5; Union[float, None] as text took 3 as an int;
+    a float with a False default said it takes a number and refused one."""
+    (tmp_path / "unions.py").write_text(UNIONS)
+    bot = load_bot(f"{tmp_path / 'unions.py'}:Unions:a=0.5:b=3:c=0.5:d=2:e=0.5:f=7")
+    assert bot.values == (0.5, 3.0, 0.5, 2.0, 0.5, "7")  # type: ignore[attr-defined]
+    assert [type(v) for v in bot.values[:5]] == [float] * 5  # type: ignore[attr-defined]
