@@ -252,7 +252,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     address, key = seats[0]
     # leaving does what it did before the crash: a play table ends (every other seat is this
     # machine's bot; a bot played the seat on, and held the terminal, instead: a play-test)
-    on_leave = noted_leave(log_dir)
+    on_leave = noted_leave(log_dir, "end" if args.command == "play" else "bot")
     try:
         if _wants_client(args):
             from .client.runner import run_in_client

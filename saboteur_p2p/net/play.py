@@ -380,16 +380,17 @@ def _remember_play(log_dir: Path, table: Table, identity: Identity, on_leave: st
     (log_dir / UNFINISHED_PLAY).write_text(json.dumps(note))
 
 
-def noted_leave(log_dir: Path) -> str:
+def noted_leave(log_dir: Path, unsaid: str) -> str:
     """What a person's leave did at the table noted in ``log_dir`` (``host_table``'s
     ``on_leave``): the seat taken back does the same, whichever command takes it back (a
     review: ``host`` took back a ``play`` game, and a bot played on at a table of bots).
-    "bot" when the note does not say: a table where people may sit goes on."""
+    ``unsaid`` when the note does not say (a note of the release before: the rule of the
+    command that takes the seat back, as that release did)."""
     try:
         said = json.loads((log_dir / UNFINISHED_PLAY).read_text()).get("on_leave")
     except (OSError, ValueError, AttributeError):
         said = None
-    return said if said in ("bot", "end") else "bot"
+    return said if said in ("bot", "end") else unsaid
 
 
 def unfinished_play(log_dir: Path, identity: Identity) -> list[tuple[str, bytes]]:
