@@ -161,3 +161,22 @@ def test_a_rockfall_is_typed_with_at_and_a_slot_as_path_and_map_are():
                  if not (isinstance(card, ActionCard) and card.kind is ActionKind.ROCKFALL))
     with pytest.raises(InvalidActionError, match=f"card {other} is not a rockfall card"):
         words.read(f"rockfall {other} at {x},{y}")
+
+
+def test_the_players_title_says_the_hands_while_a_stone_is_turned_too():
+    """A second review: in the orient phase (mid-round, hands held) the counts showed nowhere."""
+    from dataclasses import replace
+
+    from test_client_playtest3 import BOTS, _table
+    from test_client_render import text
+
+    from saboteur_p2p.client.app import SIDE_MIN
+    from saboteur_p2p.client.render import render_players
+    from saboteur_p2p.client.tracker import LastMove
+
+    busy, ctl = _table(("tester", *BOTS))
+    assert busy.view is not None
+    moves = {s: LastMove(s, "", None, s + 1, "fix lamp→1", "fix→1") for s in range(len(busy.names))}
+    orienting = replace(busy, last_moves=moves, view=busy.view._replace(phase="orient"))
+    title = text(render_players(orienting, ctl.focus(), SIDE_MIN)).splitlines()[0]
+    assert title.startswith(f" players · {busy.view.hand_sizes[0]} cards each"), title

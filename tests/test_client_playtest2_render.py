@@ -94,7 +94,7 @@ def test_the_help_page_follows_the_edition_and_each_symbol_means_one_thing():
     from saboteur_p2p.client.guide import help_text
 
     second, base = help_text("saboteur2"), help_text("base")
-    for absent in ("g0 gold cards", "keep 1", "take 3+2"):
+    for absent in ("g0 gold cards", "keep 1", "take 2+1"):
         assert absent not in second and absent in base, absent
     for absent in ("trapped @bob", "pass 4,5,6", "╫ ladder", "trp→4"):
         assert absent not in base and absent in second, absent

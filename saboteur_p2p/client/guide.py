@@ -48,7 +48,7 @@ Typed commands (cards by their number in your hand, players by name, @me for you
   rockfall 4,1   map 1 (look at goal 1)   map 5 1 (the Map in slot 5 on goal 1)"""
 
 COMMANDS_BASE = """\
-  pass 5   keep 1   take 3+2   orient 1 turned"""
+  pass 5   keep 1   take 2+1   orient 1 turned"""
 
 COMMANDS_2 = """\
   pass 5   pass 4,5,6   orient 1 turned   trapped @bob   free @bob   theft

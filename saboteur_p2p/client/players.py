@@ -66,7 +66,7 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     longest = max(text_width(label) for label in labels)
     counted, form, room = _layout(view, marks, snap.last_moves, longest, 2 + digits, width)
     held = view.hand_sizes[0]
-    if not counted and held and view.phase == "play":  # every hand alike, said once (the column went: a play-test)
+    if not counted and held and view.phase in ("play", "orient"):  # every hand alike, said once (the column went: a play-test)
         each = f" players · {held} card{'' if held == 1 else 's'} each"
         out[0] = ("class:title", cut_to_width(each, width).ljust(width) + "\n")
     tails = [_tail(view, seat, counted) for seat in range(view.players)]

@@ -5,7 +5,7 @@ and a player by seat number (``break lantern @2``): exact, and meaningless to a 
 ``Words`` translates both ways for one seat at one moment (its view):
 
 * ``say(action)``: ``path 2 at 1,1 turned``, ``break lantern @bob``, ``map 1``, ``pass 3``,
-  ``keep 2`` (the second gold card offered), ``take 3+2`` (gold worth 3 and 2),
+  ``keep 2`` (the second gold card offered), ``take 2+1`` (gold worth 2 and 1),
   ``steal @bob``, ``trapped @bob``, ``theft``, ``clear trapped with 3,5``;
 * ``read(text)``: the same forms back to the engine's text (``@me`` is yourself; a name
   may be shortened while it stays unambiguous; ``map 5 1`` or ``map 5 (goal 1)`` names the
@@ -94,7 +94,7 @@ USAGE = {
     "map": "map GOAL or map SLOT GOAL, e.g. map 1 or map 5 1",
     "pass": "pass SLOT, e.g. pass 4",
     "keep": "keep N (the gold card offered), e.g. keep 1",
-    "take": "take the values, e.g. take 3+2, or take nothing",
+    "take": "take the values, e.g. take 2+1, or take nothing",
     "orient": "orient GOAL [turned], e.g. orient 1 turned",
 }
 USAGE_2 = {
@@ -303,7 +303,7 @@ class Words:
         return offered[index]
 
     def take(self, worth: str) -> str:
-        """``take 3+2``: gold cards of these values from the pile (which of equal cards does not matter)."""
+        """``take 2+1``: gold cards of these values from the pile (which of equal cards does not matter)."""
         if worth in ("nothing", "none"):
             return "take none"
         left = list(self.view.gold_pile)
