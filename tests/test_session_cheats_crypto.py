@@ -493,6 +493,10 @@ def test_an_invalid_point_as_a_public_share_of_a_first_reveal_is_malformed_for_a
     assert verdicts[2] is None and (need.card, 1) in game.nodes[2].share_book.unchecked
     found = game.nodes[2].recheck_sealed_shares(record)
     assert found is not None and (found.peer, found.reason) == (1, "bad-message")
+    # worded alike by the seat that checked it when it came and the one that held it (an
+    # attack: "decryption share for (0, <Deck.ROLES: 'roles'>, 0): decryption share: ...")
+    assert found.detail == verdicts[0].detail and "Deck." not in found.detail, (found.detail, verdicts[0].detail)
+    assert found.detail.startswith(f"decryption share for {need.card}: ") and found.detail.count("decryption share") == 1
 
 
 @pytest.mark.parametrize("bad", BAD_POINTS, ids=str)

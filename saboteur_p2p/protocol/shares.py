@@ -206,8 +206,8 @@ class ShareBook:
                     mine = share.share if self._proven(sender, need, share, share.share) else None
                 else:
                     mine = self._open_mine(sender, need, share, secret)
-            except InvalidPoint as exc:
-                raise AheadRefused(f"share for {need.card}: {exc}") from None
+            except InvalidPoint as exc:  # (a public share's names its card already)
+                raise AheadRefused(str(exc) if isinstance(share, PublicShare) else f"share for {need.card}: {exc}") from None
             if mine is None:
                 raise AheadRefused(f"share for {need.card} does not verify")
             self.ahead[(need.card, sender)] = (share, mine)
@@ -226,7 +226,8 @@ class ShareBook:
     def _proven(self, sender: int, need: RevealNeed, share: PublicShare, D: Point) -> bool:
         """Whether the proof of ``sender``'s public share ``D`` for ``need`` holds (``_share_proven``)."""
         c1, _ = self.dealer.ciphertext(need.card)
-        return _share_proven(self.keys[sender], c1, D, share.proof, share_context(self.game_id, need, sender, None))
+        context = share_context(self.game_id, need, sender, None)
+        return _share_proven(self.keys[sender], c1, D, share.proof, context, f"decryption share for {need.card}")
 
     def take(
         self,
@@ -497,7 +498,9 @@ class ShareBook:
         return None
 
 
-def _share_proven(key: Point, c1: Point, D: Point, proof: tuple[bytes, bytes, bytes], context: Context) -> bool:
+def _share_proven(
+    key: Point, c1: Point, D: Point, proof: tuple[bytes, bytes, bytes], context: Context, what: str = "decryption share",
+) -> bool:
     """Whether the proof of a public share ``D`` of the card whose first point is ``c1``
     holds, for the seat whose key share is ``key``.  ``D``'s ``check_point`` is left to the
     proof check, whose multiplication ``k·D`` refuses what it refuses; when the proof fails,
@@ -505,7 +508,7 @@ def _share_proven(key: Point, c1: Point, D: Point, proof: tuple[bytes, bytes, by
     the answer is False."""
     if verify_dleq(key, c1, D, proof, context):
         return True
-    check_point(D, "decryption share")
+    check_point(D, what)
     return False
 
 
@@ -517,10 +520,10 @@ def _held_verdict(
     (``bad-message``, as ``take`` judges a record); or a false proof (``bad-share``); blamed
     on ``sender`` whichever record is being read."""
     try:
-        if _share_proven(key, c1, share.share, share.proof, context):
+        if _share_proven(key, c1, share.share, share.proof, context, f"decryption share for {card}"):
             return None
-    except InvalidPoint as exc:
-        return ProtocolViolation(sender, "bad-message", f"decryption share for {card}: {exc}")
+    except InvalidPoint as exc:  # worded as when the record came: every seat says the same
+        return ProtocolViolation(sender, "bad-message", str(exc))
     invalid = _invalid_point(message)
     if invalid is not None:
         return ProtocolViolation(sender, "bad-message", invalid)

@@ -24,6 +24,11 @@ class Deck(enum.Enum):
     DRAW = "draw"
     GOLD = "gold"
 
+    def __repr__(self) -> str:
+        """Its name as the protocol writes it: a card key in a verdict reads (0, 'draw', 12),
+        not (0, <Deck.DRAW: 'draw'>, 12) (found by an attack)."""
+        return repr(self.value)
+
 
 #: the draw deck, read once for the card shown at every move (as phases.py's PLAY)
 DRAW = Deck.DRAW
