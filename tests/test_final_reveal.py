@@ -182,7 +182,7 @@ def test_a_take_of_more_cards_than_nuggets_owed_is_named_at_once_by_every_seat()
     (and a stone is never taken), so the take is too much whatever the faces, and the seats
     not shown the pile can tell at once.  They took it and only named it at the game's end,
     or, with the taker silent there, not at all (found by an attack)."""
-    for seed in range(40):
+    for seed in range(2, 42):  # (from the first that comes to a take: each game is a mental-poker one)
         game = play_local_game(GameConfig(3, rounds=2), ["heuristic"] * 3, seed, rand=seeded_bytes(seed), until=_take_due)
         if _take_due(game):
             break
