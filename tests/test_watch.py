@@ -108,6 +108,15 @@ def test_nothing_to_watch_is_a_clear_error_within_the_timeout() -> None:
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.parametrize("address", ["127.0.0.1", "localhost:abc", "127.0.0.1:0", "tcp://:9"])
+def test_an_address_that_is_not_host_and_port_is_refused_at_once(address: str) -> None:
+    """It waited the whole timeout, then said no table answered (a play-test)."""
+    started = time.monotonic()
+    with pytest.raises(WatchFailed, match=r"not a table address: .* \(expected HOST:PORT\)"):
+        watch_table(address, lambda node: None, lambda text: None, connect_timeout=5.0)
+    assert time.monotonic() - started < 1
+
+
 def test_a_spectator_that_does_not_read_is_sent_no_more_than_the_window_past_its_count(tmp_path: Path) -> None:
     """A seat sends a spectator at most FEED_WINDOW records past the count it last reported, so
     an outsider that says ``watch`` and never reads costs the seat a bounded amount of memory."""

@@ -20,7 +20,7 @@ from ..protocol.node import Node
 from ..protocol.verify import describe_setup, seat_0_signer, setup_from_genesis
 from .intake import Dropped, Intake
 from .notices import Notices
-from .transport import Transport, dealer_connection, local_address_towards, unknown_machine
+from .transport import Transport, dealer_connection, local_address_towards, unknown_machine, valid_endpoint
 from .watchers import FEED_WINDOW, WATCH_VERSION
 from .wire import BadEnvelope, open_envelope, seal
 
@@ -58,6 +58,8 @@ def watch_table(
     """
     host = address.replace("tcp://", "").rsplit(":", 1)[0]
     endpoint = address if address.startswith("tcp://") else f"tcp://{address}"
+    if not valid_endpoint(endpoint):  # said at once, as join says it (it waited the whole timeout: a play-test)
+        raise WatchFailed(f"not a table address: {address!r} (expected HOST:PORT)")
     unknown = unknown_machine(host)
     if unknown is not None:  # said at once: ZeroMQ would keep trying the name until the timeout
         raise WatchFailed(f"no machine called {host!r}: {unknown} (check the address)")
