@@ -93,3 +93,22 @@ def test_watching_a_live_table_the_viewer_follows_the_newest_event_unless_one_lo
         assert viewer.index == 5 and viewer.verdict == "the game is over"
         viewer.go(10**9)
         assert viewer.index == len(events) - 1 and "the game is over" in viewer.render_text(80, 24)
+
+
+def test_at_80_columns_every_path_laid_is_in_sight_when_its_step_is_shown(log: Path):
+    """The viewer showed the goals' end of the maze only: at 80 columns a path laid left of
+    x = 1, the start among them, was never drawn, and no key scrolled to it (a play-test)."""
+    import re
+
+    verdict, observer = replay_file(str(log))
+    assert observer is not None and observer.state is not None
+    events = observer.state.events
+    with create_pipe_input() as pipe:
+        output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
+        viewer = ReplayViewer("seat0.log", events, list(observer.setup.names), verdict.message, input=pipe, output=output)
+        laid = [(i, e.action.cell) for i, e in enumerate(events) if isinstance(e, CardPlayed) and isinstance(e.action, PlacePath)]
+        assert any(x <= 1 for _, (x, _) in laid) and any(x >= 6 for _, (x, _) in laid)  # both ends of the maze
+        for index, (x, _y) in laid:
+            viewer.go(index)
+            header = viewer.render_text(80, 24).splitlines()[1]
+            assert re.search(rf"(?<![\d-]){x}(?!\d)", header), (index, x, header)

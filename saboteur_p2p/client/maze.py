@@ -278,11 +278,15 @@ def render_maze(
     width: int,
     height: int,
     origin: Cell | None = None,
+    follow: Cell | None = None,
 ) -> tuple[Fragments, Cell]:
-    """Draw the maze into ``width`` x ``height``; returns the fragments and the origin used."""
+    """Draw the maze into ``width`` x ``height``; returns the fragments and the origin used.
+    ``follow``: with no cursor, a cell the view keeps in sight (a replay's latest move: at 80
+    columns it showed the goals' end only, and moves left of it were never drawn: a play-test)."""
     cols, rows = visible_cells(width, height)
     low_x, low_y, high_x, high_y = maze_bounds(board, marks.cursor, marks.legal | marks.legal_turned)
-    cx, cy = marks.cursor if marks.cursor is not None else (None, None)
+    kept = marks.cursor if marks.cursor is not None else follow
+    cx, cy = kept if kept is not None else (None, None)
     # a new view shows the goals' end of the maze, and the cursor's rows
     ox = fit(origin[0] if origin else None, cx, low_x, high_x, cols, prefer=high_x - cols + 1)
     xs = list(range(ox, ox + cols))

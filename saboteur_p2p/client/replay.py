@@ -160,7 +160,9 @@ class ReplayViewer:
             return [("", " the log holds no event")]
         step = self.steps[self.index]
         marks = MazeMarks(latest=step.cell, last={step.cell: "▸"} if step.cell is not None else {})
-        fragments, _ = render_maze(step.board, step.goals, marks, width, height, None)
+        # the latest move in sight, or the last one before it (a round's end has none)
+        follow = next((s.cell for s in reversed(self.steps[: self.index + 1]) if s.cell is not None), None)
+        fragments, _ = render_maze(step.board, step.goals, marks, width, height, None, follow)
         return fragments
 
     def _log(self, width: int, height: int) -> Fragments:
