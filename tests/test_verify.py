@@ -277,3 +277,19 @@ def test_expect_counts_each_seat_once() -> None:
     third = Identity.generate().public
     why = unexpected_seats(setup, [one.fingerprint(), one.fingerprint(), third.fingerprint()])  # type: ignore[arg-type]
     assert why is not None and "seats 0, 1" not in why and f"nobody is {third.fingerprint()}" in why, why
+
+
+def test_expect_takes_a_fingerprint_with_or_without_its_dashes_in_either_case() -> None:
+    """A play-test typed BDCQ63K7HVWV5CT4 for bdcq-63k7-hvwv-5ct4 and was told nobody is it."""
+    from types import SimpleNamespace
+
+    from saboteur_p2p.crypto.identity import Identity
+    from saboteur_p2p.protocol.verify import unexpected_seats
+
+    one, other = Identity.generate().public, Identity.generate().public
+    setup = SimpleNamespace(seats=(one, other), names=("a", "b"))
+    typed = [one.fingerprint().replace("-", "").upper(), f" {other.fingerprint()} "]
+    assert unexpected_seats(setup, typed) is None  # type: ignore[arg-type]
+    third = Identity.generate().public
+    why = unexpected_seats(setup, [one.fingerprint(), third.fingerprint().replace("-", "")])  # type: ignore[arg-type]
+    assert why is not None and f"seat 1 (b) is {other.fingerprint()}" in why and "nobody is " in why, why

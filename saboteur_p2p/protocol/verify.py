@@ -224,20 +224,27 @@ def describe_setup(setup: GameSetup) -> list[str]:
     ]
 
 
+def _bare(fingerprint: str) -> str:
+    return fingerprint.strip().lower().replace("-", "")
+
+
 def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
     """Why the log's seats are not the ``expected`` fingerprints (any order, each once), or None.
 
     Compared as sets, a log whose one key held two seats passed ``--expect`` with two
     fingerprints for three seats (found by an attack)."""
-    wanted = Counter(fingerprint.strip().lower() for fingerprint in expected if fingerprint.strip())
-    found = Counter(key.fingerprint() for key in setup.seats)
+    # with or without its dashes, in either case (a play-test typed one without them)
+    given = {_bare(fingerprint): fingerprint.strip().lower() for fingerprint in expected if fingerprint.strip()}
+    wanted = Counter(_bare(fingerprint) for fingerprint in expected if fingerprint.strip())
+    found = Counter(_bare(key.fingerprint()) for key in setup.seats)
     if found == wanted:
         return None
     strangers = [f"seat {s} ({setup.names[s]}) is {key.fingerprint()}" for s, key in enumerate(setup.seats)
-                 if key.fingerprint() not in wanted]
-    twice = [f"seats {', '.join(str(s) for s, key in enumerate(setup.seats) if key.fingerprint() == print_)} are all "
-             f"{print_}" for print_, times in sorted(found.items()) if times > max(1, wanted[print_])]
-    missing = sorted(set(wanted) - set(found))
+                 if _bare(key.fingerprint()) not in wanted]
+    shown = {_bare(key.fingerprint()): key.fingerprint() for key in setup.seats}
+    twice = [f"seats {', '.join(str(s) for s, key in enumerate(setup.seats) if _bare(key.fingerprint()) == print_)} are "
+             f"all {shown[print_]}" for print_, times in sorted(found.items()) if times > max(1, wanted[print_])]
+    missing = sorted(given[bare] for bare in set(wanted) - set(found))
     parts = strangers + twice + ([f"nobody is {', '.join(missing)}"] if missing else [])
     return "the log's seats are not the expected ones: " + ("; ".join(parts) or "a fingerprint is given more times than "
                                                            "seats hold it")
