@@ -44,13 +44,21 @@ def test_each_step_shows_the_maze_after_that_event(log: Path):
     assert steps[placed].cell == action.cell  # type: ignore[union-attr]
 
 
-def test_the_viewer_steps_with_keys_and_jumps_to_the_round_end(log: Path):
+def _viewer(log: Path, pipe: object) -> tuple[ReplayViewer, list]:  # type: ignore[type-arg]
+    """The full-screen viewer of the module's log on an 80x24 terminal, read from ``pipe``,
+    and the log's events."""
     verdict, observer = replay_file(str(log))
     assert observer is not None and observer.state is not None
-    events = observer.state.events
+    output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
+    events = list(observer.state.events)
+    viewer = ReplayViewer("seat0.log", events, list(observer.setup.names), verdict.message,
+                          input=pipe, output=output)  # type: ignore[arg-type]
+    return viewer, events
+
+
+def test_the_viewer_steps_with_keys_and_jumps_to_the_round_end(log: Path):
     with create_pipe_input() as pipe:
-        output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
-        viewer = ReplayViewer("seat0.log", events, list(observer.setup.names), verdict.message, input=pipe, output=output)
+        viewer, events = _viewer(log, pipe)
         assert "event 1/" in viewer.render_text().splitlines()[0]
         pipe.send_text("nnnb")  # three on, one back
         pipe.send_text("e")  # to the end of the round
@@ -100,12 +108,8 @@ def test_at_80_columns_every_path_laid_is_in_sight_when_its_step_is_shown(log: P
     x = 1, the start among them, was never drawn, and no key scrolled to it (a play-test)."""
     import re
 
-    verdict, observer = replay_file(str(log))
-    assert observer is not None and observer.state is not None
-    events = observer.state.events
     with create_pipe_input() as pipe:
-        output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
-        viewer = ReplayViewer("seat0.log", events, list(observer.setup.names), verdict.message, input=pipe, output=output)
+        viewer, events = _viewer(log, pipe)
         laid = [(i, e.action.cell) for i, e in enumerate(events) if isinstance(e, CardPlayed) and isinstance(e.action, PlacePath)]
         assert any(x <= 1 for _, (x, _) in laid) and any(x >= 6 for _, (x, _) in laid)  # both ends of the maze
         for index, (x, _y) in laid:
