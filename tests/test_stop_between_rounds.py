@@ -61,8 +61,8 @@ def test_a_move_found_illegal_at_the_games_end_leaves_the_rounds_before_it_told(
 
     monkeypatch.setattr(State, "play", refused_at_the_end)
     node = types.SimpleNamespace(state=before, work="take 1,2", work_player=2,
-                                 dealer=types.SimpleNamespace(begin_attempt=lambda: None),
-                                 as_a_spectator=lambda trial: lambda: None)  # (the faces hidden: none here)
+                                 dealer=types.SimpleNamespace(begin_attempt=lambda: None))
+    node.play_work = lambda trial: trial.play(node.work, player=node.work_player)  # (no face to hide here)
     assert state_at_block(node) is None  # type: ignore[arg-type]  # (the forfeit rule wants a block only)
     stopped = state_at_block(node, refused=True)  # type: ignore[arg-type]
     assert stopped is not None and stopped.results == played.results

@@ -77,12 +77,8 @@ def state_at_block(node: Node, refused: bool = False) -> State | None:
     node.dealer.begin_attempt()
     trial = node.state.clone()
     try:
-        # judged as when it came (Node.as_a_spectator): a seat shown the gold pile holds
-        # another seat's take unchecked until the gold is shown, as every other seat does
-        put_back = node.as_a_spectator(trial)
-        trial.play(node.work, player=node.work_player)
+        node.play_work(trial)  # judged as when it came: a seat shown the gold pile holds a take unchecked
     except Blocked:
-        put_back()
         return trial
     except (IllegalActionError, InvalidActionError):
         return trial if refused else None

@@ -54,7 +54,7 @@ NEW_GAME = "new-game"
 
 
 def _nothing() -> None:
-    """Nothing to put back (``Node.as_a_spectator``)."""
+    """Nothing to put back (``Node._as_a_spectator``)."""
 
 
 @dataclass(frozen=True)
@@ -458,9 +458,7 @@ class Node(ShuffleSteps):
                 else:
                     assert self.state is not None and self.work is not None
                     trial = self.state.clone()
-                    put_back = self.as_a_spectator(trial)
-                    trial.play(self.work, player=self.work_player)
-                    put_back()  # what we know and hid while judging the move: we still know it
+                    self.play_work(trial)
             except Blocked as blocked:
                 if not self._queue_for(blocked.need):
                     continue  # the move's own shares opened the card it blocked on: run it again
@@ -493,7 +491,19 @@ class Node(ShuffleSteps):
             self.on_commit(trial)
         return True
 
-    def as_a_spectator(self, trial: State) -> Callable[[], None]:
+    def play_work(self, trial: State) -> None:
+        """Play the pending move on ``trial``, a copy of the state, judged as a spectator would
+        judge it (``_as_a_spectator``); what was hidden for it is put back, whatever the move
+        did.  ``_attempt`` runs every move so, and ``forfeit.state_at_block`` runs the last one
+        again so (it judged a take on the pile's faces once: found by an attack)."""
+        assert self.work is not None
+        put_back = self._as_a_spectator(trial)
+        try:
+            trial.play(self.work, player=self.work_player)
+        finally:
+            put_back()  # what we know and hid while judging the move: we still know it
+
+    def _as_a_spectator(self, trial: State) -> Callable[[], None]:
         """Judge another seat's move as a spectator would, on what every seat knows, so that
         every seat and ``verify`` name the same culprit (protocol.md §8.4, §11.1).  Hidden from
         ``trial`` while the move is judged: the face of the card it plays, if only this seat
@@ -501,8 +511,7 @@ class Node(ShuffleSteps):
         be shown to all; and the gold pile's faces at another seat's take, if this seat was
         shown the pile (the take is then checked at the game's end, §9.3).  A move that plays
         a card without naming its handle is refused here, by every seat alike (``Node.move``
-        always names it).  Returns what puts the hidden faces back.  A run of the move again
-        on another copy (``forfeit.state_at_block``) judges it the same way."""
+        always names it).  Returns what puts the hidden faces back."""
         if self.work is None or self.work_player is None or self.work_player == self.seat:
             return _nothing
         try:
