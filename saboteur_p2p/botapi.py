@@ -106,13 +106,10 @@ def raised(exc: BaseException) -> str:
     if not frames:
         return repr(exc)
     where = f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
-    if not _ours(frames[-1].filename) and not _generated(frames[-1].filename) and not _library(frames[-1].filename):
+    if _the_bots(frames[-1].filename):
         return where
-    # the guard's own frames come first: the bot's last frame is the last one not of this
-    # package, nor made by Python (a frozen action's __setattr__ is at <string>: found by a bot
-    # author), nor of Python's library (random.choice([]) named only random.py: a review)
-    theirs = [frame for frame in frames
-              if not _ours(frame.filename) and not _generated(frame.filename) and not _library(frame.filename)]
+    # the guard's own frames come first: the bot's last frame is the last one of its code
+    theirs = [frame for frame in frames if _the_bots(frame.filename)]
     return f"{where}, from {Path(theirs[-1].filename).name}:{theirs[-1].lineno}" if theirs else where
 
 
@@ -120,24 +117,21 @@ def raised(exc: BaseException) -> str:
 _PACKAGE = Path(__file__).resolve().parent
 
 
-def _ours(filename: str) -> bool:
-    return Path(filename).resolve().is_relative_to(_PACKAGE)
-
-
 #: Python's own library folders, and the installed packages' (which may lie inside them)
 _LIBRARY = {Path(sysconfig.get_paths()[name]).resolve() for name in ("stdlib", "platstdlib")}
 _INSTALLED = {Path(sysconfig.get_paths()[name]).resolve() for name in ("purelib", "platlib")}
 
 
-def _library(filename: str) -> bool:
-    """Whether ``filename`` is a module of Python's own library (random.py), not a bot's."""
+def _the_bots(filename: str) -> bool:
+    """Whether a frame of ``filename`` may be the bot's own code: not of this package, nor
+    code Python made (``<string>``: a frozen action's __setattr__, found by a bot author),
+    nor a module of Python's own library (random.choice([]) named only random.py: a review)."""
+    if filename.startswith("<"):
+        return False
     path = Path(filename).resolve()
-    return any(path.is_relative_to(f) for f in _LIBRARY) and not any(path.is_relative_to(f) for f in _INSTALLED)
-
-
-def _generated(filename: str) -> bool:
-    """Code Python made, with no file of its own (``<string>``: what dataclasses write)."""
-    return filename.startswith("<")
+    if path.is_relative_to(_PACKAGE):
+        return False
+    return not any(path.is_relative_to(f) for f in _LIBRARY) or any(path.is_relative_to(f) for f in _INSTALLED)
 
 
 def _load_file(path: str, attr: str, spec: str) -> Any:
