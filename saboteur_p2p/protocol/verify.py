@@ -236,14 +236,14 @@ def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
     # with or without its dashes, in either case (a play-test typed one without them)
     given = {_bare(fingerprint): fingerprint.strip().lower() for fingerprint in expected if fingerprint.strip()}
     wanted = Counter(_bare(fingerprint) for fingerprint in expected if fingerprint.strip())
-    found = Counter(_bare(key.fingerprint()) for key in setup.seats)
+    seats = [_bare(key.fingerprint()) for key in setup.seats]
+    shown = {bare: key.fingerprint() for bare, key in zip(seats, setup.seats, strict=True)}
+    found = Counter(seats)
     if found == wanted:
         return None
-    strangers = [f"seat {s} ({setup.names[s]}) is {key.fingerprint()}" for s, key in enumerate(setup.seats)
-                 if _bare(key.fingerprint()) not in wanted]
-    shown = {_bare(key.fingerprint()): key.fingerprint() for key in setup.seats}
-    twice = [f"seats {', '.join(str(s) for s, key in enumerate(setup.seats) if _bare(key.fingerprint()) == print_)} are "
-             f"all {shown[print_]}" for print_, times in sorted(found.items()) if times > max(1, wanted[print_])]
+    strangers = [f"seat {s} ({setup.names[s]}) is {shown[bare]}" for s, bare in enumerate(seats) if bare not in wanted]
+    twice = [f"seats {', '.join(str(s) for s, held in enumerate(seats) if held == bare)} are all {shown[bare]}"
+             for bare, times in sorted(found.items()) if times > max(1, wanted[bare])]
     missing = sorted(given[bare] for bare in set(wanted) - set(found))
     parts = strangers + twice + ([f"nobody is {', '.join(missing)}"] if missing else [])
     return "the log's seats are not the expected ones: " + ("; ".join(parts) or "a fingerprint is given more times than "
