@@ -251,11 +251,15 @@ def test_a_corrupt_length_mid_file_still_checks_the_records_before_it(game, tmp_
         file.write(bytes(4) + game.records[12])  # a length of 0, then a record
     verdict = replay_file(str(path))[0]
     assert not verdict.ok and verdict.records == 12
-    assert verdict.message.startswith("OK so far: 12 valid records") and f"then the file is corrupt from byte {at}" \
-        in verdict.message
+    assert verdict.message.startswith(f"DAMAGED LOG: the file is corrupt from byte {at}: ")
+    assert "the records before it: 12 valid records, but the game stops in round" in verdict.message
+    assert "OK" not in verdict.message  # the command exits 1: its words must not say OK
     cut = tmp_path / "cut.log"
     cut.write_bytes(path.read_bytes()[:3])  # inside the genesis's length prefix
     assert replay_file(str(cut))[0].message == "the file ends inside its first record at byte 0"
+    cut.write_bytes(path.read_bytes()[:at + 2])  # inside the 13th record's length prefix
+    verdict = replay_file(str(cut))[0]
+    assert not verdict.ok and verdict.message.startswith(f"DAMAGED LOG: the file ends inside a record at byte {at}; ")
 
 
 def test_expect_counts_each_seat_once() -> None:

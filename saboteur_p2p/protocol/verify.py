@@ -257,11 +257,15 @@ def replay_file(path: str, progress: Progress | None = None) -> tuple[Verdict, N
         verdict, observer = replay_records(exc.records, progress)
         if isinstance(exc, TruncatedLog):
             where = "its first record" if exc.offset == 0 else "a record"
-            message = f"{verdict.message}; then the file ends inside {where} at byte {exc.offset}"
+            damage = f"the file ends inside {where} at byte {exc.offset}"
         else:
-            message = f"{verdict.message}; then the file is corrupt from byte {exc.offset}: {exc}"
+            damage = f"the file is corrupt from byte {exc.offset}: {exc}"
         if not exc.records:
-            message = message.removeprefix("the log is empty; then ")
+            return replace(verdict, ok=False, message=damage), observer
+        # the records before the damage are checked, but the log is not whole: its verdict must
+        # not open with "OK" (the command exits 1; found by a play-test)
+        before = verdict.message.removeprefix("OK: ").removeprefix("OK so far: ")
+        message = f"DAMAGED LOG: {damage}; the records before it: {before}"
         return replace(verdict, ok=False, message=message), observer
     except (LogFileError, OSError) as exc:
         return Verdict(False, 0, f"cannot read the log {path}: {exc}"), None
