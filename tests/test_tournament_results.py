@@ -296,6 +296,9 @@ def test_incidents_are_counted_by_bot_and_kind_and_a_rare_kind_is_shown(tmp_path
     assert any(" timeout: " in text for text in data["incident_samples"])
     assert f"{bot}:Faulty: raised {counts['raised']}, timeout {counts['timeout']}" in out
     assert sum(line.startswith("  game ") for line in out.splitlines()) == 2  # the first raise, the first timeout
+    # the JSON says in words, as the text does, that a timeout makes the figures depend on the machine
+    assert len(data["caveats"]) == 1 and "another run of these games may differ" in data["caveats"][0]
+    assert f"  ({data['caveats'][0]})" in out
 
 
 def test_resume_refuses_a_file_played_with_another_version_of_a_module_the_bot_imports(tmp_path):

@@ -90,9 +90,7 @@ def format_report(report: TournamentReport) -> str:
                           for bot, counts in sorted(report.incident_counts.items()))
         lines.append(f"bot incidents: {report.incidents} ({kinds}); the first of each kind:")
         lines += [f"  {text}" for text in report.incident_firsts]
-        if any(counts.get("timeout") for counts in report.incident_counts.values()):
-            lines.append("  (a move past its time limit depends on how busy the machine was: another run of these games "
-                         "may differ; --time-limit gives the bots more time)")
+        lines += [f"  ({caveat})" for caveat in report.caveats()]
     if report.play_seconds:
         lines.append(
             f"playing time: {report.play_seconds:.1f} s summed over processes "

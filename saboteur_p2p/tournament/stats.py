@@ -255,6 +255,13 @@ class TournamentReport:
     #: per bot, (games played so far, rating mu) at thinned points, for the picture
     rating_series: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
 
+    def caveats(self) -> list[str]:
+        """What a reader must know to trust the figures, in words (the text report and the JSON both say it)."""
+        if any(counts.get("timeout") for counts in self.incident_counts.values()):
+            return ["a move past its time limit depends on how busy the machine was: another run of these games "
+                    "may differ; --time-limit gives the bots more time"]
+        return []
+
     def to_data(self) -> dict[str, Any]:
         """The report as JSON-ready data; ``play_seconds`` is the only entry that varies between runs."""
         return {
@@ -273,6 +280,7 @@ class TournamentReport:
             "incident_counts": self.incident_counts,
             "incident_samples": self.incident_samples,
             "incident_firsts": self.incident_firsts,
+            "caveats": self.caveats(),
             "play_seconds": round(self.play_seconds, 3),
         }
 
