@@ -226,3 +226,46 @@ def test_a_spectator_that_says_watch_many_times_a_second_is_not_sent_the_log_eac
     session._feed_watchers()
     sent = [open_envelope(data).kind for connection, data in session.transport.sent if connection == b"flooder"]  # type: ignore[attr-defined]
     assert sent.count("record") == 3 * FEED_WINDOW, sent.count("record")
+
+
+def test_a_seat_whose_game_stops_early_tells_its_spectators_why_and_they_check_it(tmp_path: Path) -> None:
+    """A spectator was told nothing when its seat's game stopped early: it said, 30 s later,
+    only that the seat went quiet (found by a play-test).  The seat now sends it the records it
+    lacks and then ``stopped`` with its log's verdict, which the spectator checks against them."""
+    from protocol_helpers import seeded_game
+    from session_doubles import SentLog, seated_session
+
+    from saboteur_p2p.net.watch import _stopped
+    from saboteur_p2p.protocol.local import step
+
+    game = seeded_game(GameConfig(3), 3)
+    while len(game.records) < 20:
+        assert step(game, lambda seat, node: str(node.state.legal_actions()[0]))  # type: ignore[union-attr]
+    session = seated_session(game, game.nodes[0], tmp_path)
+    transport = session.transport
+    assert isinstance(transport, SentLog)
+    spectator = Identity.generate()
+    session._handle(b"spectator", seal(spectator, "watch", {"version": 1, "records": 0}))
+    due = game.nodes[0].next_expected
+    assert due is not None and due.speaker != 0
+    session._end(Outcome.PEER_GONE, f"seat {due.speaker} went silent", due.speaker)
+    sent = [open_envelope(data) for connection, data in transport.sent if connection == b"spectator"]
+    assert [env.kind for env in sent][-1] == "stopped"
+    watcher = Node(game.setup, None)
+    for env in sent:
+        if env.kind == "record":
+            watcher.receive(env.body["record"])
+    assert watcher.records == game.nodes[0].records  # every record first, then why it stopped
+    stopped = sent[-1].body
+    watched = _stopped("127.0.0.1:9", watcher, stopped["verdict"], stopped["records"])
+    name = game.setup.names[due.speaker]
+    assert watched == Watched(False, f"the seat at 127.0.0.1:9 stopped: the log says seat {due.speaker} ({name}) went "
+                              "silent; the next record was due from it (a claim: a log cut short there reads the same; "
+                              "the other seats' logs hold that record if it was sent)", len(watcher.records))
+    # a spectator that holds fewer records says so; one given junk says it cannot read it
+    short = Node(game.setup, None)
+    short.receive(watcher.records[0])
+    assert _stopped("h:1", short, stopped["verdict"], stopped["records"]).message.endswith(
+        f"(checked against 1 of its {len(watcher.records)} records)")
+    junk = _stopped("h:1", short, b"junk", 5).message
+    assert junk == "the seat at h:1 says its game stopped, with a verdict that cannot be read"

@@ -78,6 +78,8 @@ class Verdicts:
     #: the figures of the game, written beside the log (timing.py): a declaration, as a method
     #: here would stand in front of Timing's
     _write_stats: Callable[[str], None]
+    #: the spectators we feed are told why the game stopped (watchers.py)
+    _tell_watchers_stopped: Callable[[bytes], None]
 
     def _heard_abort(self, env: Envelope, sender: int) -> SessionResult:
         """Another seat stopped the game naming a cheater: check its evidence ourselves."""
@@ -249,11 +251,15 @@ class Verdicts:
             forfeit = forfeit_scores(self.node, culprit)  # gone at the final reveal of the gold: it forfeits
             if forfeit is not None:
                 scores, message = forfeit.scores, f"{message}; {forfeit.describe(self.names)}"
+        if outcome is not Outcome.FINISHED:
+            # why the game stopped, after the records: verify checks it against them, and so
+            # does a spectator we feed (it knew only that we went quiet: a play-test)
+            evidence = self.evidence if outcome is Outcome.CHEATER else None
+            verdict = Ending(outcome.value, culprit, self.reason, message, evidence, self.seat).to_bytes()
+            if self.node.writer is not None:
+                self.node.writer.append(verdict)
+            self._tell_watchers_stopped(verdict)
         if self.node.writer is not None:
-            if outcome is not Outcome.FINISHED:
-                # why the game stopped, after the records: verify checks it against them
-                evidence = self.evidence if outcome is Outcome.CHEATER else None
-                self.node.writer.append(Ending(outcome.value, culprit, self.reason, message, evidence, self.seat).to_bytes())
             self.node.writer.sync()
         if outcome is Outcome.FINISHED:
             # the game is over and every share is out: this seat's secrets serve nothing more

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
+from ..crypto.log import MAX_RECORD_SIZE
+from ..protocol.ending import Ending, judge
 from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import Node
 from ..protocol.verify import describe_setup, seat_0_signer, setup_from_genesis
@@ -100,6 +102,9 @@ def watch_table(
                     if env.kind == "watching":
                         heard = time.monotonic()
                         continue
+                    if env.kind == "stopped":
+                        return _stopped(address, node, env.field("verdict", bytes, MAX_RECORD_SIZE + 4096),
+                                        env.field("records", int))
                     if env.kind != "record":
                         continue
                     record = env.field("record", bytes, 5 * 1024 * 1024)
@@ -142,4 +147,19 @@ def watch_table(
         transport.close()
 
 
+def _stopped(address: str, node: Node | None, verdict: bytes, records: int) -> Watched:
+    """The seat watched says its game stopped before its end, with the verdict its log ends
+    with: checked against the records taken in, as ``verify`` checks a log's verdict."""
+    ending = Ending.from_bytes(verdict)
+    if ending is None:
+        return Watched(False, f"the seat at {address} says its game stopped, with a verdict that cannot be read", 0)
+    if node is None:  # nothing to check its word against
+        return Watched(False, f"the seat at {address} says its game stopped before its first record: {ending.detail}", 0)
+    _, said = judge(ending, node, node.setup.names)
+    held = len(node.records)
+    short = "" if held >= records else f" (checked against {held} of its {records} records)"
+    return Watched(False, f"the seat at {address} {said}{short}", held)
+
+
 __all__ = ["WatchFailed", "Watched", "watch_table"]
+

@@ -115,6 +115,14 @@ class Watchers:
                 self._to_watcher(connection, "record", {"record": record})
             watcher.sent = max(watcher.sent, last)
 
+    def _tell_watchers_stopped(self, verdict: bytes) -> None:
+        """The game stopped before its end: each spectator is sent the records it lacks (as a
+        feed would, within its window) and then ``stopped`` with this seat's verdict (the
+        trailer its log ends with, protocol.md §12.8), which it checks against the records."""
+        self._feed_watchers()
+        for connection in self.watchers:
+            self._to_watcher(connection, "stopped", {"verdict": verdict, "records": len(self.node.records)})
+
     def _to_watcher(self, connection: bytes, kind: str, body: dict[str, object]) -> None:
         self.transport.reply(connection, seal(self.identity, kind, body))
 
