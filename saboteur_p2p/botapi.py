@@ -94,23 +94,47 @@ def _load_attr(module_name: str, attr: str, spec: str) -> Any:
     return _attribute(module, attr, spec, f"module {module_name!r}")
 
 
-def raised(exc: BaseException) -> str:
+def raised(exc: BaseException, home: Path | None = None) -> str:
     """An exception a bot raised, with where: ``RuntimeError('boom') at mybot.py:12`` (the
     frame it was raised in; for a syntax error, the line that does not parse).  Raised within
     this package, for what the bot did there, it also names the bot's last line on the way:
     ``ReadOnlyBoard(...) at lent_board.py:43, from mybot.py:20`` (a bot author could not tell
-    which of its lines wrote to the board)."""
+    which of its lines wrote to the board).  ``home``: the bot's own code (``code_home``): an
+    error raised in a package it uses (numpy, say) names the bot's last line there too."""
     if isinstance(exc, SyntaxError) and exc.lineno is not None:
         return f"{type(exc).__name__}: {exc.msg} at {Path(exc.filename or '?').name}:{exc.lineno}"
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return repr(exc)
     where = f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
+    own = [frame for frame in frames if home is not None and _within(frame.filename, home)]
+    if own:
+        return where if own[-1] is frames[-1] else f"{where}, from {Path(own[-1].filename).name}:{own[-1].lineno}"
     if _the_bots(frames[-1].filename):
         return where
     # the guard's own frames come first: the bot's last frame is the last one of its code
     theirs = [frame for frame in frames if _the_bots(frame.filename)]
     return f"{where}, from {Path(theirs[-1].filename).name}:{theirs[-1].lineno}" if theirs else where
+
+
+def code_home(kind: type) -> Path | None:
+    """Where a bot class's own code lies: its top package's folder, or its module's file when
+    that is a module of its own (a bot file); None when it cannot be told."""
+    module = sys.modules.get(kind.__module__.partition(".")[0])
+    if module is None:
+        return None
+    folders = getattr(module, "__path__", None)
+    if folders:
+        return Path(next(iter(folders))).resolve()
+    file = getattr(module, "__file__", None)
+    return Path(file).resolve() if file else None
+
+
+def _within(filename: str, home: Path) -> bool:
+    if filename.startswith("<"):
+        return False
+    path = Path(filename).resolve()
+    return path == home or path.is_relative_to(home)
 
 
 #: this package's folder: frames in it are the engine's, not a bot's
@@ -334,6 +358,8 @@ class GuardedSeat:
         #: whether ``act_in`` builds a view for the bot: only a bot that says it never reads
         #: one (``reads_view = False``, as the random bot does) goes without
         self.reads_view = getattr(bot, "reads_view", True) is not False
+        #: the bot's own code, which its errors are traced back to (``raised``)
+        self.home = code_home(type(bot))
 
     def start(self, config: GameConfig, seed: int) -> None:
         self._guarded("start()", lambda: self.bot.start(self.seat, config, seed))
@@ -369,7 +395,7 @@ class GuardedSeat:
         except BotTimeout:
             self._broke("timeout", f"on_event(): no answer within {limit} s{_overran()}")
         except (Exception, SystemExit) as exc:
-            self._broke("raised", f"on_event(): {raised(exc)}")
+            self._broke("raised", f"on_event(): {raised(exc, self.home)}")
 
     @staticmethod
     def hear_all(seats: Sequence[GuardedSeat], events: Sequence[Event]) -> None:
@@ -389,7 +415,7 @@ class GuardedSeat:
         except BotTimeout:
             self._broke("timeout", f"{what}: no answer within {limit} s{_overran()}")
         except (Exception, SystemExit) as exc:
-            self._broke("raised", f"{what}: {raised(exc)}")
+            self._broke("raised", f"{what}: {raised(exc, self.home)}")
 
     def _broke(self, kind: str, detail: str) -> None:
         self.broken = True
@@ -440,7 +466,7 @@ class GuardedSeat:
                 return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s{_overran()}", REST_SAFE)
             return self._fall_back(legal, playing, "timeout", f"no answer within {limit} s")
         except (Exception, SystemExit) as exc:  # sys.exit() in a bot ends its move, not the tournament
-            return self._fall_back(legal, playing, "raised", f"act(): {raised(exc)}")
+            return self._fall_back(legal, playing, "raised", f"act(): {raised(exc, self.home)}")
         finally:
             if maze is not None:
                 take_back(maze)

@@ -158,6 +158,26 @@ def test_an_error_raised_in_the_engine_for_the_bot_names_the_bot_s_line_too() ->
     assert ", from" not in failing.incidents[0].detail  # raised in the bot's own line: named once
 
 
+class Versioned(Failing):
+    def act(self, view: object, legal: list[object]) -> object:
+        from packaging.version import Version  # an installed package's pure-Python code
+
+        return Version("not a version")  # it raises in packaging: the incident names this line too
+
+
+def test_an_error_raised_in_a_package_the_bot_uses_names_the_bot_s_line_too() -> None:
+    """An error raised inside an installed package (numpy, say) named only that package's line."""
+    import inspect
+
+    state = Game(GameConfig(3), TrustedDealer(1)).new_state()
+    seat = GuardedSeat(Versioned(), "versioned", state.current, time_limit=None)
+    seat.act(state.view_for(state.current), state.legal_actions())
+    (incident,) = seat.incidents
+    line = inspect.getsourcelines(Versioned.act)[1] + 3
+    assert "InvalidVersion" in incident.detail and " at version.py:" in incident.detail
+    assert incident.detail.endswith(f", from test_bot_author_playtest.py:{line}")
+
+
 def test_the_report_s_table_says_what_its_columns_count(capsys) -> None:
     """A bot author read "games" 167/167/166 for a 100-game table of 3 bots at 5 seats."""
     assert main(["tournament", "--players", "5", "--games", "6", "--bots", "random,heuristic,random", "--seed", "3"]) == 0
