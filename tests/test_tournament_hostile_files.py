@@ -56,6 +56,40 @@ def test_a_bad_field_of_a_game_line_is_one_error_naming_the_line(tmp_path, capsy
     assert main(["report", "--json", str(bad)]) == 2
 
 
+def _many_rounds(data):
+    for key in ("roles", "round_winners", "round_trapped"):
+        data[key] = data[key] * 100
+    return "roles name 300 rounds, where a game of this tournament has 3"
+
+
+def _much_gold(data):
+    data["scores"], data["winners"] = [9999, 0, 0, 0], [0]
+    return "scores [9999, 0, 0, 0] hold more than the 44 gold a game of this tournament holds"
+
+
+def _saboteurs_all(data):
+    data["roles"][1] = ["saboteur"] * 4
+    return "round 2's roles ['saboteur', 'saboteur', 'saboteur', 'saboteur'] are not dealt from this game's role cards"
+
+
+@pytest.mark.parametrize("edit", [_many_rounds, _much_gold, _saboteurs_all])
+def test_a_game_line_no_game_of_the_tournament_could_give_is_refused(tmp_path, capsys, edit):
+    """Lines of 300 rounds or 9999 gold, well formed, were folded into the report (team win
+    rates 11/17/72% became 1/64/36%) and a resume played on after them (found by an attack)."""
+    header, first, *_ = _write(tmp_path / "good.jsonl")
+    data = json.loads(first)
+    why = edit(data)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(header + "\n" + json.dumps(data) + "\n")
+    assert main(["report", str(bad)]) == 2
+    assert _error(capsys) == f"saboteur-p2p: error: {bad}, line 2: not a game ({why})"
+    before = bad.read_bytes()
+    resume = ["tournament", "--players", "4", "--games", "3", "--bots", "random", "--seed", "1", "--out", str(bad), "--resume"]
+    assert main(resume) == 2  # a resume plays on from no such line
+    assert _error(capsys) == f"saboteur-p2p: error: {bad}, line 2: not a game ({why})"
+    assert bad.read_bytes() == before
+
+
 @pytest.mark.parametrize(("field", "value"), [
     ("players", 0), ("players", -3), ("bots", [[1]]), ("duplicate", "no"), ("variants", "abc"),
     ("time_limit", -1), ("games", 0), ("seed", 1.5),

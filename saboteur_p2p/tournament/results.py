@@ -19,6 +19,7 @@ import itertools
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -26,7 +27,8 @@ from typing import IO, Any
 from ..botapi import BUNDLED, bot_source, split_spec
 from ..botspec import imported_beside
 from ..files import open_regular, open_to_write
-from ..rules import Role, Winners
+from ..rules import GameConfig, Role, Winners
+from ..rules.cards import ActionCard, ActionKind, GoldCard, PathCard, RoleCard, gold_cards
 from .spec import GameSummary, TournamentSpec, seating
 from .stats import StatsCollector, TournamentReport
 
@@ -131,6 +133,33 @@ def game_from_data(data: Any, players: int) -> GameSummary:
     )
 
 
+def check_plausible(game: GameSummary, spec: TournamentSpec) -> None:
+    """ValueError unless ``game`` is one ``spec``'s games could be: its rounds, each round's
+    roles dealt from the role cards, and no more gold than the game holds.  A line that
+    claimed 300 rounds, or 9999 gold, moved a report's figures in silence (found by an attack)."""
+    config = spec.config
+    if len(game.roles) != config.rounds:
+        raise ValueError(f"roles name {len(game.roles)} rounds, where a game of this tournament has {config.rounds}")
+    dealt = Counter(card.role for card in config.edition_rules.role_cards(config) if isinstance(card, RoleCard))
+    for number, roles in enumerate(game.roles, 1):
+        if Counter(roles) - dealt:
+            raise ValueError(f"round {number}'s roles {[r.value for r in roles]} are not dealt from this game's role cards")
+    most = _most_gold(config)
+    if sum(game.scores) > most:
+        raise ValueError(f"scores {list(game.scores)} hold more than the {most} gold a game of this tournament holds")
+
+
+def _most_gold(config: GameConfig) -> int:
+    """The most gold all seats of a game can hold together: the gold cards' nuggets (base
+    game), or each round's most pieces (Saboteur 2: 5 a winner, each crystal, each theft)."""
+    if not config.edition_rules.public_gold:
+        return sum(card.nuggets for card in gold_cards() if isinstance(card, GoldCard))
+    draw = config.edition_rules.draw_cards()
+    crystals = sum(card.crystals for card in draw if isinstance(card, PathCard))
+    thefts = sum(1 for card in draw if isinstance(card, ActionCard) and card.kind is ActionKind.THEFT)
+    return config.rounds * (5 * config.players + crystals + thefts)
+
+
 def _header(spec: TournamentSpec) -> str:
     header = {"format": FORMAT, "version": VERSION, "spec": spec.to_data(), "sources": bot_sources(spec)}
     return json.dumps(header, separators=(",", ":"))
@@ -206,6 +235,7 @@ def read_games(path: Path, spec: TournamentSpec) -> Iterator[tuple[int, GameSumm
                 continue
             try:
                 game = game_from_data(json.loads(raw), spec.players)
+                check_plausible(game, spec)
             except _UNREADABLE as exc:
                 raise ResultsFileError(f"{path}, line {number}: not a game ({exc})") from None
             seed, seats = seating(spec, game.index)
