@@ -9,9 +9,10 @@ that nobody reads is refused.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
-from typing import IO, BinaryIO
+from typing import IO, Any, BinaryIO
 
 
 class NotAFile(ValueError):
@@ -44,3 +45,24 @@ def open_to_write(path: str | os.PathLike[str], append: bool = False) -> IO[str]
         raise
     os.set_blocking(fd, True)
     return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
+
+
+def read_note(path: str | os.PathLike[str], what: str, limit: int = 1 << 20) -> Any:
+    """A small JSON file this program wrote beside a game (a note, a hand's slots), parsed;
+    ValueError (NotAFile among them) when it is not a regular file, is over ``limit`` bytes
+    or is not JSON, and OSError when it cannot be read.  A note nested thousands deep raised
+    RecursionError, and a FIFO in its place hung the command (found by an attack)."""
+    with open_regular(path, what) as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{what} {os.fspath(path)} is over {limit} bytes")
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError(f"{what} {os.fspath(path)} nests too deep") from None
+
+
+def write_note(path: str | os.PathLike[str], data: Any) -> None:
+    """``data`` as JSON in ``path`` (a pipe in its place that nobody reads is NotAFile, not a hang)."""
+    with open_to_write(path) as file:
+        file.write(json.dumps(data))

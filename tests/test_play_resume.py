@@ -87,6 +87,29 @@ def test_a_note_that_cannot_be_read_or_names_no_kept_game_is_forgotten(tmp_path:
         assert not (tmp_path / UNFINISHED_PLAY).exists()
 
 
+def test_a_note_nested_too_deep_or_replaced_by_a_pipe_is_forgotten_not_a_crash_or_a_hang(tmp_path: Path) -> None:
+    """A note nested 100,000 deep stopped ``play`` with a RecursionError, and a FIFO in its
+    place hung it for ever (found by an attack); so did the seat's hand file."""
+    import os
+
+    from saboteur_p2p.client.model import SteadyHand
+    from saboteur_p2p.net.play import noted_leave
+
+    me = load_or_create(tmp_path / "me.identity")
+    (tmp_path / UNFINISHED_PLAY).write_text("[" * 100_000 + "]" * 100_000)
+    assert noted_leave(tmp_path, "end") == "end"
+    assert unfinished_play(tmp_path, me) == [] and not (tmp_path / UNFINISHED_PLAY).exists()
+    os.mkfifo(tmp_path / UNFINISHED_PLAY)
+    assert noted_leave(tmp_path, "bot") == "bot"
+    assert unfinished_play(tmp_path, me) == [] and not (tmp_path / UNFINISHED_PLAY).exists()
+    hand = tmp_path / "seat.log.hand"
+    hand.write_text("[" * 100_000 + "]" * 100_000)
+    assert SteadyHand(str(hand))._slots == (0, [])
+    hand.unlink()
+    os.mkfifo(hand)
+    assert SteadyHand(str(hand))._slots == (0, [])
+
+
 def test_a_note_of_a_kept_game_whose_seat_answers_but_whose_key_is_not_one_is_forgotten(tmp_path: Path) -> None:
     """A note naming a game this folder keeps, whose endpoint answers, but whose key is one
     byte: every later ``play`` stopped with "The public key must be exactly 32 bytes long",

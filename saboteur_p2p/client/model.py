@@ -8,15 +8,14 @@ from __future__ import annotations
 import contextlib
 import enum
 import functools
-import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from ..files import read_note, write_note
 from ..rules import (
     GOAL_CELLS,
     ActionCard,
@@ -355,7 +354,7 @@ class SteadyHand:
         self._store = store
         if store is not None:
             with contextlib.suppress(OSError, ValueError, TypeError):
-                round_, order = json.loads(Path(store).read_text())
+                round_, order = read_note(store, "hand file")
                 if isinstance(round_, int) and isinstance(order, list) and all(isinstance(h, int) for h in order):
                     self._slots = (round_, order)
 
@@ -370,8 +369,8 @@ class SteadyHand:
         round_, before = self._slots
         order = steady_slots(before if round_ == view.round else [], state.hands[seat])
         if self._store is not None and (view.round, order) != self._slots:
-            with contextlib.suppress(OSError):
-                Path(self._store).write_text(json.dumps([view.round, order]))
+            with contextlib.suppress(OSError, ValueError):
+                write_note(self._store, [view.round, order])
         self._slots = (view.round, order)
         faces = dict(view.hand)
         return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import socket
 import subprocess
@@ -21,6 +20,7 @@ except ImportError:  # not on Windows: a second join there is not stopped
 from ..botapi import bot_label
 from ..crypto.identity import Identity
 from ..crypto.workers import THREADS_VARIABLE, set_threads, share_cores
+from ..files import read_note, write_note
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
@@ -377,7 +377,8 @@ def _remember_play(log_dir: Path, table: Table, identity: Identity, on_leave: st
     others = [[seat.endpoint, seat.dh_key.hex()] for seat in table.seats if seat.sign_key != own]
     note = {"game": table.game_id.hex()[:16], "identity": identity.public.fingerprint(), "seats": others,
             "on_leave": on_leave}
-    (log_dir / UNFINISHED_PLAY).write_text(json.dumps(note))
+    with contextlib.suppress(OSError, ValueError):  # a pipe or folder in its place: no note, but the game goes on
+        write_note(log_dir / UNFINISHED_PLAY, note)
 
 
 def noted_leave(log_dir: Path, unsaid: str) -> str:
@@ -387,7 +388,7 @@ def noted_leave(log_dir: Path, unsaid: str) -> str:
     ``unsaid`` when the note does not say (a note of the release before: the rule of the
     command that takes the seat back, as that release did)."""
     try:
-        said = json.loads((log_dir / UNFINISHED_PLAY).read_text()).get("on_leave")
+        said = read_note(log_dir / UNFINISHED_PLAY, "note").get("on_leave")
     except (OSError, ValueError, AttributeError):
         said = None
     return said if said in ("bot", "end") else unsaid
@@ -401,7 +402,7 @@ def unfinished_play(log_dir: Path, identity: Identity) -> list[tuple[str, bytes]
     then forgotten)."""
     path = log_dir / UNFINISHED_PLAY
     try:
-        data = json.loads(path.read_text())
+        data = read_note(path, "note")
         game, whose = data["game"], data.get("identity")
         seats = [(endpoint, bytes.fromhex(key)) for endpoint, key in data["seats"]]
         if not all(isinstance(endpoint, str) and valid_endpoint(endpoint) and len(key) == 32 for endpoint, key in seats):
