@@ -173,6 +173,13 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
         sys.path.append(folder)
     own_modules_found(file, spec)
     try:
+        compile(file.read_bytes(), str(file), "exec", dont_inherit=True)
+    except (MemoryError, RecursionError) as exc:  # Python's parser gives up on a nest that deep (an attack)
+        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} nests too deep for Python to read it "
+                           f"({type(exc).__name__})") from None
+    except (SyntaxError, ValueError, OSError):
+        pass  # said as the module is run, below, with its line
+    try:
         module_spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:  # sys.exit() at import ended the command, silently (found by a bot author)
         raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {raised(exc)}") from exc

@@ -30,7 +30,7 @@ def imported_beside(path: Path) -> list[Path]:
     while waiting:
         try:
             tree = ast.parse(waiting.pop().read_bytes())
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):  # a nest too deep for the parser (an attack)
             continue
         for node in ast.walk(tree):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \

@@ -304,6 +304,15 @@ def test_a_bot_file_that_does_not_parse_or_raises_on_load_names_its_line(tmp_pat
     raising.write_text("x = 1\nraise RuntimeError('not today')\n")
     with pytest.raises(BotLoadError, match=r"raised RuntimeError\('not today'\) at raising.py:2"):
         bot_factory(f"{raising}:Bot")
+    # nested too deep for Python's parser: a MemoryError traceback, here or in a module
+    # beside it that it imports (found by an attack)
+    deep = tmp_path / "deep.py"
+    deep.write_text("x = " + "-" * 200_000 + "1\n")
+    with pytest.raises(BotLoadError, match=r"'.*deep.py' nests too deep for Python to read it \((MemoryError|RecursionError)\)"):
+        bot_factory(f"{deep}:Bot")
+    beside = tmp_path / "beside.py"
+    beside.write_text("if False:\n    import deep\nfrom saboteur_bots.random_bot import RandomBot as Bot\n")
+    assert bot_factory(f"{beside}:Bot")().name == "random"  # deep.py is never run: the bot loads
 
 
 class TriesMovesOnItsView(Raising):
