@@ -68,6 +68,8 @@ def _log_dir(args: argparse.Namespace) -> Path:
         folder = user_data_path("saboteur-p2p", appauthor=False) / "logs"
     try:
         folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # "File exists" sent a person looking for a folder (found by an attack)
+        raise ValueError(f"cannot keep the game logs in {folder}: it is a file, not a folder") from None
     except OSError as exc:
         raise ValueError(f"cannot keep the game logs in {folder}: {exc.strerror}") from None
     if not os.access(folder, os.W_OK):

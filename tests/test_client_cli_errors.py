@@ -62,6 +62,19 @@ def test_a_log_folder_that_cannot_be_made_is_one_line_naming_it(command: str, tm
     assert time.monotonic() - started < 8  # refused at once, not when a game starts
 
 
+def test_a_log_folder_named_by_a_file_says_it_is_a_file() -> None:
+    """"cannot keep the game logs in afile: File exists" sent a person looking for a folder
+    (found by an attack)."""
+    import argparse
+    import tempfile
+
+    from saboteur_p2p.cli_table import _log_dir
+
+    with tempfile.NamedTemporaryFile() as file, pytest.raises(ValueError) as info:
+        _log_dir(argparse.Namespace(log_dir=file.name))
+    assert str(info.value) == f"cannot keep the game logs in {file.name}: it is a file, not a folder"
+
+
 def test_joining_a_table_that_is_not_there_fails_within_the_connect_timeout(tmp_path: Path):
     started = time.monotonic()
     done = run("join", f"127.0.0.1:{free_port()}", "--plain", "--connect-timeout", "1", "--log-dir", str(tmp_path),

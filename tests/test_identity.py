@@ -92,6 +92,15 @@ def test_corrupt_file_is_reported_and_never_replaced(tmp_path: Path, name: str) 
     assert [p.name for p in tmp_path.iterdir()] == ["identity"]
 
 
+def test_a_file_nested_too_deep_says_so(tmp_path: Path) -> None:
+    """msgpack's error for a nest too deep has no words: "(truncated or corrupt: )" (an attack)."""
+    path = tmp_path / "identity"
+    path.write_bytes(b"\x91" * 4000 + b"\x00")
+    path.chmod(0o600)
+    with pytest.raises(IdentityError, match=r": not a readable identity record \(corrupt: nested too deep\)$"):
+        Identity.load(path)
+
+
 def test_every_single_bit_flip_is_detected(tmp_path: Path) -> None:
     data = valid_file()
     for index in range(len(data)):

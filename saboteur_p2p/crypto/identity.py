@@ -293,6 +293,8 @@ class Identity:
             fields: Any = msgpack.unpackb(data, raw=False, strict_map_key=True, max_map_len=32, max_array_len=32)
         except msgpack.ExtraData:
             raise fail("unexpected bytes after the identity record (corrupt?)") from None
+        except msgpack.StackError:  # its error carries no words (found by an attack)
+            raise fail("not a readable identity record (corrupt: nested too deep)") from None
         except ValueError as exc:  # msgpack reports truncated and malformed input as ValueError subclasses
             raise fail(f"not a readable identity record (truncated or corrupt: {exc})") from None
         if not isinstance(fields, dict) or fields.get("format") != FILE_FORMAT:
