@@ -80,6 +80,27 @@ def same_seat(session: Session, log_dir: Path, table: Table | None = None) -> Se
     return Session(table or session.table, session.identity, SentLog(), None, log_dir, lambda text: None)  # type: ignore[arg-type]
 
 
+def test_the_seat_secrets_are_on_the_disk_before_the_record_that_needs_them_goes_out(tmp_path: Path, monkeypatch) -> None:
+    """They were written but never synced: after a power loss the others sent back the seat's
+    own coin commit, and the secrets, older or empty, had no coin to reveal (found by an attack).
+    The file and its folder (where the rename lives) are synced at each save."""
+    from saboteur_p2p.net import seatstate
+
+    session, _, _ = session_for_tests(tmp_path)
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(seatstate.os, "fsync", fsync)
+    path = tmp_path / "seat1.secret"
+    seatstate.save_secrets(session.node, path)
+    assert synced == [str(tmp_path / "seat1.tmp"), str(tmp_path)]
+    assert path.exists() and not (tmp_path / "seat1.tmp").exists()
+
+
 def test_a_start_that_names_our_game_with_another_table_does_not_take_the_seat_back(tmp_path: Path) -> None:
     """A seat takes its seat back only in the game as it began: a start with the same game id
     and another table's salt (or other seats, names or rules) would have a seat 0 whose log is

@@ -97,9 +97,18 @@ def save_secrets(node: Node, path: Path) -> None:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(data)
-    # atomic against the process dying (the case rejoin is for); not fsync'd on every
-    # record, which would cost a disk flush per message
-    os.replace(tmp, path)
+        # on the disk before the record that needs them goes out: after a power loss the others
+        # send that record back (a coin committed to), and secrets saved before it, or none at
+        # all, lost the game at its reveal (found by an attack).  A few saves a round, not one
+        # a message: only records of SECRET_KINDS change them
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)  # atomic against the process dying (the case rejoin is for)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)  # the new name too: a rename lives in the folder
+    finally:
+        os.close(folder)
 
 
 def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
