@@ -227,3 +227,35 @@ def test_a_join_while_the_same_identity_hosts_from_the_same_folder_is_refused(tm
     assert outcome and "closed the table" in outcome[0].message  # type: ignore[attr-defined]
     with _one_process_per_identity(tmp_path, identity):
         pass  # free once the host is done
+
+
+@pytest.mark.parametrize("extra", [0, 4096])
+def test_a_last_record_whose_end_a_power_loss_left_as_zeros_is_cut_and_the_seat_comes_back(tmp_path: Path, extra: int) -> None:
+    """A tail of zeros was cut only when it began where a record does; a power loss that kept
+    the last record's length and first bytes, the rest zeros, lost the seat (found by an
+    attack).  Such a last record is cut; damage of any other kind is still refused."""
+    import struct
+
+    from protocol_helpers import play_until, seeded_game
+
+    from saboteur_p2p.net.seatstate import SeatLost, export_secrets, open_seat
+    from saboteur_p2p.protocol.node import Node
+
+    game = seeded_game(GameConfig(3), 7)
+    play_until(game, lambda head: head.kind == "shuffle")
+    seat = game.nodes[1]
+    records = list(game.records)
+    stem = f"game-{game.setup.game_id.hex()[:16]}-seat1"
+    whole = b"".join(struct.pack(">I", len(r)) + r for r in records[:-1])
+    last = records[-1]
+    torn = struct.pack(">I", len(last)) + last[:len(last) // 2] + bytes(len(last) - len(last) // 2 + extra)
+    (tmp_path / f"{stem}.secret").write_bytes(export_secrets(seat))
+    (tmp_path / f"{stem}.log").write_bytes(whole + torn)
+    node = Node(game.setup, 1, seat.identity)
+    assert open_seat(node, tmp_path, resuming=True)[2] == len(records) - 1
+    assert (tmp_path / f"{stem}.log").read_bytes() == whole and node.records == records[:-1]
+    damaged = bytearray(last)
+    damaged[len(last) // 2] ^= 1  # a flipped bit, no zeros: damage here, named
+    (tmp_path / f"{stem}.log").write_bytes(whole + struct.pack(">I", len(last)) + bytes(damaged))
+    with pytest.raises(SeatLost, match="no longer checks"):
+        open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)

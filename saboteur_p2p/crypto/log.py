@@ -60,6 +60,8 @@ MAX_CONTAINERS = 100_000
 MAX_BODY_DEPTH = 32
 
 _LENGTH = struct.Struct(">I")
+#: the bytes of the length before each item of a log file
+LENGTH_PREFIX = _LENGTH.size
 
 
 class MalformedRecord(ValueError):

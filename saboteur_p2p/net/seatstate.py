@@ -15,7 +15,7 @@ import msgpack
 
 from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
-from ..crypto.log import BrokenLog, LogFileError, TruncatedLog, read_log
+from ..crypto.log import LENGTH_PREFIX, BrokenLog, LogFileError, TruncatedLog, read_log
 from ..files import NotAFile, open_regular
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
@@ -135,16 +135,31 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
     except LogFileError as exc:
         raise DamagedSeatFiles(str(exc)) from None
     assert node.seat is not None
-    for index, record in enumerate(split_ending(records)[0]):  # a verdict written when the game stopped is no record
+    kept = split_ending(records)[0]  # a verdict written when the game stopped is no record
+    for index, record in enumerate(kept):
         try:
             node.receive(record)
         except ProtocolViolation as violation:
+            if index == len(kept) - 1 and record is records[-1] and _torn(record):
+                # the last write, its length kept and its end lost to a power loss (the zeros
+                # seldom begin where a record does: found by an attack): others resend it
+                os.truncate(log_path, os.path.getsize(log_path) - len(record) - LENGTH_PREFIX)
+                records.pop()
+                break
             # every record in our log was checked when it came: one that fails now was damaged here
             raise DamagedSeatFiles(
                 f"record {index} of the log no longer checks ({violation.reason}): the file was damaged on this machine"
             ) from None
     _check_own(node)
-    return len(records)
+    return len(split_ending(records)[0])
+
+
+#: zero bytes that end a record the disk lost the end of: a signature ends so once in 2**128
+TORN_ZEROS = 16
+
+
+def _torn(record: bytes) -> bool:
+    return len(record) >= TORN_ZEROS and not any(record[-TORN_ZEROS:])
 
 
 def _zeros_from(path: Path, offset: int) -> bool:
