@@ -175,6 +175,10 @@ def test_a_verdict_is_never_taken_for_a_record_nor_a_record_for_a_verdict(game):
     for claim in (Ending("quit", 1), Ending("peer-gone", 2, seat=2)):
         said = verify_records([*game.records[:30], claim.to_bytes()])
         assert said.culprit is None and "a claim verify cannot check" in said.message
+        # followed by records (its seat rejoined and played on), it no longer says why the log
+        # stops: it was read as the log's ending (found by an attack)
+        later = verify_records([*game.records[:30], claim.to_bytes(), *game.records[30:40]])
+        assert later == verify_records(game.records[:40]) and later.message.startswith("OK so far: 40 valid records")
 
 
 def test_verify_reports_its_progress_record_by_record_and_on_a_terminal_only(played, monkeypatch):

@@ -97,14 +97,16 @@ def _seat_or_none(value: object) -> bool:
 
 
 def split_ending(blobs: list[bytes]) -> tuple[list[bytes], Ending | None]:
-    """A log file's records, and the last verdict among them (a seat that rejoined its game
-    may have written one before)."""
+    """A log file's records, and its verdict: the last one, if no record follows it (a seat
+    that rejoined its game after it wrote one played on: that verdict no longer says why the
+    log stops, and verify read it as if it did, found by an attack)."""
     records: list[bytes] = []
     ending = None
     for blob in blobs:
         found = Ending.from_bytes(blob)
         if found is None:
             records.append(blob)
+            ending = None
         else:
             ending = found
     return records, ending
