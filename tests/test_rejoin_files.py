@@ -259,3 +259,36 @@ def test_a_last_record_whose_end_a_power_loss_left_as_zeros_is_cut_and_the_seat_
     (tmp_path / f"{stem}.log").write_bytes(whole + struct.pack(">I", len(last)) + bytes(damaged))
     with pytest.raises(SeatLost, match="no longer checks"):
         open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)
+
+
+def test_a_seat_whose_game_stopped_for_a_cheat_is_not_taken_back_into_it(tmp_path: Path) -> None:
+    """The seat's log ended with a verdict naming a cheat, and its secrets were kept (they go
+    only when a game finishes): a replayed ``start`` took it back into that game, where the
+    cheater made its move again and nothing held it against the version the verdict keeps
+    (found by an attack).  Such a seat is not taken back; the verdict says why."""
+    import struct
+
+    from protocol_helpers import play_until, seeded_game, signed_record
+
+    from saboteur_p2p.net.seatstate import SeatLost, export_secrets, open_seat
+    from saboteur_p2p.protocol.ending import Ending
+    from saboteur_p2p.protocol.messages import ActionMsg
+    from saboteur_p2p.protocol.node import Node
+
+    game = seeded_game(GameConfig(3, rounds=1), 11)
+    play_until(game, lambda head: head.kind == "action" and head.speaker == 0)
+    cheat = signed_record(game, 0, "action", ActionMsg("pass 99", None).encode())
+    stem = f"game-{game.setup.game_id.hex()[:16]}-seat1"
+    (tmp_path / f"{stem}.secret").write_bytes(export_secrets(game.nodes[1]))
+    log = tmp_path / f"{stem}.log"
+
+    def write(items: list[bytes]) -> None:
+        log.write_bytes(b"".join(struct.pack(">I", len(i)) + i for i in items))
+
+    write([*game.records, Ending("cheater", 0, "illegal-action", "seat0 cheated", cheat, 1).to_bytes()])
+    with pytest.raises(SeatLost, match=r"its game stopped for a cheat by seat 0 \(illegal-action\); a game stopped for a "
+                                        r"cheat is not taken up again \(saboteur-p2p verify .*\.log checks it\)"):
+        open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)
+    # a seat that named another gone is taken back: that is what rejoining is for
+    write([*game.records, Ending("peer-gone", 2, "", "seat2 went silent", None, 1).to_bytes()])
+    assert open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)[2] == len(game.records)

@@ -135,7 +135,12 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
     except LogFileError as exc:
         raise DamagedSeatFiles(str(exc)) from None
     assert node.seat is not None
-    kept = split_ending(records)[0]  # a verdict written when the game stopped is no record
+    kept, ending = split_ending(records)  # a verdict written when the game stopped is no record
+    if ending is not None and ending.outcome == "cheater":
+        # taken back, the seat would let the cheater make its move again, and never hold it
+        # against the version its verdict keeps (found by an attack)
+        raise StoppedForACheat(f"its game stopped for a cheat by seat {ending.culprit} ({ending.reason}); a game "
+                               f"stopped for a cheat is not taken up again (saboteur-p2p verify {log_path} checks it)")
     for index, record in enumerate(kept):
         try:
             node.receive(record)
@@ -190,6 +195,10 @@ def _check_own(node: Node) -> None:
             raise DamagedSeatFiles(f"the saved coin {index} is not the one this seat committed to in its log")
 
 
+class StoppedForACheat(RuntimeError):
+    """The seat's log ends with a verdict naming a cheat: its game is over for good."""
+
+
 class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
@@ -210,6 +219,8 @@ def open_seat(node: Node, log_dir: Path, resuming: bool) -> tuple[Path, Path, in
             raise SeatLost(f"cannot take seat {node.seat} back: {exc}") from None
         except DamagedSeatFiles as exc:
             raise SeatLost(f"cannot take seat {node.seat} back: its files in {log_dir} are damaged: {exc}") from None
+        except StoppedForACheat as exc:
+            raise SeatLost(f"cannot take seat {node.seat} back: {exc}") from None
     if log_path.exists() or secrets_path.exists():
         missing = secrets_path if log_path.exists() else log_path
         raise SeatLost(f"cannot take seat {node.seat} back: {missing} is missing (a seat needs both its log and its secrets)")
