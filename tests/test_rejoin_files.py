@@ -292,3 +292,31 @@ def test_a_seat_whose_game_stopped_for_a_cheat_is_not_taken_back_into_it(tmp_pat
     # a seat that named another gone is taken back: that is what rejoining is for
     write([*game.records, Ending("peer-gone", 2, "", "seat2 went silent", None, 1).to_bytes()])
     assert open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)[2] == len(game.records)
+
+
+def test_a_seat_run_again_while_the_clock_reads_earlier_still_links_as_the_newer_run(tmp_path: Path, monkeypatch) -> None:
+    """A run's number was the clock's nanoseconds: a seat restarted while the clock read
+    earlier than at its first run (no hardware clock, a snapshot restored) sent links the
+    others took for a stale run's, and never rejoined (found by an attack).  It is now kept
+    beside the log and always grows; a damaged or absurd note of it is passed over."""
+    import types
+
+    from saboteur_p2p.net import seatstate
+
+    session, _, _ = session_for_tests(tmp_path)
+    session.agent = types.SimpleNamespace(heard=lambda *args: None)  # type: ignore[assignment]
+    again = same_seat(session, tmp_path)
+    again.agent, again.resuming = session.agent, True
+    clock = iter([5_000, 1_000])
+    monkeypatch.setattr(seatstate.time, "time_ns", lambda: next(clock))
+    session._open_log()
+    first = session.incarnation
+    assert first == 5_000
+    again._open_log()  # the clock reads 1_000 now
+    assert again.incarnation == first + 1
+    store = Path(f"{session.log_path}.run")
+    assert store.read_text() == str(first + 1)
+    monkeypatch.setattr(seatstate.time, "time_ns", lambda: 3_000)
+    for junk in ("[" * 100_000, str(1 << 70), "-5", '"x"'):  # a number no link could carry is none
+        store.write_text(junk)
+        assert seatstate.next_run(session.log_path) == 3_000 and store.read_text() == "3000"

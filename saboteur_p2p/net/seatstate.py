@@ -7,7 +7,9 @@ with the log they rebuild the seat exactly.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import msgpack
 from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import LENGTH_PREFIX, BrokenLog, LogFileError, TruncatedLog, read_log
-from ..files import NotAFile, open_regular
+from ..files import NotAFile, open_regular, read_note
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
@@ -193,6 +195,34 @@ def _check_own(node: Node) -> None:
         committed = node.coin_commitments.get(index, {}).get(node.seat)
         if committed is not None and not check_reveal(committed, value, nonce, *node.commit_context(("coin", index))):
             raise DamagedSeatFiles(f"the saved coin {index} is not the one this seat committed to in its log")
+
+
+def next_run(path: Path) -> int:
+    """This run's number for the seat whose log is ``path`` (its ``link``'s ``incarnation``):
+    the clock's nanoseconds, but always past the last run's, kept in ``path.run``.  A seat
+    restarted while the clock read earlier than at its first run (no hardware clock, a
+    snapshot restored) sent links the others took for a stale run's, and never rejoined
+    (found by an attack)."""
+    store = path.with_name(path.name + ".run")
+    try:
+        last = read_note(store, "run file")
+    except (OSError, ValueError):
+        last = 0
+    kept = last + 1 if type(last) is int and 0 <= last < MAX_RUN else 0  # a number no run sends is no run's
+    run = max(time.time_ns(), kept)
+    tmp = store.with_name(store.name + ".tmp")
+    with contextlib.suppress(OSError, ValueError):
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(str(run))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, store)
+    return run
+
+
+#: run numbers stay below this (a link's ``incarnation`` is a msgpack int: at most 2**64 - 1)
+MAX_RUN = 1 << 62
 
 
 class StoppedForACheat(RuntimeError):

@@ -29,7 +29,7 @@ from .lobby import Table
 from .pace import Pace
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .relink import Relink
-from .seatstate import open_seat, save_secrets
+from .seatstate import next_run, open_seat, save_secrets
 from .splitting import SplitWatch
 from .standin import StandIn
 from .timing import Timing
@@ -149,6 +149,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
 
     def _open_log(self) -> None:
         self.log_path, self.secrets_path, count = open_seat(self.node, self.log_dir, self.resuming)
+        self.incarnation = next_run(self.log_path)  # past every earlier run's, whatever the clock says
         if count is not None:
             for index in range(len(self.node.log.entries)):
                 self.intake.remember(index)
