@@ -47,6 +47,23 @@ def open_to_write(path: str | os.PathLike[str], append: bool = False) -> IO[str]
     return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
 
 
+def open_lock(path: str | os.PathLike[str]) -> IO[str]:
+    """``path`` opened to append, as a lock file (created if need be); NotAFile unless it is a
+    regular file: a pipe in its place made ``join``, ``host`` and ``play`` hang (an attack)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        if exc.errno not in (errno.ENXIO, errno.EISDIR):
+            raise
+        fd = -1
+    if fd < 0 or not stat.S_ISREG(os.fstat(fd).st_mode):
+        if fd >= 0:
+            os.close(fd)
+        raise NotAFile(f"the lock file {os.fspath(path)} is not a regular file (a folder, pipe or device): remove it")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="ascii")
+
+
 def read_note(path: str | os.PathLike[str], what: str, limit: int = 1 << 20) -> Any:
     """A small JSON file this program wrote beside a game (a note, a hand's slots), parsed;
     ValueError (NotAFile among them) when it is not a regular file, is over ``limit`` bytes

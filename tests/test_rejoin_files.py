@@ -320,3 +320,25 @@ def test_a_seat_run_again_while_the_clock_reads_earlier_still_links_as_the_newer
     for junk in ("[" * 100_000, str(1 << 70), "-5", '"x"'):  # a number no link could carry is none
         store.write_text(junk)
         assert seatstate.next_run(session.log_path) == 3_000 and store.read_text() == "3000"
+
+
+def test_a_pipe_in_place_of_a_lock_file_is_refused_or_passed_over_not_a_hang(tmp_path: Path) -> None:
+    """A FIFO where a seat's lock file belongs made ``join``, ``host`` and ``play`` hang for
+    ever, saying nothing (found by an attack): the open waited for a reader."""
+    import contextlib
+
+    from saboteur_p2p.crypto.identity import Identity
+    from saboteur_p2p.net.invite import LobbyError
+    from saboteur_p2p.net.play import _one_process_per_identity, bot_folder, identity_in_use
+
+    me = Identity.generate()
+    lock = tmp_path / f"join-{me.public.fingerprint()}.lock"
+    os.mkfifo(lock)
+    said = identity_in_use(tmp_path, me)
+    assert said == f"the lock file {lock} is not a regular file (a folder, pipe or device): remove it"
+    with pytest.raises(LobbyError, match="is not a regular file"), _one_process_per_identity(tmp_path, me):
+        pass
+    (tmp_path / "random-1").mkdir()
+    os.mkfifo(tmp_path / "random-1" / "table.lock")
+    with contextlib.ExitStack() as held:
+        assert bot_folder(tmp_path, "random-1", held) == tmp_path / "random-1.2"  # the next folder

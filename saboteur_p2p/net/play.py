@@ -20,7 +20,7 @@ except ImportError:  # not on Windows: a second join there is not stopped
 from ..botapi import bot_label
 from ..crypto.identity import Identity
 from ..crypto.workers import THREADS_VARIABLE, set_threads, share_cores
-from ..files import read_note, write_note
+from ..files import NotAFile, open_lock, open_regular, read_note, write_note
 from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
@@ -147,7 +147,10 @@ def bot_folder(log_dir: Path, name: str, held: contextlib.ExitStack) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         if fcntl is None:
             return folder  # no lock to take on Windows: the first folder, as before
-        lock = open(folder / "table.lock", "a", encoding="ascii")  # noqa: SIM115 (held open by ``held``)
+        try:
+            lock = open_lock(folder / "table.lock")  # held open by ``held``
+        except (OSError, ValueError):
+            continue  # not a lock file (a pipe in its place): another folder
         try:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -439,10 +442,10 @@ def _held(path: Path) -> bool:
     """Whether a process holds the lock file at ``path`` (``_one_process_per_identity``'s)."""
     assert fcntl is not None
     try:
-        with open(path, "a", encoding="ascii") as lock:
+        with open_lock(path) as lock:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
-    except OSError:
+    except (OSError, ValueError):
         return True
     return False
 
@@ -451,9 +454,11 @@ def identity_in_use(log_dir: Path, identity: Identity) -> str | None:
     """Why ``identity`` cannot take a seat from ``log_dir`` now (another process plays with
     it: ``_one_process_per_identity``), or None."""
     path = log_dir / f"join-{identity.public.fingerprint()}.lock"
-    if fcntl is None or not path.exists() or not _held(path):
+    if fcntl is None or not path.exists():
         return None
-    return _held_by(path, log_dir)
+    if not path.is_file():  # a pipe there made every join hang (found by an attack)
+        return f"the lock file {path} is not a regular file (a folder, pipe or device): remove it"
+    return _held_by(path, log_dir) if _held(path) else None
 
 
 @contextlib.contextmanager
@@ -465,7 +470,11 @@ def _one_process_per_identity(log_dir: Path, identity: Identity) -> Iterator[Non
     equivocating cheater."""
     log_dir.mkdir(parents=True, exist_ok=True)
     path = log_dir / f"join-{identity.public.fingerprint()}.lock"
-    with open(path, "a", encoding="ascii") as lock:
+    try:
+        opened = open_lock(path)
+    except NotAFile as exc:
+        raise LobbyError(str(exc)) from None
+    with opened as lock:
         if fcntl is not None:
             try:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -481,7 +490,8 @@ def _held_by(path: Path, log_dir: Path) -> str:
     """Why a second join with this identity and folder is refused, naming the process that
     plays the seat: often the first join, whose bot took the seat when its person left."""
     try:
-        pid = int(path.read_text(encoding="ascii").split()[0])
+        with open_regular(path, "lock file") as file:
+            pid = int(file.read(64).decode("ascii").split()[0])
     except (OSError, ValueError, IndexError):
         who = "another saboteur-p2p"
     else:
