@@ -342,3 +342,21 @@ def test_a_pipe_in_place_of_a_lock_file_is_refused_or_passed_over_not_a_hang(tmp
     os.mkfifo(tmp_path / "random-1" / "table.lock")
     with contextlib.ExitStack() as held:
         assert bot_folder(tmp_path, "random-1", held) == tmp_path / "random-1.2"  # the next folder
+
+
+def test_a_coin_lost_with_the_secrets_file_is_said_as_such_not_as_a_defect(tmp_path: Path) -> None:
+    """Secrets that lacked a coin the seat had committed to (a power loss before they were
+    synced) raised a KeyError at the reveal: "reached a defect in saboteur-p2p, please report"
+    (found by an attack).  The node now says what was lost, and the session leaves with it."""
+    from protocol_helpers import play_until, seeded_game
+
+    from saboteur_p2p.protocol.errors import SecretsLost
+
+    game = seeded_game(GameConfig(3), 5)
+    play_until(game, lambda head: head.kind == "reveal")
+    head = game.spectator.next_expected
+    assert head is not None
+    node = game.nodes[head.speaker]
+    del node.my_coin[head.topic[1]]
+    with pytest.raises(SecretsLost, match=f"lack coin {head.topic[1]}, which it committed to: lost on this machine"):
+        node.produce()

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from ..crypto.identity import Identity
 from ..crypto.log import LogWriter
+from ..protocol.errors import SecretsLost
 from ..protocol.messages import MalformedMessage, printable
 from ..protocol.node import IllegalMove, Node, ProtocolViolation
 from ..protocol.shares import AheadRefused
@@ -178,6 +179,8 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         pending = self.transport.shake_hands(self.endpoints.values(), SHAKE_HANDS_S)
         try:
             return self._loop(pending)
+        except SecretsLost as lost:  # our own files' loss: said as it is, nobody accused
+            return self._leave(f"{lost}; it proves nothing against anyone. This seat leaves the game")
         except Exception as error:  # a defect of ours (defects.py), not anything a peer proved
             return self._defect(error, f"seat {self.seat}'s own work, or a record it took in,")
         except KeyboardInterrupt:

@@ -21,9 +21,14 @@ class ProtocolViolation(ValueError):
         self.evidence = evidence
 
 
+class SecretsLost(RuntimeError):
+    """This seat owes a record its saved secrets cannot make (a coin committed to, lost on
+    this machine with the secrets file): a local failure, nobody else's."""
+
+
 #: violations found before or by the signature check: the seat a record names may never have
 #: signed it, so they prove nothing against that seat
 UNSIGNED_REASONS = frozenset(("version", "game-id", "signature", "unknown-sender", "malformed-record"))
 
 
-__all__ = ["UNSIGNED_REASONS", "IllegalMove", "ProtocolViolation"]
+__all__ = ["UNSIGNED_REASONS", "IllegalMove", "ProtocolViolation", "SecretsLost"]

@@ -35,7 +35,7 @@ from ..rules.actions import TakeGold, parse_action
 from ..rules.dealer import Deck
 from .ahead import AheadBatches, mover_in_play
 from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard
-from .errors import IllegalMove, ProtocolViolation
+from .errors import IllegalMove, ProtocolViolation, SecretsLost
 from .messages import (
     ActionMsg,
     Commit,
@@ -240,7 +240,11 @@ class Node(ShuffleSteps):
         return Commit((commitment,)).encode()
 
     def _make_reveal(self, head: Expect) -> dict[str, Any]:
-        return Reveal((self.my_coin[head.topic[1]],)).encode()
+        coin = self.my_coin.get(head.topic[1])
+        if coin is None:  # a KeyError named a defect of ours (found by an attack)
+            raise SecretsLost(f"this seat's saved secrets lack coin {head.topic[1]}, which it committed to: lost on this "
+                              "machine (a power loss, or secrets restored from an older copy), so it cannot reveal it")
+        return Reveal((coin,)).encode()
 
     def _make_shares(self, head: Expect) -> dict[str, Any]:
         return self._shares_for(head.topic).encode()
