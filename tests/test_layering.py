@@ -26,7 +26,7 @@ MAY_IMPORT = {
     "tournament": {"rules", "botapi", "botspec", "match", "files"},
     "protocol": {"rules", "crypto", "botapi", "match"},
     "net": {"rules", "crypto", "protocol", "botapi", "match", "files"},
-    "client": {"rules", "botapi", "match", "net"},
+    "client": {"rules", "botapi", "match", "net", "files"},
     "bots": {"rules", "botapi"},
 }
 #: the modules of an edition other than the base game: only they and the package that
