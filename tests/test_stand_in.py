@@ -134,17 +134,17 @@ def test_a_host_that_stops_the_bot_playing_its_seat_says_bye_and_its_bot_peers_e
 
 
 class _CtrlCOnce:
-    """A session thread whose first join is cut short by Ctrl-C."""
+    """A session's end whose first wait is cut short by Ctrl-C."""
 
-    def __init__(self, thread: threading.Thread) -> None:
-        self.thread = thread
+    def __init__(self, done: threading.Event) -> None:
+        self.done = done
         self.pressed = False
 
-    def join(self, timeout: float | None = None) -> None:
+    def wait(self, timeout: float | None = None) -> bool:
         if not self.pressed:
             self.pressed = True
             raise KeyboardInterrupt
-        self.thread.join(timeout)
+        return self.done.wait(timeout)
 
 
 @pytest.mark.parametrize("ends", [True, False])
@@ -159,22 +159,61 @@ def test_ctrl_c_after_leaving_stops_the_stand_in_with_a_bye_only_where_bot_peers
     from saboteur_p2p.client.runner import wait_for_stand_in
 
     agent = ClientAgent()
-    release = threading.Event()
+    release, done = threading.Event(), threading.Event()
 
     def stand_in() -> None:  # plays the seat until the session is asked to stop (or the test ends)
         while not (agent.stop_asked or release.is_set()):
             time.sleep(0.01)
+        done.set()
     session = threading.Thread(target=stand_in, daemon=True)
     session.start()
     try:
-        wait_for_stand_in(_CtrlCOnce(session), agent, ends, linger=5.0)  # type: ignore[arg-type]
+        wait_for_stand_in(_CtrlCOnce(done), agent, ends, linger=5.0)  # type: ignore[arg-type]
         assert agent.stop_asked is ends
-        assert session.is_alive() is not ends
+        assert done.is_set() is ends
         printed = capsys.readouterr().out
         assert ("the others are told you left, and the game ends" in printed) is ends, printed
         assert ("the table then waits for your seat" in printed) is not ends, printed
     finally:
         release.set()
+
+
+def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Thread.join cut short by Ctrl-C leaves the thread looking stopped while it runs on
+    (CPython gh-90882): the client then took the session for over, the host's process left
+    without its bye, and its bot peers ran on while the others waited for them (found by a
+    play-test).  The client waits on the session's own end instead."""
+    import os
+    import signal
+
+    import saboteur_p2p.client.runner as runner
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.runner import run_client
+
+    said_bye = threading.Event()
+
+    def session(agent: ClientAgent) -> str:
+        deadline = time.monotonic() + 20
+        while not agent.stop_asked and time.monotonic() < deadline:  # the stand-in plays on
+            time.sleep(0.01)
+        time.sleep(0.3)  # the bye takes a moment
+        said_bye.set()
+        return "you stopped the bot that played your seat"
+
+    class LeftAtOnce:  # the screen, closed by a person who left while a bot took the seat
+        def __init__(self, agent: ClientAgent, **kwargs: object) -> None:
+            self.agent = agent
+
+        def run(self) -> None:
+            self.agent.wants_to_quit = self.agent.stood_in = True
+
+    def told(*args: object, **kwargs: object) -> None:  # "A bot plays your seat ...": then Ctrl-C
+        threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+
+    monkeypatch.setattr(runner, "ClientApp", LeftAtOnce)
+    monkeypatch.setattr(runner, "print", told, raising=False)
+    run = run_client(session, stop_ends_game=lambda: True, linger=0.1)
+    assert said_bye.is_set() and run.result == "you stopped the bot that played your seat" and not run.session_alive
 
 
 @pytest.mark.parametrize("bot_peers", [True, False])

@@ -48,6 +48,10 @@ def run_client(
     if on_app is not None:
         on_app(app)
     box: dict[str, Any] = {}
+    # set when the session is over: a Thread.join cut short by Ctrl-C leaves the thread
+    # looking stopped while it runs on (CPython gh-90882), and the host left without its bye,
+    # its bot peers running, the table waiting for them (found by a play-test)
+    done = threading.Event()
 
     def work() -> None:
         try:
@@ -56,6 +60,8 @@ def run_client(
             box["error"] = exc
             agent.session_ended(f"the session failed: {exc}")
             return
+        finally:
+            done.set()
         box["result"] = result
         agent.session_ended(str(getattr(result, "message", "the session has ended")), bool(getattr(result, "said", False)))
 
@@ -63,25 +69,26 @@ def run_client(
     thread.start()
     app.run()
     if agent.wants_to_quit:
-        thread.join(linger)
-        if thread.is_alive() and agent.stood_in:
-            wait_for_stand_in(thread, agent, stop_ends_game(), linger)
-    return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, thread.is_alive())
+        done.wait(linger)
+        if not done.is_set() and agent.stood_in:
+            wait_for_stand_in(done, agent, stop_ends_game(), linger)
+    return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, not done.is_set())
 
 
-def wait_for_stand_in(thread: threading.Thread, agent: ClientAgent, ends: bool, linger: float = LINGER) -> None:
-    """The person left and a bot plays their seat in ``thread``: wait for the game's end, or
+def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, linger: float = LINGER) -> None:
+    """The person left and a bot plays their seat until ``done``: wait for the game's end, or
     for Ctrl-C.  ``ends``: this machine runs bot peers, which stop with us, so Ctrl-C has the
     session say bye (nobody waits for seats that are gone); otherwise the table waits for the seat."""
     print("A bot plays your seat until the game ends. Ctrl-C stops it " + (
         "and this table's bot peers: the others are told you left, and the game ends." if ends
         else "(the table then waits for your seat)."), flush=True)
     try:
-        thread.join()
+        while not done.wait(0.5):
+            pass
     except KeyboardInterrupt:
         if ends:
             agent.stop_asked = True
-            thread.join(linger + STOP_GRACE)  # the bye, then the bot peers hear it and end (play.py)
+            done.wait(linger + STOP_GRACE)  # the bye, then the bot peers hear it and end (play.py)
 
 
 def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:
