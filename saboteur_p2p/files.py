@@ -80,6 +80,17 @@ def read_note(path: str | os.PathLike[str], what: str, limit: int = 1 << 20) -> 
 
 
 def write_note(path: str | os.PathLike[str], data: Any) -> None:
-    """``data`` as JSON in ``path`` (a pipe in its place that nobody reads is NotAFile, not a hang)."""
-    with open_to_write(path) as file:
+    """``data`` as JSON in ``path``, whole or not at all: written beside it, synced, then put in
+    its place, and the folder synced (a crash mid-write lost the note; a pipe in its place
+    that nobody reads is NotAFile, not a hang)."""
+    tmp = f"{os.fspath(path)}.tmp"
+    with open_to_write(tmp) as file:
         file.write(json.dumps(data))
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+    folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

@@ -307,8 +307,8 @@ def test_a_seat_run_again_while_the_clock_reads_earlier_still_links_as_the_newer
     session.agent = types.SimpleNamespace(heard=lambda *args: None)  # type: ignore[assignment]
     again = same_seat(session, tmp_path)
     again.agent, again.resuming = session.agent, True
-    clock = iter([5_000, 1_000])
-    monkeypatch.setattr(seatstate.time, "time_ns", lambda: next(clock))
+    readings = [5_000, 1_000]
+    monkeypatch.setattr(seatstate.time, "time_ns", lambda: readings.pop(0) if len(readings) > 1 else readings[0])
     session._open_log()
     first = session.incarnation
     assert first == 5_000
@@ -316,6 +316,8 @@ def test_a_seat_run_again_while_the_clock_reads_earlier_still_links_as_the_newer
     assert again.incarnation == first + 1
     store = Path(f"{session.log_path}.run")
     assert store.read_text() == str(first + 1)
+    store.write_text(str(seatstate.MAX_RUN - 1))  # the largest a link may carry: it stays, never falls back
+    assert seatstate.next_run(session.log_path) == seatstate.MAX_RUN - 1
     monkeypatch.setattr(seatstate.time, "time_ns", lambda: 3_000)
     for junk in ("[" * 100_000, str(1 << 70), "-5", '"x"'):  # a number no link could carry is none
         store.write_text(junk)
@@ -360,3 +362,19 @@ def test_a_coin_lost_with_the_secrets_file_is_said_as_such_not_as_a_defect(tmp_p
     del node.my_coin[head.topic[1]]
     with pytest.raises(SecretsLost, match=f"lack coin {head.topic[1]}, which it committed to: lost on this machine"):
         node.produce()
+    # made while a message is handled (a `gone` makes the seat speak), it is not taken for a
+    # defect there either (found by review): the session's run says it as it is
+    from session_doubles import seated_session
+
+    from saboteur_p2p.net.wire import seal
+
+    session = seated_session(game, node, tmp_path)
+
+    def lost(*args: object) -> None:
+        raise SecretsLost("this seat's saved secrets lack coin 0")
+
+    session._dispatch = lost  # type: ignore[method-assign]
+    other = next(n for n in game.nodes if n is not node)
+    assert other.identity is not None
+    with pytest.raises(SecretsLost):
+        session._handle(b"L", seal(other.identity, "bye", {"game_id": game.setup.game_id, "seat": other.seat}))

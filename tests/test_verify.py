@@ -260,7 +260,7 @@ def test_a_corrupt_length_mid_file_still_checks_the_records_before_it(game, tmp_
     assert "OK" not in verdict.message  # the command exits 1: its words must not say OK
     cut = tmp_path / "cut.log"
     cut.write_bytes(path.read_bytes()[:3])  # inside the genesis's length prefix
-    assert replay_file(str(cut))[0].message == "the file ends inside its first record at byte 0"
+    assert replay_file(str(cut))[0].message == "DAMAGED LOG: the file ends inside its first record at byte 0"
     cut.write_bytes(path.read_bytes()[:at + 2])  # inside the 13th record's length prefix
     verdict = replay_file(str(cut))[0]
     assert not verdict.ok and verdict.message.startswith(f"DAMAGED LOG: the file ends inside a record at byte {at}; ")

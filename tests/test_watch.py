@@ -265,7 +265,10 @@ def test_a_seat_whose_game_stops_early_tells_its_spectators_why_and_they_check_i
     # a spectator that holds fewer records says so; one given junk says it cannot read it
     short = Node(game.setup, None)
     short.receive(watcher.records[0])
-    assert _stopped("h:1", short, stopped["verdict"], stopped["records"]).message.endswith(
-        f"(checked against 1 of its {len(watcher.records)} records)")
-    junk = _stopped("h:1", short, b"junk", 5).message
-    assert junk == "the seat at h:1 says its game stopped, with a verdict that cannot be read"
+    # a spectator that holds fewer records reports the seat's word unchecked: judged against
+    # fewer records, a true verdict read as a false one (found by review)
+    behind = _stopped("h:1", short, stopped["verdict"], stopped["records"])
+    assert behind == Watched(False, f"the seat at h:1 says its game stopped (peer-gone, naming seat {due.speaker}); not "
+                                    f"checked: this spectator holds 1 of its {len(watcher.records)} records", 1)
+    junk = _stopped("h:1", short, b"junk", 5)
+    assert junk == Watched(False, "the seat at h:1 says its game stopped, with a verdict that cannot be read", 1)

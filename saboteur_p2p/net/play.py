@@ -149,7 +149,7 @@ def bot_folder(log_dir: Path, name: str, held: contextlib.ExitStack) -> Path:
             return folder  # no lock to take on Windows: the first folder, as before
         try:
             lock = open_lock(folder / "table.lock")  # held open by ``held``
-        except (OSError, ValueError):
+        except NotAFile:
             continue  # not a lock file (a pipe in its place): another folder
         try:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

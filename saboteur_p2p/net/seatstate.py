@@ -18,7 +18,7 @@ import msgpack
 from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import LENGTH_PREFIX, BrokenLog, LogFileError, TruncatedLog, read_log
-from ..files import NotAFile, open_regular, read_note
+from ..files import NotAFile, open_regular, read_note, write_note
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
@@ -209,15 +209,9 @@ def next_run(path: Path) -> int:
     except (OSError, ValueError):
         last = 0
     kept = last + 1 if type(last) is int and 0 <= last < MAX_RUN else 0  # a number no run sends is no run's
-    run = max(time.time_ns(), kept)
-    tmp = store.with_name(store.name + ".tmp")
+    run = min(max(time.time_ns(), kept), MAX_RUN - 1)  # a clock past 2116 sends no number a peer refuses
     with contextlib.suppress(OSError, ValueError):
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(str(run))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, store)
+        write_note(store, run)
     return run
 
 

@@ -379,6 +379,8 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         except BadEnvelope as exc:
             self.links.dropped(sender, f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
+        except SecretsLost:
+            raise  # our own files' loss, wherever it shows: said as it is (run), not as a defect
         except Exception as error:  # a defect of ours (defects.py)
             what = f"a {env.kind} from {self.names[sender]} (seat {sender})"
             if env.kind == "record" or self.node.aborted is not None:

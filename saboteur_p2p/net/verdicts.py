@@ -264,6 +264,7 @@ class Verdicts:
         if outcome is Outcome.FINISHED:
             # the game is over and every share is out: this seat's secrets serve nothing more
             self.secrets_path.unlink(missing_ok=True)
+            Path(f"{self.log_path}.run").unlink(missing_ok=True)  # its runs' numbers (seatstate.next_run) too
         if outcome is not Outcome.FINISHED:
             message += "\n" + (self._game_stands() if stands else self._what_the_log_supports())
         self.say(message)

@@ -151,14 +151,18 @@ def _stopped(address: str, node: Node | None, verdict: bytes, records: int) -> W
     """The seat watched says its game stopped before its end, with the verdict its log ends
     with: checked against the records taken in, as ``verify`` checks a log's verdict."""
     ending = Ending.from_bytes(verdict)
+    held = 0 if node is None else len(node.records)
     if ending is None:
-        return Watched(False, f"the seat at {address} says its game stopped, with a verdict that cannot be read", 0)
-    if node is None:  # nothing to check its word against
-        return Watched(False, f"the seat at {address} says its game stopped before its first record: {ending.detail}", 0)
+        return Watched(False, f"the seat at {address} says its game stopped, with a verdict that cannot be read", held)
+    if node is None or held < records:
+        # judged against fewer records than the seat's, a true verdict reads as a false one
+        # (found by review): what the seat says is reported, unchecked (its words may name a
+        # folder of its machine: not passed on)
+        who = "" if ending.culprit is None else f", naming seat {ending.culprit}"
+        return Watched(False, f"the seat at {address} says its game stopped ({ending.outcome}{who}); not checked: this "
+                              f"spectator holds {held} of its {records} records", held)
     _, said = judge(ending, node, node.setup.names)
-    held = len(node.records)
-    short = "" if held >= records else f" (checked against {held} of its {records} records)"
-    return Watched(False, f"the seat at {address} {said}{short}", held)
+    return Watched(False, f"the seat at {address} {said}", held)
 
 
 __all__ = ["WatchFailed", "Watched", "watch_table"]

@@ -261,7 +261,7 @@ def replay_file(path: str, progress: Progress | None = None) -> tuple[Verdict, N
         else:
             damage = f"the file is corrupt from byte {exc.offset}: {exc}"
         if not exc.records:
-            return replace(verdict, ok=False, message=damage), observer
+            return replace(verdict, ok=False, message=f"DAMAGED LOG: {damage}"), observer
         # the records before the damage are checked, but the log is not whole: its verdict must
         # not open with "OK" (the command exits 1; found by a play-test)
         before = verdict.message.removeprefix("OK: ").removeprefix("OK so far: ")
