@@ -13,23 +13,24 @@ class LobbyError(RuntimeError):
     """The table could not be joined or opened; the message says why."""
 
 
-def where_to_join(endpoint: str, key: bytes | None = None) -> str:
+def where_to_join(endpoint: str, key: bytes | None = None, coded: bool = False) -> str:
     """What the host tells its friends: the command to join, at each address of this machine
     (``join_commands``)."""
-    commands = join_commands(endpoint, key)
+    commands = join_commands(endpoint, key, coded)
     if is_wildcard(endpoint_host(endpoint)) and not interface_addresses():
         return f"no network interface but loopback: friends on this machine join with: {commands[0]}"
     return "friends join with: " + " or ".join(commands)
 
 
-def join_commands(endpoint: str, key: bytes | None = None) -> list[str]:
+def join_commands(endpoint: str, key: bytes | None = None, coded: bool = False) -> list[str]:
     """The command that joins the table at ``endpoint``, one for each address of this machine
     (a table bound to every interface is reachable at all of them; loopback when there is no
     other), with the table's key (``--key``: the lobby is then encrypted, and only this table
-    can answer it)."""
+    can answer it), and ``--code CODE`` at a ``coded`` table: a friend who copied the command
+    without it was refused (found by a play-test; the code itself is the host's to pass on)."""
     host, port = endpoint_host(endpoint), endpoint.rsplit(":", 1)[1]
     addresses = (interface_addresses() or ["127.0.0.1"]) if is_wildcard(host) else [host]
-    keyed = "" if key is None else f" --key {key_text(key)}"
+    keyed = ("" if key is None else f" --key {key_text(key)}") + (" --code CODE" if coded else "")
     return [f"saboteur-p2p join {address}:{port}{keyed}" for address in addresses]
 
 

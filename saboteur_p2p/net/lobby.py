@@ -113,7 +113,7 @@ def host_lobby(
     door = _Door(identity, transport, config, code, seating, say, on_seated, order)
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
-        say(where_to_join(transport.endpoint, transport.link_keys[0] if transport.link_keys else None))
+        say(where_to_join(transport.endpoint, transport.link_keys[0] if transport.link_keys else None, bool(code)))
     else:
         say(f"table open at {transport.endpoint} for you and {config.players - 1} bot(s) of this machine")
     if on_ready is not None:

@@ -238,7 +238,7 @@ def host_table(
                 announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
                                                  identity.public.dh_key)
             key = transport.link_keys[0] if transport.link_keys else None
-            watch = _LobbyWatch(name, config.edition, tuple(join_commands(transport.endpoint, key)) if invite else (),
+            watch = _LobbyWatch(name, config.edition, tuple(join_commands(transport.endpoint, key, bool(code))) if invite else (),
                                 on_lobby, announcer.seats_taken if announcer else None)
             try:
                 table = host_lobby(
