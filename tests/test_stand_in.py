@@ -178,11 +178,15 @@ def test_ctrl_c_after_leaving_stops_the_stand_in_with_a_bye_only_where_bot_peers
         release.set()
 
 
-def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("key", ["SIGINT", "SIGHUP"])
+def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye(
+    monkeypatch: pytest.MonkeyPatch, key: str,
+) -> None:
     """A Thread.join cut short by Ctrl-C leaves the thread looking stopped while it runs on
     (CPython gh-90882): the client then took the session for over, the host's process left
     without its bye, and its bot peers ran on while the others waited for them (found by a
-    play-test).  The client waits on the session's own end instead."""
+    play-test).  The client waits on the session's own end instead.  Closing the terminal
+    (SIGHUP) is taken as Ctrl-C there: it killed the process, with no bye either."""
     import os
     import signal
 
@@ -191,6 +195,7 @@ def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye
     from saboteur_p2p.client.runner import run_client
 
     said_bye = threading.Event()
+    hang_up = signal.getsignal(signal.SIGHUP)
 
     def session(agent: ClientAgent) -> str:
         deadline = time.monotonic() + 20
@@ -208,12 +213,13 @@ def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye
             self.agent.wants_to_quit = self.agent.stood_in = True
 
     def told(*args: object, **kwargs: object) -> None:  # "A bot plays your seat ...": then Ctrl-C
-        threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        threading.Timer(0.2, lambda: os.kill(os.getpid(), getattr(signal, key))).start()
 
     monkeypatch.setattr(runner, "ClientApp", LeftAtOnce)
     monkeypatch.setattr(runner, "print", told, raising=False)
     run = run_client(session, stop_ends_game=lambda: True, linger=0.1)
     assert said_bye.is_set() and run.result == "you stopped the bot that played your seat" and not run.session_alive
+    assert signal.getsignal(signal.SIGHUP) == hang_up  # put back as it was
 
 
 @pytest.mark.parametrize("bot_peers", [True, False])

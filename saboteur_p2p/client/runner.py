@@ -2,6 +2,7 @@
 the client in this one, and what is left to say once the screen closes."""
 from __future__ import annotations
 
+import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,9 +80,13 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
     """The person left and a bot plays their seat until ``done``: wait for the game's end, or
     for Ctrl-C.  ``ends``: this machine runs bot peers, which stop with us, so Ctrl-C has the
     session say bye (nobody waits for seats that are gone); otherwise the table waits for the seat."""
-    print("A bot plays your seat until the game ends. Ctrl-C stops it " + (
+    print("A bot plays your seat until the game ends, in this terminal. Ctrl-C, or closing the terminal, stops it " + (
         "and this table's bot peers: the others are told you left, and the game ends." if ends
-        else "(the table then waits for your seat)."), flush=True)
+        else "(the table then waits for your seat, --wait, and ends the game if it does not come back)."), flush=True)
+    # closing the terminal is Ctrl-C here: a host that closed it quit without its bye, and the
+    # others waited for its seats in vain (found by a play-test)
+    hang_up = getattr(signal, "SIGHUP", None)
+    previous = signal.signal(hang_up, _as_ctrl_c) if hang_up is not None and _main_thread() else None
     try:
         while not done.wait(0.5):
             pass
@@ -89,6 +94,17 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
         if ends:
             agent.stop_asked = True
             done.wait(linger + STOP_GRACE)  # the bye, then the bot peers hear it and end (play.py)
+    finally:
+        if previous is not None:
+            signal.signal(hang_up, previous)  # type: ignore[arg-type]
+
+
+def _as_ctrl_c(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
 
 
 def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:
