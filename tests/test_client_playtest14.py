@@ -295,3 +295,27 @@ def test_a_typo_of_an_alias_suggests_the_word_typed_not_the_engines():
     with pytest.raises(InvalidActionError) as other:
         words.read("pas 6")
     assert "did you mean pass? pass SLOT" in str(other.value)
+
+
+def test_the_final_ranking_names_each_rounds_winners_and_saboteurs_plainly():
+    """"rounds: 1 saboteurs won · 2 saboteurs won" read as counts, and the last screen never
+    said who the saboteurs had been (found by a play-test)."""
+    from test_client_rounds import followed_game
+
+    from saboteur_p2p.client.screens import render_ranking
+    from saboteur_p2p.rules import Role
+
+    state, agent, _ = followed_game(2, players=5)
+    snap = agent.snapshot()
+    ranking = render_ranking(snap, 200).splitlines()
+    won = next(line for line in ranking if line.startswith("round winners: "))
+    assert won == "round winners: " + " · ".join(f"r{r.round} {r.winners.removeprefix('the ')}" for r in snap.rounds)
+    assert [r.round for r in snap.rounds] == [1, 2, 3]
+    # the rounds' columns count others' gold cards, the totals nuggets: said, so they need not add up
+    assert "(a round's gold: the cards each received; the totals count their nuggets)" in ranking
+    saboteurs = next(line for line in ranking if line.startswith("saboteurs: "))
+    for result in state.results:
+        named = [("you" if s == 0 else f"p{s}") for s, role in enumerate(result.roles) if role is Role.SABOTEUR]
+        assert f"r{result.round} {', '.join(named) or 'none'}" in saboteurs, saboteurs
+    narrow = render_ranking(snap, 40).splitlines()
+    assert all(len(line) <= 40 for line in narrow if line.startswith(("round winners", "saboteurs", "  r")))
