@@ -424,7 +424,7 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="print only the result")
     sub.add_argument("--turn-time", type=_within(1, 3600, float, " seconds"), default=None, metavar="S",
                      help="a person who has not moved within S seconds (1 to 3600) has a bot move for them "
-                     "(default: no timer)")
+                     "(default: no timer; a host's is told to every joiner, who keeps it unless it sets its own)")
 
 
 def _within(low: float, high: float, convert: Callable[[str], float], unit: str = "") -> Callable[[str], float]:

@@ -44,9 +44,10 @@ class HostedTable:
 
     def __init__(
         self, players: int, code: str | None = None, invite: bool = True, keyed: bool = False,
-        started: Callable[[], bool] | None = None, config: GameConfig | None = None,
+        started: Callable[[], bool] | None = None, config: GameConfig | None = None, turn_time: float | None = None,
     ) -> None:
         self.identity = Identity.generate()
+        self.turn_time = turn_time
         self.started = started
         self.code = code
         self.invite = invite
@@ -63,7 +64,7 @@ class HostedTable:
     def _run(self) -> None:
         try:
             self.table = host_lobby(self.identity, "host", self.transport, self.config, self.code, self.said.append,
-                                    started=self._started, invite=self.invite)
+                                    started=self._started, invite=self.invite, turn_time=self.turn_time)
         except BaseException as exc:  # reported by the test
             self.error = exc
 
@@ -415,8 +416,9 @@ def test_a_hello_giving_a_link_key_its_sender_does_not_hold_is_refused(context, 
 
 
 def _join_together(context: zmq.Context, table: HostedTable, names: tuple[str, ...], code: str | None = None,
-                   host_key: bytes | None = None) -> list[Table]:
-    """The tables ``join_lobby`` returns to friends who join at once, one thread each."""
+                   host_key: bytes | None = None, timers: list[float] | None = None) -> list[Table]:
+    """The tables ``join_lobby`` returns to friends who join at once, one thread each (and
+    the turn timers their welcomes gave, in ``timers``)."""
     seated: list[Table] = []
 
     def join(name: str) -> None:
@@ -424,7 +426,7 @@ def _join_together(context: zmq.Context, table: HostedTable, names: tuple[str, .
         transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
         try:
             seated.append(join_lobby(identity, name, transport, table.transport.endpoint, code, lambda text: None,
-                                     timeout=15, host_key=host_key))
+                                     timeout=15, host_key=host_key, on_turn_time=None if timers is None else timers.append))
         finally:
             transport.close()
 
@@ -599,3 +601,20 @@ def test_the_join_command_a_coded_table_gives_its_friends_says_a_code_is_needed(
     told = where_to_join("tcp://127.0.0.1:7801", None, coded=True)
     assert told == "friends join with: saboteur-p2p join 127.0.0.1:7801 --code CODE"
     assert "--code" not in where_to_join("tcp://127.0.0.1:7801", key)
+
+
+@pytest.mark.parametrize(("given", "told"), [(15.0, [15.0, 15.0]), (None, []), (float("nan"), []), (1e9, [])])
+def test_the_hosts_turn_timer_is_told_to_every_joiner(context, given, told):
+    """The host's --turn-time timed the host only: a friend sat on "YOUR MOVE" for 80 s with no
+    timer, and nobody was told (found by a play-test).  The welcome gives the table's timer,
+    which a joiner keeps unless it set its own; a value no --turn-time takes is not one."""
+    host = HostedTable(players=3, turn_time=given)
+    timers: list[float] = []
+    try:
+        seated = _join_together(context, host, ("ann", "bob"), timers=timers)
+    finally:
+        host.close()
+    assert len(seated) == 2 and timers == told
+    said = [line for line in host.said if line.startswith("each player has")]
+    assert said == ([] if given is None else [f"each player has {given:g} s a move; then a bot moves for them "
+                                              "(a joiner's --turn-time sets its own)"])

@@ -65,6 +65,8 @@ NEEDS_SALT = "needs-salt"
 TABLE_EVERY = 10.0
 #: ...and how long a seated joiner waits without a word from the table before it gives up
 TABLE_QUIET = 4 * TABLE_EVERY
+#: the longest turn timer a welcome may give (seconds), as ``--turn-time`` takes
+MAX_TURN_TIME = 3600
 #: names of a table's seats a joiner's screen shows, at most (a host may send any list)
 MAX_SEATS_SHOWN = 16
 #: what the connection a seat was taken back from hears
@@ -95,6 +97,7 @@ def host_lobby(
     on_seated: Callable[[tuple[str, ...]], None] | None = None,
     invite: bool = True,
     order: Sequence[str] = (),
+    turn_time: float | None = None,
 ) -> Table:
     """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
 
@@ -111,8 +114,11 @@ def host_lobby(
     seating = Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
                        identity.prove_link_key)
     door = _Door(identity, transport, config, code, seating, say, on_seated, order)
+    door.turn_time = turn_time
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
+        if turn_time is not None:  # the joiners are told it, and keep it unless they set their own
+            say(f"each player has {turn_time:g} s a move; then a bot moves for them (a joiner's --turn-time sets its own)")
         say(where_to_join(transport.endpoint, transport.link_keys[0] if transport.link_keys else None, bool(code)))
     else:
         say(f"table open at {transport.endpoint} for you and {config.players - 1} bot(s) of this machine")
@@ -181,6 +187,8 @@ class _Door:
         self.wrong_codes = ByAddress()
         self.refused = ByAddress()
         self.notice = Notices(say)  # what strangers send wrong, said at a bounded rate
+        #: the table's turn timer, told to each joiner in its welcome (None: no timer)
+        self.turn_time: float | None = None
 
     def tell_table(self) -> None:
         """Tell every seated joiner who is seated."""
@@ -252,8 +260,9 @@ class _Door:
         seat = seating.take(env, inbound.data, inbound.connection, back)
         if left is not None and left != inbound.connection:
             transport.reply(left, seal(identity, "reject", {"reason": SEAT_TAKEN_BACK}))
+        timer = {} if self.turn_time is None else {"turn_time": self.turn_time}
         transport.reply(inbound.connection, seal(identity, "welcome", {
-            "seat": seat, "seats_total": self.config.players, "config": self.config.to_data(),
+            "seat": seat, "seats_total": self.config.players, "config": self.config.to_data(), **timer,
         }))
         info = seating.seats[seat]
         fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
@@ -342,6 +351,7 @@ def join_lobby(
     edition: str | None = None, resumable: Collection[str] = (), connect_timeout: float | None = None,
     host_key: bytes | None = None, leaving: Callable[[], bool] | None = None,
     on_table: Callable[[str, tuple[str, ...]], None] | None = None,
+    on_turn_time: Callable[[float], None] | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
 
@@ -443,6 +453,10 @@ def join_lobby(
                     seat_of = printable(f"seat {env.body.get('seat')} of {env.body.get('seats_total')}")[:60]
                     if heard is None:  # said once: a table that says welcome again is not heard twice
                         say(f"seated at {address} as {seat_of}{played}; waiting for the others")
+                        timer = env.body.get("turn_time")  # the host's turn timer: only a bot's move for us hangs on it
+                        if isinstance(timer, (int, float)) and not isinstance(timer, bool) and 1 <= timer <= MAX_TURN_TIME \
+                                and on_turn_time is not None:
+                            on_turn_time(float(timer))
                     table_edition = printable(their_edition)[:20] if isinstance(their_edition, str) else None
                     heard = time.monotonic()  # seated: wait for the start as long as the table speaks
                 elif env.kind == "table":

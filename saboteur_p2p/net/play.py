@@ -243,7 +243,7 @@ def host_table(
             try:
                 table = host_lobby(
                     identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
-                    on_seated=watch.seated, invite=invite,
+                    on_seated=watch.seated, invite=invite, turn_time=turn_time,
                     order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
                 )
             except _ClosedLobby as closed:
@@ -343,6 +343,7 @@ def join_table(
         say(f"the signed game log is kept in {log_dir}")
         try:
             resumable = logged_games(log_dir)
+            timers: list[float] = []  # the table's turn timer, if its welcome gives one
             try:
                 table = join_lobby(
                     identity, name, transport, address, code, say,
@@ -353,9 +354,16 @@ def join_table(
                     host_key=host_key,
                     leaving=lambda: getattr(agent, "wants_to_quit", False),
                     on_table=None if on_lobby is None else lambda edition, names: on_lobby(edition, names, ()),
+                    on_turn_time=timers.append,
                 )
             except LeftLobby as left:
                 return SessionResult(Outcome.QUIT, str(left))
+            if turn_time is None and timers and bot is None:
+                # the host's --turn-time timed only the host: a friend sat on a move for ever and
+                # nobody was told (found by a play-test).  The table's timer is ours unless we set one
+                turn_time = timers[-1]
+                say(f"this table gives each player {turn_time:g} s a move; then a bot moves for you "
+                    "(--turn-time S sets your own)")
             seat = table.seat_of(identity.public.sign_key)
             say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
             agent = agent or _agent(bot, say, seat or 0, bot_delay)
