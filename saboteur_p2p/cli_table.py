@@ -255,12 +255,15 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     # leaving does what it did before the crash: a play table ends (every other seat is this
     # machine's bot; a bot played the seat on, and held the terminal, instead: a play-test)
     on_leave = noted_leave(log_dir, "end" if args.command == "play" else "bot")
+    # a host listens where it did (its --bind, checked free): spectators and friends who knew
+    # the table's address found nothing there after it came back (found by a play-test)
+    bind = getattr(args, "bind", None) if args.command == "host" else None
     try:
         if _wants_client(args):
             from .client.runner import run_in_client
 
             run = run_in_client(lambda agent, children: join_table(
-                identity, args.name, address, None, None, log_dir, args.code, args.wait, agent.say, agent=agent,
+                identity, args.name, address, bind, None, log_dir, args.code, args.wait, agent.say, agent=agent,
                 connect_timeout=10.0, turn_time=args.turn_time, host_key=key, on_lobby=agent.lobby, on_leave=on_leave,
             ))
             if isinstance(run.error, LobbyError):
@@ -269,7 +272,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
         else:
             say = _say(args, args.name)
             agent, say = _plain_agent(args, say)
-            result = join_table(identity, args.name, address, None, getattr(args, "bot", None), log_dir, args.code,
+            result = join_table(identity, args.name, address, bind, getattr(args, "bot", None), log_dir, args.code,
                                 args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time, host_key=key,
                                 on_leave=on_leave)
             status = _plain_status(result, agent)

@@ -203,7 +203,7 @@ def test_a_seat_taken_back_leaves_its_table_as_it_would_have_before_the_crash(
     asked: dict[str, object] = {}
 
     def joined(*args: object, **kwargs: object) -> SessionResult:
-        asked.update(kwargs)
+        asked.update(kwargs, bind=args[3])
         return SessionResult(Outcome.QUIT, "you left the table; the game ends")
 
     note = {"game": "0" * 16, "seats": [["tcp://127.0.0.1:9", "6b" * 32]]} | ({"on_leave": noted} if noted else {})
@@ -212,9 +212,12 @@ def test_a_seat_taken_back_leaves_its_table_as_it_would_have_before_the_crash(
     monkeypatch.setattr(play, "unfinished_play", lambda logs, identity: [("127.0.0.1:9", b"k" * 32)])
     monkeypatch.setattr(play, "join_table", joined)
     monkeypatch.setattr(cli_table, "_plain_agent", lambda args, say: (None, say))
-    args = argparse.Namespace(command=command, wait=60.0, plain=True, name="me", code=None, turn_time=None, quiet=True)
+    args = argparse.Namespace(command=command, wait=60.0, plain=True, name="me", code=None, turn_time=None, quiet=True,
+                              **({"bind": "127.0.0.1:7806"} if command == "host" else {}))
     assert cli_table._resume_play(args, load_or_create(tmp_path / "me.identity"), tmp_path) == play.EXIT_CODES[Outcome.QUIT]
     assert asked["on_leave"] == on_leave
+    # a host listens at its --bind again: spectators and friends found nothing there (a play-test)
+    assert asked["bind"] == ("127.0.0.1:7806" if command == "host" else None)
 
 
 def test_a_table_notes_what_its_person_s_leave_does(tmp_path: Path) -> None:

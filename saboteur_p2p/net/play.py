@@ -365,7 +365,9 @@ def join_table(
                 say(f"this table gives each player {turn_time:g} s a move; then a bot moves for you "
                     "(--turn-time S sets your own)")
             seat = table.seat_of(identity.public.sign_key)
-            say(f"this seat listens at {transport.advertised(address if address.startswith('tcp://') else 'tcp://' + address)}")
+            towards = address if address.startswith("tcp://") else f"tcp://{address}"
+            watched = transport.advertised_table(towards).removeprefix("tcp://")  # a link endpoint takes seats only
+            say(f"this seat listens at {transport.advertised(towards)} (spectators: saboteur-p2p watch {watched})")
             agent = agent or _agent(bot, say, seat or 0, bot_delay)
             return Session(
                 table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay=stand_in_delay,
