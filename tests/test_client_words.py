@@ -78,6 +78,25 @@ def test_a_typed_move_names_slots_and_players():
         words.read("break cart @zed")
 
 
+def test_a_name_with_spaces_may_be_typed_whole():
+    """``--name`` allows spaces, but only a name's first word could be typed after @ (found by
+    a play-test): the rest of the line is the name, spaced as typed, any case."""
+    state = find(lambda s: s.phase.value == "play" and any(isinstance(a, BreakTool) for a in s.legal_actions()))
+    seat = state.current
+    other = (seat + 1) % 5
+    names = list(NAMES)
+    names[other] = "Bartholomew the  Magnificent Miner 日本語"
+    words = Words(state.view_for(seat), names)
+    expected = f"break lantern @{other}"
+    for typed in ("@Bartholomew the Magnificent Miner 日本語", "@bartholomew   the magnificent miner 日本語", "@Bartholomew the",
+                  "@Bart"):
+        assert words.read(f"break lamp {typed}") == expected, typed
+    said = words.say(next(a for a in state.legal_actions() if isinstance(a, BreakTool) and a.target == other))
+    assert said.endswith("@Bartholomew the  Magnificent Miner 日本語") and words.read(said).endswith(f" @{other}")
+    with pytest.raises(InvalidActionError, match="no player called 'bartholomew the great'"):
+        words.read("break lamp @Bartholomew the Great")
+
+
 def test_a_refusal_says_you_and_names_not_player_numbers():
     state = find(lambda s: s.phase.value == "play" and any(s.broken) and not s.broken[s.current])
     seat = state.current

@@ -78,7 +78,7 @@ class WordsError(InvalidActionError):
 #: the short tool names the hand strip shows, read as the tools
 TOOL_ALIASES = {"pick": "pickaxe", "lamp": "lantern", "pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 _TOOL = r"(pickaxe|lantern|cart|pick|lamp)"
-_WHO = r"@(\S+)"
+_WHO = r"@(.+)"  # always last: a name may hold spaces (only its first word was read: a play-test)
 #: the words the hand strip labels cards with, read as the verbs they stand for (and two more)
 VERB_ALIASES = {short: verb for verb, short in ACTION_SHORT.items() if short != verb} | {
     "discard": "pass", "inspect": "inspection",
@@ -169,7 +169,7 @@ class Words:
         if verb in VERB_ALIASES:
             clean = f"{VERB_ALIASES[verb]} {rest}".strip()
         head, _, last = clean.rpartition(" ")
-        if last in TURNED_ALIASES:
+        if last in TURNED_ALIASES and "@" not in clean:  # not the last word of a player's name
             clean = f"{head} turned"
         for pattern, make in self._forms():
             match = re.fullmatch(pattern, clean)
@@ -283,7 +283,7 @@ class Words:
         the players list shows, unless a name begins with it; ``me`` is ours."""
         if word in ("me", "you", "myself"):
             return self.seat
-        names = [name.lower() for name in self.names]
+        names = [" ".join(name.lower().split()) for name in self.names]  # as the typed line is spaced
         if word in names:
             return names.index(word)
         found = [seat for seat, name in enumerate(names) if name.startswith(word)]
