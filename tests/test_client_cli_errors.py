@@ -110,16 +110,39 @@ def test_the_client_shows_a_refusal_and_its_hint_whole_at_80x24():
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
+    from saboteur_p2p.client import runner
     from saboteur_p2p.client.agent import ClientAgent
     from saboteur_p2p.client.app import ClientApp
+    from saboteur_p2p.net.invite import LobbyError
     from saboteur_p2p.net.lobby import IDENTITY_HINT, SEATED_IDENTITY
 
     agent = ClientAgent()
-    agent.session_ended(f"the session failed: the table refused us: {SEATED_IDENTITY}{IDENTITY_HINT}")
+
+    class Refused:  # the screen, closed at once: the refusal came before anything was drawn
+        def __init__(self, agent: ClientAgent, **kwargs: object) -> None:
+            pass
+
+        def run(self) -> None:
+            pass
+
+    def refused(agent: ClientAgent) -> None:
+        raise LobbyError(f"the table refused us: {SEATED_IDENTITY}{IDENTITY_HINT}")
+
+    original = runner.ClientApp
+    runner.ClientApp = Refused  # type: ignore[assignment,misc]
+    try:
+        run = runner.run_client(refused, agent)
+    finally:
+        runner.ClientApp = original  # type: ignore[misc]
+    assert isinstance(run.error, LobbyError)
     with create_pipe_input() as pipe:
         screen = ClientApp(agent, input=pipe, output=DummyOutput()).render_text(80, 24)
     maze = " ".join(line.split("│")[0].strip() for line in screen.splitlines())
     assert "this identity already has a seat" in maze and "saboteur-p2p join ... --identity FILE" in " ".join(maze.split())
+    # said as a refusal, not a failure, and the title no longer says it waits (found by a play-test)
+    assert "no seat: the table refused us" in maze and "the session failed" not in screen
+    lines = screen.splitlines()
+    assert "no game: see below" in lines[0] and "waiting for the table" not in screen and lines[-2].strip() == "q leaves"
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -279,7 +279,7 @@ class Controller(TypedCommands):
         item = self.selected_item(snap)
         index = next((i for i, it in enumerate(items) if item is not None and it.handle == item.handle), None)
         if view is None:
-            waiting = "waiting for the table · : type a command · ? help"
+            waiting = "q leaves" if snap.ended else "waiting for the table · : type a command · ? help"
             return Focus(items, None, False, MazeMarks(), None, (), None, None, waiting)
         options = self.options(snap, item)
         if ui.cursor_round != view.round:

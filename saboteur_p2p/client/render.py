@@ -55,8 +55,8 @@ def render_status(snap: Snapshot, width: int, now: float | None = None) -> Fragm
     keys everyone needs.  ``now``: ``time.monotonic()``, the clock of ``move_deadline``."""
     view = snap.view
     right = " ? help · q quit "
-    if view is None:
-        left = f" {TITLES.get(snap.edition, 'SABOTEUR')} · waiting for the table"
+    if view is None:  # the lobby: a table refused or gone says so here too (it still said "waiting": a play-test)
+        left = f" {TITLES.get(snap.edition, 'SABOTEUR')} · " + ("no game: see below" if snap.ended else "waiting for the table")
         style = "class:status"
     else:
         phase = view.phase

@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from ..net.invite import LobbyError
 from .agent import ClientAgent
 from .app import ClientApp
 
@@ -59,7 +60,9 @@ def run_client(
             result = session(agent)
         except BaseException as exc:  # shown on the screen and handed back to the caller
             box["error"] = exc
-            agent.session_ended(f"the session failed: {exc}")
+            # a table that refused us is no failure of the session's ("the session failed: the
+            # table refused us: wrong table code" read as jargon: a play-test)
+            agent.session_ended(f"no seat: {exc}" if isinstance(exc, LobbyError) else f"the session failed: {exc}")
             return
         finally:
             done.set()
