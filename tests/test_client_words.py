@@ -246,6 +246,9 @@ def test_the_saboteur2_help_adds_its_commands_and_symbols_and_the_rules_cover_bo
     for heading in ("## 7. Named variants", "## 8. Saboteur 2 (edition saboteur2)", "## 9. Decisions"):
         assert heading in rules
     assert "**" not in rules and "`" not in rules
+    # a player's summary first: the page read as a reference for developers (found by a play-test)
+    short = rules[rules.index("## In short"):rules.index("## 1. Overview")]
+    assert all(word in short for word in ("gold-diggers", "saboteurs", "path card", "broken tool", "map", "rockfall"))
 
 
 def test_the_end_of_the_input_closes_a_plain_host_table_still_filling(tmp_path):
