@@ -21,6 +21,7 @@ from .cli_table import (
     cmd_play,
     cmd_tables,
     cmd_watch,
+    turn_time_option,
 )
 from .crypto.identity import IdentityError
 from .files import open_to_write
@@ -422,9 +423,9 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--wait", type=_within(0, 3600, float, " seconds"), default=120.0, metavar="S",
                      help="seconds the table waits for a peer that dropped, 0 to 3600 (default 120)")
     sub.add_argument("--quiet", action="store_true", help="print only the result")
-    sub.add_argument("--turn-time", type=_within(1, 3600, float, " seconds"), default=None, metavar="S",
+    sub.add_argument("--turn-time", type=turn_time_option, default=None, metavar="S",
                      help="a person who has not moved within S seconds (1 to 3600) has a bot move for them "
-                     "(default: no timer; a host's is told to every joiner, who keeps it unless it sets its own)")
+                     "(default: none; a host's is told to every joiner, who keeps it unless it gives its own or off)")
 
 
 def _within(low: float, high: float, convert: Callable[[str], float], unit: str = "") -> Callable[[str], float]:

@@ -97,6 +97,19 @@ def _identity(args: argparse.Namespace) -> Identity:
     return load_or_create(args.identity or default_identity_path())
 
 
+def turn_time_option(text: str) -> float:
+    """``--turn-time``: seconds, 1 to 3600, or ``off`` (0.0: no timer, not even the table's)."""
+    if text.strip().lower() in ("off", "0", "none"):
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be 1 to 3600 seconds, or off, not {text}")
+    return value
+
+
 def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
     from .net.play import quiet_say
 
@@ -126,14 +139,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: host_table(
             identity, args.name, args.bind, config, None, args.bots, args.bots_kind, log_dir,
             args.code, args.wait, agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
-            turn_time=args.turn_time, announce=not args.no_announce, on_lobby=agent.lobby, remember_play=True,
+            turn_time=args.turn_time or None, announce=not args.no_announce, on_lobby=agent.lobby, remember_play=True,
         ), hosting=True))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
     result = host_table(
         identity, args.name, args.bind, config, args.bot,
         args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
-        turn_time=args.turn_time, announce=not args.no_announce, remember_play=True,
+        turn_time=args.turn_time or None, announce=not args.no_announce, remember_play=True,
     )
     if args.quiet:
         print(result.message)
@@ -156,15 +169,16 @@ def cmd_join(args: argparse.Namespace) -> int:
         return _client_status(run_in_client(lambda agent, children: join_table(
             identity, args.name, args.address, args.bind, None, log_dir, args.code, args.wait, agent.say,
             agent=agent, edition=args.edition,
-            connect_timeout=args.connect_timeout, turn_time=args.turn_time, host_key=host_key, on_lobby=agent.lobby,
+            connect_timeout=args.connect_timeout, turn_time=args.turn_time or None, host_key=host_key, on_lobby=agent.lobby,
+            table_timer=args.turn_time is None,
         )))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
     result = join_table(
         _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
         say, agent=agent, edition=args.edition,
-        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time,
-        host_key=host_key,
+        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time or None,
+        host_key=host_key, table_timer=args.turn_time is None,
     )
     if args.quiet:
         print(result.message)
@@ -226,14 +240,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         agent, say = _plain_agent(args, say)
         result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
                             args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end",
-                            turn_time=args.turn_time, remember_play=True)
+                            turn_time=args.turn_time or None, remember_play=True)
         return _plain_status(result, agent)
     from .client.runner import run_in_client
 
     return _client_status(run_in_client(lambda agent, children: host_table(
         identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir, args.code, args.wait,
         agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
-        turn_time=args.turn_time, on_leave="end", on_lobby=agent.lobby, remember_play=True,
+        turn_time=args.turn_time or None, on_leave="end", on_lobby=agent.lobby, remember_play=True,
     ), hosting=True))
 
 
@@ -264,7 +278,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
 
             run = run_in_client(lambda agent, children: join_table(
                 identity, args.name, address, bind, None, log_dir, args.code, args.wait, agent.say, agent=agent,
-                connect_timeout=10.0, turn_time=args.turn_time, host_key=key, on_lobby=agent.lobby, on_leave=on_leave,
+                connect_timeout=10.0, turn_time=args.turn_time or None, host_key=key, on_lobby=agent.lobby, on_leave=on_leave,
             ))
             if isinstance(run.error, LobbyError):
                 raise run.error
@@ -273,7 +287,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
             say = _say(args, args.name)
             agent, say = _plain_agent(args, say)
             result = join_table(identity, args.name, address, bind, getattr(args, "bot", None), log_dir, args.code,
-                                args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time, host_key=key,
+                                args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time or None, host_key=key,
                                 on_leave=on_leave)
             status = _plain_status(result, agent)
     except LobbyError as error:  # no bot answers for it any more (a port taken by another program)

@@ -118,7 +118,8 @@ def host_lobby(
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
         if turn_time is not None:  # the joiners are told it, and keep it unless they set their own
-            say(f"each player has {turn_time:g} s a move; then a bot moves for them (a joiner's --turn-time sets its own)")
+            say(f"turn timer: {turn_time:g} s a move, then a bot moves; joiners take it on unless they give their own "
+                "--turn-time (or off), or it is under 15 s")
         say(where_to_join(transport.endpoint, transport.link_keys[0] if transport.link_keys else None, bool(code)))
     else:
         say(f"table open at {transport.endpoint} for you and {config.players - 1} bot(s) of this machine")

@@ -91,6 +91,10 @@ def spawn_bot_peers(
     return peers
 
 
+#: the shortest turn timer a joiner takes on from its table (seconds): one shorter would let a
+#: host have bots play its guests' moves
+MIN_TABLE_TURN_TIME = 15.0
+
 #: the file in a bot peer's folder that its printed output goes to
 BOT_OUTPUT = "output.txt"
 
@@ -332,8 +336,11 @@ def join_table(
     edition: str | None = None, bot_delay: float = 0.0,
     connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
     host_key: bytes | None = None, on_lobby: LobbyListener | None = None, on_leave: str = "bot",
+    table_timer: bool = True,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
+    without a ``turn_time`` of our own, a person's seat keeps the table's turn timer if its
+    welcome gives one of MIN_TABLE_TURN_TIME or more (``table_timer``: False, ``--turn-time off``);
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
     taken to be absent; with ``host_key`` (the host's link key) the lobby is encrypted; a
     person who leaves hands the seat to a bot, or ends the game (``on_leave``, as ``host_table``)."""
@@ -358,12 +365,18 @@ def join_table(
                 )
             except LeftLobby as left:
                 return SessionResult(Outcome.QUIT, str(left))
-            if turn_time is None and timers and bot is None:
+            if turn_time is None and timers and bot is None and table_timer:
                 # the host's --turn-time timed only the host: a friend sat on a move for ever and
-                # nobody was told (found by a play-test).  The table's timer is ours unless we set one
-                turn_time = timers[-1]
-                say(f"this table gives each player {turn_time:g} s a move; then a bot moves for you "
-                    "(--turn-time S sets your own)")
+                # nobody was told (found by a play-test).  The table's timer is ours unless we set
+                # one, or it is too short to play by: a host's 1 s had a bot play a whole game for
+                # a person (found by review)
+                if timers[-1] >= MIN_TABLE_TURN_TIME:
+                    turn_time = timers[-1]
+                    say(f"this table gives each player {turn_time:g} s a move; then a bot moves for you "
+                        "(--turn-time S sets your own, --turn-time off none)")
+                else:
+                    say(f"this table's turn timer, {timers[-1]:g} s, is too short to take on: you have no timer "
+                        "(--turn-time S sets one)")
             seat = table.seat_of(identity.public.sign_key)
             towards = address if address.startswith("tcp://") else f"tcp://{address}"
             watched = transport.advertised_table(towards).removeprefix("tcp://")  # a link endpoint takes seats only
