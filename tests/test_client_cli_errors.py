@@ -150,7 +150,7 @@ def test_the_client_shows_a_refusal_and_its_hint_whole_at_80x24():
     (["join", "127.0.0.1:9", "--name", " "], "a name is 1 to 40 letters, digits, marks, symbols or spaces"),
     (["play", "--name", "x" * 41], "a name is 1 to 40 letters, digits, marks, symbols or spaces"),
     (["host", "--wait", "-3"], "argument --wait: must be 0 to 3600 seconds, not -3"),
-    (["join", "127.0.0.1:9", "--turn-time", "0"], "argument --turn-time: must be 1 to 3600 seconds, not 0"),
+    (["join", "127.0.0.1:9", "--turn-time", "0.5"], "argument --turn-time: must be 1 to 3600 seconds, or off, not 0.5"),
     (["tournament", "--time-limit", "-1"], "argument --time-limit: must be 0.001 to 3600 seconds, not -1"),
 ])
 def test_options_out_of_their_range_are_refused_before_anything_starts(argv: list[str], says: str, capsys):
