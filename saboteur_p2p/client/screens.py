@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import Role
-from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, fit_name, pad_to_width, text_width, wrap_to_width
+from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, cut_to_width, fit_name, pad_to_width, text_width, wrap_to_width
 from .players import ROLE_TINY
 from .tracker import RoundSummary
 
@@ -233,18 +233,19 @@ def render_ranking(snap: Snapshot, width: int = 78) -> str:
         lines += _packed(line, rounds, width) if rounds else [line.rstrip()]
     if snap.rounds:
         # "rounds: 1 saboteurs won · 2 saboteurs won" read as counts, and nothing said who the
-        # saboteurs had been (found by a play-test)
-        won = " · ".join(f"r{r.round} {r.winners.removeprefix('the ')}" for r in snap.rounds)
-        lines += ["", *wrap_to_width(f"round winners: {won}", width, subsequent_indent="  ")]
+        # saboteurs had been (found by a play-test); a line each, cut at the width, so that ten
+        # players' rounds still fit a screen of 24 rows (found by review)
+        winners = " · ".join(f"r{r.round} {r.winners.removeprefix('the ').removesuffix(' won')}" for r in snap.rounds)
         saboteurs = " · ".join(f"r{r.round} " + (", ".join(names[s] for s, role in enumerate(r.roles)
                                                           if role is Role.SABOTEUR and s in names) or "none")
                                for r in snap.rounds if r.roles)
+        lines += ["", cut_to_width(f"won: {winners}", width)]
         if saboteurs:
-            lines += wrap_to_width(f"saboteurs: {saboteurs}", width, subsequent_indent="  ")
-        if any(won.endswith(("gold card", "gold cards")) for r in snap.rounds for won in r.won):
+            lines.append(cut_to_width(f"saboteurs: {saboteurs}", width))
+        if any(text.endswith(("gold card", "gold cards")) for r in snap.rounds for text in r.won):
             # "9 nuggets (r1 3 cards r2 3 cards r3 2 cards)" did not add up (a play-test): the
-            # cards' faces are others' secrets until the totals
-            lines += wrap_to_width("(a round's gold: the cards each received; the totals count their nuggets)", width)
+            # faces of others' cards are not this seat's to see, only their totals
+            lines[0] += " · each round: gold cards received"
     lines += ["", "q leaves · Esc looks at the board"]
     return "\n".join(lines)
 
