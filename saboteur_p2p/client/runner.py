@@ -2,8 +2,10 @@
 the client in this one, and what is left to say once the screen closes."""
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -85,20 +87,29 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
     session say bye (nobody waits for seats that are gone); otherwise the table waits for the seat."""
     print("A bot plays your seat until the game ends, in this terminal. Ctrl-C, or closing the terminal, stops it " + (
         "and this table's bot peers: the others are told you left, and the game ends." if ends
-        else "(the table then waits for your seat, --wait, and ends the game if it does not come back)."), flush=True)
+        else "(the table then waits a while for your seat, and ends the game if it does not come back)."), flush=True)
     # closing the terminal is Ctrl-C here: a host that closed it quit without its bye, and the
-    # others waited for its seats in vain (found by a play-test)
+    # others waited for its seats in vain (found by a play-test).  A hang-up ignored (nohup),
+    # or handled outside Python, is left as it is
     hang_up = getattr(signal, "SIGHUP", None)
-    previous = signal.signal(hang_up, _as_ctrl_c) if hang_up is not None and _main_thread() else None
+    previous = signal.getsignal(hang_up) if hang_up is not None and _main_thread() else None
+    ours = previous is signal.SIG_DFL or callable(previous)
+    if ours:
+        signal.signal(hang_up, _as_ctrl_c)  # type: ignore[arg-type]
     try:
         while not done.wait(0.5):
             pass
     except KeyboardInterrupt:
         if ends:
             agent.stop_asked = True
-            done.wait(linger + STOP_GRACE)  # the bye, then the bot peers hear it and end (play.py)
+            deadline = time.monotonic() + linger + STOP_GRACE
+            while not done.is_set() and time.monotonic() < deadline:
+                # the bye, then the bot peers hear it and end (play.py): a second Ctrl-C, or the
+                # window closed after it, cut that short and left them waiting (found by review)
+                with contextlib.suppress(KeyboardInterrupt):
+                    done.wait(0.2)
     finally:
-        if previous is not None:
+        if ours:
             signal.signal(hang_up, previous)  # type: ignore[arg-type]
 
 
@@ -124,7 +135,8 @@ def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool 
             if child.poll() is None:
                 child.terminate()
     if run.error is None:
-        print(_closing(run, dropped=run.session_alive and not children))
+        with contextlib.suppress(OSError):  # the terminal may be gone (closed: a hang-up)
+            print(_closing(run, dropped=run.session_alive and not children))
     return run
 
 
