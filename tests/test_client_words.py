@@ -95,6 +95,19 @@ def test_a_name_with_spaces_may_be_typed_whole():
     assert said.endswith("@Bartholomew the  Magnificent Miner 日本語") and words.read(said).endswith(f" @{other}")
     with pytest.raises(InvalidActionError, match="no player called 'bartholomew the great'"):
         words.read("break lamp @Bartholomew the Great")
+    # a comma in a name is the name's, and another player called "me" is typed by seat (it read
+    # back as ourselves), each as the game itself says the move (found by review)
+    names[other] = "Smith, John"
+    third = (seat + 2) % 5
+    names[third] = "Me"
+    words = Words(state.view_for(seat), names)
+    assert words.read("break lamp @smith, john") == f"break lantern @{other}"
+    for target in (other, third):
+        move = next(a for a in state.legal_actions() if isinstance(a, BreakTool) and a.target == target)
+        text = words.say(move)
+        assert words.read(text).endswith(f" @{target}"), text
+    assert words.say(next(a for a in state.legal_actions() if isinstance(a, BreakTool) and a.target == third)).endswith(
+        f"@{third}")
 
 
 def test_a_refusal_says_you_and_names_not_player_numbers():

@@ -78,7 +78,9 @@ class WordsError(InvalidActionError):
 #: the short tool names the hand strip shows, read as the tools
 TOOL_ALIASES = {"pick": "pickaxe", "lamp": "lantern", "pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 _TOOL = r"(pickaxe|lantern|cart|pick|lamp)"
-_WHO = r"@(.+)"  # always last: a name may hold spaces (only its first word was read: a play-test)
+#: the words that name the player typing
+_SELF = ("me", "you", "myself")
+_WHO = r"@(\S.*)"  # always last: a name may hold spaces (only its first word was read: a play-test)
 #: the words the hand strip labels cards with, read as the verbs they stand for (and two more)
 VERB_ALIASES = {short: verb for verb, short in ACTION_SHORT.items() if short != verb} | {
     "discard": "pass", "inspect": "inspection",
@@ -155,16 +157,22 @@ class Words:
         return str(self.slots.get(handle, "?"))
 
     def who(self, seat: int) -> str:
-        """A player in a typed move: ``me``, or the name."""
+        """A player in a typed move: ``me``, or the name (the seat number for another player
+        called "me", "you" or "myself", which would read back as us: found by review)."""
         if seat == self.seat:
             return "me"
-        return self.names[seat] if 0 <= seat < len(self.names) else str(seat)
+        if not 0 <= seat < len(self.names) or " ".join(self.names[seat].lower().split()) in _SELF:
+            return str(seat)
+        return self.names[seat]
 
     # -- person -> engine ------------------------------------------------------------------
 
     def read(self, text: str) -> str:
         """A typed move in the engine's text; raises InvalidActionError saying what is wrong."""
-        clean = " ".join(text.strip().lower().replace(" ,", ",").replace(", ", ",").split())
+        move, at, name = text.partition("@")  # a player's name, last, is read as typed (a comma in it too)
+        clean = " ".join(move.strip().lower().replace(" ,", ",").replace(", ", ",").split())
+        if at:
+            clean = f"{clean} @{' '.join(name.lower().split())}"
         verb, _, rest = clean.partition(" ")
         if verb in VERB_ALIASES:
             clean = f"{VERB_ALIASES[verb]} {rest}".strip()
@@ -281,7 +289,7 @@ class Words:
     def player(self, word: str) -> int:
         """The seat of a player named (or begun to be named) ``word``, or by the seat number
         the players list shows, unless a name begins with it; ``me`` is ours."""
-        if word in ("me", "you", "myself"):
+        if word in _SELF:
             return self.seat
         names = [" ".join(name.lower().split()) for name in self.names]  # as the typed line is spaced
         if word in names:
