@@ -8,6 +8,7 @@ that nobody reads is refused.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -79,16 +80,32 @@ def read_note(path: str | os.PathLike[str], what: str, limit: int = 1 << 20) -> 
         raise ValueError(f"{what} {os.fspath(path)} nests too deep") from None
 
 
-def write_note(path: str | os.PathLike[str], data: Any) -> None:
-    """``data`` as JSON in ``path``, whole or not at all: written beside it, synced, then put in
-    its place, and the folder synced (a crash mid-write lost the note; a pipe in its place
-    that nobody reads is NotAFile, not a hang)."""
+def write_note(path: str | os.PathLike[str], data: Any, sync: bool = True) -> None:
+    """``data`` as JSON in ``path``, whole or not at all: written beside it, then put in its
+    place (a crash mid-write lost the note; a pipe in its place that nobody reads is NotAFile,
+    not a hang).  ``sync``: on the disk, file and folder, before this returns (a note a game
+    is taken back by), or not (one that only saves a nicety)."""
     tmp = f"{os.fspath(path)}.tmp"
-    with open_to_write(tmp) as file:
-        file.write(json.dumps(data))
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(tmp, path)
+    try:
+        with open_to_write(tmp) as file:
+            file.write(json.dumps(data))
+            if sync:
+                file.flush()
+                os.fsync(file.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if sync:
+        sync_folder(path)
+
+
+def sync_folder(path: str | os.PathLike[str]) -> None:
+    """The folder of ``path`` synced to the disk: a file put in place by a rename is there only
+    once its folder is (a folder cannot be opened so on Windows: nothing is done there)."""
+    if os.name == "nt":
+        return
     folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
     try:
         os.fsync(folder)

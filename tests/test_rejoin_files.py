@@ -378,3 +378,23 @@ def test_a_coin_lost_with_the_secrets_file_is_said_as_such_not_as_a_defect(tmp_p
     assert other.identity is not None
     with pytest.raises(SecretsLost):
         session._handle(b"L", seal(other.identity, "bye", {"game_id": game.setup.game_id, "seat": other.seat}))
+
+
+def test_a_note_is_written_whole_synced_only_when_asked_and_leaves_nothing_behind_a_failure(tmp_path: Path, monkeypatch) -> None:
+    """Notes are put in place whole (a crash mid-write lost play's note); the hand's slots, a
+    nicety written at every hand change, are not flushed to the disk each time, and a write
+    that fails leaves no .tmp beside the note (found by review)."""
+    import json
+
+    from saboteur_p2p import files
+
+    synced: list[int] = []
+    monkeypatch.setattr(files.os, "fsync", lambda fd: synced.append(fd))
+    note = tmp_path / "note.json"
+    files.write_note(note, {"a": 1}, sync=False)
+    assert json.loads(note.read_text()) == {"a": 1} and synced == []
+    files.write_note(note, {"a": 2})
+    assert json.loads(note.read_text()) == {"a": 2} and len(synced) == 2  # the file, then its folder
+    with pytest.raises(TypeError):
+        files.write_note(note, {"a": object()})  # not JSON: nothing written, nothing left over
+    assert json.loads(note.read_text()) == {"a": 2} and sorted(p.name for p in tmp_path.iterdir()) == ["note.json"]

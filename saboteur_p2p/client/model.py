@@ -370,7 +370,7 @@ class SteadyHand:
         order = steady_slots(before if round_ == view.round else [], state.hands[seat])
         if self._store is not None and (view.round, order) != self._slots:
             with contextlib.suppress(OSError, ValueError):
-                write_note(self._store, [view.round, order])
+                write_note(self._store, [view.round, order], sync=False)  # a nicety: no disk flush a move
         self._slots = (view.round, order)
         faces = dict(view.hand)
         return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces))

@@ -18,7 +18,7 @@ import msgpack
 from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import LENGTH_PREFIX, BrokenLog, LogFileError, TruncatedLog, read_log
-from ..files import NotAFile, open_regular, read_note, write_note
+from ..files import NotAFile, open_regular, read_note, sync_folder, write_note
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
@@ -106,11 +106,7 @@ def save_secrets(node: Node, path: Path) -> None:
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, path)  # atomic against the process dying (the case rejoin is for)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)  # the new name too: a rename lives in the folder
-    finally:
-        os.close(folder)
+    sync_folder(path)  # the new name too: a rename lives in the folder
 
 
 def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
