@@ -591,15 +591,15 @@ def test_an_address_that_tries_too_many_wrong_codes_is_refused_and_the_host_hear
 
 def test_the_join_command_a_coded_table_gives_its_friends_says_a_code_is_needed() -> None:
     """A friend who copied the host's "friends join with" command was refused at a table with
-    a code: the command left ``--code`` out (found by a play-test).  It says ``--code CODE``
+    a code: the command left ``--code`` out (found by a play-test).  It says ``--code <code>``
     (the code itself is the host's to pass on, not printed for a screen to show)."""
     from saboteur_p2p.net.invite import join_commands, key_text, where_to_join
 
     key = Identity.generate().public.dh_key
     assert join_commands("tcp://127.0.0.1:7801", key, coded=True) == [
-        f"saboteur-p2p join 127.0.0.1:7801 --key {key_text(key)} --code CODE"]
+        f"saboteur-p2p join 127.0.0.1:7801 --key {key_text(key)} --code <code>"]
     told = where_to_join("tcp://127.0.0.1:7801", None, coded=True)
-    assert told == "friends join with: saboteur-p2p join 127.0.0.1:7801 --code CODE"
+    assert told == "friends join with: saboteur-p2p join 127.0.0.1:7801 --code <code>"
     assert "--code" not in where_to_join("tcp://127.0.0.1:7801", key)
 
 

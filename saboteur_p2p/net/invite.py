@@ -26,11 +26,12 @@ def join_commands(endpoint: str, key: bytes | None = None, coded: bool = False) 
     """The command that joins the table at ``endpoint``, one for each address of this machine
     (a table bound to every interface is reachable at all of them; loopback when there is no
     other), with the table's key (``--key``: the lobby is then encrypted, and only this table
-    can answer it), and ``--code CODE`` at a ``coded`` table: a friend who copied the command
-    without it was refused (found by a play-test; the code itself is the host's to pass on)."""
+    can answer it), and ``--code <code>`` at a ``coded`` table: a friend who copied the command
+    without it was refused (found by a play-test; the code itself is the host's to pass on, and
+    a shell refuses ``<code>`` pasted as it is, where ``CODE`` used up one of the friend's tries)."""
     host, port = endpoint_host(endpoint), endpoint.rsplit(":", 1)[1]
     addresses = (interface_addresses() or ["127.0.0.1"]) if is_wildcard(host) else [host]
-    keyed = ("" if key is None else f" --key {key_text(key)}") + (" --code CODE" if coded else "")
+    keyed = ("" if key is None else f" --key {key_text(key)}") + (" --code <code>" if coded else "")
     return [f"saboteur-p2p join {address}:{port}{keyed}" for address in addresses]
 
 
