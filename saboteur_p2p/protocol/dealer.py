@@ -20,13 +20,14 @@ makes the same requests in the same order.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..crypto.group import Point, Scalar, add, hash_to_point, mul, sub
 from ..crypto.shuffle import Ciphertext, initial_deck
 from ..rules.cards import Card
 from ..rules.dealer import Audience, Deck
+from .errors import ProtocolViolation
 
 #: Gold cards reshuffled in batch b get handles GOLD_HANDLE_STRIDE * b + position.
 GOLD_HANDLE_STRIDE = 1000
@@ -384,3 +385,18 @@ class MentalDealer:
         for key in keys[1:]:
             joint = add(joint, key)
         self.joint = joint
+
+def refusal(error: Exception, sender: int) -> ProtocolViolation:
+    """The violation a record that raised ``error`` while being taken in shows."""
+    if isinstance(error, ProtocolViolation):
+        return error
+    if isinstance(error, UnknownCard):
+        # every share was proven: a shuffle was false, not this record, and whichever
+        # record completed the card would be named by the order it came in
+        return ProtocolViolation(-1, "bad-deck", str(error))
+    return ProtocolViolation(sender, "bad-message", str(error))
+
+
+def last_batch(needs: Iterable[RevealNeed]) -> int:
+    """The highest batch of these cards (-1 for none): the batches whose checks their shares wait for."""
+    return max((need.card[0] for need in needs), default=-1)

@@ -20,7 +20,7 @@ import bisect
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from ..rules import GameConfig, IllegalActionError, InvalidActionError, State
 from ..rules.actions import TakeGold, parse_action
 from ..rules.dealer import Deck
 from .ahead import AheadBatches, mover_in_play
-from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard
+from .dealer import Blocked, CoinNeed, MentalDealer, RevealNeed, ShuffleNeed, UnknownCard, last_batch, refusal
 from .errors import IllegalMove, ProtocolViolation, SecretsLost
 from .messages import (
     ActionMsg,
@@ -253,7 +253,7 @@ class Node(ShuffleSteps):
         assert self.secret is not None and self.seat is not None
         # no share of a card of a batch whose shuffles are not checked (§5.6.2), nor any
         # share while one published for a card shown to all is unchecked (§8.3)
-        last = _last_batch(needs)
+        last = last_batch(needs)
         self._stopping_on(lambda: self.ahead.finish(last))
         return self.share_book.make(self.seat, self.secret, needs, self.rand)
 
@@ -263,7 +263,7 @@ class Node(ShuffleSteps):
         with the move, not only when each other seat has moved."""
         if self.seat is None or self.secret is None or self.aborted is not None or self.finished:
             return {}
-        if not self.ahead.settled(_last_batch(self.dealer.owed_by(self.seat))):
+        if not self.ahead.settled(last_batch(self.dealer.owed_by(self.seat))):
             return {}  # checks still under way: the shares wait for the record that owes them
         return self.share_book.make_ahead(self.seat, self.secret, self.rand)
 
@@ -304,7 +304,7 @@ class Node(ShuffleSteps):
         try:
             self._accept(entry)
         except (ProtocolViolation, UnknownCard, MalformedMessage, ShuffleProofError, InvalidPoint, ValueError) as exc:
-            self.aborted = self.earlier_failure() or _refusal(exc, entry.sender)
+            self.aborted = self.earlier_failure() or refusal(exc, entry.sender)
             raise self.aborted from None
         self.records.append(record)
         if not self.step_got:
@@ -594,20 +594,4 @@ class Node(ShuffleSteps):
         return (self.setup.game_id, topic[0], topic[1], 0, who)
 
 
-def _refusal(error: Exception, sender: int) -> ProtocolViolation:
-    """The violation a record that raised ``error`` while being taken in shows."""
-    if isinstance(error, ProtocolViolation):
-        return error
-    if isinstance(error, UnknownCard):
-        # every share was proven: a shuffle was false, not this record, and whichever
-        # record completed the card would be named by the order it came in
-        return ProtocolViolation(-1, "bad-deck", str(error))
-    return ProtocolViolation(sender, "bad-message", str(error))
-
-
 __all__ = ["NEW_GAME", "Expect", "GameSetup", "IllegalMove", "Node", "ProtocolViolation"]
-
-
-def _last_batch(needs: Iterable[RevealNeed]) -> int:
-    """The highest batch of these cards (-1 for none): the batches whose checks their shares wait for."""
-    return max((need.card[0] for need in needs), default=-1)
