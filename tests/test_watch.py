@@ -272,3 +272,49 @@ def test_a_seat_whose_game_stops_early_tells_its_spectators_why_and_they_check_i
                                     f"checked: this spectator holds 1 of its {len(watcher.records)} records", 1)
     junk = _stopped("h:1", short, b"junk", 5)
     assert junk == Watched(False, "the seat at h:1 says its game stopped, with a verdict that cannot be read", 1)
+
+
+def test_the_watch_command_reports_a_stopped_seats_verdict_at_once(tmp_path: Path) -> None:
+    """The spectator's side of ``stopped`` over a real loopback connection: a seat that feeds
+    it a game's records and then its verdict ends the watch at once with that verdict checked
+    (it waited its whole quiet timeout before), and the records it took in are the seat's."""
+    from protocol_helpers import seeded_game
+
+    from saboteur_p2p.net.transport import Transport
+    from saboteur_p2p.protocol.ending import Ending
+    from saboteur_p2p.protocol.local import step
+
+    game = seeded_game(GameConfig(3), 3)
+    while len(game.records) < 20:
+        assert step(game, lambda seat, node: str(node.state.legal_actions()[0]))  # type: ignore[union-attr]
+    due = game.spectator.next_expected
+    assert due is not None
+    seat = Transport("127.0.0.1:0")
+    host = game.nodes[0].identity
+    assert host is not None
+    verdict = Ending("peer-gone", due.speaker, "", "went silent", None, 0).to_bytes()
+    box: dict[str, Watched] = {}
+    spectator = threading.Thread(target=lambda: box.update(watched=watch_table(
+        seat.endpoint.removeprefix("tcp://"), lambda node: None, lambda text: None, connect_timeout=10, quiet_timeout=30)))
+    started = time.monotonic()
+    spectator.start()
+    try:
+        fed = False
+        while spectator.is_alive() and time.monotonic() - started < 20:
+            for inbound in seat.poll(0.1):
+                if open_envelope(inbound.data).kind != "watch" or fed:
+                    continue
+                seat.reply(inbound.connection, seal(host, "watching", {"game_id": game.setup.game_id, "records": 20}))
+                for record in game.records:
+                    seat.reply(inbound.connection, seal(host, "record", {"record": record}))
+                seat.reply(inbound.connection, seal(host, "stopped", {"verdict": verdict, "records": len(game.records)}))
+                fed = True
+        spectator.join(5)
+    finally:
+        seat.close()
+    name = game.setup.names[due.speaker]
+    assert box["watched"] == Watched(False, f"the seat at {seat.endpoint.removeprefix('tcp://')} stopped: the log says "
+                                            f"seat {due.speaker} ({name}) went silent; the next record was due from it "
+                                            "(a claim: a log cut short there reads the same; the other seats' logs hold "
+                                            "that record if it was sent)", len(game.records))
+    assert time.monotonic() - started < 15  # at once, not after the 30 s a quiet seat is given
