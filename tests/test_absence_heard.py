@@ -225,6 +225,14 @@ def test_a_seat_never_heard_since_this_one_started_is_not_called_away_nor_then_b
     assert said[2:] == [f"{names[2]} is away (no word for 11 s); the table waits up to 5 s"], said
     ping(2)
     assert said[3:] == [f"{names[2]} is back after 11 s of silence"], said
+    # away again, and heard otherwise a moment before it speaks (under load): no "back after 0 s"
+    clock.now += 11.0
+    ping(1)
+    session._check_away(clock.now)
+    assert said[4:] == [f"{names[2]} is away (no word for 11 s); the table waits up to 5 s"], said
+    session.presence.last_heard[2] = clock.now - 0.4
+    ping(2)
+    assert said[5:] == [f"{names[2]} is back"], said
 
 
 def test_a_seat_said_to_be_heard_elsewhere_is_said_to_be_away_once_the_others_lose_it_too(
