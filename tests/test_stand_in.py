@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -242,3 +243,45 @@ def test_a_seat_stopped_with_ctrl_c_says_bye_only_where_its_bot_peers_stop_with_
     session._interrupted()
     byes = [data for _, data in session.transport.sent if data and open_envelope(data).kind == "bye"]  # type: ignore[attr-defined]
     assert len(byes) == (2 if bot_peers else 0)
+
+
+def test_a_terminal_closed_while_the_screen_is_open_is_the_person_leaving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hang-up while the game's screen was open killed the process: the table waited for the
+    seat, and a host's bot peers ran on (found by review).  It is now the person leaving (q,
+    then y): the table is told, and the seat goes on as the table's rule says."""
+    import os
+    import signal
+
+    import saboteur_p2p.client.runner as runner
+    from saboteur_p2p.client.agent import ClientAgent
+
+    hang_up = signal.getsignal(signal.SIGHUP)
+
+    class Loop:
+        def call_soon_threadsafe(self, call: Callable[[], object]) -> None:
+            call()
+
+    class Screen:  # the screen, whose terminal closes while it is open
+        def __init__(self, agent: ClientAgent, **kwargs: object) -> None:
+            self.application, self.loop, self.is_running, self.result = self, Loop(), True, None
+
+        def exit(self, result: object = None) -> None:
+            self.is_running, self.result = False, result
+
+        def run(self) -> None:
+            os.kill(os.getpid(), signal.SIGHUP)
+            deadline = time.monotonic() + 10
+            while self.is_running and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert self.result == "quit"
+
+    def session(agent: ClientAgent) -> str:
+        deadline = time.monotonic() + 10
+        while not agent.wants_to_quit and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return "you left the table; the game ends" if agent.wants_to_quit else "never left"
+
+    monkeypatch.setattr(runner, "ClientApp", Screen)
+    run = runner.run_client(session, linger=5.0)
+    assert run.quit and run.result == "you left the table; the game ends"
+    assert signal.getsignal(signal.SIGHUP) == hang_up  # put back as it was

@@ -6,7 +6,7 @@ import contextlib
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -73,7 +73,8 @@ def run_client(
 
     thread = threading.Thread(target=work, name="saboteur-session", daemon=True)
     thread.start()
-    app.run()
+    with _hang_up_leaves(app, agent), contextlib.suppress(OSError):  # OSError: the terminal is gone
+        app.run()
     if agent.wants_to_quit:
         done.wait(linger)
         if not done.is_set() and agent.stood_in:
@@ -85,9 +86,10 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
     """The person left and a bot plays their seat until ``done``: wait for the game's end, or
     for Ctrl-C.  ``ends``: this machine runs bot peers, which stop with us, so Ctrl-C has the
     session say bye (nobody waits for seats that are gone); otherwise the table waits for the seat."""
-    print("A bot plays your seat until the game ends, in this terminal. Ctrl-C, or closing the terminal, stops it " + (
-        "and this table's bot peers: the others are told you left, and the game ends." if ends
-        else "(the table then waits a while for your seat, and ends the game if it does not come back)."), flush=True)
+    with contextlib.suppress(OSError):  # the terminal may be gone (closed while the screen was open)
+        print("A bot plays your seat until the game ends, in this terminal. Ctrl-C, or closing the terminal, stops it " + (
+            "and this table's bot peers: the others are told you left, and the game ends." if ends
+            else "(the table then waits a while for your seat, and ends the game if it does not come back)."), flush=True)
     # closing the terminal is Ctrl-C here: a host that closed it quit without its bye, and the
     # others waited for its seats in vain (found by a play-test).  A hang-up ignored (nohup),
     # or handled outside Python, is left as it is
@@ -108,6 +110,33 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
                 # window closed after it, cut that short and left them waiting (found by review)
                 with contextlib.suppress(KeyboardInterrupt):
                     done.wait(0.2)
+    finally:
+        if ours:
+            signal.signal(hang_up, previous)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def _hang_up_leaves(app: ClientApp, agent: ClientAgent) -> Iterator[None]:
+    """While the screen is open, a closed terminal (SIGHUP) is the person leaving, as q then y:
+    the process, killed, left its table waiting for it, and a host's bot peers ran on
+    (found by review).  The seat is then played by the stand-in, or the game ends, as the
+    table's rule for a person who leaves says.  A hang-up ignored (nohup) stays ignored."""
+    hang_up = getattr(signal, "SIGHUP", None)
+    previous = signal.getsignal(hang_up) if hang_up is not None and _main_thread() else None
+    ours = previous is signal.SIG_DFL or callable(previous)
+
+    def leave(signum: int, frame: object) -> None:
+        if not agent.wants_to_quit:
+            agent.quit()
+        screen = getattr(app, "application", None)
+        loop = getattr(screen, "loop", None)
+        if screen is not None and loop is not None:
+            loop.call_soon_threadsafe(lambda: screen.exit(result="quit") if screen.is_running else None)
+
+    if ours:
+        signal.signal(hang_up, leave)  # type: ignore[arg-type]
+    try:
+        yield
     finally:
         if ours:
             signal.signal(hang_up, previous)  # type: ignore[arg-type]
