@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -110,6 +111,14 @@ def turn_time_option(text: str) -> float:
     return value
 
 
+def _hang_up_as_ctrl_c() -> contextlib.AbstractContextManager[None]:
+    """A seat played without the full-screen client (``--plain``, ``--bot``) stops at a closed
+    terminal as at Ctrl-C: killed, it left its table waiting and a host's bot peers running."""
+    from .client.hangup import as_ctrl_c, hang_up_handled
+
+    return hang_up_handled(as_ctrl_c)
+
+
 def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
     from .net.play import quiet_say
 
@@ -143,11 +152,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         ), hosting=True))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
-    result = host_table(
-        identity, args.name, args.bind, config, args.bot,
-        args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
-        turn_time=args.turn_time or None, announce=not args.no_announce, remember_play=True,
-    )
+    with _hang_up_as_ctrl_c():
+        result = host_table(
+            identity, args.name, args.bind, config, args.bot,
+            args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
+            turn_time=args.turn_time or None, announce=not args.no_announce, remember_play=True,
+        )
     if args.quiet:
         print(result.message)
     return _plain_status(result, agent)
@@ -174,12 +184,13 @@ def cmd_join(args: argparse.Namespace) -> int:
         )))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
-    result = join_table(
-        _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
-        say, agent=agent, edition=args.edition,
-        bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time or None,
-        host_key=host_key, table_timer=args.turn_time is None,
-    )
+    with _hang_up_as_ctrl_c():
+        result = join_table(
+            _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
+            say, agent=agent, edition=args.edition,
+            bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time or None,
+            host_key=host_key, table_timer=args.turn_time is None,
+        )
     if args.quiet:
         print(result.message)
     return _plain_status(result, agent)
@@ -238,9 +249,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         say = _say(args, args.name)
         agent, say = _plain_agent(args, say)
-        result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
-                            args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay, on_leave="end",
-                            turn_time=args.turn_time or None, remember_play=True)
+        with _hang_up_as_ctrl_c():
+            result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
+                                args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay,
+                                on_leave="end", turn_time=args.turn_time or None, remember_play=True)
         return _plain_status(result, agent)
     from .client.runner import run_in_client
 
@@ -286,9 +298,10 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
         else:
             say = _say(args, args.name)
             agent, say = _plain_agent(args, say)
-            result = join_table(identity, args.name, address, bind, getattr(args, "bot", None), log_dir, args.code,
-                                args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time or None, host_key=key,
-                                on_leave=on_leave)
+            with _hang_up_as_ctrl_c():
+                result = join_table(identity, args.name, address, bind, getattr(args, "bot", None), log_dir, args.code,
+                                    args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time or None,
+                                    host_key=key, on_leave=on_leave)
             status = _plain_status(result, agent)
     except LobbyError as error:  # no bot answers for it any more (a port taken by another program)
         forget_play(log_dir)

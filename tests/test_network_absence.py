@@ -208,11 +208,14 @@ def test_a_seat_that_talks_to_all_but_one_seat_is_not_named_there_while_the_othe
 
 
 @pytest.mark.slow
-def test_ctrl_c_at_a_hosts_terminal_names_the_host_not_its_bot_peers(processes: Processes, tmp_path: Path) -> None:
+@pytest.mark.parametrize("key", ["SIGINT", "SIGHUP"])
+def test_ctrl_c_at_a_hosts_terminal_names_the_host_not_its_bot_peers(processes: Processes, tmp_path: Path, key: str) -> None:
     """Ctrl-C at the terminal of a host that runs bot peers reaches its whole process group.
     The bot peers were in it, and each said bye for its own seat as the host did: the people
     at the table read that a bot seat had left (found by a play-test).  The bot peers have a
-    process group of their own: the host says bye for its seat, and they end naming the host."""
+    process group of their own: the host says bye for its seat, and they end naming the host.
+    A closed terminal (SIGHUP) does the same: it killed the host, and its peers waited for it
+    (found by review)."""
     port = free_port()
     # the bot peers take a tenth of a second a move, so the game is still on when Ctrl-C comes
     # (without it a quiet machine played the whole game in the second below)
@@ -221,7 +224,7 @@ def test_ctrl_c_at_a_hosts_terminal_names_the_host_not_its_bot_peers(processes: 
     while not list((tmp_path / "host").glob("game-*.log")) and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(1.0)  # into the game
-    os.killpg(host.proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    os.killpg(host.proc.pid, getattr(signal, key))  # what the terminal does on Ctrl-C, or as it closes
     assert host.wait(30) == 130, host.text()
     assert "you stopped this seat (Ctrl-C); the others were told you left" in host.text(), host.text()
     for bot in ("random-1", "random-2"):

@@ -3,10 +3,9 @@ the client in this one, and what is left to say once the screen closes."""
 from __future__ import annotations
 
 import contextlib
-import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -16,6 +15,7 @@ from prompt_toolkit.output import Output
 from ..net.invite import LobbyError
 from .agent import ClientAgent
 from .app import ClientApp
+from .hangup import as_ctrl_c, hang_up_handled
 
 T = TypeVar("T")
 
@@ -91,16 +91,11 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
             "and this table's bot peers: the others are told you left, and the game ends." if ends
             else "(the table then waits a while for your seat, and ends the game if it does not come back)."), flush=True)
     # closing the terminal is Ctrl-C here: a host that closed it quit without its bye, and the
-    # others waited for its seats in vain (found by a play-test).  A hang-up ignored (nohup),
-    # or handled outside Python, is left as it is
-    hang_up = getattr(signal, "SIGHUP", None)
-    previous = signal.getsignal(hang_up) if hang_up is not None and _main_thread() else None
-    ours = previous is signal.SIG_DFL or callable(previous)
-    if ours:
-        signal.signal(hang_up, _as_ctrl_c)  # type: ignore[arg-type]
+    # others waited for its seats in vain (found by a play-test)
     try:
-        while not done.wait(0.5):
-            pass
+        with hang_up_handled(as_ctrl_c):
+            while not done.wait(0.5):
+                pass
     except KeyboardInterrupt:
         if ends:
             agent.stop_asked = True
@@ -110,20 +105,13 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
                 # window closed after it, cut that short and left them waiting (found by review)
                 with contextlib.suppress(KeyboardInterrupt):
                     done.wait(0.2)
-    finally:
-        if ours:
-            signal.signal(hang_up, previous)  # type: ignore[arg-type]
 
 
-@contextlib.contextmanager
-def _hang_up_leaves(app: ClientApp, agent: ClientAgent) -> Iterator[None]:
+def _hang_up_leaves(app: ClientApp, agent: ClientAgent) -> contextlib.AbstractContextManager[None]:
     """While the screen is open, a closed terminal (SIGHUP) is the person leaving, as q then y:
     the process, killed, left its table waiting for it, and a host's bot peers ran on
     (found by review).  The seat is then played by the stand-in, or the game ends, as the
-    table's rule for a person who leaves says.  A hang-up ignored (nohup) stays ignored."""
-    hang_up = getattr(signal, "SIGHUP", None)
-    previous = signal.getsignal(hang_up) if hang_up is not None and _main_thread() else None
-    ours = previous is signal.SIG_DFL or callable(previous)
+    table's rule for a person who leaves says."""
 
     def leave(signum: int, frame: object) -> None:
         if not agent.wants_to_quit:
@@ -133,21 +121,7 @@ def _hang_up_leaves(app: ClientApp, agent: ClientAgent) -> Iterator[None]:
         if screen is not None and loop is not None:
             loop.call_soon_threadsafe(lambda: screen.exit(result="quit") if screen.is_running else None)
 
-    if ours:
-        signal.signal(hang_up, leave)  # type: ignore[arg-type]
-    try:
-        yield
-    finally:
-        if ours:
-            signal.signal(hang_up, previous)  # type: ignore[arg-type]
-
-
-def _as_ctrl_c(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-def _main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
+    return hang_up_handled(leave)
 
 
 def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:

@@ -1,0 +1,38 @@
+"""What a closed terminal (SIGHUP) does: by default it kills the process, and a seat killed so
+left its table waiting for it, and a host's bot peers running on (found by a play-test and a
+review).  While a seat plays, a hang-up is handled as the person leaving or as Ctrl-C."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+
+@contextlib.contextmanager
+def hang_up_handled(handler: Callable[[int, Any], None]) -> Iterator[None]:
+    """SIGHUP goes to ``handler`` within the block (in the main thread only, where Python runs
+    signal handlers); a hang-up ignored (nohup), or handled outside Python, is left as it is."""
+    hang_up: signal.Signals | None = getattr(signal, "SIGHUP", None)  # none on Windows
+    if hang_up is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(hang_up)
+    ours = previous is signal.SIG_DFL or callable(previous)
+    if ours:
+        signal.signal(hang_up, handler)
+    try:
+        yield
+    finally:
+        if ours:
+            signal.signal(hang_up, previous)
+
+
+def as_ctrl_c(signum: int, frame: Any) -> None:
+    """A hang-up handled as Ctrl-C: the seat stops as it would at Ctrl-C (a host whose bot peers
+    stop with it says bye first)."""
+    raise KeyboardInterrupt
+
+
+__all__ = ["as_ctrl_c", "hang_up_handled"]
