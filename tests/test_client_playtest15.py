@@ -112,3 +112,23 @@ def test_a_seat_taken_back_numbers_its_cards_as_before(tmp_path):
     again = SteadyHand.beside(node)  # the seat's next run, after a crash
     assert [h for h, _ in again.view(later, seat).hand] == before
     assert [h for h, _ in SteadyHand().view(later, seat).hand] != before  # afresh, the engine's order
+
+
+def test_a_card_drawn_but_not_yet_shown_is_counted_on_the_hand_strip():
+    """While a seat away owed its share of the card just drawn, the title said "6 cards each"
+    over a hand of 5 tiles, with nothing to say why (found by a play-test)."""
+    import dataclasses
+
+    from test_client_controller import find, seated
+    from test_client_render import text
+
+    from saboteur_p2p.client.render import render_hand
+
+    state = find(lambda s: s.phase.value == "play")
+    agent, _node, ctl = seated(state)
+    snap = agent.snapshot()
+    assert snap.view is not None and len(snap.view.hand) == snap.view.hand_sizes[snap.view.seat]
+    assert "coming" not in text(render_hand(snap, ctl.focus(), 100))
+    short = dataclasses.replace(snap, view=snap.view._replace(hand=snap.view.hand[:-1]))
+    rows = text(render_hand(short, ctl.focus(), 100)).splitlines()
+    assert "+1 coming" in rows[1] and all(len(row) == len(rows[0]) for row in rows), rows

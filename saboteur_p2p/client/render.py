@@ -211,6 +211,13 @@ def render_hand(snap: Snapshot, focus: Focus, width: int, round_end: bool = Fals
         used += TILE_STEP
     if not focus.items:
         rows[1].append(("class:hand", " (your cards are being dealt…)" if dealing(view) else " (no cards in hand)"))
+    elif dealing(view) and view.phase == "play":
+        # a card drawn whose face has not reached us yet (a seat away owes its share): the
+        # title said "6 cards each" over a hand of 5 (found by a play-test)
+        coming = f"+{view.hand_sizes[view.seat] - len(view.hand)} coming "
+        if used + len(coming) + 20 <= width:
+            for r, row in enumerate(rows):
+                row.append(("class:hand.label", coming if r == 1 else " " * len(coming)))
     said = f" {focus.said}" if focus.said else ""
     room = width - sum(len(t) for _, t in rows[0])
     if focus.problem:  # why it is not legal, whole, on the three rows under the move
