@@ -70,6 +70,7 @@ def paths_only(monkeypatch):
         draw_cards=_no_action_cards,
         gold_unit="nugget",
         public_gold=False,
+        most_gold=lambda config: 44,
     )
     monkeypatch.setitem(editions._REGISTRY, edition.name, edition)  # undone after the test
     return edition

@@ -40,6 +40,9 @@ class Edition:
     gold_unit: str
     #: whether a player's gold is a public count of pieces (no hidden gold cards to reveal)
     public_gold: bool
+    #: the most gold all seats of a game of this config can end with together (a bound a
+    #: results file's scores are checked against)
+    most_gold: Callable[[GameConfig], int]
 
 
 _REGISTRY: dict[str, Edition] = {}

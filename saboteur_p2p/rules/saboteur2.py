@@ -36,7 +36,7 @@ from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, PiecesWon, RoundEnded, Stolen
 from .phases import Phase, RoundResult
-from .scoring2 import score_round, theft_order
+from .scoring2 import BASE_GOLD, score_round, theft_order
 from .state import State
 from .view import PlayerView
 
@@ -508,4 +508,14 @@ SABOTEUR2 = register(Edition(
     draw_cards=C.saboteur2_draw_cards,
     gold_unit="gold piece",
     public_gold=True,
+    most_gold=lambda config: _most_pieces(config),
 ))
+
+
+def _most_pieces(config: GameConfig) -> int:
+    """A bound on the pieces all seats can end with: each round, 5 a winner at most (scoring2's
+    BASE_GOLD), every crystal a geologist may be paid, every theft."""
+    draw = C.saboteur2_draw_cards()
+    crystals = sum(card.crystals for card in draw if isinstance(card, PathCard))
+    thefts = sum(1 for card in draw if isinstance(card, ActionCard) and card.kind is ActionKind.THEFT)
+    return config.rounds * (max(BASE_GOLD.values()) * config.players + crystals + thefts)

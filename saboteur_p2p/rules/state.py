@@ -498,4 +498,5 @@ BASE = register(Edition(
     draw_cards=C.base_draw_cards,
     gold_unit="nugget",
     public_gold=False,
+    most_gold=lambda config: sum(card.nuggets for card in C.gold_cards() if isinstance(card, GoldCard)),
 ))

@@ -27,8 +27,8 @@ from typing import IO, Any
 from ..botapi import BUNDLED, bot_source, split_spec
 from ..botspec import imported_beside
 from ..files import open_regular, open_to_write
-from ..rules import GameConfig, Role, Winners
-from ..rules.cards import ActionCard, ActionKind, GoldCard, PathCard, RoleCard, gold_cards
+from ..rules import Role, Winners
+from ..rules.cards import RoleCard
 from .spec import GameSummary, TournamentSpec, seating
 from .stats import StatsCollector, TournamentReport
 
@@ -144,20 +144,9 @@ def check_plausible(game: GameSummary, spec: TournamentSpec) -> None:
     for number, roles in enumerate(game.roles, 1):
         if Counter(roles) - dealt:
             raise ValueError(f"round {number}'s roles {[r.value for r in roles]} are not dealt from this game's role cards")
-    most = _most_gold(config)
+    most = config.edition_rules.most_gold(config)
     if sum(game.scores) > most:
         raise ValueError(f"scores {list(game.scores)} hold more than the {most} gold a game of this tournament holds")
-
-
-def _most_gold(config: GameConfig) -> int:
-    """The most gold all seats of a game can hold together: the gold cards' nuggets (base
-    game), or each round's most pieces (Saboteur 2: 5 a winner, each crystal, each theft)."""
-    if not config.edition_rules.public_gold:
-        return sum(card.nuggets for card in gold_cards() if isinstance(card, GoldCard))
-    draw = config.edition_rules.draw_cards()
-    crystals = sum(card.crystals for card in draw if isinstance(card, PathCard))
-    thefts = sum(1 for card in draw if isinstance(card, ActionCard) and card.kind is ActionKind.THEFT)
-    return config.rounds * (5 * config.players + crystals + thefts)
 
 
 def _header(spec: TournamentSpec) -> str:
