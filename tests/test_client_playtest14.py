@@ -323,3 +323,26 @@ def test_the_final_ranking_names_each_rounds_winners_and_saboteurs_plainly():
     # one line each, whatever the rounds: ten players' ranking still fits 24 rows (found by review)
     assert sum(line.startswith(("won: ", "saboteurs: ")) for line in narrow) == 2 and not any(
         line.startswith("  r") for line in narrow)  # no line of theirs wrapped
+
+
+def test_a_ranking_too_long_for_an_80x24_screen_keeps_each_seats_total_on_one_line():
+    """Ten players' rounds, wrapped, overflowed the screen: the winners and the key line went
+    first (found by review).  Past RANKING_ROWS the seats keep their totals alone."""
+    import dataclasses
+
+    from test_client_rounds import followed_game
+
+    from saboteur_p2p.client.screens import RANKING_ROWS, render_ranking
+
+    _, agent, _ = followed_game(3, players=10)
+    snap = agent.snapshot()
+    many = [dataclasses.replace(snap.rounds[i % len(snap.rounds)], round=i + 1) for i in range(10)]
+    long = dataclasses.replace(snap, rounds=tuple(many))
+    lines = render_ranking(long, 76).splitlines()
+    assert len(lines) <= RANKING_ROWS and lines[-1] == "q leaves · Esc looks at the board", lines
+    seats = [line for line in lines if ". " in line[:6]]
+    assert len(seats) == 10 and not any("(r1" in line for line in seats), seats
+    assert any(line.startswith("won: r1 ") and line.endswith("…") for line in lines), lines
+    assert len({line.index(". ") for line in seats}) == 1, seats  # "10." beside " 9.": one column (review)
+    short = render_ranking(snap, 76).splitlines()  # three rounds still fit, rounds and all
+    assert any("(r1 " in line for line in short), short

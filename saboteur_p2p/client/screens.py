@@ -206,7 +206,17 @@ def _how_it_ended(summary: RoundSummary, snap: Snapshot) -> str:
 def render_ranking(snap: Snapshot, width: int = 78) -> str:
     """The end of the game: seats by nuggets (Saboteur 2: gold pieces), winners first, with
     what each won in every round (as far as this seat saw it) and who won each round; a seat's
-    rounds that do not fit in ``width`` go on under them."""
+    rounds that do not fit in ``width`` go on under them, unless the whole would not fit an
+    80x24 screen (RANKING_ROWS): then each seat's total alone (the round-end screens had the rest)."""
+    text = _ranking(snap, width, rounds=True)
+    return text if text.count("\n") < RANKING_ROWS else _ranking(snap, width, rounds=False)
+
+
+#: the rows the final ranking's box holds on an 80x24 screen (ten players' rounds overflowed it: review)
+RANKING_ROWS = 20
+
+
+def _ranking(snap: Snapshot, width: int, rounds: bool) -> str:
     view = snap.view
     if view is None or view.scores is None:
         return ""
@@ -226,11 +236,12 @@ def render_ranking(snap: Snapshot, width: int = 78) -> str:
         if scores[seat] != previous:
             place, previous = rank + 1, scores[seat]
         star = "★ " if scores[seat] == best and best > 0 else "  "  # nobody with gold: no winner to star
-        rounds = [f"r{r.round} {_short(r.won[seat], *_thefts_of(r, seat))}"
-                  for r in snap.rounds if seat < len(r.won)]
-        line = f"{star}{place}. {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
+        won = [f"r{r.round} {_short(r.won[seat], *_thefts_of(r, seat))}"
+               for r in snap.rounds if seat < len(r.won)] if rounds else []
+        placed = f"{place}.".rjust(len(f"{len(scores)}."))  # "10." and " 9." in one column (review)
+        line = f"{star}{placed} {pad_to_width(names[seat], wide)}  {amounts[seat]:<{amount_wide}}"
         # the amount's padding kept: "(" stands in one column after "1 nugget" and "3 nuggets"
-        lines += _packed(line, rounds, width) if rounds else [line.rstrip()]
+        lines += _packed(line, won, width) if won else [line.rstrip()]
     if snap.rounds:
         # "rounds: 1 saboteurs won · 2 saboteurs won" read as counts, and nothing said who the
         # saboteurs had been (found by a play-test); a line each, cut at the width, so that ten
@@ -239,15 +250,20 @@ def render_ranking(snap: Snapshot, width: int = 78) -> str:
         saboteurs = " · ".join(f"r{r.round} " + (", ".join(names[s] for s, role in enumerate(r.roles)
                                                           if role is Role.SABOTEUR and s in names) or "none")
                                for r in snap.rounds if r.roles)
-        lines += ["", cut_to_width(f"won: {winners}", width)]
+        lines += ["", _cut(f"won: {winners}", width)]
         if saboteurs:
-            lines.append(cut_to_width(f"saboteurs: {saboteurs}", width))
-        if any(text.endswith(("gold card", "gold cards")) for r in snap.rounds for text in r.won):
+            lines.append(_cut(f"saboteurs: {saboteurs}", width))
+        if rounds and any(text.endswith(("gold card", "gold cards")) for r in snap.rounds for text in r.won):
             # "9 nuggets (r1 3 cards r2 3 cards r3 2 cards)" did not add up (a play-test): the
             # faces of others' cards are not this seat's to see, only their totals
             lines[0] += " · each round: gold cards received"
     lines += ["", "q leaves · Esc looks at the board"]
     return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in ``width`` columns, ending in "…" when cut."""
+    return text if text_width(text) <= width else cut_to_width(text, width - 1) + "…"
 
 
 def _packed(head: str, rounds: list[str], width: int) -> list[str]:
