@@ -183,7 +183,7 @@ def test_ctrl_c_after_leaving_stops_the_stand_in_with_a_bye_only_where_bot_peers
         release.set()
 
 
-@pytest.mark.parametrize("key", ["SIGINT", "SIGHUP"])
+@pytest.mark.parametrize("key", ["SIGINT", "SIGHUP", "SIGINT SIGHUP", "SIGINT SIGINT"])
 def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye(
     monkeypatch: pytest.MonkeyPatch, key: str,
 ) -> None:
@@ -191,7 +191,8 @@ def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye
     (CPython gh-90882): the client then took the session for over, the host's process left
     without its bye, and its bot peers ran on while the others waited for them (found by a
     play-test).  The client waits on the session's own end instead.  Closing the terminal
-    (SIGHUP) is taken as Ctrl-C there: it killed the process, with no bye either."""
+    (SIGHUP) is taken as Ctrl-C there: it killed the process, with no bye either; and a second
+    Ctrl-C, or the window closed, while the bye goes out does not cut it short (review)."""
     import os
     import signal
 
@@ -200,13 +201,13 @@ def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye
     from saboteur_p2p.client.runner import run_client
 
     said_bye = threading.Event()
-    hang_up = signal.getsignal(signal.SIGHUP)
+    hang_up, interrupt = signal.getsignal(signal.SIGHUP), signal.getsignal(signal.SIGINT)
 
     def session(agent: ClientAgent) -> str:
         deadline = time.monotonic() + 20
         while not agent.stop_asked and time.monotonic() < deadline:  # the stand-in plays on
             time.sleep(0.01)
-        time.sleep(0.3)  # the bye takes a moment
+        time.sleep(0.6)  # the bye takes a moment
         said_bye.set()
         return "you stopped the bot that played your seat"
 
@@ -218,13 +219,14 @@ def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye
             self.agent.wants_to_quit = self.agent.stood_in = True
 
     def told(*args: object, **kwargs: object) -> None:  # "A bot plays your seat ...": then Ctrl-C
-        threading.Timer(0.2, lambda: os.kill(os.getpid(), getattr(signal, key))).start()
+        for delay, kind in zip((0.2, 0.4), key.split(), strict=False):  # the second while the bye goes out
+            threading.Timer(delay, lambda kind=kind: os.kill(os.getpid(), getattr(signal, kind))).start()
 
     monkeypatch.setattr(runner, "ClientApp", LeftAtOnce)
     monkeypatch.setattr(runner, "print", told, raising=False)
     run = run_client(session, stop_ends_game=lambda: True, linger=0.1)
     assert said_bye.is_set() and run.result == "you stopped the bot that played your seat" and not run.session_alive
-    assert signal.getsignal(signal.SIGHUP) == hang_up  # put back as it was
+    assert signal.getsignal(signal.SIGHUP) == hang_up and signal.getsignal(signal.SIGINT) == interrupt  # as they were
 
 
 @pytest.mark.parametrize("bot_peers", [True, False])
@@ -285,3 +287,34 @@ def test_a_terminal_closed_while_the_screen_is_open_is_the_person_leaving(monkey
     run = runner.run_client(session, linger=5.0)
     assert run.quit and run.result == "you left the table; the game ends"
     assert signal.getsignal(signal.SIGHUP) == hang_up  # put back as it was
+
+
+def test_a_window_closed_in_the_moment_after_leaving_still_says_bye(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the second or so after q then y, before the stand-in's wait began, a closed window
+    killed the host: its bot peers ran on and the table waited (found by review)."""
+    import os
+    import signal
+
+    import saboteur_p2p.client.runner as runner
+    from saboteur_p2p.client.agent import ClientAgent
+
+    said_bye = threading.Event()
+
+    def session(agent: ClientAgent) -> str:
+        deadline = time.monotonic() + 20
+        while not agent.stop_asked and time.monotonic() < deadline:
+            time.sleep(0.01)
+        said_bye.set()
+        return "you stopped the bot that played your seat"
+
+    class LeftAtOnce:
+        def __init__(self, agent: ClientAgent, **kwargs: object) -> None:
+            self.agent = agent
+
+        def run(self) -> None:  # the window closes 0.2 s after the screen, within the session's linger
+            self.agent.wants_to_quit = self.agent.stood_in = True
+            threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGHUP)).start()
+
+    monkeypatch.setattr(runner, "ClientApp", LeftAtOnce)
+    run = runner.run_client(session, stop_ends_game=lambda: True, linger=3.0)
+    assert said_bye.is_set() and run.result == "you stopped the bot that played your seat"

@@ -29,10 +29,29 @@ def hang_up_handled(handler: Callable[[int, Any], None]) -> Iterator[None]:
             signal.signal(hang_up, previous)
 
 
+@contextlib.contextmanager
+def interrupts_ignored() -> Iterator[None]:
+    """Ctrl-C and a closed terminal do nothing within the block (in the main thread): a bye on
+    its way is not cut short by a second Ctrl-C, or by the window closed after the first."""
+    kinds = [kind for kind in (signal.SIGINT, getattr(signal, "SIGHUP", None)) if kind is not None]
+    if threading.current_thread() is not threading.main_thread():
+        kinds = []
+    previous = {kind: signal.getsignal(kind) for kind in kinds}
+    for kind, handler in previous.items():
+        if handler is not None:  # one set outside Python stays
+            signal.signal(kind, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        for kind, handler in previous.items():
+            if handler is not None:
+                signal.signal(kind, handler)
+
+
 def as_ctrl_c(signum: int, frame: Any) -> None:
     """A hang-up handled as Ctrl-C: the seat stops as it would at Ctrl-C (a host whose bot peers
     stop with it says bye first)."""
     raise KeyboardInterrupt
 
 
-__all__ = ["as_ctrl_c", "hang_up_handled"]
+__all__ = ["as_ctrl_c", "hang_up_handled", "interrupts_ignored"]

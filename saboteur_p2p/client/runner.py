@@ -15,7 +15,7 @@ from prompt_toolkit.output import Output
 from ..net.invite import LobbyError
 from .agent import ClientAgent
 from .app import ClientApp
-from .hangup import as_ctrl_c, hang_up_handled
+from .hangup import as_ctrl_c, hang_up_handled, interrupts_ignored
 
 T = TypeVar("T")
 
@@ -76,9 +76,18 @@ def run_client(
     with _hang_up_leaves(app, agent), contextlib.suppress(OSError):  # OSError: the terminal is gone
         app.run()
     if agent.wants_to_quit:
-        done.wait(linger)
-        if not done.is_set() and agent.stood_in:
-            wait_for_stand_in(done, agent, stop_ends_game(), linger)
+        ends = stop_ends_game()
+        try:
+            # from here a closed terminal is Ctrl-C, the screen gone: a window closed, or Ctrl-C
+            # pressed, in the moment after q then y killed the host, its bot peers left running
+            # (found by review)
+            with hang_up_handled(as_ctrl_c):
+                done.wait(linger)
+                if not done.is_set() and agent.stood_in:
+                    wait_for_stand_in(done, agent, ends, linger)
+        except KeyboardInterrupt:
+            if ends:
+                _wait_out_bye(done, agent, linger)
     return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, not done.is_set())
 
 
@@ -98,13 +107,19 @@ def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, lin
                 pass
     except KeyboardInterrupt:
         if ends:
-            agent.stop_asked = True
-            deadline = time.monotonic() + linger + STOP_GRACE
-            while not done.is_set() and time.monotonic() < deadline:
-                # the bye, then the bot peers hear it and end (play.py): a second Ctrl-C, or the
-                # window closed after it, cut that short and left them waiting (found by review)
-                with contextlib.suppress(KeyboardInterrupt):
-                    done.wait(0.2)
+            _wait_out_bye(done, agent, linger)
+
+
+def _wait_out_bye(done: threading.Event, agent: ClientAgent, linger: float) -> None:
+    """Ask the session to say bye, and wait for it (and the bot peers to hear it: play.py): a
+    second Ctrl-C, or the window closed after the first, cut that short and left them waiting
+    (found by review), so both are ignored meanwhile."""
+    agent.stop_asked = True
+    deadline = time.monotonic() + linger + STOP_GRACE
+    with interrupts_ignored():
+        while not done.is_set() and time.monotonic() < deadline:
+            with contextlib.suppress(KeyboardInterrupt):  # one raised just before they were ignored
+                done.wait(0.2)
 
 
 def _hang_up_leaves(app: ClientApp, agent: ClientAgent) -> contextlib.AbstractContextManager[None]:
