@@ -225,14 +225,15 @@ def test_a_seat_never_heard_since_this_one_started_is_not_called_away_nor_then_b
     assert said[2:] == [f"{names[2]} is away (no word for 11 s); the table waits up to 5 s"], said
     ping(2)
     assert said[3:] == [f"{names[2]} is back after 11 s of silence"], said
-    # away again, and heard otherwise a moment before it speaks (under load): no "back after 0 s"
-    clock.now += 11.0
+    # busy for 30 s, then away: back, its silence is the one its absence was told with (it
+    # read "back after 0 s of silence" after "no word for 5 s", counted from the busy's end: a play-test)
+    session.presence.busy(2, clock.now, 30.0)
+    clock.now += 45.0
     ping(1)
     session._check_away(clock.now)
-    assert said[4:] == [f"{names[2]} is away (no word for 11 s); the table waits up to 5 s"], said
-    session.presence.last_heard[2] = clock.now - 0.4
+    assert said[4:] == [f"{names[2]} is away (no word for 45 s); the table waits up to 5 s"], said
     ping(2)
-    assert said[5:] == [f"{names[2]} is back"], said
+    assert said[5:] == [f"{names[2]} is back after 45 s of silence"], said
 
 
 def test_a_seat_said_to_be_heard_elsewhere_is_said_to_be_away_once_the_others_lose_it_too(

@@ -59,12 +59,15 @@ class Presence:
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
         gap = now - self.last_heard[seat]
+        quiet = now - self.arrived[seat]
         self.last_heard[seat] = now
         self.arrived[seat] = now
         self.count[seat] += 1
         if seat in self.away:
             self.away.discard(seat)  # an outage is not how the link behaves: not a gap
-            self.silence[seat] = gap
+            # what "no word for N s" counted, a busy time included (the gap from the busy
+            # time's end read "back after 0 s of silence" after "no word for 5 s": a play-test)
+            self.silence[seat] = quiet
             return True
         if gap > 0:
             self.gaps[seat].append(gap)

@@ -371,8 +371,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
             return None
         carried = self.links.owner(connection, key) != sender  # passed on by another seat, or by nobody we know
         if not carried and self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
-            silence = self.presence.silence.get(sender, 0.0)  # under load, "back after 0 s of silence" (a play-test)
-            self.say(f"{self.names[sender]} is back" + (f" after {silence:.0f} s of silence" if silence >= 1 else ""))
+            self.say(f"{self.names[sender]} is back after {self.presence.silence.get(sender, 0.0):.0f} s of silence")
         if ending and env.body.get("game_id") == self.setup.game_id and env.body.get("seat", sender) == sender:
             self.endings_heard[sender] = data  # before it is judged: judging it may end our game
         try:
