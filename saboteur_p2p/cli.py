@@ -425,7 +425,7 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="print only the result")
     sub.add_argument("--turn-time", type=turn_time_option, default=None, metavar="S",
                      help="a person who has not moved within S seconds (1 to 3600) has a bot move for them "
-                     "(default: none; a host's is told to every joiner, who keeps it unless it gives its own or off)")
+                     "(default: none; off or 0: none; a host's goes to every joiner, who keeps one of 15 s or more)")
 
 
 def _within(low: float, high: float, convert: Callable[[str], float], unit: str = "") -> Callable[[str], float]:

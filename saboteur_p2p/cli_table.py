@@ -100,12 +100,14 @@ def _identity(args: argparse.Namespace) -> Identity:
 
 def turn_time_option(text: str) -> float:
     """``--turn-time``: seconds, 1 to 3600, or ``off`` (0.0: no timer, not even the table's)."""
-    if text.strip().lower() in ("off", "0", "none"):
+    if text.strip().lower() in ("off", "none"):
         return 0.0
     try:
         value = float(text)
     except ValueError:
         value = -1.0
+    if value == 0:  # "0", "0.0", "00": off too (review)
+        return 0.0
     if not 1 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"must be 1 to 3600 seconds, or off, not {text}")
     return value

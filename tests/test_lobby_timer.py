@@ -89,6 +89,7 @@ def test_turn_time_takes_seconds_or_off() -> None:
     from saboteur_p2p.cli_table import turn_time_option
 
     assert turn_time_option("off") == 0.0 == turn_time_option("OFF") and turn_time_option("15") == 15.0
+    assert turn_time_option("0") == turn_time_option("0.0") == turn_time_option("00") == 0.0  # off (review)
     for bad in ("0.5", "3601", "soon", "nan", "inf"):
         with pytest.raises(argparse.ArgumentTypeError, match="1 to 3600 seconds, or off"):
             turn_time_option(bad)

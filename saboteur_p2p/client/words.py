@@ -162,7 +162,7 @@ class Words:
         if seat == self.seat:
             return "me"
         if not 0 <= seat < len(self.names) or " ".join(self.names[seat].lower().split()) in _SELF:
-            return str(seat)
+            return f"#{seat}"  # a seat number no name can take for its own (a bare "0" could: review)
         return self.names[seat]
 
     # -- person -> engine ------------------------------------------------------------------
@@ -291,6 +291,8 @@ class Words:
         the players list shows, unless a name begins with it; ``me`` is ours."""
         if word in _SELF:
             return self.seat
+        if word.startswith("#") and word[1:].isdigit() and int(word[1:]) < len(self.names):
+            return int(word[1:])  # a seat by its number, as ``who`` says one
         names = [" ".join(name.lower().split()) for name in self.names]  # as the typed line is spaced
         if word in names:
             return names.index(word)
