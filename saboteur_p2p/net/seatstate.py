@@ -196,10 +196,9 @@ def _check_own(node: Node) -> None:
 def next_run(path: Path) -> int:
     """This run's number for the seat whose log is ``path`` (its ``link``'s ``incarnation``):
     the clock's nanoseconds, but past the last run's, kept in ``path.run`` (up to MAX_RUN - 1,
-    which no clock before the year 2116 reaches).  A seat
-    restarted while the clock read earlier than at its first run (no hardware clock, a
-    snapshot restored) sent links the others took for a stale run's, and never rejoined
-    (found by an attack)."""
+    which no clock before the year 2116 reaches).  A seat restarted while the clock read
+    earlier than at its first run (no hardware clock, a snapshot restored) sent links the
+    others took for a stale run's, and never rejoined (found by an attack)."""
     store = path.with_name(path.name + ".run")
     try:
         last = read_note(store, "run file")
