@@ -93,3 +93,39 @@ def test_turn_time_takes_seconds_or_off() -> None:
     for bad in ("0.5", "3601", "soon", "nan", "inf"):
         with pytest.raises(argparse.ArgumentTypeError, match="1 to 3600 seconds, or off"):
             turn_time_option(bad)
+
+
+def test_a_seat_taken_back_keeps_the_timer_it_took_on(tmp_path, monkeypatch):
+    """A seat taken back mid-game gets the game's start, not a welcome: it lost the table's
+    timer it had taken on (found by review).  The timer is kept beside its log."""
+    import types
+
+    import saboteur_p2p.net.play as play
+    from saboteur_p2p.net.session import Outcome, SessionResult
+
+    made: list[float | None] = []
+
+    def lobby(given: float | None) -> Callable[..., object]:
+        def join(*args: object, on_turn_time: Callable[[float], None], **kwargs: object) -> object:
+            if given is not None:
+                on_turn_time(given)
+            return types.SimpleNamespace(seat_of=lambda key: 1, game_id=bytes(32))
+        return join
+
+    class Seat:
+        def __init__(self, table: object, identity: object, transport: object, agent: object, log_dir: object,
+                     say: object, wait: object, turn_time: float | None, *args: object, **kwargs: object) -> None:
+            made.append(turn_time)
+
+        def run(self) -> SessionResult:
+            return SessionResult(Outcome.QUIT, "done")
+
+    monkeypatch.setattr(play, "Session", Seat)
+    me = Identity.generate()
+    for given in (40.0, None):  # seated with the table's timer, then taken back (no welcome)
+        monkeypatch.setattr(play, "join_lobby", lobby(given))
+        play.join_table(me, "me", "127.0.0.1:9", None, None, tmp_path, None, 30.0, lambda text: None, agent=object())  # type: ignore[arg-type]
+    assert made == [40.0, 40.0]
+    (tmp_path / "game-0000000000000000-seat1.timer").write_text("1e9")  # a value no table gives: none
+    play.join_table(me, "me", "127.0.0.1:9", None, None, tmp_path, None, 30.0, lambda text: None, agent=object())  # type: ignore[arg-type]
+    assert made[-1] is None

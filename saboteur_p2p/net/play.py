@@ -25,7 +25,7 @@ from ..rules import GameConfig
 from .agents import BotAgent, LineAgent
 from .discovery import TableAnnouncer
 from .invite import LobbyError, join_commands
-from .lobby import LeftLobby, host_lobby, join_lobby
+from .lobby import MAX_TURN_TIME, LeftLobby, host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
 from .table import Table
@@ -365,15 +365,24 @@ def join_table(
                 )
             except LeftLobby as left:
                 return SessionResult(Outcome.QUIT, str(left))
+            # a seat taken back mid-game has no welcome: the timer it took on is kept beside its log
+            kept_timer = log_dir / f"game-{table.game_id.hex()[:16]}-seat{table.seat_of(identity.public.sign_key)}.timer"
+            if not timers:
+                with contextlib.suppress(OSError, ValueError):
+                    noted = read_note(kept_timer, "timer file")
+                    if type(noted) in (int, float) and MIN_TABLE_TURN_TIME <= noted <= MAX_TURN_TIME:
+                        timers = [float(noted)]
             if turn_time is None and timers and bot is None and table_timer:
                 # the host's --turn-time timed only the host: a friend sat on a move for ever and
                 # nobody was told (found by a play-test).  The table's timer is ours unless we set
                 # one, or it is too short to play by: a host's 1 s had a bot play a whole game for
                 # a person (found by review)
-                if timers[-1] >= MIN_TABLE_TURN_TIME:
+                if MIN_TABLE_TURN_TIME <= timers[-1] <= MAX_TURN_TIME:
                     turn_time = timers[-1]
                     say(f"this table gives each player {turn_time:g} s a move; then a bot moves for you "
                         "(--turn-time S sets your own, --turn-time off none)")
+                    with contextlib.suppress(OSError, ValueError):
+                        write_note(kept_timer, turn_time, sync=False)
                 else:
                     say(f"this table's turn timer, {timers[-1]:g} s, is too short to take on: you have no timer "
                         "(--turn-time S sets one)")
