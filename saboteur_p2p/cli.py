@@ -13,16 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .botapi import BotLoadError
-from .cli_table import (
-    DEFAULT_BOT_DELAY,
-    _wants_client,
-    cmd_host,
-    cmd_join,
-    cmd_play,
-    cmd_tables,
-    cmd_watch,
-    turn_time_option,
-)
+from .cli_table import DEFAULT_BOT_DELAY, _wants_client, cmd_host, cmd_join, cmd_play, cmd_tables, cmd_watch, turn_time_option
 from .crypto.identity import IdentityError
 from .files import open_to_write
 from .net.invite import LobbyError
@@ -591,7 +582,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"saboteur-p2p: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("saboteur-p2p: interrupted", file=sys.stderr)
+        with contextlib.suppress(OSError):  # a terminal closed (a hang-up is Ctrl-C) reads nothing
+            print("saboteur-p2p: interrupted", file=sys.stderr)
         return 130
 
 

@@ -318,3 +318,26 @@ def test_a_window_closed_in_the_moment_after_leaving_still_says_bye(monkeypatch:
     monkeypatch.setattr(runner, "ClientApp", LeftAtOnce)
     run = runner.run_client(session, stop_ends_game=lambda: True, linger=3.0)
     assert said_bye.is_set() and run.result == "you stopped the bot that played your seat"
+
+
+def test_a_seat_stopped_by_a_closed_terminal_exits_as_interrupted_not_with_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain seat stopped by a hang-up (Ctrl-C for it) wrote "interrupted" to a terminal that
+    was gone: the OSError escaped, and the exit status was 1, not 130 (found by review)."""
+    import errno
+    import sys
+
+    from saboteur_p2p import cli
+
+    class Gone:
+        def write(self, text: str) -> int:
+            raise OSError(errno.EIO, "Input/output error")
+
+        def flush(self) -> None:
+            raise OSError(errno.EIO, "Input/output error")
+
+    def stopped(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_tables", stopped)
+    monkeypatch.setattr(sys, "stderr", Gone())
+    assert cli.main(["tables"]) == 130
