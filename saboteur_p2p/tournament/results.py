@@ -20,7 +20,7 @@ import json
 import math
 import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -133,20 +133,25 @@ def game_from_data(data: Any, players: int) -> GameSummary:
     )
 
 
-def check_plausible(game: GameSummary, spec: TournamentSpec) -> None:
-    """ValueError unless ``game`` is one ``spec``'s games could be: its rounds, each round's
-    roles dealt from the role cards, and no more gold than the game holds.  A line that
-    claimed 300 rounds, or 9999 gold, moved a report's figures in silence (found by an attack)."""
+def plausibility(spec: TournamentSpec) -> Callable[[GameSummary], None]:
+    """What ``spec``'s games can be, worked out once (a file may hold a million lines): the
+    check raises ValueError unless a game has the tournament's rounds, each round's roles
+    dealt from its role cards, and no more gold than a game holds.  A line that claimed 300
+    rounds, or 9999 gold, moved a report's figures in silence (found by an attack)."""
     config = spec.config
-    if len(game.roles) != config.rounds:
-        raise ValueError(f"roles name {len(game.roles)} rounds, where a game of this tournament has {config.rounds}")
     dealt = Counter(card.role for card in config.edition_rules.role_cards(config) if isinstance(card, RoleCard))
-    for number, roles in enumerate(game.roles, 1):
-        if Counter(roles) - dealt:
-            raise ValueError(f"round {number}'s roles {[r.value for r in roles]} are not dealt from this game's role cards")
     most = config.edition_rules.most_gold(config)
-    if sum(game.scores) > most:
-        raise ValueError(f"scores {list(game.scores)} hold more than the {most} gold a game of this tournament holds")
+
+    def check(game: GameSummary) -> None:
+        if len(game.roles) != config.rounds:
+            raise ValueError(f"roles name {len(game.roles)} rounds, where a game of this tournament has {config.rounds}")
+        for number, roles in enumerate(game.roles, 1):
+            if Counter(roles) - dealt:
+                raise ValueError(f"round {number}'s roles {[r.value for r in roles]} are not dealt from this game's role cards")
+        if sum(game.scores) > most:
+            raise ValueError(f"scores {list(game.scores)} hold more than the {most} gold a game of this tournament holds")
+
+    return check
 
 
 def _header(spec: TournamentSpec) -> str:
@@ -211,6 +216,7 @@ def read_games(path: Path, spec: TournamentSpec) -> Iterator[tuple[int, GameSumm
 
     A last line without its newline is a write the run did not finish: it is left out.
     """
+    plausible = plausibility(spec)
     with open_regular(path, "results file") as file:
         offset = len(file.readline(MAX_LINE + 1))
         for number in itertools.count(2):
@@ -224,7 +230,7 @@ def read_games(path: Path, spec: TournamentSpec) -> Iterator[tuple[int, GameSumm
                 continue
             try:
                 game = game_from_data(json.loads(raw), spec.players)
-                check_plausible(game, spec)
+                plausible(game)
             except _UNREADABLE as exc:
                 raise ResultsFileError(f"{path}, line {number}: not a game ({exc})") from None
             seed, seats = seating(spec, game.index)
