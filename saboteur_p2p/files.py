@@ -81,14 +81,29 @@ def read_note(path: str | os.PathLike[str], what: str, limit: int = 1 << 20) -> 
 
 
 def write_note(path: str | os.PathLike[str], data: Any, sync: bool = True) -> None:
-    """``data`` as JSON in ``path``, whole or not at all: written beside it, then put in its
-    place (a crash mid-write lost the note; a pipe in its place that nobody reads is NotAFile,
-    not a hang).  ``sync``: on the disk, file and folder, before this returns (a note a game
-    is taken back by), or not (one that only saves a nicety)."""
-    tmp = f"{os.fspath(path)}.tmp"
+    """``data`` as JSON in ``path``, whole or not at all (``write_whole``): a crash mid-write
+    lost the note.  ``sync``: on the disk before this returns (a note a game is taken back
+    by), or not (one that only saves a nicety)."""
+    write_whole(path, json.dumps(data).encode(), sync)
+
+
+def write_whole(
+    path: str | os.PathLike[str], data: bytes, sync: bool = True, mode: int = 0o666, tmp: str | os.PathLike[str] | None = None,
+) -> None:
+    """``data`` in ``path``, whole or not at all: written to ``tmp`` beside it (``path.tmp``
+    unless given), then put in its place (a pipe there that nobody reads is NotAFile, not a
+    hang; a failed write leaves nothing behind).  ``sync``: the file and its folder on the
+    disk before this returns.  ``mode``: a new file's permissions (0o600: this user's only)."""
+    tmp = f"{os.fspath(path)}.tmp" if tmp is None else tmp
     try:
-        with open_to_write(tmp) as file:
-            file.write(json.dumps(data))
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, mode)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise NotAFile(f"{tmp} is a pipe that nobody reads") from None
+        raise
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
             if sync:
                 file.flush()
                 os.fsync(file.fileno())

@@ -18,7 +18,7 @@ import msgpack
 from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import LENGTH_PREFIX, BrokenLog, LogFileError, TruncatedLog, read_log
-from ..files import NotAFile, open_regular, read_note, sync_folder, write_note
+from ..files import NotAFile, open_regular, read_note, write_note, write_whole
 from ..protocol.ending import split_ending
 from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
@@ -94,19 +94,11 @@ def import_secrets(node: Node, data: bytes) -> None:
 
 
 def save_secrets(node: Node, path: Path) -> None:
-    data = export_secrets(node)
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-        # on the disk before the record that needs them goes out: after a power loss the others
-        # send that record back (a coin committed to), and secrets saved before it, or none at
-        # all, lost the game at its reveal (found by an attack).  A few saves a round, not one
-        # a message: only records of SECRET_KINDS change them
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)  # atomic against the process dying (the case rejoin is for)
-    sync_folder(path)  # the new name too: a rename lives in the folder
+    # whole (the process may die: the case rejoin is for), and on the disk before the record
+    # that needs them goes out: after a power loss the others send that record back (a coin
+    # committed to), and secrets saved before it, or none at all, lost the game at its reveal
+    # (found by an attack).  A few saves a round: only records of SECRET_KINDS change them
+    write_whole(path, export_secrets(node), mode=0o600, tmp=path.with_suffix(".tmp"))
 
 
 def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
