@@ -95,6 +95,30 @@ def spawn_bot_peers(
 #: host have bots play its guests' moves
 MIN_TABLE_TURN_TIME = 15.0
 
+def _table_timer(offered: list[float], kept: Path, say: Callable[[str], None]) -> float | None:
+    """The turn timer a person's seat takes on from its table (``offered`` by its welcome), if
+    it set none: the host's --turn-time timed only the host, and a friend sat on a move for
+    ever (found by a play-test); one too short to play by is not taken (a host's 1 s had a bot
+    play a whole game for a person: review).  A seat taken back mid-game has no welcome: the
+    timer it took on is kept beside its log (``kept``)."""
+    if not offered:
+        with contextlib.suppress(OSError, ValueError):
+            noted = read_note(kept, "timer file")
+            if type(noted) in (int, float) and MIN_TABLE_TURN_TIME <= noted <= MAX_TURN_TIME:
+                offered = [float(noted)]
+    if not offered:
+        return None
+    if not MIN_TABLE_TURN_TIME <= offered[-1] <= MAX_TURN_TIME:
+        say(f"this table's turn timer, {offered[-1]:g} s, is too short to take on: you have no timer "
+            "(--turn-time S sets one)")
+        return None
+    say(f"this table gives each player {offered[-1]:g} s a move; then a bot moves for you "
+        "(--turn-time S sets your own, --turn-time off none)")
+    with contextlib.suppress(OSError, ValueError):
+        write_note(kept, offered[-1], sync=False)
+    return offered[-1]
+
+
 #: the file in a bot peer's folder that its printed output goes to
 BOT_OUTPUT = "output.txt"
 
@@ -365,28 +389,9 @@ def join_table(
                 )
             except LeftLobby as left:
                 return SessionResult(Outcome.QUIT, str(left))
-            # a seat taken back mid-game has no welcome: the timer it took on is kept beside its log
-            kept_timer = log_dir / f"game-{table.game_id.hex()[:16]}-seat{table.seat_of(identity.public.sign_key)}.timer"
-            if not timers:
-                with contextlib.suppress(OSError, ValueError):
-                    noted = read_note(kept_timer, "timer file")
-                    if type(noted) in (int, float) and MIN_TABLE_TURN_TIME <= noted <= MAX_TURN_TIME:
-                        timers = [float(noted)]
-            if turn_time is None and timers and bot is None and table_timer:
-                # the host's --turn-time timed only the host: a friend sat on a move for ever and
-                # nobody was told (found by a play-test).  The table's timer is ours unless we set
-                # one, or it is too short to play by: a host's 1 s had a bot play a whole game for
-                # a person (found by review)
-                if MIN_TABLE_TURN_TIME <= timers[-1] <= MAX_TURN_TIME:
-                    turn_time = timers[-1]
-                    say(f"this table gives each player {turn_time:g} s a move; then a bot moves for you "
-                        "(--turn-time S sets your own, --turn-time off none)")
-                    with contextlib.suppress(OSError, ValueError):
-                        write_note(kept_timer, turn_time, sync=False)
-                else:
-                    say(f"this table's turn timer, {timers[-1]:g} s, is too short to take on: you have no timer "
-                        "(--turn-time S sets one)")
             seat = table.seat_of(identity.public.sign_key)
+            if turn_time is None and bot is None and table_timer:
+                turn_time = _table_timer(timers, log_dir / f"game-{table.game_id.hex()[:16]}-seat{seat}.timer", say)
             towards = address if address.startswith("tcp://") else f"tcp://{address}"
             watched = transport.advertised_table(towards).removeprefix("tcp://")  # a link endpoint takes seats only
             say(f"this seat listens at {transport.advertised(towards)} (spectators: saboteur-p2p watch {watched})")
