@@ -365,8 +365,12 @@ class GuardedSeat:
         #: whether ``act_in`` builds a view for the bot: only a bot that says it never reads
         #: one (``reads_view = False``, as the random bot does) goes without
         self.reads_view = getattr(bot, "reads_view", True) is not False
-        #: the bot's own code, which its errors are traced back to (``raised``)
-        self.home = code_home(type(bot))
+
+    @property
+    def home(self) -> Path | None:
+        """The bot's own code, which its errors are traced back to (``raised``): found when
+        one is (resolving its folder for every seat of every game cost a tournament 3%)."""
+        return code_home(type(self.bot))
 
     def start(self, config: GameConfig, seed: int) -> None:
         self._guarded("start()", lambda: self.bot.start(self.seat, config, seed))

@@ -82,14 +82,16 @@ def play_game(
     loaded = [load_bot(b) if isinstance(b, str) else b for b in bots]
     labels = tuple(names) if names is not None else tuple(b if isinstance(b, str) else type(b).__name__ for b in bots)
     seats = [GuardedSeat(bot, labels[i], i, time_limit) for i, bot in enumerate(loaded)]
-    for i, seat in enumerate(seats):
-        seat.start(config, bot_seed(seed, i))
-    state = Game(config, TrustedDealer(seed)).new_state()
     record = GameRecord(seed, config, labels)
-    listeners = [seat for seat in seats if seat.listens]
-    dicts = not all(seat.bundled for seat in listeners)  # the maze's dicts lent read-only too
-    delivered = _deliver(state, listeners, 0, dicts)
+    # one ticking timer for the whole game, starts included (each start armed and disarmed a
+    # timer of its own: 2% of a tournament of random bots)
     with bot_watchdog():
+        for i, seat in enumerate(seats):
+            seat.start(config, bot_seed(seed, i))
+        state = Game(config, TrustedDealer(seed)).new_state()
+        listeners = [seat for seat in seats if seat.listens]
+        dicts = not all(seat.bundled for seat in listeners)  # the maze's dicts lent read-only too
+        delivered = _deliver(state, listeners, 0, dicts)
         while not state.is_terminal():
             action = seats[state.current].act_in(state)
             state.push(action)
