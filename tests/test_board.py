@@ -264,3 +264,54 @@ def test_frontier_agrees_with_reference_through_random_games(seed):
                 assert cell in cells
             assert {a for a in state.legal_actions() if isinstance(a, PlacePath)} == reference_placements(state, cells)
         state.push(action)
+
+
+def _maze_as_kept(board: Board) -> tuple[object, ...]:
+    """Everything a maze keeps up to date, in its dicts' order (the order of the legal
+    placements comes from it)."""
+    return (
+        list(board.openings.items()), list(board.tunnels), list(board.connected.items()),
+        list(board.frontier.items()), [list(cells) for cells in board.cells_for_openings],
+    )
+
+
+@pytest.mark.parametrize("edition", ["base", "saboteur2"])
+def test_a_rockfall_leaves_the_maze_as_a_rebuild_from_its_cards_would(edition):
+    """A rockfall recomputes only the frontier cells it can change (Board.remove); what it
+    leaves, dict order included, is what a rebuild from the cards alone makes."""
+    import random
+
+    from saboteur_p2p.match import bot_seed
+    from saboteur_p2p.rules import Rockfall
+    from saboteur_p2p.rules.dealer import TrustedDealer
+
+    rockfalls = 0
+    for seed in range(40):
+        rng = random.Random(bot_seed(seed, 0))
+        state = Game(GameConfig(5, edition), TrustedDealer(seed)).new_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            falls = [a for a in legal if type(a) is Rockfall]
+            action = rng.choice(falls) if falls and rng.random() < 0.5 else rng.choice(legal)
+            state.push(action)
+            if type(action) is Rockfall and state.board.tiles.get((action.x, action.y)) is None:
+                rockfalls += 1
+                rebuilt = state.board.clone()
+                rebuilt.rebuild()
+                assert _maze_as_kept(state.board) == _maze_as_kept(rebuilt), (seed, action)
+    assert rockfalls > 100  # the test saw rockfalls that cut the network and ones that did not
+
+
+def test_a_placed_card_lies_in_the_maze_as_itself_even_when_an_equal_one_lay_before():
+    """Tiles are kept by card and turn (board._tile): a card made elsewhere (a bot's, a
+    test's) is another object equal to the deck's; each maze holds the very card placed in it."""
+    import dataclasses
+
+    deck_card, _ = path("NS")
+    twin = dataclasses.replace(deck_card)
+    assert twin == deck_card and twin is not deck_card
+    first, second = Board.new_round(), Board.new_round()
+    first.place((0, 1), deck_card, False)
+    second.place((0, 1), twin, False)
+    assert first.tiles[(0, 1)].card is deck_card and second.tiles[(0, 1)].card is twin
+    assert second.tiles[(0, 1)].segments == deck_card.segments

@@ -329,12 +329,17 @@ def expand(counts: tuple[tuple[Card, int], ...]) -> list[Card]:
 
 def base_draw_cards() -> list[Card]:
     """The 40 tunnels and 27 action cards, in catalogue order."""
-    return expand(TUNNEL_COUNTS) + expand(ACTION_COUNTS)
+    return list(_BASE_DRAW)
 
 
 def saboteur2_draw_cards() -> list[Card]:
     """The 117 path and action cards of the base game and the expansion, in catalogue order."""
-    return base_draw_cards() + expand(EXPANSION_PATH_COUNTS) + expand(EXPANSION_ACTION_COUNTS)
+    return list(_SABOTEUR2_DRAW)
+
+
+#: the draw decks, built once (every round of every game shuffles a copy)
+_BASE_DRAW: tuple[Card, ...] = (*expand(TUNNEL_COUNTS), *expand(ACTION_COUNTS))
+_SABOTEUR2_DRAW: tuple[Card, ...] = (*_BASE_DRAW, *expand(EXPANSION_PATH_COUNTS), *expand(EXPANSION_ACTION_COUNTS))
 
 
 def dwarf_cards() -> list[Card]:
