@@ -530,7 +530,10 @@ class Controller(TypedCommands):
             marked.append(item.handle)
         self.ui.marked = marked
         lying = self.lying(snap)
-        clear = f" · Enter clears {'/'.join(lying)}" if len(marked) == 2 and lying else ""
+        clear = ""
+        if len(marked) == 2 and lying:
+            # which one Enter clears, and how to choose another (a play-test could not clear Trapped!)
+            clear = f" · Enter clears {lying[0]}" + (f" (↑↓: {', '.join(lying[1:])})" if len(lying) > 1 else "")
         self.ui.say(f"marked {len(marked)}: x discards them{clear}" if marked else "nothing marked")
 
     def discard(self) -> bool:

@@ -339,8 +339,21 @@ def plain_view(view: PlayerView, names: list[str]) -> list[str]:
         ways = [words.say(TakeGold(choice)) for choice in gold_choices(pile, view.take_amount)] or [words.say(TakeGold(()))]
         lines.append(f"take gold worth {view.take_amount} from the pile (values {', '.join(map(str, worths))}): "
                      + "; ".join(ways))
-    others = [f"{names[s]} ({', '.join(t.value for t in view.broken[s])} broken)" for s in range(view.players)
-              if s != seat and view.broken[s]]
+    others = [f"{names[s]} ({', '.join(marks)})" for s in range(view.players) if s != seat and (marks := _in_front(view, s))]
     if others:
         lines.append("others: " + "; ".join(others))
     return lines
+
+
+def _in_front(view: PlayerView, seat: int) -> list[str]:
+    """What the table knows of another seat: its broken tools and, in Saboteur 2, a Trapped!
+    or Theft in front of it, whether it has gold (a thief's targets) and the dwarf card this
+    seat saw by Inspection.  Broken tools alone left a plain player with no way to choose
+    whom to free, rob or hand a Hands off! (a play-test)."""
+    marks = [f"{', '.join(t.value for t in view.broken[seat])} broken"] if view.broken[seat] else []
+    if view.config.edition == "saboteur2":
+        marks += [word for word, on in (("trapped", view.trapped[seat]), ("theft", view.thefts[seat]),
+                                        ("has gold", view.has_gold[seat])) if on]
+        if seat in view.known_roles:
+            marks.append(f"inspected: {view.known_roles[seat].value}")
+    return marks

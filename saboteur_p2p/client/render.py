@@ -9,12 +9,13 @@ import math
 import time
 from collections.abc import Sequence
 
-from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind
+from ..rules import GOAL_CELLS, GoldCard, PathCard, PathKind, PlayerView
 from .controller import Focus
 from .maze import action_rows, card_marks, gold_rows, mini_card_rows, styled_row
 from .model import (
     ROLE_SHORT,
     ROLE_STYLE,
+    TOOL_SHORT,
     Cell,
     Item,
     LogKind,
@@ -117,6 +118,11 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
     second = view.config.edition == "saboteur2"
     team = ROLE_STYLE.get(role)
     lines.append(("class:info.role" + (f".{team}" if team else ""), f" you: {ROLE_NAME.get(role, role)}"))
+    lying = in_front_of_you(view, width)
+    if lying:
+        # an attack on you, said where you look while you plan: at 80x24 the log's few rows
+        # had scrolled the Trapped! played on you away before your turn (a play-test)
+        lines.append(("class:info.warn", lying))
     mapped = []
     for slot, card in sorted(view.known_goals.items()):
         if view.board.tiles[GOAL_CELLS[slot]].card is None:
@@ -166,6 +172,23 @@ def render_info(snap: Snapshot, width: int, height: int | None = None) -> Fragme
             kept.add(last)
         rows = [row for index, row in enumerate(rows) if index in kept]
     return [part for row in rows for part in row]
+
+
+def in_front_of_you(view: PlayerView, width: int) -> str:
+    """The panel's line of what lies in front of the seat (" in front of you: broken cart ·
+    Trapped! · a Theft"; " on you: ✗cart trapped theft" where that is too wide), or ""."""
+    seat = view.seat
+    tools = sorted(t.value for t in view.broken[seat])
+    lying: list[tuple[str, str]] = []
+    if view.config.edition == "saboteur2":
+        lying = [(word, short) for word, short, on in (("Trapped!", "trapped", view.trapped[seat]),
+                                                        ("a Theft", "theft", view.thefts[seat])) if on]
+    if not tools and not lying:
+        return ""
+    line = " in front of you: " + " · ".join([f"broken {', '.join(tools)}"] * bool(tools) + [word for word, _ in lying])
+    if text_width(line) <= width:
+        return line
+    return " on you: " + " ".join([f"✗{TOOL_SHORT[tool]}" for tool in tools] + [short for _, short in lying])
 
 
 #: the roles' full names on the info line

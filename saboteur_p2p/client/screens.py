@@ -111,7 +111,9 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         marks = ["+st stole"] * any(took for took, _ in stole) + ["-st robbed"] * any(lost for _, lost in stole)
         # the legend of the columns as drawn: "$" only when tight ("gold" reads as itself)
         secret = " others: $ has gold" if table.total_label == "tot" else " others: gold (secret)"
-        notes = [" yours: gold pieces", secret] if second else [" yours: nuggets", " others: c gold cards"]
+        # once the game is over every total is shown: "gold (secret)" then stood over numbers (a play-test)
+        hidden = any("gold" in (won, total) or total == "has gold" for seat, (won, total) in enumerate(gold) if seat != snap.seat)
+        notes = [" yours: gold pieces", secret][:1 + hidden] if second else [" yours: nuggets", " others: c gold cards"]
         if marks and len(f"{notes[-1]} · {' · '.join(marks)}") <= width:
             notes[-1] += " · " + " · ".join(marks)
         elif marks:

@@ -18,6 +18,7 @@ COLOUR_STYLE = {
     "players.away": "#ff8700 bold", "players.back": "#5fd75f", "players.saboteur": "#ff5f5f", "players.role": "#87afd7",
     "players.bot": "#af87d7",
     "info.role": "#87afd7 bold", "info.role.saboteur": "#ff5f5f bold", "info.maps": "#87d7ff", "info.result": "#ffd75f",
+    "info.warn": "#ff8700 bold",
     "log.chat": "#5fd7ff", "log.notice": "#d7af5f", "log.private": "#87d7ff bold", "log.error": "#ff5f5f",
     "log.more": "#6c6c6c", "log.latest": "bold", "maze.last": "underline", "maze.latest": "bg:#3a3a00",
     "maze.who": "#ffd75f bold", "players.latest": "underline", "players.last": "#8a8a8a",
@@ -41,7 +42,7 @@ MONO_STYLE = {
     "hand.label": "bold", "hand.selected": "underline", "hand.active": "reverse",
     "players.turn": "bold", "players.target": "reverse", "players.broken": "bold", "players.away": "bold underline",
     "players.bot": "italic",
-    "info.role.saboteur": "bold", "log.private": "bold", "log.error": "bold", "log.latest": "bold",
+    "info.role.saboteur": "bold", "info.warn": "bold", "log.private": "bold", "log.error": "bold", "log.latest": "bold",
     "maze.last": "underline", "maze.latest": "bold underline", "maze.who": "bold", "players.latest": "underline",
     "message.ok": "bold", "message.error": "bold reverse",
     # the door letters B and G tell the doors apart; the styles only make the marks stand out

@@ -101,7 +101,7 @@ USAGE = {
 }
 USAGE_2 = {
     "pass": "pass SLOT[,SLOT,SLOT], e.g. pass 4 or pass 4,5,6",
-    "clear": "clear WHAT with SLOT,SLOT, e.g. clear trapped with 3,5",
+    "clear": "clear WHAT with SLOT,SLOT: WHAT is pick, lamp, cart, trapped or theft",
     "steal": "steal @name or steal nobody",
     "theft": "theft (it lies before you)",
     **{kind.value: f"{kind.value} @name" for kind in TARGETED_KINDS},
@@ -220,7 +220,9 @@ class Words:
             (r"pass (\d+(?:,\d+)*)", self.passed),
             (r"theft(?: @me)?", lambda: f"theft @{self.seat}"),
             (rf"({_PLAYED_ON}) {_WHO}", lambda kind, p: f"{kind} @{who(p)}"),
-            (rf"clear ({'|'.join(CLEARABLE)}) with (\d+),(\d+)", lambda what, a, b: f"clear {what} with {card(a)},{card(b)}"),
+            # the hand strip's short tool names too ("clear lamp": a play-test; break took them)
+            (rf"clear ({'|'.join(CLEARABLE)}|pick|lamp) with (\d+),(\d+)",
+             lambda what, a, b: f"clear {TOOL_ALIASES.get(what, what)} with {card(a)},{card(b)}"),
             (rf"steal (nobody|none|{_WHO})", lambda target, p: "steal none" if p is None else f"steal @{who(p)}"),
             (r"orient (\d+)( turned)?", lambda goal, t: f"orient {goal}" + (" turned" if t else "")),
             (r"keep (\d+)", lambda n: f"keep {self.offered(n)}"),

@@ -74,8 +74,10 @@ class TurnChecks:
         goal = self.board.goal_next_to(cell)
         if goal is None:
             return None
-        return (f"the card at {cell} would not join the start's tunnel network, and a ladder may not lie next to a "
-                f"goal card ({goal})")
+        # the ladder's rule first: a person who laid a ladder read "would not join the start's
+        # network" first, a rule ladders do not have (a play-test)
+        return (f"no card may lie at {cell}: a ladder may not lie next to a goal card ({goal}), and no tunnel of "
+                "the start's network leads there")
 
     def _path_block(self, seat: int) -> str | None:
         """Why ``seat`` may not play path cards now (rules.md 3: a broken tool), or None."""
