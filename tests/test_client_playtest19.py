@@ -134,3 +134,47 @@ def test_the_round_end_legend_calls_the_others_gold_secret_only_while_it_is():
         tables = [text(render_round_end(summary, snap, 60, height)) for height in range(8, 14)]
         table = next(t for t in tables if " who" in t and "yours:" in t)
         assert ("gold (secret)" in table) == said, table
+
+
+def test_a_two_tool_repair_on_a_player_with_neither_broken_says_so():
+    """`fix 2 @me` with nothing broken asked to "say which (repair pickaxe @name)", as if
+    choosing a tool would help."""
+    from saboteur_p2p.client.words import Words, WordsError
+    from saboteur_p2p.rules.cards import ActionCard, ActionKind
+
+    def double_repair(s):
+        return s.phase.value == "play" and not s.broken[s.current] and any(
+            isinstance(f, ActionCard) and f.kind is ActionKind.REPAIR and len(f.tools) == 2
+            for f in (s.faces.get(h) for h in s.hands[s.current]))
+
+    state = find2(double_repair)
+    view = state.view_for(state.current)
+    slot = next(i for i, (_, f) in enumerate(view.hand, 1)
+                if isinstance(f, ActionCard) and f.kind is ActionKind.REPAIR and len(f.tools) == 2)
+    words = Words(view, [f"p{i}" for i in range(state.players)])
+    try:
+        words.read(f"repair {slot} @me")
+    except WordsError as refused:
+        assert "you have neither broken" in str(refused) and "say which" not in str(refused), str(refused)
+    else:
+        raise AssertionError("a repair of nothing broken was read")
+
+
+def test_the_hint_of_a_hand_of_one_card_does_not_offer_a_range():
+    """"1-1 pick a card" with one card left in the hand."""
+    from test_client_controller import seated
+
+    state = find2(lambda s: s.phase.value == "play" and len(s.hands[s.current]) == 1)
+    _agent, _node, ctl = seated(state)
+    hint = ctl.focus().hint
+    assert hint.startswith("1 pick a card · "), hint
+
+
+def test_the_passes_of_one_card_are_listed_by_slot():
+    """The plain prompt's `legal` read "pass 4; pass 6; pass 5" (the engine's order of handles)."""
+    from saboteur_p2p.client.words import fewer_passes
+
+    texts = ["path 1 at 1,0", "pass 4", "pass 6", "pass 5", "pass 4,5", "pass 4,6", "pass 1"]
+    assert fewer_passes(texts) == ["path 1 at 1,0", "pass 1", "pass 4", "pass 5", "pass 6",
+                                   "pass 4,5 (or any two or three cards)"]
+    assert fewer_passes(["map 1", "pass 3", "pass 2"]) == ["map 1", "pass 2", "pass 3"]

@@ -184,6 +184,10 @@ def test_a_two_tool_repair_card_named_by_its_slot_repairs_the_one_tool_broken():
     view = state.view_for(me)._replace(hand=((99, card),), broken=tuple(broken))
     words = Words(view, NAMES)
     assert words.read(f"repair 1 @{NAMES[other]}") == f"repair lantern @{other} #99"
+    with pytest.raises(InvalidActionError, match="card 1 repairs a pickaxe or lantern, and you have neither broken"):
+        words.read("repair 1 @me")
+    broken[me] = frozenset({Tool.PICKAXE, Tool.LANTERN})
+    words = Words(view._replace(broken=tuple(broken)), NAMES)
     with pytest.raises(InvalidActionError, match="card 1 repairs a pickaxe or lantern: say which"):
         words.read("repair 1 @me")
 

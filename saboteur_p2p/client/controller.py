@@ -344,7 +344,7 @@ class Controller(TypedCommands):
             return f"{so_many}: x (or Enter) discards them · m marks up to 3 · Esc unmark"
         if item is None:
             count = len(self.items(snap))
-            pick = f"1-{count} pick a card · " if count else ""
+            pick = f"{'1' if count == 1 else f'1-{count}'} pick a card · " if count else ""
             return pick + "arrows look around · : type a move · ? help · q quit"
         if item.kind is ItemKind.GOLD:
             return "←→ choose the gold card to keep · Enter keep it"

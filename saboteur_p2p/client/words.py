@@ -48,10 +48,13 @@ def fewer_passes(texts: Sequence[str]) -> list[str]:
     """Typed moves with Saboteur 2's passes of two or three cards (up to 41 of them) told as
     one: "pass 1,2 (or any two or three cards)" after the passes of one card."""
     several = [text for text in texts if text.startswith("pass ") and "," in text]
-    if not several:
-        return list(texts)
-    out = [text for text in texts if text not in several]
-    out.append(f"{several[0]} (or any two or three cards)")
+    # the passes of one card by slot, last as the engine lists them: in the engine's order of
+    # handles they read "pass 4; pass 6; pass 5" (a play-test)
+    single = sorted((text for text in texts if text.startswith("pass ") and text[5:].isdigit()), key=lambda t: int(t[5:]))
+    out = [text for text in texts if not text.startswith("pass ") or (text not in several and text not in single)]
+    out += single
+    if several:
+        out.append(f"{several[0]} (or any two or three cards)")
     return out
 
 
@@ -255,6 +258,10 @@ class Words:
         tools = list(face.tools)
         if verb == "repair" and len(tools) > 1:
             broken = [tool for tool in tools if tool in self.view.broken[target]]
+            if not broken:
+                # "say which" asked to choose between two tools neither of which was broken (a play-test)
+                whose = "you have" if target == self.seat else f"{self.names[target]} has"
+                raise WordsError(f"card {slot} repairs a {' or '.join(t.value for t in tools)}, and {whose} neither broken")
             if len(broken) != 1:
                 either = " or ".join(tool.value for tool in tools)
                 raise WordsError(f"card {slot} repairs a {either}: say which (repair {tools[0].value} @name)")
