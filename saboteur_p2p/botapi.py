@@ -89,6 +89,14 @@ def _load_attr(module_name: str, attr: str, spec: str) -> Any:
         raise BotLoadError(f"cannot load bot {spec!r}: no module {module_name!r} ({exc}){hint}") from exc
     except (ImportError, ValueError, TypeError) as exc:  # ValueError, TypeError: a name import cannot take
         raise BotLoadError(f"cannot load bot {spec!r}: no module {module_name!r} ({exc})") from exc
+    except (MemoryError, RecursionError) as exc:
+        # Python's parser gives up on a nest that deep: said as for a bot file, not as
+        # "raised MemoryError() at <frozen importlib>" (review)
+        origin = getattr(sys.modules.get(module_name) or _found(module_name), "origin", None)
+        if origin and _too_deep(Path(origin)):
+            raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} ({origin}) nests too deep for Python "
+                               f"to read it ({type(exc).__name__})") from None
+        raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} raised {raised(exc)}") from exc
     except (Exception, SystemExit) as exc:  # the module's own code failed (sys.exit() ended the command, silently)
         raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} raised {raised(exc)}") from exc
     return _attribute(module, attr, spec, f"module {module_name!r}")
@@ -172,18 +180,34 @@ def _load_file(path: str, attr: str, spec: str) -> Any:
     if folder not in sys.path:  # its own modules beside it import, as a script's do
         sys.path.append(folder)
     own_modules_found(file, spec)
-    try:
-        compile(file.read_bytes(), str(file), "exec", dont_inherit=True)
-    except (MemoryError, RecursionError) as exc:  # Python's parser gives up on a nest that deep (an attack)
-        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} nests too deep for Python to read it "
-                           f"({type(exc).__name__})") from None
-    except (SyntaxError, ValueError, OSError):
-        pass  # said as the module is run, below, with its line
+    deep = _too_deep(file)  # Python's parser gives up on a nest that deep (an attack)
+    if deep:
+        raise BotLoadError(f"cannot load bot {spec!r}: {path!r} nests too deep for Python to read it ({deep})")
     try:
         module_spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:  # sys.exit() at import ended the command, silently (found by a bot author)
         raise BotLoadError(f"cannot load bot {spec!r}: {path!r} raised {raised(exc)}") from exc
     return _attribute(module, attr, spec, repr(path))
+
+
+def _too_deep(file: Path) -> str:
+    """The error Python's parser gives up with on ``file`` (its source nests too deep), or ""
+    (it parses, or fails otherwise: said as the module is run, with its line)."""
+    try:
+        compile(file.read_bytes(), str(file), "exec", dont_inherit=True)
+    except (MemoryError, RecursionError) as exc:
+        return type(exc).__name__
+    except (SyntaxError, ValueError, OSError):
+        pass
+    return ""
+
+
+def _found(module_name: str) -> Any:
+    """The import system's spec of ``module_name``, or None."""
+    try:
+        return importlib.util.find_spec(module_name)
+    except (Exception, SystemExit):  # a parent package that fails, a name find_spec refuses
+        return None
 
 
 @functools.lru_cache(maxsize=256)

@@ -315,6 +315,18 @@ def test_a_bot_file_that_does_not_parse_or_raises_on_load_names_its_line(tmp_pat
     assert bot_factory(f"{beside}:Bot")().name == "random"  # deep.py is never run: the bot loads
 
 
+def test_a_module_bot_nested_too_deep_is_said_so_as_a_bot_file_is(tmp_path, monkeypatch):
+    """`module:Class` for a module nested too deep said "raised MemoryError() at <frozen
+    importlib>" (review); a module whose own code runs out of memory still says it raised."""
+    (tmp_path / "deepmod.py").write_text("x = " + "-" * 200_000 + "1\n")
+    (tmp_path / "hungrymod.py").write_text("raise MemoryError('its own')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(BotLoadError, match=r"module 'deepmod' \(.*deepmod.py\) nests too deep for Python to read it"):
+        bot_factory("deepmod:Bot")
+    with pytest.raises(BotLoadError, match=r"module 'hungrymod' raised MemoryError\('its own'\) at hungrymod.py:1"):
+        bot_factory("hungrymod:Bot")
+
+
 class TriesMovesOnItsView(Raising):
     """Tries a placement on the view's own maze, as if it were a copy (found by review: the
     game's maze changed, and the game then crashed or went on with other results)."""
