@@ -102,7 +102,7 @@ def _load_attr(module_name: str, attr: str, spec: str) -> Any:
     return _attribute(module, attr, spec, f"module {module_name!r}")
 
 
-def raised(exc: BaseException, home: Path | None = None) -> str:
+def raised(exc: BaseException, home: Sequence[Path] = ()) -> str:
     """An exception a bot raised, with where: ``RuntimeError('boom') at mybot.py:12`` (the
     frame it was raised in; for a syntax error, the line that does not parse).  Raised within
     this package, for what the bot did there, it also names the bot's last line on the way:
@@ -115,7 +115,7 @@ def raised(exc: BaseException, home: Path | None = None) -> str:
     if not frames:
         return repr(exc)
     where = f"{exc!r} at {Path(frames[-1].filename).name}:{frames[-1].lineno}"
-    own = [frame for frame in frames if home is not None and _within(frame.filename, home)]
+    own = [frame for frame in frames if home and _within(frame.filename, home)]
     if own:
         return where if own[-1] is frames[-1] else f"{where}, from {Path(own[-1].filename).name}:{own[-1].lineno}"
     if _the_bots(frames[-1].filename):
@@ -125,24 +125,25 @@ def raised(exc: BaseException, home: Path | None = None) -> str:
     return f"{where}, from {Path(theirs[-1].filename).name}:{theirs[-1].lineno}" if theirs else where
 
 
-def code_home(kind: type) -> Path | None:
-    """Where a bot class's own code lies: its top package's folder, or its module's file when
-    that is a module of its own (a bot file); None when it cannot be told."""
+def code_home(kind: type) -> tuple[Path, ...]:
+    """Where a bot class's own code lies: its top package's folders (a namespace package has
+    several: only the first was taken, review), or its module's file when that is a module of
+    its own (a bot file); none when it cannot be told."""
     module = sys.modules.get(kind.__module__.partition(".")[0])
     if module is None:
-        return None
+        return ()
     folders = getattr(module, "__path__", None)
     if folders:
-        return Path(next(iter(folders))).resolve()
+        return tuple(Path(folder).resolve() for folder in folders)
     file = getattr(module, "__file__", None)
-    return Path(file).resolve() if file else None
+    return (Path(file).resolve(),) if file else ()
 
 
-def _within(filename: str, home: Path) -> bool:
+def _within(filename: str, homes: Sequence[Path]) -> bool:
     if filename.startswith("<"):
         return False
     path = Path(filename).resolve()
-    return path == home or path.is_relative_to(home)
+    return any(path == home or path.is_relative_to(home) for home in homes)
 
 
 #: this package's folder: frames in it are the engine's, not a bot's
@@ -391,7 +392,7 @@ class GuardedSeat:
         self.reads_view = getattr(bot, "reads_view", True) is not False
 
     @property
-    def home(self) -> Path | None:
+    def home(self) -> tuple[Path, ...]:
         """The bot's own code, which its errors are traced back to (``raised``): found when
         one is (resolving its folder for every seat of every game cost a tournament 3%)."""
         return code_home(type(self.bot))

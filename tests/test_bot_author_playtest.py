@@ -237,3 +237,32 @@ def test_a_tournament_whose_bot_leaves_a_thread_running_still_ends(tmp_path: Pat
     assert "4 games played" in done.stdout
     if jobs == "1":  # the threads are this process's: named as it leaves them
         assert "a bot left " in done.stderr and "thread(s) running (pondering" in done.stderr
+
+
+def test_an_error_raised_for_a_bot_of_a_namespace_package_names_its_line_in_any_of_its_folders(tmp_path, monkeypatch):
+    """A namespace package has several folders; only the first was taken for the bot's own
+    code, and a line of it in another folder was passed over (review)."""
+    first, second = tmp_path / "a" / "nsbots", tmp_path / "b" / "nsbots"
+    first.mkdir(parents=True)
+    second.mkdir(parents=True)
+    (first / "core.py").write_text(
+        "from saboteur_bots.random_bot import RandomBot\n"
+        "from nsbots import helper\n\n"
+        "class Bot(RandomBot):\n"
+        "    def act(self, view, legal):\n"
+        "        return helper.go()\n"
+    )
+    (second / "helper.py").write_text(
+        "from packaging.version import Version\n\n"
+        "def go():\n"
+        "    return Version('not a version')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "b"))
+    monkeypatch.syspath_prepend(str(tmp_path / "a"))
+    from saboteur_p2p.botapi import load_bot
+
+    state = Game(GameConfig(3), TrustedDealer(1)).new_state()
+    seat = GuardedSeat(load_bot("nsbots.core:Bot"), "ns", state.current, time_limit=None)
+    seat.act(state.view_for(state.current), state.legal_actions())
+    (incident,) = seat.incidents
+    assert "InvalidVersion" in incident.detail and incident.detail.endswith(", from helper.py:4"), incident.detail
