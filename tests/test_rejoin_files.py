@@ -398,3 +398,40 @@ def test_a_note_is_written_whole_synced_only_when_asked_and_leaves_nothing_behin
     with pytest.raises(TypeError):
         files.write_note(note, {"a": object()})  # not JSON: nothing written, nothing left over
     assert json.loads(note.read_text()) == {"a": 2} and sorted(p.name for p in tmp_path.iterdir()) == ["note.json"]
+
+
+def test_a_last_record_whose_last_bytes_fell_in_a_lost_sector_is_cut_too(tmp_path: Path) -> None:
+    """Fewer than 16 zero bytes at a record's end were not taken for a power loss: a record
+    whose last 1-15 bytes lay in a lost sector (the zeros beginning on a 512-byte boundary of
+    the file) lost the seat (review).  Zeros that begin elsewhere are still damage, named."""
+    import struct
+
+    from protocol_helpers import play_until, seeded_game
+
+    from saboteur_p2p.net.seatstate import SECTOR, SeatLost, export_secrets, open_seat
+    from saboteur_p2p.protocol.node import Node
+
+    game = seeded_game(GameConfig(3, rounds=1), 7)
+    play_until(game, lambda head: head.kind == "action" and len(game.records) > 60)
+    seat = game.nodes[1]
+    records = list(game.records)
+    stem = f"game-{game.setup.game_id.hex()[:16]}-seat1"
+    (tmp_path / f"{stem}.secret").write_bytes(export_secrets(seat))
+    log = tmp_path / f"{stem}.log"
+    framed = [struct.pack(">I", len(r)) + r for r in records]
+    # a log cut after some record k whose end lies 1-15 bytes past a sector boundary
+    ends = [sum(map(len, framed[:k + 1])) for k in range(len(framed))]
+    k = next(k for k in range(2, len(framed))  # (and whose bytes to zero are not zeros already)
+             if 1 <= ends[k] % SECTOR < 15 and all(records[k][-(ends[k] % SECTOR) - 1:]))
+    lost = ends[k] % SECTOR
+    whole, last = b"".join(framed[:k]), records[k]
+
+    def write(zeros: int) -> None:
+        log.write_bytes(whole + struct.pack(">I", len(last)) + last[:-zeros] + bytes(zeros))
+
+    write(lost + 1)  # the zeros begin a byte before the boundary: damage here, named
+    with pytest.raises(SeatLost, match="no longer checks"):
+        open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)
+    write(lost)  # the bytes of the lost sector, and only they
+    assert open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)[2] == k
+    assert log.read_bytes() == whole

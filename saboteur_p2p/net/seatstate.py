@@ -135,7 +135,7 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
         try:
             node.receive(record)
         except ProtocolViolation as violation:
-            if index == len(kept) - 1 and record is records[-1] and _torn(record):
+            if index == len(kept) - 1 and record is records[-1] and _torn(record, os.path.getsize(log_path)):
                 # the last write, its length kept and its end lost to a power loss (the zeros
                 # seldom begin where a record does: found by an attack): others resend it
                 os.truncate(log_path, os.path.getsize(log_path) - len(record) - LENGTH_PREFIX)
@@ -151,10 +151,17 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
 
 #: zero bytes that end a record the disk lost the end of: a signature ends so once in 2**128
 TORN_ZEROS = 16
+#: a disk loses whole sectors: a tail of zeros that begins at a multiple of this many bytes
+#: of the file is such a loss however short it is
+SECTOR = 512
 
 
-def _torn(record: bytes) -> bool:
-    return len(record) >= TORN_ZEROS and not any(record[-TORN_ZEROS:])
+def _torn(record: bytes, end: int) -> bool:
+    """Whether ``record``, which ends the log at file offset ``end`` and fails its checks, is a
+    write whose end a power loss left as zeros: TORN_ZEROS of them, or fewer that begin on a
+    sector's boundary (a record whose last 1-15 bytes fell in a lost sector: review)."""
+    zeros = len(record) - len(record.rstrip(b"\0"))
+    return zeros >= TORN_ZEROS or (zeros > 0 and (end - zeros) % SECTOR == 0)
 
 
 def _zeros_from(path: Path, offset: int) -> bool:
