@@ -289,8 +289,19 @@ def test_a_seat_whose_game_stopped_for_a_cheat_is_not_taken_back_into_it(tmp_pat
     with pytest.raises(SeatLost, match=r"its game stopped for a cheat by seat 0 \(illegal-action\); a game stopped for a "
                                         r"cheat is not taken up again \(saboteur-p2p verify .*\.log checks it\)"):
         open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)
-    # a seat that named another gone is taken back: that is what rejoining is for
-    write([*game.records, Ending("peer-gone", 2, "", "seat2 went silent", None, 1).to_bytes()])
+    # a cheater verdict whose end a power loss left as zeros: still a game stopped for a cheat
+    # (read as an unreadable verdict, the seat was taken back: review)
+    verdict = Ending("cheater", 0, "illegal-action", "seat0 cheated", cheat, 1).to_bytes()
+    for kept in (len(verdict) // 2, 40):
+        write([*game.records, verdict[:kept] + bytes(len(verdict) - kept)])
+        assert Ending.from_bytes(verdict[:kept] + bytes(len(verdict) - kept)).outcome == "unreadable"  # type: ignore[union-attr]
+        with pytest.raises(SeatLost, match=r"its game stopped for a cheat \(its verdict's end was lost\)"):
+            open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)
+    # a seat that named another gone is taken back: that is what rejoining is for, torn or not
+    gone = Ending("peer-gone", 2, "", "seat2 went silent", None, 1).to_bytes()
+    write([*game.records, gone[:40] + bytes(len(gone) - 40)])
+    assert open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)[2] == len(game.records)
+    write([*game.records, gone])
     assert open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)[2] == len(game.records)
 
 

@@ -19,7 +19,7 @@ from ..crypto.commit import check_reveal
 from ..crypto.group import L, base_mul, hash_bytes
 from ..crypto.log import LENGTH_PREFIX, BrokenLog, LogFileError, TruncatedLog, read_log
 from ..files import NotAFile, open_regular, read_note, write_note, write_whole
-from ..protocol.ending import split_ending
+from ..protocol.ending import names_a_cheat, split_ending
 from ..protocol.errors import ProtocolViolation
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
@@ -126,11 +126,12 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
         raise DamagedSeatFiles(str(exc)) from None
     assert node.seat is not None
     kept, ending = split_ending(records)  # a verdict written when the game stopped is no record
-    if ending is not None and ending.outcome == "cheater":
+    if ending is not None and names_a_cheat(records[-1]):
         # taken back, the seat would let the cheater make its move again, and never hold it
         # against the version its verdict keeps (found by an attack)
-        raise StoppedForACheat(f"its game stopped for a cheat by seat {ending.culprit} ({ending.reason}); a game "
-                               f"stopped for a cheat is not taken up again (saboteur-p2p verify {log_path} checks it)")
+        by = f" by seat {ending.culprit} ({ending.reason})" if ending.outcome == "cheater" else " (its verdict's end was lost)"
+        raise StoppedForACheat(f"its game stopped for a cheat{by}; a game stopped for a cheat is not taken up "
+                               f"again (saboteur-p2p verify {log_path} checks it)")
     for index, record in enumerate(kept):
         try:
             node.receive(record)

@@ -87,6 +87,18 @@ class Ending:
 _TAGGED = b"\x92\xa7" + VERDICT_TAG.encode()
 
 
+#: how a cheater verdict's bytes begin (``to_bytes`` writes its six fields, the outcome first):
+#: what one whose end a power loss left as zeros still says
+_CHEATER = _TAGGED + b"\x86" + msgpack.packb("outcome") + msgpack.packb("cheater")
+
+
+def names_a_cheat(blob: bytes) -> bool:
+    """Whether ``blob`` is a verdict that a seat cheated, readable or not (torn at its end:
+    read as unreadable, it let the seat be taken back into a game stopped for a cheat, review)."""
+    found = Ending.from_bytes(blob)
+    return found is not None and (found.outcome == "cheater" or blob.startswith(_CHEATER))
+
+
 def _cut(text: str, limit: int) -> str:
     """At most ``limit`` bytes of UTF-8, cut at a character."""
     return text.encode()[:limit].decode(errors="ignore")
