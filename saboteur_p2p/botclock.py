@@ -179,13 +179,22 @@ def _can_alarm() -> bool:
 class bot_watchdog:
     """Keep one ticking timer for the bots' time limits while a whole game is played."""
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> bot_watchdog:
         self.previous: Any = None
         if _can_alarm() and not alarm.running:
             self.previous = signal.signal(signal.SIGALRM, alarm._tick)
             signal.setitimer(signal.ITIMER_REAL, alarm.TICK, alarm.TICK)
             alarm.running = True
             alarm.thread = threading.get_ident()
+        return self
+
+    def rearm(self) -> None:
+        """This watchdog's handler and timer again, whatever a bot did to them: a bot's start()
+        that timed its own set-up with SIGALRM (its handler, then ``setitimer(0)``) switched
+        the game's time limits off, or had its handler take the ticks meant for others (review)."""
+        if self.previous is not None:
+            signal.signal(signal.SIGALRM, alarm._tick)
+            signal.setitimer(signal.ITIMER_REAL, alarm.TICK, alarm.TICK)
 
     def __exit__(self, *exc: object) -> None:
         if self.previous is not None:

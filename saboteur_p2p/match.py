@@ -85,9 +85,10 @@ def play_game(
     record = GameRecord(seed, config, labels)
     # one ticking timer for the whole game, starts included (each start armed and disarmed a
     # timer of its own: 2% of a tournament of random bots)
-    with bot_watchdog():
+    with bot_watchdog() as watchdog:
         for i, seat in enumerate(seats):
             seat.start(config, bot_seed(seed, i))
+        watchdog.rearm()  # as each start's own timer left it: whatever a start did to SIGALRM is undone
         state = Game(config, TrustedDealer(seed)).new_state()
         listeners = [seat for seat in seats if seat.listens]
         dicts = not all(seat.bundled for seat in listeners)  # the maze's dicts lent read-only too
