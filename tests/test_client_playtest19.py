@@ -48,6 +48,10 @@ def test_the_side_panel_says_what_lies_in_front_of_you_even_when_the_log_scrolle
     # a panel too narrow for it has it short, on one row, not wrapped onto two
     narrow = text(render_info(snap, 30)).splitlines()
     assert narrow[1].rstrip() == " on you: " + " ".join([f"✗{TOOL_SHORT[t]}" for t in tools] + ["trapped", "theft"]), narrow
+    # the panel at 80x24, 26 wide (review): shorter still, on one row (the state found has one tool broken)
+    (tool,) = tools
+    narrow = text(render_info(snap, 26)).splitlines()
+    assert narrow[1].rstrip() == f" on you: ✗{TOOL_SHORT[tool]} trap theft", narrow
     # kept when the panel is short: after your role and the draw pile, before the goals
     short = text(render_info(snap, 40, height=3)).splitlines()
     assert short[0].startswith(" you: ") and short[1].startswith(" on you: ") and short[2].startswith(" draw pile"), short
@@ -55,7 +59,8 @@ def test_the_side_panel_says_what_lies_in_front_of_you_even_when_the_log_scrolle
     calm = find2(lambda s: s.phase.value == "play" and s.trapped[s.current] is None
                  and s.thefts[s.current] is None and not s.broken[s.current])
     _, app = screen_of(calm, 80, 24)
-    assert "in front of you" not in text(render_info(app.agent.snapshot(), 40))
+    calm_info = text(render_info(app.agent.snapshot(), 40)) + text(render_info(app.agent.snapshot(), 26))
+    assert "in front of you" not in calm_info and " on you:" not in calm_info
 
 
 def test_clear_takes_the_hand_strips_short_tool_names_and_says_what_it_clears():
@@ -128,9 +133,12 @@ def test_the_round_end_legend_calls_the_others_gold_secret_only_while_it_is():
     snap = dataclasses.replace(Snapshot(), seat=0, names=("you", "heuristic-1", "heuristic-2", "heuristic-3"))
     secret = RoundSummary(1, 3, "the green team won", roles, Board.new_round(), {},
                           ("0 pieces", "gold", "-", "-"), ("0 pieces", "has gold", "has gold", "-"), settled=True)
-    shown = dataclasses.replace(secret, round=3, won=("1 piece", "2 pieces", "-", "-"),
+    # after the last round the tracker shows every total; another seat's winnings of that
+    # round stay "gold" (review): the legend stays while the column says "gold"
+    final = dataclasses.replace(secret, round=3, won=("1 piece", "gold", "-", "-"),
                                 totals=("4 pieces", "5 pieces", "3 pieces", "0 pieces"))
-    for summary, said in ((secret, True), (shown, False)):
+    shown = dataclasses.replace(final, won=("1 piece", "-", "-", "-"))
+    for summary, said in ((secret, True), (final, True), (shown, False)):
         tables = [text(render_round_end(summary, snap, 60, height)) for height in range(8, 14)]
         table = next(t for t in tables if " who" in t and "yours:" in t)
         assert ("gold (secret)" in table) == said, table

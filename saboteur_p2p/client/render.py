@@ -188,7 +188,9 @@ def in_front_of_you(view: PlayerView, width: int) -> str:
     line = " in front of you: " + " · ".join([f"broken {', '.join(tools)}"] * bool(tools) + [word for word, _ in lying])
     if text_width(line) <= width:
         return line
-    return " on you: " + " ".join([f"✗{TOOL_SHORT[tool]}" for tool in tools] + [short for _, short in lying])
+    line = " on you: " + " ".join([f"✗{TOOL_SHORT[tool]}" for tool in tools] + [short for _, short in lying])
+    # at 80x24 the panel is 26 wide: "✗cart trapped theft" wrapped (review)
+    return line if text_width(line) <= width else line.replace(" trapped", " trap")
 
 
 #: the roles' full names on the info line
