@@ -229,3 +229,50 @@ def test_role_weights_count_by_their_ratios_however_small() -> None:
     for far in fars:
         world = determinize(view, random.Random(2), [far] * 10)
         assert sum(world.role_of(s) is Role.SABOTEUR for s in range(1, 10)) == others
+
+
+def _hats_swapped(seed: int, on_self: bool) -> tuple[State, Role] | None:
+    """A Saboteur 2 round in which seat 0 saw a boss or profiteer (its own, or one it
+    inspected) go out of play by Swap your hats, at seat 0's next turn; None if none came."""
+    from saboteur_p2p.rules import ActionKind, Phase, PlayOn
+
+    state = Game(GameConfig(5, "saboteur2"), seed=seed).new_state()
+    rng = random.Random(seed)
+    gone: Role | None = None
+    watched: int | None = None
+    while state.round == 1 and state.phase is Phase.PLAY:
+        legal = state.legal_actions()
+        plays = [a for a in legal if isinstance(a, PlayOn)]
+        pick = None
+        if gone is None and state.current == 0:
+            for a in plays:
+                role = state.role_of(a.target)
+                if on_self and a.kind is ActionKind.SWAP_HATS and a.target == 0 and role in (Role.BOSS, Role.PROFITEER):
+                    pick, gone = a, role
+                elif not on_self and watched is None and a.kind is ActionKind.INSPECTION and role in (Role.BOSS, Role.PROFITEER):
+                    pick, watched = a, a.target
+        if watched is not None and gone is None and pick is None:
+            pick = next((a for a in plays if a.kind is ActionKind.SWAP_HATS and a.target == watched), None)
+            if pick is not None:
+                gone = state.role_of(watched)
+        if pick is None:
+            pick = rng.choice([a for a in legal if not (isinstance(a, PlayOn) and a.kind is ActionKind.SWAP_HATS)] or legal)
+        state.push(pick)
+        if gone is not None and state.current == 0 and state.phase is Phase.PLAY and state.round == 1:
+            return state, gone
+    return None
+
+
+@pytest.mark.parametrize("on_self", [True, False])
+def test_a_dwarf_card_the_seat_saw_go_out_of_play_is_never_dealt(on_self: bool) -> None:
+    """After Swap your hats put out of play a dwarf card the seat knew (its own former boss,
+    or a profiteer it had inspected), samples dealt that card to another seat about a third
+    of the time (found by a bot author).  The view names it, and no sample deals it."""
+    found = next(f for f in (_hats_swapped(seed, on_self) for seed in range(400)) if f is not None)
+    state, gone = found
+    view = state.view_for(0)
+    assert gone in view.discarded_roles  # a boss and a profiteer are one card each: nobody else holds it
+    for i in range(200):
+        world = determinize(view, random.Random(i))
+        assert all(world.role_of(s) is not gone for s in range(world.players)), i
+        assert gone not in [world.dealer.reveal(Deck.ROLES, h, None).role for h in world.set_aside_roles]

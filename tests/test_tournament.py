@@ -43,7 +43,7 @@ def test_same_seed_same_report_whatever_the_jobs():
 def test_statistics_add_up():
     report = run_tournament(TournamentSpec(4, 20, ("random", "heuristic"), seed=1))
     data = report.to_data()
-    assert sum(b["games"] for b in data["bots"]) == 20 * 4
+    assert sum(b["seats"] for b in data["bots"]) == 20 * 4 and data["games"] == 20  # a game of 4 counts 4 seats
     assert data["rounds"] == 20 * 3
     assert abs(sum(r or 0 for r in data["team_win_rates"].values()) - 1) < 1e-3  # rates are rounded to 4 places
     for stats in report.bots.values():

@@ -364,11 +364,19 @@ def _deal_roles(
     fixed = dict(view.known_roles)
     if view.role is not None:
         fixed[view.seat] = view.role
-    for seat, role in fixed.items():
+    known = [(facts.roles[seat], role) for seat, role in fixed.items()]
+    # the dwarf cards Swap your hats put out of play that the seat saw: its own former ones,
+    # and inspected ones (dealt to other seats, they were out of play twice: a bot author)
+    gone = [h for h in facts.discarded_roles if h in facts.role_seen[view.seat]]
+    if len(gone) != len(view.discarded_roles):
+        raise ValueError(f"the view knows {len(view.discarded_roles)} dwarf cards put out of play, its history "
+                         f"{len(gone)}")
+    known += zip(gone, view.discarded_roles, strict=True)
+    for handle, role in known:
         if left[role] <= 0:
             raise ValueError(f"the view knows more {role.value} cards than the game has")
         left[role] -= 1
-        faces[facts.roles[seat]] = by_role[role]
+        faces[handle] = by_role[role]
     unknown = [s for s in range(view.players) if s not in fixed]
     roles = sorted((r for r, k in left.items() if k > 0), key=lambda r: r.value)
     counts = tuple(left[r] for r in roles)
@@ -378,7 +386,8 @@ def _deal_roles(
     )
     log_weight = _log_deal_weights(tuple(table), counts)
     if log_weight(0, (0,) * len(roles)) == -math.inf:
-        raise ValueError("role_weights rule out every deal of the role cards the seat has not seen")
+        raise ValueError("role_weights rule out every deal of the role cards the seat has not seen (a role missing "
+                         f"from a row weighs 0; the roles left to deal: {', '.join(r.value for r in roles)})")
     used = [0] * len(roles)
     for i, seat in enumerate(unknown):
         # the chance of each card for this seat: its weight times the cards of it left times

@@ -150,7 +150,14 @@ class Saboteur2State(State):
             known_roles=MappingProxyType(self.known_roles(seat)),
             gold_pieces=self.pieces[seat],
             has_gold=tuple(p > 0 for p in self.pieces),
+            discarded_roles=self.known_discarded_roles(seat),
         )
+
+    def known_discarded_roles(self, seat: int) -> tuple[Role, ...]:
+        """The dwarf cards Swap your hats put out of play that ``seat`` has seen, in the order
+        they went (determinize dealt them to other seats: found by a bot author)."""
+        seen, faces = self.role_seen[seat], self.role_faces
+        return tuple(faces[h] for h in self.discarded_roles if h in seen and h in faces)
 
     # -- legal actions ---------------------------------------------------------------
 

@@ -83,8 +83,10 @@ class PlayerView(NamedTuple):
     pile this player is choosing gold from (``take_amount`` nuggets).
 
     Saboteur 2 adds what lies in front of each player (``trapped``, ``thefts``), the dwarf
-    cards this player has inspected (``known_roles``, by seat), this player's gold pieces
-    and whether each player has any gold (the totals of others are secret, rules.md 8).
+    cards this player has inspected (``known_roles``, by seat), this player's gold pieces,
+    whether each player has any gold (the totals of others are secret, rules.md 8) and the
+    dwarf cards it knows Swap your hats put out of play (``discarded_roles``, in the order
+    they went: its own former ones, and ones it had inspected).
 
     ``history`` holds every public event of the game so far, in order (see ``History``).
     """
@@ -114,6 +116,7 @@ class PlayerView(NamedTuple):
     known_roles: Mapping[int, Role] = MappingProxyType({})
     gold_pieces: int = 0
     has_gold: tuple[bool, ...] = ()
+    discarded_roles: tuple[Role, ...] = ()
     history: Sequence[Event] = ()
 
     @property
@@ -158,6 +161,7 @@ class PlayerView(NamedTuple):
             "known_roles": {str(seat): role.value for seat, role in self.known_roles.items()},
             "gold_pieces": self.gold_pieces,
             "has_gold": list(self.has_gold),
+            "discarded_roles": [role.value for role in self.discarded_roles],
         }
 
 
@@ -214,7 +218,7 @@ def view_of(state: State, seat: int) -> PlayerView:
 
 
 _new_view = tuple.__new__
-#: the defaults of the fields an edition fills in (``trapped`` to ``has_gold``), in order
+#: the defaults of the fields an edition fills in (``trapped`` to ``discarded_roles``), in order
 _EDITION_DEFAULTS = tuple(
     PlayerView._field_defaults[name] for name in PlayerView._fields[PlayerView._fields.index("trapped"):-1]
 )

@@ -138,7 +138,9 @@ class BotStats:
     def to_data(self) -> dict[str, Any]:
         return {
             "bot": self.name,
-            "games": self.games,
+            # the seats the bot played, as the text report's column says ("games" read as the
+            # games, where a game of 5 counts 5 seats: a bot author)
+            "seats": self.games,
             "outright_wins": self.outright_wins,
             "shared_wins": self.shared_wins,
             "mean_gold": round(self.mean_gold(), 4),
