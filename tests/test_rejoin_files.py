@@ -292,7 +292,7 @@ def test_a_seat_whose_game_stopped_for_a_cheat_is_not_taken_back_into_it(tmp_pat
     # a cheater verdict whose end a power loss left as zeros: still a game stopped for a cheat
     # (read as an unreadable verdict, the seat was taken back: review)
     verdict = Ending("cheater", 0, "illegal-action", "seat0 cheated", cheat, 1).to_bytes()
-    for kept in (len(verdict) // 2, 40):
+    for kept in (len(verdict) // 2, 40, 20):  # 20: torn within the outcome's own bytes (review)
         write([*game.records, verdict[:kept] + bytes(len(verdict) - kept)])
         assert Ending.from_bytes(verdict[:kept] + bytes(len(verdict) - kept)).outcome == "unreadable"  # type: ignore[union-attr]
         with pytest.raises(SeatLost, match=r"its game stopped for a cheat \(its verdict's end was lost\)"):
@@ -440,9 +440,31 @@ def test_a_last_record_whose_last_bytes_fell_in_a_lost_sector_is_cut_too(tmp_pat
     def write(zeros: int) -> None:
         log.write_bytes(whole + struct.pack(">I", len(last)) + last[:-zeros] + bytes(zeros))
 
-    write(lost + 1)  # the zeros begin a byte before the boundary: damage here, named
-    with pytest.raises(SeatLost, match="no longer checks"):
-        open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)
+    if lost > 1:
+        write(lost - 1)  # zeros that stop short of the boundary: no lost sector, damage here, named
+        with pytest.raises(SeatLost, match="no longer checks"):
+            open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)
     write(lost)  # the bytes of the lost sector, and only they
     assert open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)[2] == k
     assert log.read_bytes() == whole
+    # the record's own byte before the boundary a zero as well (once in 256 tears: review)
+    write(lost + 1)
+    assert open_seat(Node(game.setup, 1, seat.identity), tmp_path, resuming=True)[2] == k
+    assert log.read_bytes() == whole
+
+
+def test_a_tail_of_zeros_is_a_lost_sector_when_it_reaches_back_to_the_sectors_boundary() -> None:
+    """_torn over every place a sector boundary may fall in a record's last 15 bytes: the
+    zeros from the boundary to the end are a lost sector, whatever byte lies before them (a
+    zero there too was missed: review); zeros that stop short of it are damage."""
+    from saboteur_p2p.net.seatstate import SECTOR, TORN_ZEROS, _torn
+
+    record = bytes(range(1, 201))  # no zero byte of its own
+    for lost in range(1, TORN_ZEROS):
+        end = 7 * SECTOR + lost  # the record ends `lost` bytes past a boundary
+        assert _torn(record[:-lost] + bytes(lost), end)
+        assert _torn(record[:-lost - 1] + bytes(lost + 1), end)  # its own last byte before the boundary a zero
+        if lost > 1:
+            assert not _torn(record[:-lost + 1] + bytes(lost - 1), end)
+    assert _torn(record[:-TORN_ZEROS] + bytes(TORN_ZEROS), 7 * SECTOR + 100)  # 16 zeros anywhere
+    assert not _torn(record, 7 * SECTOR + 3)

@@ -162,7 +162,10 @@ def _torn(record: bytes, end: int) -> bool:
     write whose end a power loss left as zeros: TORN_ZEROS of them, or fewer that begin on a
     sector's boundary (a record whose last 1-15 bytes fell in a lost sector: review)."""
     zeros = len(record) - len(record.rstrip(b"\0"))
-    return zeros >= TORN_ZEROS or (zeros > 0 and (end - zeros) % SECTOR == 0)
+    # the bytes from the last sector boundary before the end: all zeros if that sector was
+    # lost (more zeros before it are the record's own: a byte of zero there was missed, review)
+    lost = end - (end - 1) // SECTOR * SECTOR
+    return zeros >= TORN_ZEROS or zeros >= lost
 
 
 def _zeros_from(path: Path, offset: int) -> bool:

@@ -90,13 +90,22 @@ _TAGGED = b"\x92\xa7" + VERDICT_TAG.encode()
 #: how a cheater verdict's bytes begin (``to_bytes`` writes its six fields, the outcome first):
 #: what one whose end a power loss left as zeros still says
 _CHEATER = _TAGGED + b"\x86" + msgpack.packb("outcome") + msgpack.packb("cheater")
+#: the bytes of it that tell it from the other outcomes: through the outcome's header, which
+#: says 7 characters, and only "cheater" has 7 (OUTCOMES)
+_CHEATER_TOLD = len(_TAGGED) + 1 + len(msgpack.packb("outcome")) + 1
 
 
 def names_a_cheat(blob: bytes) -> bool:
-    """Whether ``blob`` is a verdict that a seat cheated, readable or not (torn at its end:
-    read as unreadable, it let the seat be taken back into a game stopped for a cheat, review)."""
+    """Whether ``blob`` is a verdict that a seat cheated, readable or not: torn at its end
+    (zeros from some byte on), it read as unreadable and let the seat be taken back into a
+    game stopped for a cheat (review), so what is left of it before the zeros is read too."""
     found = Ending.from_bytes(blob)
-    return found is not None and (found.outcome == "cheater" or blob.startswith(_CHEATER))
+    if found is None:
+        return False
+    if found.outcome == "cheater" or blob.startswith(_CHEATER):
+        return True
+    kept = blob.rstrip(b"\0")  # "cheater" and the bytes before it hold no zero byte
+    return len(kept) >= _CHEATER_TOLD and _CHEATER.startswith(kept)
 
 
 def _cut(text: str, limit: int) -> str:
