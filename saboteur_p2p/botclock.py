@@ -192,8 +192,11 @@ class bot_watchdog:
         """This watchdog's handler and timer again, whatever a bot did to them: a bot's start()
         that timed its own set-up with SIGALRM (its handler, then ``setitimer(0)``) switched
         the game's time limits off, or had its handler take the ticks meant for others (review)."""
-        if self.previous is not None:
+        if self.previous is None:
+            return
+        if signal.getsignal(signal.SIGALRM) is not alarm._tick:
             signal.signal(signal.SIGALRM, alarm._tick)
+        if signal.getitimer(signal.ITIMER_REAL)[1] != alarm.TICK:
             signal.setitimer(signal.ITIMER_REAL, alarm.TICK, alarm.TICK)
 
     def __exit__(self, *exc: object) -> None:

@@ -88,7 +88,9 @@ def play_game(
     with bot_watchdog() as watchdog:
         for i, seat in enumerate(seats):
             seat.start(config, bot_seed(seed, i))
-        watchdog.rearm()  # as each start's own timer left it: whatever a start did to SIGALRM is undone
+            # as each start's own timer left it: what a start did to SIGALRM is undone before
+            # the next seat's start (a timer switched off let a later start hang: review)
+            watchdog.rearm()
         state = Game(config, TrustedDealer(seed)).new_state()
         listeners = [seat for seat in seats if seat.listens]
         dicts = not all(seat.bundled for seat in listeners)  # the maze's dicts lent read-only too

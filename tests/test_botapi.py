@@ -635,3 +635,18 @@ def test_what_a_bot_does_to_sigalrm_in_start_leaves_the_games_time_limits_alone(
         record = play_game(GameConfig(5), [KeepsItsOwnAlarmHandler(), "heuristic", "heuristic", "random", "random"],
                            seed=seed, time_limit=5)
         assert record.incidents == []
+    # and between the starts: the next seat's start that hangs is stopped, not waited out
+    started = time.monotonic()
+    record = play_game(GameConfig(3), [TimesItsOwnStart(), HangsAtStartAWhile(), KeepsItsOwnAlarmHandler()], seed=2,
+                       time_limit=0.3)
+    assert time.monotonic() - started < 2.5
+    assert [(i.seat, i.kind) for i in record.incidents] == [(1, "timeout")], record.incidents
+    assert record.incidents[0].detail.startswith("start(): no answer within 0.3 s"), record.incidents[0].detail
+
+
+class HangsAtStartAWhile(FirstLegal):
+    def start(self, seat, config, seed):
+        super().start(seat, config, seed)
+        until = time.monotonic() + 3
+        while time.monotonic() < until:
+            time.sleep(0.01)
