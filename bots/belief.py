@@ -81,6 +81,8 @@ class RoleBelief:
         self.deck = Counter(deck)
         self.roles = sorted(self.deck, key=lambda r: r.value)
         self.known: dict[int, Role] = {}
+        #: dwarf cards this seat saw go out of play (Swap your hats): no seat holds them
+        self.gone: Counter[Role] = Counter()
         self._new_round()
 
     def _new_round(self) -> None:
@@ -90,12 +92,16 @@ class RoleBelief:
         self.board = Board.new_round()
         self.stones = 0
         self.known = {}
+        self.gone = Counter()
 
     # -- what is known --------------------------------------------------------------------
 
-    def know(self, known: Mapping[int, Role]) -> None:
-        """Roles this seat knows for certain (its own, Saboteur 2 inspections)."""
+    def know(self, known: Mapping[int, Role], gone: Sequence[Role] = ()) -> None:
+        """Roles this seat knows for certain (its own, Saboteur 2 inspections), and the dwarf
+        cards it saw go out of play (``view.discarded_roles``: a boss seen going was still
+        counted as one a seat may hold, review)."""
         self.known = dict(known)
+        self.gone = Counter(gone)
 
     def role_weights(self) -> list[dict[Role, float]]:
         """Per seat, each role's likelihood (relative), for ``determinize``'s ``role_weights``."""
@@ -112,7 +118,7 @@ class RoleBelief:
     def marginal(self, seat: int, weights: Sequence[Mapping[Role, float]] | None = None) -> dict[Role, float]:
         """``seat``'s posterior chance of each role (exact, summed over every deal), under
         ``weights`` if given (rows like ``role_weights``'s) rather than this belief's."""
-        counts = tuple(self.deck[r] for r in self.roles)
+        counts = tuple(max(self.deck[r] - self.gone[r], 0) for r in self.roles)
         table = [tuple(w.get(r, 0.0) for r in self.roles) for w in (weights or self.role_weights())]
         total = log_deal_weight(tuple(table), counts)
         chances = {}

@@ -178,7 +178,7 @@ class IsmctsBot(BaseBot):
                 break
         if len(chosen) == 1 or scored[ranked[0]][1] >= 1000.0:
             return chosen[0]  # one sensible move, or the treasure for sure
-        self.belief.know({self.seat: view.role, **view.known_roles})
+        self.belief.know({self.seat: view.role, **view.known_roles}, view.discarded_roles)
         weights = self.belief.role_weights()
         hands = None
         if self.hands and self.hand_model.consistent(view):

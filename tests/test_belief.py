@@ -94,3 +94,18 @@ def test_the_belief_names_the_true_roles_better_than_the_deal_alone(edition, pla
             state.push(bots[seat].act(state.view_for(seat), state.legal_actions()))
     assert count > 10
     assert posterior / count > prior / count + 0.1
+
+
+def test_a_dwarf_card_seen_going_out_of_play_is_held_by_nobody_in_the_belief():
+    """The belief counted a boss the seat saw go out of play by Swap your hats as one a seat
+    may still hold (review); with it gone, no seat holds it, and the chances stay a deal's."""
+    from saboteur_p2p.rules import Role
+
+    config = GameConfig(5, "saboteur2")
+    belief = RoleBelief(config, 0)
+    belief.know({0: Role.BLUE_DIGGER})
+    assert belief.marginal(1)[Role.BOSS] > 0
+    belief.know({0: Role.BLUE_DIGGER}, [Role.BOSS])
+    for seat in range(1, 5):
+        chances = belief.marginal(seat)
+        assert chances[Role.BOSS] == 0 and math.isclose(sum(chances.values()), 1.0)
