@@ -92,10 +92,12 @@ def _load_attr(module_name: str, attr: str, spec: str) -> Any:
     except (MemoryError, RecursionError) as exc:
         # Python's parser gives up on a nest that deep: said as for a bot file, not as
         # "raised MemoryError() at <frozen importlib>" (review)
-        origin = getattr(sys.modules.get(module_name) or _found(module_name), "origin", None)
-        if origin and _too_deep(Path(origin)):
-            raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} ({origin}) nests too deep for Python "
-                               f"to read it ({type(exc).__name__})") from None
+        parts = module_name.split(".")
+        for name in (".".join(parts[:i]) for i in range(1, len(parts) + 1)):  # a package on the way too (review)
+            origin = getattr(_found(name), "origin", None)
+            if origin and _too_deep(Path(origin)):
+                raise BotLoadError(f"cannot load bot {spec!r}: module {name!r} ({origin}) nests too deep for Python "
+                                   f"to read it ({type(exc).__name__})") from None
         raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} raised {raised(exc)}") from exc
     except (Exception, SystemExit) as exc:  # the module's own code failed (sys.exit() ended the command, silently)
         raise BotLoadError(f"cannot load bot {spec!r}: module {module_name!r} raised {raised(exc)}") from exc

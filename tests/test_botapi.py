@@ -325,6 +325,11 @@ def test_a_module_bot_nested_too_deep_is_said_so_as_a_bot_file_is(tmp_path, monk
         bot_factory("deepmod:Bot")
     with pytest.raises(BotLoadError, match=r"module 'hungrymod' raised MemoryError\('its own'\) at hungrymod.py:1"):
         bot_factory("hungrymod:Bot")
+    (tmp_path / "deeppkg").mkdir()  # the package on the way to the bot's module is the deep one
+    (tmp_path / "deeppkg" / "__init__.py").write_text("x = " + "-" * 200_000 + "1\n")
+    (tmp_path / "deeppkg" / "bot.py").write_text("Bot = None\n")
+    with pytest.raises(BotLoadError, match=r"module 'deeppkg' \(.*__init__.py\) nests too deep for Python to read it"):
+        bot_factory("deeppkg.bot:Bot")
 
 
 class TriesMovesOnItsView(Raising):
