@@ -213,3 +213,27 @@ def test_places_are_shared_by_machine_and_an_ipv6_host_counts_as_its_slash_64() 
     crowd = {**ipv4, 9: ("192.168.1.8", 9.0), 10: ("::ffff:192.168.1.8", 10.0)}
     assert zmtp.make_room_for("192.168.1.20", crowd) == 8  # .8 holds three: its oldest goes
     assert zmtp.machine_of("fe80::1%eth0") == "fe80::/64" and zmtp.machine_of("not an address") == "not an address"
+
+
+def test_one_machine_opens_at_most_so_many_connections_a_second(listener, monkeypatch) -> None:
+    """A storm of reconnects from one machine (thousands a second) had each connection greeted
+    and given a place: the table fell behind its socket, took gigabytes and stalled the game
+    (found by an attack).  Past OPENS_PER_S in a second a machine's new connections are closed
+    at once; the count starts again each second, and other machines are not counted with it."""
+    assert not any(listener._too_many_opens("10.0.0.5", 100) for _ in range(zmtp.OPENS_PER_S))
+    assert listener._too_many_opens("10.0.0.5", 100)
+    assert not listener._too_many_opens("10.0.0.6", 100)
+    assert not listener._too_many_opens("10.0.0.5", 101)
+    for n in range(2 * zmtp.MAX_CONNECTIONS):  # the counts kept stay bounded
+        listener._too_many_opens(f"10.1.{n // 256}.{n % 256}", 102 + n // 300)
+    assert len(listener.opens) <= zmtp.MAX_CONNECTIONS
+    # over real sockets: past the limit in one second, connections get no greeting
+    monkeypatch.setattr(zmtp, "OPENS_PER_S", 5)
+    host, port = _endpoint(listener).removeprefix("tcp://").rsplit(":", 1)
+    raws = [socket.create_connection((host, int(port)), timeout=5) for _ in range(12)]
+    try:
+        _pump(listener, 0.3)
+        assert len(listener.connections) <= 10  # 5 a second, the connects spanning a second's turn at most
+    finally:
+        for raw in raws:
+            raw.close()

@@ -21,6 +21,7 @@ multipart message within the limit is dropped whole, as the ROUTER's caller did.
 """
 from __future__ import annotations
 
+import functools
 import ipaddress
 import struct
 import time
@@ -53,6 +54,10 @@ SWEEP_S = 0.25
 HANDSHAKE_FRAME = 8192
 #: connections held at once; a new one past this is closed at once
 MAX_CONNECTIONS = 256
+#: connections one machine (``machine_of``) may open in a second; more are closed at once,
+#: without a greeting: a storm of reconnects from one machine (thousands a second) had each
+#: one greeted and given a place, and the endpoint fell behind its socket (an attack)
+OPENS_PER_S = 64
 #: bytes of unfinished messages held over all connections; a connection that would take the
 #: total past this is closed (with a 5 MiB limit, 256 connections could otherwise hold 2.5 GB)
 MAX_HELD = 64 * 1024 * 1024
@@ -232,10 +237,13 @@ def unwrap_frame(flags: int, body: bytes, curve: Opens | None, ready: bool) -> t
     return bool(inner & 2), inner & MORE, body
 
 
+@functools.lru_cache(maxsize=4096)
 def machine_of(address: str) -> str:
     """What places are shared by: an IPv4 address (also written as IPv4-mapped IPv6), or an
     IPv6 address's /64 (a host on an IPv6 LAN may give itself any address of its prefix, so
-    by the address one machine could take every place); else the text as it is."""
+    by the address one machine could take every place); else the text as it is.  Kept for the
+    addresses last asked: a full endpoint asks it of every place at each new connection, and
+    parsed anew each time, a storm of reconnects (900 a second) outran the table (an attack)."""
     try:
         ip = ipaddress.ip_address(address.partition("%")[0])  # fe80::1%eth0: the zone is no part of it
     except ValueError:
@@ -311,6 +319,8 @@ class ZmtpListener:
         self.swept = 0.0
         #: how much of its budget the last ``receive`` took
         self.used = 0
+        #: per machine, the second its opens are counted in and how many it opened in it
+        self.opens: dict[str, tuple[int, int]] = {}
 
     def close(self) -> None:
         self.socket.close(linger=0)
@@ -392,6 +402,9 @@ class ZmtpListener:
         return out
 
     def _opened(self, connection: bytes, now: float, address: str = "") -> None:
+        if self._too_many_opens(machine_of(address), int(now)):
+            self._raw(connection, b"")  # an empty message closes it
+            return
         if len(self.connections) >= MAX_CONNECTIONS:
             # full: one stranger's many connections cannot keep every joiner out
             oldest = make_room_for(address, {c: (s.address, s.opened) for c, s in self.connections.items()})
@@ -401,6 +414,17 @@ class ZmtpListener:
             self._close(oldest)
         self.connections[connection] = _Connection(now, now, address)
         self._raw(connection, self.greeting[:11] if self.either else self.greeting)
+
+    def _too_many_opens(self, machine: str, second: int) -> bool:
+        """Count one more connection of ``machine`` in this ``second``: whether it is over
+        OPENS_PER_S (the counts kept bounded: past MAX_CONNECTIONS machines, an older
+        second's are dropped)."""
+        since, count = self.opens.get(machine, (second, 0))
+        count = count + 1 if since == second else 1
+        if machine not in self.opens and len(self.opens) >= MAX_CONNECTIONS:
+            self.opens = {m: seen for m, seen in self.opens.items() if seen[0] == second}
+        self.opens[machine] = (second, count)
+        return count > OPENS_PER_S
 
     def _take(self, connection: bytes, state: _Connection, data: bytes) -> list[tuple[bytes, bytes, bytes | None]]:
         buffer = state.buffer
