@@ -186,3 +186,17 @@ def test_the_passes_of_one_card_are_listed_by_slot():
     assert fewer_passes(texts) == ["path 1 at 1,0", "pass 1", "pass 4", "pass 5", "pass 6",
                                    "pass 4,5 (or any two or three cards)"]
     assert fewer_passes(["map 1", "pass 3", "pass 2"]) == ["map 1", "pass 2", "pass 3"]
+
+
+def test_the_chat_kept_on_top_of_the_log_is_not_cut_without_a_mark():
+    """The newest chat, kept on top of the log once moves pushed it up, showed its first row
+    alone: "<bob> the treasure is not" for "... is not at the middle goal" (a play-test)."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import render_log
+
+    said = "<bob> the treasure is not at the middle goal, I looked with my map"
+    lines = [LogLine(LogKind.CHAT, said)] + [LogLine(LogKind.EVENT, f"p{i % 4} plays a card", move=True) for i in range(30)]
+    roomy = [text.rstrip() for _, text in render_log(lines, 0, 26, 8)]
+    assert roomy[0] == "<bob> the treasure is not" and roomy[1].startswith("at the middle goal") and roomy[1].endswith("…"), roomy
+    short = [text.rstrip() for _, text in render_log(lines, 0, 26, 5)]
+    assert short[0].endswith("…") and "the treasure is" in short[0], short

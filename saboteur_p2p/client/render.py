@@ -373,7 +373,14 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
     pinned: list[LogRow] = []
     if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
-        pinned = [("class:log.chat", part, chat) for part in wrap_to_width(lines[chat].text, max(8, width))][:1]
+        # two rows where the panel has room, and "…" where it is cut: its first row alone read
+        # "<bob> the treasure is not" for "... is not at the middle goal" (a play-test)
+        parts = wrap_to_width(lines[chat].text, max(8, width))
+        keep = 2 if height > 6 else 1
+        if len(parts) > keep:
+            parts = parts[:keep]
+            parts[-1] = cut_to_width(parts[-1].rstrip(), max(0, width - 1)) + "…"
+        pinned = [("class:log.chat", part, chat) for part in parts]
         shown = shown[len(pinned):]
     if not scroll and shown:
         shown = _head_on_top(wrapped, shown, width)  # below the pinned chat: a line's head, not its tail
