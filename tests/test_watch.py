@@ -318,3 +318,48 @@ def test_the_watch_command_reports_a_stopped_seats_verdict_at_once(tmp_path: Pat
                                             "(a claim: a log cut short there reads the same; the other seats' logs hold "
                                             "that record if it was sent)", len(game.records))
     assert time.monotonic() - started < 15  # at once, not after the 30 s a quiet seat is given
+
+
+def test_a_seat_that_says_it_holds_records_it_never_sends_does_not_keep_a_spectator_for_ever(tmp_path: Path) -> None:
+    """A seat sent some records, then only `watching` saying it held more: each one counted as
+    hearing from it, and the spectator waited for ever, saying nothing (found by an attack).
+    Past the quiet timeout it stops, saying how many the seat claims and how many came."""
+    from protocol_helpers import seeded_game
+
+    from saboteur_p2p.net.transport import Transport
+    from saboteur_p2p.protocol.local import step
+
+    game = seeded_game(GameConfig(3), 3)
+    while len(game.records) < 20:
+        assert step(game, lambda seat, node: str(node.state.legal_actions()[0]))  # type: ignore[union-attr]
+    seat = Transport("127.0.0.1:0")
+    host = game.nodes[0].identity
+    assert host is not None
+    box: dict[str, object] = {}
+
+    def spectate() -> None:
+        try:
+            watch_table(seat.endpoint.removeprefix("tcp://"), lambda node: None, lambda text: None,
+                        connect_timeout=10, quiet_timeout=2)
+        except Exception as exc:  # the failure is what the test reads
+            box["failed"] = exc
+
+    spectator = threading.Thread(target=spectate)
+    started = time.monotonic()
+    spectator.start()
+    try:
+        fed = False
+        while spectator.is_alive() and time.monotonic() - started < 15:
+            for inbound in seat.poll(0.1):
+                if open_envelope(inbound.data).kind != "watch":
+                    continue
+                if not fed:
+                    for record in game.records[:10]:
+                        seat.reply(inbound.connection, seal(host, "record", {"record": record}))
+                    fed = True
+                seat.reply(inbound.connection, seal(host, "watching", {"game_id": game.setup.game_id, "records": 20}))
+        spectator.join(5)
+    finally:
+        seat.close()
+    assert not spectator.is_alive() and time.monotonic() - started < 12
+    assert "says it holds 20 records, and for 2 s sent none past the 10 this spectator holds" in str(box["failed"])

@@ -75,6 +75,8 @@ def watch_table(
         transport.connect(endpoint, server_key=seat_key, client_keys=identity.link_keys())
         started = heard = progressed = time.monotonic()
         said_watch, said_held = 0.0, 0
+        #: the most records the seat said it holds (its ``watching``)
+        behind = 0
         while True:
             now = time.monotonic()
             held = len(node.records) if node is not None else 0
@@ -87,6 +89,9 @@ def watch_table(
             if node is None and now - started > connect_timeout:
                 raise WatchFailed(f"no table answered at {address} within {connect_timeout:g} s")
             if node is not None and now - heard > quiet_timeout:
+                if behind > held:
+                    raise WatchFailed(f"the seat at {address} says it holds {behind} records, and for {quiet_timeout:g} s "
+                                      f"sent none past the {held} this spectator holds that follow the game")
                 raise WatchFailed(f"the seat at {address} went quiet for {quiet_timeout:g} s (its game may have been stopped)")
             if intake is not None and intake.waiting and now - progressed > quiet_timeout:
                 # its `watching` keeps a spectator waiting, not records that never join the game
@@ -100,7 +105,14 @@ def watch_table(
                     if env.kind == "reject":
                         raise WatchFailed(f"the seat at {address} refused: {printable(env.field('reason', str, 200))}")
                     if env.kind == "watching":
-                        heard = time.monotonic()
+                        # a seat that says it holds more than it sends keeps us waiting for
+                        # ever if it counts as heard (found by an attack): it counts once we
+                        # hold what it says it holds; till then only records that follow do
+                        claimed = env.field("records", int)
+                        if claimed <= (len(node.records) if node is not None else 0):
+                            heard = time.monotonic()
+                        elif node is not None:
+                            behind = max(behind, claimed)
                         continue
                     if env.kind == "stopped":
                         return _stopped(address, node, env.field("verdict", bytes, MAX_RECORD_SIZE + 4096),
