@@ -97,3 +97,19 @@ def test_a_seat_heard_signing_for_another_game_is_not_simply_named_as_gone(tmp_p
     result = session._end_gone(2, "s2 (seat 2) sent no key record within 8 s")
     assert result.outcome is Outcome.PEER_GONE and result.culprit == 2
     assert "signs its messages for another game" in result.message and "not to blame" in result.message
+
+
+def test_a_verdict_read_back_keeps_its_reason_and_detail_as_short_as_a_written_one() -> None:
+    """A forged `stopped` verdict's reason of 4,000 spaces went whole into a spectator's
+    line, pushing the words that refute it screens away (found by an attack): read back, a
+    verdict's reason and detail are cut as Ending.to_bytes cuts them."""
+    import msgpack
+
+    from saboteur_p2p.protocol.ending import VERDICT_TAG, Ending
+
+    body = {"outcome": "cheater", "culprit": 1, "reason": "bad-shuffle" + " " * 4000 + "x",
+            "detail": "d" * 4000, "evidence": None, "seat": 0}
+    read = Ending.from_bytes(msgpack.packb([VERDICT_TAG, body], use_bin_type=True))
+    assert read is not None and read.outcome == "cheater"
+    assert len(read.reason.encode()) <= 64 and read.reason.startswith("bad-shuffle")
+    assert len(read.detail.encode()) <= 500

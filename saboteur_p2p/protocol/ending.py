@@ -76,9 +76,12 @@ class Ending:
         if outcome not in OUTCOMES or not (_seat_or_none(culprit) and _seat_or_none(seat)):
             return cls("unreadable", None)
         reason, detail = body.get("reason", ""), body.get("detail", "")
+        # cut as to_bytes cuts them: a forged verdict's 4,000-character reason pushed the
+        # words that refute it screens away in a spectator's line (found by an attack)
         return cls(
             outcome, culprit,
-            printable(reason) if isinstance(reason, str) else "", printable(detail) if isinstance(detail, str) else "",
+            _cut(printable(reason), 64) if isinstance(reason, str) else "",
+            _cut(printable(detail), 500) if isinstance(detail, str) else "",
             evidence if isinstance(evidence, bytes) else None, seat,
         )
 
