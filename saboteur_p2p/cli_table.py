@@ -381,8 +381,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except WatchFailed as exc:
         print(f"saboteur-p2p watch: {exc}", file=sys.stderr)
         return 2
-    print(f"{watched.message} ({watched.records} records, every one checked)")
+    print(_watched_line(watched))
     return 0 if watched.finished else 3
+
+
+def _watched_line(watched: Any) -> str:
+    """How a watch ended, and what was checked: the records taken in, each one (after "not
+    checked: ...", "(60 records, every one checked)" read as if the verdict were: an attack)."""
+    return f"{watched.message} (the {watched.records} records this spectator took in: each one checked)"
 
 
 def _watch_in_viewer(args: argparse.Namespace) -> int:
@@ -403,7 +409,7 @@ def _watch_in_viewer(args: argparse.Namespace) -> int:
         try:
             watched = ended["end"] = watch_table(args.address, show, said.append, args.connect_timeout,
                                                          seat_key=None if args.key is None else parse_key_text(args.key))
-            verdict = f"{watched.message} ({watched.records} records, every one checked)"
+            verdict = _watched_line(watched)
         except WatchFailed as exc:
             ended["end"] = exc
             verdict = str(exc)

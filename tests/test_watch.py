@@ -90,7 +90,7 @@ def test_a_spectator_from_the_start_and_one_who_comes_late_both_check_the_whole_
     assert command.returncode == 0, stdout + stderr
     assert lines[0].startswith("seats (compare these fingerprints with the players'):")
     assert re.search(r"-- round 1: (host|random-\d) starts", stdout)  # players by name (issue 12)
-    assert lines[-1] == f"the game is over ({watched.records} records, every one checked)"
+    assert lines[-1] == f"the game is over (the {watched.records} records this spectator took in: each one checked)"
     gone = subprocess.run([sys.executable, "-m", "saboteur_p2p", "watch", f"127.0.0.1:{port}", "--connect-timeout", "1"],
                           capture_output=True, text=True, timeout=30)
     assert gone.returncode == 2 and gone.stderr.strip() == f"saboteur-p2p watch: no table answered at 127.0.0.1:{port} within 1 s"
