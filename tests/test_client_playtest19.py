@@ -200,3 +200,17 @@ def test_the_chat_kept_on_top_of_the_log_is_not_cut_without_a_mark():
     assert roomy[0] == "<bob> the treasure is not" and roomy[1].startswith("at the middle goal") and roomy[1].endswith("…"), roomy
     short = [text.rstrip() for _, text in render_log(lines, 0, 26, 5)]
     assert short[0].endswith("…") and "the treasure is" in short[0], short
+
+
+def test_the_plain_prompt_lists_whom_a_thief_may_rob():
+    """In the steal phase the plain prompt did not say whom one could rob, and a bare `steal`
+    was refused (a play-test); it lists the choices, as the take-gold line does."""
+    from saboteur_p2p.client.plain import plain_view
+
+    state = find2(lambda s: s.phase.value == "steal")
+    seat = state.current
+    names = [f"p{i}" for i in range(state.players)]
+    view = state.view_for(seat)
+    line = next(row for row in plain_view(view, names) if row.startswith("your Theft steals"))
+    whom = [f"steal @p{t}" for t, has in enumerate(view.has_gold) if has and t != seat]
+    assert line.endswith("; ".join([*whom, "steal nobody"])), line

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..match import card_words
 from ..net.agents import LineAgent
-from ..rules import IllegalActionError, InvalidActionError, PlayerView, State, TakeGold
+from ..rules import IllegalActionError, InvalidActionError, PlayerView, State, Steal, TakeGold
 from ..rules.gold import gold_choices
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
@@ -327,6 +327,11 @@ def plain_view(view: PlayerView, names: list[str]) -> list[str]:
         pieces = f"{view.gold_pieces} piece" + ("" if view.gold_pieces == 1 else "s")
         # broken tools lie in front of you too: "nothing" beside them read as a contradiction (a play-test)
         lines.append(f"your gold: {pieces}; Trapped! or Theft in front of you: {', '.join(mine) or 'neither'}")
+        if view.phase == "steal":
+            # the choices, as the take-gold line lists its own (a bare "steal" was refused: a play-test)
+            words = Words(view, names)  # a player called "me" is said by seat, as `legal` says it
+            whom = [words.say(Steal(t)) for t, has in enumerate(view.has_gold) if has and t != seat]
+            lines.append("your Theft steals a gold piece from a player who has some: " + "; ".join([*whom, "steal nobody"]))
     if view.offered:
         lines.append("keep one of the gold cards passed to you: "
                      + ", ".join(f"{i} ({c.nuggets})" for i, (_, c) in enumerate(view.offered, 1)))
