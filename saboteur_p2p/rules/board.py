@@ -18,7 +18,6 @@ the end of a round; ``open_ways`` answers it.
 from __future__ import annotations
 
 import itertools
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ from .cards import (
     PathCard,
     PathKind,
 )
+from .openings import LEGAL_OPENINGS
 
 Cell = tuple[int, int]
 
@@ -40,25 +40,6 @@ START_CELL: Cell = (0, 0)
 GOAL_CELLS: tuple[Cell, ...] = ((8, -2), (8, 0), (8, 2))
 
 
-def _legal_openings_table() -> list[int]:
-    """Index ``must_open | must_closed << 4 | joined << 8`` -> set of fitting opening masks."""
-    table = [0] * 4096
-    for must_open in range(16):
-        for must_closed in range(16):
-            if must_open & must_closed:
-                continue
-            for joined in range(16):
-                if joined & ~must_open:
-                    continue
-                bits = 0
-                for openings in range(16):
-                    if openings & (must_open | must_closed) == must_open and openings & joined:
-                        bits |= 1 << openings
-                table[must_open | must_closed << 4 | joined << 8] = bits
-    return table
-
-
-LEGAL_OPENINGS = _legal_openings_table()
 
 #: (edge, dx, dy, the neighbour's facing edge) for each edge in EDGE_ORDER: the board's inner
 #: loops read these four at once rather than from three dicts.
@@ -585,29 +566,6 @@ class Board:
             frontier[cell] = bits
         else:
             frontier.pop(cell, None)
-
-
-class _Owner:
-    """Holds a board the way a game state does: in an attribute of its ``__dict__``."""
-
-    board: object
-
-
-def _references_alone() -> int:
-    owner = _Owner()
-    owner.board = object()
-    return sys.getrefcount(owner.board)
-
-
-#: what ``sys.getrefcount`` says of a board that its owner alone holds, measured rather than
-#: assumed (interpreters count the argument differently); None where nothing counts references
-_ALONE: int | None = _references_alone() if hasattr(sys, "getrefcount") else None
-
-
-def held_elsewhere(owner: Any) -> bool:
-    """Whether anything besides ``owner`` holds ``owner.board`` (a view handed out earlier, or
-    its maze): then a change must go to a copy.  Always True where references are not counted."""
-    return _ALONE is None or sys.getrefcount(owner.board) > _ALONE
 
 
 #: every maze's version is drawn from here: a number is never given twice in a process

@@ -364,15 +364,11 @@ def _deal_roles(
     fixed = dict(view.known_roles)
     if view.role is not None:
         fixed[view.seat] = view.role
-    known = [(facts.roles[seat], role) for seat, role in fixed.items()]
-    # the dwarf cards Swap your hats put out of play that the seat saw: its own former ones,
-    # and inspected ones (dealt to other seats, they were out of play twice: a bot author)
+    # and the dwarf cards it saw go out of play by Swap your hats (dealt, they were in play twice: a bot author)
     gone = [h for h in facts.discarded_roles if h in facts.role_seen[view.seat]]
     if len(gone) != len(view.discarded_roles):
-        raise ValueError(f"the view knows {len(view.discarded_roles)} dwarf cards put out of play, its history "
-                         f"{len(gone)}")
-    known += zip(gone, view.discarded_roles, strict=True)
-    for handle, role in known:
+        raise ValueError(f"the view knows {len(view.discarded_roles)} dwarf cards out of play, its history {len(gone)}")
+    for handle, role in [*((facts.roles[s], r) for s, r in fixed.items()), *zip(gone, view.discarded_roles, strict=True)]:
         if left[role] <= 0:
             raise ValueError(f"the view knows more {role.value} cards than the game has")
         left[role] -= 1

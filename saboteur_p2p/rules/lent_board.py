@@ -8,6 +8,7 @@ never write the dicts (a test holds them to it), are lent the maze without them.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from .board import _SLOT_OF, Board, ReadOnlyBoard
@@ -91,3 +92,26 @@ class LentBoard(Board):
 def _itself(board: Board) -> Board:
     """How a lent maze is pickled: as an ordinary copy."""
     return board
+
+
+class _Owner:
+    """Holds a board the way a game state does: in an attribute of its ``__dict__``."""
+
+    board: object
+
+
+def _references_alone() -> int:
+    owner = _Owner()
+    owner.board = object()
+    return sys.getrefcount(owner.board)
+
+
+#: what ``sys.getrefcount`` says of a board that its owner alone holds, measured rather than
+#: assumed (interpreters count the argument differently); None where nothing counts references
+_ALONE: int | None = _references_alone() if hasattr(sys, "getrefcount") else None
+
+
+def held_elsewhere(owner: Any) -> bool:
+    """Whether anything besides ``owner`` holds ``owner.board`` (a view handed out earlier, or
+    its maze): then a change must go to a copy.  Always True where references are not counted."""
+    return _ALONE is None or sys.getrefcount(owner.board) > _ALONE

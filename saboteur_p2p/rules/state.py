@@ -24,7 +24,7 @@ from .actions import (
     TakeGold,
     parse_action,
 )
-from .board import Board, Cell, held_elsewhere
+from .board import Board, Cell
 from .cards import Card, GoldCard, PathCard, Role, Tool
 from .checks import TurnChecks
 from .config import VARIANTS, GameConfig
@@ -34,6 +34,7 @@ from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, Event, GameEnded, RoundStarted
 from .goal_reveal import Settled
 from .gold import gold_choices
+from .lent_board import held_elsewhere
 from .phases import GAME_OVER, PLAY, Phase, RoundResult, Winners
 from .view import PlayerView, view_of
 
