@@ -88,15 +88,15 @@ def watch_table(
                 raise WatchFailed(f"the seat at {address} does not hold the key given (--key): {transport.refused(endpoint)}")
             if node is None and now - started > connect_timeout:
                 raise WatchFailed(f"no table answered at {address} within {connect_timeout:g} s")
+            if intake is not None and intake.waiting and now - progressed > quiet_timeout:
+                # its `watching` keeps a spectator waiting, not records that never join the game
+                raise WatchFailed(f"the feed from the seat at {address} stalled: it sent records that do not follow "
+                                  f"the game, and none that does for {quiet_timeout:g} s")
             if node is not None and now - heard > quiet_timeout:
                 if behind > held:
                     raise WatchFailed(f"the seat at {address} says it holds {behind} records, and for {quiet_timeout:g} s "
                                       f"sent none past the {held} this spectator holds that follow the game")
                 raise WatchFailed(f"the seat at {address} went quiet for {quiet_timeout:g} s (its game may have been stopped)")
-            if intake is not None and intake.waiting and now - progressed > quiet_timeout:
-                # its `watching` keeps a spectator waiting, not records that never join the game
-                raise WatchFailed(f"the feed from the seat at {address} stalled: it sent records that do not follow "
-                                  f"the game, and none that does for {quiet_timeout:g} s")
             for inbound in transport.poll(0.1):
                 if inbound.connection != from_seat:
                     continue  # the spectator's own port is open to anyone: only the seat watched feeds it
