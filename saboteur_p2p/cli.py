@@ -223,7 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(also when stdin or stdout is not a terminal)")
     replay.set_defaults(run=cmd_replay)
 
-    watch = commands.add_parser("watch", help="watch a table as a spectator: every public move, each one checked")
+    watch = commands.add_parser("watch", help="watch a table as a spectator: every public move, each one checked",
+                                epilog="exit status: 0 the game finished, 2 no table could be watched, 3 a seat was "
+                                       "caught cheating, 4 the game stopped otherwise (a seat left or went)")
     watch.add_argument("address", metavar="HOST:PORT", help="any seated peer's address (the host's, say)")
     watch.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
                        help="give up if no table answers within S seconds (default 10)")

@@ -382,7 +382,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"saboteur-p2p watch: {exc}", file=sys.stderr)
         return 2
     print(_watched_line(watched))
-    return 0 if watched.finished else 3
+    return _watch_status(watched)
+
+
+def _watch_status(watched: Any) -> int:
+    """0: the game finished; 3: a seat was caught cheating; 4: it stopped otherwise (a seat
+    left or went, a verdict not checked: 3 said 'caught cheating' for those too, an attack)."""
+    return 0 if watched.finished else 3 if watched.caught else 4
 
 
 def _watched_line(watched: Any) -> str:
@@ -424,4 +430,4 @@ def _watch_in_viewer(args: argparse.Namespace) -> int:
     print(viewer.verdict)
     if isinstance(end, WatchFailed):
         return 2
-    return 3 if end is not None and not end.finished else 0  # 3: a seat was caught cheating; leaving early is fine
+    return _watch_status(end) if end is not None else 0  # leaving early is fine

@@ -363,3 +363,13 @@ def test_a_seat_that_says_it_holds_records_it_never_sends_does_not_keep_a_specta
         seat.close()
     assert not spectator.is_alive() and time.monotonic() - started < 12
     assert "says it holds 20 records, and for 2 s sent none past the 10 this spectator holds" in str(box["failed"])
+
+
+def test_the_watch_command_says_caught_cheating_by_its_status_only_for_a_cheat() -> None:
+    """`watch` exited 3, "a seat was caught cheating", for a seat that left or went too (found
+    by an attack): 3 for a cheat, 4 for a game stopped otherwise, 0 for one that finished."""
+    from saboteur_p2p.cli_table import _watch_status
+
+    assert _watch_status(Watched(True, "the game is over", 9)) == 0
+    assert _watch_status(Watched(False, "seat 1 broke the protocol: bad-share: ...", 9, True)) == 3
+    assert _watch_status(Watched(False, "the seat at h:1 says its game stopped (peer-gone)", 9)) == 4

@@ -36,11 +36,13 @@ class WatchFailed(RuntimeError):
 
 @dataclass(frozen=True)
 class Watched:
-    """How watching ended: the game finished, or a seat was found cheating (its verdict)."""
+    """How watching ended: the game finished, or it stopped (a seat caught cheating, or a
+    verdict the seat sent: ``caught`` only when a cheat is borne out by what was checked)."""
 
     finished: bool
     message: str
     records: int
+    caught: bool = False
 
 
 def watch_table(
@@ -151,7 +153,7 @@ def watch_table(
                 if taken.violation is not None:
                     v = taken.violation
                     who = f"seat {v.peer} ({node.setup.names[v.peer]})" if 0 <= v.peer < node.players else "the seat watched"
-                    return Watched(False, f"{who} broke the protocol: {v.reason}: {v.detail}", len(node.records))
+                    return Watched(False, f"{who} broke the protocol: {v.reason}: {v.detail}", len(node.records), True)
                 if node.finished:
                     return Watched(True, "the game is over", len(node.records))
     finally:
@@ -173,8 +175,8 @@ def _stopped(address: str, node: Node | None, verdict: bytes, records: int) -> W
         who = "" if ending.culprit is None else f", naming seat {ending.culprit}"
         return Watched(False, f"the seat at {address} says its game stopped ({ending.outcome}{who}); not checked: this "
                               f"spectator holds {held} of its {records} records", held)
-    _, said = judge(ending, node, node.setup.names)
-    return Watched(False, f"the seat at {address} {said}", held)
+    holds, said = judge(ending, node, node.setup.names)
+    return Watched(False, f"the seat at {address} {said}", held, holds and ending.outcome == "cheater")
 
 
 __all__ = ["WatchFailed", "Watched", "watch_table"]
