@@ -214,3 +214,37 @@ def test_the_plain_prompt_lists_whom_a_thief_may_rob():
     line = next(row for row in plain_view(view, names) if row.startswith("your Theft steals"))
     whom = [f"steal @p{t}" for t, has in enumerate(view.has_gold) if has and t != seat]
     assert line.endswith("; ".join([*whom, "steal nobody"])), line
+
+
+def test_the_plain_prompt_offers_a_path_refused_as_it_lies_turned_when_that_fits():
+    """`path 2 at 1,0` refused for a tunnel facing a wall said nothing of the turn that fits;
+    the full-screen client offers it (Tab)."""
+    from test_client_controller import find, seated
+
+    from saboteur_p2p.client.plain import PlainAgent
+    from saboteur_p2p.client.words import Words
+    from saboteur_p2p.rules import PlacePath
+
+    def only_turned(s):
+        if s.phase.value != "play":
+            return False
+        legal = set(s.legal_actions())
+        return any(isinstance(a, PlacePath) and a.turned and PlacePath(a.card, a.x, a.y, False) not in legal
+                   for a in legal)
+
+    state = find(only_turned)
+    turned = next(a for a in state.legal_actions() if isinstance(a, PlacePath) and a.turned
+                  and PlacePath(a.card, a.x, a.y, False) not in set(state.legal_actions()))
+    names = [f"p{i}" for i in range(state.players)]
+    words = Words(state.view_for(state.current), names)
+    said: list[str] = []
+    agent = PlainAgent(said.append)
+    agent.seat_no, agent.names = state.current, names
+    node = seated(state, state.current)[1]
+    assert agent.poll_move(node) is None
+    said.clear()
+    upright = words.say(turned).removesuffix(" turned")
+    agent.lines.put(upright)
+    assert agent.poll_move(node) is None
+    text = " ".join(said)
+    assert text.startswith("not allowed:") and f"it fits turned: {words.say(turned)}" in text, text

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..match import card_words
 from ..net.agents import LineAgent
-from ..rules import IllegalActionError, InvalidActionError, PlayerView, State, Steal, TakeGold
+from ..rules import IllegalActionError, InvalidActionError, PlacePath, PlayerView, State, Steal, TakeGold, parse_action
 from ..rules.gold import gold_choices
 from .cardinfo import slot_does
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
@@ -270,7 +270,7 @@ class PlainAgent(LineAgent):
         try:
             move = state.check(engine, player=self.seat_no)
         except (IllegalActionError, InvalidActionError) as refused:
-            self._tell(f"not allowed: {words.explain(refused)}")
+            self._tell(f"not allowed: {words.explain(refused)}{_turned_instead(state, self.seat_no, engine, words)}")
             self._show_prompt()
             return None
         self.prompted = False
@@ -298,6 +298,20 @@ class PlainAgent(LineAgent):
             self.helped = True
         self.prompted = True  # as _next_line marks it once this returns: the prompt shows now
         self._show_prompt()
+
+
+def _turned_instead(state: State, seat: int, text: str, words: Words) -> str:
+    """For a path refused as it lies, the move turned when that one is legal: the full-screen
+    client offers it (Tab), and the plain prompt said nothing (a play-test)."""
+    action = parse_action(text)
+    if not isinstance(action, PlacePath):
+        return ""
+    turned = PlacePath(action.card, action.x, action.y, not action.turned)
+    try:
+        state.check(turned, player=seat)
+    except (IllegalActionError, InvalidActionError):
+        return ""
+    return f" · it fits turned: {words.say(turned)}"
 
 
 def _question(line: str) -> bool:
