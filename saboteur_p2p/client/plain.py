@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..match import card_words
-from ..net.agents import LineAgent
+from ..net.agents import LineAgent, saboteur2_marks
 from ..rules import IllegalActionError, InvalidActionError, PlacePath, PlayerView, State, Steal, TakeGold, parse_action
 from ..rules.gold import gold_choices
 from .cardinfo import slot_does
@@ -370,9 +370,4 @@ def _in_front(view: PlayerView, seat: int) -> list[str]:
     seat saw by Inspection.  Broken tools alone left a plain player with no way to choose
     whom to free, rob or hand a Hands off! (a play-test)."""
     marks = [f"{', '.join(t.value for t in view.broken[seat])} broken"] if view.broken[seat] else []
-    if view.config.edition == "saboteur2":
-        marks += [word for word, on in (("trapped", view.trapped[seat]), ("theft", view.thefts[seat]),
-                                        ("has gold", view.has_gold[seat])) if on]
-        if seat in view.known_roles:
-            marks.append(f"inspected: {view.known_roles[seat].value}")
-    return marks
+    return marks + saboteur2_marks(view, seat) if view.config.edition == "saboteur2" else marks

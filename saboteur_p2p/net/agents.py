@@ -208,6 +208,16 @@ def describe_view(view: PlayerView, names: list[str]) -> list[str]:
     return lines
 
 
+def saboteur2_marks(view: PlayerView, other: int) -> list[str]:
+    """What the table knows of another seat in Saboteur 2: a Trapped! or Theft in front of it,
+    whether it has gold (a thief's targets), and its dwarf card if this seat inspected it."""
+    marks = [word for word, on in (("trapped", view.trapped[other]), ("theft", view.thefts[other]),
+                                   ("has gold", view.has_gold[other])) if on]
+    if other in view.known_roles:
+        marks.append(f"inspected: {view.known_roles[other].value}")
+    return marks
+
+
 def _saboteur2_lines(view: PlayerView, names: list[str]) -> list[str]:
     """Saboteur 2: what lies in front of each player, gold, the roles we saw, the new moves."""
     def who(seat: int) -> str:
@@ -217,16 +227,8 @@ def _saboteur2_lines(view: PlayerView, names: list[str]) -> list[str]:
     mine = [word for word, lying in (("trapped", view.trapped[seat]), ("theft", view.thefts[seat])) if lying]
     lines = [f"your gold: {view.gold_pieces} piece(s); in front of you: {', '.join(mine) or 'nothing'}; "
              f"crystals in the maze: {view.board.crystals()}"]
-    table = []
-    for other in range(view.players):
-        if other == seat:
-            continue
-        marks = [word for word, on in (("trapped", view.trapped[other]), ("theft", view.thefts[other]),
-                                       ("has gold", view.has_gold[other])) if on]
-        if other in view.known_roles:
-            marks.append(f"inspected: {view.known_roles[other].value}")
-        if marks:
-            table.append(f"{who(other)} ({', '.join(marks)})")
+    table = [f"{who(other)} ({', '.join(marks)})" for other in range(view.players)
+             if other != seat and (marks := saboteur2_marks(view, other))]
     if table:
         lines.append("others: " + "; ".join(table))
     lines.append("Saboteur 2 moves: trapped @2, free @2, theft @0, hands-off @1, swap-hand @1, inspection @3, "

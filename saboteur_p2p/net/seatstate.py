@@ -159,8 +159,8 @@ SECTOR = 512
 
 def _torn(record: bytes, end: int) -> bool:
     """Whether ``record``, which ends the log at file offset ``end`` and fails its checks, is a
-    write whose end a power loss left as zeros: TORN_ZEROS of them, or fewer that begin on a
-    sector's boundary (a record whose last 1-15 bytes fell in a lost sector: review)."""
+    write whose end a power loss left as zeros: TORN_ZEROS of them, or all the bytes from the
+    last sector boundary before the end (a record whose last 1-15 bytes fell in a lost sector)."""
     zeros = len(record) - len(record.rstrip(b"\0"))
     # the bytes from the last sector boundary before the end: all zeros if that sector was
     # lost (more zeros before it are the record's own: a byte of zero there was missed, review)

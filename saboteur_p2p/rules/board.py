@@ -420,7 +420,6 @@ class Board:
         self.cells_for_openings = [{} for _ in range(16)]
         seen: set[Cell] = set()
         refresh = self._refresh
-        tiles = self.tiles
         frontier = self.frontier
         cells_for = self.cells_for_openings
         for cx, cy in self.connected:
@@ -432,8 +431,8 @@ class Board:
                 if stale is None or other in stale:
                     refresh(other)
                     continue
-                bits = kept.get(other, 0)
-                if bits and other not in tiles:
+                bits = kept.get(other, 0)  # a frontier cell is empty, and no card was laid
+                if bits:
                     for mask in _LOW_BITS[bits & 255] + _HIGH_BITS[bits >> 8]:
                         cells_for[mask][other] = None
                     frontier[other] = bits
