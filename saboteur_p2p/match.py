@@ -258,6 +258,23 @@ def _amount(number: int, unit: str) -> str:
 _FOUND_BY = {"gold-diggers", "selfish-dwarf", "blue-team", "green-team", "both-teams"}
 
 
+#: the winners of a round (``RoundEnded.winners``), as people say them
+_WON_BY = {
+    "gold-diggers": "the gold-diggers", "saboteurs": "the saboteurs", "selfish-dwarf": "the selfish dwarf",
+    "blue-team": "the blue team", "green-team": "the green team", "both-teams": "both teams",
+    "boss": "the boss alone", "profiteer": "the profiteer alone", "nobody": "nobody",
+}
+
+
+def winners_words(winners: str, roles: Sequence[Role]) -> str:
+    """Who won a round, as people say it ("the blue team", "nobody").  A Saboteur 2 round
+    that the saboteurs' side won with no saboteur dealt is the profiteer's: the program
+    said "the saboteurs won" at a table that had none (found by a play-test)."""
+    if winners == "saboteurs" and Role.SABOTEUR not in roles and Role.PROFITEER in roles:
+        return "the profiteer"
+    return _WON_BY.get(winners, winners)
+
+
 def _why_the_round_ended(event: RoundEnded, who: Sequence[str], treasure_shown: bool) -> str:
     """How a round ended, as far as its events tell: the move that ends it by reaching the
     treasure turns the treasure up in the same events (and only such a move lets those
@@ -265,7 +282,7 @@ def _why_the_round_ended(event: RoundEnded, who: Sequence[str], treasure_shown: 
     "won by saboteurs" alone and asked why."""
     if treasure_shown or event.winners in _FOUND_BY:
         return f"{who[event.last_player]} reached the treasure"
-    if event.winners == "nobody" and Role.SABOTEUR not in event.roles:
+    if event.winners in ("saboteurs", "nobody") and Role.SABOTEUR not in event.roles:
         return "the cards ran out, and no saboteur was dealt"
     if event.winners in ("saboteurs", "nobody"):
         return "the cards ran out"
@@ -302,7 +319,8 @@ def narrate(
             roles = "; ".join(f"{who[i]}: {r.value}" for i, r in enumerate(event.roles))
             why = _why_the_round_ended(event, who, treasure_shown)
             treasure_shown = False
-            yield f"-- round {event.round} won by {event.winners}{f' ({why})' if why else ''}; roles: {roles}"
+            won = winners_words(event.winners, event.roles)
+            yield f"-- round {event.round} won by {won}{f' ({why})' if why else ''}; roles: {roles}"
         elif isinstance(event, GoldReceived):
             yield f"   {who[event.player]} receive{'' if who[event.player] == 'you' else 's'} {_amount(event.cards, 'gold card')}"
         elif isinstance(event, PiecesWon):

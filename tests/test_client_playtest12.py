@@ -539,6 +539,9 @@ def test_a_round_nobody_won_says_no_saboteur_was_dealt():
     won = dataclasses.replace(summary, winners="the saboteurs won", roles=(Role.SABOTEUR,) + (Role.GOLD_DIGGER,) * 3)
     shown = text(render_round_end(won, snap, 60, 30))
     assert "the cards ran out" in shown and "no saboteur" not in shown
+    # Saboteur 2: the saboteurs' side with no saboteur dealt is the profiteer alone
+    alone = dataclasses.replace(summary, winners="the profiteer won", roles=(Role.PROFITEER,) + (Role.BLUE_DIGGER,) * 3)
+    assert "the cards ran out, and no saboteur was dealt" in text(render_round_end(alone, snap, 60, 30))
 
 
 def test_the_round_end_and_ranking_say_nothing_won_alike_and_star_no_one_without_gold():

@@ -34,7 +34,7 @@ def test_the_roles_at_a_rounds_end_pair_each_name_with_its_role_so_a_wrapped_lin
     event = RoundEnded(1, "gold-diggers", (Role.GOLD_DIGGER, Role.SABOTEUR, Role.GOLD_DIGGER), 0)
     (line,) = narrate([event], ["a", "b", "c"], viewer=0)
     assert line == (
-        "-- round 1 won by gold-diggers (you reached the treasure); roles: you: gold-digger; b: saboteur; c: gold-digger"
+        "-- round 1 won by the gold-diggers (you reached the treasure); roles: you: gold-digger; b: saboteur; c: gold-digger"
     )
 
 

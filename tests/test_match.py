@@ -5,8 +5,8 @@ import hashlib
 
 import pytest
 
-from saboteur_p2p.match import narrate, play_game, replay
-from saboteur_p2p.rules import GameConfig
+from saboteur_p2p.match import narrate, play_game, replay, winners_words
+from saboteur_p2p.rules import GameConfig, Role
 
 
 def test_a_recorded_game_replays_to_the_same_scores():
@@ -72,12 +72,13 @@ def test_a_rounds_end_says_who_reached_the_treasure_or_that_the_cards_ran_out(ed
                 # the move that ends a round by reaching the treasure turns it up in the same events
                 piece = [line for line in narrate(events[treasure_by if reached else index:index + 1], names)
                          if line.startswith("-- round")]
+                won = winners_words(event.winners, event.roles)
                 for lines in (whole, piece):
                     (line,) = lines
                     if reached:
-                        assert f"won by {event.winners} (p{event.last_player} reached the treasure); roles:" in line
+                        assert f"won by {won} (p{event.last_player} reached the treasure); roles:" in line
                     else:
-                        assert f"won by {event.winners} (the cards ran out" in line, line
+                        assert f"won by {won} (the cards ran out" in line, line
                 reasons.append(reached)
                 treasure_by = None
     assert True in reasons and False in reasons  # both endings came up
@@ -202,3 +203,23 @@ def test_a_goal_turned_up_is_told_as_it_lies():
 
     upright, turned = card_words(STONE_NW), card_words(STONE_NW, True)
     assert upright.startswith("a stone ") and turned.startswith("a stone ") and upright != turned
+
+
+@pytest.mark.parametrize(("winners", "roles", "said"), [
+    ("green-team", (Role.GREEN_DIGGER, Role.BLUE_DIGGER, Role.SABOTEUR), "the green team"),
+    ("both-teams", (Role.GREEN_DIGGER, Role.BLUE_DIGGER), "both teams"),
+    ("saboteurs", (Role.SABOTEUR, Role.PROFITEER, Role.BLUE_DIGGER), "the saboteurs"),
+    ("saboteurs", (Role.PROFITEER, Role.BLUE_DIGGER, Role.GREEN_DIGGER), "the profiteer"),
+    ("gold-diggers", (Role.GOLD_DIGGER, Role.SABOTEUR), "the gold-diggers"),
+    ("nobody", (Role.GOLD_DIGGER, Role.GOLD_DIGGER), "nobody"),
+])
+def test_a_rounds_winners_are_said_in_words_and_a_profiteer_alone_is_not_the_saboteurs(winners, roles, said):
+    """The narration said "won by green-team", and a Saboteur 2 round with no saboteur dealt,
+    won by the profiteer alone, was headed "the saboteurs won" (found by play-tests)."""
+    from saboteur_p2p.rules import RoundEnded
+
+    assert winners_words(winners, roles) == said
+    (line,) = narrate([RoundEnded(2, winners, roles, 0)], ["a", "b", "c"])
+    assert line.startswith(f"-- round 2 won by {said} (")
+    if Role.SABOTEUR not in roles and winners in ("saboteurs", "nobody"):
+        assert "(the cards ran out, and no saboteur was dealt)" in line

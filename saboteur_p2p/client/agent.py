@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..match import move_words, narrate
+from ..match import move_words, narrate, winners_words
 from ..net.standin import RUNS_AGAIN
 from ..net.standin import WHY as STAND_IN_WHY
 from ..rules import (
@@ -34,7 +34,7 @@ from ..rules import (
     Stolen,
     variants_words,
 )
-from .model import WINNERS_TEXT, Decision, LogKind, LogLine, MapNews, Snapshot, SteadyHand
+from .model import Decision, LogKind, LogLine, MapNews, Snapshot, SteadyHand
 from .tracker import Tracker
 
 #: log lines kept for scrolling back
@@ -106,11 +106,8 @@ class ClientAgent:
                 played.add(event.player)
             if isinstance(event, RoundEnded):
                 you = event.roles[self.seat].value
-                if state.config.edition == "saboteur2":
-                    winners = WINNERS_TEXT.get(event.winners, event.winners)
-                    self._round_parts = [f"round {event.round}: {winners} (you were {you})"]
-                else:
-                    self._round_parts = [f"round {event.round}: {event.winners} won (you were {you})"]
+                winners = winners_words(event.winners, event.roles)
+                self._round_parts = [f"round {event.round}: {winners} won (you were {you})"]
                 last_round = self._round_parts[0]
             elif isinstance(event, (PiecesWon, Stolen)):
                 # the narration logs it; the round's result line says it from our side

@@ -56,12 +56,6 @@ ACTION_SHORT = {
     "theft": "theft", "hands-off": "h.off", "swap-hand": "swap", "inspection": "look",
     "swap-hats": "hats", "trapped": "trap", "free": "free",
 }
-#: the kinds of Saboteur 2 win, as the round's result says them
-WINNERS_TEXT = {
-    "blue-team": "the blue team won", "green-team": "the green team won", "both-teams": "both teams won",
-    "boss": "the boss won alone", "profiteer": "the profiteer won alone", "saboteurs": "the saboteurs won",
-    "nobody": "nobody won",
-}
 
 
 #: runs of spaces between the words ``wrap_to_width`` wraps, and the whitespace it reads as spaces

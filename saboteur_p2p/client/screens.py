@@ -197,7 +197,7 @@ def _how_it_ended(summary: RoundSummary, snap: Snapshot) -> str:
     cards ran out first (the only other way a round ends: "the saboteurs won" alone gave no
     reason, found in a play-test)."""
     if summary.reached is None:
-        if summary.winners == "nobody won" and all(role.value != "saboteur" for role in summary.roles):
+        if all(role.value != "saboteur" for role in summary.roles):
             # why nobody won (a play-test read "nobody won · the cards ran out" as a fault)
             return "the cards ran out, and no saboteur was dealt"
         return "the cards ran out"  # one row in the narrowest panel

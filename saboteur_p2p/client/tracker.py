@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..match import card_words, move_words
+from ..match import card_words, move_words, winners_words
 from ..rules import (
     GOAL_CELLS,
     ActionKind,
@@ -39,18 +39,13 @@ from ..rules import (
     RoundStarted,
     Stolen,
 )
-from .model import TOOL_SHORT, WINNERS_TEXT, Cell, faces_known
+from .model import TOOL_SHORT, Cell, faces_known
 
 #: a Saboteur 2 card played on a player, as the player list names the move ("trp→4"): never
 #: "trap" or "thief", the marks of what lies before a player now
 PLAYED_ON_SHORT = {
     ActionKind.THEFT: "theft", ActionKind.HANDS_OFF: "h.off", ActionKind.SWAP_HAND: "swap",
     ActionKind.INSPECTION: "look", ActionKind.SWAP_HATS: "hats", ActionKind.TRAPPED: "trp", ActionKind.FREE: "free",
-}
-#: the base game's kinds of win, as a round's result says them
-BASE_WINNERS = {
-    "gold-diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "selfish-dwarf": "the selfish dwarf won",
-    "nobody": "nobody won",
 }
 
 
@@ -157,7 +152,7 @@ class Tracker:
                 live = board is not None or view.round == event.round
                 final = board if board is not None else view.board
                 treasure = _treasure_cell(final)
-                winners = WINNERS_TEXT.get(event.winners) or BASE_WINNERS.get(event.winners, event.winners)
+                winners = f"{winners_words(event.winners, event.roles)} won"
                 self.summaries.append(RoundSummary(
                     event.round, view.config.rounds, winners, event.roles, final, faces_known(goals), (), (), live=live,
                     reached=event.last_player if treasure is not None else None,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..crypto.identity import Identity
 from ..crypto.log import EquivocationProof, MalformedRecord
+from ..match import winners_words
 from ..protocol.ending import Ending, stood_before
 from ..protocol.forfeit import forfeit_scores, state_at_block
 from ..protocol.messages import printable
@@ -233,7 +234,7 @@ class Verdicts:
             got = result.gold_pieces if pieces else result.gold_cards
             cards = ", ".join(f"{self.names[i]} {c}" for i, c in enumerate(got))
             what = "gold pieces won" if pieces else "gold cards received"
-            lines.append(f"  round {result.round}: {result.winners.value} won; {what}: {cards}")
+            lines.append(f"  round {result.round}: {winners_words(result.winners.value, result.roles)} won; {what}: {cards}")
         mine = state.gold_total(self.seat)
         lines.append(f"  your own gold: {mine} {'piece' if pieces else 'nugget'}(s)")
         return "\n".join(lines)
