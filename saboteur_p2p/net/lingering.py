@@ -15,7 +15,9 @@ from collections.abc import Callable
 from ..protocol.node import GameSetup, Node
 from .heartbeat import addressed_to
 from .intake import Intake
+from .links import Links
 from .presence import Presence
+from .table import Table
 from .transport import Transport
 from .verdicts import Outcome, SessionResult
 from .watchers import Watcher
@@ -33,10 +35,13 @@ class Lingering:
     transport: Transport
     names: list[str]
     watchers: dict[bytes, Watcher]
+    links: Links
+    table: Table
 
     # what the other parts of the session do, declared for the type checker only (a method
     # here would stand in front of theirs)
     _seat_of_key: Callable[[bytes], int | None]
+    _within_budget: Callable[[bytes, bytes | None, int | None, bytes], bool]
     _ping: Callable[..., None]
     _lingering_for: Callable[[int], list[int]]
     _heard_ping: Callable[[Envelope, int], None]
@@ -72,18 +77,22 @@ class Lingering:
             if not (behind or watching) or time.monotonic() >= deadline:
                 return None
             for inbound in self.transport.poll(0.1):
-                named = self._heard_lingering(inbound.connection, inbound.data)
+                named = self._heard_lingering(inbound.connection, inbound.data, inbound.key)
                 if named is not None:
                     return named
             self._feed_watchers()
 
-    def _heard_lingering(self, connection: bytes, data: bytes) -> SessionResult | None:
+    def _heard_lingering(self, connection: bytes, data: bytes, key: bytes | None = None) -> SessionResult | None:
         """A message that comes while we linger after the game's last record: pings and a
         spectator's watch are answered; an abort, and a record the log does not hold, are
         judged against the finished log (the result if that names a cheater here too);
-        anything else is ignored."""
+        anything else is ignored.  A seat's link spends its budget as in the game (a flood
+        went on here, each message's signature checked), and vouches for its envelopes."""
+        owner = self.links.owner(connection, key)
+        if not self._within_budget(connection, key, owner, data):
+            return None
         try:
-            env = open_envelope(data)
+            env = open_envelope(data, proven=self.table.seats[owner].sign_key if key is not None and owner is not None else None)
             sender = self._seat_of_key(env.key)
             ours = env.kind == "ping" and env.field("game_id", bytes, 32) == self.setup.game_id
             if sender is not None and ours and addressed_to(env, self.seat):

@@ -43,3 +43,29 @@ class ByAddress:
         key = self._key(address)
         self.counts[key] = self.counts.get(key, 0) + 1
         return self.counts[key]
+
+
+class Budget:
+    """How many messages each key may send: ``rate`` a second, up to ``burst`` at once (a
+    bucket of tokens per key); at most ``keys`` keys, forgetting those whose buckets are full
+    again (a full bucket is what a new key gets)."""
+
+    def __init__(self, rate: float, burst: float, keys: int = 256) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.keys = keys
+        #: key -> (tokens, when they were counted)
+        self.left: dict[Hashable, tuple[float, float]] = {}
+
+    def take(self, key: Hashable, now: float) -> bool:
+        """Spend one token of ``key``'s: False (nothing spent) when it has none left.  Past
+        ``keys`` keys whose buckets are not full, newcomers share one bucket."""
+        if key not in self.left and len(self.left) >= self.keys:
+            self.left = {k: (t, w) for k, (t, w) in self.left.items() if t + (now - w) * self.rate < self.burst}
+            if len(self.left) >= self.keys:
+                key = "*"
+        tokens, then = self.left.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        spent = tokens >= 1.0
+        self.left[key] = (tokens - 1.0 if spent else tokens, now)
+        return spent

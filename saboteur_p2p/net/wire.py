@@ -77,6 +77,15 @@ def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
     return msgpack.packb([kind, body, identity.public.sign_key, signature], use_bin_type=True)
 
 
+def peek_kind(data: bytes) -> str:
+    """An envelope's kind, read from its first bytes without decoding it (an envelope is a
+    msgpack array of four whose first item is its kind, a short string); "" if it does not
+    start as one.  Only to choose what to drop unread: ``open_envelope`` checks it all."""
+    if len(data) < 2 or data[0] != 0x94 or not 0xA0 <= data[1] <= 0xBF:
+        return ""
+    return data[2:2 + (data[1] & 0x1F)].decode("ascii", "replace")
+
+
 def open_envelope(
     data: bytes, admit: Callable[[str, bytes], bool] | None = None, proven: bytes | None = None,
 ) -> Envelope:

@@ -179,7 +179,10 @@ class Genesis:
 def printable(text: object) -> str:
     """What a peer (or a file) says, fit to print: the characters a name may hold only, so it
     can write no escape sequence or line of its own into a player's terminal."""
-    return "".join(c for c in str(text) if _shown(c))
+    text = str(text)
+    if text.isascii() and text.isprintable():
+        return text  # every character from space to tilde is shown: the common case, at once
+    return "".join(c for c in text if _shown(c))
 
 
 def _bad(message: str) -> Any:

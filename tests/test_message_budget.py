@@ -1,0 +1,168 @@
+"""A seat's flood of well-formed, signed messages costs us little (found by an attack: 800,000
+chat lines on one seat's link made every turn of a 3-seat game take up to 3 s, and nobody
+was named).  Each seat's link, and each machine's connections that proved no key, spend a
+budget of messages; the rest are dropped unread, and the seat is named in the log."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from net_doubles import session_for_tests
+from test_link_vouches import ping
+
+from saboteur_p2p.net import session as session_module
+from saboteur_p2p.net import wire
+from saboteur_p2p.net.pace import Budget
+from saboteur_p2p.net.wire import seal
+
+
+def test_a_budget_gives_a_burst_then_its_rate_and_keeps_few_keys() -> None:
+    budget = Budget(rate=8.0, burst=5.0, keys=2)
+    assert [budget.take("a", 100.0) for _ in range(6)] == [True] * 5 + [False]
+    assert not budget.take("a", 100.0625)  # half a token
+    assert budget.take("a", 100.125) and not budget.take("a", 100.125)
+    assert budget.take("b", 100.125)  # a key of its own
+    # a third key while both others are still spending: it shares one bucket with later ones
+    assert [budget.take("c", 100.125) for _ in range(5)] == [True] * 5
+    assert not budget.take("d", 100.125)
+    assert len(budget.left) == 3
+    # once a key's bucket is full again it is forgotten, and a newcomer has its own
+    assert budget.take("e", 200.0) and "e" in budget.left and len(budget.left) <= 3
+
+
+def test_a_flood_on_a_seats_link_is_opened_only_up_to_its_budget_and_named(tmp_path: Path, monkeypatch) -> None:
+    session, identities, said = session_for_tests(tmp_path)
+    clock = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    link_key = identities[2].public.dh_key
+    before = session.presence.count[2]
+    flood = [ping(identities[2], 2, 0) for _ in range(3)]
+    for n in range(2000):
+        session._handle(b"link-of-2", flood[n % 3], link_key)
+    assert session.presence.count[2] - before == session_module.SEAT_BURST
+    assert any("s2 (seat 2)" in line and "more than 400 a second" in line for line in said), said
+    clock[0] += 1.0  # a second later, a second's worth more
+    for _ in range(1000):
+        session._handle(b"link-of-2", flood[0], link_key)
+    assert session.presence.count[2] - before == session_module.SEAT_BURST + session_module.SEAT_MESSAGES_PER_S
+    # the other seat's link has a budget of its own
+    other = session.presence.count[0]
+    session._handle(b"link-of-0", ping(identities[0], 0, 0), identities[0].public.dh_key)
+    assert session.presence.count[0] == other + 1
+
+
+def test_a_seats_envelope_off_its_link_costs_no_signature_check_unless_an_ending(tmp_path: Path, monkeypatch) -> None:
+    """While the seats speak on their links, an envelope in a seat's name on a connection that
+    proved no key is dropped before its signature is checked: only an ending is heard there."""
+    session, identities, said = session_for_tests(tmp_path)
+    session.links.proven_only = True
+    checked: list[bytes] = []
+    real = wire.verify_signature
+    monkeypatch.setattr(wire, "verify_signature", lambda key, data, sig: checked.append(key) or real(key, data, sig))
+    chat = seal(identities[2], "chat", {"game_id": session.setup.game_id, "seat": 2, "text": "hi"})
+    for _ in range(50):
+        assert session._handle(b"unproven", chat) is None
+    assert checked == []
+    assert said and "chat in the name of s2 (seat 2)" in said[0] and "proved no key" in said[0], said
+    ending = seal(identities[2], "abort", {"game_id": b"another game" + bytes(20), "seat": 2})
+    assert session._handle(b"unproven", ending) is None
+    assert checked == [identities[2].public.sign_key]
+
+
+@pytest.mark.parametrize("proven_only", [False, True])
+def test_connections_that_proved_no_key_share_a_budget(tmp_path: Path, monkeypatch, proven_only: bool) -> None:
+    session, identities, said = session_for_tests(tmp_path)
+    session.links.proven_only = proven_only
+    monkeypatch.setattr(time, "monotonic", lambda: 50.0)
+    checked: list[bytes] = []
+    real = wire.verify_signature
+    monkeypatch.setattr(wire, "verify_signature", lambda key, data, sig: checked.append(key) or real(key, data, sig))
+    abort = seal(identities[2], "abort", {"game_id": b"another game" + bytes(20), "seat": 2})
+    for _ in range(1000):
+        session._handle(b"unproven", abort)
+    assert len(checked) == session_module.UNPROVEN_BURST
+    assert any("proved no key: more than 128 a second" in line for line in said), said
+
+
+def test_past_its_budget_a_seats_records_still_come_in_and_copies_are_not_decoded(tmp_path: Path, monkeypatch) -> None:
+    """A flooder's own records are not dropped with its flood (its game would stall, and the
+    others with it); a copy of a record the log holds is known before it is decoded."""
+    from saboteur_p2p.net import intake as intake_module
+
+    session, identities, _ = session_for_tests(tmp_path)
+    monkeypatch.setattr(time, "monotonic", lambda: 10.0)
+    link_key = identities[2].public.dh_key
+    flood = ping(identities[2], 2, 0)
+    for _ in range(int(session_module.SEAT_BURST)):
+        session._handle(b"link-of-2", flood, link_key)
+    seen: list[bytes] = []
+    monkeypatch.setattr(session, "_take_record", lambda record, by: seen.append(record))
+    record = seal(identities[2], "record", {"record": b"a record"})
+    session._handle(b"link-of-2", flood, link_key)  # over budget: dropped unread
+    session._handle(b"link-of-2", record, link_key)  # over budget, but a record
+    assert seen == [b"a record"]
+    monkeypatch.undo()
+
+    decoded: list[bytes] = []
+    real = intake_module.decode_record
+    monkeypatch.setattr(intake_module, "decode_record", lambda data: decoded.append(data) or real(data))
+    session.node.records.append(b"a record the log holds")
+    assert session._take_record(b"a record the log holds", 2) is None
+    assert decoded == []
+    session._take_record(b"not one", 2)
+    assert decoded == [b"not one"]
+
+
+def test_a_chat_line_past_the_allowance_is_not_cleaned_for_nothing(tmp_path: Path, monkeypatch) -> None:
+    """The line's characters were each looked up before the allowance dropped it (30 us a
+    line: most of what an attack's chat flood cost); and plain text is shown as it is."""
+    from saboteur_p2p.protocol import messages
+
+    calls: list[str] = []
+    real = messages._shown
+    monkeypatch.setattr(messages, "_shown", lambda char: calls.append(char) or real(char))
+    session, identities, _ = session_for_tests(tmp_path)
+    heard: list[str] = []
+    session.agent = type("Agent", (), {"chat": lambda self, seat, name, text: heard.append(text)})()
+    line = seal(identities[2], "chat", {"game_id": session.setup.game_id, "seat": 2, "text": "é" * 100})
+    for _ in range(50):
+        session._handle(b"link-of-2", line, identities[2].public.dh_key)
+    assert heard == ["é" * 100] * 5 and len(calls) == 500  # the allowance's 5 lines, and only they
+    calls.clear()
+    assert messages.printable("plain ASCII, as most chat is ~") == "plain ASCII, as most chat is ~"
+    assert calls == []
+    assert messages.printable("tab\there \x1b[2Jbidi\u202e é") == "tabhere [2Jbidi é"
+    assert calls
+
+
+def test_while_lingering_a_seats_link_spends_its_budget_and_vouches_for_it(tmp_path: Path, monkeypatch) -> None:
+    """After the game's last record a flood went on being read, each message's signature
+    checked (30% of a lingering host's time under an attack's chat flood)."""
+    session, identities, said = session_for_tests(tmp_path)
+    monkeypatch.setattr(time, "monotonic", lambda: 20.0)
+    checked: list[bytes] = []
+    real = wire.verify_signature
+    monkeypatch.setattr(wire, "verify_signature", lambda key, data, sig: checked.append(key) or real(key, data, sig))
+    link_key = identities[2].public.dh_key
+    flood = seal(identities[2], "ping", {"game_id": session.setup.game_id, "seat": 2, "to": 1, "records": 0,
+                                         "away": [], "got": [], "t": 0, "done": True})
+    before = session.presence.count[2]
+    for _ in range(2000):
+        session._heard_lingering(b"link-of-2", flood, link_key)
+    assert session.presence.count[2] - before == session_module.SEAT_BURST
+    assert checked == []
+    assert any("s2 (seat 2)" in line and "more than 400 a second" in line for line in said), said
+
+
+def test_a_seat_coming_back_is_still_heard_off_its_link(tmp_path: Path, monkeypatch) -> None:
+    """A seat that restarts says ``hello`` at a table endpoint before it has a link: that is
+    still opened (the first version of the rule above dropped it, and a killed seat could
+    not come back)."""
+    session, identities, said = session_for_tests(tmp_path)
+    session.links.proven_only = True
+    answered: list[int | None] = []
+    monkeypatch.setattr(session, "_answer_hello", lambda connection, env, seat: answered.append(seat))
+    hello = seal(identities[2], "hello", {"version": 14})
+    session._handle(b"unproven", hello)
+    assert answered == [2] and said == []
