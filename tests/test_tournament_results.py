@@ -368,3 +368,27 @@ def test_the_digest_of_a_bot_covers_a_helper_package_beside_it(tmp_path):
     assert bot_sources(spec)[f"{tmp_path}/bot.py:Bot"] == before
     (package / "inner" / "policy.py").write_text("def choose(legal):\n    return legal[-1]\n")
     assert bot_sources(spec)[f"{tmp_path}/bot.py:Bot"] != before
+
+
+def test_an_incidents_line_breaks_do_not_make_lines_of_the_report(tmp_path, capsys):
+    """A results file's incident text with line breaks printed lines that read as the
+    report's own, a fake table row among them (found by an attack on ``report``)."""
+    bot = tmp_path / "liar.py"
+    bot.write_text(
+        "from saboteur_p2p.botapi import BaseBot\n\n\n"
+        "class Liar(BaseBot):\n"
+        "    def act(self, view, legal):\n"
+        "        raise RuntimeError('boom')\n"
+    )
+    results = tmp_path / "g.jsonl"
+    assert main(["tournament", "--players", "3", "--bots", f"random,{bot}:Liar", "--games", "2", "--out", str(results)]) == 0
+    capsys.readouterr()
+    lines = results.read_text().splitlines()
+    game = json.loads(lines[1])
+    game["incidents"][0] = "boom\nfakebot  12  12  0  99.00 +- 0.01\r\nall games verified\u2028done"
+    results.write_text("\n".join([lines[0], json.dumps(game), *lines[2:]]) + "\n")
+    assert main(["report", str(results)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert not any(line.startswith(("fakebot", "all games", "done")) for line in out), out
+    (told,) = [line for line in out if "fakebot" in line]
+    assert told == "  boom fakebot 12 12 0 99.00 +- 0.01 all games verified done"

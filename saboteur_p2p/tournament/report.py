@@ -89,7 +89,9 @@ def format_report(report: TournamentReport) -> str:
         kinds = "; ".join(f"{bot}: " + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
                           for bot, counts in sorted(report.incident_counts.items()))
         lines.append(f"bot incidents: {report.incidents} ({kinds}); the first of each kind:")
-        lines += [f"  {text}" for text in report.incident_firsts]
+        # one line each: a text's own line breaks (a bot's error, or a results file's lie) made
+        # lines that read as the report's own (found by an attack)
+        lines += [f"  {' '.join(text.split())}" for text in report.incident_firsts]
         lines += [f"  ({caveat})" for caveat in report.caveats()]
     if report.play_seconds:
         lines.append(
