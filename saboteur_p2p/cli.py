@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .botapi import BotLoadError
-from .cli_table import DEFAULT_BOT_DELAY, _wants_client, cmd_host, cmd_join, cmd_play, cmd_tables, cmd_watch, turn_time_option
+from .cli_logs import cmd_replay, cmd_verify
+from .cli_table import DEFAULT_BOT_DELAY, cmd_host, cmd_join, cmd_play, cmd_tables, cmd_watch, turn_time_option
 from .crypto.identity import IdentityError
 from .files import open_to_write
 from .net.invite import LobbyError
@@ -221,6 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("log", metavar="LOGFILE", help="a seat's signed game log (the path the game printed)")
     replay.add_argument("--plain", action="store_true", help="print the game move by move instead of the full-screen viewer "
                         "(also when stdin or stdout is not a terminal)")
+    replay.add_argument("--expect", metavar="FPR,...", help="the fingerprints the seats must have (any order), as "
+                        "for verify; without it, compare the printed fingerprints with the players' yourself")
     replay.set_defaults(run=cmd_replay)
 
     watch = commands.add_parser("watch", help="watch a table as a spectator: every public move, each one checked",
@@ -449,27 +452,6 @@ def _client_options(sub: argparse.ArgumentParser) -> None:
                      "(also used when stdin or stdout is not a terminal)")
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    from .match import narrate
-    from .protocol.verify import replay_file
-
-    with _Progress() as progress:
-        verdict, observer = replay_file(args.log, progress)
-    if observer is not None and observer.state is not None and _wants_client(args):
-        from .client.replay import ReplayViewer
-
-        title = os.path.basename(args.log)
-        ReplayViewer(title, observer.state.events, list(observer.setup.names), verdict.message,
-                     no_color=bool(os.environ.get("NO_COLOR"))).run()
-        print(verdict.message)
-        return 0 if verdict.ok else 1
-    if observer is not None and observer.state is not None:
-        for line in narrate(observer.state.events, list(observer.setup.names)):
-            print(line)
-    print(verdict.message)
-    return 0 if verdict.ok else 1
-
-
 def cmd_id(args: argparse.Namespace) -> int:
     from .crypto.identity import default_identity_path, load_or_create
 
@@ -477,54 +459,6 @@ def cmd_id(args: argparse.Namespace) -> int:
     identity = load_or_create(path)
     print(f"{identity.public.fingerprint()}  ({path})")
     return 0
-
-
-class _Progress:
-    """``checking record N of M (P%)`` on one line of a terminal's stderr, ten times a second at
-    most; nothing when stderr is not a terminal (a script reads only the verdict)."""
-
-    def __init__(self, stream: Any = None) -> None:
-        self.stream = sys.stderr if stream is None else stream
-        self.shown = 0.0
-        self.on = self.stream.isatty()
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if self.on and (now - self.shown >= 0.1 or done == total):
-            self.shown = now
-            self.stream.write(f"\rchecking record {done} of {total} ({100 * done // max(total, 1)}%)")
-            self.stream.flush()
-
-    def __enter__(self) -> _Progress:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.on and self.shown:
-            self.stream.write("\r\x1b[K")  # the verdict takes the line
-            self.stream.flush()
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    from .protocol.verify import describe_setup, replay_file, unexpected_seats
-
-    with _Progress() as progress:
-        verdict, observer = replay_file(args.log, progress)
-    print(verdict.message)
-    if observer is None:
-        return 1
-    for line in describe_setup(observer.setup):
-        print(line)
-    if args.expect is not None and not args.expect.strip(", "):
-        print("--expect names no fingerprint: nothing to compare the seats with")  # an empty variable in a script
-        return 1
-    wrong = unexpected_seats(observer.setup, args.expect.split(",")) if args.expect is not None else None
-    if wrong is not None:
-        print(wrong)
-        return 1
-    if verdict.ok and args.finished and not verdict.finished:
-        print("not a finished game (--finished)")
-        return 1
-    return 0 if verdict.ok else 1
 
 
 def _printable_lines(error: BaseException) -> str:

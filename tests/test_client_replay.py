@@ -76,11 +76,25 @@ def test_the_viewer_steps_with_keys_and_jumps_to_the_round_end(log: Path):
     assert "won by" in screen and "→ n next · ← b back · e round's end" in lines[-1]
 
 
-def test_replay_plain_prints_the_game_and_the_verdict(log: Path, capsys: pytest.CaptureFixture[str]):
+def test_replay_plain_prints_the_game_the_verdict_and_who_the_seats_are(log: Path, capsys: pytest.CaptureFixture[str]):
+    """A log made up by one person, every seat's key theirs, replayed "OK" with nothing to tell
+    it apart (found by an attack): the seats' fingerprints follow the verdict, as ``verify``
+    prints them, and ``--expect`` checks them."""
+    from saboteur_p2p.protocol.verify import describe_setup
+
     assert main(["replay", str(log), "--plain"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("-- round 1: ") and out[-1].startswith("OK: ")
+    assert out[0].startswith("-- round 1: ")
+    _, observer = replay_file(str(log))
+    assert observer is not None
+    fingerprints = [key.fingerprint() for key in observer.setup.seats]
+    assert out[-3].startswith("OK: ") and out[-2:] == describe_setup(observer.setup)
+    assert all(fingerprint in out[-2] for fingerprint in fingerprints)
     assert not any("#" in line for line in out)
+    assert main(["replay", str(log), "--plain", "--expect", ",".join(reversed(fingerprints))]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(log), "--plain", "--expect", ",".join(fingerprints[:-1])]) == 1
+    assert capsys.readouterr().out.splitlines()[-1].startswith("the log's seats are not the expected ones: ")
 
 
 def test_watching_a_live_table_the_viewer_follows_the_newest_event_unless_one_looks_back(log: Path):

@@ -184,7 +184,7 @@ def test_a_verdict_is_never_taken_for_a_record_nor_a_record_for_a_verdict(game):
 def test_verify_reports_its_progress_record_by_record_and_on_a_terminal_only(played, monkeypatch):
     import io
 
-    from saboteur_p2p import cli
+    from saboteur_p2p import cli_logs
     from saboteur_p2p.protocol.verify import replay_file
 
     game, log_dir = played
@@ -198,13 +198,13 @@ def test_verify_reports_its_progress_record_by_record_and_on_a_terminal_only(pla
             return True
 
     shown = Terminal()
-    with cli._Progress(shown) as progress:
+    with cli_logs._Progress(shown) as progress:
         for done in range(1, total + 1):
             progress(done, total)
     text = shown.getvalue()
     assert f"\rchecking record {total} of {total} (100%)" in text and text.endswith("\r\x1b[K")
     quiet = io.StringIO()  # not a terminal: a script sees nothing but the verdict
-    with cli._Progress(quiet) as progress:
+    with cli_logs._Progress(quiet) as progress:
         progress(1, total)
     assert quiet.getvalue() == ""
 
