@@ -121,6 +121,14 @@ def _hang_up_as_ctrl_c() -> contextlib.AbstractContextManager[None]:
     return hang_up_handled(as_ctrl_c)
 
 
+def _hang_up_kills() -> contextlib.AbstractContextManager[None]:
+    """A ``play`` table played without the full-screen client: a closed terminal ends the
+    process as a crash would, its bot peers waiting for the seat (``hang_up_kills``)."""
+    from .client.hangup import hang_up_kills
+
+    return hang_up_kills()
+
+
 def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
     from .net.play import quiet_say
 
@@ -134,9 +142,10 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.bots < 0 or args.bots > args.seats - 1:
         raise ValueError(f"--bots must be 0 to {args.seats - 1}")
     _check_bots([args.bot, args.bots_kind if args.bots else None])
-    _check_bind(args.bind)
     identity = _identity(args)
     log_dir = _log_dir(args)
+    _check_identity_free(identity, log_dir)
+    _check_bind(args.bind)
     if not args.new:
         # a host whose terminal closed mid-game ran host again and opened an empty table,
         # while the others waited for its seat and the game was lost (found by a play-test)
@@ -251,7 +260,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         # the bots fill every seat: no 'start' to wait for on stdin, which the line prompt reads
         say = _say(args, args.name)
         agent, say = _plain_agent(args, say)
-        with _hang_up_as_ctrl_c():
+        with _hang_up_kills():  # the bot peers wait for the seat: 'play' again takes it back
             result = host_table(identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir,
                                 args.code, args.wait, say, agent=agent, started=lambda: False, bot_delay=delay,
                                 on_leave="end", turn_time=args.turn_time or None, remember_play=True)
@@ -262,18 +271,27 @@ def cmd_play(args: argparse.Namespace) -> int:
         identity, args.name, "127.0.0.1:0", config, None, len(bots), bots, log_dir, args.code, args.wait,
         agent.say, agent=agent, started=agent.start_requested, children=children, bot_delay=delay,
         turn_time=args.turn_time or None, on_leave="end", on_lobby=agent.lobby, remember_play=True,
-    ), hosting=True))
+    ), hosting=True, play=True))
+
+
+def _check_identity_free(identity: Any, log_dir: Path) -> None:
+    """Refuse, naming it, a process that plays with this identity and folder: a host whose
+    terminal closed (a bot played its seat on, in the background) ran host again and was told
+    only that its address was in use (found by a play-test), where join names the process."""
+    from .net.play import identity_in_use
+
+    busy = identity_in_use(log_dir, identity)
+    if busy is not None:
+        raise LobbyError(busy)
 
 
 def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int | None:
     """Take our seat back in the ``play`` or ``host`` game this folder's seat left unfinished
     (its process died), through a seat still waiting for it; None when there is none to go
     back to, or it cannot be taken back (then a new game starts)."""
-    from .net.play import forget_play, identity_in_use, join_table, noted_leave, unfinished_play
+    from .net.play import forget_play, join_table, noted_leave, unfinished_play
 
-    busy = identity_in_use(log_dir, identity)
-    if busy is not None:
-        raise LobbyError(busy)  # that process may be the game itself: its note stays (found by review)
+    _check_identity_free(identity, log_dir)  # that process may be the game itself: its note stays (review)
     seats = unfinished_play(log_dir, identity)
     if not seats:
         return None
@@ -293,14 +311,14 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
             run = run_in_client(lambda agent, children: join_table(
                 identity, args.name, address, bind, None, log_dir, args.code, args.wait, agent.say, agent=agent,
                 connect_timeout=10.0, turn_time=args.turn_time or None, host_key=key, on_lobby=agent.lobby, on_leave=on_leave,
-            ))
+            ), play=on_leave == "end")
             if isinstance(run.error, LobbyError):
                 raise run.error
             status = _client_status(run)
         else:
             say = _say(args, args.name)
             agent, say = _plain_agent(args, say)
-            with _hang_up_as_ctrl_c():
+            with _hang_up_kills() if on_leave == "end" else _hang_up_as_ctrl_c():
                 result = join_table(identity, args.name, address, bind, getattr(args, "bot", None), log_dir, args.code,
                                     args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time or None,
                                     host_key=key, on_leave=on_leave)

@@ -7,6 +7,8 @@ takes a seat back, and resumes it from the seat's own log.
 """
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -230,3 +232,35 @@ def test_a_table_notes_what_its_person_s_leave_does(tmp_path: Path) -> None:
     for rule in ("end", "bot"):
         _remember_play(tmp_path, table, me, rule)
         assert noted_leave(tmp_path, "bot" if rule == "end" else "end") == rule
+
+
+@pytest.mark.slow
+def test_a_closed_terminal_at_a_play_table_leaves_the_game_to_be_taken_back(tmp_path: Path) -> None:
+    """Closing the terminal of ``play`` ended the game (a hang-up was the person leaving, and a
+    play table ends when its person leaves), though the README says the same command takes
+    the seat back after a closed terminal (found by a play-test).  A hang-up now ends the
+    process as a crash does: the note stays, and the bot peers wait for the seat."""
+    logs = tmp_path / "logs"
+    command = [sys.executable, "-m", "saboteur_p2p", "play", "--plain", "--name", "me", "--players", "3", "--bots", "random",
+               "--rounds", "1", "--bot-delay", "0.05", "--log-dir", str(logs), "--identity", str(tmp_path / "me.identity")]
+    # our seat is the line prompt's, and nobody types: the game waits at our first turn
+    table = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             preexec_fn=_interruptible)
+    try:
+        deadline = time.monotonic() + 60
+        while not (logs / UNFINISHED_PLAY).exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert (logs / UNFINISHED_PLAY).exists(), "the table never noted its game"
+        time.sleep(1.0)  # into the game
+        table.send_signal(signal.SIGHUP)  # what a closed terminal sends
+        assert table.wait(20) == -signal.SIGHUP
+        me = load_or_create(tmp_path / "me.identity")
+        assert len(unfinished_play(logs, me)) == 2  # both bot peers wait for the seat
+        assert identity_in_use(logs, me) is None  # and the same command may take it back
+    finally:
+        if table.poll() is None:
+            table.kill()
+            table.wait(10)
+        for lock in logs.glob("*/join-*.lock"):  # the bot peers, each in its folder: stopped here
+            with contextlib.suppress(ValueError, ProcessLookupError, IndexError):
+                os.kill(int(lock.read_text().split()[0]), signal.SIGKILL)

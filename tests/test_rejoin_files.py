@@ -477,3 +477,25 @@ def test_a_tail_of_zeros_is_a_lost_sector_when_it_reaches_back_to_the_sectors_bo
             assert not _torn(record[:-lost + 1] + bytes(lost - 1), end)
     assert _torn(record[:-TORN_ZEROS] + bytes(TORN_ZEROS), 7 * SECTOR + 100)  # 16 zeros anywhere
     assert not _torn(record, 7 * SECTOR + 3)
+
+
+def test_host_run_again_beside_the_bot_that_plays_its_seat_names_that_process(tmp_path: Path, capsys) -> None:
+    """A host whose terminal closed (a bot played its seat on in the background) ran host
+    again and read only "cannot listen at ...: Address already in use" (found by a
+    play-test): the process that plays with the identity is named first, as join names it."""
+    import socket
+
+    from saboteur_p2p.cli import main
+    from saboteur_p2p.crypto.identity import load_or_create
+    from saboteur_p2p.net.play import _one_process_per_identity
+
+    identity = load_or_create(tmp_path / "host.identity")
+    with socket.socket() as taken, _one_process_per_identity(tmp_path / "logs", identity):
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["host", "--plain", "--bind", f"127.0.0.1:{port}", "--identity", str(tmp_path / "host.identity"),
+                       "--log-dir", str(tmp_path / "logs"), "--no-announce"])
+    err = capsys.readouterr().err
+    assert status == 2 and f"(process {os.getpid()})" in err and "one process per seat" in err, err
+    assert "run the same command again" in err and "Address already in use" not in err

@@ -341,3 +341,32 @@ def test_a_seat_stopped_by_a_closed_terminal_exits_as_interrupted_not_with_a_tra
     monkeypatch.setattr(cli, "cmd_tables", stopped)
     monkeypatch.setattr(sys, "stderr", Gone())
     assert cli.main(["tables"]) == 130
+
+
+def test_at_a_play_table_a_terminal_closed_while_the_screen_is_open_ends_the_process_as_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a ``play`` table (the person and this machine's bot peers) a closed window was the
+    person leaving, which ends a play table: the game was lost, though the same command is
+    to take the seat back (found by a play-test).  There a hang-up keeps the system's default,
+    which kills the process as a crash would; the handler is put back after."""
+    import signal
+
+    import saboteur_p2p.client.runner as runner
+    from saboteur_p2p.client.agent import ClientAgent
+
+    hang_up = signal.getsignal(signal.SIGHUP)
+    seen: list[object] = []
+
+    class Screen:
+        def __init__(self, agent: ClientAgent, **kwargs: object) -> None:
+            pass
+
+        def run(self) -> None:
+            seen.append(signal.getsignal(signal.SIGHUP))
+
+    monkeypatch.setattr(runner, "ClientApp", Screen)
+    runner.run_client(lambda agent: "over", linger=1.0, hang_up_kills_it=True)
+    runner.run_client(lambda agent: "over", linger=1.0)
+    assert seen[0] == signal.SIG_DFL and callable(seen[1])
+    assert signal.getsignal(signal.SIGHUP) == hang_up

@@ -1,6 +1,8 @@
 """What a closed terminal (SIGHUP) does: by default it kills the process, and a seat killed so
 left its table waiting for it, and a host's bot peers running on (found by a play-test and a
-review).  While a seat plays, a hang-up is handled as the person leaving or as Ctrl-C."""
+review).  While a seat plays, a hang-up is handled as the person leaving or as Ctrl-C; at a
+``play`` table (the person and this machine's bot peers) it is left to kill the process, so
+that the next ``play`` takes the seat back."""
 from __future__ import annotations
 
 import contextlib
@@ -48,10 +50,31 @@ def interrupts_ignored() -> Iterator[None]:
                 signal.signal(kind, handler)
 
 
+@contextlib.contextmanager
+def hang_up_kills() -> Iterator[None]:
+    """A closed terminal ends the process within the block, as a crash would (the system's
+    default): what a ``play`` table wants, whose every other seat is a bot peer of this
+    machine.  They wait for the seat, and the next ``play`` takes it back (README); handled
+    as leaving, a closed window ended the game (found by a play-test)."""
+    hang_up: signal.Signals | None = getattr(signal, "SIGHUP", None)
+    if hang_up is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(hang_up)
+    ours = previous is not signal.SIG_IGN and previous is not None  # nohup'd stays so
+    if ours:
+        signal.signal(hang_up, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        if ours:
+            signal.signal(hang_up, previous)
+
+
 def as_ctrl_c(signum: int, frame: Any) -> None:
     """A hang-up handled as Ctrl-C: the seat stops as it would at Ctrl-C (a host whose bot peers
     stop with it says bye first)."""
     raise KeyboardInterrupt
 
 
-__all__ = ["as_ctrl_c", "hang_up_handled", "interrupts_ignored"]
+__all__ = ["as_ctrl_c", "hang_up_handled", "hang_up_kills", "interrupts_ignored"]

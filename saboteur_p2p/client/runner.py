@@ -15,7 +15,7 @@ from prompt_toolkit.output import Output
 from ..net.invite import LobbyError
 from .agent import ClientAgent
 from .app import ClientApp
-from .hangup import as_ctrl_c, hang_up_handled, interrupts_ignored
+from .hangup import as_ctrl_c, hang_up_handled, hang_up_kills, interrupts_ignored
 
 T = TypeVar("T")
 
@@ -43,10 +43,13 @@ def run_client(
     linger: float = LINGER,
     on_app: Callable[[ClientApp], Any] | None = None,
     stop_ends_game: Callable[[], bool] = lambda: False,
+    hang_up_kills_it: bool = False,
 ) -> ClientRun[T]:
     """Run ``session(agent)`` in a background thread and the client in this one.
     ``stop_ends_game``: whether stopping the stand-in that plays a seat the person left
-    ends the game (this machine's bot peers stop with it) or lets the table wait for the seat."""
+    ends the game (this machine's bot peers stop with it) or lets the table wait for the seat.
+    ``hang_up_kills_it``: a closed terminal while the screen is open ends the process as a
+    crash would (``hang_up_kills``: a ``play`` table), rather than as the person leaving."""
     agent = agent if agent is not None else ClientAgent()
     app = ClientApp(agent, input=input, output=output)
     if on_app is not None:
@@ -73,7 +76,8 @@ def run_client(
 
     thread = threading.Thread(target=work, name="saboteur-session", daemon=True)
     thread.start()
-    with _hang_up_leaves(app, agent), contextlib.suppress(OSError):  # OSError: the terminal is gone
+    hang_up = hang_up_kills() if hang_up_kills_it else _hang_up_leaves(app, agent)
+    with hang_up, contextlib.suppress(OSError):  # OSError: the terminal is gone
         app.run()
     if agent.wants_to_quit:
         ends = stop_ends_game()
@@ -139,15 +143,17 @@ def _hang_up_leaves(app: ClientApp, agent: ClientAgent) -> contextlib.AbstractCo
     return hang_up_handled(leave)
 
 
-def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False) -> ClientRun[T]:
+def run_in_client(session: Callable[[ClientAgent, list[Any]], T], hosting: bool = False, play: bool = False) -> ClientRun[T]:
     """Play a network seat in the client: ``session(agent, children)`` runs the table.
 
     ``children`` collects the bot peer processes the session starts; if the person leaves
     while the session cannot stop, they are ended so they do not wait for us in vain.
-    After the screen closes, the session's closing message is printed.
+    After the screen closes, the session's closing message is printed.  ``play``: a table of
+    the person and this machine's bot peers, which a closed terminal leaves to be taken back.
     """
     children: list[Any] = []
-    run = run_client(lambda agent: session(agent, children), ClientAgent(hosting=hosting), stop_ends_game=lambda: bool(children))
+    run = run_client(lambda agent: session(agent, children), ClientAgent(hosting=hosting),
+                     stop_ends_game=lambda: bool(children), hang_up_kills_it=play)
     if run.session_alive:
         for child in children:
             if child.poll() is None:

@@ -535,7 +535,7 @@ def _held_by(path: Path, log_dir: Path) -> str:
         who = f"another saboteur-p2p (process {pid})"
     return (f"{who} is playing with this identity and the log folder {log_dir}: one process per seat. "
             "If it is the bot left in your seat when you quit, stop it (Ctrl-C in its terminal, or kill "
-            "the process) and join again to take the seat back")
+            "the process) and run the same command again to take the seat back")
 
 
 def logged_games(log_dir: Path) -> frozenset[str]:
