@@ -157,3 +157,28 @@ def test_the_column_before_the_goals_stays_in_sight_with_them():
     assert header[column:].split() == ["7", "8"], header
     row = next(i for i, line in enumerate(lines) if line[:3].strip() == "1")  # the middle line of row y=1
     assert "│" in lines[row][column - 1:column + 5], lines[row]
+
+
+def test_an_earlier_rounds_chat_is_not_pinned_over_a_later_round():
+    """"<alice> goal 0 is gold", said in round 1, stayed pinned on top of the log through
+    rounds 2 and 3, where goal 0 was another card (found by a play-test)."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import render_log
+
+    chat = LogLine(LogKind.CHAT, "<alice> goal 0 is gold")
+    moves = [LogLine(LogKind.EVENT, f"p1: move {n}", move=True) for n in range(30)]
+    now = "".join(t for _, t in render_log([chat, *moves], 0, 40, 10))
+    assert now.startswith("<alice> goal 0 is gold")  # pinned while its round lasts
+    later = [chat, *moves[:5], LogLine(LogKind.EVENT, "-- round 2: bob starts"), *moves[5:]]
+    assert "alice" not in "".join(t for _, t in render_log(later, 0, 40, 10))
+
+
+def test_turning_with_no_card_picked_says_to_pick_one():
+    """r with nothing picked said "only path cards and stones turn", read as a refusal of a card."""
+    from test_client_controller import find, seated
+
+    state = find(lambda s: s.phase.value == "play")
+    _agent, _node, ctl = seated(state)
+    ctl.ui.selected = None
+    ctl.turn()
+    assert ctl.ui.message.startswith("pick a path card (1-9")

@@ -274,3 +274,14 @@ def test_the_end_of_the_input_closes_a_plain_host_table_still_filling(tmp_path):
                str(tmp_path), "--identity", str(tmp_path / "host.identity")]
     done = subprocess.run(command, input="", capture_output=True, text=True, timeout=30)
     assert done.returncode == 0 and "leaving the table" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_a_player_called_me_is_listed_once_among_the_names():
+    """"no player called 'nobody' here: me, me, heuristic-1, ..." (found by a play-test)."""
+    state = find(lambda s: s.phase.value == "play" and any(isinstance(a, BreakTool) for a in s.legal_actions()))
+    names = list(NAMES)
+    names[state.current] = "me"
+    with pytest.raises(InvalidActionError) as refused:
+        Words(state.view_for(state.current), names).read("break lamp @nobody")
+    assert str(refused.value) == "no player called 'nobody' here: " + ", ".join(dict.fromkeys(["me", *names]))
+    assert str(refused.value).count("me, ") == 1

@@ -472,8 +472,8 @@ class Controller(TypedCommands):
         if item is not None and item.kind in (ItemKind.PATH, ItemKind.STONE):
             self.ui.turned = not self.ui.turned
             self.ui.say("turned 180°" if self.ui.turned else "upright")
-        else:
-            self.ui.say("only path cards and stones turn", "error")
+        else:  # nothing picked yet: "only path cards ... turn" read as a refusal of the card (a play-test)
+            self.ui.say("only path cards and stones turn" if item else "pick a path card (1-9, [ ]), then r turns it", "error")
 
     def enter(self) -> bool:
         """Play what is selected, where the cursor or the choice says."""

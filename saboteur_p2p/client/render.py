@@ -6,6 +6,7 @@ format, so the application shows them as they are and tests read their text.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Sequence
 
@@ -351,13 +352,18 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     return out
 
 
+#: the narration's line that starts a round ("-- round 2: bob starts"; match.narrate)
+_ROUND_STARTS = re.compile(r"-- round \d+: ")
+
+
 def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, anchor: int | None = None) -> Fragments:
     """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end.
 
     While the player has scrolled back, ``anchor`` is how many log lines there were then:
     the view stays on what they were reading and a mark at the bottom counts the lines that
     came since ("↓ 3 new below (PgDn)").  The newest move is marked (▸).  At the bottom of
-    the log, the last chat line stays pinned on top when newer lines have pushed it out of sight.
+    the log, the last chat line stays pinned on top when newer lines have pushed it out of
+    sight, while its round lasts.
     """
     wrapped = _wrapped_log(lines, width)
     fresh = 0
@@ -371,6 +377,8 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     room = height - 1 if scroll and height > 1 else height
     shown = wrapped[max(0, end - room):end]
     chat = max((i for i, line in enumerate(lines) if line.kind is LogKind.CHAT), default=None)
+    if chat is not None and any(line.kind is LogKind.EVENT and _ROUND_STARTS.match(line.text) for line in lines[chat + 1:]):
+        chat = None  # a line of an earlier round, pinned over a later one, misled (a play-test)
     pinned: list[LogRow] = []
     if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
         # two rows where the panel has room, and "…" where it is cut: its first row alone read

@@ -312,7 +312,8 @@ class Words:
             raise WordsError(f"{word!r} could be " + " or ".join(self.names[s] for s in found))
         if word.isdigit() and int(word) < len(names):
             return int(word)  # the seat number the players list shows (refused, in a play-test)
-        raise WordsError(f"no player called {word!r} here: " + ", ".join(["me", *self.names]))
+        # each name once: a player called "me" was listed twice (a play-test)
+        raise WordsError(f"no player called {word!r} here: " + ", ".join(dict.fromkeys(["me", *self.names])))
 
     def offered(self, number: str) -> int:
         offered = [g for g, _ in self.view.offered]
