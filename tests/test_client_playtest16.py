@@ -182,3 +182,12 @@ def test_turning_with_no_card_picked_says_to_pick_one():
     ctl.ui.selected = None
     ctl.turn()
     assert ctl.ui.message.startswith("pick a path card (1-9")
+
+
+def test_the_legend_says_what_bt_and_aw_stand_for_in_both_editions():
+    """At 80 columns a seat showed "bt aw", and the legend explained only "away / back"."""
+    from saboteur_p2p.client.guide import help_text
+
+    for edition in ("base", "saboteur2"):
+        text = help_text(edition)
+        assert "away (aw) / back" in text and "bot (bt): a bot plays the seat its person left" in text

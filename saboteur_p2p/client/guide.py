@@ -71,10 +71,11 @@ LEGEND_BASE = """\
 LEGEND_2 = """\
            $3 your gold pieces   $ has gold   - has none
            trap: trapped   thief: a Theft lies before them
-           in a narrow panel: tr th, blu grn BOS prf slf, aw away"""
+           in a narrow panel: tr th, blu grn BOS prf slf"""
 
 LEGEND_MOVES = """\
-           ✗CLP broken Cart, Lantern, Pickaxe   away / back: connection
+           ✗CLP broken Cart, Lantern, Pickaxe   away (aw) / back: connection
+           bot (bt): a bot plays the seat its person left
            SAB dig: roles, once shown   last move: ┼ 1,0 / dead ┤ 2,1 (a
            dead end) / map g1 / pass / brk cart→2 (broke seat 2's cart) /
            fix lamp→0 / fall 3,0"""
