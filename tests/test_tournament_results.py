@@ -392,3 +392,38 @@ def test_an_incidents_line_breaks_do_not_make_lines_of_the_report(tmp_path, caps
     assert not any(line.startswith(("fakebot", "all games", "done")) for line in out), out
     (told,) = [line for line in out if "fakebot" in line]
     assert told == "  boom fakebot 12 12 0 99.00 +- 0.01 all games verified done"
+
+
+def test_a_tournament_killed_outright_leaves_no_worker_holding_its_results_file(tmp_path):
+    """Killed with SIGKILL (as the OOM killer does), a ``--jobs 2`` tournament left its worker
+    processes idle for ever, holding the results file's lock they inherited: every
+    ``--resume`` was refused, "wait for it" (found by an attack).  Orphaned, they now end."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "g.jsonl"
+    args = ["tournament", "--players", "4", "--bots", "random", "--games", "400", "--jobs", "2", "--out", str(out)]
+    run = subprocess.Popen([sys.executable, "-m", "saboteur_p2p", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while (not out.exists() or out.read_text().count("\n") < 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait(10)
+    assert out.read_text().count("\n") >= 3, "no games were written"
+    import fcntl
+
+    deadline = time.monotonic() + 20
+    with out.open("a") as file:
+        while True:  # the workers notice within a second or two
+            try:
+                fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                assert time.monotonic() < deadline, "the results file stays locked"
+                time.sleep(0.2)
+            else:
+                break
+    assert main([*args, "--resume", "--jobs", "1"]) == 0

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -54,6 +57,25 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+#: how often (seconds) a worker process looks whether the tournament that started it still runs
+PARENT_CHECK_S = 1.0
+
+
+def start_worker(parent: int) -> None:
+    """A worker process's set-up: Ctrl-C left to the parent (``ignore_interrupts``), and an
+    end of its own once the parent is gone.  A tournament killed outright (SIGKILL, SIGTERM,
+    the OOM killer) left its workers idle for ever, holding the results file's lock, which
+    they inherited: every ``--resume`` was refused (found by an attack)."""
+    ignore_interrupts()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(1)  # orphaned: nothing here is wanted any more (its batch goes unanswered)
+
+    threading.Thread(target=watch, name="saboteur-parent-watch", daemon=True).start()
+
+
 class WorkerLost(ValueError):
     """A worker process stopped while it played a batch (killed, or a bot ended its process)."""
 
@@ -66,7 +88,7 @@ def _run_in_processes(spec: TournamentSpec, start: int) -> Iterator[GameSummary]
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     size = batch_size(spec.total_games - start, spec.jobs)
     work = batches(start, spec.total_games, size)
-    pool = ProcessPoolExecutor(spec.jobs, mp_context=context, initializer=ignore_interrupts)
+    pool = ProcessPoolExecutor(spec.jobs, mp_context=context, initializer=start_worker, initargs=(os.getpid(),))
     counted = start  # the games yielded so far end here
     try:
         pending: deque[Future[list[GameSummary]]] = deque()
