@@ -427,3 +427,37 @@ def test_a_tournament_killed_outright_leaves_no_worker_holding_its_results_file(
             else:
                 break
     assert main([*args, "--resume", "--jobs", "1"]) == 0
+
+
+@pytest.mark.parametrize("mode", [[], ["--duplicate"]])
+def test_a_bots_gold_interval_counts_a_deal_once_not_each_seat(tmp_path, mode):
+    """A bot in several seats of a game (or of a deal's games) had each seat counted as an
+    independent sample: intervals came out 2.5 times too wide, and others too narrow (found by
+    an attack).  Recomputed here from the results file, deal by deal (the cluster-robust
+    interval of a ratio of means), and equal to Student's when a bot has one seat a deal."""
+    import math
+
+    out, data = tmp_path / "g.jsonl", tmp_path / "r.json"
+    assert main(["tournament", "--players", "4", "--bots", "random,heuristic,random", "--games", "40", "--seed", "5",
+                 *mode, "--out", str(out), "--json", str(data)]) == 0
+    games = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    deal_size = 4 if mode else 1
+    reported = {entry["bot"]: entry for entry in json.loads(data.read_text())["bots"]}
+    for bot in ("random", "heuristic"):
+        deals: dict[int, list[int]] = {}
+        for game in games:
+            deals.setdefault(game["index"] // deal_size, []).extend(
+                gold for name, gold in zip(game["lineup"], game["scores"], strict=True) if name == bot)
+        groups = [golds for golds in deals.values() if golds]
+        seats = sum(len(g) for g in groups)
+        mean = sum(sum(g) for g in groups) / seats
+        k = len(groups)
+        variance = k / (k - 1) * sum((sum(g) - mean * len(g)) ** 2 for g in groups) / seats**2
+        expected = stats.t95(k) * math.sqrt(variance)
+        assert reported[bot]["mean_gold"] == pytest.approx(mean, abs=1e-4)
+        assert reported[bot]["mean_gold_ci95"] == pytest.approx(expected, abs=1e-3), bot
+    # one seat a deal: Student's interval of the mean, as before
+    single = stats.clustered_ci95(stats.GoldTally(4, 10, 4, 1 + 4 + 9 + 16, 10, 4))
+    values = [1, 2, 3, 4]
+    sd = math.sqrt(sum((v - 2.5) ** 2 for v in values) / 3)
+    assert single == pytest.approx(stats.t95(4) * sd / 2)

@@ -6,12 +6,11 @@ each file.  Drawn with matplotlib's Agg canvas, so no display is needed.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .stats import TournamentReport, t95
+from .stats import GoldTally, TournamentReport, clustered_ci95
 
 EXTRA = "pip install 'saboteur-p2p[plot]'"
 #: how far apart, in players, the bots' points at one player count are drawn
@@ -35,22 +34,18 @@ def gold_by_players(reports: Sequence[TournamentReport]) -> dict[str, dict[int, 
     (an edition, variants), each bot has a series per rules, named ``bot [rules]`` (found by
     review: a base game's and a Saboteur 2 game's gold were averaged into one point)."""
     several = len({rules_of(report) for report in reports}) > 1
-    pooled: dict[str, dict[int, list[int]]] = {}
+    pooled: dict[str, dict[int, GoldTally]] = {}
     for report in reports:
         for name, stats in report.bots.items():
             if not stats.games:
                 continue
-            series = f"{name} [{rules_of(report)}]" if several else name
-            sums = pooled.setdefault(series, {}).setdefault(report.spec.players, [0, 0, 0])
-            sums[0] += stats.games
-            sums[1] += stats.gold_sum
-            sums[2] += stats.gold_squares
+            series = pooled.setdefault(f"{name} [{rules_of(report)}]" if several else name, {})
+            players = report.spec.players
+            series[players] = series[players].plus(stats.tally()) if players in series else stats.tally()
     result: dict[str, dict[int, tuple[float, float]]] = {}
     for name, by_players in pooled.items():
-        for players, (n, total, squares) in sorted(by_players.items()):
-            mean = total / n
-            half = t95(n) * math.sqrt(max((squares - total * total / n) / (n - 1), 0.0) / n) if n > 1 else 0.0
-            result.setdefault(name, {})[players] = (mean, half)
+        for players, tally in sorted(by_players.items()):
+            result.setdefault(name, {})[players] = (tally.gold / tally.seats, clustered_ci95(tally) or 0.0)
     return result
 
 

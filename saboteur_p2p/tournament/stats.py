@@ -5,6 +5,7 @@ few games, and a thinned series of ratings, so a million games take the memory o
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
@@ -89,15 +90,56 @@ def role_order(item: tuple[Role, list[int]]) -> int:
     return list(Role).index(item[0])
 
 
+@dataclass(frozen=True)
+class GoldTally:
+    """What an interval of the mean gold per seat needs: seats, their gold, the deals
+    (groups of seats that are not independent) and, over deals, the sums of the deal's gold
+    squared, its gold times its seats, and its seats squared.  Tallies of independent
+    tournaments add up (``plus``)."""
+
+    seats: int
+    gold: int
+    deals: int
+    squares: int
+    cross: int
+    seat_squares: int
+
+    def plus(self, other: GoldTally) -> GoldTally:
+        return GoldTally(*(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other), strict=True)))
+
+
+def clustered_ci95(tally: GoldTally) -> float | None:
+    """Half-width of the 95% interval of the mean gold per seat, ``gold / seats``, with the
+    deals as clusters (the ratio estimator's cluster-robust variance, t with deals - 1
+    degrees of freedom): with one seat a deal it is Student's interval of the mean.  None
+    for fewer than two deals."""
+    if tally.deals < 2 or not tally.seats:
+        return None
+    mean = tally.gold / tally.seats
+    spread = tally.squares - 2 * mean * tally.cross + mean * mean * tally.seat_squares  # sum of (G_d - mean n_d)^2
+    variance = tally.deals / (tally.deals - 1) * max(spread, 0.0) / (tally.seats * tally.seats)
+    return t95(tally.deals) * math.sqrt(variance)
+
+
 @dataclass
 class BotStats:
     name: str
     games: int = 0
     outright_wins: int = 0
     shared_wins: int = 0
-    #: sums of the gold of each game and of its square (integers, so exact)
+    #: the gold of all its seats (an integer, so exact)
     gold_sum: int = 0
-    gold_squares: int = 0
+    #: by deal (a game; in paired and duplicate tournaments the games of one deal), the sums
+    #: over deals of the bot's gold there squared, times its seats there, and its seats
+    #: squared: its seats in one game, or one deal, are not independent samples (an attack
+    #: found intervals 2.5 times too wide, and others too narrow), so a deal counts once
+    deals: int = 0
+    deal_squares: int = 0
+    deal_cross: int = 0
+    deal_seat_squares: int = 0
+    #: its gold and seats in the deal being played
+    open_gold: int = 0
+    open_seats: int = 0
     #: role -> [rounds played in it, rounds won]
     roles: dict[Role, list[int]] = field(default_factory=dict)
     rating_mu: float = 25.0
@@ -120,20 +162,35 @@ class BotStats:
         return self.roles.get(Role.SABOTEUR, [0, 0])[1]
 
     def add_gold(self, gold: int) -> None:
+        """One seat's gold, in the deal being played."""
         self.gold_sum += gold
-        self.gold_squares += gold * gold
+        self.open_gold += gold
+        self.open_seats += 1
+
+    def close_deal(self) -> None:
+        """The deal being played is complete: count it (if the bot sat in it)."""
+        if self.open_seats:
+            gold, seats = self.open_gold, self.open_seats
+            self.deals += 1
+            self.deal_squares += gold * gold
+            self.deal_cross += gold * seats
+            self.deal_seat_squares += seats * seats
+        self.open_gold = self.open_seats = 0
 
     def mean_gold(self) -> float:
         return self.gold_sum / self.games if self.games else 0.0
 
     def gold_ci95(self) -> float | None:
-        """Half-width of the 95% confidence interval of the mean gold (Student's t); None
-        for fewer than two games, where there is none (it read "± 0.00": a bot author)."""
-        n = self.games
-        if n < 2:
-            return None
-        variance = (self.gold_squares - self.gold_sum * self.gold_sum / n) / (n - 1)
-        return t95(n) * math.sqrt(max(variance, 0.0) / n)
+        """Half-width of the 95% confidence interval of the mean gold per seat, a deal
+        counting once (``clustered_ci95``; an unfinished deal counts as one too); None for
+        fewer than two deals, where there is none (it read "± 0.00": a bot author)."""
+        return clustered_ci95(self.tally())
+
+    def tally(self) -> GoldTally:
+        """Its seats, gold and deals (an unfinished deal counted as one)."""
+        gold, seats = self.open_gold, self.open_seats
+        return GoldTally(self.games, self.gold_sum, self.deals + bool(seats), self.deal_squares + gold * gold,
+                         self.deal_cross + gold * seats, self.deal_seat_squares + seats * seats)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -350,6 +407,9 @@ class StatsCollector:
             if len(report.incident_samples) < INCIDENT_SAMPLES:
                 report.incident_samples.append(text)
         self._rate(game)
+        if report.games % self.spec.deal_size == 0:  # a deal complete (a game, unless paired or duplicate)
+            for stats in report.bots.values():
+                stats.close_deal()
         if self.spec.deal_size > 1:
             self._deal.append(game)
             if len(self._deal) == self.spec.deal_size:
