@@ -8,6 +8,7 @@ Bots load by a bundled name (``random``, ``heuristic``), by ``module:Class``, by
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import importlib.util
@@ -266,7 +267,10 @@ def bot_source(spec: str) -> Path | None:
     """The file that defines the bot of ``spec`` (parameters aside), found as ``bot_factory``
     finds the bot (an entry point first); None when it cannot be found."""
     try:
-        file = inspect.getsourcefile(_resolve(split_spec(spec)[0], spec))
+        # what a bot prints as its file is imported goes to stderr, as in the games (it reached
+        # stdout, the report's, from here: found by an attack)
+        with contextlib.redirect_stdout(sys.stderr):
+            file = inspect.getsourcefile(_resolve(split_spec(spec)[0], spec))
     except (BotLoadError, TypeError, OSError):
         return None
     return Path(file) if file is not None else None

@@ -271,6 +271,14 @@ def test_what_a_bot_prints_goes_to_stderr_not_into_the_report(tmp_path, capsys):
     printed = capsys.readouterr()
     assert "PRINTED" not in printed.out and "3 games" in printed.out
     assert printed.err.count("PRINTED by the bot\n") > 10
+    # and what it prints as it is imported, also where --out reads its version (found by an attack)
+    bot.write_text("print('PRINTED at import')\n" + bot.read_text())
+    out = tmp_path / "g.jsonl"
+    assert main(["tournament", "--players", "3", "--bots", f"random,{bot}:Printer", "--games", "3", "--out", str(out)]) == 0
+    assert main(["tournament", "--players", "3", "--bots", f"random,{bot}:Printer", "--games", "4", "--out", str(out),
+                 "--resume"]) == 0
+    printed = capsys.readouterr()
+    assert "PRINTED" not in printed.out and "PRINTED at import" in printed.err
 
 
 def test_incidents_are_counted_by_bot_and_kind_and_a_rare_kind_is_shown(tmp_path, capsys):
