@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -167,3 +168,34 @@ def test_a_scheduler_without_workers_is_refused_in_words(monkeypatch, tmp_path, 
         assert f"--cluster {address}: no worker joined that scheduler within 1 s" in capsys.readouterr().err
     finally:
         _stop(scheduler)
+
+
+def test_a_worker_with_another_version_of_a_bot_file_plays_nothing(tmp_path):
+    """A worker with another ``bots/good.py`` in its folder played other games under the same
+    name and digest, and ``--resume`` folded two versions of the bot in one file (found by an
+    attack): a batch first checks the bots' files the worker loads against this machine's."""
+    from saboteur_p2p.tournament.cluster import OtherVersion, run_checked_batch
+    from saboteur_p2p.tournament.results import bot_sources
+
+    bot = tmp_path / "good.py"
+    bot.write_text("from saboteur_p2p.botapi import BaseBot\n\n\nclass First(BaseBot):\n"
+                   "    def act(self, view, legal):\n        return legal[0]\n")
+    spec = TournamentSpec(3, 2, (f"{bot}:First", "random"), seed=4)
+    ours = bot_sources(spec)
+    assert [g.index for g in run_checked_batch(spec, 0, 2, ours)] == [0, 1]
+    bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))  # the worker's copy differs
+    other = TournamentSpec(3, 2, (f"{bot}:First", "random"), seed=5)  # (a spec of its own: the digest is kept per spec)
+    with pytest.raises(OtherVersion, match=rf"bot '{re.escape(str(bot))}:First': a worker finds a file of digest \w+, "
+                                           rf"where this machine read digest {ours[f'{bot}:First']}"):
+        run_checked_batch(other, 0, 2, {**ours})
+
+
+@needs_dask
+def test_a_cluster_whose_workers_have_other_bot_files_is_refused_in_words(monkeypatch):
+    from saboteur_p2p.tournament import cluster
+
+    spec = TournamentSpec(3, 4, ("random",), seed=1)
+    monkeypatch.setattr(cluster, "bot_sources", lambda spec: {"random": "0123456789abcdef"})
+    with pytest.raises(cluster.ClusterError, match="bot 'random': a worker finds a file of digest .* where this machine "
+                                                   "read digest 0123456789abcdef"):
+        list(run_games(spec, cluster="local:1"))

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..botapi import BotLoadError
+from .results import bot_sources
 from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch
 
 EXTRA = "pip install 'saboteur-p2p[cluster]'"
@@ -26,6 +27,31 @@ CONNECT_TIMEOUT = 30.0
 
 class ClusterError(ValueError):
     """The cluster cannot be used: Dask is missing, or the address is wrong or unreachable."""
+
+
+class OtherVersion(BotLoadError):
+    """A worker would play another version of a bot than the one this machine named."""
+
+
+#: per worker process, the digests of the bots' files it plays, by spec (``bot_sources``)
+_SOURCES_HERE: dict[TournamentSpec, dict[str, str]] = {}
+
+
+def run_checked_batch(spec: TournamentSpec, start: int, stop: int, sources: dict[str, str]) -> list[GameSummary]:
+    """``run_batch`` on a worker, once the bots' files it loads are found to be the ones this
+    machine read (``sources``, their digests): a worker with another ``bots/good.py`` in its
+    folder played other games under the same name and digest, and ``--resume`` then folded two
+    versions of a bot in one file (found by an attack)."""
+
+    here = _SOURCES_HERE.get(spec)
+    if here is None:
+        here = _SOURCES_HERE[spec] = bot_sources(spec)
+    for bot, digest in sources.items():
+        if here.get(bot) != digest:
+            found = f"a file of digest {here[bot]}" if bot in here else "no file of it"
+            raise OtherVersion(f"bot {bot!r}: a worker finds {found}, where this machine read digest {digest}: "
+                               "every worker must have the same version of each bot (and of saboteur-p2p)")
+    return run_batch(spec, start, stop)
 
 
 def _distributed() -> Any:
@@ -135,6 +161,7 @@ def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[G
         window = workers * IN_FLIGHT_PER_WORKER
         work = batches(start, spec.total_games, batch_size(spec.total_games - start, workers))
         run = uuid.uuid4().hex[:12]
+        sources = bot_sources(spec)  # what each worker's bots must be (run_checked_batch)
         in_flight: dict[Any, int] = {}
         finished: dict[int, list[GameSummary]] = {}
         completed = distributed.as_completed()
@@ -146,7 +173,7 @@ def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[G
                 span = next(work, None)
                 if span is None:
                     return
-                future = client.submit(run_batch, spec, *span, key=f"saboteur-games-{run}-{span[0]}")
+                future = client.submit(run_checked_batch, spec, *span, sources, key=f"saboteur-games-{run}-{span[0]}")
                 in_flight[future] = span[0]
                 completed.add(future)
 
@@ -157,6 +184,8 @@ def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[G
             first = in_flight.pop(future)
             try:
                 finished[first] = future.result()
+            except OtherVersion as exc:
+                raise ClusterError(f"the cluster could not play the batch from game {first}: {exc}") from exc
             except Exception as exc:  # the scheduler gave up on the batch (workers kept dying, or it raised)
                 hint = ""
                 if isinstance(exc, BotLoadError) and "no file" in str(exc):  # a bot file not where the worker looks
