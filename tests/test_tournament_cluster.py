@@ -196,6 +196,6 @@ def test_a_cluster_whose_workers_have_other_bot_files_is_refused_in_words(monkey
 
     spec = TournamentSpec(3, 4, ("random",), seed=1)
     monkeypatch.setattr(cluster, "bot_sources", lambda spec: {"random": "0123456789abcdef"})
-    with pytest.raises(cluster.ClusterError, match="bot 'random': a worker finds a file of digest .* where this machine "
-                                                   "read digest 0123456789abcdef"):
+    with pytest.raises(cluster.ClusterError, match=r"bot 'random': a worker finds a file of digest .* where this machine "
+                                                   r"read digest 0123456789abcdef"):
         list(run_games(spec, cluster="local:1"))
