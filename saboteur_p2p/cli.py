@@ -253,7 +253,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import StatsCollector, TournamentSpec, format_report, run_tournament
     from .tournament.report import rate_words
     from .tournament.results import ResultsFile
-    from .tournament.runners import WorkerLost, check_bots
+    from .tournament.runners import check_bots
 
     spec = TournamentSpec(
         args.players, args.games, args.bots, args.seed, args.variant, args.jobs, args.time_limit, args.edition,
@@ -283,7 +283,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         try:
             with _progress(spec.total_games, spec.players, done_before) as progress:
                 report = run_tournament(spec, progress=progress, cluster=args.cluster, collector=collector, sink=sink)
-        except (KeyboardInterrupt, WorkerLost):
+        except (KeyboardInterrupt, Exception):  # a lost worker or cluster, a bot that failed mid-tournament ...
+            # said for every way a run stops: a stopped scheduler, a bot that could not be made
+            # any more said nothing of the games kept (found by an attack)
             if args.out:
                 print(f"saboteur-p2p: {collector.report.games} games are in {args.out}; the same command with --resume "
                       "goes on from there", file=sys.stderr)

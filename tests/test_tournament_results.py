@@ -469,3 +469,28 @@ def test_a_bots_gold_interval_counts_a_deal_once_not_each_seat(tmp_path, mode):
     values = [1, 2, 3, 4]
     sd = math.sqrt(sum((v - 2.5) ** 2 for v in values) / 3)
     assert single == pytest.approx(stats.t95(4) * sd / 2)
+
+
+def test_a_run_stopped_by_a_bot_that_can_no_longer_be_made_says_where_the_results_stand(tmp_path, capsys):
+    """Only Ctrl-C and a lost worker said how many games the file kept and that --resume goes
+    on: a bot whose making failed mid-tournament, or a stopped scheduler, said nothing of them
+    (found by an attack)."""
+    bot = tmp_path / "flaky.py"
+    bot.write_text(
+        "from saboteur_p2p.botapi import BaseBot\n\n\n"
+        "class Flaky(BaseBot):\n"
+        "    made = 0\n\n"
+        "    def __init__(self):\n"
+        "        type(self).made += 1\n"
+        "        if type(self).made > 6:\n"
+        "            raise MemoryError('no more')\n\n"
+        "    def act(self, view, legal):\n"
+        "        return legal[0]\n"
+    )
+    out = tmp_path / "g.jsonl"
+    status = main(["tournament", "--players", "3", "--bots", f"random,{bot}:Flaky", "--games", "20", "--out", str(out)])
+    err = capsys.readouterr().err
+    kept = out.read_text().count("\n") - 1
+    assert status == 2 and 0 < kept < 20, err
+    assert f"{kept} games are in {out}; the same command with --resume goes on from there" in err
+    assert "could not be made: MemoryError" in err

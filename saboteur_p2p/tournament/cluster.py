@@ -191,6 +191,11 @@ def run_on_cluster(spec: TournamentSpec, start: int, address: str) -> Iterator[G
                 if isinstance(exc, BotLoadError) and "no file" in str(exc):  # a bot file not where the worker looks
                     hint = ("; a worker loads a bot file by the path given, from its own working folder: "
                             "the file must be there on every worker")
+                elif type(exc).__name__ == "KilledWorker":  # dask's words alone named no cause (an attack)
+                    hint = ("; the workers that played it died each time (killed, out of memory, or a bot that "
+                            "ended its process)")
+                elif type(exc).__name__ in ("CancelledError", "FutureCancelledError"):
+                    hint = "; the scheduler cancelled it: it may have stopped, or lost its connection to us"
                 raise ClusterError(f"the cluster could not play the batch from game {first}: {exc!r}{hint}") from exc
             future.release()
             while following in finished:
