@@ -287,7 +287,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             # said for every way a run stops: a stopped scheduler, a bot that could not be made
             # any more said nothing of the games kept (found by an attack)
             if args.out:
-                print(f"saboteur-p2p: {collector.report.games} games are in {args.out}; the same command with --resume "
+                kept = collector.report.games
+                print(f"saboteur-p2p: {kept} game{'s are' if kept != 1 else ' is'} in {args.out}; the same command with --resume "
                       "goes on from there", file=sys.stderr)
             raise
         elapsed = time.perf_counter() - started

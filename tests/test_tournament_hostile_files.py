@@ -193,7 +193,7 @@ def test_a_bot_that_fails_as_it_is_made_mid_tournament_is_one_error_naming_the_g
     assert main(["tournament", "--players", "3", "--bots", f"{bot}:Later,random", "--games", "4",
                  "--out", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    kept = f"saboteur-p2p: 1 games are in {path}; the same command with --resume goes on from there"
+    kept = f"saboteur-p2p: 1 game is in {path}; the same command with --resume goes on from there"
     assert kept in err  # where the results stand, then the one error
     error = [line for line in err if line != kept and not re.fullmatch(r"\d+/\d+ games", line)]
     assert len(error) == 1 and error[0].startswith("saboteur-p2p: error: "), err

@@ -492,5 +492,5 @@ def test_a_run_stopped_by_a_bot_that_can_no_longer_be_made_says_where_the_result
     err = capsys.readouterr().err
     kept = out.read_text().count("\n") - 1
     assert status == 2 and 0 < kept < 20, err
-    assert f"{kept} games are in {out}; the same command with --resume goes on from there" in err
+    assert f"{kept} game{'s are' if kept != 1 else ' is'} in {out}; the same command with --resume goes on from there" in err
     assert "could not be made: MemoryError" in err
