@@ -259,6 +259,8 @@ def _resolve(spec: str, full: str) -> Any:
     if spec in BUNDLED:
         module_name, attr = BUNDLED[spec].split(":")
         return _load_attr(module_name, attr, full)
+    if spec.endswith(".py") or "/" in spec or "\\" in spec:  # "unknown bot" read as a file not found (an attack)
+        raise BotLoadError(f"bot {full!r} names a file but no class in it: {spec}:Class")
     known = sorted(set(BUNDLED) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
     raise BotLoadError(f"unknown bot {full!r}; known: {', '.join(known)}, or module:Class, or file.py:Class")
 

@@ -60,6 +60,9 @@ def test_a_bot_file_imports_the_modules_beside_it(tmp_path):
         ("/nonexistent/bot.py:Bot", "no file"),
         ("/some/bot.py:Bot:verbose", "after the class come key=value parameters only, and 'verbose' has no '='"),
         ("saboteur_bots.random_bot:RandomBot:fast", "and 'fast' has no '='"),
+        # a file without its class read "unknown bot" as a file not found (found by an attack)
+        ("bots/good.py", "bot 'bots/good.py' names a file but no class in it: bots/good.py:Class"),
+        ("mybot.py:depth=3", "names a file but no class in it: mybot.py:Class"),
     ],
 )
 def test_bad_bot_specs_say_what_failed(spec, message):

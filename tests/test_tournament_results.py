@@ -494,3 +494,14 @@ def test_a_run_stopped_by_a_bot_that_can_no_longer_be_made_says_where_the_result
     assert status == 2 and 0 < kept < 20, err
     assert f"{kept} game{'s are' if kept != 1 else ' is'} in {out}; the same command with --resume goes on from there" in err
     assert "could not be made: MemoryError" in err
+
+
+def test_a_report_of_no_game_says_so_rather_than_an_empty_list(tmp_path, capsys):
+    """``report`` of a file that holds the header alone printed "team win rates per round: "
+    and nothing after it (found by an attack)."""
+    out = tmp_path / "g.jsonl"
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "2", "--out", str(out)]) == 0
+    out.write_text(out.read_text().splitlines()[0] + "\n")
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
+    assert "team win rates per round: no round played yet" in capsys.readouterr().out.splitlines()

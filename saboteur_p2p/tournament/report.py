@@ -84,7 +84,8 @@ def format_report(report: TournamentReport) -> str:
                 )
     lines.append("")
     rates = report.to_data()["team_win_rates"]
-    lines.append("team win rates per round: " + ", ".join(f"{team} {rate:.1%}" for team, rate in rates.items() if rate))
+    won = ", ".join(f"{team} {rate:.1%}" for team, rate in rates.items() if rate)
+    lines.append(f"team win rates per round: {won}" if won else "team win rates per round: no round played yet")
     if report.incidents:
         kinds = "; ".join(f"{bot}: " + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
                           for bot, counts in sorted(report.incident_counts.items()))
