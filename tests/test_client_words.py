@@ -285,3 +285,12 @@ def test_a_player_called_me_is_listed_once_among_the_names():
         Words(state.view_for(state.current), names).read("break lamp @nobody")
     assert str(refused.value) == "no player called 'nobody' here: " + ", ".join(dict.fromkeys(["me", *names]))
     assert str(refused.value).count("me, ") == 1
+
+
+def test_q_at_the_plain_prompt_says_how_to_leave():
+    """``q``, the full-screen client's key, was read as a move and refused ("cannot read 'q'"),
+    a round later when typed in the lobby (found by a play-test)."""
+    done = plain("q", "pass 1", "quit")
+    assert done.returncode == 0, done.stderr
+    assert "to leave the table, type quit (or press Ctrl-D)" in done.stdout
+    assert "cannot read 'q'" not in done.stdout and "you: discards a card" in done.stdout

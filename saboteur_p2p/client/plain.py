@@ -229,6 +229,9 @@ class PlainAgent(LineAgent):
             line = line.strip()
             if line in ("quit", "exit", "bye"):
                 break
+            if line == "q":  # the full-screen client's key: "cannot read 'q'" came a round later (a play-test)
+                self._tell("to leave the table, type quit (or press Ctrl-D)")
+                continue
             self._take(line)
         if self._editor is not None and self._editor.closed:
             return  # the game is over, nobody left: the editor gave the terminal back (``close``)
