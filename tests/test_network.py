@@ -252,7 +252,9 @@ def test_three_bot_peers_finish_three_rounds_with_one_log_and_replay_tells_it(pr
     run = subprocess.run([sys.executable, "-m", "saboteur_p2p", "replay", str(log)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    verdict = lines[-1]
+    # the verdict, then who the seats are (verify's two lines: a log one person made up replays too)
+    verdict = lines[-3]
+    assert lines[-2].startswith("seats (compare these fingerprints with the players'): 0 \"host\" ")
     match = SCORES.match(verdict)
     assert verdict.startswith("OK: ") and match, verdict
     assert host.last_line() == f"game over. nuggets: {match.group(1)}"
@@ -261,9 +263,9 @@ def test_three_bot_peers_finish_three_rounds_with_one_log_and_replay_tells_it(pr
     assert sum(1 for line in lines if re.fullmatch(r"-- round \d: (host|random-\d+) starts", line)) == 3
     assert sum(1 for line in lines if re.match(r"-- round \d won by ", line)) == 3
     assert sum(1 for line in lines if re.match(r"(host|random-\d+): ", line)) > 20
-    assert lines[-2].startswith("== game over. nuggets: host "), lines[-2]
+    assert lines[-4].startswith("== game over. nuggets: host "), lines[-4]
     # the replay's nuggets are the verified scores, seat by seat
-    nuggets = re.findall(r"(?:host|random-\d+) (\d+)", lines[-2].split(". winner")[0])
+    nuggets = re.findall(r"(?:host|random-\d+) (\d+)", lines[-4].split(". winner")[0])
     assert nuggets == re.findall(r" (\d+)(?:,|$)", verdict.split("final scores: ")[1])
 
 
