@@ -421,7 +421,7 @@ def test_a_tournament_killed_outright_leaves_no_worker_holding_its_results_file(
     finally:
         run.send_signal(signal.SIGKILL)
         run.wait(10)
-    assert out.read_text().count("\n") >= 3, "no games were written"
+    assert 3 <= out.read_text().count("\n") < 401, "killed before its first games, or after its last"
     import fcntl
 
     deadline = time.monotonic() + 20
