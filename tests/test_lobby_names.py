@@ -235,3 +235,15 @@ def test_a_seated_joiner_saying_hello_again_and_again_does_not_spend_the_tables_
         for dealer in [*sockets, twin, prober]:
             dealer.close()
         host.close()
+
+
+def test_the_lobby_lists_the_bot_peers_in_the_seats_they_will_take():
+    """The host's lobby listed "1 heuristic-2, 2 heuristic-1" as they arrived, and the game then
+    seated them the other way round (found by a play-test): the lobby shows the start's order."""
+    from saboteur_p2p.net.seating import in_order
+
+    order = ["heuristic-1", "heuristic-2", "heuristic-3"]
+    assert in_order(["host", "heuristic-3", "bob", "heuristic-1", "heuristic-2"], order) == (
+        "host", "heuristic-1", "bob", "heuristic-2", "heuristic-3")
+    assert in_order(["host", "heuristic-2"], order) == ("host", "heuristic-2")  # one so far: where it is
+    assert in_order(["host", "ann"], []) == ("host", "ann")

@@ -32,7 +32,7 @@ from ..rules.editions import edition_names
 from .invite import LobbyError, where_to_join
 from .notices import Notices
 from .pace import ByAddress
-from .seating import SEATED_IDENTITY, Seating
+from .seating import SEATED_IDENTITY, Seating, in_order
 from .table import NONCE_BYTES, SeatInfo, Table, joint_game_id
 from .transport import (
     Inbound,
@@ -214,7 +214,7 @@ class _Door:
 
     def _seated_changed(self) -> None:
         if self.on_seated is not None:
-            self.on_seated(tuple(s.name for s in self.seating.seats))
+            self.on_seated(in_order([s.name for s in self.seating.seats], self.order))
         self.tell_table()
 
     def _leave(self, env: Envelope) -> bool:

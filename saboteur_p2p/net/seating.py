@@ -49,9 +49,7 @@ class Seating:
     def put_in_order(self, names: Sequence[str]) -> bool:
         """The joiners called ``names`` take the seats they hold among them in the order of
         ``names`` (a joiner finds its seat in ``start`` by its key); whether any moved."""
-        rank = {name: i for i, name in enumerate(names)}
-        places = [i for i, seat in enumerate(self.seats) if i > 0 and seat.name in rank]
-        moved = sorted(places, key=lambda i: rank[self.seats[i].name])
+        places, moved = _reordering([seat.name for seat in self.seats], names)
         if moved == places:
             return False
         seats, nonces, proofs = list(self.seats), list(self.nonces), list(self.link_proofs)
@@ -132,3 +130,22 @@ class Seating:
 
 
 __all__ = ["MAX_HELLOS", "SEATED_IDENTITY", "SEAT_HELLOS", "TAKE_BACK_EVERY", "Seating"]
+
+
+def _reordering(seated: Sequence[str], names: Sequence[str]) -> tuple[list[int], list[int]]:
+    """The seats (after the host's, 0) whose names are in ``names``, and the seat each of them
+    takes its occupant from once they sit in the order of ``names``."""
+    rank = {name: i for i, name in enumerate(names)}
+    places = [i for i, name in enumerate(seated) if i > 0 and name in rank]
+    return places, sorted(places, key=lambda i: rank[seated[i]])
+
+
+def in_order(seated: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
+    """``seated`` (by seat) as ``put_in_order(names)`` will seat them when the game starts: the
+    lobby listed this machine's bot peers in the order they arrived, and the game in another
+    (found by a play-test)."""
+    places, moved = _reordering(seated, names)
+    shown = list(seated)
+    for place, origin in zip(places, moved, strict=True):
+        shown[place] = seated[origin]
+    return tuple(shown)
