@@ -191,3 +191,17 @@ def test_the_legend_says_what_bt_and_aw_stand_for_in_both_editions():
     for edition in ("base", "saboteur2"):
         text = help_text(edition)
         assert "away (aw) / back" in text and "bot (bt): a bot plays the seat its person left" in text
+
+
+def test_the_maze_cursor_is_hidden_once_a_move_is_sent():
+    """The cursor's corners stayed on the cell through the others' turns, and hid the × a
+    rockfall there left (found by a play-test): after a move, no cursor until an arrow or a card."""
+    from test_client_controller import find, seated
+
+    state = find(lambda s: s.phase.value == "play")
+    _agent, _node, ctl = seated(state)
+    ctl.arrow(1, 0)  # an arrow: the cursor shows
+    assert ctl.focus().marks.cursor is not None
+    hand = sorted(state.hands[state.current])
+    assert ctl.attempt(f"pass {hand[0]}")
+    assert ctl.focus().marks.cursor is None

@@ -255,6 +255,9 @@ class TypedCommands:
         self.ui.selected = None
         self.ui.turned = False
         self.ui.marked = []
+        # the cursor's corners stayed on the cell through the others' turns, and hid the ×
+        # a rockfall there left (found by a play-test): shown again by the next arrow or card
+        self.ui.cursor_shown = False
         known = known_goal(words.view, action)
         self.ui.say(f"played: {words.say(action)}" + (f" · {known}" if known else ""), "ok", until_moves=snap.last_moves)
         return True
