@@ -272,7 +272,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(f"saboteur-p2p: {args.out} does not exist yet: nothing to resume, the tournament starts", file=sys.stderr)
     collector = StatsCollector(spec)
     with contextlib.ExitStack() as stack:
-        sink = None
+        sink, results = None, None
         if args.out:
             results = stack.enter_context(ResultsFile.open(Path(args.out), spec, collector, args.resume))
             sink = results.write
@@ -286,8 +286,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, Exception):  # a lost worker or cluster, a bot that failed mid-tournament ...
             # said for every way a run stops: a stopped scheduler, a bot that could not be made
             # any more said nothing of the games kept (found by an attack)
-            if args.out:
-                kept = collector.report.games
+            if results is not None:
+                # the lines written, not the games folded: a game is folded before it is written
+                kept = done_before + results.written
                 print(f"saboteur-p2p: {kept} game{'s are' if kept != 1 else ' is'} in {args.out}; the same command with --resume "
                       "goes on from there", file=sys.stderr)
             raise

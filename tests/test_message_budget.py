@@ -11,6 +11,7 @@ import pytest
 from net_doubles import session_for_tests
 from test_link_vouches import ping
 
+from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net import session as session_module
 from saboteur_p2p.net import wire
 from saboteur_p2p.net.pace import Budget
@@ -81,7 +82,7 @@ def test_connections_that_proved_no_key_share_a_budget(tmp_path: Path, monkeypat
     abort = seal(identities[2], "abort", {"game_id": b"another game" + bytes(20), "seat": 2})
     for _ in range(1000):
         session._handle(b"unproven", abort)
-    assert len(checked) == session_module.UNPROVEN_BURST
+    assert len(checked) == session_module.UNPROVEN_BURST + session_module.FIRST_WORDS  # its first words, then the budget
     assert any("proved no key: more than 128 a second" in line for line in said), said
 
 
@@ -166,3 +167,29 @@ def test_a_seat_coming_back_is_still_heard_off_its_link(tmp_path: Path, monkeypa
     hello = seal(identities[2], "hello", {"version": 14})
     session._handle(b"unproven", hello)
     assert answered == [2] and said == []
+
+
+def test_a_flood_from_a_seats_machine_cannot_keep_its_hello_out(tmp_path: Path, monkeypatch) -> None:
+    """Connections that proved no key share their machine's budget: a stranger flooding from
+    the seat's own address (a NAT, the same host) kept out the hello of a seat coming back
+    (found by review).  A connection's first messages are opened whatever the budget."""
+    from saboteur_p2p.net.pace import FirstWords
+
+    session, identities, _ = session_for_tests(tmp_path)
+    session.links.proven_only = True
+    session.transport.address_of = lambda connection: "10.0.0.7"  # every connection from one machine
+    monkeypatch.setattr(time, "monotonic", lambda: 70.0)
+    answered: list[int | None] = []
+    monkeypatch.setattr(session, "_answer_hello", lambda connection, env, seat: answered.append(seat))
+    watch = seal(Identity.generate(), "watch", {"game_id": session.setup.game_id})
+    for _ in range(2000):
+        session._handle(b"flooder", watch)
+    hello = seal(identities[2], "hello", {"version": 14})
+    session._handle(b"seat 2 coming back", hello)
+    assert answered == [2]
+    # a connection's first words are few, and the newest connections are the ones remembered
+    words = FirstWords(2, keys=3)
+    assert [words.take("a") for _ in range(3)] == [True, True, False]
+    for key in "bcd":
+        assert words.take(key)
+    assert words.take("a")  # forgotten, as the oldest: a key of its own again

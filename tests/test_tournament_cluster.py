@@ -199,3 +199,22 @@ def test_a_cluster_whose_workers_have_other_bot_files_is_refused_in_words(monkey
     with pytest.raises(cluster.ClusterError, match=r"bot 'random': a worker finds a file of digest .* where this machine "
                                                    r"read digest 0123456789abcdef"):
         list(run_games(spec, cluster="local:1"))
+
+
+def test_a_worker_that_imported_an_earlier_version_of_a_bot_refuses_the_new_one(tmp_path, monkeypatch):
+    """A worker outlives a tournament and keeps the bot it imported: after the file changed,
+    the digests agreed and the worker played the old version under the new one's name (found
+    by review)."""
+    from saboteur_p2p.tournament import cluster
+    from saboteur_p2p.tournament.results import bot_sources
+
+    monkeypatch.setattr(cluster, "_FIRST_PLAYED", {})
+    bot = tmp_path / "good2.py"
+    bot.write_text("from saboteur_p2p.botapi import BaseBot\n\n\nclass First(BaseBot):\n"
+                   "    def act(self, view, legal):\n        return legal[0]\n")
+    first = TournamentSpec(3, 1, (f"{bot}:First", "random"), seed=6)
+    cluster.run_checked_batch(first, 0, 1, bot_sources(first))
+    bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))
+    second = TournamentSpec(3, 1, (f"{bot}:First", "random"), seed=7)
+    with pytest.raises(cluster.OtherVersion, match=r"imported another version of it .* restart the workers"):
+        cluster.run_checked_batch(second, 0, 1, bot_sources(second))

@@ -505,3 +505,24 @@ def test_a_report_of_no_game_says_so_rather_than_an_empty_list(tmp_path, capsys)
     capsys.readouterr()
     assert main(["report", str(out)]) == 0
     assert "team win rates per round: no round played yet" in capsys.readouterr().out.splitlines()
+
+
+def test_a_run_stopped_as_a_game_was_written_counts_the_games_the_file_holds(tmp_path, capsys, monkeypatch):
+    """A game is folded into the report before it is written: a write that failed (a full disk)
+    was counted, "4 games are in FILE" over a file of 3 (found by review)."""
+    import errno
+
+    written: list[int] = []
+    real = ResultsFile.write
+
+    def write(self, game):
+        if len(written) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(game.index)
+        real(self, game)
+
+    monkeypatch.setattr(ResultsFile, "write", write)
+    out = tmp_path / "g.jsonl"
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "10", "--out", str(out)]) != 0
+    assert out.read_text().count("\n") == 4  # the header and 3 games
+    assert f"3 games are in {out}; the same command with --resume goes on from there" in capsys.readouterr().err

@@ -69,3 +69,23 @@ class Budget:
         spent = tokens >= 1.0
         self.left[key] = (tokens - 1.0 if spent else tokens, now)
         return spent
+
+
+class FirstWords:
+    """The first ``n`` messages of each key (a connection) are let through, whatever else
+    limits them; the ``keys`` newest keys are remembered (an older one is forgotten, so a new
+    connection always has its own)."""
+
+    def __init__(self, n: int, keys: int = 1024) -> None:
+        self.n = n
+        self.keys = keys
+        self.used: dict[Hashable, int] = {}
+
+    def take(self, key: Hashable) -> bool:
+        used = self.used.get(key, 0)
+        if used >= self.n:
+            return False
+        if key not in self.used and len(self.used) >= self.keys:
+            del self.used[next(iter(self.used))]
+        self.used[key] = used + 1
+        return True

@@ -27,7 +27,7 @@ from .intake import Dropped, Intake
 from .lingering import Lingering
 from .links import Links
 from .lobby import Table
-from .pace import Budget, Pace
+from .pace import Budget, FirstWords, Pace
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .relink import Relink
 from .seatstate import next_run, open_seat, save_secrets
@@ -54,6 +54,8 @@ SEAT_MESSAGES_PER_S, SEAT_BURST = 400.0, 800.0
 #: the same for one machine's connections that proved no seat's key (a spectator, a joiner
 #: coming back, a seat's word of an ending passed on): each may need a signature checked
 UNPROVEN_PER_S, UNPROVEN_BURST = 128.0, 256.0
+#: the messages of each such connection opened whatever its machine's budget (a hello first)
+FIRST_WORDS = 4
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
@@ -139,6 +141,9 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         #: what each seat's link, and each machine's other connections, may still send (_handle)
         self.inflow = Budget(SEAT_MESSAGES_PER_S, SEAT_BURST)
         self.inflow_unproven = Budget(UNPROVEN_PER_S, UNPROVEN_BURST)
+        #: each connection's first words, opened whatever its machine's budget: a seat's hello
+        #: as it comes back was kept out by a flood from its machine (found by review)
+        self.first_words = FirstWords(FIRST_WORDS)
         #: the log's records as a set, and how many of them it holds (``_already_taken``)
         self._known: set[bytes] = set()
         self._known_upto = 0
@@ -373,7 +378,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
             return False
         address_of = getattr(self.transport, "address_of", None)
         place = machine_of(address_of(connection)) if self.links.proven_only and address_of is not None else connection
-        if self.inflow_unproven.take(place, now):
+        if self.first_words.take(connection) or self.inflow_unproven.take(place, now):
             return True
         where = f"{place}'s connections" if isinstance(place, str) and place else "a connection"
         self._outsider(f"dropped messages from {where} that proved no key: more than {UNPROVEN_PER_S:.0f} a second")

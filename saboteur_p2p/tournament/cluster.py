@@ -35,6 +35,9 @@ class OtherVersion(BotLoadError):
 
 #: per worker process, the digests of the bots' files it plays, by spec (``bot_sources``)
 _SOURCES_HERE: dict[TournamentSpec, dict[str, str]] = {}
+#: per worker process, each bot's digest when it first played here: a worker keeps what it
+#: imported for its life, which outlasts a tournament
+_FIRST_PLAYED: dict[str, str] = {}
 
 
 def run_checked_batch(spec: TournamentSpec, start: int, stop: int, sources: dict[str, str]) -> list[GameSummary]:
@@ -51,6 +54,12 @@ def run_checked_batch(spec: TournamentSpec, start: int, stop: int, sources: dict
             found = f"a file of digest {here[bot]}" if bot in here else "no file of it"
             raise OtherVersion(f"bot {bot!r}: a worker finds {found}, where this machine read digest {digest}: "
                                "every worker must have the same version of each bot (and of saboteur-p2p)")
+        # the files agree, but a worker that played the bot before its file changed still plays
+        # the version it imported then, under the new digest (found by review)
+        played = _FIRST_PLAYED.setdefault(bot, digest)
+        if played != digest:
+            raise OtherVersion(f"bot {bot!r}: a worker imported another version of it (digest {played}) for an earlier "
+                               "tournament and keeps it: restart the workers to play this one")
     return run_batch(spec, start, stop)
 
 

@@ -300,6 +300,8 @@ class ResultsFile:
     def __init__(self, path: Path, out: IO[str]) -> None:
         self.path = path
         self.out = out
+        #: the games this run wrote (a stopped run says how many the file holds from them)
+        self.written = 0
 
     @classmethod
     def open(cls, path: Path, spec: TournamentSpec, collector: StatsCollector, resume: bool) -> ResultsFile:
@@ -371,6 +373,7 @@ class ResultsFile:
     def write(self, game: GameSummary) -> None:
         self.out.write(json.dumps(game_to_data(game), separators=(",", ":")) + "\n")
         self.out.flush()
+        self.written += 1
 
     def close(self) -> None:
         """Close the file, first pushing it to the disk (each line was only flushed to the system)."""
