@@ -205,3 +205,29 @@ def test_the_maze_cursor_is_hidden_once_a_move_is_sent():
     hand = sorted(state.hands[state.current])
     assert ctl.attempt(f"pass {hand[0]}")
     assert ctl.focus().marks.cursor is None
+
+
+def test_the_players_columns_line_up_at_the_games_end_whatever_the_width():
+    """At the game's end some lines left out the broken tools' column to fit a last move and
+    others kept it: "heuristic-3 g1 dig pass" over "heuristic-4 g1    dig ┤" (found by a
+    play-test).  The sparest marks go from every line or from none."""
+    from dataclasses import replace
+
+    from test_client_playtest3 import BOTS, _table
+    from test_client_render import text
+
+    from saboteur_p2p.client.app import SIDE_MIN
+    from saboteur_p2p.client.render import render_players
+    from saboteur_p2p.client.tracker import LastMove
+    from saboteur_p2p.rules import Role
+
+    snap, ctl = _table(("tester", *BOTS))
+    assert snap.view is not None
+    players = snap.view.players
+    over = snap.view._replace(phase="game-over", revealed_roles=(Role.BLUE_DIGGER,) * players)
+    moves = {s: LastMove(s, "", (2, 0), s + 1, "dead ┤ 2,1" if s == 1 else "pass", "dead" if s == 1 else "pass")
+             for s in range(players)}
+    for width in range(SIDE_MIN, SIDE_MIN + 12):
+        lines = text(render_players(replace(snap, view=over, last_moves=moves), ctl.focus(), width)).splitlines()[1:]
+        columns = {line.index(" blu") for line in lines}
+        assert len(columns) == 1, (width, lines)

@@ -71,6 +71,7 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
         out[0] = ("class:title", cut_to_width(each, width).ljust(width) + "\n")
     tails = [_tail(view, seat, counted) for seat in range(view.players)]
     tail_width = max(len(tail) for tail in tails)
+    heads: list[tuple[str, str]] = []
     for seat in range(view.players):
         marker = "▶" if seat == view.current_player and view.phase != "game-over" else " "
         last = snap.last_moves.get(seat)
@@ -81,17 +82,25 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
             style = "class:players.target"
             marker = "◀"  # also on our own row in our turn: the title says whose move it is
         name = pad_to_width(fit_name(labels[seat], room), room)
-        head = (style, f"{marker}{str(seat).rjust(digits)} {name}{tails[seat].ljust(tail_width)}")
-        shown = [(mark.style, mark.text(form)) for mark in marks[seat]]
-        # the last move rather than what the screen says elsewhere (your role: the info line)
-        spare = [(mark.style, mark.text(SPARE if mark.spared else form)) for mark in marks[seat]]
-        line = _clip([head, *shown], width)
-        # the last move comes after, whole or not at all, short or else tiny: it never
-        # shortens a name; a line that ends in its columns' padding lends that space
-        # ("6c - map g1" at 80 columns)
-        fits = (_moved(_clip([head, *kept], width), move, width)
-                for move in ((last.short, last.tiny) if last is not None else ()) for kept in (shown, spare))
-        line = next((fitted for fitted in fits if fitted is not None), line)
+        heads.append((style, f"{marker}{str(seat).rjust(digits)} {name}{tails[seat].ljust(tail_width)}"))
+
+    def line_of(seat: int, spared: bool) -> tuple[Fragments, bool]:
+        """The seat's line, the sparest marks or not (the last move rather than what the
+        screen says elsewhere: your role, on the info line), and whether its last move fits:
+        after it, whole or not at all, short or else tiny, never shortening a name; a line
+        that ends in its columns' padding lends that space ("6c - map g1" at 80 columns)."""
+        kept = [(mark.style, mark.text(SPARE if spared and mark.spared else form)) for mark in marks[seat]]
+        line = _clip([heads[seat], *kept], width)
+        last = snap.last_moves.get(seat)
+        fits = (_moved(line, move, width) for move in ((last.short, last.tiny) if last is not None else ()))
+        moved = next((fitted for fitted in fits if fitted is not None), None)
+        return (line, last is None) if moved is None else (moved, True)
+
+    # the sparest marks on every line or on none: chosen line by line, the columns after them
+    # no longer lined up (found by a play-test at the game's end)
+    spared = not all(line_of(seat, False)[1] for seat in range(view.players))
+    for seat in range(view.players):
+        line, _ = line_of(seat, spared)
         used = sum(text_width(text) for _, text in line)
         out += [*line, ("", " " * max(0, width - used) + "\n")]
     return out
