@@ -92,7 +92,7 @@ LEGEND_MAZE = """\
            a seat's number in a cell's corner: that seat's last move;
            the newest is highlighted   × a card a rockfall removed
            ◀ ▶ ▲ ▼ more maze that way (▼g2: goal 2 is below; ┆ columns
-           left out between)"""
+           left out between): the arrows take the cursor, and the view, there"""
 
 LEGEND_MAZE_2 = """\
            ╫ ladder   B G blue / green door   ◆ crystal   ──│── bridge
