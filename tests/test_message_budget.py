@@ -193,3 +193,46 @@ def test_a_flood_from_a_seats_machine_cannot_keep_its_hello_out(tmp_path: Path, 
     for key in "bcd":
         assert words.take(key)
     assert words.take("a")  # forgotten, as the oldest: a key of its own again
+
+
+def test_past_its_budget_a_seats_records_have_a_budget_of_their_own(tmp_path: Path, monkeypatch) -> None:
+    """Records were opened whatever the budget, and a record with a junk signature, cheap to
+    make, costs its receiver a signature check: a flood of them was unbounded (found by
+    review).  Past the seat's budget its records and endings spend one of their own."""
+    session, identities, said = session_for_tests(tmp_path)
+    monkeypatch.setattr(time, "monotonic", lambda: 30.0)
+    opened: list[bytes] = []
+    monkeypatch.setattr(session, "_take_record", lambda record, by: opened.append(record))
+    link_key = identities[2].public.dh_key
+    junk = [seal(identities[2], "record", {"record": bytes([n % 256, n // 256]) * 8}) for n in range(4000)]
+    for envelope in junk:
+        session._handle(b"link-of-2", envelope, link_key)
+    assert len(opened) == session_module.SEAT_BURST + session_module.SEAT_RECORDS_BURST
+    assert any("s2 (seat 2)" in line and "more than 400 a second" in line for line in said), said
+
+
+def test_past_its_budget_copies_of_records_the_log_holds_spend_nothing(tmp_path: Path, monkeypatch) -> None:
+    """A flood of copies of a record the log holds spent the records' budget, and the
+    flooder's own new records then waited (a game of 15 s took 44): a copy is known by its
+    bytes and dropped before it spends anything; one in another key's name costs no
+    signature check there."""
+    session, identities, _ = session_for_tests(tmp_path)
+    monkeypatch.setattr(time, "monotonic", lambda: 40.0)
+    checked: list[bytes] = []
+    real = wire.verify_signature
+    monkeypatch.setattr(wire, "verify_signature", lambda key, data, sig: checked.append(key) or real(key, data, sig))
+    opened: list[bytes] = []
+    monkeypatch.setattr(session, "_take_record", lambda record, by: opened.append(record))
+    session.node.records.append(b"held")
+    link_key = identities[2].public.dh_key
+    copy = seal(identities[2], "record", {"record": b"held"})
+    relayed = seal(identities[0], "record", {"record": b"of seat 0"})
+    for _ in range(5000):
+        session._handle(b"link-of-2", copy, link_key)
+    for _ in range(10):
+        session._handle(b"link-of-2", relayed, link_key)
+    new = seal(identities[2], "record", {"record": b"new"})
+    session._handle(b"link-of-2", new, link_key)
+    assert opened.count(b"new") == 1  # the records' budget was left whole by the copies
+    assert opened.count(b"held") == session_module.SEAT_BURST  # those within the seat's budget reach _take_record
+    assert len(checked) == 10  # the relays, opened within the records' budget, each checked once, there only

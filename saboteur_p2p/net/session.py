@@ -48,9 +48,14 @@ NOTICE_OUTSIDERS = 10.0
 #: protocol needs (a resend batch is 64 records, pings 2 a second, chat one).  Past it, what
 #: is not a record or an ending is dropped unread, so that a flood of well-formed, signed
 #: messages costs us their decryption, not their decoding and handling (found by an attack:
-#: 800,000 chat lines made 3-second turns, and nobody was named); records still come in (a
-#: copy of one the log holds is known before it is decoded), so the flooder's game goes on
+#: 800,000 chat lines made 3-second turns, and nobody was named); records and endings still
+#: come in, within a budget of their own (a copy of one the log holds is known before it is
+#: decoded), so the flooder's game goes on
 SEAT_MESSAGES_PER_S, SEAT_BURST = 400.0, 800.0
+#: past that, the records and endings a seat may still send: more than any catch-up needs (a
+#: resend batch of 64 a ping), while a flood of records that each cost a signature check (a
+#: junk signature is cheap to make) is bounded too (found by review)
+SEAT_RECORDS_PER_S, SEAT_RECORDS_BURST = 200.0, 2000.0
 #: the same for one machine's connections that proved no seat's key (a spectator, a joiner
 #: coming back, a seat's word of an ending passed on): each may need a signature checked
 UNPROVEN_PER_S, UNPROVEN_BURST = 128.0, 256.0
@@ -63,7 +68,7 @@ SECRET_KINDS = frozenset({"commit", "reveal"})
 #: a seat's word that it ends the game: taken from any seat's link, and passed on to every
 #: seat by a peer whose game it ended, so nobody takes that peer's silence for its absence
 ENDINGS = frozenset({"bye", "abort", "gone"})
-#: what a seat's link brings in whatever its budget: it moves the game on, or ends it
+#: what a seat's link brings in past its budget, within a budget of its own: it moves the game on, or ends it
 _ALWAYS_OPENED = ENDINGS | {"record"}
 #: what a seat may say on a connection that proved no key while the seats speak on their links
 _SAID_UNPROVEN = ENDINGS | {"hello", "split"}
@@ -140,6 +145,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         self.chat_in = IncomingChat()
         #: what each seat's link, and each machine's other connections, may still send (_handle)
         self.inflow = Budget(SEAT_MESSAGES_PER_S, SEAT_BURST)
+        self.inflow_records = Budget(SEAT_RECORDS_PER_S, SEAT_RECORDS_BURST)
         self.inflow_unproven = Budget(UNPROVEN_PER_S, UNPROVEN_BURST)
         #: each connection's first words, opened whatever its machine's budget: a seat's hello
         #: as it comes back was kept out by a flood from its machine (found by review)
@@ -368,10 +374,15 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
     def _within_budget(self, connection: bytes, key: bytes | None, owner: int | None, data: bytes) -> bool:
         """Whether a message may be opened: a seat's link, and one machine's other
         connections, each spend a ``Budget``; past it, a seat's records and endings are still
-        opened, and the rest dropped unread (and said)."""
+        opened within a budget of their own, and the rest dropped unread (and said)."""
         now = time.monotonic()
         if key is not None and owner is not None:
-            if self.inflow.take(owner, now) or peek_kind(data) in _ALWAYS_OPENED:
+            if self.inflow.take(owner, now):
+                return True
+            kind = peek_kind(data)
+            if kind == "record" and self._a_copy(data, owner):
+                return False  # known by its bytes: no budget spent on it (a flood of copies stalled the flooder's own records)
+            if kind in _ALWAYS_OPENED and self.inflow_records.take(owner, now):
                 return True
             self.links.dropped(owner, f"dropped messages from {self.names[owner]} (seat {owner}): more than "
                                       f"{SEAT_MESSAGES_PER_S:.0f} a second, far more than the protocol sends", now)
@@ -500,6 +511,16 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         if taken.violation is not None:
             return self._cheater(taken.violation, taken.evidence)
         return None
+
+    def _a_copy(self, data: bytes, owner: int) -> bool:
+        """Whether the envelope ``data`` on ``owner``'s link is a record the log holds (its
+        decoding costs little next to the signature check of a record not known)."""
+        own = self.table.seats[owner].sign_key  # another's (a relay) is refused before its signature is checked
+        try:
+            env = open_envelope(data, lambda kind, key: key == own, proven=own)
+            return env.kind == "record" and self._already_taken(env.field("record", bytes, 5 * 1024 * 1024))
+        except BadEnvelope:
+            return False  # opened as any message, and dropped as a bad one
 
     def _already_taken(self, record: bytes) -> bool:
         """Whether the log holds ``record``, byte for byte (a set of the log's own records,
