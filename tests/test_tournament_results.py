@@ -526,3 +526,12 @@ def test_a_run_stopped_as_a_game_was_written_counts_the_games_the_file_holds(tmp
     assert main(["tournament", "--players", "3", "--bots", "random", "--games", "10", "--out", str(out)]) != 0
     assert out.read_text().count("\n") == 4  # the header and 3 games
     assert f"3 games are in {out}; the same command with --resume goes on from there" in capsys.readouterr().err
+
+
+def test_the_reports_footnote_says_wins_are_counted_by_seat(tmp_path, capsys):
+    """Two seats of one bot tied for the most gold count two shared wins and no outright one:
+    the footnote said "the games it won alone, and with others" (found by an attack)."""
+    assert main(["tournament", "--players", "3", "--bots", "random", "--games", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "wins, shared: its seats with the most gold alone, and with others" in out
+    assert "the games it won" not in out

@@ -47,7 +47,9 @@ def format_report(report: TournamentReport) -> str:
         wins = f"{stats.games:>6} {stats.outright_wins:>6} {stats.shared_wins:>6}"
         lines.append(f"{labels[stats.name]:<{width}} {wins} {gold:>16} {miner:>9} {sab:>8} {rating:>14}")
     # what the columns count (a bot author read "games" as games, where a game of 5 counts 5 seats)
-    lines.append("(seats: a game's seats each bot played; wins, shared: the games it won alone, and with others; "
+    # counted by seat, as the gold is: two seats of one bot that tie for the most gold are two
+    # shared wins (the footnote said "the games it won", an attack read it so)
+    lines.append("(seats: a game's seats each bot played; wins, shared: its seats with the most gold alone, and with others; "
                  "miner win, sab. win: the rounds won as a digger, of either team in Saboteur 2, and as a saboteur)")
     if any(label.endswith(" !") for label in labels.values()):
         lines.append("(!: the bot misbehaved, and a safe move was played for it: see the bot incidents below)")
