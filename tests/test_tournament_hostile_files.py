@@ -82,11 +82,13 @@ def test_a_game_line_no_game_of_the_tournament_could_give_is_refused(tmp_path, c
     bad = tmp_path / "bad.jsonl"
     bad.write_text(header + "\n" + json.dumps(data) + "\n")
     assert main(["report", str(bad)]) == 2
-    assert _error(capsys) == f"saboteur-p2p: error: {bad}, line 2: not a game ({why})"
+    # the line named, and how to keep the sound ones before it (found by an attack)
+    hint = f"; the lines before it are sound: keep them (head -n 1 {bad}), and --resume plays the rest"
+    assert _error(capsys) == f"saboteur-p2p: error: {bad}, line 2: not a game ({why}){hint}"
     before = bad.read_bytes()
     resume = ["tournament", "--players", "4", "--games", "3", "--bots", "random", "--seed", "1", "--out", str(bad), "--resume"]
     assert main(resume) == 2  # a resume plays on from no such line
-    assert _error(capsys) == f"saboteur-p2p: error: {bad}, line 2: not a game ({why})"
+    assert _error(capsys) == f"saboteur-p2p: error: {bad}, line 2: not a game ({why}){hint}"
     assert bad.read_bytes() == before
 
 

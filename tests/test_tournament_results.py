@@ -535,3 +535,24 @@ def test_the_reports_footnote_says_wins_are_counted_by_seat(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "wins, shared: its seats with the most gold alone, and with others" in out
     assert "the games it won" not in out
+
+
+def test_a_results_file_missing_a_game_says_how_to_keep_the_sound_ones(tmp_path, capsys):
+    """"game 2 came where game 1 was due" named no line and no way on (found by an attack)."""
+    out = tmp_path / "g.jsonl"
+    args = ["tournament", "--players", "3", "--bots", "random", "--games", "4", "--out", str(out)]
+    assert main(args) == 0
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([*lines[:2], *lines[3:]]) + "\n")  # game 1 lost
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "game 2 does not belong here (game 2 came where game 1 was due" in err
+    assert "the game before it is sound: keep the header and it (head -n 2), and --resume plays the rest" in err
+    out.write_text("\n".join(lines[:2]) + "\n")  # as the hint says
+    assert main([*args, "--resume"]) == 0
+
+    def games(text_lines):
+        return [{k: v for k, v in json.loads(line).items() if k != "seconds"} for line in text_lines]
+
+    assert games(out.read_text().splitlines()[1:]) == games(lines[1:])  # played again, the same games

@@ -232,7 +232,7 @@ def read_games(path: Path, spec: TournamentSpec) -> Iterator[tuple[int, GameSumm
                 game = game_from_data(json.loads(raw), spec.players)
                 plausible(game)
             except _UNREADABLE as exc:
-                raise ResultsFileError(f"{path}, line {number}: not a game ({exc})") from None
+                raise ResultsFileError(f"{path}, line {number}: not a game ({exc}){_cut_hint(path, number)}") from None
             seed, seats = seating(spec, game.index)
             if (game.seed, game.lineup) != (seed, seats):
                 raise ResultsFileError(
@@ -272,7 +272,17 @@ def _fold(collector: StatsCollector, game: GameSummary, path: Path) -> None:
     try:
         collector.add(game)
     except (ValueError, KeyError, IndexError) as exc:
-        raise ResultsFileError(f"{path}: game {game.index} does not belong here ({exc})") from None
+        # the games before it are sound: said how to keep them (found by an attack)
+        kept = collector.report.games
+        before = f"the {kept} games before it are" if kept != 1 else "the game before it is"
+        raise ResultsFileError(f"{path}: game {game.index} does not belong here ({exc}); {before} sound: keep the header "
+                               f"and {'it' if kept == 1 else 'them'} (head -n {kept + 1}), and --resume plays the rest") from None
+
+
+def _cut_hint(path: Path, number: int) -> str:
+    """How to keep the sound lines before a bad one (found by an attack: the error named the
+    line, and nothing said how to go on)."""
+    return f"; the lines before it are sound: keep them (head -n {number - 1} {path}), and --resume plays the rest"
 
 
 def _differences(there: dict[str, Any], here: dict[str, Any]) -> list[str]:
