@@ -113,12 +113,13 @@ def turn_time_option(text: str) -> float:
     return value
 
 
-def _hang_up_as_ctrl_c() -> contextlib.AbstractContextManager[None]:
+def _hang_up_as_ctrl_c(agent: object = None) -> contextlib.AbstractContextManager[None]:
     """A seat played without the full-screen client (``--plain``, ``--bot``) stops at a closed
-    terminal as at Ctrl-C: killed, it left its table waiting and a host's bot peers running."""
-    from .client.hangup import as_ctrl_c, hang_up_handled
+    terminal as at Ctrl-C (killed, it left its table waiting and a host's bot peers running),
+    unless its person has left: then the bot that plays the seat plays on (``ctrl_c_unless_left``)."""
+    from .client.hangup import ctrl_c_unless_left, hang_up_handled
 
-    return hang_up_handled(as_ctrl_c)
+    return hang_up_handled(ctrl_c_unless_left(agent))
 
 
 def _hang_up_kills() -> contextlib.AbstractContextManager[None]:
@@ -163,7 +164,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         ), hosting=True))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
-    with _hang_up_as_ctrl_c():
+    with _hang_up_as_ctrl_c(agent):
         result = host_table(
             identity, args.name, args.bind, config, args.bot,
             args.bots, args.bots_kind, log_dir, args.code, args.wait, say, agent=agent, bot_delay=delay,
@@ -195,7 +196,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         )))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
-    with _hang_up_as_ctrl_c():
+    with _hang_up_as_ctrl_c(agent):
         result = join_table(
             _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
             say, agent=agent, edition=args.edition,
@@ -318,7 +319,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
         else:
             say = _say(args, args.name)
             agent, say = _plain_agent(args, say)
-            with _hang_up_kills() if on_leave == "end" else _hang_up_as_ctrl_c():
+            with _hang_up_kills() if on_leave == "end" else _hang_up_as_ctrl_c(agent):
                 result = join_table(identity, args.name, address, bind, getattr(args, "bot", None), log_dir, args.code,
                                     args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time or None,
                                     host_key=key, on_leave=on_leave)

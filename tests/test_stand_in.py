@@ -183,16 +183,16 @@ def test_ctrl_c_after_leaving_stops_the_stand_in_with_a_bye_only_where_bot_peers
         release.set()
 
 
-@pytest.mark.parametrize("key", ["SIGINT", "SIGHUP", "SIGINT SIGHUP", "SIGINT SIGINT"])
+@pytest.mark.parametrize("key", ["SIGINT", "SIGINT SIGHUP", "SIGINT SIGINT"])
 def test_a_real_ctrl_c_while_the_stand_in_plays_waits_for_the_session_to_say_bye(
     monkeypatch: pytest.MonkeyPatch, key: str,
 ) -> None:
     """A Thread.join cut short by Ctrl-C leaves the thread looking stopped while it runs on
     (CPython gh-90882): the client then took the session for over, the host's process left
     without its bye, and its bot peers ran on while the others waited for them (found by a
-    play-test).  The client waits on the session's own end instead.  Closing the terminal
-    (SIGHUP) is taken as Ctrl-C there: it killed the process, with no bye either; and a second
-    Ctrl-C, or the window closed, while the bye goes out does not cut it short (review)."""
+    play-test).  The client waits on the session's own end instead; and a second Ctrl-C, or
+    the window closed, while the bye goes out does not cut it short (review).  (The window
+    closed alone leaves the bot playing: the next test.)"""
     import os
     import signal
 
@@ -370,3 +370,59 @@ def test_at_a_play_table_a_terminal_closed_while_the_screen_is_open_ends_the_pro
     runner.run_client(lambda agent: "over", linger=1.0)
     assert seen[0] == signal.SIG_DFL and callable(seen[1])
     assert signal.getsignal(signal.SIGHUP) == hang_up
+
+
+def test_a_terminal_closed_while_the_stand_in_plays_leaves_it_playing_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host that had left (q, y: a bot played its seat) could not close its window without
+    ending everyone's game: the hang-up was Ctrl-C there, and its bot peers stopped with it
+    (found by a play-test).  The person has left: the bot plays the seat on, the terminal gone."""
+    import os
+    import signal
+
+    import saboteur_p2p.client.runner as runner
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.runner import run_client
+
+    hang_up = signal.getsignal(signal.SIGHUP)
+
+    def session(agent: ClientAgent) -> str:
+        deadline = time.monotonic() + 1.5  # the stand-in plays the game to its end
+        while not agent.stop_asked and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return "stopped" if agent.stop_asked else "game over"
+
+    class LeftAtOnce:
+        def __init__(self, agent: ClientAgent, **kwargs: object) -> None:
+            self.agent = agent
+
+        def run(self) -> None:
+            self.agent.wants_to_quit = self.agent.stood_in = True
+
+    printed: list[str] = []
+
+    def told(text: str = "", *args: object, **kwargs: object) -> None:
+        printed.append(text)
+        if text.startswith("A bot plays your seat"):
+            threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGHUP)).start()
+
+    monkeypatch.setattr(runner, "ClientApp", LeftAtOnce)
+    monkeypatch.setattr(runner, "print", told, raising=False)
+    run = run_client(session, stop_ends_game=lambda: True, linger=0.1)
+    assert run.result == "game over" and not run.session_alive
+    assert "closing the terminal leaves it playing" in printed[0]
+    assert signal.getsignal(signal.SIGHUP) == hang_up
+
+
+def test_a_plain_seat_whose_person_left_plays_on_through_a_hang_up() -> None:
+    """The same at the line prompt: a hang-up is Ctrl-C while the person plays, nothing once
+    they have left."""
+    from types import SimpleNamespace
+
+    from saboteur_p2p.client.hangup import ctrl_c_unless_left
+
+    playing, left = SimpleNamespace(wants_to_quit=False), SimpleNamespace(wants_to_quit=True)
+    with pytest.raises(KeyboardInterrupt):
+        ctrl_c_unless_left(playing)(1, None)
+    ctrl_c_unless_left(left)(1, None)  # nothing
+    with pytest.raises(KeyboardInterrupt):
+        ctrl_c_unless_left(None)(1, None)  # a bot's seat (no person): stopped, as before

@@ -71,10 +71,22 @@ def hang_up_kills() -> Iterator[None]:
             signal.signal(hang_up, previous)
 
 
+def ctrl_c_unless_left(agent: object) -> Callable[[int, Any], None]:
+    """A hang-up handled as Ctrl-C while the person plays, and as nothing once they have left
+    (``agent.wants_to_quit``: a bot plays the seat on to the game's end, the terminal gone;
+    a host that left could not close its window without ending everyone's game: a play-test)."""
+
+    def handle(signum: int, frame: Any) -> None:
+        if not getattr(agent, "wants_to_quit", False):
+            raise KeyboardInterrupt
+
+    return handle
+
+
 def as_ctrl_c(signum: int, frame: Any) -> None:
     """A hang-up handled as Ctrl-C: the seat stops as it would at Ctrl-C (a host whose bot peers
     stop with it says bye first)."""
     raise KeyboardInterrupt
 
 
-__all__ = ["as_ctrl_c", "hang_up_handled", "hang_up_kills", "interrupts_ignored"]
+__all__ = ["as_ctrl_c", "ctrl_c_unless_left", "hang_up_handled", "hang_up_kills", "interrupts_ignored"]

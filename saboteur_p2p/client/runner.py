@@ -95,18 +95,26 @@ def run_client(
     return ClientRun(box.get("result"), box.get("error"), agent.wants_to_quit, not done.is_set())
 
 
+def _plays_on(signum: int, frame: object) -> None:
+    """A hang-up after the person left: nothing (the bot plays on, the terminal gone)."""
+
+
 def wait_for_stand_in(done: threading.Event, agent: ClientAgent, ends: bool, linger: float = LINGER) -> None:
     """The person left and a bot plays their seat until ``done``: wait for the game's end, or
     for Ctrl-C.  ``ends``: this machine runs bot peers, which stop with us, so Ctrl-C has the
     session say bye (nobody waits for seats that are gone); otherwise the table waits for the seat."""
     with contextlib.suppress(OSError):  # the terminal may be gone (closed while the screen was open)
-        print("A bot plays your seat until the game ends, in this terminal. Ctrl-C, or closing the terminal, stops it " + (
-            "and this table's bot peers: the others are told you left, and the game ends." if ends
-            else "(the table then waits a while for your seat, and ends the game if it does not come back)."), flush=True)
-    # closing the terminal is Ctrl-C here: a host that closed it quit without its bye, and the
-    # others waited for its seats in vain (found by a play-test)
+        print("A bot plays your seat until the game ends, in this terminal; closing the terminal leaves it playing. "
+              "Ctrl-C stops it " + (
+                  "and this table's bot peers: the others are told you left, and the game ends." if ends
+                  else "(the table then waits a while for your seat, and ends the game if it does not come back)."),
+              flush=True)
+    # the person has left: a closed terminal leaves the bot playing the seat to the game's end.
+    # It was Ctrl-C here, and a host that left could not close its window without ending the
+    # game of everyone at the table (found by a play-test); killed, as by default, it quit
+    # without its bye and the others waited for its seats in vain (found by an earlier one)
     try:
-        with hang_up_handled(as_ctrl_c):
+        with hang_up_handled(_plays_on):
             while not done.wait(0.5):
                 pass
     except KeyboardInterrupt:
