@@ -133,7 +133,14 @@ def _hang_up_kills() -> contextlib.AbstractContextManager[None]:
 def _say(args: argparse.Namespace, name: str):  # type: ignore[no-untyped-def]
     from .net.play import quiet_say
 
-    return quiet_say(name) if args.quiet else (lambda text: print(text, flush=True))
+    return quiet_say(name) if args.quiet else _print_line
+
+
+def _print_line(text: str) -> None:
+    """A line of the session's on the terminal; nothing once the terminal is gone (a person
+    who left closed it, and the bot in their seat plays on: ``ctrl_c_unless_left``)."""
+    with contextlib.suppress(OSError):
+        print(text, flush=True)
 
 
 def cmd_host(args: argparse.Namespace) -> int:

@@ -426,3 +426,18 @@ def test_a_plain_seat_whose_person_left_plays_on_through_a_hang_up() -> None:
     ctrl_c_unless_left(left)(1, None)  # nothing
     with pytest.raises(KeyboardInterrupt):
         ctrl_c_unless_left(None)(1, None)  # a bot's seat (no person): stopped, as before
+
+
+def test_the_line_prompts_lines_go_nowhere_once_the_terminal_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the person has left and closed the terminal, the session's lines have nowhere to go:
+    a write's OSError (EIO) must not stop the bot that plays the seat on."""
+    import builtins
+    import errno
+
+    from saboteur_p2p.cli_table import _print_line
+
+    def gone(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(builtins, "print", gone)
+    _print_line("game over")  # nothing raised
