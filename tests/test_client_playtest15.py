@@ -85,6 +85,11 @@ def test_the_hand_strip_under_a_rounds_end_and_at_the_games_end_shows_no_hand():
     assert "your hand for the next round shows when this summary closes" in under and "1 " not in under
     over = dataclasses.replace(snap, view=snap.view._replace(phase="game-over"))
     assert text(render_hand(over, ctl.focus(), 80)).strip() == "the game is over"
+    # before the next round is dealt (its gold handed out by others), the leftover cards showed
+    # as a hand at one window size and not at another (found by a play-test)
+    between = dataclasses.replace(snap, view=snap.view._replace(phase="keep-gold"))
+    strip = text(render_hand(between, ctl.focus(), 80, round_end=True))
+    assert "the round is over: your hand for the next round shows when it is dealt" in strip and "1 " not in strip
 
 
 def test_a_seat_taken_back_numbers_its_cards_as_before(tmp_path):

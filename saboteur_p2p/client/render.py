@@ -19,6 +19,7 @@ from .model import (
     TOOL_SHORT,
     Cell,
     Item,
+    ItemKind,
     LogKind,
     LogLine,
     Snapshot,
@@ -211,6 +212,10 @@ def render_hand(snap: Snapshot, focus: Focus, width: int, round_end: bool = Fals
         return _steal(snap, focus, width)
     if round_end and view.phase == "play":  # (gold to keep or steal is still chosen under it)
         return [("class:hand.label", " your hand for the next round shows when this summary closes")]
+    if round_end and not any(item.kind is ItemKind.GOLD for item in focus.items):
+        # before the next round is dealt, the cards left over from the round just ended showed
+        # here, and read as a hand (found by a play-test: at one size a hand, at another none)
+        return [("class:hand.label", " the round is over: your hand for the next round shows when it is dealt")]
     if view.phase == "game-over":  # the last round's leftover cards are nobody's hand
         return [("class:hand.label", " the game is over")]
     rows: list[Fragments] = [[] for _ in range(HAND_HEIGHT)]
