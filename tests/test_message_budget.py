@@ -12,7 +12,7 @@ from net_doubles import session_for_tests
 from test_link_vouches import ping
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.net import session as session_module
+from saboteur_p2p.net import inflow as session_module
 from saboteur_p2p.net import wire
 from saboteur_p2p.net.pace import Budget
 from saboteur_p2p.net.wire import seal
@@ -236,3 +236,49 @@ def test_past_its_budget_copies_of_records_the_log_holds_spend_nothing(tmp_path:
     assert opened.count(b"new") == 1  # the records' budget was left whole by the copies
     assert opened.count(b"held") == session_module.SEAT_BURST  # those within the seat's budget reach _take_record
     assert len(checked) == 10  # the relays, opened within the records' budget, each checked once, there only
+
+
+def test_a_seats_budget_is_spent_by_size_too_but_a_records_is_not(tmp_path: Path, monkeypatch) -> None:
+    """A message's decoding costs by its size (an attack's 100 KB bodies of empty arrays took
+    20 ms each within the 400 a second): past the first kilobyte each one costs a token more.
+    A record's bytes are one bin, cheap to decode, and a catch-up's are large: one token."""
+    session, identities, _ = session_for_tests(tmp_path)
+    monkeypatch.setattr(time, "monotonic", lambda: 80.0)
+    link_key = identities[2].public.dh_key
+    big = seal(identities[2], "ping", {"game_id": session.setup.game_id, "seat": 2, "to": 1, "records": 0,
+                                       "away": [], "got": [], "t": 0, "done": False, "padding": bytes(100 * 1024)})
+    before = session.presence.count[2]
+    for _ in range(100):
+        session._handle(b"link-of-2", big, link_key)
+    assert session.presence.count[2] - before == int(session_module.SEAT_BURST // (1 + len(big) // 1024))
+    opened: list[bytes] = []
+    monkeypatch.setattr(session, "_take_record", lambda record, by: opened.append(record))
+    large = [seal(identities[2], "record", {"record": bytes([n]) * (200 * 1024)}) for n in range(20)]
+    for envelope in large:
+        session._handle(b"link-of-2", envelope, link_key)
+    assert len(opened) == 20  # past the seat's budget, within the records' own, a token each
+
+
+def test_a_seat_that_relays_malformed_or_unsigned_records_has_its_records_dropped_unread_a_while(
+    tmp_path: Path, monkeypatch,
+) -> None:
+    """A record of 100 KB of empty arrays costs 20 ms to decode, and records spend a token each
+    (an attack): an honest seat relays only records it took in, so past a few malformed or
+    unsigned ones a relayer's records are dropped unread for a while, and it is named."""
+    import msgpack
+
+    session, identities, said = session_for_tests(tmp_path)
+    clock = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    link_key = identities[2].public.dh_key
+    bomb = msgpack.packb([[[]] * 1000, b"x" * 64], use_bin_type=True)
+    decoded: list[int] = []
+    real = session.intake.take
+    monkeypatch.setattr(session.intake, "take", lambda record, on: decoded.append(1) or real(record, on))
+    for n in range(50):
+        session._handle(b"link-of-2", seal(identities[2], "record", {"record": bomb + bytes([n])}), link_key)
+    assert len(decoded) == session_module.BAD_RECORDS_BURST + 1  # its allowance, and the one past it
+    assert any("s2 (seat 2) sent more records that are malformed or not signed" in line for line in said), said
+    clock[0] += session_module.BAD_RECORDS_SHUN + 1  # a while later, its records are read again
+    session._handle(b"link-of-2", seal(identities[2], "record", {"record": bomb + b"later"}), link_key)
+    assert len(decoded) == session_module.BAD_RECORDS_BURST + 2

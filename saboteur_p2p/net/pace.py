@@ -57,17 +57,17 @@ class Budget:
         #: key -> (tokens, when they were counted)
         self.left: dict[Hashable, tuple[float, float]] = {}
 
-    def take(self, key: Hashable, now: float) -> bool:
-        """Spend one token of ``key``'s: False (nothing spent) when it has none left.  Past
-        ``keys`` keys whose buckets are not full, newcomers share one bucket."""
+    def take(self, key: Hashable, now: float, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens of ``key``'s: False (nothing spent) when it has not that many
+        left.  Past ``keys`` keys whose buckets are not full, newcomers share one bucket."""
         if key not in self.left and len(self.left) >= self.keys:
             self.left = {k: (t, w) for k, (t, w) in self.left.items() if t + (now - w) * self.rate < self.burst}
             if len(self.left) >= self.keys:
                 key = "*"
         tokens, then = self.left.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - then) * self.rate)
-        spent = tokens >= 1.0
-        self.left[key] = (tokens - 1.0 if spent else tokens, now)
+        spent = tokens >= cost
+        self.left[key] = (tokens - cost if spent else tokens, now)
         return spent
 
 

@@ -23,11 +23,12 @@ from .agents import BotAgent
 from .chat import CHAT_MAX, IncomingChat, OutgoingChat
 from .defects import describe, save_traceback
 from .heartbeat import CATCH_UP_S, Heartbeat, Resends, addressed_to
+from .inflow import ENDINGS, Inflow
 from .intake import Dropped, Intake
 from .lingering import Lingering
 from .links import Links
 from .lobby import Table
-from .pace import Budget, FirstWords, Pace
+from .pace import Pace
 from .presence import BUSY_MAX, PING_EVERY, Presence
 from .relink import Relink
 from .seatstate import next_run, open_seat, save_secrets
@@ -37,41 +38,16 @@ from .timing import Timing
 from .transport import Inbound, Transport
 from .verdicts import Outcome, SessionResult, Verdicts
 from .watchers import Watchers
-from .wire import BadEnvelope, Envelope, open_envelope, peek_kind, seal
-from .zmtp import machine_of
+from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 #: records that take long to make before this seat has timed one (seconds, a guess to announce)
 HEAVY_KINDS = {"shuffle": 2.0}
 #: messages from connections no seat signs on are reported at most once in this many seconds
 NOTICE_OUTSIDERS = 10.0
-#: the messages a seat may send us a second on its link, and at once: far more than the
-#: protocol needs (a resend batch is 64 records, pings 2 a second, chat one).  Past it, what
-#: is not a record or an ending is dropped unread, so that a flood of well-formed, signed
-#: messages costs us their decryption, not their decoding and handling (found by an attack:
-#: 800,000 chat lines made 3-second turns, and nobody was named); records and endings still
-#: come in, within a budget of their own (a copy of one the log holds is known before it is
-#: decoded), so the flooder's game goes on
-SEAT_MESSAGES_PER_S, SEAT_BURST = 400.0, 800.0
-#: past that, the records and endings a seat may still send: more than any catch-up needs (a
-#: resend batch of 64 a ping), while a flood of records that each cost a signature check (a
-#: junk signature is cheap to make) is bounded too (found by review)
-SEAT_RECORDS_PER_S, SEAT_RECORDS_BURST = 200.0, 2000.0
-#: the same for one machine's connections that proved no seat's key (a spectator, a joiner
-#: coming back, a seat's word of an ending passed on): each may need a signature checked
-UNPROVEN_PER_S, UNPROVEN_BURST = 128.0, 256.0
-#: the messages of each such connection opened whatever its machine's budget (a hello first)
-FIRST_WORDS = 4
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal"})
-#: a seat's word that it ends the game: taken from any seat's link, and passed on to every
-#: seat by a peer whose game it ended, so nobody takes that peer's silence for its absence
-ENDINGS = frozenset({"bye", "abort", "gone"})
-#: what a seat's link brings in past its budget, within a budget of its own: it moves the game on, or ends it
-_ALWAYS_OPENED = ENDINGS | {"record"}
-#: what a seat may say on a connection that proved no key while the seats speak on their links
-_SAID_UNPROVEN = ENDINGS | {"hello", "split"}
 #: at the start, how long (s) a seat waits at most for its links' handshakes before any work
 SHAKE_HANDS_S = 1.0
 #: a seat's hello (a restart) is answered with the table's start at most this often (seconds)
@@ -92,7 +68,7 @@ class Agent(Protocol):
     def poll_chat(self) -> str | None: ...
 
 
-class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink):
+class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Timing, Relink, Inflow):
     def __init__(
         self,
         table: Table,
@@ -143,16 +119,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         #: the longest this seat took to make each kind of record (seconds), for busy notices
         self.make_seconds: dict[str, float] = {}
         self.chat_in = IncomingChat()
-        #: what each seat's link, and each machine's other connections, may still send (_handle)
-        self.inflow = Budget(SEAT_MESSAGES_PER_S, SEAT_BURST)
-        self.inflow_records = Budget(SEAT_RECORDS_PER_S, SEAT_RECORDS_BURST)
-        self.inflow_unproven = Budget(UNPROVEN_PER_S, UNPROVEN_BURST)
-        #: each connection's first words, opened whatever its machine's budget: a seat's hello
-        #: as it comes back was kept out by a flood from its machine (found by review)
-        self.first_words = FirstWords(FIRST_WORDS)
-        #: the log's records as a set, and how many of them it holds (``_already_taken``)
-        self._known: set[bytes] = set()
-        self._known_upto = 0
+        self._start_inflow()
         #: the last word of an ending (ENDINGS) each seat signed, as it came: passed on when we end
         self.endings_heard: dict[int, bytes] = {}
         # with a link endpoint, the seats speak to us there only (a connection proves its key)
@@ -359,42 +326,6 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         spectator ``watch``, and a seat of another game ``split`` (splitting.py)."""
         return self.table.seat_of(key) is not None or kind in ("hello", "watch", "split")
 
-    def _admits_unproven(self, kind: str, key: bytes) -> bool:
-        """As ``_admits``, for a connection that proved no key while the seats speak on their
-        links: of a seat's envelopes only what it may say there (a ``hello`` as it comes back,
-        a ``split``, an ending: the signer's own word, whoever carries it), so that nothing
-        else a seat signs there costs a signature check (an attack)."""
-        seat = self.table.seat_of(key)
-        if seat is None or kind in _SAID_UNPROVEN:
-            return self._admits(kind, key)
-        self._outsider(f"dropped a {kind} in the name of {self.names[seat]} (seat {seat}) that came on a connection "
-                       "that proved no key (the seats speak on their links; its signature not checked)")
-        return False
-
-    def _within_budget(self, connection: bytes, key: bytes | None, owner: int | None, data: bytes) -> bool:
-        """Whether a message may be opened: a seat's link, and one machine's other
-        connections, each spend a ``Budget``; past it, a seat's records and endings are still
-        opened within a budget of their own, and the rest dropped unread (and said)."""
-        now = time.monotonic()
-        if key is not None and owner is not None:
-            if self.inflow.take(owner, now):
-                return True
-            kind = peek_kind(data)
-            if kind == "record" and self._a_copy(data, owner):
-                return False  # known by its bytes: no budget spent on it (a flood of copies stalled the flooder's own records)
-            if kind in _ALWAYS_OPENED and self.inflow_records.take(owner, now):
-                return True
-            self.links.dropped(owner, f"dropped messages from {self.names[owner]} (seat {owner}): more than "
-                                      f"{SEAT_MESSAGES_PER_S:.0f} a second, far more than the protocol sends", now)
-            return False
-        address_of = getattr(self.transport, "address_of", None)
-        place = machine_of(address_of(connection)) if self.links.proven_only and address_of is not None else connection
-        if self.first_words.take(connection) or self.inflow_unproven.take(place, now):
-            return True
-        where = f"{place}'s connections" if isinstance(place, str) and place else "a connection"
-        self._outsider(f"dropped messages from {where} that proved no key: more than {UNPROVEN_PER_S:.0f} a second")
-        return False
-
     def _handle(self, connection: bytes, data: bytes, key: bytes | None = None) -> SessionResult | None:
         """One message from a connection; ``key``: the link key it proved (CurveZMQ), if any."""
         owner = self.links.owner(connection, key)  # a seat's link (it proved its key) vouches for its envelopes
@@ -504,6 +435,8 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         self._taking()
         taken = self.intake.take(record, self._took_one)
         name = self.names[relayed_by]
+        if taken.dropped in (Dropped.MALFORMED, Dropped.UNSIGNED):
+            self._bad_record(relayed_by)
         if taken.dropped is Dropped.MALFORMED:
             self.links.dropped(relayed_by, f"dropped a malformed record relayed by {name}: {taken.detail}")
         elif taken.dropped is Dropped.UNSIGNED:
@@ -511,26 +444,6 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         if taken.violation is not None:
             return self._cheater(taken.violation, taken.evidence)
         return None
-
-    def _a_copy(self, data: bytes, owner: int) -> bool:
-        """Whether the envelope ``data`` on ``owner``'s link is a record the log holds (its
-        decoding costs little next to the signature check of a record not known)."""
-        own = self.table.seats[owner].sign_key  # another's (a relay) is refused before its signature is checked
-        try:
-            env = open_envelope(data, lambda kind, key: key == own, proven=own)
-            return env.kind == "record" and self._already_taken(env.field("record", bytes, 5 * 1024 * 1024))
-        except BadEnvelope:
-            return False  # opened as any message, and dropped as a bad one
-
-    def _already_taken(self, record: bytes) -> bool:
-        """Whether the log holds ``record``, byte for byte (a set of the log's own records,
-        brought up to date here: the log may have grown, or been read back, since)."""
-        records = self.node.records
-        if self._known_upto > len(records):
-            self._known, self._known_upto = set(), 0
-        self._known.update(records[self._known_upto:])
-        self._known_upto = len(records)
-        return record in self._known
 
     def _took_one(self) -> None:
         """The node took a record in: it is on disk before anything follows from it."""
