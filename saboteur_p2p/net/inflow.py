@@ -17,7 +17,7 @@ from .zmtp import machine_of
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..protocol.node import Node
+    from .intake import Intake
     from .links import Links
     from .lobby import Table
     from .transport import Transport
@@ -53,7 +53,7 @@ class Inflow:
     table: Table
     names: list[str]
     links: Links
-    node: Node
+    intake: Intake
     transport: Transport
     say: Callable[[str], None]
     _outsider: Callable[[str], None]
@@ -71,9 +71,6 @@ class Inflow:
         #: a relayer that sent more has its records dropped unread
         self.bad_records = Budget(BAD_RECORDS_PER_S, BAD_RECORDS_BURST)
         self.shunned: dict[int, float] = {}
-        #: the log's records as a set, and how many of them it holds (``_already_taken``)
-        self._known: set[bytes] = set()
-        self._known_upto = 0
 
     def _bad_record(self, relayed_by: int) -> None:
         """A record ``relayed_by`` sent was malformed or not signed: past its allowance, its
@@ -131,17 +128,6 @@ class Inflow:
         own = self.table.seats[owner].sign_key  # another's (a relay) is refused before its signature is checked
         try:
             env = open_envelope(data, lambda kind, key: key == own, proven=own)
-            return env.kind == "record" and self._already_taken(env.field("record", bytes, 5 * 1024 * 1024))
+            return env.kind == "record" and self.intake.holds(env.field("record", bytes, 5 * 1024 * 1024))
         except BadEnvelope:
             return False  # opened as any message, and dropped as a bad one
-
-    def _already_taken(self, record: bytes) -> bool:
-        """Whether the log holds ``record``, byte for byte (a set of the log's own records,
-        brought up to date here: the log may have grown, or been read back, since)."""
-        records = self.node.records
-        if self._known_upto > len(records):
-            self._known, self._known_upto = set(), 0
-        self._known.update(records[self._known_upto:])
-        self._known_upto = len(records)
-        return record in self._known
-

@@ -56,6 +56,9 @@ class Intake:
         #: index in the log of each accepted (sender, seq): a parked record that contradicts
         #: one is equivocation
         self.accepted: dict[tuple[int, int], int] = {}
+        #: the log's records as a set of their bytes, and how many of them it holds (``holds``)
+        self._held: set[bytes] = set()
+        self._held_upto = 0
 
     def remember(self, index: int) -> Entry:
         """Note a log entry as taken in: its hash (copies are ignored) and its (sender, seq)."""
@@ -64,8 +67,21 @@ class Intake:
         self.accepted[(entry.sender, entry.seq)] = index
         return entry
 
+    def holds(self, record: bytes) -> bool:
+        """Whether the log holds ``record``, byte for byte: known before it is decoded (a
+        resend, or a flood's copy; the set is brought up to date here: the log may have grown,
+        or been read back, since)."""
+        records = self.node.records
+        if self._held_upto > len(records):
+            self._held, self._held_upto = set(), 0
+        self._held.update(records[self._held_upto:])
+        self._held_upto = len(records)
+        return record in self._held
+
     def has(self, record: bytes) -> bool:
         """Whether this record was taken in already (False for one that cannot be decoded)."""
+        if self.holds(record):
+            return True
         try:
             return decode_record(record).hash in self.seen
         except MalformedRecord:
@@ -74,6 +90,8 @@ class Intake:
     def take(self, record: bytes, on_accept: Callable[[], None] | None = None) -> Taken:
         """Take a record in, and every parked record it unblocks (``on_accept`` after each)."""
         taken = Taken()
+        if self.holds(record):
+            return taken  # a copy we already have, known before it is decoded
         try:
             entry = decode_record(record)
         except MalformedRecord as exc:

@@ -430,8 +430,8 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         return None
 
     def _take_record(self, record: bytes, relayed_by: int) -> SessionResult | None:
-        if self._already_taken(record):
-            return None  # a resend, or a flood's copy: the intake would drop it once decoded
+        if self.intake.holds(record):
+            return None  # a resend, or a flood's copy: before its take-in is timed
         self._taking()
         taken = self.intake.take(record, self._took_one)
         name = self.names[relayed_by]
