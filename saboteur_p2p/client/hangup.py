@@ -13,9 +13,10 @@ from typing import Any
 
 
 @contextlib.contextmanager
-def hang_up_handled(handler: Callable[[int, Any], None]) -> Iterator[None]:
+def hang_up_handled(handler: Callable[[int, Any], None] | signal.Handlers) -> Iterator[None]:
     """SIGHUP goes to ``handler`` within the block (in the main thread only, where Python runs
-    signal handlers); a hang-up ignored (nohup), or handled outside Python, is left as it is."""
+    signal handlers; ``signal.SIG_DFL``: the system's default); a hang-up ignored (nohup), or
+    handled outside Python, is left as it is."""
     hang_up: signal.Signals | None = getattr(signal, "SIGHUP", None)  # none on Windows
     if hang_up is None or threading.current_thread() is not threading.main_thread():
         yield
@@ -50,25 +51,12 @@ def interrupts_ignored() -> Iterator[None]:
                 signal.signal(kind, handler)
 
 
-@contextlib.contextmanager
-def hang_up_kills() -> Iterator[None]:
+def hang_up_kills() -> contextlib.AbstractContextManager[None]:
     """A closed terminal ends the process within the block, as a crash would (the system's
     default): what a ``play`` table wants, whose every other seat is a bot peer of this
     machine.  They wait for the seat, and the next ``play`` takes it back (README); handled
     as leaving, a closed window ended the game (found by a play-test)."""
-    hang_up: signal.Signals | None = getattr(signal, "SIGHUP", None)
-    if hang_up is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(hang_up)
-    ours = previous is not signal.SIG_IGN and previous is not None  # nohup'd stays so
-    if ours:
-        signal.signal(hang_up, signal.SIG_DFL)
-    try:
-        yield
-    finally:
-        if ours:
-            signal.signal(hang_up, previous)
+    return hang_up_handled(signal.SIG_DFL)
 
 
 def ctrl_c_unless_left(agent: object) -> Callable[[int, Any], None]:
