@@ -98,9 +98,12 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
 
     # the sparest marks on every line or on none: chosen line by line, the columns after them
     # no longer lined up (found by a play-test at the game's end)
-    spared = not all(line_of(seat, False)[1] for seat in range(view.players))
-    for seat in range(view.players):
-        line, _ = line_of(seat, spared)
+    full = [line_of(seat, False) for seat in range(view.players)]
+    if all(fits for _, fits in full):
+        lines = [line for line, _ in full]
+    else:
+        lines = [line_of(seat, True)[0] for seat in range(view.players)]
+    for line in lines:
         used = sum(text_width(text) for _, text in line)
         out += [*line, ("", " " * max(0, width - used) + "\n")]
     return out
