@@ -27,9 +27,8 @@ import statistics
 import time
 from typing import Any
 
-from saboteur_p2p.crypto.group import base_mul, check_point, hash_to_point, mul, random_scalar, remember_points, sub
+from saboteur_p2p.crypto.group import base_mul, check_point, hash_to_point, mul, random_scalar, remember_checks, sub
 from saboteur_p2p.crypto.proofs import Context, open_sealed_share, prove_dleq, seal_share, verify_dleq, verify_sealed_share
-from saboteur_p2p.crypto.shuffle_proof import remember_verified
 from saboteur_p2p.crypto.workers import set_threads, threads
 from saboteur_p2p.protocol.local import critical_path, first_move_expected, play_local_game
 from saboteur_p2p.rules import GameConfig
@@ -122,9 +121,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.threads is not None:
         set_threads(args.threads)
-    # every seat checks every shuffle and every point itself, as on its own machine
-    remember_verified(False)
-    remember_points(False)
+    # every seat checks every point and proof itself, as on its own machine
+    remember_checks(False)
     figures = [round_setup(int(p), args.edition, args.runs) for p in args.players.split(",")]
     reveal_costs(5)
     if args.json:

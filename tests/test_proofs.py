@@ -292,3 +292,53 @@ def test_a_dleq_check_makes_its_own_scalar_and_identity_checks(monkeypatch):
     assert not verify_dleq(X, H, mul(x, H), (IDENTITY, B, s), ctx)
     assert asked == []
     assert verify_dleq(X, H, mul(x, H), (A, B, s), ctx) and len(asked) == 1
+
+
+def test_a_proof_passed_once_is_not_checked_again_but_a_changed_or_failed_one_is(monkeypatch):
+    """Seats that share one process check each proof once (``Passed``): the same proof of the
+    same statement passes again without a multiplication; another context, a changed response
+    or a proof that failed is checked in full every time; with the memory off, everything is."""
+    from nacl.bindings import crypto_sign_open
+
+    from saboteur_p2p.crypto import group, proofs
+
+    multiplied: list[bytes] = []
+
+    def counting(s: bytes, p: bytes) -> bytes:
+        multiplied.append(p)
+        return mul(s, p)
+
+    def opening(signed: bytes, key: bytes) -> bytes:
+        multiplied.append(key)
+        return crypto_sign_open(signed, key)
+
+    monkeypatch.setattr(proofs, "mul", counting)
+    monkeypatch.setattr(proofs, "crypto_sign_open", opening)  # a DLEQ check's first step
+    x, y = scalar_from_int(7**40), scalar_from_int(11**30)
+    X, H, Y = base_mul(x), hash_to_point("memo-test", 1), base_mul(y)
+    ctx = Context(bytes(32), "memo", "draw", 1)
+    dleq = prove_dleq(x, X, H, mul(x, H), ctx)
+    sealed = seal_share(x, X, H, Y, ctx)
+    checks = [
+        lambda ctx, proof: verify_dleq(X, H, mul(x, H), proof, ctx),
+        lambda ctx, proof: verify_sealed_share(X, H, Y, sealed[0], sealed[1], proof, ctx),
+    ]
+    for check, proof in zip(checks, (dleq, sealed[2]), strict=True):
+        changed = (*proof[:-1], scalar_from_int(int.from_bytes(proof[-1], "little") + 1))
+        other = dataclasses.replace(ctx, prover=2)
+        multiplied.clear()
+        assert check(ctx, proof) and multiplied
+        multiplied.clear()
+        assert check(ctx, proof) and not multiplied  # passed before: not checked again
+        for _ in range(2):
+            assert not check(ctx, changed) and multiplied  # a changed proof: checked, refused, each time
+            multiplied.clear()
+            assert not check(other, proof) and multiplied  # the same proof for another statement
+            multiplied.clear()
+        group.remember_checks(False)
+        try:
+            for _ in range(2):
+                assert check(ctx, proof) and multiplied  # a benchmark of each seat's own work
+                multiplied.clear()
+        finally:
+            group.remember_checks(True)

@@ -518,12 +518,12 @@ def test_check_point_remembers_only_the_points_it_accepted(monkeypatch):
     assert checked.count(fresh) == 1
     assert all(checked.count(bad) == 2 for bad in BAD_POINTS)
     # a benchmark of each seat's own work checks every time
-    group.remember_points(False)
+    group.remember_checks(False)
     try:
         check_point(fresh)
         check_point(fresh)
     finally:
-        group.remember_points(True)
+        group.remember_checks(True)
     assert checked.count(fresh) == 3
 
 

@@ -12,6 +12,7 @@ import secrets
 import struct
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from nacl.bindings import (
     crypto_core_ed25519_add,
@@ -53,20 +54,40 @@ class InvalidScalar(ValueError):
     """Bytes that are not a canonical scalar below the group order."""
 
 
-#: Encodings that passed ``check_point``, oldest first.  The subgroup check costs about a
-#: scalar multiplication and depends on the 32 bytes alone, so seats that share one process
-#: (tests, ``play_local_game``, ``verify`` of several copies of a log) check each point once,
-#: not once per seat.  A benchmark that times each seat's work turns it off (``remember_points``).
-_valid: OrderedDict[bytes, None] = OrderedDict()
-_VALID_KEPT = 1 << 15
-_remember_points = True
+class Passed:
+    """Digests of checks this process has passed, the oldest forgotten first.  A check here
+    depends on its bytes alone (a point's encoding, a proof with its whole statement), so seats
+    that share one process (tests, ``play_local_game``, ``verify`` of several copies of a log)
+    make each check once, not once per seat; a failed check is never kept, so it is made again.
+    A benchmark that times each seat's own work turns them all off (``remember_checks``)."""
+
+    every: ClassVar[list[Passed]] = []
+    enabled: ClassVar[bool] = True
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self.digests: OrderedDict[bytes, None] = OrderedDict()
+        Passed.every.append(self)
+
+    def __contains__(self, digest: bytes) -> bool:
+        return digest in self.digests
+
+    def add(self, digest: bytes) -> None:
+        if Passed.enabled:
+            self.digests[digest] = None
+            if len(self.digests) > self.kept:
+                self.digests.popitem(last=False)
 
 
-def remember_points(enabled: bool) -> None:
-    """Whether check_point skips the subgroup check of an encoding it has already accepted."""
-    global _remember_points
-    _remember_points = enabled
-    _valid.clear()
+def remember_checks(enabled: bool) -> None:
+    """Whether the checks of points and proofs skip what this process has already passed."""
+    Passed.enabled = enabled
+    for passed in Passed.every:
+        passed.digests.clear()
+
+
+#: Encodings that passed ``check_point``: the subgroup check costs about a scalar multiplication.
+_valid = Passed(1 << 15)
 
 
 def check_point(data: object, what: str = "point") -> Point:
@@ -78,10 +99,7 @@ def check_point(data: object, what: str = "point") -> Point:
         return data
     if not crypto_core_ed25519_is_valid_point(data):
         raise InvalidPoint(f"{what}: not a valid point of the prime-order subgroup (or of small order)")
-    if _remember_points:
-        _valid[bytes(data)] = None
-        if len(_valid) > _VALID_KEPT:
-            _valid.popitem(last=False)
+    _valid.add(bytes(data))
     return data
 
 

@@ -32,6 +32,7 @@ from .group import (
     InvalidPoint,
     L,
     Part,
+    Passed,
     Point,
     RandomBytes,
     Scalar,
@@ -39,6 +40,7 @@ from .group import (
     base_mul,
     check_scalar,
     encode_parts,
+    hash_bytes,
     hash_to_scalar,
     mul,
     sadd,
@@ -108,6 +110,11 @@ def verify_key(X: Point, proof: tuple[Scalar, Scalar], ctx: Context) -> bool:
 # The half over H stays two multiplications.  So the proof carries its commitments (A, B).
 
 
+#: Proofs this process has verified, by a hash of the proof with its whole statement (``Passed``).
+_dleq_passed = Passed(1 << 14)
+_sealed_passed = Passed(1 << 14)
+
+
 def _dleq_message(ctx: Context, H: Point, Y: Point, B: Point) -> bytes:
     """What the Ed25519 check signs: the tag, the context, H, Y and the commitment B."""
     return encode_parts(("saboteur-p2p/dleq", *ctx.parts(), H, Y, B))
@@ -141,15 +148,21 @@ def verify_dleq(X: Point, H: Point, Y: Point, proof: tuple[Point, Point, Scalar]
     if int.from_bytes(s, "little") >= L or A == IDENTITY:
         return False
     message = _dleq_message(ctx, H, Y, B)
+    digest = hashlib.blake2b(X + A + s + message, digest_size=32).digest()
+    if digest in _dleq_passed:
+        return True
     try:
         # A == s·G - k·X, compared as bytes, without the cofactor (protocol.md §7.2)
         crypto_sign_open(A + s + message, X)
         k = _dleq_challenge(A, X, message)
         # s·H == B + k·Y: the multiplications refuse a Y outside the group; B outside it
         # gives another sum (s·H is in the group)
-        return mul(s, H) == add(B, mul(k, Y))
+        if mul(s, H) != add(B, mul(k, Y)):
+            return False
     except (InvalidPoint, BadSignatureError, NaclValueError, NaclTypeError):
         return False
+    _dleq_passed.add(digest)
+    return True
 
 
 # -- a decryption share sealed to a recipient ------------------------------------------------
@@ -176,12 +189,18 @@ def verify_sealed_share(
 ) -> bool:
     try:
         e, s1, s2 = _scalars(proof, 3)
+        digest = hash_bytes("sealed-share-passed", *ctx.parts(), X, C1, recipient, E1, E2, e, s1, s2, size=32)
+        if digest in _sealed_passed:
+            return True
         A1 = sub(base_mul(s1), mul(e, X))
         A2 = sub(base_mul(s2), mul(e, E1))
         A3 = sub(add(mul(s1, C1), mul(s2, recipient)), mul(e, E2))
     except (InvalidPoint, ValueError, TypeError):
         return False
-    return hash_to_scalar("sealed-share", *ctx.parts(), X, C1, recipient, E1, E2, A1, A2, A3) == e
+    if hash_to_scalar("sealed-share", *ctx.parts(), X, C1, recipient, E1, E2, A1, A2, A3) != e:
+        return False
+    _sealed_passed.add(digest)
+    return True
 
 
 def open_sealed_share(y: Scalar, E1: Point, E2: Point) -> Point:

@@ -22,7 +22,6 @@ first move) is made ahead in a ``ShufflePlan`` once the joint key is known.
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +31,7 @@ from .group import (
     IDENTITY,
     InvalidPoint,
     InvalidScalar,
+    Passed,
     Point,
     RandomBytes,
     Scalar,
@@ -56,19 +56,8 @@ ZERO: Scalar = bytes(32)
 ONE: Scalar = (1).to_bytes(32, "little")
 #: The largest deck a proof covers (the wire limit on a deck, protocol.md §6.4).
 MAX_CARDS = 128
-#: Proofs this process has verified, by a hash of the statement and the whole proof.  Games
-#: whose seats share one process (tournaments, tests) check each shuffle once, not once
-#: per seat; a benchmark that times each seat's work turns it off (``remember_verified``).
-_verified: OrderedDict[bytes, None] = OrderedDict()
-_VERIFIED_KEPT = 512
-_remember = True
-
-
-def remember_verified(enabled: bool) -> None:
-    """Whether verify_shuffle_proof skips a proof this process has already verified."""
-    global _remember
-    _remember = enabled
-    _verified.clear()
+#: Proofs this process has verified, by a hash of the statement and the whole proof.
+_verified = Passed(512)
 
 
 def mul(s: Scalar, p: Point) -> Point:
@@ -341,11 +330,11 @@ def verify_shuffle_proof(
         raise ShuffleProofError(f"expected {n} responses of each kind")
     h, hs = generators(n)
     statement = statement_digest(context, joint, inputs, outputs, proof.commitments)
-    seen = _remember and hash_bytes(
+    seen = hash_bytes(
         "shuffle-verified", statement, b"".join(proof.chain), proof.challenge, b"".join(proof.responses),
         b"".join(proof.chain_responses), b"".join(proof.permuted_responses),
     )
-    if seen and seen in _verified:
+    if seen in _verified:
         return
     u = challenges(statement, n)
     c = proof.challenge
@@ -386,10 +375,7 @@ def verify_shuffle_proof(
         raise ShuffleProofError(f"the proof does not compute: {exc}") from None
     if _challenge(statement, proof.chain, (t1, t2, t3, t41, t42), t_hat) != c:
         raise ShuffleProofError("the proof does not check: the output is not a shuffle of the input")
-    if seen:
-        _verified[seen] = None
-        if len(_verified) > _VERIFIED_KEPT:
-            _verified.popitem(last=False)
+    _verified.add(seen)
 
 
 def invalid_point(outputs: Sequence[Ciphertext], proof: ShuffleProof, what: str) -> str | None:
@@ -421,6 +407,5 @@ def shuffle_and_prove(
 
 __all__ = [
     "ShufflePlan", "ShuffleProof", "apply_plan", "challenges", "generators", "plan_shuffle", "prove_shuffle",
-    "remember_verified",
     "shuffle_and_prove", "statement_digest", "verify_shuffle_proof",
 ]
