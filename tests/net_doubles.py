@@ -353,6 +353,29 @@ def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) ->
     return Trick((Stage(seat_to_move(victim_name), muting.start), Stage(muting.lasted(seconds), tell)), cheats=True)
 
 
+def late_after_gone(victim_name: str, busy: bool) -> Trick:
+    """Owing a protocol record, withhold it (its pings still say it is there), optionally
+    telling ``victim_name`` alone it is busy for 60 s; ignore the `gone` that names it, and
+    send the record half a second after that `gone` came, so that it reaches the victim
+    while the victim still waits for it (found by an attack: the victim then named the seat
+    that sent the `gone`)."""
+    gone_at: list[float] = []
+
+    def withhold(session: Session) -> None:
+        if busy:
+            victim = session.names.index(victim_name)
+            body = {"game_id": session.setup.game_id, "seat": session.seat, "seconds": 60}
+            session.transport.send(session.endpoints[victim], seal(session.identity, "busy", body))
+
+        def heard_gone(*args: Any, **kwargs: Any) -> None:
+            gone_at.append(time.monotonic())  # noted, and not heeded
+        session._heard_gone = heard_gone  # type: ignore[method-assign]
+
+    def released(session: Session) -> bool:
+        return bool(gone_at) and time.monotonic() - gone_at[0] > 0.5
+    return Trick((Stage(own_protocol_record, withhold), Stage(released, lambda session: None, holds=True)))
+
+
 def muted_and_thinking(victim_name: str, seconds: float) -> Trick:
     """At the double's first move, stop talking to ``victim_name`` alone (it still hears that
     seat) and think ``seconds`` over that move, then talk to it again and play on honestly."""

@@ -28,6 +28,7 @@ from net_doubles import (
     DoubleRun,
     Trick,
     gone_to_the_accused,
+    late_after_gone,
     muted_and_thinking,
     muted_then_gone,
     out_of_turn,
@@ -386,12 +387,15 @@ def test_peer_that_never_returns_ends_the_game_for_the_others(processes: Process
 
 def start_table_with_double(
     processes: Processes, tmp_path: Path, trick_name: str, human: bool = False, wait: float = 60, rounds: int = 3,
+    joiner_wait: float | None = None,
 ) -> tuple[Peer, Peer, DoubleRun]:
-    """A host process, one joiner process (a bot, or a person who never types) and the double."""
+    """A host process, one joiner process (a bot, or a person who never types; its own
+    ``joiner_wait``, if given) and the double."""
     port = free_port()
     host = processes.start("host", host_args(port, 3, wait=wait, rounds=rounds), verbose=True)
     other = "human" if human else "b1"
-    joiner = processes.start(other, join_args(port, other, wait=wait, bot=None if human else "random"), verbose=True,
+    joiner_wait = wait if joiner_wait is None else joiner_wait
+    joiner = processes.start(other, join_args(port, other, wait=joiner_wait, bot=None if human else "random"), verbose=True,
                              stdin=subprocess.PIPE if human else subprocess.DEVNULL)
     trick = TRICKS[trick_name] if trick_name in TRICKS else AIMED[trick_name](other)
     double = start_double(f"127.0.0.1:{port}", "double", trick, tmp_path / "double")
@@ -405,6 +409,8 @@ AIMED: dict[str, Callable[[str], Trick]] = {
     "mute-then-gone": lambda victim: muted_then_gone(victim, 5.0),
     "mute-then-gone-unproven": lambda victim: muted_then_gone(victim, 5.0, unproven=True),
     "muted-and-thinking": lambda victim: muted_and_thinking(victim, 6.0),
+    "busy-to-one-then-late": lambda victim: late_after_gone(victim, busy=True),
+    "late-after-gone": lambda victim: late_after_gone(victim, busy=False),
 }
 
 

@@ -44,6 +44,38 @@ def test_a_present_seat_that_withholds_its_share_is_named_after_the_wait(process
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("trick, joiner_wait", [("busy-to-one-then-late", 8.0), ("late-after-gone", 10.0)])
+def test_a_record_withheld_until_an_honest_seat_names_its_maker_gets_no_honest_seat_named(
+    processes: Processes, tmp_path: Path, trick: str, joiner_wait: float,
+) -> None:
+    """A seat withholds a protocol record until the host's wait runs out and the host names
+    it (``gone``), then sends it to the joiner, still waiting.  Told it was busy alone (the
+    host never was), the joiner passes the notice on, so both waits run out together; or,
+    with a longer wait of its own, the joiner sees the record come only at the end of its
+    wait: late there too.  Either way both honest seats name the withholder, never the host
+    (found by an attack: the joiner named the host, which "ended the game, but the record
+    came")."""
+    host, joiner, double = start_table_with_double(processes, tmp_path, trick, wait=8, joiner_wait=joiner_wait)
+    for peer in (host, joiner):
+        assert peer.wait(SMALL_GAME) == 4, peer.text()
+    double.stop.set()
+    double.finish(30)
+    named = rf"double \(seat {double.seat}\) sent no \w+ record within 8 s; the game ends"
+    assert re.search(named, host.text()), host.text()
+    text = joiner.text()
+    assert "nobody is blamed" not in text, text
+    (verdict,) = verify(only_log(tmp_path / joiner.name))
+    if joiner_wait == 8.0:  # its own wait ran out with the host's
+        assert re.search(named, text), text
+        assert verdict.startswith(f"stopped: the log says seat {double.seat} (double) went silent"), verdict
+    else:
+        late = (rf"host \(seat 0\) ended the game saying double \(seat {double.seat}\) withheld its \w+ record; it "
+                r"came here only [\d.]+ s before our own wait for it ran out, so it was late here too")
+        assert re.search(late, text), text
+        assert verdict.startswith(f"stopped: the log's seat says seat {double.seat} (double) sent a record late"), verdict
+
+
+@pytest.mark.slow
 def test_a_seat_that_falsely_says_another_withholds_its_record_is_the_one_named(processes: Processes, tmp_path: Path) -> None:
     """A seat that ends the game the moment another seat's protocol record is due, saying that
     seat withholds it, is not believed: each honest peer waits for the record itself, and when

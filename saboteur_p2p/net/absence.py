@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
-from ..protocol.ending import LINK_REFUSED, OTHER_GAME
+from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 from .presence import BUSY_MAX, Presence
@@ -32,6 +32,12 @@ from .wire import Envelope, seal
 
 #: seconds an accused seat stays for the record it is said to withhold, if that is not due yet
 ACCUSED_STAYS = 5.0
+#: a protocol record that comes here this close to the end of our own wait for it (at most
+#: half the wait), or later, came late: another seat's wait for it, started by the resends
+#: that brought that seat the record before it (whose order a withholding seat chooses), may
+#: have run out first, honestly (found by an attack: a seat that sent its record just after an
+#: honest seat's `gone` got that seat named)
+LATE_GRACE = 3.0
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,8 @@ class GoneClaim:
     head: bytes
     kind: str
     heard: int
+    #: when our own wait for that record runs out (a move's: never)
+    deadline: float
 
     @property
     def withheld(self) -> bool:
@@ -95,6 +103,10 @@ class Absence:
         #: seats heard signing messages for another game, with its id (the first one heard:
         #: splitting.py); said when the game ends for such a seat's absence
         self._other_game: dict[int, bytes] = {}
+        #: the protocol records due here at the last check, by seat: when our wait for each runs out
+        self._due_until: dict[int, float] = {}
+        #: seats whose last protocol record came late here (LATE_GRACE): when, and how long it was due
+        self._came_late: dict[int, tuple[float, float]] = {}
 
     def _gone_why(self, absent: int, why: str) -> str:
         """Why the game ends for ``absent``, with what we heard of it signing for another game,
@@ -180,6 +192,8 @@ class Absence:
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
             if self.node.log.head != claim.head or claim.absent in self.node.step_got:
+                if claim.withheld and now >= claim.deadline - self._late_grace():
+                    return self._end_late(claim.absent, claim.sender, claim.kind, claim.deadline - now)
                 why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
                        f"nobody is blamed but the one who stopped")
                 return self._end(Outcome.QUIT, why, claim.sender)
@@ -225,21 +239,49 @@ class Absence:
         a move may take a person as long as it takes, so moves are never timed out.
         """
         log_head = self.node.log.head
-        if log_head != self._head_seen:
+        owing = {e.speaker for e in self.node.outstanding if e.kind != "action" and e.speaker != self.seat}
+        for seat, until in self._due_until.items():
+            if seat not in owing and now >= until - self._late_grace():
+                self._came_late[seat] = (now, until - now)  # its record came at the end of our wait, or after
+        moved = log_head != self._head_seen
+        if moved:
             self._head_seen, self._head_since = log_head, now
+        self._due_until = {seat: self._stall_deadline(seat) for seat in owing}
+        if moved:
             return None
         # moves may take a person long; a seat not heard lately may be away (or our own link
         # is down), which _check_gone judges
         due = [e for e in self.node.outstanding
                if e.kind != "action" and e.speaker != self.seat and self.presence.heard_lately(e.speaker, now)]
-        # a seat's busy notices move its start on, but by at most BUSY_MAX in one step: one that
-        # says busy again and again does not withhold its record for ever
-        head = next((e for e in due if now - max(self._head_since, min(self.presence.busy_until(e.speaker),
-                                                                     self._head_since + BUSY_MAX)) > self.wait), None)
+        head = next((e for e in due if now > self._stall_deadline(e.speaker)), None)
         if head is None:
             return None
         name = self._seat_name(head.speaker)
         return self._end_gone(head.speaker, f"{name} sent no {head.kind} record within {self.wait:.0f} s")
+
+    def _stall_deadline(self, seat: int) -> float:
+        """When our wait for a protocol record due from ``seat`` runs out: ``wait`` from when the
+        log's head last changed or from the end of the seat's last busy notice, whichever is
+        later; a busy notice moves the start on by at most BUSY_MAX in one step, so a seat that
+        says busy again and again does not withhold its record for ever."""
+        start = max(self._head_since, min(self.presence.busy_until(seat), self._head_since + BUSY_MAX))
+        return start + self.wait
+
+    def _late_grace(self) -> float:
+        return min(LATE_GRACE, self.wait / 2)
+
+    def _end_late(self, absent: int, accuser: int, kind: str, left: float) -> SessionResult:
+        """``accuser`` ended the game saying ``absent`` withheld its ``kind`` record, which came
+        here only ``left`` seconds before our own wait for it ran out (or after): the record was
+        late, so the accuser's wait may honestly have run out first.  We name the absent seat as
+        the accuser did, with the reason LATE_RECORD: the record is in our log, so verify
+        reports the verdict as our word, naming nobody."""
+        self.reason = LATE_RECORD
+        by, name = self._seat_name(accuser), self._seat_name(absent)
+        when = f"{abs(left):.1f} s {'before' if left > 0 else 'after'} our own wait for it ran out"
+        why = (f"{by} ended the game saying {name} withheld its {kind} record; it came here only {when}, so it was "
+               f"late here too; the game ends")
+        return self._end(Outcome.PEER_GONE, why, absent)
 
     def _end_gone(self, absent: int, why: str) -> SessionResult:
         """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
@@ -307,6 +349,10 @@ class Absence:
             quiet = self.presence.quiet_for(absent, now)
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {quiet:.0f} s too)"
             return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
+        late = self._came_late.get(absent)
+        if head is None and late is not None and now - late[0] <= 2 * self._late_grace():
+            # its record came late here too, just before the word: that seat's wait ran out first
+            return self._end_late(absent, sender, "last", late[1] - (now - late[0]))
         if head is None:
             why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "
                    f"{silent:.0f} s ago; nobody is blamed but the one who stopped")
@@ -314,7 +360,8 @@ class Absence:
         if self._claim is None:
             # we wait for that seat too, and it was heard lately: see for ourselves, within our
             # own wait, whether its record comes (or, for a move, whether it is heard again)
-            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent])
+            deadline = self._stall_deadline(absent) if head.kind != "action" else float("inf")
+            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], deadline)
             self._left.add(sender)  # its silence from now on says nothing of our link
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")

@@ -364,7 +364,9 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         # even if we missed its `link` (sent while we were in the lobby) or it reconnected
         to_another = env.kind in ("link", "ping") and not addressed_to(env, self.seat)
         ending = env.kind in ENDINGS  # the signer's own word, whoever carries it (§12.5)
-        if (key is not None or not to_another) and not self.links.heard(connection, key, sender) and not ending:
+        # so is a busy notice, which a seat passes on (§12.4)
+        if (key is not None or not to_another) and not self.links.heard(connection, key, sender) and not ending \
+                and env.kind != "busy":
             notice = self.links.relayed(connection, key, env.kind, sender, time.monotonic())
             if notice is not None:
                 self.say(notice)
@@ -377,7 +379,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         if ending and env.body.get("game_id") == self.setup.game_id and env.body.get("seat", sender) == sender:
             self.endings_heard[sender] = data  # before it is judged: judging it may end our game
         try:
-            return self._dispatch(connection, env, sender, key)
+            return self._dispatch(connection, env, sender, key, data)
         except BadEnvelope as exc:
             self.links.dropped(sender, f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
@@ -397,7 +399,9 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
             self._outsider_noticed = now  # an outsider's flood does not flood the log
             self.say(text)
 
-    def _dispatch(self, connection: bytes, env: Envelope, sender: int, key: bytes | None = None) -> SessionResult | None:
+    def _dispatch(
+        self, connection: bytes, env: Envelope, sender: int, key: bytes | None = None, data: bytes = b"",
+    ) -> SessionResult | None:
         if env.kind == "record":
             return self._take_record(env.field("record", bytes, 5 * 1024 * 1024), sender)
         game_id = env.field("game_id", bytes, 32)
@@ -422,7 +426,14 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         elif env.kind == "standin" and env.field("seat", int) == sender:
             self._heard_stand_in(env, sender)
         elif env.kind == "busy" and env.field("seat", int) == sender:
-            self.presence.busy(sender, time.monotonic(), float(env.field("seconds", (int, float))))
+            now, seconds = time.monotonic(), float(env.field("seconds", (int, float)))
+            if self.links.owner(connection, key) == sender and self.presence.busy_until(sender) < now + seconds - 1:
+                # passed on, as signed, to the seats that may not have it: a seat that told one seat
+                # alone it was busy had the other's wait for its record run out first (an attack)
+                for seat, endpoint in self.endpoints.items():
+                    if seat != sender:
+                        self.transport.send(endpoint, data)
+            self.presence.busy(sender, now, seconds)
         elif env.kind == "gone" and env.field("seat", int) == sender:
             return self._heard_gone(env, sender, time.monotonic(), self.links.owner(connection, key) if key is not None else None)
         elif env.kind == "bye" and env.field("seat", int) == sender:

@@ -28,6 +28,8 @@ OUTCOMES = ("cheater", "peer-gone", "quit")
 #: heard signing for it, or its link endpoint refused ours (protocol.md §4.9, §11)
 OTHER_GAME = "other-game"
 LINK_REFUSED = "link-refused"
+#: the seat named came late, not silent: its record is in the log, after another seat's wait for it ran out
+LATE_RECORD = "late-record"
 GONE_NOTES = {
     OTHER_GAME: "signed its messages for another game",
     LINK_REFUSED: "refused its link (it admits only the seats of its own game)",
@@ -159,6 +161,9 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
                 said += (f" (but the log's seat says it {note}: if the host started the seats on different games, "
                          f"it waited in vain as well and is not to blame; verify cannot check this)")
             return True, said
+        if known and ending.reason == LATE_RECORD:
+            return False, (f"stopped: the log's seat says {who} sent a record late, only after another seat had ended "
+                           f"the game for it; the record is in the log (a claim verify cannot check)")
         return False, f"stopped: the log says {who} went silent, but it owed no record where the log ends"
     violation = _evidence_shows(ending.evidence, observer)
     if violation is not None and violation.peer == culprit == -1 and violation.reason == "bad-deck":
@@ -226,4 +231,4 @@ def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation
     return None
 
 
-__all__ = ["GONE_NOTES", "LINK_REFUSED", "OTHER_GAME", "Ending", "judge", "split_ending", "stood_before"]
+__all__ = ["GONE_NOTES", "LATE_RECORD", "LINK_REFUSED", "OTHER_GAME", "Ending", "judge", "split_ending", "stood_before"]
