@@ -58,7 +58,7 @@ def test_cli_tournament_writes_json(tmp_path, capsys):
     assert code == 0
     data = json.loads(out.read_text())
     assert data["games"] == 6 and data["bots"][0]["bot"] == "random"
-    assert "gold/game" in capsys.readouterr().out
+    assert "gold/seat" in capsys.readouterr().out
 
 
 @pytest.mark.slow

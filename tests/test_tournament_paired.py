@@ -175,3 +175,34 @@ def test_a_slow_rate_reads_as_seconds_a_game():
 
     assert rate_words(73.66) == "73.7 games/s" and rate_words(1.0) == "1.0 games/s"
     assert rate_words(1 / 20.1) == "20.1 s a game" and rate_words(0.0) == "no game finished"
+
+
+def test_the_duplicate_reports_two_means_of_gold_each_named_for_what_it_weighs(capsys):
+    """Three seats, two bots: a bot sits twice in some deals and once in others, so its gold
+    a seat over all seats (the table's gold/seat) and its deals' gold a seat, the deals weighed
+    alike (the paired line), differ; each is labelled for what it is (a bot author read the two
+    as one figure that ranked the bots both ways)."""
+    spec = TournamentSpec(3, 4, ("random", "heuristic"), seed=7, duplicate=True)
+    games = list(run_games(spec))
+    seats = {"random": [], "heuristic": []}
+    deals = {"random": [], "heuristic": []}
+    for deal in range(4):
+        gold = {"random": [], "heuristic": []}
+        for game in games[deal * 3:(deal + 1) * 3]:
+            for seat, bot in enumerate(game.lineup):
+                gold[bot].append(game.scores[seat])
+        for bot, golds in gold.items():
+            seats[bot] += golds
+            deals[bot].append(sum(golds) / len(golds))
+    assert {len(seats["random"]), len(seats["heuristic"])} == {18}
+    assert main(["tournament", "--players", "3", "--games", "4", "--duplicate", "--bots", "random,heuristic",
+                 "--seed", "7", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "gold/seat" in out and "gold/seat: the gold of all its seats over their number" in out
+    for bot in ("random", "heuristic"):
+        row = next(line for line in out.splitlines() if line.startswith(bot + " "))
+        assert f"{sum(seats[bot]) / len(seats[bot]):.2f} ± " in row, row
+    paired = next(line for line in out.splitlines() if "random vs heuristic" in line)
+    mean = {bot: sum(means) / 4 for bot, means in deals.items()}
+    assert f"{mean['random']:.2f} against {mean['heuristic']:.2f} gold a game over the same deals" in paired, paired
+    assert "(each deal's gold a seat, the deals weighed alike: the table's gold/seat weighs each seat alike)" in paired

@@ -34,7 +34,7 @@ def format_report(report: TournamentReport) -> str:
     width = max([16, *(len(label) for label in labels.values())])
     lines += [
         "",
-        f"{'bot':<{width}} {'seats':>6} {'wins':>6} {'shared':>6} {'gold/game':>16} {'miner win':>9} {'sab. win':>8}"
+        f"{'bot':<{width}} {'seats':>6} {'wins':>6} {'shared':>6} {'gold/seat':>16} {'miner win':>9} {'sab. win':>8}"
         f" {'rating':>14}",
     ]
     for stats in ranked:
@@ -50,6 +50,7 @@ def format_report(report: TournamentReport) -> str:
     # counted by seat, as the gold is: two seats of one bot that tie for the most gold are two
     # shared wins (the footnote said "the games it won", an attack read it so)
     lines.append("(seats: a game's seats each bot played; wins, shared: its seats with the most gold alone, and with others; "
+                 "gold/seat: the gold of all its seats over their number; "
                  "miner win, sab. win: the rounds won as a digger, of either team in Saboteur 2, and as a saboteur)")
     if any(label.endswith(" !") for label in labels.values()):
         lines.append("(!: the bot misbehaved, and a safe move was played for it: see the bot incidents below)")
@@ -65,6 +66,10 @@ def format_report(report: TournamentReport) -> str:
     if report.paired:
         lines += ["", _paired_heading(report)]
         where = "in the same seats" if spec.candidate is not None else "over the same deals"
+        # a bot's seats in a deal may differ in number from deal to deal (3 seats, 2 bots): each
+        # deal's gold a seat weighs alike here, so these means need not be the table's gold/seat
+        # (they ranked two bots in opposite orders: a bot author)
+        per_deal = " (each deal's gold a seat, the deals weighed alike: the table's gold/seat weighs each seat alike)"
         for pair in report.paired.values():
             ratio, ratio_ci = pair.ratio(), pair.ratio_ci95()
             ratio_text = "-" if ratio is None else f"{ratio:.3f}x" + ("" if ratio_ci is None else f" ± {ratio_ci:.3f}")
@@ -78,7 +83,7 @@ def format_report(report: TournamentReport) -> str:
                 f"  {pair.bot} vs {pair.versus}: {mean:+.3f} ± " + ("n/a" if half is None else f"{half:.3f}")
                 + f" gold per game ({interval}), "
                 f"gold ratio {ratio_text}; {pair.sum_a / pair.deals:.2f} against {pair.sum_b / pair.deals:.2f} "
-                f"gold a game {where}"
+                f"gold a game {where}" + ("" if spec.candidate is not None else per_deal)
             )
             if pair.seconds:
                 lines.append(
