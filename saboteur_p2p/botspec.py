@@ -18,6 +18,21 @@ class BotLoadError(ValueError):
     """A bot spec names nothing that can be loaded; the message says what was tried."""
 
 
+def imported_tops(path: Path) -> set[str]:
+    """The top-level names of the absolute imports in the Python file ``path`` (none if it
+    cannot be read or parsed)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):  # a nest too deep for the parser (an attack)
+        return set()
+    tops: set[str] = set()
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+        tops.update(name.partition(".")[0] for name in names)
+    return tops
+
+
 def imported_beside(path: Path) -> list[Path]:
     """The modules beside the bot file ``path`` that it imports, and those they import in
     turn (``import helper``, ``from helper import x``: a ``helper.py`` in its folder, or
@@ -28,24 +43,16 @@ def imported_beside(path: Path) -> list[Path]:
     found: list[Path] = []
     waiting = [path.resolve()]
     while waiting:
-        try:
-            tree = ast.parse(waiting.pop().read_bytes())
-        except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):  # a nest too deep for the parser (an attack)
-            continue
-        for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
-            for name in names:
-                top = name.partition(".")[0]
-                package = folder / top
-                if (package / "__init__.py").is_file() and top != "saboteur_p2p":
-                    files = sorted(package.rglob("*.py"))
-                else:
-                    files = [folder / f"{top}.py"]
-                for file in files:
-                    if file.is_file() and file != path.resolve() and file not in found:
-                        found.append(file)
-                        waiting.append(file)
+        for top in sorted(imported_tops(waiting.pop())):
+            package = folder / top
+            if (package / "__init__.py").is_file() and top != "saboteur_p2p":
+                files = sorted(package.rglob("*.py"))
+            else:
+                files = [folder / f"{top}.py"]
+            for file in files:
+                if file.is_file() and file != path.resolve() and file not in found:
+                    found.append(file)
+                    waiting.append(file)
     return sorted(found)
 
 

@@ -5,6 +5,7 @@ import contextlib
 import json
 import os
 import pickle
+import types
 from pathlib import Path
 
 import pytest
@@ -250,11 +251,11 @@ def test_resume_refuses_a_file_played_by_another_version_of_a_bot(tmp_path):
     _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
     bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))
     changed = (rf"another version of {bot}:First \(the file that defines it, "
-               r"or a module or package beside it that it imports, changed\)")
+               r"or a module or package it imports, changed\)")
     with pytest.raises(ResultsFileError, match=changed):
         ResultsFile.open(path, spec, StatsCollector(spec), True)
     header = json.loads(path.read_text().splitlines()[0])
-    assert set(header["sources"]) == {f"{bot}:First", "random"}
+    assert set(header["sources"]) == {f"{bot}:First", "random", "(the rules engine)"}
 
 
 def test_what_a_bot_prints_goes_to_stderr_not_into_the_report(tmp_path, capsys):
@@ -556,3 +557,47 @@ def test_a_results_file_missing_a_game_says_how_to_keep_the_sound_ones(tmp_path,
         return [{k: v for k, v in json.loads(line).items() if k != "seconds"} for line in text_lines]
 
     assert games(out.read_text().splitlines()[1:]) == games(lines[1:])  # played again, the same games
+
+
+def test_resume_refuses_a_file_once_the_rules_or_the_bundled_bots_a_file_bot_imports_change(tmp_path, monkeypatch):
+    """A file bot built on the bundled bots (``saboteur_bots.heuristic``) kept its digest when
+    they changed, and every bot kept its own when the rules engine did, so ``--resume`` folded
+    two versions' games in one file (found by a bot author).  A file bot that does not import
+    the bundled bots keeps its digest when they change."""
+    from saboteur_p2p.tournament import results
+    from saboteur_p2p.tournament.results import ENGINE_SOURCE, bot_sources
+
+    built = tmp_path / "built.py"
+    built.write_text("from saboteur_bots.heuristic import HeuristicBot\n\n\nclass Built(HeuristicBot):\n    pass\n")
+    alone = tmp_path / "alone.py"
+    alone.write_text("class Alone:\n    def start(self, seat, config, seed): pass\n"
+                     "    def act(self, view, legal): return legal[0]\n    def on_event(self, event): pass\n")
+    spec = TournamentSpec(3, 4, (f"{built}:Built", f"{alone}:Alone"), seed=6)
+    path = tmp_path / "games.jsonl"
+    _run_to_file(path, spec, stop_after=2)
+    before = bot_sources(spec)
+    # another version of the bundled bots (a copy of the package with one module edited)
+    bundled = Path(results.bot_source("random")).parent
+    copy = tmp_path / "bundled"
+    copy.mkdir()
+    for module in bundled.glob("*.py"):
+        (copy / module.name).write_text(module.read_text())
+    (copy / "heuristic_v2.py").write_text((copy / "heuristic_v2.py").read_text() + "\n# edited\n")
+    monkeypatch.setattr(results, "bot_source", lambda bot: copy / "random_bot.py" if bot == "random" else
+                        (built if bot.startswith(str(built)) else alone))
+    after = bot_sources(spec)
+    assert after[f"{built}:Built"] != before[f"{built}:Built"]
+    assert after[f"{alone}:Alone"] == before[f"{alone}:Alone"]
+    with pytest.raises(ResultsFileError, match=rf"another version of {built}:Built \("):
+        ResultsFile.open(path, spec, StatsCollector(spec), True)
+    monkeypatch.undo()
+    # another version of the rules engine (a copy with one module edited)
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    for module in Path(results.rules.__file__).parent.glob("*.py"):
+        (rules / module.name).write_text(module.read_text())
+    (rules / "board.py").write_text((rules / "board.py").read_text() + "\n# edited\n")
+    monkeypatch.setattr(results, "rules", types.SimpleNamespace(__file__=str(rules / "__init__.py")))
+    assert bot_sources(spec)[ENGINE_SOURCE] != before[ENGINE_SOURCE]
+    with pytest.raises(ResultsFileError, match=r"another version of the rules engine \(saboteur_p2p/rules\) \("):
+        ResultsFile.open(path, spec, StatsCollector(spec), True)

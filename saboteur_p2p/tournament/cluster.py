@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..botapi import BotLoadError
-from .results import bot_sources
+from .results import ENGINE_SOURCE, bot_sources, source_words
 from .spec import IN_FLIGHT_PER_WORKER, GameSummary, TournamentSpec, batch_size, batches, run_batch
 
 EXTRA = "pip install 'saboteur-p2p[cluster]'"
@@ -52,7 +52,8 @@ def run_checked_batch(spec: TournamentSpec, start: int, stop: int, sources: dict
     for bot, digest in sources.items():
         if here.get(bot) != digest:
             found = f"a file of digest {here[bot]}" if bot in here else "no file of it"
-            raise OtherVersion(f"bot {bot!r}: a worker finds {found}, where this machine read digest {digest}: "
+            what = source_words(bot) if bot == ENGINE_SOURCE else f"bot {bot!r}"
+            raise OtherVersion(f"{what}: a worker finds {found}, where this machine read digest {digest}: "
                                "every worker must have the same version of each bot (and of saboteur-p2p)")
         # the files agree, but a worker that played the bot before its file changed still plays
         # the version it imported then, under the new digest (found by review)

@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from .. import rules
 from ..botapi import BUNDLED, bot_source, split_spec
-from ..botspec import imported_beside
+from ..botspec import imported_beside, imported_tops
 from ..files import open_regular, open_to_write
 from ..rules import Role, Winners
 from ..rules.cards import RoleCard
@@ -159,23 +160,47 @@ def _header(spec: TournamentSpec) -> str:
     return json.dumps(header, separators=(",", ":"))
 
 
+#: the key of the rules engine's digest among a results file's ``sources``: not a bot spec
+ENGINE_SOURCE = "(the rules engine)"
+#: a bundled bot, whose module's folder holds them all
+BUNDLED_PROBE = "random"
+
+
+def _digest(files: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def bot_sources(spec: TournamentSpec) -> dict[str, str]:
     """A digest of the file that defines each bot (its module or ``FILE.py``), by bot spec: a
     ``--resume`` with another version of a bot would fold two bots' games under one name.
     A bundled bot's digest is of all the bundled bots' modules; another bot's is of its file
-    and the modules beside it that it imports (``botspec.imported_beside``); a bot whose file cannot
-    be found has none."""
-    sources = {}
+    and the modules beside it that it imports (``botspec.imported_beside``), and of the bundled
+    bots' modules if it imports them (a file bot built on ``saboteur_bots.heuristic``: found by
+    a bot author); a bot whose file cannot be found has none.  ``ENGINE_SOURCE`` names the
+    rules engine's digest: every game follows from it."""
+    sources = {ENGINE_SOURCE: _digest(sorted(Path(rules.__file__).parent.glob("*.py")))}
+    bundled = bot_source(BUNDLED_PROBE)
     for bot in sorted({*spec.bots, *([spec.candidate] if spec.candidate else [])}):
         path = bot_source(bot)
-        if path is not None:
-            # a bundled bot is built of the whole package's modules
-            files = sorted(path.parent.glob("*.py")) if split_spec(bot)[0] in BUNDLED else [path, *imported_beside(path)]
-            digest = hashlib.sha256()
-            for file in files:
-                digest.update(file.read_bytes())
-            sources[bot] = digest.hexdigest()[:16]
+        if path is None:
+            continue
+        if split_spec(bot)[0] in BUNDLED:
+            files = sorted(path.parent.glob("*.py"))  # a bundled bot is built of the whole package's modules
+        else:
+            files = [path, *imported_beside(path)]
+            if bundled is not None and path.parent.resolve() != bundled.parent.resolve() \
+                    and any("saboteur_bots" in imported_tops(file) for file in files):
+                files += sorted(bundled.parent.glob("*.py"))
+        sources[bot] = _digest(files)
     return sources
+
+
+def source_words(source: str) -> str:
+    """What a key of ``sources`` names, for a message."""
+    return "the rules engine (saboteur_p2p/rules)" if source == ENGINE_SOURCE else source
 
 
 def read_sources(path: Path) -> dict[str, str] | None:
@@ -358,11 +383,14 @@ class ResultsFile:
         if differ:
             raise ResultsFileError(f"{path} is another tournament's results: {'; '.join(differ)}")
         kept, now = read_sources(path), bot_sources(spec)
+        if kept is not None and ENGINE_SOURCE not in kept:
+            now.pop(ENGINE_SOURCE)  # a file written before the engine's digest was kept
         changed = [] if kept is None else sorted(bot for bot in kept.keys() | now.keys() if kept.get(bot) != now.get(bot))
         if changed:
             raise ResultsFileError(
-                f"{path} was played with another version of {', '.join(changed)} (the file that defines it, or a module "
-                "or package beside it that it imports, changed): resume with the code that played it, or name a new file"
+                f"{path} was played with another version of {', '.join(map(source_words, changed))} (the file that "
+                "defines it, or a module or package it imports, changed): resume with the code that played it, or name "
+                "a new file"
             )
         if there.time_limit != spec.time_limit:
             # a bot past its time has a move played for it: the limit is part of every result
