@@ -52,7 +52,7 @@ from saboteur_p2p.rules import (
     RoleCard,
     RoundStarted,
 )
-from saboteur_p2p.rules.determinize import log_deal_weight
+from saboteur_p2p.rules.deals import log_deal_weight, role_chances
 from saboteur_p2p.rules.moves import placements
 
 from .tunnels import Network, joined_edges
@@ -129,8 +129,11 @@ class RoleBelief:
         return chances
 
     def marginals(self) -> list[dict[Role, float]]:
-        """Every seat's posterior chance of each role."""
-        return [self.marginal(seat) for seat in range(self.config.players)]
+        """Every seat's posterior chance of each role (exact; all seats in one pass over the
+        deals, where ``marginal`` of each seat took one of its own per role)."""
+        counts = tuple(max(self.deck[r] - self.gone[r], 0) for r in self.roles)
+        table = tuple(tuple(w.get(r, 0.0) for r in self.roles) for w in self.role_weights())
+        return [dict(zip(self.roles, row, strict=True)) for row in role_chances(table, counts)]
 
     # -- evidence ---------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from conftest import path
@@ -109,3 +110,31 @@ def test_a_dwarf_card_seen_going_out_of_play_is_held_by_nobody_in_the_belief():
     for seat in range(1, 5):
         chances = belief.marginal(seat)
         assert chances[Role.BOSS] == 0 and math.isclose(sum(chances.values()), 1.0)
+
+
+@pytest.mark.parametrize("edition, players", [("base", 4), ("base", 10), ("saboteur2", 7), ("saboteur2", 12)])
+def test_all_seats_marginals_at_once_are_each_seats_own_exact_sum(edition, players):
+    """``marginals`` takes every seat's chances in one pass over the deals (forwards, and the
+    deals of the rest from each seat on): the same as each seat's own sum over every deal
+    (``marginal``), where that took 0.2 s to 1.2 s a call at 12 players in Saboteur 2 (a bot
+    author timed out on it)."""
+    belief = RoleBelief(GameConfig(players, edition), 0)
+    rng = random.Random(players)
+    for logs in belief.log_like:
+        for role in logs:
+            logs[role] = rng.uniform(-3.0, 1.0)
+    belief.know({0: belief.roles[0]})
+    together = belief.marginals()
+    for seat in range(players):
+        alone = belief.marginal(seat)
+        assert together[seat] == pytest.approx(alone, abs=1e-12)
+        assert sum(together[seat].values()) == pytest.approx(1.0)
+    assert together[0][belief.roles[0]] == pytest.approx(1.0)
+
+
+def test_the_chances_of_a_deal_no_weights_allow_are_all_zero():
+    from saboteur_p2p.rules.deals import role_chances
+
+    assert role_chances(((1.0, 0.0), (1.0, 0.0)), (1, 1)) == [[0.0, 0.0], [0.0, 0.0]]  # two seats, one card they may take
+    chances = role_chances(((1.0, 1.0), (2.0, 1.0)), (1, 1))  # deals (a, b): weight 1; (b, a): weight 2
+    assert chances[0] == pytest.approx([1 / 3, 2 / 3]) and chances[1] == pytest.approx([2 / 3, 1 / 3])

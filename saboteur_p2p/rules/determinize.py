@@ -30,7 +30,6 @@ raise ValueError.  Randomness comes only from ``rng``.
 """
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 import random
@@ -51,6 +50,7 @@ from .actions import (
 from .board import Cell
 from .cards import ActionCard, ActionKind, Card, GoldCard, PathCard, PathKind, Role, RoleCard, Tool
 from .dealer import Audience, Deck, TrustedDealer, copied_generator
+from .deals import log_deal_weights
 from .events import CardPlayed, Event, GoalRevealed, GoldReceived, PiecesWon, RoundEnded, RoundStarted, Stolen
 from .gold_sample import hand_outs, sample_gold
 from .phases import Phase, RoundResult, Winners
@@ -380,7 +380,7 @@ def _deal_roles(
     table = (
         [(0.0,) * len(roles) for _ in unknown] if weights is None else _log_weight_table(weights, view.players, unknown, roles)
     )
-    log_weight = _log_deal_weights(tuple(table), counts)
+    log_weight = log_deal_weights(tuple(table), counts)
     if log_weight(0, (0,) * len(roles)) == -math.inf:
         raise ValueError("role_weights rule out every deal of the role cards the seat has not seen (a role missing "
                          f"from a row weighs 0; the roles left to deal: {', '.join(r.value for r in roles)})")
@@ -452,47 +452,6 @@ def _log_of(weight: object) -> float | None:
     if not 0.0 <= number < math.inf:
         return None
     return math.log(number) if number > 0.0 else -math.inf
-
-
-def log_deal_weight(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> float:
-    """The logarithm of the total weight of every deal of the role cards (``counts`` of each
-    kind, in the order of the columns of ``table``) to the seats (its rows): over every deal,
-    the product of each seat's weight of its card times the number of ways a fair deal gives
-    it; -inf when no deal is possible.  A belief over roles takes a seat's exact chance of a
-    role from the difference of two of these (a ratio of sums that would underflow a float)."""
-    logs = tuple(tuple(math.log(w) if w > 0.0 else -math.inf for w in row) for row in table)
-    return _log_deal_weights(logs, counts)(0, (0,) * len(counts))
-
-
-@functools.lru_cache(maxsize=64)
-def _log_deal_weights(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) -> Callable[[int, tuple[int, ...]], float]:
-    """The logarithm of the total weight of dealing the role cards left (``counts`` less
-    ``used``) to the seats ``i`` onwards (-inf where no deal is left), as a function of
-    ``(i, used)`` for one table of the weights' logarithms, remembering every partial deal
-    it sums."""
-    memo: dict[tuple[int, tuple[int, ...]], float] = {}
-
-    def log_weight(i: int, used: tuple[int, ...]) -> float:
-        if i == len(table):
-            return 0.0
-        found = memo.get((i, used))
-        if found is not None:
-            return found
-        terms = []
-        for j, w in enumerate(table[i]):
-            k = counts[j] - used[j]
-            if k > 0 and w > -math.inf:
-                rest = log_weight(i + 1, (*used[:j], used[j] + 1, *used[j + 1:]))
-                if rest > -math.inf:
-                    terms.append(w + math.log(k) + rest)
-        total = -math.inf
-        if terms:
-            top = max(terms)
-            total = top + math.log(sum(math.exp(t - top) for t in terms))
-        memo[(i, used)] = total
-        return total
-
-    return log_weight
 
 
 def _deal_gold(world: State, dealer: WorldDealer, view: PlayerView, rng: random.Random) -> None:
