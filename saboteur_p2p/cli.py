@@ -148,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--bots", type=_bot_specs, default=("heuristic",), help="comma-separated bot specs, cycled over the seats")
     game.add_argument("--seed", type=int, default=0, help="the deal's seed: the same seed, the same game (default 0)")
     game.add_argument("--variant", type=_variants, default=frozenset(), help=VARIANT_HELP)
+    game.add_argument("--time-limit", type=_within(0.001, 3600, float, " seconds"), default=5.0, metavar="S",
+                      help="seconds a bot may think per move (default 5; a tournament's game is played again with "
+                           "its --time-limit, its seed and its lineup, as its results file's line gives them)")
     game.set_defaults(run=cmd_game)
 
     ident = commands.add_parser("id", help="show this peer's identity fingerprint (creating the identity on first run)")
@@ -396,7 +399,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     config = GameConfig(args.players, args.edition, args.variant)
     seats = [args.bots[i % len(args.bots)] for i in range(args.players)]
     with contextlib.redirect_stdout(sys.stderr):  # a bot's prints ran into the narration (found by a bot author)
-        record = play_game(config, seats, args.seed)
+        record = play_game(config, seats, args.seed, time_limit=args.time_limit)
     for line in narrate(replay(config, args.seed, record.actions).events, seats):
         print(line)
     # a bot that failed played a safe move instead: say so, or its failures look like play

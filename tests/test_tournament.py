@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -178,3 +179,19 @@ def test_a_base_game_report_lists_its_own_sides_not_saboteur_2_teams():
 def test_the_selfish_dwarf_variant_lists_its_side_even_at_no_win():
     spec = TournamentSpec(4, 2, ("random",), seed=3, variants=frozenset({"selfish-dwarf"}))
     assert "selfish-dwarf" in run_tournament(spec).to_data()["team_win_rates"]
+
+
+def test_a_tournament_game_is_played_again_by_game_from_its_results_line(tmp_path, capsys):
+    """docs/bots.md: a results line's seed and lineup, given to ``game`` with the tournament's
+    options and --time-limit, play that game again (a bot author found no way documented)."""
+    out = tmp_path / "games.jsonl"
+    assert main(["tournament", "--players", "3", "--games", "3", "--edition", "saboteur2", "--bots", "heuristic,random",
+                 "--seed", "31", "--jobs", "1", "--time-limit", "2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    for line in out.read_text().splitlines()[1:]:
+        game = json.loads(line)
+        assert main(["game", "--players", "3", "--edition", "saboteur2", "--seed", str(game["seed"]),
+                     "--bots", ",".join(game["lineup"]), "--time-limit", "2"]) == 0
+        last = capsys.readouterr().out.strip().splitlines()[-1]
+        golds = [int(gold) for gold in re.findall(r" (\d+)(?:,|\.)", last.split("winner")[0])]
+        assert last.startswith("== game over. gold pieces: ") and golds == game["scores"], (last, game["scores"])
