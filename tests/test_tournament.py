@@ -195,3 +195,17 @@ def test_a_tournament_game_is_played_again_by_game_from_its_results_line(tmp_pat
         last = capsys.readouterr().out.strip().splitlines()[-1]
         golds = [int(gold) for gold in re.findall(r" (\d+)(?:,|\.)", last.split("winner")[0])]
         assert last.startswith("== game over. gold pieces: ") and golds == game["scores"], (last, game["scores"])
+
+
+def test_the_report_rounds_each_rate_once():
+    """102 rounds won of 171 is 59.649%: the text said 59.7%, rounding the JSON's 0.5965 again
+    (a bot author)."""
+    from saboteur_p2p.tournament.report import format_report
+
+    report = run_tournament(TournamentSpec(3, 2, ("random",), seed=1))
+    stats = report.bots["random"]
+    stats.roles = {Role.GOLD_DIGGER: [171, 102]}
+    report.team_wins, report.rounds = {"gold-diggers": 102, "saboteurs": 69}, 171
+    text = format_report(report)
+    assert "59.6%" in text and "59.7%" not in text
+    assert "team win rates per round: gold-diggers 59.6%, saboteurs 40.4%" in text

@@ -38,9 +38,9 @@ def format_report(report: TournamentReport) -> str:
         f" {'rating':>14}",
     ]
     for stats in ranked:
-        data = stats.to_data()
-        miner = "-" if data["miner_win_rate"] is None else f"{data['miner_win_rate']:.1%}"
-        sab = "-" if data["saboteur_win_rate"] is None else f"{data['saboteur_win_rate']:.1%}"
+        # from the counts, not from to_data's rates rounded to 4 places (59.649% read 59.7%: a bot author)
+        miner = f"{stats.miner_wins / stats.miner_rounds:.1%}" if stats.miner_rounds else "-"
+        sab = f"{stats.saboteur_wins / stats.saboteur_rounds:.1%}" if stats.saboteur_rounds else "-"
         half = stats.gold_ci95()
         gold = f"{stats.mean_gold():.2f} ± " + ("n/a" if half is None else f"{half:.2f}")
         rating = f"{stats.rating_mu:.1f} ± {stats.rating_sigma:.1f}"
@@ -90,8 +90,7 @@ def format_report(report: TournamentReport) -> str:
                     f"    {pair.bot}'s games: {pair.seconds / pair.deals:.2f} s each on average, longest {pair.longest:.2f} s"
                 )
     lines.append("")
-    rates = report.to_data()["team_win_rates"]
-    won = ", ".join(f"{team} {rate:.1%}" for team, rate in rates.items() if rate)
+    won = ", ".join(f"{team} {count / report.rounds:.1%}" for team, count in sorted(report.team_wins.items()) if count)
     lines.append(f"team win rates per round: {won}" if won else "team win rates per round: no round played yet")
     if report.incidents:
         kinds = "; ".join(f"{bot}: " + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
