@@ -286,9 +286,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         try:
             with _progress(spec.total_games, spec.players, done_before) as progress:
                 report = run_tournament(spec, progress=progress, cluster=args.cluster, collector=collector, sink=sink)
-        except (KeyboardInterrupt, Exception):  # a lost worker or cluster, a bot that failed mid-tournament ...
+        except (KeyboardInterrupt, Exception) as stopped:  # a lost worker or cluster, a bot that failed mid-tournament ...
             # said for every way a run stops: a stopped scheduler, a bot that could not be made
             # any more said nothing of the games kept (found by an attack)
+            if isinstance(stopped, KeyboardInterrupt) and results is None and collector.report.games:
+                # with no --out file the games played were thrown away (found by a bot author)
+                _say(_printable_text(format_report(collector.report)))
+                _say(f"\nstopped after {collector.report.games} of {spec.total_games} games: the report above is of "
+                     "those (--out FILE keeps each game, and --resume goes on from there)")
             if results is not None:
                 # the lines written, not the games folded: a game is folded before it is written
                 kept = done_before + results.written

@@ -209,3 +209,26 @@ def test_the_report_rounds_each_rate_once():
     text = format_report(report)
     assert "59.6%" in text and "59.7%" not in text
     assert "team win rates per round: gold-diggers 59.6%, saboteurs 40.4%" in text
+
+
+def test_ctrl_c_without_a_results_file_prints_the_report_of_the_games_played(monkeypatch, capsys):
+    """With no --out FILE, Ctrl-C threw every game played away (a bot author): now the report
+    of the games played so far is printed, and said to be of those alone."""
+    import contextlib
+
+    from saboteur_p2p import cli
+
+    @contextlib.contextmanager
+    def progress(total, players, done=0):
+        def tick(done):
+            if done == 4:
+                raise KeyboardInterrupt
+        yield tick
+
+    monkeypatch.setattr(cli, "_progress", progress)
+    code = main(["tournament", "--players", "3", "--games", "10", "--bots", "random", "--seed", "2", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert code != 0
+    assert "stopped after 4 of 10 games: the report above is of those" in out, out
+    row = next(line for line in out.splitlines() if line.startswith("random "))
+    assert row.split()[1] == "12", row  # 4 games of 3 seats
