@@ -7,6 +7,7 @@ sent it before it stops, and a peer takes such a word from any seat's link.
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from net_doubles import session_for_tests
@@ -63,15 +64,20 @@ def test_an_abort_whose_evidence_shows_nothing_is_passed_on_and_taken_from_a_car
 
 
 def test_other_words_of_a_seat_carried_by_another_are_still_dropped(tmp_path: Path) -> None:
-    """Only endings travel that way: a chat or a busy signed by seat 2 on seat 0's link proves
-    nothing of seat 2 (it would make a vanished seat look present), and is dropped."""
+    """Only endings and busy notices travel that way: a chat signed by seat 2 on seat 0's link
+    is dropped; a busy passed on moves our wait for seat 2's records (a seat that told one
+    seat alone it was busy, an attack), but proves nothing of seat 2's presence (an old one
+    passed on again would make a vanished seat look present)."""
     session, identities, said = seat1(tmp_path)
+    heard = session.presence.last_heard[2]
     chat = seal(identities[2], "chat", {"game_id": GAME, "seat": 2, "text": "hello"})
     busy = seal(identities[2], "busy", {"game_id": GAME, "seat": 2, "seconds": 30.0})
     for data in (chat, busy):
         assert session._handle(b"seat 0's link", data, identities[0].public.dh_key) is None
-    assert session.presence.busy_until(2) < 1.0  # no busy taken from seat 2
+    assert session.presence.busy_until(2) > time.monotonic() + 25  # its records are waited for longer
+    assert session.presence.last_heard[2] == heard  # but it is not heard
     assert any("dropped a chat signed by s2 (seat 2) that s0 (seat 0) relayed" in line for line in said)
+    assert not any("busy" in line for line in said)
 
 
 def test_an_ending_carried_by_another_seat_does_not_count_as_its_signer_heard(tmp_path: Path) -> None:

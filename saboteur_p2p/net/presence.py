@@ -108,12 +108,15 @@ class Presence:
         old = self.rtt.get(seat)
         self.rtt[seat] = seconds if old is None else 0.8 * old + 0.2 * seconds
 
-    def busy(self, seat: int, now: float, seconds: float) -> None:
+    def busy(self, seat: int, now: float, seconds: float, heard: bool = True) -> None:
         """``seat`` said it will be computing (a shuffle proof, say) for up to ``seconds``
-        (at most BUSY_MAX): its silence counts only from then on."""
+        (at most BUSY_MAX): its silence counts only from then on, if we ``heard`` it say so
+        itself; a notice another seat passed on moves on only our wait for its records (an
+        old one passed on again must not make a vanished seat look present)."""
         if seconds > 0:
             until = now + min(seconds, BUSY_MAX)
-            self.last_heard[seat] = max(self.last_heard[seat], until)
+            if heard:
+                self.last_heard[seat] = max(self.last_heard[seat], until)
             self._busy_until[seat] = max(self._busy_until.get(seat, until), until)
 
     def busy_until(self, seat: int) -> float:

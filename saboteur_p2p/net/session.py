@@ -427,13 +427,14 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
             self._heard_stand_in(env, sender)
         elif env.kind == "busy" and env.field("seat", int) == sender:
             now, seconds = time.monotonic(), float(env.field("seconds", (int, float)))
-            if self.links.owner(connection, key) == sender and self.presence.busy_until(sender) < now + seconds - 1:
+            own = self.links.owner(connection, key) == sender
+            if own and self.presence.busy_until(sender) < now + seconds - 1:
                 # passed on, as signed, to the seats that may not have it: a seat that told one seat
                 # alone it was busy had the other's wait for its record run out first (an attack)
                 for seat, endpoint in self.endpoints.items():
                     if seat != sender:
                         self.transport.send(endpoint, data)
-            self.presence.busy(sender, now, seconds)
+            self.presence.busy(sender, now, seconds, heard=own)
         elif env.kind == "gone" and env.field("seat", int) == sender:
             return self._heard_gone(env, sender, time.monotonic(), self.links.owner(connection, key) if key is not None else None)
         elif env.kind == "bye" and env.field("seat", int) == sender:
