@@ -155,7 +155,9 @@ def _table(
         # play-test read "gold" won beside a total of "$")
         secret = "$" if tight else "gold"
         # nothing won reads "-" for us as for the others (ours said "0": a play-test)
-        won = [_won_cell(secret if w == "gold" else "-" if w.startswith("0 ") else _compact(w), *theft)
+        # a winner paid nothing is "won 0", or "+0" when tight (not "-", a loser's: a play-test)
+        won = [_won_cell(secret if w == "gold" else "-" if w.startswith("0 ") else "+0" if w == "won 0" and tight
+                         else _compact(w), *theft)
                for (w, _), theft in zip(gold, stole, strict=True)]
         # a trapped seat wins nothing: say why (a play-test's blue digger read "-" as a fault)
         won = [("trap" if tight else "trapped") if seat in summary.trapped and cell == "-" else cell

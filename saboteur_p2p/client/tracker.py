@@ -38,7 +38,9 @@ from ..rules import (
     RoundEnded,
     RoundStarted,
     Stolen,
+    Winners,
 )
+from ..rules.scoring2 import side_of
 from .model import TOOL_SHORT, Cell, faces_known
 
 #: a Saboteur 2 card played on a player, as the player list names the move ("trp→4"): never
@@ -120,6 +122,8 @@ class Tracker:
         self._robbed = [0] * players
         #: Saboteur 2: the seats a Trapped! card lies in front of
         self._trapped: set[int] = set()
+        #: Saboteur 2: the seats paid as winners of the round that ended (its side, untrapped)
+        self._paid: frozenset[int] = frozenset()
         #: how many gold cards this seat received in each round, in order (base game)
         self._my_cards: dict[int, int] = {}
 
@@ -153,6 +157,8 @@ class Tracker:
                 final = board if board is not None else view.board
                 treasure = _treasure_cell(final)
                 winners = f"{winners_words(event.winners, event.roles)} won"
+                if view.config.edition == "saboteur2":
+                    self._paid = frozenset(side_of(Winners(event.winners), event.roles)) - self._trapped
                 self.summaries.append(RoundSummary(
                     event.round, view.config.rounds, winners, event.roles, final, faces_known(goals), (), (), live=live,
                     reached=event.last_player if treasure is not None else None,
@@ -200,6 +206,7 @@ class Tracker:
         self._cards = [0] * self.players
         self._pieces = [0] * self.players
         self._won_gold = [False] * self.players
+        self._paid = frozenset()
         self._stole = [0] * self.players
         self._robbed = [0] * self.players
         self.last_moves = {}
@@ -212,11 +219,14 @@ class Tracker:
         for seat in range(self.players):
             if second:
                 if seat == self.seat:
-                    won.append(_count(self._pieces[seat], "piece"))
+                    pieces = self._pieces[seat]
+                    won.append("won 0" if not pieces and seat in self._paid else _count(pieces, "piece"))
                     totals.append(_count(view.gold_pieces, "piece"))
                 else:
-                    # how much another seat won is secret until the game ends (rules 8)
-                    won.append("gold" if self._won_gold[seat] else "-")
+                    # how much another seat won is secret until the game ends (rules 8); a
+                    # winner paid nothing (a boss or profiteer of five winners) won all the same
+                    # ("-" read as a loser: a play-test)
+                    won.append("gold" if self._won_gold[seat] else "won 0" if seat in self._paid else "-")
                     totals.append("has gold" if view.has_gold and view.has_gold[seat] else "-")
             elif seat == self.seat:
                 mine = sum(card.nuggets for _, card in view.gold)

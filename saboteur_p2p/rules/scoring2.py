@@ -47,24 +47,37 @@ def winning_teams(finder: Role, ways: Ways) -> frozenset[Winners]:
     return frozenset(team for team, way in ((blue, ways.blue), (green, ways.green)) if way)
 
 
+#: the roles on each winning side (the boss and the profiteer win with either team)
+SIDES = {
+    Winners.SABOTEURS: frozenset((Role.SABOTEUR, Role.PROFITEER)),
+    Winners.BLUE_TEAM: frozenset((Role.BLUE_DIGGER, *DISCOUNT)),
+    Winners.GREEN_TEAM: frozenset((Role.GREEN_DIGGER, *DISCOUNT)),
+    Winners.BOTH_TEAMS: frozenset((Role.BLUE_DIGGER, Role.GREEN_DIGGER, *DISCOUNT)),
+    Winners.BOSS: frozenset((Role.BOSS,)),
+    Winners.PROFITEER: frozenset((Role.PROFITEER,)),  # the deck's one profiteer, who reached the treasure
+}
+
+
+def side_of(kind: Winners, roles: Sequence[Role]) -> tuple[int, ...]:
+    """Every seat on the side that won a round of ``kind`` (trapped or not): public once the
+    round's dwarf cards are shown, whatever each was paid."""
+    return tuple(s for s, role in enumerate(roles) if role in SIDES.get(kind, ()))
+
+
 def winners_of_round(roles: Sequence[Role], finder: int | None, ways: Ways | None) -> tuple[Winners, tuple[int, ...]]:
     """The kind of win and every seat on the winning side (trapped or not)."""
-    seats = range(len(roles))
     if finder is None or ways is None:
-        side = tuple(s for s in seats if roles[s] in (Role.SABOTEUR, Role.PROFITEER))
-        return (Winners.SABOTEURS if side else Winners.NOBODY), side
-    teams = winning_teams(roles[finder], ways)
-    if teams:
-        diggers = {Role.BLUE_DIGGER} if Winners.BLUE_TEAM in teams else set()
-        diggers |= {Role.GREEN_DIGGER} if Winners.GREEN_TEAM in teams else set()
+        kind = Winners.SABOTEURS if side_of(Winners.SABOTEURS, roles) else Winners.NOBODY
+    elif teams := winning_teams(roles[finder], ways):
         kind = Winners.BOTH_TEAMS if len(teams) == 2 else next(iter(teams))
-        return kind, tuple(s for s in seats if roles[s] in diggers or roles[s] in DISCOUNT)
     # Every route has doors of both colours: no team wins.
-    if Role.BOSS in roles and Role.PROFITEER not in roles:
-        return Winners.BOSS, (roles.index(Role.BOSS),)
-    if roles[finder] is Role.PROFITEER and Role.BOSS not in roles:
-        return Winners.PROFITEER, (finder,)
-    return Winners.NOBODY, ()
+    elif Role.BOSS in roles and Role.PROFITEER not in roles:
+        kind = Winners.BOSS
+    elif roles[finder] is Role.PROFITEER and Role.BOSS not in roles:
+        kind = Winners.PROFITEER
+    else:
+        kind = Winners.NOBODY
+    return kind, side_of(kind, roles)
 
 
 def base_gold(winners: int) -> int:
