@@ -6,7 +6,9 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 
 #: seconds a bot waits before each move at a table with a person, so the person can follow
 DEFAULT_BOT_DELAY = 0.8
+#: seconds the process told to stop (to take its seat back) has to let go of the seat
+TAKE_BACK_S = 10.0
 
 
 def _check_bind(text: str | None) -> None:
@@ -188,6 +192,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     _check_bots([args.bot])
     _check_bind(args.bind)
     log_dir = _log_dir(args)
+    _check_identity_free(_identity(args), log_dir)
     if args.address is None:
         args.address = _found_table(args)
     host_key = None if args.key is None else parse_key_text(args.key)
@@ -285,12 +290,34 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _check_identity_free(identity: Any, log_dir: Path) -> None:
     """Refuse, naming it, a process that plays with this identity and folder: a host whose
     terminal closed (a bot played its seat on, in the background) ran host again and was told
-    only that its address was in use (found by a play-test), where join names the process."""
-    from .net.play import identity_in_use
+    only that its address was in use (found by a play-test), where join names the process.
+    A person at a terminal is offered to stop it and take the seat back: with its terminal
+    closed they had to find the process and kill it by hand (a play-test)."""
+    from .net.play import identity_holder, identity_in_use
 
     busy = identity_in_use(log_dir, identity)
-    if busy is not None:
+    if busy is None:
+        return
+    pid = identity_holder(log_dir, identity)
+    if pid is None or pid == os.getpid() or not sys.stdin.isatty():
         raise LobbyError(busy)
+    print(busy, flush=True)
+    try:
+        answer = input(f"stop process {pid} now and take the seat back? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise LobbyError(busy)
+    # as a crash: the seat's log and secrets stay, and the others wait for the seat (--wait)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + TAKE_BACK_S
+    while identity_in_use(log_dir, identity) is not None:
+        if time.monotonic() > deadline:
+            raise LobbyError(f"process {pid} still plays with this identity {TAKE_BACK_S:g} s after it was told to stop: "
+                             f"kill it (kill -9 {pid}) and run the same command again")
+        time.sleep(0.1)
+    print(f"process {pid} stopped: taking the seat back", flush=True)
 
 
 def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int | None:

@@ -264,3 +264,42 @@ def test_a_closed_terminal_at_a_play_table_leaves_the_game_to_be_taken_back(tmp_
         for lock in logs.glob("*/join-*.lock"):  # the bot peers, each in its folder: stopped here
             with contextlib.suppress(ValueError, ProcessLookupError, IndexError):
                 os.kill(int(lock.read_text().split()[0]), signal.SIGKILL)
+
+
+@pytest.mark.parametrize("answer", ["y", "n"])
+def test_a_person_is_offered_to_stop_the_process_that_plays_their_seat_and_take_it_back(tmp_path, monkeypatch, answer):
+    """A player whose terminal closed left a process playing their seat (a bot in it), and
+    running join again said only to stop that process: with the terminal gone, they had to
+    find it and kill it (a play-test).  At a terminal they are asked; "y" stops it (as a
+    crash: the seat's files stay, to take the seat back from), anything else refuses as before."""
+    from saboteur_p2p import cli_table
+    from saboteur_p2p.net.invite import LobbyError
+
+    identity_path, log_dir = tmp_path / "me.identity", tmp_path / "logs"
+    identity = load_or_create(str(identity_path))
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import sys, time
+        from pathlib import Path
+        from saboteur_p2p.crypto.identity import load_or_create
+        from saboteur_p2p.net.play import _one_process_per_identity
+        with _one_process_per_identity(Path({str(log_dir)!r}), load_or_create({str(identity_path)!r})):
+            print("holding", flush=True)
+            time.sleep(60)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        asked: list[str] = []
+        monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+        monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or answer)
+        if answer == "y":
+            cli_table._check_identity_free(identity, log_dir)
+            assert holder.wait(5) == -signal.SIGTERM
+            assert identity_in_use(log_dir, identity) is None
+        else:
+            with pytest.raises(LobbyError, match=rf"another saboteur-p2p \(process {holder.pid}\) is playing"):
+                cli_table._check_identity_free(identity, log_dir)
+            assert holder.poll() is None
+        assert asked == [f"stop process {holder.pid} now and take the seat back? [y/N] "]
+    finally:
+        holder.kill()
+        holder.wait()

@@ -523,16 +523,28 @@ def _one_process_per_identity(log_dir: Path, identity: Identity) -> Iterator[Non
         yield
 
 
+def identity_holder(log_dir: Path, identity: Identity) -> int | None:
+    """The process that plays with ``identity`` from ``log_dir`` (it holds the lock and wrote
+    its number in it), if one does."""
+    path = log_dir / f"join-{identity.public.fingerprint()}.lock"
+    if fcntl is None or not path.is_file() or not _held(path):
+        return None
+    return _holder(path)
+
+
+def _holder(path: Path) -> int | None:
+    try:
+        with open_regular(path, "lock file") as file:
+            return int(file.read(64).decode("ascii").split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _held_by(path: Path, log_dir: Path) -> str:
     """Why a second join with this identity and folder is refused, naming the process that
     plays the seat: often the first join, whose bot took the seat when its person left."""
-    try:
-        with open_regular(path, "lock file") as file:
-            pid = int(file.read(64).decode("ascii").split()[0])
-    except (OSError, ValueError, IndexError):
-        who = "another saboteur-p2p"
-    else:
-        who = f"another saboteur-p2p (process {pid})"
+    pid = _holder(path)
+    who = "another saboteur-p2p" if pid is None else f"another saboteur-p2p (process {pid})"
     return (f"{who} is playing with this identity and the log folder {log_dir}: one process per seat. "
             "If it is the bot left in your seat when you quit, stop it (Ctrl-C in its terminal, or kill "
             "the process) and run the same command again to take the seat back")
