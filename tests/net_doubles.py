@@ -419,6 +419,8 @@ class DoubleRun:
     seat: int | None = None
     #: how many of the trick's stages the double played
     stages_done: int = 0
+    #: the double's session, once it sits (a test may read its state: its wait for a record)
+    session: DoubleSession | None = None
 
     def finish(self, timeout: float) -> None:
         self.thread.join(timeout)
@@ -441,7 +443,7 @@ def start_double(address: str, name: str, trick: Trick, log_dir: Path, wait: flo
                 table, identity, transport, BotAgent("random", seed=7), log_dir, run.said.append, wait,
                 trick=trick, stop=stop,
             )
-            run.seat = session.seat
+            run.seat, run.session = session.seat, session
             try:
                 run.result = session.run()
             finally:

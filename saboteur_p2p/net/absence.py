@@ -35,8 +35,10 @@ ACCUSED_STAYS = 5.0
 #: a protocol record that comes here this close to the end of our own wait for it (at most
 #: half the wait), or later, came late: another seat's wait for it, started by the resends
 #: that brought that seat the record before it (whose order a withholding seat chooses), may
-#: have run out first, honestly (found by an attack: a seat that sent its record just after an
-#: honest seat's `gone` got that seat named)
+#: have run out first, honestly; or that seat said it was withheld too soon, and its maker was
+#: only slow.  Nothing here tells the two apart, so a `gone` saying it was withheld blames
+#: nobody then (found by attacks: naming the `gone`'s sender named an honest seat whose wait
+#: ran out first; naming the record's maker named an honest seat a liar said withheld it)
 LATE_GRACE = 3.0
 
 
@@ -51,8 +53,6 @@ class GoneClaim:
     head: bytes
     kind: str
     heard: int
-    #: when our own wait for that record runs out (a move's: never)
-    deadline: float
 
     @property
     def withheld(self) -> bool:
@@ -103,9 +103,11 @@ class Absence:
         #: seats heard signing messages for another game, with its id (the first one heard:
         #: splitting.py); said when the game ends for such a seat's absence
         self._other_game: dict[int, bytes] = {}
-        #: the protocol records due here at the last check, by seat: when our wait for each runs out
-        self._due_until: dict[int, float] = {}
-        #: seats whose last protocol record came late here (LATE_GRACE): when, and how long it was due
+        #: the seats that owed us a protocol record at the last check: how many records of theirs
+        #: we held then, and when our wait for the one owed runs out (their busy notices counted)
+        self._due_until: dict[int, tuple[int, float]] = {}
+        #: seats whose last protocol record came late here (LATE_GRACE): when it came, and how
+        #: long before the end of our wait for it (less than 0: after)
         self._came_late: dict[int, tuple[float, float]] = {}
 
     def _gone_why(self, absent: int, why: str) -> str:
@@ -192,8 +194,12 @@ class Absence:
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
             if self.node.log.head != claim.head or claim.absent in self.node.step_got:
-                if claim.withheld and now >= claim.deadline - self._late_grace():
-                    return self._end_late(claim.absent, claim.sender, claim.kind, claim.deadline - now)
+                late = self._late(claim.absent, now) if claim.withheld else None
+                came = self._came_late.get(claim.absent)
+                if claim.withheld and late is None and came is not None and now - came[0] <= 2 * self._late_grace():
+                    late = came[1] - (now - came[0])  # seen come by a check of ours since the word
+                if late is not None:
+                    return self._end_late(claim.absent, claim.sender, claim.kind, late)
                 why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
                        f"nobody is blamed but the one who stopped")
                 return self._end(Outcome.QUIT, why, claim.sender)
@@ -240,13 +246,14 @@ class Absence:
         """
         log_head = self.node.log.head
         owing = {e.speaker for e in self.node.outstanding if e.kind != "action" and e.speaker != self.seat}
-        for seat, until in self._due_until.items():
-            if seat not in owing and now >= until - self._late_grace():
-                self._came_late[seat] = (now, until - now)  # its record came at the end of our wait, or after
+        for seat in self._due_until:
+            left = self._late(seat, now)
+            if left is not None:
+                self._came_late[seat] = (now, left)
         moved = log_head != self._head_seen
         if moved:
             self._head_seen, self._head_since = log_head, now
-        self._due_until = {seat: self._stall_deadline(seat) for seat in owing}
+        self._due_until = {seat: (self._records_of(seat), self._stall_deadline(seat)) for seat in owing}
         if moved:
             return None
         # moves may take a person long; a seat not heard lately may be away (or our own link
@@ -270,18 +277,32 @@ class Absence:
     def _late_grace(self) -> float:
         return min(LATE_GRACE, self.wait / 2)
 
+    def _records_of(self, seat: int) -> int:
+        """How many of ``seat``'s records we hold (of a step not yet whole, too)."""
+        return self.node.log.next_seq(seat) + (seat in self.node.step_got)
+
+    def _late(self, seat: int, now: float) -> float | None:
+        """How long before the end of our wait for it (less than 0: after) the protocol record
+        ``seat`` owed at the last check came, if it has come since and that late (LATE_GRACE);
+        None if it has not come, or came in good time.  Our wait as it stood then, the seat's
+        busy notices counted (a busy it sent after another seat's `gone` moved it on too)."""
+        held, until = self._due_until.get(seat, (0, 0.0))
+        if seat not in self._due_until or self._records_of(seat) <= held or now < until - self._late_grace():
+            return None
+        return until - now
+
     def _end_late(self, absent: int, accuser: int, kind: str, left: float) -> SessionResult:
         """``accuser`` ended the game saying ``absent`` withheld its ``kind`` record, which came
-        here only ``left`` seconds before our own wait for it ran out (or after): the record was
-        late, so the accuser's wait may honestly have run out first.  We name the absent seat as
-        the accuser did, with the reason LATE_RECORD: the record is in our log, so verify
-        reports the verdict as our word, naming nobody."""
+        here only ``left`` seconds before our own wait for it ran out (or after): its wait may
+        honestly have run out first, or it may have said so too soon of a seat only slow, and
+        nothing here tells which.  The game ends, and nobody is blamed (the reason LATE_RECORD:
+        verify reports the accuser as the seat that stopped, and our word that it was late)."""
         self.reason = LATE_RECORD
         by, name = self._seat_name(accuser), self._seat_name(absent)
         when = f"{abs(left):.1f} s {'before' if left > 0 else 'after'} our own wait for it ran out"
-        why = (f"{by} ended the game saying {name} withheld its {kind} record; it came here only {when}, so it was "
-               f"late here too; the game ends")
-        return self._end(Outcome.PEER_GONE, why, absent)
+        why = (f"{by} ended the game saying {name} withheld its {kind} record; it came here {when}: late, but "
+               f"not so late that {by} cannot have been too quick; nobody is blamed")
+        return self._end(Outcome.QUIT, why, accuser)
 
     def _end_gone(self, absent: int, why: str) -> SessionResult:
         """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
@@ -350,9 +371,12 @@ class Absence:
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {quiet:.0f} s too)"
             return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
         late = self._came_late.get(absent)
-        if head is None and late is not None and now - late[0] <= 2 * self._late_grace():
-            # its record came late here too, just before the word: that seat's wait ran out first
-            return self._end_late(absent, sender, "last", late[1] - (now - late[0]))
+        left = self._late(absent, now)  # come since the last check, in this same poll
+        if head is None and left is None and late is not None and now - late[0] <= 2 * self._late_grace():
+            left = late[1] - (now - late[0])
+        if head is None and left is not None:
+            # its record came late here too, just before the word: that seat's wait may have run out first
+            return self._end_late(absent, sender, "last", left)
         if head is None:
             why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "
                    f"{silent:.0f} s ago; nobody is blamed but the one who stopped")
@@ -360,8 +384,7 @@ class Absence:
         if self._claim is None:
             # we wait for that seat too, and it was heard lately: see for ourselves, within our
             # own wait, whether its record comes (or, for a move, whether it is heard again)
-            deadline = self._stall_deadline(absent) if head.kind != "action" else float("inf")
-            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], deadline)
+            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent])
             self._left.add(sender)  # its silence from now on says nothing of our link
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")

@@ -426,15 +426,17 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         elif env.kind == "standin" and env.field("seat", int) == sender:
             self._heard_stand_in(env, sender)
         elif env.kind == "busy" and env.field("seat", int) == sender:
-            now, seconds = time.monotonic(), float(env.field("seconds", (int, float)))
-            own = self.links.owner(connection, key) == sender
-            if own and self.presence.busy_until(sender) < now + seconds - 1:
-                # passed on, as signed, to the seats that may not have it: a seat that told one seat
-                # alone it was busy had the other's wait for its record run out first (an attack)
+            now, seconds = time.monotonic(), min(float(env.field("seconds", (int, float))), BUSY_MAX)
+            carrier = self.links.owner(connection, key)
+            if self.presence.busy_until(sender) < now + seconds - 1:
+                # passed on, as signed, to the seats that may not have it, whoever brought it:
+                # a seat that told one seat alone it was busy (itself, or through another) had
+                # the other's wait for its record run out first (attacks); each seat passes on
+                # only what moves its own count, so a notice goes round once
                 for seat, endpoint in self.endpoints.items():
-                    if seat != sender:
+                    if seat not in (sender, carrier):
                         self.transport.send(endpoint, data)
-            self.presence.busy(sender, now, seconds, heard=own)
+            self.presence.busy(sender, now, seconds, heard=carrier == sender)
         elif env.kind == "gone" and env.field("seat", int) == sender:
             return self._heard_gone(env, sender, time.monotonic(), self.links.owner(connection, key) if key is not None else None)
         elif env.kind == "bye" and env.field("seat", int) == sender:

@@ -28,7 +28,8 @@ OUTCOMES = ("cheater", "peer-gone", "quit")
 #: heard signing for it, or its link endpoint refused ours (protocol.md §4.9, §11)
 OTHER_GAME = "other-game"
 LINK_REFUSED = "link-refused"
-#: the seat named came late, not silent: its record is in the log, after another seat's wait for it ran out
+#: a seat stopped the game saying another withheld a record, which then came late (at the end
+#: of the log's seat's own wait): nobody is blamed
 LATE_RECORD = "late-record"
 GONE_NOTES = {
     OTHER_GAME: "signed its messages for another game",
@@ -146,7 +147,11 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
     if ending.outcome == "unreadable":
         return False, "stopped: the log ends with a verdict that cannot be read"
     if ending.outcome == "quit":  # nothing in the log can show who left: it is reported, nobody is named
-        return False, f"stopped: the log says {who} left the table or stopped the game (a claim verify cannot check)"
+        said = f"stopped: the log says {who} left the table or stopped the game (a claim verify cannot check)"
+        if ending.reason == LATE_RECORD:
+            said += ("; it said a seat withheld a record, which came to the log's seat late, at the end of its own "
+                     "wait: the log's seat blames nobody")
+        return False, said
     if ending.outcome == "peer-gone":
         if known and culprit == ending.seat:
             return False, f"stopped: the log's own seat, {who}, lost the table (a claim verify cannot check)"
@@ -161,9 +166,6 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
                 said += (f" (but the log's seat says it {note}: if the host started the seats on different games, "
                          f"it waited in vain as well and is not to blame; verify cannot check this)")
             return True, said
-        if known and ending.reason == LATE_RECORD:
-            return False, (f"stopped: the log's seat says {who} sent a record late, only after another seat had ended "
-                           f"the game for it; the record is in the log (a claim verify cannot check)")
         return False, f"stopped: the log says {who} went silent, but it owed no record where the log ends"
     violation = _evidence_shows(ending.evidence, observer)
     if violation is not None and violation.peer == culprit == -1 and violation.reason == "bad-deck":
