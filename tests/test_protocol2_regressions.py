@@ -163,7 +163,8 @@ class _Table(Absence):
 
     def __init__(self, now: float) -> None:
         self.node = SimpleNamespace(
-            outstanding=(Expect(1, "shares"), Expect(2, "shares")), log=SimpleNamespace(head=b"root"), step_got={},
+            outstanding=(Expect(1, "shares"), Expect(2, "shares")),
+            log=SimpleNamespace(head=b"root", next_seq=lambda seat: 0), step_got={},
         )
         self.presence = Presence([1, 2], now)
         self.endpoints = {1: "tcp://127.0.0.1:1", 2: "tcp://127.0.0.1:2"}

@@ -40,7 +40,6 @@ from ..rules import (
     Stolen,
     Winners,
 )
-from ..rules.scoring2 import side_of
 from .model import TOOL_SHORT, Cell, faces_known
 
 #: a Saboteur 2 card played on a player, as the player list names the move ("trp→4"): never
@@ -157,8 +156,9 @@ class Tracker:
                 final = board if board is not None else view.board
                 treasure = _treasure_cell(final)
                 winners = f"{winners_words(event.winners, event.roles)} won"
-                if view.config.edition == "saboteur2":
-                    self._paid = frozenset(side_of(Winners(event.winners), event.roles)) - self._trapped
+                side = view.config.edition_rules.winning_side
+                if side is not None:
+                    self._paid = frozenset(side(Winners(event.winners), event.roles)) - self._trapped
                 self.summaries.append(RoundSummary(
                     event.round, view.config.rounds, winners, event.roles, final, faces_known(goals), (), (), live=live,
                     reached=event.last_player if treasure is not None else None,

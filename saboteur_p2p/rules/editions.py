@@ -8,13 +8,14 @@ registry is complete once the package is imported.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .cards import Card
+    from .cards import Card, Role
     from .config import GameConfig
+    from .phases import Winners
     from .state import State
 
 
@@ -43,6 +44,9 @@ class Edition:
     #: the most gold all seats of a game of this config can end with together (a bound a
     #: results file's scores are checked against)
     most_gold: Callable[[GameConfig], int]
+    #: the seats on the side that won a round of a kind, from the round's roles, where the kind
+    #: tells them (Saboteur 2's); None where it does not (a base game's selfish dwarf)
+    winning_side: Callable[[Winners, Sequence[Role]], tuple[int, ...]] | None = None
 
 
 _REGISTRY: dict[str, Edition] = {}

@@ -36,7 +36,7 @@ from .editions import Edition, register
 from .errors import IllegalActionError, InvalidActionError
 from .events import CardPlayed, PiecesWon, RoundEnded, Stolen
 from .phases import Phase, RoundResult
-from .scoring2 import BASE_GOLD, score_round, theft_order
+from .scoring2 import BASE_GOLD, score_round, side_of, theft_order
 from .state import State
 from .view import PlayerView
 
@@ -516,6 +516,7 @@ SABOTEUR2 = register(Edition(
     gold_unit="gold piece",
     public_gold=True,
     most_gold=lambda config: _most_pieces(config),
+    winning_side=side_of,
 ))
 
 
