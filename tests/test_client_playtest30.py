@@ -34,3 +34,30 @@ def test_the_sides_are_those_the_rules_pay():
     outcome = score_round(roles, None, None, [False] * 7, 0)  # nobody reached the treasure: the saboteurs win
     assert side_of(outcome.winners, roles) == outcome.paid == (3, 5, 6)
 
+
+
+def test_twelve_seats_at_80x24_leave_the_newest_log_line_in_sight():
+    """With twelve seats' lines the side panel had no row left for the log at 80x24, only its
+    title: what the bots did, chat and an inspection's result were out of reach (a play-test).
+    The title's row shows the newest log line then; with room, the title and the log as ever."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from test_client_controller import drive, seated
+
+    from saboteur_p2p.client.app import ClientApp
+
+    state = drive(1, lambda s: s.phase.value == "play" and len(s.events) > 40, players=12, edition="saboteur2",
+                  spec="random")
+    assert state is not None
+    agent, _node, _ctl = seated(state)
+    agent.say("the newest line of the log")
+    with create_pipe_input() as pipe:
+        app = ClientApp(agent, input=pipe, output=DummyOutput())
+        app.ui.round_seen = state.round
+        small = app.render_text(80, 24)
+        small = app.render_text(80, 24)  # the second frame knows the log had no row in the first
+        app.render_text(120, 40)
+        big = app.render_text(120, 40)
+    assert app.ui.log_rows > 0
+    assert "the newest line of the log" in small and "log & chat" not in small, small
+    assert "log & chat" in big and "the newest line of the log" in big

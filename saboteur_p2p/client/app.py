@@ -26,14 +26,13 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, has_focus, shift_selection_mode
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
 from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.containers import ConditionalContainer, WindowAlign
-from prompt_toolkit.layout.controls import FormattedTextControl, UIContent, UIControl
+from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
@@ -45,6 +44,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from .agent import ClientAgent
 from .boardkeys import ARROWS, AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, continuations, word_begun_with, word_starts
 from .controller import Controller, Focus
+from .controls import SizedControl
 from .guide import help_text, render_page, rules_text
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import UIState, ellipsized, goal_faces, pad_to_width, wrap_to_width
@@ -57,6 +57,7 @@ from .render import (
     render_hand,
     render_info,
     render_log,
+    render_log_title,
     render_message,
     render_status,
 )
@@ -70,34 +71,12 @@ KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)
 #: seconds after a round's end screen is closed before a move is played: the keys typed on
 #: after the one that closed it were made without seeing the new hand
 LOOK_FIRST_S = 0.7
-#: the overlay shown when the player asks to quit
 #: what a terminal too small for the table shows
 TOO_SMALL = "The table needs a larger terminal (80x24 suits it): enlarge this one, or play with --plain."
+#: the overlay shown when the player asks to quit
 LEAVE_QUESTION = "Leave the table?\n\ny or Ctrl-C  yes, tell the table and leave\nany other key  stay"
-
-
-class SizedControl(UIControl):
-    """A UIControl whose fragments are rendered for the exact size the window gives it."""
-
-    def __init__(self, render: Callable[[int, int], Fragments], focusable: bool = False) -> None:
-        self.render = render
-        self.focusable = focusable
-
-    def create_content(self, width: int, height: int) -> UIContent:
-        lines = self._lines(width, height)
-        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
-
-    def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: object) -> int | None:
-        return len(self._lines(width, max_available_height))
-
-    def _lines(self, width: int, height: int) -> list[StyleAndTextTuples]:
-        lines = list(split_lines(list(self.render(width, height))))
-        if len(lines) > 1 and not any(text for _, text, *_ in lines[-1]):
-            lines.pop()  # the empty line after a final newline
-        return lines
-
-    def is_focusable(self) -> bool:
-        return self.focusable
+#: a row, or none when the side panel has no room left (the log's title)
+AT_MOST_A_ROW = Dimension(min=0, max=1, preferred=1)
 
 
 class MoveCompleter(Completer):
@@ -179,10 +158,9 @@ class ClientApp:
             Window(SizedControl(lambda w, h: render_info(self.snap, w, h)), dont_extend_height=True, height=Dimension(min=1)),
             Condition(lambda: self._round_end() is None),
         )
-        log_title = Window(FormattedTextControl(" log & chat  (PgUp/PgDn)"), height=Dimension(min=0, max=1, preferred=1),
-                           style="class:title")
-        log = self.log_window = Window(SizedControl(
-            lambda w, h: render_log(self.agent.log_lines(), self.ui.log_scroll, w, h, self.ui.log_anchor)))
+        log_title = Window(SizedControl(lambda w, h: render_log_title(self.agent.log_lines(), self.ui, w)), height=AT_MOST_A_ROW)
+        log = self.log_window = Window(SizedControl(lambda w, h: render_log(
+            self.agent.log_lines(), self.ui.log_scroll, w, h, self.ui.log_anchor), drawn=self.ui.log_drawn))
         # the round-end screen takes the whole side panel: the log comes back after it
         log_shown = Condition(lambda: self._round_end() is None)
         side = HSplit([players, info, ConditionalContainer(HSplit([log_title, log]), log_shown)], width=self._side_width)
@@ -213,8 +191,7 @@ class ClientApp:
         ])
 
     def _prompt(self) -> StyleAndTextTuples:
-        """": " while typing; on the board a line that says keys act at once, so a key
-        pressed there is never taken for text typed at a prompt."""
+        """": " while typing; on the board a line saying keys act at once (a key there is not text typed)."""
         if self.application.layout.has_focus(self.input_area):
             return [("class:prompt", ": ")]
         summary = round_end_open(self.snap, self.ui.round_seen)

@@ -397,6 +397,11 @@ class UIState:
 
     #: handle of the selected strip item (hand card, offered gold); None: nothing selected
     selected: int | None = None
+    #: the rows the side panel's log had when last drawn (none: its title row shows its newest line)
+    log_rows: int = 1
+
+    def log_drawn(self, rows: int) -> None:
+        self.log_rows = rows
     #: which strip the selection belongs to: (round, gold shown, stone shown)
     selected_in: object = None
     turned: bool = False

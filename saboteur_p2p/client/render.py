@@ -361,6 +361,20 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
 _ROUND_STARTS = re.compile(r"-- round \d+: ")
 
 
+LOG_TITLE = " log & chat  (PgUp/PgDn)"
+
+
+def render_log_title(lines: Sequence[LogLine], ui: UIState, width: int) -> Fragments:
+    """The log's title row; when the log itself had no row left (twelve seats' lines at 80x24),
+    its newest line in that row instead, which PgUp/PgDn scroll (the log was unreachable there,
+    inspections and chat with it: a play-test).  Drawn before the log, it reads the rows the log
+    had in the last frame, and counts none until the log is drawn (a log with no row is not)."""
+    rows, ui.log_rows = ui.log_rows, 0
+    if rows > 0:
+        return [("class:title", pad_to_width(LOG_TITLE, width))]
+    return render_log(lines, ui.log_scroll, width, 1, ui.log_anchor)
+
+
 def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, anchor: int | None = None) -> Fragments:
     """The last lines of the log and chat that fit, ``scroll`` wrapped lines up from the end.
 

@@ -33,7 +33,7 @@ from ..rules import (
     RoundEnded,
     RoundStarted,
 )
-from .app import SizedControl
+from .controls import SizedControl
 from .maze import MazeMarks, render_maze
 from .model import LogKind, LogLine
 from .render import Fragments, render_log
