@@ -90,6 +90,10 @@ def test_the_hand_strip_under_a_rounds_end_and_at_the_games_end_shows_no_hand():
     between = dataclasses.replace(snap, view=snap.view._replace(phase="keep-gold"))
     strip = text(render_hand(between, ctl.focus(), 80, round_end=True))
     assert "the round is over: your hand for the next round shows when it is dealt" in strip and "1 " not in strip
+    # after the last round there is no next hand to promise (a play-test)
+    last = dataclasses.replace(snap, view=snap.view._replace(phase="keep-gold", round=snap.view.config.rounds))
+    strip = text(render_hand(last, ctl.focus(), 80, round_end=True))
+    assert "the last round is over: the game ends once its gold is handed out" in strip and "next round" not in strip
 
 
 def test_a_seat_taken_back_numbers_its_cards_as_before(tmp_path):

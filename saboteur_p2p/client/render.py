@@ -215,7 +215,9 @@ def render_hand(snap: Snapshot, focus: Focus, width: int, round_end: bool = Fals
     if round_end and not any(item.kind is ItemKind.GOLD for item in focus.items):
         # before the next round is dealt, the cards left over from the round just ended showed
         # here, and read as a hand (found by a play-test: at one size a hand, at another none)
-        return [("class:hand.label", " the round is over: your hand for the next round shows when it is dealt")]
+        last = view.round >= view.config.rounds  # no next round to deal (it said one would be: a play-test)
+        return [("class:hand.label", " the last round is over: the game ends once its gold is handed out" if last
+                 else " the round is over: your hand for the next round shows when it is dealt")]
     if view.phase == "game-over":  # the last round's leftover cards are nobody's hand
         return [("class:hand.label", " the game is over")]
     rows: list[Fragments] = [[] for _ in range(HAND_HEIGHT)]
