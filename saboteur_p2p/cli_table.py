@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -299,18 +299,23 @@ def _check_identity_free(identity: Any, log_dir: Path) -> None:
     if busy is None:
         return
     pid = identity_holder(log_dir, identity)
-    if pid is None or pid == os.getpid() or not sys.stdin.isatty():
+    if pid is None or not sys.stdin.isatty():
         raise LobbyError(busy)
     print(busy, flush=True)
-    try:
-        answer = input(f"stop process {pid} now and take the seat back? [y/N] ")
-    except EOFError:
-        answer = ""
-    if answer.strip().lower() not in ("y", "yes"):
-        raise LobbyError(busy)
-    # as a crash: the seat's log and secrets stay, and the others wait for the seat (--wait)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGTERM)
+    # the process itself, held from before the question: its number may pass to another meanwhile
+    with _process_handle(pid) as handle:
+        try:
+            answer = input(f"stop process {pid} now and take the seat back (a host's bot seats stop with it)? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes") or identity_holder(log_dir, identity) != pid:
+            raise LobbyError(busy)
+        # as a crash: the seat's log and secrets stay, and the others wait for the seat (--wait)
+        with contextlib.suppress(ProcessLookupError):
+            if handle is not None:
+                signal.pidfd_send_signal(handle, signal.SIGTERM)
+            else:
+                os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + TAKE_BACK_S
     while identity_in_use(log_dir, identity) is not None:
         if time.monotonic() > deadline:
@@ -318,6 +323,21 @@ def _check_identity_free(identity: Any, log_dir: Path) -> None:
                              f"kill it (kill -9 {pid}) and run the same command again")
         time.sleep(0.1)
     print(f"process {pid} stopped: taking the seat back", flush=True)
+
+
+@contextlib.contextmanager
+def _process_handle(pid: int) -> Iterator[int | None]:
+    """A pidfd of process ``pid`` (Linux), which names that process alone whatever becomes of
+    its number; None where there is none."""
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        yield None
+        return
+    try:
+        yield handle
+    finally:
+        os.close(handle)
 
 
 def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int | None:

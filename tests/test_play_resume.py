@@ -299,7 +299,37 @@ def test_a_person_is_offered_to_stop_the_process_that_plays_their_seat_and_take_
             with pytest.raises(LobbyError, match=rf"another saboteur-p2p \(process {holder.pid}\) is playing"):
                 cli_table._check_identity_free(identity, log_dir)
             assert holder.poll() is None
-        assert asked == [f"stop process {holder.pid} now and take the seat back? [y/N] "]
+        assert asked == [f"stop process {holder.pid} now and take the seat back (a host's bot seats stop with it)? [y/N] "]
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_lock_whose_number_is_not_a_saboteur_process_of_this_machine_is_never_offered_to_stop(tmp_path, monkeypatch):
+    """The number in the lock file is read, not trusted (a review): 0, -1 (every process of the
+    user, to os.kill), a process that is not saboteur-p2p, or one gone: no offer, the refusal
+    as before, and nothing signalled."""
+    from saboteur_p2p import cli_table
+    from saboteur_p2p.net import play
+    from saboteur_p2p.net.invite import LobbyError
+
+    identity = load_or_create(str(tmp_path / "me.identity"))
+    log_dir = tmp_path / "logs"
+    other = subprocess.Popen(["sleep", "60"])  # a process of this machine that is not saboteur-p2p
+    try:
+        monkeypatch.setattr(play, "_held", lambda path: True)
+        monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+        monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail("asked to stop a process it must not"))
+        killed: list[int] = []
+        monkeypatch.setattr(os, "kill", lambda pid, sig: killed.append(pid))
+        log_dir.mkdir()
+        lock = log_dir / f"join-{identity.public.fingerprint()}.lock"
+        for number in ("0", "-1", "1", str(other.pid), "999999999", "nonsense"):
+            lock.write_text(number + "\n")
+            assert play.identity_holder(log_dir, identity) is None, number
+            with pytest.raises(LobbyError, match="is playing with this identity"):
+                cli_table._check_identity_free(identity, log_dir)
+        assert killed == [] and other.poll() is None
+    finally:
+        other.kill()
+        other.wait()

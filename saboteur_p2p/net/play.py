@@ -524,12 +524,21 @@ def _one_process_per_identity(log_dir: Path, identity: Identity) -> Iterator[Non
 
 
 def identity_holder(log_dir: Path, identity: Identity) -> int | None:
-    """The process that plays with ``identity`` from ``log_dir`` (it holds the lock and wrote
-    its number in it), if one does."""
+    """The process of this machine that plays with ``identity`` from ``log_dir``: it holds the
+    lock, wrote its number in it, and runs saboteur-p2p (its command line says so, where
+    /proc tells); None if none does, or it cannot be told (the number may be stale, written
+    by another, or another machine's, on a shared folder: a review)."""
     path = log_dir / f"join-{identity.public.fingerprint()}.lock"
     if fcntl is None or not path.is_file() or not _held(path):
         return None
-    return _holder(path)
+    pid = _holder(path)
+    if pid is None or pid <= 1 or pid == os.getpid():
+        return None
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return pid if b"saboteur" in command else None
 
 
 def _holder(path: Path) -> int | None:
