@@ -74,8 +74,9 @@ def test_other_words_of_a_seat_carried_by_another_are_still_dropped(tmp_path: Pa
     busy = seal(identities[2], "busy", {"game_id": GAME, "seat": 2, "seconds": 30.0})
     for data in (chat, busy):
         assert session._handle(b"seat 0's link", data, identities[0].public.dh_key) is None
-    assert session.presence.busy_until(2) > time.monotonic() + 25  # its records are waited for longer
+    assert session.presence.records_wait_until(2) > time.monotonic() + 25  # its records are waited for longer
     assert session.presence.last_heard[2] == heard  # but it is not heard
+    assert session.presence.busy_until(2) == float("-inf")  # nor taken for busy when its silence is judged
     assert any("dropped a chat signed by s2 (seat 2) that s0 (seat 0) relayed" in line for line in said)
     assert not any("busy" in line for line in said)
 

@@ -271,7 +271,7 @@ class Absence:
         log's head last changed or from the end of the seat's last busy notice, whichever is
         later; a busy notice moves the start on by at most BUSY_MAX in one step, so a seat that
         says busy again and again does not withhold its record for ever."""
-        start = max(self._head_since, min(self.presence.busy_until(seat), self._head_since + BUSY_MAX))
+        start = max(self._head_since, min(self.presence.records_wait_until(seat), self._head_since + BUSY_MAX))
         return start + self.wait
 
     def _late_grace(self) -> float:

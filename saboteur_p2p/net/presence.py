@@ -46,6 +46,7 @@ class Presence:
         self._noticed: dict[int, float] = {}
         self._announced_away: set[int] = set()
         self._busy_until: dict[int, float] = {}
+        self._records_wait: dict[int, float] = {}
         #: messages heard from each seat
         self.count: dict[int, int] = dict.fromkeys(self.last_heard, 0)
         #: how long each seat back from an absence was silent, seconds
@@ -117,11 +118,18 @@ class Presence:
             until = now + min(seconds, BUSY_MAX)
             if heard:
                 self.last_heard[seat] = max(self.last_heard[seat], until)
-            self._busy_until[seat] = max(self._busy_until.get(seat, until), until)
+                self._busy_until[seat] = max(self._busy_until.get(seat, until), until)
+            self._records_wait[seat] = max(self._records_wait.get(seat, until), until)
 
     def busy_until(self, seat: int) -> float:
-        """When the computation ``seat`` last announced ends (-inf if it announced none)."""
+        """When the computation ``seat`` last told us itself it was busy with ends (-inf if it
+        told none): what its presence is judged by."""
         return self._busy_until.get(seat, float("-inf"))
+
+    def records_wait_until(self, seat: int) -> float:
+        """When the computation ``seat`` last announced ends, by its word or by a notice another
+        seat passed on (-inf if none): what our wait for its protocol records counts from."""
+        return self._records_wait.get(seat, float("-inf"))
 
     def not_listening(self, seconds: float) -> None:
         """This peer did not poll for ``seconds``: nobody's silence grows by that time."""

@@ -428,7 +428,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         elif env.kind == "busy" and env.field("seat", int) == sender:
             now, seconds = time.monotonic(), min(float(env.field("seconds", (int, float))), BUSY_MAX)
             carrier = self.links.owner(connection, key)
-            if self.presence.busy_until(sender) < now + seconds - 1:
+            if self.presence.records_wait_until(sender) < now + seconds - 1:
                 # passed on, as signed, to the seats that may not have it, whoever brought it:
                 # a seat that told one seat alone it was busy (itself, or through another) had
                 # the other's wait for its record run out first (attacks); each seat passes on
