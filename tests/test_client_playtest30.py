@@ -50,12 +50,22 @@ def test_twelve_seats_at_80x24_leave_the_newest_log_line_in_sight():
                   spec="random")
     assert state is not None
     agent, _node, _ctl = seated(state)
+    for number in range(8):
+        agent.say(f"log line number {number}")
     agent.say("the newest line of the log")
     with create_pipe_input() as pipe:
         app = ClientApp(agent, input=pipe, output=DummyOutput())
         app.ui.round_seen = state.round
         small = app.render_text(80, 24)
         small = app.render_text(80, 24)  # the second frame knows the log had no row in the first
+        # PgUp goes back a row at a time there (a page of the panel's size skipped four in five: a review)
+        app._scroll(1)
+        app.render_text(80, 24)
+        assert "log line number 7" in app.render_text(80, 24)
+        app._scroll(1)
+        app.render_text(80, 24)
+        assert "log line number 6" in app.render_text(80, 24)
+        app._scroll(-2)
         app.render_text(120, 40)
         big = app.render_text(120, 40)
     assert app.ui.log_rows > 0

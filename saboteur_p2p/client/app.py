@@ -535,6 +535,8 @@ class ClientApp:
         rows a page skipped two of every five at 80x24, found by a play-test), to its top."""
         drawn, lines, ui = self.log_window.render_info, self.agent.log_lines(), self.ui
         width, height = (drawn.window_width, drawn.window_height) if drawn else (40, 6)
+        if ui.log_rows == 0:  # the log in its title's row alone (twelve seats at 80x24): a row a page (review)
+            width, height = ui.log_title_width, 1
         ui.log_scroll, ui.log_anchor = log_page(lines, width, height, ui.log_scroll, ui.log_anchor, pages * max(1, height - 1))
 
     def request_quit(self) -> None:

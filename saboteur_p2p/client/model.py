@@ -397,11 +397,10 @@ class UIState:
 
     #: handle of the selected strip item (hand card, offered gold); None: nothing selected
     selected: int | None = None
-    #: the rows the side panel's log had when last drawn (none: its title row shows its newest line)
+    #: the rows the side panel's log had when last drawn (none: its title row shows its newest
+    #: line), and the width of that row
     log_rows: int = 1
-
-    def log_drawn(self, rows: int) -> None:
-        self.log_rows = rows
+    log_title_width: int = 40
     #: which strip the selection belongs to: (round, gold shown, stone shown)
     selected_in: object = None
     turned: bool = False
@@ -454,6 +453,9 @@ class UIState:
     #: each seat's last move stood when it was said ("played: pass 1" stayed on for rounds:
     #: found by a play-test)
     message_until_moves: Mapping[int, LastMove] | None = None
+
+    def log_drawn(self, rows: int) -> None:
+        self.log_rows = rows
 
     def say(self, text: str, kind: str = "info", until_move: bool = False,
             until_moves: Mapping[int, LastMove] | None = None) -> None:

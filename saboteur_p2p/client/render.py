@@ -371,7 +371,7 @@ def render_log_title(lines: Sequence[LogLine], ui: UIState, width: int) -> Fragm
     its newest line in that row instead, which PgUp/PgDn scroll (the log was unreachable there,
     inspections and chat with it: a play-test).  Drawn before the log, it reads the rows the log
     had in the last frame, and counts none until the log is drawn (a log with no row is not)."""
-    rows, ui.log_rows = ui.log_rows, 0
+    rows, ui.log_rows, ui.log_title_width = ui.log_rows, 0, width
     if rows > 0:
         return [("class:title", pad_to_width(LOG_TITLE, width))]
     return render_log(lines, ui.log_scroll, width, 1, ui.log_anchor)

@@ -148,7 +148,7 @@ def verify_dleq(X: Point, H: Point, Y: Point, proof: tuple[Point, Point, Scalar]
     if int.from_bytes(s, "little") >= L or A == IDENTITY:
         return False
     message = _dleq_message(ctx, H, Y, B)
-    digest = hashlib.blake2b(X + A + s + message, digest_size=32).digest()
+    digest = hash_bytes("dleq-passed", X, A, s, message, size=32)
     if digest in _dleq_passed:
         return True
     try:

@@ -57,7 +57,9 @@ def role_chances(table: tuple[tuple[float, ...], ...], counts: tuple[int, ...]) 
     seats after it (``log_deal_weights``), where one seat at a time took a sum over every
     deal per seat and card.  Every chance is 0 when no deal is possible."""
     logs = tuple(tuple(math.log(w) if w > 0.0 else -math.inf for w in row) for row in table)
-    after = log_deal_weights(logs, counts)
+    # not through the cache: a belief asks once a move, with a table of its own each time, and
+    # would push determinize's tables out of it (a review)
+    after = log_deal_weights.__wrapped__(logs, counts)
     total = after(0, (0,) * len(counts))
     chances = [[0.0] * len(counts) for _ in logs]
     if total == -math.inf:
@@ -84,3 +86,5 @@ def _log_sum(terms: list[float]) -> float:
     top = max(terms)
     return top + math.log(sum(math.exp(t - top) for t in terms))
 
+
+__all__ = ["log_deal_weight", "log_deal_weights", "role_chances"]
