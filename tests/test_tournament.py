@@ -232,3 +232,28 @@ def test_ctrl_c_without_a_results_file_prints_the_report_of_the_games_played(mon
     assert "stopped after 4 of 10 games: the report above is of those" in out, out
     row = next(line for line in out.splitlines() if line.startswith("random "))
     assert row.split()[1] == "12", row  # 4 games of 3 seats
+
+
+def test_ctrl_c_while_a_game_is_folded_waits_for_the_game_to_be_whole(monkeypatch):
+    """Ctrl-C that came while a game was folded into the report left half of it there (a
+    review): it takes effect once the game is folded and written."""
+    import os
+    import signal
+
+    spec = TournamentSpec(3, 6, ("random",), seed=2)
+    collector = StatsCollector(spec)
+    fold = StatsCollector.add
+    folded: list[int] = []
+
+    def add(self, game):
+        if game.index == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C in the middle of the fold
+        fold(self, game)
+        folded.append(game.index)
+
+    monkeypatch.setattr(StatsCollector, "add", add)
+    written: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(spec, collector=collector, sink=lambda game: written.append(game.index))
+    assert folded == written == [0, 1, 2]
+    assert collector.report.games == 3 and collector.report.bots["random"].games == 9

@@ -124,6 +124,26 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
         process.terminate()
 
 
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C within the block takes effect at its end (in the main thread): a game is folded
+    into the report and written to the results file whole, or not at all."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    heard: list[int] = []
+    if signal.getsignal(signal.SIGINT) is None:  # a handler set outside Python stays
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda number, frame: heard.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if heard:
+            raise KeyboardInterrupt
+
+
 def run_tournament(
     spec: TournamentSpec,
     progress: Callable[[int], None] | None = None,
@@ -138,9 +158,10 @@ def run_tournament(
     """
     collector = collector or StatsCollector(spec)
     for game in run_games(spec, collector.report.games, cluster):
-        collector.add(game)
-        if sink is not None:
-            sink(game)
+        with _interrupts_deferred():  # a report or results file left with half a game (a review)
+            collector.add(game)
+            if sink is not None:
+                sink(game)
         if progress is not None:
             progress(collector.report.games)
     return collector.report
