@@ -292,8 +292,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             if isinstance(stopped, KeyboardInterrupt) and results is None and collector.report.games:
                 # with no --out file the games played were thrown away (found by a bot author)
                 _say(_printable_text(format_report(collector.report)))
+                open_deal = collector.report.games % spec.deal_size
                 _say(f"\nstopped after {collector.report.games} of {spec.total_games} games: the report above is of "
-                     "those (--out FILE keeps each game, and --resume goes on from there)")
+                     "those (--out FILE keeps each game, and --resume goes on from there)"
+                     + (f"; the last deal's {open_deal} game(s) count in the bots' table, not in the paired lines"
+                        if open_deal else ""))
             if results is not None:
                 # the lines written, not the games folded: a game is folded before it is written
                 kept = done_before + results.written
