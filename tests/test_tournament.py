@@ -231,13 +231,13 @@ def test_ctrl_c_without_a_results_file_prints_the_report_of_the_games_played(mon
     assert code != 0
     assert "stopped after 4 of 10 games: the report above is of those" in out, out
     assert "paired lines" not in out  # no deal of several games here
+    row = next(line for line in out.splitlines() if line.startswith("random "))
+    assert row.split()[1] == "12", row  # 4 games of 3 seats
     # a duplicate deal is three games here: one of the fourth was played
     code = main(["tournament", "--players", "3", "--games", "4", "--duplicate", "--bots", "random,heuristic",
                  "--seed", "2", "--jobs", "1"])
     out = capsys.readouterr().out
     assert "stopped after 4 of 12 games" in out and "the last deal's 1 game(s) count in the bots' table" in out, out
-    row = next(line for line in out.splitlines() if line.startswith("random "))
-    assert row.split()[1] == "12", row  # 4 games of 3 seats
 
 
 def test_ctrl_c_while_a_game_is_folded_waits_for_the_game_to_be_whole(monkeypatch):
