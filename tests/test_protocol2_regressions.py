@@ -214,6 +214,25 @@ def test_a_seat_of_a_group_is_named_gone_only_after_it_has_been_silent_for_the_w
         assert result is None, f"seat {table.named} named gone after {silent:.0f} s of silence (wait {table.wait:.0f} s)"
 
 
+def test_every_seat_that_says_another_withholds_its_record_has_left_not_only_the_first():
+    """A second seat's `gone` that came while the first's claim was judged did not count its
+    sender as gone: silent then, it made us name our own link as lost (found by an attack)."""
+    from saboteur_p2p.net.wire import Envelope
+
+    table = _Table(0.0)
+    table.presence = Presence([1, 2, 3], 0.0)
+    table.endpoints = {1: "tcp://127.0.0.1:1", 2: "tcp://127.0.0.1:2", 3: "tcp://127.0.0.1:3"}
+    table.names = ["a", "b", "c", "d"]
+    table._start_absence(0.0)
+    table.node.outstanding = (Expect(1, "shares"),)
+    for seat in (1, 2, 3):
+        table.presence.heard(seat, 1.0)
+    for sender in (2, 3):
+        gone = Envelope("gone", {"seat": sender, "absent": 1, "why": "b (seat 1) sent no shares record"}, b"")
+        assert table._heard_gone(gone, sender, 1.5) is None  # seat 1 was heard lately: we see for ourselves
+    assert table._left == {2, 3}
+
+
 # -- 5. a verdict trailer with a long non-ASCII detail is read as a broken record ---------
 
 

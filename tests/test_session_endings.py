@@ -7,6 +7,7 @@ sent it before it stops, and a peer takes such a word from any seat's link.
 """
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -120,3 +121,30 @@ def test_a_verdict_read_back_keeps_its_reason_and_detail_as_short_as_a_written_o
     assert read is not None and read.outcome == "cheater"
     assert len(read.reason.encode()) <= 64 and read.reason.startswith("bad-shuffle")
     assert len(read.detail.encode()) <= 500
+
+
+def test_busy_notices_are_passed_on_once_each_second_they_move_the_wait_and_never_when_they_move_nothing(
+    tmp_path: Path,
+) -> None:
+    """Attacks on the relay of busy notices: one with seconds 0 moved nothing and went round
+    the honest seats for ever (hundreds a second); notices that each moved the wait by 0.9 s
+    were never passed on, and crept one seat's wait 60 s ahead of the others'."""
+    session, identities, _ = seat1(tmp_path)
+    sent = session.transport.sent  # type: ignore[attr-defined]
+    link = identities[2].public.dh_key
+    for seconds in (0, -5.0, float("nan")):
+        nothing = seal(identities[2], "busy", {"game_id": GAME, "seat": 2, "seconds": seconds})
+        session._handle(b"seat 2's link", nothing, link)
+        session._handle(b"seat 0's link", nothing, identities[0].public.dh_key)  # brought back by another
+        assert not any(data == nothing for _, data in sent), seconds
+    passed = []
+    for step in range(1, 21):  # 0.9 s more each time, as fast as they come
+        creeping = seal(identities[2], "busy", {"game_id": GAME, "seat": 2, "seconds": 0.9 * step})
+        session._handle(b"seat 2's link", creeping, link)
+        passed += [step for endpoint, data in sent if data == creeping and endpoint == SEAT0]
+    assert passed and all(later - earlier <= 2 for earlier, later in itertools.pairwise(passed))
+    assert 0.9 * 20 - 0.9 * passed[-1] <= 1.0  # seat 0 is never more than a second behind us
+    again = seal(identities[2], "busy", {"game_id": GAME, "seat": 2, "seconds": 0.9 * 20})
+    sent.clear()
+    session._handle(b"seat 0's link", again, identities[0].public.dh_key)  # a copy that moves nothing
+    assert not sent

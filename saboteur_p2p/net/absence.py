@@ -345,7 +345,7 @@ class Absence:
                 # nothing: an attacker sent it three times to cut that stay short)
                 if self._accused is None:
                     self._accused = (sender, now, self.node.seq, why)  # our records' count: stay until it grows
-                    self._left.add(sender)
+                self._left.add(sender)  # each seat that said so has left (not only the first: an attack)
                 return None
             return self._end(Outcome.QUIT, why, sender)
         if not 0 <= absent < len(self.names) or absent == sender:
@@ -372,20 +372,22 @@ class Absence:
             return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
         late = self._came_late.get(absent)
         left = self._late(absent, now)  # come since the last check, in this same poll
-        if head is None and left is None and late is not None and now - late[0] <= 2 * self._late_grace():
+        if left is None and late is not None and now - late[0] <= 2 * self._late_grace():
             left = late[1] - (now - late[0])
-        if head is None and left is not None:
-            # its record came late here too, just before the word: that seat's wait may have run out first
+        if left is not None:
+            # its record came late here too, just before the word: that seat's wait may have run
+            # out first, whatever it owes now (a word that soon after cannot be about its next
+            # record, whose wait has not run out anywhere; an attack waited out the claim)
             return self._end_late(absent, sender, "last", left)
         if head is None:
             why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "
                    f"{silent:.0f} s ago; nobody is blamed but the one who stopped")
             return self._end(Outcome.QUIT, why, sender)
+        self._left.add(sender)  # its silence from now on says nothing of our link (each that said so: an attack)
         if self._claim is None:
             # we wait for that seat too, and it was heard lately: see for ourselves, within our
             # own wait, whether its record comes (or, for a move, whether it is heard again)
             self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent])
-            self._left.add(sender)  # its silence from now on says nothing of our link
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None

@@ -122,6 +122,8 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         self._start_inflow()
         #: the last word of an ending (ENDINGS) each seat signed, as it came: passed on when we end
         self.endings_heard: dict[int, bytes] = {}
+        #: per seat, the end of the busy time we last passed on for it (its notices go round once)
+        self._busy_passed: dict[int, float] = {}
         # with a link endpoint, the seats speak to us there only (a connection proves its key)
         proven_only = getattr(transport, "link", None) is not None
         self.links = Links([info.dh_key for info in table.seats], seat, self.names, proven_only, lambda text: self.say(text))
@@ -428,11 +430,17 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         elif env.kind == "busy" and env.field("seat", int) == sender:
             now, seconds = time.monotonic(), min(float(env.field("seconds", (int, float))), BUSY_MAX)
             carrier = self.links.owner(connection, key)
-            if self.presence.records_wait_until(sender) < now + seconds - 1:
+            if not seconds > 0:  # (NaN too) it moves nothing: passed on, it went round for ever (an attack)
+                return None
+            until = now + seconds
+            if until > self._busy_passed.get(sender, float("-inf")) + 1:
                 # passed on, as signed, to the seats that may not have it, whoever brought it:
                 # a seat that told one seat alone it was busy (itself, or through another) had
-                # the other's wait for its record run out first (attacks); each seat passes on
-                # only what moves its own count, so a notice goes round once
+                # the other's wait for its record run out first (attacks); counted from what
+                # we passed on last, so notices that each move it a little are passed on too
+                # (an attack crept 60 s ahead in steps of 0.9 s), and one that moves nothing
+                # is not: a notice goes round once
+                self._busy_passed[sender] = until
                 for seat, endpoint in self.endpoints.items():
                     if seat not in (sender, carrier):
                         self.transport.send(endpoint, data)
