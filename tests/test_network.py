@@ -75,7 +75,11 @@ class Peer:
     proc: subprocess.Popen[bytes]
 
     def wait(self, timeout: float) -> int:
-        return self.proc.wait(timeout=timeout)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # what it said so far, for the failure's report (a rare slow end was not explained)
+            raise AssertionError(f"{self.name} not done within {timeout:g} s; its output:\n{self.text()[-4000:]}") from None
 
     def text(self) -> str:
         return self.output.read_text(errors="replace")
