@@ -171,6 +171,10 @@ def test_an_early_start_with_too_few_seated_says_why_it_waits_and_starts_once_en
         host.thread.join(timeout=10)
         assert host.error is None and host.table is not None and len(host.table.seats) == 3
         assert len([line for line in host.said if "needs at least" in line]) == 1  # said once
+        # each sitting down says how many are still awaited (the opening line's count read as
+        # the lobby's state after bots had sat down: a play-test)
+        sat = [line for line in host.said if " takes seat " in line]
+        assert [line.rpartition("; ")[2] for line in sat] == ["waiting for 3 more player(s)", "waiting for 2 more player(s)"]
     finally:
         host.close()
 

@@ -114,7 +114,7 @@ def host_lobby(
     seating = Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
                        identity.prove_link_key)
     door = _Door(identity, transport, config, code, seating, say, on_seated, order)
-    door.turn_time = turn_time
+    door.turn_time, door.invite = turn_time, invite
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
         if turn_time is not None:  # the joiners are told it, and keep it unless they set their own
@@ -188,6 +188,8 @@ class _Door:
         self.wrong_codes = ByAddress()
         self.refused = ByAddress()
         self.notice = Notices(say)  # what strangers send wrong, said at a bounded rate
+        #: whether friends may join (not ``play``'s table of this machine's bot peers alone)
+        self.invite = True
         #: the table's turn timer, told to each joiner in its welcome (None: no timer)
         self.turn_time: float | None = None
 
@@ -268,8 +270,13 @@ class _Door:
         info = seating.seats[seat]
         fingerprint = PublicIdentity(info.sign_key, info.dh_key).fingerprint()
         if back is None:
-            # a bot peer of this machine has no seat of its own until the table starts (below)
-            self.say(f"{info.name} " + ("sits down" if info.name in self.order else f"takes seat {seat}") + f" ({fingerprint})")
+            # a bot peer of this machine has no seat of its own until the table starts (below);
+            # how many are still awaited, each time (the first line's count read as the lobby's
+            # state after bots had sat down: a play-test)
+            more = self.config.players - len(seating.seats)
+            awaited = "" if not self.invite else f"; waiting for {more} more player(s)" if more > 0 else "; every seat is taken"
+            self.say(f"{info.name} " + ("sits down" if info.name in self.order else f"takes seat {seat}")
+                     + f" ({fingerprint}){awaited}")
         else:
             self.say(f"{info.name} takes seat {seat} back ({fingerprint}): it said hello again (a restart)")
         self._seated_changed()
