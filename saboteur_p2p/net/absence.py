@@ -194,10 +194,7 @@ class Absence:
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
             if self.node.log.head != claim.head or claim.absent in self.node.step_got:
-                late = self._late(claim.absent, now) if claim.withheld else None
-                came = self._came_late.get(claim.absent)
-                if claim.withheld and late is None and came is not None and now - came[0] <= 2 * self._late_grace():
-                    late = came[1] - (now - came[0])  # seen come by a check of ours since the word
+                late = self._lately_late(claim.absent, now) if claim.withheld else None
                 if late is not None:
                     return self._end_late(claim.absent, claim.sender, claim.kind, late)
                 why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
@@ -286,10 +283,19 @@ class Absence:
         ``seat`` owed at the last check came, if it has come since and that late (LATE_GRACE);
         None if it has not come, or came in good time.  Our wait as it stood then, the seat's
         busy notices counted (a busy it sent after another seat's `gone` moved it on too)."""
-        held, until = self._due_until.get(seat, (0, 0.0))
-        if seat not in self._due_until or self._records_of(seat) <= held or now < until - self._late_grace():
+        due = self._due_until.get(seat)
+        if due is None or self._records_of(seat) <= due[0] or now < due[1] - self._late_grace():
             return None
-        return until - now
+        return due[1] - now
+
+    def _lately_late(self, seat: int, now: float) -> float | None:
+        """``_late``: come since our last check (in this same poll), or seen come late by a
+        check of ours within the last twice LATE_GRACE seconds; None if neither."""
+        left = self._late(seat, now)
+        came = self._came_late.get(seat)
+        if left is None and came is not None and now - came[0] <= 2 * self._late_grace():
+            left = came[1] - (now - came[0])
+        return left
 
     def _end_late(self, absent: int, accuser: int, kind: str, left: float) -> SessionResult:
         """``accuser`` ended the game saying ``absent`` withheld its ``kind`` record, which came
@@ -370,10 +376,7 @@ class Absence:
             quiet = self.presence.quiet_for(absent, now)
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {quiet:.0f} s too)"
             return self._end(Outcome.PEER_GONE, self._gone_why(absent, why), absent)
-        late = self._came_late.get(absent)
-        left = self._late(absent, now)  # come since the last check, in this same poll
-        if left is None and late is not None and now - late[0] <= 2 * self._late_grace():
-            left = late[1] - (now - late[0])
+        left = self._lately_late(absent, now)
         if left is not None:
             # its record came late here too, just before the word: that seat's wait may have run
             # out first, whatever it owes now (a word that soon after cannot be about its next
