@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import inspect
+import posixpath
 import re
 import types
 import typing
@@ -104,6 +105,18 @@ def spec_texts(spec: str) -> tuple[str, dict[str, str]]:
             raise BotLoadError(f"parameter {key!r} is given twice in bot spec {spec!r}")
         params[key] = text.strip()
     return ":".join(parts).strip(), dict(reversed(params.items()))
+
+
+def tidy_spec(spec: str) -> str:
+    """``spec`` with the path of a bot file written one way (``./bots/../mine.py:Bot`` is
+    ``mine.py:Bot``), so that one bot typed two ways is one bot in a lineup, a report and a
+    results file (a bot author's ``./mine.py`` and ``mine.py`` were two bots).  Anything else
+    is left as typed."""
+    text = spec.strip()
+    head, colon, rest = text.partition(":")
+    if colon and len(head) > 1 and (head.endswith(".py") or "/" in head):  # not C:\x.py
+        return posixpath.normpath(head) + colon + rest
+    return text
 
 
 def _parameter_value(text: str) -> int | float | bool | str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .botapi import BotLoadError
+from .botspec import tidy_spec
 from .cli_logs import cmd_replay, cmd_verify
 from .cli_table import DEFAULT_BOT_DELAY, cmd_host, cmd_join, cmd_play, cmd_tables, cmd_watch, turn_time_option
 from .crypto.identity import IdentityError
@@ -53,7 +54,7 @@ def _bot_specs(text: str) -> tuple[str, ...]:
             specs.append(piece)
     if not specs:
         raise argparse.ArgumentTypeError("name at least one bot")
-    return tuple(specs)
+    return tuple(tidy_spec(spec) for spec in specs)
 
 
 def _one_bot_spec(text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from pathlib import Path
 
 import pytest
 
@@ -111,6 +112,19 @@ def test_bot_specs_keep_their_parameters():
     for typo in ("bots/mine.py:Bot,,random", "heuristic,", ",random"):  # was silently two bots, or one
         with pytest.raises(argparse.ArgumentTypeError, match="empty bot name"):
             _bot_specs(typo)
+
+
+def test_one_bot_file_typed_two_ways_is_one_bot(tmp_path, monkeypatch, capsys):
+    assert _bot_specs("./bots/../mine.py:Bot:depth=2,bots//x.py:X,random") == ("mine.py:Bot:depth=2", "bots/x.py:X", "random")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text("from bots.random_bot import RandomBot as Bot\n")
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1]))
+    # the same bot twice compares nothing (it was two bots)
+    assert main(["tournament", "--players", "3", "--games", "2", "--duplicate", "--bots", "./mine.py:Bot,mine.py:Bot"]) == 2
+    assert "at least two different bots" in capsys.readouterr().err
+    assert main(["tournament", "--players", "3", "--games", "3", "--bots", "./mine.py:Bot,mine.py:Bot,random"]) == 0
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith(("mine", "./mine"))]
+    assert rows == ["mine.py:Bot"]  # one row, its seats counted together
 
 
 def test_cli_candidate_tournament(capsys):
