@@ -168,7 +168,8 @@ def card_words(card: Card | None, turned: bool = False) -> str:
         if card.kind is PathKind.STONE:
             return f"a stone {shape}"  # its curve, as it lies, matters to the maze
         through = [s for s in card.segments if bin(s).count("1") > 1]
-        name = "path" if through and len(through) == len(card.segments) else "dead end" if not through else "path"
+        # a ladder's one-sided tunnel leads up to the start: not a dead end (found by a player)
+        name = "dead end" if not through and not card.ladder else "ladder" if not through else "path"
         if len(through) > 1:
             name = "bridge" if 5 in through or 10 in through else "double curve"
             # its two tunnels do not meet: drawn as the maze draws them, not as a crossing
@@ -178,7 +179,7 @@ def card_words(card: Card | None, turned: bool = False) -> str:
             # a tunnel and dead ends apart from it, as the rules write them ("─+╵" for EW+N):
             # its openings' shape alone ("┴") reads as one tunnel with a branch
             shape = "+".join(_SHAPES[s] for s in sorted(card.turned_segments(turned), key=lambda s: (s.bit_count() < 2, s)))
-        extras = [word for word, on in (("ladder", card.ladder), ("crystal", card.crystals)) if on]
+        extras = [word for word, on in (("ladder", card.ladder and through), ("crystal", card.crystals)) if on]
         if card.door is not None:
             extras.append(f"{card.door.value} door")
         return f"{name} {shape}" + (f" ({', '.join(extras)})" if extras else "")

@@ -127,6 +127,25 @@ def test_a_dead_end_says_so_in_the_player_list_and_in_what():
     assert "some of its openings are dead ends" in card_does(face_from_code("path:EW+N+S"), "saboteur2")
 
 
+def test_a_one_sided_ladder_is_called_a_ladder_not_a_dead_end():
+    """A play-tester read "dead end ╷ (ladder)": its one tunnel leads up to the start."""
+    from saboteur_p2p.client.cardinfo import card_does
+    from saboteur_p2p.client.tracker import _short_move, _tiny_move
+    from saboteur_p2p.match import card_words
+    from saboteur_p2p.rules import CardPlayed, PlacePath
+    from saboteur_p2p.rules.cards import EXPANSION_PATH_COUNTS
+
+    ladders = [card for card, _ in EXPANSION_PATH_COUNTS if card.ladder]
+    one_sided = next(card for card in ladders if card.is_dead_end)
+    assert card_words(one_sided) == "ladder ╷"
+    does = card_does(one_sided, "saboteur2")
+    assert "dead end" not in does.replace("not a dead end", "") and "leads up the ladder" in does
+    played = CardPlayed(1, PlacePath(9, 5, 0, False), one_sided)
+    assert _short_move(played) == "╷ 5,0" and _tiny_move(played) == "╷"
+    # the ladders that are tunnels keep their names
+    assert sorted(card_words(card) for card in ladders if not card.is_dead_end) == ["path │ (ladder)", "path ┌ (ladder)"]
+
+
 def test_what_says_a_broken_tool_may_be_laid_before_yourself_as_the_engine_allows():
     """`what N` said "lay it before another player"; the engine takes `break lamp @me`."""
     from test_client_controller import find

@@ -53,7 +53,9 @@ def card_does(card: Card, edition: str) -> str:
         extras.append(f"a {card.door.value} door: a route through it keeps the other team out")
     if card.crystals:
         extras.append("a crystal pays the geologists")
-    if card.is_dead_end:
+    if card.is_dead_end and card.ladder:
+        extras.append("its one opening leads up the ladder: not a dead end")
+    elif card.is_dead_end:
         extras.append("a dead end: no tunnel goes through it (■ in the maze)")
     elif any(bin(segment).count("1") == 1 for segment in card.segments):
         extras.append("some of its openings are dead ends (╵ ╷ ╴ ╶ in the maze)")

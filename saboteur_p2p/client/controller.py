@@ -572,7 +572,7 @@ def suggested_cell(view: PlayerView, cells: frozenset[Cell], cursor: Cell, card:
     cursor alone would keep it where our last card went: beside the start, or behind it.)
     A dead end goes to the front only for a saboteur: a digger who pressed Enter at once would
     close its own way, so it starts nearest the cursor."""
-    blocking = isinstance(card, PathCard) and card.is_dead_end
+    blocking = isinstance(card, PathCard) and card.is_dead_end and not card.ladder  # a ladder leads to the start
     goals = hoped_goals(view) if not blocking or view.role is Role.SABOTEUR else []
 
     def distance(a: Cell, b: Cell) -> int:
