@@ -527,13 +527,13 @@ def test_away_and_back_come_from_the_sessions_lines(line: str, away: set[int], b
     assert sum(line.presence for line in agent.log_lines()) == 1  # the second notice replaced the first
 
 
-def test_a_chat_line_typed_in_the_lobby_says_when_the_table_hears_it():
-    """Before the game starts a chat line is queued, not sent: "said it" and nothing in any
-    log until the start looked like a lost line."""
+def test_a_chat_line_typed_in_the_lobby_goes_to_the_lobby():
+    """A line typed before the start waited for it (a play-test); now the lobby takes it
+    (test_lobby_chat.py) as it takes the game's lines."""
     agent = ClientAgent(hosting=True)
     ctl = Controller(agent)
     assert ctl.command("say hello bob")
-    assert ctl.ui.message == "said it: the table hears it when the game starts"
+    assert ctl.ui.message == "said it"
     assert agent.poll_chat() == "hello bob"
 
 

@@ -119,6 +119,22 @@ def test_start_with_too_few_seated_says_it_waits_as_the_lobby_does():
     assert ctl.command("start") and ctl.ui.message == "starting with the players seated now"
 
 
+def test_the_lobby_lists_the_empty_seats_the_table_still_waits_for():
+    """The players list showed only the seats taken: how many more were awaited was in the log alone."""
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.controller import Controller
+    from saboteur_p2p.client.players import render_players
+
+    agent = ClientAgent()
+    ctl = Controller(agent)
+    agent.lobby("base", ("ann", "bob"), (), 4)
+    lines = "".join(text for _, text in render_players(agent.snapshot(), ctl.focus(), 26)).splitlines()
+    assert [line.strip() for line in lines[1:]] == ["0 ann", "1 bob", "2 (empty seat)", "3 (empty seat)"]
+    agent.lobby("base", ("ann", "bob", "cid", "dee"), (), 4)
+    lines = "".join(text for _, text in render_players(agent.snapshot(), ctl.focus(), 26)).splitlines()
+    assert not any("empty" in line for line in lines)
+
+
 def test_every_card_s_hint_says_what_esc_does_and_fits_an_80_column_line():
     """Hints ended in a bare "Esc" (does what?), and the Theft's was cut short at 80 columns."""
     from test_client_controller import find, find2, seated

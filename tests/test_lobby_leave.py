@@ -34,7 +34,7 @@ class _Joiner:
             try:
                 self.result = join_lobby(self.identity, name, self.transport, table.transport.endpoint, None,
                                          self.said.append, timeout=15, leaving=self.leaving.is_set,
-                                         on_table=lambda edition, names: self.tables.append((edition, names)))
+                                         on_table=lambda edition, names, seats: self.tables.append((edition, names)))
             except BaseException as exc:  # looked at by the test
                 self.result = exc
             finally:

@@ -207,10 +207,10 @@ class ClientAgent:
                 self._snapshot = replace(snap, away=snap.away - {seat}, back=snap.back | {seat})
         self._changed()
 
-    def lobby(self, edition: str, names: tuple[str, ...], joining: tuple[str, ...]) -> None:
-        """The host's lobby (``host_table``'s ``on_lobby``): the table's edition, the names
-        seated so far and the commands friends join with."""
-        self._publish(edition=edition, names=names, joining=joining)
+    def lobby(self, edition: str, names: tuple[str, ...], joining: tuple[str, ...], seats: int = 0) -> None:
+        """The lobby (``host_table``'s or ``join_table``'s ``on_lobby``): the table's edition,
+        the names seated so far, the commands friends join with, and the seats in all (0: not told)."""
+        self._publish(edition=edition, names=names, joining=joining, table_size=seats)
 
     def turn_deadline(self, at: float | None) -> None:
         """When the turn timer has a bot choose our move (the session's, ``--turn-time``)."""

@@ -110,9 +110,7 @@ class TypedCommands:
             chat = text[3:].strip()
             if chat:
                 self.link.send_chat(chat)
-                # in the lobby the line waits for the game to start: nobody, not even the
-                # log here, shows it before then
-                self.ui.say("said it" if self.snapshot().view is not None else "said it: the table hears it when the game starts")
+                self.ui.say("said it")  # in the lobby too (a joiner's line waits until it is seated)
             else:
                 self.ui.say("nothing to say: type the line after 'say' (Esc leaves)", "error")
             return bool(chat)

@@ -222,6 +222,8 @@ class Snapshot:
     #: nobody is invited)
     edition: str = ""
     joining: tuple[str, ...] = ()
+    #: the lobby: the table's seats in all (those past ``names`` are empty); 0 when not told
+    table_size: int = 0
     #: every round that has ended, as this seat saw its end (the round-end screen)
     rounds: tuple[RoundSummary, ...] = ()
     #: each seat's last move this round

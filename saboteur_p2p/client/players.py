@@ -58,6 +58,9 @@ def render_players(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     if view is None:  # the lobby: the seats taken so far
         for seat, name in enumerate(snap.names):
             out.append(("", pad_to_width(f"  {seat} " + fit_name(name, max(3, width - 5)), width) + "\n"))
+        for seat in range(len(snap.names), snap.table_size):  # who the table still waits for (a play-test)
+            empty = cut_to_width("(empty seat)", max(3, width - 5))
+            out.append(("class:players.last", pad_to_width(f"  {seat} {empty}", width) + "\n"))
         return out
     newest = max((move.order for move in snap.last_moves.values()), default=None)
     marks = _marks(snap, view)

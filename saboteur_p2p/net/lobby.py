@@ -30,6 +30,7 @@ from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..rules import GameConfig
 from ..rules.editions import edition_names
 from .invite import LobbyError, where_to_join
+from .lobbychat import LOBBY_CHAT, Heard, LobbyChat, speaker
 from .notices import Notices
 from .pace import ByAddress
 from .seating import SEATED_IDENTITY, Seating, in_order
@@ -45,7 +46,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 14
+LOBBY_VERSION = 15
 #: wrong table codes one address may try before its hellos are refused for the lobby's life
 #: (each costs the guesser a scrypt; this bounds the guesses, and the host hears of them)
 WRONG_CODES_PER_ADDRESS = 5
@@ -98,6 +99,8 @@ def host_lobby(
     invite: bool = True,
     order: Sequence[str] = (),
     turn_time: float | None = None,
+    chat_said: Callable[[], str | None] | None = None,
+    chat_heard: Heard | None = None,
 ) -> Table:
     """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
 
@@ -106,7 +109,8 @@ def host_lobby(
     joiner sits down or takes its seat back.  Without ``invite`` (bot peers of this machine take every other
     seat) nobody is told how friends join.  ``order``: the names of this machine's bot peers,
     which sit in the seats they took in the order of these names (they arrive in any order:
-    "heuristic-2" sat at seat 1), each other seat keeping its place.
+    "heuristic-2" sat at seat 1), each other seat keeping its place.  ``chat_said`` gives the
+    lines our person says in the lobby, and ``chat_heard`` hears each line said (lobbychat.py).
     """
     if not valid_name(name):
         raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
@@ -114,6 +118,7 @@ def host_lobby(
     seating = Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
                        identity.prove_link_key)
     door = _Door(identity, transport, config, code, seating, say, on_seated, order)
+    door.chat = LobbyChat(identity, chat_said, chat_heard)
     door.turn_time, door.invite = turn_time, invite
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
@@ -143,6 +148,7 @@ def host_lobby(
             if time.monotonic() - told_table >= TABLE_EVERY:
                 door.tell_table()  # the seated hear that the table is still there
                 told_table = time.monotonic()
+            door.speak(name)
             for inbound in transport.poll(0.2):
                 if door.take_in(inbound, full=seated() >= config.players or starting()):
                     told_table = time.monotonic()
@@ -192,6 +198,7 @@ class _Door:
         self.invite = True
         #: the table's turn timer, told to each joiner in its welcome (None: no timer)
         self.turn_time: float | None = None
+        self.chat = LobbyChat(identity, None, None)
 
     def tell_table(self) -> None:
         """Tell every seated joiner who is seated."""
@@ -212,7 +219,26 @@ class _Door:
             return self._leave(env)
         if env.kind == "hello":
             return self._hello(inbound, env, full)
+        if env.kind == LOBBY_CHAT:
+            self._chat(inbound, env)
         return False
+
+    def speak(self, name: str) -> None:
+        """Send the seated our person's next line, when its turn has come."""
+        line = self.chat.due(self.salt, 0, name)
+        if line is not None:
+            for connection in self.seating.connections:
+                self.transport.reply(connection, line)
+
+    def _chat(self, inbound: Inbound, env: Envelope) -> None:
+        """A seated joiner's line, on its own connection: shown, and passed on as it came to the others."""
+        seat = self.seating.seat_of(env.key)
+        if not seat or self.seating.connections[seat - 1] != inbound.connection:
+            return  # only the seated speak, each on the connection its seat was taken on
+        if self.chat.take(env, self.salt, seat, self.seating.seats[seat].name):
+            for connection in self.seating.connections:
+                if connection != inbound.connection:
+                    self.transport.reply(connection, inbound.data)
 
     def _seated_changed(self) -> None:
         if self.on_seated is not None:
@@ -358,8 +384,10 @@ def join_lobby(
     say: Callable[[str], None], timeout: float = 120.0,
     edition: str | None = None, resumable: Collection[str] = (), connect_timeout: float | None = None,
     host_key: bytes | None = None, leaving: Callable[[], bool] | None = None,
-    on_table: Callable[[str, tuple[str, ...]], None] | None = None,
+    on_table: Callable[[str, tuple[str, ...], int], None] | None = None,
     on_turn_time: Callable[[float], None] | None = None,
+    chat_said: Callable[[], str | None] | None = None,
+    chat_heard: Heard | None = None,
 ) -> Table:
     """Say hello to a table and wait for ``start`` (at once, if the game is already running).
 
@@ -374,7 +402,9 @@ def join_lobby(
     message, and a table that does not hold that key cannot answer.  Once ``leaving()`` holds
     (the player left), or on Ctrl-C, a seated joiner tells the table (``leave``) and raises
     ``LeftLobby`` (or lets the interrupt go on).  ``on_table`` hears the table's edition and
-    the names seated (the host's first) as the host tells them once we are seated.
+    the names seated (the host's first) as the host tells them once we are seated.  Once
+    seated, ``chat_said`` gives the lines our person says, and ``chat_heard`` hears each line said at
+    the table (lobbychat.py).
     """
     if edition is not None and edition not in edition_names():
         raise LobbyError(f"unknown edition {edition!r}; known: {', '.join(edition_names())}")
@@ -398,6 +428,9 @@ def join_lobby(
     heard: float | None = None  # once seated: when the table last spoke
     at_table = ""
     table_edition: str | None = None  # once the welcome has said it
+    chat = LobbyChat(identity, chat_said, chat_heard)
+    seats_told: list[object] = []  # the seats, as the host last told them: who says a line
+    our_seat = 0  # as the welcome says it
     try:
         while heard is not None or time.monotonic() < deadline:
             if leaving is not None and leaving():
@@ -411,6 +444,9 @@ def join_lobby(
             if answer_by is not None and time.monotonic() > answer_by:
                 raise LobbyError(f"no table answers at {address} (waited {connect_timeout:g} s): "
                                  "check the address and that the host is running `saboteur-p2p host`")
+            line = chat.due(bound, our_seat, name) if heard is not None else None
+            if line is not None:
+                transport.send(endpoint, line)
             for inbound in transport.poll(0.2):
                 if inbound.connection != from_table:
                     continue
@@ -466,16 +502,25 @@ def join_lobby(
                                 and on_turn_time is not None:
                             on_turn_time(float(timer))
                     table_edition = printable(their_edition)[:20] if isinstance(their_edition, str) else None
+                    given = env.body.get("seat")
+                    our_seat = given if isinstance(given, int) and not isinstance(given, bool) else our_seat
                     heard = time.monotonic()  # seated: wait for the start as long as the table speaks
                 elif env.kind == "table":
-                    listed = env.body.get("seats")  # the host's word only: anything not a list is ignored
-                    names = [s[0] for s in listed if isinstance(s, list) and s] if isinstance(listed, list) else []
+                    seats = env.body.get("seats")  # the host's word only: anything not a list is ignored
+                    seats_told = seats[:MAX_SEATS_SHOWN] if isinstance(seats, list) else []
+                    names = [s[0] for s in seats_told if isinstance(s, list) and s]
                     now_at_table = f"at the table: {', '.join(printable(n)[:40] for n in names)}"
                     if now_at_table != at_table:  # the host repeats it while the table fills
                         seated_list(now_at_table)  # at a bounded rate: a table may change it every message
                         at_table = now_at_table
                         if on_table is not None and table_edition is not None:
-                            on_table(table_edition, tuple(printable(n)[:40] for n in names[:MAX_SEATS_SHOWN]))
+                            total = env.body.get("seats_total")  # the empty seats are shown too
+                            seats = total if isinstance(total, int) and 0 < total <= MAX_SEATS_SHOWN else 0
+                            on_table(table_edition, tuple(printable(n)[:40] for n in names), seats)
+                elif env.kind == LOBBY_CHAT and env.key != identity.public.sign_key:
+                    speaking = speaker(seats_told, env.key)  # a line the host passes on is signed by its speaker
+                    if speaking is not None:
+                        chat.take(env, bound, *speaking)
                 elif env.kind == "start":
                     try:
                         table = Table.from_envelope(env)

@@ -266,12 +266,14 @@ def host_table(
                 announcer = TableAnnouncer.start(transport.endpoint, name, config.edition, config.players, 1, bool(code), say,
                                                  identity.public.dh_key)
             key = transport.link_keys[0] if transport.link_keys else None
-            watch = _LobbyWatch(name, config.edition, tuple(join_commands(transport.endpoint, key, bool(code))) if invite else (),
+            joining = tuple(join_commands(transport.endpoint, key, bool(code))) if invite else ()
+            watch = _LobbyWatch(name, config.edition, config.players, joining,
                                 on_lobby, announcer.seats_taken if announcer else None)
             try:
                 table = host_lobby(
                     identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
                     on_seated=watch.seated, invite=invite, turn_time=turn_time,
+                    chat_said=agent.poll_chat, chat_heard=agent.chat,
                     order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
                 )
             except _ClosedLobby as closed:
@@ -311,23 +313,23 @@ def host_table(
 
 #: what ``on_lobby`` hears: the table's edition, the names seated (the host's first), and the
 #: commands friends join with (none when nobody is invited)
-LobbyListener = Callable[[str, tuple[str, ...], tuple[str, ...]], None]
+LobbyListener = Callable[[str, tuple[str, ...], tuple[str, ...], int], None]
 
 
 class _LobbyWatch:
     """Tells the host's lobby screen (``on_lobby``) and the LAN announcement (``on_count``)
     who sits at the table, as the lobby seats them."""
 
-    def __init__(self, host: str, edition: str, joining: tuple[str, ...], on_lobby: LobbyListener | None,
+    def __init__(self, host: str, edition: str, seats: int, joining: tuple[str, ...], on_lobby: LobbyListener | None,
                  on_count: Callable[[int], None] | None) -> None:
-        self.edition, self.joining = edition, joining
+        self.edition, self.seats, self.joining = edition, seats, joining
         self._on_lobby, self._on_count = on_lobby, on_count
         if on_lobby is not None:
-            on_lobby(edition, (host,), joining)
+            on_lobby(edition, (host,), joining, seats)
 
     def seated(self, names: tuple[str, ...]) -> None:
         if self._on_lobby is not None:
-            self._on_lobby(self.edition, names, self.joining)
+            self._on_lobby(self.edition, names, self.joining, self.seats)
         if self._on_count is not None:
             self._on_count(len(names))
 
@@ -384,8 +386,9 @@ def join_table(
                     connect_timeout=connect_timeout,
                     host_key=host_key,
                     leaving=lambda: getattr(agent, "wants_to_quit", False),
-                    on_table=None if on_lobby is None else lambda edition, names: on_lobby(edition, names, ()),
+                    on_table=None if on_lobby is None else lambda edition, names, seats: on_lobby(edition, names, (), seats),
                     on_turn_time=timers.append,
+                    chat_said=getattr(agent, "poll_chat", None), chat_heard=getattr(agent, "chat", None),
                 )
             except LeftLobby as left:
                 return SessionResult(Outcome.QUIT, str(left))

@@ -43,7 +43,7 @@ MAX_WIRE_MESSAGE = 5 * 1024 * 1024
 KINDS = (
     "hello", "challenge", "code", "welcome", "reject", "table", "start", "link", "record", "ping", "ahead", "chat",
     "abort", "gone", "busy",
-    "standin", "bye", "watch", "watching", "stopped", "split", "leave",
+    "standin", "bye", "watch", "watching", "stopped", "split", "leave", "lobby-chat",
 )
 
 

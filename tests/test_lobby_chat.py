@@ -1,0 +1,119 @@
+"""Chat in the lobby: the people at a table talk while it fills (a play-tester's line waited
+for the start), each line signed by who said it, passed on by the host as it came."""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import zmq
+
+from saboteur_p2p.crypto.identity import Identity
+from saboteur_p2p.net.lobby import host_lobby, join_lobby
+from saboteur_p2p.net.lobbychat import LOBBY_CHAT, LobbyChat, speaker
+from saboteur_p2p.net.transport import Transport
+from saboteur_p2p.net.wire import open_envelope, seal
+from saboteur_p2p.rules import GameConfig
+
+
+class Person:
+    """What a person at the table types (``say``) and reads (``heard``)."""
+
+    def __init__(self) -> None:
+        self.typed: queue.Queue[str] = queue.Queue()
+        self.heard: list[tuple[str, str]] = []
+
+    def said(self) -> str | None:
+        try:
+            return self.typed.get_nowait()
+        except queue.Empty:
+            return None
+
+    def hear(self, seat: int, name: str, text: str) -> None:
+        self.heard.append((name, text))
+
+
+def wait_for(condition, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_the_people_at_a_filling_table_hear_each_others_lines_before_the_start():
+    context = zmq.Context()
+    host_identity = Identity.generate()
+    host_transport = Transport("127.0.0.1:0", context)
+    people = {name: Person() for name in ("host", "ann", "bob")}
+    start = threading.Event()
+    results: dict[str, object] = {}
+    seated: list[tuple[str, ...]] = []
+
+    def host() -> None:
+        try:
+            results["host"] = host_lobby(host_identity, "host", host_transport, GameConfig(4), None, lambda text: None,
+                                         started=start.is_set, on_seated=seated.append, chat_said=people["host"].said,
+                                         chat_heard=people["host"].hear)
+        except Exception as error:  # reported below
+            results["host"] = error
+
+    def join(name: str) -> None:
+        identity = Identity.generate()
+        transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
+        try:
+            results[name] = join_lobby(identity, name, transport, host_transport.endpoint, None, lambda text: None,
+                                       timeout=20, chat_said=people[name].said, chat_heard=people[name].hear)
+        except Exception as error:
+            results[name] = error
+        finally:
+            transport.close()
+
+    threads = [threading.Thread(target=host, daemon=True)] + [threading.Thread(target=join, args=(n,), daemon=True)
+                                                              for n in ("ann", "bob")]
+    stranger = context.socket(zmq.DEALER)
+    try:
+        for thread in threads:
+            thread.start()
+        wait_for(lambda: bool(seated) and len(seated[-1]) == 3)  # a line goes to those seated when it is said
+        people["ann"].typed.put("hello, who else comes?")
+        wait_for(lambda: ("ann", "hello, who else comes?") in people["host"].heard)
+        wait_for(lambda: ("ann", "hello, who else comes?") in people["bob"].heard)  # bob was seated: passed on to him
+        people["host"].typed.put("carol said she would")
+        wait_for(lambda: all(("host", "carol said she would") in people[n].heard for n in ("ann", "bob")))
+        # one who is not seated says a line to the table: nobody hears it
+        stranger.connect(host_transport.endpoint)
+        stranger.send(seal(Identity.generate(), LOBBY_CHAT, {"table": b"\0" * 16, "n": 1, "text": "free gold here"}))
+        people["bob"].typed.put("ok")
+        wait_for(lambda: ("bob", "ok") in people["ann"].heard)
+        start.set()
+        for thread in threads:
+            thread.join(timeout=20)
+    finally:
+        stranger.close(linger=0)
+        host_transport.close()
+        context.destroy(linger=0)
+    assert all(not isinstance(result, Exception) for result in results.values()), results
+    for name, person in people.items():
+        assert not any("free gold" in text for _, text in person.heard), name
+        # each line once, in the order said, the speaker's own too
+        assert person.heard == [("ann", "hello, who else comes?"), ("host", "carol said she would"),
+                                                   ("bob", "ok")], name
+
+
+def test_a_line_is_the_speakers_once_and_of_its_table_only():
+    ann, host = Identity.generate(), Identity.generate()
+    salt = b"s" * 16
+    seats = [["host", host.public.sign_key, b"", ""], ["ann", ann.public.sign_key, b"", ""]]
+    said: list[tuple[str, str]] = []
+    sender = LobbyChat(ann, iter(["my line"]).__next__, None)
+    hearer = LobbyChat(host, None, lambda seat, name, text: said.append((name, text)))
+    line = open_envelope(sender.due(salt, 1, "ann"))
+    assert speaker(seats, line.key) == (1, "ann")
+    assert hearer.take(line, salt, 1, "ann") and said == [("ann", "my line")]
+    assert not hearer.take(line, salt, 1, "ann")  # passed on again: not heard twice
+    other_table = open_envelope(seal(ann, LOBBY_CHAT, {"table": b"t" * 16, "n": 2**40, "text": "elsewhere"}))
+    assert not hearer.take(other_table, salt, 1, "ann")
+    too_long = open_envelope(seal(ann, LOBBY_CHAT, {"table": salt, "n": 2**41, "text": "x" * 201}))
+    assert not hearer.take(too_long, salt, 1, "ann")
+    assert speaker(seats, Identity.generate().public.sign_key) is None  # a key not seated says nothing
+    assert said == [("ann", "my line")]
