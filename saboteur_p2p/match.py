@@ -240,7 +240,17 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
         what = "steals nothing" if action.target is None else f"steals from {who[action.target]}"
     else:
         what = str(action)
+    verb, _, rest = what.partition(" ")
+    if who[event.player] == "you" and verb in _YOU_DO:
+        return f"you {_YOU_DO[verb]} {rest}"  # "you: discards a card" read wrong (a play-test)
     return f"{who[event.player]}: {what}"
+
+
+#: the verbs ``move_words`` begins a move with, as said of the viewer ("you break", not "you: breaks")
+_YOU_DO = {verb: verb[:-1] for verb in (
+    "breaks", "repairs", "looks", "puts", "takes", "swaps", "makes", "traps", "frees", "discards", "keeps", "turns",
+    "steals",
+)}
 
 
 def _whose(who: Sequence[str], seat: int, actor: int) -> str:

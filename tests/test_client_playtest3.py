@@ -139,7 +139,7 @@ def test_swapping_ones_own_dwarf_card_is_told_in_plain_words():
     from saboteur_p2p.rules import ActionCard, ActionKind, CardPlayed, PlayOn
 
     hats = CardPlayed(1, PlayOn(ActionKind.SWAP_HATS, 1, 7), ActionCard(ActionKind.SWAP_HATS))
-    assert list(narrate([hats], ["a", "b", "c"], viewer=1)) == ["you: swaps your own dwarf card"]
+    assert list(narrate([hats], ["a", "b", "c"], viewer=1)) == ["you swap your own dwarf card"]
     assert list(narrate([hats], ["a", "b", "c"])) == ["b: swaps their own dwarf card"]
 
 
@@ -153,7 +153,7 @@ def test_the_hosts_lobby_names_the_edition_lists_the_seated_and_shows_the_key_wh
     joining = (f"saboteur-p2p join 192.168.1.20:7777 --key {key}",)
     agent = ClientAgent(hosting=True)
     seats: list[int] = []
-    watch = _LobbyWatch("tester", "saboteur2", joining, agent.lobby, seats.append)
+    watch = _LobbyWatch("tester", "saboteur2", 5, joining, agent.lobby, seats.append)
     # as net.lobby.host_lobby tells the names seated, each time a joiner sits down
     for seat in (1, 2):
         watch.seated(("tester", *BOTS[:seat]))

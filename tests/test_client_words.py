@@ -237,7 +237,7 @@ def test_the_plain_prompt_speaks_in_slots_and_names_and_quit_leaves_with_status_
     legal = next(line for line in out.splitlines() if line.startswith("legal: "))
     assert "pass 1" in legal and "#" not in legal and not re.search(r"@\d", legal)
     assert "\nno player called 'nobody'" in out  # read as the full-screen client reads it: no "not allowed"
-    assert "you: discards a card" in out and "you left the table" in out
+    assert "you discard a card" in out and "you left the table" in out
 
 
 def test_the_plain_prompt_draws_the_maze_on_board():
@@ -293,4 +293,4 @@ def test_q_at_the_plain_prompt_says_how_to_leave():
     done = plain("q", "pass 1", "quit")
     assert done.returncode == 0, done.stderr
     assert "to leave the table, type quit (or press Ctrl-D)" in done.stdout
-    assert "cannot read 'q'" not in done.stdout and "you: discards a card" in done.stdout
+    assert "cannot read 'q'" not in done.stdout and "you discard a card" in done.stdout

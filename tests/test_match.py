@@ -121,7 +121,7 @@ def test_narration_tells_saboteur2_events_in_words():
     mine = list(narrate(events[2:4], ["a", "b", "c"], viewer=1))
     assert mine == ["   you win 4 gold pieces", "   a steals a gold piece from you"]
     assert list(narrate(events[1:2], ["a", "b", "c"], viewer=2)) == [
-        "you: discards two cards to remove the trapped card in front of you",
+        "you discard two cards to remove the trapped card in front of you",
     ]
 
 
@@ -138,19 +138,19 @@ def test_a_game_told_as_its_events_come_gives_its_end_in_the_edition_s_unit():
 
 @pytest.mark.parametrize(("player", "action", "viewer", "told"), [
     (1, ("theft", 1), None, "b: puts a Theft in front of themself"),
-    (1, ("theft", 1), 1, "you: puts a Theft in front of yourself"),
+    (1, ("theft", 1), 1, "you put a Theft in front of yourself"),
     (0, ("hands-off", 1), 1, "a: takes away your Theft"),
     (0, ("hands-off", 1), None, "a: takes away b's Theft"),
-    (1, ("hands-off", 1), 1, "you: takes away your own Theft"),
+    (1, ("hands-off", 1), 1, "you take away your own Theft"),
     (0, ("inspection", 2), 2, "a: looks at your dwarf card"),
     (0, ("swap-hats", 2), 2, "a: makes you swap your dwarf card"),
     (0, ("swap-hats", 2), None, "a: makes c swap their dwarf card"),
     (2, ("repair", 2), None, "c: repairs their own pickaxe"),
-    (2, ("repair", 2), 2, "you: repairs your own pickaxe"),
+    (2, ("repair", 2), 2, "you repair your own pickaxe"),
     (0, ("break", 2), None, "a: breaks c's pickaxe"),
     (0, ("break", 0), None, "a: breaks their own pickaxe"),
     (1, ("free", 1), None, "b: frees themself"),
-    (1, ("free", 1), 1, "you: frees yourself"),
+    (1, ("free", 1), 1, "you free yourself"),
     (0, ("free", 1), 1, "a: frees you"),
 ])
 def test_a_move_on_a_player_names_whose_card_it_is_in_plain_words(player, action, viewer, told):
@@ -192,7 +192,7 @@ def test_narration_names_cards_and_players_not_handles():
         CardPlayed(0, Pass(33), None),
     ]
     assert list(narrate(events, ["ann", "bob", "cy"], viewer=0)) == [
-        "bob: path ┬ at 1,1", "cy: breaks your lantern", "you: looks at goal 1 with a map", "you: discards a card",
+        "bob: path ┬ at 1,1", "cy: breaks your lantern", "you look at goal 1 with a map", "you discard a card",
     ]
 
 
