@@ -489,14 +489,14 @@ def watch_requests(router: Any, stop: threading.Event) -> Iterator[bytes]:
             yield connection
 
 
-def session_for_tests(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
-    """Seat 1's session at a 3-seat table (game id bytes 0..31), its transport a ``SentLog``
-    (it keeps what it is given to send), the three identities, and the lines it says."""
-    identities = [Identity.generate() for _ in range(3)]
+def session_for_tests(tmp_path: Path, players: int = 3) -> tuple[Session, list[Identity], list[str]]:
+    """Seat 1's session at a table of ``players`` (game id bytes 0..31), its transport a
+    ``SentLog`` (it keeps what it is given to send), the seats' identities, and the lines it says."""
+    identities = [Identity.generate() for _ in range(players)]
     seats = tuple(
         SeatInfo(f"s{n}", i.public.sign_key, i.public.dh_key, f"tcp://127.0.0.1:{n + 1}") for n, i in enumerate(identities)
     )
     said: list[str] = []
-    table = Table(bytes(range(32)), GameConfig(3), seats)
+    table = Table(bytes(range(32)), GameConfig(players), seats)
     session = Session(table, identities[1], SentLog(), None, tmp_path, said.append)  # type: ignore[arg-type]
     return session, identities, said

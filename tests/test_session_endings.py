@@ -17,6 +17,7 @@ from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.session import Session
 from saboteur_p2p.net.verdicts import Outcome
 from saboteur_p2p.net.wire import seal
+from saboteur_p2p.protocol.node import Expect
 
 GAME = bytes(range(32))
 #: seat 1's session reaches seat 0 and seat 2 here (net_doubles.session_for_tests)
@@ -88,6 +89,30 @@ def test_an_ending_carried_by_another_seat_does_not_count_as_its_signer_heard(tm
     gone = seal(identities[2], "gone", {"game_id": GAME, "seat": 2, "absent": 0, "why": "s0 did not come back"})
     session._handle(b"seat 0's link", gone, identities[0].public.dh_key)
     assert session.presence.count[2] == before
+
+
+def test_a_seat_that_stopped_on_anothers_word_is_not_named_gone_for_the_record_it_then_never_sent(
+        tmp_path: Path) -> None:
+    """Seat 0 stopped on seat 3's word and passed it on: a gone saying seat 2 withholds its
+    shares.  We wait for seat 2 (a claim), and for seat 0's shares too, which never come.  Two
+    colluders had an honest seat name seat 0, an honest seat that stopped so, as gone (an
+    attack); only a seat that stops passes an ending on, so seat 0 is known to have stopped,
+    and on whose word."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    session, identities, said = session_for_tests(tmp_path, players=4)
+    session.log_path = tmp_path / "seat1.log"
+    # a share round: seats 0, 2 and 3 owe their shares here (ours are in)
+    session.node.expect = [[Expect(0, "shares"), Expect(2, "shares"), Expect(3, "shares")]]
+    gone = seal(identities[3], "gone", {"game_id": GAME, "seat": 3, "absent": 2, "why": "s2 withholds its shares"})
+    assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None
+    assert any("s3 (seat 3) left saying s2 (seat 2) withholds its shares record" in line for line in said)
+    later = time.monotonic() + session.wait + 5
+    for seat in (2, 3):  # heard lately (seat 2 by another seat, say): only seat 0 fell silent
+        session.presence.heard(seat, later)
+    session._check_away(later)
+    result = session._check_gone(later)
+    assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 3, result
+    assert "s0 (seat 0) stopped when s3 (seat 3) ended the game" in result.message
 
 
 def test_a_seat_heard_signing_for_another_game_is_not_simply_named_as_gone(tmp_path: Path) -> None:

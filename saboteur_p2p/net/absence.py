@@ -93,6 +93,9 @@ class Absence:
         self._head_since = now
         #: seats that ended the game here and left (we heard them say so: our link to them worked)
         self._left: set[int] = set()
+        #: seats that passed another seat's ending on to us, and so stopped (only a seat that
+        #: stops passes endings on, §12.5), each with the seat whose ending it passed on first
+        self._stopped_on: dict[int, int] = {}
         self._claim: GoneClaim | None = None
         #: seats away here that we said another seat hears (said once an absence)
         self._told_relayed: set[int] = set()
@@ -215,6 +218,13 @@ class Absence:
         head = max(away, key=lambda e: self.presence.unheard_for(e.speaker, now))
         if self.presence.unheard_for(head.speaker, now) <= self.wait:
             return None
+        stopped_on = self._stopped_on.get(head.speaker)
+        if stopped_on is not None:
+            # it stopped on another seat's word (it passed that on to us): not gone, stopped
+            # (two colluders had one honest seat name another that stopped so: an attack)
+            why = (f"{self._seat_name(head.speaker)} stopped when {self._seat_name(stopped_on)} ended the game (it passed "
+                   f"that on to us), and its record never came here; nobody is blamed but the one who stopped the game")
+            return self._end(Outcome.QUIT, why, stopped_on)
         others = self._still_playing()
         if len(others) >= 2 and all(self.presence.is_silent(s, now) for s in others) and self._fell_silent_together(head.speaker):
             # no other seat is heard either, and none has been heard here long since that one
@@ -358,9 +368,11 @@ class Absence:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = self._seat_name(absent)
         head = next((e for e in self.node.outstanding if e.speaker == absent), None)
-        if carrier == absent and (head is None or head.kind == "action"):
-            # the seat it calls gone passed its word on to us itself: it is here (a record it
-            # is said to withhold is judged as ever: it makes the record before it stops)
+        if carrier == absent:
+            # the seat it calls gone passed its word on to us itself: it is here, and whatever it
+            # made before it stopped came first on its link.  A record it still owes here was
+            # not due at its seat (an attack withheld what made it due from that seat alone,
+            # then told it alone that it was gone: its stay ran out, and the others named it)
             why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
             return self._end(Outcome.QUIT, why, sender)
         # our own silence, not another seat's word that it hears the seat: a word no one can

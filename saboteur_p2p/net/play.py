@@ -273,7 +273,7 @@ def host_table(
                 table = host_lobby(
                     identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
                     on_seated=watch.seated, invite=invite, turn_time=turn_time,
-                    chat_said=agent.poll_chat, chat_heard=agent.chat,
+                    chat_said=getattr(agent, "poll_chat", None), chat_heard=getattr(agent, "chat", None),
                     order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
                 )
             except _ClosedLobby as closed:
