@@ -409,9 +409,18 @@ def test_the_help_shows_this_editions_commands_and_a_legend_and_R_shows_the_rule
         for _ in range(60):
             h.keys("\x1b[6~")  # PgDn
         h.wait_for(lambda: "## 9. Decisions" in h.screen() or "| 21 |" in h.screen(), "the decisions at the end")
+        h.keys("8")  # a section from its heading (a play-tester looked for Saboteur 2's)
+        h.wait_for(lambda: "## 8. Saboteur 2" in h.screen().splitlines()[1], "section 8 at the top")
+        h.keys("2")
+        h.wait_for(lambda: "## 2. Set-up" in h.screen().splitlines()[1], "section 2 at the top")
+        assert "1-9 a section" in h.screen()
         h.keys("q")  # any other key closes the page (it does not leave the table)
         h.wait_for(lambda: not h.app.ui.rules_open, "the rules to close")
         assert not h.app.ui.confirm_quit
+        h.keys(":rules 7\r")
+        h.wait_for(lambda: "## 7. Named variants" in h.screen().splitlines()[1], "`rules 7` at section 7")
+        h.keys("z")
+        h.wait_for(lambda: not h.app.ui.rules_open, "the rules to close")
 
     harness.play(script)
     help_page, legend, rules = pages["help"], pages["legend"], pages["rules"]

@@ -45,7 +45,7 @@ from .agent import ClientAgent
 from .boardkeys import ARROWS, AT_ONCE, BOARD_LETTERS, KEY_WAIT, TakeBack, continuations, word_begun_with, word_starts
 from .controller import Controller, Focus
 from .controls import SizedControl
-from .guide import help_text, render_page, rules_text
+from .guide import PAGE_KEYS, RULES_KEYS, help_text, render_page, rules_text, section_line
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import UIState, ellipsized, goal_faces, pad_to_width, wrap_to_width
 from .players import render_players
@@ -373,6 +373,8 @@ class ClientApp:
         reading = Condition(lambda: ui.help_open or ui.rules_open)
         for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10), ("home", -10**6), ("end", 10**6)):
             kb.add(key, filter=reading)(functools.partial(self._scroll_page, step))
+        for digit in range(1, 10):  # a section of the rules (a play-tester looked for Saboteur 2's, section 8)
+            kb.add(str(digit), filter=Condition(lambda: ui.rules_open))(functools.partial(self._rules_section, digit))
 
         # each overlay binds Escape by name too: from the command line, the line's own
         # Escape binding would otherwise win over "<any>" and the overlay would stay open
@@ -426,17 +428,25 @@ class ClientApp:
     def _open_page(self, help: bool) -> None:
         self.ui.help_open, self.ui.rules_open, self.ui.rules_scroll = help, not help, 0
 
+    def _rules_section(self, number: int, event: KeyPressEvent) -> None:
+        self.ui.rules_section = number
+
     def _scroll_page(self, step: int, event: KeyPressEvent) -> None:
         self.ui.rules_scroll = max(0, self.ui.rules_scroll + step)
 
     def _page(self, width: int, height: int) -> Fragments:
         """The help (with the legend) or the rules, full screen, from the scroll position."""
+        keys = PAGE_KEYS
         if self.ui.rules_open:
-            title, text = "the rules (docs/rules.md)", rules_text()
+            title, text, keys = "the rules (docs/rules.md)", rules_text(), RULES_KEYS
+            if self.ui.rules_section:  # `rules 8`, or 8 on the page: that section from its heading
+                found = section_line(text, self.ui.rules_section, width)
+                self.ui.rules_scroll = self.ui.rules_scroll if found is None else found
+                self.ui.rules_section = 0
         else:
             view = self.snap.view
             title, text = "help", help_text(view.config.edition, view.config.variants) if view is not None else help_text("base")
-        fragments, self.ui.rules_scroll = render_page(title, text, self.ui.rules_scroll, width, height)
+        fragments, self.ui.rules_scroll = render_page(title, text, self.ui.rules_scroll, width, height, keys)
         return fragments
 
     def _escape(self) -> None:

@@ -118,7 +118,9 @@ class TypedCommands:
             self.ui.help_open = True
             return True
         if word == "rules":
+            section = text.split()[1:2]  # `rules 8`: from section 8
             self.ui.rules_open, self.ui.rules_scroll = True, 0
+            self.ui.rules_section = int(section[0]) if section and section[0].isdecimal() and len(section[0]) < 3 else 0
             return True
         if word in ("quit", "exit", "bye"):
             self.ui.confirm_quit = True

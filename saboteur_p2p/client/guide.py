@@ -57,8 +57,8 @@ COMMANDS_2 = """\
   (clear: pickaxe, lantern, cart, trapped, theft)"""
 
 COMMANDS_ALL = """\
-  what 3 (what card 3 does)   legal   rules   say <text>   quit
-  start (the host, in the lobby)"""
+  what 3 (what card 3 does)   legal   rules (rules 8: from section 8)   say <text>
+  quit   start (the host, in the lobby)"""
 
 LEGEND = """\
 Symbols
@@ -174,7 +174,20 @@ def page_lines(text: str, width: int) -> list[str]:
     return lines
 
 
-def render_page(title: str, text: str, scroll: int, width: int, height: int) -> tuple[Fragments, int]:
+#: the keys of a page, on its last row
+PAGE_KEYS = " ↑↓ PgUp PgDn Home End scroll · any other key closes"
+#: ... and of the rules, whose numbered sections a digit shows
+RULES_KEYS = " ↑↓ PgUp PgDn Home End scroll · 1-9 a section · any other key closes"
+
+
+def section_line(text: str, number: int, width: int) -> int | None:
+    """The line of the page (wrapped to ``width``, as ``render_page`` wraps it) where section
+    ``number`` begins ("## 8. Saboteur 2 ..."), or None."""
+    heading = f"## {number}."
+    return next((i for i, line in enumerate(page_lines(text, max(20, width - 2))) if line.startswith(heading)), None)
+
+
+def render_page(title: str, text: str, scroll: int, width: int, height: int, keys: str = PAGE_KEYS) -> tuple[Fragments, int]:
     """One screenful of a page from line ``scroll``; returns the fragments and the scroll used
     (kept within the page)."""
     body = max(1, height - 2)
@@ -188,6 +201,5 @@ def render_page(title: str, text: str, scroll: int, width: int, height: int) -> 
         out.append((style, (" " + line)[:width].ljust(width) + "\n"))
     for _ in range(body - len(shown)):
         out.append(("class:overlay", " " * width + "\n"))
-    keys = " ↑↓ PgUp PgDn Home End scroll · any other key closes"
     out.append(("class:status.keys", keys[:width].ljust(width)))
     return out, scroll

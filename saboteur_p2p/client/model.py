@@ -439,6 +439,9 @@ class UIState:
     #: the rules page is open (R); ``rules_scroll`` is the first line shown of it or of the help
     rules_open: bool = False
     rules_scroll: int = 0
+    #: a section of the rules to show from its heading when the page is next drawn (0: none;
+    #: the line it starts on depends on the width the page is wrapped to)
+    rules_section: int = 0
     #: the decision a move was sent for (no second move for it)
     sent_for: int | None = None
     #: Saboteur 2: hand cards marked (m) to discard together (pass) or to clear with (two)
