@@ -233,9 +233,12 @@ def test_the_plain_prompt_speaks_in_slots_and_names_and_quit_leaves_with_status_
     done = plain("legal", "break lantern @nobody", "pass 1", "quit")
     out = done.stdout
     assert done.returncode == 0, done.stderr
-    assert re.search(r"hand: 1 \w+", out) and "legal: " in out
-    legal = next(line for line in out.splitlines() if line.startswith("legal: "))
-    assert "pass 1" in legal and "#" not in legal and not re.search(r"@\d", legal)
+    assert re.search(r"hand: 1 \w+", out) and re.search(r"legal \(\d+ lines, a card and kind each\):", out)
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("legal ("))
+    legal = lines[start + 1:start + 1 + int(lines[start].split("(")[1].split()[0])]  # every move: none cut off with "..."
+    assert all(line.startswith("  ") for line in legal) and "  pass: 1 · 2 · 3 · 4 · 5 · 6" in legal
+    assert not any("#" in line or re.search(r"@\d", line) or "..." in line for line in legal)
     assert "\nno player called 'nobody'" in out  # read as the full-screen client reads it: no "not allowed"
     assert "you discard a card" in out and "you left the table" in out
 

@@ -20,6 +20,7 @@ from ..net.agents import LineAgent, saboteur2_marks
 from ..rules import IllegalActionError, InvalidActionError, PlacePath, PlayerView, State, Steal, TakeGold, parse_action
 from ..rules.gold import gold_choices
 from .cardinfo import slot_does
+from .commands import legal_lines
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
 from .model import MapNews, SteadyHand, wrap_to_width
 from .words import Words, alike_note, fewer_passes
@@ -212,8 +213,12 @@ class PlainAgent(LineAgent):
                 self._tell(f"it is {self.names[state.current_player()]}'s move, not yours: legal lists your moves on your move")
                 return
             words = Words(view, self.names)
-            legal = fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions())))
-            self._tell("legal: " + "; ".join(legal[:40]) + (" ..." if len(legal) > 40 else ""))
+            legal = legal_lines(fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions()))))
+            # every move, a line for each card and kind (the first forty moves were followed by
+            # "...", and the rest could not be read: a play-test)
+            self._tell("legal: " + legal[0] if len(legal) == 1 else f"legal ({len(legal)} lines, a card and kind each):")
+            for line in legal[1:] if len(legal) == 1 else legal:
+                self._tell("  " + line)
             alike = alike_note(view)
             if alike is not None:
                 self._tell(alike)
