@@ -49,6 +49,10 @@ def test_the_plot_shows_each_bots_gold_by_player_count_and_its_rating(tmp_path, 
     ratings = {line.get_label(): line.get_xdata().tolist() for line in rating_axes.get_lines()}
     assert ratings["heuristic (3.jsonl)"] == [1, 2, 3, 4, 5, 6]
     assert ratings["random (4b.jsonl)"] == [1, 2, 3, 4] and len(ratings) == 6
+    renderer = figure.canvas.get_renderer()
+    for axes in (gold_axes, rating_axes):  # each legend under its panel, clear of the lines (it covered them)
+        legend, panel = axes.get_legend().get_window_extent(renderer), axes.get_window_extent(renderer)
+        assert legend.y1 <= panel.y0 and legend.x0 >= 0 and legend.y0 >= 0  # and within the picture
 
 
 def test_without_matplotlib_the_error_names_the_extra(tmp_path, monkeypatch, capsys):

@@ -79,7 +79,7 @@ def plot_reports(reports: Sequence[TournamentReport], path: Path, sources: Seque
     gold_axes.set_ylabel("mean gold per game (95% interval)")
     gold_axes.set_title("gold by player count")
     if gold:
-        gold_axes.legend()
+        _legend_below(gold_axes)
     several = len(reports) > 1
     drawn = False
     for number, report in enumerate(reports):
@@ -97,9 +97,15 @@ def plot_reports(reports: Sequence[TournamentReport], path: Path, sources: Seque
     rating_axes.set_ylabel("rating (openskill mu)")
     rating_axes.set_title("rating over games")
     if drawn:
-        rating_axes.legend()
+        _legend_below(rating_axes)
     figure.savefig(path, format="png", dpi=100)
     return figure
+
+
+def _legend_below(axes: Any) -> None:
+    """The panel's legend under it, outside the lines (inside, it covered them: a bot author)."""
+    labels = len(axes.get_legend_handles_labels()[1])
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=min(3, labels), frameon=False)
 
 
 def _literal(label: str) -> str:
