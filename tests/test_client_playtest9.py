@@ -153,6 +153,26 @@ def test_the_keys_of_our_gold_choice_act_under_the_round_end_screen() -> None:
     assert app._round_end() is not None and "OVER" in app.render_text(80, 24).splitlines()[0]
 
 
+def test_gold_passed_to_us_is_shown_and_numbered_the_most_nuggets_first() -> None:
+    """The offered gold came in the order drawn: the best card was anywhere in the strip and
+    in `keep N` (a play-test)."""
+    from test_client_controller import find
+
+    from saboteur_p2p.client.model import SteadyHand, strip_items
+    from saboteur_p2p.client.words import Words
+    from saboteur_p2p.rules import parse_action
+
+    state = find(lambda s: s.phase.value == "keep-gold" and len({c.nuggets for _, c in s.view_for(s.current).offered}) >= 2)
+    view = SteadyHand().view(state, state.current)
+    worths = [card.nuggets for _, card in view.offered]
+    assert worths == sorted(worths, reverse=True) and worths != sorted(worths)
+    assert [item.handle for item in strip_items(view, True)] == [g for g, _ in view.offered]
+    best = view.offered[0][0]
+    typed = Words(view, [f"p{seat}" for seat in range(view.players)]).read("keep 1")
+    assert parse_action(typed) == parse_action(f"keep {best}")
+    state.play(typed)  # the engine takes it: the card kept is the best one offered
+
+
 def test_what_names_a_one_tool_repair_without_two_tools_and_the_inspection_card_reads_as_such() -> None:
     from saboteur_p2p.client.cardinfo import card_does
     from saboteur_p2p.client.maze import ACTION_FACES

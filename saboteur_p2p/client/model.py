@@ -369,7 +369,10 @@ class SteadyHand:
                 write_note(self._store, [view.round, order], sync=False)  # a nicety: no disk flush a move
         self._slots = (view.round, order)
         faces = dict(view.hand)
-        return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces))
+        # gold passed to us, the most nuggets first (in the order drawn, the best was anywhere:
+        # a play-test); numbered so in `keep N` too, as the strip shows them
+        offered = tuple(sorted(view.offered, key=lambda item: -item[1].nuggets))
+        return view._replace(hand=tuple((h, faces[h]) for h in order if h in faces), offered=offered)
 
 
 def strip_items(view: PlayerView | None, deciding: bool) -> tuple[Item, ...]:
