@@ -1,15 +1,18 @@
 """A `gone` that the seat it names passes on itself: that seat is there, and whatever it made
-before it stopped came first on its link, so only the seat that said it is named (real peer
-processes and the hostile double of net_doubles.py)."""
+before it stopped came first on its link.  So only the seat that said it is named, unless the
+record it owes was due at its own seat (real peer processes and the hostile double of
+net_doubles.py)."""
 from __future__ import annotations
 
 import time
 from pathlib import Path
 from typing import Any
 
-from net_doubles import DoubleSession, Stage, Trick, _gone, as_record, start_double
-from test_network import SMALL_GAME, Processes, free_port, host_args
-from test_network import processes as processes  # the fixture: the test below takes it by name
+from net_doubles import DoubleRun, DoubleSession, Stage, Trick, _gone, as_record, own_protocol_record, start_double
+from test_network import SMALL_GAME, Peer, Processes, free_port, host_args
+from test_network import processes as processes  # the fixture: the tests below take it by name
+
+from saboteur_p2p.net.wire import BadEnvelope, open_envelope, seal
 
 WAIT = 12.0
 
@@ -57,22 +60,75 @@ def test_a_seat_called_gone_before_its_record_was_due_there_is_not_named_when_it
         mine = session.node.my_expect()
         return mine is not None and mine.kind == "shuffle"
 
-    port = free_port()
-    host = processes.start("host", host_args(port, 4, wait=WAIT, rounds=1))
-    h1 = start_double(f"127.0.0.1:{port}", "h1", Trick(()), tmp_path / "h1", wait=WAIT)
-    time.sleep(0.3)
     trick = Trick((Stage(owes_shuffle, lie), Stage(stay_nearly_over, release, holds=True)))
-    liar = start_double(f"127.0.0.1:{port}", "liar", trick, tmp_path / "liar", wait=WAIT)
+    host, liar = play_with_liar(processes, tmp_path, trick, WAIT, rounds=1)
+    assert "victim" in held, "the liar never owed a shuffle"
+    assert f"nobody is blamed but liar (seat {liar.seat})" in host.text(), host.text()
+
+
+def test_a_liar_that_passes_on_an_honest_gone_naming_itself_is_still_named(processes: Processes, tmp_path: Path) -> None:
+    """The liar withholds its shuffle, answering all the while, and says it is busy: to the
+    host at once, to the others 0.8 s later (a notice that moves a wait by 1 s or less is not
+    passed on), so the host's wait runs out first.  The host rightly says the liar is gone;
+    the liar passes that on to the others itself, and they named the honest host as the one
+    who stopped the game (an attack on the rule of the test above).  The liar's own pings say
+    it held its move, after which its shuffle was due: the others judge it by their own wait,
+    and name it."""
+    wait = 12.0
+    later: list[tuple[float, str, bytes]] = []
+    held: dict[str, int | None] = {}
+
+    def flush(session: DoubleSession) -> None:
+        while later and later[0][0] <= time.monotonic():
+            _, endpoint, data = later.pop(0)
+            session.transport.send(endpoint, data)
+
+    def withhold(session: DoubleSession) -> None:
+        busy = seal(session.identity, "busy", {"game_id": session.setup.game_id, "seat": session.seat, "seconds": 6.0})
+        session.transport.send(session.endpoints[0], busy)
+        later.extend((time.monotonic() + 0.8, endpoint, busy) for seat, endpoint in session.endpoints.items() if seat)
+        handle, resend = session._handle, session._resend_to
+
+        def carry(connection: bytes, data: bytes, key: bytes | None = None) -> Any:
+            try:
+                env = open_envelope(data)
+            except BadEnvelope:
+                return handle(connection, data, key)
+            if env.kind == "gone" and env.body.get("absent") == session.seat and "carried" not in held:
+                held["carried"] = signer = session.table.seat_of(env.key)
+                for seat, endpoint in session.endpoints.items():
+                    if seat != signer:
+                        session.transport.send(endpoint, data)
+            return None if env.kind in ("gone", "bye", "abort") else handle(connection, data, key)  # it heeds no ending
+        session._handle = carry  # type: ignore[method-assign, assignment]
+        session._check_gone = lambda now: flush(session)  # type: ignore[method-assign, assignment]  # it ends nothing itself
+        session._resend_to = lambda seat: None if later and seat else resend(seat)  # type: ignore[method-assign]
+
+    def quiet(session: DoubleSession) -> None:
+        session._announce_busy = lambda: None  # type: ignore[method-assign]  # its busy notices are the trick's
+
+    trick = Trick((Stage(lambda session: True, quiet), Stage(own_protocol_record, withhold)), cheats=True)
+    host, liar = play_with_liar(processes, tmp_path, trick, wait, rounds=3)  # shuffles of the next rounds' decks after moves
+    assert held.get("carried") == 0, liar.result.message if liar.result else liar.error  # the host's gone, passed on
+    assert f"liar (seat {liar.seat}) sent no shuffle record" in host.text(), host.text()
+
+
+def play_with_liar(processes: Processes, tmp_path: Path, trick: Trick, wait: float, rounds: int) -> tuple[Peer, DoubleRun]:
+    """A table of a host process, two honest doubles and the liar (its seat falls as they
+    join), played out; asserts that both honest doubles named the liar."""
+    port = free_port()
+    host = processes.start("host", host_args(port, 4, wait=wait, rounds=rounds))
+    h1 = start_double(f"127.0.0.1:{port}", "h1", Trick(()), tmp_path / "h1", wait=wait)
     time.sleep(0.3)
-    h2 = start_double(f"127.0.0.1:{port}", "h2", Trick(()), tmp_path / "h2", wait=WAIT)
+    liar = start_double(f"127.0.0.1:{port}", "liar", trick, tmp_path / "liar", wait=wait)
+    time.sleep(0.3)
+    h2 = start_double(f"127.0.0.1:{port}", "h2", Trick(()), tmp_path / "h2", wait=wait)
     host.wait(SMALL_GAME)
     for honest in (h1, h2):
         honest.finish(60)
     liar.stop.set()
     liar.finish(10)
-    assert "victim" in held, "the liar never owed a shuffle"
-    text = host.text()
-    assert f"nobody is blamed but liar (seat {liar.seat})" in text, text
     for honest in (h1, h2):
         assert honest.result is not None, honest.error
         assert honest.result.culprit == liar.seat, honest.result.message
+    return host, liar

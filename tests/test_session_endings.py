@@ -16,7 +16,7 @@ from net_doubles import session_for_tests
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.session import Session
 from saboteur_p2p.net.verdicts import Outcome
-from saboteur_p2p.net.wire import seal
+from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.protocol.node import Expect
 
 GAME = bytes(range(32))
@@ -113,6 +113,26 @@ def test_a_seat_that_stopped_on_anothers_word_is_not_named_gone_for_the_record_i
     result = session._check_gone(later)
     assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 3, result
     assert "s0 (seat 0) stopped when s3 (seat 3) ended the game" in result.message
+
+
+def test_an_ending_dropped_as_bad_does_not_make_its_carrier_look_stopped(tmp_path: Path) -> None:
+    """Two colluders: seat 2 passed on a gone of seat 0's that names no seat, which we drop;
+    yet its carrier was counted as stopped, and when seat 0, silent here, then said we were
+    gone, no other seat seemed to be playing: we named ourselves as cut off, with seat 2 heard
+    all along (an attack).  Only an ending taken as sound shows its carrier stopped."""
+    session, identities, said = seat1(tmp_path)
+    now = time.monotonic()
+    session.presence.away.add(0)  # seat 0 talks to us no more
+    bad = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": "x", "why": "?"})
+    assert session._handle(b"seat 2's link", bad, identities[2].public.dh_key) is None
+    assert any("dropped a bad gone" in line for line in said)
+    session.presence.heard(2, now)
+    gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 1, "why": "s1 did not come back"})
+    # as the session judges a gone that came on a connection that proves no key
+    assert session._heard_gone(open_envelope(gone), 0, now) is None  # we owe nothing yet: we stay a moment for it
+    result = session._check_gone(time.monotonic() + 10)
+    assert result is not None and result.outcome is Outcome.QUIT and result.culprit == 0, said
+    assert "it is not this machine that lost the table" in result.message
 
 
 def test_a_seat_heard_signing_for_another_game_is_not_simply_named_as_gone(tmp_path: Path) -> None:

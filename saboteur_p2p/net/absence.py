@@ -79,6 +79,8 @@ class Absence:
     _catching_up: Callable[[float], bool]
     #: send a peer the records it lacks (heartbeat.py)
     _resend_to: Callable[[int], None]
+    #: how many records each seat's last ping said it holds (heartbeat.py)
+    records_of: dict[int, int]
     #: the reason the log's verdict gives (verdicts.py); for a seat gone, what we saw of it
     reason: str
 
@@ -338,7 +340,11 @@ class Absence:
             # some other seat hears us (it passed the word on), or is heard here: then it is not
             # this machine that lost the table, whatever connection brought the word
             unheard = self.presence.is_silent(sender, now)
-            if unheard and passed_by is None and all(self.presence.is_silent(s, now) for s in self._still_playing(but=sender)):
+            others = self._still_playing(but=sender)
+            # every other seat silent, and at least one still playing: a seat that stopped but is
+            # heard shows our link works (two colluders made one look stopped: an attack)
+            lost = others and not any(not self.presence.is_silent(s, now) for s in self.endpoints if s != sender)
+            if unheard and passed_by is None and lost:
                 # we lost each other: the link between us failed, and it says it waited for us
                 why = f"{by} ended the game: it had not heard from this seat for too long"
                 return self._end(Outcome.PEER_GONE, why, self.seat)
@@ -368,11 +374,14 @@ class Absence:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = self._seat_name(absent)
         head = next((e for e in self.node.outstanding if e.speaker == absent), None)
-        if carrier == absent:
+        if carrier == absent and (head is None or head.kind == "action" or not self._due_at_its_seat(absent, now)):
             # the seat it calls gone passed its word on to us itself: it is here, and whatever it
-            # made before it stopped came first on its link.  A record it still owes here was
-            # not due at its seat (an attack withheld what made it due from that seat alone,
-            # then told it alone that it was gone: its stay ran out, and the others named it)
+            # made before it stopped came first on its link.  A protocol record it still owes
+            # here, which its own pings say was not due at its seat yet (it lacked another
+            # seat's record, which reached us only lately), is not withheld: an attack held back
+            # what made it due from that seat alone and told it alone that it was gone; its stay
+            # ran out, and the others named it.  (One that was due there is judged as ever: an
+            # honest seat makes it before it stops, and a liar passed an honest gone on, unmoved)
             why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
             return self._end(Outcome.QUIT, why, sender)
         # our own silence, not another seat's word that it hears the seat: a word no one can
@@ -406,6 +415,27 @@ class Absence:
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None
+
+    def _carried(self, env: Envelope, signer: int, carrier: int | None) -> None:
+        """An ending ``signer`` signed, taken in as sound, came on ``carrier``'s link: the carrier
+        has stopped, since only a seat that stops passes endings on (§12.5), on that word.  Not
+        so a `gone` naming the carrier itself: an accused passes it on as it leaves, whether or
+        not it withheld what it owes (``_heard_gone`` judges that)."""
+        if carrier is None or carrier == signer or (env.kind == "gone" and env.body.get("absent") == carrier):
+            return
+        self._stopped_on.setdefault(carrier, signer)
+        self._left.add(carrier)
+
+    def _due_at_its_seat(self, seat: int, now: float) -> bool:
+        """Whether the protocol record ``seat`` owes here was due at its own seat too: its last
+        ping (signed) says it holds every record before this step, or one it lacks is its own,
+        or the step has been due here so long (LATE_GRACE) that the others' resends, which each
+        of its pings draws, have brought it what it lacked (a liar may say it lacks a record)."""
+        start = self.node.step_starts[-1]
+        held = self.records_of.get(seat, 0)
+        if held >= start or any(entry.sender == seat for entry in self.node.log.entries[held:start]):
+            return True
+        return now - self._head_since > self._late_grace()
 
     def _accused_why(self, accuser: int, unheard: bool, carrier: int | None) -> str:
         """Why the game ends naming a seat that said this one was gone: ``unheard``, whether

@@ -380,12 +380,11 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
             self.say(f"{self.names[sender]} is back after {self.presence.silence.get(sender, 0.0):.0f} s of silence")
         if ending and env.body.get("game_id") == self.setup.game_id and env.body.get("seat", sender) == sender:
             self.endings_heard[sender] = data  # before it is judged: judging it may end our game
-            carrier = self.links.owner(connection, key)
-            if carrier is not None and carrier != sender:  # it stopped: only a seat that stops passes endings on
-                self._stopped_on.setdefault(carrier, sender)
-                self._left.add(carrier)
         try:
-            return self._dispatch(connection, env, sender, key, data)
+            result = self._dispatch(connection, env, sender, key, data)
+            if ending and result is None:
+                self._carried(env, sender, self.links.owner(connection, key))
+            return result
         except BadEnvelope as exc:
             self.links.dropped(sender, f"dropped a bad {env.kind} from {self.names[sender]}: {exc}")
             return None
