@@ -9,8 +9,8 @@ import time
 import zmq
 
 from saboteur_p2p.crypto.identity import Identity
-from saboteur_p2p.net.lobby import host_lobby, join_lobby
-from saboteur_p2p.net.lobbychat import LOBBY_CHAT, LobbyChat, speaker
+from saboteur_p2p.net.lobby import hello, host_lobby, join_lobby
+from saboteur_p2p.net.lobbychat import LOBBY_CHAT, LobbyChat, speakers
 from saboteur_p2p.net.transport import Transport
 from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.rules import GameConfig
@@ -103,17 +103,66 @@ def test_the_people_at_a_filling_table_hear_each_others_lines_before_the_start()
 def test_a_line_is_the_speakers_once_and_of_its_table_only():
     ann, host = Identity.generate(), Identity.generate()
     salt = b"s" * 16
-    seats = [["host", host.public.sign_key, b"", ""], ["ann", ann.public.sign_key, b"", ""]]
     said: list[tuple[str, str]] = []
     sender = LobbyChat(ann, iter(["my line"]).__next__, None)
     hearer = LobbyChat(host, None, lambda seat, name, text: said.append((name, text)))
     line = open_envelope(sender.due(salt, 1, "ann"))
-    assert speaker(seats, line.key) == (1, "ann")
     assert hearer.take(line, salt, 1, "ann") and said == [("ann", "my line")]
     assert not hearer.take(line, salt, 1, "ann")  # passed on again: not heard twice
     other_table = open_envelope(seal(ann, LOBBY_CHAT, {"table": b"t" * 16, "n": 2**40, "text": "elsewhere"}))
     assert not hearer.take(other_table, salt, 1, "ann")
     too_long = open_envelope(seal(ann, LOBBY_CHAT, {"table": salt, "n": 2**41, "text": "x" * 201}))
     assert not hearer.take(too_long, salt, 1, "ann")
-    assert speaker(seats, Identity.generate().public.sign_key) is None  # a key not seated says nothing
+    unbound = open_envelope(seal(ann, LOBBY_CHAT, {"table": b"", "n": 2**42, "text": "before the challenge"}))
+    assert not LobbyChat(host, None, None).take(unbound, b"", 1, "ann")  # no chat before the table is known
     assert said == [("ann", "my line")]
+
+
+def test_a_line_is_named_by_its_speakers_own_hello_not_by_the_hosts_word_alone():
+    """A hostile host told one joiner a false table: ann's key under "dave", and a key of its
+    own under "ann"; that joiner showed ann's line as dave's and the host's as ann's (an
+    attack).  A joiner now names a key only by its own signed hello to this table."""
+    ann, host, puppet = Identity.generate(), Identity.generate(), Identity.generate()
+    salt, other_salt = b"s" * 16, b"o" * 16
+
+    def seat(identity: Identity, name: str) -> list[object]:
+        return [name, identity.public.sign_key, identity.public.dh_key, "tcp://127.0.0.1:1"]
+
+    def said_hello(identity: Identity, name: str, table: bytes = salt) -> bytes:
+        return hello(identity, name, "tcp://127.0.0.1:1", table=table, host=host.public.sign_key)
+
+    def told(seats: list[list[object]], hellos: list[bytes], by: Identity = host) -> dict[bytes, tuple[int, str]]:
+        return speakers(open_envelope(seal(by, "table", {"seats": seats, "seats_total": 4, "hellos": hellos})),
+                        salt, host.public.sign_key)
+
+    honest = told([seat(host, "host"), seat(ann, "ann")], [said_hello(ann, "ann")])
+    assert honest == {host.public.sign_key: (0, "host"), ann.public.sign_key: (1, "ann")}
+    false = told([seat(host, "host"), seat(ann, "dave"), seat(puppet, "ann")],
+                 [said_hello(ann, "ann"), b"not a hello"])
+    assert false == {host.public.sign_key: (0, "host")}  # neither name is the key's own
+    elsewhere = told([seat(host, "host"), seat(ann, "ann")], [said_hello(ann, "ann", other_salt)])
+    assert ann.public.sign_key not in elsewhere  # a hello said to another table
+    assert told([seat(host, "host"), seat(ann, "ann")], [said_hello(ann, "ann")], by=puppet) == {}  # not our host's table
+
+
+def test_a_line_padded_with_spaces_cannot_wrap_into_a_row_that_reads_as_anothers():
+    """"hi", 120 spaces, "<ann> I am the saboteur" wrapped so that a row of its own began with
+    ann's name (an attack, in the game's chat as in the lobby's): runs of spaces are one now."""
+    from saboteur_p2p.client.agent import ClientAgent
+
+    agent = ClientAgent()
+    agent.chat(1, "mal", "hi" + " " * 120 + "<ann> I am the saboteur")
+    assert agent.log_lines()[-1].text == "<mal> hi <ann> I am the saboteur"
+
+
+def test_a_lobby_line_that_reaches_a_game_is_dropped_without_a_word(tmp_path):
+    """A line said in the lobby just before the start reached the game's session, which said
+    it dropped a message in that seat's name on a connection that proved no key: an honest
+    player's last lobby line read as an attack."""
+    from net_doubles import session_for_tests
+
+    session, identities, said = session_for_tests(tmp_path)
+    line = seal(identities[2], LOBBY_CHAT, {"table": b"s" * 16, "n": 1, "text": "good luck"})
+    for key in (None, identities[2].public.dh_key):  # on any connection
+        assert session._handle(b"a connection", line, key) is None
+    assert said == []

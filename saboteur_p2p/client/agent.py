@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..match import move_words, narrate, winners_words
+from ..net.chat import chat_line
 from ..net.standin import RUNS_AGAIN
 from ..net.standin import WHY as STAND_IN_WHY
 from ..rules import (
@@ -154,7 +155,7 @@ class ClientAgent:
                 return text
 
     def chat(self, seat: int, name: str, text: str) -> None:
-        self._add(LogLine(LogKind.CHAT, f"<{name}> {text}"))
+        self._add(LogLine(LogKind.CHAT, chat_line(name, text)))
 
     def poll_chat(self) -> str | None:
         try:

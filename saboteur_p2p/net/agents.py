@@ -15,6 +15,7 @@ from ..botapi import GuardedSeat, incident_words, lent, load_bot, split_spec
 from ..match import bot_seed, narrate
 from ..protocol.node import Node
 from ..rules import PlayerView, RoundEnded, State, variants_words
+from .chat import chat_line
 
 #: how many move delays a bot waits after a round ends, so people can read the round's end
 ROUND_END_PAUSE = 6
@@ -179,7 +180,7 @@ class LineAgent:
         self.heard_events = len(state.events)
 
     def chat(self, seat: int, name: str, text: str) -> None:
-        self.say(f"<{name}> {text}")
+        self.say(chat_line(name, text))
 
     def poll_chat(self) -> str | None:
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import deque
+from collections.abc import Hashable
 
 #: seconds between two lines of one seat, at least (the others drop a line that comes sooner)
 CHAT_EVERY = 1.0
@@ -17,6 +18,12 @@ CHAT_EVERY = 1.0
 CHAT_WAITING = 5
 #: characters in one chat line, at most (the others refuse a longer one)
 CHAT_MAX = 200
+
+
+def chat_line(name: str, text: str) -> str:
+    """A line said at the table, as shown: ``<name> text``, its runs of spaces made one (a line
+    padded with spaces to wrap onto a row of its own read as another's ``<ann> ...``: an attack)."""
+    return f"<{name}> {' '.join(text.split())}"
 
 
 class OutgoingChat:
@@ -53,9 +60,10 @@ class IncomingChat:
 
     def __init__(self) -> None:
         #: each seat's allowance of lines (at most CHAT_WAITING), and when it was last counted
-        self.allowance: dict[int, tuple[float, float]] = {}
+        #: (by seat, or by signing key in the lobby, whose seats move up when one leaves)
+        self.allowance: dict[Hashable, tuple[float, float]] = {}
 
-    def take(self, seat: int, now: float) -> bool:
+    def take(self, seat: Hashable, now: float) -> bool:
         """Whether a line from ``seat`` that came ``now`` is shown (its allowance is not spent)."""
         left, since = self.allowance.get(seat, (float(CHAT_WAITING), now))
         left = min(float(CHAT_WAITING), left + (now - since) / CHAT_EVERY)

@@ -99,6 +99,8 @@ class Inflow:
         opened within a budget of their own, and the rest dropped unread (and said)."""
         now = time.monotonic()
         kind = peek_kind(data)
+        if kind == "lobby-chat":
+            return False  # a lobby's line in flight at the start: nothing to the game, and no one's fault
         # by size too, but a record's: its bytes are one bin, cheap to decode, and a catch-up's
         # records are large (a message of many small parts costs its decoding: an attack)
         cost = 1.0 if kind == "record" else 1.0 + len(data) // 1024

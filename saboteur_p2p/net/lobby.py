@@ -30,7 +30,7 @@ from ..protocol.messages import NAME_RULE, printable, valid_name
 from ..rules import GameConfig
 from ..rules.editions import edition_names
 from .invite import LobbyError, where_to_join
-from .lobbychat import LOBBY_CHAT, Heard, LobbyChat, speaker
+from .lobbychat import LOBBY_CHAT, Heard, LobbyChat, speakers
 from .notices import Notices
 from .pace import ByAddress
 from .seating import SEATED_IDENTITY, Seating, in_order
@@ -203,7 +203,7 @@ class _Door:
     def tell_table(self) -> None:
         """Tell every seated joiner who is seated."""
         table = seal(self.identity, "table", {"seats": [s.to_data() for s in self.seating.seats],
-                                              "seats_total": self.config.players})
+                                              "seats_total": self.config.players, "hellos": list(self.seating.hellos)})
         for connection in self.seating.connections:
             self.transport.reply(connection, table)
 
@@ -429,7 +429,7 @@ def join_lobby(
     at_table = ""
     table_edition: str | None = None  # once the welcome has said it
     chat = LobbyChat(identity, chat_said, chat_heard)
-    seats_told: list[object] = []  # the seats, as the host last told them: who says a line
+    speaking: dict[bytes, tuple[int, str]] = {}  # who may say a line, as the last table showed (lobbychat.py)
     our_seat = 0  # as the welcome says it
     try:
         while heard is not None or time.monotonic() < deadline:
@@ -444,7 +444,7 @@ def join_lobby(
             if answer_by is not None and time.monotonic() > answer_by:
                 raise LobbyError(f"no table answers at {address} (waited {connect_timeout:g} s): "
                                  "check the address and that the host is running `saboteur-p2p host`")
-            line = chat.due(bound, our_seat, name) if heard is not None else None
+            line = chat.due(bound, our_seat, name) if heard is not None and bound else None
             if line is not None:
                 transport.send(endpoint, line)
             for inbound in transport.poll(0.2):
@@ -507,8 +507,9 @@ def join_lobby(
                     heard = time.monotonic()  # seated: wait for the start as long as the table speaks
                 elif env.kind == "table":
                     seats = env.body.get("seats")  # the host's word only: anything not a list is ignored
-                    seats_told = seats[:MAX_SEATS_SHOWN] if isinstance(seats, list) else []
-                    names = [s[0] for s in seats_told if isinstance(s, list) and s]
+                    listed = seats[:MAX_SEATS_SHOWN] if isinstance(seats, list) else []
+                    names = [s[0] for s in listed if isinstance(s, list) and s]
+                    speaking = speakers(env, bound, challenger)
                     now_at_table = f"at the table: {', '.join(printable(n)[:40] for n in names)}"
                     if now_at_table != at_table:  # the host repeats it while the table fills
                         seated_list(now_at_table)  # at a bounded rate: a table may change it every message
@@ -517,10 +518,8 @@ def join_lobby(
                             total = env.body.get("seats_total")  # the empty seats are shown too
                             seats = total if isinstance(total, int) and 0 < total <= MAX_SEATS_SHOWN else 0
                             on_table(table_edition, tuple(printable(n)[:40] for n in names), seats)
-                elif env.kind == LOBBY_CHAT and env.key != identity.public.sign_key:
-                    speaking = speaker(seats_told, env.key)  # a line the host passes on is signed by its speaker
-                    if speaking is not None:
-                        chat.take(env, bound, *speaking)
+                elif env.kind == LOBBY_CHAT and env.key in speaking and env.key != identity.public.sign_key:
+                    chat.take(env, bound, *speaking[env.key])  # a line the host passes on is signed by its speaker
                 elif env.kind == "start":
                     try:
                         table = Table.from_envelope(env)
