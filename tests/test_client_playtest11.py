@@ -79,7 +79,7 @@ def test_the_plain_prompt_answers_help_and_what_and_tells_an_unreadable_line_fro
     assert what.startswith("2: ") and "not allowed" not in what
     assert unreadable.startswith("cannot read 'swap-hat @p1'") and "not allowed" not in unreadable
     assert orient == "not allowed: you must play a card or pass now: 'orient' turns a goal stone, when a path has just reached it"
-    assert legal.startswith("legal: ")
+    assert legal.startswith("legal (") and "\n  pass: " in legal  # a line for each card and kind
 
 
 def test_no_completion_menu_is_left_over_the_quit_question_or_the_table_after_it():
