@@ -119,6 +119,18 @@ def test_start_with_too_few_seated_says_it_waits_as_the_lobby_does():
     assert ctl.command("start") and ctl.ui.message == "starting with the players seated now"
 
 
+def test_rules_with_a_section_the_rules_do_not_have_says_so():
+    """`rules 12` opened the page at the top, as if it had found section 12 (found by review)."""
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.controller import Controller
+
+    ctl = Controller(ClientAgent())
+    for typed in ("rules 12", "rules 0", "rules x"):
+        assert not ctl.command(typed) and not ctl.ui.rules_open, typed
+        assert ctl.ui.message.startswith("no section ") and "rules 1 to rules 9" in ctl.ui.message
+    assert ctl.command("rules 8") and ctl.ui.rules_open and ctl.ui.rules_section == 8
+
+
 def test_the_lobby_lists_the_empty_seats_the_table_still_waits_for():
     """The players list showed only the seats taken: how many more were awaited was in the log alone."""
     from saboteur_p2p.client.agent import ClientAgent

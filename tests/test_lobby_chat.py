@@ -57,8 +57,10 @@ def test_the_people_at_a_filling_table_hear_each_others_lines_before_the_start()
         except Exception as error:  # reported below
             results["host"] = error
 
+    identities = {name: Identity.generate() for name in ("ann", "bob")}
+
     def join(name: str) -> None:
-        identity = Identity.generate()
+        identity = identities[name]
         transport = Transport("127.0.0.1:0", context, link_keys=identity.link_keys())
         try:
             results[name] = join_lobby(identity, name, transport, host_transport.endpoint, None, lambda text: None,
@@ -81,8 +83,15 @@ def test_the_people_at_a_filling_table_hear_each_others_lines_before_the_start()
         people["host"].typed.put("carol said she would")
         wait_for(lambda: all(("host", "carol said she would") in people[n].heard for n in ("ann", "bob")))
         # one who is not seated says a line to the table: nobody hears it
+        # one who is not seated, and ann's key on a connection that is not her seat's, say lines
+        # bound to the table (its salt, from the challenge a first hello gets): nobody hears them
         stranger.connect(host_transport.endpoint)
-        stranger.send(seal(Identity.generate(), LOBBY_CHAT, {"table": b"\0" * 16, "n": 1, "text": "free gold here"}))
+        outsider = Identity.generate()
+        stranger.send(hello(outsider, "eve", "tcp://127.0.0.1:9"))
+        assert stranger.poll(10_000)
+        salt = open_envelope(stranger.recv()).body["salt"]
+        stranger.send(seal(outsider, LOBBY_CHAT, {"table": salt, "n": 2**50, "text": "free gold here"}))
+        stranger.send(seal(identities["ann"], LOBBY_CHAT, {"table": salt, "n": 2**50, "text": "free gold from ann"}))
         people["bob"].typed.put("ok")
         wait_for(lambda: ("bob", "ok") in people["ann"].heard)
         start.set()

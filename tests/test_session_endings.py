@@ -115,6 +115,24 @@ def test_a_seat_that_stopped_on_anothers_word_is_not_named_gone_for_the_record_i
     assert "s0 (seat 0) stopped when s3 (seat 3) ended the game" in result.message
 
 
+def test_an_ending_of_another_game_passed_on_does_not_make_its_carrier_look_stopped(tmp_path: Path) -> None:
+    """Seat 0 passed on seat 3's bye from another game (identities outlive games), then
+    withheld its shares: it was counted as stopped on seat 3's word, and the game ended
+    naming seat 3, honest, as the one who stopped it (found by review)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    session, identities, _ = session_for_tests(tmp_path, players=4)
+    session.log_path = tmp_path / "seat1.log"
+    session.node.expect = [[Expect(0, "shares"), Expect(2, "shares"), Expect(3, "shares")]]
+    old_bye = seal(identities[3], "bye", {"game_id": bytes(32), "seat": 3})
+    assert session._handle(b"seat 0's link", old_bye, identities[0].public.dh_key) is None
+    later = time.monotonic() + session.wait + 5
+    for seat in (2, 3):
+        session.presence.heard(seat, later)
+    session._check_away(later)
+    result = session._check_gone(later)
+    assert result is not None and result.outcome is Outcome.PEER_GONE and result.culprit == 0, result
+
+
 def test_an_ending_dropped_as_bad_does_not_make_its_carrier_look_stopped(tmp_path: Path) -> None:
     """Two colluders: seat 2 passed on a gone of seat 0's that names no seat, which we drop;
     yet its carrier was counted as stopped, and when seat 0, silent here, then said we were

@@ -119,8 +119,11 @@ class TypedCommands:
             return True
         if word == "rules":
             section = text.split()[1:2]  # `rules 8`: from section 8
+            if section and not (section[0].isascii() and section[0].isdigit() and 1 <= int(section[0]) <= 9):
+                self.ui.say(f"no section {section[0][:10]} in the rules: rules 1 to rules 9 (or rules, from the top)", "error")
+                return False
             self.ui.rules_open, self.ui.rules_scroll = True, 0
-            self.ui.rules_section = int(section[0]) if section and section[0].isdecimal() and len(section[0]) < 3 else 0
+            self.ui.rules_section = int(section[0]) if section else 0
             return True
         if word in ("quit", "exit", "bye"):
             self.ui.confirm_quit = True

@@ -216,8 +216,8 @@ class PlainAgent(LineAgent):
             legal = legal_lines(fewer_passes(list(dict.fromkeys(words.say(a) for a in state.legal_actions()))))
             # every move, a line for each card and kind (the first forty moves were followed by
             # "...", and the rest could not be read: a play-test)
-            self._tell("legal: " + legal[0] if len(legal) == 1 else f"legal ({len(legal)} lines, a card and kind each):")
-            for line in legal[1:] if len(legal) == 1 else legal:
+            self._tell(f"legal ({len(legal)} line{'' if len(legal) == 1 else 's'}, a card and kind each):")
+            for line in legal:
                 self._tell("  " + line)
             alike = alike_note(view)
             if alike is not None:

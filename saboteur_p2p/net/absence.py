@@ -429,8 +429,8 @@ class Absence:
     def _due_at_its_seat(self, seat: int, now: float) -> bool:
         """Whether the protocol record ``seat`` owes here was due at its own seat too: its last
         ping (signed) says it holds every record before this step, or one it lacks is its own,
-        or the step has been due here so long (LATE_GRACE) that the others' resends, which each
-        of its pings draws, have brought it what it lacked (a liar may say it lacks a record)."""
+        or our log last grew so long ago (LATE_GRACE) that the others' resends, which each of
+        its pings draws, have brought it what it lacked (a liar may say it lacks a record)."""
         start = self.node.step_starts[-1]
         held = self.records_of.get(seat, 0)
         if held >= start or any(entry.sender == seat for entry in self.node.log.entries[held:start]):

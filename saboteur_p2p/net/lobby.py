@@ -117,8 +117,7 @@ def host_lobby(
     fewest = config.edition_rules.players[0]
     seating = Seating(SeatInfo(name, identity.public.sign_key, identity.public.dh_key, transport.link_endpoint),
                        identity.prove_link_key)
-    door = _Door(identity, transport, config, code, seating, say, on_seated, order)
-    door.chat = LobbyChat(identity, chat_said, chat_heard)
+    door = _Door(identity, transport, config, code, seating, say, on_seated, order, LobbyChat(identity, chat_said, chat_heard))
     door.turn_time, door.invite = turn_time, invite
     if invite:
         say(f"table open at {transport.endpoint}: waiting for {config.players - 1} more player(s)")
@@ -186,7 +185,8 @@ class _Door:
     first), frees the seat of one that leaves, and refuses the rest."""
 
     def __init__(self, identity: Identity, transport: Transport, config: GameConfig, code: str | None, seating: Seating,
-                 say: Callable[[str], None], on_seated: Callable[[tuple[str, ...]], None] | None, order: Sequence[str]) -> None:
+                 say: Callable[[str], None], on_seated: Callable[[tuple[str, ...]], None] | None, order: Sequence[str],
+                 chat: LobbyChat) -> None:
         self.identity, self.transport, self.config, self.seating = identity, transport, config, seating
         self.say, self.on_seated, self.order = say, on_seated, order
         self.salt = secrets.token_bytes(CODE_SALT_BYTES)
@@ -198,7 +198,8 @@ class _Door:
         self.invite = True
         #: the table's turn timer, told to each joiner in its welcome (None: no timer)
         self.turn_time: float | None = None
-        self.chat = LobbyChat(identity, None, None)
+        #: the lobby's chat: our person's lines, and the seated joiners' (lobbychat.py)
+        self.chat = chat
 
     def tell_table(self) -> None:
         """Tell every seated joiner who is seated."""

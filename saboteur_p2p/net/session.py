@@ -378,11 +378,13 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         carried = self.links.owner(connection, key) != sender  # passed on by another seat, or by nobody we know
         if not carried and self.presence.heard(sender, time.monotonic()) and self.presence.notice_back(sender):
             self.say(f"{self.names[sender]} is back after {self.presence.silence.get(sender, 0.0):.0f} s of silence")
-        if ending and env.body.get("game_id") == self.setup.game_id and env.body.get("seat", sender) == sender:
+        # of this game and its signer's own word (another game's, passed on again, is ignored: an attack)
+        sound_ending = ending and env.body.get("game_id") == self.setup.game_id and env.body.get("seat", sender) == sender
+        if sound_ending:
             self.endings_heard[sender] = data  # before it is judged: judging it may end our game
         try:
             result = self._dispatch(connection, env, sender, key, data)
-            if ending and result is None:
+            if sound_ending and result is None:
                 self._carried(env, sender, self.links.owner(connection, key))
             return result
         except BadEnvelope as exc:
