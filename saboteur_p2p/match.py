@@ -243,6 +243,8 @@ def move_words(event: CardPlayed, names: Sequence[str], viewer: int | None = Non
     verb, _, rest = what.partition(" ")
     if who[event.player] == "you" and verb in _YOU_DO:
         return f"you {_YOU_DO[verb]} {rest}"  # "you: discards a card" read wrong (a play-test)
+    if who[event.player] == "you" and isinstance(action, (PlacePath, Rockfall)):
+        return f"you lay {what}" if isinstance(action, PlacePath) else f"you play a {what}"  # as the other moves read
     return f"{who[event.player]}: {what}"
 
 

@@ -178,6 +178,7 @@ def test_narration_names_cards_and_players_not_handles():
         PathCard,
         PathKind,
         PlacePath,
+        Rockfall,
         Tool,
     )
     from saboteur_p2p.rules.cards import mask_from_letters
@@ -194,6 +195,10 @@ def test_narration_names_cards_and_players_not_handles():
     assert list(narrate(events, ["ann", "bob", "cy"], viewer=0)) == [
         "bob: path ┬ at 1,1", "cy: breaks your lantern", "you look at goal 1 with a map", "you discard a card",
     ]
+    # the viewer's own card laid, or rockfall, reads as a move too (not "you: path ┬ at 1,1")
+    mine = [CardPlayed(1, PlacePath(33, 1, 1, True), tunnel("NEW")),
+            CardPlayed(1, Rockfall(1, 1, 9), ActionCard(ActionKind.ROCKFALL))]
+    assert list(narrate(mine, ["ann", "bob", "cy"], viewer=1)) == ["you lay path ┬ at 1,1", "you play a rockfall at 1,1"]
 
 
 def test_a_goal_turned_up_is_told_as_it_lies():
