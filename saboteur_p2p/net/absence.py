@@ -374,7 +374,12 @@ class Absence:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = self._seat_name(absent)
         head = next((e for e in self.node.outstanding if e.speaker == absent), None)
-        if carrier == absent and (head is None or head.kind == "action" or not self._due_at_its_seat(absent, now)):
+        # our own silence, not another seat's word that it hears the seat: a word no one can
+        # check must not make us blame the seat that names a gone one (found by an attack)
+        silent = self.presence.silent_for(absent, now)
+        silent_here = self.presence.is_silent(absent, now) and silent > self.wait
+        if carrier == absent and not silent_here and (head is None or head.kind == "action" or
+                                                      not self._due_at_its_seat(absent, now)):
             # the seat it calls gone passed its word on to us itself: it is here, and whatever it
             # made before it stopped came first on its link.  A protocol record it still owes
             # here, which its own pings say was not due at its seat yet (it lacked another
@@ -384,15 +389,15 @@ class Absence:
             # honest seat makes it before it stops, and a liar passed an honest gone on, unmoved)
             why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
             return self._end(Outcome.QUIT, why, sender)
-        # our own silence, not another seat's word that it hears the seat: a word no one can
-        # check must not make us blame the seat that names a gone one (found by an attack)
-        silent = self.presence.silent_for(absent, now)
         # ... yet a seat that owes us something, silent here but heard lately by another seat,
-        # is judged as a claim below (its link to us alone may be down: found by an attack)
-        heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait
-        if self.presence.is_silent(absent, now) and silent > self.wait and not heard_elsewhere:
+        # is judged as a claim below (its link to us alone may be down: found by an attack),
+        # unless it now passes the word on itself: its link to us works, and it was silent on it
+        heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait and carrier != absent
+        if silent_here and not heard_elsewhere:
             # silent longer than our own wait: our own rule names it (a shorter silence is
-            # judged below, within our wait: a blip must not let another's word name it)
+            # judged below, within our wait: a blip must not let another's word name it; nor
+            # may another's word that it hears the seat, with the seat's own passing on of the
+            # gone, make us name the one who said it: two colluders, an attack)
             said = printable(env.field("why", str, 200))
             quiet = self.presence.quiet_for(absent, now)
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {quiet:.0f} s too)"
