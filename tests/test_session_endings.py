@@ -115,22 +115,42 @@ def test_a_seat_that_stopped_on_anothers_word_is_not_named_gone_for_the_record_i
     assert "s0 (seat 0) stopped when s3 (seat 3) ended the game" in result.message
 
 
-def test_a_silent_seat_that_passes_on_the_gone_naming_it_is_named_whoever_says_they_hear_it(tmp_path: Path) -> None:
-    """Seat 2 owes its move and has said nothing to us for longer than our wait; seat 3, its
-    colluder, says in its pings that it hears seat 2.  Seat 0 rightly says seat 2 is gone, and
-    seat 2 passes that on to us itself: we named seat 0, honest, as the one who stopped the
-    game, while seat 0 named seat 2 (an attack).  Our own silence names it."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    session, identities, _ = session_for_tests(tmp_path, players=4)
-    session.log_path = tmp_path / "seat1.log"
-    session.node.expect = [[Expect(2, "action")]]
-    now = time.monotonic()
-    session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 5
-    session.presence.away.add(2)
-    session.presence.heard_through(2, 3, now - 0.5)  # seat 3's word: it heard seat 2 half a second ago
-    gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"})
-    result = session._handle(b"seat 2's link", gone, identities[2].public.dh_key)
-    assert result is not None and result.outcome is Outcome.PEER_GONE and result.culprit == 2, result
+def test_a_seat_silent_here_that_another_vouched_for_comes_back_and_nobody_is_blamed(tmp_path: Path) -> None:
+    """Seat 2 owes its move and has said nothing to us for longer than our wait; seat 3 says
+    in its pings that it hears seat 2, so we do not name it.  Seat 0 says seat 2 is gone.  Then
+    seat 2 passes that on to us itself (at once, or after a ping), or just talks again: we
+    named seat 0 as the one who stopped the game, while seat 0 named seat 2 (two colluders, an
+    attack; were seat 0 the liar and seat 3 honest, naming seat 2 would be as wrong).  One of
+    them says what is not so, and nothing here tells which: nobody is blamed."""
+    gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
+    for how in ("passed on", "ping, then passed on", "talks again"):
+        where = tmp_path / how.replace(" ", "-").replace(",", "")
+        where.mkdir(parents=True)
+        session, identities, _ = session_for_tests(where, players=4)
+        session.log_path = where / "seat1.log"
+        session.node.expect = [[Expect(2, "action")]]
+        now = time.monotonic()
+        session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 5
+        session.presence.away.add(2)
+        session.presence.heard_through(2, 3, now - 0.5)  # seat 3's word: it heard seat 2 half a second ago
+        gone = seal(identities[0], "gone", gone_of_0)
+        seat2 = identities[2].public.dh_key
+        if how == "passed on":
+            result = session._handle(b"seat 2's link", gone, seat2)
+        else:
+            assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+            session.presence.heard(2, time.monotonic())  # its ping
+            if how == "talks again":
+                session.presence.heard(2, time.monotonic())
+                result = session._check_gone(time.monotonic())
+            else:
+                result = session._handle(b"seat 2's link", gone, seat2)
+        assert result is not None and result.outcome is Outcome.QUIT and session.reason == "vouched-silence", (how, result)
+        assert "nobody is blamed" in result.message and "blamed but" not in result.message, how
+    from saboteur_p2p.protocol.ending import Ending, judge
+
+    _, said = judge(Ending("quit", 0, session.reason, result.message, None, 1), session.node, tuple(session.names))
+    assert "the log's seat blames nobody" in said  # as verify reads the log's verdict
 
 
 def test_an_ending_of_another_game_passed_on_does_not_make_its_carrier_look_stopped(tmp_path: Path) -> None:

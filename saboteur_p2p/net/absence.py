@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
-from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME
+from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME, VOUCHED_SILENCE
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 from .presence import BUSY_MAX, Presence
@@ -53,6 +53,10 @@ class GoneClaim:
     head: bytes
     kind: str
     heard: int
+    #: ``absent`` had been silent here, on its own link, longer than our wait, and only another
+    #: seat's word that it hears it kept us from naming it: then nothing it does later tells
+    #: us who was right (a colluder vouched for a silent liar, which came back: an attack)
+    vouched: bool = False
 
     @property
     def withheld(self) -> bool:
@@ -198,7 +202,10 @@ class Absence:
         claim = self._claim
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
-            if self.node.log.head != claim.head or claim.absent in self.node.step_got:
+            came = self.node.log.head != claim.head or claim.absent in self.node.step_got
+            if claim.vouched and (came or self.presence.count[claim.absent] > claim.heard + 1):
+                return self._end_vouched(claim.absent, claim.sender)
+            if came:
                 late = self._lately_late(claim.absent, now) if claim.withheld else None
                 if late is not None:
                     return self._end_late(claim.absent, claim.sender, claim.kind, late)
@@ -322,6 +329,17 @@ class Absence:
                f"not so late that {by} cannot have been too quick; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
+    def _end_vouched(self, absent: int, accuser: int) -> SessionResult:
+        """``accuser`` ended the game saying ``absent`` was gone, which was silent here longer
+        than our wait while another seat said it heard it, and which is heard, or passes the
+        word on, now: one of the two seats said what was not so, and nothing here tells which.
+        The game ends, and nobody is blamed (the reason VOUCHED_SILENCE)."""
+        self.reason = VOUCHED_SILENCE
+        by, name = self._seat_name(accuser), self._seat_name(absent)
+        why = (f"{by} ended the game saying {name} was gone; {name} was silent here longer than our wait, but another "
+               f"seat said it heard it, and it is here now: one of them said what was not so; nobody is blamed")
+        return self._end(Outcome.QUIT, why, accuser)
+
     def _end_gone(self, absent: int, why: str) -> SessionResult:
         """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
         they stop waiting for it too."""
@@ -378,6 +396,16 @@ class Absence:
         # check must not make us blame the seat that names a gone one (found by an attack)
         silent = self.presence.silent_for(absent, now)
         silent_here = self.presence.is_silent(absent, now) and silent > self.wait
+        # ... yet a seat that owes us something, silent here but heard lately by another seat,
+        # is judged as a claim below (its link to us alone may be down: found by an attack)
+        heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait
+        claim = self._claim
+        vouched = claim is not None and claim.absent == absent and claim.vouched
+        if carrier == absent and (vouched or (silent_here and heard_elsewhere)):
+            # it passes the word on itself, after a silence here longer than our wait that only
+            # another seat's word excused: one of them says what is not so (two colluders: the
+            # accuser was named, an attack; and the accused, were the accuser the liar)
+            return self._end_vouched(absent, sender)
         if carrier == absent and not silent_here and (head is None or head.kind == "action" or
                                                       not self._due_at_its_seat(absent, now)):
             # the seat it calls gone passed its word on to us itself: it is here, and whatever it
@@ -389,15 +417,9 @@ class Absence:
             # honest seat makes it before it stops, and a liar passed an honest gone on, unmoved)
             why = f"{by} ended the game saying {name} was gone, but {name} itself passed that on to us; nobody is blamed but {by}"
             return self._end(Outcome.QUIT, why, sender)
-        # ... yet a seat that owes us something, silent here but heard lately by another seat,
-        # is judged as a claim below (its link to us alone may be down: found by an attack),
-        # unless it now passes the word on itself: its link to us works, and it was silent on it
-        heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait and carrier != absent
         if silent_here and not heard_elsewhere:
             # silent longer than our own wait: our own rule names it (a shorter silence is
-            # judged below, within our wait: a blip must not let another's word name it; nor
-            # may another's word that it hears the seat, with the seat's own passing on of the
-            # gone, make us name the one who said it: two colluders, an attack)
+            # judged below, within our wait: a blip must not let another's word name it)
             said = printable(env.field("why", str, 200))
             quiet = self.presence.quiet_for(absent, now)
             why = f"{said}; the game ends ({by} ended it, and {name} has been silent here for {quiet:.0f} s too)"
@@ -416,7 +438,7 @@ class Absence:
         if self._claim is None:
             # we wait for that seat too, and it was heard lately: see for ourselves, within our
             # own wait, whether its record comes (or, for a move, whether it is heard again)
-            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent])
+            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], silent_here)
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None
