@@ -145,12 +145,35 @@ def test_a_seat_silent_here_that_another_vouched_for_comes_back_and_nobody_is_bl
                 result = session._check_gone(time.monotonic())
             else:
                 result = session._handle(b"seat 2's link", gone, seat2)
-        assert result is not None and result.outcome is Outcome.QUIT and session.reason == "vouched-silence", (how, result)
+        assert result is not None and result.outcome is Outcome.QUIT and session.reason == "unclear-silence", (how, result)
         assert "nobody is blamed" in result.message and "blamed but" not in result.message, how
     from saboteur_p2p.protocol.ending import Ending, judge
 
     _, said = judge(Ending("quit", 0, session.reason, result.message, None, 1), session.node, tuple(session.names))
     assert "the log's seat blames nobody" in said  # as verify reads the log's verdict
+
+
+def test_a_seat_whose_silence_our_own_stall_hid_comes_back_and_nobody_is_blamed(tmp_path: Path) -> None:
+    """Seat 2 was silent a little longer than the wait, everywhere; seat 0 rightly said it was
+    gone.  Our loop had stalled for a second as that wait ran out: our clocks skip time we do
+    not listen, so seat 2 looked silent for less than the wait here, seat 0's word became a
+    claim, and when seat 2 then spoke twice we named seat 0, honest (an attack)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    session, identities, _ = session_for_tests(tmp_path, players=4)
+    session.log_path = tmp_path / "seat1.log"
+    session.node.expect = [[Expect(2, "action")]]
+    now = time.monotonic()
+    session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 0.1
+    for seat in (0, 3):
+        session.presence.heard(seat, now - 1.0)
+    session._not_listened(1.0)  # our loop was busy for the last second
+    gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"})
+    assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+    later = time.monotonic()
+    session.presence.heard(2, later)
+    session.presence.heard(2, later + 0.5)
+    result = session._check_gone(later + 0.5)
+    assert result is not None and result.outcome is Outcome.QUIT and session.reason == "unclear-silence", result
 
 
 def test_an_ending_of_another_game_passed_on_does_not_make_its_carrier_look_stopped(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..crypto.identity import Identity
-from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME, VOUCHED_SILENCE
+from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME, UNCLEAR_SILENCE
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
 from .presence import BUSY_MAX, Presence
@@ -53,10 +53,11 @@ class GoneClaim:
     head: bytes
     kind: str
     heard: int
-    #: ``absent`` had been silent here, on its own link, longer than our wait, and only another
-    #: seat's word that it hears it kept us from naming it: then nothing it does later tells
-    #: us who was right (a colluder vouched for a silent liar, which came back: an attack)
-    vouched: bool = False
+    #: ``absent`` had been silent longer than our wait, and only another seat's word that it
+    #: hears it, or our own time not listening, kept us from naming it: then nothing it does
+    #: later tells us who was right (a colluder vouched for a silent liar, which came back; our
+    #: loop stalled as the accuser's wait ran out: attacks)
+    unclear: bool = False
 
     @property
     def withheld(self) -> bool:
@@ -203,8 +204,8 @@ class Absence:
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
             came = self.node.log.head != claim.head or claim.absent in self.node.step_got
-            if claim.vouched and (came or self.presence.count[claim.absent] > claim.heard + 1):
-                return self._end_vouched(claim.absent, claim.sender)
+            if claim.unclear and (came or self.presence.count[claim.absent] > claim.heard + 1):
+                return self._end_unclear(claim.absent, claim.sender)
             if came:
                 late = self._lately_late(claim.absent, now) if claim.withheld else None
                 if late is not None:
@@ -329,15 +330,17 @@ class Absence:
                f"not so late that {by} cannot have been too quick; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
-    def _end_vouched(self, absent: int, accuser: int) -> SessionResult:
-        """``accuser`` ended the game saying ``absent`` was gone, which was silent here longer
-        than our wait while another seat said it heard it, and which is heard, or passes the
-        word on, now: one of the two seats said what was not so, and nothing here tells which.
-        The game ends, and nobody is blamed (the reason VOUCHED_SILENCE)."""
-        self.reason = VOUCHED_SILENCE
+    def _end_unclear(self, absent: int, accuser: int) -> SessionResult:
+        """``accuser`` ended the game saying ``absent`` was gone, which was silent longer than
+        our wait while another seat said it heard it (or while this seat was busy and did not
+        listen), and which is heard, or passes the word on, now: one of them said what was not
+        so, and nothing here tells which.  The game ends, and nobody is blamed (the reason
+        UNCLEAR_SILENCE)."""
+        self.reason = UNCLEAR_SILENCE
         by, name = self._seat_name(accuser), self._seat_name(absent)
-        why = (f"{by} ended the game saying {name} was gone; {name} was silent here longer than our wait, but another "
-               f"seat said it heard it, and it is here now: one of them said what was not so; nobody is blamed")
+        why = (f"{by} ended the game saying {name} was gone; {name} was silent longer than our wait, but another seat "
+               f"said it heard it, or this seat was busy for part of it, and it is here now: nothing here tells who was "
+               f"right; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
     def _end_gone(self, absent: int, why: str) -> SessionResult:
@@ -399,13 +402,16 @@ class Absence:
         # ... yet a seat that owes us something, silent here but heard lately by another seat,
         # is judged as a claim below (its link to us alone may be down: found by an attack)
         heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait
+        # our own stalls (time not listening) moved its silence on here, not at the accuser's
+        masked = silent <= self.wait < silent + self.presence.deaf_since(now - 2 * self.wait)
+        unclear = (silent_here and heard_elsewhere) or masked
         claim = self._claim
-        vouched = claim is not None and claim.absent == absent and claim.vouched
-        if carrier == absent and (vouched or (silent_here and heard_elsewhere)):
-            # it passes the word on itself, after a silence here longer than our wait that only
-            # another seat's word excused: one of them says what is not so (two colluders: the
-            # accuser was named, an attack; and the accused, were the accuser the liar)
-            return self._end_vouched(absent, sender)
+        if carrier == absent and (unclear or (claim is not None and claim.absent == absent and claim.unclear)):
+            # it passes the word on itself, after a silence longer than our wait that only
+            # another seat's word, or our own stall, excused: one of them says what is not so
+            # (two colluders: the accuser was named, an attack; and the accused, were the
+            # accuser the liar)
+            return self._end_unclear(absent, sender)
         if carrier == absent and not silent_here and (head is None or head.kind == "action" or
                                                       not self._due_at_its_seat(absent, now)):
             # the seat it calls gone passed its word on to us itself: it is here, and whatever it
@@ -438,7 +444,7 @@ class Absence:
         if self._claim is None:
             # we wait for that seat too, and it was heard lately: see for ourselves, within our
             # own wait, whether its record comes (or, for a move, whether it is heard again)
-            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], silent_here)
+            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], unclear)
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None

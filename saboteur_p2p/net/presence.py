@@ -10,6 +10,7 @@ flaky link does not flood the log.
 """
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Iterable
 
@@ -56,6 +57,8 @@ class Presence:
         #: down (or it stopped talking to us alone)
         self.relayed: dict[int, float] = {}
         self.relayed_by: dict[int, int] = {}
+        #: when this peer last did not poll, and for how long (the latest few stalls)
+        self.deaf: deque[tuple[float, float]] = deque(maxlen=32)
 
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
@@ -133,12 +136,18 @@ class Presence:
 
     def not_listening(self, seconds: float) -> None:
         """This peer did not poll for ``seconds``: nobody's silence grows by that time."""
+        self.deaf.append((time.monotonic(), seconds))
         for seat in self.last_heard:
             self.last_heard[seat] += seconds
         for seat in self.relayed:
             self.relayed[seat] += seconds
         for seat in self.arrived:
             self.arrived[seat] += seconds
+
+    def deaf_since(self, since: float) -> float:
+        """How long this peer did not poll in the stalls that ended after ``since``: time its
+        silence clocks skipped, which another seat's did not."""
+        return sum(seconds for when, seconds in self.deaf if when >= since)
 
     def away_after(self, seat: int) -> float:
         """How long ``seat`` may be silent before it counts as away, given its link."""

@@ -31,9 +31,10 @@ LINK_REFUSED = "link-refused"
 #: a seat stopped the game saying another withheld a record, which then came late (at the end
 #: of the log's seat's own wait): nobody is blamed
 LATE_RECORD = "late-record"
-#: a seat stopped the game saying another was gone, which was silent to the log's seat while
-#: a third seat said it heard it, and which then came back: nobody is blamed
-VOUCHED_SILENCE = "vouched-silence"
+#: a seat stopped the game saying another was gone, which was silent to the log's seat longer
+#: than its wait while a third seat said it heard it (or while the log's seat did not listen),
+#: and which then came back: nobody is blamed
+UNCLEAR_SILENCE = "unclear-silence"
 GONE_NOTES = {
     OTHER_GAME: "signed its messages for another game",
     LINK_REFUSED: "refused its link (it admits only the seats of its own game)",
@@ -154,9 +155,9 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
         if ending.reason == LATE_RECORD:
             said += ("; it said a seat withheld a record, which came to the log's seat late, at the end of its own "
                      "wait: the log's seat blames nobody")
-        elif ending.reason == VOUCHED_SILENCE:
+        elif ending.reason == UNCLEAR_SILENCE:
             said += ("; it said a seat was gone that was silent to the log's seat while another seat said it heard "
-                     "it, and that came back: the log's seat blames nobody")
+                     "it, or while the log's seat was busy, and that came back: the log's seat blames nobody")
         return False, said
     if ending.outcome == "peer-gone":
         if known and culprit == ending.seat:
@@ -240,6 +241,6 @@ def _evidence_shows(evidence: bytes | None, observer: Node) -> ProtocolViolation
 
 
 __all__ = [
-    "GONE_NOTES", "LATE_RECORD", "LINK_REFUSED", "OTHER_GAME", "VOUCHED_SILENCE", "Ending", "judge", "split_ending",
+    "GONE_NOTES", "LATE_RECORD", "LINK_REFUSED", "OTHER_GAME", "UNCLEAR_SILENCE", "Ending", "judge", "split_ending",
     "stood_before",
 ]
