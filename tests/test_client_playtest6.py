@@ -25,7 +25,8 @@ def test_enter_under_a_rounds_end_steals_at_once():
     """The round's end screen showed "Enter steal" under it, but the first Enter only closed
     the screen: the player had to press it again.  Keys of a choice the player has while the
     gold is handed out now act at once."""
-    from test_client_app import DOWN, ENTER, Harness, saboteur2_keys
+    from test_client_app import DOWN, ENTER, Harness
+    from test_client_games import saboteur2_keys
 
     harness = Harness(seed=97, edition="saboteur2")
     seen: list[str] = []
