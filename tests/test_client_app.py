@@ -176,6 +176,20 @@ class Harness:
     def round_end_open(self) -> bool:
         return round_end_open(self.agent.snapshot(), self.app.ui.round_seen) is not None
 
+    def next_decision(self, done: Callable[[], bool]) -> Snapshot | None:
+        """Our next decision not yet answered (round ends closed on the way), or None once
+        ``done()``."""
+        while not done():
+            if self.round_end_open():
+                self.close_round_end()
+                continue
+            decision = self.agent.snapshot().decision
+            if decision is None or self.app.ui.sent_for == decision.id:
+                time.sleep(0.002)
+                continue
+            return self.agent.snapshot()
+        return None
+
     def close_round_end(self) -> None:
         """Keep the open round-end screen's text, then close it with a key."""
         self.round_ends.append(self.screen())
@@ -200,15 +214,7 @@ def play_out(h: Harness, done: Callable[[], bool]) -> dict[str, int]:
     gold and stones with Enter.  Returns how many moves of each phase were made."""
     seen: dict[str, int] = {}
     turns = 0
-    while not done():
-        if h.round_end_open():
-            h.close_round_end()
-            continue
-        d = h.agent.snapshot().decision
-        if d is None or h.app.ui.sent_for == d.id:
-            time.sleep(0.002)
-            continue
-        snap = h.agent.snapshot()
+    while (snap := h.next_decision(done)) is not None:
         phase = snap.view.phase  # type: ignore[union-attr]
         seen[phase] = seen.get(phase, 0) + 1
         turns += 1

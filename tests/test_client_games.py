@@ -4,7 +4,6 @@ test_client_app.py's)."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from test_client_app import ENTER, Harness, play_out
@@ -102,15 +101,7 @@ def test_a_whole_saboteur2_game_to_the_ranking_by_gold_pieces():
 
     def script(h: Harness) -> None:
         turn = 0
-        while not (h.table.result is not None or h.table.state.phase.value == "game-over"):
-            if h.round_end_open():
-                h.close_round_end()
-                continue
-            d = h.agent.snapshot().decision
-            if d is None or h.app.ui.sent_for == d.id:
-                time.sleep(0.002)
-                continue
-            snap = h.agent.snapshot()
+        while (snap := h.next_decision(lambda: h.table.result is not None or h.table.state.phase.value == "game-over")):
             turn += 1
             if snap.view.phase == "steal" and "steal" not in seen:  # type: ignore[union-attr]
                 h.wait_for(lambda: "YOUR MOVE: steal a gold piece" in h.screen(), "the steal screen")
