@@ -154,6 +154,12 @@ CURVES_APART = {9: "╱", 6: "╱", 3: "╲", 12: "╲"}  # noqa: RUF001 (box dr
 _TOOL_WORDS = {"pickaxe": "pickaxe", "lantern": "lantern", "cart": "cart"}
 
 
+def blind_end(card: object) -> bool:
+    """Whether ``card`` is a path card whose every tunnel ends in it with no ladder: a dead end
+    to people (a one-sided ladder's tunnel leads up to the start: found by a play-tester)."""
+    return isinstance(card, PathCard) and card.is_dead_end and not card.ladder
+
+
 def card_words(card: Card | None, turned: bool = False) -> str:
     """A card's name for people: "path ┼", "dead end ┤", "path ─+╵" (a tunnel and a dead end
     apart), "break lantern", "map", "gold 2"; a path card ``turned`` is drawn as it lies, turned."""

@@ -5,7 +5,7 @@ follows it is the rule in brief, as docs/rules.md has it in full (``R`` shows th
 """
 from __future__ import annotations
 
-from ..match import card_words
+from ..match import blind_end, card_words
 from ..rules import ActionCard, ActionKind, Card, GoldCard, PathCard, PlayerView
 
 #: what each action card does, played (Saboteur 2's seven kinds are in rules.md 8)
@@ -53,10 +53,10 @@ def card_does(card: Card, edition: str) -> str:
         extras.append(f"a {card.door.value} door: a route through it keeps the other team out")
     if card.crystals:
         extras.append("a crystal pays the geologists")
-    if card.is_dead_end and card.ladder:
-        extras.append("its one opening leads up the ladder: not a dead end")
-    elif card.is_dead_end:
+    if blind_end(card):
         extras.append("a dead end: no tunnel goes through it (■ in the maze)")
+    elif card.is_dead_end:
+        extras.append("its one opening leads up the ladder: not a dead end")
     elif any(bin(segment).count("1") == 1 for segment in card.segments):
         extras.append("some of its openings are dead ends (╵ ╷ ╴ ╶ in the maze)")
     tail = "; ".join(extras)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..match import blind_end
 from ..rules import (
     ActionCard,
     ActionKind,
@@ -572,7 +573,7 @@ def suggested_cell(view: PlayerView, cells: frozenset[Cell], cursor: Cell, card:
     cursor alone would keep it where our last card went: beside the start, or behind it.)
     A dead end goes to the front only for a saboteur: a digger who pressed Enter at once would
     close its own way, so it starts nearest the cursor."""
-    blocking = isinstance(card, PathCard) and card.is_dead_end and not card.ladder  # a ladder leads to the start
+    blocking = blind_end(card)
     goals = hoped_goals(view) if not blocking or view.role is Role.SABOTEUR else []
 
     def distance(a: Cell, b: Cell) -> int:

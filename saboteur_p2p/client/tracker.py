@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..match import card_words, move_words, winners_words
+from ..match import blind_end, card_words, move_words, winners_words
 from ..rules import (
     GOAL_CELLS,
     ActionKind,
@@ -284,7 +284,7 @@ def _short_move(event: CardPlayed) -> str:
         # the shape as it lies in the maze: "path ┬ (crystal)" -> "┬"; a dead end says so, as
         # its openings' shape alone ("┼") reads as tunnels that go through
         shape = card_words(event.card, action.turned).split(" (")[0].split()[-1]
-        dead = "dead " if isinstance(event.card, PathCard) and event.card.is_dead_end and not event.card.ladder else ""
+        dead = "dead " if blind_end(event.card) else ""
         return f"{dead}{shape} {action.x},{action.y}"
     if isinstance(action, Rockfall):
         return f"fall {action.x},{action.y}"
@@ -310,7 +310,7 @@ def _tiny_move(event: CardPlayed) -> str:
     kind of move, and on whom (the maze shows where the latest card went)."""
     action = event.action
     if isinstance(action, PlacePath):
-        if isinstance(event.card, PathCard) and event.card.is_dead_end and not event.card.ladder:
+        if blind_end(event.card):
             return "dead"
         return _short_move(event).split()[0]
     if isinstance(action, Rockfall):
