@@ -517,8 +517,8 @@ def join_lobby(
                         at_table = now_at_table
                         if on_table is not None and table_edition is not None:
                             total = env.body.get("seats_total")  # the empty seats are shown too
-                            seats = total if isinstance(total, int) and 0 < total <= MAX_SEATS_SHOWN else 0
-                            on_table(table_edition, tuple(printable(n)[:40] for n in names), seats)
+                            shown = total if isinstance(total, int) and 0 < total <= MAX_SEATS_SHOWN else 0
+                            on_table(table_edition, tuple(printable(n)[:40] for n in names), shown)
                 elif env.kind == LOBBY_CHAT and env.key in speaking and env.key != identity.public.sign_key:
                     chat.take(env, bound, *speaking[env.key])  # a line the host passes on is signed by its speaker
                 elif env.kind == "start":

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ..crypto.identity import Identity
 from ..protocol.messages import printable
 from .chat import CHAT_MAX, IncomingChat, OutgoingChat
+from .table import said_to
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
 #: the envelope of a line said in the lobby
@@ -111,6 +112,4 @@ def _own_hello(data: object, key: bytes, name: str, salt: bytes, host: bytes) ->
         said = open_envelope(data)
     except BadEnvelope:
         return False
-    body = said.body
-    return (said.kind == "hello" and said.key == key and body.get("name") == name and body.get("table") == salt
-            and body.get("host") == host)
+    return said.kind == "hello" and said.key == key and said.body.get("name") == name and said_to(said, salt, host)

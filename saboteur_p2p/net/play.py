@@ -311,8 +311,8 @@ def host_table(
         return result
 
 
-#: what ``on_lobby`` hears: the table's edition, the names seated (the host's first), and the
-#: commands friends join with (none when nobody is invited)
+#: what ``on_lobby`` hears: the table's edition, the names seated (the host's first), the
+#: commands friends join with (none when nobody is invited), and the table's seats in all
 LobbyListener = Callable[[str, tuple[str, ...], tuple[str, ...], int], None]
 
 

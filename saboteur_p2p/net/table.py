@@ -175,7 +175,12 @@ class Table:
 
     def _said_here(self, hello: Envelope) -> bool:
         """Whether ``hello`` was said to this table: bound to its salt and to seat 0's key."""
-        return hello.body.get("table") == self.table and hello.body.get("host") == self.seats[0].sign_key
+        return said_to(hello, self.table, self.seats[0].sign_key)
+
+
+def said_to(hello: Envelope, salt: bytes, host: bytes) -> bool:
+    """Whether ``hello`` was said to the table of ``salt`` whose host signs with ``host``."""
+    return hello.body.get("table") == salt and hello.body.get("host") == host
 
 
 def joint_game_id(nonces: tuple[bytes, ...]) -> bytes:
