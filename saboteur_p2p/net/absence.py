@@ -364,7 +364,7 @@ class Absence:
             others = self._still_playing(but=sender)
             # every other seat silent, and at least one still playing: a seat that stopped but is
             # heard shows our link works (two colluders made one look stopped: an attack)
-            lost = others and not any(not self.presence.is_silent(s, now) for s in self.endpoints if s != sender)
+            lost = bool(others) and all(self.presence.is_silent(s, now) for s in self.endpoints if s != sender)
             if unheard and passed_by is None and lost:
                 # we lost each other: the link between us failed, and it says it waited for us
                 why = f"{by} ended the game: it had not heard from this seat for too long"
