@@ -14,20 +14,30 @@ from saboteur_p2p.tournament import StatsCollector, TournamentSpec
 from saboteur_p2p.tournament.results import ResultsFile, ResultsFileError
 
 
+def bot_file(path: Path, name: str, act: str, imports: str = "") -> str:
+    """Write a bot class ``name`` whose ``act`` returns ``act`` to ``path``; its spec."""
+    path.write_text(
+        f"{imports}class {name}:\n"
+        "    def start(self, seat, config, seed): pass\n"
+        f"    def act(self, view, legal): return {act}\n"
+        "    def on_event(self, event): pass\n"
+    )
+    return f"{path}:{name}"
+
+
+def played_then_resumed(path: Path, spec: TournamentSpec) -> None:
+    """Two games into ``path``, then a resume to three with the same code (which it takes)."""
+    _run_to_file(path, spec, stop_after=2)
+    _run_to_file(path, spec, resume=True, stop_after=3)
+
+
 def test_resume_refuses_a_file_played_by_another_version_of_a_bot(tmp_path):
     """The header keeps a digest of each bot's file: resuming after editing a bot folded the
     two versions' games under one name (found by review)."""
     bot = tmp_path / "firstbot.py"
-    bot.write_text(
-        "class First:\n"
-        "    def start(self, seat, config, seed): pass\n"
-        "    def act(self, view, legal): return legal[0]\n"
-        "    def on_event(self, event): pass\n"
-    )
-    spec = TournamentSpec(4, 4, (f"{bot}:First", "random"), seed=6)
+    spec = TournamentSpec(4, 4, (bot_file(bot, "First", "legal[0]"), "random"), seed=6)
     path = tmp_path / "games.jsonl"
-    _run_to_file(path, spec, stop_after=2)
-    _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
+    played_then_resumed(path, spec)
     bot.write_text(bot.read_text().replace("legal[0]", "legal[-1]"))
     changed = (rf"another version of {bot}:First \(the file that defines it, "
                r"or a module or package it imports, changed\)")
@@ -42,17 +52,10 @@ def test_resume_refuses_a_file_played_with_another_version_of_a_module_the_bot_i
     of the bot under one name (found by review)."""
     (tmp_path / "tournament_helper_mod.py").write_text("def choose(legal):\n    return legal[0]\n")
     bot = tmp_path / "hb.py"
-    bot.write_text(
-        "from tournament_helper_mod import choose\n\n\n"
-        "class Helped:\n"
-        "    def start(self, seat, config, seed): pass\n"
-        "    def act(self, view, legal): return choose(legal)\n"
-        "    def on_event(self, event): pass\n"
-    )
-    spec = TournamentSpec(4, 4, (f"{bot}:Helped", "random"), seed=6)
+    helped = bot_file(bot, "Helped", "choose(legal)", imports="from tournament_helper_mod import choose\n\n\n")
+    spec = TournamentSpec(4, 4, (helped, "random"), seed=6)
     path = tmp_path / "games.jsonl"
-    _run_to_file(path, spec, stop_after=2)
-    _run_to_file(path, spec, resume=True, stop_after=3)  # the same code resumes
+    played_then_resumed(path, spec)
     (tmp_path / "unrelated.py").write_text("x = 1\n")  # a module beside it that it does not import
     _run_to_file(path, spec, resume=True, stop_after=3)
     (tmp_path / "tournament_helper_mod.py").write_text("def choose(legal):\n    return legal[-1]\n")
