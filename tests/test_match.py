@@ -40,6 +40,23 @@ def test_seeded_games_are_pinned(edition, pinned):
     assert digest.hexdigest()[:32] == pinned
 
 
+@pytest.mark.parametrize(("edition", "pinned"), [
+    ("base", "a4319337d86df6db6bec139eccf0c3b0"),
+    ("saboteur2", "ba83359a3b34d168acedc2392f308268"),
+])
+def test_seeded_heuristic_games_are_pinned(edition, pinned):
+    """The bundled heuristic players, both versions, play these very games: speed work on the
+    bots or the engine must leave their every choice alone (the bot tables of docs/bots.md
+    were measured with them)."""
+    digest = hashlib.sha256()
+    for players in (4, 7):
+        for seed in range(3):
+            for bot in ("heuristic", "heuristic-v1"):
+                record = play_game(GameConfig(players, edition), [bot] * players, seed)
+                digest.update(repr((record.actions, record.scores)).encode())
+    assert digest.hexdigest()[:32] == pinned
+
+
 def test_narration_tells_every_round_and_the_result():
     config = GameConfig(4)
     record = play_game(config, ["random"] * 4, seed=3)
