@@ -141,6 +141,9 @@ class FixesV2(BaseGameHeuristic):
         self.own_map = False
         #: whether this turn's saboteur keeps a low profile (set by ``_turn``)
         self._quiet = False
+        #: whether this turn's card of progress to a goal's door is held back (``_sets_up``,
+        #: asked once a turn by ``_turn``: its path scores ask only whether a card gets there)
+        self._holds_back = False
 
     def _played(self, event: CardPlayed) -> None:
         action, player = event.action, event.player
@@ -192,7 +195,18 @@ class FixesV2(BaseGameHeuristic):
             # patient: block only near the goals, or when the round is running out
             turn.quiet = turn.net.best > BLOCK_DISTANCE and view.draw_pile_size > LATE_PILE
         self._quiet = turn.quiet
+        self._holds_back = turn.digger and turn.net.best > 1 and self._sets_up(turn)
         return turn
+
+    def _sets_up(self, turn: Turn) -> bool:
+        """Whether this digger, this turn, leaves the step that brings the network to a goal's
+        door (one step away) to someone else: the next player would walk through.  Asked of a
+        digger whose network is further than that (the edition's player says when)."""
+        return False
+
+    def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:
+        score = super()._path_score(turn, result, dead_end, joined)
+        return SET_UP if self._holds_back and _to_the_door(result, score) else score
 
     def _scores(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[float]:
         scores = super()._scores(view, legal)
@@ -280,17 +294,13 @@ class FixesV2(BaseGameHeuristic):
             if steer:
                 scores[i] = max(scores[i], 0.0) + bonus
 
-    def _placed(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
-        net = turn.net
-        out = joined & ~spot.incoming
-        if not out & spot.cut_off:
-            return net.extend(spot, out)
+    def _rejoined_path(self, turn: Turn, cell: Cell, joined: int) -> Placed:
         # the card joins a part cut off by a rockfall: measure the whole network afterwards
         board = turn.view.board
         after = board.clone()
         reached = after.place(cell, _tunnel(joined), False)
         slots = [board.tiles[c].goal_slot for c in reached]
-        return Network(after, net.goal_mask).cost, tuple([s for s in slots if s is not None])
+        return Network(after, turn.net.goal_mask).cost, tuple([s for s in slots if s is not None])
 
     def _rockfall_score(self, turn: Turn, cell: Cell) -> float:
         net = turn.net
@@ -335,14 +345,10 @@ class FixesV2(BaseGameHeuristic):
         return score + (10.0 if action.tool is scarcest else -10.0)
 
 
-def _sets_up_a_reach(turn: Turn, result: Placed, score: float, pile: int) -> bool:
-    """Whether a digger's card of progress (``score``) brings the network to a goal's door,
-    one step away, while the draw pile holds more than ``pile`` cards: the next player would
-    walk through."""
-    return (
-        turn.digger and 0.0 < score < REACH_UNSURE and turn.net.best > 1
-        and distance_of(result[0]) == 1 and turn.view.draw_pile_size > pile
-    )
+def _to_the_door(result: Placed, score: float) -> bool:
+    """Whether a card of progress (``score``, short of reaching a goal) brings the network to
+    a goal's door, one step away."""
+    return 0.0 < score < REACH_UNSURE and distance_of(result[0]) == 1
 
 
 def _opens_onto(connected: dict[Cell, int], goal: Cell) -> bool:
@@ -353,27 +359,23 @@ def _opens_onto(connected: dict[Cell, int], goal: Cell) -> bool:
 class BaseGameHeuristicV2(FixesV2):
     """The base game's heuristic player, second version."""
 
-    def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:
-        score = super()._path_score(turn, result, dead_end, joined)
-        if _sets_up_a_reach(turn, result, score, SET_UP_PILE):
-            return SET_UP  # the finder chooses its gold first: leave the last step to ourselves
-        return score
+    def _sets_up(self, turn: Turn) -> bool:
+        # the finder chooses its gold first: leave the last step to ourselves
+        return turn.view.draw_pile_size > SET_UP_PILE
 
 
 class Saboteur2HeuristicV2(FixesV2, Saboteur2Heuristic):
     """The Saboteur 2 heuristic player with the second version's fixes."""
 
-    def _path_score(self, turn: Turn, result: Placed, dead_end: bool, joined: int) -> float:
-        score = super()._path_score(turn, result, dead_end, joined)
-        if (
-            isinstance(turn, Turn2) and turn.colour is not None and _sets_up_a_reach(turn, result, score, TEAM_PILE)
+    def _sets_up(self, turn: Turn) -> bool:
+        # the next player, unless a teammate, would reach it for the other side
+        return (
+            isinstance(turn, Turn2) and turn.colour is not None and turn.view.draw_pile_size > TEAM_PILE
             and not self.friend((self.seat + 1) % self.config.players)
-        ):
-            return SET_UP  # the next player, unless a teammate, would reach it for the other side
-        return score
+        )
 
     def _rejoined(self, turn: Turn2, cell: Cell, spot: Spot, out: int, face: PathCard, turned: bool) -> Placed:
-        # as the base game's ``_placed``: measure the team's whole network with the card laid
+        # as the base game's ``_rejoined_path``: measure the team's whole network with the card laid
         # (a part behind the other team's door stays out of it)
         board = turn.view.board
         after = board.clone()
