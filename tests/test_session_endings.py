@@ -31,6 +31,15 @@ def seat1(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
     return session, identities, said
 
 
+def waiting_for_seat2s_move(where: Path) -> tuple[Session, list[Identity], list[str]]:
+    """Seat 1 of four, whose log waits for seat 2's move."""
+    where.mkdir(parents=True, exist_ok=True)
+    session, identities, said = session_for_tests(where, players=4)
+    session.log_path = where / "seat1.log"
+    session.node.expect = [[Expect(2, "action")]]
+    return session, identities, said
+
+
 def test_a_bye_sent_to_us_alone_is_passed_on_to_the_other_seats(tmp_path: Path) -> None:
     session, identities, _ = seat1(tmp_path)
     bye = seal(identities[2], "bye", {"game_id": GAME, "seat": 2})
@@ -125,10 +134,7 @@ def test_a_seat_silent_here_that_another_vouched_for_comes_back_and_nobody_is_bl
     gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
     for how in ("passed on", "ping, then passed on", "talks again"):
         where = tmp_path / how.replace(" ", "-").replace(",", "")
-        where.mkdir(parents=True)
-        session, identities, _ = session_for_tests(where, players=4)
-        session.log_path = where / "seat1.log"
-        session.node.expect = [[Expect(2, "action")]]
+        session, identities, _ = waiting_for_seat2s_move(where)
         now = time.monotonic()
         session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 5
         session.presence.away.add(2)
@@ -153,15 +159,77 @@ def test_a_seat_silent_here_that_another_vouched_for_comes_back_and_nobody_is_bl
     assert "the log's seat blames nobody" in said  # as verify reads the log's verdict
 
 
+def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_nobody(tmp_path: Path) -> None:
+    """Seat 2 owes its move and fell silent to every seat; just before seat 0's wait ran out it
+    pinged us alone (or said it was busy), after our last ping had told seat 0 it was silent
+    longer than the wait.  Seat 0 rightly said it was gone; seat 2 passed that on to us, or
+    spoke again: we took it for present all along and named seat 0 (one liar, an attack).  By
+    what we had told the table, seat 0 was right: nothing here tells who was, nobody is
+    blamed.  Had our pings told seat 0 in time that we heard seat 2, seat 0 is named."""
+    gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
+    for how in ("passed on", "talks again", "busy, passed on", "told in time"):
+        where = tmp_path / how.replace(" ", "-").replace(",", "")
+        session, identities, _ = waiting_for_seat2s_move(where)
+        now = time.monotonic()
+        for seat in (0, 3):
+            session.presence.heard(seat, now - 0.2)
+        session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 1.0
+        session.presence.heard_ms(now - 1.0, 4)  # our ping: seat 2 silent for the wait
+        if how == "told in time":
+            session.presence.heard(2, now - 0.9)
+            session.presence.heard_ms(now - 0.8, 4)  # and our next ping: seat 2 is heard
+        elif how.startswith("busy"):
+            session.presence.busy(2, now - 0.3, 2.0)
+        else:
+            session.presence.heard(2, now - 0.3)  # to us alone, after that ping
+        gone = seal(identities[0], "gone", gone_of_0)
+        if how == "talks again":
+            assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+            session.presence.heard(2, time.monotonic())
+            session.presence.heard(2, time.monotonic())
+            result = session._check_gone(time.monotonic())
+        else:
+            result = session._handle(b"seat 2's link", gone, identities[2].public.dh_key)
+        assert result is not None and result.outcome is Outcome.QUIT, (how, result)
+        if how == "told in time":
+            assert session.reason != "unclear-silence" and "nobody is blamed but s0 (seat 0)" in result.message, result
+        else:
+            assert session.reason == "unclear-silence" and "blamed but" not in result.message, (how, result)
+
+
+def test_a_move_claim_whose_accused_stays_silent_here_while_another_vouches_ends_after_our_wait(tmp_path: Path) -> None:
+    """Seat 0 says seat 2, whose move we wait for, is gone; seat 2 was heard here lately, so we
+    take the word as a claim and tell the player we wait up to our wait to see it here.  Seat 2
+    says nothing more to us, while seat 3 keeps saying it hears seat 2: we waited for the move
+    for ever, past what we told the player (two colluders keep the table so).  Once our own
+    wait since the claim has run out, the game ends, blaming nobody: seat 0 or seat 3 says what
+    is not so, and nothing here tells which."""
+    session, identities, said = waiting_for_seat2s_move(tmp_path)
+    now = time.monotonic()
+    for seat in (0, 2, 3):
+        session.presence.heard(seat, now - 1.0)
+    gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"})
+    assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+    assert any(f"waiting up to {session.wait:.0f} s" in line for line in said), said
+    since = session._claim.since
+    for later in (since + 3.0, since + session.wait / 2, since + session.wait - 0.5):
+        session.presence.heard(3, later)
+        session.presence.heard_through(2, 3, later - 0.2)  # seat 3's word: it hears seat 2
+        assert session._check_gone(later) is None, later  # within our wait: we still wait
+    end = since + session.wait + 0.5
+    session.presence.heard(3, end)
+    session.presence.heard_through(2, 3, end - 0.2)
+    result = session._check_gone(end)
+    assert result is not None and result.outcome is Outcome.QUIT and session.reason == "unclear-silence", result
+    assert "stayed silent here through our wait" in result.message and "nobody is blamed" in result.message
+
+
 def test_a_seat_whose_silence_our_own_stall_hid_comes_back_and_nobody_is_blamed(tmp_path: Path) -> None:
     """Seat 2 was silent a little longer than the wait, everywhere; seat 0 rightly said it was
     gone.  Our loop had stalled for a second as that wait ran out: our clocks skip time we do
     not listen, so seat 2 looked silent for less than the wait here, seat 0's word became a
     claim, and when seat 2 then spoke twice we named seat 0, honest (an attack)."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    session, identities, _ = session_for_tests(tmp_path, players=4)
-    session.log_path = tmp_path / "seat1.log"
-    session.node.expect = [[Expect(2, "action")]]
+    session, identities, _ = waiting_for_seat2s_move(tmp_path)
     now = time.monotonic()
     session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 0.1
     for seat in (0, 3):

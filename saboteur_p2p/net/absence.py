@@ -42,6 +42,11 @@ ACCUSED_STAYS = 5.0
 LATE_GRACE = 3.0
 
 
+#: the least time (s) a ping of ours must have gone before another seat's word for that seat to
+#: have read it first (``Absence._word_trip``)
+WORD_TRIP_MIN = 0.5
+
+
 @dataclass(frozen=True)
 class GoneClaim:
     """Another seat ended the game saying ``absent``, which owes the ``kind`` record our log
@@ -53,6 +58,8 @@ class GoneClaim:
     head: bytes
     kind: str
     heard: int
+    #: when we took the word as a claim (time.monotonic): our own wait for the seat counts from then
+    since: float
     #: ``absent`` had been silent longer than our wait, and only another seat's word that it
     #: hears it, or our own time not listening, kept us from naming it: then nothing it does
     #: later tells us who was right (a colluder vouched for a silent liar, which came back; our
@@ -216,6 +223,8 @@ class Absence:
             if not claim.withheld and self.presence.count[claim.absent] > claim.heard + 1:
                 why = f"{by} ended the game saying {name} was gone, but {name} is still heard here; nobody is blamed but it"
                 return self._end(Outcome.QUIT, why, claim.sender)
+            if not claim.withheld and self._vouched_out(claim, now):
+                return self._end_unclear(claim.absent, claim.sender, here=False)
         stalled = self._check_stalled(now)
         if stalled is not None:
             return stalled
@@ -330,18 +339,44 @@ class Absence:
                f"not so late that {by} cannot have been too quick; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
-    def _end_unclear(self, absent: int, accuser: int) -> SessionResult:
+    def _end_unclear(self, absent: int, accuser: int, here: bool = True) -> SessionResult:
         """``accuser`` ended the game saying ``absent`` was gone, which was silent longer than
         our wait while another seat said it heard it (or while this seat was busy and did not
-        listen), and which is heard, or passes the word on, now: one of them said what was not
-        so, and nothing here tells which.  The game ends, and nobody is blamed (the reason
-        UNCLEAR_SILENCE)."""
+        listen), and which is heard, or passes the word on, now (``here``; or, not ``here``,
+        which stayed silent here through our whole wait for it since, while another seat said
+        it heard it): one of them said what was not so, and nothing here tells which.  The
+        game ends, and nobody is blamed (the reason UNCLEAR_SILENCE)."""
         self.reason = UNCLEAR_SILENCE
         by, name = self._seat_name(accuser), self._seat_name(absent)
-        why = (f"{by} ended the game saying {name} was gone; {name} was silent longer than our wait, but another seat "
-               f"said it heard it, or this seat was busy for part of it, and it is here now: nothing here tells who was "
-               f"right; nobody is blamed")
+        if here:
+            why = (f"{by} ended the game saying {name} was gone; {name} was silent longer than our wait, but another "
+                   f"seat said it heard it, this seat was busy for part of it, or it came back here only after we last "
+                   f"told the table it was silent, and it is here now: nothing here tells who was right; nobody is blamed")
+        else:
+            why = (f"{by} ended the game saying {name} was gone; {name} stayed silent here through our wait of "
+                   f"{self.wait:.0f} s since, but another seat says it hears it: nothing here tells who is right; "
+                   f"nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
+
+    def _word_trip(self, seat: int) -> float:
+        """How long before a word of ``seat``'s came here a ping of ours must have gone for
+        ``seat`` to have heard it first: two trips, and a margin for its loop (at least half a
+        second, so that an earlier ping counts rather than a later one: it errs towards blaming
+        nobody)."""
+        return max(WORD_TRIP_MIN, 2 * self.presence.rtt.get(seat, 0.0))
+
+    def _vouched_out(self, claim: GoneClaim, now: float) -> bool:
+        """Whether our own wait for the seat a claim about a move names ran out (counted from
+        the claim, in time we listened) with the seat silent here and another seat's word that
+        it hears it all that kept us from naming it.  Without that word our own silence names
+        it in time; with it, a claim waited for the move for ever (two colluders), past the
+        wait we told the player."""
+        listened = now - claim.since - self.presence.deaf_since(claim.since)
+        absent = claim.absent
+        return (
+            listened > self.wait and self.presence.is_silent(absent, now)
+            and self.presence.heard_elsewhere(absent, now) is not None
+        )
 
     def _end_gone(self, absent: int, why: str) -> SessionResult:
         """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
@@ -404,7 +439,12 @@ class Absence:
         heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait
         # our own stalls (time not listening) moved its silence on here, not at the accuser's
         masked = silent <= self.wait < silent + self.presence.deaf_since(now - 2 * self.wait)
-        unclear = (silent_here and heard_elsewhere) or masked
+        # or it came back here only since our pings last told the accuser it was silent longer
+        # than the wait (a liar silent to all pinged us alone just before the accuser's rightful
+        # word, which it then passed on, or spoke on: we named the accuser; an attack)
+        told = self.presence.told_silence(absent, now, now - self._word_trip(sender))
+        back = not silent_here and told is not None and told > self.wait
+        unclear = (silent_here and heard_elsewhere) or masked or back
         claim = self._claim
         if carrier == absent and (unclear or (claim is not None and claim.absent == absent and claim.unclear)):
             # it passes the word on itself, after a silence longer than our wait that only
@@ -444,7 +484,7 @@ class Absence:
         if self._claim is None:
             # we wait for that seat too, and it was heard lately: see for ourselves, within our
             # own wait, whether its record comes (or, for a move, whether it is heard again)
-            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], unclear)
+            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], now, unclear)
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None

@@ -59,6 +59,9 @@ class Presence:
         self.relayed_by: dict[int, int] = {}
         #: when this peer last did not poll, and for how long (the latest few stalls)
         self.deaf: deque[tuple[float, float]] = deque(maxlen=32)
+        #: what our latest pings told the others (``heard_ms``): when each went, and when we
+        #: had last heard each seat then
+        self.told: deque[tuple[float, dict[int, float]]] = deque(maxlen=16)
 
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
@@ -88,9 +91,20 @@ class Presence:
 
     def heard_ms(self, now: float, seats: int) -> list[int]:
         """How long ago we last heard each of ``seats`` seats, in ms, by seat (0 for ourselves,
-        and while a seat's announced busy time runs): what our pings tell the others."""
+        and while a seat's announced busy time runs): what our pings tell the others (kept:
+        ``told_silence``)."""
         heard = self.last_heard
+        self.told.append((now, dict(heard)))
         return [max(0, int((now - heard[seat]) * 1000)) if seat in heard else 0 for seat in range(seats)]
+
+    def told_silence(self, seat: int, now: float, before: float) -> float | None:
+        """How long ``seat`` has been silent now, by what the last of our pings sent before
+        ``before`` told the others (None: no ping of ours went then): all that another seat
+        that judged it by then may have known of it from us."""
+        for sent, heard in reversed(self.told):
+            if sent <= before:
+                return now - heard[seat] if seat in heard else None
+        return None
 
     def unheard_for(self, seat: int, now: float) -> float:
         """How long since ``seat`` was heard here, or by another seat we hear by its word: the

@@ -156,8 +156,9 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
             said += ("; it said a seat withheld a record, which came to the log's seat late, at the end of its own "
                      "wait: the log's seat blames nobody")
         elif ending.reason == UNCLEAR_SILENCE:
-            said += ("; it said a seat was gone that was silent to the log's seat while another seat said it heard "
-                     "it, or while the log's seat was busy, and that came back: the log's seat blames nobody")
+            said += ("; it said a seat was gone whose silence the log's seat could not judge (another seat said it "
+                     "heard it, the log's seat was busy, or it came back only after the log's seat last told the "
+                     "table it was silent): the log's seat blames nobody")
         return False, said
     if ending.outcome == "peer-gone":
         if known and culprit == ending.seat:
