@@ -161,40 +161,77 @@ def test_a_seat_silent_here_that_another_vouched_for_comes_back_and_nobody_is_bl
 
 def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_nobody(tmp_path: Path) -> None:
     """Seat 2 owes its move and fell silent to every seat; just before seat 0's wait ran out it
-    pinged us alone (or said it was busy), after our last ping had told seat 0 it was silent
-    longer than the wait.  Seat 0 rightly said it was gone; seat 2 passed that on to us, or
-    spoke again: we took it for present all along and named seat 0 (one liar, an attack).  By
-    what we had told the table, seat 0 was right: nothing here tells who was, nobody is
-    blamed.  Had our pings told seat 0 in time that we heard seat 2, seat 0 is named."""
+    pinged us alone (or said it was busy), after the last ping of ours that seat 0 could read
+    in time had told it seat 2 was silent.  Seat 0 rightly said it was gone; seat 2 passed that
+    on to us, or spoke again: we took it for present all along and named seat 0 (one liar, an
+    attack).  By what we had told the table, seat 0 was right: nothing here tells who was,
+    nobody is blamed.  A ping of ours sent less than a round trip (at least half a second)
+    before the word came could not have reached seat 0 first; had our pings told seat 0 in time
+    that we heard seat 2, or had we heard seat 2 all along (whatever round trip seat 0's pings
+    claim: a review), seat 0 is named."""
     gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
-    for how in ("passed on", "talks again", "busy, passed on", "told in time"):
+    cases = ("passed on", "talks again", "busy, passed on", "its move came to us alone", "told too late",
+             "told too late for its round trip", "told before we stalled", "told in time",
+             "heard all along, a long round trip claimed", "heard all along, a wait of 1 s")
+    for how in cases:
         where = tmp_path / how.replace(" ", "-").replace(",", "")
         session, identities, _ = waiting_for_seat2s_move(where)
+        presence = session.presence
         now = time.monotonic()
         for seat in (0, 3):
-            session.presence.heard(seat, now - 0.2)
-        session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 1.0
-        session.presence.heard_ms(now - 1.0, 4)  # our ping: seat 2 silent for the wait
-        if how == "told in time":
-            session.presence.heard(2, now - 0.9)
-            session.presence.heard_ms(now - 0.8, 4)  # and our next ping: seat 2 is heard
-        elif how.startswith("busy"):
-            session.presence.busy(2, now - 0.3, 2.0)
+            presence.heard(seat, now - 0.2)
+        presence.last_heard[2] = presence.arrived[2] = now - session.wait - 1.0
+        if how.startswith("heard all along"):
+            session.wait = 5.0 if "round trip" in how else 1.0
+            for tick in range(20, 0, -1):  # seat 2 heard, and our pings, every half second
+                presence.heard(2, now - tick / 2 - 0.5)
+                presence.heard_ms(now - tick / 2 - 0.4, 4)
+            presence.rtt[0] = 3.0 if "round trip" in how else 0.0  # seat 0's pings' echoes say so
+        elif how == "told too late for its round trip":
+            presence.rtt[0] = 1.0
+            presence.heard_ms(now - 2.5, 4)  # our ping: seat 2 silent for the wait
+            presence.heard(2, now - 1.8)
+            presence.heard_ms(now - 1.5, 4)  # seat 0 could not have read it before its word left
         else:
-            session.presence.heard(2, now - 0.3)  # to us alone, after that ping
+            presence.heard_ms(now - 1.0, 4)  # our ping: seat 2 silent for the wait
+            if how == "told in time":
+                presence.heard(2, now - 0.9)
+                presence.heard_ms(now - 0.8, 4)  # and our next ping: seat 2 is heard
+            elif how == "told too late":
+                presence.heard(2, now - 0.4)
+                presence.heard_ms(now - 0.2, 4)  # too late for seat 0, whose word was on its way
+            elif how == "told before we stalled":
+                presence.heard(2, now - 0.95)
+                presence.heard_ms(now - 0.9, 4)  # seat 2 heard; then our loop did not listen,
+                presence.deaf.append((now, 0.6))  # and the word waited here meanwhile (an attack's reading)
+            elif how == "its move came to us alone":
+                presence.heard(2, now - 0.3)
+                session.node.expect = []  # we owe seat 2 nothing more: its move is in (an attack)
+            elif how.startswith("busy"):
+                presence.busy(2, now - 0.3, 2.0)
+            else:
+                presence.heard(2, now - 0.3)  # to us alone, after that ping
         gone = seal(identities[0], "gone", gone_of_0)
-        if how == "talks again":
+        if how == "its move came to us alone":
+            result = session._handle(b"seat 0's link", gone, identities[0].public.dh_key)
+        elif how == "talks again":
             assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
-            session.presence.heard(2, time.monotonic())
-            session.presence.heard(2, time.monotonic())
+            presence.heard(2, time.monotonic())
+            presence.heard(2, time.monotonic())
             result = session._check_gone(time.monotonic())
         else:
             result = session._handle(b"seat 2's link", gone, identities[2].public.dh_key)
         assert result is not None and result.outcome is Outcome.QUIT, (how, result)
-        if how == "told in time":
-            assert session.reason != "unclear-silence" and "nobody is blamed but s0 (seat 0)" in result.message, result
+        if how.startswith(("told in time", "heard all along")):
+            assert session.reason != "unclear-silence" and "nobody is blamed but s0 (seat 0)" in result.message, (how, result)
         else:
             assert session.reason == "unclear-silence" and "blamed but" not in result.message, (how, result)
+
+
+def vouched(session: Session, at: float) -> None:
+    """Seat 3 is heard at ``at``, saying it heard seat 2 just before."""
+    session.presence.heard(3, at)
+    session.presence.heard_through(2, 3, at - 0.2)
 
 
 def test_a_move_claim_whose_accused_stays_silent_here_while_another_vouches_ends_after_our_wait(tmp_path: Path) -> None:
@@ -203,25 +240,34 @@ def test_a_move_claim_whose_accused_stays_silent_here_while_another_vouches_ends
     says nothing more to us, while seat 3 keeps saying it hears seat 2: we waited for the move
     for ever, past what we told the player (two colluders keep the table so).  Once our own
     wait since the claim has run out, the game ends, blaming nobody: seat 0 or seat 3 says what
-    is not so, and nothing here tells which."""
-    session, identities, said = waiting_for_seat2s_move(tmp_path)
-    now = time.monotonic()
-    for seat in (0, 2, 3):
-        session.presence.heard(seat, now - 1.0)
-    gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"})
-    assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
-    assert any(f"waiting up to {session.wait:.0f} s" in line for line in said), said
-    since = session._claim.since
-    for later in (since + 3.0, since + session.wait / 2, since + session.wait - 0.5):
-        session.presence.heard(3, later)
-        session.presence.heard_through(2, 3, later - 0.2)  # seat 3's word: it hears seat 2
-        assert session._check_gone(later) is None, later  # within our wait: we still wait
-    end = since + session.wait + 0.5
-    session.presence.heard(3, end)
-    session.presence.heard_through(2, 3, end - 0.2)
-    result = session._check_gone(end)
-    assert result is not None and result.outcome is Outcome.QUIT and session.reason == "unclear-silence", result
-    assert "stayed silent here through our wait" in result.message and "nobody is blamed" in result.message
+    is not so, and nothing here tells which.  Not while seat 2 was heard here lately, nor while
+    our own time not listening leaves the wait short."""
+    for how in ("silent", "heard here lately", "we stalled"):
+        where = tmp_path / how.replace(" ", "-")
+        session, identities, said = waiting_for_seat2s_move(where)
+        now = time.monotonic()
+        for seat in (0, 2, 3):
+            session.presence.heard(seat, now - 1.0)
+        gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"})
+        assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+        assert any(f"waiting up to {session.wait:.0f} s" in line for line in said), said
+        since = session._claim.since
+        for later in (since + 3.0, since + session.wait / 2, since + session.wait - 0.5):
+            vouched(session, later)
+            assert session._check_gone(later) is None, (how, later)  # within our wait: we still wait
+        end = since + session.wait + 0.5
+        if how == "heard here lately":
+            session.presence.heard(2, end - 1.0)  # once: not yet a sign that it is back
+        elif how == "we stalled":
+            session.presence.deaf.append((end - 2.0, 1.5))
+        vouched(session, end)
+        result = session._check_gone(end)
+        if how != "silent":
+            assert result is None, (how, result)
+            continue
+        assert result is not None and result.outcome is Outcome.QUIT and session.reason == "unclear-silence", result
+        assert "is silent here as our wait" in result.message and "s3 (seat 3) says it hears it" in result.message
+        assert "nobody is blamed" in result.message and "blamed but" not in result.message
 
 
 def test_a_seat_whose_silence_our_own_stall_hid_comes_back_and_nobody_is_blamed(tmp_path: Path) -> None:

@@ -223,8 +223,9 @@ class Absence:
             if not claim.withheld and self.presence.count[claim.absent] > claim.heard + 1:
                 why = f"{by} ended the game saying {name} was gone, but {name} is still heard here; nobody is blamed but it"
                 return self._end(Outcome.QUIT, why, claim.sender)
-            if not claim.withheld and self._vouched_out(claim, now):
-                return self._end_unclear(claim.absent, claim.sender, here=False)
+            voucher = self._vouched_out(claim, now) if not claim.withheld else None
+            if voucher is not None:
+                return self._end_unclear(claim.absent, claim.sender, voucher)
         stalled = self._check_stalled(now)
         if stalled is not None:
             return stalled
@@ -339,44 +340,60 @@ class Absence:
                f"not so late that {by} cannot have been too quick; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
-    def _end_unclear(self, absent: int, accuser: int, here: bool = True) -> SessionResult:
+    def _end_unclear(self, absent: int, accuser: int, voucher: int | None = None) -> SessionResult:
         """``accuser`` ended the game saying ``absent`` was gone, which was silent longer than
         our wait while another seat said it heard it (or while this seat was busy and did not
-        listen), and which is heard, or passes the word on, now (``here``; or, not ``here``,
-        which stayed silent here through our whole wait for it since, while another seat said
-        it heard it): one of them said what was not so, and nothing here tells which.  The
-        game ends, and nobody is blamed (the reason UNCLEAR_SILENCE)."""
+        listen, or which came back only after our pings had told the table it was silent), and
+        which is heard, or passes the word on, now; or (``voucher``) which is silent here as our
+        wait since that word runs out, while ``voucher`` says it hears it: one of them said
+        what was not so, and nothing here tells which.  The game ends, and nobody is blamed
+        (the reason UNCLEAR_SILENCE)."""
         self.reason = UNCLEAR_SILENCE
         by, name = self._seat_name(accuser), self._seat_name(absent)
-        if here:
+        if voucher is None:
             why = (f"{by} ended the game saying {name} was gone; {name} was silent longer than our wait, but another "
-                   f"seat said it heard it, this seat was busy for part of it, or it came back here only after we last "
-                   f"told the table it was silent, and it is here now: nothing here tells who was right; nobody is blamed")
+                   f"seat said it heard it, this seat was busy for part of it, or it came back here only after our "
+                   f"pings had told the table it was silent longer than that, and it is here now: nothing here tells "
+                   f"who was right; nobody is blamed")
         else:
-            why = (f"{by} ended the game saying {name} was gone; {name} stayed silent here through our wait of "
-                   f"{self.wait:.0f} s since, but another seat says it hears it: nothing here tells who is right; "
-                   f"nobody is blamed")
+            why = (f"{by} ended the game saying {name} was gone; {name} is silent here as our wait of {self.wait:.0f} s "
+                   f"since that word runs out, but {self._seat_name(voucher)} says it hears it: nothing here tells who "
+                   f"is right; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
+
+    def _back_since_told(self, absent: int, accuser: int, now: float) -> bool:
+        """Whether ``absent`` is back here only since our pings told ``accuser`` it was silent:
+        the last ping of ours that can have reached the accuser before its word left
+        (``_word_trip``, and our own time not listening since: the word may have waited here)
+        found the seat away here, and by it the seat had been silent longer
+        than our wait when the word came.  A seat heard here all along never counts, whatever
+        round trip the accuser's pings claim."""
+        # the word may have waited here while our loop did not listen: those pings went after it
+        before = now - self._word_trip(accuser)
+        told = self.presence.told_silence(absent, before - self.presence.deaf_since(before))
+        if told is None:
+            return False
+        sent, silence = told
+        return silence >= self.presence.away_after(absent) and silence + (now - sent) > self.wait
 
     def _word_trip(self, seat: int) -> float:
         """How long before a word of ``seat``'s came here a ping of ours must have gone for
         ``seat`` to have heard it first: two trips, and a margin for its loop (at least half a
         second, so that an earlier ping counts rather than a later one: it errs towards blaming
-        nobody)."""
-        return max(WORD_TRIP_MIN, 2 * self.presence.rtt.get(seat, 0.0))
+        nobody); at most half our wait (the round trip is the sender's word: its pings' echoes)."""
+        return min(max(WORD_TRIP_MIN, 2 * self.presence.rtt.get(seat, 0.0)), self.wait / 2)
 
-    def _vouched_out(self, claim: GoneClaim, now: float) -> bool:
-        """Whether our own wait for the seat a claim about a move names ran out (counted from
-        the claim, in time we listened) with the seat silent here and another seat's word that
-        it hears it all that kept us from naming it.  Without that word our own silence names
-        it in time; with it, a claim waited for the move for ever (two colluders), past the
-        wait we told the player."""
+    def _vouched_out(self, claim: GoneClaim, now: float) -> int | None:
+        """The seat whose word that it hears the seat a claim about a move names is all that
+        keeps us from naming it, once our own wait since the claim (in time we listened) has
+        run out with that seat silent here; None while it has not.  Without such a word our
+        own silence names it in time; with it, a claim waited for the move for ever (two
+        colluders), past the wait we told the player."""
         listened = now - claim.since - self.presence.deaf_since(claim.since)
         absent = claim.absent
-        return (
-            listened > self.wait and self.presence.is_silent(absent, now)
-            and self.presence.heard_elsewhere(absent, now) is not None
-        )
+        if listened <= self.wait or not self.presence.is_silent(absent, now):
+            return None
+        return self.presence.heard_elsewhere(absent, now)
 
     def _end_gone(self, absent: int, why: str) -> SessionResult:
         """End the game for a seat that is gone, and tell the others why (a signed ``gone``), so
@@ -442,8 +459,7 @@ class Absence:
         # or it came back here only since our pings last told the accuser it was silent longer
         # than the wait (a liar silent to all pinged us alone just before the accuser's rightful
         # word, which it then passed on, or spoke on: we named the accuser; an attack)
-        told = self.presence.told_silence(absent, now, now - self._word_trip(sender))
-        back = not silent_here and told is not None and told > self.wait
+        back = not silent_here and self._back_since_told(absent, sender, now)
         unclear = (silent_here and heard_elsewhere) or masked or back
         claim = self._claim
         if carrier == absent and (unclear or (claim is not None and claim.absent == absent and claim.unclear)):
@@ -477,6 +493,10 @@ class Absence:
             # record, whose wait has not run out anywhere; an attack waited out the claim)
             return self._end_late(absent, sender, "last", left)
         if head is None:
+            if unclear:
+                # what it owed came here only since it was silent to the table by what we told it
+                # (a liar sent its move to us alone just before the accuser's wait ran out: an attack)
+                return self._end_unclear(absent, sender)
             why = (f"{by} ended the game saying {name} was gone, but {name} owes nothing here and was heard "
                    f"{silent:.0f} s ago; nobody is blamed but the one who stopped")
             return self._end(Outcome.QUIT, why, sender)

@@ -60,8 +60,9 @@ class Presence:
         #: when this peer last did not poll, and for how long (the latest few stalls)
         self.deaf: deque[tuple[float, float]] = deque(maxlen=32)
         #: what our latest pings told the others (``heard_ms``): when each went, and when we
-        #: had last heard each seat then
-        self.told: deque[tuple[float, dict[int, float]]] = deque(maxlen=16)
+        #: had last heard each seat then (32 s of pings: the oldest a word may answer, its
+        #: sender's round trip included)
+        self.told: deque[tuple[float, dict[int, float]]] = deque(maxlen=64)
 
     def heard(self, seat: int, now: float) -> bool:
         """A message from ``seat`` arrived; True if it was away (it is back now)."""
@@ -97,14 +98,20 @@ class Presence:
         self.told.append((now, dict(heard)))
         return [max(0, int((now - heard[seat]) * 1000)) if seat in heard else 0 for seat in range(seats)]
 
-    def told_silence(self, seat: int, now: float, before: float) -> float | None:
-        """How long ``seat`` has been silent now, by what the last of our pings sent before
-        ``before`` told the others (None: no ping of ours went then): all that another seat
-        that judged it by then may have known of it from us."""
-        for sent, heard in reversed(self.told):
-            if sent <= before:
-                return now - heard[seat] if seat in heard else None
-        return None
+    def told_silence(self, seat: int, before: float) -> tuple[float, float] | None:
+        """When the last of our pings sent before ``before`` went, and how long it said
+        ``seat`` had been silent then: all that another seat that judged it by ``before`` may
+        have known of it from us.  Our oldest ping kept, if none went that early (it errs
+        towards a seat that looks back: the rule it serves then blames nobody); None if we
+        sent none, or it did not tell of ``seat``."""
+        chosen = None
+        for chosen in reversed(self.told):
+            if chosen[0] <= before:
+                break
+        if chosen is None or seat not in chosen[1]:
+            return None
+        sent, heard = chosen
+        return sent, sent - heard[seat]
 
     def unheard_for(self, seat: int, now: float) -> float:
         """How long since ``seat`` was heard here, or by another seat we hear by its word: the

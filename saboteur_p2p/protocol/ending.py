@@ -157,8 +157,8 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
                      "wait: the log's seat blames nobody")
         elif ending.reason == UNCLEAR_SILENCE:
             said += ("; it said a seat was gone whose silence the log's seat could not judge (another seat said it "
-                     "heard it, the log's seat was busy, or it came back only after the log's seat last told the "
-                     "table it was silent): the log's seat blames nobody")
+                     "heard it, the log's seat was busy, or it came back only after the log's seat's pings had told "
+                     "the table it was silent longer than its wait): the log's seat blames nobody")
         return False, said
     if ending.outcome == "peer-gone":
         if known and culprit == ending.seat:
