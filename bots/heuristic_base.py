@@ -43,7 +43,7 @@ from saboteur_p2p.rules import (
 )
 
 from .reading import ACCOMPLICE, REPAIRS_OF, SUSPECT, TRUSTED, TableReading
-from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Placed, joined_edges, joins_of, urgency_of
+from .tunnels import REACH_SURE, REACH_UNSURE, Cell, Network, Placed, Spot, joined_edges, joins_of, urgency_of
 
 #: The enum members the scores compare with on every move, read once here: Python 3.11 looks
 #: a member up on its class (``Role.SABOTEUR``) through ``EnumType.__getattr__``'s slot, about
@@ -249,7 +249,7 @@ class BaseGameHeuristic(BaseBot):
                     score = moved_scores.get(placed)
                     if score is None:
                         out = joined & ~spot.incoming
-                        result = self._rejoined_path(turn, cell, joined) if out & spot.cut_off else net.extend(spot, out)
+                        result = self._rejoined_path(turn, cell, spot, joined) if out & spot.cut_off else net.extend(spot, out)
                         score = moved_scores[placed] = self._path_score(turn, result, dead_end, joined)
             elif type(action) is Pass:
                 score = 10.0 - self._keep_value(turn, faces[action.card])
@@ -266,14 +266,13 @@ class BaseGameHeuristic(BaseBot):
             scores.append(score)
         return scores
 
-    def _rejoined_path(self, turn: Turn, cell: Cell, joined: int) -> Placed:
-        """The network's cost once a card joins ``joined`` at ``cell``, and the goal slots it
-        reaches, for a card that opens onto a part cut off from the network (``Spot.cut_off``;
-        every other placement is ``Network.extend``): this version counts the card's own
-        ends alone, as for any other card."""
-        net = turn.net
-        spot = net.spot(cell)
-        return net.extend(spot, joined & ~spot.incoming)
+    def _rejoined_path(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
+        """The network's cost once a card joins ``joined`` at ``cell`` (``spot``: what lies
+        around it), and the goal slots it reaches, for a card that opens onto a part cut off
+        from the network (``Spot.cut_off``; every other placement is ``Network.extend``): this
+        version counts the card's own ends alone, as for any other card (as Saboteur 2's
+        ``_rejoined`` does)."""
+        return turn.net.extend(spot, joined & ~spot.incoming)
 
     def score_actions(self, view: PlayerView, legal: Sequence[AnyAction]) -> list[tuple[AnyAction, float]]:
         """Every legal action with this bot's score for it (higher is better).

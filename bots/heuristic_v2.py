@@ -294,7 +294,7 @@ class FixesV2(BaseGameHeuristic):
             if steer:
                 scores[i] = max(scores[i], 0.0) + bonus
 
-    def _rejoined_path(self, turn: Turn, cell: Cell, joined: int) -> Placed:
+    def _rejoined_path(self, turn: Turn, cell: Cell, spot: Spot, joined: int) -> Placed:
         # the card joins a part cut off by a rockfall: measure the whole network afterwards
         board = turn.view.board
         after = board.clone()
