@@ -170,7 +170,8 @@ def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_no
     that we heard seat 2, or had we heard seat 2 all along (whatever round trip seat 0's pings
     claim: a review), seat 0 is named."""
     gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
-    cases = ("passed on", "talks again", "busy, passed on", "its move came to us alone", "told too late",
+    cases = ("passed on", "talks again", "busy, passed on", "its move came to us alone",
+             "passed on, its pings claiming a long round trip", "told too late",
              "told too late for its round trip", "told before we stalled", "told in time",
              "heard all along, a long round trip claimed", "heard all along, a wait of 1 s")
     for how in cases:
@@ -187,6 +188,12 @@ def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_no
                 presence.heard(2, now - tick / 2 - 0.5)
                 presence.heard_ms(now - tick / 2 - 0.4, 4)
             presence.rtt[0] = 3.0 if "round trip" in how else 0.0  # seat 0's pings' echoes say so
+        elif how == "passed on, its pings claiming a long round trip":
+            presence.rtt[2] = 3.0  # its away limit here grows past what our ping told (an attack)
+            presence.last_heard[2] = presence.arrived[2] = now - 8.3
+            session.wait = 8.0
+            presence.heard_ms(now - 1.0, 4)  # our ping: seat 2 silent 7.3 s
+            presence.heard(2, now - 0.3)
         elif how == "told too late for its round trip":
             presence.rtt[0] = 1.0
             presence.heard_ms(now - 2.5, 4)  # our ping: seat 2 silent for the wait

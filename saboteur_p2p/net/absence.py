@@ -25,7 +25,7 @@ from ..crypto.identity import Identity
 from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME, UNCLEAR_SILENCE
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
-from .presence import BUSY_MAX, Presence
+from .presence import AWAY_MIN, BUSY_MAX, Presence
 from .transport import Transport
 from .verdicts import Outcome, SessionResult
 from .wire import Envelope, seal
@@ -365,16 +365,17 @@ class Absence:
         """Whether ``absent`` is back here only since our pings told ``accuser`` it was silent:
         the last ping of ours that can have reached the accuser before its word left
         (``_word_trip``, and our own time not listening since: the word may have waited here)
-        found the seat away here, and by it the seat had been silent longer
-        than our wait when the word came.  A seat heard here all along never counts, whatever
-        round trip the accuser's pings claim."""
+        found the seat silent here (``AWAY_MIN``, at most half our wait: not its away limit,
+        which its own pings' echoes and gaps raise), and by it the seat had been silent longer
+        than our wait when the word came.  A seat heard here all along (a heartbeat's silence)
+        never counts, whatever round trip the accuser's pings claim."""
         # the word may have waited here while our loop did not listen: those pings went after it
         before = now - self._word_trip(accuser)
         told = self.presence.told_silence(absent, before - self.presence.deaf_since(before))
         if told is None:
             return False
         sent, silence = told
-        return silence >= self.presence.away_after(absent) and silence + (now - sent) > self.wait
+        return silence >= min(AWAY_MIN, self.wait / 2) and silence + (now - sent) > self.wait
 
     def _word_trip(self, seat: int) -> float:
         """How long before a word of ``seat``'s came here a ping of ours must have gone for

@@ -101,9 +101,9 @@ class Presence:
     def told_silence(self, seat: int, before: float) -> tuple[float, float] | None:
         """When the last of our pings sent before ``before`` went, and how long it said
         ``seat`` had been silent then: all that another seat that judged it by ``before`` may
-        have known of it from us.  Our oldest ping kept, if none went that early (it errs
-        towards a seat that looks back: the rule it serves then blames nobody); None if we
-        sent none, or it did not tell of ``seat``."""
+        have known of it from us.  Our oldest ping kept, if none went that early (the nearest
+        to it we know: only in a game's first seconds, as a stall sends no pings and keeps the
+        older ones); None if we sent none, or it did not tell of ``seat``."""
         chosen = None
         for chosen in reversed(self.told):
             if chosen[0] <= before:
