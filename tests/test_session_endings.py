@@ -8,6 +8,7 @@ sent it before it stops, and a peer takes such a word from any seat's link.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from pathlib import Path
 
@@ -173,7 +174,7 @@ def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_no
     cases = ("passed on", "talks again", "busy, passed on", "its move came to us alone",
              "passed on, its pings claiming a long round trip", "told too late",
              "told too late for its round trip", "told before we stalled", "told in time",
-             "heard all along, a long round trip claimed", "heard all along, a wait of 1 s")
+             "heard all along, a long round trip claimed", "heard all along, a wait under 1 s")
     for how in cases:
         where = tmp_path / how.replace(" ", "-").replace(",", "")
         session, identities, _ = waiting_for_seat2s_move(where)
@@ -183,10 +184,11 @@ def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_no
             presence.heard(seat, now - 0.2)
         presence.last_heard[2] = presence.arrived[2] = now - session.wait - 1.0
         if how.startswith("heard all along"):
-            session.wait = 5.0 if "round trip" in how else 1.0
+            session.wait = 5.0 if "round trip" in how else 0.9
             for tick in range(20, 0, -1):  # seat 2 heard, and our pings, every half second
                 presence.heard(2, now - tick / 2 - 0.5)
                 presence.heard_ms(now - tick / 2 - 0.4, 4)
+            presence.heard(2, now - 0.05)
             presence.rtt[0] = 3.0 if "round trip" in how else 0.0  # seat 0's pings' echoes say so
         elif how == "passed on, its pings claiming a long round trip":
             presence.rtt[2] = 3.0  # its away limit here grows past what our ping told (an attack)
@@ -231,6 +233,55 @@ def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_no
         assert result is not None and result.outcome is Outcome.QUIT, (how, result)
         if how.startswith(("told in time", "heard all along")):
             assert session.reason != "unclear-silence" and "nobody is blamed but s0 (seat 0)" in result.message, (how, result)
+        else:
+            assert session.reason == "unclear-silence" and "blamed but" not in result.message, (how, result)
+
+
+def test_a_seat_that_kept_us_waiting_less_than_our_longer_wait_comes_back_and_nobody_is_blamed(tmp_path: Path) -> None:
+    """Each seat sets its own --wait.  Seat 2 fell silent (or held back a protocol record it
+    owed) for 8 s; seat 0, whose wait is 8 s, rightly said it was gone; ours is 20 s, so we
+    took the word as a claim, and when seat 2 then spoke twice, or its record came, we named
+    seat 0 (one liar, an attack).  A seat that has kept us waiting about as long as the
+    accuser's own wait, as its pings announce it (3 s, at most half ours, if they announce
+    none), may rightly be called gone by it: nobody is blamed.  Not so a seat heard and owing
+    nothing new until the word came, nor one silent for far less than the wait the accuser
+    announced: the accuser is named."""
+    gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
+    for how in ("silent, then heard again", "silent, then its move comes", "its shares held back, then sent",
+                "silent, its accuser's wait said 8 s, then heard again", "heard all along, then heard again",
+                "silent, its accuser's wait said 60 s, then heard again"):
+        where = tmp_path / how.replace(" ", "-").replace(",", "")
+        session, identities, _ = waiting_for_seat2s_move(where)
+        session.wait = 20.0
+        presence = session.presence
+        now = time.monotonic()
+        for seat in (0, 3):
+            presence.heard(seat, now - 0.2)
+        if how.startswith("silent"):
+            presence.last_heard[2] = presence.arrived[2] = now - 8.0
+        else:
+            presence.heard(2, now - 0.2)
+        if how.startswith("its shares"):
+            session.node.expect = [[Expect(2, "shares")]]
+            session._head_since = now - 8.0  # due here for 8 s
+            session._head_seen = session.node.log.head
+        said = re.search(r"wait said (\d+) s", how)
+        if said:
+            ping = {"game_id": GAME, "seat": 0, "to": 1, "away": [], "t": 0, "records": 0, "got": [], "done": False,
+                    "heard": [0, 0, 8000, 200], "wait": int(said.group(1))}
+            assert session._handle(b"seat 0's link", seal(identities[0], "ping", ping), identities[0].public.dh_key) is None
+        gone = seal(identities[0], "gone", gone_of_0)
+        assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None, how  # a claim: we wait
+        later = time.monotonic()
+        if how.endswith("heard again"):
+            presence.heard(2, later)
+            presence.heard(2, later + 0.1)
+        else:
+            session.node.step_got = {2: b"its record"}
+        result = session._check_gone(later + 0.1)
+        assert result is not None and result.outcome is Outcome.QUIT, (how, result)
+        if how.startswith("heard all along") or "60 s" in how:
+            assert session.reason != "unclear-silence" and "nobody is blamed but it" in result.message, (how, result)
         else:
             assert session.reason == "unclear-silence" and "blamed but" not in result.message, (how, result)
 

@@ -65,6 +65,9 @@ class GoneClaim:
     #: later tells us who was right (a colluder vouched for a silent liar, which came back; our
     #: loop stalled as the accuser's wait ran out: attacks)
     unclear: bool = False
+    #: the protocol record ``absent`` owed had been due here about as long as the accuser's own
+    #: wait: if it comes, nobody is blamed (the accuser may have been right by its wait)
+    owed_long: bool = False
 
     @property
     def withheld(self) -> bool:
@@ -211,12 +214,13 @@ class Absence:
         if claim is not None:
             by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
             came = self.node.log.head != claim.head or claim.absent in self.node.step_got
-            if claim.unclear and (came or self.presence.count[claim.absent] > claim.heard + 1):
+            late = self._lately_late(claim.absent, now) if came and claim.withheld else None
+            if late is not None:
+                return self._end_late(claim.absent, claim.sender, claim.kind, late)
+            heard_again = self.presence.count[claim.absent] > claim.heard + 1
+            if (came and (claim.unclear or claim.owed_long)) or (heard_again and claim.unclear):
                 return self._end_unclear(claim.absent, claim.sender)
             if came:
-                late = self._lately_late(claim.absent, now) if claim.withheld else None
-                if late is not None:
-                    return self._end_late(claim.absent, claim.sender, claim.kind, late)
                 why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
                        f"nobody is blamed but the one who stopped")
                 return self._end(Outcome.QUIT, why, claim.sender)
@@ -351,31 +355,46 @@ class Absence:
         self.reason = UNCLEAR_SILENCE
         by, name = self._seat_name(accuser), self._seat_name(absent)
         if voucher is None:
-            why = (f"{by} ended the game saying {name} was gone; {name} was silent longer than our wait, but another "
-                   f"seat said it heard it, this seat was busy for part of it, or it came back here only after our "
-                   f"pings had told the table it was silent longer than that, and it is here now: nothing here tells "
-                   f"who was right; nobody is blamed")
+            why = (f"{by} ended the game saying {name} was gone; {name} had kept this seat waiting long enough that "
+                   f"{by} may have been right (its wait may be shorter than ours, another seat said it heard {name}, "
+                   f"this seat was busy, or our pings had told the table {name} was silent), and it is here now: "
+                   f"nothing here tells who was right; nobody is blamed")
         else:
             why = (f"{by} ended the game saying {name} was gone; {name} is silent here as our wait of {self.wait:.0f} s "
                    f"since that word runs out, but {self._seat_name(voucher)} says it hears it: nothing here tells who "
                    f"is right; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
-    def _back_since_told(self, absent: int, accuser: int, now: float) -> bool:
+    def _back_since_told(self, absent: int, accuser: int, now: float, right: float) -> bool:
         """Whether ``absent`` is back here only since our pings told ``accuser`` it was silent:
         the last ping of ours that can have reached the accuser before its word left
         (``_word_trip``, and our own time not listening since: the word may have waited here)
         found the seat silent here (``AWAY_MIN``, at most half our wait: not its away limit,
-        which its own pings' echoes and gaps raise), and by it the seat had been silent longer
-        than our wait when the word came.  A seat heard here all along (a heartbeat's silence)
-        never counts, whatever round trip the accuser's pings claim."""
+        which its own pings' echoes and gaps raise), and by it the seat had been silent at least
+        ``right`` (our wait, or the accuser's if shorter: ``_right_after``) when the word came.
+        A seat heard here all along (a heartbeat's silence) never counts, whatever round trip
+        the accuser's pings claim."""
         # the word may have waited here while our loop did not listen: those pings went after it
         before = now - self._word_trip(accuser)
         told = self.presence.told_silence(absent, before - self.presence.deaf_since(before))
         if told is None:
             return False
         sent, silence = told
-        return silence >= min(AWAY_MIN, self.wait / 2) and silence + (now - sent) > self.wait
+        return silence >= min(AWAY_MIN, self.wait / 2) and silence + (now - sent) >= right
+
+    def _right_after(self, accuser: int) -> float:
+        """How long a seat must have kept us waiting for ``accuser``'s word that it is gone to
+        be right by the accuser's own wait: that wait, as its pings announced it, less
+        LATE_GRACE of it (our clocks and links differ); at least min(3 s, half our wait),
+        whatever it announced, or if it announced none."""
+        least = min(AWAY_MIN, self.wait / 2)
+        theirs = self.presence.waits.get(accuser)
+        return least if theirs is None else max(least, theirs - min(LATE_GRACE, theirs / 2))
+
+    def _due_since(self, seat: int) -> float:
+        """When the protocol record ``seat`` owes here was due: when our log's head last moved,
+        or the end of the seat's busy time, as ``_stall_deadline`` counts it."""
+        return self._stall_deadline(seat) - self.wait
 
     def _word_trip(self, seat: int) -> float:
         """How long before a word of ``seat``'s came here a ping of ours must have gone for
@@ -460,8 +479,16 @@ class Absence:
         # or it came back here only since our pings last told the accuser it was silent longer
         # than the wait (a liar silent to all pinged us alone just before the accuser's rightful
         # word, which it then passed on, or spoke on: we named the accuser; an attack)
-        back = not silent_here and self._back_since_told(absent, sender, now)
-        unclear = (silent_here and heard_elsewhere) or masked or back
+        # (both judged by the accuser's own wait where it is shorter than ours: each seat sets
+        # its own, and an attack had a seat with a longer wait than the accuser's name it)
+        right = min(self.wait, self._right_after(sender))
+        back = not silent_here and self._back_since_told(absent, sender, now, right)
+        # or it had been silent that long already, if not for our whole wait
+        silent_long = not silent_here and silent >= right
+        unclear = (silent_here and heard_elsewhere) or masked or back or silent_long
+        # a protocol record it owes, due here that long: if it comes now, it does not show the
+        # accuser wrong (and if it never comes, our own wait names its maker, as ever)
+        owed_long = head is not None and head.kind != "action" and now - self._due_since(absent) >= right
         claim = self._claim
         if carrier == absent and (unclear or (claim is not None and claim.absent == absent and claim.unclear)):
             # it passes the word on itself, after a silence longer than our wait that only
@@ -505,7 +532,8 @@ class Absence:
         if self._claim is None:
             # we wait for that seat too, and it was heard lately: see for ourselves, within our
             # own wait, whether its record comes (or, for a move, whether it is heard again)
-            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], now, unclear)
+            self._claim = GoneClaim(sender, absent, self.node.log.head, head.kind, self.presence.count[absent], now, unclear,
+                                    owed_long)
             what = f"withholds its {head.kind} record" if self._claim.withheld else "is gone"
             self.say(f"{by} left saying {name} {what}; waiting up to {self.wait:.0f} s to see it here")
         return None

@@ -89,6 +89,7 @@ class Heartbeat:
     presence: Presence
     endpoints: dict[int, str]
     seat: int
+    wait: float
     last_ping: float
     records_of: dict[int, int]
     got_of: dict[int, set[int]]
@@ -111,7 +112,7 @@ class Heartbeat:
         base = {
             "game_id": self.setup.game_id, "seat": self.seat, "records": len(self.node.records),
             "got": sorted(self.node.step_got), "tip": self._tip(), "away": sorted(self.presence.away), "t": int(now * 1000),
-            "done": done, "heard": self.presence.heard_ms(now, len(self.setup.names)),
+            "done": done, "heard": self.presence.heard_ms(now, len(self.setup.names)), "wait": self.wait,
         }
         for seat, endpoint in self.endpoints.items():
             body = dict(base, to=seat)
@@ -144,6 +145,9 @@ class Heartbeat:
             for seat, ms in enumerate(heard):
                 if type(ms) is int and 0 <= ms < 2**31 and seat in self.endpoints:
                     self.presence.heard_through(seat, sender, now - ms / 1000)
+        wait = env.body.get("wait")
+        if isinstance(wait, (int, float)) and not isinstance(wait, bool) and 0 <= wait <= 3600:  # (NaN fails both)
+            self.presence.waits.setdefault(sender, float(wait))  # the first it said: it does not change
         sent = env.body.get("t")
         if isinstance(sent, int):
             self.their_ping[sender] = (sent, now)

@@ -157,8 +157,9 @@ def judge(ending: Ending, observer: Node, names: tuple[str, ...]) -> tuple[bool,
                      "wait: the log's seat blames nobody")
         elif ending.reason == UNCLEAR_SILENCE:
             said += ("; it said a seat was gone whose silence the log's seat could not judge (another seat said it "
-                     "heard it, the log's seat was busy, or it came back only after the log's seat's pings had told "
-                     "the table it was silent longer than its wait): the log's seat blames nobody")
+                     "heard it, the log's seat was busy, it came back only after the log's seat's pings had told the "
+                     "table it was silent longer than its wait, or it had kept the log's seat waiting long enough that "
+                     "a seat with a shorter wait may rightly have said so): the log's seat blames nobody")
         return False, said
     if ending.outcome == "peer-gone":
         if known and culprit == ending.seat:
