@@ -129,6 +129,9 @@ class Absence:
         #: seats whose last protocol record came late here (LATE_GRACE): when it came, and how
         #: long before the end of our wait for it (less than 0: after)
         self._came_late: dict[int, tuple[float, float]] = {}
+        #: each seat's last protocol record seen come by a check of ours: when, and how long it
+        #: had been due here then (a record due about as long as an accuser's shorter wait)
+        self._came_after: dict[int, tuple[float, float]] = {}
 
     def _gone_why(self, absent: int, why: str) -> str:
         """Why the game ends for ``absent``, with what we heard of it signing for another game,
@@ -277,10 +280,12 @@ class Absence:
         """
         log_head = self.node.log.head
         owing = {e.speaker for e in self.node.outstanding if e.kind != "action" and e.speaker != self.seat}
-        for seat in self._due_until:
+        for seat, (records, deadline) in self._due_until.items():
             left = self._late(seat, now)
             if left is not None:
                 self._came_late[seat] = (now, left)
+            if self._records_of(seat) > records:
+                self._came_after[seat] = (now, now - (deadline - self.wait))
         moved = log_head != self._head_seen
         if moved:
             self._head_seen, self._head_since = log_head, now
@@ -485,7 +490,12 @@ class Absence:
         back = not silent_here and self._back_since_told(absent, sender, now, right)
         # or it had been silent that long already, if not for our whole wait
         silent_long = not silent_here and silent >= right
-        unclear = (silent_here and heard_elsewhere) or masked or back or silent_long
+        # or a protocol record of its came here lately, due that long by then: it may have
+        # reached us alone just before the accuser's wait ran out (an attack, at a seat whose
+        # own wait was longer, named the accuser)
+        came = self._came_after.get(absent)
+        came_long = came is not None and now - came[0] <= 2 * self._late_grace() and came[1] >= right
+        unclear = (silent_here and heard_elsewhere) or masked or back or silent_long or came_long
         # a protocol record it owes, due here that long: if it comes now, it does not show the
         # accuser wrong (and if it never comes, our own wait names its maker, as ever)
         owed_long = head is not None and head.kind != "action" and now - self._due_since(absent) >= right

@@ -147,7 +147,9 @@ class Heartbeat:
                     self.presence.heard_through(seat, sender, now - ms / 1000)
         wait = env.body.get("wait")
         if isinstance(wait, (int, float)) and not isinstance(wait, bool) and 0 <= wait <= 3600:  # (NaN fails both)
-            self.presence.waits.setdefault(sender, float(wait))  # the first it said: it does not change
+            # the least it said: a seat that restarts may set a shorter one (a longer one it
+            # says later only makes us name a seat that calls another gone: not taken)
+            self.presence.waits[sender] = min(float(wait), self.presence.waits.get(sender, float(wait)))
         sent = env.body.get("t")
         if isinstance(sent, int):
             self.their_ping[sender] = (sent, now)

@@ -59,7 +59,7 @@ class Presence:
         self.relayed_by: dict[int, int] = {}
         #: when this peer last did not poll, and for how long (the latest few stalls)
         self.deaf: deque[tuple[float, float]] = deque(maxlen=32)
-        #: each seat's own --wait, as the first of its pings that said it announced it
+        #: each seat's own --wait, the least its pings have announced
         self.waits: dict[int, float] = {}
         #: what our latest pings told the others (``heard_ms``): when each went, and when we
         #: had last heard each seat then (32 s of pings: the oldest a word may answer, its
