@@ -306,8 +306,13 @@ def test_a_record_that_came_here_due_about_as_long_as_the_accusers_wait_blames_n
         session.node.expect = [[Expect(2, "shares")]]
         session._head_seen, session._head_since = session.node.log.head, now - due
         assert session._check_stalled(now - 0.2) is None  # waiting for it
-        session.node.step_got = {2: b"its record"}  # it came: seat 2 owes us nothing more
+        session.node.step_got = {2: b"its record"}  # it came
         assert session._check_stalled(now - 0.1) is None
+        session.node.expect, session.node.step_got = [[Expect(2, "shares")]], {}  # and its next, at once:
+        session._head_seen = b"the next step"
+        assert session._check_stalled(now - 0.08) is None
+        session.node.step_got = {2: b"its next record"}  # it owes us nothing more (an attack hid the first so)
+        assert session._check_stalled(now - 0.05) is None
         gone = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 sent no shares record within 8 s"}
         result = session._handle(b"seat 0's link", seal(identities[0], "gone", gone), identities[0].public.dh_key)
         assert result is not None and result.outcome is Outcome.QUIT, (due, result)

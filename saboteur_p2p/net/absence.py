@@ -129,8 +129,9 @@ class Absence:
         #: seats whose last protocol record came late here (LATE_GRACE): when it came, and how
         #: long before the end of our wait for it (less than 0: after)
         self._came_late: dict[int, tuple[float, float]] = {}
-        #: each seat's last protocol record seen come by a check of ours: when, and how long it
-        #: had been due here then (a record due about as long as an accuser's shorter wait)
+        #: each seat's protocol record seen come by a check of ours that had been due here
+        #: longest lately: when, and how long it had been due then (about as long as an
+        #: accuser's shorter wait, say)
         self._came_after: dict[int, tuple[float, float]] = {}
 
     def _gone_why(self, absent: int, why: str) -> str:
@@ -285,7 +286,12 @@ class Absence:
             if left is not None:
                 self._came_late[seat] = (now, left)
             if self._records_of(seat) > records:
-                self._came_after[seat] = (now, now - (deadline - self.wait))
+                due = now - (deadline - self.wait)
+                last = self._came_after.get(seat)
+                # a record due long is kept through the window it is judged in: a liar's next
+                # record, sent at once, hid it (an attack)
+                if last is None or due >= last[1] or now - last[0] > 2 * self._late_grace():
+                    self._came_after[seat] = (now, due)
         moved = log_head != self._head_seen
         if moved:
             self._head_seen, self._head_since = log_head, now
