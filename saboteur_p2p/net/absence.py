@@ -286,12 +286,12 @@ class Absence:
             if left is not None:
                 self._came_late[seat] = (now, left)
             if self._records_of(seat) > records:
-                due = now - (deadline - self.wait)
+                due_for = now - (deadline - self.wait)
                 last = self._came_after.get(seat)
                 # a record due long is kept through the window it is judged in: a liar's next
                 # record, sent at once, hid it (an attack)
-                if last is None or due >= last[1] or now - last[0] > 2 * self._late_grace():
-                    self._came_after[seat] = (now, due)
+                if last is None or due_for >= last[1] or now - last[0] > 2 * self._late_grace():
+                    self._came_after[seat] = (now, due_for)
         moved = log_head != self._head_seen
         if moved:
             self._head_seen, self._head_since = log_head, now
