@@ -1,0 +1,118 @@
+"""What another seat could know when its wait for a seat ran out and it said that seat was
+gone (protocol.md §12.4): the judgments ``Absence`` makes of such a word before it names
+anyone.  Each seat sets its own --wait and hears its own messages: a word that is right by
+what its sender knew may look early here, and a liar times its messages to make it so.
+
+Mixed into ``Session`` through ``Absence``, which provides ``presence``, ``wait`` and
+``_stall_deadline``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .presence import AWAY_MIN, Presence
+
+#: a protocol record that comes here this close to the end of our own wait for it (at most
+#: half the wait), or later, came late: another seat's wait for it, started by the resends
+#: that brought that seat the record before it (whose order a withholding seat chooses), may
+#: have run out first, honestly; or that seat said it was withheld too soon, and its maker was
+#: only slow.  Nothing here tells the two apart, so a `gone` saying it was withheld blames
+#: nobody then (found by attacks: naming the `gone`'s sender named an honest seat whose wait
+#: ran out first; naming the record's maker named an honest seat a liar said withheld it)
+LATE_GRACE = 3.0
+
+
+#: the least time (s) a ping of ours must have gone before another seat's word for that seat to
+#: have read it first (``AccuserView._word_trip``)
+WORD_TRIP_MIN = 0.5
+
+
+@dataclass(frozen=True)
+class GoneClaim:
+    """Another seat ended the game saying ``absent``, which owes the ``kind`` record our log
+    waits for at ``head``, is gone (or withholds it); ``heard`` is how many messages we had
+    heard from ``absent`` then."""
+
+    sender: int
+    absent: int
+    head: bytes
+    kind: str
+    heard: int
+    #: when we took the word as a claim (time.monotonic): our own wait for the seat counts from then
+    since: float
+    #: ``absent`` had been silent longer than our wait, and only another seat's word that it
+    #: hears it, or our own time not listening, kept us from naming it: then nothing it does
+    #: later tells us who was right (a colluder vouched for a silent liar, which came back; our
+    #: loop stalled as the accuser's wait ran out: attacks)
+    unclear: bool = False
+    #: the protocol record ``absent`` owed had been due here about as long as the accuser's own
+    #: wait: if it comes, nobody is blamed (the accuser may have been right by its wait)
+    owed_long: bool = False
+
+    @property
+    def withheld(self) -> bool:
+        """A claim about a record no person makes (the seat may be present and still stall)."""
+        return self.kind != "action"
+
+
+class AccuserView:
+    """Judgments of what an accuser could know (a mixin of ``Absence``)."""
+
+    presence: Presence
+    wait: float
+
+    def _stall_deadline(self, seat: int) -> float:
+        raise NotImplementedError
+
+    def _back_since_told(self, absent: int, accuser: int, now: float, right: float) -> bool:
+        """Whether ``absent`` is back here only since our pings told ``accuser`` it was silent:
+        the last ping of ours that can have reached the accuser before its word left
+        (``_word_trip``, and our own time not listening since: the word may have waited here)
+        found the seat silent here (``AWAY_MIN``, at most half our wait: not its away limit,
+        which its own pings' echoes and gaps raise), and by it the seat had been silent at least
+        ``right`` (our wait, or the accuser's if shorter: ``_right_after``) when the word came.
+        A seat heard here all along (a heartbeat's silence) never counts, whatever round trip
+        the accuser's pings claim."""
+        # the word may have waited here while our loop did not listen: those pings went after it
+        before = now - self._word_trip(accuser)
+        told = self.presence.told_silence(absent, before - self.presence.deaf_since(before))
+        if told is None:
+            return False
+        sent, silence = told
+        return silence >= min(AWAY_MIN, self.wait / 2) and silence + (now - sent) >= right
+
+    def _right_after(self, accuser: int) -> float:
+        """How long a seat must have kept us waiting for ``accuser``'s word that it is gone to
+        be right by the accuser's own wait: that wait, as its pings announced it, less
+        LATE_GRACE of it (our clocks and links differ); at least min(3 s, half our wait),
+        whatever it announced, or if it announced none."""
+        least = min(AWAY_MIN, self.wait / 2)
+        theirs = self.presence.waits.get(accuser)
+        return least if theirs is None else max(least, theirs - min(LATE_GRACE, theirs / 2))
+
+    def _due_since(self, seat: int) -> float:
+        """When the protocol record ``seat`` owes here was due: when our log's head last moved,
+        or the end of the seat's busy time, as ``_stall_deadline`` counts it."""
+        return self._stall_deadline(seat) - self.wait
+
+    def _word_trip(self, seat: int) -> float:
+        """How long before a word of ``seat``'s came here a ping of ours must have gone for
+        ``seat`` to have heard it first: two trips, and a margin for its loop (at least half a
+        second, so that an earlier ping counts rather than a later one: it errs towards blaming
+        nobody); at most half our wait (the round trip is the sender's word: its pings' echoes)."""
+        return min(max(WORD_TRIP_MIN, 2 * self.presence.rtt.get(seat, 0.0)), self.wait / 2)
+
+    def _vouched_out(self, claim: GoneClaim, now: float) -> int | None:
+        """The seat whose word that it hears the seat a claim about a move names is all that
+        keeps us from naming it, once our own wait since the claim (in time we listened) has
+        run out with that seat silent here; None while it has not.  Without such a word our
+        own silence names it in time; with it, a claim waited for the move for ever (two
+        colluders), past the wait we told the player."""
+        listened = now - claim.since - self.presence.deaf_since(claim.since)
+        absent = claim.absent
+        if listened <= self.wait or not self.presence.is_silent(absent, now):
+            return None
+        return self.presence.heard_elsewhere(absent, now)
+
+
+__all__ = ["LATE_GRACE", "WORD_TRIP_MIN", "AccuserView", "GoneClaim"]
