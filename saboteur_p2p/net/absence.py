@@ -24,7 +24,7 @@ from ..crypto.identity import Identity
 from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME, UNCLEAR_SILENCE
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
-from .accusers import LATE_GRACE, AccuserView, GoneClaim
+from .accusers import AccuserView, GoneClaim, late_grace
 from .presence import BUSY_MAX, Presence
 from .transport import Transport
 from .verdicts import Outcome, SessionResult
@@ -185,7 +185,7 @@ class Absence(AccuserView):
                 why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
                        f"nobody is blamed but the one who stopped")
                 return self._end(Outcome.QUIT, why, claim.sender)
-            if not claim.withheld and self.presence.count[claim.absent] > claim.heard + 1:
+            if not claim.withheld and heard_again:
                 why = f"{by} ended the game saying {name} was gone, but {name} is still heard here; nobody is blamed but it"
                 return self._end(Outcome.QUIT, why, claim.sender)
             voucher = self._vouched_out(claim, now) if not claim.withheld else None
@@ -247,7 +247,7 @@ class Absence(AccuserView):
                 last = self._came_after.get(seat)
                 # a record due long is kept through the window it is judged in: a liar's next
                 # record, sent at once, hid it (an attack)
-                if last is None or due_for >= last[1] or now - last[0] > 2 * self._late_grace():
+                if last is None or due_for >= last[1] or not self._lately(last[0], now):
                     self._came_after[seat] = (now, due_for)
         moved = log_head != self._head_seen
         if moved:
@@ -273,8 +273,13 @@ class Absence(AccuserView):
         start = max(self._head_since, min(self.presence.records_wait_until(seat), self._head_since + BUSY_MAX))
         return start + self.wait
 
+    def _lately(self, when: float, now: float) -> bool:
+        """Whether a record that came at ``when`` came lately enough to bear on a word that
+        comes ``now``: within twice LATE_GRACE (``_lately_late``, ``_came_after``)."""
+        return now - when <= 2 * self._late_grace()
+
     def _late_grace(self) -> float:
-        return min(LATE_GRACE, self.wait / 2)
+        return late_grace(self.wait)
 
     def _records_of(self, seat: int) -> int:
         """How many of ``seat``'s records we hold (of a step not yet whole, too)."""
@@ -295,7 +300,7 @@ class Absence(AccuserView):
         check of ours within the last twice LATE_GRACE seconds; None if neither."""
         left = self._late(seat, now)
         came = self._came_late.get(seat)
-        if left is None and came is not None and now - came[0] <= 2 * self._late_grace():
+        if left is None and came is not None and self._lately(came[0], now):
             left = came[1] - (now - came[0])
         return left
 
@@ -394,12 +399,13 @@ class Absence(AccuserView):
         heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait
         # our own stalls (time not listening) moved its silence on here, not at the accuser's
         masked = silent <= self.wait < silent + self.presence.deaf_since(now - 2 * self.wait)
-        # or it came back here only since our pings last told the accuser it was silent longer
-        # than the wait (a liar silent to all pinged us alone just before the accuser's rightful
-        # word, which it then passed on, or spoke on: we named the accuser; an attack)
-        # (both judged by the accuser's own wait where it is shorter than ours: each seat sets
-        # its own, and an attack had a seat with a longer wait than the accuser's name it)
+        # the silence the accuser's word needs to be right by its own wait, where that is
+        # shorter than ours (each seat sets its own: an attack had a seat with a longer wait
+        # than the accuser's name it)
         right = min(self.wait, self._right_after(sender))
+        # it came back here only since our pings told the accuser it was silent that long (a
+        # liar silent to all pinged us alone just before the accuser's rightful word, which it
+        # then passed on, or spoke on: we named the accuser; an attack)
         back = not silent_here and self._back_since_told(absent, sender, now, right)
         # or it had been silent that long already, if not for our whole wait
         silent_long = not silent_here and silent >= right
@@ -407,7 +413,7 @@ class Absence(AccuserView):
         # reached us alone just before the accuser's wait ran out (an attack, at a seat whose
         # own wait was longer, named the accuser)
         came = self._came_after.get(absent)
-        came_long = came is not None and now - came[0] <= 2 * self._late_grace() and came[1] >= right
+        came_long = came is not None and self._lately(came[0], now) and came[1] >= right
         unclear = (silent_here and heard_elsewhere) or masked or back or silent_long or came_long
         # a protocol record it owes, due here that long: if it comes now, it does not show the
         # accuser wrong (and if it never comes, our own wait names its maker, as ever)

@@ -22,6 +22,11 @@ from .presence import AWAY_MIN, Presence
 LATE_GRACE = 3.0
 
 
+def late_grace(wait: float) -> float:
+    """LATE_GRACE of a seat whose wait is ``wait``: at most half of it."""
+    return min(LATE_GRACE, wait / 2)
+
+
 #: the least time (s) a ping of ours must have gone before another seat's word for that seat to
 #: have read it first (``AccuserView._word_trip``)
 WORD_TRIP_MIN = 0.5
@@ -79,16 +84,22 @@ class AccuserView:
         if told is None:
             return False
         sent, silence = told
-        return silence >= min(AWAY_MIN, self.wait / 2) and silence + (now - sent) >= right
+        return silence >= self._least_silence() and silence + (now - sent) >= right
 
     def _right_after(self, accuser: int) -> float:
         """How long a seat must have kept us waiting for ``accuser``'s word that it is gone to
         be right by the accuser's own wait: that wait, as its pings announced it, less
         LATE_GRACE of it (our clocks and links differ); at least min(3 s, half our wait),
         whatever it announced, or if it announced none."""
-        least = min(AWAY_MIN, self.wait / 2)
+        least = self._least_silence()
         theirs = self.presence.waits.get(accuser)
-        return least if theirs is None else max(least, theirs - min(LATE_GRACE, theirs / 2))
+        return least if theirs is None else max(least, theirs - late_grace(theirs))
+
+    def _least_silence(self) -> float:
+        """The least silence that counts as one in these judgments: longer than a heartbeat's
+        (``AWAY_MIN``), at most half our wait; a fixed bound, as the seat's away limit rests on
+        its own pings' echoes and gaps."""
+        return min(AWAY_MIN, self.wait / 2)
 
     def _due_since(self, seat: int) -> float:
         """When the protocol record ``seat`` owes here was due: when our log's head last moved,
@@ -115,4 +126,4 @@ class AccuserView:
         return self.presence.heard_elsewhere(absent, now)
 
 
-__all__ = ["LATE_GRACE", "WORD_TRIP_MIN", "AccuserView", "GoneClaim"]
+__all__ = ["LATE_GRACE", "WORD_TRIP_MIN", "AccuserView", "GoneClaim", "late_grace"]

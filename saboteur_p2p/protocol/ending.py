@@ -31,9 +31,10 @@ LINK_REFUSED = "link-refused"
 #: a seat stopped the game saying another withheld a record, which then came late (at the end
 #: of the log's seat's own wait): nobody is blamed
 LATE_RECORD = "late-record"
-#: a seat stopped the game saying another was gone, which was silent to the log's seat longer
-#: than its wait while a third seat said it heard it (or while the log's seat did not listen),
-#: and which then came back: nobody is blamed
+#: a seat stopped the game saying another was gone whose silence the log's seat could not judge
+#: (a third seat said it heard it, the log's seat did not listen, the log's seat's pings had
+#: told the table it was silent, or the sender's own wait, shorter, may have run out), and
+#: which then came back, or stayed silent while a third seat vouched for it: nobody is blamed
 UNCLEAR_SILENCE = "unclear-silence"
 GONE_NOTES = {
     OTHER_GAME: "signed its messages for another game",
