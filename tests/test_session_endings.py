@@ -16,7 +16,7 @@ from net_doubles import session_for_tests
 
 from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.session import Session
-from saboteur_p2p.net.verdicts import Outcome
+from saboteur_p2p.net.verdicts import Outcome, SessionResult
 from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.protocol.node import Expect
 
@@ -30,6 +30,22 @@ def seat1(tmp_path: Path) -> tuple[Session, list[Identity], list[str]]:
     session, identities, said = session_for_tests(tmp_path)
     session.log_path = tmp_path / "seat1.log"
     return session, identities, said
+
+
+#: seat 0's word that seat 2 is gone
+GONE_OF_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
+
+
+def from_seat0(session: Session, identities: list[Identity], data: bytes) -> SessionResult | None:
+    """``data`` (signed by seat 0) as it comes on seat 0's own link."""
+    return session._handle(b"seat 0's link", data, identities[0].public.dh_key)
+
+
+def seat0_ping(identities: list[Identity], wait: int, heard: list[int]) -> bytes:
+    """Seat 0's ping to seat 1, announcing its ``wait`` and when it last heard each seat."""
+    body = {"game_id": GAME, "seat": 0, "to": 1, "away": [], "t": 0, "records": 0, "got": [], "done": False,
+            "heard": heard, "wait": wait}
+    return seal(identities[0], "ping", body)
 
 
 def waiting_for_seat2s_move(where: Path) -> tuple[Session, list[Identity], list[str]]:
@@ -97,7 +113,7 @@ def test_an_ending_carried_by_another_seat_does_not_count_as_its_signer_heard(tm
     session, identities, _ = seat1(tmp_path)
     before = session.presence.count[2]
     gone = seal(identities[2], "gone", {"game_id": GAME, "seat": 2, "absent": 0, "why": "s0 did not come back"})
-    session._handle(b"seat 0's link", gone, identities[0].public.dh_key)
+    from_seat0(session, identities, gone)
     assert session.presence.count[2] == before
 
 
@@ -114,7 +130,7 @@ def test_a_seat_that_stopped_on_anothers_word_is_not_named_gone_for_the_record_i
     # a share round: seats 0, 2 and 3 owe their shares here (ours are in)
     session.node.expect = [[Expect(0, "shares"), Expect(2, "shares"), Expect(3, "shares")]]
     gone = seal(identities[3], "gone", {"game_id": GAME, "seat": 3, "absent": 2, "why": "s2 withholds its shares"})
-    assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None
+    assert from_seat0(session, identities, gone) is None
     assert any("s3 (seat 3) left saying s2 (seat 2) withholds its shares record" in line for line in said)
     later = time.monotonic() + session.wait + 5
     for seat in (2, 3):  # heard lately (seat 2 by another seat, say): only seat 0 fell silent
@@ -132,7 +148,6 @@ def test_a_seat_silent_here_that_another_vouched_for_comes_back_and_nobody_is_bl
     named seat 0 as the one who stopped the game, while seat 0 named seat 2 (two colluders, an
     attack; were seat 0 the liar and seat 3 honest, naming seat 2 would be as wrong).  One of
     them says what is not so, and nothing here tells which: nobody is blamed."""
-    gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
     for how in ("passed on", "ping, then passed on", "talks again"):
         where = tmp_path / how.replace(" ", "-").replace(",", "")
         session, identities, _ = waiting_for_seat2s_move(where)
@@ -140,12 +155,12 @@ def test_a_seat_silent_here_that_another_vouched_for_comes_back_and_nobody_is_bl
         session.presence.last_heard[2] = session.presence.arrived[2] = now - session.wait - 5
         session.presence.away.add(2)
         session.presence.heard_through(2, 3, now - 0.5)  # seat 3's word: it heard seat 2 half a second ago
-        gone = seal(identities[0], "gone", gone_of_0)
+        gone = seal(identities[0], "gone", GONE_OF_0)
         seat2 = identities[2].public.dh_key
         if how == "passed on":
             result = session._handle(b"seat 2's link", gone, seat2)
         else:
-            assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+            assert from_seat0(session, identities, gone) is None  # a claim: we wait
             session.presence.heard(2, time.monotonic())  # its ping
             if how == "talks again":
                 session.presence.heard(2, time.monotonic())
@@ -170,7 +185,6 @@ def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_no
     before the word came could not have reached seat 0 first; had our pings told seat 0 in time
     that we heard seat 2, or had we heard seat 2 all along (whatever round trip seat 0's pings
     claim: a review), seat 0 is named."""
-    gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
     cases = ("passed on", "talks again", "busy, passed on", "its move came to us alone",
              "passed on, its pings claiming a long round trip", "told too late",
              "told too late for its round trip", "told before we stalled", "told in time",
@@ -220,11 +234,11 @@ def test_a_seat_back_here_only_since_our_pings_last_said_it_was_silent_blames_no
                 presence.busy(2, now - 0.3, 2.0)
             else:
                 presence.heard(2, now - 0.3)  # to us alone, after that ping
-        gone = seal(identities[0], "gone", gone_of_0)
+        gone = seal(identities[0], "gone", GONE_OF_0)
         if how == "its move came to us alone":
-            result = session._handle(b"seat 0's link", gone, identities[0].public.dh_key)
+            result = from_seat0(session, identities, gone)
         elif how == "talks again":
-            assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+            assert from_seat0(session, identities, gone) is None  # a claim: we wait
             presence.heard(2, time.monotonic())
             presence.heard(2, time.monotonic())
             result = session._check_gone(time.monotonic())
@@ -246,7 +260,6 @@ def test_a_seat_that_kept_us_waiting_less_than_our_longer_wait_comes_back_and_no
     none), may rightly be called gone by it: nobody is blamed.  Not so a seat heard and owing
     nothing new until the word came, nor one silent for far less than the wait the accuser
     announced: the accuser is named."""
-    gone_of_0 = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"}
     for how in ("silent, then heard again", "silent, then its move comes", "its shares held back, then sent",
                 "silent, its accuser's wait said 8 s, then heard again", "heard all along, then heard again",
                 "silent, its accuser's wait said 60 s, then heard again",
@@ -268,11 +281,9 @@ def test_a_seat_that_kept_us_waiting_less_than_our_longer_wait_comes_back_and_no
             session._head_seen = session.node.log.head
         for said in re.findall(r"(\d+) s\b", how.split("said", 1)[1]) if "said" in how else ():
             # its pings: a seat that restarted may announce a shorter wait (an attack's reading)
-            ping = {"game_id": GAME, "seat": 0, "to": 1, "away": [], "t": 0, "records": 0, "got": [], "done": False,
-                    "heard": [0, 0, 8000, 200], "wait": int(said)}
-            assert session._handle(b"seat 0's link", seal(identities[0], "ping", ping), identities[0].public.dh_key) is None
-        gone = seal(identities[0], "gone", gone_of_0)
-        assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None, how  # a claim: we wait
+            assert from_seat0(session, identities, seat0_ping(identities, int(said), [0, 0, 8000, 200])) is None
+        gone = seal(identities[0], "gone", GONE_OF_0)
+        assert from_seat0(session, identities, gone) is None, how  # a claim: we wait
         later = time.monotonic()
         if how.endswith("heard again"):
             presence.heard(2, later)
@@ -300,9 +311,7 @@ def test_a_record_that_came_here_due_about_as_long_as_the_accusers_wait_blames_n
         now = time.monotonic()
         for seat in (0, 2, 3):
             session.presence.heard(seat, now - 0.2)
-        ping = {"game_id": GAME, "seat": 0, "to": 1, "away": [], "t": 0, "records": 0, "got": [], "done": False,
-                "heard": [0, 0, 200, 200], "wait": 8}
-        assert session._handle(b"seat 0's link", seal(identities[0], "ping", ping), identities[0].public.dh_key) is None
+        assert from_seat0(session, identities, seat0_ping(identities, 8, [0, 0, 200, 200])) is None
         session.node.expect = [[Expect(2, "shares")]]
         session._head_seen, session._head_since = session.node.log.head, now - due
         assert session._check_stalled(now - 0.2) is None  # waiting for it
@@ -314,7 +323,7 @@ def test_a_record_that_came_here_due_about_as_long_as_the_accusers_wait_blames_n
         session.node.step_got = {2: b"its next record"}  # it owes us nothing more (an attack hid the first so)
         assert session._check_stalled(now - 0.05) is None
         gone = {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 sent no shares record within 8 s"}
-        result = session._handle(b"seat 0's link", seal(identities[0], "gone", gone), identities[0].public.dh_key)
+        result = from_seat0(session, identities, seal(identities[0], "gone", gone))
         assert result is not None and result.outcome is Outcome.QUIT, (due, result)
         if due > 5:
             assert session.reason == "unclear-silence" and "blamed but" not in result.message, (due, result)
@@ -342,8 +351,8 @@ def test_a_move_claim_whose_accused_stays_silent_here_while_another_vouches_ends
         now = time.monotonic()
         for seat in (0, 2, 3):
             session.presence.heard(seat, now - 1.0)
-        gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"})
-        assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+        gone = seal(identities[0], "gone", GONE_OF_0)
+        assert from_seat0(session, identities, gone) is None  # a claim: we wait
         assert any(f"waiting up to {session.wait:.0f} s" in line for line in said), said
         since = session._claim.since
         for later in (since + 3.0, since + session.wait / 2, since + session.wait - 0.5):
@@ -375,8 +384,8 @@ def test_a_seat_whose_silence_our_own_stall_hid_comes_back_and_nobody_is_blamed(
     for seat in (0, 3):
         session.presence.heard(seat, now - 1.0)
     session._not_listened(1.0)  # our loop was busy for the last second
-    gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 did not come back"})
-    assert session._handle(b"seat 0's link", gone, identities[0].public.dh_key) is None  # a claim: we wait
+    gone = seal(identities[0], "gone", GONE_OF_0)
+    assert from_seat0(session, identities, gone) is None  # a claim: we wait
     later = time.monotonic()
     session.presence.heard(2, later)
     session.presence.heard(2, later + 0.5)
