@@ -353,9 +353,10 @@ def muted_then_gone(victim_name: str, seconds: float, unproven: bool = False) ->
     return Trick((Stage(seat_to_move(victim_name), muting.start), Stage(muting.lasted(seconds), tell)), cheats=True)
 
 
-def late_after_gone(victim_name: str, busy: bool) -> Trick:
+def late_after_gone(victim_name: str, busy: bool, busy_seconds: float = 16) -> Trick:
     """Owing a protocol record, withhold it (its pings still say it is there), optionally
-    telling ``victim_name`` alone it is busy for 60 s; ignore the `gone` that names it, and
+    telling ``victim_name`` alone it is busy for ``busy_seconds`` (longer than the waits, so
+    that a notice not passed on would leave the victim waiting after the others); ignore the `gone` that names it, and
     send the record half a second after that `gone` came, so that it reaches the victim
     while the victim still waits for it (found by an attack: the victim then named the seat
     that sent the `gone`)."""
@@ -364,7 +365,7 @@ def late_after_gone(victim_name: str, busy: bool) -> Trick:
     def withhold(session: Session) -> None:
         if busy:
             victim = session.names.index(victim_name)
-            body = {"game_id": session.setup.game_id, "seat": session.seat, "seconds": 60}
+            body = {"game_id": session.setup.game_id, "seat": session.seat, "seconds": busy_seconds}
             session.transport.send(session.endpoints[victim], seal(session.identity, "busy", body))
 
         def heard_gone(*args: Any, **kwargs: Any) -> None:

@@ -331,5 +331,6 @@ def test_a_lock_whose_number_is_not_a_saboteur_process_of_this_machine_is_never_
                 cli_table._check_identity_free(identity, log_dir)
         assert killed == [] and other.poll() is None
     finally:
+        monkeypatch.undo()  # os.kill is the real one again, else the 60 s sleep is waited out
         other.kill()
         other.wait()
