@@ -432,8 +432,9 @@ def _session_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--log-dir", default=None,
                      help="where the signed game log is kept (default: logs in this user's data directory, as printed)")
     sub.add_argument("--code", help="table passphrase: only peers who know it may sit")
-    sub.add_argument("--wait", type=_within(0, 3600, float, " seconds"), default=120.0, metavar="S",
-                     help="seconds the table waits for a peer that dropped, 0 to 3600 (default 120)")
+    sub.add_argument("--wait", type=_within(0, 3600, float, " seconds"), default=None, metavar="S",
+                     help="seconds the table waits for a peer that dropped, 0 to 3600 (a host's: default 120, and "
+                     "every joiner that gives none takes it on; a joiner's own: its seat waits that long instead)")
     sub.add_argument("--quiet", action="store_true", help="print only the result")
     sub.add_argument("--turn-time", type=turn_time_option, default=None, metavar="S",
                      help="a person who has not moved within S seconds (1 to 3600) has a bot move for them "

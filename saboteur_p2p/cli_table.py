@@ -350,7 +350,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     seats = unfinished_play(log_dir, identity)
     if not seats:
         return None
-    print(f"taking your seat back in your unfinished game (the others wait {args.wait:g} s for a seat gone silent; "
+    print("taking your seat back in your unfinished game (the others wait the table's --wait for a seat gone silent; "
           f"'{args.command} --new' starts a new game instead)", flush=True)
     address, key = seats[0]
     # leaving does what it did before the crash: a play table ends (every other seat is this

@@ -96,7 +96,7 @@ def seated_session(
     setup = game.setup
     seats = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
                   for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
-    table = Table(setup.game_id, setup.config, seats)
+    table = Table(setup.game_id, setup.config, seats, wait_ms=setup.wait_ms)
     assert node.identity is not None
     session = Session(table, node.identity, transport or SentLog(), agent, tmp_path, lambda text: None)  # type: ignore[arg-type]
     session.node = node

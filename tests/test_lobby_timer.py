@@ -61,7 +61,7 @@ def test_a_joiner_takes_on_the_tables_timer_only_as_a_person_who_set_none_and_ne
 
     def lobby(*args: object, on_turn_time: Callable[[float], None], **kwargs: object) -> object:
         on_turn_time(given)
-        return types.SimpleNamespace(seat_of=lambda key: 1, game_id=bytes(32))
+        return types.SimpleNamespace(seat_of=lambda key: 1, game_id=bytes(32), wait_ms=30_000)
 
     class Seat:
         def __init__(self, table: object, identity: object, transport: object, agent: object, log_dir: object,
@@ -109,7 +109,7 @@ def test_a_seat_taken_back_keeps_the_timer_it_took_on(tmp_path, monkeypatch):
         def join(*args: object, on_turn_time: Callable[[float], None], **kwargs: object) -> object:
             if given is not None:
                 on_turn_time(given)
-            return types.SimpleNamespace(seat_of=lambda key: 1, game_id=bytes(32))
+            return types.SimpleNamespace(seat_of=lambda key: 1, game_id=bytes(32), wait_ms=30_000)
         return join
 
     class Seat:

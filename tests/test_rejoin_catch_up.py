@@ -42,7 +42,7 @@ def _back_without_its_commit(tmp_path: Path) -> tuple[LocalGame, Session, SentLo
                   for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
     transport = SentLog()
     agent = SimpleNamespace(heard=lambda *_: None)
-    session = Session(Table(setup.game_id, setup.config, infos), seat.identity, transport, agent, tmp_path,  # type: ignore[arg-type]
+    session = Session(Table(setup.game_id, setup.config, infos, wait_ms=setup.wait_ms), seat.identity, transport, agent, tmp_path,  # type: ignore[arg-type]
                       lambda text: None, resuming=True)
     session._open_log()
     assert session.node.my_turn_to_speak()  # its commit is due again, as its log reads

@@ -36,7 +36,7 @@ from ..files import NotAFile, open_regular
 from .group import hash_bytes
 from .identity import SIGNATURE_BYTES, Identity, PublicIdentity
 
-PROTOCOL_VERSION = 9
+PROTOCOL_VERSION = 10
 HASH_BYTES = 32
 GAME_ID_BYTES = 32
 GENESIS = bytes(HASH_BYTES)

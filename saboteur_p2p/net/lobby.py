@@ -18,6 +18,7 @@ config is what binds: a joiner checks the edition there again.
 """
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -34,7 +35,7 @@ from .lobbychat import LOBBY_CHAT, Heard, LobbyChat, speakers
 from .notices import Notices
 from .pace import ByAddress
 from .seating import SEATED_IDENTITY, Seating, in_order
-from .table import NONCE_BYTES, SeatInfo, Table, joint_game_id
+from .table import DEFAULT_WAIT_MS, NONCE_BYTES, SeatInfo, Table, joint_game_id
 from .transport import (
     Inbound,
     Transport,
@@ -46,7 +47,7 @@ from .transport import (
 )
 from .wire import BadEnvelope, Envelope, open_envelope, seal
 
-LOBBY_VERSION = 15
+LOBBY_VERSION = 16
 #: wrong table codes one address may try before its hellos are refused for the lobby's life
 #: (each costs the guesser a scrypt; this bounds the guesses, and the host hears of them)
 WRONG_CODES_PER_ADDRESS = 5
@@ -101,6 +102,7 @@ def host_lobby(
     turn_time: float | None = None,
     chat_said: Callable[[], str | None] | None = None,
     chat_heard: Heard | None = None,
+    wait: float = DEFAULT_WAIT_MS / 1000,
 ) -> Table:
     """Wait for joiners until every seat is taken (or ``started()`` says go); send ``start``.
 
@@ -111,6 +113,7 @@ def host_lobby(
     which sit in the seats they took in the order of these names (they arrive in any order:
     "heuristic-2" sat at seat 1), each other seat keeping its place.  ``chat_said`` gives the
     lines our person says in the lobby, and ``chat_heard`` hears each line said (lobbychat.py).
+    ``wait``: the table's wait for a seat gone silent (seconds), which ``start`` gives.
     """
     if not valid_name(name):
         raise LobbyError(f"{NAME_RULE}, not {name!r} (--name)")
@@ -164,7 +167,7 @@ def host_lobby(
     if line:  # they were told no seat as they sat down: say each one's
         say(line)
     table_ = Table(joint_game_id(tuple(seating.nonces)), config, tuple(seating.seats), tuple(seating.nonces),
-                   tuple(seating.link_proofs), door.salt, tuple(seating.hellos))
+                   tuple(seating.link_proofs), door.salt, tuple(seating.hellos), round(wait * 1000))
     start = seal(identity, "start", table_.to_data())
     for connection in seating.connections:
         transport.reply(connection, start)
@@ -560,8 +563,7 @@ def join_lobby(
                     info = seats[signer]
                     reached = f"tcp://{endpoint_host(endpoint)}:{info.endpoint.rsplit(':', 1)[1]}"
                     seats[signer] = SeatInfo(info.name, info.sign_key, info.dh_key, reached)
-                    return Table(table.game_id, table.config, tuple(seats), table.nonces, table.link_proofs,
-                                 table.table, table.hellos)
+                    return dataclasses.replace(table, seats=tuple(seats))
     except ClosedTable:
         raise
     except (LeftLobby, KeyboardInterrupt):

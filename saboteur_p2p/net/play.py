@@ -28,7 +28,7 @@ from .invite import LobbyError, join_commands
 from .lobby import MAX_TURN_TIME, LeftLobby, host_lobby, join_lobby
 from .session import Agent, Outcome, Session, SessionResult
 from .standin import STAND_IN_DELAY
-from .table import Table
+from .table import DEFAULT_WAIT_MS, Table
 from .transport import Transport, endpoint_host, is_wildcard, local_address_towards, valid_endpoint
 
 EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Outcome.QUIT: 5}
@@ -36,6 +36,8 @@ EXIT_CODES = {Outcome.FINISHED: 0, Outcome.CHEATER: 3, Outcome.PEER_GONE: 4, Out
 
 #: seconds a bot peer waits before each move at a table with a person (``--bot-delay``)
 DEFAULT_BOT_DELAY = 0.8
+#: seconds a table waits for a seat gone silent, when its host gives no ``--wait``
+DEFAULT_WAIT = DEFAULT_WAIT_MS / 1000
 #: seconds a host that was stopped mid-game gives its bot peers to hear its bye and end
 BYE_HEARD_S = 2.0
 
@@ -196,7 +198,7 @@ def bot_folder(log_dir: Path, name: str, held: contextlib.ExitStack) -> Path:
 
 def host_table(
     identity: Identity, name: str, bind: str, config: GameConfig, bot: str | None,
-    bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float,
+    bot_peers: int, bot_peers_kind: str | Sequence[str], log_dir: Path, code: str | None, wait: float | None,
     say: Callable[[str], None], agent: Agent | None = None, started: Callable[[], bool] | None = None,
     children: list[subprocess.Popen[bytes]] | None = None, bot_delay: float = 0.0, turn_time: float | None = None,
     on_leave: str = "bot", announce: bool = False, stand_in_delay: float = STAND_IN_DELAY,
@@ -205,7 +207,9 @@ def host_table(
     """Open a table, fill it, and play: ``agent`` (else a bot or the line prompt) plays our seat.
 
     A person who leaves hands the seat to a bot on this node (``on_leave="bot"``) or ends
-    the game (``"end"``: a table of this person and bots); ``turn_time`` is the turn timer.
+    the game (``"end"``: a table of this person and bots); ``turn_time`` is the turn timer;
+    ``wait`` (None: DEFAULT_WAIT) the table's wait for a seat gone silent, which the genesis
+    states and every joiner that gives none of its own takes on.
 
     ``started`` says when to start before every seat is taken (else typing ``start`` on
     stdin does); the bot peers started are also added to ``children`` when it is given.
@@ -216,6 +220,7 @@ def host_table(
     is noted in ``log_dir`` while it is played (``UNFINISHED_PLAY``): after a crash, the next
     ``play`` takes the seat back.
     """
+    wait = DEFAULT_WAIT if wait is None else wait
     with _one_process_per_identity(log_dir, identity):  # as for join: one process per seat's files
         transport = Transport(bind, link_keys=identity.link_keys())
         say(f"the signed game log is kept in {log_dir}")
@@ -272,7 +277,7 @@ def host_table(
             try:
                 table = host_lobby(
                     identity, name, transport, config, code, _lobby_say(say, transport.endpoint), start_or_leave, spawn,
-                    on_seated=watch.seated, invite=invite, turn_time=turn_time,
+                    on_seated=watch.seated, invite=invite, turn_time=turn_time, wait=wait,
                     chat_said=getattr(agent, "poll_chat", None), chat_heard=getattr(agent, "chat", None),
                     order=[name for name, _ in bot_peer_names(bot_peers, bot_peers_kind)] if bot_peers else (),
                 )
@@ -356,9 +361,23 @@ def _wait_for_start(flag: threading.Event) -> None:
             return
 
 
+def table_wait(own: float | None, table: Table, say: Callable[[str], None]) -> float:
+    """The wait a joiner judges a silent seat by: the table's (its host's ``--wait``, which
+    the genesis states, so every seat that takes it on waits alike), unless the player gave
+    its own ``own``; either is said."""
+    table_s = DEFAULT_WAIT if table.wait_ms is None else table.wait_ms / 1000
+    if own is None:
+        say(f"the table waits {table_s:g} s for a seat gone silent (its host's --wait)")
+        return table_s
+    if own != table_s:
+        say(f"you wait {own:g} s for a seat gone silent (--wait), the table {table_s:g} s: a seat whose own "
+            "wait differs may judge a silence otherwise than the others")
+    return own
+
+
 def join_table(
     identity: Identity, name: str, address: str, bind: str | None, bot: str | None, log_dir: Path,
-    code: str | None, wait: float, say: Callable[[str], None], agent: Agent | None = None,
+    code: str | None, wait: float | None, say: Callable[[str], None], agent: Agent | None = None,
     edition: str | None = None, bot_delay: float = 0.0,
     connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
     host_key: bytes | None = None, on_lobby: LobbyListener | None = None, on_leave: str = "bot",
@@ -380,7 +399,7 @@ def join_table(
             try:
                 table = join_lobby(
                     identity, name, transport, address, code, say,
-                    timeout=max(wait, 60),
+                    timeout=max(DEFAULT_WAIT if wait is None else wait, 60),
                     edition=edition,
                     resumable=resumable,
                     connect_timeout=connect_timeout,
@@ -393,6 +412,7 @@ def join_table(
             except LeftLobby as left:
                 return SessionResult(Outcome.QUIT, str(left))
             seat = table.seat_of(identity.public.sign_key)
+            wait = table_wait(wait, table, say)
             if turn_time is None and bot is None and table_timer:
                 turn_time = _table_timer(timers, log_dir / f"game-{table.game_id.hex()[:16]}-seat{seat}.timer", say)
             towards = address if address.startswith("tcp://") else f"tcp://{address}"

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..crypto.group import hash_bytes
 from ..crypto.identity import PublicIdentity, valid_dh_key, valid_sign_key, verify_link_key
-from ..protocol.messages import MAX_PLAYERS, NAME_RULE, TABLE_SALT_BYTES, valid_name
+from ..protocol.messages import MAX_PLAYERS, MAX_WAIT_MS, NAME_RULE, TABLE_SALT_BYTES, valid_name
 from ..protocol.node import GameSetup
 from ..rules import GameConfig
 from .transport import TABLE_MESSAGE_LIMIT, normal_endpoint, valid_endpoint
@@ -22,6 +22,8 @@ from .wire import BadEnvelope, Envelope, open_envelope
 NONCE_BYTES = 32
 #: the largest hello a start carries: what the table's endpoint takes (net/transport.py)
 HELLO_LIMIT = TABLE_MESSAGE_LIMIT
+#: how long a table waits for a seat gone silent (ms) when its host gives no ``--wait``
+DEFAULT_WAIT_MS = 120_000
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,10 @@ class Table:
     #: each joiner's ``hello`` (seats 1 and on), as it signed it: whoever holds this start
     #: sees that every seat said hello to this one table (``check_hellos``)
     hellos: tuple[bytes, ...] = ()
+    #: the table's wait for a seat gone silent, in ms (the host's ``--wait``): the genesis
+    #: states it, so a host that told two seats two waits is named by the one it lied to
+    #: (None: a game dealt without a lobby, whose setup states none; no ``start`` gives it)
+    wait_ms: int | None = DEFAULT_WAIT_MS
 
     def setup(self) -> GameSetup:
         return GameSetup(
@@ -71,12 +77,14 @@ class Table:
             tuple(PublicIdentity(s.sign_key, s.dh_key) for s in self.seats),
             tuple(s.name for s in self.seats),
             self.table,
+            self.wait_ms,
         )
 
     def to_data(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "config": self.config.to_data(),
+        data = {"game_id": self.game_id, "config": self.config.to_data(),
                 "seats": [s.to_data() for s in self.seats], "nonces": list(self.nonces),
                 "link_proofs": list(self.link_proofs), "table": self.table, "hellos": list(self.hellos)}
+        return data if self.wait_ms is None else {**data, "wait_ms": self.wait_ms}
 
     @classmethod
     def from_envelope(cls, env: Envelope) -> Table:
@@ -115,7 +123,10 @@ class Table:
             raise BadEnvelope(f"start: the table's salt must be {TABLE_SALT_BYTES} bytes")
         if len(hellos) != len(seats) - 1 or not all(isinstance(h, bytes) and len(h) <= HELLO_LIMIT for h in hellos):
             raise BadEnvelope("start: one hello per joiner is needed")
-        return cls(game_id, config, seats, nonces, proofs, salt, hellos)
+        wait_ms = env.field("wait_ms", int)
+        if not 0 <= wait_ms <= MAX_WAIT_MS:
+            raise BadEnvelope(f"start: the table's wait must be 0 to {MAX_WAIT_MS} ms")
+        return cls(game_id, config, seats, nonces, proofs, salt, hellos, wait_ms)
 
     def seat_of(self, key: bytes) -> int | None:
         for seat, info in enumerate(self.seats):

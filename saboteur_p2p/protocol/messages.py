@@ -29,6 +29,8 @@ MAX_DECK = 128
 MAX_SHARES = 4096
 #: a player's display name: what every seat shows of it, so what anyone may choose is bounded
 MAX_NAME = 40
+#: the longest a table may wait for a seat gone silent (``--wait``, an hour), in milliseconds
+MAX_WAIT_MS = 3_600_000
 NAME_RULE = f"a name is 1 to {MAX_NAME} letters, digits, marks, symbols or spaces, not beginning or ending with a space"
 #: the Unicode categories no name holds: controls, format characters (bidi overrides,
 #: invisible ones), surrogates, private use, and every separator but the plain space
@@ -147,11 +149,14 @@ class Genesis:
     names: tuple[str, ...]
     #: the salt of the table the lobby seated everyone at (empty: no lobby, a local game)
     table: bytes = b""
+    #: the table's wait for a seat gone silent, in milliseconds (its host's ``--wait``; None:
+    #: a local game): one signed value, so every seat that takes it on waits alike (§12.4)
+    wait_ms: int | None = None
 
     @classmethod
     def decode(cls, body: Any) -> Genesis:
-        lobby = isinstance(body, dict) and "table" in body
-        b = _map(body, "genesis", ("config", "seats", "names", "table") if lobby else ("config", "seats", "names"))
+        optional = tuple(f for f in ("table", "wait_ms") if isinstance(body, dict) and f in body)
+        b = _map(body, "genesis", ("config", "seats", "names", *optional))
         if not isinstance(b["config"], dict):
             raise MalformedMessage("genesis: config must be a map")
         seats = tuple(
@@ -163,7 +168,8 @@ class Genesis:
             for n in _list(b["names"], "genesis.names", MAX_PLAYERS)
         )
         table = _bytes(b["table"], TABLE_SALT_BYTES, "genesis.table") if "table" in b else b""
-        return cls(b["config"], seats, names, table)
+        wait_ms = _int(b["wait_ms"], 0, MAX_WAIT_MS, "genesis.wait_ms") if "wait_ms" in b else None
+        return cls(b["config"], seats, names, table, wait_ms)
 
     def encode(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -173,6 +179,8 @@ class Genesis:
         }
         if self.table:
             body["table"] = self.table
+        if self.wait_ms is not None:
+            body["wait_ms"] = self.wait_ms
         return body
 
 

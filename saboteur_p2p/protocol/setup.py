@@ -20,10 +20,12 @@ class GameSetup:
     #: (empty for a game dealt without a lobby): a host that starts one table's seats on two
     #: games signs two geneses naming it (protocol/split.py)
     table: bytes = b""
+    #: the table's wait for a seat gone silent, in ms (the host's ``--wait``; None: no lobby)
+    wait_ms: int | None = None
 
     def genesis(self) -> Genesis:
         seats = tuple((s.sign_key, s.dh_key) for s in self.seats)
-        return Genesis(self.config.to_data(), seats, self.names, self.table)
+        return Genesis(self.config.to_data(), seats, self.names, self.table, self.wait_ms)
 
 
 __all__ = ["GameSetup"]

@@ -49,7 +49,7 @@ def setup_from_genesis(record: bytes) -> GameSetup:
         raise MalformedMessage("the log does not start with a genesis record")
     genesis = Genesis.decode(entry.body)
     seats = tuple(PublicIdentity(sign, dh) for sign, dh in genesis.seats)
-    return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names, genesis.table)
+    return GameSetup(entry.game_id, GameConfig.from_data(genesis.config), seats, genesis.names, genesis.table, genesis.wait_ms)
 
 
 def seat_0_signer(record: bytes) -> str | None:
