@@ -298,6 +298,21 @@ def test_a_seat_that_kept_us_waiting_less_than_our_longer_wait_comes_back_and_no
             assert session.reason == "unclear-silence" and "blamed but" not in result.message, (how, result)
 
 
+def owing_shares_due_for(where: Path, due: float) -> tuple[Session, list[Identity], float]:
+    """Seat 1 (wait 20 s) waiting for seat 2's shares, due here ``due`` seconds, with seat 0's
+    pings announcing a wait of 8 s; and the time now."""
+    session, identities, _ = waiting_for_seat2s_move(where)
+    session.wait = 20.0
+    now = time.monotonic()
+    for seat in (0, 2, 3):
+        session.presence.heard(seat, now - 0.2)
+    assert from_seat0(session, identities, seat0_ping(identities, 8, [0, 0, 200, 200])) is None
+    session.node.expect = [[Expect(2, "shares")]]
+    session._head_seen, session._head_since = session.node.log.head, now - due
+    assert session._check_stalled(now - 0.2) is None  # waiting for it
+    return session, identities, now
+
+
 def test_a_record_that_came_here_due_about_as_long_as_the_accusers_wait_blames_nobody(tmp_path: Path) -> None:
     """Seat 2 held back a protocol record and sent it to us alone just before seat 0's wait of
     8 s ran out; seat 0 rightly said it withheld it.  Our wait is 20 s: the record came here
@@ -306,15 +321,7 @@ def test_a_record_that_came_here_due_about_as_long_as_the_accusers_wait_blames_n
     before the word, does not show the accuser wrong: nobody is blamed.  One that came at once
     does: seat 0 is named."""
     for due in (7.8, 1.0):
-        session, identities, _ = waiting_for_seat2s_move(tmp_path / f"due-{due}")
-        session.wait = 20.0
-        now = time.monotonic()
-        for seat in (0, 2, 3):
-            session.presence.heard(seat, now - 0.2)
-        assert from_seat0(session, identities, seat0_ping(identities, 8, [0, 0, 200, 200])) is None
-        session.node.expect = [[Expect(2, "shares")]]
-        session._head_seen, session._head_since = session.node.log.head, now - due
-        assert session._check_stalled(now - 0.2) is None  # waiting for it
+        session, identities, now = owing_shares_due_for(tmp_path / f"due-{due}", due)
         session.node.step_got = {2: b"its record"}  # it came
         assert session._check_stalled(now - 0.1) is None
         session.node.expect, session.node.step_got = [[Expect(2, "shares")]], {}  # and its next, at once:
@@ -329,6 +336,28 @@ def test_a_record_that_came_here_due_about_as_long_as_the_accusers_wait_blames_n
             assert session.reason == "unclear-silence" and "blamed but" not in result.message, (due, result)
         else:
             assert "nobody is blamed but the one who stopped" in result.message, (due, result)
+
+
+def test_a_word_passed_on_behind_the_withheld_record_is_judged_as_the_claim_it_began(tmp_path: Path) -> None:
+    """Seat 2 held back a protocol record, due here 8 s; seat 0, whose wait is 8 s, rightly
+    said it withheld it, and we (20 s) took the word as a claim.  Then seat 2 sent us the
+    record and, behind it on one write, seat 0's word (or seat 3 passed it on then): taken in
+    one poll, the word found the record come but not yet noted, seat 2 owing nothing, and we
+    named seat 0 (one liar, an attack).  The word again is judged as the claim would be now,
+    and a record come in the same poll as a first word counts as come: a record due here
+    about as long as the accuser's wait blames nobody; one due a second, the accuser."""
+    for due, carrier in itertools.product((8.0, 1.0), (2, 3, 0)):  # 0: the first word, in the record's poll
+        session, identities, _ = owing_shares_due_for(tmp_path / f"due-{due}-by-{carrier}", due)
+        gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 sent no shares record"})
+        if carrier != 0:
+            assert from_seat0(session, identities, gone) is None  # a claim: we wait for the record ourselves
+        session.node.step_got = {2: b"its record"}  # it comes, and in the same poll the word (again):
+        result = session._handle(f"seat {carrier}'s link".encode(), gone, identities[carrier].public.dh_key)
+        assert result is not None and result.outcome is Outcome.QUIT, (due, carrier, result)
+        if due > 5:
+            assert session.reason == "unclear-silence" and "blamed but" not in result.message, (due, carrier, result)
+        else:
+            assert result.culprit == 0 and "nobody is blamed but" in result.message, (due, carrier, result)
 
 
 def vouched(session: Session, at: float) -> None:

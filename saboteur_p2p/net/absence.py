@@ -171,26 +171,9 @@ class Absence(AccuserView):
                 for seat in self._still_playing(but=accuser):
                     self._resend_to(seat)
                 return self._end(Outcome.QUIT, why, accuser)
-        claim = self._claim
-        if claim is not None:
-            by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
-            came = self.node.log.head != claim.head or claim.absent in self.node.step_got
-            late = self._lately_late(claim.absent, now) if came and claim.withheld else None
-            if late is not None:
-                return self._end_late(claim.absent, claim.sender, claim.kind, late)
-            heard_again = self.presence.count[claim.absent] > claim.heard + 1
-            if (came and (claim.unclear or claim.owed_long)) or (heard_again and claim.unclear):
-                return self._end_unclear(claim.absent, claim.sender)
-            if came:
-                why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
-                       f"nobody is blamed but the one who stopped")
-                return self._end(Outcome.QUIT, why, claim.sender)
-            if not claim.withheld and heard_again:
-                why = f"{by} ended the game saying {name} was gone, but {name} is still heard here; nobody is blamed but it"
-                return self._end(Outcome.QUIT, why, claim.sender)
-            voucher = self._vouched_out(claim, now) if not claim.withheld else None
-            if voucher is not None:
-                return self._end_unclear(claim.absent, claim.sender, voucher)
+        settled = self._settle_claim(now)
+        if settled is not None:
+            return settled
         stalled = self._check_stalled(now)
         if stalled is not None:
             return stalled
@@ -219,6 +202,31 @@ class Absence(AccuserView):
             return self._end(Outcome.PEER_GONE, why, self.seat)
         return self._end_gone(head.speaker, f"{self._seat_name(head.speaker)} did not come back within {self.wait:.0f} s")
 
+    def _settle_claim(self, now: float) -> SessionResult | None:
+        """The end of the game another seat's `gone` began (``_claim``), once what has happened
+        here since says who was right (the record came, the seat is heard again, or our wait
+        since the word ran out while another seat vouched for it); None while nothing does."""
+        claim = self._claim
+        if claim is None:
+            return None
+        by, name = self._seat_name(claim.sender), self._seat_name(claim.absent)
+        came = self.node.log.head != claim.head or claim.absent in self.node.step_got
+        late = self._lately_late(claim.absent, now) if came and claim.withheld else None
+        if late is not None:
+            return self._end_late(claim.absent, claim.sender, claim.kind, late)
+        heard_again = self.presence.count[claim.absent] > claim.heard + 1
+        if (came and (claim.unclear or claim.owed_long)) or (heard_again and claim.unclear):
+            return self._end_unclear(claim.absent, claim.sender)
+        if came:
+            why = (f"{by} ended the game saying {name} withheld its {claim.kind} record, but the record came; "
+                   f"nobody is blamed but the one who stopped")
+            return self._end(Outcome.QUIT, why, claim.sender)
+        if not claim.withheld and heard_again:
+            why = f"{by} ended the game saying {name} was gone, but {name} is still heard here; nobody is blamed but it"
+            return self._end(Outcome.QUIT, why, claim.sender)
+        voucher = self._vouched_out(claim, now) if not claim.withheld else None
+        return None if voucher is None else self._end_unclear(claim.absent, claim.sender, voucher)
+
     def _fell_silent_together(self, absent: int) -> bool:
         """Whether ``absent`` fell silent here about when the last other seat did (within its
         away limit): a link of ours that failed silences every seat at once.  One that went
@@ -238,17 +246,7 @@ class Absence(AccuserView):
         """
         log_head = self.node.log.head
         owing = {e.speaker for e in self.node.outstanding if e.kind != "action" and e.speaker != self.seat}
-        for seat, (records, deadline) in self._due_until.items():
-            left = self._late(seat, now)
-            if left is not None:
-                self._came_late[seat] = (now, left)
-            if self._records_of(seat) > records:
-                due_for = now - (deadline - self.wait)
-                last = self._came_after.get(seat)
-                # a record due long is kept through the window it is judged in: a liar's next
-                # record, sent at once, hid it (an attack)
-                if last is None or due_for >= last[1] or not self._lately(last[0], now):
-                    self._came_after[seat] = (now, due_for)
+        self._note_arrivals(now)
         moved = log_head != self._head_seen
         if moved:
             self._head_seen, self._head_since = log_head, now
@@ -264,6 +262,27 @@ class Absence(AccuserView):
             return None
         name = self._seat_name(head.speaker)
         return self._end_gone(head.speaker, f"{name} sent no {head.kind} record within {self.wait:.0f} s")
+
+    def _note_arrivals(self, now: float) -> None:
+        """Note each protocol record come since the last check from a seat we waited on: how
+        late it came by our wait (``_came_late``) and how long it had been due (``_came_after``).
+        Each is noted once, at the check, or at once when a `gone` comes in the same poll as
+        the record (a liar sent its withheld record and, behind it, the accuser's word on one
+        write: the word found the record not yet noted, and we named the accuser; an attack)."""
+        for seat, (records, deadline) in self._due_until.items():
+            got = self._records_of(seat)
+            if got <= records:
+                continue
+            left = self._late(seat, now)
+            if left is not None:
+                self._came_late[seat] = (now, left)
+            due_for = now - (deadline - self.wait)
+            last = self._came_after.get(seat)
+            # a record due long is kept through the window it is judged in: a liar's next
+            # record, sent at once, hid it (an attack)
+            if last is None or due_for >= last[1] or not self._lately(last[0], now):
+                self._came_after[seat] = (now, due_for)
+            self._due_until[seat] = (got, deadline)
 
     def _stall_deadline(self, seat: int) -> float:
         """When our wait for a protocol record due from ``seat`` runs out: ``wait`` from when the
@@ -389,6 +408,14 @@ class Absence(AccuserView):
         if not 0 <= absent < len(self.names) or absent == sender:
             return self._end(Outcome.QUIT, f"{by} left the table; the game ends", sender)
         name = self._seat_name(absent)
+        self._note_arrivals(now)  # a record of its that came in this same poll counts as come
+        if self._claim is not None and self._claim.absent == absent:
+            # the word again (passed on, or another seat's): judged first as the claim it began
+            # would be now, never less unclear than when it came (a liar sent its withheld record
+            # and, behind it on one write, the accuser's word: we named the accuser; an attack)
+            settled = self._settle_claim(now)
+            if settled is not None:
+                return settled
         head = next((e for e in self.node.outstanding if e.speaker == absent), None)
         # our own silence, not another seat's word that it hears the seat: a word no one can
         # check must not make us blame the seat that names a gone one (found by an attack)
