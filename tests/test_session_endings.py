@@ -360,6 +360,33 @@ def test_a_word_passed_on_behind_the_withheld_record_is_judged_as_the_claim_it_b
             assert result.culprit == 0 and "nobody is blamed but" in result.message, (due, carrier, result)
 
 
+def test_a_busy_said_as_the_accusers_wait_ran_out_does_not_make_the_withheld_record_look_fresh(tmp_path: Path) -> None:
+    """Seat 2 held back a protocol record for all of seat 0's wait and ours (8 s each), then,
+    as they ran out, told us alone it was busy for 20 s: our wait moved on, seat 0 rightly
+    said it withheld the record, and the record then came here (or came just before the
+    word).  It looked due for no time at all, and we named seat 0 (one liar, an attack).  A
+    busy notice that comes later than ``_least_silence`` after the record fell due moves our
+    own wait, not how long the record was due when we judge a word about it: nobody is blamed.
+    One said as the record fell due, which we passed on, seat 0 should have heeded: named."""
+    for busy_after, record_first in itertools.product((7.9, 0.2), (False, True)):
+        session, identities, now = owing_shares_due_for(tmp_path / f"busy-{busy_after}-{record_first}", 8.0)
+        session.presence.busy(2, session._head_since + busy_after, 20.0)
+        gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 sent no shares record"})
+        if record_first:
+            session.node.step_got = {2: b"its record"}
+            assert session._check_stalled(now) is None  # it came, noted
+            result = from_seat0(session, identities, gone)
+        else:
+            assert from_seat0(session, identities, gone) is None  # a claim: we wait for the record ourselves
+            session.node.step_got = {2: b"its record"}
+            result = session._check_gone(now + 0.1)
+        assert result is not None and result.outcome is Outcome.QUIT, (busy_after, record_first, result)
+        if busy_after > 5:
+            assert session.reason == "unclear-silence" and "blamed but" not in result.message, (busy_after, result)
+        else:
+            assert result.culprit == 0 and "nobody is blamed but" in result.message, (busy_after, result)
+
+
 def vouched(session: Session, at: float) -> None:
     """Seat 3 is heard at ``at``, saying it heard seat 2 just before."""
     session.presence.heard(3, at)

@@ -276,7 +276,7 @@ class Absence(AccuserView):
             left = self._late(seat, now)
             if left is not None:
                 self._came_late[seat] = (now, left)
-            due_for = now - (deadline - self.wait)
+            due_for = now - self._due_since(seat)
             last = self._came_after.get(seat)
             # a record due long is kept through the window it is judged in: a liar's next
             # record, sent at once, hid it (an attack)
@@ -320,7 +320,7 @@ class Absence(AccuserView):
         left = self._late(seat, now)
         came = self._came_late.get(seat)
         if left is None and came is not None and self._lately(came[0], now):
-            left = came[1] - (now - came[0])
+            left = came[1]  # as it stood when the record came (told as such: an attack read 0.0 s for 0.3 s)
         return left
 
     def _end_late(self, absent: int, accuser: int, kind: str, left: float) -> SessionResult:

@@ -4,13 +4,13 @@ anyone.  Each seat sets its own --wait and hears its own messages: a word that i
 what its sender knew may look early here, and a liar times its messages to make it so.
 
 Mixed into ``Session`` through ``Absence``, which provides ``presence``, ``wait`` and
-``_stall_deadline``.
+``_head_since``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .presence import AWAY_MIN, Presence
+from .presence import AWAY_MIN, BUSY_MAX, Presence
 
 #: a protocol record that comes here this close to the end of our own wait for it (at most
 #: half the wait), or later, came late: another seat's wait for it, started by the resends
@@ -65,9 +65,8 @@ class AccuserView:
 
     presence: Presence
     wait: float
-
-    def _stall_deadline(self, seat: int) -> float:
-        raise NotImplementedError
+    #: when our log's head last moved: a protocol record owed since is due from then
+    _head_since: float
 
     def _back_since_told(self, absent: int, accuser: int, now: float, right: float) -> bool:
         """Whether ``absent`` is back here only since our pings told ``accuser`` it was silent:
@@ -102,9 +101,15 @@ class AccuserView:
         return min(AWAY_MIN, self.wait / 2)
 
     def _due_since(self, seat: int) -> float:
-        """When the protocol record ``seat`` owes here was due: when our log's head last moved,
-        or the end of the seat's busy time, as ``_stall_deadline`` counts it."""
-        return self._stall_deadline(seat) - self.wait
+        """When the protocol record ``seat`` owes here was due, as a seat that heard what we
+        heard in time counts it: when our log's head last moved, or the end of the busy time
+        the seat announced by ``_least_silence`` after that (as ``_stall_deadline`` counts it).
+        A later notice moves our own wait on, but another seat's wait may have run out before
+        it could hear of it (a liar said busy to one seat alone as the others' wait ran out,
+        then sent it the record: it named the accuser; an attack)."""
+        head = self._head_since
+        told = self.presence.records_wait_until(seat, came_by=head + self._least_silence())
+        return max(head, min(told, head + BUSY_MAX))
 
     def _word_trip(self, seat: int) -> float:
         """How long before a word of ``seat``'s came here a ping of ours must have gone for

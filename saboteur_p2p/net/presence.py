@@ -48,6 +48,8 @@ class Presence:
         self._announced_away: set[int] = set()
         self._busy_until: dict[int, float] = {}
         self._records_wait: dict[int, float] = {}
+        #: each seat's latest busy notices, by word or passed on: when each came, and until when
+        self._busy_came: dict[int, deque[tuple[float, float]]] = {}
         #: messages heard from each seat
         self.count: dict[int, int] = dict.fromkeys(self.last_heard, 0)
         #: how long each seat back from an absence was silent, seconds
@@ -146,16 +148,20 @@ class Presence:
                 self.last_heard[seat] = max(self.last_heard[seat], until)
                 self._busy_until[seat] = max(self._busy_until.get(seat, until), until)
             self._records_wait[seat] = max(self._records_wait.get(seat, until), until)
+            self._busy_came.setdefault(seat, deque(maxlen=16)).append((now, until))
 
     def busy_until(self, seat: int) -> float:
         """When the computation ``seat`` last told us itself it was busy with ends (-inf if it
         told none): what its presence is judged by."""
         return self._busy_until.get(seat, float("-inf"))
 
-    def records_wait_until(self, seat: int) -> float:
+    def records_wait_until(self, seat: int, came_by: float | None = None) -> float:
         """When the computation ``seat`` last announced ends, by its word or by a notice another
-        seat passed on (-inf if none): what our wait for its protocol records counts from."""
-        return self._records_wait.get(seat, float("-inf"))
+        seat passed on (-inf if none): what our wait for its protocol records counts from.
+        With ``came_by``: by the notices (of the latest 16) that came here by then only."""
+        if came_by is None:
+            return self._records_wait.get(seat, float("-inf"))
+        return max((until for came, until in self._busy_came.get(seat, ()) if came <= came_by), default=float("-inf"))
 
     def not_listening(self, seconds: float) -> None:
         """This peer did not poll for ``seconds``: nobody's silence grows by that time."""
