@@ -1,7 +1,8 @@
 """What another seat could know when its wait for a seat ran out and it said that seat was
 gone (protocol.md §12.4): the judgments ``Absence`` makes of such a word before it names
-anyone.  Each seat sets its own --wait and hears its own messages: a word that is right by
-what its sender knew may look early here, and a liar times its messages to make it so.
+anyone.  Each seat hears its own messages (and a player may give a --wait other than the
+table's): a word that is right by what its sender knew may look early here, and a liar
+times its messages to make it so.
 
 Mixed into ``Session`` through ``Absence``, which provides ``presence``, ``wait`` and
 ``_head_since``.
