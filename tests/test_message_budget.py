@@ -282,3 +282,32 @@ def test_a_seat_that_relays_malformed_or_unsigned_records_has_its_records_droppe
     clock[0] += session_module.BAD_RECORDS_SHUN + 1  # a while later, its records are read again
     session._handle(b"link-of-2", seal(identities[2], "record", {"record": bomb + b"later"}), link_key)
     assert len(decoded) == session_module.BAD_RECORDS_BURST + 2
+
+
+def test_past_its_budget_a_seat_still_passes_on_a_busy_notice_and_a_padded_one_is_dropped(
+    tmp_path: Path, monkeypatch,
+) -> None:
+    """A liar sent one seat alone a busy notice padded to cost the whole budget and, at once, a
+    real one: the seat passed both on, the first spent its budget at the accuser, which
+    dropped the second unread and named the liar by its wait, while the seat that heard it
+    judged the record fresh and named the accuser (an attack).  A busy notice is its three
+    fields in at most 512 bytes, else dropped as bad and not passed on; and one passed on past
+    the passer's budget is opened within the records' own, as the passer's own wait moved."""
+    session, identities, said = session_for_tests(tmp_path)
+    monkeypatch.setattr(time, "monotonic", lambda: 90.0)
+    sent = session.transport.sent  # type: ignore[attr-defined]
+    game = session.setup.game_id
+    padded = seal(identities[2], "busy", {"game_id": game, "seat": 2, "seconds": 0.5, "padding": bytes(800 * 1024)})
+    session._handle(b"link-of-2", padded, identities[2].public.dh_key)
+    assert not sent and any("dropped a bad busy from s2" in line and "512 bytes" in line for line in said), said
+    assert session.presence.records_wait_until(2) == float("-inf")  # nor taken
+    small = seal(identities[2], "busy", {"game_id": game, "seat": 2, "seconds": 1, "x": 0})
+    session._handle(b"link-of-2", small, identities[2].public.dh_key)
+    assert not sent and session.presence.records_wait_until(2) == float("-inf")  # a field of its own: dropped too
+    flood = seal(identities[0], "ping", {"game_id": game, "seat": 0, "to": 1, "records": 0, "away": [], "got": [],
+                                         "t": 0, "done": False})
+    for _ in range(int(session_module.SEAT_BURST) + 10):  # seat 0's budget here, spent
+        session._handle(b"link-of-0", flood, identities[0].public.dh_key)
+    busy = seal(identities[2], "busy", {"game_id": game, "seat": 2, "seconds": 60})
+    session._handle(b"link-of-0", busy, identities[0].public.dh_key)  # seat 0 passes seat 2's notice on
+    assert session.presence.records_wait_until(2) == 90.0 + 60

@@ -37,8 +37,9 @@ SEAT_RECORDS_PER_S, SEAT_RECORDS_BURST = 200.0, 2000.0
 #: opened whatever their machine's budget (a hello first)
 UNPROVEN_PER_S, UNPROVEN_BURST = 128.0, 256.0
 FIRST_WORDS, FIRST_WORD_BYTES = 4, 2048
-#: what a seat's link brings in past its budget, within a budget of its own: it moves the game on, or ends it
-_ALWAYS_OPENED = ENDINGS | {"record"}
+#: what a seat's link brings in past its budget, within a budget of its own: it moves the game on, or ends it,
+#: or (a busy notice another seat passes on) moves our wait as it moved the passer's
+_ALWAYS_OPENED = ENDINGS | {"record", "busy"}
 #: what a seat may say on a connection that proved no key while the seats speak on their links
 _SAID_UNPROVEN = ENDINGS | {"hello", "split"}
 #: a relayer's records that may be malformed or unsigned (a second, at once) before the rest

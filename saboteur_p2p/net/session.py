@@ -46,6 +46,12 @@ HEAVY_KINDS = {"shuffle": 2.0}
 NOTICE_OUTSIDERS = 10.0
 #: a loop iteration longer than this (seconds) means this peer was busy, not listening
 BUSY_AFTER = 0.5
+#: the largest busy notice taken (an honest one is about 150 bytes): a seat passes them on, and
+#: a liar's padded one spent the passer's budget at the others, so that its next was dropped
+#: unread there (an attack)
+BUSY_BYTES = 512
+#: the fields of a busy notice, and no others
+BUSY_FIELDS = frozenset(("game_id", "seat", "seconds"))
 #: records after which this seat's secrets change (committed values, a shuffle's witness)
 SECRET_KINDS = frozenset({"commit", "reveal"})
 #: at the start, how long (s) a seat waits at most for its links' handshakes before any work
@@ -433,6 +439,8 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         elif env.kind == "standin" and env.field("seat", int) == sender:
             self._heard_stand_in(env, sender)
         elif env.kind == "busy" and env.field("seat", int) == sender:
+            if len(data) > BUSY_BYTES or env.body.keys() != BUSY_FIELDS:
+                raise BadEnvelope(f"a busy notice is {', '.join(sorted(BUSY_FIELDS))} in at most {BUSY_BYTES} bytes")
             now, seconds = time.monotonic(), min(float(env.field("seconds", (int, float))), BUSY_MAX)
             carrier = self.links.owner(connection, key)
             if not seconds > 0:  # (NaN too) it moves nothing: passed on, it went round for ever (an attack)
