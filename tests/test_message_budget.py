@@ -311,3 +311,21 @@ def test_past_its_budget_a_seat_still_passes_on_a_busy_notice_and_a_padded_one_i
     busy = seal(identities[2], "busy", {"game_id": game, "seat": 2, "seconds": 60})
     session._handle(b"link-of-0", busy, identities[0].public.dh_key)  # seat 0 passes seat 2's notice on
     assert session.presence.records_wait_until(2) == 90.0 + 60
+
+
+def test_a_record_envelope_is_its_record_alone_and_no_message_holds_extension_types() -> None:
+    """A record envelope is opened for one token whatever its size, and a liar's held 17 lists
+    of a million extension-type items besides its record: each took 1.5 s to decode, and three
+    stalled a seat's loop long enough to skew its clock against an accuser's (an attack)."""
+    import msgpack
+
+    me = Identity.generate()
+    record = seal(me, "record", {"record": b"r" * 1000})
+    assert wire.open_envelope(record).body == {"record": b"r" * 1000}
+    lists = seal(me, "record", {"record": b"r", **{f"x{n}": [0] * 10 for n in range(4)}})
+    with pytest.raises(wire.BadEnvelope, match="more than 4 arrays and maps"):
+        wire.open_envelope(lists)
+    for kind, body in (("record", {"record": b"r", "x": msgpack.ExtType(5, b"a")}),
+                       ("ping", {"game_id": bytes(32), "seat": 0, "t": msgpack.ExtType(5, b"a")})):
+        with pytest.raises(wire.BadEnvelope, match="extension type"):
+            wire.open_envelope(seal(me, kind, body))

@@ -277,7 +277,7 @@ def test_a_seat_that_kept_us_waiting_less_than_our_longer_wait_comes_back_and_no
             presence.heard(2, now - 0.2)
         if how.startswith("its shares"):
             session.node.expect = [[Expect(2, "shares")]]
-            session._head_since = now - 8.0  # due here for 8 s
+            session._head_since = session._head_moved = now - 8.0  # due here for 8 s
             session._head_seen = session.node.log.head
         for said in re.findall(r"(\d+) s\b", how.split("said", 1)[1]) if "said" in how else ():
             # its pings: a seat that restarted may announce a shorter wait (an attack's reading)
@@ -308,7 +308,7 @@ def owing_shares_due_for(where: Path, due: float) -> tuple[Session, list[Identit
         session.presence.heard(seat, now - 0.2)
     assert from_seat0(session, identities, seat0_ping(identities, 8, [0, 0, 200, 200])) is None
     session.node.expect = [[Expect(2, "shares")]]
-    session._head_seen, session._head_since = session.node.log.head, now - due
+    session._head_seen, session._head_since, session._head_moved = session.node.log.head, now - due, now - due
     assert session._check_stalled(now - 0.2) is None  # waiting for it
     return session, identities, now
 
@@ -370,7 +370,7 @@ def test_a_busy_said_as_the_accusers_wait_ran_out_does_not_make_the_withheld_rec
     One said as the record fell due, which we passed on, seat 0 should have heeded: named."""
     for busy_after, record_first in itertools.product((7.9, 0.2), (False, True)):
         session, identities, now = owing_shares_due_for(tmp_path / f"busy-{busy_after}-{record_first}", 8.0)
-        session.presence.busy(2, session._head_since + busy_after, 20.0)
+        session.presence.busy(2, session._head_moved + busy_after, 20.0)
         gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 sent no shares record"})
         if record_first:
             session.node.step_got = {2: b"its record"}
@@ -385,6 +385,23 @@ def test_a_busy_said_as_the_accusers_wait_ran_out_does_not_make_the_withheld_rec
             assert session.reason == "unclear-silence" and "blamed but" not in result.message, (busy_after, result)
         else:
             assert result.culprit == 0 and "nobody is blamed but" in result.message, (busy_after, result)
+
+
+def test_our_own_stall_does_not_make_the_withheld_record_look_fresh_when_a_word_about_it_comes(tmp_path: Path) -> None:
+    """Seat 2 held back a protocol record for all of seat 0's wait and ours (8 s each), and
+    stalled our loop meanwhile with messages slow to decode: our wait moved on by the stall
+    (rightly: we did not listen), seat 0 rightly said it withheld the record, and when the
+    record then came it looked due a few seconds by our moved clock: we named seat 0 (one
+    liar, an attack).  How long a record was due, against an accuser's wait, is by the clock:
+    nobody is blamed."""
+    session, identities, now = owing_shares_due_for(tmp_path, 8.0)
+    session._not_listened(5.0)
+    gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 sent no shares record"})
+    assert from_seat0(session, identities, gone) is None  # a claim: by our own wait it is not late yet
+    session.node.step_got = {2: b"its record"}
+    result = session._check_gone(now + 0.1)
+    assert result is not None and result.outcome is Outcome.QUIT, result
+    assert session.reason == "unclear-silence" and "blamed but" not in result.message, result
 
 
 def vouched(session: Session, at: float) -> None:

@@ -65,6 +65,9 @@ class Absence(AccuserView):
     def _start_absence(self, now: float) -> None:
         self._head_seen = b""
         self._head_since = now
+        #: when the head last moved, by the clock alone (``_head_since`` moves on with our own
+        #: stalls, which another seat's wait did not see)
+        self._head_moved = now
         #: seats that ended the game here and left (we heard them say so: our link to them worked)
         self._left: set[int] = set()
         #: seats that passed another seat's ending on to us, and so stopped (only a seat that
@@ -249,7 +252,7 @@ class Absence(AccuserView):
         self._note_arrivals(now)
         moved = log_head != self._head_seen
         if moved:
-            self._head_seen, self._head_since = log_head, now
+            self._head_seen, self._head_since, self._head_moved = log_head, now, now
         self._due_until = {seat: (self._records_of(seat), self._stall_deadline(seat)) for seat in owing}
         if moved:
             return None

@@ -5,7 +5,7 @@ table's): a word that is right by what its sender knew may look early here, and 
 times its messages to make it so.
 
 Mixed into ``Session`` through ``Absence``, which provides ``presence``, ``wait`` and
-``_head_since``.
+``_head_moved``.
 """
 from __future__ import annotations
 
@@ -66,8 +66,9 @@ class AccuserView:
 
     presence: Presence
     wait: float
-    #: when our log's head last moved: a protocol record owed since is due from then
-    _head_since: float
+    #: when our log's head last moved (by the clock: not moved on by our own stalls, which an
+    #: accuser's wait did not see): a protocol record owed since is due from then
+    _head_moved: float
 
     def _back_since_told(self, absent: int, accuser: int, now: float, right: float) -> bool:
         """Whether ``absent`` is back here only since our pings told ``accuser`` it was silent:
@@ -107,8 +108,10 @@ class AccuserView:
         the seat announced by ``_least_silence`` after that (as ``_stall_deadline`` counts it).
         A later notice moves our own wait on, but another seat's wait may have run out before
         it could hear of it (a liar said busy to one seat alone as the others' wait ran out,
-        then sent it the record: it named the accuser; an attack)."""
-        head = self._head_since
+        then sent it the record: it named the accuser; an attack).  By the clock: our own
+        stalls move our wait on, not the accuser's (a liar stalled our loop with messages
+        slow to decode, and the record looked due a few seconds: an attack)."""
+        head = self._head_moved
         told = self.presence.records_wait_until(seat, came_by=head + self._least_silence())
         return max(head, min(told, head + BUSY_MAX))
 

@@ -77,6 +77,12 @@ def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
     return msgpack.packb([kind, body, identity.public.sign_key, signature], use_bin_type=True)
 
 
+def _no_ext(code: int, data: bytes) -> Any:
+    """No message has extension types: the first one refuses the envelope (a liar's records,
+    one token each, held a million of them, and each took 1.5 s to decode: an attack)."""
+    raise BadEnvelope(f"an extension type ({code}) where none is defined")
+
+
 def peek_kind(data: bytes) -> str:
     """An envelope's kind, read from its first bytes without decoding it (an envelope is a
     msgpack array of four whose first item is its kind, a short string); "" if it does not
@@ -88,10 +94,12 @@ def peek_kind(data: bytes) -> str:
 
 #: the arrays and maps an envelope of each kind may hold in all (its body's own, the envelope's
 #: array included): ``ahead`` carries a shares map (§6.8: three lists of at most 4,096 shares,
-#: two containers each); every other kind a few.  Each costs a Python call to count, so a
+#: two containers each); a ``record`` its body map alone (its record is one bin, and it is
+#: opened for one token whatever its size: 17 lists of small items took 1.5 s an envelope, an
+#: attack); every other kind a few.  Each costs a Python call to count, so a
 #: 100 KB body of empty arrays took 20 ms to decode within its sender's budget (an attack
 #: made a 1.4 s game last 294 s); bounded by kind, such a body is refused after a few.
-CONTAINERS_OF = {"ahead": 3 * 4096 * 2 + 16}
+CONTAINERS_OF = {"ahead": 3 * 4096 * 2 + 16, "record": 4}
 #: for every other kind
 CONTAINERS_ELSE = 64
 
@@ -117,6 +125,7 @@ def open_envelope(
         unpacker = msgpack.Unpacker(
             raw=False, max_buffer_size=MAX_WIRE_MESSAGE, max_bin_len=MAX_WIRE_MESSAGE, max_str_len=1 << 16,
             max_array_len=100_000, max_map_len=1_000, strict_map_key=True, list_hook=hook, object_hook=hook,
+            ext_hook=_no_ext,
         )
         unpacker.feed(data)
         value = unpacker.unpack()
