@@ -24,8 +24,8 @@ from ..crypto.identity import Identity
 from ..protocol.ending import LATE_RECORD, LINK_REFUSED, OTHER_GAME, UNCLEAR_SILENCE
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node
-from .accusers import AccuserView, GoneClaim, late_grace
-from .presence import BUSY_MAX, Presence
+from .accusers import AccuserView, GoneClaim, due_start, late_grace
+from .presence import Presence
 from .transport import Transport
 from .verdicts import Outcome, SessionResult
 from .wire import Envelope, seal
@@ -292,8 +292,7 @@ class Absence(AccuserView):
         log's head last changed or from the end of the seat's last busy notice, whichever is
         later; a busy notice moves the start on by at most BUSY_MAX in one step, so a seat that
         says busy again and again does not withhold its record for ever."""
-        start = max(self._head_since, min(self.presence.records_wait_until(seat), self._head_since + BUSY_MAX))
-        return start + self.wait
+        return due_start(self._head_since, self.presence.records_wait_until(seat)) + self.wait
 
     def _lately(self, when: float, now: float) -> bool:
         """Whether a record that came at ``when`` came lately enough to bear on a word that

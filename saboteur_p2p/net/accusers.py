@@ -28,6 +28,13 @@ def late_grace(wait: float) -> float:
     return min(LATE_GRACE, wait / 2)
 
 
+def due_start(head: float, busy_until: float) -> float:
+    """When a protocol record owed since the log's head moved at ``head`` is due, the seat
+    having said it is busy until ``busy_until``: the later of the two, a busy notice moving it
+    on by at most BUSY_MAX (a seat that says busy again and again still owes its record)."""
+    return max(head, min(busy_until, head + BUSY_MAX))
+
+
 #: the least time (s) a ping of ours must have gone before another seat's word for that seat to
 #: have read it first (``AccuserView._word_trip``)
 WORD_TRIP_MIN = 0.5
@@ -112,8 +119,7 @@ class AccuserView:
         stalls move our wait on, not the accuser's (a liar stalled our loop with messages
         slow to decode, and the record looked due a few seconds: an attack)."""
         head = self._head_moved
-        told = self.presence.records_wait_until(seat, came_by=head + self._least_silence())
-        return max(head, min(told, head + BUSY_MAX))
+        return due_start(head, self.presence.records_wait_until(seat, came_by=head + self._least_silence()))
 
     def _word_trip(self, seat: int) -> float:
         """How long before a word of ``seat``'s came here a ping of ours must have gone for
