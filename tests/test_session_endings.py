@@ -404,6 +404,28 @@ def test_our_own_stall_does_not_make_the_withheld_record_look_fresh_when_a_word_
     assert session.reason == "unclear-silence" and "blamed but" not in result.message, result
 
 
+def test_our_own_stall_does_not_make_a_withheld_record_look_not_due_at_the_seat_that_passes_on_the_word(
+        tmp_path: Path) -> None:
+    """Seat 2 held back a shares record for all of seat 0's wait and ours (8 s each), said in
+    its pings to us that it lacked a record of another seat's from before this step, and stalled
+    our loop meanwhile with records slow to decode.  Seat 0 rightly said it withheld the record,
+    and seat 2 passed that word on to us itself.  Whether the record was due at seat 2's own seat
+    (the others' resends bring it what it says it lacks) was judged by how long ago our log grew
+    by our clock, which the stall had moved on: not due there, and we named seat 0 (one liar,
+    an attack).  By the clock the word is a claim, as without the stall."""
+    for deaf in (0.0, 6.0):
+        session, identities, _ = owing_shares_due_for(tmp_path / f"deaf-{deaf}", 8.0)
+        session.wait = 8.0
+        session.node.step_starts = [0, 5]  # the step starts at record 5, none before it seat 2's
+        ping = seal(identities[2], "ping", {"game_id": GAME, "seat": 2, "to": 1, "away": [], "t": 0, "records": 4,
+                                           "got": [], "done": False, "heard": [0, 0, 0, 0], "wait": 8})
+        assert session._handle(b"seat 2's link", ping, identities[2].public.dh_key) is None
+        session._not_listened(deaf)
+        gone = seal(identities[0], "gone", {"game_id": GAME, "seat": 0, "absent": 2, "why": "s2 sent no shares record"})
+        assert session._handle(b"seat 2's link", gone, identities[2].public.dh_key) is None, deaf  # a claim
+        assert session._claim is not None and session._claim.absent == 2, deaf
+
+
 def vouched(session: Session, at: float) -> None:
     """Seat 3 is heard at ``at``, saying it heard seat 2 just before."""
     session.presence.heard(3, at)

@@ -510,12 +510,14 @@ class Absence(AccuserView):
         """Whether the protocol record ``seat`` owes here was due at its own seat too: its last
         ping (signed) says it holds every record before this step, or one it lacks is its own,
         or our log last grew so long ago (LATE_GRACE) that the others' resends, which each of
-        its pings draws, have brought it what it lacked (a liar may say it lacks a record)."""
+        its pings draws, have brought it what it lacked (a liar may say it lacks a record).
+        That by the clock (``_head_moved``): the others resend while our own loop stalls, and
+        a liar that stalled ours (records slow to decode) must not make its record look new."""
         start = self.node.step_starts[-1]
         held = self.records_of.get(seat, 0)
         if held >= start or any(entry.sender == seat for entry in self.node.log.entries[held:start]):
             return True
-        return now - self._head_since > self._late_grace()
+        return now - self._head_moved > self._late_grace()
 
     def _accused_why(self, accuser: int, unheard: bool, carrier: int | None) -> str:
         """Why the game ends naming a seat that said this one was gone: ``unheard``, whether
