@@ -289,6 +289,9 @@ MALFORMED = {
         use_bin_type=True,
     ),
     "too many maps": signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", [[{}] * 50_000, [{}] * 50_001]]),
+    # one item past MAX_ITEMS (a 4 MiB body of small integers took 0.5 s to check: an attack)
+    "too many items": signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", [[0] * 8_188, [0] * 8_188]]),
+    "too many items in a map": signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", {str(n): 0 for n in range(8_189)}]),
     # one signed entry in another encoding of the record: the log files would differ
     "record as array16": b"\xdc\x00\x02" + signed_raw(IDS[0], good_fields())[1:],
     "signature as bin16": _resign_header(signed_raw(IDS[0], good_fields())),
@@ -301,8 +304,8 @@ def test_well_formed_baseline_decodes() -> None:
     decode_record(signed_raw(IDS[0], good_fields()))
     decode_record(signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", nested(MAX_BODY_DEPTH)]))
     decode_record(signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "k" * 64, None]))
-    # the entry's array, the body's three lists and 99 996 maps: 100 000 arrays and maps
-    decode_record(signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", [[{}] * 49_998, [{}] * 49_998]]))
+    # MAX_ITEMS items in all: the entry's 7, the body's 2 lists, and 16 375 in them
+    decode_record(signed_raw(IDS[0], [1, GAME, 0, 0, GENESIS, "play", [[0] * 8_188, [{}] * 8_187]]))
 
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))

@@ -238,10 +238,13 @@ def test_past_its_budget_copies_of_records_the_log_holds_spend_nothing(tmp_path:
     assert len(checked) == 10  # the relays, opened within the records' budget, each checked once, there only
 
 
-def test_a_seats_budget_is_spent_by_size_too_but_a_records_is_not(tmp_path: Path, monkeypatch) -> None:
+def test_a_seats_budget_is_spent_by_size_and_a_records_by_each_4_kib(tmp_path: Path, monkeypatch) -> None:
     """A message's decoding costs by its size (an attack's 100 KB bodies of empty arrays took
     20 ms each within the 400 a second): past the first kilobyte each one costs a token more.
-    A record's bytes are one bin, cheap to decode, and a catch-up's are large: one token."""
+    A record's bytes are one bin in its envelope, but the record is then decoded and its items
+    checked: a liar's 4 MiB records of small integers, a token each, stalled a seat's loop for
+    seconds (an attack).  A record costs a token more for each whole 4 KiB, within the seat's
+    budget and past it within the records' own; an honest record, at most 28 KB, a few."""
     session, identities, _ = session_for_tests(tmp_path)
     monkeypatch.setattr(time, "monotonic", lambda: 80.0)
     link_key = identities[2].public.dh_key
@@ -250,13 +253,21 @@ def test_a_seats_budget_is_spent_by_size_too_but_a_records_is_not(tmp_path: Path
     before = session.presence.count[2]
     for _ in range(100):
         session._handle(b"link-of-2", big, link_key)
-    assert session.presence.count[2] - before == int(session_module.SEAT_BURST // (1 + len(big) // 1024))
+    pings = session.presence.count[2] - before
+    assert pings == int(session_module.SEAT_BURST // (1 + len(big) // 1024))
     opened: list[bytes] = []
     monkeypatch.setattr(session, "_take_record", lambda record, by: opened.append(record))
-    large = [seal(identities[2], "record", {"record": bytes([n]) * (200 * 1024)}) for n in range(20)]
+    large = [seal(identities[2], "record", {"record": bytes([n]) * (200 * 1024)}) for n in range(100)]
     for envelope in large:
         session._handle(b"link-of-2", envelope, link_key)
-    assert len(opened) == 20  # past the seat's budget, within the records' own, a token each
+    each = 1 + len(large[0]) // session_module.RECORD_BYTES_A_TOKEN
+    left = session_module.SEAT_BURST - pings * (1 + len(big) // 1024)  # what the pings left of the seat's budget
+    assert each == 51 and len(opened) == int(left // each + session_module.SEAT_RECORDS_BURST // each) == 40
+    monkeypatch.setattr(time, "monotonic", lambda: 200.0)  # both budgets full again
+    shuffles = [seal(identities[2], "record", {"record": bytes([n]) * (28 * 1024)}) for n in range(100)]
+    for envelope in shuffles:
+        session._handle(b"link-of-2", envelope, link_key)
+    assert len(opened) == 40 + 100  # a catch-up of 100 of the largest honest records passes at once
 
 
 def test_a_seat_that_relays_malformed_or_unsigned_records_has_its_records_dropped_unread_a_while(
@@ -314,7 +325,7 @@ def test_past_its_budget_a_seat_still_passes_on_a_busy_notice_and_a_padded_one_i
 
 
 def test_a_record_envelope_is_its_record_alone_and_no_message_holds_extension_types() -> None:
-    """A record envelope is opened for one token whatever its size, and a liar's held 17 lists
+    """A record envelope is its body map alone (its record one bin), and a liar's held 17 lists
     of a million extension-type items besides its record: each took 1.5 s to decode, and three
     stalled a seat's loop long enough to skew its clock against an accuser's (an attack)."""
     import msgpack

@@ -32,6 +32,11 @@ ENDINGS = frozenset({"bye", "abort", "gone"})
 #: any catch-up needs; a junk signature is cheap to make: review), copies of held ones nothing
 SEAT_MESSAGES_PER_S, SEAT_BURST = 400.0, 800.0
 SEAT_RECORDS_PER_S, SEAT_RECORDS_BURST = 200.0, 2000.0
+#: a record costs one token more for each whole 4 KiB of it: its bytes are one bin in the
+#: envelope, but the record is then decoded and its items checked (each at most MAX_ITEMS), and
+#: a liar's 4 MiB records of small integers, at one token each, stalled a seat's loop for
+#: seconds (an attack); the largest honest record, a 12-seat shuffle of 28 KB, costs 7
+RECORD_BYTES_A_TOKEN = 4096
 #: the same for one machine's connections that proved no seat's key (a spectator, a joiner
 #: coming back, an ending passed on), whose first few messages, no larger than a hello, are
 #: opened whatever their machine's budget (a hello first)
@@ -102,9 +107,9 @@ class Inflow:
         kind = peek_kind(data)
         if kind == "lobby-chat":
             return False  # a lobby's line in flight at the start: nothing to the game, and no one's fault
-        # by size too, but a record's: its bytes are one bin, cheap to decode, and a catch-up's
-        # records are large (a message of many small parts costs its decoding: an attack)
-        cost = 1.0 if kind == "record" else 1.0 + len(data) // 1024
+        # by size (a message of many small parts costs its decoding: an attack); a record's
+        # more gently, as a catch-up's records are large
+        cost = 1.0 + len(data) // (RECORD_BYTES_A_TOKEN if kind == "record" else 1024)
         if key is not None and owner is not None:
             if kind == "record" and self.shunned.get(owner, 0.0) > now:
                 return False  # it sent records that were malformed or not signed (_bad_record)
@@ -112,7 +117,7 @@ class Inflow:
                 return True
             if kind == "record" and self._a_copy(data, owner):
                 return False  # known by its bytes: no budget spent on it (a flood of copies stalled the flooder's own records)
-            if kind in _ALWAYS_OPENED and self.inflow_records.take(owner, now):
+            if kind in _ALWAYS_OPENED and self.inflow_records.take(owner, now, cost):
                 return True
             self.links.dropped(owner, f"dropped messages from {self.names[owner]} (seat {owner}): more than "
                                       f"{SEAT_MESSAGES_PER_S:.0f} a second, far more than the protocol sends", now)
