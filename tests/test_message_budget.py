@@ -107,7 +107,7 @@ def test_past_its_budget_a_seats_records_still_come_in_and_copies_are_not_decode
 
     decoded: list[bytes] = []
     real = intake_module.decode_record
-    monkeypatch.setattr(intake_module, "decode_record", lambda data: decoded.append(data) or real(data))
+    monkeypatch.setattr(intake_module, "decode_record", lambda data, **kw: decoded.append(data) or real(data, **kw))
     session.node.records.append(b"a record the log holds")
     assert session._take_record(b"a record the log holds", 2) is None
     assert decoded == []
@@ -268,6 +268,42 @@ def test_a_seats_budget_is_spent_by_size_and_a_records_by_each_4_kib(tmp_path: P
     for envelope in shuffles:
         session._handle(b"link-of-2", envelope, link_key)
     assert len(opened) == 40 + 100  # a catch-up of 100 of the largest honest records passes at once
+
+
+def test_a_record_slow_to_decode_costs_its_sender_the_work_it_took(tmp_path: Path, monkeypatch) -> None:
+    """A liar's well-formed, signed 4 KiB records of 3,800 empty arrays each took 2 ms to
+    decode for one token, and a flood of them kept a seat's loop busy 80% of the time, passes
+    of a second (an attack).  Once decoded a record costs its sender a token more for each
+    1,024 of its weight (an item, four for an array), from both its budgets: such a flood is
+    opened less than a nineteenth as often, while an honest record (about 1,000 items in 160 arrays and maps) costs one more."""
+    import msgpack
+
+    from saboteur_p2p.crypto import log as record_log
+    from saboteur_p2p.crypto.log import PROTOCOL_VERSION
+
+    session, identities, _ = session_for_tests(tmp_path)
+    monkeypatch.setattr(time, "monotonic", lambda: 300.0)
+    decoded: list[int] = []
+    real = record_log.decode_record
+    monkeypatch.setattr("saboteur_p2p.net.intake.decode_record",
+                        lambda *a, **k: decoded.append(1) or real(*a, **k))
+    link_key = identities[2].public.dh_key
+    game = session.setup.game_id
+
+    def heavy(n: int) -> bytes:
+        raw = msgpack.packb([PROTOCOL_VERSION, game, 2, 50 + n, bytes([1 + n % 255]) * 32, "action", [[]] * 3_800],
+                            use_bin_type=True)  # after a record we never saw: parked, or dropped once its share is full
+        return seal(identities[2], "record", {"record": msgpack.packb([raw, identities[2].sign(raw)], use_bin_type=True)})
+
+    flood = [heavy(n) for n in range(3_000)]
+    assert len(flood[0]) < session_module.RECORD_BYTES_A_TOKEN  # a token each, before they are decoded
+    for envelope in flood:
+        session._handle(b"link-of-2", envelope, link_key)
+    weight = 3_800 + 7 + 2 + 4 * (3_800 + 2)  # the record's array, the entry's, the body's and its arrays
+    each = 1 + weight // session_module.DECODING_A_TOKEN
+    budgets = session_module.SEAT_BURST + session_module.SEAT_RECORDS_BURST
+    # each one decoded is paid for from both budgets: fewer than the budgets' tokens at 19 each
+    assert each == 19 and budgets / each / 2 <= len(decoded) <= budgets / each, len(decoded)
 
 
 def test_a_seat_that_relays_malformed_or_unsigned_records_has_its_records_dropped_unread_a_while(

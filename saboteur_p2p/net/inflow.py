@@ -37,6 +37,11 @@ SEAT_RECORDS_PER_S, SEAT_RECORDS_BURST = 200.0, 2000.0
 #: a liar's 4 MiB records of small integers, at one token each, stalled a seat's loop for
 #: seconds (an attack); the largest honest record, a 12-seat shuffle of 28 KB, costs 7
 RECORD_BYTES_A_TOKEN = 4096
+#: and, once decoded, a token more for each DECODING_A_TOKEN of the work its decoding took (an
+#: item, and four for an array or map: ``ContainerCount.weight``): a liar's 4 KiB records of
+#: 3,800 empty arrays each took 2 ms to decode for one token, and a flood of them kept a seat's
+#: loop busy 80% of the time (an attack); the largest honest record weighs about 1,700
+DECODING_A_TOKEN = 1024
 #: the same for one machine's connections that proved no seat's key (a spectator, a joiner
 #: coming back, an ending passed on), whose first few messages, no larger than a hello, are
 #: opened whatever their machine's budget (a hello first)
@@ -129,6 +134,15 @@ class Inflow:
         where = f"{place}'s connections" if isinstance(place, str) and place else "a connection"
         self._outsider(f"dropped messages from {where} that proved no key: more than {UNPROVEN_PER_S:.0f} a second")
         return False
+
+    def _decoded(self, seat: int, weight: int) -> None:
+        """A record that ``seat`` sent took ``weight`` of work to decode: it pays for it from
+        both its budgets, into debt if need be (the next of its messages then wait)."""
+        extra = weight // DECODING_A_TOKEN
+        if extra:
+            now = time.monotonic()
+            self.inflow.spend(seat, now, extra)
+            self.inflow_records.spend(seat, now, extra)
 
     def _a_copy(self, data: bytes, owner: int) -> bool:
         """Whether the envelope ``data`` on ``owner``'s link is a record the log holds (its

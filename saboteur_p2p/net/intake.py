@@ -41,6 +41,8 @@ class Taken:
     detail: str = ""
     violation: ProtocolViolation | None = None
     evidence: bytes = b""
+    #: the work its decoding took (``ContainerCount.weight``): its sender pays for it (inflow.py)
+    weight: int = 0
 
 
 class Intake:
@@ -92,11 +94,14 @@ class Intake:
         taken = Taken()
         if self.holds(record):
             return taken  # a copy we already have, known before it is decoded
+        weight: list[int] = []
         try:
-            entry = decode_record(record)
+            entry = decode_record(record, weight=weight)
         except MalformedRecord as exc:
             taken.dropped, taken.detail = Dropped.MALFORMED, str(exc)
             return taken
+        finally:
+            taken.weight = sum(weight)
         if entry.hash in self.seen:
             return taken  # a copy we already have (resent to a peer that fell behind)
         if self._after_the_end(entry):

@@ -70,6 +70,15 @@ class Budget:
         self.left[key] = (tokens - cost if spent else tokens, now)
         return spent
 
+    def spend(self, key: Hashable, now: float, cost: float) -> None:
+        """Spend ``cost`` of ``key``'s tokens whatever is left, into debt (at most a burst's
+        worth): for work found to cost more once done."""
+        if key not in self.left and len(self.left) >= self.keys:
+            return  # past ``keys`` keys: ``take`` lets newcomers share one bucket
+        tokens, then = self.left.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        self.left[key] = (max(tokens - cost, -self.burst), now)
+
 
 class FirstWords:
     """The first ``n`` messages of each key (a connection) are let through, whatever else

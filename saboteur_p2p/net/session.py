@@ -469,6 +469,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
             return None  # a resend, or a flood's copy: before its take-in is timed
         self._taking()
         taken = self.intake.take(record, self._took_one)
+        self._decoded(relayed_by, taken.weight)
         name = self.names[relayed_by]
         if taken.dropped in (Dropped.MALFORMED, Dropped.UNSIGNED):
             self._bad_record(relayed_by)
