@@ -31,7 +31,7 @@ from ..rules.actions import CLEARABLE, TARGETED_KINDS
 from ..rules.board import GOAL_CELLS
 from .commands import TypedCommands, known_goal
 from .maze import MazeMarks, maze_bounds
-from .model import CURSOR_HOME, Cell, Item, ItemKind, LogKind, Snapshot, UIState, goal_faces, strip_items
+from .model import CURSOR_HOME, Cell, Item, ItemKind, LogKind, Snapshot, UIState, goal_faces, lobby_word, strip_items
 from .words import Words
 
 #: Saboteur 2 cards played on somebody else first (the choice starts on another player)
@@ -280,7 +280,7 @@ class Controller(TypedCommands):
         item = self.selected_item(snap)
         index = next((i for i, it in enumerate(items) if item is not None and it.handle == item.handle), None)
         if view is None:
-            waiting = "q leaves" if snap.ended else "waiting for the table · : type a command · ? help"
+            waiting = "q leaves" if snap.ended else f"{lobby_word(snap)} · : type a command · ? help"
             return Focus(items, None, False, MazeMarks(), None, (), None, None, waiting)
         options = self.options(snap, item)
         if ui.cursor_round != view.round:

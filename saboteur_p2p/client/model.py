@@ -240,6 +240,13 @@ class Snapshot:
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
 
 
+def lobby_word(snap: Snapshot) -> str:
+    """What the table does before the first view: fills, or (our seat given: the game began)
+    shuffles and deals, for seconds at a big table on a busy machine with nothing said of it
+    (a play-test)."""
+    return "waiting for the table" if snap.seat is None else "every seat taken: shuffling and dealing"
+
+
 class ItemKind(enum.Enum):
     PATH = "path"
     ACTION = "action"

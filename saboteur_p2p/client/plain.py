@@ -22,7 +22,7 @@ from ..rules.gold import gold_choices
 from .cardinfo import slot_does
 from .commands import legal_lines
 from .maze import CELL_H, CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import MapNews, SteadyHand, wrap_to_width
+from .model import MapNews, SteadyHand, gold_total, wrap_to_width
 from .words import Words, alike_note, fewer_passes
 
 if TYPE_CHECKING:
@@ -369,7 +369,22 @@ def plain_view(view: PlayerView, names: list[str]) -> list[str]:
     others = [f"{names[s]} ({', '.join(marks)})" for s in range(view.players) if s != seat and (marks := _in_front(view, s))]
     if others:
         lines.append("others: " + "; ".join(others))
+    lines.append(_table_line(view, names))
     return lines
+
+
+def _table_line(view: PlayerView, names: list[str]) -> str:
+    """The draw pile, our gold (the base game's; Saboteur 2's pieces have a line of their own)
+    and each other seat's cards in hand and gold cards: the full screen shows them, the plain
+    prompt did not, and a saboteur counts the pile (a play-test)."""
+    pile = view.draw_pile_size
+    parts = [f"draw pile: {pile} card{'' if pile == 1 else 's'}"]
+    base = view.config.edition != "saboteur2"
+    if base:
+        parts.append(f"your gold: {gold_total(view.gold)} nuggets")
+    held = [f"{names[s]} {view.hand_sizes[s]}" + (f" ({view.gold_counts[s]} gold)" if base and view.gold_counts[s] else "")
+            for s in range(view.players) if s != view.seat]
+    return "; ".join([*parts, "cards in hand: " + ", ".join(held)])
 
 
 def _in_front(view: PlayerView, seat: int) -> list[str]:

@@ -29,6 +29,7 @@ from .model import (
     ellipsized,
     goal_faces,
     gold_total,
+    lobby_word,
     pad_to_width,
     text_width,
     wrap_to_width,
@@ -59,7 +60,7 @@ def render_status(snap: Snapshot, width: int, now: float | None = None) -> Fragm
     view = snap.view
     right = " ? help · q quit "
     if view is None:  # the lobby: a table refused or gone says so here too (it still said "waiting": a play-test)
-        left = f" {TITLES.get(snap.edition, 'SABOTEUR')} · " + ("no game: see below" if snap.ended else "waiting for the table")
+        left = f" {TITLES.get(snap.edition, 'SABOTEUR')} · " + ("no game: see below" if snap.ended else lobby_word(snap))
         style = "class:status"
     else:
         phase = view.phase

@@ -181,7 +181,11 @@ def _table(
 
 def render_lobby(snap: Snapshot, width: int) -> list[str]:
     """The maze panel while the table fills: what to do, and the host's join commands, each
-    wrapped between its words only: a key may hold a "-", so it is never broken."""
+    wrapped between its words only: a key may hold a "-", so it is never broken.  Once the
+    game began, what the seats are doing until the cards are dealt."""
+    if snap.seat is not None:
+        return ["", "  Every seat is taken. The seats shuffle and deal the", "  cards, each checking the others' work:",
+                "  a few seconds, more at a big table.", "", "  The log on the right says who is seated."]
     lines = ["", "  Waiting for the table...", ""]
     if snap.hosting:
         lines.append("  Type :start to begin before every seat is taken.")

@@ -1,0 +1,46 @@
+"""Found by a play-test of both editions at the table (2026-12-07): five to eight seats, the
+full screen at 120x40, 80x24 and 60x20, and the plain prompt."""
+from __future__ import annotations
+
+import dataclasses
+
+from test_client_controller import find
+from test_client_render import text
+
+from saboteur_p2p.client.model import Snapshot
+
+
+def test_once_every_seat_is_taken_the_screen_says_the_cards_are_being_shuffled_and_dealt():
+    """All seats filled, the log's last line `you are tester, at a table of 8`, and for 5-10 s
+    the screen still said "waiting for the table" with the lobby's help: nothing said what was
+    being waited for.  Once the game began (our seat given) it says the seats shuffle and deal."""
+    from saboteur_p2p.client.render import render_status
+    from saboteur_p2p.client.screens import render_lobby
+
+    lobby = dataclasses.replace(Snapshot(), names=("tester", "heuristic-1"), table_size=8)
+    assert "waiting for the table" in text(render_status(lobby, 100))
+    assert any("Waiting for the table" in line for line in render_lobby(lobby, 80))
+    begun = dataclasses.replace(lobby, seat=0, names=tuple(f"p{i}" for i in range(8)))
+    assert "shuffling and dealing" in text(render_status(begun, 100))
+    panel = "\n".join(render_lobby(begun, 80))
+    assert "shuffle and deal" in panel and "Waiting for the table" not in panel and ":start" not in panel
+    assert max(len(line) for line in render_lobby(begun, 60)) <= 60
+
+
+def test_the_plain_prompt_says_the_draw_pile_our_gold_and_the_others_cards_and_gold():
+    """`--plain` never showed the draw pile, our gold, or the others' cards in hand and gold
+    cards, and no command did: a saboteur counts the pile."""
+    from saboteur_p2p.client.plain import plain_view
+
+    state = find(lambda s: s.phase.value == "play" and s.round >= 2 and any(s.gold_of[p] for p in range(s.players)))
+    seat = state.current
+    names = [f"p{i}" for i in range(state.players)]
+    view = state.view_for(seat)
+    line = next(line for line in plain_view(view, names) if line.startswith("draw pile: "))
+    assert line.startswith(f"draw pile: {len(state.draw_pile)} card")
+    assert f"your gold: {sum(card.nuggets for _, card in view.gold)} nuggets" in line
+    held = line.split("cards in hand: ", 1)[1].split(", ")
+    others = [s for s in range(state.players) if s != seat]
+    assert [entry.split(" ")[:2] for entry in held] == [[f"p{s}", str(len(state.hands[s]))] for s in others]
+    for s, entry in zip(others, held, strict=True):
+        assert (f"({len(state.gold_of[s])} gold)" in entry) == bool(state.gold_of[s]), entry
