@@ -44,3 +44,18 @@ def test_the_plain_prompt_says_the_draw_pile_our_gold_and_the_others_cards_and_g
     assert [entry.split(" ")[:2] for entry in held] == [[f"p{s}", str(len(state.hands[s]))] for s in others]
     for s, entry in zip(others, held, strict=True):
         assert (f"({len(state.gold_of[s])} gold)" in entry) == bool(state.gold_of[s]), entry
+
+
+def test_while_another_seat_chooses_gold_the_round_end_says_who_and_what_it_does():
+    """"gold is being handed out" alone: with a bot delay of 3 s a player waited 25 s at the
+    end of a round not knowing whose choice the table waited for."""
+    from test_client_playtest9 import _screen_of_another_seat
+
+    for phase, edition, doing in (("keep-gold", "base", "keeps a gold card passed on"),
+                                  ("take-gold", "base", "takes gold from the pile"),
+                                  ("steal", "saboteur2", "steals with a Theft")):
+        state = find(lambda s, phase=phase: s.phase.value == phase, edition=edition)
+        screen, app = _screen_of_another_seat(state)
+        said = " ".join(" ".join(line.split("│")[-1].split()) for line in screen.splitlines()[1:])  # the side panel
+        name = app.agent.snapshot().name(state.current)  # type: ignore[attr-defined]
+        assert f"gold is being handed out: {name} {doing}" in said, (phase, screen)

@@ -80,7 +80,7 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         how = []  # a line a seat and the keys come first (the log says how the round ended too)
     out += [("class:info.result", pad_to_width(f" {line}", width) + "\n") for line in how]
     if not summary.settled:
-        note = f"your move: {choice} ({choice_keys(snap)})" if choice else "gold is being handed out"
+        note = f"your move: {choice} ({choice_keys(snap)})" if choice else _who_chooses(snap)
         out += [("class:hand.note", pad_to_width(f" {line}", width) + "\n")
                 for line in wrap_to_width(note, max(10, width - 1), subsequent_indent="  ")]
     gold = [
@@ -177,6 +177,18 @@ def _table(
             break
     cells = [(names[seat], roles[seat], won[seat], totals[seat]) for seat in range(len(names))]
     return _Table(cells, (name_w, role_w, won_w, total_w), label)
+
+
+def _who_chooses(snap: Snapshot) -> str:
+    """Whose choice the round's end waits for: "gold is being handed out" alone left a player
+    waiting 25 s not knowing for whom (a play-test)."""
+    view = snap.view
+    if view is None or view.current_player == snap.seat:
+        return "gold is being handed out"
+    who = snap.name(view.current_player)
+    doing = {"keep-gold": "keeps a gold card passed on", "take-gold": "takes gold from the pile",
+             "steal": "steals with a Theft"}.get(view.phase)
+    return f"gold is being handed out: {who} {doing}" if doing else "gold is being handed out"
 
 
 def render_lobby(snap: Snapshot, width: int) -> list[str]:
