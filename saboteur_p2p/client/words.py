@@ -31,6 +31,7 @@ from ..rules import (
     KeepGold,
     MapPeek,
     Pass,
+    PathCard,
     PlacePath,
     PlayerView,
     PlayOn,
@@ -106,9 +107,16 @@ USAGE_2 = {
     "pass": "pass SLOT[,SLOT,SLOT], e.g. pass 4 or pass 4,5,6",
     "clear": "clear WHAT with SLOT,SLOT: WHAT is pick, lamp, cart, trapped or theft",
     "steal": "steal @name or steal nobody",
-    "theft": "theft (it lies before you)",
-    **{kind.value: f"{kind.value} @name" for kind in TARGETED_KINDS},
+    # each with the card's slot too, as every other card takes it (a play-test)
+    **{kind.value: f"{kind.value} [SLOT] @name, e.g. {kind.value} @bob or {kind.value} 3 @bob" for kind in TARGETED_KINDS},
+    # "theft @name" was shown, and a Theft is played only in front of yourself (a play-test)
+    "theft": "theft [SLOT], played in front of yourself, e.g. theft or theft 5",
+    "free": "free [SLOT] [@name] (yourself if none), e.g. free 3 or free @bob",
 }
+#: the Saboteur 2 verbs that are cards played on a player, not moves of every card (clear, steal)
+_CARDS_2 = frozenset(kind.value for kind in TARGETED_KINDS)
+#: the client's own typed commands (both prompts take them), suggested for a typo as the moves are
+CLIENT_WORDS = ("help", "legal", "moves", "rules", "quit", "what", "say")
 #: a rule's verb after "player N" became "you"
 _SECOND_PERSON = {"holds": "hold", "has": "have", "is": "are"}
 _PLAYED_ON = "|".join(kind.value for kind in TARGETED_KINDS)
@@ -186,16 +194,24 @@ class Words:
             match = re.fullmatch(pattern, clean)
             if match is not None:
                 return make(*match.groups())
-        raise WordsError(f"cannot read {text.strip()!r}: {self._usage(clean.partition(' ')[0])}")
+        raise WordsError(f"cannot read {text.strip()!r}: {self._usage(clean.partition(' ')[0], verb)}")
 
-    def _usage(self, verb: str) -> str:
-        """How a move with this verb is typed, or the verb nearest a typo: short enough to
-        show whole on the message line."""
+    def _usage(self, verb: str, typed: str) -> str:
+        """How a move with this verb is typed, or the word nearest a typo (``typed`` is the
+        word as typed, before an alias was read as its verb): short enough to show whole on
+        the message line."""
         second = self.view.config.edition == "saboteur2"
         usage = USAGE | (USAGE_2 if second else {})
         if verb in usage:
             return usage[verb]
-        near = difflib.get_close_matches(verb, [*usage, *VERB_ALIASES], n=1, cutoff=0.6)
+        if verb in USAGE_2:
+            # a base game's "swap" was answered "did you mean swap?" (a play-test): it is
+            # another edition's word, not a typo
+            return f"{typed} is a Saboteur 2 {'card' if verb in _CARDS_2 else 'move'}, not one of this edition's"
+        # only this edition's words, and never the word typed: a base game's "hats" was
+        # answered "did you mean swap?", a Saboteur 2 card (a play-test)
+        words = [*usage, *(alias for alias, meant in VERB_ALIASES.items() if meant in usage), *CLIENT_WORDS]
+        near = difflib.get_close_matches(verb, [word for word in words if word not in (verb, typed)], n=1, cutoff=0.6)
         if near:
             # the word nearest the typo, as the person would type it ("discrad": discard, not
             # the engine's pass; found by a play-test), then how its move is typed
@@ -221,8 +237,11 @@ class Words:
             (r"map (?:goal )?(\d+)", lambda goal: self.map_goal(None, goal)),
             (r"map (\d+) \(?(?:goal )?(\d+)\)?", lambda slot, goal: self.map_goal(slot, goal)),
             (r"pass (\d+(?:,\d+)*)", self.passed),
-            (r"theft(?: @me)?", lambda: f"theft @{self.seat}"),
-            (rf"({_PLAYED_ON}) {_WHO}", lambda kind, p: f"{kind} @{who(p)}"),
+            # with the card's slot or not, as every other card (a play-test); a Theft lies
+            # before yourself, and a Free at last! named for no one frees yourself
+            (rf"(theft|free)(?: (\d+))?(?: @(?:{'|'.join(_SELF)}))?", lambda kind, s: self.played_on(kind, s, self.seat)),
+            (rf"({_PLAYED_ON}) {_WHO}", lambda kind, p: self.played_on(kind, None, who(p))),
+            (rf"({_PLAYED_ON}) (\d+) {_WHO}", lambda kind, s, p: self.played_on(kind, s, who(p))),
             # the hand strip's short tool names too ("clear lamp": a play-test; break took them)
             (rf"clear ({'|'.join(CLEARABLE)}|pick|lamp) with (\d+),(\d+)",
              lambda what, a, b: f"clear {TOOL_ALIASES.get(what, what)} with {card(a)},{card(b)}"),
@@ -239,6 +258,20 @@ class Words:
         if len(cards) > most:
             raise WordsError("you discard one card at a time" if most == 1 else "at most three cards are discarded at once")
         return "pass " + ",".join(str(self.card(s)) for s in cards)
+
+    def played_on(self, kind: str, slot: str | None, target: int) -> str:
+        """``trapped 3 @bob``, ``theft 5``: a Saboteur 2 card played on a player, by its slot
+        or, with none, any card of that kind in the hand."""
+        if self.view.config.edition != "saboteur2":
+            # "theft 5" in a base game would be "card 5 is not a theft card", as if one could be
+            raise WordsError(f"{kind} is a Saboteur 2 card, not one of this edition's")
+        if slot is None:
+            return f"{kind} @{target}"
+        handle = self.card(slot)
+        face = dict(self.view.hand)[handle]
+        if not isinstance(face, ActionCard) or face.kind.value != kind:
+            raise WordsError(f"card {slot} is not a {kind} card")
+        return f"{kind} @{target} #{handle}"
 
     def rockfall_card(self, slot: str, x: str, y: str) -> str:
         """``rockfall 4 at 0,1``: the Rockfall in slot 4 played on the card at (0, 1)."""
@@ -341,10 +374,27 @@ class Words:
     def explain(self, error: IllegalActionError | InvalidActionError) -> str:
         """A refusal in a person's words: players by name (you, your), cards by slot, no handles."""
         if isinstance(error, IllegalActionError):
-            return self.words_of(error.rule)
+            return self.not_a_path_card(error.action) or self.words_of(error.rule)
         if isinstance(error, WordsError):
             return str(error)  # "card 9" there is the hand's slot 9, not the card of handle 9
         return self.words_of(str(error))
+
+    def not_a_path_card(self, action: object) -> str | None:
+        """Our path move's card, when it is no path card: "path 1 at 7,0" with a Break card in
+        slot 1 was refused for the cell ("would not join the start's tunnel network", "5,5
+        touches no card"), as the engine checks the cell first (a play-test). None for any
+        other move, or out of turn, where whose turn it is comes first."""
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except InvalidActionError:
+                return None
+        if not isinstance(action, PlacePath) or self.view.phase != "play" or self.view.current_player != self.seat:
+            return None
+        face = dict(self.view.hand).get(action.card)
+        if face is None or isinstance(face, PathCard):
+            return None
+        return f"card {self.slot(action.card)} is not a path card"
 
     def words_of(self, text: str) -> str:
         def player(match: re.Match[str]) -> str:
