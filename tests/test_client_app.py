@@ -19,6 +19,7 @@ from test_client_controller import drive
 
 from saboteur_p2p.client.agent import ClientAgent
 from saboteur_p2p.client.app import ClientApp
+from saboteur_p2p.client.commands import known_goal
 from saboteur_p2p.client.local import LocalTable
 from saboteur_p2p.client.model import LogKind, Snapshot
 from saboteur_p2p.client.runner import ClientRun, run_client
@@ -222,6 +223,8 @@ def play_out(h: Harness, done: Callable[[], bool]) -> dict[str, int]:
             h.keys("1x")  # pick the first card, discard it
         elif phase == "play":
             h.keys(":" + Words(snap.view, snap.names).say(snap.decision.legal[0]) + ENTER)  # type: ignore[union-attr,arg-type]
+            if known_goal(snap.view, snap.decision.legal[0]):  # type: ignore[union-attr,arg-type]
+                h.keys(ENTER)  # a map on a goal known already is asked about once, the line kept
         else:
             h.keys(ENTER)  # keep, take or orient: the highlighted choice
         h.sent(snap)

@@ -207,8 +207,9 @@ def test_what_says_the_saboteur_2_rules_the_engine_plays_by():
 
 def test_a_map_typed_for_a_goal_already_known_says_so_and_stays_legal():
     """`map 2 0` on a goal the player had looked at already was taken silently: a card
-    spent on nothing new.  The inline check and the message after it say the goal is known
-    (the keys asked once already); the move is still legal and sent."""
+    spent on nothing new.  The inline check and the message after it say the goal is known;
+    the move is still legal, and sent once the same line comes again (as the keys ask once:
+    play-test 20 found the warning gone under the bots' moves within a second)."""
     from test_client_controller import find, said, seated
 
     from saboteur_p2p.client.model import goal_faces
@@ -225,6 +226,7 @@ def test_a_map_typed_for_a_goal_already_known_says_so_and_stays_legal():
     line = said(state, peek)
     kind, check = ctl.assess(line)
     assert kind == "ok" and check.startswith(f"✓ legal: {line}") and f"you know goal {peek.goal} already" in check
+    assert not ctl.command(line) and "Enter again" in ctl.ui.message
     assert ctl.command(line)
     assert ctl.ui.message.startswith(f"played: {line}") and f"you know goal {peek.goal} already" in ctl.ui.message
 

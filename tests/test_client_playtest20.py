@@ -59,3 +59,28 @@ def test_while_another_seat_chooses_gold_the_round_end_says_who_and_what_it_does
         said = " ".join(" ".join(line.split("│")[-1].split()) for line in screen.splitlines()[1:])  # the side panel
         name = app.agent.snapshot().name(state.current)  # type: ignore[attr-defined]
         assert f"gold is being handed out: {name} {doing}" in said, (phase, screen)
+
+
+def test_a_typed_map_on_a_goal_already_known_asks_once_as_the_keys_do():
+    """`:map 0` on a goal this player had mapped was sent at once: the inline check's "you
+    know goal 0 already" went under the bots' moves within a second, and the card was spent on
+    nothing new.  The keys ask once; so does the typed line, and the same line again plays it."""
+    from test_client_controller import holding, seated
+    from test_client_controller2 import action_of
+
+    from saboteur_p2p.rules import ActionKind, MapPeek
+
+    def knows_one(s):
+        known = s.view_for(s.current).known_goals
+        return holding(s, action_of(ActionKind.MAP)) and any(
+            isinstance(a, MapPeek) and a.goal in known for a in s.legal_actions())
+
+    state = find(knows_one, seeds=range(400))
+    agent, node, ctl = seated(state)
+    known = state.view_for(agent.seat).known_goals
+    goal = next(a.goal for a in state.legal_actions() if isinstance(a, MapPeek) and a.goal in known)
+    assert not ctl.command(f"map {goal}") and agent.poll_move(node) is None
+    assert ctl.ui.message.startswith(f"you know goal {goal} already (") and "Enter again" in ctl.ui.message
+    assert ctl.command(f"map {goal}")
+    played = state.check(agent.poll_move(node))
+    assert isinstance(played, MapPeek) and played.goal == goal

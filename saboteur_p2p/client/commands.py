@@ -253,6 +253,14 @@ class TypedCommands:
         except (IllegalActionError, InvalidActionError) as exc:
             self.ui.say(f"not allowed: {words.explain(exc)}", "error")
             return False
+        known = known_goal(words.view, action)
+        if typed and known and self.ui.confirming != text:
+            # as the keys ask (Controller.enter): a typed map on a known goal was sent at once,
+            # its warning gone under the bots' moves within a second (a play-test)
+            self.ui.confirming = text
+            self.ui.say(f"{known}: Enter again to play it", "error")
+            return False
+        self.ui.confirming = None
         self.link.submit_move(decision.id, str(action))
         self.ui.sent_for = decision.id
         self.ui.selected = None
@@ -261,7 +269,6 @@ class TypedCommands:
         # the cursor's corners stayed on the cell through the others' turns, and hid the ×
         # a rockfall there left (found by a play-test): shown again by the next arrow or card
         self.ui.cursor_shown = False
-        known = known_goal(words.view, action)
         self.ui.say(f"played: {words.say(action)}" + (f" · {known}" if known else ""), "ok", until_moves=snap.last_moves)
         return True
 
