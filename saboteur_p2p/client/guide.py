@@ -51,8 +51,9 @@ COMMANDS_BASE = """\
   pass 5   keep 1   take 2+1   orient 1 turned"""
 
 COMMANDS_2 = """\
-  pass 5   pass 4,5,6   orient 1 turned   trapped @bob   free @bob   theft
-  hands-off @bob   swap-hand @bob   inspection @bob   swap-hats @bob
+  pass 5   pass 4,5,6   orient 1 turned   trapped @bob   trapped 3 @bob
+  free @bob   free 3 (yourself)   theft   theft 5   hands-off @bob
+  swap-hand @bob   inspection @bob   swap-hats @bob (each may name its card)
   steal @bob   steal nobody   clear trapped with 3,5
   (clear: pickaxe, lantern, cart, trapped, theft)"""
 
