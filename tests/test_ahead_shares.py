@@ -320,3 +320,34 @@ def test_shares_sent_ahead_go_again_to_a_seat_that_came_back_once_it_holds_every
     assert not [e for e in hear("ping", {**ping, "records": records}) if e.kind == "ahead"]  # once
     learnt = [drawer.take_ahead(seat, shares.encode()) for seat, shares in sorted(first.items())]
     assert learnt[-1] and drawer.dealer.my_faces[card] == true_face(game, card)
+
+
+def test_shares_sent_ahead_and_refused_cost_their_sender_what_checking_them_took(tmp_path, monkeypatch) -> None:
+    """A liar's `ahead` of one sealed share with a bad proof cost a token to open and 0.7 ms to
+    check: at its seat's budget, a burst kept the receiver's loop busy about 0.9 s, and a third
+    of the time after (an attack).  Refused shares cost their sender REFUSED_AHEAD_TOKENS more,
+    from both its budgets: a burst has a ninth as many checked."""
+    import os
+    import time
+
+    from session_doubles import seated_session
+
+    from saboteur_p2p.net import inflow
+    from saboteur_p2p.net.wire import seal
+
+    game, mover = _after_a_second_map()
+    liar, shares = next(iter(_ahead_to(game, mover).items()))
+    bad = shares.sealed[0]
+    session = seated_session(game, game.nodes[mover], tmp_path)
+    identity = game.nodes[liar].identity
+    assert identity is not None
+    monkeypatch.setattr(time, "monotonic", lambda: 500.0)
+    checked: list[int] = []
+    real = session.node.take_ahead
+    monkeypatch.setattr(session.node, "take_ahead", lambda *a: checked.append(1) or real(*a))
+    wrong = Shares((), (dataclasses.replace(bad, proof=(bad.proof[0], bad.proof[1], os.urandom(31) + b"\x00")),)).encode()
+    envelope = seal(identity, "ahead", {"game_id": game.setup.game_id, "seat": liar, "shares": wrong})
+    for _ in range(1000):
+        assert session._handle(b"link-of-liar", envelope, session.table.seats[liar].dh_key) is None
+    each = 1 + inflow.REFUSED_AHEAD_TOKENS  # a token to open it (the records' budget does not open it)
+    assert 0 < len(checked) <= inflow.SEAT_BURST / each + 1, len(checked)

@@ -42,6 +42,11 @@ RECORD_BYTES_A_TOKEN = 4096
 #: 3,800 empty arrays each took 2 ms to decode for one token, and a flood of them kept a seat's
 #: loop busy 80% of the time (an attack); the largest honest record weighs about 1,700
 DECODING_A_TOKEN = 1024
+#: shares sent ahead of their record (§6.8) that were refused cost their sender this many tokens
+#: more, from both budgets: checking a sealed share's proof takes about 0.7 ms, and a liar's
+#: bad ones at a token each kept a seat's loop busy about a third of the time (an attack);
+#: an honest seat's shares are refused seldom (a race with the record they go ahead of)
+REFUSED_AHEAD_TOKENS = 8
 #: the same for one machine's connections that proved no seat's key (a spectator, a joiner
 #: coming back, an ending passed on), whose first few messages, no larger than a hello, are
 #: opened whatever their machine's budget (a hello first)
@@ -138,11 +143,15 @@ class Inflow:
     def _decoded(self, seat: int, weight: int) -> None:
         """A record that ``seat`` sent took ``weight`` of work to decode: it pays for it from
         both its budgets, into debt if need be (the next of its messages then wait)."""
-        extra = weight // DECODING_A_TOKEN
-        if extra:
+        self._pays(seat, weight // DECODING_A_TOKEN)
+
+    def _pays(self, seat: int, tokens: int) -> None:
+        """``seat`` pays ``tokens`` more for work found to cost more once done, from both its
+        budgets, into debt if need be."""
+        if tokens:
             now = time.monotonic()
-            self.inflow.spend(seat, now, extra)
-            self.inflow_records.spend(seat, now, extra)
+            self.inflow.spend(seat, now, tokens)
+            self.inflow_records.spend(seat, now, tokens)
 
     def _a_copy(self, data: bytes, owner: int) -> bool:
         """Whether the envelope ``data`` on ``owner``'s link is a record the log holds (its

@@ -23,7 +23,7 @@ from .agents import BotAgent
 from .chat import CHAT_MAX, IncomingChat, OutgoingChat
 from .defects import describe, save_traceback
 from .heartbeat import CATCH_UP_S, Heartbeat, Resends, addressed_to
-from .inflow import ENDINGS, Inflow
+from .inflow import ENDINGS, REFUSED_AHEAD_TOKENS, Inflow
 from .intake import Dropped, Intake
 from .lingering import Lingering
 from .links import Links
@@ -304,6 +304,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         try:
             learnt = self.node.take_ahead(sender, env.field("shares", dict))
         except (MalformedMessage, AheadRefused) as exc:
+            self._pays(sender, REFUSED_AHEAD_TOKENS)
             self.links.dropped(sender, f"ignored shares {self.names[sender]} sent ahead of its record: {exc}")
             return
         if learnt and self.node.state is not None:
