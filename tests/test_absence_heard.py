@@ -60,9 +60,11 @@ def test_a_seats_word_that_it_hears_a_gone_seat_never_makes_us_blame_the_seat_th
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Seat 2 crashed; seat 1 (hostile) keeps saying in its pings that it heard seat 2 just now.
-    When honest seat 3 names seat 2 as gone, we judge by our own silence of seat 2 (20 s, past
-    our wait), not by seat 1's word: we name seat 2.  Before, seat 2 counted as heard here, it
-    owed us nothing yet, and we named seat 3 (found by an attack)."""
+    When honest seat 3 names seat 2 as gone, we do not blame seat 3: before, seat 2 counted as
+    heard here, it owed us nothing yet, and we named seat 3 (found by an attack).  Nor do we
+    name seat 2 on seat 3's word, though our own silence of it is past our wait: seat 1 says it
+    hears it, and a seat whose link to us alone is down is so too (a liar's word named such a
+    seat: another attack).  Nothing here tells who is right: nobody is blamed."""
     game = dealt_game(GameConfig(4), 5)
     play_until(game, lambda e: e.speaker == 1 and e.kind == "action")
     session, clock = clocked_session(game, tmp_path, monkeypatch)
@@ -76,7 +78,40 @@ def test_a_seats_word_that_it_hears_a_gone_seat_never_makes_us_blame_the_seat_th
     assert accuser is not None
     gone = seal(accuser, "gone", {"game_id": game.setup.game_id, "seat": 3, "absent": 2, "why": "seat 2 did not come back"})
     result = session._handle(b"L3", gone)
-    assert result is not None and (result.outcome, result.culprit) == (Outcome.PEER_GONE, 2), result
+    assert result is not None and result.outcome is Outcome.QUIT and session.reason == "unclear-silence", result
+    assert "(seat 1) says it hears it" in result.message and "nobody is blamed" in result.message, result.message
+
+
+def test_a_gone_about_a_seat_that_owes_nothing_and_that_another_seat_hears_names_nobody(tmp_path: Path) -> None:
+    """Seat 2's link to us alone is down (a network fault): silent here 12 s, past our wait,
+    while honest seat 3's pings say it heard it 0.2 s ago; seat 3 is to move, so seat 2 owes
+    us nothing, and our own rules wait.  Hostile seat 0 says seat 2 is gone: we named seat 2,
+    an honest seat the table hears, on a liar's word (an attack; 3 of 3 network games).
+    Nothing here tells who is right: nobody is blamed, and the others' word is said."""
+    import time
+
+    from net_doubles import session_for_tests
+
+    from saboteur_p2p.protocol.node import Expect
+
+    session, identities, _ = session_for_tests(tmp_path, players=4)
+    session.log_path = tmp_path / "seat1.log"
+    session.wait = 8.0
+    game_id = session.setup.game_id
+    session.node.expect = [[Expect(3, "action")]]
+    now = time.monotonic()
+    for seat in (0, 3):
+        session.presence.heard(seat, now - 0.1)
+    session.presence.last_heard[2] = session.presence.arrived[2] = now - 12.0
+    session.presence.away.add(2)
+    ping = seal(identities[3], "ping", {"game_id": game_id, "seat": 3, "to": 1, "away": [], "t": 0, "records": 0,
+                                        "got": [], "done": False, "heard": [0, 0, 200, 0], "wait": 8})
+    assert session._handle(b"seat 3's link", ping, identities[3].public.dh_key) is None
+    assert session._check_gone(time.monotonic()) is None  # our own rules wait
+    gone = seal(identities[0], "gone", {"game_id": game_id, "seat": 0, "absent": 2, "why": "s2 did not come back"})
+    result = session._handle(b"seat 0's link", gone, identities[0].public.dh_key)
+    assert result is not None and result.outcome is Outcome.QUIT and session.reason == "unclear-silence", result
+    assert "(seat 2) is silent here and owes us nothing, but s3 (seat 3) says it hears it" in result.message
 
 
 def test_a_seat_that_stopped_talking_to_us_long_before_the_last_seat_fell_silent_is_named_not_our_link(

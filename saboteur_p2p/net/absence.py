@@ -338,14 +338,15 @@ class Absence(AccuserView):
                f"not so late that {by} cannot have been too quick; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
-    def _end_unclear(self, absent: int, accuser: int, voucher: int | None = None) -> SessionResult:
+    def _end_unclear(self, absent: int, accuser: int, voucher: int | None = None, claimed: bool = True) -> SessionResult:
         """``accuser`` ended the game saying ``absent`` was gone, which was silent longer than
         our wait while another seat said it heard it (or while this seat was busy and did not
         listen, or which came back only after our pings had told the table it was silent), and
         which is heard, or passes the word on, now; or (``voucher``) which is silent here as our
         wait since that word runs out, while ``voucher`` says it hears it: one of them said
-        what was not so, and nothing here tells which.  The game ends, and nobody is blamed
-        (the reason UNCLEAR_SILENCE)."""
+        what was not so, and nothing here tells which (``claimed`` False: when the word came,
+        about a seat that owed us nothing).  The game ends, and nobody is blamed (the reason
+        UNCLEAR_SILENCE)."""
         self.reason = UNCLEAR_SILENCE
         by, name = self._seat_name(accuser), self._seat_name(absent)
         if voucher is None:
@@ -354,9 +355,9 @@ class Absence(AccuserView):
                    f"this seat was busy, or our pings had told the table {name} was silent), and it is here now: "
                    f"nothing here tells who was right; nobody is blamed")
         else:
-            why = (f"{by} ended the game saying {name} was gone; {name} is silent here as our wait of {self.wait:.0f} s "
-                   f"since that word runs out, but {self._seat_name(voucher)} says it hears it: nothing here tells who "
-                   f"is right; nobody is blamed")
+            when = f" as our wait of {self.wait:.0f} s since that word runs out" if claimed else " and owes us nothing"
+            why = (f"{by} ended the game saying {name} was gone; {name} is silent here{when}, but "
+                   f"{self._seat_name(voucher)} says it hears it: nothing here tells who is right; nobody is blamed")
         return self._end(Outcome.QUIT, why, accuser)
 
     def _end_gone(self, absent: int, why: str) -> SessionResult:
@@ -423,9 +424,11 @@ class Absence(AccuserView):
         # check must not make us blame the seat that names a gone one (found by an attack)
         silent = self.presence.silent_for(absent, now)
         silent_here = self.presence.is_silent(absent, now) and silent > self.wait
-        # ... yet a seat that owes us something, silent here but heard lately by another seat,
-        # is judged as a claim below (its link to us alone may be down: found by an attack)
-        heard_elsewhere = head is not None and self.presence.unheard_for(absent, now) <= self.wait
+        # ... yet a seat silent here but heard lately by another seat is not named on the word:
+        # one that owes us something is judged as a claim below, one that owes nothing is
+        # unclear (its link to us alone may be down: a liar's word named such a seat, one
+        # that owed nothing, while an honest seat's pings said it heard it; attacks)
+        heard_elsewhere = self.presence.unheard_for(absent, now) <= self.wait
         # our own stalls (time not listening) moved its silence on here, not at the accuser's
         masked = silent <= self.wait < silent + self.presence.deaf_since(now - 2 * self.wait)
         # the silence the accuser's word needs to be right by its own wait, where that is
@@ -479,6 +482,10 @@ class Absence(AccuserView):
             # record, whose wait has not run out anywhere; an attack waited out the claim)
             return self._end_late(absent, sender, "last", left)
         if head is None:
+            if silent_here and heard_elsewhere:
+                # silent here past our wait, while another seat says it hears it: its link to us
+                # alone may be down, and the word a liar's (one named such a seat: an attack)
+                return self._end_unclear(absent, sender, self.presence.relayed_by.get(absent), claimed=False)
             if unclear:
                 # what it owed came here only since it was silent to the table by what we told it
                 # (a liar sent its move to us alone just before the accuser's wait ran out: an attack)
