@@ -84,3 +84,16 @@ def test_a_typed_map_on_a_goal_already_known_asks_once_as_the_keys_do():
     assert ctl.command(f"map {goal}")
     played = state.check(agent.poll_move(node))
     assert isinstance(played, MapPeek) and played.goal == goal
+
+
+def test_tab_with_no_card_picked_says_to_pick_one_first():
+    """Tab with no card picked did nothing and said nothing, while Enter, x and r each say
+    "pick a card first"."""
+    from test_client_controller import seated
+
+    state = find(lambda s: s.phase.value == "play")
+    _agent, _node, ctl = seated(state)
+    assert ctl.selected_item(ctl.snapshot()) is None
+    ctl.next_cell()
+    assert ctl.ui.message.startswith("pick a card first") and "Tab" in ctl.ui.message, ctl.ui.message
+

@@ -433,6 +433,9 @@ class Controller(TypedCommands):
         snap = self.snapshot()
         item = self.selected_item(snap)
         if snap.view is None or item is None:
+            # Tab said nothing where Enter, x and r each say what to do first (a play-test)
+            self.ui.say("the game has not started yet" if snap.view is None
+                        else "pick a card first (number keys), then Tab goes to where it is legal", "error")
             return
         options = self.options(snap, item)
         if options and not self._cell_mode(item):
