@@ -97,3 +97,18 @@ def test_tab_with_no_card_picked_says_to_pick_one_first():
     ctl.next_cell()
     assert ctl.ui.message.startswith("pick a card first") and "Tab" in ctl.ui.message, ctl.ui.message
 
+
+def test_the_last_round_end_says_the_totals_are_nuggets_beside_the_cards_won():
+    """At the game's end the others' totals are nuggets ("3c" won, "8" in all), while the
+    legend still said only "others: c gold cards"."""
+    from saboteur_p2p.client.screens import render_round_end
+    from saboteur_p2p.client.tracker import RoundSummary
+    from saboteur_p2p.rules import Board, Role
+
+    roles = (Role.GOLD_DIGGER,) * 8 + (Role.SABOTEUR,) * 4
+    snap = dataclasses.replace(Snapshot(), seat=0, names=tuple(f"player-{i}" for i in range(12)))
+    for totals, told in ((("3",) + ("2c",) * 11, False), (("3",) + ("8",) * 11, True)):
+        summary = RoundSummary(3, 3, "gold-diggers won", roles, Board.new_round(), {}, ("3c",) * 12, totals, settled=True)
+        lines = "".join(text for _, text in render_round_end(summary, snap, 27, 30)).splitlines()
+        assert any(line.strip() == ("yours, totals: nuggets" if told else "yours: nuggets") for line in lines), lines
+        assert any("others: c gold cards" in line for line in lines), lines

@@ -113,7 +113,10 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         secret = " others: $ has gold" if table.total_label == "tot" else " others: gold (secret)"
         # once the game is over every total is shown: "gold (secret)" then stood over numbers (a play-test)
         hidden = any("gold" in (won, total) or total == "has gold" for seat, (won, total) in enumerate(gold) if seat != snap.seat)
-        notes = [" yours: gold pieces", secret][:1 + hidden] if second else [" yours: nuggets", " others: c gold cards"]
+        # once the game is over the others' totals are nuggets too, beside their cards won (a play-test)
+        told = any(total.isdigit() for seat, (_, total) in enumerate(gold) if seat != snap.seat)
+        base_notes = [" yours, totals: nuggets" if told else " yours: nuggets", " others: c gold cards"]
+        notes = [" yours: gold pieces", secret][:1 + hidden] if second else base_notes
         if marks and len(f"{notes[-1]} · {' · '.join(marks)}") <= width:
             notes[-1] += " · " + " · ".join(marks)
         elif marks:
