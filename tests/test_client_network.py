@@ -33,6 +33,7 @@ def test_hosting_in_the_client_starting_early_and_playing_a_round_to_the_end(tmp
         assert not any("takes seat" in line.text for line in h.agent.log_lines())  # no seat said that is not theirs
         h.keys(":start" + ENTER)
         h.wait_for(lambda: h.agent.snapshot().view is not None, "the first deal", 60)
+        assert h.agent.snapshot().leave_ends is not None  # the session said what leaving does
         names = h.agent.snapshot().names
         # the host's bot peers sit in the order they were started (their numbers), whichever joined first
         assert names == ("alice", "random-1", "heuristic-2"), names

@@ -112,3 +112,19 @@ def test_the_last_round_end_says_the_totals_are_nuggets_beside_the_cards_won():
         lines = "".join(text for _, text in render_round_end(summary, snap, 27, 30)).splitlines()
         assert any(line.strip() == ("yours, totals: nuggets" if told else "yours: nuggets") for line in lines), lines
         assert any("others: c gold cards" in line for line in lines), lines
+
+
+def test_the_leave_question_says_what_leaving_does_at_this_table():
+    """`q` asked "Leave the table? ... yes, tell the table and leave", and only after `y` came
+    "you left the table; the game ends": at a table of bots it cannot be taken back.  The
+    session tells the client what leaving does there (the game ends, or a bot plays on), and
+    the question says it."""
+    from saboteur_p2p.client.agent import ClientAgent
+    from saboteur_p2p.client.app import LEAVE_QUESTION, leave_question
+
+    agent = ClientAgent()
+    assert leave_question(agent.snapshot()) == LEAVE_QUESTION  # not told: as before
+    for on_leave, says in (("end", "the game ends for everyone"), ("bot", "a bot plays your seat to the end")):
+        agent.leaving_means(on_leave)
+        question = leave_question(agent.snapshot())
+        assert question.startswith("Leave the table?") and f"y or Ctrl-C  yes, leave: {says}" in question

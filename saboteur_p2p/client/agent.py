@@ -254,6 +254,11 @@ class ClientAgent:
     def note(self, text: str, kind: LogKind = LogKind.NOTICE) -> None:
         self._add(LogLine(kind, text))
 
+    def leaving_means(self, on_leave: str) -> None:
+        """What leaving does at this table (the session's ``on_leave``: "end" or "bot"), for
+        the question that asks the person whether to leave."""
+        self._publish(leave_ends=on_leave == "end")
+
     def quit(self) -> None:
         """The person leaves: tell the table in the chat and raise ``wants_to_quit``."""
         self._chats.put("(leaves the table)")

@@ -47,7 +47,7 @@ from .controller import Controller, Focus
 from .controls import SizedControl
 from .guide import PAGE_KEYS, RULES_KEYS, help_text, render_page, rules_text, section_line
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import UIState, ellipsized, goal_faces, pad_to_width, wrap_to_width
+from .model import Snapshot, UIState, ellipsized, goal_faces, pad_to_width, wrap_to_width
 from .players import render_players
 from .render import (
     HAND_HEIGHT,
@@ -75,6 +75,15 @@ LOOK_FIRST_S = 0.7
 TOO_SMALL = "The table needs a larger terminal (80x24 suits it): enlarge this one, or play with --plain."
 #: the overlay shown when the player asks to quit
 LEAVE_QUESTION = "Leave the table?\n\ny or Ctrl-C  yes, tell the table and leave\nany other key  stay"
+#: what leaving does, when the session said (``Snapshot.leave_ends``): "the game ends" came
+#: only after the answer, and a game at a table of bots cannot be taken back then (a play-test)
+LEAVE_DOES = {True: "yes, leave: the game ends for everyone", False: "yes, leave: a bot plays your seat to the end"}
+
+
+def leave_question(snap: Snapshot) -> str:
+    """The question the quit key asks, saying what leaving does at this table if told."""
+    does = LEAVE_DOES.get(snap.leave_ends) if snap.leave_ends is not None else None
+    return LEAVE_QUESTION if does is None else LEAVE_QUESTION.replace("yes, tell the table and leave", does)
 #: a row, or none when the side panel has no room left (the log's title)
 AT_MOST_A_ROW = Dimension(min=0, max=1, preferred=1)
 
@@ -181,7 +190,7 @@ class ClientApp:
         return FloatContainer(body, floats=[
             Float(ConditionalContainer(Window(SizedControl(self._page), style="class:overlay"), page),
                   top=0, bottom=0, left=0, right=0),
-            Float(ConditionalContainer(self._overlay(lambda: LEAVE_QUESTION, "quit"), confirm)),
+            Float(ConditionalContainer(self._overlay(lambda: leave_question(self.snap), "quit"), confirm)),
             # across the whole screen: a box narrower than it left cut-off words of the side panel
             Float(ConditionalContainer(self._band(self._ranking, "the end"), ranking), left=0, right=0),
             # above the message line (the input's live check), not over it

@@ -231,6 +231,9 @@ class Snapshot:
     #: when the turn timer (``--turn-time``) has a bot choose our move (``time.monotonic()``);
     #: None without a timer running
     move_deadline: float | None = None
+    #: what leaving does at this table (the session says so as it starts): True, the game ends
+    #: for everyone; False, a bot plays our seat to the end; None, not told
+    leave_ends: bool | None = None
 
     @property
     def my_move(self) -> bool:

@@ -179,6 +179,9 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
     def run(self) -> SessionResult:
         self._open_log()
         self.agent.start(self.seat, self.node)
+        told = getattr(self.agent, "leaving_means", None)
+        if callable(told):
+            told(self.on_leave)  # the person's leave question says what leaving does here
         self.transport.admit_links({seat.dh_key for seat in self.table.seats})  # nobody else at our link endpoint
         self._link_all()
         # before the first record's work: the seats all start at once, and a link's
