@@ -432,11 +432,8 @@ class Controller(TypedCommands):
         or a goal: to the next target where it is legal (↑↓ also stop where it is not)."""
         snap = self.snapshot()
         item = self.selected_item(snap)
-        if snap.view is None or item is None:
-            # Tab said nothing where Enter, x and r each say what to do first (a play-test)
-            self.ui.say("the game has not started yet" if snap.view is None
-                        else "pick a card first (number keys), then Tab goes to where it is legal", "error")
-            return
+        if snap.view is None or item is None:  # Tab said nothing, where Enter says what to do first (a play-test)
+            return self._pick_first(snap, ", then Tab goes to where it is legal")
         options = self.options(snap, item)
         if options and not self._cell_mode(item):
             current = self._choice(snap, item, options)
@@ -479,15 +476,15 @@ class Controller(TypedCommands):
         else:  # nothing picked yet: "only path cards ... turn" read as a refusal of the card (a play-test)
             self.ui.say("only path cards and stones turn" if item else "pick a path card (1-9, [ ]), then r turns it", "error")
 
+    def _pick_first(self, snap: Snapshot, then: str = "") -> None:
+        """Said by a key that needs a card picked, with none."""
+        self.ui.say("the game has not started yet" if snap.view is None else f"pick a card first (number keys){then}", "error")
+
     def enter(self) -> bool:
         """Play what is selected, where the cursor or the choice says."""
         focus = self.focus()
         if focus.option is None:
-            snap = self.snapshot()
-            if snap.view is None:
-                self.ui.say("the game has not started yet", "error")
-            else:
-                self.ui.say("pick a card first (number keys)", "error")
+            self._pick_first(self.snapshot())
             return False
         option = focus.option
         doubt = self._second_thought(self.snapshot(), option)
