@@ -267,27 +267,18 @@ class Words:
             raise WordsError(f"{kind} is a Saboteur 2 card, not one of this edition's")
         if slot is None:
             return f"{kind} @{target}"
-        handle = self.card(slot)
-        face = dict(self.view.hand)[handle]
-        if not isinstance(face, ActionCard) or face.kind.value != kind:
-            raise WordsError(f"card {slot} is not a {kind} card")
+        handle, _ = self.action_in(slot, kind)
         return f"{kind} @{target} #{handle}"
 
     def rockfall_card(self, slot: str, x: str, y: str) -> str:
         """``rockfall 4 at 0,1``: the Rockfall in slot 4 played on the card at (0, 1)."""
-        handle = self.card(slot)
-        face = dict(self.view.hand)[handle]
-        if not isinstance(face, ActionCard) or face.kind.value != "rockfall":
-            raise WordsError(f"card {slot} is not a rockfall card")
+        handle, _ = self.action_in(slot, "rockfall")
         return f"rockfall {x},{y} #{handle}"
 
     def tool_card(self, verb: str, slot: str, target: int) -> str:
         """``break 3 @bob``: the tool card in slot 3 played on a player (a repair card that
         names two tools repairs the one of them that is broken, if only one is)."""
-        handle = self.card(slot)
-        face = dict(self.view.hand)[handle]
-        if not isinstance(face, ActionCard) or face.kind.value != verb:
-            raise WordsError(f"card {slot} is not a {verb} card")
+        handle, face = self.action_in(slot, verb)
         tools = list(face.tools)
         if verb == "repair" and len(tools) > 1:
             broken = [tool for tool in tools if tool in self.view.broken[target]]
@@ -314,11 +305,17 @@ class Words:
             raise WordsError(f"there is no goal {number}: the goals are 0-{goals - 1} (map 1, or map 5 1 for the Map in slot 5)")
         if slot is None:
             return f"map {number}"
+        handle, _ = self.action_in(slot, ActionKind.MAP.value, "a Map")
+        return f"map {number} #{handle}"
+
+    def action_in(self, slot: str, kind: str, called: str = "") -> tuple[int, ActionCard]:
+        """The handle and face of the action card of ``kind`` in this hand slot, or a
+        WordsError saying the card there is not one (``called``: how to name one)."""
         handle = self.card(slot)
         face = dict(self.view.hand)[handle]
-        if not isinstance(face, ActionCard) or face.kind is not ActionKind.MAP:
-            raise WordsError(f"card {slot} is not a Map")
-        return f"map {number} #{handle}"
+        if not isinstance(face, ActionCard) or face.kind.value != kind:
+            raise WordsError(f"card {slot} is not {called or f'a {kind} card'}")
+        return handle, face
 
     def card(self, slot: str) -> int:
         """The handle of the card in this hand slot."""
