@@ -64,8 +64,7 @@ class Budget:
             self.left = {k: (t, w) for k, (t, w) in self.left.items() if t + (now - w) * self.rate < self.burst}
             if len(self.left) >= self.keys:
                 key = "*"
-        tokens, then = self.left.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        tokens = self._refilled(key, now)
         spent = tokens >= cost
         self.left[key] = (tokens - cost if spent else tokens, now)
         return spent
@@ -75,9 +74,12 @@ class Budget:
         worth): for work found to cost more once done."""
         if key not in self.left and len(self.left) >= self.keys:
             return  # past ``keys`` keys: ``take`` lets newcomers share one bucket
+        self.left[key] = (max(self._refilled(key, now) - cost, -self.burst), now)
+
+    def _refilled(self, key: Hashable, now: float) -> float:
+        """``key``'s tokens now: what it had, and what the rate gave since, at most a burst."""
         tokens, then = self.left.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        self.left[key] = (max(tokens - cost, -self.burst), now)
+        return min(self.burst, tokens + (now - then) * self.rate)
 
 
 class FirstWords:
