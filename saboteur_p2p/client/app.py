@@ -73,17 +73,20 @@ KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)
 LOOK_FIRST_S = 0.7
 #: what a terminal too small for the table shows
 TOO_SMALL = "The table needs a larger terminal (80x24 suits it): enlarge this one, or play with --plain."
-#: the overlay shown when the player asks to quit
-LEAVE_QUESTION = "Leave the table?\n\ny or Ctrl-C  yes, tell the table and leave\nany other key  stay"
-#: what leaving does, when the session said (``Snapshot.leave_ends``): "the game ends" came
-#: only after the answer, and a game at a table of bots cannot be taken back then (a play-test)
-LEAVE_DOES = {True: "yes, leave: the game ends for everyone", False: "yes, leave: a bot plays your seat to the end"}
+#: what yes does in the quit question: by what leaving does at this table, when the session
+#: said so (``Snapshot.leave_ends``): "the game ends" came only after the answer, and a game at
+#: a table of bots cannot be taken back then (a play-test)
+LEAVE_DOES = {None: "yes, tell the table and leave", True: "yes, leave: the game ends for everyone",
+              False: "yes, leave: a bot plays your seat to the end"}
 
 
 def leave_question(snap: Snapshot) -> str:
-    """The question the quit key asks, saying what leaving does at this table if told."""
-    does = LEAVE_DOES.get(snap.leave_ends) if snap.leave_ends is not None else None
-    return LEAVE_QUESTION if does is None else LEAVE_QUESTION.replace("yes, tell the table and leave", does)
+    """The overlay shown when the player asks to quit, saying what leaving does here if told."""
+    return f"Leave the table?\n\ny or Ctrl-C  {LEAVE_DOES[snap.leave_ends]}\nany other key  stay"
+
+
+#: the question at a table that has not said what leaving does
+LEAVE_QUESTION = leave_question(Snapshot())
 #: a row, or none when the side panel has no room left (the log's title)
 AT_MOST_A_ROW = Dimension(min=0, max=1, preferred=1)
 
