@@ -18,14 +18,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .match import narrate
     from .protocol.verify import replay_file
 
-    with _Progress() as progress:
-        verdict, observer = replay_file(args.log, progress)
-    if observer is not None and observer.state is not None and _wants_client(args):
-        from .client.replay import ReplayViewer
+    viewer = _wants_client(args)
+    if viewer:
+        from .client.replay import ReplayViewer, TableViews
 
+        table = TableViews()  # the players panel: the table after each record
+    with _Progress() as progress:
+        verdict, observer = replay_file(args.log, progress, table if viewer else None)
+    if observer is not None and observer.state is not None and viewer:
         title = os.path.basename(args.log)
         ReplayViewer(title, observer.state.events, list(observer.setup.names), verdict.message,
-                     no_color=bool(os.environ.get("NO_COLOR"))).run()
+                     no_color=bool(os.environ.get("NO_COLOR")), views=table.views).run()
     elif observer is not None and observer.state is not None:
         for line in narrate(observer.state.events, list(observer.setup.names)):
             print(line)

@@ -473,7 +473,7 @@ def _watched_line(watched: Any) -> str:
 def _watch_in_viewer(args: argparse.Namespace) -> int:
     import threading
 
-    from .client.replay import ReplayViewer
+    from .client.replay import ReplayViewer, TableViews
     from .net.watch import Watched, WatchFailed, watch_table
 
     viewer = ReplayViewer(args.address, [], [], "live: every record so far checked", mode="WATCH",
@@ -482,9 +482,12 @@ def _watch_in_viewer(args: argparse.Namespace) -> int:
     ended: dict[str, Watched | WatchFailed] = {}
 
     def follow() -> None:
+        table = TableViews()  # the players panel: the table after each record
+
         def show(node):  # type: ignore[no-untyped-def]
+            table(node)
             if node.state is not None:
-                viewer.update(list(node.state.events), list(node.setup.names))
+                viewer.update(list(node.state.events), list(node.setup.names), views=list(table.views))
         try:
             watched = ended["end"] = watch_table(args.address, show, said.append, args.connect_timeout,
                                                          seat_key=None if args.key is None else parse_key_text(args.key))

@@ -12,10 +12,10 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from protocol_helpers import seeded_bytes
 
 from saboteur_p2p.cli import main
-from saboteur_p2p.client.replay import ReplayViewer, steps_of
+from saboteur_p2p.client.replay import ReplayViewer, TableViews, steps_of
 from saboteur_p2p.protocol.local import play_local_game
 from saboteur_p2p.protocol.verify import replay_file
-from saboteur_p2p.rules import CardPlayed, GameConfig, PlacePath, RoundEnded
+from saboteur_p2p.rules import BreakTool, CardPlayed, GameConfig, PlacePath, RepairTool, RoundEnded
 
 # the module's finished game (a module fixture) is played once, on one worker
 pytestmark = pytest.mark.xdist_group("replay-game")
@@ -130,3 +130,49 @@ def test_at_80_columns_every_path_laid_is_in_sight_when_its_step_is_shown(log: P
             viewer.go(index)
             header = viewer.render_text(80, 24).splitlines()[1]
             assert re.search(rf"(?<![\d-]){x}(?!\d)", header), (index, x, header)
+
+
+def test_the_players_panel_shows_each_seats_broken_tools_turn_and_last_move_as_they_stood_at_that_step(log: Path):
+    """The viewer showed the maze and the log alone: who had a broken tool, whose turn it
+    was and who had done what could only be read back out of the log (a play-test).  The
+    panel reads the spectator's table after each record: every seat's public state then,
+    no seat's own knowledge."""
+    table = TableViews()
+    verdict, observer = replay_file(str(log), None, table)
+    assert verdict.ok and observer is not None and observer.state is not None
+    events, names = list(observer.state.events), list(observer.setup.names)
+    assert len(table.views) == len(events)
+    assert all(view.seat == -1 and view.hand == () and view.role is None and view.gold == () for view in table.views)
+    with create_pipe_input() as pipe:
+        output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
+        viewer = ReplayViewer("seat0.log", events, names, verdict.message, input=pipe, output=output,  # type: ignore[arg-type]
+                              views=table.views)
+        broken: list[set[str]] = [set() for _ in names]  # the tools broken, worked out from the events alone
+        changed = 0
+        for index, event in enumerate(events):
+            if isinstance(event, CardPlayed) and isinstance(event.action, (BreakTool, RepairTool)):
+                action = event.action
+                (broken[action.target].add if isinstance(action, BreakTool) else broken[action.target].discard)(
+                    action.tool.value[0].upper())
+                changed += 1
+            if isinstance(event, RoundEnded):
+                break
+            viewer.go(index)
+            screen = viewer.render_text(80, 24).splitlines()
+            assert screen[1].rstrip().endswith("players"), screen[1]
+            rows = screen[2:2 + len(names)]
+            for seat, name in enumerate(names):
+                row = rows[seat].split("│", 1)[1]
+                assert f"{seat} {name}" in row, (index, row)
+                assert ("✗" + "".join(sorted(broken[seat])) in row) if broken[seat] else "✗" not in row, (index, seat, row)
+            if isinstance(event, CardPlayed):
+                mover = rows[event.player].split("│", 1)[1]
+                assert viewer.steps[index].last_moves[event.player].short in mover, (index, mover)
+                nxt = table.views[index].current_player  # the next to move: marked ▶
+                assert rows[nxt].split("│", 1)[1].startswith("▶"), (index, rows)
+        assert changed >= 2  # the game broke and repaired tools: the panel was put to the test
+        viewer.go(next(i for i, e in enumerate(events) if isinstance(e, RoundEnded)))
+        rows = viewer.render_text(80, 24).splitlines()[2:2 + len(names)]
+        roles = observer.state.events[viewer.index].roles  # type: ignore[union-attr]
+        for seat, role in enumerate(roles):  # the round's end shows every role
+            assert ("SAB" if role.value == "saboteur" else "dig") in rows[seat], (rows[seat], role)

@@ -6,11 +6,19 @@ The log is checked first (``protocol.verify.replay_file``); its public events th
 The viewer steps through them: → or n next, ← or b back, e to the end of the round,
 Home / End to the start / the end of the game, q to leave.  ``saboteur-p2p watch`` shows a
 live table in the same viewer, fed the events as the spectator checks them (``update``).
+
+Beside the maze, the players panel of the full-screen client: whose turn it is, each seat's
+cards in hand, gold, broken tools (in Saboteur 2 a Trapped! card or a Theft), its last move,
+and at a round's end the roles.  It reads the table as the spectator's own state stood after
+the record that made each event (``public_view``, ``TableViews``): a spectator holds no
+secret, so nothing there is any seat's own knowledge.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
@@ -29,17 +37,27 @@ from ..rules import (
     GoalRevealed,
     PathCard,
     PlacePath,
+    PlayerView,
     Rockfall,
     RoundEnded,
     RoundStarted,
+    State,
 )
+from .controller import Focus
 from .controls import SizedControl
 from .maze import MazeMarks, render_maze
-from .model import LogKind, LogLine
+from .model import LogKind, LogLine, Snapshot
+from .players import render_players
 from .render import Fragments, render_log
 from .styles import COLOUR_STYLE, MONO_STYLE
+from .tracker import LastMove, last_move
 
 KEYS = " → n next · ← b back · e round's end · Home End · q leave "
+#: the columns of the players panel and the log beside the maze
+SIDE_WIDTH = 34
+#: the players panel highlights nothing in a replay: nobody chooses a move here
+NO_FOCUS = Focus(items=(), selected=None, turned=False, marks=MazeMarks(), target_player=None, options=(),
+                 option=None, option_legal=None, hint="")
 
 
 @dataclass(frozen=True)
@@ -53,14 +71,45 @@ class Step:
     #: the cell the event changed (a path laid or removed), to highlight
     cell: tuple[int, int] | None
     ends_round: bool
+    #: the table as anyone saw it after the record that made the event (``public_view``);
+    #: None when not told (no players panel)
+    table: PlayerView | None
+    #: each seat's last move this round, as the players panel shows it
+    last_moves: Mapping[int, LastMove]
 
 
-def steps_of(events: Sequence[Event], names: Sequence[str]) -> tuple[list[Step], list[LogLine]]:
-    """One step per public event, and the account of the game (the log lines)."""
+def public_view(state: State) -> PlayerView:
+    """The table as anyone at it may see it: whose turn, every seat's cards in hand, gold,
+    broken tools and marks, the roles once a round reveals them.  ``state`` is a spectator's
+    (it knows no card of any hand); the view is no seat's own (seat -1), so the players panel
+    marks nobody as "you" and shows nobody's own gold pieces or role."""
+    return state.view_for(0)._replace(seat=-1, role=None, hand=(), gold=(), known_roles=MappingProxyType({}), gold_pieces=0)
+
+
+class TableViews:
+    """``each`` of ``replay_file`` (or a watch's call after each record): the table's public
+    view after each event, the same view for every event one record made."""
+
+    def __init__(self) -> None:
+        self.views: list[PlayerView] = []
+
+    def __call__(self, node: Any) -> None:
+        state = node.state
+        if state is not None and len(state.events) > len(self.views):
+            self.views += [public_view(state)] * (len(state.events) - len(self.views))
+
+
+def steps_of(
+    events: Sequence[Event], names: Sequence[str], views: Sequence[PlayerView] = (),
+) -> tuple[list[Step], list[LogLine]]:
+    """One step per public event, and the account of the game (the log lines).  ``views``:
+    the table after each event (``TableViews``); a step past them shows the last one."""
     board, number = Board.new_round(), 0
     goals: dict[int, PathCard] = {}
     steps: list[Step] = []
     lines: list[LogLine] = []
+    moves: dict[int, LastMove] = {}
+    order = 0
     # the narration tells every public event in one line (told whole, it knows the edition's unit)
     told = list(narrate(events, names))
     if len(told) != len(events):
@@ -69,7 +118,10 @@ def steps_of(events: Sequence[Event], names: Sequence[str]) -> tuple[list[Step],
         cell = None
         if isinstance(event, RoundStarted):
             board, goals, number = Board.new_round(), {}, event.round
+            moves = {}
         elif isinstance(event, CardPlayed):
+            order += 1
+            moves = {**moves, event.player: last_move(event, text, order)}
             board = board.clone()
             action = event.action
             if isinstance(action, PlacePath) and isinstance(event.card, PathCard):
@@ -84,7 +136,8 @@ def steps_of(events: Sequence[Event], names: Sequence[str]) -> tuple[list[Step],
             goals = {**goals, event.slot: event.card}
         lines.append(LogLine(LogKind.EVENT, text, move=isinstance(event, CardPlayed)))
         ends = isinstance(event, (RoundEnded, GameEnded))
-        steps.append(Step(board, goals, number, len(lines), cell, ends))
+        table = views[len(steps)] if len(steps) < len(views) else views[-1] if views else None
+        steps.append(Step(board, goals, number, len(lines), cell, ends, table, MappingProxyType(moves)))
     return steps, lines
 
 
@@ -93,10 +146,11 @@ class ReplayViewer:
 
     def __init__(self, title: str, events: Sequence[Event], names: Sequence[str], verdict: str,
                  input: Input | None = None, output: Output | None = None, no_color: bool = False,
-                 mode: str = "REPLAY") -> None:
+                 mode: str = "REPLAY", views: Sequence[PlayerView] = ()) -> None:
         self.title = title
         self.mode = mode
-        self.steps, self.lines = steps_of(events, names)
+        self.names = tuple(names)
+        self.steps, self.lines = steps_of(events, names, views)
         self.verdict = verdict
         self.index = 0
         kb = KeyBindings()
@@ -110,8 +164,11 @@ class ReplayViewer:
         kb.add("c-c")(lambda event: event.app.exit())
         body = HSplit([
             Window(SizedControl(self._status), height=1),
-            VSplit([Window(SizedControl(self._maze)), Window(width=1, char="│", style="class:rule"),
-                    Window(SizedControl(self._log), width=34)]),
+            VSplit([Window(SizedControl(self._maze)), Window(width=1, char="│", style="class:rule"), HSplit([
+                # every seat's line first (a title and a line a seat), the log below
+                Window(SizedControl(self._players), dont_extend_height=True, height=self._players_height),
+                Window(SizedControl(self._log)),
+            ], width=SIDE_WIDTH)]),
             Window(SizedControl(self._keys), height=1),
         ])
         self.application: Application[None] = Application(
@@ -135,11 +192,13 @@ class ReplayViewer:
     def run(self) -> None:
         self.application.run()
 
-    def update(self, events: Sequence[Event], names: Sequence[str], verdict: str | None = None) -> None:
+    def update(self, events: Sequence[Event], names: Sequence[str], verdict: str | None = None,
+               views: Sequence[PlayerView] = ()) -> None:
         """The events of a live table so far (``saboteur-p2p watch``), from another thread: a
         viewer at the newest step follows the game; one looking back stays where it is."""
         following = self.index >= len(self.steps) - 1
-        steps, lines = steps_of(events, names)
+        steps, lines = steps_of(events, names, views)
+        self.names = tuple(names)
         self.steps, self.lines = steps, lines
         if verdict is not None:
             self.verdict = verdict
@@ -164,6 +223,17 @@ class ReplayViewer:
         follow = next((s.cell for s in reversed(self.steps[: self.index + 1]) if s.cell is not None), None)
         fragments, _ = render_maze(step.board, step.goals, marks, width, height, None, follow)
         return fragments
+
+    def _players_height(self) -> int:
+        table = self.steps[self.index].table if self.steps else None
+        return 0 if table is None else 1 + table.players
+
+    def _players(self, width: int, height: int) -> Fragments:
+        step = self.steps[self.index] if self.steps else None
+        if step is None or step.table is None:
+            return []
+        snap = Snapshot(names=self.names, view=step.table, last_moves=step.last_moves)
+        return render_players(snap, NO_FOCUS, width)
 
     def _log(self, width: int, height: int) -> Fragments:
         shown = self.steps[self.index].lines if self.steps else 0

@@ -139,11 +139,7 @@ class Tracker:
                 board = None
             elif isinstance(event, CardPlayed):
                 self._moves += 1
-                cell = _cell_of(event)
-                words = move_words(event, names, self.seat)
-                self.last_moves[event.player] = LastMove(
-                    event.player, words, cell, self._moves, _short_move(event), _tiny_move(event),
-                )
+                self.last_moves[event.player] = last_move(event, move_words(event, names, self.seat), self._moves)
                 if board is not None:
                     _apply(board, event)
                 self._follow_traps(event)
@@ -275,6 +271,12 @@ class Tracker:
 def _count(number: int, unit: str) -> str:
     """"1 nugget", "3 nuggets"."""
     return f"{number} {unit}" + ("" if number == 1 else "s")
+
+
+def last_move(event: CardPlayed, words: str, order: int) -> LastMove:
+    """The move of ``event`` as a seat's line shows it: ``words`` as the log told it, and
+    ``order`` counting every move at the table."""
+    return LastMove(event.player, words, _cell_of(event), order, _short_move(event), _tiny_move(event))
 
 
 def _short_move(event: CardPlayed) -> str:

@@ -26,6 +26,9 @@ from .node import GameSetup, Node, ProtocolViolation
 
 #: ``progress(records checked, records in all)``
 Progress = Callable[[int, int], None]
+#: called with the spectator's node after each record it took in (the replay viewer's
+#: players panel reads the table as it stood then)
+Each = Callable[[Node], None]
 
 
 @dataclass(frozen=True)
@@ -122,12 +125,14 @@ def verify_records(records: list[bytes]) -> Verdict:
     return replay_records(records)[0]
 
 
-def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tuple[Verdict, Node | None]:
+def replay_records(
+    blobs: list[bytes], progress: Progress | None = None, each: Each | None = None,
+) -> tuple[Verdict, Node | None]:
     """Check every record as a spectator; returns the verdict and the spectator's node.
 
     A log that stops before the game's end may end with a verdict (ending.py): it is checked
     against the records, and the verdict says whether it holds.  ``progress(done, total)`` is
-    called after each record checked."""
+    called after each record checked, ``each(node)`` after each record taken in."""
     records, ending = split_ending(blobs)
     if not records:
         return Verdict(False, 0, "the log is empty"), None
@@ -163,6 +168,8 @@ def replay_records(blobs: list[bytes], progress: Progress | None = None) -> tupl
                 said = f"stopped: {who} cheated ({violation.reason}), evidence checks (record {index}, in the log)"
                 return Verdict(True, index, f"{said}; {why}", culprit=violation.peer), observer
             return Verdict(False, index, why, culprit=violation.peer), observer
+        if each is not None:
+            each(observer)
         if progress is not None:
             progress(index + 1, len(records))
     state = observer.state
@@ -250,11 +257,11 @@ def unexpected_seats(setup: GameSetup, expected: list[str]) -> str | None:
                                                            "seats hold it")
 
 
-def replay_file(path: str, progress: Progress | None = None) -> tuple[Verdict, Node | None]:
+def replay_file(path: str, progress: Progress | None = None, each: Each | None = None) -> tuple[Verdict, Node | None]:
     try:
         records = read_log(path)
     except BrokenLog as exc:  # the records before the break are checked all the same
-        verdict, observer = replay_records(exc.records, progress)
+        verdict, observer = replay_records(exc.records, progress, each)
         if isinstance(exc, TruncatedLog):
             where = "its first record" if exc.offset == 0 else "a record"
             damage = f"the file ends inside {where} at byte {exc.offset}"
@@ -269,4 +276,4 @@ def replay_file(path: str, progress: Progress | None = None) -> tuple[Verdict, N
         return replace(verdict, ok=False, message=message), observer
     except (LogFileError, OSError) as exc:
         return Verdict(False, 0, f"cannot read the log {path}: {exc}"), None
-    return replay_records(records, progress)
+    return replay_records(records, progress, each)
