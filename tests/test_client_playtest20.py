@@ -120,7 +120,7 @@ def test_the_leave_question_says_what_leaving_does_at_this_table():
     session tells the client what leaving does there (the game ends, or a bot plays on), and
     the question says it."""
     from saboteur_p2p.client.agent import ClientAgent
-    from saboteur_p2p.client.app import LEAVE_QUESTION, leave_question
+    from saboteur_p2p.client.screens import LEAVE_QUESTION, leave_question
 
     agent = ClientAgent()
     assert leave_question(agent.snapshot()) == LEAVE_QUESTION  # not told: as before

@@ -47,7 +47,7 @@ from .controller import Controller, Focus
 from .controls import SizedControl
 from .guide import PAGE_KEYS, RULES_KEYS, help_text, render_page, rules_text, section_line
 from .maze import CELL_W, GUTTER, MazeMarks, maze_bounds, render_maze
-from .model import Snapshot, UIState, ellipsized, goal_faces, pad_to_width, wrap_to_width
+from .model import UIState, ellipsized, goal_faces, pad_to_width, wrap_to_width
 from .players import render_players
 from .render import (
     HAND_HEIGHT,
@@ -61,7 +61,15 @@ from .render import (
     render_message,
     render_status,
 )
-from .screens import render_lobby, render_ranking, render_round_end, round_end_hint, round_end_keys, round_end_open
+from .screens import (
+    leave_question,
+    render_lobby,
+    render_ranking,
+    render_round_end,
+    round_end_hint,
+    round_end_keys,
+    round_end_open,
+)
 from .styles import COLOUR_STYLE, MONO_STYLE
 
 SIDE_MIN = 26
@@ -73,20 +81,6 @@ KEYS_PROMPT = ": (keys act at once · press : or start a word to type a command)
 LOOK_FIRST_S = 0.7
 #: what a terminal too small for the table shows
 TOO_SMALL = "The table needs a larger terminal (80x24 suits it): enlarge this one, or play with --plain."
-#: what yes does in the quit question: by what leaving does at this table, when the session
-#: said so (``Snapshot.leave_ends``): "the game ends" came only after the answer, and a game at
-#: a table of bots cannot be taken back then (a play-test)
-LEAVE_DOES = {None: "yes, tell the table and leave", True: "yes, leave: the game ends for everyone",
-              False: "yes, leave: a bot plays your seat to the end"}
-
-
-def leave_question(snap: Snapshot) -> str:
-    """The overlay shown when the player asks to quit, saying what leaving does here if told."""
-    return f"Leave the table?\n\ny or Ctrl-C  {LEAVE_DOES[snap.leave_ends]}\nany other key  stay"
-
-
-#: the question at a table that has not said what leaving does
-LEAVE_QUESTION = leave_question(Snapshot())
 #: a row, or none when the side panel has no room left (the log's title)
 AT_MOST_A_ROW = Dimension(min=0, max=1, preferred=1)
 

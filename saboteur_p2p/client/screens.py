@@ -1,4 +1,5 @@
-"""The screens between the moves: a round's end and the game's final ranking.
+"""The screens between the moves: a round's end and the game's final ranking; and the
+question before leaving the table.
 
 Pure functions of a snapshot (and of what the tracker kept of each round), returning
 styled fragments or plain text, as ``render`` does for the panels.
@@ -11,6 +12,21 @@ from ..rules import Role
 from .model import ROLE_SHORT, ROLE_STYLE, Snapshot, cut_to_width, fit_name, pad_to_width, text_width, wrap_to_width
 from .players import ROLE_TINY
 from .tracker import RoundSummary
+
+#: what yes does in the quit question: by what leaving does at this table, when the session
+#: said so (``Snapshot.leave_ends``): "the game ends" came only after the answer, and a game at
+#: a table of bots cannot be taken back then (a play-test)
+LEAVE_DOES = {None: "yes, tell the table and leave", True: "yes, leave: the game ends for everyone",
+              False: "yes, leave: a bot plays your seat to the end"}
+
+
+def leave_question(snap: Snapshot) -> str:
+    """The overlay shown when the player asks to quit, saying what leaving does here if told."""
+    return f"Leave the table?\n\ny or Ctrl-C  {LEAVE_DOES[snap.leave_ends]}\nany other key  stay"
+
+
+#: the question at a table that has not said what leaving does
+LEAVE_QUESTION = leave_question(Snapshot())
 
 Fragments = list[tuple[str, str]]
 
