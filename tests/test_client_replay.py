@@ -176,3 +176,20 @@ def test_the_players_panel_shows_each_seats_broken_tools_turn_and_last_move_as_t
         roles = observer.state.events[viewer.index].roles  # type: ignore[union-attr]
         for seat, role in enumerate(roles):  # the round's end shows every role
             assert ("SAB" if role.value == "saboteur" else "dig") in rows[seat], (rows[seat], role)
+
+
+def test_a_table_the_panel_cannot_read_never_stops_the_check_of_the_log():
+    """``TableViews`` runs inside ``replay_file``'s check of every record (and a watch's): a
+    state it cannot make a view of leaves those steps showing the table as last seen."""
+    from types import SimpleNamespace
+
+    class Unreadable:
+        events = ("an event", "another")
+
+        def view_for(self, seat: int) -> None:
+            raise KeyError(seat)
+
+    table = TableViews()
+    table(SimpleNamespace(state=Unreadable()))
+    table(SimpleNamespace(state=None))
+    assert table.views == []

@@ -95,8 +95,13 @@ class TableViews:
 
     def __call__(self, node: Any) -> None:
         state = node.state
-        if state is not None and len(state.events) > len(self.views):
-            self.views += [public_view(state)] * (len(state.events) - len(self.views))
+        if state is None or len(state.events) <= len(self.views):
+            return
+        try:
+            view = public_view(state)
+        except Exception:  # a panel never stops the check of a log or a watch
+            return  # those steps show the table as last seen
+        self.views += [view] * (len(state.events) - len(self.views))
 
 
 def steps_of(
