@@ -186,10 +186,10 @@ class Heartbeat:
     def _catching_up(self, now: float) -> bool:
         """Whether a seat that came back still waits before it makes a record (§12.4): until
         every peer that is not away has told it that it holds no more records than we do, for
-        at most ``CATCH_UP_S`` after the last record we took in.  A record of ours that
-        reached them but not our disk (an operating system's crash loses the log's tail not
-        yet synced) comes back in their resends; made again, with fresh randomness, it would
-        be a second version of it."""
+        at most ``CATCH_UP_S`` after the last record we took in: what a crash of the machine
+        lost of the log's tail comes back in their resends.  Our own records are synced before
+        they go out (``Session._broadcast``): made again, with fresh randomness, one lost would
+        be a second version of it, and a liar that alone held it could outwait this wait."""
         if now >= self.catch_up_until:
             return False
         held = len(self.node.records)

@@ -127,7 +127,8 @@ class Node(ShuffleSteps):
         #: called with the committed state when a logged share round shows this seat a card
         #: (its hand at a round's start, a card drawn): the state changed without a commit
         self.on_learn: Callable[[State], None] | None = None
-        #: where accepted records are appended as they come (fsync'd at round boundaries)
+        #: where accepted records are appended as they come (fsync'd at round boundaries; the
+        #: session syncs it too before each record of ours goes out)
         self.writer: LogWriter | None = None
 
     # -- whose turn to speak --------------------------------------------------------------
