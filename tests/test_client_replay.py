@@ -193,3 +193,42 @@ def test_a_table_the_panel_cannot_read_never_stops_the_check_of_the_log():
     table(SimpleNamespace(state=Unreadable()))
     table(SimpleNamespace(state=None))
     assert table.views == []
+
+
+@pytest.mark.parametrize("edition", ["base", "saboteur2"])
+def test_each_step_of_a_round_s_end_shows_the_roles_and_gold_its_events_have_told_so_far(tmp_path: Path, edition: str):
+    """One record may make a round's last move, the goal it reached, the round's end, its gold
+    seat by seat and the next round's deal; each of those steps showed the table after all of
+    them (the next round's deal at a seat's gold, the roles at the last move: a play-test).
+    Worked out from the events alone, step by step: the roles show from the round's end to the
+    next deal, and the gold (base: cards, Saboteur 2: whether a seat holds pieces) as told."""
+    from saboteur_p2p.rules import GameEnded, GoldReceived, PiecesWon, RoundStarted, Stolen
+
+    players = 3 if edition == "base" else 4
+    play_local_game(GameConfig(players, edition, rounds=2), ["heuristic"] * players, seed=11, rand=seeded_bytes(11),
+                    log_dir=str(tmp_path))
+    table = TableViews()
+    verdict, observer = replay_file(str(tmp_path / "seat0.log"), None, table)
+    assert verdict.ok and observer is not None and observer.state is not None
+    events = observer.state.events
+    assert len(table.views) == len(events)
+    roles_shown, cards, pieces = False, [0] * players, [0] * players
+    for index, event in enumerate(events):
+        if isinstance(event, RoundEnded):
+            roles_shown = True
+        elif isinstance(event, RoundStarted):
+            roles_shown = False
+        elif isinstance(event, GoldReceived):
+            cards[event.player] += event.cards
+        elif isinstance(event, PiecesWon):
+            pieces[event.player] += event.pieces
+        elif isinstance(event, Stolen) and event.victim is not None:
+            pieces[event.thief] += 1
+            pieces[event.victim] -= 1
+        view = table.views[index]
+        assert (view.revealed_roles is not None) == roles_shown or isinstance(event, GameEnded), (index, event)
+        if edition == "base":
+            assert list(view.gold_counts) == cards, (index, event)
+        else:
+            assert list(view.has_gold) == [n > 0 for n in pieces], (index, event)
+    assert sum(cards) + sum(pieces) > 0 and sum(isinstance(e, RoundEnded) for e in events) == 2

@@ -23,7 +23,7 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout import Dimension, HSplit, Layout, VSplit, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
@@ -35,13 +35,16 @@ from ..rules import (
     Event,
     GameEnded,
     GoalRevealed,
+    GoldReceived,
     PathCard,
+    PiecesWon,
     PlacePath,
     PlayerView,
     Rockfall,
     RoundEnded,
     RoundStarted,
     State,
+    Stolen,
 )
 from .controller import Focus
 from .controls import SizedControl
@@ -53,8 +56,12 @@ from .styles import COLOUR_STYLE, MONO_STYLE
 from .tracker import LastMove, last_move
 
 KEYS = " → n next · ← b back · e round's end · Home End · q leave "
-#: the columns of the players panel and the log beside the maze
-SIDE_WIDTH = 34
+#: the columns of the players panel and the log beside the maze: as the full-screen client's,
+#: wider on a wide terminal (at 140 columns the log wrapped every line beside an empty maze:
+#: a play-test)
+SIDE_MIN, SIDE_MAX = 34, 60
+#: the columns the maze keeps before the side panel grows past SIDE_MIN
+MAZE_KEEPS = 75
 #: the players panel highlights nothing in a replay: nobody chooses a move here
 NO_FOCUS = Focus(items=(), selected=None, turned=False, marks=MazeMarks(), target_player=None, options=(),
                  option=None, option_legal=None, hint="")
@@ -88,7 +95,15 @@ def public_view(state: State) -> PlayerView:
 
 class TableViews:
     """``each`` of ``replay_file`` (or a watch's call after each record): the table's public
-    view after each event, the same view for every event one record made."""
+    view after each event.
+
+    The spectator's state is seen only between records, and one record may make many events:
+    a round's last move, the goal it reached, the round's end, its gold one seat at a time and
+    the next round's deal.  The last of them shows the table after the record; each one
+    before it, the table before the record with what the events so far say themselves (the
+    roles a round's end shows, the gold each seat received).  Shown after the record, the
+    step of a seat's gold showed the next round's deal, and a round's last move the roles
+    and the gold to come (found by a play-test)."""
 
     def __init__(self) -> None:
         self.views: list[PlayerView] = []
@@ -98,10 +113,29 @@ class TableViews:
         if state is None or len(state.events) <= len(self.views):
             return
         try:
-            view = public_view(state)
+            after = public_view(state)
         except Exception:  # a panel never stops the check of a log or a watch
             return  # those steps show the table as last seen
-        self.views += [view] * (len(state.events) - len(self.views))
+        table = self.views[-1] if self.views else after
+        for event in state.events[len(self.views):-1]:
+            table = told_by(table, event)
+            self.views.append(table)
+        self.views.append(after)
+
+
+def told_by(view: PlayerView, event: Event) -> PlayerView:
+    """``view`` with what ``event`` itself says of the table: the roles a round's end shows,
+    the gold cards (base game) or that a seat holds gold pieces (Saboteur 2)."""
+    if isinstance(event, RoundEnded):
+        return view._replace(revealed_roles=event.roles)
+    if isinstance(event, GoldReceived) and event.player < len(view.gold_counts):
+        counts = list(view.gold_counts)
+        counts[event.player] += event.cards
+        return view._replace(gold_counts=tuple(counts))
+    seat = event.player if isinstance(event, PiecesWon) else event.thief if isinstance(event, Stolen) else None
+    if seat is not None and seat < len(view.has_gold):
+        return view._replace(has_gold=tuple(held or s == seat for s, held in enumerate(view.has_gold)))
+    return view
 
 
 def steps_of(
@@ -139,7 +173,9 @@ def steps_of(
             board = board.clone()
             board.reveal_goal(GOAL_CELLS[event.slot], event.card, event.turned)
             goals = {**goals, event.slot: event.card}
-        lines.append(LogLine(LogKind.EVENT, text, move=isinstance(event, CardPlayed)))
+        # every line a step: the mark (▸) is on the step's own event, a seat's gold or a
+        # round's end too, not on the last move before it (a play-test)
+        lines.append(LogLine(LogKind.EVENT, text, move=True))
         ends = isinstance(event, (RoundEnded, GameEnded))
         table = views[len(steps)] if len(steps) < len(views) else views[-1] if views else None
         steps.append(Step(board, goals, number, len(lines), cell, ends, table, MappingProxyType(moves)))
@@ -173,7 +209,7 @@ class ReplayViewer:
                 # every seat's line first (a title and a line a seat), the log below
                 Window(SizedControl(self._players), dont_extend_height=True, height=self._players_height),
                 Window(SizedControl(self._log)),
-            ], width=SIDE_WIDTH)]),
+            ], width=self._side_width)]),
             Window(SizedControl(self._keys), height=1),
         ])
         self.application: Application[None] = Application(
@@ -228,6 +264,10 @@ class ReplayViewer:
         follow = next((s.cell for s in reversed(self.steps[: self.index + 1]) if s.cell is not None), None)
         fragments, _ = render_maze(step.board, step.goals, marks, width, height, None, follow)
         return fragments
+
+    def _side_width(self) -> Dimension:
+        columns = self.application.output.get_size().columns
+        return Dimension.exact(max(SIDE_MIN, min(SIDE_MAX, columns - MAZE_KEEPS)))
 
     def _players_height(self) -> int:
         table = self.steps[self.index].table if self.steps else None
