@@ -192,6 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "taken from there when none is given): the lobby is encrypted, and only that table can answer")
     join.add_argument("--edition", default=None, choices=edition_names(),
                       help="sit only at a table of this edition (default: whatever the table plays)")
+    join.add_argument("--take-back", action="store_true",
+                      help="take your seat back in a game that stopped here (its log ends with the verdict this "
+                      "peer wrote, as after its connection was lost), if the table still plays it; without it a "
+                      "join takes back only a seat whose peer crashed")
     _session_options(join)
     _client_options(join)
     _discovery_options(join, "--browse", "seconds to look for tables when no address is given")

@@ -204,7 +204,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             identity, args.name, args.address, args.bind, None, log_dir, args.code, args.wait, agent.say,
             agent=agent, edition=args.edition,
             connect_timeout=args.connect_timeout, turn_time=args.turn_time or None, host_key=host_key, on_lobby=agent.lobby,
-            table_timer=args.turn_time is None,
+            table_timer=args.turn_time is None, take_back=args.take_back,
         )))
     say = _say(args, args.name)
     agent, say = _plain_agent(args, say)
@@ -213,7 +213,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             _identity(args), args.name, args.address, args.bind, args.bot, log_dir, args.code, args.wait,
             say, agent=agent, edition=args.edition,
             bot_delay=args.bot_delay or 0.0, connect_timeout=args.connect_timeout, turn_time=args.turn_time or None,
-            host_key=host_key, table_timer=args.turn_time is None,
+            host_key=host_key, table_timer=args.turn_time is None, take_back=args.take_back,
         )
     if args.quiet:
         print(result.message)

@@ -298,12 +298,49 @@ def test_a_seat_whose_game_stopped_for_a_cheat_is_not_taken_back_into_it(tmp_pat
         assert Ending.from_bytes(verdict[:kept] + bytes(len(verdict) - kept)).outcome == "unreadable"  # type: ignore[union-attr]
         with pytest.raises(SeatLost, match=r"its game stopped for a cheat \(its verdict's end was lost\)"):
             open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)
-    # a seat that named another gone is taken back: that is what rejoining is for, torn or not
+    # a seat that named another gone stopped its game too: taken back only when its person asks
+    # (join --take-back), torn or not (a plain join was lured back in: test below)
     gone = Ending("peer-gone", 2, "", "seat2 went silent", None, 1).to_bytes()
-    write([*game.records, gone[:40] + bytes(len(gone) - 40)])
-    assert open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)[2] == len(game.records)
-    write([*game.records, gone])
-    assert open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)[2] == len(game.records)
+    for verdict in (gone[:40] + bytes(len(gone) - 40), gone):
+        write([*game.records, verdict])
+        with pytest.raises(SeatLost, match=r"its game stopped here .*join --take-back takes the seat back"):
+            open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)
+        node = Node(game.setup, 1, game.nodes[1].identity)
+        assert open_seat(node, tmp_path, resuming=True, stopped_too=True)[2] == len(game.records)
+
+
+def test_a_plain_join_is_not_lured_back_into_a_game_it_stopped_naming_a_seat_gone(tmp_path: Path) -> None:
+    """A seat named the host gone and stopped; later the host opened what looked like a new
+    table and answered a plain ``join`` with the old game's start: the seat was taken back in,
+    the host made its move, and the seat then named the third seat, not running, as gone,
+    its verdict naming the host replaced (found by an attack).  The seat is not taken back:
+    the join says the game stopped here and how to take it up again on purpose."""
+    import struct
+
+    from protocol_helpers import play_until, seeded_game
+
+    from saboteur_p2p.net.lobby import SeatInfo
+    from saboteur_p2p.net.seatstate import SeatLost, export_secrets
+    from saboteur_p2p.protocol.ending import Ending
+
+    game = seeded_game(GameConfig(3, rounds=1), 11)
+    play_until(game, lambda head: head.kind == "action" and head.speaker == 0)  # the host's move is due
+    stem = f"game-{game.setup.game_id.hex()[:16]}-seat1"
+    (tmp_path / f"{stem}.secret").write_bytes(export_secrets(game.nodes[1]))
+    gone = Ending("peer-gone", 0, "", "seat0 went silent", None, 1).to_bytes()
+    (tmp_path / f"{stem}.log").write_bytes(b"".join(struct.pack(">I", len(i)) + i for i in [*game.records, gone]))
+    setup = game.setup
+    infos = tuple(SeatInfo(name, pub.sign_key, pub.dh_key, f"tcp://127.0.0.1:{n + 1}")
+                  for n, (name, pub) in enumerate(zip(setup.names, setup.seats, strict=True)))
+    identity = game.nodes[1].identity
+    assert identity is not None
+    transport = SentLog()
+    session = Session(Table(setup.game_id, setup.config, infos, wait_ms=setup.wait_ms), identity, transport,  # type: ignore[arg-type]
+                      object(), tmp_path, lambda text: None, resuming=True)
+    with pytest.raises(SeatLost, match=r"cannot take seat 1 back: its game stopped here \(seat 0 went silent\)"):
+        session.run()  # the command says so and ends (cli.main)
+    assert transport.sent == []  # nothing said to the table
+    assert (tmp_path / f"{stem}.log").read_bytes().endswith(gone)  # the verdict naming the host stands
 
 
 def test_a_seat_run_again_while_the_clock_reads_earlier_still_links_as_the_newer_run(tmp_path: Path, monkeypatch) -> None:

@@ -381,9 +381,10 @@ def join_table(
     edition: str | None = None, bot_delay: float = 0.0,
     connect_timeout: float | None = None, turn_time: float | None = None, stand_in_delay: float = STAND_IN_DELAY,
     host_key: bytes | None = None, on_lobby: LobbyListener | None = None, on_leave: str = "bot",
-    table_timer: bool = True,
+    table_timer: bool = True, take_back: bool = False,
 ) -> SessionResult:
     """Take a seat at the table at ``address`` (of ``edition`` only, when given) and play;
+    ``take_back``: a game our log shows we stopped (its verdict written) may be taken up again;
     without a ``turn_time`` of our own, a person's seat keeps the table's turn timer if its
     welcome gives one of MIN_TABLE_TURN_TIME or more (``table_timer``: False, ``--turn-time off``);
     ``bot_delay`` paces a bot in our seat; a table silent for ``connect_timeout`` seconds is
@@ -421,7 +422,7 @@ def join_table(
             agent = agent or _agent(bot, say, seat or 0, bot_delay)
             return Session(
                 table, identity, transport, agent, log_dir, say, wait, turn_time, on_leave, stand_in_delay=stand_in_delay,
-                resuming=table.game_id.hex()[:16] in resumable,
+                resuming=table.game_id.hex()[:16] in resumable, take_back_stopped=take_back,
             ).run()
         finally:
             transport.close()

@@ -101,8 +101,10 @@ def save_secrets(node: Node, path: Path) -> None:
     write_whole(path, export_secrets(node), mode=0o600, tmp=path.with_suffix(".tmp"))
 
 
-def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
-    """Rebuild a seat from its secrets and its own log; returns how many records it had."""
+def restore(node: Node, secrets_path: Path, log_path: Path, stopped_too: bool = False) -> int:
+    """Rebuild a seat from its secrets and its own log; returns how many records it had.
+    A log that ends with a verdict is a game this seat stopped: taken back only with
+    ``stopped_too`` (``join --take-back``), never after a cheat."""
     try:
         with open_regular(secrets_path, "the saved seat secrets") as f:
             data = f.read(MAX_SECRETS_BYTES + 1)  # a file of ours, but read as any: bounded
@@ -132,6 +134,15 @@ def restore(node: Node, secrets_path: Path, log_path: Path) -> int:
         by = f" by seat {ending.culprit} ({ending.reason})" if ending.outcome == "cheater" else " (its verdict's end was lost)"
         raise StoppedForACheat(f"its game stopped for a cheat{by}; a game stopped for a cheat is not taken up "
                                f"again (saboteur-p2p verify {log_path} checks it)")
+    if ending is not None and not stopped_too:
+        # a plain join to what looked like a new table took the seat back into a game it had
+        # stopped, when that table's host (one of its seats) answered with the game's old
+        # start: its missing seat was then named, and the verdict naming the host was gone
+        # (found by an attack)
+        said = f"seat {ending.culprit} went silent" if ending.outcome == "peer-gone" and ending.culprit is not None \
+            else f"it ended ({ending.outcome}: {printable(ending.reason)})"
+        raise StoppedHere(f"its game stopped here ({said}), and a join does not take it up again unless asked: "
+                          "join --take-back takes the seat back, if the table still plays that game")
     for index, record in enumerate(kept):
         try:
             node.receive(record)
@@ -222,11 +233,16 @@ class StoppedForACheat(RuntimeError):
     """The seat's log ends with a verdict naming a cheat: its game is over for good."""
 
 
+class StoppedHere(RuntimeError):
+    """The seat's log ends with a verdict (not a cheat): the game stopped here, and is taken
+    up again only when the person asks (``join --take-back``)."""
+
+
 class SeatLost(RuntimeError):
     """This seat's saved state is incomplete: it cannot rejoin its game."""
 
 
-def open_seat(node: Node, log_dir: Path, resuming: bool) -> tuple[Path, Path, int | None]:
+def open_seat(node: Node, log_dir: Path, resuming: bool, stopped_too: bool = False) -> tuple[Path, Path, int | None]:
     """The seat's log and secrets paths in ``log_dir``, and how many records it was rebuilt
     from (None for a fresh seat, whose secrets are written now).  SeatLost when the seat
     cannot be taken back: a file missing, none of them for a game running when we joined
@@ -237,12 +253,12 @@ def open_seat(node: Node, log_dir: Path, resuming: bool) -> tuple[Path, Path, in
     log_path, secrets_path = log_dir / f"{stem}.log", log_dir / f"{stem}.secret"
     if secrets_path.exists() and log_path.exists():
         try:
-            return log_path, secrets_path, restore(node, secrets_path, log_path)
+            return log_path, secrets_path, restore(node, secrets_path, log_path, stopped_too)
         except OtherSetup as exc:
             raise SeatLost(f"cannot take seat {node.seat} back: {exc}") from None
         except DamagedSeatFiles as exc:
             raise SeatLost(f"cannot take seat {node.seat} back: its files in {log_dir} are damaged: {exc}") from None
-        except StoppedForACheat as exc:
+        except (StoppedForACheat, StoppedHere) as exc:
             raise SeatLost(f"cannot take seat {node.seat} back: {exc}") from None
     if log_path.exists() or secrets_path.exists():
         missing = secrets_path if log_path.exists() else log_path

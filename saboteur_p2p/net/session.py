@@ -88,6 +88,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         on_leave: str = "bot",
         stand_in_delay: float = 0.0,
         resuming: bool = False,
+        take_back_stopped: bool = False,
     ) -> None:
         seat = table.seat_of(identity.public.sign_key)
         if seat is None:
@@ -105,6 +106,8 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         self.log_dir = log_dir
         #: the game was running when we joined: our seat's own files must be here
         self.resuming = resuming
+        #: a game our log shows we stopped (a verdict written) is taken up again (join --take-back)
+        self.take_back_stopped = take_back_stopped
         self.endpoints = {s: info.endpoint for s, info in enumerate(table.seats) if s != seat}
         self.names = [info.name for info in table.seats]
         self.node = Node(self.setup, seat, identity)
@@ -156,7 +159,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
     # -- start and resume ------------------------------------------------------------
 
     def _open_log(self) -> None:
-        self.log_path, self.secrets_path, count = open_seat(self.node, self.log_dir, self.resuming)
+        self.log_path, self.secrets_path, count = open_seat(self.node, self.log_dir, self.resuming, self.take_back_stopped)
         self.incarnation = next_run(self.log_path)  # past every earlier run's, whatever the clock says
         if count is not None:
             for index in range(len(self.node.log.entries)):
