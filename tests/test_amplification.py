@@ -69,6 +69,52 @@ def test_a_seat_that_keeps_saying_it_holds_nothing_draws_ever_fewer_batches(
     assert len(caught) >= 3 and caught == [n * PING_EVERY for n in range(len(caught))], caught
 
 
+def test_a_seat_whose_count_falls_or_that_moves_between_endpoints_is_paced_as_one_that_holds_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat that said by turns that it held no records and that it took the last batch in
+    had the pace started afresh at every other ping, and walked our log (its shuffles first)
+    about once a second; one that said once a second that it moved to the other of two ports
+    drew a batch at each move: 120 batches a minute, 800 times the bytes it sent, at 8 seats
+    (found by an attack).  Both draw no more than a seat that keeps saying it holds nothing."""
+    import types
+
+    from saboteur_p2p.net import relink
+
+    game = seeded_game(GameConfig(3), 5)
+    while len(game.records) < 150:
+        assert step(game, path_first)
+    session, clock = clocked_session(game, tmp_path, monkeypatch)
+    monkeypatch.setattr(relink, "time", types.SimpleNamespace(monotonic=clock.monotonic, time=time.time, time_ns=time.time_ns))
+    records = session.node.records
+    sent = session.transport.sent  # type: ignore[attr-defined]
+    base = session.endpoints[1].rsplit(":", 1)[0]
+
+    def batches(seat: int, says: Callable[[int, int], int], moves: bool = False) -> int:
+        started, drawn, reached = clock.now, 0, 0
+        for n in count():
+            if clock.now >= started + 60.0:
+                return drawn
+            before = len(sent)
+            assert session._handle(b"L%d" % seat, ping(game, session, seat, says(n, reached))) is None
+            if moves and n % 2 == 0:  # once a second, the other of two ports
+                link = {"game_id": game.setup.game_id, "seat": seat, "to": session.seat,
+                        "endpoint": f"{base}:{7001 + n // 2 % 2}", "incarnation": 1}
+                session._handle(b"L%d" % seat, seal(game.nodes[seat].identity, "link", link))
+            out = [open_envelope(d) for _, d in sent[before:] if d]  # (b"": a link's first contact)
+            came = [records.index(env.body["record"]) for env in out if env.kind == "record"]
+            if came:
+                drawn += 1
+                reached = max(came) + 1
+            clock.now += PING_EVERY
+        raise AssertionError("unreachable")
+
+    stuck = batches(2, lambda n, reached: 0)
+    assert stuck == 10  # 0, 1, 3, 7, 15, then every RESEND_MAX
+    assert batches(1, lambda n, reached: 0 if n % 2 else reached) <= stuck + 1  # falls, then took it in, by turns
+    assert batches(1, lambda n, reached: 0, moves=True) <= stuck + 1
+
+
 def test_a_seats_hello_said_again_and_again_draws_the_start_once_a_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

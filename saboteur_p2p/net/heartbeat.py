@@ -35,7 +35,13 @@ class Resends:
     peer that was away, or restarted, catches up at once.  While it does not, each wait is
     twice the one before, up to RESEND_MAX.  A seat's pings cost it nothing, and one that
     kept saying it held no records drew 64 of ours every half second, 1,700 times the bytes
-    it sent (found by an attack); one that says it took each batch walks our log once."""
+    it sent (found by an attack); one that says it took each batch walks our log once.  A
+    seat's count of records never falls within one run of it: one that said it held fewer
+    than it had said before, then that it took the batch in, walked our log again and again
+    at the fast pace (found by an attack), so a seat whose count fell is paced until it runs
+    again.  Nor does a seat's move to another endpoint send a batch at once more often than
+    once per RESEND_MAX (a seat that moved between two ports once a second drew one each
+    time: found by an attack)."""
 
     def __init__(self) -> None:
         self.last: dict[int, float] = {}
@@ -45,11 +51,21 @@ class Resends:
         self.expect: dict[int, tuple[int, int]] = {}
         #: when each peer's pace was last started afresh (a newer run of it)
         self.fresh: dict[int, float] = {}
+        #: the most records each peer has said it holds in this run of it
+        self.most: dict[int, int] = {}
+        #: the peers whose count fell in this run of them: never sent the next batch at once
+        self.fell: set[int] = set()
+        #: when a move of each peer to another endpoint last sent a batch at once
+        self.moved: dict[int, float] = {}
 
     def due(self, seat: int, now: float, held: tuple[int, int]) -> bool:
         """Whether a batch may go to ``seat`` now, which says it holds ``held``."""
+        if held[0] < self.most.get(seat, 0):
+            self.fell.add(seat)
+        else:
+            self.most[seat] = held[0]
         expected = self.expect.get(seat)
-        if expected is not None and held >= expected:
+        if expected is not None and held >= expected and seat not in self.fell:
             del self.expect[seat]
             self.wait[seat] = PING_EVERY
         return now - self.last.get(seat, float("-inf")) >= self.wait.get(seat, PING_EVERY)
@@ -59,17 +75,21 @@ class Resends:
         self.wait[seat] = min(RESEND_MAX, 2 * self.wait.get(seat, PING_EVERY))
         self.expect[seat] = expect
 
-    def now_due(self, seat: int) -> None:
-        """The next batch to ``seat`` goes at once (it moved to another endpoint)."""
-        self.last.pop(seat, None)
+    def now_due(self, seat: int, now: float) -> None:
+        """The next batch to ``seat`` goes at once (it moved to another endpoint), at most once
+        per RESEND_MAX."""
+        if now - self.moved.get(seat, float("-inf")) >= RESEND_MAX:
+            self.moved[seat] = now
+            self.last.pop(seat, None)
 
     def restarted(self, seat: int, now: float) -> None:
         """A newer run of ``seat``: its pace starts afresh (at most once per RESEND_MAX, so a
         seat that says it restarted again and again is paced all the same)."""
         if now - self.fresh.get(seat, float("-inf")) >= RESEND_MAX:
             self.fresh[seat] = now
-            for book in (self.last, self.wait, self.expect):
+            for book in (self.last, self.wait, self.expect, self.most):
                 book.pop(seat, None)
+            self.fell.discard(seat)
 
 
 def addressed_to(env: Envelope, seat: int | None) -> bool:

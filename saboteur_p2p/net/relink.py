@@ -96,7 +96,7 @@ class Relink:
         # reached it, until the new endpoint has answered)
         self.endpoints[seat] = endpoint
         self.transport.send(endpoint, self._link(endpoint, seat))
-        self.resends.now_due(seat)
+        self.resends.now_due(seat, now)
         self._resend_to(seat)
 
     def _disproved(self, taken: int, seat: int, endpoint: str, incarnation: int) -> bool:
