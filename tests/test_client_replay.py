@@ -232,3 +232,19 @@ def test_each_step_of_a_round_s_end_shows_the_roles_and_gold_its_events_have_tol
         else:
             assert list(view.has_gold) == [n > 0 for n in pieces], (index, event)
     assert sum(cards) + sum(pieces) > 0 and sum(isinstance(e, RoundEnded) for e in events) == 2
+
+
+def test_question_mark_shows_the_legend_of_the_panel_s_marks_and_again_hides_it(log: Path):
+    """A spectator had nowhere to look up ✗CLP, g4, $ or look→1 (a play-test): ``?`` shows the
+    legend over the screen, ``?`` or Esc goes back to the game."""
+    with create_pipe_input() as pipe:
+        viewer, _ = _viewer(log, pipe)
+        assert "? legend" in viewer.render_text(80, 24).splitlines()[-1]
+        pipe.send_text("?")
+        pipe.send_text("q")
+        viewer.run()
+        shown = viewer.render_text(80, 24)
+        assert viewer.legend_open and "✗CLP broken Cart, Lantern, Pickaxe" in shown and "g0 gold cards" in shown
+        assert "trp→4" not in shown  # the base game's legend: no Saboteur 2 marks
+        viewer.toggle_legend()
+        assert "✗CLP broken" not in viewer.render_text(80, 24)

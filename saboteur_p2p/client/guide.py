@@ -72,6 +72,7 @@ LEGEND_BASE = """\
 LEGEND_2 = """\
            $3 your gold pieces   $ has gold   - has none
            trap: trapped   thief: a Theft lies before them
+           roles, as you know them or once shown: blue green SAB BOSS prof geo
            in a narrow panel: tr th, blu grn BOS prf slf"""
 
 LEGEND_MOVES = """\
@@ -82,7 +83,9 @@ LEGEND_MOVES = """\
            fix lamp→0 / fall 3,0"""
 
 LEGEND_MOVES_2 = """\
-           trp→4 (laid a Trapped! on seat 4) / free→4 / look→4 / clr cart"""
+           trp→4 (laid a Trapped! on seat 4) / free→4 / look→4 (Inspection) /
+           hats→4 (Swap your hats) / swap→4 (Swap hands) / h.off→4 (Hands off!) /
+           theft / clr cart"""
 
 LEGEND_MAZE = """\
  maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
@@ -108,6 +111,14 @@ LEGEND_HAND = """\
 LEGEND_HAND_2 = """\
            • a card marked (m) to discard or clear with (under the ▶
              when it is the card picked)"""
+
+
+def legend_text(edition: str) -> str:
+    """The legend of the players panel and the maze, for the replay and watch viewer (which
+    has no hand and no commands): what the marks of this edition mean."""
+    if edition == "saboteur2":
+        return "\n".join([LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_MAZE, LEGEND_MAZE_2])
+    return "\n".join([LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_MAZE])
 
 
 def help_text(edition: str, variants: Iterable[str] = ()) -> str:

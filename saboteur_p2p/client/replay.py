@@ -21,9 +21,10 @@ from types import MappingProxyType
 from typing import Any
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout import ConditionalContainer, Dimension, Float, FloatContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
@@ -48,6 +49,7 @@ from ..rules import (
 )
 from .controller import Focus
 from .controls import SizedControl
+from .guide import legend_text
 from .maze import MazeMarks, render_maze
 from .model import LogKind, LogLine, Snapshot
 from .players import render_players
@@ -55,7 +57,7 @@ from .render import Fragments, render_log
 from .styles import COLOUR_STYLE, MONO_STYLE
 from .tracker import LastMove, last_move
 
-KEYS = " → n next · ← b back · e round's end · Home End · q leave "
+KEYS = " → n next · ← b back · e round's end · Home End · ? legend · q leave "
 #: the columns of the players panel and the log beside the maze: as the full-screen client's,
 #: wider on a wide terminal (at 140 columns the log wrapped every line beside an empty maze:
 #: a play-test)
@@ -201,6 +203,8 @@ class ReplayViewer:
         ):
             kb.add(*keys)(self._mover(move))
         kb.add("e")(lambda event: self.to_round_end())
+        kb.add("?")(lambda event: self.toggle_legend())
+        kb.add("escape")(lambda event: setattr(self, "legend_open", False))
         kb.add("q")(lambda event: event.app.exit())
         kb.add("c-c")(lambda event: event.app.exit())
         body = HSplit([
@@ -212,8 +216,14 @@ class ReplayViewer:
             ], width=self._side_width)]),
             Window(SizedControl(self._keys), height=1),
         ])
+        #: the legend of the marks (``?``), over the whole screen (a spectator had nowhere to look
+        #: up ✗CLP, g4, $, th or look→1: a play-test)
+        self.legend_open = False
+        legend = Window(SizedControl(self._legend), style="class:overlay")
+        root = FloatContainer(body, floats=[Float(ConditionalContainer(legend, Condition(lambda: self.legend_open)),
+                                                  top=0, bottom=0, left=0, right=0)])
         self.application: Application[None] = Application(
-            layout=Layout(body), key_bindings=kb, full_screen=True, input=input, output=output,
+            layout=Layout(root), key_bindings=kb, full_screen=True, input=input, output=output,
             style=Style.from_dict(MONO_STYLE if no_color else COLOUR_STYLE),
         )
 
@@ -224,6 +234,15 @@ class ReplayViewer:
 
     def go(self, index: int) -> None:
         self.index = max(0, min(index, len(self.steps) - 1))
+
+    def toggle_legend(self) -> None:
+        self.legend_open = not self.legend_open
+
+    def _legend(self, width: int, height: int) -> Fragments:
+        tables = [step.table for step in self.steps if step.table is not None]
+        edition = tables[-1].config.edition if tables else "base"
+        lines = [*legend_text(edition).splitlines(), "", " ? or Esc: back to the game"]
+        return [("", "\n".join(line[:width] for line in lines[:height]))]
 
     def to_round_end(self) -> None:
         """The next step that ends a round (or the game) after this one."""
@@ -301,4 +320,5 @@ class ReplayViewer:
             self.application.layout.container.write_to_screen(
                 screen, MouseHandlers(), WritePosition(0, 0, width, height), "", False, None,
             )
+            screen.draw_all_floats()  # the legend (a float is drawn after the rest)
         return "\n".join("".join(screen.data_buffer[y][x].char for x in range(width)).rstrip() for y in range(height))
