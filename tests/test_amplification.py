@@ -143,3 +143,42 @@ def test_a_seats_hello_said_again_and_again_draws_the_start_once_a_second(
     before = len(sent)
     assert session._handle(b"stranger", seal(Identity.generate(), "hello", {})) is None
     assert [open_envelope(d).kind for _, d in sent[before:]] == ["reject"]
+
+
+def test_an_honest_seat_back_on_a_new_port_with_fewer_records_is_not_paced_as_one_whose_count_fell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A newer run's link (a new port: ``join`` binds any) sent a batch at once, counted against
+    the older run's last ping, and the seat, back with the fewer records its crash left, was
+    paced as one whose count fell: 15.5 s rather than 3 to catch up (found by
+    review).  The pace counts a seat's pings alone."""
+    import types
+
+    from saboteur_p2p.net import relink
+
+    game = seeded_game(GameConfig(3), 5)
+    while len(game.records) < 300 and step(game, path_first):
+        pass
+    session, clock = clocked_session(game, tmp_path, monkeypatch)
+    monkeypatch.setattr(relink, "time", types.SimpleNamespace(monotonic=clock.monotonic, time=time.time, time_ns=time.time_ns))
+    records = session.node.records
+    sent = session.transport.sent  # type: ignore[attr-defined]
+    identity = game.nodes[1].identity
+
+    def link(endpoint: str, incarnation: int) -> bytes:
+        return seal(identity, "link", {"game_id": game.setup.game_id, "seat": 1, "to": session.seat,
+                                       "endpoint": endpoint, "incarnation": incarnation})
+
+    session._handle(b"L1", link(session.endpoints[1], 1))
+    session._handle(b"L1", ping(game, session, 1, len(records) - 3))  # the older run, nearly caught up
+    clock.now += 20.0
+    session._handle(b"L1", link(f"{session.endpoints[1].rsplit(':', 1)[0]}:7555", time.time_ns()))  # back, on a new port
+    reached, started = 30, clock.now  # its crash lost the rest
+    while reached < len(records) and clock.now < started + 60:
+        before = len(sent)
+        session._handle(b"L1", ping(game, session, 1, reached))
+        came = [records.index(env.body["record"]) for env in (open_envelope(d) for _, d in sent[before:] if d)
+                if env.kind == "record"]
+        reached = max([reached, *(c + 1 for c in came)])
+        clock.now += PING_EVERY
+    assert reached == len(records) and clock.now - started <= 4.0, clock.now - started

@@ -58,12 +58,17 @@ class Resends:
         #: when a move of each peer to another endpoint last sent a batch at once
         self.moved: dict[int, float] = {}
 
-    def due(self, seat: int, now: float, held: tuple[int, int]) -> bool:
-        """Whether a batch may go to ``seat`` now, which says it holds ``held``."""
-        if held[0] < self.most.get(seat, 0):
+    def said(self, seat: int, records: int) -> None:
+        """A ping of ``seat`` said it holds ``records`` (its pings alone: a resend after a newer
+        run's link still counted the older run's, and an honest seat that came back with fewer
+        was paced as one whose count fell, found by review)."""
+        if records < self.most.get(seat, 0):
             self.fell.add(seat)
         else:
-            self.most[seat] = held[0]
+            self.most[seat] = records
+
+    def due(self, seat: int, now: float, held: tuple[int, int]) -> bool:
+        """Whether a batch may go to ``seat`` now, which says it holds ``held``."""
         expected = self.expect.get(seat)
         if expected is not None and held >= expected and seat not in self.fell:
             del self.expect[seat]
@@ -150,6 +155,7 @@ class Heartbeat:
     def _heard_ping(self, env: Envelope, sender: int) -> None:
         now = time.monotonic()
         self.records_of[sender] = env.field("records", int)
+        self.resends.said(sender, self.records_of[sender])
         self.counted.add(sender)
         tip = env.body.get("tip")
         self.tip_of[sender] = tip if isinstance(tip, bytes) and len(tip) == 32 else None
