@@ -345,6 +345,7 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
     (its process died), through a seat still waiting for it; None when there is none to go
     back to, or it cannot be taken back (then a new game starts)."""
     from .net.play import forget_play, join_table, noted_leave, unfinished_play
+    from .net.seatstate import SeatLost
 
     _check_identity_free(identity, log_dir)  # that process may be the game itself: its note stays (review)
     seats = unfinished_play(log_dir, identity)
@@ -378,7 +379,10 @@ def _resume_play(args: argparse.Namespace, identity: Any, log_dir: Path) -> int 
                                     args.wait, say, agent=agent, connect_timeout=10.0, turn_time=args.turn_time or None,
                                     host_key=key, on_leave=on_leave)
             status = _plain_status(result, agent)
-    except LobbyError as error:  # no bot answers for it any more (a port taken by another program)
+    except (LobbyError, SeatLost) as error:
+        # no bot answers for it any more (a port taken by another program), or the seat's log
+        # says its game stopped (killed just after its verdict, the note kept: every later run
+        # stopped on it, naming a flag these commands lack: found by review)
         forget_play(log_dir)
         print(f"your unfinished game could not be taken back ({error}); a new game starts", flush=True)
         return None

@@ -168,8 +168,14 @@ def test_the_players_panel_shows_each_seats_broken_tools_turn_and_last_move_as_t
             if isinstance(event, CardPlayed):
                 mover = rows[event.player].split("│", 1)[1]
                 assert viewer.steps[index].last_moves[event.player].short in mover, (index, mover)
-                nxt = table.views[index].current_player  # the next to move: marked ▶
-                assert rows[nxt].split("│", 1)[1].startswith("▶"), (index, rows)
+                # one seat marked ▶: the next to move, when the next event is its move (a move
+                # followed in its record by a goal or the round's end shows the table before it)
+                marked = [seat for seat, row in enumerate(rows) if row.split("│", 1)[1].startswith("▶")]
+                following = events[index + 1] if index + 1 < len(events) else None
+                if isinstance(following, CardPlayed):
+                    assert marked == [following.player], (index, rows)
+                else:
+                    assert len(marked) <= 1, (index, rows)
         assert changed >= 2  # the game broke and repaired tools: the panel was put to the test
         viewer.go(next(i for i, e in enumerate(events) if isinstance(e, RoundEnded)))
         rows = viewer.render_text(80, 24).splitlines()[2:2 + len(names)]

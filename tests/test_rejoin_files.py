@@ -307,6 +307,12 @@ def test_a_seat_whose_game_stopped_for_a_cheat_is_not_taken_back_into_it(tmp_pat
             open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)
         node = Node(game.setup, 1, game.nodes[1].identity)
         assert open_seat(node, tmp_path, resuming=True, stopped_too=True)[2] == len(game.records)
+    # the refusal says what the verdict says: "seat 1 went silent" of its own lost table misled (review)
+    for verdict, said in ((Ending("peer-gone", 1, "", "lost the table", None, 1), "this seat lost the table"),
+                          (Ending("quit", None, "", "you left", None, 1), "it ended: quit")):
+        write([*game.records, verdict.to_bytes()])
+        with pytest.raises(SeatLost, match=rf"its game stopped here \({said}\)"):
+            open_seat(Node(game.setup, 1, game.nodes[1].identity), tmp_path, resuming=True)
 
 
 def test_a_plain_join_is_not_lured_back_into_a_game_it_stopped_naming_a_seat_gone(tmp_path: Path) -> None:

@@ -139,8 +139,12 @@ def restore(node: Node, secrets_path: Path, log_path: Path, stopped_too: bool = 
         # stopped, when that table's host (one of its seats) answered with the game's old
         # start: its missing seat was then named, and the verdict naming the host was gone
         # (found by an attack)
-        said = f"seat {ending.culprit} went silent" if ending.outcome == "peer-gone" and ending.culprit is not None \
-            else f"it ended ({ending.outcome}: {printable(ending.reason)})"
+        if ending.outcome == "peer-gone" and ending.culprit == node.seat:
+            said = "this seat lost the table"
+        elif ending.outcome == "peer-gone" and ending.culprit is not None:
+            said = f"seat {ending.culprit} went silent"
+        else:
+            said = f"it ended: {ending.outcome}" + (f", {printable(ending.reason)}" if ending.reason else "")
         raise StoppedHere(f"its game stopped here ({said}), and a join does not take it up again unless asked: "
                           "join --take-back takes the seat back, if the table still plays that game")
     for index, record in enumerate(kept):
