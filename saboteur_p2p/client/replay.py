@@ -9,9 +9,10 @@ live table in the same viewer, fed the events as the spectator checks them (``up
 
 Beside the maze, the players panel of the full-screen client: whose turn it is, each seat's
 cards in hand, gold, broken tools (in Saboteur 2 a Trapped! card or a Theft), its last move,
-and at a round's end the roles.  It reads the table as the spectator's own state stood after
-the record that made each event (``public_view``, ``TableViews``): a spectator holds no
-secret, so nothing there is any seat's own knowledge.
+and at a round's end the roles.  It reads the table from the spectator's own state, seen
+after each record, and from what the events of a record tell before its last one
+(``public_view``, ``TableViews``): a spectator holds no secret, so nothing there is any
+seat's own knowledge.
 """
 from __future__ import annotations
 
@@ -80,8 +81,8 @@ class Step:
     #: the cell the event changed (a path laid or removed), to highlight
     cell: tuple[int, int] | None
     ends_round: bool
-    #: the table as anyone saw it after the record that made the event (``public_view``);
-    #: None when not told (no players panel)
+    #: the table as anyone saw it once the event was made (``TableViews``); None when not
+    #: told (no players panel)
     table: PlayerView | None
     #: each seat's last move this round, as the players panel shows it
     last_moves: Mapping[int, LastMove]
@@ -239,8 +240,8 @@ class ReplayViewer:
         self.legend_open = not self.legend_open
 
     def _legend(self, width: int, height: int) -> Fragments:
-        tables = [step.table for step in self.steps if step.table is not None]
-        edition = tables[-1].config.edition if tables else "base"
+        table = self.steps[-1].table if self.steps else None  # the last step shows the last table
+        edition = table.config.edition if table is not None else "base"
         lines = [*legend_text(edition).splitlines(), "", " ? or Esc: back to the game"]
         return [("", "\n".join(line[:width] for line in lines[:height]))]
 

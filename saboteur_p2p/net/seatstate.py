@@ -132,7 +132,7 @@ def restore(node: Node, secrets_path: Path, log_path: Path, stopped_too: bool = 
         # taken back, the seat would let the cheater make its move again, and never hold it
         # against the version its verdict keeps (found by an attack)
         by = f" by seat {ending.culprit} ({ending.reason})" if ending.outcome == "cheater" else " (its verdict's end was lost)"
-        raise StoppedForACheat(f"its game stopped for a cheat{by}; a game stopped for a cheat is not taken up "
+        raise GameStopped(f"its game stopped for a cheat{by}; a game stopped for a cheat is not taken up "
                                f"again (saboteur-p2p verify {log_path} checks it)")
     if ending is not None and not stopped_too:
         # a plain join to what looked like a new table took the seat back into a game it had
@@ -145,7 +145,7 @@ def restore(node: Node, secrets_path: Path, log_path: Path, stopped_too: bool = 
             said = f"seat {ending.culprit} went silent"
         else:
             said = f"it ended: {ending.outcome}" + (f", {printable(ending.reason)}" if ending.reason else "")
-        raise StoppedHere(f"its game stopped here ({said}), and a join does not take it up again unless asked: "
+        raise GameStopped(f"its game stopped here ({said}), and a join does not take it up again unless asked: "
                           "join --take-back takes the seat back, if the table still plays that game")
     for index, record in enumerate(kept):
         try:
@@ -233,13 +233,9 @@ def next_run(path: Path) -> int:
 MAX_RUN = 1 << 62
 
 
-class StoppedForACheat(RuntimeError):
-    """The seat's log ends with a verdict naming a cheat: its game is over for good."""
-
-
-class StoppedHere(RuntimeError):
-    """The seat's log ends with a verdict (not a cheat): the game stopped here, and is taken
-    up again only when the person asks (``join --take-back``)."""
+class GameStopped(RuntimeError):
+    """The seat's log ends with a verdict: after a cheat its game is over for good; else it is
+    taken up again only when the person asks (``join --take-back``)."""
 
 
 class SeatLost(RuntimeError):
@@ -262,7 +258,7 @@ def open_seat(node: Node, log_dir: Path, resuming: bool, stopped_too: bool = Fal
             raise SeatLost(f"cannot take seat {node.seat} back: {exc}") from None
         except DamagedSeatFiles as exc:
             raise SeatLost(f"cannot take seat {node.seat} back: its files in {log_dir} are damaged: {exc}") from None
-        except (StoppedForACheat, StoppedHere) as exc:
+        except GameStopped as exc:
             raise SeatLost(f"cannot take seat {node.seat} back: {exc}") from None
     if log_path.exists() or secrets_path.exists():
         missing = secrets_path if log_path.exists() else log_path
