@@ -148,7 +148,7 @@ def test_the_players_panel_shows_each_seats_broken_tools_turn_and_last_move_as_t
         viewer = ReplayViewer("seat0.log", events, names, verdict.message, input=pipe, output=output,  # type: ignore[arg-type]
                               views=table.views)
         broken: list[set[str]] = [set() for _ in names]  # the tools broken, worked out from the events alone
-        changed = 0
+        changed = goes_on = 0
         for index, event in enumerate(events):
             if isinstance(event, CardPlayed) and isinstance(event.action, (BreakTool, RepairTool)):
                 action = event.action
@@ -168,15 +168,18 @@ def test_the_players_panel_shows_each_seats_broken_tools_turn_and_last_move_as_t
             if isinstance(event, CardPlayed):
                 mover = rows[event.player].split("│", 1)[1]
                 assert viewer.steps[index].last_moves[event.player].short in mover, (index, mover)
-                # one seat marked ▶: the next to move, when the next event is its move (a move
-                # followed in its record by a goal or the round's end shows the table before it)
+                # one seat marked ▶: the next to move, when the next event is its move; a move
+                # followed in its record by a goal or the round's end marks nobody (the mover's
+                # ▶ stayed on it, before the move: a play-test)
                 marked = [seat for seat, row in enumerate(rows) if row.split("│", 1)[1].startswith("▶")]
                 following = events[index + 1] if index + 1 < len(events) else None
                 if isinstance(following, CardPlayed):
                     assert marked == [following.player], (index, rows)
                 else:
-                    assert len(marked) <= 1, (index, rows)
+                    assert marked == [], (index, rows)
+                    goes_on += 1
         assert changed >= 2  # the game broke and repaired tools: the panel was put to the test
+        assert goes_on >= 1  # and a move's record went on (the round's last move, at least)
         viewer.go(next(i for i, e in enumerate(events) if isinstance(e, RoundEnded)))
         rows = viewer.render_text(80, 24).splitlines()[2:2 + len(names)]
         roles = observer.state.events[viewer.index].roles  # type: ignore[union-attr]
@@ -208,7 +211,7 @@ def test_each_step_of_a_round_s_end_shows_the_roles_and_gold_its_events_have_tol
     them (the next round's deal at a seat's gold, the roles at the last move: a play-test).
     Worked out from the events alone, step by step: the roles show from the round's end to the
     next deal, and the gold (base: cards, Saboteur 2: whether a seat holds pieces) as told."""
-    from saboteur_p2p.rules import GameEnded, GoldReceived, PiecesWon, RoundStarted, Stolen
+    from saboteur_p2p.rules import GameEnded, GoalRevealed, GoldReceived, PiecesWon, RoundStarted, Stolen
 
     players = 3 if edition == "base" else 4
     play_local_game(GameConfig(players, edition, rounds=2), ["heuristic"] * players, seed=11, rand=seeded_bytes(11),
@@ -219,6 +222,7 @@ def test_each_step_of_a_round_s_end_shows_the_roles_and_gold_its_events_have_tol
     events = observer.state.events
     assert len(table.views) == len(events)
     roles_shown, cards, pieces = False, [0] * players, [0] * players
+    moves_told = 0
     for index, event in enumerate(events):
         if isinstance(event, RoundEnded):
             roles_shown = True
@@ -233,11 +237,48 @@ def test_each_step_of_a_round_s_end_shows_the_roles_and_gold_its_events_have_tol
             pieces[event.victim] -= 1
         view = table.views[index]
         assert (view.revealed_roles is not None) == roles_shown or isinstance(event, GameEnded), (index, event)
+        if isinstance(event, CardPlayed) and isinstance(events[index + 1], (GoalRevealed, RoundEnded)):
+            # a move its record goes on from: its card is gone from the hand, nobody is to move
+            # (the table before the move showed both: a play-test)
+            before = table.views[index - 1]
+            assert view.current_player == -1, (index, event)
+            assert view.hand_sizes[event.player] == before.hand_sizes[event.player] - 1, (index, event)
+            moves_told += 1
         if edition == "base":
             assert list(view.gold_counts) == cards, (index, event)
         else:
             assert list(view.has_gold) == [n > 0 for n in pieces], (index, event)
     assert sum(cards) + sum(pieces) > 0 and sum(isinstance(e, RoundEnded) for e in events) == 2
+    assert moves_told == 2  # each round's last move
+
+
+def test_a_theft_inside_a_record_shows_its_victim_without_gold_once_the_last_piece_is_taken():
+    """Saboteur 2's thefts are made at a round's end, and the last of them shares its record
+    with the next round's deal: that step showed the victim's gold pieces as before the theft
+    (a review).  The pieces each seat holds are public (pieces won, pieces stolen), so the
+    panel counts them."""
+    from types import SimpleNamespace
+
+    from saboteur_p2p.rules import PiecesWon, RoundStarted, State, Stolen, TrustedDealer
+
+    real = State.new(GameConfig(4, "saboteur2"), TrustedDealer(3))
+
+    class Spectator:  # a spectator's state whose view has the gold the table holds
+        def __init__(self, events: list, has_gold: tuple[bool, ...]) -> None:
+            self.events, self.has_gold = events, has_gold
+
+        def view_for(self, seat: int):
+            return real.view_for(seat)._replace(has_gold=self.has_gold)
+
+    won = [RoundStarted(1, 0), PiecesWon(1, 1), PiecesWon(2, 2)]
+    thefts = [Stolen(0, 1), Stolen(3, 2), RoundStarted(2, 1)]
+    table = TableViews()
+    table(SimpleNamespace(state=Spectator(won, (False, True, True, False))))
+    table(SimpleNamespace(state=Spectator(won + thefts, (True, False, True, True))))
+    first, second = table.views[len(won):len(won) + 2]
+    assert first.has_gold == (True, False, True, False)  # seat 1's only piece went to seat 0
+    assert second.has_gold == (True, False, True, True)  # seat 2 kept one of its two
+
 
 
 def test_question_mark_shows_the_legend_of_the_panel_s_marks_and_again_hides_it(log: Path):

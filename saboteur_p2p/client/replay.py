@@ -33,15 +33,21 @@ from ..match import narrate
 from ..rules import (
     GOAL_CELLS,
     Board,
+    BreakTool,
     CardPlayed,
+    Clear,
     Event,
     GameEnded,
     GoalRevealed,
     GoldReceived,
+    MapPeek,
+    Pass,
     PathCard,
     PiecesWon,
     PlacePath,
     PlayerView,
+    PlayOn,
+    RepairTool,
     Rockfall,
     RoundEnded,
     RoundStarted,
@@ -110,6 +116,9 @@ class TableViews:
 
     def __init__(self) -> None:
         self.views: list[PlayerView] = []
+        #: Saboteur 2: the gold pieces each seat holds, counted from the public events
+        #: (pieces won, pieces stolen), so that a theft inside a record can empty its victim's
+        self.pieces: dict[int, int] = {}
 
     def __call__(self, node: Any) -> None:
         state = node.state
@@ -120,25 +129,56 @@ class TableViews:
         except Exception:  # a panel never stops the check of a log or a watch
             return  # those steps show the table as last seen
         table = self.views[-1] if self.views else after
-        for event in state.events[len(self.views):-1]:
-            table = told_by(table, event)
+        new = state.events[len(self.views):]
+        for event in new[:-1]:
+            self._count(event)
+            table = told_by(table, event, self.pieces)
             self.views.append(table)
+        self._count(new[-1])
         self.views.append(after)
 
+    def _count(self, event: Event) -> None:
+        if isinstance(event, PiecesWon):
+            self.pieces[event.player] = self.pieces.get(event.player, 0) + event.pieces
+        elif isinstance(event, Stolen) and event.victim is not None:
+            self.pieces[event.thief] = self.pieces.get(event.thief, 0) + 1
+            self.pieces[event.victim] = self.pieces.get(event.victim, 0) - 1
 
-def told_by(view: PlayerView, event: Event) -> PlayerView:
-    """``view`` with what ``event`` itself says of the table: the roles a round's end shows,
-    the gold cards (base game) or that a seat holds gold pieces (Saboteur 2)."""
+
+def told_by(view: PlayerView, event: Event, pieces: Mapping[int, int] | None = None) -> PlayerView:
+    """``view`` with what ``event`` itself says of the table: a move's card gone from its
+    mover's hand (its draw, and whose turn it is next, come with the record's last event),
+    the roles a round's end shows, the gold cards (base game) or whether a seat holds gold
+    pieces (Saboteur 2; ``pieces``: each seat's count once the event is told, else a theft
+    leaves its victim's as it was)."""
+    if isinstance(event, CardPlayed) and event.player < len(view.hand_sizes):
+        # the table once the move was made: its mover no longer marked to move, a card less
+        # (a move followed in its record by a goal or a round's end showed both: a play-test)
+        used = _cards_used(event.action)
+        sizes = tuple(max(0, n - used) if s == event.player else n for s, n in enumerate(view.hand_sizes))
+        return view._replace(hand_sizes=sizes, current_player=-1)
     if isinstance(event, RoundEnded):
         return view._replace(revealed_roles=event.roles)
     if isinstance(event, GoldReceived) and event.player < len(view.gold_counts):
         counts = list(view.gold_counts)
         counts[event.player] += event.cards
         return view._replace(gold_counts=tuple(counts))
-    seat = event.player if isinstance(event, PiecesWon) else event.thief if isinstance(event, Stolen) else None
-    if seat is not None and seat < len(view.has_gold):
-        return view._replace(has_gold=tuple(held or s == seat for s, held in enumerate(view.has_gold)))
+    if isinstance(event, (PiecesWon, Stolen)) and view.has_gold:
+        seat = event.player if isinstance(event, PiecesWon) else event.thief
+        held = [h or s == seat for s, h in enumerate(view.has_gold)]
+        victim = event.victim if isinstance(event, Stolen) else None
+        if pieces is not None and victim is not None and victim < len(held):
+            held[victim] = pieces.get(victim, 0) > 0
+        return view._replace(has_gold=tuple(held))
     return view
+
+
+def _cards_used(action: object) -> int:
+    """How many cards of its mover's hand a move puts down: a pass or a clear its cards, a
+    card played one, a choice of gold or a stone's orientation none."""
+    if isinstance(action, (Pass, Clear)):
+        return len(action.cards)
+    return 1 if isinstance(action, (PlacePath, BreakTool, RepairTool, Rockfall, MapPeek, PlayOn)) else 0
 
 
 def steps_of(
