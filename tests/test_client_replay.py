@@ -293,5 +293,10 @@ def test_question_mark_shows_the_legend_of_the_panel_s_marks_and_again_hides_it(
         shown = viewer.render_text(80, 24)
         assert viewer.legend_open and "✗CLP broken Cart, Lantern, Pickaxe" in shown and "g0 gold cards" in shown
         assert "trp→4" not in shown  # the base game's legend: no Saboteur 2 marks
+        # nothing only a seated player sees: no "you", hand, cursor, dots of a card that
+        # fits, or connection (the legend listed them: a review); the step's own mark is there
+        for seated in ("* you", "◀ the player the card picked", "hand ", "cursor", "dots", "away", "bot (bt)"):
+            assert seated not in shown, seated
+        assert "▸ in a cell's corner" in shown
         viewer.toggle_legend()
         assert "✗CLP broken" not in viewer.render_text(80, 24)

@@ -76,8 +76,7 @@ LEGEND_2 = """\
            in a narrow panel: tr th, blu grn BOS prf slf"""
 
 LEGEND_MOVES = """\
-           ✗CLP broken Cart, Lantern, Pickaxe   away (aw) / back: connection
-           bot (bt): a bot plays the seat its person left
+           ✗CLP broken Cart, Lantern, Pickaxe
            SAB dig: roles, once shown   last move: ┼ 1,0 / dead ┤ 2,1 (a
            dead end) / map g1 / pass / brk cart→2 (broke seat 2's cart) /
            fix lamp→0 / fall 3,0"""
@@ -87,14 +86,26 @@ LEGEND_MOVES_2 = """\
            hats→4 (Swap your hats) / swap→4 (Swap hands) / h.off→4 (Hands off!) /
            theft / clr cart"""
 
+#: the seats' connections, which a table's client knows and a replay or a spectator does not
+LEGEND_SEATS = """\
+           away (aw) / back: connection
+           bot (bt): a bot plays the seat its person left"""
+
 LEGEND_MAZE = """\
  maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
-           ○ stone (what your Map showed)   ■ dead end
-           ╵ ╷ ╴ ╶ a dead end beside a tunnel that goes through
+           ○ stone (what your Map showed)   ■ dead end"""
+
+LEGEND_MAZE_MARKS = """\
+           ╵ ╷ ╴ ╶ a dead end beside a tunnel that goes through"""
+
+LEGEND_MAZE_LAST = """\
+           a seat's number in a cell's corner: that seat's last move;
+           the newest is highlighted   × a card a rockfall removed"""
+
+#: the marks of a card being placed, and the cursor's, which only a seat choosing a move sees
+LEGEND_MAZE_CURSOR = """\
            ·   · dots: your card fits here as it is turned now
            ˙   ˙ dots: it fits only turned the other way (press r)
-           a seat's number in a cell's corner: that seat's last move;
-           the newest is highlighted   × a card a rockfall removed
            ◀ ▶ ▲ ▼ more maze that way (▼g2: goal 2 is below; ┆ columns
            left out between): the arrows take the cursor, and the view, there"""
 
@@ -102,6 +113,26 @@ LEGEND_MAZE_2 = """\
            ╫ ladder   B G blue / green door   ◆ crystal   ──│── bridge
            ╲ two curves, north to east and south to west (╲ parts them)
            ╱ two curves, north to west and south to east (╱ parts them)"""
+
+#: the replay and watch viewer's: no "you", no hand, no cursor, no connections
+LEGEND_VIEWER = """\
+Symbols
+ players   ▶ whose move   6c cards in hand"""
+
+LEGEND_VIEWER_2 = """\
+           $ has gold   - has none
+           trap: trapped   thief: a Theft lies before them
+           roles, once shown: blue green SAB BOSS prof geo
+           in a narrow panel: tr th, blu grn BOS prf slf"""
+
+LEGEND_VIEWER_MAZE = """\
+ maze      H start   ╔═0═╗ goal 0, face down: ?   ○ stone   $ treasure
+           ■ dead end   ▸ in a cell's corner: the card this step laid, or
+           the one its rockfall removed (×)"""
+
+LEGEND_VIEWER_EDGES = """\
+           ◀ ▶ ▲ ▼ more maze that way (▼g2: goal 2 is below; ┆ columns
+           left out between)"""
 
 LEGEND_HAND = """\
  hand      a path card shows twice: as it is (left) and turned 180°
@@ -116,9 +147,10 @@ LEGEND_HAND_2 = """\
 def legend_text(edition: str) -> str:
     """The legend of the players panel and the maze, for the replay and watch viewer (which
     has no hand and no commands): what the marks of this edition mean."""
+    maze = [LEGEND_VIEWER_MAZE, LEGEND_MAZE_MARKS, LEGEND_VIEWER_EDGES]
     if edition == "saboteur2":
-        return "\n".join([LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_MAZE, LEGEND_MAZE_2])
-    return "\n".join([LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_MAZE])
+        return "\n".join([LEGEND_VIEWER, LEGEND_VIEWER_2, LEGEND_MOVES, LEGEND_MOVES_2, *maze, LEGEND_MAZE_2])
+    return "\n".join([LEGEND_VIEWER, LEGEND_BASE, LEGEND_MOVES, *maze])
 
 
 def help_text(edition: str, variants: Iterable[str] = ()) -> str:
@@ -135,11 +167,13 @@ def help_text(edition: str, variants: Iterable[str] = ()) -> str:
     if second:
         return "\n\n".join([
             *table, part(KEYS, KEYS_2), part(COMMANDS, COMMANDS_2, COMMANDS_ALL),
-            part(LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_MAZE, LEGEND_MAZE_2, LEGEND_HAND, LEGEND_HAND_2),
+            part(LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_SEATS, LEGEND_MAZE, LEGEND_MAZE_CURSOR,
+                 LEGEND_MAZE_MARKS, LEGEND_MAZE_LAST, LEGEND_MAZE_2, LEGEND_HAND, LEGEND_HAND_2),
         ])
     return "\n\n".join([
         *table, KEYS, part(COMMANDS, COMMANDS_BASE, COMMANDS_ALL),
-        part(LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_MAZE, LEGEND_HAND),
+        part(LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_SEATS, LEGEND_MAZE, LEGEND_MAZE_CURSOR, LEGEND_MAZE_MARKS,
+             LEGEND_MAZE_LAST, LEGEND_HAND),
     ])
 
 
