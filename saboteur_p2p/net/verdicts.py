@@ -89,11 +89,10 @@ class Verdicts:
         evidence = env.body.get("evidence")
         if isinstance(evidence, bytes):
             self.evidence = evidence
-        if self.node.aborted is None:
-            try:
-                self.node.finish_checks()  # the shuffle proofs we meant to check later
-            except ProtocolViolation as violation:
-                self.node.aborted = violation
+        if self.node.aborted is None and (own := self.node.earlier_failure()) is not None:
+            # a record we took in and had not checked yet is false: its cheat decides,
+            # whoever the abort names (that seat's sender, say, right after its false shuffle)
+            return self._cheater(own, own.evidence or self.node.log.entries[-1].record)
         chain = env.body.get("chain")
         records = [r for r in chain[-ABORT_CHAIN:] if isinstance(r, bytes)] if isinstance(chain, list) else []
         while sum(map(len, records)) > ABORT_CHAIN_BYTES:
@@ -153,11 +152,9 @@ class Verdicts:
                 return found
         # we took that record in (now or before) without checking all of it: sealed shares that
         # are not ours, a shuffle proof that we check only after our own shuffle (§8.3)
-        try:
-            self.node.finish_checks()
-        except ProtocolViolation as deferred:
-            self.node.aborted = deferred  # _heard_abort names its culprit
-            return None
+        deferred = self.node.earlier_failure()
+        if deferred is not None:  # the evidence, or a record before it, is false here: its cheat decides
+            return self._cheater(deferred, deferred.evidence or evidence)
         violation = self.node.recheck_sealed_shares(evidence)
         if violation is not None and violation.peer == culprit:
             self.node.aborted = violation
@@ -240,8 +237,10 @@ class Verdicts:
         return "\n".join(lines)
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
-        if outcome is Outcome.PEER_GONE and (found := self.node.earlier_failure()) is not None:
-            return self._cheater(found, self.node.log.entries[-1].record)  # a cheat checked late outweighs an absence
+        if outcome in (Outcome.PEER_GONE, Outcome.QUIT) and (found := self._checked_late()) is not None:
+            # a cheat checked late outweighs an absence or a seat's leaving (a false shuffle
+            # followed at once by its maker's ``bye`` went unnamed: an attack)
+            return self._cheater(found, found.evidence or self.node.log.entries[-1].record)
         if outcome is not Outcome.FINISHED:
             self._pass_on_endings()
         stands = self._game_stood(outcome)
@@ -273,6 +272,14 @@ class Verdicts:
         self._write_stats(outcome.value)
         return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies),
                              said=True)
+
+    def _checked_late(self) -> ProtocolViolation | None:
+        """``Node.earlier_failure`` as the game ends: a defect of ours in a check (the way this
+        seat may be leaving) leaves the ending as it is, rather than stopping it halfway."""
+        try:
+            return self.node.earlier_failure()
+        except Exception:  # the defect is reported where it was met (defects.py)
+            return None
 
     def _pass_on_endings(self) -> None:
         """Before we stop, every other seat gets the endings other seats sent us, as signed: one

@@ -143,7 +143,7 @@ class AheadBatches:
         """Run ``check`` in the background: a shuffle of ``batch``, or (None) shares of a card
         shown to all.  A violation it finds carries ``record`` as evidence."""
         thread = _share_checks() if batch is None else _background()
-        self._checks.append((thread.submit(_with_evidence, check, record), batch))
+        self._checks.append((thread.submit(with_evidence, check, record), batch))
 
     def failure(self) -> ProtocolViolation | None:
         """The first violation the checks done so far found (in the order the records came),
@@ -193,7 +193,9 @@ def mover_in_play(before: State | None, after: State | None) -> int | None:
     return before.current if after.round == before.round else None
 
 
-def _with_evidence(check: Callable[[], None], record: bytes) -> None:
+def with_evidence(check: Callable[[], None], record: bytes) -> None:
+    """Run ``check``; a violation it raises carries ``record``, the record it checked, as
+    its evidence (it is found after that record was taken in)."""
     try:
         check()
     except ProtocolViolation as violation:

@@ -329,10 +329,15 @@ class Node(ShuffleSteps):
             self.ahead.check_later(check, self._taking)
 
     def earlier_failure(self) -> ProtocolViolation | None:
-        """What a check of an earlier record, still under way, finds: it, not what a later
-        record (or anything else) shows, stops the game, as it stops a seat that checks at
-        once (a card opened with a false share can make a true move look false)."""
+        """What a check of an earlier record still pending finds (the shuffle proof this seat
+        checks once its own shuffle is out, and the checks in the background, waited for):
+        it, not what a later record (or anything else) shows, stops the game, as it stops a
+        seat that checks at once (a card opened with a false share can make a true move look
+        false), and it outweighs any other way the game ends (an abort naming another seat,
+        a ``bye``, a ``gone`` its cheater sends right after a false shuffle hid it: an attack).
+        The violation carries the record it was found in as its evidence."""
         try:
+            self._run_deferred_checks()
             self.ahead.finish()
         except ProtocolViolation as violation:
             return violation

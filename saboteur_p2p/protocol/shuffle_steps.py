@@ -11,7 +11,7 @@ from ..crypto.group import InvalidPoint, RandomBytes
 from ..crypto.log import Entry
 from ..crypto.shuffle_proof import ShufflePlan
 from ..rules import State
-from .ahead import AheadBatches
+from .ahead import AheadBatches, with_evidence
 from .dealer import MentalDealer
 from .errors import ProtocolViolation
 from .messages import Shuffle
@@ -107,8 +107,10 @@ class ShuffleSteps:
                 self.ahead.check_later(check, entry.record, batch)  # in the background, between the turns
             elif self.seat is not None and self.seat == shuffler + 1:
                 # checked once our own shuffle has gone out (run_deferred_checks), so that
-                # checking does not lengthen the chain of shuffles (protocol.md 5.6.2)
-                self.deferred_checks.append(check)
+                # checking does not lengthen the chain of shuffles (protocol.md 5.6.2); what
+                # it finds names the record, as a check in the background does
+                record = entry.record
+                self.deferred_checks.append(lambda: with_evidence(check, record))
             else:
                 check()
             if complete:
