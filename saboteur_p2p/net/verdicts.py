@@ -82,33 +82,44 @@ class Verdicts:
     #: the spectators we feed are told why the game stopped (watchers.py)
     _tell_watchers_stopped: Callable[[bytes], None]
 
-    def _heard_abort(self, env: Envelope, sender: int) -> SessionResult:
-        """Another seat stopped the game naming a cheater: check its evidence ourselves."""
+    def _heard_abort(self, env: Envelope, sender: int) -> SessionResult | None:
+        """Another seat stopped the game naming a cheater: check its evidence ourselves (None:
+        the game's last record came with the abort, and the game is over: the abort came
+        after its end, and named nobody here)."""
         culprit = env.field("culprit", int)
         reason = printable(env.field("reason", str, 64))
         evidence = env.body.get("evidence")
+        kept = self.evidence
         if isinstance(evidence, bytes):
             self.evidence = evidence
-        if self.node.aborted is None and (own := self.node.earlier_failure()) is not None:
+        if self.node.aborted is None and (own := self._checked_late()) is not None:
             # a record we took in and had not checked yet is false: its cheat decides,
             # whoever the abort names (that seat's sender, say, right after its false shuffle)
-            return self._cheater(own, own.evidence or self.node.log.entries[-1].record)
+            return self._cheater(own, own.evidence or self.node.log.entries[-1].record, checked=True)
         chain = env.body.get("chain")
         records = [r for r in chain[-ABORT_CHAIN:] if isinstance(r, bytes)] if isinstance(chain, list) else []
         while sum(map(len, records)) > ABORT_CHAIN_BYTES:
             records.pop(0)  # the oldest go first: the ones just before the evidence matter
         for record in records:
-            if self.node.aborted is None:
+            if self.node.aborted is None and not self.node.finished:
                 found = self._take_record(record, sender)  # a record we lacked (copies are dropped)
                 if found is not None:
                     return found
+        if self.node.finished:
+            # the game's last record was in the chain (its maker sent it nowhere else: an
+            # attack): the game is over, as when that record comes on its own (§12.5)
+            self.evidence = kept
+            return self._late_abort(env, sender)
         if isinstance(evidence, bytes) and self.node.aborted is None:
             confirmed = self._check_evidence(evidence, sender, culprit)
             if confirmed is not None:
                 return confirmed  # our own node found the violation in the evidence
+            if self.node.finished:  # the evidence was the game's last record, and showed nothing
+                self.evidence = kept
+                return None
         if self.node.aborted is not None and self.node.aborted.peer == culprit:
             v = self.node.aborted
-            return self._end_cheater(culprit, f"{v.reason}: {v.detail}")
+            return self._named(culprit, f"{v.reason}: {v.detail}")
         name = self.names[culprit] if 0 <= culprit < len(self.names) else f"seat {culprit}"
         return self._end(
             Outcome.QUIT,
@@ -141,31 +152,33 @@ class Verdicts:
         if proof is not None:
             mine = proof.entry_a.game_id == self.setup.game_id  # two records of this game, not a replay
             if mine and proof.peer == culprit and proof.verify(dict(enumerate(self.setup.seats))):
-                return self._end_cheater(culprit, "equivocation")
+                return self._named(culprit, "equivocation")
             return None
         split = split_table(evidence, self.setup)  # two geneses the host signed for this table
         if split is not None:
-            return self._end_cheater(culprit, f"{split.reason}: {split.detail}") if culprit == split.peer else None
+            return self._named(culprit, f"{split.reason}: {split.detail}") if culprit == split.peer else None
         if not self.intake.has(evidence):
             found = self._take_record(evidence, sender)  # (a record that cannot be decoded is dropped there)
             if found is not None or not self.intake.has(evidence):
                 return found
         # we took that record in (now or before) without checking all of it: sealed shares that
         # are not ours, a shuffle proof that we check only after our own shuffle (§8.3)
-        deferred = self.node.earlier_failure()
+        deferred = self._checked_late()
         if deferred is not None:  # the evidence, or a record before it, is false here: its cheat decides
-            return self._cheater(deferred, deferred.evidence or evidence)
+            return self._cheater(deferred, deferred.evidence or evidence, checked=True)
         violation = self.node.recheck_sealed_shares(evidence)
         if violation is not None and violation.peer == culprit:
             self.node.aborted = violation
             return self._end_cheater(culprit, f"{violation.reason}: {violation.detail}")
         return None
 
-    def _cheater(self, violation: ProtocolViolation, evidence: bytes) -> SessionResult:
+    def _cheater(self, violation: ProtocolViolation, evidence: bytes, checked: bool = False) -> SessionResult:
         """Name the cheater to everyone, with the record that shows it, and stop: the record
-        the violation carries (a shuffle checked in the background), else ``evidence``.  A
-        check of an earlier record still under way is finished first: its fault decides."""
-        violation = self.node.earlier_failure() or violation
+        the violation carries (a shuffle checked in the background), else ``evidence``.  The
+        checks of earlier records left for later are made first (unless ``checked``: the
+        violation is what they found): the earliest record at fault decides."""
+        if not checked:
+            violation = self._checked_late() or violation
         evidence = violation.evidence or evidence
         data = seal(self.identity, "abort", {
             "game_id": self.setup.game_id,
@@ -192,6 +205,15 @@ class Verdicts:
                 break
             chain.append(record)
         return chain[::-1]
+
+    def _named(self, culprit: int, how: str) -> SessionResult:
+        """Name ``culprit`` for what another seat's evidence shows here (an equivocation, a split
+        table), unless a check this seat left for later finds an earlier record false: that
+        one decides, as ``verify`` of this seat's log would find it first (an attack)."""
+        found = self._checked_late()
+        if found is not None:
+            return self._cheater(found, found.evidence or self.node.log.entries[-1].record, checked=True)
+        return self._end_cheater(culprit, how)
 
     def _end_cheater(self, culprit: int, how: str) -> SessionResult:
         """Stop the game blaming the peer at seat ``culprit``; ``how`` says what they broke."""
@@ -238,9 +260,10 @@ class Verdicts:
 
     def _end(self, outcome: Outcome, message: str, culprit: int | None, scores: tuple[int, ...] | None = None) -> SessionResult:
         if outcome in (Outcome.PEER_GONE, Outcome.QUIT) and (found := self._checked_late()) is not None:
-            # a cheat checked late outweighs an absence or a seat's leaving (a false shuffle
-            # followed at once by its maker's ``bye`` went unnamed: an attack)
-            return self._cheater(found, found.evidence or self.node.log.entries[-1].record)
+            # a cheat checked late outweighs an absence or a seat's leaving (a false shuffle,
+            # or a false share sent to another seat, followed at once by its maker's ``bye``
+            # went unnamed: attacks)
+            return self._cheater(found, found.evidence or self.node.log.entries[-1].record, checked=True)
         if outcome is not Outcome.FINISHED:
             self._pass_on_endings()
         stands = self._game_stood(outcome)
@@ -274,10 +297,10 @@ class Verdicts:
                              said=True)
 
     def _checked_late(self) -> ProtocolViolation | None:
-        """``Node.earlier_failure`` as the game ends: a defect of ours in a check (the way this
+        """``Node.pending_failure`` as the game ends: a defect of ours in a check (the way this
         seat may be leaving) leaves the ending as it is, rather than stopping it halfway."""
         try:
-            return self.node.earlier_failure()
+            return self.node.pending_failure()
         except Exception:  # the defect is reported where it was met (defects.py)
             return None
 

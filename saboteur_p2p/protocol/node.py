@@ -343,6 +343,26 @@ class Node(ShuffleSteps):
             return violation
         return None
 
+    def pending_failure(self) -> ProtocolViolation | None:
+        """Every check this seat left for later, made now: ``earlier_failure``'s, and the
+        shares it checks only when their card is shown to all (``ShareBook.failing_senders``,
+        §8.3); the violation of the earliest record at fault, with that record as evidence.
+        What a seat whose game ends (a cheat named, a seat gone or left) judges first, so that
+        its verdict agrees with its log as ``verify`` reads it (protocol.md §12.5)."""
+        found = self.earlier_failure()
+        failing = self.share_book.failing_senders()
+        if not failing:
+            return found
+        records = self.records
+        end = records.index(found.evidence) if found is not None and found.evidence in records else len(records)
+        for record in records[:end]:
+            if decode_record(record).sender in failing:
+                violation = self.share_book.recheck(record)  # judged as ``take`` judges the record
+                if violation is not None:
+                    violation.evidence = record
+                    return violation
+        return found
+
     def _accept(self, entry: Entry) -> None:
         waiting = self.outstanding
         head = next((e for e in waiting if e.speaker == entry.sender), None)

@@ -67,6 +67,9 @@ class ShareBook:
         #: every sealed share in the log, by (card, sender, recipient): the first for each,
         #: with the shares of the record it came in (which judge a false proof: ``take``)
         self.sealed_seen: dict[tuple[CardKey, int, int], tuple[RevealNeed, SealedShare, Shares]] = {}
+        #: those of them this seat has checked (its own, those sealed to it, those its card's
+        #: showing checked): ``failing_senders`` checks the rest
+        self.sealed_checked: set[tuple[CardKey, int, int]] = set()
         #: this seat's own share of each card it published or sealed: its opening by another
         #: seat is compared with it
         self.my_shares: dict[CardKey, Point] = {}
@@ -283,6 +286,7 @@ class ShareBook:
             key = (need.card, sender, recipient)
             self.sealed_seen.setdefault(key, (need, sealed, message))
             if own:
+                self.sealed_checked.add(key)
                 continue  # made here
             if recipient != seat and not verify_all:
                 continue  # its recipient checks it; if it is ever opened, every seat checks it then
@@ -290,6 +294,7 @@ class ShareBook:
             if recipient != seat or secret is None:
                 if self.verified_sealed_share(sender, need, sealed) is None:
                     raise ProtocolViolation(sender, "bad-share", detail)
+                self.sealed_checked.add(key)
                 continue
             ahead = self.ahead.get((need.card, sender))
             if ahead is not None and ahead[0] == sealed:
@@ -298,6 +303,7 @@ class ShareBook:
                 mine = self._open_mine(sender, need, sealed, secret)
             if mine is None:
                 raise ProtocolViolation(sender, "bad-share", detail)
+            self.sealed_checked.add(key)
             self.opened.setdefault(need, {})[sender] = mine
             self.opened_for_me.setdefault((need.card, sender), mine)
         for (need, ower), opened in zip(wanted_opened, message.opened, strict=True):
@@ -357,6 +363,31 @@ class ShareBook:
             if invalid is not None:
                 raise ProtocolViolation(ower, "bad-message", invalid)
             raise ProtocolViolation(ower, "bad-share", f"{what} does not verify")
+        self.sealed_checked.add((need.card, ower, sealed.recipient))
+
+    def failing_senders(self) -> set[int]:
+        """The seats whose shares, taken in and not checked yet (public shares of first reveals
+        to other seats, and shares sealed to other seats: §8.3), fail a check made now.  A
+        seat whose game ends before those cards are shown checks them so, that its verdict
+        agrees with its log, whose every share ``verify`` checks (a false share sent to
+        another seat just before its sender left went unnamed: an attack)."""
+        failing: set[int] = set()
+        for (card, sender), waiting in list(self.unchecked.items()):
+            if sender in failing:
+                continue
+            if self._held(sender, card, waiting) is None:
+                del self.unchecked[(card, sender)]  # checked, as at its card's showing (``precheck``)
+            else:
+                failing.add(sender)
+        for key, (need, sealed, message) in list(self.sealed_seen.items()):
+            ower = key[1]
+            if key in self.sealed_checked or ower == self.seat or ower in failing:
+                continue
+            try:
+                self._judge_sealed(ower, need, sealed, message)
+            except ProtocolViolation:
+                failing.add(ower)
+        return failing
 
     def _count_published(self, need: RevealNeed) -> None:
         """A card its holder shows to all: the shares the others published for its first

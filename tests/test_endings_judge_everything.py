@@ -1,0 +1,211 @@
+"""Before a seat's game ends early, it makes every check it had left for later, shares
+included, and the earliest record at fault decides; a game whose last record comes inside
+an abort is over, as when that record comes on its own.  Found by an attack (the round after
+``test_pending_checks_decide.py``'s):
+
+* a false share of a card's first reveal to seat H (public, or sealed), followed at once by
+  its sender's ``bye`` or an abort naming H: H named the cheater, every other seat (which
+  checks such shares only when the card is shown to all, protocol.md §8.3) ended "quit", its
+  log holding the false record that ``verify`` names the cheater for;
+* a false shuffle sent only in an abort's ``chain``, with a second cheater's equivocation as
+  the evidence: the seat named the equivocator, its log holding the earlier false shuffle;
+* the game's last record sent only in an abort's ``chain`` or as its evidence: each seat took
+  it in, then ended "quit" with no score, though its log held the whole game."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cheats_catalogue import response_changed, sealed_share_shifted
+from protocol_helpers import LocalGame, body_for, path_first, play_until, seeded_game, signed_record
+from session_doubles import seated_session
+
+from saboteur_p2p.crypto.group import G, add, check_point
+from saboteur_p2p.crypto.log import EquivocationProof, decode_record
+from saboteur_p2p.crypto.proofs import verify_dleq
+from saboteur_p2p.net.session import Outcome, Session, SessionResult
+from saboteur_p2p.net.wire import seal
+from saboteur_p2p.protocol.dealer import RevealNeed
+from saboteur_p2p.protocol.ending import Ending
+from saboteur_p2p.protocol.local import step
+from saboteur_p2p.protocol.messages import ActionMsg
+from saboteur_p2p.protocol.node import Expect
+from saboteur_p2p.protocol.shares import share_context
+from saboteur_p2p.protocol.verify import verify_records
+from saboteur_p2p.rules import Deck, GameConfig
+
+
+def _verdict_agrees_with_the_log(session: Session, result: SessionResult, culprit: int, reason: str) -> None:
+    assert (result.outcome, result.culprit) == (Outcome.CHEATER, culprit), result.message
+    assert reason in result.message, result.message
+    trailer = Ending(result.outcome.value, result.culprit, session.reason, result.message, session.evidence, session.seat)
+    verdict = verify_records([*session.node.records, trailer.to_bytes()])
+    assert verdict.ok and verdict.culprit == culprit and "evidence checks" in verdict.message, verdict.message
+
+
+def _ending(game: LocalGame, cheater: int, kind: str, accused: int) -> bytes:
+    identity = game.nodes[cheater].identity
+    if kind == "bye":
+        return seal(identity, "bye", {"game_id": game.setup.game_id, "seat": cheater})
+    return seal(identity, "abort", {"game_id": game.setup.game_id, "culprit": accused, "reason": "out-of-turn",
+                                    "detail": "", "evidence": game.records[-1], "chain": []})
+
+
+# -- a false share meant for another seat ---------------------------------------------------
+
+
+def _false_sealed_share() -> tuple[LocalGame, int, int, bytes]:
+    """A record with a false share sealed to another seat: the game, its maker, the share's
+    recipient, the record."""
+    game = seeded_game(GameConfig(3), 11)
+    found: dict[str, Any] = {}
+
+    def carries_sealed(expect: Expect) -> bool:
+        node = game.nodes[expect.speaker]
+        if expect.kind == "shares":
+            body = body_for(node, expect)
+            found.update(kind="shares", body=body, shares=body)
+            return bool(body["sealed"])
+        if expect.kind == "action":
+            text = path_first(expect.speaker, node)
+            shares = node._shares_with_move(text)
+            if shares is not None and shares.sealed:
+                move = ActionMsg(text, shares).encode()
+                found.update(kind="action", body=move, shares=move["shares"])
+                return True
+        return False
+
+    head = play_until(game, carries_sealed)
+    sealed_share_shifted(game, found["shares"])
+    recipient = found["shares"]["sealed"][0][2]
+    return game, head.speaker, recipient, signed_record(game, head.speaker, found["kind"], found["body"])
+
+
+def _false_public_share() -> tuple[LocalGame, int, int, bytes]:
+    """A move whose public share of a card's first reveal to another seat is false."""
+    game = seeded_game(GameConfig(3), 11)
+    found: dict[str, Any] = {}
+
+    def carries_public(expect: Expect) -> bool:
+        if expect.kind != "action":
+            return False
+        node = game.nodes[expect.speaker]
+        text = path_first(expect.speaker, node)
+        shares = node._shares_with_move(text)
+        if shares is None:
+            return False
+        move = ActionMsg(text, shares).encode()
+        for share in move["shares"]["public"]:
+            card = (share[0][0], Deck(share[0][1]), share[0][2])
+            c1, _ = node.dealer.ciphertext(card)
+            for recipient in set(range(3)) - {expect.speaker}:
+                context = share_context(game.setup.game_id, RevealNeed(card, frozenset((recipient,))), expect.speaker, None)
+                if verify_dleq(node.keys[expect.speaker], c1, check_point(share[1]), tuple(share[2:5]), context):
+                    share[1] = add(check_point(share[1]), G)  # its first reveal to ``recipient``, made false
+                    found.update(move=move, recipient=recipient)
+                    return True
+        return False
+
+    head = play_until(game, carries_public)
+    return game, head.speaker, found["recipient"], signed_record(game, head.speaker, "action", found["move"])
+
+
+@pytest.mark.parametrize("share", ["sealed", "public"])
+@pytest.mark.parametrize("ending", ["bye", "abort"])
+def test_a_false_share_for_another_seat_then_its_senders_ending_is_named_by_a_seat_that_had_not_checked_it(
+    tmp_path: Path, share: str, ending: str,
+):
+    game, cheater, recipient, bad = _false_sealed_share() if share == "sealed" else _false_public_share()
+    judge_seat = 3 - cheater - recipient
+    # the recipient names the cheater at once
+    named = seated_session(game, game.nodes[recipient], tmp_path / "recipient")._handle(
+        b"c", seal(game.nodes[cheater].identity, "record", {"record": bad}))
+    assert named is not None and (named.outcome, named.culprit) == (Outcome.CHEATER, cheater)
+    # the third seat takes the record in without checking a share that is not its own
+    judge = seated_session(game, game.nodes[judge_seat], tmp_path / "judge")
+    assert judge._handle(b"c", seal(game.nodes[cheater].identity, "record", {"record": bad})) is None
+    result = judge._handle(b"c", _ending(game, cheater, ending, recipient))
+    assert result is not None
+    _verdict_agrees_with_the_log(judge, result, cheater, "bad-share")
+    assert judge.evidence == bad  # the abort it sends shows the record
+
+
+def test_a_seat_that_ends_early_with_every_share_right_checks_them_and_ends_as_before(tmp_path: Path):
+    game = seeded_game(GameConfig(3), 11)
+    play_until(game, lambda e: len(game.records) > 40)
+    book = game.nodes[2].share_book
+    assert book.unchecked  # shares it had not checked
+    judge = seated_session(game, game.nodes[2], tmp_path)
+    result = judge._handle(b"c", _ending(game, 1, "bye", 0))
+    assert result is not None and (result.outcome, result.culprit) == (Outcome.QUIT, 1), result.message
+    assert not book.failing_senders()
+
+
+# -- an earlier false record than the evidence ----------------------------------------------
+
+
+def _equivocation_of(game: LocalGame, seat: int) -> bytes:
+    seq = sum(decode_record(r).sender == seat for r in game.spectator.records) + 5
+    one = signed_record(game, seat, "action", {"action": "pass 0"}, seq=seq)
+    two = signed_record(game, seat, "action", {"action": "pass 1"}, seq=seq)
+    return EquivocationProof(decode_record(one), decode_record(two)).to_bytes()
+
+
+@pytest.mark.parametrize("ahead", [False, True], ids=["checked-after-its-own", "of-a-batch-opened-ahead"])
+def test_a_false_shuffle_in_an_aborts_chain_outweighs_a_second_cheaters_equivocation_as_its_evidence(
+    tmp_path: Path, ahead: bool,
+):
+    game = seeded_game(GameConfig(4, rounds=2 if ahead else 1), 5)
+    if ahead:
+        head = play_until(game, lambda e: e.kind == "shuffle" and e.topic[0] >= 1)
+    else:
+        head = play_until(game, lambda e: e == Expect(1, "shuffle", (0,)))
+    body = body_for(game.nodes[head.speaker], head)
+    response_changed(game, body)
+    cheater, bad = head.speaker, signed_record(game, head.speaker, "shuffle", body)
+    equivocator = next(s for s in range(4) if s not in (cheater, (cheater + 1) % 4))
+    judge_seat = (cheater + 1) % 4 if not ahead else next(s for s in range(4) if s not in (cheater, equivocator))
+    abort = seal(game.nodes[cheater].identity, "abort", {
+        "game_id": game.setup.game_id, "culprit": equivocator, "reason": "equivocation", "detail": "",
+        "evidence": _equivocation_of(game, equivocator), "chain": [bad]})
+    judge = seated_session(game, game.nodes[judge_seat], tmp_path)
+    result = judge._handle(b"connection", abort)
+    assert result is not None and bad in judge.node.records
+    _verdict_agrees_with_the_log(judge, result, cheater, "bad-shuffle-proof")
+
+
+# -- the game's last record inside an abort ---------------------------------------------------
+
+
+def _one_record_before_the_end() -> tuple[LocalGame, int, bytes]:
+    first = seeded_game(GameConfig(3), 5)
+    while step(first, path_first):
+        pass
+    total = len(first.spectator.records)
+    game = seeded_game(GameConfig(3), 5)
+    while len(game.spectator.records) < total - 1:
+        step(game, path_first)
+    head = game.spectator.next_expected
+    assert head is not None
+    maker = game.nodes[head.speaker]
+    last = maker.move(path_first(head.speaker, maker)) if maker.awaiting_move() else maker.produce()
+    assert maker.finished
+    return game, head.speaker, last
+
+
+@pytest.mark.parametrize("where", ["chain", "evidence"])
+def test_the_games_last_record_sent_only_inside_an_abort_finishes_the_game(tmp_path: Path, where: str):
+    game, maker, last = _one_record_before_the_end()
+    judge_seat = (maker + 1) % 3
+    honest = 3 - maker - judge_seat  # the abort names it falsely
+    judge = seated_session(game, game.nodes[judge_seat], tmp_path)
+    in_chain = where == "chain"
+    abort = seal(game.nodes[maker].identity, "abort", {
+        "game_id": game.setup.game_id, "culprit": honest, "reason": "bad-share", "detail": "",
+        "evidence": game.nodes[judge_seat].records[-1] if in_chain else last, "chain": [last] if in_chain else []})
+    # the abort came after the game's end: it stops nothing, and the session's loop finishes
+    # the game (it ended "quit", with no score)
+    assert judge._handle(b"c", abort) is None
+    assert judge.node.finished and judge.evidence is None
+    assert judge.node.state is not None and judge.node.state.scores == game.nodes[maker].state.scores  # type: ignore[union-attr]
