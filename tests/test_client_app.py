@@ -175,7 +175,7 @@ class Harness:
         return asyncio.run_coroutine_threadsafe(self.app.draw_text(width, height), loop).result(5)
 
     def round_end_open(self) -> bool:
-        return round_end_open(self.agent.snapshot(), self.app.ui.round_seen) is not None
+        return round_end_open(self.agent.snapshot(), self.app.ui.round_seen, self.app.ui.round_watched) is not None
 
     def next_decision(self, done: Callable[[], bool]) -> Snapshot | None:
         """Our next decision not yet answered (round ends closed on the way), or None once

@@ -49,9 +49,13 @@ def test_a_whole_game_against_bots_to_the_end_with_scripted_input():
     assert seen.get("keep-gold") and seen.get("take-gold"), seen
     received = [e for e in harness.table.state.events if isinstance(e, GoldReceived) and e.player == 0]
     assert len(received) >= 2  # what we kept and what we took
-    # each round's end was shown, until a key: its winners, the roles, our own line
-    assert len(harness.round_ends) == 3, harness.round_ends
-    for number, (screen, result) in enumerate(zip(harness.round_ends, harness.table.state.results, strict=True), 1):
+    # each round's end was shown, until a key: its winners, the roles, our own line; one closed
+    # while its gold was handed out opened again once the gold was out (play-test 22)
+    shown = [[screen for screen in harness.round_ends if f"ROUND {number}/3 OVER" in screen] for number in (1, 2, 3)]
+    assert all(shown) and sum(map(len, shown)) == len(harness.round_ends), harness.round_ends
+    assert all(re.search(r"any key: (next round|final ranking)", screens[-1]) for screens in shown), shown
+    for number, (screens, result) in enumerate(zip(shown, harness.table.state.results, strict=True), 1):
+        screen = screens[-1]
         assert f"ROUND {number}/3 OVER" in screen and f"round {number}/3 is over" in screen
         assert f"the {result.winners.value.replace('-', ' ')}".replace("gold diggers", "gold-diggers") in screen or (
             "nobody won" in screen)

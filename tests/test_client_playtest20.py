@@ -51,7 +51,7 @@ def test_while_another_seat_chooses_gold_the_round_end_says_who_and_what_it_does
     end of a round not knowing whose choice the table waited for."""
     from test_client_playtest9 import _screen_of_another_seat
 
-    for phase, edition, doing in (("keep-gold", "base", "keeps a gold card passed on"),
+    for phase, edition, doing in (("keep-gold", "base", "chooses a gold card to keep"),
                                   ("take-gold", "base", "takes gold from the pile"),
                                   ("steal", "saboteur2", "steals with a Theft")):
         state = find(lambda s, phase=phase: s.phase.value == phase, edition=edition)

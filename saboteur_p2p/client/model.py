@@ -449,6 +449,9 @@ class UIState:
     ranking_hidden: bool = False
     #: the last round whose end screen the player has closed (a key closes it)
     round_seen: int = 0
+    #: the last round whose end screen the player closed while its gold was handed out, to
+    #: watch that at the table: it opens again once the gold is out
+    round_watched: int = 0
     #: the rules page is open (R); ``rules_scroll`` is the first line shown of it or of the help
     rules_open: bool = False
     rules_scroll: int = 0

@@ -33,7 +33,8 @@ Fragments = list[tuple[str, str]]
 #: what closes the round-end screen, on its last line and the status line
 ROUND_END_KEYS = "any key: next round"
 GAME_END_KEYS = "any key: final ranking"
-#: while the round's gold is still handed out: a key goes back to keep, take or watch it
+#: while the round's gold is still handed out: a key goes back to keep, take or watch it (the
+#: screen opens again once the gold is out)
 SETTLING_KEYS = "any key: to the table"
 #: ... and while it waits for a choice of ours, the keys of the choice act at once (Enter keeps,
 #: takes or steals: a first key that only closed the screen had to be pressed again)
@@ -73,11 +74,15 @@ def round_end_hint(summary: RoundSummary, snap: Snapshot | None = None) -> str:
     return keys if snap is not None and our_choice(snap) else f"{keys} · the maze is as round {summary.round} ended"
 
 
-def round_end_open(snap: Snapshot, seen: int) -> RoundSummary | None:
-    """The round whose end screen shows now: the last ended round, unless the player closed it."""
+def round_end_open(snap: Snapshot, seen: int, watching: int = 0) -> RoundSummary | None:
+    """The round whose end screen shows now: the last ended round, unless the player closed it
+    (``seen``), or closed it while its gold was handed out to watch that (``watching``): it
+    opens again once the gold is out, with what each seat won (closed before, the round's
+    split was never shown: a play-test)."""
     if not snap.rounds or snap.rounds[-1].round <= seen or not snap.rounds[-1].live:
         return None
-    return snap.rounds[-1]
+    last = snap.rounds[-1]
+    return None if last.round == watching and not last.settled else last
 
 
 def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: int) -> Fragments:
@@ -106,8 +111,11 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
     stole = [_thefts_of(summary, seat) for seat in range(len(summary.roles))]
     thefts = [(f" · stole {_pieces(took)}" if took else "") + (f" · robbed of {_pieces(lost)}" if lost else "")
               + (" · trapped" if seat in summary.trapped else "") for seat, (took, lost) in enumerate(stole)]
+    # a winner paid nothing is "won 0" already (it read "won won 0": a play-test)
+    lines = [f"   {won if won.startswith('won ') else f'won {won}'}{theft} · total {total}"
+             for (won, total), theft in zip(gold, thefts, strict=True)]
     # two lines a seat only when each fits whole: "won 1 gold card · total 1 gold ca" misleads
-    fits = all(len(f"   won {won}{theft} · total {total}") <= width for (won, total), theft in zip(gold, thefts, strict=True))
+    fits = all(len(line) <= width for line in lines)
     roomy = fits and width >= 36 and 2 * len(summary.roles) + 4 + len(how) <= height
     names = ["you" if seat == snap.seat else snap.name(seat) for seat in range(len(summary.roles))]
     if not roomy:
@@ -115,11 +123,10 @@ def render_round_end(summary: RoundSummary, snap: Snapshot, width: int, height: 
         out.append(("class:hand.note", pad_to_width(table.header, width) + "\n"))
     for seat, role in enumerate(summary.roles):
         style = f"class:players.{ROLE_STYLE.get(role.value, 'role')}"
-        won, total = gold[seat]
         if roomy:
             name = fit_name(names[seat], width - 3 - len(role.value))
             out.append((style, pad_to_width(f" {name}: {role.value}", width) + "\n"))
-            out.append(("", pad_to_width(f"   won {won}{thefts[seat]} · total {total}", width) + "\n"))
+            out.append(("", pad_to_width(lines[seat], width) + "\n"))
         else:
             out.append((style, pad_to_width(table.row(seat), width) + "\n"))
     if not roomy:  # the legend, when it fits above the keys (? has it too)
@@ -205,7 +212,7 @@ def _who_chooses(snap: Snapshot) -> str:
     if view is None or view.current_player == snap.seat:
         return "gold is being handed out"
     who = snap.name(view.current_player)
-    doing = {"keep-gold": "keeps a gold card passed on", "take-gold": "takes gold from the pile",
+    doing = {"keep-gold": "chooses a gold card to keep", "take-gold": "takes gold from the pile",
              "steal": "steals with a Theft"}.get(view.phase)
     return f"gold is being handed out: {who} {doing}" if doing else "gold is being handed out"
 
