@@ -62,3 +62,16 @@ def test_a_winner_paid_nothing_reads_won_0_once_on_the_round_end_screen():
     text = "".join(t for _, t in render_round_end(summary, snap, 60, 40))
     assert "won won" not in text
     assert "   won 0 · total" in text  # the boss's and the profiteer's second lines
+
+
+def test_the_thiefs_choice_names_its_victim_once():
+    """The steal line read "choice 1/3: steal @heuristic-4  (from heuristic-4)" (a play-test)."""
+    from test_client_controller import find2
+    from test_client_render import screen_of
+
+    state = find2(lambda s: s.phase.value == "steal" and any(s.view_for(s.current).has_gold))
+    screen, _app = screen_of(state, 100, 30)
+    line = next(line for line in screen.splitlines() if " choice " in line and "/" in line)
+    name = re.search(r"steal @(\S+)", line)
+    assert name is not None, line
+    assert line.count(name.group(1)) == 1 and "(from" not in line, line

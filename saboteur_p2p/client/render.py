@@ -347,9 +347,11 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     whom = snap.name(int(target)) if target is not None else "nobody"
     having = [snap.name(s) for s in range(view.players) if s != view.seat and view.has_gold and view.has_gold[s]]
     index = focus.options.index(choice) + 1 if choice in focus.options else 0
+    said = focus.said or choice
     lines = [
         f" Your Theft: steal 1 gold piece from a player who has some ({', '.join(having) or 'nobody has'})",
-        f" choice {index}/{len(focus.options)}: {focus.said or choice}" + (f"  (from {whom})" if target else ""),
+        # the name once: "steal @heuristic-4 (from heuristic-4)" read twice (a play-test)
+        f" choice {index}/{len(focus.options)}: {said}" + (f"  (from {whom})" if target and whom not in said else ""),
         " ↑↓ other choices · Enter steal",
         " " + snap.last_round,
     ]
