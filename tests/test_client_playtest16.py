@@ -168,7 +168,7 @@ def test_an_earlier_rounds_chat_is_not_pinned_over_a_later_round():
     chat = LogLine(LogKind.CHAT, "<alice> goal 0 is gold")
     moves = [LogLine(LogKind.EVENT, f"p1: move {n}", move=True) for n in range(30)]
     now = "".join(t for _, t in render_log([chat, *moves], 0, 40, 10))
-    assert now.startswith("<alice> goal 0 is gold")  # pinned while its round lasts
+    assert now.startswith("↑ <alice> goal 0 is gold")  # pinned while its round lasts
     later = [chat, *moves[:5], LogLine(LogKind.EVENT, "-- round 2: bob starts"), *moves[5:]]
     assert "alice" not in "".join(t for _, t in render_log(later, 0, 40, 10))
 

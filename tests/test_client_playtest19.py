@@ -197,7 +197,7 @@ def test_the_chat_kept_on_top_of_the_log_is_not_cut_without_a_mark():
     said = "<bob> the treasure is not at the middle goal, I looked with my map"
     lines = [LogLine(LogKind.CHAT, said)] + [LogLine(LogKind.EVENT, f"p{i % 4} plays a card", move=True) for i in range(30)]
     roomy = [text.rstrip() for _, text in render_log(lines, 0, 26, 8)]
-    assert roomy[0] == "<bob> the treasure is not" and roomy[1].startswith("at the middle goal") and roomy[1].endswith("…"), roomy
+    assert roomy[0] == "↑ <bob> the treasure is" and roomy[1].startswith("not at the middle") and roomy[1].endswith("…"), roomy
     short = [text.rstrip() for _, text in render_log(lines, 0, 26, 5)]
     assert short[0].endswith("…") and "the treasure is" in short[0], short
 

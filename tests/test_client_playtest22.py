@@ -75,3 +75,19 @@ def test_the_thiefs_choice_names_its_victim_once():
     name = re.search(r"steal @(\S+)", line)
     assert name is not None, line
     assert line.count(name.group(1)) == 1 and "(from" not in line, line
+
+
+def test_the_chat_line_kept_on_top_of_the_log_is_marked_as_said_earlier_and_goes_at_the_games_end():
+    """"<bob> (leaves the table)", kept on top of the log once the moves pushed it up, read as
+    bob leaving again, long after he had come back, and it stayed after "game over" (a
+    play-test: one chat line was sent, and drawn again on top)."""
+    from saboteur_p2p.client.model import LogKind, LogLine
+    from saboteur_p2p.client.render import render_log
+
+    left = [LogLine(LogKind.CHAT, "<bob> (leaves the table)"), LogLine(LogKind.NOTICE, "bob runs their program again")]
+    moves = [LogLine(LogKind.EVENT, f"p1: move {n}", move=True) for n in range(30)]
+    rows = render_log([*left, *moves], 0, 40, 10)
+    assert rows[0][1].startswith("↑ <bob> (leaves the table)") and "log.pinned" in rows[0][0]
+    assert sum("leaves the table" in text for _, text in rows) == 1
+    over = [*left, *moves, LogLine(LogKind.EVENT, "== game over. nuggets: bob 3, p1 2. winner: bob")]
+    assert not any("leaves the table" in text for _, text in render_log(over, 0, 40, 10))

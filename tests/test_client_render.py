@@ -493,7 +493,7 @@ def test_the_pinned_chat_line_does_not_leave_the_tail_of_a_wrapped_line_below_it
     lines += [LogLine(LogKind.NOTICE, f"heuristic-{n}: looks at goal 1 with a map") for n in range(6)]
     for height in (5, 6, 7):
         rows = [text.rstrip() for _, text in render_log(lines, 0, 24, height)]
-        assert rows[0] == "<Ari> where did bo go", rows
+        assert rows[0] == "↑ <Ari> where did bo go", rows
         assert rows[1].startswith("heuristic-"), rows  # a line's head (cut with … if need be), never its tail
         assert rows[-1] == "  goal 1 with a map", rows  # the newest line shows whole at the bottom
 

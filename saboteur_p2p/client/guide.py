@@ -91,6 +91,11 @@ LEGEND_SEATS = """\
            away (aw) / back: connection
            bot (bt): a bot plays the seat its person left"""
 
+#: the log's own mark (the replay viewer has no chat)
+LEGEND_LOG = """\
+ log       ▸ the newest move   ↑ <bob> ...: the last chat line, said earlier,
+           kept on top once later lines pushed it out of sight"""
+
 LEGEND_MAZE = """\
  maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
            ○ stone (what your Map showed)   ■ dead end"""
@@ -168,12 +173,12 @@ def help_text(edition: str, variants: Iterable[str] = ()) -> str:
         return "\n\n".join([
             *table, part(KEYS, KEYS_2), part(COMMANDS, COMMANDS_2, COMMANDS_ALL),
             part(LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_SEATS, LEGEND_MAZE, LEGEND_MAZE_CURSOR,
-                 LEGEND_MAZE_MARKS, LEGEND_MAZE_LAST, LEGEND_MAZE_2, LEGEND_HAND, LEGEND_HAND_2),
+                 LEGEND_MAZE_MARKS, LEGEND_MAZE_LAST, LEGEND_MAZE_2, LEGEND_HAND, LEGEND_HAND_2, LEGEND_LOG),
         ])
     return "\n\n".join([
         *table, KEYS, part(COMMANDS, COMMANDS_BASE, COMMANDS_ALL),
         part(LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_SEATS, LEGEND_MAZE, LEGEND_MAZE_CURSOR, LEGEND_MAZE_MARKS,
-             LEGEND_MAZE_LAST, LEGEND_HAND),
+             LEGEND_MAZE_LAST, LEGEND_HAND, LEGEND_LOG),
     ])
 
 

@@ -363,10 +363,12 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
 
 
 #: the narration's line that starts a round ("-- round 2: bob starts"; match.narrate)
-_ROUND_STARTS = re.compile(r"-- round \d+: ")
+_ROUND_STARTS = re.compile(r"-- round \d+: |== game over")
 
 
 LOG_TITLE = " log & chat  (PgUp/PgDn)"
+#: the mark of the last chat line kept on top of the log, said before the lines below it
+PINNED = "↑ "
 
 
 def render_log_title(lines: Sequence[LogLine], ui: UIState, width: int) -> Fragments:
@@ -387,7 +389,9 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     the view stays on what they were reading and a mark at the bottom counts the lines that
     came since ("↓ 3 new below (PgDn)").  The newest move is marked (▸).  At the bottom of
     the log, the last chat line stays pinned on top when newer lines have pushed it out of
-    sight, while its round lasts.
+    sight, while its round lasts (until the game's end), marked ↑ as said earlier: unmarked,
+    "<bob> (leaves the table)" pinned over the moves read as bob leaving again, long after
+    he was back (a play-test).
     """
     wrapped = _wrapped_log(lines, width)
     fresh = 0
@@ -407,12 +411,12 @@ def render_log(lines: Sequence[LogLine], scroll: int, width: int, height: int, a
     if not scroll and chat is not None and shown and shown[0][2] > chat and height > 4:
         # two rows where the panel has room, and "…" where it is cut: its first row alone read
         # "<bob> the treasure is not" for "... is not at the middle goal" (a play-test)
-        parts = wrap_to_width(lines[chat].text, max(8, width))
+        parts = wrap_to_width(f"{PINNED}{lines[chat].text}", max(8, width))
         keep = 2 if height > 6 else 1
         if len(parts) > keep:
             parts = parts[:keep]
             parts[-1] = cut_to_width(parts[-1].rstrip(), max(0, width - 1)) + "…"
-        pinned = [("class:log.chat", part, chat) for part in parts]
+        pinned = [("class:log.chat class:log.pinned", part, chat) for part in parts]
         shown = shown[len(pinned):]
     if not scroll and shown:
         shown = _head_on_top(wrapped, shown, width)  # below the pinned chat: a line's head, not its tail

@@ -19,7 +19,7 @@ COLOUR_STYLE = {
     "players.bot": "#af87d7",
     "info.role": "#87afd7 bold", "info.role.saboteur": "#ff5f5f bold", "info.maps": "#87d7ff", "info.result": "#ffd75f",
     "info.warn": "#ff8700 bold",
-    "log.chat": "#5fd7ff", "log.notice": "#d7af5f", "log.private": "#87d7ff bold", "log.error": "#ff5f5f",
+    "log.chat": "#5fd7ff", "log.pinned": "italic", "log.notice": "#d7af5f", "log.private": "#87d7ff bold", "log.error": "#ff5f5f",
     "log.more": "#6c6c6c", "log.latest": "bold", "maze.last": "underline", "maze.latest": "bg:#3a3a00",
     "maze.who": "#ffd75f bold", "players.latest": "underline", "players.last": "#8a8a8a",
     "message.ok": "#5fd75f", "message.error": "#ff5f5f bold", "message.hint": "#8a8a8a",
