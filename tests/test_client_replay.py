@@ -271,13 +271,14 @@ def test_a_theft_inside_a_record_shows_its_victim_without_gold_once_the_last_pie
             return real.view_for(seat)._replace(has_gold=self.has_gold)
 
     won = [RoundStarted(1, 0), PiecesWon(1, 1), PiecesWon(2, 2)]
-    thefts = [Stolen(0, 1), Stolen(3, 2), RoundStarted(2, 1)]
+    thefts = [Stolen(0, 1), Stolen(3, 2), Stolen(1, None), RoundStarted(2, 1)]
     table = TableViews()
     table(SimpleNamespace(state=Spectator(won, (False, True, True, False))))
     table(SimpleNamespace(state=Spectator(won + thefts, (True, False, True, True))))
-    first, second = table.views[len(won):len(won) + 2]
+    first, second, third = table.views[len(won):len(won) + 3]
     assert first.has_gold == (True, False, True, False)  # seat 1's only piece went to seat 0
     assert second.has_gold == (True, False, True, True)  # seat 2 kept one of its two
+    assert third.has_gold == (True, False, True, True)  # seat 1's Theft stole nothing (it showed "$": a review)
 
 
 

@@ -25,15 +25,15 @@ from saboteur_p2p.crypto.group import G, add, check_point
 from saboteur_p2p.crypto.log import EquivocationProof, decode_record
 from saboteur_p2p.crypto.proofs import verify_dleq
 from saboteur_p2p.net.session import Outcome, Session, SessionResult
-from saboteur_p2p.net.wire import seal
+from saboteur_p2p.net.wire import open_envelope, seal
 from saboteur_p2p.protocol.dealer import RevealNeed
 from saboteur_p2p.protocol.ending import Ending
-from saboteur_p2p.protocol.local import step
+from saboteur_p2p.protocol.local import deliver, prepare, send_ahead, step
 from saboteur_p2p.protocol.messages import ActionMsg
-from saboteur_p2p.protocol.node import Expect
+from saboteur_p2p.protocol.node import Expect, Node
 from saboteur_p2p.protocol.shares import share_context
 from saboteur_p2p.protocol.verify import verify_records
-from saboteur_p2p.rules import Deck, GameConfig
+from saboteur_p2p.rules import Deck, GameConfig, Pass
 
 
 def _verdict_agrees_with_the_log(session: Session, result: SessionResult, culprit: int, reason: str) -> None:
@@ -82,13 +82,18 @@ def _false_sealed_share() -> tuple[LocalGame, int, int, bytes]:
     return game, head.speaker, recipient, signed_record(game, head.speaker, found["kind"], found["body"])
 
 
-def _false_public_share() -> tuple[LocalGame, int, int, bytes]:
-    """A move whose public share of a card's first reveal to another seat is false."""
-    game = seeded_game(GameConfig(3), 11)
+def _move_sharing_a_first_reveal(
+    game: LocalGame, falsify: int, movers: set[int] | None = None, recipients: set[int] | None = None,
+) -> tuple[Expect, dict[str, Any], tuple[Any, ...], int]:
+    """Play until a move (of one of ``movers``) carries a public share of a card's first
+    reveal to another seat (one of ``recipients``), and make field ``falsify`` of that share
+    false (1: its point, 3: a point of its proof): the move's head, its body, the card and
+    the share's recipient."""
+    seats = set(range(game.setup.config.players))
     found: dict[str, Any] = {}
 
-    def carries_public(expect: Expect) -> bool:
-        if expect.kind != "action":
+    def carries(expect: Expect) -> bool:
+        if expect.kind != "action" or expect.speaker not in (seats if movers is None else movers):
             return False
         node = game.nodes[expect.speaker]
         text = path_first(expect.speaker, node)
@@ -99,16 +104,23 @@ def _false_public_share() -> tuple[LocalGame, int, int, bytes]:
         for share in move["shares"]["public"]:
             card = (share[0][0], Deck(share[0][1]), share[0][2])
             c1, _ = node.dealer.ciphertext(card)
-            for recipient in set(range(3)) - {expect.speaker}:
+            for recipient in (seats if recipients is None else recipients) - {expect.speaker}:
                 context = share_context(game.setup.game_id, RevealNeed(card, frozenset((recipient,))), expect.speaker, None)
                 if verify_dleq(node.keys[expect.speaker], c1, check_point(share[1]), tuple(share[2:5]), context):
-                    share[1] = add(check_point(share[1]), G)  # its first reveal to ``recipient``, made false
-                    found.update(move=move, recipient=recipient)
+                    share[falsify] = add(check_point(share[falsify]), G)
+                    found.update(move=move, card=card, recipient=recipient)
                     return True
         return False
 
-    head = play_until(game, carries_public)
-    return game, head.speaker, found["recipient"], signed_record(game, head.speaker, "action", found["move"])
+    head = play_until(game, carries)
+    return head, found["move"], found["card"], found["recipient"]
+
+
+def _false_public_share() -> tuple[LocalGame, int, int, bytes]:
+    """A move whose public share of a card's first reveal to another seat is false."""
+    game = seeded_game(GameConfig(3), 11)
+    head, move, _card, recipient = _move_sharing_a_first_reveal(game, 1)
+    return game, head.speaker, recipient, signed_record(game, head.speaker, "action", move)
 
 
 @pytest.mark.parametrize("share", ["sealed", "public"])
@@ -139,7 +151,7 @@ def test_a_seat_that_ends_early_with_every_share_right_checks_them_and_ends_as_b
     judge = seated_session(game, game.nodes[2], tmp_path)
     result = judge._handle(b"c", _ending(game, 1, "bye", 0))
     assert result is not None and (result.outcome, result.culprit) == (Outcome.QUIT, 1), result.message
-    assert not book.failing_senders()
+    assert not book.unchecked and set(book.sealed_seen) <= book.sealed_checked  # every one checked, and right
 
 
 # -- an earlier false record than the evidence ----------------------------------------------
@@ -179,19 +191,21 @@ def test_a_false_shuffle_in_an_aborts_chain_outweighs_a_second_cheaters_equivoca
 
 
 def _one_record_before_the_end() -> tuple[LocalGame, int, bytes]:
-    first = seeded_game(GameConfig(3), 5)
-    while step(first, path_first):
-        pass
-    total = len(first.spectator.records)
+    """A game played as ``step`` plays it, up to its last record: made (its maker's game is
+    over) and sent to nobody.  (Replaying a seeded game to one record before its end missed:
+    the work done between the records moves how many there are.)"""
     game = seeded_game(GameConfig(3), 5)
-    while len(game.spectator.records) < total - 1:
-        step(game, path_first)
-    head = game.spectator.next_expected
-    assert head is not None
-    maker = game.nodes[head.speaker]
-    last = maker.move(path_first(head.speaker, maker)) if maker.awaiting_move() else maker.produce()
-    assert maker.finished
-    return game, head.speaker, last
+    while True:
+        head = game.spectator.next_expected
+        assert head is not None
+        maker = game.nodes[head.speaker]
+        record = maker.move(path_first(head.speaker, maker)) if maker.awaiting_move() else maker.produce()
+        if maker.finished:
+            return game, head.speaker, record
+        deliver(game, record, head.speaker)
+        maker.run_deferred_checks()
+        send_ahead(game)
+        prepare(game)
 
 
 @pytest.mark.parametrize("where", ["chain", "evidence"])
@@ -209,3 +223,66 @@ def test_the_games_last_record_sent_only_inside_an_abort_finishes_the_game(tmp_p
     assert judge._handle(b"c", abort) is None
     assert judge.node.finished and judge.evidence is None
     assert judge.node.state is not None and judge.node.state.scores == game.nodes[maker].state.scores  # type: ignore[union-attr]
+
+
+# -- a colluding recipient lets a false share through -----------------------------------------
+
+
+def _let_through(game: LocalGame, judge: int, exclude: set[int]) -> tuple[int, tuple[Any, ...], int, bytes]:
+    """Play until a seat other than ``judge`` and ``exclude`` moves with a public share of a
+    card's first reveal to a seat other than ``judge``; make that share's proof false, and
+    have its recipient (and the spectator) take it without a word, as a colluder would: the
+    seat, the card, the recipient and the record."""
+    seats = set(range(game.setup.config.players))
+    head, move, card, recipient = _move_sharing_a_first_reveal(game, 3, seats - exclude - {judge}, seats - {judge})
+    record = signed_record(game, head.speaker, "action", move)
+    colluders = [game.nodes[recipient].share_book, game.spectator.share_book]
+    for book in colluders:
+        book._proven = lambda *_: True  # type: ignore[method-assign]
+    game.nodes[head.speaker].receive(record)
+    deliver(game, record, head.speaker)
+    for book in colluders:
+        del book._proven
+    return head.speaker, card, recipient, record
+
+
+def test_a_false_share_found_at_its_cards_showing_is_named_over_a_later_false_share_of_another_seat(tmp_path: Path):
+    """Seat A's false share (let through by its recipient) is found when its card is shown;
+    a later false share of seat Y waits unchecked.  The judge named Y, whose record is later,
+    and ``verify`` of its log named A (found by review): the earliest record decides."""
+    game, judge_seat = seeded_game(GameConfig(4), 11), 3
+    first, card, _, first_record = _let_through(game, judge_seat, set())
+    for _ in range(3):
+        step(game, path_first)
+    _later, _, _, _ = _let_through(game, judge_seat, {first})
+    judge = seated_session(game, game.nodes[judge_seat], tmp_path)
+    book = judge.node.share_book
+    book.shown[(card, first)] = book.unchecked.pop((card, first))  # its card shown, as ``_count_published`` does
+    found = book._held(first, card, book.shown[(card, first)])
+    assert found is not None and found.peer == first
+    result = judge._cheater(found, judge.node.records[-1])  # the showing record is the evidence
+    _verdict_agrees_with_the_log(judge, result, first, "bad-share")
+    assert judge.evidence == first_record
+
+
+def test_a_late_abort_does_not_void_a_finished_game_over_a_share_of_a_card_never_shown(tmp_path: Path):
+    """A false share of a card whose recipient colludes and never shows it stays unchecked to
+    the game's end (§8.3).  A late abort, naming anyone with any record as evidence, made a
+    seat check such shares and end the finished game naming a cheater, with no score, at the
+    seats its sender chose (found by review): once the game is over an abort stops nothing."""
+    game, judge_seat = seeded_game(GameConfig(4), 11), 3
+    cheater, card, recipient, _ = _let_through(game, judge_seat, set())
+
+    def the_recipient_never_shows_a_card(seat: int, node: Node) -> str:
+        passes = [a for a in node.state.legal_actions() if isinstance(a, Pass)] if seat == recipient else []  # type: ignore[union-attr]
+        return str(passes[0]) if passes else path_first(seat, node)
+
+    while step(game, the_recipient_never_shows_a_card):
+        pass
+    judge = seated_session(game, game.nodes[judge_seat], tmp_path)
+    assert judge.node.finished and (card, cheater) in judge.node.share_book.unchecked
+    accused = next(s for s in range(4) if s not in (cheater, recipient, judge_seat))
+    late = seal(game.nodes[recipient].identity, "abort", {
+        "game_id": game.setup.game_id, "culprit": accused, "reason": "out-of-turn", "detail": "",
+        "evidence": judge.node.records[-5], "chain": []})
+    assert judge._late_abort(open_envelope(late), recipient) is None

@@ -164,9 +164,14 @@ def test_a_defect_in_a_check_left_for_later_does_not_stop_an_ending_halfway(tmp_
 
     game.nodes[2].deferred_checks.append(broken)
     judge = seated_session(game, game.nodes[2], tmp_path)
+    said: list[str] = []
+    judge.say = said.append  # type: ignore[method-assign]
     result = judge._handle(b"connection", _bye(game, 1))
     assert result is not None and (result.outcome, result.culprit) == (Outcome.QUIT, 1)
     assert "left the table" in result.message
+    # the defect is said, and its traceback saved beside the log (it went unsaid: a review)
+    assert any("defect in saboteur-p2p (TypeError" in line for line in said), said
+    assert (tmp_path / "seat2.log.defect.txt").read_text().count("TypeError") >= 1
 
 
 # -- over loopback: a double that is an honest seat but for this -----------------------------

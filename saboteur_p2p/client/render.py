@@ -351,7 +351,7 @@ def _steal(snap: Snapshot, focus: Focus, width: int) -> Fragments:
     lines = [
         f" Your Theft: steal 1 gold piece from a player who has some ({', '.join(having) or 'nobody has'})",
         # the name once: "steal @heuristic-4 (from heuristic-4)" read twice (a play-test)
-        f" choice {index}/{len(focus.options)}: {said}" + (f"  (from {whom})" if target and whom not in said else ""),
+        f" choice {index}/{len(focus.options)}: {said}" + (f"  (from {whom})" if target and f"@{whom}" not in said else ""),
         " ↑↓ other choices · Enter steal",
         " " + snap.last_round,
     ]

@@ -164,11 +164,15 @@ def told_by(view: PlayerView, event: Event, pieces: Mapping[int, int] | None = N
         counts[event.player] += event.cards
         return view._replace(gold_counts=tuple(counts))
     if isinstance(event, (PiecesWon, Stolen)) and view.has_gold:
-        seat = event.player if isinstance(event, PiecesWon) else event.thief
-        held = [h or s == seat for s, h in enumerate(view.has_gold)]
-        victim = event.victim if isinstance(event, Stolen) else None
-        if pieces is not None and victim is not None and victim < len(held):
-            held[victim] = pieces.get(victim, 0) > 0
+        if isinstance(event, Stolen) and event.victim is None:
+            return view  # a Theft that stole nothing (it marked its thief as holding gold: a review)
+        seats = (event.player,) if isinstance(event, PiecesWon) else (event.thief, event.victim)
+        held = list(view.has_gold)
+        for seat in (s for s in seats if s is not None and s < len(held)):
+            if pieces is not None:
+                held[seat] = pieces.get(seat, 0) > 0
+            elif not isinstance(event, Stolen) or seat == event.thief:
+                held[seat] = held[seat] or not isinstance(event, PiecesWon) or event.pieces > 0
         return view._replace(has_gold=tuple(held))
     return view
 

@@ -21,6 +21,7 @@ from ..protocol.forfeit import forfeit_scores, state_at_block
 from ..protocol.messages import printable
 from ..protocol.node import GameSetup, Node, ProtocolViolation
 from ..protocol.split import split_table
+from .defects import describe, save_traceback
 from .intake import Intake
 from .transport import Transport
 from .wire import Envelope, seal
@@ -178,7 +179,9 @@ class Verdicts:
         checks of earlier records left for later are made first (unless ``checked``: the
         violation is what they found): the earliest record at fault decides."""
         if not checked:
-            violation = self._checked_late() or violation
+            violation = self._checked_late(violation) or violation
+        if self.node.aborted is None:
+            self.node.aborted = violation  # the node stops on it, as on a record it refused
         evidence = violation.evidence or evidence
         data = seal(self.identity, "abort", {
             "game_id": self.setup.game_id,
@@ -296,12 +299,18 @@ class Verdicts:
         return SessionResult(outcome, message, scores, culprit, self.log_path, dict(self.stats), list(self.turn_latencies),
                              said=True)
 
-    def _checked_late(self) -> ProtocolViolation | None:
-        """``Node.pending_failure`` as the game ends: a defect of ours in a check (the way this
-        seat may be leaving) leaves the ending as it is, rather than stopping it halfway."""
+    def _checked_late(self, known: ProtocolViolation | None = None) -> ProtocolViolation | None:
+        """``Node.pending_failure`` as the game ends (``known``: the violation at hand).  Once
+        the game is over, only the shuffle proofs: a late abort made a seat check the shares
+        of cards never shown, and void a finished game at the seats its sender chose (found
+        by review).  A defect of ours in a check (the way this seat may be leaving) is saved
+        and said, and leaves the ending as it is rather than stopping it halfway."""
         try:
-            return self.node.pending_failure()
-        except Exception:  # the defect is reported where it was met (defects.py)
+            return self.node.pending_failure(known, shares=not self.node.finished)
+        except Exception as error:
+            where = save_traceback(self.log_path, error)
+            self.say(f"a check of the records reached a defect in saboteur-p2p ({describe(error)}); "
+                     f"please report it with {where}")
             return None
 
     def _pass_on_endings(self) -> None:

@@ -343,25 +343,38 @@ class Node(ShuffleSteps):
             return violation
         return None
 
-    def pending_failure(self) -> ProtocolViolation | None:
-        """Every check this seat left for later, made now: ``earlier_failure``'s, and the
-        shares it checks only when their card is shown to all (``ShareBook.failing_senders``,
-        §8.3); the violation of the earliest record at fault, with that record as evidence.
+    def pending_failure(self, known: ProtocolViolation | None = None, shares: bool = True) -> ProtocolViolation | None:
+        """Every check this seat left for later, made now: ``earlier_failure``'s, and (unless
+        not ``shares``) the shares it checks only when their card is shown to all
+        (``ShareBook.failing_senders``, §8.3); of those and ``known`` (a violation found
+        meanwhile), the one of the earliest record at fault, with that record as evidence.
         What a seat whose game ends (a cheat named, a seat gone or left) judges first, so that
-        its verdict agrees with its log as ``verify`` reads it (protocol.md §12.5)."""
+        its verdict agrees with its log as ``verify`` reads it (protocol.md §12.5).
+
+        A shuffle's violation carries its own record; a share's found at its card's showing
+        carries the showing, and the record it came in is found here (``recheck``), so a
+        later false share is not named over it (found by review)."""
         found = self.earlier_failure()
-        failing = self.share_book.failing_senders()
-        if not failing:
-            return found
+        try:
+            failing = self.share_book.failing_senders() if shares else set()
+        except Exception:
+            if found is not None:
+                return found  # what the checks before found stands (a defect here is the caller's to say)
+            raise
+        candidates = [v for v in (found, known) if v is not None]
+        failing |= {v.peer for v in candidates}
         records = self.records
-        end = records.index(found.evidence) if found is not None and found.evidence in records else len(records)
+        placed = [(records.index(v.evidence), v) for v in candidates if v.evidence is not None and v.evidence in records]
+        end = min((index for index, _ in placed), default=len(records))
         for record in records[:end]:
             if decode_record(record).sender in failing:
                 violation = self.share_book.recheck(record)  # judged as ``take`` judges the record
                 if violation is not None:
                     violation.evidence = record
                     return violation
-        return found
+        if placed:
+            return min(placed, key=lambda each: each[0])[1]
+        return found or known
 
     def _accept(self, entry: Entry) -> None:
         waiting = self.outstanding

@@ -87,6 +87,10 @@ class ShareBook:
         #: those of them whose check, made early (``precheck``), failed: they stay unchecked,
         #: to be blamed when their card is shown, as if never checked before
         self.failed_early: set[tuple[CardKey, int]] = set()
+        #: those checked at their card's showing (taken out of ``unchecked`` then): a false one
+        #: found so is blamed with the showing record, and ``recheck`` still finds the record
+        #: it came in, to judge which record at fault is the earliest (found by review)
+        self.shown: dict[tuple[CardKey, int], tuple[RevealNeed, PublicShare, Shares]] = {}
         #: where a seat sends the checks of such shares at a card's showing, to run them in
         #: the background (Node); None: they run at once
         self.check_later: Callable[[Callable[[], None]], None] | None = None
@@ -397,6 +401,7 @@ class ShareBook:
         for ower, point in sorted(self.dealer.published.get(need.card, {}).items()):
             waiting = self.unchecked.pop((need.card, ower), None)
             if waiting is not None:
+                self.shown[(need.card, ower)] = waiting
                 check = self._held_check(ower, need.card, waiting)
                 if self.check_later is None:
                     check()
@@ -513,7 +518,7 @@ class ShareBook:
 
     def _recheck(self, sender: int, shares: Shares) -> ProtocolViolation | None:
         for public in shares.public:
-            waiting = self.unchecked.get((public.card, sender))
+            waiting = self.unchecked.get((public.card, sender)) or self.shown.get((public.card, sender))
             verdict = self._held(sender, public.card, waiting) if waiting is not None and waiting[1] == public else None
             if verdict is not None:
                 return verdict
