@@ -246,6 +246,24 @@ def _let_through(game: LocalGame, judge: int, exclude: set[int]) -> tuple[int, t
     return head.speaker, card, recipient, record
 
 
+def _finished_with_a_false_share_never_shown(tmp_path: Path) -> tuple[LocalGame, Session, int, int]:
+    """A finished 4-seat game in which seat 3 (the judge, whose session is returned) holds a
+    false share it never checked: its card's recipient let it through and never showed it.
+    Also the share's sender and recipient."""
+    game, judge_seat = seeded_game(GameConfig(4), 11), 3
+    cheater, card, recipient, _ = _let_through(game, judge_seat, set())
+
+    def the_recipient_never_shows_a_card(seat: int, node: Node) -> str:
+        passes = [a for a in node.state.legal_actions() if isinstance(a, Pass)] if seat == recipient else []  # type: ignore[union-attr]
+        return str(passes[0]) if passes else path_first(seat, node)
+
+    while step(game, the_recipient_never_shows_a_card):
+        pass
+    judge = seated_session(game, game.nodes[judge_seat], tmp_path)
+    assert judge.node.finished and (card, cheater) in judge.node.share_book.unchecked
+    return game, judge, cheater, recipient
+
+
 def test_a_false_share_found_at_its_cards_showing_is_named_over_a_later_false_share_of_another_seat(tmp_path: Path):
     """Seat A's false share (let through by its recipient) is found when its card is shown;
     a later false share of seat Y waits unchecked.  The judge named Y, whose record is later,
@@ -270,19 +288,42 @@ def test_a_late_abort_does_not_void_a_finished_game_over_a_share_of_a_card_never
     the game's end (§8.3).  A late abort, naming anyone with any record as evidence, made a
     seat check such shares and end the finished game naming a cheater, with no score, at the
     seats its sender chose (found by review): once the game is over an abort stops nothing."""
-    game, judge_seat = seeded_game(GameConfig(4), 11), 3
-    cheater, card, recipient, _ = _let_through(game, judge_seat, set())
-
-    def the_recipient_never_shows_a_card(seat: int, node: Node) -> str:
-        passes = [a for a in node.state.legal_actions() if isinstance(a, Pass)] if seat == recipient else []  # type: ignore[union-attr]
-        return str(passes[0]) if passes else path_first(seat, node)
-
-    while step(game, the_recipient_never_shows_a_card):
-        pass
-    judge = seated_session(game, game.nodes[judge_seat], tmp_path)
-    assert judge.node.finished and (card, cheater) in judge.node.share_book.unchecked
-    accused = next(s for s in range(4) if s not in (cheater, recipient, judge_seat))
+    game, judge, cheater, recipient = _finished_with_a_false_share_never_shown(tmp_path)
+    accused = next(s for s in range(4) if s not in (cheater, recipient, judge.seat))
     late = seal(game.nodes[recipient].identity, "abort", {
         "game_id": game.setup.game_id, "culprit": accused, "reason": "out-of-turn", "detail": "",
         "evidence": judge.node.records[-5], "chain": []})
     assert judge._late_abort(open_envelope(late), recipient) is None
+
+
+def test_a_false_share_whose_check_waits_behind_a_later_records_is_still_named_first(tmp_path: Path):
+    """Two cards shown, their shares' checks queued in the order the cards were shown: the
+    later record's check ran first and failed, the earlier one never ran, and the verdict
+    named the later record (found by review)."""
+    game, judge_seat = seeded_game(GameConfig(4), 11), 3
+    first, first_card, _, first_record = _let_through(game, judge_seat, set())
+    for _ in range(3):
+        step(game, path_first)
+    later, later_card, _, _ = _let_through(game, judge_seat, {first})
+    judge = seated_session(game, game.nodes[judge_seat], tmp_path)
+    book = judge.node.share_book
+    for card, seat in ((later_card, later), (first_card, first)):  # shown, the later record's first
+        book.shown[(card, seat)] = book.unchecked.pop((card, seat))
+        judge.node.deferred_checks.append(book._held_check(seat, card, book.shown[(card, seat)]))
+    result = judge._handle(b"c", _ending(game, later, "bye", first))
+    assert result is not None
+    _verdict_agrees_with_the_log(judge, result, first, "bad-share")
+    assert judge.evidence == first_record
+
+
+def test_a_late_abort_naming_the_sender_of_a_share_never_shown_does_not_void_the_finished_game(tmp_path: Path):
+    """The same, the abort naming the share's own sender, with a record of its that extends a
+    head the log has moved past: the seat checked that sender's shares and voided the game
+    (found by review).  Only an out-of-turn record, after the end, is named: the game stands."""
+    game, judge, cheater, recipient = _finished_with_a_false_share_never_shown(tmp_path)
+    out_of_turn = signed_record(game, cheater, "action", {"action": "pass 0"}, prev=judge.node.log.entries[-1].prev)
+    late = seal(game.nodes[recipient].identity, "abort", {
+        "game_id": game.setup.game_id, "culprit": cheater, "reason": "out-of-turn", "detail": "",
+        "evidence": out_of_turn, "chain": []})
+    result = judge._late_abort(open_envelope(late), recipient)
+    assert result is None or result.scores == judge.node.state.scores, result.message  # type: ignore[union-attr]

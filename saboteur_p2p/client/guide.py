@@ -75,8 +75,9 @@ LEGEND_2 = """\
            roles, as you know them or once shown: blue green SAB BOSS prof geo
            in a narrow panel: tr th, blu grn BOS prf slf"""
 
+LEGEND_BROKEN = "           ✗CLP broken Cart, Lantern, Pickaxe"
+
 LEGEND_MOVES = """\
-           ✗CLP broken Cart, Lantern, Pickaxe
            SAB dig: roles, once shown   last move: ┼ 1,0 / dead ┤ 2,1 (a
            dead end) / map g1 / pass / brk cart→2 (broke seat 2's cart) /
            fix lamp→0 / fall 3,0"""
@@ -87,14 +88,11 @@ LEGEND_MOVES_2 = """\
            theft / clr cart"""
 
 #: the seats' connections, which a table's client knows and a replay or a spectator does not
-LEGEND_SEATS = """\
-           away (aw) / back: connection
+LEGEND_SEATS = LEGEND_BROKEN + """   away (aw) / back: connection
            bot (bt): a bot plays the seat its person left"""
 
 #: the log's own mark (the replay viewer has no chat)
-LEGEND_LOG = """\
- log       ▸ the newest move   ↑ <bob> ...: the last chat line, said earlier,
-           kept on top once later lines pushed it out of sight"""
+LEGEND_LOG = " log       ↑ <bob> ...: the last chat line, kept on top (said earlier)"
 
 LEGEND_MAZE = """\
  maze      H start   ╔═0═╗ goal 0, face down: ? unknown, $ treasure,
@@ -154,8 +152,8 @@ def legend_text(edition: str) -> str:
     has no hand and no commands): what the marks of this edition mean."""
     maze = [LEGEND_VIEWER_MAZE, LEGEND_MAZE_MARKS, LEGEND_VIEWER_EDGES]
     if edition == "saboteur2":
-        return "\n".join([LEGEND_VIEWER, LEGEND_VIEWER_2, LEGEND_MOVES, LEGEND_MOVES_2, *maze, LEGEND_MAZE_2])
-    return "\n".join([LEGEND_VIEWER, LEGEND_BASE, LEGEND_MOVES, *maze])
+        return "\n".join([LEGEND_VIEWER, LEGEND_VIEWER_2, LEGEND_BROKEN, LEGEND_MOVES, LEGEND_MOVES_2, *maze, LEGEND_MAZE_2])
+    return "\n".join([LEGEND_VIEWER, LEGEND_BASE, LEGEND_BROKEN, LEGEND_MOVES, *maze])
 
 
 def help_text(edition: str, variants: Iterable[str] = ()) -> str:
@@ -172,12 +170,12 @@ def help_text(edition: str, variants: Iterable[str] = ()) -> str:
     if second:
         return "\n\n".join([
             *table, part(KEYS, KEYS_2), part(COMMANDS, COMMANDS_2, COMMANDS_ALL),
-            part(LEGEND, LEGEND_2, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_SEATS, LEGEND_MAZE, LEGEND_MAZE_CURSOR,
+            part(LEGEND, LEGEND_2, LEGEND_SEATS, LEGEND_MOVES, LEGEND_MOVES_2, LEGEND_MAZE, LEGEND_MAZE_CURSOR,
                  LEGEND_MAZE_MARKS, LEGEND_MAZE_LAST, LEGEND_MAZE_2, LEGEND_HAND, LEGEND_HAND_2, LEGEND_LOG),
         ])
     return "\n\n".join([
         *table, KEYS, part(COMMANDS, COMMANDS_BASE, COMMANDS_ALL),
-        part(LEGEND, LEGEND_BASE, LEGEND_MOVES, LEGEND_SEATS, LEGEND_MAZE, LEGEND_MAZE_CURSOR, LEGEND_MAZE_MARKS,
+        part(LEGEND, LEGEND_BASE, LEGEND_SEATS, LEGEND_MOVES, LEGEND_MAZE, LEGEND_MAZE_CURSOR, LEGEND_MAZE_MARKS,
              LEGEND_MAZE_LAST, LEGEND_HAND, LEGEND_LOG),
     ])
 

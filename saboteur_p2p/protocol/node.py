@@ -354,24 +354,30 @@ class Node(ShuffleSteps):
         A shuffle's violation carries its own record; a share's found at its card's showing
         carries the showing, and the record it came in is found here (``recheck``), so a
         later false share is not named over it (found by review)."""
-        found = self.earlier_failure()
+        defect: Exception | None = None
         try:
-            failing = self.share_book.failing_senders() if shares else set()
-        except Exception:
-            if found is not None:
-                return found  # what the checks before found stands (a defect here is the caller's to say)
-            raise
+            found = self.earlier_failure()
+        except Exception as error:  # a defect of ours: the shares are still checked, then it is raised
+            found, defect = None, error
         candidates = [v for v in (found, known) if v is not None]
-        failing |= {v.peer for v in candidates}
         records = self.records
         placed = [(records.index(v.evidence), v) for v in candidates if v.evidence is not None and v.evidence in records]
-        end = min((index for index, _ in placed), default=len(records))
-        for record in records[:end]:
-            if decode_record(record).sender in failing:
-                violation = self.share_book.recheck(record)  # judged as ``take`` judges the record
-                if violation is not None:
-                    violation.evidence = record
-                    return violation
+        if shares:
+            try:
+                failing = self.share_book.failing_senders() | {v.peer for v in candidates}
+            except Exception:
+                if found is not None:
+                    return found  # what the checks before found stands (a defect here is the caller's to say)
+                raise
+            end = min((index for index, _ in placed), default=len(records))
+            for record in records[:end]:
+                if decode_record(record).sender in failing:
+                    violation = self.share_book.recheck(record)  # judged as ``take`` judges the record
+                    if violation is not None:
+                        violation.evidence = record
+                        return violation
+        if defect is not None:
+            raise defect
         if placed:
             return min(placed, key=lambda each: each[0])[1]
         return found or known

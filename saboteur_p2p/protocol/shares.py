@@ -371,7 +371,8 @@ class ShareBook:
 
     def failing_senders(self) -> set[int]:
         """The seats whose shares, taken in and not checked yet (public shares of first reveals
-        to other seats, and shares sealed to other seats: §8.3), fail a check made now.  A
+        to other seats, and shares sealed to other seats: §8.3; and those of cards shown,
+        whose checks may wait in the background), fail a check made now.  A
         seat whose game ends before those cards are shown checks them so, that its verdict
         agrees with its log, whose every share ``verify`` checks (a false share sent to
         another seat just before its sender left went unnamed: an attack)."""
@@ -381,6 +382,16 @@ class ShareBook:
                 continue
             if self._held(sender, card, waiting) is None:
                 del self.unchecked[(card, sender)]  # checked, as at its card's showing (``precheck``)
+            else:
+                failing.add(sender)
+        # and those of cards shown: the check of one may still wait behind another's that
+        # failed first, in the order the cards were shown, not the order of their records
+        # (found by review)
+        for (card, sender), waiting in list(self.shown.items()):
+            if sender in failing:
+                continue
+            if self._held(sender, card, waiting) is None:
+                del self.shown[(card, sender)]
             else:
                 failing.add(sender)
         for key, (need, sealed, message) in list(self.sealed_seen.items()):
