@@ -328,60 +328,6 @@ class Node(ShuffleSteps):
         else:
             self.ahead.check_later(check, self._taking)
 
-    def earlier_failure(self) -> ProtocolViolation | None:
-        """What a check of an earlier record still pending finds (the shuffle proof this seat
-        checks once its own shuffle is out, and the checks in the background, waited for):
-        it, not what a later record (or anything else) shows, stops the game, as it stops a
-        seat that checks at once (a card opened with a false share can make a true move look
-        false), and it outweighs any other way the game ends (an abort naming another seat,
-        a ``bye``, a ``gone`` its cheater sends right after a false shuffle hid it: an attack).
-        The violation carries the record it was found in as its evidence."""
-        try:
-            self._run_deferred_checks()
-            self.ahead.finish()
-        except ProtocolViolation as violation:
-            return violation
-        return None
-
-    def pending_failure(self, known: ProtocolViolation | None = None, shares: bool = True) -> ProtocolViolation | None:
-        """Every check this seat left for later, made now: ``earlier_failure``'s, and (unless
-        not ``shares``) the shares it checks only when their card is shown to all
-        (``ShareBook.failing_senders``, §8.3); of those and ``known`` (a violation found
-        meanwhile), the one of the earliest record at fault, with that record as evidence.
-        What a seat whose game ends (a cheat named, a seat gone or left) judges first, so that
-        its verdict agrees with its log as ``verify`` reads it (protocol.md §12.5).
-
-        A shuffle's violation carries its own record; a share's found at its card's showing
-        carries the showing, and the record it came in is found here (``recheck``), so a
-        later false share is not named over it (found by review)."""
-        defect: Exception | None = None
-        try:
-            found = self.earlier_failure()
-        except Exception as error:  # a defect of ours: the shares are still checked, then it is raised
-            found, defect = None, error
-        candidates = [v for v in (found, known) if v is not None]
-        records = self.records
-        placed = [(records.index(v.evidence), v) for v in candidates if v.evidence is not None and v.evidence in records]
-        if shares:
-            try:
-                failing = self.share_book.failing_senders() | {v.peer for v in candidates}
-            except Exception:
-                if found is not None:
-                    return found  # what the checks before found stands (a defect here is the caller's to say)
-                raise
-            end = min((index for index, _ in placed), default=len(records))
-            for record in records[:end]:
-                if decode_record(record).sender in failing:
-                    violation = self.share_book.recheck(record)  # judged as ``take`` judges the record
-                    if violation is not None:
-                        violation.evidence = record
-                        return violation
-        if defect is not None:
-            raise defect
-        if placed:
-            return min(placed, key=lambda each: each[0])[1]
-        return found or known
-
     def _accept(self, entry: Entry) -> None:
         waiting = self.outstanding
         head = next((e for e in waiting if e.speaker == entry.sender), None)
