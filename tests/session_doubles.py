@@ -11,6 +11,7 @@ from saboteur_p2p.crypto.identity import Identity
 from saboteur_p2p.net.intake import Intake
 from saboteur_p2p.net.lobby import SeatInfo, Table
 from saboteur_p2p.net.session import Session
+from saboteur_p2p.net.wire import seal
 from saboteur_p2p.protocol.local import LocalGame
 from saboteur_p2p.protocol.node import Node
 from saboteur_p2p.rules import GameConfig
@@ -120,3 +121,21 @@ def signed_start(identities: Sequence[Identity], seats: Sequence[SeatInfo], nonc
                    for i, s, n, t in zip(identities[1:], seats[1:], nonces[1:], tables, strict=True))
     proofs = (identities[0].prove_link_key(nonces[0]), *(open_envelope(h).body["dh_proof"] for h in hellos))
     return Table(joint_game_id(tuple(nonces)), config, tuple(seats), tuple(nonces), proofs, salt, hellos)
+
+
+def signed_abort(game: LocalGame, signer: int, culprit: int, evidence: bytes) -> bytes:
+    """An ``abort`` of ``signer``'s naming ``culprit`` (out of turn) with ``evidence``, no chain."""
+    body = {"game_id": game.setup.game_id, "culprit": culprit, "reason": "out-of-turn", "detail": "",
+            "evidence": evidence, "chain": []}
+    return seal(game.nodes[signer].identity, "abort", body)
+
+
+def signed_bye(game: LocalGame, signer: int) -> bytes:
+    return seal(game.nodes[signer].identity, "bye", {"game_id": game.setup.game_id, "seat": signer})
+
+
+def signed_gone(game: LocalGame, signer: int, absent: int) -> bytes:
+    """``signer``'s ``gone`` saying seat ``absent`` did not come back."""
+    return seal(game.nodes[signer].identity, "gone", {
+        "game_id": game.setup.game_id, "seat": signer, "absent": absent,
+        "why": f"seat{absent} (seat {absent}) did not come back within 1 s"})

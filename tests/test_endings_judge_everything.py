@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from cheats_catalogue import response_changed, sealed_share_shifted
 from protocol_helpers import LocalGame, body_for, path_first, play_until, seeded_game, signed_record
-from session_doubles import seated_session
+from session_doubles import seated_session, signed_abort, signed_bye
 
 from saboteur_p2p.crypto.group import G, add, check_point
 from saboteur_p2p.crypto.log import EquivocationProof, decode_record
@@ -42,14 +42,6 @@ def _verdict_agrees_with_the_log(session: Session, result: SessionResult, culpri
     trailer = Ending(result.outcome.value, result.culprit, session.reason, result.message, session.evidence, session.seat)
     verdict = verify_records([*session.node.records, trailer.to_bytes()])
     assert verdict.ok and verdict.culprit == culprit and "evidence checks" in verdict.message, verdict.message
-
-
-def _ending(game: LocalGame, cheater: int, kind: str, accused: int) -> bytes:
-    identity = game.nodes[cheater].identity
-    if kind == "bye":
-        return seal(identity, "bye", {"game_id": game.setup.game_id, "seat": cheater})
-    return seal(identity, "abort", {"game_id": game.setup.game_id, "culprit": accused, "reason": "out-of-turn",
-                                    "detail": "", "evidence": game.records[-1], "chain": []})
 
 
 # -- a false share meant for another seat ---------------------------------------------------
@@ -137,7 +129,8 @@ def test_a_false_share_for_another_seat_then_its_senders_ending_is_named_by_a_se
     # the third seat takes the record in without checking a share that is not its own
     judge = seated_session(game, game.nodes[judge_seat], tmp_path / "judge")
     assert judge._handle(b"c", seal(game.nodes[cheater].identity, "record", {"record": bad})) is None
-    result = judge._handle(b"c", _ending(game, cheater, ending, recipient))
+    said = signed_bye(game, cheater) if ending == "bye" else signed_abort(game, cheater, recipient, game.records[-1])
+    result = judge._handle(b"c", said)
     assert result is not None
     _verdict_agrees_with_the_log(judge, result, cheater, "bad-share")
     assert judge.evidence == bad  # the abort it sends shows the record
@@ -149,7 +142,7 @@ def test_a_seat_that_ends_early_with_every_share_right_checks_them_and_ends_as_b
     book = game.nodes[2].share_book
     assert book.unchecked  # shares it had not checked
     judge = seated_session(game, game.nodes[2], tmp_path)
-    result = judge._handle(b"c", _ending(game, 1, "bye", 0))
+    result = judge._handle(b"c", signed_bye(game, 1))
     assert result is not None and (result.outcome, result.culprit) == (Outcome.QUIT, 1), result.message
     assert not book.unchecked and set(book.sealed_seen) <= book.sealed_checked  # every one checked, and right
 
@@ -290,9 +283,7 @@ def test_a_late_abort_does_not_void_a_finished_game_over_a_share_of_a_card_never
     seats its sender chose (found by review): once the game is over an abort stops nothing."""
     game, judge, cheater, recipient = _finished_with_a_false_share_never_shown(tmp_path)
     accused = next(s for s in range(4) if s not in (cheater, recipient, judge.seat))
-    late = seal(game.nodes[recipient].identity, "abort", {
-        "game_id": game.setup.game_id, "culprit": accused, "reason": "out-of-turn", "detail": "",
-        "evidence": judge.node.records[-5], "chain": []})
+    late = signed_abort(game, recipient, accused, judge.node.records[-5])
     assert judge._late_abort(open_envelope(late), recipient) is None
 
 
@@ -310,7 +301,7 @@ def test_a_false_share_whose_check_waits_behind_a_later_records_is_still_named_f
     for card, seat in ((later_card, later), (first_card, first)):  # shown, the later record's first
         book.shown[(card, seat)] = book.unchecked.pop((card, seat))
         judge.node.deferred_checks.append(book._held_check(seat, card, book.shown[(card, seat)]))
-    result = judge._handle(b"c", _ending(game, later, "bye", first))
+    result = judge._handle(b"c", signed_bye(game, later))
     assert result is not None
     _verdict_agrees_with_the_log(judge, result, first, "bad-share")
     assert judge.evidence == first_record
@@ -322,8 +313,6 @@ def test_a_late_abort_naming_the_sender_of_a_share_never_shown_does_not_void_the
     (found by review).  Only an out-of-turn record, after the end, is named: the game stands."""
     game, judge, cheater, recipient = _finished_with_a_false_share_never_shown(tmp_path)
     out_of_turn = signed_record(game, cheater, "action", {"action": "pass 0"}, prev=judge.node.log.entries[-1].prev)
-    late = seal(game.nodes[recipient].identity, "abort", {
-        "game_id": game.setup.game_id, "culprit": cheater, "reason": "out-of-turn", "detail": "",
-        "evidence": out_of_turn, "chain": []})
+    late = signed_abort(game, recipient, cheater, out_of_turn)
     result = judge._late_abort(open_envelope(late), recipient)
     assert result is None or result.scores == judge.node.state.scores, result.message  # type: ignore[union-attr]

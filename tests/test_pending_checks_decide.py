@@ -19,7 +19,7 @@ import pytest
 from cheats_catalogue import response_changed
 from net_doubles import Stage, Trick, as_record, start_double, to_everyone
 from protocol_helpers import LocalGame, body_for, play_until, seeded_game, signed_record
-from session_doubles import seated_session
+from session_doubles import seated_session, signed_abort, signed_bye, signed_gone
 from test_network import free_port, host_args, join_args, only_log, processes  # noqa: F401 (a fixture)
 
 from saboteur_p2p.crypto.log import decode_record, make_entry
@@ -29,22 +29,6 @@ from saboteur_p2p.protocol.ending import Ending
 from saboteur_p2p.protocol.node import Expect
 from saboteur_p2p.protocol.verify import verify_records
 from saboteur_p2p.rules import GameConfig
-
-
-def _abort(game: LocalGame, signer: int, culprit: int, evidence: bytes) -> bytes:
-    body = {"game_id": game.setup.game_id, "culprit": culprit, "reason": "out-of-turn", "detail": "",
-            "evidence": evidence, "chain": []}
-    return seal(game.nodes[signer].identity, "abort", body)
-
-
-def _bye(game: LocalGame, signer: int) -> bytes:
-    return seal(game.nodes[signer].identity, "bye", {"game_id": game.setup.game_id, "seat": signer})
-
-
-def _gone(game: LocalGame, signer: int, absent: int) -> bytes:
-    return seal(game.nodes[signer].identity, "gone", {
-        "game_id": game.setup.game_id, "seat": signer, "absent": absent,
-        "why": f"seat{absent} (seat {absent}) did not come back within 1 s"})
 
 
 def _false_shuffle(game: LocalGame, head: Expect) -> bytes:
@@ -85,7 +69,7 @@ def _names_in_its_log(session: Session, result: SessionResult, culprit: int) -> 
 def test_an_abort_naming_an_honest_seat_right_after_a_false_shuffle_gets_its_sender_named_for_the_shuffle(tmp_path: Path):
     game, _bad = _postponed(3)
     judge = seated_session(game, game.nodes[2], tmp_path)
-    result = judge._handle(b"connection", _abort(game, 1, 0, game.records[-1]))
+    result = judge._handle(b"connection", signed_abort(game, 1, 0, game.records[-1]))
     assert result is not None
     _names_in_its_log(judge, result, 1)
     # and it tells the others, with the false shuffle as evidence
@@ -121,7 +105,7 @@ def test_a_false_shuffle_of_a_batch_opened_ahead_followed_by_an_abort_or_a_bye_i
         other = next(s for s in honest if s != seat)
         game.nodes[seat].receive(bad)  # taken in; its proof is checked in the background
         judge = seated_session(game, game.nodes[seat], tmp_path / str(seat))
-        said = _abort(game, cheater, other, game.records[-1]) if ending == "abort" else _bye(game, cheater)
+        said = signed_abort(game, cheater, other, game.records[-1]) if ending == "abort" else signed_bye(game, cheater)
         result = judge._handle(b"connection", said)
         assert result is not None
         _names_in_its_log(judge, result, cheater)
@@ -134,7 +118,7 @@ def test_a_gone_naming_the_other_honest_seat_after_a_false_shuffle_is_judged_by_
     seat, absent = (s for s in range(3) if s != cheater)
     game.nodes[seat].receive(bad)
     judge = seated_session(game, game.nodes[seat], tmp_path)
-    result = judge._handle(b"connection", _gone(game, cheater, absent))
+    result = judge._handle(b"connection", signed_gone(game, cheater, absent))
     assert result is not None
     _names_in_its_log(judge, result, cheater)
 
@@ -142,7 +126,7 @@ def test_a_gone_naming_the_other_honest_seat_after_a_false_shuffle_is_judged_by_
 def test_a_bye_after_a_false_shuffle_whose_check_waits_for_the_seats_own_is_named_too(tmp_path: Path):
     game, _bad = _postponed(3)
     judge = seated_session(game, game.nodes[2], tmp_path)
-    result = judge._handle(b"connection", _bye(game, 1))
+    result = judge._handle(b"connection", signed_bye(game, 1))
     assert result is not None
     _names_in_its_log(judge, result, 1)
 
@@ -166,7 +150,7 @@ def test_a_defect_in_a_check_left_for_later_does_not_stop_an_ending_halfway(tmp_
     judge = seated_session(game, game.nodes[2], tmp_path)
     said: list[str] = []
     judge.say = said.append  # type: ignore[method-assign]
-    result = judge._handle(b"connection", _bye(game, 1))
+    result = judge._handle(b"connection", signed_bye(game, 1))
     assert result is not None and (result.outcome, result.culprit) == (Outcome.QUIT, 1)
     assert "left the table" in result.message
     # the defect is said, and its traceback saved beside the log (it went unsaid: a review)

@@ -71,6 +71,7 @@ from .screens import (
     round_end_open,
 )
 from .styles import COLOUR_STYLE, MONO_STYLE
+from .tracker import RoundSummary
 
 SIDE_MIN = 26
 SIDE_MAX = 60
@@ -200,7 +201,7 @@ class ClientApp:
         """": " while typing; on the board a line saying keys act at once (a key there is not text typed)."""
         if self.application.layout.has_focus(self.input_area):
             return [("class:prompt", ": ")]
-        summary = round_end_open(self.snap, self.ui.round_seen, self.ui.round_watched)
+        summary = self._round_end()
         # the round-end screen takes every key: no command is typed there
         text = f": ({round_end_keys(summary, self.snap)})" if summary is not None else KEYS_PROMPT
         # on one row, cut to the screen's width: wrapped, the row would show the line's tail
@@ -234,25 +235,25 @@ class ClientApp:
             need = GUTTER + CELL_W * (high_x - low_x + 1)
         return Dimension.exact(max(SIDE_MIN, min(SIDE_MAX, columns - need - 1)))
 
-    def _round_end(self) -> object:
+    def _round_end(self) -> RoundSummary | None:
         """The summary of the round whose end screen is open, else None."""
         return round_end_open(self.snap, self.ui.round_seen, self.ui.round_watched)
 
     def _players(self, width: int, height: int) -> Fragments:
-        summary = round_end_open(self.snap, self.ui.round_seen, self.ui.round_watched)
+        summary = self._round_end()
         if summary is not None:
             return render_round_end(summary, self.snap, width, height)  # the whole side panel
         return render_players(self.snap, self.focus, width)
 
     def _status(self, width: int, height: int) -> Fragments:
-        summary = round_end_open(self.snap, self.ui.round_seen, self.ui.round_watched)
+        summary = self._round_end()
         if summary is None:
             return render_status(self.snap, width)
         text = f" ROUND {summary.round}/{summary.rounds} OVER · {round_end_keys(summary, self.snap)}"
         return [("class:status.mine", pad_to_width(text, width))]
 
     def _maze(self, width: int, height: int) -> Fragments:
-        summary = round_end_open(self.snap, self.ui.round_seen, self.ui.round_watched)
+        summary = self._round_end()
         if summary is not None:
             fragments, _ = render_maze(summary.board, summary.known_goals, MazeMarks(), width, height, None)
             return fragments
@@ -277,7 +278,7 @@ class ClientApp:
         typed = self.input_area.text
         if self.application.layout.has_focus(self.input_area) and typed != self._refused:
             return render_message(self.ui, self.focus, width, self.controller.assess(typed))
-        summary = round_end_open(self.snap, self.ui.round_seen, self.ui.round_watched)
+        summary = self._round_end()
         # the round-end screen takes every key: the hand's keys do nothing there
         hint = round_end_hint(summary, self.snap) if summary is not None else None
         return render_message(self.ui, self.focus, width, hint=hint)
@@ -394,7 +395,7 @@ class ClientApp:
         @kb.add("<any>", filter=round_end)
         @kb.add("escape", filter=round_end)
         def _(event: KeyPressEvent) -> None:
-            summary = round_end_open(self.snap, ui.round_seen, ui.round_watched)
+            summary = self._round_end()
             if summary is not None and not summary.settled:
                 ui.round_watched = summary.round  # back once the gold is out
             elif summary is not None:
@@ -425,7 +426,7 @@ class ClientApp:
         return kb
 
     def _round_settled(self) -> bool:
-        summary = round_end_open(self.snap, self.ui.round_seen, self.ui.round_watched)
+        summary = self._round_end()
         return summary is None or summary.settled
 
     def _act_at_round_end(self, act: Callable[[], object], event: KeyPressEvent) -> None:

@@ -145,12 +145,11 @@ class TableViews:
             self.pieces[event.victim] = self.pieces.get(event.victim, 0) - 1
 
 
-def told_by(view: PlayerView, event: Event, pieces: Mapping[int, int] | None = None) -> PlayerView:
+def told_by(view: PlayerView, event: Event, pieces: Mapping[int, int]) -> PlayerView:
     """``view`` with what ``event`` itself says of the table: a move's card gone from its
     mover's hand (its draw, and whose turn it is next, come with the record's last event),
     the roles a round's end shows, the gold cards (base game) or whether a seat holds gold
-    pieces (Saboteur 2; ``pieces``: each seat's count once the event is told, else a theft
-    leaves its victim's as it was)."""
+    pieces (Saboteur 2; ``pieces``: each seat's count once the event is told)."""
     if isinstance(event, CardPlayed) and event.player < len(view.hand_sizes):
         # the table once the move was made: its mover no longer marked to move, a card less
         # (a move followed in its record by a goal or a round's end showed both: a play-test)
@@ -166,14 +165,9 @@ def told_by(view: PlayerView, event: Event, pieces: Mapping[int, int] | None = N
     if isinstance(event, (PiecesWon, Stolen)) and view.has_gold:
         if isinstance(event, Stolen) and event.victim is None:
             return view  # a Theft that stole nothing (it marked its thief as holding gold: a review)
-        seats = (event.player,) if isinstance(event, PiecesWon) else (event.thief, event.victim)
-        held = list(view.has_gold)
-        for seat in (s for s in seats if s is not None and s < len(held)):
-            if pieces is not None:
-                held[seat] = pieces.get(seat, 0) > 0
-            elif not isinstance(event, Stolen) or seat == event.thief:
-                held[seat] = held[seat] or not isinstance(event, PiecesWon) or event.pieces > 0
-        return view._replace(has_gold=tuple(held))
+        seats = {event.player} if isinstance(event, PiecesWon) else {event.thief, event.victim}
+        return view._replace(has_gold=tuple(pieces.get(s, 0) > 0 if s in seats else held
+                                            for s, held in enumerate(view.has_gold)))
     return view
 
 

@@ -209,7 +209,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
         try:
             self.node.run_deferred_checks()  # one our own shuffle left when this seat stopped
         except ProtocolViolation as violation:
-            return self._cheater(violation, self.node.log.entries[-1].record)
+            return self._cheater(violation)
         for inbound in pending:
             result = self._take_inbound(inbound)
             if result is not None:
@@ -224,7 +224,7 @@ class Session(Verdicts, Lingering, SplitWatch, StandIn, Watchers, Heartbeat, Tim
             self._send_ahead()
             found = self.node.ahead_failure()  # a shuffle checked in the background
             if found is not None:
-                return self._cheater(found, self.node.log.entries[-1].record)
+                return self._cheater(found)
             self._feed_watchers()
             self._time_rounds()
             busy = time.monotonic() - polled

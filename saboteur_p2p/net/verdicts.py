@@ -96,7 +96,7 @@ class Verdicts:
         if self.node.aborted is None and (own := self._checked_late()) is not None:
             # a record we took in and had not checked yet is false: its cheat decides,
             # whoever the abort names (that seat's sender, say, right after its false shuffle)
-            return self._cheater(own, own.evidence or self.node.log.entries[-1].record, checked=True)
+            return self._cheater(own, checked=True)
         chain = env.body.get("chain")
         records = [r for r in chain[-ABORT_CHAIN:] if isinstance(r, bytes)] if isinstance(chain, list) else []
         while sum(map(len, records)) > ABORT_CHAIN_BYTES:
@@ -166,23 +166,24 @@ class Verdicts:
         # are not ours, a shuffle proof that we check only after our own shuffle (§8.3)
         deferred = self._checked_late()
         if deferred is not None:  # the evidence, or a record before it, is false here: its cheat decides
-            return self._cheater(deferred, deferred.evidence or evidence, checked=True)
+            return self._cheater(deferred, evidence, checked=True)
         violation = self.node.recheck_sealed_shares(evidence)
         if violation is not None and violation.peer == culprit:
             self.node.aborted = violation
             return self._end_cheater(culprit, f"{violation.reason}: {violation.detail}")
         return None
 
-    def _cheater(self, violation: ProtocolViolation, evidence: bytes, checked: bool = False) -> SessionResult:
+    def _cheater(self, violation: ProtocolViolation, evidence: bytes | None = None, checked: bool = False) -> SessionResult:
         """Name the cheater to everyone, with the record that shows it, and stop: the record
-        the violation carries (a shuffle checked in the background), else ``evidence``.  The
-        checks of earlier records left for later are made first (unless ``checked``: the
-        violation is what they found): the earliest record at fault decides."""
+        the violation carries (a shuffle checked in the background), else ``evidence``, else
+        the last record of our log.  The checks of earlier records left for later are made
+        first (unless ``checked``: the violation is what they found): the earliest record at
+        fault decides."""
         if not checked:
             violation = self._checked_late(violation) or violation
         if self.node.aborted is None:
             self.node.aborted = violation  # the node stops on it, as on a record it refused
-        evidence = violation.evidence or evidence
+        evidence = violation.evidence or evidence or self.node.log.entries[-1].record
         data = seal(self.identity, "abort", {
             "game_id": self.setup.game_id,
             "culprit": violation.peer,
@@ -215,7 +216,7 @@ class Verdicts:
         one decides, as ``verify`` of this seat's log would find it first (an attack)."""
         found = self._checked_late()
         if found is not None:
-            return self._cheater(found, found.evidence or self.node.log.entries[-1].record, checked=True)
+            return self._cheater(found, checked=True)
         return self._end_cheater(culprit, how)
 
     def _end_cheater(self, culprit: int, how: str) -> SessionResult:
@@ -266,7 +267,7 @@ class Verdicts:
             # a cheat checked late outweighs an absence or a seat's leaving (a false shuffle,
             # or a false share sent to another seat, followed at once by its maker's ``bye``
             # went unnamed: attacks)
-            return self._cheater(found, found.evidence or self.node.log.entries[-1].record, checked=True)
+            return self._cheater(found, checked=True)
         if outcome is not Outcome.FINISHED:
             self._pass_on_endings()
         stands = self._game_stood(outcome)

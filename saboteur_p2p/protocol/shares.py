@@ -377,23 +377,17 @@ class ShareBook:
         agrees with its log, whose every share ``verify`` checks (a false share sent to
         another seat just before its sender left went unnamed: an attack)."""
         failing: set[int] = set()
-        for (card, sender), waiting in list(self.unchecked.items()):
-            if sender in failing:
-                continue
-            if self._held(sender, card, waiting) is None:
-                del self.unchecked[(card, sender)]  # checked, as at its card's showing (``precheck``)
-            else:
-                failing.add(sender)
-        # and those of cards shown: the check of one may still wait behind another's that
+        # those of cards shown too: the check of one may still wait behind another's that
         # failed first, in the order the cards were shown, not the order of their records
-        # (found by review)
-        for (card, sender), waiting in list(self.shown.items()):
-            if sender in failing:
-                continue
-            if self._held(sender, card, waiting) is None:
-                del self.shown[(card, sender)]
-            else:
-                failing.add(sender)
+        # (found by review); one that passes is checked, as at its card's showing (``precheck``)
+        for held in (self.unchecked, self.shown):
+            for (card, sender), waiting in list(held.items()):
+                if sender in failing:
+                    continue
+                if self._held(sender, card, waiting) is None:
+                    del held[(card, sender)]
+                else:
+                    failing.add(sender)
         for key, (need, sealed, message) in list(self.sealed_seen.items()):
             ower = key[1]
             if key in self.sealed_checked or ower == self.seat or ower in failing:

@@ -148,8 +148,10 @@ class ShuffleSteps:
     def finish_checks(self) -> None:
         """Every check kept for later, the background ones waited for (before judging
         another seat's accusation: its evidence may be a shuffle not checked yet)."""
-        self._run_deferred_checks()
-        self._stopping_on(self.ahead.finish)
+        found = self.earlier_failure()
+        if found is not None:
+            self.aborted = found
+            raise found
 
     def earlier_failure(self) -> ProtocolViolation | None:
         """What a check of an earlier record still pending finds (the shuffle proof this seat
