@@ -188,17 +188,27 @@ def test_over_loopback_every_honest_peer_names_the_false_shuffle_sent_with_an_en
     processes, tmp_path: Path, ending: str,  # noqa: F811
 ):
     ENDING.append(ending)
-    port = free_port()
-    host = processes.start("host", host_args(port, 3, wait=60, rounds=2))
-    joiner = processes.start("b1", join_args(port, "b1", wait=60))
-    double = start_double(f"127.0.0.1:{port}", "double", Trick((Stage(_owes_ahead_shuffle, _false_shuffle_then_ending),),
-                                                                cheats=True), tmp_path / "double")
-    codes = {peer.name: peer.wait(120) for peer in (host, joiner)}
-    double.finish(10)
+    # once in about ten games on a loaded machine the double never owed a shuffle of the
+    # next round's batch where its trick looks for one, and the game ended honestly: a second
+    # game then (the trick must have been played for the assertions below)
+    for attempt in range(2):
+        logs = {"host": f"host{attempt}", "b1": f"b1-{attempt}"}  # each game's own logs
+        port = free_port()
+        host = processes.start("host", host_args(port, 3, wait=60, rounds=2, log_dir=logs["host"]))
+        joining = join_args(port, "b1", wait=60)
+        joining[joining.index("--log-dir") + 1] = logs["b1"]
+        joiner = processes.start("b1", joining)
+        double = start_double(f"127.0.0.1:{port}", "double",
+                              Trick((Stage(_owes_ahead_shuffle, _false_shuffle_then_ending),), cheats=True),
+                              tmp_path / f"double{attempt}")
+        codes = {peer.name: peer.wait(120) for peer in (host, joiner)}
+        double.finish(10)
+        if double.stages_done:
+            break
     assert double.stages_done == 1, double.error
     assert codes == {"host": 3, "b1": 3}, codes  # 3: a cheater named
-    for peer, folder in ((host, "host"), (joiner, "b1")):
+    for peer, name in ((host, "host"), (joiner, "b1")):
         assert "double (seat" in peer.text() and "bad-shuffle-proof" in peer.text()
-        checked = subprocess.run([sys.executable, "-m", "saboteur_p2p", "verify", str(only_log(tmp_path / folder))],
+        checked = subprocess.run([sys.executable, "-m", "saboteur_p2p", "verify", str(only_log(tmp_path / logs[name]))],
                                  capture_output=True, text=True, timeout=60)
         assert checked.returncode == 0 and "cheated (bad-shuffle-proof), evidence checks" in checked.stdout, checked.stdout
